@@ -1,0 +1,68 @@
+// swift-tools-version:5.9
+// shelf: a reading host whose formats and reading-list connectors are dlopen'd C-ABI plugins.
+//
+// The host (`Host`, `shelf`) never links a plugin. Each directory under Plugins/ is a
+// dynamic library product found at run time; Swift plugins share `PluginKit`, which is
+// linked into the plugins only. All of them share one dynamic Swift runtime.
+import PackageDescription
+
+// Plugins export exactly one symbol, `shelf_plugin_entry`; everything else stays local
+// so that two plugins carrying the same PluginKit code never interpose on each other.
+let pluginLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(["-Xlinker", "--version-script=Sources/PluginAPI/plugin.map"])
+]
+
+func plugin(_ name: String, product: String, dependencies: [Target.Dependency] = []) -> (Product, Target) {
+    (
+        .library(name: product, type: .dynamic, targets: [name]),
+        .target(
+            name: name,
+            dependencies: ["PluginKit", "PluginAPI"] + dependencies,
+            path: "Plugins/\(name)",
+            linkerSettings: pluginLinkerSettings
+        )
+    )
+}
+
+let plugins = [
+    plugin("EPUB2", product: "shelf-epub2", dependencies: ["EPUBCore"]),
+    plugin("EPUB3", product: "shelf-epub3", dependencies: ["EPUBCore"]),
+    plugin("Audiobook", product: "shelf-audiobook"),
+    plugin("Goodreads", product: "shelf-goodreads"),
+    plugin("GoogleBooks", product: "shelf-googlebooks"),
+]
+
+let package = Package(
+    name: "shelf",
+    products: [
+        .executable(name: "shelf", targets: ["shelf"]),
+    ] + plugins.map(\.0),
+    targets: [
+        // C libraries from Debian, found through pkg-config.
+        .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
+                       providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // The public contract: plain C99 headers, nothing else a plugin author needs.
+        .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map"]),
+
+        // Swift helpers for writing plugins (C-ABI adapters, zip, XML). Plugins only.
+        .target(name: "PluginKit", dependencies: ["PluginAPI", "CZip", "CXML2"], path: "Sources/PluginKit"),
+        // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
+        .target(name: "EPUBCore", dependencies: ["PluginKit", "CXML2"], path: "Plugins/EPUBCore"),
+
+        // The host library and the thin command line over it.
+        .target(name: "Host", dependencies: ["PluginAPI", "CSQLite", "CCurl", "CZip"], path: "Sources/Host"),
+        .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
+
+        // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
+        .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport"], path: "Tests/HostTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
+    ] + plugins.map(\.1)
+)

@@ -1,0 +1,150 @@
+/*
+ * shelf plugin ABI, version 1 — publication capabilities.
+ *
+ *   "shelf.format/1"     probe, open, manifest, resource, close   (required of a format plugin)
+ *   "shelf.render/1"     a reading-order item as text or HTML with the reader's settings
+ *   "shelf.positions/1"  the list of positions ("pages") and locator normalisation
+ *   "shelf.search/1"     full-text search
+ *
+ * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here.
+ *
+ * JSON shapes used below (all Readium, https://readium.org/architecture/):
+ *   Manifest  a Readium Web Publication Manifest: {"@context", "metadata": {"title", ...},
+ *             "links": [...], "readingOrder": [Link...], "resources": [Link...], "toc": [Link...]}.
+ *             A Link is {"href", "type", "title"?, "rel"?, "properties"?, "children"?,
+ *             "duration"?}. hrefs are relative to the publication root, percent-encoded.
+ *             "readingOrder" is never empty for a publication that opened.
+ *   Locator   {"href", "type", "title"?, "locations": {"position"?, "progression"?,
+ *             "totalProgression"?, "fragments"?}, "text"?: {"before", "highlight", "after"}}.
+ *             "position" counts from 1 over the whole publication; progressions are in [0, 1].
+ */
+#ifndef SHELF_FORMAT_H
+#define SHELF_FORMAT_H
+
+#include "plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* An open publication: the plugin's own type, opaque to the host. */
+typedef struct shelf_publication shelf_publication;
+
+/*
+ * One input, as the host presents it to probe and open. Remote inputs are downloaded by the host
+ * first, so `path` is always a readable local file.
+ */
+typedef struct shelf_input {
+    uint32_t struct_size;
+    const char *path;           /* local file, absolute or relative to the working directory */
+    const char *uri;            /* where it came from (the path itself, or an http(s) URL): the base
+                                 * against which relative links in the input resolve */
+    const char *media_type;     /* what the host sniffed from the content, or NULL when unknown */
+    const uint8_t *head;        /* the first head_size bytes of the file */
+    size_t head_size;           /* min(file size, 64 KiB) */
+    uint64_t file_size;         /* in bytes */
+} shelf_input;
+
+/* ----- shelf.format/1 ---------------------------------------------------------------------- */
+
+#define SHELF_EXT_FORMAT "shelf.format/1"
+
+/* Probe confidences: anything in between is allowed. */
+#define SHELF_PROBE_NONE      0    /* not mine */
+#define SHELF_PROBE_POSSIBLE 25    /* the extension or a loose signature fits */
+#define SHELF_PROBE_LIKELY   50    /* the media type fits, details unchecked */
+#define SHELF_PROBE_CERTAIN 100    /* checked: this plugin is the one for it */
+
+typedef struct shelf_format_v1 {
+    uint32_t struct_size;
+
+    /* How sure the plugin is that it should open `input`: writes 0..100 to *confidence. Fast (read
+     * `head`, at most a few small reads of `path`), no side effects, never fails on foreign bytes:
+     * unknown input is SHELF_OK with confidence 0. When two plugins claim one media type (EPUB 2
+     * and EPUB 3), the host opens with the most confident. */
+    shelf_status (*probe)(const shelf_input *input, int32_t *confidence);
+
+    /* Opens `input`. On SHELF_OK *out is a handle the host later passes to `close`; on failure *out
+     * is left NULL and `err` says why (SHELF_E_BAD_DATA, SHELF_E_PROTECTED, SHELF_E_LIMIT, ...).
+     * options_json is an object of open options, or NULL; none are defined in 1.0. */
+    shelf_status (*open)(const shelf_input *input, const char *options_json,
+                         shelf_publication **out, shelf_error *err);
+
+    /* Writes the publication's Readium Web Publication Manifest (see above) to `out`. */
+    shelf_status (*manifest)(shelf_publication *publication, const shelf_writer *out,
+                             shelf_error *err);
+
+    /* Writes the bytes of the resource at `href` (as in the manifest; may carry a #fragment, which
+     * is ignored) to `out`, decoded (de-obfuscated fonts, unpacked entries). SHELF_E_NOT_FOUND when
+     * the publication has no such resource, SHELF_E_PROTECTED when it is encrypted by a DRM. */
+    shelf_status (*resource)(shelf_publication *publication, const char *href,
+                             const shelf_writer *out, shelf_error *err);
+
+    /* Releases the handle and everything it owns. Never fails; never called twice. */
+    void (*close)(shelf_publication *publication);
+} shelf_format_v1;
+
+/* ----- shelf.render/1 ---------------------------------------------------------------------- */
+
+#define SHELF_EXT_RENDER "shelf.render/1"
+
+/*
+ * Render settings, a JSON object; every key is optional:
+ *   "as":        "text" (default) | "html"
+ *   "width":     columns for text wrapping, default 72 (text only)
+ *   "fontScale": percent, default 100 (html)
+ *   "font":      "serif" | "sans" (html)
+ *   "theme":     "day" | "night" | "sepia" (html)
+ */
+typedef struct shelf_render_v1 {
+    uint32_t struct_size;
+
+    /* Renders the reading-order item that holds `locator_json` (a Locator; NULL means where a
+     * reader opens the book, after the cover) with `settings_json` (NULL means defaults). The
+     * rendered document goes to `content`; the Locator of what was rendered (its href, title and
+     * position) goes to `where`, as JSON. */
+    shelf_status (*render)(shelf_publication *publication, const char *locator_json,
+                           const char *settings_json, const shelf_writer *content,
+                           const shelf_writer *where, shelf_error *err);
+} shelf_render_v1;
+
+/* ----- shelf.positions/1 ------------------------------------------------------------------- */
+
+#define SHELF_EXT_POSITIONS "shelf.positions/1"
+
+typedef struct shelf_positions_v1 {
+    uint32_t struct_size;
+
+    /* Writes every position of the publication to `out` as a JSON array of Locators in reading
+     * order, each with "locations": {"position": 1.., "progression", "totalProgression"}. A
+     * position is a stable "page": the same file always yields the same list. */
+    shelf_status (*positions)(shelf_publication *publication, const shelf_writer *out,
+                              shelf_error *err);
+
+    /* Writes the Locator of the position that holds `locator_json` (resolving an href with a
+     * progression or fragment, or a bare position number) to `out`. For any Locator L that
+     * `positions` wrote, locate(L) has the same href and position as L. SHELF_E_NOT_FOUND when the
+     * locator points outside the publication. */
+    shelf_status (*locate)(shelf_publication *publication, const char *locator_json,
+                           const shelf_writer *out, shelf_error *err);
+} shelf_positions_v1;
+
+/* ----- shelf.search/1 ---------------------------------------------------------------------- */
+
+#define SHELF_EXT_SEARCH "shelf.search/1"
+
+typedef struct shelf_search_v1 {
+    uint32_t struct_size;
+
+    /* Full-text search. query_json: {"query": "text", "limit": 100 (default)}; matching ignores
+     * case and diacritics. Writes a JSON array of Locators in reading order, each with "text":
+     * {"before", "highlight", "after"} and its position. An empty array when nothing matches. */
+    shelf_status (*search)(shelf_publication *publication, const char *query_json,
+                           const shelf_writer *out, shelf_error *err);
+} shelf_search_v1;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHELF_FORMAT_H */

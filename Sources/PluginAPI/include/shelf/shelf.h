@@ -1,0 +1,6 @@
+/* shelf plugin ABI: everything at once. See plugin.h for the rules that hold for every call. */
+#ifndef SHELF_SHELF_H
+#define SHELF_SHELF_H
+#include "plugin.h"
+#include "format.h"
+#endif /* SHELF_SHELF_H */

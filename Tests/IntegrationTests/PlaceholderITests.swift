@@ -1,0 +1,2 @@
+import XCTest
+final class PlaceholderITests: XCTestCase { func testNothing() {} }
