@@ -52,17 +52,20 @@ let package = Package(
         .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map"]),
 
         // Swift helpers for writing plugins (C-ABI adapters, zip, XML). Plugins only.
-        .target(name: "PluginKit", dependencies: ["PluginAPI", "CZip", "CXML2"], path: "Sources/PluginKit"),
+        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "CZip", "CXML2"], path: "Sources/PluginKit"),
+        // The Readium shapes (manifest, link, locator) both sides of the ABI read and write.
+        .target(name: "Readium", path: "Sources/Readium"),
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
         .target(name: "EPUBCore", dependencies: ["PluginKit", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "CSQLite", "CCurl", "CZip"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport"], path: "Tests/HostTests"),
+        .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
     ] + plugins.map(\.1)
 )

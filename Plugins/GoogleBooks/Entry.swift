@@ -1,0 +1,4 @@
+import PluginKit
+
+@_cdecl("shelf_plugin_entry")
+public func shelfPluginEntry() -> UnsafeRawPointer { PluginExport.entry(GoogleBooksPlugin.self) }

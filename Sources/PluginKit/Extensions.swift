@@ -1,0 +1,127 @@
+import Foundation
+import PluginAPI
+
+/// The capability vtables, built once. Each entry unwraps the C arguments, calls the Swift
+/// protocol, and turns the result into writer output or a status (see CBridge).
+enum Extensions {
+    final class Box {
+        let publication: PublicationHandle
+        init(_ publication: PublicationHandle) { self.publication = publication }
+    }
+
+    static func publication(_ raw: OpaquePointer?) throws -> PublicationHandle {
+        guard let raw else { throw PluginFailure.invalidArgument("NULL publication handle") }
+        return Unmanaged<Box>.fromOpaque(UnsafeRawPointer(raw)).takeUnretainedValue().publication
+    }
+
+    static func capable<T>(_ raw: OpaquePointer?, _ what: String) throws -> T {
+        guard let p = try publication(raw) as? T else {
+            throw PluginFailure.unsupported("this plugin cannot \(what) this publication yet")
+        }
+        return p
+    }
+
+    static func table(for capability: PluginInfo.Capability) -> UnsafeRawPointer {
+        switch capability {
+        case .format: return UnsafeRawPointer(format)
+        case .render: return UnsafeRawPointer(render)
+        case .positions: return UnsafeRawPointer(positions)
+        case .search: return UnsafeRawPointer(search)
+        }
+    }
+
+    static func allocate<T>(_ value: T) -> UnsafeMutablePointer<T> {
+        let p = UnsafeMutablePointer<T>.allocate(capacity: 1)
+        p.initialize(to: value)
+        return p
+    }
+
+    static let format: UnsafeMutablePointer<shelf_format_v1> = allocate(shelf_format_v1(
+        struct_size: UInt32(MemoryLayout<shelf_format_v1>.size),
+        probe: { input, confidence in
+            guard let confidence else { return SHELF_E_INVALID_ARGUMENT }
+            confidence.pointee = 0
+            guard let plugin = PluginExport.instance as? FormatPlugin,
+                  let parsed = try? CBridge.input(input) else { return SHELF_OK }
+            confidence.pointee = min(max(plugin.probe(parsed), 0), 100)
+            return SHELF_OK
+        },
+        open: { input, _, out, err in
+            CBridge.guarded(err) {
+                guard let out else { throw PluginFailure.invalidArgument("NULL out handle") }
+                out.pointee = nil
+                guard let plugin = PluginExport.instance as? FormatPlugin else {
+                    throw PluginFailure(SHELF_E_INTERNAL, "open called before init")
+                }
+                let publication = try plugin.open(try CBridge.input(input))
+                out.pointee = OpaquePointer(Unmanaged.passRetained(Box(publication)).toOpaque())
+            }
+        },
+        manifest: { handle, out, err in
+            CBridge.guarded(err) {
+                try CBridge.emit(json: try publication(handle).manifest(), to: out)
+            }
+        },
+        resource: { handle, href, out, err in
+            CBridge.guarded(err) {
+                guard let href else { throw PluginFailure.invalidArgument("NULL href") }
+                try CBridge.emit(try publication(handle).resource(href: String(cString: href)), to: out)
+            }
+        },
+        close: { handle in
+            guard let handle else { return }
+            Unmanaged<Box>.fromOpaque(UnsafeRawPointer(handle)).release()
+        }
+    ))
+
+    static let render: UnsafeMutablePointer<shelf_render_v1> = allocate(shelf_render_v1(
+        struct_size: UInt32(MemoryLayout<shelf_render_v1>.size),
+        render: { handle, locator, settings, content, whereOut, err in
+            CBridge.guarded(err) {
+                let p: RenderingPublication = try capable(handle, "render")
+                let at = try CBridge.decode(Locator.self, locator, what: "locator")
+                let s = try CBridge.decode(RenderSettings.self, settings, what: "render settings") ?? RenderSettings()
+                let rendered = try p.render(at: at, settings: s)
+                try CBridge.emit(rendered.content, to: content)
+                if whereOut != nil { try CBridge.emit(json: rendered.locator, to: whereOut) }
+            }
+        }
+    ))
+
+    static let positions: UnsafeMutablePointer<shelf_positions_v1> = allocate(shelf_positions_v1(
+        struct_size: UInt32(MemoryLayout<shelf_positions_v1>.size),
+        positions: { handle, out, err in
+            CBridge.guarded(err) {
+                let p: PositionedPublication = try capable(handle, "list positions of")
+                try CBridge.emit(json: try p.positions(), to: out)
+            }
+        },
+        locate: { handle, locator, out, err in
+            CBridge.guarded(err) {
+                let p: PositionedPublication = try capable(handle, "locate positions in")
+                guard let at = try CBridge.decode(Locator.self, locator, what: "locator") else {
+                    throw PluginFailure.invalidArgument("NULL locator")
+                }
+                try CBridge.emit(json: try p.locate(at), to: out)
+            }
+        }
+    ))
+
+    struct SearchQuery: Decodable {
+        var query: String
+        var limit: Int?
+    }
+
+    static let search: UnsafeMutablePointer<shelf_search_v1> = allocate(shelf_search_v1(
+        struct_size: UInt32(MemoryLayout<shelf_search_v1>.size),
+        search: { handle, query, out, err in
+            CBridge.guarded(err) {
+                let p: SearchablePublication = try capable(handle, "search")
+                guard let q = try CBridge.decode(SearchQuery.self, query, what: "search query") else {
+                    throw PluginFailure.invalidArgument("NULL search query")
+                }
+                try CBridge.emit(json: try p.search(q.query, limit: max(1, min(q.limit ?? 100, 10_000))), to: out)
+            }
+        }
+    ))
+}

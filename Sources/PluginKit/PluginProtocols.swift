@@ -1,0 +1,135 @@
+import Foundation
+import PluginAPI
+@_exported import Readium
+
+/// What a Swift plugin declares about itself; PluginKit turns it into the C descriptor.
+public struct PluginInfo: Sendable {
+    public enum Capability: String, Sendable {
+        case format = "shelf.format/1"
+        case render = "shelf.render/1"
+        case positions = "shelf.positions/1"
+        case search = "shelf.search/1"
+    }
+
+    public var id: String
+    public var name: String
+    public var version: String
+    public var license: String
+    public var vendor: String?
+    public var url: String?
+    public var description: String?
+    public var mediaTypes: [String]
+    public var fileExtensions: [String]
+    public var services: [String]
+    public var capabilities: Set<Capability>
+    public var concurrentHandles: Bool
+
+    public init(id: String, name: String, version: String, license: String = "MIT",
+                vendor: String? = "shelf", url: String? = nil, description: String? = nil,
+                mediaTypes: [String] = [], fileExtensions: [String] = [], services: [String] = [],
+                capabilities: Set<Capability> = [], concurrentHandles: Bool = true) {
+        self.id = id
+        self.name = name
+        self.version = version
+        self.license = license
+        self.vendor = vendor
+        self.url = url
+        self.description = description
+        self.mediaTypes = mediaTypes
+        self.fileExtensions = fileExtensions
+        self.services = services
+        self.capabilities = capabilities
+        self.concurrentHandles = concurrentHandles
+    }
+}
+
+/// An input as the host presents it (see `shelf_input` in format.h).
+public struct PluginInput: Sendable {
+    public var path: String
+    public var uri: String
+    public var mediaType: String?
+    public var head: [UInt8]
+    public var fileSize: UInt64
+
+    public init(path: String, uri: String, mediaType: String?, head: [UInt8], fileSize: UInt64) {
+        self.path = path
+        self.uri = uri
+        self.mediaType = mediaType
+        self.head = head
+        self.fileSize = fileSize
+    }
+
+    public var fileExtension: String { (path as NSString).pathExtension.lowercased() }
+}
+
+/// Reader settings for render (see shelf.render/1).
+public struct RenderSettings: Codable, Equatable, Sendable {
+    public enum Output: String, Codable, Sendable { case text, html }
+    public var `as`: Output
+    public var width: Int
+    public var fontScale: Int
+    public var font: String
+    public var theme: String
+
+    public init(as output: Output = .text, width: Int = 72, fontScale: Int = 100,
+                font: String = "serif", theme: String = "day") {
+        self.as = output
+        self.width = width
+        self.fontScale = fontScale
+        self.font = font
+        self.theme = theme
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = RenderSettings()
+        self.as = (try? c.decodeIfPresent(Output.self, forKey: .as)) ?? d.as
+        // Out-of-range values are clamped rather than refused: a reader setting is a wish.
+        self.width = min(max((try? c.decodeIfPresent(Int.self, forKey: .width)) ?? d.width, 10), 1000)
+        self.fontScale = min(max((try? c.decodeIfPresent(Int.self, forKey: .fontScale)) ?? d.fontScale, 25), 800)
+        self.font = (try? c.decodeIfPresent(String.self, forKey: .font)) ?? d.font
+        self.theme = (try? c.decodeIfPresent(String.self, forKey: .theme)) ?? d.theme
+    }
+}
+
+/// Every plugin: its declaration and its one-time set-up.
+public protocol ShelfPlugin: AnyObject {
+    static var info: PluginInfo { get }
+    init(host: PluginHost) throws
+}
+
+/// A format plugin: probes and opens inputs.
+public protocol FormatPlugin: ShelfPlugin {
+    /// 0...100; never throws on foreign bytes (see shelf_format_v1.probe).
+    func probe(_ input: PluginInput) -> Int32
+    func open(_ input: PluginInput) throws -> PublicationHandle
+}
+
+/// An open publication. The optional capabilities below are separate protocols so that a
+/// plugin offers exactly what it implements.
+public protocol PublicationHandle: AnyObject {
+    func manifest() throws -> Manifest
+    func resource(href: String) throws -> Data
+}
+
+public struct Rendered {
+    public var content: Data
+    public var locator: Locator
+    public init(content: Data, locator: Locator) {
+        self.content = content
+        self.locator = locator
+    }
+}
+
+public protocol RenderingPublication: PublicationHandle {
+    func render(at locator: Locator?, settings: RenderSettings) throws -> Rendered
+}
+
+public protocol PositionedPublication: PublicationHandle {
+    func positions() throws -> [Locator]
+    func locate(_ locator: Locator) throws -> Locator
+}
+
+public protocol SearchablePublication: PublicationHandle {
+    func search(_ query: String, limit: Int) throws -> [Locator]
+}

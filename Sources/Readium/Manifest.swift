@@ -1,0 +1,68 @@
+import Foundation
+
+/// A Readium Web Publication Manifest: what a format plugin writes for an open publication.
+/// Metadata stays open-ended (`JSONValue`) so that every format can say what it knows; the
+/// accessors below read the parts the host relies on, in every shape Readium allows.
+public struct Manifest: Codable, Equatable, Sendable {
+    public var context: JSONValue?
+    public var metadata: [String: JSONValue]
+    public var links: [Link]
+    public var readingOrder: [Link]
+    public var resources: [Link]?
+    public var toc: [Link]?
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context", metadata, links, readingOrder, resources, toc
+    }
+
+    public init(metadata: [String: JSONValue], links: [Link] = [], readingOrder: [Link],
+                resources: [Link]? = nil, toc: [Link]? = nil) {
+        self.context = .string("https://readium.org/webpub-manifest/context.jsonld")
+        self.metadata = metadata
+        self.links = links
+        self.readingOrder = readingOrder
+        self.resources = resources
+        self.toc = toc
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        context = try c.decodeIfPresent(JSONValue.self, forKey: .context)
+        metadata = try c.decode([String: JSONValue].self, forKey: .metadata)
+        links = try c.decodeIfPresent([Link].self, forKey: .links) ?? []
+        readingOrder = try c.decode([Link].self, forKey: .readingOrder)
+        resources = try c.decodeIfPresent([Link].self, forKey: .resources)
+        toc = try c.decodeIfPresent([Link].self, forKey: .toc)
+    }
+
+    /// The title: a plain string, or a language map from which the first value in key order wins.
+    public var title: String? {
+        switch metadata["title"] {
+        case .string(let s)?: return s
+        case .object(let map)?: return map.keys.sorted().compactMap { map[$0]?.string }.first
+        default: return nil
+        }
+    }
+
+    /// Contributors under one role ("author", "narrator", ...): a string, an object with "name",
+    /// or an array of either.
+    public func contributors(_ role: String) -> [String] {
+        func names(_ value: JSONValue) -> [String] {
+            switch value {
+            case .string(let s): return [s]
+            case .object(let o):
+                if let n = o["name"] { return names(n) }
+                return []
+            case .array(let a): return a.flatMap(names)
+            default: return []
+            }
+        }
+        return metadata[role].map(names) ?? []
+    }
+
+    public var authors: [String] { contributors("author") }
+
+    public static func parse(_ data: Data) throws -> Manifest {
+        try JSONDecoder().decode(Manifest.self, from: data)
+    }
+}

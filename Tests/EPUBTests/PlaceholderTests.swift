@@ -1,0 +1,2 @@
+import XCTest
+final class EPUBPlaceholderTests: XCTestCase { func testNothing() {} }
