@@ -1,0 +1,259 @@
+import CSQLite
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One open sqlite database file, set up the way shelf needs it: WAL, full sync, foreign keys, a busy timeout.
+///
+/// A connection may be shared between threads: every call, and a whole `transaction`, holds its lock. Two
+/// connections (in one process or two) coordinate through sqlite's file locks and the busy timeout.
+public final class SQLiteConnection: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// How long a statement waits for another connection's lock before sqlite gives up. Two shelf processes
+        /// at once are normal, and their transactions are short, so a few seconds is plenty.
+        public var busyTimeout: TimeInterval
+        /// How many more times `BEGIN IMMEDIATE` is tried once the busy timeout has run out.
+        public var busyRetries: Int
+        /// How error messages name the file ("library database").
+        public var label: String
+
+        public init(busyTimeout: TimeInterval = 5, busyRetries: Int = 2, label: String = "database") {
+            self.busyTimeout = busyTimeout
+            self.busyRetries = busyRetries
+            self.label = label
+        }
+    }
+
+    public let path: String
+    public let options: Options
+    private var handle: OpaquePointer?
+    private let lock = NSRecursiveLock()
+    private var savepointDepth = 0
+
+    /// Opens the database at `path`, creating it and its missing parent folders (mode 0700, file 0600).
+    ///
+    /// Reads the file once before changing anything, so a file that is not a database is reported as damaged
+    /// and left exactly as it was.
+    public init(path: String, options: Options = Options()) throws {
+        self.path = path
+        self.options = options
+        try createParentAndFile()
+
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &opened, flags, nil)
+        handle = opened
+        guard code == SQLITE_OK, opened != nil else {
+            let failure = opened.map { error(code, in: $0, while: "opening") }
+                ?? DatabaseError(kind: .other, path: path, sqliteCode: code,
+                                 message: "the \(options.label) at \(path) could not be opened (out of memory)")
+            close()
+            throw failure
+        }
+        do {
+            try configure()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; later calls throw. Statements still held keep sqlite's side alive until released.
+    public func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    private func createParentAndFile() throws {
+        guard path != ":memory:", !path.isEmpty else { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty {
+            do {
+                try ShelfDirectories.createDirectory(atPath: parent)
+            } catch let failure as ShelfDirectoriesError {
+                throw DatabaseError(kind: failure.kind == .permission ? .permission : .other, path: path,
+                                    message: "the \(options.label) at \(path) could not be created: \(failure.message)")
+            }
+        }
+        // sqlite would create the file 0644; the library says what a patron reads and which accounts they use.
+        // An existing file is left alone (O_EXCL), whatever it holds.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { Glibc.close(descriptor) }
+    }
+
+    private func configure() throws {
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, Int32(clamping: Int((options.busyTimeout * 1000).rounded())))
+        // A read before any write: a damaged or foreign file fails here, before WAL files are made next to it.
+        _ = try retryingWhenBusy { try query("SELECT count(*) FROM sqlite_schema") }
+        let mode = try retryingWhenBusy { try query("PRAGMA journal_mode=WAL") }
+        if let mode: String = try mode.first?.get(0), mode.lowercased() != "wal" {
+            throw misuse("sqlite kept journal mode \(mode) instead of WAL (is the folder on a network file system?)")
+        }
+        // FULL: a position or bookmark written before a crash or power loss is there afterwards.
+        try execute("PRAGMA synchronous=FULL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    // MARK: Running statements
+
+    /// Prepares one statement for repeated use.
+    public func prepare(_ sql: String) throws -> SQLiteStatement {
+        try locked {
+            let handle = try openHandle()
+            var statement: OpaquePointer?
+            var trailingText = false
+            let code = sql.withCString { text -> Int32 in
+                var tail: UnsafePointer<CChar>?
+                let code = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
+                if code == SQLITE_OK, let tail {
+                    trailingText = !String(cString: tail).allSatisfy { $0.isWhitespace || $0 == ";" }
+                }
+                return code
+            }
+            guard code == SQLITE_OK else { throw error(code, while: "preparing \(sql)") }
+            // sqlite would silently ignore everything after the first statement: refuse it instead.
+            if trailingText {
+                sqlite3_finalize(statement)
+                throw misuse("more than one statement in \(sql); use executeScript for several")
+            }
+            guard let statement else { throw misuse("no statement in \(sql)") }
+            return SQLiteStatement(connection: self, handle: statement, sql: sql)
+        }
+    }
+
+    /// Runs one statement with `parameters` bound in order (`?`), ignoring any rows.
+    public func execute(_ sql: String, _ parameters: [any SQLiteValueConvertible] = []) throws {
+        try locked { try prepare(sql).run(parameters) }
+    }
+
+    /// Runs one statement with `parameters` and returns every row.
+    public func query(_ sql: String, _ parameters: [any SQLiteValueConvertible] = []) throws -> [SQLiteRow] {
+        try locked { try prepare(sql).query(parameters) }
+    }
+
+    /// The first column of the first row as `T`, or nil when there is no row.
+    public func scalar<T: SQLiteValueConvertible>(_ sql: String, _ parameters: [any SQLiteValueConvertible] = [],
+                                                  as type: T.Type = T.self) throws -> T? {
+        guard let row = try query(sql, parameters).first else { return nil }
+        return try row.get(0, as: T.self)
+    }
+
+    /// Runs several statements without parameters, as a migration step does.
+    public func executeScript(_ sql: String) throws {
+        try locked {
+            let handle = try openHandle()
+            var message: UnsafeMutablePointer<CChar>?
+            let code = sqlite3_exec(handle, sql, nil, nil, &message)
+            if let message { sqlite3_free(message) }
+            guard code == SQLITE_OK else { throw error(code, while: "running a script") }
+        }
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    public var changes: Int {
+        locked { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+    }
+
+    public var isInTransaction: Bool {
+        locked { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a write transaction and commits it; rolls back and rethrows when `body` throws.
+    ///
+    /// The transaction starts with `BEGIN IMMEDIATE`, taking the write lock up front: a deferred transaction
+    /// that reads first and writes later can fail with SQLITE_BUSY halfway, which no busy timeout can fix.
+    /// Taking the lock is retried when another process holds it longer than the busy timeout; `body` itself
+    /// runs once. Inside another transaction, `body` runs in a savepoint, so it still rolls back alone.
+    @discardableResult
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try locked {
+            if isInTransaction { return try savepoint(body) }
+            try retryingWhenBusy { try execute("BEGIN IMMEDIATE") }
+            let result: T
+            do {
+                result = try body()
+                try execute("COMMIT")
+            } catch {
+                rollbackAfterFailure()
+                throw error
+            }
+            return result
+        }
+    }
+
+    private func savepoint<T>(_ body: () throws -> T) throws -> T {
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        let name = "shelf_savepoint_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        do {
+            let result = try body()
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            // ROLLBACK TO keeps the savepoint open; RELEASE then drops it, leaving the outer transaction as it was.
+            try? execute("ROLLBACK TO \(name)")
+            try? execute("RELEASE \(name)")
+            throw error
+        }
+    }
+
+    private func rollbackAfterFailure() {
+        // sqlite may already have rolled back by itself (after some I/O errors); a second ROLLBACK would fail.
+        if isInTransaction { try? execute("ROLLBACK") }
+    }
+
+    /// Runs `attempt`, trying again with a growing pause when it fails because another connection holds a lock.
+    func retryingWhenBusy<T>(_ attempt: () throws -> T) throws -> T {
+        var retriesLeft = options.busyRetries
+        var pause: useconds_t = 20_000
+        while true {
+            do {
+                return try attempt()
+            } catch let failure as DatabaseError where failure.kind == .busy && retriesLeft > 0 {
+                retriesLeft -= 1
+                usleep(pause + useconds_t.random(in: 0...pause))
+                pause *= 2
+            }
+        }
+    }
+
+    // MARK: Internals shared with statements
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private func openHandle() throws -> OpaquePointer {
+        guard let handle else { throw misuse("the connection is closed") }
+        return handle
+    }
+
+    func error(_ code: Int32, while context: String) -> DatabaseError {
+        guard let handle else { return misuse("the connection is closed") }
+        return error(code, in: handle, while: context)
+    }
+
+    private func error(_ code: Int32, in handle: OpaquePointer, while context: String) -> DatabaseError {
+        // The connection's last error is more precise (extended) than the code a call returned, when they agree.
+        let last = sqlite3_extended_errcode(handle)
+        let precise = (last & 0xff) == (code & 0xff) ? last : code
+        let said = String(cString: sqlite3_errmsg(handle))
+        return DatabaseError.fromSQLite(code: precise, sqliteMessage: said, systemErrno: sqlite3_system_errno(handle),
+                                        path: path, label: options.label, context: context)
+    }
+
+    func misuse(_ what: String) -> DatabaseError {
+        DatabaseError.misuse(path: path, label: options.label, what)
+    }
+}
