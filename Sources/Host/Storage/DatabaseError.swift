@@ -80,7 +80,7 @@ extension DatabaseError {
         case SQLITE_CANTOPEN:
             return DatabaseError(
                 kind: .other, path: path, sqliteCode: code, sqliteMessage: sqliteMessage,
-                message: "the \(label) at \(path) could not be opened (\(said)): check that its folder exists and is a folder")
+                message: "the \(label) at \(path) could not be opened (\(said)): check that this path names a file, not a folder, and that its folder exists")
         case SQLITE_IOERR:
             return DatabaseError(
                 kind: .other, path: path, sqliteCode: code, sqliteMessage: sqliteMessage,

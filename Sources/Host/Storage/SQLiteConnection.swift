@@ -116,13 +116,13 @@ public final class SQLiteConnection: @unchecked Sendable {
                 }
                 return code
             }
-            guard code == SQLITE_OK else { throw error(code, while: "preparing \(sql)") }
+            guard code == SQLITE_OK else { throw error(code, while: "preparing \(SQLiteStatement.summarize(sql))") }
             // sqlite would silently ignore everything after the first statement: refuse it instead.
             if trailingText {
                 sqlite3_finalize(statement)
-                throw misuse("more than one statement in \(sql); use executeScript for several")
+                throw misuse("more than one statement in \(SQLiteStatement.summarize(sql)); use executeScript for several")
             }
-            guard let statement else { throw misuse("no statement in \(sql)") }
+            guard let statement else { throw misuse("no statement in \(SQLiteStatement.summarize(sql))") }
             return SQLiteStatement(connection: self, handle: statement, sql: sql)
         }
     }
@@ -233,6 +233,9 @@ public final class SQLiteConnection: @unchecked Sendable {
         defer { lock.unlock() }
         return try body()
     }
+
+    /// A statement outlives a closed connection on sqlite's side; refuse to run it rather than write after close.
+    func requireOpen() throws { _ = try openHandle() }
 
     private func openHandle() throws -> OpaquePointer {
         guard let handle else { throw misuse("the connection is closed") }

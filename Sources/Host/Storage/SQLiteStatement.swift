@@ -20,6 +20,14 @@ public final class SQLiteStatement {
         })
     }
 
+    /// The statement's start, on one line, for messages: enough to recognise it, short enough for a terminal.
+    var summary: String { Self.summarize(sql) }
+
+    static func summarize(_ sql: String) -> String {
+        let words = sql.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        return words.count <= 48 ? words : String(words.prefix(47)) + "…"
+    }
+
     deinit {
         // Safe even after the connection closed: sqlite3_close_v2 keeps it alive until its statements go.
         sqlite3_finalize(handle)
@@ -28,6 +36,7 @@ public final class SQLiteStatement {
     /// Runs the statement to its end with `parameters` bound in order, ignoring any rows.
     public func run(_ parameters: [any SQLiteValueConvertible] = []) throws {
         try connection.locked {
+            try connection.requireOpen()
             try bind(parameters)
             defer { reset() }
             while try step() {}
@@ -37,6 +46,7 @@ public final class SQLiteStatement {
     /// Runs the statement with `parameters` and returns every row.
     public func query(_ parameters: [any SQLiteValueConvertible] = []) throws -> [SQLiteRow] {
         try connection.locked {
+            try connection.requireOpen()
             try bind(parameters)
             defer { reset() }
             var rows: [SQLiteRow] = []
@@ -50,12 +60,12 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == parameters.count else {
-            throw connection.misuse("\(sql) takes \(expected) values, was given \(parameters.count)")
+            throw connection.misuse("\(summary) takes \(expected) values, was given \(parameters.count)")
         }
         for (offset, parameter) in parameters.enumerated() {
             let index = Int32(offset + 1)
             let code = bindValue(parameter.sqliteValue, at: index)
-            guard code == SQLITE_OK else { throw connection.error(code, while: "binding value \(index) of \(sql)") }
+            guard code == SQLITE_OK else { throw connection.error(code, while: "binding value \(index) of \(summary)") }
         }
     }
 
@@ -95,7 +105,7 @@ public final class SQLiteStatement {
         switch code {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw connection.error(code, while: "running \(sql)")
+        default: throw connection.error(code, while: "running \(summary)")
         }
     }
 

@@ -29,7 +29,10 @@ public enum SchemaMigrator {
     /// second waits for the first's write lock and then finds the step already done.
     public static func migrate(_ connection: SQLiteConnection, steps: [SchemaMigration]) throws {
         let known = steps.count
-        try refuseNewer(connection, known: known, found: try version(of: connection))
+        let found = try version(of: connection)
+        try refuseNewer(connection, known: known, found: found)
+        // Up to date, the usual case: no write lock taken, so opening never waits for another shelf's write.
+        if found == known { return }
         while true {
             let finished = try connection.transaction { () -> Bool in
                 let current = try version(of: connection)

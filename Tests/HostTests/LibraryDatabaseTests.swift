@@ -1,0 +1,480 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Host
+
+final class LibraryDatabaseTests: XCTestCase {
+    private var folder: URL!
+    private var databasePath: String { folder.appendingPathComponent("nested/data/library.sqlite3").path }
+
+    override func setUpWithError() throws {
+        folder = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+            .appendingPathComponent("shelf-db-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+    }
+
+    // Whole seconds, so that the millisecond storage gives back an equal Date.
+    private func book(_ id: String, title: String? = nil, authors: [String] = ["Ursula K. Le Guin"]) -> BookRecord {
+        BookRecord(id: id, path: "/books/\(id).epub", sourceURI: "https://library.example/\(id)",
+                   mediaType: "application/epub+zip", pluginID: "org.shelf.epub3", title: title ?? "Title \(id)",
+                   authors: authors, addedAt: Date(timeIntervalSince1970: 1_700_000_000),
+                   openedAt: Date(timeIntervalSince1970: 1_700_000_100))
+    }
+
+    private func assertDatabaseError(_ kind: DatabaseError.Kind, _ expression: @autoclosure () throws -> Void,
+                                     file: StaticString = #filePath, line: UInt = #line,
+                                     _ check: (DatabaseError) -> Void = { _ in }) {
+        XCTAssertThrowsError(try expression(), file: file, line: line) { error in
+            guard let failure = error as? DatabaseError else {
+                return XCTFail("not a DatabaseError: \(error)", file: file, line: line)
+            }
+            XCTAssertEqual(failure.kind, kind, failure.message, file: file, line: line)
+            check(failure)
+        }
+    }
+
+    // MARK: Opening and the schema
+
+    func testANewDatabaseIsCreatedWithItsFoldersAndTheCurrentSchema() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        XCTAssertEqual(try SchemaMigrator.version(of: database.connection), LibraryDatabase.schemaVersion)
+        XCTAssertGreaterThanOrEqual(LibraryDatabase.schemaVersion, 1)
+        let tables = try database.connection.query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+            .map { try $0.get(0, as: String.self) }
+        XCTAssertEqual(tables, ["books", "meta", "positions"])
+        var info = stat()
+        XCTAssertEqual(stat(databasePath, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "the library is private to the patron")
+    }
+
+    func testWALFullSyncAndForeignKeysAreReallyOn() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        let connection = database.connection
+        XCTAssertEqual(try connection.scalar("PRAGMA journal_mode", as: String.self), "wal")
+        XCTAssertEqual(try connection.scalar("PRAGMA synchronous", as: Int.self), 2, "2 is FULL")
+        XCTAssertEqual(try connection.scalar("PRAGMA foreign_keys", as: Int.self), 1)
+        XCTAssertEqual(try connection.scalar("PRAGMA busy_timeout", as: Int.self), 5000)
+        try database.upsertBook(book("a"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: databasePath + "-wal"), "a write goes to the WAL")
+        // Foreign keys enforced, not just declared: a position for an unknown book is refused.
+        assertDatabaseError(.constraint, try database.savePosition(ReadingPosition(bookID: "nobody", locator: "{}")))
+    }
+
+    func testMigrationsApplyOnceInOrderAndPersist() throws {
+        final class Log: @unchecked Sendable { var applied: [String] = [] }
+        let log = Log()
+        let first = SchemaMigration("one", apply: { connection in
+            log.applied.append("one")
+            try connection.executeScript("CREATE TABLE one (x INTEGER);")
+        })
+        let second = SchemaMigration("two", apply: { connection in
+            log.applied.append("two")
+            try connection.execute("INSERT INTO one (x) VALUES (?)", [42])
+        })
+        let path = folder.appendingPathComponent("migrations.sqlite3").path
+
+        var connection: SQLiteConnection? = try SQLiteConnection(path: path)
+        try SchemaMigrator.migrate(connection!, steps: [first])
+        try SchemaMigrator.migrate(connection!, steps: [first])
+        XCTAssertEqual(log.applied, ["one"])
+        XCTAssertEqual(try SchemaMigrator.version(of: connection!), 1)
+        connection = nil
+
+        // A later shelf appends a step: only the new one runs, and the version survives reopening.
+        connection = try SQLiteConnection(path: path)
+        XCTAssertEqual(try SchemaMigrator.version(of: connection!), 1)
+        try SchemaMigrator.migrate(connection!, steps: [first, second])
+        XCTAssertEqual(log.applied, ["one", "two"])
+        XCTAssertEqual(try SchemaMigrator.version(of: connection!), 2)
+        XCTAssertEqual(try connection!.scalar("SELECT count(*) FROM one", as: Int.self), 1)
+        connection = nil
+
+        connection = try SQLiteConnection(path: path)
+        try SchemaMigrator.migrate(connection!, steps: [first, second])
+        XCTAssertEqual(log.applied, ["one", "two"], "nothing runs twice")
+    }
+
+    func testAFailingStepLeavesTheDatabaseAtTheLastWholeStep() throws {
+        struct Boom: Error {}
+        let path = folder.appendingPathComponent("half.sqlite3").path
+        let connection = try SQLiteConnection(path: path)
+        let steps = [
+            SchemaMigration("one", sql: "CREATE TABLE one (x INTEGER);"),
+            SchemaMigration("two", apply: { connection in
+                try connection.executeScript("CREATE TABLE two (y INTEGER);")
+                throw Boom()
+            }),
+        ]
+        XCTAssertThrowsError(try SchemaMigrator.migrate(connection, steps: steps)) { XCTAssertTrue($0 is Boom) }
+        XCTAssertEqual(try SchemaMigrator.version(of: connection), 1)
+        let tables = try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'").map { try $0.get(0, as: String.self) }
+        XCTAssertEqual(tables, ["one"], "step two's table went with its transaction")
+    }
+
+    func testADatabaseFromANewerShelfIsRefusedAndLeftAlone() throws {
+        try LibraryDatabase(path: databasePath).close()
+        let newer = LibraryDatabase.schemaVersion + 5
+        do {
+            let raw = try SQLiteConnection(path: databasePath)
+            try raw.execute("PRAGMA user_version = \(newer)")
+            raw.close()
+        }
+        assertDatabaseError(.newerVersion, try LibraryDatabase(path: databasePath).close()) { failure in
+            XCTAssertTrue(failure.message.contains(self.databasePath), failure.message)
+            XCTAssertTrue(failure.message.contains("newer shelf"), failure.message)
+            XCTAssertTrue(failure.message.contains("\(newer)"), failure.message)
+        }
+        let raw = try SQLiteConnection(path: databasePath)
+        defer { raw.close() }
+        XCTAssertEqual(try SchemaMigrator.version(of: raw), newer, "never downgraded")
+    }
+
+    // MARK: Damaged files
+
+    private func assertDamagedAndUntouched(_ contents: Data, file: StaticString = #filePath, line: UInt = #line) throws {
+        let path = folder.appendingPathComponent("damaged-\(UUID().uuidString).sqlite3").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: contents), file: file, line: line)
+        assertDatabaseError(.damaged, try {
+            // Damage may show at open or at the first read of a table; either way it is the damaged error.
+            let database = try LibraryDatabase(path: path)
+            defer { database.close() }
+            _ = try database.books()
+            _ = try database.connection.query("SELECT * FROM positions")
+        }(), file: file, line: line) { failure in
+            XCTAssertTrue(failure.message.contains(path), failure.message, file: file, line: line)
+            XCTAssertTrue(failure.message.contains("is damaged"), failure.message, file: file, line: line)
+            XCTAssertTrue(failure.message.contains("move it aside"), failure.message, file: file, line: line)
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: path), contents, "the file is untouched", file: file, line: line)
+    }
+
+    func testAFileThatIsNotADatabaseIsReportedDamagedAndUntouched() throws {
+        try assertDamagedAndUntouched(Data(String(repeating: "Chapter one. It was a dark and stormy night.\n",
+                                                  count: 200).utf8))
+    }
+
+    func testRandomBytesAreReportedDamagedAndUntouched() throws {
+        var generator = SystemRandomNumberGenerator()
+        try assertDamagedAndUntouched(Data((0..<16_384).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+    }
+
+    func testAValidHeaderOverGarbageIsReportedDamaged() throws {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = Array("SQLite format 3\0".utf8)
+        bytes += (bytes.count..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        try assertDamagedAndUntouched(Data(bytes))
+    }
+
+    func testATruncatedDatabaseIsReportedDamagedAndUntouched() throws {
+        // A real library spread over many pages, checkpointed into the main file, then cut short.
+        let source = folder.appendingPathComponent("whole.sqlite3").path
+        do {
+            let database = try LibraryDatabase(path: source)
+            try database.connection.transaction {
+                for index in 0..<400 {
+                    try database.upsertBook(book("book-\(index)", title: String(repeating: "long title ", count: 20)))
+                    try database.savePosition(ReadingPosition(
+                        bookID: "book-\(index)", locator: #"{"href":"chapter.xhtml","locations":{"progression":0.5}}"#,
+                        updatedAt: Date(timeIntervalSince1970: 1_700_000_000)))
+                }
+            }
+            try database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            database.close()
+        }
+        let whole = try XCTUnwrap(FileManager.default.contents(atPath: source))
+        XCTAssertGreaterThan(whole.count, 40_000)
+        try assertDamagedAndUntouched(whole.prefix(whole.count / 3))
+    }
+
+    // MARK: Books, positions, meta
+
+    func testReopeningKeepsBooksPositionsAndMeta() throws {
+        let position = ReadingPosition(bookID: "earthsea",
+                                       locator: #"{"href":"ch3.xhtml","type":"application/xhtml+xml","locations":{"progression":0.25}}"#,
+                                       updatedAt: Date(timeIntervalSince1970: 1_700_000_500.123))
+        do {
+            let database = try LibraryDatabase(path: databasePath)
+            try database.upsertBook(book("earthsea", title: "A Wizard of Earthsea"))
+            try database.upsertBook(book("dispossessed", title: "The Dispossessed", authors: []))
+            try database.savePosition(position)
+            try database.setMeta("library-id", "d6c1")
+            database.close()
+        }
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        XCTAssertEqual(try database.book(id: "earthsea"), book("earthsea", title: "A Wizard of Earthsea"))
+        XCTAssertEqual(try database.books().map(\.id), ["earthsea", "dispossessed"], "by title")
+        XCTAssertEqual(try database.book(id: "dispossessed")?.authors, [])
+        XCTAssertNil(try database.book(id: "missing"))
+        let loaded = try XCTUnwrap(try database.position(bookID: "earthsea"))
+        XCTAssertEqual(loaded.locator, position.locator)
+        XCTAssertEqual(loaded.updatedAt.timeIntervalSince1970, 1_700_000_500.123, accuracy: 0.0005)
+        XCTAssertNil(try database.position(bookID: "dispossessed"))
+        XCTAssertEqual(try database.meta("library-id"), "d6c1")
+        XCTAssertNil(try database.meta("missing"))
+    }
+
+    func testUpsertUpdatesFieldsButKeepsAddedAtAndThePosition() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertBook(book("a"))
+        try database.savePosition(ReadingPosition(bookID: "a", locator: #"{"href":"one"}"#))
+        var changed = book("a", title: "New title", authors: ["A", "B \"quoted\""])
+        changed.addedAt = Date(timeIntervalSince1970: 1_800_000_000)
+        changed.path = nil
+        changed.openedAt = nil
+        try database.upsertBook(changed)
+        let stored = try XCTUnwrap(try database.book(id: "a"))
+        XCTAssertEqual(stored.title, "New title")
+        XCTAssertEqual(stored.authors, ["A", "B \"quoted\""])
+        XCTAssertNil(stored.path)
+        XCTAssertNil(stored.openedAt)
+        XCTAssertEqual(stored.addedAt, Date(timeIntervalSince1970: 1_700_000_000), "added once, not at every update")
+        XCTAssertEqual(try database.position(bookID: "a")?.locator, #"{"href":"one"}"#,
+                       "an upsert must not delete and re-insert (which would cascade)")
+        XCTAssertTrue(try database.markOpened(id: "a", at: Date(timeIntervalSince1970: 1_750_000_000)))
+        XCTAssertEqual(try database.book(id: "a")?.openedAt, Date(timeIntervalSince1970: 1_750_000_000))
+        XCTAssertFalse(try database.markOpened(id: "missing"))
+    }
+
+    func testSavingAPositionReplacesThePreviousOne() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertBook(book("a"))
+        try database.savePosition(ReadingPosition(bookID: "a", locator: #"{"href":"one"}"#))
+        try database.savePosition(ReadingPosition(bookID: "a", locator: #"{"href":"two"}"#))
+        XCTAssertEqual(try database.position(bookID: "a")?.locator, #"{"href":"two"}"#)
+        XCTAssertEqual(try database.connection.scalar("SELECT count(*) FROM positions", as: Int.self), 1)
+        assertDatabaseError(.constraint, try database.savePosition(ReadingPosition(bookID: "a", locator: "not json")))
+        XCTAssertEqual(try database.position(bookID: "a")?.locator, #"{"href":"two"}"#)
+    }
+
+    func testDeletingABookDeletesItsPosition() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertBook(book("a"))
+        try database.upsertBook(book("b"))
+        try database.savePosition(ReadingPosition(bookID: "a", locator: "{}"))
+        try database.savePosition(ReadingPosition(bookID: "b", locator: "{}"))
+        XCTAssertTrue(try database.deleteBook(id: "a"))
+        XCTAssertFalse(try database.deleteBook(id: "a"))
+        XCTAssertNil(try database.position(bookID: "a"))
+        XCTAssertNotNil(try database.position(bookID: "b"))
+        XCTAssertEqual(try database.connection.scalar("SELECT count(*) FROM positions", as: Int.self), 1)
+    }
+
+    // MARK: Transactions
+
+    func testATransactionRollsBackWhenItsBodyThrows() throws {
+        struct Cancelled: Error {}
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertBook(book("kept"))
+        XCTAssertThrowsError(try database.connection.transaction {
+            try database.upsertBook(book("lost"))
+            try database.deleteBook(id: "kept")
+            throw Cancelled()
+        }) { XCTAssertTrue($0 is Cancelled) }
+        XCTAssertFalse(database.connection.isInTransaction)
+        XCTAssertEqual(try database.books().map(\.id), ["kept"])
+    }
+
+    func testAnInnerTransactionRollsBackAloneInsideAnOuterOne() throws {
+        struct Cancelled: Error {}
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.connection.transaction {
+            try database.upsertBook(book("outer"))
+            XCTAssertThrowsError(try database.connection.transaction {
+                try database.upsertBook(book("inner"))
+                throw Cancelled()
+            })
+            XCTAssertTrue(database.connection.isInTransaction, "the outer transaction goes on")
+        }
+        XCTAssertEqual(try database.books().map(\.id), ["outer"])
+    }
+
+    // MARK: The sqlite layer
+
+    func testTypedValuesRoundTrip() throws {
+        let connection = try SQLiteConnection(path: folder.appendingPathComponent("values.sqlite3").path)
+        defer { connection.close() }
+        try connection.execute("CREATE TABLE t (i, r, s, e, b, z, n)")
+        let bytes = Data([0, 1, 2, 255])
+        try connection.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               [Int64.max, 2.5, "Ærø — 書\u{0}tail", "", bytes, Data(), SQLiteValue.null])
+        let row = try XCTUnwrap(try connection.query("SELECT * FROM t").first)
+        XCTAssertEqual(try row.get("i", as: Int64.self), .max)
+        XCTAssertEqual(try row.get("r", as: Double.self), 2.5)
+        XCTAssertEqual(try row.get("s", as: String.self), "Ærø — 書\u{0}tail", "bound by length, NUL and all")
+        XCTAssertEqual(row["e"], .text(""), "an empty string is not NULL")
+        XCTAssertEqual(try row.get("b", as: Data.self), bytes)
+        XCTAssertEqual(row["z"], .blob(Data()), "an empty blob is not NULL")
+        XCTAssertEqual(row["n"], .null)
+        XCTAssertNil(try row.get("n", as: String?.self))
+        XCTAssertEqual(try row.get(1, as: Double?.self), 2.5)
+        XCTAssertEqual(row.columnNames, ["i", "r", "s", "e", "b", "z", "n"])
+        // The wrong type, NULL into a non-optional, an unknown column: errors, not zeros.
+        assertDatabaseError(.other, _ = try row.get("s", as: Int64.self))
+        assertDatabaseError(.other, _ = try row.get("n", as: String.self))
+        assertDatabaseError(.other, _ = try row.get("nope", as: String.self))
+    }
+
+    func testMisuseIsAnErrorNotACrash() throws {
+        let connection = try SQLiteConnection(path: folder.appendingPathComponent("misuse.sqlite3").path)
+        try connection.execute("CREATE TABLE t (x)")
+        assertDatabaseError(.other, try connection.execute("INSERT INTO t VALUES (?, ?)", [1]))
+        assertDatabaseError(.other, try connection.execute("INSERT INTO t VALUES (1); DROP TABLE t"))
+        assertDatabaseError(.other, try connection.execute("SELEKT 1"))
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM t", as: Int.self), 0, "the second statement never ran")
+        let statement = try connection.prepare("INSERT INTO t VALUES (?)")
+        try connection.transaction { for value in 0..<10 { try statement.run([value]) } }
+        XCTAssertEqual(try connection.scalar("SELECT sum(x) FROM t", as: Int.self), 45)
+        connection.close()
+        assertDatabaseError(.other, try connection.execute("SELECT 1"))
+        assertDatabaseError(.other, try statement.run([1]))
+    }
+
+    // MARK: Concurrency
+
+    func testTwoConnectionsOnTwoThreadsWriteAtOnceWithoutLosingRows() throws {
+        // Both open the database while it does not exist yet, so they also race through the first migration.
+        let perThread = 150
+        let group = DispatchGroup()
+        final class Failures: @unchecked Sendable {
+            let lock = NSLock()
+            var errors: [Error] = []
+            func add(_ error: Error) { lock.lock(); errors.append(error); lock.unlock() }
+        }
+        let failures = Failures()
+        let path = databasePath
+        for writer in 0..<2 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                do {
+                    let database = try LibraryDatabase(path: path)
+                    defer { database.close() }
+                    for index in 0..<perThread {
+                        let id = "writer\(writer)-\(index)"
+                        try database.upsertBook(BookRecord(id: id, mediaType: "text/plain", title: id))
+                        try database.savePosition(ReadingPosition(bookID: id, locator: #"{"href":"x"}"#))
+                    }
+                } catch {
+                    failures.add(error)
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 120), .success)
+        XCTAssertTrue(failures.errors.isEmpty, "\(failures.errors)")
+        let database = try LibraryDatabase(path: path)
+        defer { database.close() }
+        XCTAssertEqual(try database.books().count, 2 * perThread)
+        XCTAssertEqual(try database.connection.scalar("SELECT count(*) FROM positions", as: Int.self), 2 * perThread)
+        XCTAssertEqual(try SchemaMigrator.version(of: database.connection), LibraryDatabase.schemaVersion)
+    }
+
+    func testAWriterWaitsForAnotherConnectionsLockAndThenSucceeds() throws {
+        let path = databasePath
+        let holder = try LibraryDatabase(path: path)
+        defer { holder.close() }
+        let waiter = try LibraryDatabase(path: path, busyTimeout: 0.2)
+        defer { waiter.close() }
+        let locked = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? holder.connection.transaction {
+                try holder.upsertBook(self.book("holder"))
+                locked.signal()
+                // Longer than one busy timeout, shorter than the timeout plus its retries.
+                usleep(300_000)
+            }
+            released.signal()
+        }
+        locked.wait()
+        let started = Date()
+        try waiter.upsertBook(book("waiter"))
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.15, "it really waited for the lock")
+        XCTAssertEqual(released.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(try waiter.books().map(\.id).sorted(), ["holder", "waiter"])
+    }
+
+    func testALockHeldTooLongIsABusyErrorNotAHang() throws {
+        let path = databasePath
+        let holder = try LibraryDatabase(path: path)
+        defer { holder.close() }
+        let waiter = try LibraryDatabase(path: path, busyTimeout: 0.05)
+        defer { waiter.close() }
+        try holder.connection.execute("BEGIN IMMEDIATE")
+        // Opening an up-to-date library takes no write lock, so it does not wait for another shelf's write.
+        let opener = try LibraryDatabase(path: path, busyTimeout: 0.05)
+        XCTAssertEqual(try opener.books().count, 0)
+        opener.close()
+        assertDatabaseError(.busy, try waiter.upsertBook(book("late"))) { failure in
+            XCTAssertTrue(failure.message.contains(path), failure.message)
+            XCTAssertTrue(failure.message.contains("try again"), failure.message)
+        }
+        try holder.connection.execute("COMMIT")
+        XCTAssertNoThrow(try waiter.upsertBook(book("late")), "once the lock is free the same write succeeds")
+        // Readers are never blocked by a writer in WAL mode.
+        try holder.connection.execute("BEGIN IMMEDIATE")
+        XCTAssertEqual(try waiter.books().count, 1)
+        try holder.connection.execute("ROLLBACK")
+    }
+
+    func testTwoProcessesWriteAtOnceWithoutLosingRows() throws {
+        let path = databasePath
+        try LibraryDatabase(path: path).close()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        child.arguments = ["HostTests.LibraryDatabaseTests/testChildProcessWriter"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[Self.childDatabaseVariable] = path
+        child.environment = environment
+        child.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        child.standardError = errors
+        try child.run()
+        let database = try LibraryDatabase(path: path)
+        defer { database.close() }
+        for index in 0..<Self.rowsPerProcess {
+            try database.upsertBook(BookRecord(id: "parent-\(index)", mediaType: "text/plain", title: "p\(index)"))
+        }
+        let childOutput = errors.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        XCTAssertEqual(child.terminationStatus, 0, String(decoding: childOutput, as: UTF8.self))
+        let ids = try database.books().map(\.id)
+        XCTAssertEqual(ids.filter { $0.hasPrefix("parent-") }.count, Self.rowsPerProcess)
+        XCTAssertEqual(ids.filter { $0.hasPrefix("child-") }.count, Self.rowsPerProcess, "the child's rows are all there")
+    }
+
+    private static let childDatabaseVariable = "SHELF_TEST_CHILD_DATABASE"
+    private static let rowsPerProcess = 150
+
+    /// The other half of the two-process test: does nothing unless that test started this process.
+    func testChildProcessWriter() throws {
+        guard let path = ProcessInfo.processInfo.environment[Self.childDatabaseVariable] else { return }
+        let database = try LibraryDatabase(path: path)
+        defer { database.close() }
+        for index in 0..<Self.rowsPerProcess {
+            try database.upsertBook(BookRecord(id: "child-\(index)", mediaType: "text/plain", title: "c\(index)"))
+        }
+    }
+
+    func testPermissionDeniedIsReportedAsSuch() throws {
+        try XCTSkipIf(geteuid() == 0, "root may write anywhere, so permissions cannot be refused")
+        let locked = folder.appendingPathComponent("locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o500])
+        defer { chmod(locked.path, 0o700) }
+        assertDatabaseError(.permission, try LibraryDatabase(path: locked.appendingPathComponent("library.sqlite3").path).close())
+    }
+}
