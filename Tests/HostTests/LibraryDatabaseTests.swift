@@ -382,6 +382,30 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertEqual(try SchemaMigrator.version(of: database.connection), LibraryDatabase.schemaVersion)
     }
 
+    func testOneConnectionSharedByManyThreadsKeepsEveryRow() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        let failures = NSLock()
+        var errors: [Error] = []
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            do {
+                for index in 0..<40 {
+                    let id = "w\(worker)-\(index)"
+                    // A transaction of two writes and a read must not interleave with another thread's.
+                    try database.connection.transaction {
+                        try database.upsertBook(BookRecord(id: id, mediaType: "text/plain", title: id))
+                        try database.savePosition(ReadingPosition(bookID: id, locator: "{}"))
+                        XCTAssertNotNil(try database.position(bookID: id))
+                    }
+                }
+            } catch {
+                failures.lock(); errors.append(error); failures.unlock()
+            }
+        }
+        XCTAssertTrue(errors.isEmpty, "\(errors)")
+        XCTAssertEqual(try database.books().count, 160)
+    }
+
     func testAWriterWaitsForAnotherConnectionsLockAndThenSucceeds() throws {
         let path = databasePath
         let holder = try LibraryDatabase(path: path)

@@ -29,8 +29,11 @@ public final class SQLiteStatement {
     }
 
     deinit {
-        // Safe even after the connection closed: sqlite3_close_v2 keeps it alive until its statements go.
-        sqlite3_finalize(handle)
+        // Under the connection's lock: the connection is opened without sqlite's own mutex, and the last reference
+        // may go on a thread other than the one using the connection. Safe after close too: sqlite3_close_v2
+        // keeps the connection alive until its statements are finalized.
+        let handle = self.handle
+        connection.locked { _ = sqlite3_finalize(handle) }
     }
 
     /// Runs the statement to its end with `parameters` bound in order, ignoring any rows.
