@@ -1,1 +1,103 @@
-print("shelf")
+import Foundation
+import Glibc
+import Host
+
+// shelf: the command line. It parses words, calls the Host library, and prints text or --json.
+
+let commands: [Command] = [
+    pluginsCommand, infoCommand, manifestCommand, tocCommand, renderCommand, positionsCommand,
+    searchCommand, resourceCommand, coverCommand, conformanceCommand, conformanceCheckCommand,
+]
+
+func usage() -> String {
+    var text = """
+    shelf \(ShelfVersion.string): a reading host for library books, with formats and connectors as plugins.
+
+    Usage: shelf [--plugin-path DIR]... COMMAND [ARGS] [--json]
+
+    Commands:
+
+    """
+    for c in commands where !c.hidden {
+        text += "  " + c.name.padding(toLength: 13, withPad: " ", startingAt: 0) + c.summary + "\n"
+    }
+    text += """
+
+    Every command takes --json for output that scripts can rely on (docs/json.md).
+    `shelf help COMMAND` explains one command. Exit codes: 0 done, 1 checks failed, 64 usage,
+    65 bad data, 66 no input, 69 no plugin for this format, 70 plugin fault, 74 I/O error.
+    """
+    return text
+}
+
+func help(for name: String) throws -> String {
+    guard let c = commands.first(where: { $0.name == name }) else {
+        throw ShelfError(.usage, "no command \"\(name)\"", hint: "`shelf --help` lists the commands.")
+    }
+    return "Usage: \(c.usage)\n\n\(c.summary.prefix(1).uppercased() + c.summary.dropFirst()).\n\n\(c.details)\n"
+}
+
+func run(_ words: [String]) throws -> Int32 {
+    // Global options may come before the command.
+    var rest = words[...]
+    var pluginPaths: [String] = []
+    while let first = rest.first, first.hasPrefix("-") {
+        switch first {
+        case "--help", "-h": Output.line(usage()); return 0
+        case "--version": Output.line("shelf \(ShelfVersion.string) (plugin ABI 1.0)"); return 0
+        case "--plugin-path":
+            rest = rest.dropFirst()
+            guard let dir = rest.first else { throw ShelfError(.usage, "--plugin-path needs a directory or .so file") }
+            pluginPaths.append(dir)
+            rest = rest.dropFirst()
+        default:
+            if first.hasPrefix("--plugin-path=") {
+                pluginPaths.append(String(first.dropFirst("--plugin-path=".count)))
+                rest = rest.dropFirst()
+            } else {
+                throw ShelfError(.usage, "unknown option \(first)", hint: "`shelf --help` lists the commands and options.")
+            }
+        }
+    }
+    guard let name = rest.first else {
+        FileHandle.standardError.write(Data(usage().utf8))
+        return ShelfError.Kind.usage.rawValue
+    }
+    let words = Array(rest.dropFirst())
+    if name == "help" {
+        Output.line(words.isEmpty ? usage() : try help(for: words[0]))
+        return 0
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        throw ShelfError(.usage, "no command \"\(name)\"", hint: "`shelf --help` lists the commands.")
+    }
+    if words.contains("--help") || words.contains("-h") {
+        Output.line(try help(for: name))
+        return 0
+    }
+    var args = try Arguments(words, valueOptions: command.valueOptions.union(["--plugin-path"]),
+                             flagOptions: command.flagOptions.union(["--json"]))
+    pluginPaths += args.all("--plugin-path")
+    args.values["--plugin-path"] = nil
+    guard command.positionals.contains(args.positionals.count) else {
+        throw ShelfError(.usage, "wrong number of arguments", hint: "Usage: \(command.usage)")
+    }
+    return try command.run(args, Context(json: args.has("--json"), pluginPaths: pluginPaths))
+}
+
+// Ctrl-C asks every plugin call in flight to stop (plugins poll is_cancelled); a second one ends shelf.
+signal(SIGINT) { _ in
+    if HostServices.cancelRequested { _exit(130) }
+    HostServices.cancelRequested = true
+}
+signal(SIGPIPE, SIG_IGN)
+
+do {
+    exit(try run(Array(CommandLine.arguments.dropFirst())))
+} catch let error as ShelfError {
+    Output.error(error.description)
+    exit(error.exitCode)
+} catch {
+    Output.error("\(error)")
+    exit(ShelfError.Kind.software.rawValue)
+}

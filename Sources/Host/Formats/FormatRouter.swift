@@ -1,0 +1,51 @@
+import Foundation
+import PluginAPI
+
+/// Picks the plugin that opens an input: the plugins claiming its media type are probed and
+/// the most confident wins; when none claims it, every format plugin is asked.
+public struct FormatRouter {
+    public let registry: PluginRegistry
+
+    public init(registry: PluginRegistry) { self.registry = registry }
+
+    public struct Choice {
+        public let plugin: LoadedPlugin
+        public let confidence: Int32
+    }
+
+    public func choose(for input: PublicationInput) throws -> Choice {
+        let claimants = registry.claimants(mediaType: input.mediaType, fileExtension: input.fileExtension)
+        if let best = mostConfident(claimants, input) { return best }
+        let others = registry.formatPlugins.filter { p in !claimants.contains { $0 === p } }
+        if let best = mostConfident(others, input) { return best }
+        let what = input.mediaType ?? "this kind of file"
+        throw ShelfError(.unavailable, "no installed plugin opens \(what)", subject: input.path,
+                         hint: "`shelf plugins` lists the installed plugins and the formats they open.")
+    }
+
+    public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput) -> Int32 {
+        guard let format = plugin.format, let probe = format.pointee.probe else { return 0 }
+        var confidence: Int32 = 0
+        let status = plugin.call { input.withCInput { probe($0, &confidence) } }
+        return status == SHELF_OK ? min(max(confidence, 0), 100) : 0
+    }
+
+    private func mostConfident(_ plugins: [LoadedPlugin], _ input: PublicationInput) -> Choice? {
+        var best: Choice?
+        for plugin in plugins {
+            let confidence = probe(plugin, input)
+            if confidence > 0, confidence > (best?.confidence ?? 0) {
+                best = Choice(plugin: plugin, confidence: confidence)
+                if confidence >= 100 { break }
+            }
+        }
+        return best
+    }
+
+    /// Sniffs, routes and opens a file.
+    public func open(path: String) throws -> Publication {
+        let input = try PublicationInput(path: path)
+        let choice = try choose(for: input)
+        return try Publication(plugin: choice.plugin, input: input)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import PluginAPI
+
+/// The `shelf_host` each plugin receives at init: its own directories, a log that names it,
+/// progress, and cancellation. Allocated once per loaded plugin and kept for the process's life
+/// (plugin.h promises it outlives `deinit`).
+public enum HostServices {
+    /// Set from a signal handler (Ctrl-C): every call in flight is asked to stop.
+    nonisolated(unsafe) public static var cancelRequested = false
+
+    /// Where plugin log lines and progress go; the CLI replaces it to honour --quiet or a TTY.
+    nonisolated(unsafe) public static var logSink: (_ pluginID: String, _ level: Int32, _ message: String) -> Void = { id, level, message in
+        let threshold: Int32 = ProcessInfo.processInfo.environment["SHELF_LOG"] == "debug" ? SHELF_LOG_DEBUG : SHELF_LOG_WARNING
+        guard level >= threshold else { return }
+        let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
+        FileHandle.standardError.write(Data("shelf: \(id): \(name): \(message)\n".utf8))
+    }
+
+    nonisolated(unsafe) public static var progressSink: ((_ pluginID: String, _ fraction: Double, _ label: String?) -> Void)?
+
+    final class Context {
+        let pluginID: String
+        init(pluginID: String) { self.pluginID = pluginID }
+    }
+
+    static func make(pluginID: String, dataDirectory: String, cacheDirectory: String) -> UnsafeMutablePointer<shelf_host> {
+        let host = UnsafeMutablePointer<shelf_host>.allocate(capacity: 1)
+        host.initialize(to: shelf_host())
+        host.pointee.struct_size = UInt32(MemoryLayout<shelf_host>.size)
+        host.pointee.abi_major = UInt16(SHELF_ABI_MAJOR)
+        host.pointee.abi_minor = UInt16(SHELF_ABI_MINOR)
+        host.pointee.host_name = UnsafePointer(strdup("shelf"))
+        host.pointee.host_version = UnsafePointer(strdup(ShelfVersion.string))
+        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID)).toOpaque()
+        host.pointee.data_dir = UnsafePointer(strdup(dataDirectory))
+        host.pointee.cache_dir = UnsafePointer(strdup(cacheDirectory))
+        host.pointee.log = { host, level, message in
+            guard let host, let message else { return }
+            HostServices.logSink(HostServices.context(host).pluginID, level, String(cString: message))
+        }
+        host.pointee.progress = { host, fraction, label in
+            guard let host else { return SHELF_E_INVALID_ARGUMENT }
+            HostServices.progressSink?(HostServices.context(host).pluginID, fraction, label.map { String(cString: $0) })
+            return HostServices.cancelRequested ? SHELF_E_CANCELLED : SHELF_OK
+        }
+        host.pointee.is_cancelled = { _ in HostServices.cancelRequested ? 1 : 0 }
+        // No optional services yet: connectors' HTTP and credentials arrive as "shelf.host.http/1".
+        host.pointee.get_service = { _, _ in nil }
+        return host
+    }
+
+    private static func context(_ host: UnsafePointer<shelf_host>) -> Context {
+        Unmanaged<Context>.fromOpaque(host.pointee.context!).takeUnretainedValue()
+    }
+}
+
+public enum ShelfVersion {
+    public static let string = "0.1.0"
+}

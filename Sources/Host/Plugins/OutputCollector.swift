@@ -1,0 +1,29 @@
+import Foundation
+import PluginAPI
+
+/// The host side of a `shelf_writer`: collects what a plugin writes, up to a limit, so a
+/// runaway plugin cannot exhaust memory.
+final class OutputCollector {
+    private(set) var data = Data()
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Runs `body` with a writer pointing at this collector; the writer is valid only inside.
+    func withWriter<T>(_ body: (UnsafePointer<shelf_writer>) throws -> T) rethrows -> T {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var writer = shelf_writer(context: context, write: { context, bytes, size in
+            guard let context else { return SHELF_E_INVALID_ARGUMENT }
+            let me = Unmanaged<OutputCollector>.fromOpaque(context).takeUnretainedValue()
+            if size == 0 { return SHELF_OK }
+            guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
+            guard size <= me.limit - me.data.count else { return SHELF_E_LIMIT }
+            me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
+            return HostServices.cancelRequested ? SHELF_E_CANCELLED : SHELF_OK
+        })
+        return try withUnsafePointer(to: &writer) { try body($0) }
+    }
+
+    static let jsonLimit = 256 << 20
+    static let resourceLimit = 1 << 30
+}

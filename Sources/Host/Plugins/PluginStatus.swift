@@ -1,0 +1,56 @@
+import PluginAPI
+
+/// A failed call into a plugin, as the plugin explained it.
+public struct PluginCallError: Error, CustomStringConvertible {
+    public var status: shelf_status
+    public var message: String
+    public var location: String
+    public var pluginID: String
+
+    public var description: String {
+        let what = message.isEmpty ? "\(PluginCallError.name(of: status)) (the plugin gave no message)" : message
+        return location.isEmpty ? what : "\(what) (at \(location))"
+    }
+
+    public static func name(of status: shelf_status) -> String {
+        switch status {
+        case SHELF_OK: return "ok"
+        case SHELF_E_UNSUPPORTED: return "unsupported"
+        case SHELF_E_INVALID_ARGUMENT: return "invalid argument"
+        case SHELF_E_NOT_FOUND: return "not found"
+        case SHELF_E_BAD_DATA: return "bad data"
+        case SHELF_E_PROTECTED: return "protected"
+        case SHELF_E_IO: return "input/output error"
+        case SHELF_E_LIMIT: return "over a safety limit"
+        case SHELF_E_CANCELLED: return "cancelled"
+        case SHELF_E_NO_MEMORY: return "out of memory"
+        case SHELF_E_INTERNAL: return "internal plugin error"
+        default: return "unknown status \(status)"
+        }
+    }
+
+    /// The exit-code kind for this status: a broken book is bad data, a missing href no input.
+    public var kind: ShelfError.Kind {
+        switch status {
+        case SHELF_E_BAD_DATA, SHELF_E_LIMIT, SHELF_E_PROTECTED, SHELF_E_INVALID_ARGUMENT: return .badData
+        case SHELF_E_NOT_FOUND: return .noInput
+        case SHELF_E_UNSUPPORTED: return .unavailable
+        case SHELF_E_IO: return .ioError
+        case SHELF_E_CANCELLED: return .cancelled
+        default: return .software
+        }
+    }
+
+    public func shelfError(subject: String?) -> ShelfError {
+        ShelfError(kind, description, subject: subject, hint: hint)
+    }
+
+    private var hint: String? {
+        switch status {
+        case SHELF_E_UNSUPPORTED: return "The plugin \(pluginID) cannot do this; `shelf plugins` lists what is installed."
+        case SHELF_E_PROTECTED: return "This content is locked by a DRM that shelf cannot open."
+        case SHELF_E_INTERNAL, SHELF_E_NO_MEMORY: return "This is a fault in the plugin \(pluginID); please report it to its author."
+        default: return nil
+        }
+    }
+}

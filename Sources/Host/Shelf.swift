@@ -1,0 +1,24 @@
+import Foundation
+
+/// The host as one object: where shelf keeps its files, the plugins it found, and the router.
+/// The command line and (later) a browser UI both start here.
+public final class Shelf {
+    public let environment: [String: String]
+    public let directories: ShelfDirectories?
+    public let searchPath: PluginSearchPath
+
+    public init(pluginPaths: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        self.directories = try? ShelfDirectories(environment: environment)
+        self.searchPath = .standard(explicit: pluginPaths, environment: environment)
+    }
+
+    public private(set) lazy var registry = PluginRegistry(searchPath: searchPath, directories: directories)
+
+    public var router: FormatRouter { FormatRouter(registry: registry) }
+
+    /// Sniffs, routes and opens a local file.
+    public func open(_ path: String) throws -> Publication {
+        try router.open(path: path)
+    }
+}

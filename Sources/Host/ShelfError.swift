@@ -1,0 +1,40 @@
+import Foundation
+
+/// An error shelf reports to a person: what went wrong, where, and what to do. Its kind decides
+/// the exit code (sysexits), so scripts can tell a broken file from a missing plugin.
+public struct ShelfError: Error, CustomStringConvertible {
+    public enum Kind: Int32, Sendable {
+        case failure = 1
+        case usage = 64
+        case badData = 65
+        case noInput = 66
+        case unavailable = 69
+        case software = 70
+        case ioError = 74
+        case temporary = 75
+        case permission = 77
+        case cancelled = 130
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The file, URL or plugin concerned, when there is one.
+    public var subject: String?
+    /// What the person can do about it.
+    public var hint: String?
+
+    public init(_ kind: Kind, _ message: String, subject: String? = nil, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.subject = subject
+        self.hint = hint
+    }
+
+    public var exitCode: Int32 { kind.rawValue }
+
+    public var description: String {
+        var line = subject.map { "\($0): \(message)" } ?? message
+        if let hint { line += "\n  \(hint)" }
+        return line
+    }
+}

@@ -1,0 +1,25 @@
+import Host
+
+/// One subcommand: its words for `help`, the options it accepts, and what it does.
+struct Command {
+    let name: String
+    let summary: String
+    let usage: String
+    let details: String
+    var valueOptions: Set<String> = []
+    var flagOptions: Set<String> = []
+    let positionals: ClosedRange<Int>
+    var hidden = false
+    let run: (Arguments, Context) throws -> Int32
+}
+
+/// What every command gets: the parsed global options and the host.
+final class Context {
+    let json: Bool
+    let shelf: Shelf
+
+    init(json: Bool, pluginPaths: [String]) {
+        self.json = json
+        self.shelf = Shelf(pluginPaths: pluginPaths)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Host
+import Readium
+
+struct BookInfo: Encodable {
+    let path: String
+    let title: String?
+    let authors: [String]
+    let format: String
+    let mediaType: String?
+    let language: [String]
+    let plugin: String
+    let pluginName: String
+    let chapters: Int
+    let readingOrderItems: Int
+}
+
+func bookInfo(_ publication: Publication) -> BookInfo {
+    let manifest = publication.manifest
+    let language: [String]
+    switch manifest.metadata["language"] {
+    case .string(let s)?: language = [s]
+    case .array(let a)?: language = a.compactMap(\.string)
+    default: language = []
+    }
+    return BookInfo(
+        path: publication.input.path, title: manifest.title, authors: manifest.authors,
+        format: publication.formatInWords, mediaType: publication.input.mediaType, language: language,
+        plugin: publication.plugin.descriptor.id, pluginName: publication.plugin.descriptor.name,
+        chapters: (manifest.toc?.isEmpty == false ? manifest.toc!.count : manifest.readingOrder.count),
+        readingOrderItems: manifest.readingOrder.count)
+}
+
+let infoCommand = Command(
+    name: "info", summary: "title, authors, format and chapters of a book",
+    usage: "shelf info FILE [--json]",
+    details: "Opens FILE through the plugin that handles it and describes it.",
+    positionals: 1...1
+) { args, context in
+    let publication = try context.shelf.open(args.positionals[0])
+    let info = bookInfo(publication)
+    if context.json {
+        Output.json(info)
+    } else {
+        Output.line(info.title ?? "(untitled)")
+        if !info.authors.isEmpty { Output.line("by \(info.authors.joined(separator: ", "))") }
+        Output.line("Format:   \(info.format) (\(info.mediaType ?? "unknown type"))")
+        if !info.language.isEmpty { Output.line("Language: \(info.language.joined(separator: ", "))") }
+        Output.line("Chapters: \(info.chapters)")
+        Output.line("Opened by \(info.pluginName) (\(info.plugin))")
+    }
+    return 0
+}
+
+let manifestCommand = Command(
+    name: "manifest", summary: "print the Readium Web Publication Manifest",
+    usage: "shelf manifest FILE",
+    details: "Prints the book's Readium Web Publication Manifest as JSON on stdout, ready for jq.",
+    positionals: 1...1
+) { args, context in
+    let publication = try context.shelf.open(args.positionals[0])
+    // Re-encoded through the model so the output is always pretty, sorted and valid.
+    Output.json(publication.manifest)
+    return 0
+}
+
+let tocCommand = Command(
+    name: "toc", summary: "the table of contents",
+    usage: "shelf toc FILE [--json]",
+    details: "Prints the table of contents with its nesting; --json prints the manifest's toc links.",
+    positionals: 1...1
+) { args, context in
+    let publication = try context.shelf.open(args.positionals[0])
+    let toc = publication.manifest.toc ?? publication.manifest.readingOrder
+    if context.json {
+        Output.json(toc)
+    } else {
+        func show(_ links: [Link], depth: Int) {
+            for link in links {
+                Output.line(String(repeating: "  ", count: depth) + (link.title ?? link.href))
+                show(link.children ?? [], depth: depth + 1)
+            }
+        }
+        show(toc, depth: 0)
+    }
+    return 0
+}

@@ -1,0 +1,53 @@
+import Host
+
+struct PluginListing: Encodable {
+    struct Entry: Encodable {
+        let id, name, version: String
+        let license, vendor, description: String?
+        let path: String
+        let abi: String
+        let mediaTypes, fileExtensions, services, capabilities: [String]
+        let concurrentHandles: Bool
+    }
+    struct Refusal: Encodable { let path, reason: String }
+    let plugins: [Entry]
+    let refused: [Refusal]
+}
+
+let pluginsCommand = Command(
+    name: "plugins", summary: "list the installed plugins and what they open",
+    usage: "shelf plugins [--json]",
+    details: """
+    Lists every plugin found on the plugin search path (--plugin-path, $SHELF_PLUGIN_PATH, next to the
+    shelf executable, ~/.local/lib/shelf/plugins, <prefix>/lib/shelf/plugins) with the media types or
+    reading-list services it handles, and every library that was refused, with the reason.
+    """,
+    positionals: 0...0
+) { _, context in
+    let registry = context.shelf.registry
+    let listing = PluginListing(
+        plugins: registry.plugins.map { p in
+            let d = p.descriptor
+            return .init(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
+                         description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
+                         mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
+                         capabilities: p.capabilities, concurrentHandles: d.concurrentHandles)
+        },
+        refused: registry.refused.map { .init(path: $0.path, reason: $0.reason) })
+    if context.json {
+        Output.json(listing)
+    } else {
+        if listing.plugins.isEmpty { Output.line("No plugins found. `shelf help plugins` says where shelf looks.") }
+        for p in listing.plugins {
+            Output.line("\(p.name) \(p.version) (\(p.id))")
+            if !p.mediaTypes.isEmpty { Output.line("  opens:    \(p.mediaTypes.joined(separator: ", "))") }
+            if !p.services.isEmpty { Output.line("  connects: \(p.services.joined(separator: ", "))") }
+            Output.line("  can:      \(p.capabilities.isEmpty ? "declare itself" : p.capabilities.joined(separator: ", "))")
+            Output.line("  file:     \(p.path)")
+        }
+        for r in listing.refused {
+            Output.line("Refused: \(r.path): \(r.reason)")
+        }
+    }
+    return 0
+}

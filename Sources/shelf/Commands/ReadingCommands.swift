@@ -1,0 +1,142 @@
+import Foundation
+import Host
+import Readium
+
+/// The locator named by --chapter, --position or --locator; nil means where a reader opens the book.
+func requestedLocator(_ args: Arguments, _ publication: Publication) throws -> Locator? {
+    let chosen = ["--chapter", "--position", "--locator"].filter { args.value($0) != nil }
+    guard chosen.count <= 1 else { throw ShelfError(.usage, "give only one of --chapter, --position and --locator") }
+    let order = publication.manifest.readingOrder
+    if let chapter = try args.int("--chapter", in: 1...Int(Int32.max)) {
+        guard chapter <= order.count else {
+            throw ShelfError(.usage, "--chapter \(chapter) is past the end: this book has \(order.count) reading-order items",
+                             subject: publication.input.path)
+        }
+        let link = order[chapter - 1]
+        return Locator(href: link.href, type: link.type ?? "", title: link.title)
+    }
+    if let position = try args.int("--position", in: 1...Int(Int32.max)) {
+        let positions = try publication.positions()
+        guard position <= positions.count else {
+            throw ShelfError(.usage, "--position \(position) is past the end: this book has \(positions.count) positions",
+                             subject: publication.input.path)
+        }
+        return positions[position - 1]
+    }
+    if let json = args.value("--locator") {
+        do { return try Locator.parse(json) } catch {
+            throw ShelfError(.usage, "--locator is not a Readium Locator (JSON with at least \"href\")")
+        }
+    }
+    return nil
+}
+
+struct RenderSettingsArgument: Encodable {
+    let `as`: String
+    let width: Int
+    let fontScale: Int?
+    let font: String?
+    let theme: String?
+}
+
+let renderCommand = Command(
+    name: "render", summary: "show a chapter as text or HTML with reader settings",
+    usage: "shelf render FILE [--chapter N | --position N | --locator JSON] [--as text|html] [--width N] [--font-scale PCT] [--font serif|sans] [--theme day|night|sepia] [--json]",
+    details: """
+    Renders one reading-order item. With no location, rendering starts where a reader opens the book
+    (after the cover). --as text wraps to --width columns (default: the terminal's, or 72); --as html
+    applies the font scale in percent, serif or sans, and the theme. --json prints
+    {"locator": ..., "content": "..."}.
+    """,
+    valueOptions: ["--chapter", "--position", "--locator", "--as", "--width", "--font-scale", "--font", "--theme"],
+    positionals: 1...1
+) { args, context in
+    let publication = try context.shelf.open(args.positionals[0])
+    let settings = RenderSettingsArgument(
+        as: try args.choice("--as", ["text", "html"]) ?? "text",
+        width: try args.int("--width", in: 10...1000) ?? 72,
+        fontScale: try args.int("--font-scale", in: 25...800),
+        font: try args.choice("--font", ["serif", "sans"]),
+        theme: try args.choice("--theme", ["day", "night", "sepia"]))
+    let rendered = try publication.render(at: try requestedLocator(args, publication), settings: ReadiumJSON.encode(settings))
+    if context.json {
+        struct Result: Encodable { let locator: Locator?; let content: String }
+        Output.json(Result(locator: rendered.locator, content: String(decoding: rendered.content, as: UTF8.self)))
+    } else {
+        Output.raw(rendered.content)
+        if rendered.content.last != UInt8(ascii: "\n") { Output.line() }
+    }
+    return 0
+}
+
+let positionsCommand = Command(
+    name: "positions", summary: "the book's positions (pages), as locators",
+    usage: "shelf positions FILE [--json]",
+    details: "Lists the positions of the book: stable page numbers that do not change with the reader's settings.",
+    positionals: 1...1
+) { args, context in
+    let positions = try context.shelf.open(args.positionals[0]).positions()
+    if context.json {
+        Output.json(positions)
+    } else {
+        for p in positions {
+            let percent = Int(((p.locations.totalProgression ?? 0) * 100).rounded())
+            Output.line("\(p.locations.position.map(String.init) ?? "?")\t\(percent)%\t\(p.title ?? "")\t\(p.href)")
+        }
+        Output.line("\(positions.count) positions")
+    }
+    return 0
+}
+
+let searchCommand = Command(
+    name: "search", summary: "find text in a book",
+    usage: "shelf search FILE QUERY [--limit N] [--json]",
+    details: "Finds QUERY in the book, ignoring case and accents, and prints each hit with its position and context.",
+    valueOptions: ["--limit"],
+    positionals: 2...2
+) { args, context in
+    let limit = try args.int("--limit", in: 1...10_000) ?? 100
+    let hits = try context.shelf.open(args.positionals[0]).search(args.positionals[1], limit: limit)
+    if context.json {
+        Output.json(hits)
+    } else {
+        for hit in hits {
+            let text = hit.text.map { "\($0.before ?? "")[\($0.highlight ?? "")]\($0.after ?? "")" } ?? ""
+            let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+            Output.line("\(hit.locations.position.map { "page \($0)" } ?? hit.href)\t\(hit.title ?? "")\t\(flat)")
+        }
+        Output.line(hits.count == 1 ? "1 hit" : "\(hits.count) hits")
+    }
+    return 0
+}
+
+let resourceCommand = Command(
+    name: "resource", summary: "extract one resource of a book",
+    usage: "shelf resource FILE HREF -o PATH",
+    details: "Writes the resource at HREF (as in the manifest), decoded, to PATH (- for stdout).",
+    valueOptions: ["-o", "--output"],
+    positionals: 2...2
+) { args, context in
+    guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "resource needs -o PATH") }
+    let data = try context.shelf.open(args.positionals[0]).resource(args.positionals[1])
+    if output == "-" { Output.raw(data) } else { try Output.write(data, to: output) }
+    return 0
+}
+
+let coverCommand = Command(
+    name: "cover", summary: "extract the cover image",
+    usage: "shelf cover FILE -o PATH",
+    details: "Writes the book's cover image (the manifest link with rel \"cover\") to PATH (- for stdout).",
+    valueOptions: ["-o", "--output"],
+    positionals: 1...1
+) { args, context in
+    guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "cover needs -o PATH") }
+    let publication = try context.shelf.open(args.positionals[0])
+    let manifest = publication.manifest
+    guard let cover = (manifest.links + (manifest.resources ?? [])).first(where: { $0.rel?.contains("cover") == true }) else {
+        throw ShelfError(.noInput, "this book has no cover image", subject: publication.input.path)
+    }
+    let data = try publication.resource(cover.href)
+    if output == "-" { Output.raw(data) } else { try Output.write(data, to: output) }
+    return 0
+}
