@@ -47,7 +47,7 @@ extension HTTPClient {
                                        sink: sink, isCancelled: isCancelled).perform()
 
             func result(notModified: Bool, bytes: Int64) -> DownloadResult {
-                DownloadResult(destination: destination, bytes: bytes, resumedFrom: notModified ? 0 : existing,
+                DownloadResult(destination: destination, bytes: bytes, resumedFrom: notModified ? 0 : sink.base,
                                notModified: notModified, status: outcome.status, headers: outcome.headers,
                                url: outcome.effectiveURL ?? request.url, attempts: schedule.attempts)
             }
@@ -113,7 +113,7 @@ extension HTTPClient {
             } else {
                 let kind: HTTPError.Kind = outcome.code == CURLE_PARTIAL_FILE
                     ? .truncated(expected: sink.expectedTotal, received: sink.fileSize)
-                    : kind(of: outcome, received: sink.fileSize)
+                    : kind(of: outcome, received: sink.fileSize, sizeLimit: configuration.maxDownloadSize)
                 failure = error(kind, request, schedule, detail: outcome.message)
                 // The bytes that did arrive stay in the .part; the next attempt resumes after them.
                 _ = sink.finish()

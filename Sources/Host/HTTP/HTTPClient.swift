@@ -34,7 +34,8 @@ public final class HTTPClient: Sendable {
             } else if outcome.cancelled {
                 throw error(.cancelled, request, schedule)
             } else if outcome.code != CURLE_OK {
-                failure = error(kind(of: outcome, received: Int64(sink.data.count)), request, schedule,
+                failure = error(kind(of: outcome, received: Int64(sink.data.count), sizeLimit: configuration.maxBodySize),
+                                request, schedule,
                                 detail: outcome.message)
             } else {
                 let response = HTTPResponse(status: outcome.status, headers: outcome.headers, body: sink.data,
@@ -63,10 +64,12 @@ public final class HTTPClient: Sendable {
         guard request.url.host?.isEmpty == false else {
             throw HTTPError(.invalidRequest("the address has no host"), url: request.url)
         }
-        let forbidden: (Character) -> Bool = { $0 == "\r" || $0 == "\n" || $0 == "\0" }
-        for field in request.headers where field.name.isEmpty || field.name.contains(where: forbidden)
-            || field.name.contains(":") || field.value.contains(where: forbidden) {
-            throw HTTPError(.invalidRequest("the header \"\(field.name.filter { !forbidden($0) })\" is malformed"),
+        // Scalars, not Characters: "\r\n" is a single Character and would slip past a Character test.
+        let forbidden: (Unicode.Scalar) -> Bool = { $0 == "\r" || $0 == "\n" || $0 == "\0" }
+        for field in request.headers where field.name.isEmpty || field.name.unicodeScalars.contains(where: forbidden)
+            || field.name.contains(":") || field.value.unicodeScalars.contains(where: forbidden) {
+            let shown = String(String.UnicodeScalarView(field.name.unicodeScalars.filter { !forbidden($0) }))
+            throw HTTPError(.invalidRequest("the header \"\(shown)\" is malformed"),
                             url: request.url)
         }
     }
@@ -88,7 +91,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// Sorts libcurl's many codes into the few a patron can act on differently.
-    func kind(of outcome: CurlTransfer.Outcome, received: Int64) -> HTTPError.Kind {
+    func kind(of outcome: CurlTransfer.Outcome, received: Int64, sizeLimit: Int64) -> HTTPError.Kind {
         switch outcome.code {
         case CURLE_UNSUPPORTED_PROTOCOL: return .redirectRefused
         case CURLE_URL_MALFORMAT: return .invalidRequest("the address is malformed")
@@ -97,6 +100,7 @@ public final class HTTPClient: Sendable {
         case CURLE_OPERATION_TIMEDOUT: return .timedOut
         case CURLE_TOO_MANY_REDIRECTS: return .tooManyRedirects(limit: configuration.maxRedirects)
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_FILESIZE_EXCEEDED: return .bodyTooLarge(limit: sizeLimit)
         case CURLE_PARTIAL_FILE:
             let expected = outcome.headers["Content-Length"].flatMap { Int64($0) }
             return .truncated(expected: expected, received: received)
