@@ -525,6 +525,129 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
+/* ----- hostile JSON and mutated books: errors, never crashes or over-reads ------------------- */
+
+static shelf_writer sink_writer;
+
+static shelf_status discard_write(void *context, const void *data, size_t size)
+{
+    (void)context; (void)data; (void)size;
+    return SHELF_OK;
+}
+
+static void fuzz(const char *md, const char *dir)
+{
+    static const char *const docs[] = {
+        "{\"href\":\"chapter-2.md#x\",\"locations\":{\"position\":2,\"progression\":0.5e0,\"fragments\":[\"a\",{}]},\"text\":{\"highlight\":\"\\u00e9\\ud83d\\ude00\\ud800\"}}",
+        "{\"as\":\"html\",\"width\":40,\"fontScale\":1.25E2,\"font\":\"sans\",\"theme\":\"sepia\",\"x\":[true,false,null,-0.0]}",
+        "{\"query\":\"the \\\"keeper\\\"\\n\",\"limit\":3}",
+        NULL
+    };
+    static const char *const bad[] = {
+        "", " ", "[]", "3", "\"x\"", "{", "}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{\"a\":01}",
+        "{\"a\":\"\\x\"}", "{\"a\":\"\\u12\"}", "{\"a\":tru}", "{\"a\":1} x", "{\"a\":\"\t\"}",
+        "{\"a\":-}", "{\"a\":1.}", "{\"a\":1e}", "{\"width\":-3}", "{\"width\":\"wide\"}",
+        "{\"fontScale\":0}", "{\"as\":\"pdf\"}", "{\"locations\":{\"progression\":2}}",
+        "{\"locations\":{\"position\":1.5}}", "{\"locations\":7}", "{\"href\":3}", NULL
+    };
+    char deep[400], *copy;
+    shelf_status status;
+    shelf_error err;
+    shelf_publication *pub = open_file(md, &status, &err);
+    int i, crashes = 0;
+    size_t n, k;
+    sink_writer.context = NULL;
+    sink_writer.write = discard_write;
+    if (!CHECK(pub != NULL, "fuzz: open %s", md)) return;
+    for (i = 0; docs[i]; i++) {
+        n = strlen(docs[i]);
+        for (k = 0; k <= n; k++) {      /* every prefix, in a buffer of exactly that size */
+            copy = malloc(k + 1);
+            memcpy(copy, docs[i], k);
+            copy[k] = '\0';
+            err = new_error();
+            status = render->render(pub, copy, NULL, &sink_writer, &sink_writer, &err);
+            if (status != SHELF_OK && (status != SHELF_E_INVALID_ARGUMENT || !err.message[0])) crashes++;
+            status = render->render(pub, NULL, copy, &sink_writer, &sink_writer, &err);
+            if (status != SHELF_OK && (status != SHELF_E_INVALID_ARGUMENT || !err.message[0])) crashes++;
+            status = positions->locate(pub, copy, &sink_writer, &err);
+            if (status != SHELF_OK && status != SHELF_E_INVALID_ARGUMENT) crashes++;
+            status = search->search(pub, copy, &sink_writer, &err);
+            if (status != SHELF_OK && status != SHELF_E_INVALID_ARGUMENT) crashes++;
+            free(copy);
+        }
+        CHECK(crashes == 0, "fuzz: prefixes of document %d gave unexpected statuses", i);
+        err = new_error();
+        status = i == 0 ? positions->locate(pub, docs[i], &sink_writer, &err)
+               : i == 1 ? render->render(pub, NULL, docs[i], &sink_writer, NULL, &err)
+                        : search->search(pub, docs[i], &sink_writer, &err);
+        CHECK(status == SHELF_OK, "fuzz: document %d is accepted: %s", i, err.message);
+    }
+    for (i = 0; bad[i]; i++) {
+        err = new_error();
+        status = render->render(pub, NULL, bad[i], &sink_writer, NULL, &err);
+        if (status == SHELF_OK) status = positions->locate(pub, bad[i], &sink_writer, &err);
+        CHECK((status == SHELF_E_INVALID_ARGUMENT || status == SHELF_E_NOT_FOUND) && err.message[0],
+              "bad JSON %s: status %d, message \"%s\"", bad[i], (int)status, err.message);
+    }
+    memset(deep, '[', sizeof deep - 1);
+    deep[0] = '{';
+    deep[1] = '"';
+    deep[2] = 'a';
+    deep[3] = '"';
+    deep[4] = ':';
+    deep[sizeof deep - 1] = '\0';
+    err = new_error();
+    status = render->render(pub, NULL, deep, &sink_writer, NULL, &err);
+    CHECK(status == SHELF_E_INVALID_ARGUMENT && strstr(err.message, "deep"), "deep nesting: %s", err.message);
+    format->close(pub);
+
+    /* mutated copies of the Markdown sample: open fails cleanly or everything works */
+    {
+        FILE *f = fopen(md, "rb");
+        static char original[16384];
+        char path[600];
+        size_t size = f ? fread(original, 1, sizeof original, f) : 0;
+        unsigned seed = 7;
+        int round, bad_opens = 0;
+        buffer out = { 0 };
+        shelf_writer w = { &out, buffer_write };
+        if (f) fclose(f);
+        snprintf(path, sizeof path, "%s/mutant.md", dir);
+        for (round = 0; round < 60 && size > 0; round++) {
+            char mutant[16384];
+            int flips;
+            memcpy(mutant, original, size);
+            for (flips = 0; flips < 1 + round % 8; flips++) {
+                seed = seed * 1103515245u + 12345u;
+                k = (seed >> 8) % size;
+                seed = seed * 1103515245u + 12345u;
+                mutant[k] = round % 3 == 0 ? (char)(seed >> 16) : round % 3 == 1 ? '#' : '\n';
+            }
+            n = round % 5 == 4 ? (seed >> 4) % size : size;     /* sometimes truncated */
+            write_file(path, mutant, n);
+            pub = open_file(path, &status, &err);
+            if (pub == NULL) {
+                if (!((status == SHELF_E_BAD_DATA) && err.message[0])) bad_opens++;
+                continue;
+            }
+            buffer_reset(&out);
+            status = format->manifest(pub, &w, &err);
+            if (status != SHELF_OK || !valid_json(text_of(&out))) bad_opens++;
+            buffer_reset(&out);
+            if (render->render(pub, NULL, "{\"as\":\"html\"}", &w, &w, &err) != SHELF_OK) bad_opens++;
+            buffer_reset(&out);
+            if (positions->positions(pub, &w, &err) != SHELF_OK || !valid_json(text_of(&out))) bad_opens++;
+            buffer_reset(&out);
+            if (search->search(pub, "{\"query\":\"e\"}", &w, &err) != SHELF_OK || !valid_json(text_of(&out))) bad_opens++;
+            format->close(pub);
+        }
+        CHECK(bad_opens == 0, "mutated books: %d misbehaved", bad_opens);
+        unlink(path);
+        free(out.data);
+    }
+}
+
 /* ----- main ---------------------------------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -682,6 +805,8 @@ int main(int argc, char **argv)
         }
         free(out.data);
     }
+
+    fuzz(md, dir);
 
     /* separate handles from separate threads */
     {

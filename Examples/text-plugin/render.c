@@ -134,6 +134,7 @@ static void begin_item(renderer *r, const char *marker, size_t n, char list)
 
 static void heading(renderer *r, int level, const char *t, size_t n)
 {
+    while (n > 0 && is_blank(*t)) { t++; n--; }
     end_block(r);
     close_list(r);
     if (r->html) {
