@@ -2,6 +2,9 @@
 #define SHELF_CCURL_SHIM_H
 
 #include <curl/curl.h>
+/* Not curl, but needed next to it: downloads keep the version of a partial file in an extended
+   attribute (see PartFileValidator.swift), and Swift's Glibc module leaves this header out. */
+#include <sys/xattr.h>
 
 /*
  * curl_easy_setopt and curl_easy_getinfo are variadic, and Swift cannot call C variadic

@@ -89,13 +89,15 @@ struct LoopbackConnection {
         for field in response.headers where field.name.lowercased() != "connection" {
             head += "\(field.name): \(field.value)\r\n"
         }
-        if bodyAllowed, response.header("Content-Length") == nil {
+        let chunked = response.header("Transfer-Encoding")?.lowercased() == "chunked"
+        if bodyAllowed, !chunked, response.header("Content-Length") == nil {
             head += "Content-Length: \(response.body.count)\r\n"
         }
         head += "Connection: close\r\n\r\n"
         guard sendAll(Data(head.utf8)), bodyAllowed, !headOnly else { return }
 
-        let body = response.body
+        // Faults count bytes as they go on the wire, chunk framing included.
+        let body = chunked ? Self.chunkedEncoding(response.body) : response.body
         switch response.fault {
         case .truncateBody(let after)?:
             _ = sendAll(body.prefix(max(0, after)))
@@ -114,6 +116,21 @@ struct LoopbackConnection {
         case .dropConnection?, nil:
             _ = sendAll(body)
         }
+    }
+
+    /// A body with no length announced in advance, as streaming servers send it.
+    static func chunkedEncoding(_ body: Data, chunkSize: Int = 4096) -> Data {
+        var wire = Data()
+        var offset = body.startIndex
+        while offset < body.endIndex {
+            let end = min(body.endIndex, offset + chunkSize)
+            wire.append(Data("\(String(end - offset, radix: 16))\r\n".utf8))
+            wire.append(body[offset..<end])
+            wire.append(Data("\r\n".utf8))
+            offset = end
+        }
+        wire.append(Data("0\r\n\r\n".utf8))
+        return wire
     }
 
     /// False when the client went away; MSG_NOSIGNAL keeps that from killing the test process.

@@ -4,7 +4,8 @@ extension LoopbackHTTPServer {
     /// What the server answers, and how badly it behaves while doing so.
     public struct Response: Sendable {
         public var status: Int
-        /// Sent as given. `Content-Length` is added unless present, so a test can also lie with it.
+        /// Sent as given. `Content-Length` is added unless present, so a test can also lie with it;
+        /// with `Transfer-Encoding: chunked` the body is sent in chunks and no length is announced.
         public var headers: [(name: String, value: String)]
         public var body: Data
         /// Seconds of silence after reading the request and before the status line.

@@ -37,7 +37,12 @@ extension HTTPClient {
             schedule.startAttempt()
             let existing = Self.fileSize(partPath) ?? 0
             var attempt = request
-            if existing > 0 { attempt.headers["Range"] = "bytes=\(existing)-" }
+            if existing > 0 {
+                attempt.headers["Range"] = "bytes=\(existing)-"
+                if !attempt.headers.contains("If-Range"), let validator = PartFileValidator.load(path: partPath) {
+                    attempt.headers["If-Range"] = validator
+                }
+            }
             let sink = PartFileSink(path: partPath, resumeFrom: existing,
                                     limit: configuration.maxDownloadSize, progress: progress)
             let options = CurlTransfer.Options(totalTimeout: request.timeout ?? configuration.downloadTimeout,

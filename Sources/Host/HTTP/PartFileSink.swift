@@ -107,6 +107,7 @@ final class PartFileSink: BodySink {
             return false
         }
         guard ftruncate(fd, off_t(base)) == 0, lseek(fd, off_t(base), SEEK_SET) >= 0 else { return fail(errno) }
+        PartFileValidator.store(PartFileValidator.value(from: headers), fd: fd)
         return true
     }
 
