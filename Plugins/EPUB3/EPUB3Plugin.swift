@@ -1,22 +1,28 @@
+import EPUBCore
 import PluginKit
 
-/// EPUB 3.x publications. (Placeholder until the EPUB issue lands: declares itself and refuses to open.)
+/// EPUB 3.x publications (nav, refines, landmarks, page list, media overlays, rendition). Shares code with EPUB 2
+/// through EPUBCore; the probe decides which of the two opens a book.
 final class EPUB3Plugin: FormatPlugin {
     static let info = PluginInfo(
         id: "org.shelf.epub3",
         name: "EPUB 3",
-        version: "0.1.0",
-        description: "EPUB 3.x books.",
+        version: "0.2.0",
+        description: "EPUB 3.x books: metadata with refinements, nav, landmarks, page list, media overlays, fixed layout, text and HTML rendering, positions, search.",
         mediaTypes: ["application/epub+zip"],
         fileExtensions: ["epub"],
-        capabilities: [.format]
+        capabilities: [.format, .render, .positions, .search]
     )
 
-    init(host: PluginHost) throws {}
+    let host: PluginHost
 
-    func probe(_ input: PluginInput) -> Int32 { input.mediaType == "application/epub+zip" ? 25 : 0 }
+    init(host: PluginHost) throws { self.host = host }
+
+    func probe(_ input: PluginInput) -> Int32 { EPUBProbe.confidence(for: input, major: 3) }
 
     func open(_ input: PluginInput) throws -> PublicationHandle {
-        throw PluginFailure.unsupported("EPUB 3 books cannot be opened by this version of shelf yet")
+        let publication = try EPUBPublication(path: input.path)
+        for w in publication.warnings { host.log(.warning, "\(input.path): \(w)") }
+        return publication
     }
 }

@@ -1,0 +1,180 @@
+import Foundation
+import PluginAPI
+import PluginKit
+
+/// Renders a content document as a standalone HTML5 page with the reader's settings applied.
+/// Every resource the page refers to (images, styles, fonts, other chapters) is referenced by its
+/// manifest href, relative to the publication root, so `shelf resource` or a server can serve it.
+/// Scripts and event handlers are dropped: a book renders, it does not run.
+public struct HTMLRenderer {
+    public struct Settings {
+        public var fontScale: Int = 100
+        public var font: String = "serif"
+        public var theme: String = "day"
+        public init(fontScale: Int = 100, font: String = "serif", theme: String = "day") {
+            self.fontScale = fontScale
+            self.font = font
+            self.theme = theme
+        }
+    }
+
+    static let void: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                                    "param", "source", "track", "wbr"]
+
+    let docPath: String
+    let docDir: String
+    var out = ""
+
+    public static func css(_ s: Settings) -> String {
+        let (bg, fg, link): (String, String, String)
+        switch s.theme.lowercased() {
+        case "night", "dark": (bg, fg, link) = ("#000000", "#ffffff", "#8ab4f8")
+        case "sepia": (bg, fg, link) = ("#f4ecd8", "#5b4636", "#7a4b1c")
+        default: (bg, fg, link) = ("#ffffff", "#000000", "#0645ad")
+        }
+        let family = s.font.lowercased().hasPrefix("sans")
+            ? "Calibri, Avenir, \"Helvetica Neue\", Arial, sans-serif"
+            : "\"Times New Roman\", Times, Georgia, serif"
+        let scale = min(max(s.fontScale, 25), 800)
+        return """
+        /* shelf reader settings: font scale \(scale)%, \(s.font), \(s.theme) */
+        html { font-size: \(scale)% !important; background-color: \(bg) !important; color: \(fg) !important; }
+        body { font-family: \(family) !important; font-size: 1rem !important; background-color: \(bg) !important; color: \(fg) !important;
+               column-count: 1 !important; columns: auto !important; max-width: 40em; margin: 0 auto !important; padding: 1em 1.5em !important; line-height: 1.5; }
+        body * { color: inherit !important; background-color: transparent !important; font-family: inherit; }
+        a, a * { color: \(link) !important; }
+        img, svg, video { max-width: 100% !important; height: auto; }
+        """
+    }
+
+    public static func render(_ doc: XDocument, path: String, settings: Settings, title: String?, language: String?) -> String {
+        var r = HTMLRenderer(docPath: path, docDir: Paths.directory(of: path))
+        let root = doc.root
+        let head = root.child("head")
+        let body = root.child("body")
+        let lang = root.attr("lang", ns: "http://www.w3.org/XML/1998/namespace") ?? root.attr("lang") ?? language
+        let dir = root.attr("dir")
+        r.out = "<!DOCTYPE html>\n<html"
+        if let lang { r.out += " lang=\"\(escapeAttr(lang))\"" }
+        if let dir { r.out += " dir=\"\(escapeAttr(dir))\"" }
+        r.out += ">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        let docTitle = head?.child("title")?.trimmedText.nilIfEmpty ?? title
+        if let t = docTitle { r.out += "<title>\(escapeText(t))</title>\n" }
+        if let head {
+            for e in head.elements where ["link", "style", "meta"].contains(e.name.lowercased()) {
+                if e.name == "meta", e.attr("charset") != nil || e.attr("http-equiv") != nil { continue }
+                r.element(e, depth: 0)
+                r.out += "\n"
+            }
+        }
+        r.out += "<style id=\"shelf-settings\">\n\(css(settings))\n</style>\n</head>\n"
+        if let body {
+            r.element(body, depth: 0)
+        } else if root.name == "svg" {
+            r.out += "<body>"
+            r.element(root, depth: 0)
+            r.out += "</body>"
+        } else {
+            // DTBook and other XML: the text, as paragraphs.
+            r.out += "<body>\n"
+            let text = TextRenderer.render(root, width: 100_000, decorate: false)
+            for p in text.split(separator: "\n") { r.out += "<p>\(escapeText(String(p)))</p>\n" }
+            r.out += "</body>"
+        }
+        r.out += "\n</html>\n"
+        return r.out
+    }
+
+    static func escapeText(_ s: String) -> String {
+        var o = ""
+        o.reserveCapacity(s.utf8.count)
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": o += "&amp;"
+            case "<": o += "&lt;"
+            case ">": o += "&gt;"
+            default: o.unicodeScalars.append(c)
+            }
+        }
+        return o
+    }
+
+    static func escapeAttr(_ s: String) -> String {
+        var o = ""
+        for c in s.unicodeScalars {
+            switch c {
+            case "&": o += "&amp;"
+            case "<": o += "&lt;"
+            case "\"": o += "&quot;"
+            default: o.unicodeScalars.append(c)
+            }
+        }
+        return o
+    }
+
+    /// A URL attribute rewritten to a root-relative manifest href.
+    func rewrite(_ value: String) -> String {
+        let v = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        if v.isEmpty || v.hasPrefix("#") || Paths.isExternal(v) { return v }
+        guard let p = Paths.resolve(v, against: docDir) else { return v }
+        let frag = Paths.splitFragment(v).fragment
+        if p == docPath, let frag { return "#" + frag }
+        return Paths.href(forEntry: p) + (frag.map { "#" + $0 } ?? "")
+    }
+
+    static let urlAttributes: Set<String> = ["src", "href", "poster", "data", "srcset-no", "background", "altimg"]
+
+    mutating func element(_ e: XElement, depth: Int) {
+        guard depth < 300 else { return }
+        let name = e.name
+        let lower = name.lowercased()
+        if lower == "script" { return }
+        out += "<" + name
+        for a in e.attributes {
+            let an = a.name.lowercased()
+            if an.hasPrefix("on") { continue }
+            var qualified = a.name
+            if a.ns == NS.xlink { qualified = "xlink:" + a.name }
+            else if a.ns == "http://www.w3.org/XML/1998/namespace" { qualified = "xml:" + a.name }
+            else if a.ns == NS.epub { qualified = "epub:" + a.name }
+            var value = a.value
+            if HTMLRenderer.urlAttributes.contains(an), a.ns == nil || a.ns == NS.xlink {
+                if value.lowercased().hasPrefix("javascript:") { continue }
+                value = rewrite(value)
+            }
+            if lower == "style" || an == "style" { value = rewriteCSSURLs(value) }
+            out += " \(qualified)=\"\(HTMLRenderer.escapeAttr(value))\""
+        }
+        if e.ns == NS.svg && lower == "svg" && e.attr("xmlns") == nil { out += " xmlns=\"\(NS.svg)\" xmlns:xlink=\"\(NS.xlink)\"" }
+        out += ">"
+        if HTMLRenderer.void.contains(lower) && e.children.isEmpty { return }
+        for c in e.children {
+            switch c {
+            case .text(let t):
+                out += lower == "style" ? rewriteCSSURLs(t).replacingOccurrences(of: "</", with: "<\\/") : HTMLRenderer.escapeText(t)
+            case .element(let child):
+                element(child, depth: depth + 1)
+            }
+        }
+        out += "</\(name)>"
+    }
+
+    /// Rewrites url(...) references in inline CSS to manifest hrefs.
+    func rewriteCSSURLs(_ css: String) -> String {
+        guard css.contains("url(") else { return css }
+        var result = ""
+        var rest = Substring(css)
+        while let r = rest.range(of: "url(") {
+            result += rest[..<r.upperBound]
+            rest = rest[r.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            var inner = String(rest[..<close]).trimmingCharacters(in: .whitespaces)
+            var quote = ""
+            if let f = inner.first, f == "\"" || f == "'" { quote = String(f); inner = String(inner.dropFirst().dropLast()) }
+            result += quote + rewrite(inner) + quote
+            rest = rest[close...]
+        }
+        result += rest
+        return result
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import PluginAPI
+import PluginKit
+
+/// Builds the Readium Web Publication Manifest of an EPUB.
+extension EPUBBook {
+    static let roleNames: [String: String] = [
+        "aut": "author", "trl": "translator", "edt": "editor", "ill": "illustrator", "nrt": "narrator",
+        "clr": "colorist", "pbl": "publisher", "art": "artist", "pen": "penciler", "ink": "inker",
+        "let": "letterer",
+    ]
+
+    public func buildManifest() -> Manifest {
+        var md: [String: JSONValue] = ["@type": .string("http://schema.org/Book")]
+        md["conformsTo"] = .string("https://readium.org/webpub-manifest/profiles/epub")
+
+        // Titles.
+        let titles = opf.meta("dc:title").filter { !$0.value.isEmpty }
+        if let main = mainTitle {
+            md["title"] = .string(main.value)
+            if let sort = main.refinement("file-as") { md["sortAs"] = .string(sort) }
+        } else {
+            md["title"] = .string("Untitled")
+        }
+        if let sub = titles.first(where: { $0.refinement("title-type") == "subtitle" }) {
+            md["subtitle"] = .string(sub.value)
+        }
+        if md["sortAs"] == nil, let s = opf.named("calibre:title_sort") { md["sortAs"] = .string(s) }
+
+        // Identifiers.
+        if let u = uniqueIdentifier { md["identifier"] = .string(u) }
+        let others = opf.meta("dc:identifier").map(\.value).filter { !$0.isEmpty && $0 != uniqueIdentifier }
+        if !others.isEmpty { md["altIdentifier"] = .array(others.map { .string($0) }) }
+
+        let langs = languages
+        if langs.count == 1 { md["language"] = .string(langs[0]) } else if langs.count > 1 { md["language"] = .array(langs.map { .string($0) }) }
+
+        // Contributors with roles.
+        var byRole: [String: [JSONValue]] = [:]
+        for (i, e) in (opf.meta("dc:creator") + opf.meta("dc:contributor")).enumerated() where !e.value.isEmpty {
+            let isCreator = e.property == "dc:creator"
+            let role = (e.refinement("role") ?? e.attributes["role"] ?? (isCreator ? "aut" : "")).trimmingCharacters(in: .whitespaces).lowercased()
+            var obj: [String: JSONValue] = ["name": .string(e.value)]
+            if let fileAs = e.refinement("file-as") ?? e.attributes["file-as"] { obj["sortAs"] = .string(fileAs) }
+            let key: String
+            if let known = EPUBBook.roleNames[role] { key = known } else {
+                key = "contributor"
+                if !role.isEmpty { obj["role"] = .string(role) }
+            }
+            _ = i
+            byRole[key, default: []].append(.object(obj))
+        }
+        for p in opf.meta("dc:publisher") where !p.value.isEmpty {
+            byRole["publisher", default: []].append(.object(["name": .string(p.value)]))
+        }
+        for (k, v) in byRole { md[k] = .array(v) }
+
+        // Dates.
+        let dates = opf.meta("dc:date")
+        if let pub = dates.first(where: { ($0.attributes["event"] ?? "publication").contains("publication") && $0.attributes["event"] != "ops-publication" }) ?? dates.first {
+            md["published"] = .string(pub.value)
+        }
+        if let mod = opf.meta("dcterms:modified").first?.value ?? dates.first(where: { $0.attributes["event"] == "modification" })?.value {
+            md["modified"] = .string(mod)
+        }
+        if let d = opf.meta("dc:description").first?.value, !d.isEmpty { md["description"] = .string(d) }
+        let subjects = opf.meta("dc:subject").filter { !$0.value.isEmpty }
+        if !subjects.isEmpty {
+            md["subject"] = .array(subjects.map { s in
+                var o: [String: JSONValue] = ["name": .string(s.value)]
+                if let code = s.refinement("term") { o["code"] = .string(code) }
+                if let scheme = s.refinement("authority") { o["scheme"] = .string(scheme) }
+                return .object(o)
+            })
+        }
+        if let r = opf.meta("dc:rights").first?.value, !r.isEmpty { md["rights"] = .string(r) }
+
+        // Series and collections.
+        var series: [JSONValue] = []
+        var collections: [JSONValue] = []
+        for c in opf.meta("belongs-to-collection") where !c.value.isEmpty {
+            var o: [String: JSONValue] = ["name": .string(c.value)]
+            if let pos = c.refinement("group-position"), let n = Double(pos.trimmingCharacters(in: .whitespaces)) { o["position"] = .number(n) }
+            if let id = c.refinement("identifier") { o["identifier"] = .string(id) }
+            if c.refinement("collection-type") == "series" { series.append(.object(o)) } else { collections.append(.object(o)) }
+        }
+        if series.isEmpty, let name = opf.named("calibre:series"), !name.isEmpty {
+            var o: [String: JSONValue] = ["name": .string(name)]
+            if let idx = opf.named("calibre:series_index"), let n = Double(idx) { o["position"] = .number(n) }
+            series.append(.object(o))
+        }
+        var belongs: [String: JSONValue] = [:]
+        if !series.isEmpty { belongs["series"] = .array(series) }
+        if !collections.isEmpty { belongs["collection"] = .array(collections) }
+        if !belongs.isEmpty { md["belongsTo"] = .object(belongs) }
+
+        // Accessibility (schema.org metadata in EPUB 3; EPUB 2 books rarely have it).
+        var a11y: [String: JSONValue] = [:]
+        func list(_ prop: String) -> [JSONValue] { opf.meta(prop).map(\.value).filter { !$0.isEmpty }.map { .string($0) } }
+        let conforms = list("dcterms:conformsTo") + opf.meta("dc:conformsTo").map { .string($0.value) }
+        if !conforms.isEmpty { a11y["conformsTo"] = .array(conforms) }
+        if !list("schema:accessMode").isEmpty { a11y["accessMode"] = .array(list("schema:accessMode")) }
+        let sufficient = opf.meta("schema:accessModeSufficient").map { JSONValue.array($0.value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }) }
+        if !sufficient.isEmpty { a11y["accessModeSufficient"] = .array(sufficient) }
+        if !list("schema:accessibilityFeature").isEmpty { a11y["feature"] = .array(list("schema:accessibilityFeature")) }
+        if !list("schema:accessibilityHazard").isEmpty { a11y["hazard"] = .array(list("schema:accessibilityHazard")) }
+        if let s = opf.meta("schema:accessibilitySummary").first?.value { a11y["summary"] = .string(s) }
+        if let cert = opf.meta("a11y:certifiedBy").first?.value { a11y["certification"] = .object(["certifiedBy": .string(cert)]) }
+        if !a11y.isEmpty { md["accessibility"] = .object(a11y) }
+
+        // Presentation (rendition properties) and reading progression.
+        var presentation: [String: JSONValue] = [:]
+        let layout = isFixedLayout ? "fixed" : "reflowable"
+        presentation["layout"] = .string(layout)
+        md["layout"] = .string(layout)
+        if let o = opf.meta("rendition:orientation").first?.value { presentation["orientation"] = .string(o) }
+        if let s = opf.meta("rendition:spread").first?.value { presentation["spread"] = .string(s == "portrait" ? "both" : s) }
+        if let f = opf.meta("rendition:flow").first?.value {
+            presentation["overflow"] = .string(f.hasPrefix("scrolled") ? "scrolled" : f == "paginated" ? "paginated" : "auto")
+            if f == "scrolled-continuous" { presentation["continuous"] = .bool(true) }
+        }
+        md["presentation"] = .object(presentation)
+        md["readingProgression"] = .string(opf.pageProgression.flatMap { ["ltr", "rtl"].contains($0) ? $0 : nil } ?? "auto")
+        if let dur = opf.meta("media:duration").first?.value { md["duration"] = .number(EPUBBook.clockValue(dur) ?? 0) }
+        if let ac = opf.meta("media:active-class").first?.value { md["mediaActiveClass"] = .string(ac) }
+        md["numberOfPages"] = navigation.pageList.isEmpty ? nil : .number(Double(navigation.pageList.count))
+
+        // Links.
+        let readingPaths = Set(readingOrder.map(\.item.path))
+        var alternates: Set<String> = []
+        for r in readingOrder {
+            for id in opf.fallbackChain(r.item).ids { if let p = opf.item(id: id)?.path { alternates.insert(p) } }
+        }
+        let reading = readingOrder.map { r -> Link in
+            var l = link(for: r.item, spine: r.spine)
+            l.title = r.title
+            if r.content.path != r.item.path {
+                l.properties = (l.properties ?? [:]).merging(["fallback": .string(Paths.href(forEntry: r.content.path))]) { a, _ in a }
+            }
+            return l
+        }
+        var resources: [Link] = []
+        for item in opf.items where !readingPaths.contains(item.path) && !alternates.contains(item.path) {
+            let spine = opf.spine.first { $0.idref == item.id }
+            resources.append(link(for: item, spine: spine))
+        }
+        for item in opf.items where alternates.contains(item.path) && !readingPaths.contains(item.path) {
+            var l = link(for: item, spine: nil)
+            l.rel = (l.rel ?? []) + ["alternate"]
+            resources.append(l)
+        }
+
+        var links: [Link] = []
+        if let cover = coverImagePath {
+            links.append(Link(href: Paths.href(forEntry: cover), type: manifestItem(path: cover)?.mediaType, rel: ["cover"]))
+        }
+        var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
+                                toc: navigation.toc)
+        _ = manifest.toc
+        manifest.resources = resources
+        return manifest
+    }
+
+    func link(for item: ManifestItem, spine: SpineItem?) -> Link {
+        var props: [String: JSONValue] = [:]
+        var contains: [JSONValue] = []
+        for p in item.properties {
+            switch p {
+            case "mathml", "svg", "scripted", "remote-resources", "switch": contains.append(.string(p == "scripted" ? "js" : p))
+            default: break
+            }
+        }
+        if !contains.isEmpty { props["contains"] = .array(contains) }
+        var rel: [String] = []
+        if item.properties.contains("cover-image") || item.path == coverImagePath { rel.append("cover") }
+        if item.properties.contains("nav") { rel.append("contents") }
+        if let spine {
+            for p in spine.properties {
+                switch p {
+                case "page-spread-left", "rendition:page-spread-left": props["page"] = .string("left")
+                case "page-spread-right", "rendition:page-spread-right": props["page"] = .string("right")
+                case "page-spread-center", "rendition:page-spread-center": props["page"] = .string("center")
+                case "rendition:layout-pre-paginated": props["layout"] = .string("fixed")
+                case "rendition:layout-reflowable": props["layout"] = .string("reflowable")
+                default: break
+                }
+            }
+            if !spine.linear { props["linear"] = .bool(false) }
+        }
+        if let moID = item.mediaOverlay, let mo = opf.item(id: moID) {
+            props["mediaOverlay"] = .string(Paths.href(forEntry: mo.path))
+        }
+        if let enc = encryption.items[item.path] {
+            var e: [String: JSONValue] = ["algorithm": .string(enc.algorithm)]
+            if !enc.isFontObfuscation, encryption.scheme != .unknown { e["scheme"] = .string(encryption.scheme.rawValue) }
+            if let l = enc.originalLength { e["originalLength"] = .number(Double(l)) }
+            if enc.compressed { e["compression"] = .string("deflate") }
+            props["encrypted"] = .object(e)
+        }
+        return Link(href: Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
+                    rel: rel.isEmpty ? nil : rel, properties: props.isEmpty ? nil : props)
+    }
+
+    /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds.
+    static func clockValue(_ s: String) -> Double? {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
+        if t.hasSuffix("s") { return Double(t.dropLast()) }
+        if t.hasSuffix("min") { return Double(t.dropLast(3)).map { $0 * 60 } }
+        if t.hasSuffix("h") { return Double(t.dropLast()).map { $0 * 3600 } }
+        let parts = t.split(separator: ":").map { Double($0) }
+        guard !parts.contains(where: { $0 == nil }) else { return nil }
+        return parts.compactMap { $0 }.reduce(0) { $0 * 60 + $1 }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import PluginAPI
+import PluginKit
+
+/// Table of contents, landmarks and page list, from an EPUB 3 nav document or an NCX.
+public struct Navigation {
+    public var toc: [Link] = []
+    public var landmarks: [Link] = []
+    public var pageList: [Link] = []
+    public var warnings: [String] = []
+
+    public static let maxDepth = 64
+    public static let maxEntries = 50_000
+
+    /// Turns a raw href found in `docPath` into a manifest href (percent-encoded, root-relative,
+    /// with its fragment), or nil when it leaves the book.
+    static func manifestHref(_ raw: String, in docPath: String) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { return nil }
+        if Paths.isExternal(trimmed) { return trimmed }
+        let (_, fragment) = Paths.splitFragment(trimmed)
+        if trimmed.hasPrefix("#") {
+            return Paths.href(forEntry: docPath) + "#" + (fragment ?? "")
+        }
+        guard let p = Paths.resolve(trimmed, against: Paths.directory(of: docPath)) else { return nil }
+        return Paths.href(forEntry: p) + (fragment.map { "#" + $0 } ?? "")
+    }
+
+    // MARK: EPUB 3 nav
+
+    public static func parseNav(_ doc: XDocument, path: String, typeOf: (String) -> String?) -> Navigation {
+        var nav = Navigation()
+        var count = 0
+        for n in doc.root.descendants("nav") {
+            let types = (n.attr("type", ns: NS.epub) ?? n.attr("type") ?? "").split(separator: " ").map(String.init)
+            guard let ol = n.child("ol") else { continue }
+            let links = parseOL(ol, path: path, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
+            if types.contains("toc"), nav.toc.isEmpty { nav.toc = links }
+            else if types.contains("landmarks"), nav.landmarks.isEmpty {
+                // Landmarks carry their epub:type as rel.
+                nav.landmarks = ol.children("li").compactMap { li -> Link? in
+                    guard let a = li.child("a"), let raw = a.attr("href"), let href = manifestHref(raw, in: path) else { return nil }
+                    let t = (a.attr("type", ns: NS.epub) ?? "").split(separator: " ").map(String.init)
+                    return Link(href: href, type: typeOf(href), title: a.trimmedText.nilIfEmpty, rel: t.isEmpty ? nil : t)
+                }
+            }
+            else if types.contains("page-list"), nav.pageList.isEmpty { nav.pageList = links }
+        }
+        return nav
+    }
+
+    private static func parseOL(_ ol: XElement, path: String, depth: Int, count: inout Int,
+                                typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
+        guard depth < maxDepth else {
+            warnings.append("the table of contents nests deeper than \(maxDepth) levels; deeper entries were dropped")
+            return []
+        }
+        var out: [Link] = []
+        for li in ol.children("li") {
+            guard count < maxEntries else { break }
+            count += 1
+            let label = li.child("a") ?? li.child("span")
+            let href = label?.attr("href").flatMap { manifestHref($0, in: path) }
+            let title = label.map { titleText($0) }
+            let children = li.child("ol").map { parseOL($0, path: path, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings) } ?? []
+            // A heading without href keeps its children; readers show it as a group.
+            guard href != nil || !children.isEmpty else { continue }
+            out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
+                            title: title?.nilIfEmpty, children: children.isEmpty ? nil : children))
+        }
+        return out
+    }
+
+    /// The label of a nav entry: its text, or the alt/title of an image inside it.
+    static func titleText(_ e: XElement) -> String {
+        let t = e.trimmedText
+        if !t.isEmpty { return t }
+        if let img = e.descendants("img").first, let alt = img.attr("alt") { return XML.collapse(alt) }
+        return e.attr("title") ?? ""
+    }
+
+    // MARK: NCX
+
+    public static func parseNCX(_ doc: XDocument, path: String, typeOf: (String) -> String?) -> Navigation {
+        var nav = Navigation()
+        var count = 0
+        if let map = doc.root.child("navMap") {
+            nav.toc = parseNavPoints(map, path: path, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
+        }
+        if let pl = doc.root.child("pageList") {
+            nav.pageList = pl.children("pageTarget").compactMap { pt in
+                guard let src = pt.child("content")?.attr("src"), let href = manifestHref(src, in: path) else { return nil }
+                let label = pt.child("navLabel")?.child("text")?.trimmedText ?? pt.attr("value")
+                return Link(href: href, type: typeOf(href), title: label?.nilIfEmpty)
+            }
+        }
+        return nav
+    }
+
+    private static func parseNavPoints(_ parent: XElement, path: String, depth: Int, count: inout Int,
+                                       typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
+        guard depth < maxDepth else {
+            warnings.append("the NCX nests deeper than \(maxDepth) levels; deeper entries were dropped")
+            return []
+        }
+        var out: [Link] = []
+        for np in parent.children("navPoint") {
+            guard count < maxEntries else { break }
+            count += 1
+            let title = np.child("navLabel")?.child("text")?.trimmedText
+            let href = np.child("content")?.attr("src").flatMap { manifestHref($0, in: path) }
+            let children = parseNavPoints(np, path: path, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
+            guard href != nil || !children.isEmpty else { continue }
+            out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
+                            title: title?.nilIfEmpty, children: children.isEmpty ? nil : children))
+        }
+        return out
+    }
+
+    /// Number of entries in a link tree.
+    public static func count(_ links: [Link]) -> Int {
+        var n = 0
+        var stack = links
+        while let l = stack.popLast() {
+            n += 1
+            stack.append(contentsOf: l.children ?? [])
+        }
+        return n
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

@@ -1,0 +1,331 @@
+import Foundation
+import PluginAPI
+import PluginKit
+
+/// The publication handle both EPUB plugins return: manifest, resources, render, positions, search.
+public final class EPUBPublication: RenderingPublication, PositionedPublication, SearchablePublication {
+    public let book: EPUBBook
+    private var cachedManifest: Manifest?
+    private var cachedPositions: [[Locator]]?
+
+    public init(book: EPUBBook) {
+        self.book = book
+    }
+
+    public convenience init(path: String, limits: ZipLimits = .default) throws {
+        self.init(book: try EPUBBook(path: path, limits: limits))
+    }
+
+    public var warnings: [String] { book.warnings }
+
+    public func manifest() throws -> Manifest {
+        if let cachedManifest { return cachedManifest }
+        let m = book.buildManifest()
+        cachedManifest = m
+        return m
+    }
+
+    public func resource(href: String) throws -> Data {
+        try book.resource(href: href)
+    }
+
+    // MARK: Positions (as Readium computes them)
+
+    /// Positions grouped by reading-order item: one per 1024 bytes of the item's archive entry
+    /// length (compressed or stored, as Readium's recommended strategy), one per item in a fixed
+    /// layout book; totalProgression = (position - 1) / count.
+    public func positionsByItem() -> [[Locator]] {
+        if let cachedPositions { return cachedPositions }
+        var groups: [[Locator]] = []
+        var last = 0
+        let fixed = book.isFixedLayout
+        for r in book.readingOrder {
+            let type = r.item.mediaType.isEmpty ? "text/html" : r.item.mediaType
+            if fixed {
+                last += 1
+                groups.append([Locator(href: r.href, type: type, title: r.title,
+                                       locations: .init(position: last, progression: 0))])
+                continue
+            }
+            guard let entry = book.archive.entry(named: r.item.path) else {
+                groups.append([])
+                continue
+            }
+            let length = entry.compressedSize
+            let count = max(1, Int((length + 1023) / 1024))
+            var group: [Locator] = []
+            group.reserveCapacity(count)
+            for i in 1...count {
+                group.append(Locator(href: r.href, type: type, title: r.title,
+                                     locations: .init(position: last + i, progression: Double(i - 1) / Double(count))))
+            }
+            last += count
+            groups.append(group)
+        }
+        let total = groups.reduce(0) { $0 + $1.count }
+        if total > 0 {
+            for g in groups.indices {
+                for i in groups[g].indices {
+                    if let p = groups[g][i].locations.position {
+                        groups[g][i].locations.totalProgression = Double(p - 1) / Double(total)
+                    }
+                }
+            }
+        }
+        cachedPositions = groups
+        return groups
+    }
+
+    public func positions() throws -> [Locator] { positionsByItem().flatMap { $0 } }
+
+    /// The reading-order index an href points to (matching the path, ignoring the fragment).
+    func itemIndex(href: String) -> Int? {
+        guard let path = book.entryPath(forHref: href) ?? Paths.resolve(href, against: "") else { return nil }
+        return book.readingOrder.firstIndex { $0.item.path == path || $0.content.path == path }
+    }
+
+    func itemIndex(position: Int) -> Int? {
+        for (i, g) in positionsByItem().enumerated() {
+            if let f = g.first?.locations.position, let l = g.last?.locations.position, position >= f, position <= l { return i }
+        }
+        return nil
+    }
+
+    public func locate(_ locator: Locator) throws -> Locator {
+        let groups = positionsByItem()
+        if !locator.href.isEmpty, let i = itemIndex(href: locator.href), i < groups.count {
+            let g = groups[i]
+            guard !g.isEmpty else { throw PluginFailure.notFound("'\(locator.href)' has no positions (its resource is missing)") }
+            if let p = locator.locations.position, let f = g.first?.locations.position, p >= f, p - f < g.count {
+                return g[p - f]
+            }
+            let progression = min(max(locator.locations.progression ?? 0, 0), 1)
+            let k = min(g.count - 1, Int(progression * Double(g.count)))
+            var out = g[max(0, k)]
+            out.locations.fragments = locator.locations.fragments
+            out.text = locator.text
+            return out
+        }
+        if locator.href.isEmpty || locator.href == "#" {
+            if let p = locator.locations.position, let i = itemIndex(position: p), let f = groups[i].first?.locations.position {
+                return groups[i][p - f]
+            }
+            if let t = locator.locations.totalProgression {
+                let all = groups.flatMap { $0 }
+                guard !all.isEmpty else { throw PluginFailure.notFound("the book has no positions") }
+                return all[min(all.count - 1, max(0, Int(t * Double(all.count))))]
+            }
+        }
+        throw PluginFailure.notFound("the locator points outside this book (\(locator.href.isEmpty ? "no href" : locator.href))")
+    }
+
+    // MARK: Render
+
+    /// Where a reader opens the book: the bodymatter landmark, the guide's text reference, or the
+    /// first linear item that is not the cover.
+    public func startIndex() -> Int {
+        let order = book.readingOrder
+        for l in book.navigation.landmarks where (l.rel ?? []).contains("bodymatter") {
+            if let i = itemIndex(href: l.href) { return i }
+        }
+        for g in book.opf.guide where g.type == "text" || g.type == "start" {
+            if let i = order.firstIndex(where: { $0.item.path == g.path }) { return i }
+        }
+        if let i = order.firstIndex(where: { $0.spine.linear && !book.coverPagePaths.contains($0.item.path) }) { return i }
+        return 0
+    }
+
+    public func render(at locator: Locator?, settings: RenderSettings) throws -> Rendered {
+        let index: Int
+        var located: Locator?
+        if let locator {
+            if locator.href.isEmpty, let p = locator.locations.position {
+                guard let i = itemIndex(position: p) else {
+                    throw PluginFailure.notFound("position \(p) is outside this book (it has \(positionsByItem().reduce(0) { $0 + $1.count }) positions)")
+                }
+                index = i
+                located = try? locate(locator)
+            } else if let i = itemIndex(href: locator.href) {
+                index = i
+                located = try? locate(locator)
+            } else if let p = locator.locations.position, let i = itemIndex(position: p) {
+                index = i
+                located = try? locate(Locator(href: "", type: "", locations: .init(position: p)))
+            } else {
+                throw PluginFailure.notFound("the locator points outside this book ('\(locator.href)')")
+            }
+        } else {
+            index = startIndex()
+        }
+        guard index < book.readingOrder.count else { throw PluginFailure.notFound("the book has no reading order") }
+        let item = book.readingOrder[index]
+        let where_ = located ?? positionsByItem()[safe: index]?.first
+            ?? Locator(href: item.href, type: item.item.mediaType, title: item.title, locations: .init(progression: 0))
+        var whereOut = where_
+        whereOut.title = item.title ?? whereOut.title
+        let content = try renderItem(index, settings: settings)
+        return Rendered(content: Data(content.utf8), locator: whereOut)
+    }
+
+    public func renderItem(_ index: Int, settings: RenderSettings) throws -> String {
+        guard index >= 0, index < book.readingOrder.count else { throw PluginFailure.notFound("no reading-order item \(index + 1)") }
+        let item = book.readingOrder[index]
+        let target = item.content
+        if target.mediaType.hasPrefix("image/") && target.mediaType != "image/svg+xml" {
+            let href = Paths.href(forEntry: target.path)
+            if settings.as == .html {
+                let body = "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\">"
+                return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n"
+            }
+            return "[Image: \(item.title ?? href)]\n"
+        }
+        if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
+        let doc = try book.document(at: target.path)
+        switch settings.as {
+        case .text:
+            return TextRenderer.render(doc.root, width: settings.width, decorate: true)
+        case .html:
+            return HTMLRenderer.render(doc, path: target.path,
+                                       settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
+                                       title: item.title ?? book.title, language: book.languages.first)
+        }
+    }
+
+    /// Plain text of a reading-order item (no decorations), for search and comparison.
+    public func plainText(_ index: Int) throws -> String {
+        guard index >= 0, index < book.readingOrder.count else { return "" }
+        let target = book.readingOrder[index].content
+        guard !target.mediaType.hasPrefix("image/") || target.mediaType == "image/svg+xml" else { return "" }
+        if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
+        let doc = try book.document(at: target.path)
+        return TextRenderer.render(doc.root, width: 100_000, decorate: false)
+    }
+
+    // MARK: Search
+
+    public func search(_ query: String, limit: Int) throws -> [Locator] {
+        let needle = Folding.fold(query)
+        guard !needle.scalars.isEmpty else { throw PluginFailure.invalidArgument("the search query is empty") }
+        var results: [Locator] = []
+        let groups = positionsByItem()
+        for (index, item) in book.readingOrder.enumerated() {
+            guard let text = try? plainText(index), !text.isEmpty else { continue }
+            let folded = Folding.fold(text)
+            let scalars = Array(text.unicodeScalars)
+            for hit in folded.find(needle.scalars) {
+                guard results.count < limit else { return results }
+                guard hit.start < folded.origin.count, hit.end - 1 < folded.origin.count else { continue }
+                let s = folded.origin[hit.start]
+                let e = min(scalars.count, folded.origin[hit.end - 1] + 1)
+                let before = String(String.UnicodeScalarView(scalars[max(0, s - 60)..<s]))
+                let highlight = String(String.UnicodeScalarView(scalars[s..<e]))
+                let after = String(String.UnicodeScalarView(scalars[e..<min(scalars.count, e + 60)]))
+                let progression = scalars.isEmpty ? 0 : Double(s) / Double(scalars.count)
+                var loc: Locator
+                if let g = groups[safe: index], !g.isEmpty {
+                    let k = min(g.count - 1, Int(progression * Double(g.count)))
+                    loc = g[k]
+                } else {
+                    loc = Locator(href: item.href, type: item.item.mediaType, title: item.title)
+                }
+                loc.locations.progression = progression
+                loc.text = Locator.Text(before: XML.collapse(before).snippetTail, highlight: highlight,
+                                        after: XML.collapse(after).snippetHead)
+                results.append(loc)
+            }
+        }
+        return results
+    }
+}
+
+extension String {
+    /// Keeps a leading space when the original had one, so snippets read naturally.
+    var snippetTail: String { self }
+    var snippetHead: String { self }
+}
+
+extension Array {
+    subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
+}
+
+/// Case- and diacritics-insensitive matching with a map back to the original text.
+public struct Folding {
+    public var scalars: [Unicode.Scalar] = []
+    /// For each folded scalar, the index of the original scalar it came from.
+    public var origin: [Int] = []
+
+    nonisolated(unsafe) private static var cache: [UInt32: [Unicode.Scalar]] = [:]
+    private static let lock = NSLock()
+
+    static func foldScalar(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
+        let v = s.value
+        if v < 0x80 {
+            if v >= 0x41 && v <= 0x5A { return [Unicode.Scalar(v + 32)!] }
+            return [s]
+        }
+        lock.lock()
+        if let c = cache[v] { lock.unlock(); return c }
+        lock.unlock()
+        var out: [Unicode.Scalar] = []
+        if s.properties.isWhitespace {
+            out = [" "]
+        } else {
+            // Lowercase, decompose, drop combining marks (accents, Arabic harakat, dakuten stay
+            // precomposed in NFC kana so Japanese is unaffected in practice).
+            let lowered = s.properties.lowercaseMapping
+            for d in lowered.decomposedStringWithCanonicalMapping.unicodeScalars {
+                if d.properties.generalCategory == .nonspacingMark { continue }
+                if d.value == 0x0640 { continue }  // Arabic tatweel
+                out.append(d)
+            }
+            if out.isEmpty && s.properties.generalCategory != .nonspacingMark { out = [s] }
+        }
+        lock.lock()
+        cache[v] = out
+        lock.unlock()
+        return out
+    }
+
+    public static func fold(_ text: String) -> Folding {
+        var f = Folding()
+        f.scalars.reserveCapacity(text.unicodeScalars.count)
+        f.origin.reserveCapacity(text.unicodeScalars.count)
+        var lastSpace = true
+        for (i, s) in text.unicodeScalars.enumerated() {
+            for o in foldScalar(s) {
+                if o == " " {
+                    if lastSpace { continue }
+                    lastSpace = true
+                } else {
+                    lastSpace = false
+                }
+                f.scalars.append(o)
+                f.origin.append(i)
+            }
+        }
+        while f.scalars.last == " " { f.scalars.removeLast(); f.origin.removeLast() }
+        return f
+    }
+
+    /// Non-overlapping occurrences of `needle`, as half-open ranges of folded indexes.
+    public func find(_ needle: [Unicode.Scalar]) -> [(start: Int, end: Int)] {
+        guard !needle.isEmpty, needle.count <= scalars.count else { return [] }
+        var hits: [(Int, Int)] = []
+        let first = needle[0]
+        var i = 0
+        let last = scalars.count - needle.count
+        while i <= last {
+            if scalars[i] == first {
+                var j = 1
+                while j < needle.count && scalars[i + j] == needle[j] { j += 1 }
+                if j == needle.count {
+                    hits.append((i, i + needle.count))
+                    i += needle.count
+                    continue
+                }
+            }
+            i += 1
+        }
+        return hits
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+
+/// Columns a character takes in a terminal: 2 for East Asian wide and full-width characters,
+/// 0 for combining marks, 1 otherwise.
+enum DisplayWidth {
+    static func of(_ c: Character) -> Int {
+        guard let s = c.unicodeScalars.first else { return 0 }
+        let v = s.value
+        if v < 0x1100 { return 1 }
+        switch s.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
+            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
+            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
+            || (0x20000...0x3FFFD).contains(v) {
+            return 2
+        }
+        return 1
+    }
+
+    static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
+
+    /// Characters after which a line may break without a space (CJK ideographs and kana).
+    static func breaksFreely(_ c: Character) -> Bool { of(c) == 2 }
+}
+
+/// Renders an XHTML (or DTBook, or SVG) content document as readable plain text.
+///
+/// `decorate` adds the reader's cues (heading underlines, list bullets, "[Image: alt]", footnote
+/// brackets) and wraps to `width`; without it the output is the bare text, one paragraph a line,
+/// which is what search and text comparison use.
+public struct TextRenderer {
+    public var width: Int
+    public var decorate: Bool
+
+    private var lines: [String] = []
+    private var inline = ""
+    private var prefixes: [String] = []
+    private var firstLinePrefix: String?
+    private var listCounters: [Int?] = []   // nil: bulleted list
+    private var preDepth = 0
+
+    public init(width: Int = 72, decorate: Bool = true) {
+        self.width = max(10, width)
+        self.decorate = decorate
+    }
+
+    static let skipped: Set<String> = ["head", "script", "style", "title", "template", "noscript", "meta", "link",
+                                       "object", "audio", "video", "math:annotation", "annotation-xml", "rt", "rp"]
+    static let blocks: Set<String> = ["p", "div", "section", "article", "aside", "header", "footer", "nav", "main",
+                                      "figure", "figcaption", "address", "center", "dl", "dt", "dd", "body", "html",
+                                      "blockquote", "pre", "table", "tr", "ul", "ol", "li", "h1", "h2", "h3", "h4",
+                                      "h5", "h6", "hr", "caption", "thead", "tbody", "tfoot", "details", "summary",
+                                      "fieldset", "form", "hgroup", "level1", "level2", "level3", "level4", "level5",
+                                      "level6", "level", "book", "frontmatter", "bodymatter", "rearmatter", "doctitle",
+                                      "docauthor", "list", "item", "sidebar", "note", "prodnote", "poem", "linegroup",
+                                      "line", "epigraph", "byline", "dateline", "imggroup", "bridgehead", "dtbook",
+                                      "svg", "text", "tspan", "math"]
+
+    public static func render(_ root: XElement, width: Int = 72, decorate: Bool = true) -> String {
+        var r = TextRenderer(width: width, decorate: decorate)
+        let start = root.child("body") ?? root.child("book") ?? root
+        r.walk(start, depth: 0)
+        r.flush()
+        while r.lines.last?.isEmpty == true { r.lines.removeLast() }
+        return r.lines.joined(separator: "\n") + (r.lines.isEmpty ? "" : "\n")
+    }
+
+    private mutating func walk(_ e: XElement, depth: Int) {
+        guard depth < 300 else { return }
+        let name = e.name.lowercased()
+        if TextRenderer.skipped.contains(name) { return }
+        if e.attr("hidden") != nil { return }
+        switch name {
+        case "br":
+            inline += "\n"
+            return
+        case "img", "image":
+            if name == "image" && e.ns != NS.svg && e.ns != nil { break }
+            let alt = XML.collapse(e.attr("alt") ?? e.attr("title") ?? "")
+            if decorate {
+                if e.attr("alt") == nil { inline += " [Image] " } else if !alt.isEmpty { inline += " [Image: \(alt)] " }
+            } else if !alt.isEmpty {
+                inline += " \(alt) "
+            }
+            return
+        case "hr":
+            flush()
+            if decorate { emitLine("* * *") ; lines.append("") }
+            return
+        case "a":
+            let types = (e.attr("type", ns: NS.epub) ?? "") + " " + (e.attr("role") ?? "")
+            if decorate && (types.contains("noteref") || (e.attr("href")?.contains("#") == true && isNoteLike(e))) {
+                inline += "[\(XML.collapse(e.text))]"
+                return
+            }
+        case "sup":
+            if decorate, let a = e.child("a"), e.elements.count == 1, a.attr("href")?.contains("#") == true {
+                inline += "[\(XML.collapse(e.text))]"
+                return
+            }
+        case "h1", "h2", "h3", "h4", "h5", "h6", "doctitle", "bridgehead":
+            flush()
+            let text = XML.collapse(inlineText(e))
+            if !text.isEmpty {
+                emitWrapped(text)
+                if decorate && (name == "h1" || name == "h2" || name == "doctitle") {
+                    let w = min(width - prefixWidth, DisplayWidth.of(text))
+                    emitLine(String(repeating: name == "h2" ? "-" : "=", count: max(3, w)))
+                }
+                lines.append("")
+            }
+            return
+        case "ul", "ol", "list":
+            flush()
+            let ordered = name == "ol" || (name == "list" && e.attr("type") == "ol")
+            listCounters.append(ordered ? (Int(e.attr("start") ?? "") ?? 1) : nil)
+            prefixes.append(decorate ? "  " : "")
+            for c in e.children { visit(c, depth: depth) }
+            flush()
+            prefixes.removeLast()
+            listCounters.removeLast()
+            return
+        case "li", "item":
+            flush()
+            if decorate, let last = listCounters.last {
+                if let n = last {
+                    firstLinePrefix = "\(n). "
+                    listCounters[listCounters.count - 1] = n + 1
+                } else {
+                    firstLinePrefix = "• "
+                }
+            }
+            prefixes.append(decorate ? String(repeating: " ", count: DisplayWidth.of(firstLinePrefix ?? "")) : "")
+            for c in e.children { visit(c, depth: depth) }
+            flush(blank: false)
+            prefixes.removeLast()
+            firstLinePrefix = nil
+            return
+        case "blockquote":
+            flush()
+            prefixes.append(decorate ? "> " : "")
+            for c in e.children { visit(c, depth: depth) }
+            flush()
+            prefixes.removeLast()
+            return
+        case "dd":
+            flush()
+            prefixes.append(decorate ? "    " : "")
+            for c in e.children { visit(c, depth: depth) }
+            flush()
+            prefixes.removeLast()
+            return
+        case "tr":
+            flush()
+            let cells = e.elements.filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0)) }
+            let row = cells.filter { !$0.isEmpty }.joined(separator: decorate ? " | " : " ")
+            if !row.isEmpty { emitWrapped(row) }
+            return
+        case "table":
+            flush()
+            for c in e.children { visit(c, depth: depth) }
+            flush()
+            return
+        case "pre":
+            flush()
+            preDepth += 1
+            let text = e.text
+            for l in text.split(separator: "\n", omittingEmptySubsequences: false) { emitLine(String(l)) }
+            preDepth -= 1
+            lines.append("")
+            return
+        default:
+            break
+        }
+        let isBlock = TextRenderer.blocks.contains(name)
+        if isBlock { flush() }
+        for c in e.children { visit(c, depth: depth) }
+        if isBlock { flush() }
+    }
+
+    private mutating func visit(_ n: XNode, depth: Int) {
+        switch n {
+        case .text(let t): inline += t
+        case .element(let c): walk(c, depth: depth + 1)
+        }
+    }
+
+    private func isNoteLike(_ a: XElement) -> Bool {
+        let t = XML.collapse(a.text)
+        guard !t.isEmpty, t.count <= 4 else { return false }
+        let cls = (a.attr("class") ?? "").lowercased()
+        return cls.contains("note") || cls.contains("fn") || t.allSatisfy { $0.isNumber || $0 == "*" || $0 == "†" }
+    }
+
+    /// Text of an element for one-line uses (headings, cells), with images as alt text.
+    private func inlineText(_ e: XElement) -> String {
+        var r = TextRenderer(width: 100_000, decorate: decorate)
+        r.walk(e, depth: 0)
+        r.flush(blank: false)
+        return r.lines.joined(separator: " ")
+    }
+
+    private var prefixWidth: Int { prefixes.reduce(0) { $0 + DisplayWidth.of($1) } }
+
+    private mutating func flush(blank: Bool = true) {
+        let text = inline
+        inline = ""
+        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false).map { XML.collapse(String($0)) }
+        var wrote = false
+        for p in paragraphs where !p.isEmpty {
+            emitWrapped(p)
+            wrote = true
+        }
+        if wrote && blank && decorate { lines.append("") }
+    }
+
+    private mutating func emitLine(_ s: String) {
+        var prefix = prefixes.joined()
+        if let f = firstLinePrefix {
+            prefix = String(prefixes.dropLast().joined()) + f
+            firstLinePrefix = nil
+        }
+        lines.append(prefix + s)
+    }
+
+    /// Greedy wrapping by display width; CJK text breaks between characters, over-long words are cut.
+    private mutating func emitWrapped(_ text: String) {
+        guard decorate else { emitLine(text); return }
+        let avail = max(8, width - prefixWidth)
+        var line = ""
+        var lineWidth = 0
+        var word = ""
+        var wordWidth = 0
+        func placeWord(_ r: inout TextRenderer) {
+            guard !word.isEmpty else { return }
+            let needSpace = !line.isEmpty && !(line.last.map(DisplayWidth.breaksFreely) ?? false && word.first.map(DisplayWidth.breaksFreely) ?? false)
+            let extra = needSpace ? 1 : 0
+            if lineWidth + extra + wordWidth <= avail {
+                if needSpace { line += " " }
+                line += word
+                lineWidth += extra + wordWidth
+            } else {
+                if !line.isEmpty { r.emitLine(line) }
+                line = ""
+                lineWidth = 0
+                // Cut a word wider than the line.
+                var piece = ""
+                var pw = 0
+                for ch in word {
+                    let cw = DisplayWidth.of(ch)
+                    if pw + cw > avail, !piece.isEmpty { r.emitLine(piece); piece = ""; pw = 0 }
+                    piece.append(ch)
+                    pw += cw
+                }
+                line = piece
+                lineWidth = pw
+            }
+            word = ""
+            wordWidth = 0
+        }
+        var lastWasSpace = false
+        for ch in text {
+            if ch == " " {
+                placeWord(&self)
+                lastWasSpace = true
+                continue
+            }
+            let cw = DisplayWidth.of(ch)
+            if DisplayWidth.breaksFreely(ch) {
+                // Each wide character is a word of its own that joins its neighbours without a space.
+                placeWord(&self)
+                if lastWasSpace && !line.isEmpty && lineWidth + 1 <= avail { line += " "; lineWidth += 1 }
+                if lineWidth + cw > avail, !line.isEmpty { emitLine(line); line = ""; lineWidth = 0 }
+                line.append(ch)
+                lineWidth += cw
+            } else {
+                if word.isEmpty && lastWasSpace == false && !line.isEmpty, line.last.map(DisplayWidth.breaksFreely) == true {
+                    // Latin right after CJK: stays attached unless it must wrap.
+                }
+                word.append(ch)
+                wordWidth += cw
+            }
+            lastWasSpace = false
+        }
+        placeWord(&self)
+        if !line.isEmpty { emitLine(line) }
+    }
+}

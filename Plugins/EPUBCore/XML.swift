@@ -1,0 +1,298 @@
+import CXML2
+import Foundation
+import PluginAPI
+import PluginKit
+
+/// A small immutable XML tree, copied out of libxml2 so that no libxml2 pointer outlives a parse.
+public final class XElement {
+    public let name: String          // local name (lowercased for HTML-parsed documents)
+    public let ns: String?           // namespace URI
+    public let attributes: [XAttribute]
+    public internal(set) var children: [XNode] = []
+
+    init(name: String, ns: String?, attributes: [XAttribute]) {
+        self.name = name
+        self.ns = ns
+        self.attributes = attributes
+    }
+
+    /// The value of an attribute by local name; with `ns`, only in that namespace; without, the
+    /// first attribute of that local name in any namespace, preferring no namespace.
+    public func attr(_ local: String, ns: String? = nil) -> String? {
+        if let ns { return attributes.first { $0.name == local && $0.ns == ns }?.value }
+        return attributes.first { $0.name == local && $0.ns == nil }?.value
+            ?? attributes.first { $0.name == local }?.value
+    }
+
+    public var elements: [XElement] {
+        children.compactMap { if case .element(let e) = $0 { return e }; return nil }
+    }
+
+    public func child(_ local: String, ns: String? = nil) -> XElement? {
+        elements.first { $0.name == local && (ns == nil || $0.ns == ns) }
+    }
+
+    public func children(_ local: String, ns: String? = nil) -> [XElement] {
+        elements.filter { $0.name == local && (ns == nil || $0.ns == ns) }
+    }
+
+    /// Every descendant element (document order), iteratively: deep trees cannot overflow the stack.
+    public func descendants(_ local: String? = nil) -> [XElement] {
+        var out: [XElement] = []
+        var stack: [XElement] = elements.reversed()
+        while let e = stack.popLast() {
+            if local == nil || e.name == local { out.append(e) }
+            stack.append(contentsOf: e.elements.reversed())
+        }
+        return out
+    }
+
+    /// Concatenated text of this element and its descendants.
+    public var text: String {
+        var out = ""
+        var stack: [XNode] = children.reversed()
+        while let n = stack.popLast() {
+            switch n {
+            case .text(let t): out += t
+            case .element(let e): stack.append(contentsOf: e.children.reversed())
+            }
+        }
+        return out
+    }
+
+    /// Text with whitespace runs collapsed and trimmed.
+    public var trimmedText: String { XML.collapse(text) }
+}
+
+public struct XAttribute: Sendable {
+    public let name: String
+    public let ns: String?
+    public let value: String
+}
+
+public enum XNode {
+    case element(XElement)
+    case text(String)
+}
+
+public struct XDocument {
+    public let root: XElement
+    /// False when the parser had to recover from errors (or fell back to the HTML parser).
+    public let wellFormed: Bool
+    public let parsedAsHTML: Bool
+}
+
+public enum XML {
+    public static let maxDocumentSize = 48 << 20
+    public static let maxDepth = 400
+    /// Characters that entity references declared inside a document may add, in all.
+    static let entityBudget = 64 * 1024
+
+    private static let initialised: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    static let xmlOptions = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+    static let htmlOptions = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_COMPACT.rawValue)
+
+    /// Parses XML safely: no network, no DTD loading, no entity substitution (entities declared in
+    /// the document are expanded by us, one level, within a small budget), libxml2's default
+    /// size and depth limits. With `htmlFallback`, a document the XML parser cannot recover is
+    /// read by the HTML parser. Throws only for input over the size limit or with no usable root.
+    public static func parse(_ input: Data, name: String, htmlFallback: Bool = false) throws -> XDocument {
+        _ = initialised
+        guard input.count <= maxDocumentSize else {
+            throw PluginFailure.limit("'\(name)' is \(input.count) bytes, more than the \(maxDocumentSize)-byte limit for one document", at: name)
+        }
+        let data = replaceHTMLEntities(input)
+        if let doc = parseXML(data), doc.wellFormed { return doc }
+        // Invalid UTF-8 stops libxml2 early: repair the bytes and try again.
+        var best = parseXML(data)
+        if !isValidUTF8(data) && declaresUTF8(data) {
+            let repaired = Data(String(decoding: data, as: UTF8.self).utf8)
+            if let doc = parseXML(repaired), doc.wellFormed || best == nil || doc.root.text.count > best!.root.text.count {
+                if doc.wellFormed { return XDocument(root: doc.root, wellFormed: false, parsedAsHTML: false) }
+                best = doc
+            }
+        }
+        if htmlFallback, let html = parseHTML(data) {
+            if best == nil || html.root.text.count > best!.root.text.count + 16 { return html }
+        }
+        if let best { return best }
+        throw PluginFailure.badData("'\(name)' is not well-formed XML and could not be recovered", at: name)
+    }
+
+    static func isValidUTF8(_ data: Data) -> Bool {
+        String(validating: data, as: UTF8.self) != nil
+    }
+
+    static func declaresUTF8(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(200), as: UTF8.self).lowercased()
+        guard let r = head.range(of: "encoding=") else { return true }
+        let rest = head[r.upperBound...].dropFirst()
+        return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8")
+    }
+
+    private static func parseXML(_ data: Data) -> XDocument? {
+        guard let ctxt = xmlNewParserCtxt() else { return nil }
+        defer { xmlFreeParserCtxt(ctxt) }
+        let doc: xmlDocPtr? = data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return nil }
+            return xmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.xml", nil, xmlOptions)
+        }
+        guard let doc else { return nil }
+        defer { xmlFreeDoc(doc) }
+        guard let root = xmlDocGetRootElement(doc) else { return nil }
+        var budget = entityBudget
+        guard let tree = convert(root, doc: doc, html: false, depth: 0, budget: &budget) else { return nil }
+        return XDocument(root: tree, wellFormed: ctxt.pointee.wellFormed != 0, parsedAsHTML: false)
+    }
+
+    private static func parseHTML(_ data: Data) -> XDocument? {
+        guard let ctxt = htmlNewParserCtxt() else { return nil }
+        defer { htmlFreeParserCtxt(ctxt) }
+        let doc: htmlDocPtr? = data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress, raw.count > 0 else { return nil }
+            return htmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.html", "UTF-8", htmlOptions)
+        }
+        guard let doc else { return nil }
+        defer { xmlFreeDoc(doc) }
+        guard let root = xmlDocGetRootElement(doc) else { return nil }
+        var budget = entityBudget
+        guard let tree = convert(root, doc: doc, html: true, depth: 0, budget: &budget) else { return nil }
+        return XDocument(root: tree, wellFormed: false, parsedAsHTML: true)
+    }
+
+    private static func string(_ p: UnsafePointer<xmlChar>?) -> String {
+        guard let p else { return "" }
+        return String(cString: p)
+    }
+
+    private static func convert(_ node: xmlNodePtr, doc: xmlDocPtr, html: Bool, depth: Int, budget: inout Int) -> XElement? {
+        guard node.pointee.type == XML_ELEMENT_NODE else { return nil }
+        var name = string(node.pointee.name)
+        if html { name = name.lowercased() }
+        let ns = node.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
+        var attributes: [XAttribute] = []
+        var a = node.pointee.properties
+        while let attr = a {
+            var value = ""
+            var c = attr.pointee.children
+            while let child = c {
+                if child.pointee.type == XML_TEXT_NODE { value += string(child.pointee.content) }
+                else if child.pointee.type == XML_ENTITY_REF_NODE { value += expandEntity(child, doc: doc, budget: &budget) }
+                c = child.pointee.next
+            }
+            let aname = string(attr.pointee.name)
+            attributes.append(XAttribute(name: html ? aname.lowercased() : aname,
+                                         ns: attr.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) },
+                                         value: value))
+            a = attr.pointee.next
+        }
+        let element = XElement(name: name, ns: ns, attributes: attributes)
+        guard depth < maxDepth else { return element }
+        var children: [XNode] = []
+        var c = node.pointee.children
+        while let child = c {
+            switch child.pointee.type {
+            case XML_ELEMENT_NODE:
+                if let e = convert(child, doc: doc, html: html, depth: depth + 1, budget: &budget) { children.append(.element(e)) }
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                let t = string(child.pointee.content)
+                if case .text(let previous)? = children.last {
+                    children[children.count - 1] = .text(previous + t)
+                } else {
+                    children.append(.text(t))
+                }
+            case XML_ENTITY_REF_NODE:
+                let t = expandEntity(child, doc: doc, budget: &budget)
+                if !t.isEmpty { children.append(.text(t)) }
+            default:
+                break
+            }
+            c = child.pointee.next
+        }
+        element.children = children
+        return element
+    }
+
+    /// An entity declared in the document's internal subset: its replacement text when it is plain
+    /// text (no markup, no nested references), within the budget; otherwise nothing. Entities are
+    /// never expanded recursively, so "billion laughs" costs nothing.
+    private static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
+        guard let name = node.pointee.name, let ent = xmlGetDocEntity(doc, name) else { return "" }
+        guard ent.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = ent.pointee.content else { return "" }
+        let text = String(cString: content)
+        guard !text.contains("&"), !text.contains("<"), text.utf8.count <= budget else { return "" }
+        budget -= text.utf8.count
+        return text
+    }
+
+    /// Rewrites HTML named character references (`&nbsp;`, `&eacute;`) that XML does not know into
+    /// numeric references, so that XHTML written with HTML habits keeps its characters.
+    static func replaceHTMLEntities(_ data: Data) -> Data {
+        guard data.contains(UInt8(ascii: "&")) else { return data }
+        let bytes = [UInt8](data)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        var i = 0
+        let n = bytes.count
+        var changed = false
+        while i < n {
+            let b = bytes[i]
+            if b == UInt8(ascii: "&") {
+                var j = i + 1
+                while j < n, j - i <= 32, isNameByte(bytes[j]) { j += 1 }
+                if j < n, j > i + 1, bytes[j] == UInt8(ascii: ";") {
+                    let name = Array(bytes[(i + 1)..<j])
+                    if !xmlPredefined(name), let first = name.first, first != UInt8(ascii: "#") {
+                        let code: UInt32? = name.withUnsafeBufferPointer { buf -> UInt32? in
+                            var z = Array(buf)
+                            z.append(0)
+                            return z.withUnsafeBufferPointer { zp in
+                                htmlEntityLookup(zp.baseAddress).map { $0.pointee.value }
+                            }
+                        }
+                        if let code {
+                            out.append(contentsOf: Array("&#\(code);".utf8))
+                            i = j + 1
+                            changed = true
+                            continue
+                        }
+                    }
+                }
+            }
+            out.append(b)
+            i += 1
+        }
+        return changed ? Data(out) : data
+    }
+
+    private static func isNameByte(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+    }
+
+    private static func xmlPredefined(_ name: [UInt8]) -> Bool {
+        let s = String(decoding: name, as: UTF8.self)
+        return s == "amp" || s == "lt" || s == "gt" || s == "quot" || s == "apos"
+    }
+
+    /// Collapses whitespace runs to one space and trims.
+    public static func collapse(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        var pendingSpace = false
+        for ch in s.unicodeScalars {
+            if ch.properties.isWhitespace {
+                pendingSpace = !out.isEmpty
+            } else {
+                if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
+                out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}
