@@ -8,6 +8,8 @@ public enum MediaTypeSniffer {
     public static let headSize = 64 * 1024
 
     public static func sniff(head: [UInt8], path: String, fileExtension: String) -> String? {
+        // An empty file is nothing, whatever its name says.
+        guard !head.isEmpty else { return nil }
         let content = sniffContent(head, path: path)
         switch content {
         case nil, "application/octet-stream", "application/zip", "application/json", "text/plain":

@@ -1,2 +1,0 @@
-import XCTest
-final class PlaceholderITests: XCTestCase { func testNothing() {} }

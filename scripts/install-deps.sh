@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages shelf builds against, if any is missing. Safe to run again.
+# Usage: scripts/install-deps.sh [extra-package...]
+set -eu
+packages="libxml2-dev libzip-dev libsqlite3-dev libcurl4-openssl-dev pkg-config gcc make $*"
+missing=""
+for p in $packages; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "Installing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
