@@ -258,6 +258,8 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(try http.send(get("/fits")).body.count, 4_000)
         let error = httpError { try http.send(self.get("/huge")) }
         XCTAssertEqual(error?.kind, .bodyTooLarge(limit: 8_000))
+        let head = try http.send(HTTPRequest(.head, server.url("/huge")))
+        XCTAssertEqual(head.headers["Content-Length"], "20000", "HEAD reads no body, so no limit applies")
 
         let download = httpError {
             try self.client { $0.maxDownloadSize = 8_000 }.download(self.get("/huge"), to: self.folder.appendingPathComponent("huge"))

@@ -62,7 +62,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         URL(string: "http://127.0.0.1:\(port)\(path.hasPrefix("/") ? "" : "/")\(path)")!
     }
 
-    /// Answers `method path` (path without query) by calling `handler`; "*" matches any method.
+    /// Answers `method path` (path without query) by calling `handler`; "*" matches any method,
+    /// and a GET route also answers HEAD unless HEAD has a route of its own.
     /// A later route for the same method and path replaces the earlier one.
     public func route(_ method: String, _ path: String, _ handler: @escaping Handler) {
         lock.withLock { routes["\(method.uppercased()) \(path)"] = handler }
@@ -151,7 +152,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     func respond(to request: Request) -> Response {
         let (handler, mounts) = lock.withLock {
-            (routes["\(request.method) \(request.path)"] ?? routes["* \(request.path)"], self.mounts)
+            // HEAD falls back to the GET route, as HTTP intends; the body is then left out on the wire.
+            (routes["\(request.method) \(request.path)"]
+                ?? (request.method == "HEAD" ? routes["GET \(request.path)"] : nil)
+                ?? routes["* \(request.path)"], self.mounts)
         }
         if let handler { return handler(request) }
         if request.method == "GET" || request.method == "HEAD" {

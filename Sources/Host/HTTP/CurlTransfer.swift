@@ -94,7 +94,6 @@ final class CurlTransfer {
             shelf_curl_set_long(handle, CURLOPT_TIMEOUT_MS, options.totalTimeout.map(Self.milliseconds) ?? 0),
             shelf_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, max(1, config.lowSpeedLimit)),
             shelf_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, max(1, config.lowSpeedTime)),
-            shelf_curl_set_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodySize)),
             shelf_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback),
             shelf_curl_set_pointer(handle, CURLOPT_HEADERDATA, context),
             shelf_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback),
@@ -103,6 +102,11 @@ final class CurlTransfer {
             shelf_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context),
             shelf_curl_set_long(handle, CURLOPT_NOPROGRESS, 0),
         ]
+        if request.method != .head {
+            // Refuses an announced length above the limit before any byte is read; the sinks
+            // enforce it for bodies without one. libcurl would apply it to HEAD too, which reads nothing.
+            codes.append(shelf_curl_set_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(options.maxBodySize)))
+        }
         if options.acceptCompression {
             // Empty means every encoding this libcurl decodes; the size limit applies after decoding.
             codes.append(shelf_curl_set_string(handle, CURLOPT_ACCEPT_ENCODING, ""))
