@@ -80,9 +80,6 @@ final class PartFileSink: BodySink {
     private func begin(status: Int, headers: HTTPHeaders) -> Bool {
         let length = headers["Content-Length"].flatMap { Int64($0) }
         switch status {
-        case 200:
-            base = 0
-            expectedTotal = length
         case 206:
             guard let range = ContentRange(headers["Content-Range"]), range.first == resumeFrom else {
                 rangeMismatch = true
@@ -90,6 +87,10 @@ final class PartFileSink: BodySink {
             }
             base = resumeFrom
             expectedTotal = range.total ?? length.map { resumeFrom + $0 }
+        case 200..<300:
+            // 200, or another success that still carries the whole resource (203, 204).
+            base = 0
+            expectedTotal = length
         default:
             refusedStatus = status
             return false
