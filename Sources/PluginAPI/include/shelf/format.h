@@ -13,10 +13,13 @@
  *             "links": [...], "readingOrder": [Link...], "resources": [Link...], "toc": [Link...]}.
  *             A Link is {"href", "type", "title"?, "rel"?, "properties"?, "children"?,
  *             "duration"?}. hrefs are relative to the publication root, percent-encoded.
- *             "readingOrder" is never empty for a publication that opened.
+ *             "metadata.title" and a non-empty "readingOrder" are required; "links" may be
+ *             omitted (the host reads it as []), but write "links": [] for other readers.
  *   Locator   {"href", "type", "title"?, "locations": {"position"?, "progression"?,
  *             "totalProgression"?, "fragments"?}, "text"?: {"before", "highlight", "after"}}.
- *             "position" counts from 1 over the whole publication; progressions are in [0, 1].
+ *             "position" counts from 1 over the whole publication; "progression" is the place
+ *             within the href's resource and "totalProgression" within the publication, both in
+ *             [0, 1] (for position p of n: totalProgression = (p - 1) / n).
  */
 #ifndef SHELF_FORMAT_H
 #define SHELF_FORMAT_H
@@ -38,9 +41,13 @@ typedef struct shelf_input {
     uint32_t struct_size;
     const char *path;           /* local file, absolute or relative to the working directory */
     const char *uri;            /* where it came from (the path itself, or an http(s) URL): the base
-                                 * against which relative links in the input resolve */
-    const char *media_type;     /* what the host sniffed from the content, or NULL when unknown */
-    const uint8_t *head;        /* the first head_size bytes of the file */
+                                 * against which relative links in the input resolve; never NULL */
+    const char *media_type;     /* may be NULL (unknown). The host sniffs the content first (zip
+                                 * mimetype and container, JSON profile, magic bytes) and uses the
+                                 * file extension only to refine a generic answer, so a ".md" file
+                                 * arrives as "text/markdown", a ".epub" that is a PDF as
+                                 * "application/pdf". A plugin may look further itself. */
+    const uint8_t *head;        /* the first head_size bytes of the file; NULL when head_size is 0 */
     size_t head_size;           /* min(file size, 64 KiB) */
     uint64_t file_size;         /* in bytes */
 } shelf_input;
@@ -95,14 +102,19 @@ typedef struct shelf_format_v1 {
  *   "fontScale": percent, default 100 (html)
  *   "font":      "serif" | "sans" (html)
  *   "theme":     "day" | "night" | "sepia" (html)
+ * A setting is a wish: a value out of range (width 10..1000, fontScale 25..800) is clamped and an
+ * unknown value falls back to the default; only JSON that does not parse is
+ * SHELF_E_INVALID_ARGUMENT. "html" output is a complete XHTML document.
  */
 typedef struct shelf_render_v1 {
     uint32_t struct_size;
 
     /* Renders the reading-order item that holds `locator_json` (a Locator; NULL means where a
      * reader opens the book, after the cover) with `settings_json` (NULL means defaults). The
-     * rendered document goes to `content`; the Locator of what was rendered (its href, title and
-     * position) goes to `where`, as JSON. */
+     * whole item is rendered; paging within it is the host's business. The rendered document goes
+     * to `content`; to `where` goes, as JSON, the Locator of the position that holds the requested
+     * locator (for an href alone, the item's first position), with href, type, title and
+     * locations, so the host can say "Chapter 3, page 48". */
     shelf_status (*render)(shelf_publication *publication, const char *locator_json,
                            const char *settings_json, const shelf_writer *content,
                            const shelf_writer *where, shelf_error *err);
@@ -117,14 +129,19 @@ typedef struct shelf_positions_v1 {
 
     /* Writes every position of the publication to `out` as a JSON array of Locators in reading
      * order, each with "locations": {"position": 1.., "progression", "totalProgression"}. A
-     * position is a stable "page": the same file always yields the same list. */
+     * position is a stable "page": the same file always yields the same list, whatever the
+     * reader's settings. For reflowable text use Readium's rule, so that positions agree with
+     * other reading apps: one position per started 1024 bytes of each reading-order resource (as
+     * stored, before rendering); for fixed layout, one per page. */
     shelf_status (*positions)(shelf_publication *publication, const shelf_writer *out,
                               shelf_error *err);
 
-    /* Writes the Locator of the position that holds `locator_json` (resolving an href with a
-     * progression or fragment, or a bare position number) to `out`. For any Locator L that
-     * `positions` wrote, locate(L) has the same href and position as L. SHELF_E_NOT_FOUND when the
-     * locator points outside the publication. */
+    /* Writes the Locator of the position that holds `locator_json` to `out`. Resolution order:
+     * with an empty href, "locations.position" alone decides; otherwise the href's resource, at
+     * "progression" if given, else at the first of "fragments" the plugin can find, else at the
+     * resource's start ("position" is only a hint then). For any Locator L that `positions`
+     * wrote, locate(L) has the same href and position as L. SHELF_E_NOT_FOUND when the locator
+     * points outside the publication. */
     shelf_status (*locate)(shelf_publication *publication, const char *locator_json,
                            const shelf_writer *out, shelf_error *err);
 } shelf_positions_v1;
@@ -136,9 +153,13 @@ typedef struct shelf_positions_v1 {
 typedef struct shelf_search_v1 {
     uint32_t struct_size;
 
-    /* Full-text search. query_json: {"query": "text", "limit": 100 (default)}; matching ignores
-     * case and diacritics. Writes a JSON array of Locators in reading order, each with "text":
-     * {"before", "highlight", "after"} and its position. An empty array when nothing matches. */
+    /* Full-text search. query_json: {"query": "text", "limit": 100 (default)}; "limit" caps the
+     * number of hits written. Matching ignores case and diacritics: at least ASCII case, and
+     * Unicode case folding and combining marks where the plugin can. Writes a JSON array of
+     * Locators in reading order, each with its position and "text": {"before", "highlight",
+     * "after"}, where "highlight" is the matched text as it stands in the book and before/after
+     * hold up to about 50 characters of context, cut on character boundaries. An empty array
+     * when nothing matches. */
     shelf_status (*search)(shelf_publication *publication, const char *query_json,
                            const shelf_writer *out, shelf_error *err);
 } shelf_search_v1;

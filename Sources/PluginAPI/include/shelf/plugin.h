@@ -45,7 +45,12 @@
  *
  * Text.  Every string is UTF-8 and NUL-terminated. Rich values cross as JSON documents in known
  *   shapes (a Readium Web Publication Manifest, a Readium Locator, the settings objects documented
- *   with each call); unknown JSON keys are ignored by both sides, so documents can grow.
+ *   with each call); unknown JSON keys are ignored by both sides, so documents can grow. JSON
+ *   numbers always use '.' as the decimal point: the host never changes LC_NUMERIC from "C", but a
+ *   plugin that calls setlocale itself must not let a locale leak into the JSON it writes.
+ *
+ * Pointers.  Unless a comment says "may be NULL", every pointer the host passes is non-NULL,
+ *   including every shelf_writer and every shelf_error.
  * ---------------------------------------------------------------------------------------------
  */
 #ifndef SHELF_PLUGIN_H
@@ -113,8 +118,12 @@ typedef struct shelf_error {
 /*
  * Convenience for C plugins: fills `err` (when not NULL) and returns `status`, so a failing call can
  * end with `return shelf_error_set(err, SHELF_E_BAD_DATA, "chapter1.txt", "line %d is not UTF-8", n);`.
- * `location` may be NULL.
+ * `location` may be NULL. The host always passes a whole ABI 1.0 shelf_error, so its fields exist.
  */
+#if defined(__GNUC__)
+static inline shelf_status shelf_error_set(shelf_error *err, shelf_status status, const char *location,
+                                           const char *format, ...) __attribute__((format(printf, 4, 5)));
+#endif
 static inline shelf_status shelf_error_set(shelf_error *err, shelf_status status,
                                            const char *location, const char *format, ...)
 {
@@ -139,7 +148,8 @@ static inline shelf_status shelf_error_set(shelf_error *err, shelf_status status
  * Where a plugin sends output (JSON documents, resource bytes, rendered text). Supplied by the
  * host for the duration of one call. A call may `write` any number of times; the output is the
  * concatenation. `write` returns SHELF_OK, or an error status (SHELF_E_CANCELLED, SHELF_E_LIMIT,
- * SHELF_E_IO): the plugin then stops writing and returns that same status.
+ * SHELF_E_IO): the plugin then stops writing, fills `err` as for any failure, and returns that
+ * same status. Output of a call that fails is discarded by the host.
  */
 typedef struct shelf_writer {
     void *context;  /* host-private: pass it back unchanged */
