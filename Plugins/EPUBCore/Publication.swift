@@ -229,8 +229,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                     loc = Locator(href: item.href, type: item.item.mediaType, title: item.title)
                 }
                 loc.locations.progression = progression
-                loc.text = Locator.Text(before: XML.collapse(before).snippetTail, highlight: highlight,
-                                        after: XML.collapse(after).snippetHead)
+                loc.text = Locator.Text(before: Folding.squeeze(before), highlight: highlight,
+                                        after: Folding.squeeze(after))
                 results.append(loc)
             }
         }
@@ -238,11 +238,6 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     }
 }
 
-extension String {
-    /// Keeps a leading space when the original had one, so snippets read naturally.
-    var snippetTail: String { self }
-    var snippetHead: String { self }
-}
 
 extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
@@ -283,6 +278,19 @@ public struct Folding {
         lock.lock()
         cache[v] = out
         lock.unlock()
+        return out
+    }
+
+    /// Whitespace runs (newlines included) become one space; edges are kept so snippets join.
+    public static func squeeze(_ s: String) -> String {
+        var out = ""
+        var space = false
+        for c in s.unicodeScalars {
+            if c.properties.isWhitespace { space = true; continue }
+            if space { out.unicodeScalars.append(" "); space = false }
+            out.unicodeScalars.append(c)
+        }
+        if space { out.unicodeScalars.append(" ") }
         return out
     }
 

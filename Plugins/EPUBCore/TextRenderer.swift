@@ -199,7 +199,7 @@ public struct TextRenderer {
     /// Text of an element for one-line uses (headings, cells), with images as alt text.
     private func inlineText(_ e: XElement) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
-        r.walk(e, depth: 0)
+        for c in e.children { r.visit(c, depth: 1) }
         r.flush(blank: false)
         return r.lines.joined(separator: " ")
     }

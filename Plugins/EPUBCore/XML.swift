@@ -107,7 +107,7 @@ public enum XML {
         guard input.count <= maxDocumentSize else {
             throw PluginFailure.limit("'\(name)' is \(input.count) bytes, more than the \(maxDocumentSize)-byte limit for one document", at: name)
         }
-        let data = replaceHTMLEntities(input)
+        let data = replaceHTMLEntities(stripInternalSubset(input))
         if let doc = parseXML(data), doc.wellFormed { return doc }
         // Invalid UTF-8 stops libxml2 early: repair the bytes and try again.
         var best = parseXML(data)
@@ -119,10 +119,35 @@ public enum XML {
             }
         }
         if htmlFallback, let html = parseHTML(data) {
-            if best == nil || html.root.text.count > best!.root.text.count + 16 { return html }
+            if best == nil || html.root.text.count >= best!.root.text.count { return html }
         }
         if let best { return best }
         throw PluginFailure.badData("'\(name)' is not well-formed XML and could not be recovered", at: name)
+    }
+
+    /// Removes a DOCTYPE whose internal subset declares entities: EPUB documents never need them,
+    /// and they are how entity-expansion and external-entity attacks arrive. References to the
+    /// removed entities are then dropped by the recovering parser.
+    static func stripInternalSubset(_ data: Data) -> Data {
+        let head = data.prefix(4096)
+        guard let start = head.range(of: Data("<!DOCTYPE".utf8)) else { return data }
+        var i = start.upperBound
+        var depthBracket = 0
+        var sawEntity = false
+        let bytes = data
+        let entity = Data("<!ENTITY".utf8)
+        while i < bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "[") { depthBracket += 1 }
+            else if b == UInt8(ascii: "]") { depthBracket -= 1 }
+            else if b == UInt8(ascii: "<"), depthBracket > 0, bytes[i...].starts(with: entity) { sawEntity = true }
+            else if b == UInt8(ascii: ">"), depthBracket <= 0 { break }
+            i += 1
+        }
+        guard sawEntity, i < bytes.endIndex else { return data }
+        var out = Data(bytes[bytes.startIndex..<start.lowerBound])
+        out.append(bytes[(i + 1)...])
+        return out
     }
 
     static func isValidUTF8(_ data: Data) -> Bool {

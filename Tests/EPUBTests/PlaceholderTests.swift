@@ -1,2 +1,0 @@
-import XCTest
-final class EPUBPlaceholderTests: XCTestCase { func testNothing() {} }
