@@ -27,7 +27,7 @@ func plugin(_ name: String, product: String, dependencies: [Target.Dependency] =
 let plugins = [
     plugin("EPUB2", product: "shelf-epub2", dependencies: ["EPUBCore"]),
     plugin("EPUB3", product: "shelf-epub3", dependencies: ["EPUBCore"]),
-    plugin("Audiobook", product: "shelf-audiobook"),
+    plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg"]),
     plugin("Goodreads", product: "shelf-goodreads"),
     plugin("GoogleBooks", product: "shelf-googlebooks"),
 ]
@@ -47,6 +47,10 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        // libsonic (time-stretching with pitch kept) has no pkg-config file; its module map links it.
+        .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
 
         // The public contract: plain C99 headers, nothing else a plugin author needs.
         .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map"]),
@@ -59,13 +63,15 @@ let package = Package(
         .target(name: "EPUBCore", dependencies: ["PluginKit", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip", "CXML2", "CSonic"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
+        .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
+        .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
     ] + plugins.map(\.1)
 )

@@ -4,10 +4,13 @@ import Host
 
 // shelf: the command line. It parses words, calls the Host library, and prints text or --json.
 
-let commands: [Command] = [
+// Each area keeps its commands in a list of its own; `shelf --help` shows them in this order.
+let publicationCommands: [Command] = [
     pluginsCommand, infoCommand, manifestCommand, tocCommand, renderCommand, positionsCommand,
-    searchCommand, resourceCommand, coverCommand, conformanceCommand, conformanceCheckCommand,
+    searchCommand, resourceCommand, coverCommand,
 ]
+let commands: [Command] = publicationCommands + audioCommands + catalogCommands
+    + [conformanceCommand, conformanceCheckCommand]
 
 func usage() -> String {
     var text = """
