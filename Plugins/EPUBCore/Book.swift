@@ -142,8 +142,9 @@ public final class EPUBBook {
             if archive.entry(named: item.path) == nil {
                 warnings.append("spine item '\(item.id)' points to '\(item.path)', which the archive does not hold")
             }
-            let href = Paths.href(forEntry: item.path)
-            readingOrder.append(ReadingItem(item: item, content: content, spine: s, href: href, title: titles[href]))
+            let href = Paths.href(forEntry: item.path) + (item.fragment.map { "#" + $0 } ?? "")
+            readingOrder.append(ReadingItem(item: item, content: content, spine: s, href: href,
+                                            title: titles[href] ?? titles[Paths.href(forEntry: item.path)]))
         }
     }
 

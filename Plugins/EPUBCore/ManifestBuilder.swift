@@ -133,6 +133,7 @@ extension EPUBBook {
         }
         let reading = readingOrder.map { r -> Link in
             var l = link(for: r.item, spine: r.spine)
+            l.href = r.href
             l.title = r.title
             if r.content.path != r.item.path {
                 l.properties = (l.properties ?? [:]).merging(["fallback": .string(Paths.href(forEntry: r.content.path))]) { a, _ in a }

@@ -34,6 +34,7 @@ public struct Container {
 public struct ManifestItem {
     public var id: String
     public var path: String          // entry path
+    public var fragment: String? = nil   // some books point several items at fragments of one file
     public var mediaType: String
     public var properties: [String]
     public var fallback: String?
@@ -163,7 +164,7 @@ public struct OPFPackage {
                 }
                 let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
                 opf.itemsByID[id] = opf.items.count
-                opf.items.append(ManifestItem(id: id, path: entryPath,
+                opf.items.append(ManifestItem(id: id, path: entryPath, fragment: Paths.splitFragment(href).fragment,
                                               mediaType: (e.attr("media-type") ?? "").trimmingCharacters(in: .whitespaces).lowercased(),
                                               properties: props, fallback: e.attr("fallback"),
                                               mediaOverlay: e.attr("media-overlay")))

@@ -79,9 +79,22 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     public func positions() throws -> [Locator] { positionsByItem().flatMap { $0 } }
 
     /// The reading-order index an href points to (matching the path, ignoring the fragment).
-    func itemIndex(href: String) -> Int? {
+    func itemIndex(href: String, position: Int? = nil) -> Int? {
         guard let path = book.entryPath(forHref: href) ?? Paths.resolve(href, against: "") else { return nil }
-        return book.readingOrder.firstIndex { $0.item.path == path || $0.content.path == path }
+        let candidates = book.readingOrder.indices.filter {
+            book.readingOrder[$0].item.path == path || book.readingOrder[$0].content.path == path
+        }
+        if candidates.count <= 1 { return candidates.first }
+        // One file listed several times (items pointing at fragments of it): the position decides,
+        // then the exact href.
+        if let position {
+            let groups = positionsByItem()
+            if let i = candidates.first(where: { i in
+                guard let f = groups[safe: i]?.first?.locations.position, let l = groups[safe: i]?.last?.locations.position else { return false }
+                return position >= f && position <= l
+            }) { return i }
+        }
+        return candidates.first { book.readingOrder[$0].href == href } ?? candidates.first
     }
 
     func itemIndex(position: Int) -> Int? {
@@ -93,7 +106,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
 
     public func locate(_ locator: Locator) throws -> Locator {
         let groups = positionsByItem()
-        if !locator.href.isEmpty, let i = itemIndex(href: locator.href), i < groups.count {
+        if !locator.href.isEmpty, let i = itemIndex(href: locator.href, position: locator.locations.position), i < groups.count {
             let g = groups[i]
             guard !g.isEmpty else { throw PluginFailure.notFound("'\(locator.href)' has no positions (its resource is missing)") }
             if let p = locator.locations.position, let f = g.first?.locations.position, p >= f, p - f < g.count {
@@ -145,7 +158,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 }
                 index = i
                 located = try? locate(locator)
-            } else if let i = itemIndex(href: locator.href) {
+            } else if let i = itemIndex(href: locator.href, position: locator.locations.position) {
                 index = i
                 located = try? locate(locator)
             } else if let p = locator.locations.position, let i = itemIndex(position: p) {
@@ -183,7 +196,11 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         let doc = try book.document(at: target.path)
         switch settings.as {
         case .text:
-            return TextRenderer.render(doc.root, width: settings.width, decorate: true)
+            let text = TextRenderer.render(doc.root, width: settings.width, decorate: true)
+            if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return text }
+            // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
+            let images = doc.root.descendants().filter { $0.name == "img" || $0.name == "image" }.count
+            return images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n"
         case .html:
             return HTMLRenderer.render(doc, path: target.path,
                                        settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),

@@ -72,6 +72,12 @@ public struct TextRenderer {
     private mutating func walk(_ e: XElement, depth: Int) {
         guard depth < 300 else { return }
         let name = e.name.lowercased()
+        if name == "title" && e.ns == NS.svg {
+            // An SVG's title is its text alternative.
+            let t = XML.collapse(e.text)
+            if !t.isEmpty { inline += decorate ? " [Image: \(t)] " : " \(t) " }
+            return
+        }
         if TextRenderer.skipped.contains(name) { return }
         if e.attr("hidden") != nil { return }
         switch name {
@@ -79,7 +85,7 @@ public struct TextRenderer {
             inline += "\n"
             return
         case "img", "image":
-            if name == "image" && e.ns != NS.svg && e.ns != nil { break }
+            if name == "image" && e.ns == NS.svg && e.attr("alt") == nil { return }  // described by the svg title
             let alt = XML.collapse(e.attr("alt") ?? e.attr("title") ?? "")
             if decorate {
                 if e.attr("alt") == nil { inline += " [Image] " } else if !alt.isEmpty { inline += " [Image: \(alt)] " }

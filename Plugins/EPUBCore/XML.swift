@@ -311,7 +311,8 @@ public enum XML {
         out.reserveCapacity(s.utf8.count)
         var pendingSpace = false
         for ch in s.unicodeScalars {
-            if ch.properties.isWhitespace {
+            // XML white space only: no-break and narrow spaces are content (Mongolian titles use U+202F).
+            if ch == " " || ch == "\n" || ch == "\t" || ch == "\r" {
                 pendingSpace = !out.isEmpty
             } else {
                 if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }

@@ -1,0 +1,180 @@
+import EPUBCore
+import Foundation
+import PluginAPI
+import PluginKit
+import XCTest
+
+/// The shared corpus of 55 real EPUBs (../shared/corpus/epub). Expected values come from
+/// MANIFEST.tsv, which was written by a different tool than this plugin; every test skips with a
+/// reason when the corpus is absent.
+final class CorpusTests: XCTestCase {
+    struct Row {
+        var file: String
+        var version: String
+        var title: String
+        var languages: [String]
+        var spine: Int?
+        var tocPoints: Int?
+    }
+
+    static var corpusDirectory: URL {
+        if let env = ProcessInfo.processInfo.environment["SHELF_CORPUS"] {
+            return URL(fileURLWithPath: env).appendingPathComponent("epub")
+        }
+        // Tests/EPUBTests/CorpusTests.swift -> package root -> ../shared/corpus/epub
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus/epub")
+    }
+
+    func rows() throws -> [Row] {
+        let manifest = Self.corpusDirectory.appendingPathComponent("MANIFEST.tsv")
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
+            throw XCTSkip("corpus not found at \(Self.corpusDirectory.path) (../shared/corpus is absent); set SHELF_CORPUS to run these tests")
+        }
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+        var out: [Row] = []
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count >= 12 else { continue }
+            let detected = f[11]
+            func number(after key: String) -> Int? {
+                guard let r = detected.range(of: key) else { return nil }
+                return Int(detected[r.upperBound...].prefix { $0.isNumber })
+            }
+            // EPUB 3 books are navigated by their nav document, EPUB 2 books by their NCX.
+            let toc = f[3].hasPrefix("3") ? (number(after: "nav(") ?? number(after: "NCX(")) : number(after: "NCX(")
+            out.append(Row(file: f[0], version: f[3], title: f[4], languages: f[5].split(separator: ",").map(String.init),
+                           spine: number(after: "spine "), tocPoints: toc))
+        }
+        XCTAssertEqual(out.count, 55, "MANIFEST.tsv rows")
+        return out
+    }
+
+    func path(_ file: String) -> String { Self.corpusDirectory.appendingPathComponent(file).path }
+
+    func testEveryBookOpensWithIndependentlyReadMetadata() throws {
+        var opened = 0
+        for row in try rows() {
+            let pub: EPUBPublication
+            do { pub = try EPUBPublication(path: path(row.file)) } catch {
+                XCTFail("\(row.file) does not open: \(error)")
+                continue
+            }
+            opened += 1
+            let m = try pub.manifest()
+            XCTAssertEqual(m.title, row.title, row.file)
+            XCTAssertEqual(pub.book.languages, row.languages, row.file)
+            XCTAssertEqual(String(pub.book.majorVersion), String(row.version.prefix(1)), row.file)
+            if let n = row.spine { XCTAssertEqual(pub.book.opf.spine.count, n, "\(row.file) spine") }
+            if let n = row.tocPoints { XCTAssertEqual(Navigation.count(m.toc ?? []), n, "\(row.file) toc entries") }
+            XCTAssertFalse(m.readingOrder.isEmpty, row.file)
+            // The probe routes each book to the plugin of its version.
+            let major = Int(row.version.prefix(1)) ?? 0
+            let input = PluginInput(path: path(row.file), uri: path(row.file), mediaType: "application/epub+zip",
+                                    head: [0x50, 0x4B, 0x03, 0x04], fileSize: 0)
+            XCTAssertEqual(EPUBProbe.confidence(for: input, major: major), 100, row.file)
+            XCTAssertLessThan(EPUBProbe.confidence(for: input, major: major == 2 ? 3 : 2), 50, row.file)
+        }
+        XCTAssertEqual(opened, 55)
+    }
+
+    func testTextExtractionIsNonEmptyForContentDocuments() throws {
+        for row in try rows() {
+            let pub = try EPUBPublication(path: path(row.file))
+            var withText = 0
+            var failures: [String] = []
+            for (i, item) in pub.book.readingOrder.enumerated() {
+                guard item.content.mediaType == "application/xhtml+xml" || item.content.mediaType == "application/x-dtbook+xml" else { continue }
+                if pub.book.encryption.protection(of: item.content.path) != nil { continue }
+                let text = try pub.plainText(i)
+                if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { withText += 1; continue }
+                // Independent check: does the raw body hold any text outside tags?
+                let raw = String(decoding: try pub.book.archive.read(item.content.path), as: UTF8.self)
+                let body = raw.range(of: "<body").map { String(raw[$0.lowerBound...]) } ?? raw
+                let stripped = body.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+                    .replacingOccurrences(of: "&[a-zA-Z#0-9]+;", with: " ", options: .regularExpression)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                if !stripped.isEmpty { failures.append("\(item.href): \(stripped.prefix(60))") }
+            }
+            XCTAssertTrue(failures.isEmpty, "\(row.file): text missing for \(failures)")
+            let readable = pub.book.readingOrder.filter { pub.book.encryption.protection(of: $0.content.path) == nil }
+            if !pub.book.isFixedLayout && readable.count > 1 { XCTAssertGreaterThan(withText, 0, row.file) }
+        }
+    }
+
+    func testEncryptedItemIsProtectedByAdobeADEPT() throws {
+        _ = try rows()
+        let pub = try EPUBPublication(path: path("epub2-kb-minimal-encryption.epub"))
+        XCTAssertEqual(try pub.manifest().title, "When (not) to migrate a PDF to PDF/A")
+        do {
+            _ = try pub.resource(href: "OEBPS/Text/pdfMigration.html")
+            XCTFail("the encrypted item was served")
+        } catch let f as PluginFailure {
+            XCTAssertEqual(f.status, SHELF_E_PROTECTED)
+            XCTAssertTrue(f.message.contains("protected by Adobe ADEPT"), f.message)
+        }
+        let index = try XCTUnwrap(pub.book.readingOrder.firstIndex { $0.item.path == "OEBPS/Text/pdfMigration.html" })
+        XCTAssertThrowsError(try pub.renderItem(index, settings: RenderSettings()))
+        XCTAssertNoThrow(try pub.positions())
+    }
+
+    func testSearchFindsCallMeIshmaelInTheFirstChapter() throws {
+        _ = try rows()
+        for file in ["epub3-idpf-moby-dick.epub", "epub2-feedbooks-moby-dick.epub"] {
+            let pub = try EPUBPublication(path: path(file))
+            let hits = try pub.search("call me ishmael", limit: 10)
+            XCTAssertEqual(hits.count, 1, file)
+            let hit = try XCTUnwrap(hits.first)
+            XCTAssertEqual(hit.text?.highlight, "Call me Ishmael", file)
+            // The first chapter: the TOC entry whose title mentions Loomings / Chapter 1.
+            let toc = try pub.manifest().toc ?? []
+            var flat: [Link] = []
+            var stack = toc.reversed() as [Link]
+            while let l = stack.popLast() { flat.append(l); stack.append(contentsOf: (l.children ?? []).reversed()) }
+            let chapter1 = try XCTUnwrap(flat.first { ($0.title ?? "").lowercased().contains("loomings") || ($0.title ?? "").lowercased().hasPrefix("chapter 1") }, file)
+            XCTAssertEqual(hit.href, Paths.splitFragment(chapter1.href).path, file)
+            XCTAssertNotNil(hit.locations.position)
+            XCTAssertEqual(try pub.locate(hit).locations.position, hit.locations.position)
+        }
+    }
+
+    func testSearchWorksOnCJKArabicAndVerticalBooks() throws {
+        _ = try rows()
+        for file in ["epub3-i18n-chinese.epub", "epub3-i18n-japanese-vertical.epub", "epub3-idpf-regime-anticancer-arabic.epub",
+                     "epub3-i18n-korean.epub", "epub3-i18n-mixed-directions.epub", "epub3-i18n-hindi.epub"] {
+            let pub = try EPUBPublication(path: path(file))
+            // A phrase taken from the book's own text (the middle of the longest paragraph).
+            var best = ""
+            for i in pub.book.readingOrder.indices {
+                for p in (try pub.plainText(i)).split(separator: "\n") where p.count > best.count { best = String(p) }
+            }
+            let chars = Array(best)
+            XCTAssertGreaterThan(chars.count, 8, file)
+            let phrase = String(chars[(chars.count / 2)..<min(chars.count, chars.count / 2 + 6)])
+            let hits = try pub.search(phrase, limit: 100)
+            XCTAssertFalse(hits.isEmpty, "\(file): '\(phrase)'")
+        }
+    }
+
+    func testPositionsAreStableAndLocatable() throws {
+        for row in try rows() {
+            let pub = try EPUBPublication(path: path(row.file))
+            let positions = try pub.positions()
+            XCTAssertFalse(positions.isEmpty, row.file)
+            XCTAssertEqual(positions.map { $0.locations.position ?? 0 }, Array(1...positions.count), row.file)
+            if pub.book.isFixedLayout { XCTAssertEqual(positions.count, pub.book.readingOrder.count, row.file) }
+            for l in positions.prefix(50) {
+                XCTAssertEqual(try pub.locate(l).locations.position, l.locations.position, row.file)
+            }
+            let start = pub.book.readingOrder[pub.startIndex()].content.path
+            if pub.book.encryption.protection(of: start) != nil {
+                // epub2-kb-minimal-encryption: the book opens at its encrypted chapter, which says so.
+                XCTAssertThrowsError(try pub.render(at: nil, settings: RenderSettings()), row.file)
+                continue
+            }
+            let r = try pub.render(at: nil, settings: RenderSettings())
+            XCTAssertFalse(r.content.isEmpty, row.file)
+            XCTAssertFalse(try pub.render(at: nil, settings: RenderSettings(as: .html)).content.isEmpty, row.file)
+        }
+    }
+}
