@@ -43,6 +43,8 @@ public struct TextRenderer {
     private var listCounters: [Int?] = []   // nil: bulleted list
     private var preDepth = 0
 
+    static let lineBreak: Character = "\u{2028}"
+
     public init(width: Int = 72, decorate: Bool = true) {
         self.width = max(10, width)
         self.decorate = decorate
@@ -82,7 +84,7 @@ public struct TextRenderer {
         if e.attr("hidden") != nil { return }
         switch name {
         case "br":
-            inline += "\n"
+            inline.append(TextRenderer.lineBreak)
             return
         case "img", "image":
             if name == "image" && e.ns == NS.svg && e.attr("alt") == nil { return }  // described by the svg title
@@ -215,7 +217,8 @@ public struct TextRenderer {
     private mutating func flush(blank: Bool = true) {
         let text = inline
         inline = ""
-        let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false).map { XML.collapse(String($0)) }
+        // Source newlines are white space; only <br> (the sentinel) breaks a line.
+        let paragraphs = text.split(separator: TextRenderer.lineBreak, omittingEmptySubsequences: false).map { XML.collapse(String($0)) }
         var wrote = false
         for p in paragraphs where !p.isEmpty {
             emitWrapped(p)

@@ -72,6 +72,9 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertTrue(text.contains("Name | Value"), text)
         XCTAssertTrue(text.contains("[Image: A whale]"), text)
         for line in text.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 40, String(line)) }
+        // Source line breaks are white space; <br> breaks the line.
+        let ch2 = String(decoding: try pub.render(at: Locator(href: "OEBPS/text/ch2.xhtml", type: ""), settings: RenderSettings(as: .text, width: 72)).content, as: UTF8.self)
+        XCTAssertEqual(ch2, "Chapter Two\n===========\n\nThe second chapter is here, with a whale of a tale.\n\nLine one\nline two\n")
     }
 
     func testHTMLRenderAppliesSettingsAndRefersToResourcesByHref() throws {

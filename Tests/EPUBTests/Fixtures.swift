@@ -179,7 +179,7 @@ enum Books {
     <p><img src="../images/cover.png" alt="A whale"/></p>
     """)
 
-    static let chapter2 = xhtml("Chapter 2", "<h1>Chapter Two</h1><p>The second chapter is here, with a whale of a tale.</p>")
+    static let chapter2 = xhtml("Chapter 2", "<h1>Chapter Two</h1><p>The second chapter is here,\nwith a whale\n   of a tale.</p><p>Line one<br/>line two</p>")
     static let notes = xhtml("Notes", "<aside epub:type=\"footnote\" id=\"n1\"><p>1. A note.</p></aside>")
     static let cover = xhtml("Cover", "<div><img src=\"images/cover.png\" alt=\"Cover\"/></div>")
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 100))
