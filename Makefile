@@ -20,8 +20,9 @@ sample: build
 	@echo; echo "== shelf render samples/the-lighthouse-keeper.epub --width 72"; $(BIN)/shelf render samples/the-lighthouse-keeper.epub --width 72
 
 # Builds everything (the products the integration tests run, the C examples) and runs every test.
+# The tests are XCTest; Swift Testing is off so the run closes on XCTest's own summary line.
 test: build examples
-	$(SWIFT) test -c $(CONFIG)
+	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
 
 examples: deps
 	$(MAKE) -C Examples/text-plugin

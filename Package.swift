@@ -65,6 +65,8 @@ let package = Package(
         // The host library and the thin command line over it.
         .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip", "CXML2", "CSonic"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
+        // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
+        .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
