@@ -9,6 +9,15 @@ public struct Link: Codable, Equatable, Sendable {
     public var properties: [String: JSONValue]?
     public var duration: Double?
     public var children: [Link]?
+    /// Members this model does not name (height, width, bitrate, language, alternate, ...),
+    /// kept as they are.
+    public var extra: [String: JSONValue] = [:]
+
+    enum CodingKeys: String, CodingKey {
+        case href, type, title, rel, properties, duration, children
+    }
+
+    static let known: Set<String> = ["href", "type", "title", "rel", "properties", "duration", "children"]
 
     public init(href: String, type: String? = nil, title: String? = nil, rel: [String]? = nil,
                 properties: [String: JSONValue]? = nil, duration: Double? = nil, children: [Link]? = nil) {
@@ -35,5 +44,19 @@ public struct Link: Codable, Equatable, Sendable {
         properties = try c.decodeIfPresent([String: JSONValue].self, forKey: .properties)
         duration = try? c.decodeIfPresent(Double.self, forKey: .duration)
         children = try c.decodeIfPresent([Link].self, forKey: .children)
+        extra = try decoder.container(keyedBy: DynamicKey.self).remaining(except: Self.known)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(href, forKey: .href)
+        try c.encodeIfPresent(type, forKey: .type)
+        try c.encodeIfPresent(title, forKey: .title)
+        try c.encodeIfPresent(rel, forKey: .rel)
+        try c.encodeIfPresent(properties, forKey: .properties)
+        try c.encodeIfPresent(duration, forKey: .duration)
+        try c.encodeIfPresent(children, forKey: .children)
+        var more = encoder.container(keyedBy: DynamicKey.self)
+        try more.encode(remaining: extra, except: Self.known)
     }
 }

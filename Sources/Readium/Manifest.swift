@@ -10,9 +10,30 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var readingOrder: [Link]
     public var resources: [Link]?
     public var toc: [Link]?
+    /// Every other top-level member: subcollections such as "landmarks" and "pageList", and
+    /// extensions. Kept as they are, so a manifest survives the trip through the host whole.
+    public var subcollections: [String: JSONValue] = [:]
 
     enum CodingKeys: String, CodingKey {
         case context = "@context", metadata, links, readingOrder, resources, toc
+    }
+
+    static let known: Set<String> = ["@context", "metadata", "links", "readingOrder", "resources", "toc"]
+
+    /// A subcollection made of links ("landmarks", "pageList", "loi", ...).
+    public func links(in subcollection: String) -> [Link] {
+        guard let value = subcollections[subcollection],
+              let data = try? JSONEncoder().encode(value) else { return [] }
+        return (try? JSONDecoder().decode([Link].self, from: data)) ?? []
+    }
+
+    public mutating func setLinks(_ links: [Link], in subcollection: String) {
+        guard !links.isEmpty, let data = try? JSONEncoder().encode(links),
+              let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+            subcollections[subcollection] = nil
+            return
+        }
+        subcollections[subcollection] = value
     }
 
     public init(metadata: [String: JSONValue], links: [Link] = [], readingOrder: [Link],
@@ -33,6 +54,19 @@ public struct Manifest: Codable, Equatable, Sendable {
         readingOrder = try c.decode([Link].self, forKey: .readingOrder)
         resources = try c.decodeIfPresent([Link].self, forKey: .resources)
         toc = try c.decodeIfPresent([Link].self, forKey: .toc)
+        subcollections = try decoder.container(keyedBy: DynamicKey.self).remaining(except: Self.known)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(context, forKey: .context)
+        try c.encode(metadata, forKey: .metadata)
+        try c.encode(links, forKey: .links)
+        try c.encode(readingOrder, forKey: .readingOrder)
+        try c.encodeIfPresent(resources, forKey: .resources)
+        try c.encodeIfPresent(toc, forKey: .toc)
+        var extra = encoder.container(keyedBy: DynamicKey.self)
+        try extra.encode(remaining: subcollections, except: Self.known)
     }
 
     /// The title: a plain string, or a language map from which the first value in key order wins.
@@ -51,8 +85,12 @@ public struct Manifest: Codable, Equatable, Sendable {
             switch value {
             case .string(let s): return [s]
             case .object(let o):
-                if let n = o["name"] { return names(n) }
-                return []
+                // {"name": "X"} or {"name": {"en": "X", "fr": "..."}} (a language map).
+                switch o["name"] {
+                case .object(let map)?: return map.keys.sorted().compactMap { map[$0]?.string }.prefix(1).map { $0 }
+                case let name?: return names(name)
+                case nil: return []
+                }
             case .array(let a): return a.flatMap(names)
             default: return []
             }
