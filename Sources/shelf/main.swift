@@ -85,7 +85,16 @@ func run(_ words: [String]) throws -> Int32 {
     guard command.positionals.contains(args.positionals.count) else {
         throw ShelfError(.usage, "wrong number of arguments", hint: "Usage: \(command.usage)")
     }
-    return try command.run(args, Context(json: args.has("--json"), pluginPaths: pluginPaths))
+    let json = args.has("--json")
+    // Progress from plugins goes to stderr, and only where a person watches it.
+    if !json && isatty(STDERR_FILENO) == 1 {
+        HostServices.progressSink = { _, fraction, label in
+            let percent = fraction >= 0 ? " \(Int((fraction * 100).rounded()))%" : ""
+            fputs("\r\u{1B}[K" + (label ?? "working") + percent, stderr)
+            if fraction >= 1 { fputs("\r\u{1B}[K", stderr) }
+        }
+    }
+    return try command.run(args, Context(json: json, pluginPaths: pluginPaths))
 }
 
 // Ctrl-C asks every plugin call in flight to stop (plugins poll is_cancelled); a second one ends shelf.

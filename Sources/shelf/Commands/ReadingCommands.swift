@@ -118,8 +118,9 @@ let resourceCommand = Command(
     positionals: 2...2
 ) { args, context in
     guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "resource needs -o PATH") }
-    let data = try context.shelf.open(args.positionals[0]).resource(args.positionals[1])
-    if output == "-" { Output.raw(data) } else { try Output.write(data, to: output) }
+    let publication = try context.shelf.open(args.positionals[0])
+    let href = args.positionals[1]
+    try extract(publication.resource(href), href: href, publication: publication, to: output, json: context.json)
     return 0
 }
 
@@ -136,7 +137,21 @@ let coverCommand = Command(
     guard let cover = (manifest.links + (manifest.resources ?? [])).first(where: { $0.rel?.contains("cover") == true }) else {
         throw ShelfError(.noInput, "this book has no cover image", subject: publication.input.path)
     }
-    let data = try publication.resource(cover.href)
-    if output == "-" { Output.raw(data) } else { try Output.write(data, to: output) }
+    try extract(publication.resource(cover.href), href: cover.href, publication: publication, to: output, json: context.json)
     return 0
+}
+
+/// Writes extracted bytes to a file or stdout; with --json (and a file) says what was written.
+func extract(_ data: Data, href: String, publication: Publication, to output: String, json: Bool) throws {
+    if output == "-" {
+        Output.raw(data)
+        return
+    }
+    try Output.write(data, to: output)
+    if json {
+        struct Extracted: Encodable { let href: String; let type: String?; let path: String; let bytes: Int }
+        let type = (publication.manifest.readingOrder + (publication.manifest.resources ?? []) + publication.manifest.links)
+            .first { $0.href == href }?.type
+        Output.json(Extracted(href: href, type: type, path: output, bytes: data.count))
+    }
 }
