@@ -1,0 +1,271 @@
+import Foundation
+
+/// Accounts, cached feeds, catalog entries seen, loans and holds. Every write is one transaction.
+extension LibraryDatabase {
+    // MARK: Accounts
+
+    public func upsertAccount(_ account: AccountRecord) throws {
+        try connection.transaction {
+            try connection.execute("""
+                INSERT INTO accounts (id, title, catalog_url, auth_document_url, auth_document, shelf_url, added_at,
+                                      synced_at, sync_error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET title = excluded.title, catalog_url = excluded.catalog_url,
+                    auth_document_url = excluded.auth_document_url, auth_document = excluded.auth_document,
+                    shelf_url = excluded.shelf_url
+                """, [account.id, account.title, account.catalogURL, account.authDocumentURL, account.authDocument,
+                      account.shelfURL, account.addedAt.databaseMilliseconds, account.syncedAt?.databaseMilliseconds,
+                      account.syncError])
+        }
+    }
+
+    public func accounts() throws -> [AccountRecord] {
+        try connection.query("SELECT * FROM accounts ORDER BY added_at, id").map(decodeAccount)
+    }
+
+    public func account(id: String) throws -> AccountRecord? {
+        try connection.query("SELECT * FROM accounts WHERE id = ?", [id]).first.map(decodeAccount)
+    }
+
+    /// Removes the account with its loans, holds and cached feeds.
+    @discardableResult
+    public func deleteAccount(id: String) throws -> Bool {
+        try connection.transaction {
+            try connection.execute("DELETE FROM catalog_entries WHERE account_id = ?", [id])
+            try connection.execute("DELETE FROM accounts WHERE id = ?", [id])
+            let removed = connection.changes > 0
+            if try meta(Self.defaultAccountKey) == id { try setMeta(Self.defaultAccountKey, nil) }
+            return removed
+        }
+    }
+
+    static let defaultAccountKey = "catalog.default-account"
+
+    public var defaultAccountID: String? {
+        get throws { try meta(Self.defaultAccountKey) }
+    }
+
+    public func setDefaultAccount(_ id: String?) throws { try setMeta(Self.defaultAccountKey, id) }
+
+    public func setSyncResult(accountID: String, error: String?, at date: Date = Date()) throws {
+        try connection.transaction {
+            if let error {
+                try connection.execute("UPDATE accounts SET sync_error = ? WHERE id = ?", [error, accountID])
+            } else {
+                try connection.execute("UPDATE accounts SET sync_error = NULL, synced_at = ? WHERE id = ?",
+                                       [date.databaseMilliseconds, accountID])
+            }
+        }
+    }
+
+    private func decodeAccount(_ row: SQLiteRow) throws -> AccountRecord {
+        let synced: Int64? = try row.get("synced_at")
+        return AccountRecord(id: try row.get("id"), title: try row.get("title"), catalogURL: try row.get("catalog_url"),
+                             authDocumentURL: try row.get("auth_document_url"), authDocument: try row.get("auth_document"),
+                             shelfURL: try row.get("shelf_url"),
+                             addedAt: Date(databaseMilliseconds: try row.get("added_at")),
+                             syncedAt: synced.map(Date.init(databaseMilliseconds:)), syncError: try row.get("sync_error"))
+    }
+
+    // MARK: Cached feeds
+
+    public func cachedFeed(url: String) throws -> CachedFeed? {
+        guard let row = try connection.query(
+            "SELECT url, etag, last_modified, content_type, body, fetched_at FROM cached_feeds WHERE url = ?", [url]).first
+        else { return nil }
+        return CachedFeed(url: try row.get("url"),
+                          validators: HTTPValidators(etag: try row.get("etag"), lastModified: try row.get("last_modified")),
+                          contentType: try row.get("content_type"), body: try row.get("body"),
+                          fetchedAt: Date(databaseMilliseconds: try row.get("fetched_at")))
+    }
+
+    public func storeFeed(_ feed: CachedFeed, accountID: String?) throws {
+        try connection.transaction {
+            try connection.execute("""
+                INSERT INTO cached_feeds (url, account_id, etag, last_modified, content_type, body, fetched_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (url) DO UPDATE SET account_id = excluded.account_id, etag = excluded.etag,
+                    last_modified = excluded.last_modified, content_type = excluded.content_type, body = excluded.body,
+                    fetched_at = excluded.fetched_at
+                """, [feed.url, accountID, feed.validators.etag, feed.validators.lastModified, feed.contentType,
+                      feed.body, feed.fetchedAt.databaseMilliseconds])
+        }
+    }
+
+    // MARK: Catalog entries seen while browsing
+
+    /// Remembers entries so that `shelf book ID` and `shelf borrow ID` find them later.
+    public func rememberEntries(_ entries: [CatalogEntry], accountID: String?, feedURL: String?, at date: Date = Date()) throws {
+        guard !entries.isEmpty else { return }
+        let encoder = JSONEncoder()
+        try connection.transaction {
+            let statement = try connection.prepare("""
+                INSERT INTO catalog_entries (account_id, entry_id, title, feed_url, entry, seen_at) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (account_id, entry_id) DO UPDATE SET title = excluded.title, feed_url = excluded.feed_url,
+                    entry = excluded.entry, seen_at = excluded.seen_at
+                """)
+            for entry in entries {
+                let json = String(decoding: try encoder.encode(entry), as: UTF8.self)
+                try statement.run([accountID ?? "", entry.id, entry.title, feedURL, json, date.databaseMilliseconds])
+            }
+        }
+    }
+
+    /// Entries whose identifier is `text` exactly, or else contains it (any unique part of an identifier).
+    public func findEntries(matching text: String, accountID: String?) throws -> [CatalogEntry] {
+        let scope = accountID ?? ""
+        let decoder = JSONDecoder()
+        func lookup(_ sql: String) throws -> [CatalogEntry] {
+            try connection.query(sql, [scope, text]).compactMap { row in
+                try? decoder.decode(CatalogEntry.self, from: Data((try row.get("entry") as String).utf8))
+            }
+        }
+        var found: [String: CatalogEntry] = [:]
+        for table in ["loans", "holds", "catalog_entries"] {
+            for entry in try lookup("SELECT entry FROM \(table) WHERE account_id = ? AND entry_id = ?") where found[entry.id] == nil {
+                found[entry.id] = entry
+            }
+        }
+        if !found.isEmpty { return Array(found.values) }
+        for table in ["loans", "holds", "catalog_entries"] {
+            for entry in try lookup("SELECT entry FROM \(table) WHERE account_id = ? AND instr(lower(entry_id), lower(?)) > 0 LIMIT 50")
+            where found[entry.id] == nil {
+                found[entry.id] = entry
+            }
+        }
+        return found.values.sorted { $0.id < $1.id }
+    }
+
+    // MARK: Loans and holds
+
+    /// Replaces the account's loans and holds with what a complete, successful fetch of the shelf feed said,
+    /// in one transaction: either all of it is stored or nothing changes. Downloaded books stay linked.
+    public func replaceShelf(accountID: String, loans: [LoanRecord], holds: [HoldRecord], at date: Date = Date()) throws {
+        try connection.transaction {
+            var downloaded: [String: String] = [:]
+            for row in try connection.query("SELECT entry_id, book_id FROM loans WHERE account_id = ? AND book_id IS NOT NULL",
+                                            [accountID]) {
+                downloaded[try row.get("entry_id")] = try row.get("book_id")
+            }
+            try connection.execute("DELETE FROM loans WHERE account_id = ?", [accountID])
+            try connection.execute("DELETE FROM holds WHERE account_id = ?", [accountID])
+            for var loan in loans {
+                loan.bookID = loan.bookID ?? downloaded[loan.entry.id]
+                try insertLoan(loan)
+            }
+            for hold in holds { try insertHold(hold) }
+            try connection.execute("UPDATE accounts SET synced_at = ?, sync_error = NULL WHERE id = ?",
+                                   [date.databaseMilliseconds, accountID])
+        }
+    }
+
+    public func upsertLoan(_ loan: LoanRecord) throws {
+        try connection.transaction {
+            let existing: String? = try connection.scalar(
+                "SELECT book_id FROM loans WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
+            try connection.execute("DELETE FROM loans WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
+            try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
+            var loan = loan
+            loan.bookID = loan.bookID ?? existing
+            try insertLoan(loan)
+        }
+    }
+
+    public func upsertHold(_ hold: HoldRecord) throws {
+        try connection.transaction {
+            try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [hold.accountID, hold.entry.id])
+            try insertHold(hold)
+        }
+    }
+
+    @discardableResult
+    public func deleteLoan(accountID: String, entryID: String) throws -> Bool {
+        try connection.transaction {
+            try connection.execute("DELETE FROM loans WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
+            return connection.changes > 0
+        }
+    }
+
+    @discardableResult
+    public func deleteHold(accountID: String, entryID: String) throws -> Bool {
+        try connection.transaction {
+            try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
+            return connection.changes > 0
+        }
+    }
+
+    public func setLoanBook(accountID: String, entryID: String, bookID: String) throws {
+        try connection.transaction {
+            try connection.execute("UPDATE loans SET book_id = ? WHERE account_id = ? AND entry_id = ?",
+                                   [bookID, accountID, entryID])
+        }
+    }
+
+    /// Loans, soonest due first (open-ended ones last), then by title.
+    public func loans(accountID: String? = nil) throws -> [LoanRecord] {
+        let rows = try accountID.map {
+            try connection.query("SELECT * FROM loans WHERE account_id = ? ORDER BY ends_at IS NULL, ends_at, title COLLATE NOCASE", [$0])
+        } ?? connection.query("SELECT * FROM loans ORDER BY ends_at IS NULL, ends_at, title COLLATE NOCASE")
+        return try rows.map { row in
+            var loan = LoanRecord(accountID: try row.get("account_id"), entry: try decodeEntry(row),
+                                  bookID: try row.get("book_id"),
+                                  updatedAt: Date(databaseMilliseconds: try row.get("updated_at")))
+            loan.startsAt = (try row.get("starts_at") as Int64?).map(Date.init(databaseMilliseconds:))
+            loan.endsAt = (try row.get("ends_at") as Int64?).map(Date.init(databaseMilliseconds:))
+            return loan
+        }
+    }
+
+    /// Holds, ready ones first, then by place in the queue.
+    public func holds(accountID: String? = nil) throws -> [HoldRecord] {
+        let order = "ORDER BY state = 'ready' DESC, position IS NULL, position, title COLLATE NOCASE"
+        let rows = try accountID.map {
+            try connection.query("SELECT * FROM holds WHERE account_id = ? \(order)", [$0])
+        } ?? connection.query("SELECT * FROM holds \(order)")
+        return try rows.map { row in
+            var hold = HoldRecord(accountID: try row.get("account_id"), entry: try decodeEntry(row),
+                                  branch: try row.get("branch"),
+                                  updatedAt: Date(databaseMilliseconds: try row.get("updated_at")))
+            hold.isReady = (try row.get("state") as String) == "ready"
+            hold.position = try row.get("position")
+            hold.queueSize = try row.get("queue_size")
+            hold.startsAt = (try row.get("starts_at") as Int64?).map(Date.init(databaseMilliseconds:))
+            hold.endsAt = (try row.get("ends_at") as Int64?).map(Date.init(databaseMilliseconds:))
+            return hold
+        }
+    }
+
+    private func insertLoan(_ loan: LoanRecord) throws {
+        try connection.execute("""
+            INSERT OR REPLACE INTO loans (account_id, entry_id, title, authors, format, starts_at, ends_at, entry, book_id, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [loan.accountID, loan.entry.id, loan.entry.title, try Self.json(loan.entry.authors),
+                  loan.entry.format.rawValue, loan.startsAt?.databaseMilliseconds, loan.endsAt?.databaseMilliseconds,
+                  try Self.json(loan.entry), loan.bookID, loan.updatedAt.databaseMilliseconds])
+    }
+
+    private func insertHold(_ hold: HoldRecord) throws {
+        try connection.execute("""
+            INSERT OR REPLACE INTO holds (account_id, entry_id, title, authors, format, state, position, queue_size,
+                                          starts_at, ends_at, branch, entry, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [hold.accountID, hold.entry.id, hold.entry.title, try Self.json(hold.entry.authors),
+                  hold.entry.format.rawValue, hold.isReady ? "ready" : "reserved", hold.position, hold.queueSize,
+                  hold.startsAt?.databaseMilliseconds, hold.endsAt?.databaseMilliseconds, hold.branch,
+                  try Self.json(hold.entry), hold.updatedAt.databaseMilliseconds])
+    }
+
+    private func decodeEntry(_ row: SQLiteRow) throws -> CatalogEntry {
+        let text: String = try row.get("entry")
+        guard let entry = try? JSONDecoder().decode(CatalogEntry.self, from: Data(text.utf8)) else {
+            throw DatabaseError(kind: .damaged, path: path,
+                                message: "the library database at \(path) holds a loan or hold that cannot be read "
+                                    + "(\(try row.get("entry_id") as String)); `shelf sync` fetches it again")
+        }
+        return entry
+    }
+
+    private static func json<T: Encodable>(_ value: T) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+    }
+}
