@@ -1,29 +1,159 @@
 import Foundation
+import PluginAPI
 import PluginKit
 
-/// Audiobook manifests and packages. This release recognises them so that the host routes them
-/// here; opening and decoding arrive with the audiobook issue, and until then `open` says so.
+/// Audiobooks in every common form: Readium audiobook manifests (local or fetched), `.audiobook`
+/// packages, W3C audiobooks and LPF packages, single M4B/M4A files with chapter atoms and MP3
+/// tracks with ID3 chapters. Decodes through FFmpeg behind `shelf.audio/1`.
 final class AudiobookPlugin: FormatPlugin {
     static let info = PluginInfo(
         id: "org.shelf.audiobook",
         name: "Audiobooks",
-        version: "0.1.0",
+        version: "0.2.0",
         description: "Readium audiobook manifests, .audiobook packages, W3C audiobooks, M4B and MP3.",
         mediaTypes: ["application/audiobook+json", "application/audiobook+zip", "application/lpf+zip",
-                     "audio/mp4", "audio/mpeg"],
-        fileExtensions: ["audiobook", "lpf", "m4b", "m4a", "mp3"],
-        capabilities: [.format]
+                     "audio/mp4", "audio/mpeg", "audio/ogg", "audio/flac", "audio/wav"],
+        fileExtensions: ["audiobook", "lpf", "m4b", "m4a", "mp3", "ogg", "opus", "flac", "wav"],
+        capabilities: [.format, .audio]
     )
 
-    init(host: PluginHost) throws {}
+    let host: PluginHost
+
+    init(host: PluginHost) throws { self.host = host }
+
+    static let jsonTypes: Set<String> = ["application/json", "application/webpub+json", "application/ld+json",
+                                         "application/audiobook+json", "text/plain"]
 
     func probe(_ input: PluginInput) -> Int32 {
-        guard let type = input.mediaType, Self.info.mediaTypes.contains(type) else { return 0 }
-        return 50
+        let type = input.mediaType ?? ""
+        switch type {
+        case "application/audiobook+json", "application/audiobook+zip": return 100
+        case "application/lpf+zip": return 90
+        case "audio/mp4", "audio/mpeg", "audio/ogg", "audio/flac", "audio/wav": return 90
+        default: break
+        }
+        guard Self.jsonTypes.contains(type) || type.isEmpty else { return 0 }
+        // A JSON document that is an audiobook without saying so in a way the sniffer knows.
+        let text = String(decoding: input.head.prefix(65536), as: UTF8.self)
+        guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" else { return 0 }
+        if text.contains("\"audio/") || text.contains("Audiobook") || text.contains("audiobook")
+            || text.contains("findaway:") || text.contains("reserveId") { return 60 }
+        return 0
     }
 
     func open(_ input: PluginInput) throws -> PublicationHandle {
-        throw PluginFailure.unsupported(
-            "audiobooks are recognised but cannot be played by this version of shelf yet")
+        let cache = host.cacheDirectory.isEmpty ? NSTemporaryDirectory() : host.cacheDirectory
+        let location = (input.path as NSString).lastPathComponent
+        guard input.fileSize > 0, !input.head.isEmpty else {
+            throw PluginFailure.badData("is empty", at: location)
+        }
+        if input.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
+            return try openPackage(input, cache: cache, location: location)
+        }
+        let text = input.head.prefix(4096).drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
+            guard input.fileSize <= 64 << 20 else { throw PluginFailure.limit("manifest is larger than 64 MiB", at: location) }
+            guard let data = FileManager.default.contents(atPath: input.path) else {
+                throw PluginFailure.io("cannot be read", at: location)
+            }
+            let base: ManifestParser.Base
+            if let url = URL(string: input.uri), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+                base = .url(url)
+            } else {
+                base = .directory((input.path as NSString).deletingLastPathComponent.isEmpty ? "."
+                                  : (input.path as NSString).deletingLastPathComponent)
+            }
+            var book = try ManifestParser(base: base).parse(data, location: location)
+            measure(&book)
+            return AudiobookPublication(book: book, package: nil, cacheDirectory: cache)
+        }
+        return try openSingleFile(input, cache: cache, location: location)
+    }
+
+    private func openPackage(_ input: PluginInput, cache: String, location: String) throws -> PublicationHandle {
+        let package = try AudioPackage(path: input.path)
+        let manifestName = package.has("manifest.json") ? "manifest.json"
+            : package.has("publication.json") ? "publication.json" : nil
+        guard let manifestName else {
+            if package.has("META-INF/container.xml") || package.has("mimetype") {
+                throw PluginFailure(SHELF_E_UNSUPPORTED, "is an EPUB or other zip publication, not an audiobook package", at: location)
+            }
+            throw PluginFailure.badData("is a zip without manifest.json or publication.json, so it is not an audiobook package", at: location)
+        }
+        let data = try package.read(manifestName)
+        var book = try ManifestParser(base: .package).parse(data, location: "\(location)/\(manifestName)")
+        let publication = AudiobookPublication(book: book, package: package, cacheDirectory: cache)
+        // Measure the tracks inside: they are copied to the cache once, then read from there.
+        for i in book.tracks.indices {
+            guard case .zipEntry(let name) = book.tracks[i].source, package.has(name) else { continue }
+            if let path = try? publication.extracted(name), let media = try? MediaFile(path: path) {
+                if let d = media.declaredDuration { book.tracks[i].duration = d }
+                if book.tracks[i].type == nil { book.tracks[i].type = ManifestParser.guessType(name) }
+            }
+        }
+        if book.toc.isEmpty { chaptersOrTracks(&book) { name in try? publication.extracted(name) } }
+        return AudiobookPublication(book: book, package: package, cacheDirectory: cache)
+    }
+
+    private func openSingleFile(_ input: PluginInput, cache: String, location: String) throws -> PublicationHandle {
+        let media = try MediaFile(path: input.path)
+        let name = (input.path as NSString).lastPathComponent
+        let href = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ":"))) ?? name
+        var type = input.mediaType
+        if type == nil || !(type!.hasPrefix("audio/")) { type = ManifestParser.guessType(name) ?? "audio/mpeg" }
+        let title = media.tag("album") ?? media.tag("title") ?? ((name as NSString).deletingPathExtension)
+        let track = Track(href: href, source: .file((input.path as NSString).standardizingPath), type: type,
+                          title: media.tag("title") ?? title, duration: media.declaredDuration, bitrate: nil, properties: nil)
+        var book = BookModel(title: title, tracks: [track])
+        book.authors = [media.tag("album_artist") ?? media.tag("artist")].compactMap { $0 }
+        book.narrators = [media.tag("composer")].compactMap { $0 }.filter { !book.authors.contains($0) }
+        let chapters = media.chapters
+        if chapters.isEmpty {
+            book.tocFromTracks()
+        } else {
+            book.toc = chapters.enumerated().map { i, c in
+                TocEntry(title: c.title ?? "Chapter \(i + 1)", trackIndex: 0, offset: c.start, children: [])
+            }
+        }
+        return AudiobookPublication(book: book, package: nil, cacheDirectory: cache)
+    }
+
+    /// Local tracks get their measured length; remote ones keep the manifest's until the host measures them.
+    private func measure(_ book: inout BookModel) {
+        for i in book.tracks.indices {
+            guard case .file(let path) = book.tracks[i].source else { continue }
+            guard FileManager.default.fileExists(atPath: path) else {
+                var props = book.tracks[i].properties ?? [:]
+                props["shelf:missing"] = .bool(true)
+                book.tracks[i].properties = props
+                continue
+            }
+            if let media = try? MediaFile(path: path), let d = media.declaredDuration { book.tracks[i].duration = d }
+        }
+        if book.toc.isEmpty {
+            chaptersOrTracks(&book) { _ in nil }
+        }
+    }
+
+    /// A TOC from the tracks' own chapters (M4B atoms, ID3 CHAP) where they have them, else one per track.
+    private func chaptersOrTracks(_ book: inout BookModel, extract: (String) -> String?) {
+        var entries: [TocEntry] = []
+        for (i, t) in book.tracks.enumerated() {
+            var path: String?
+            switch t.source {
+            case .file(let p): path = p
+            case .zipEntry(let n): path = extract(n)
+            case .remote: path = nil
+            }
+            let chapters = path.flatMap { FileManager.default.fileExists(atPath: $0) ? (try? MediaFile(path: $0))?.chapters : nil } ?? []
+            if chapters.count > 1 || (chapters.count == 1 && book.tracks.count == 1) {
+                entries += chapters.enumerated().map { j, c in
+                    TocEntry(title: c.title ?? "\(t.title ?? "Track \(i + 1)"), part \(j + 1)", trackIndex: i, offset: c.start, children: [])
+                }
+            } else {
+                entries.append(TocEntry(title: chapters.first?.title ?? t.title ?? "Track \(i + 1)", trackIndex: i, offset: 0, children: []))
+            }
+        }
+        book.toc = entries
     }
 }

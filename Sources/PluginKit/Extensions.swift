@@ -27,6 +27,7 @@ enum Extensions {
         case .render: return UnsafeRawPointer(render)
         case .positions: return UnsafeRawPointer(positions)
         case .search: return UnsafeRawPointer(search)
+        case .audio: return UnsafeRawPointer(audio)
         }
     }
 
@@ -122,6 +123,69 @@ enum Extensions {
                 }
                 try CBridge.emit(json: try p.search(q.query, limit: max(1, min(q.limit ?? 100, 10_000))), to: out)
             }
+        }
+    ))
+
+    final class DecoderBox {
+        let decoder: AudioDecoder
+        init(_ decoder: AudioDecoder) { self.decoder = decoder }
+    }
+
+    static func decoder(_ raw: OpaquePointer?) throws -> AudioDecoder {
+        guard let raw else { throw PluginFailure.invalidArgument("NULL decoder handle") }
+        return Unmanaged<DecoderBox>.fromOpaque(UnsafeRawPointer(raw)).takeUnretainedValue().decoder
+    }
+
+    struct DecoderOptions: Decodable {
+        var file: String?
+    }
+
+    static let audio: UnsafeMutablePointer<shelf_audio_v1> = allocate(shelf_audio_v1(
+        struct_size: UInt32(MemoryLayout<shelf_audio_v1>.size),
+        open_decoder: { handle, href, options, format, out, err in
+            CBridge.guarded(err) {
+                guard let out else { throw PluginFailure.invalidArgument("NULL out decoder") }
+                out.pointee = nil
+                guard let href else { throw PluginFailure.invalidArgument("NULL href") }
+                guard let format, format.pointee.struct_size >= UInt32(MemoryLayout<shelf_audio_format>.size) else {
+                    throw PluginFailure.invalidArgument("missing or short shelf_audio_format")
+                }
+                let p: AudioPublication = try capable(handle, "decode audio of")
+                let o = try CBridge.decode(DecoderOptions.self, options, what: "decoder options")
+                let wantRate = format.pointee.sample_rate
+                let wantChannels = format.pointee.channels
+                let d = try p.openDecoder(href: String(cString: href),
+                                          sampleRate: wantRate == 0 ? nil : Int(wantRate),
+                                          channels: wantChannels == 0 ? nil : Int(wantChannels),
+                                          file: o?.file)
+                let f = d.format
+                format.pointee.sample_rate = UInt32(clamping: f.sampleRate)
+                format.pointee.channels = UInt32(clamping: f.channels)
+                format.pointee.sample_format = UInt32(SHELF_AUDIO_SAMPLE_F32)
+                format.pointee.total_frames = f.totalFrames ?? -1
+                format.pointee.frames_exact = f.framesExact ? 1 : 0
+                format.pointee.reserved = 0
+                out.pointee = OpaquePointer(Unmanaged.passRetained(DecoderBox(d)).toOpaque())
+            }
+        },
+        seek: { handle, frame, err in
+            CBridge.guarded(err) {
+                guard frame >= 0 else { throw PluginFailure.invalidArgument("negative frame \(frame)") }
+                try decoder(handle).seek(toFrame: frame)
+            }
+        },
+        read: { handle, buffer, capacity, framesRead, err in
+            CBridge.guarded(err) {
+                guard let framesRead else { throw PluginFailure.invalidArgument("NULL frames_read") }
+                framesRead.pointee = 0
+                guard let buffer else { throw PluginFailure.invalidArgument("NULL buffer") }
+                let n = try decoder(handle).read(into: buffer, capacity: Int(clamping: capacity))
+                framesRead.pointee = n < 0 ? 0 : min(Int(n), Int(clamping: capacity))
+            }
+        },
+        close_decoder: { handle in
+            guard let handle else { return }
+            Unmanaged<DecoderBox>.fromOpaque(UnsafeRawPointer(handle)).release()
         }
     ))
 }

@@ -9,6 +9,7 @@ public struct PluginInfo: Sendable {
         case render = "shelf.render/1"
         case positions = "shelf.positions/1"
         case search = "shelf.search/1"
+        case audio = "shelf.audio/1"
     }
 
     public var id: String
@@ -132,4 +133,35 @@ public protocol PositionedPublication: PublicationHandle {
 
 public protocol SearchablePublication: PublicationHandle {
     func search(_ query: String, limit: Int) throws -> [Locator]
+}
+
+/// PCM as `shelf.audio/1` asks for it: the format a decoder delivers (see audio.h).
+public struct AudioFormat: Sendable, Equatable {
+    public var sampleRate: Int
+    public var channels: Int
+    /// Frames in the track at `sampleRate`, or nil when unknown until the end.
+    public var totalFrames: Int64?
+    /// True when `totalFrames` is exact, false when it is an estimate.
+    public var framesExact: Bool
+
+    public init(sampleRate: Int, channels: Int, totalFrames: Int64?, framesExact: Bool) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.totalFrames = totalFrames
+        self.framesExact = framesExact
+    }
+}
+
+/// One open track decoder (see `shelf_audio_v1`): interleaved float32 frames, sample-accurate seek.
+public protocol AudioDecoder: AnyObject {
+    var format: AudioFormat { get }
+    func seek(toFrame frame: Int64) throws
+    /// Fills up to `capacity` frames; returns the number written, 0 only at the end.
+    func read(into buffer: UnsafeMutablePointer<Float>, capacity: Int) throws -> Int
+}
+
+/// A publication whose reading-order tracks decode to PCM (`shelf.audio/1`).
+public protocol AudioPublication: PublicationHandle {
+    /// `sampleRate`/`channels` nil mean the track's own; `file` is a local copy the host downloaded.
+    func openDecoder(href: String, sampleRate: Int?, channels: Int?, file: String?) throws -> AudioDecoder
 }

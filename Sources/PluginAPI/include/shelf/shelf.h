@@ -3,4 +3,5 @@
 #define SHELF_SHELF_H
 #include "plugin.h"
 #include "format.h"
+#include "audio.h"
 #endif /* SHELF_SHELF_H */
