@@ -157,8 +157,8 @@ extension EPUBBook {
         }
         var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
                                 toc: navigation.toc)
-        _ = manifest.toc
-        manifest.resources = resources
+        manifest.setLinks(navigation.landmarks, in: "landmarks")
+        manifest.setLinks(navigation.pageList, in: "pageList")
         return manifest
     }
 

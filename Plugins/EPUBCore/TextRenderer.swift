@@ -51,7 +51,7 @@ public struct TextRenderer {
     }
 
     static let skipped: Set<String> = ["head", "script", "style", "title", "template", "noscript", "meta", "link",
-                                       "object", "audio", "video", "math:annotation", "annotation-xml", "rt", "rp"]
+                                       "annotation-xml", "param", "source", "track"]
     static let blocks: Set<String> = ["p", "div", "section", "article", "aside", "header", "footer", "nav", "main",
                                       "figure", "figcaption", "address", "center", "dl", "dt", "dd", "body", "html",
                                       "blockquote", "pre", "table", "tr", "ul", "ol", "li", "h1", "h2", "h3", "h4",
@@ -81,6 +81,11 @@ public struct TextRenderer {
             return
         }
         if TextRenderer.skipped.contains(name) { return }
+        if name == "rt" || name == "rp" {
+            // Ruby: the reading goes in parentheses when reading; search sees the base text only.
+            if decorate && name == "rt" { inline += "(" + XML.collapse(e.text) + ")" }
+            return
+        }
         if e.attr("hidden") != nil { return }
         switch name {
         case "br":
@@ -244,9 +249,10 @@ public struct TextRenderer {
         var lineWidth = 0
         var word = ""
         var wordWidth = 0
+        var spaceBeforeWord = false
         func placeWord(_ r: inout TextRenderer) {
             guard !word.isEmpty else { return }
-            let needSpace = !line.isEmpty && !(line.last.map(DisplayWidth.breaksFreely) ?? false && word.first.map(DisplayWidth.breaksFreely) ?? false)
+            let needSpace = !line.isEmpty && spaceBeforeWord
             let extra = needSpace ? 1 : 0
             if lineWidth + extra + wordWidth <= avail {
                 if needSpace { line += " " }
@@ -287,9 +293,7 @@ public struct TextRenderer {
                 line.append(ch)
                 lineWidth += cw
             } else {
-                if word.isEmpty && lastWasSpace == false && !line.isEmpty, line.last.map(DisplayWidth.breaksFreely) == true {
-                    // Latin right after CJK: stays attached unless it must wrap.
-                }
+                if word.isEmpty { spaceBeforeWord = lastWasSpace }
                 word.append(ch)
                 wordWidth += cw
             }

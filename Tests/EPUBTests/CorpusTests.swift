@@ -178,3 +178,84 @@ final class CorpusTests: XCTestCase {
         }
     }
 }
+
+/// Text agreement with an independent extraction: Python's standard-library HTML parser reads
+/// the same entries from the same zip, and at least 95% of its words must appear in ours.
+final class CorpusTextAgreementTests: XCTestCase {
+    static let script = #"""
+    import sys, json, zipfile, re
+    from html.parser import HTMLParser
+    class P(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True); self.skip = 0; self.inbody = False; self.out = []
+        VOID = {'br','img','hr','meta','link','input','source','track','param','wbr','col','area','embed','base'}
+        BLOCKS = {'p','div','li','ul','ol','h1','h2','h3','h4','h5','h6','br','td','th','tr','table','section','blockquote',
+                  'dt','dd','pre','hr','figure','figcaption','aside','header','footer','nav','article','body','tbody','thead'}
+        def handle_starttag(self, tag, attrs):
+            t = tag.split(':')[-1].lower()
+            if t in self.BLOCKS: self.out.append(' ')
+            # Not shown by a reader: scripts, styles, the head, and elements marked hidden.
+            if t in ('script', 'style', 'head', 'title') or (self.skip and t not in self.VOID) or any(k == 'hidden' for k, _ in attrs): self.skip += 1
+        def handle_endtag(self, tag):
+            t = tag.split(':')[-1].lower()
+            if t in self.BLOCKS: self.out.append(' ')
+            if self.skip and t not in self.VOID: self.skip -= 1
+        def handle_data(self, d):
+            if not self.skip: self.out.append(d)
+    z = zipfile.ZipFile(sys.argv[1]); res = {}
+    for name in sys.argv[2:]:
+        p = P(); p.feed(z.read(name).decode('utf-8', 'replace')); p.close()
+        res[name] = ''.join(p.out)
+    print(json.dumps(res))
+    """#
+
+    static func words(_ s: String) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for w in s.split(whereSeparator: { $0.isWhitespace }) {
+            let t = w.lowercased().filter { $0.isLetter || $0.isNumber }
+            if !t.isEmpty { counts[t, default: 0] += 1 }
+        }
+        return counts
+    }
+
+    func testReadingOrderTextAgreesWithAnIndependentExtraction() throws {
+        let dir = CorpusTests.corpusDirectory
+        guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("MANIFEST.tsv").path) else {
+            throw XCTSkip("corpus not found at \(dir.path) (../shared/corpus is absent)")
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 is not installed") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".epub") }.sorted()
+        var compared = 0
+        var failures: [String] = []
+        for file in files {
+            let path = dir.appendingPathComponent(file).path
+            let pub = try EPUBPublication(path: path)
+            let items = pub.book.readingOrder.enumerated().filter {
+                $0.element.content.mediaType == "application/xhtml+xml" && pub.book.encryption.protection(of: $0.element.content.path) == nil
+                    && pub.book.archive.contains($0.element.content.path)
+            }
+            guard !items.isEmpty else { continue }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            p.arguments = ["-c", Self.script, path] + Array(Set(items.map { $0.element.content.path }))
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            let reference = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: String], file)
+            for (index, item) in items {
+                let theirs = Self.words(reference[item.content.path] ?? "")
+                let total = theirs.values.reduce(0, +)
+                guard total > 0 else { continue }
+                let ours = Self.words(try pub.renderItem(index, settings: RenderSettings(as: .text, width: 1000)))
+                let found = theirs.reduce(0) { $0 + min($1.value, ours[$1.key] ?? 0) }
+                let ratio = Double(found) / Double(total)
+                if ratio < 0.95 { failures.append("\(file) \(item.href): \(found)/\(total) words") }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 500)
+        XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(compared) items below 95%: \(failures.prefix(20))")
+    }
+}

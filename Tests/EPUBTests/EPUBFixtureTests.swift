@@ -126,6 +126,8 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(toc[0].children?[1].title, "Group")
         XCTAssertEqual(toc[0].children?[1].children?[0].href, "OEBPS/text/ch2.xhtml")
         XCTAssertEqual(pub.book.navigation.landmarks.map { $0.rel ?? [] }, [["cover"], ["bodymatter"]])
+        XCTAssertEqual(m.links(in: "landmarks").map(\.href), ["OEBPS/cover.xhtml", "OEBPS/text/ch2.xhtml"])
+        XCTAssertEqual(m.links(in: "pageList").map(\.title), ["1", "2"])
         XCTAssertEqual(pub.book.navigation.pageList.count, 2)
         // Starts at the bodymatter landmark.
         XCTAssertEqual(try pub.render(at: nil, settings: RenderSettings()).locator.href, "OEBPS/text/ch2.xhtml")
