@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What shelf keeps to sign a patron in. Never printed, never logged: `description` hides the secrets.
+public struct Credential: Codable, Equatable, Sendable, CustomStringConvertible {
+    /// The flow type URI from the authentication document.
+    public var flow: String
+    public var username: String?
+    public var password: String?
+    /// A bearer token (Palace basic-token, OAuth).
+    public var token: String?
+    public var tokenExpires: Date?
+
+    public init(flow: String, username: String? = nil, password: String? = nil, token: String? = nil,
+                tokenExpires: Date? = nil) {
+        self.flow = flow
+        self.username = username
+        self.password = password
+        self.token = token
+        self.tokenExpires = tokenExpires
+    }
+
+    public var hasUsableToken: Bool {
+        guard token != nil else { return false }
+        return tokenExpires.map { $0.timeIntervalSinceNow > 30 } ?? true
+    }
+
+    public var description: String {
+        "Credential(\(flow), user: \(username == nil ? "none" : "set"), password: \(password == nil ? "none" : "***"), "
+            + "token: \(token == nil ? "none" : "***"))"
+    }
+}
+
+/// The credentials file, `config/credentials.json`, mode 0600 in a 0700 folder. Written whole to a new file
+/// and renamed into place under a lock, so two shelf processes never leave half a file or lose each other's change.
+public struct CredentialStore: Sendable {
+    public let file: URL
+
+    public init(directories: ShelfDirectories) {
+        file = directories.config.appendingPathComponent("credentials.json")
+    }
+
+    public func credential(for accountID: String) throws -> Credential? {
+        try load()[accountID]
+    }
+
+    public func save(_ credential: Credential, for accountID: String) throws {
+        try update { $0[accountID] = credential }
+    }
+
+    public func remove(for accountID: String) throws {
+        try update { $0[accountID] = nil }
+    }
+
+    func load() throws -> [String: Credential] {
+        guard let data = FileManager.default.contents(atPath: file.path) else { return [:] }
+        guard let all = try? JSONDecoder.credentials.decode([String: Credential].self, from: data) else {
+            throw ShelfError(.badData, "the credentials file cannot be read", subject: file.path,
+                             hint: "Remove it and sign in again with `shelf login`.")
+        }
+        return all
+    }
+
+    private func update(_ change: (inout [String: Credential]) -> Void) throws {
+        try ShelfDirectories.createDirectory(atPath: file.deletingLastPathComponent().path)
+        let lockPath = file.path + ".lock"
+        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw ShelfError(.permission, "cannot lock the credentials file", subject: lockPath,
+                             hint: "Check the permissions of shelf's config folder.")
+        }
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
+        defer { flock(lock, LOCK_UN) }
+        var all = try load()
+        change(&all)
+        let data = try JSONEncoder.credentials.encode(all)
+        let temporary = file.path + ".\(getpid()).tmp"
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ShelfError(.permission, "cannot write the credentials file", subject: temporary,
+                             hint: "Check the permissions of shelf's config folder.")
+        }
+        fchmod(descriptor, 0o600)
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary, file.path) == 0 else {
+            unlink(temporary)
+            throw ShelfError(.ioError, "cannot write the credentials file", subject: file.path,
+                             hint: "Check free space and the permissions of shelf's config folder.")
+        }
+    }
+}
+
+extension JSONEncoder {
+    static var credentials: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var credentials: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}

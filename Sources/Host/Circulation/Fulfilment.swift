@@ -1,0 +1,158 @@
+import Foundation
+
+/// Getting the file of a loan or an open-access title into shelf's data folder.
+extension Circulation {
+    public struct DownloadOutcome: Sendable {
+        public var entry: CatalogEntry
+        public var path: String
+        public var mediaType: String
+        public var bytes: Int64
+        /// False when no installed plugin opens the file (DRM such as Adobe ACSM or LCP): it is kept for a tool that can.
+        public var supported: Bool
+        /// The DRM or vendor scheme in the way, in words.
+        public var protection: String?
+    }
+
+    /// The folder downloads go to: `data/downloads/<account>`.
+    public static func downloadFolder(_ directories: ShelfDirectories, accountID: String) -> URL {
+        directories.data.appendingPathComponent("downloads", isDirectory: true)
+            .appendingPathComponent(ShelfDirectoriesSafeName.component(accountID), isDirectory: true)
+    }
+
+    public func download(_ stored: CatalogEntry, into folder: URL,
+                         progress: ((DownloadProgress) -> Void)? = nil) throws -> DownloadOutcome {
+        let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
+        var entry = loan?.entry ?? stored
+        var candidates = entry.openAccessLinks + entry.fulfilLinks
+        if candidates.isEmpty {
+            entry = refreshed(entry)
+            candidates = entry.openAccessLinks + entry.fulfilLinks
+        }
+        guard !candidates.isEmpty else {
+            if entry.borrowLink != nil {
+                throw ShelfError(.unavailable, "\(entry.title) is not on loan to you", subject: entry.id,
+                                 hint: "Borrow it first: `shelf borrow \(Self.shortID(entry.id))`.")
+            }
+            throw ShelfError(.unavailable, "the library offers no file for \(entry.title)", subject: entry.id)
+        }
+        // A supported path first; failing that, the first path, so a DRM file is kept for the tool that can open it.
+        let ranked = candidates.sorted { a, b in
+            let sa = AcquisitionPath.paths(of: a).contains { $0.isSupported(by: openable) }
+            let sb = AcquisitionPath.paths(of: b).contains { $0.isSupported(by: openable) }
+            return sa && !sb
+        }
+        let link = ranked[0]
+        let path = AcquisitionPath.paths(of: link).first { $0.isSupported(by: openable) } ?? AcquisitionPath.paths(of: link)[0]
+        guard let url = URL(string: link.href) else {
+            throw ShelfError(.badData, "the download address is not usable", subject: link.href)
+        }
+        let name = ShelfDirectoriesSafeName.fileName(for: entry.id)
+        var outcome = try fetchFile(url, declared: link.type, path: path, folder: folder, name: name, depth: 0,
+                                    entry: entry, progress: progress)
+        outcome.entry = entry
+        if outcome.supported {
+            let bookID = "catalog:\(account.id):\(entry.id)"
+            try database.upsertBook(BookRecord(id: bookID, path: outcome.path, sourceURI: link.href, mediaType: outcome.mediaType,
+                                               title: entry.title, authors: entry.authors))
+            if loan != nil { try database.setLoanBook(accountID: account.id, entryID: entry.id, bookID: bookID) }
+        }
+        return outcome
+    }
+
+    private func fetchFile(_ url: URL, declared: String?, path: AcquisitionPath, folder: URL, name: String, depth: Int,
+                           entry: CatalogEntry, bearer: String? = nil,
+                           progress: ((DownloadProgress) -> Void)?) throws -> DownloadOutcome {
+        guard depth < 4 else {
+            throw ShelfError(.badData, "the library's download leads through too many steps", subject: url.absoluteString)
+        }
+        let declaredBase = declared.map(MediaTypes.base) ?? ""
+        // Steps shelf performs itself: an OPDS entry (fulfil answers with the loan) or a bearer-token document.
+        if declaredBase == MediaTypes.bearerToken || (declared.map(MediaTypes.isOPDSEntry) ?? false) {
+            let response = try client.send(HTTPRequest(.get, url, headers: ["Accept": declared ?? "*/*"]))
+            try CatalogClient.requireSuccess(response)
+            let remaining = Array(path.types.drop { MediaTypes.base($0) != declaredBase }.dropFirst())
+            let nextPath = AcquisitionPath(rel: path.rel, href: path.href, types: remaining)
+            if declaredBase == MediaTypes.bearerToken {
+                guard let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any],
+                      let token = json["access_token"] as? String, let location = json["location"] as? String,
+                      let target = URL(string: location), ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+                    throw ShelfError(.badData, "the library's bearer-token document lacks access_token or a usable location",
+                                     subject: url.absoluteString)
+                }
+                return try fetchFile(target, declared: remaining.first, path: nextPath, folder: folder, name: name,
+                                     depth: depth + 1, entry: entry, bearer: token, progress: progress)
+            }
+            let feed = try CatalogDocument.parse(response.body, url: response.url)
+            guard let inner = feed.entries.first, let next = (inner.fulfilLinks + inner.openAccessLinks).first,
+                  let nextURL = URL(string: next.href) else {
+                throw ShelfError(.badData, "the library's answer holds no file to download", subject: url.absoluteString)
+            }
+            return try fetchFile(nextURL, declared: next.type, path: AcquisitionPath.paths(of: next)[0], folder: folder,
+                                 name: name, depth: depth + 1, entry: entry, progress: progress)
+        }
+        let endType = path.types.last ?? declared ?? "application/octet-stream"
+        let destination = folder.appendingPathComponent(name + "." + Self.fileExtension(for: declared ?? endType))
+        var request = HTTPRequest(.get, url)
+        if let bearer { request.setBearerToken(bearer) } else { try client.authenticator?.authorize(&request) }
+        let result = try CatalogClient.mapErrorsAllowingStatus(url: url) {
+            try client.http.download(request, to: destination, progress: progress)
+        }
+        let received = declared ?? result.headers["Content-Type"] ?? endType
+        let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(received))
+        let protection = supported ? nil : (path.protection ?? MediaTypes.protectionName(received))
+        return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(received), bytes: result.bytes,
+                               supported: supported, protection: protection)
+    }
+
+    static func fileExtension(for type: String) -> String {
+        let base = MediaTypes.base(type)
+        switch base {
+        case "application/epub+zip": return "epub"
+        case "application/pdf": return "pdf"
+        case _ where MediaTypes.adobeACSM.contains(base): return "acsm"
+        case MediaTypes.lcpLicense: return "lcpl"
+        case "application/audiobook+json", "application/webpub+json": return "json"
+        case "application/audiobook+zip": return "audiobook"
+        case "application/audiobook+lcp": return "lcpa"
+        default: return "bin"
+        }
+    }
+
+    static func shortID(_ id: String) -> String { id }
+}
+
+/// File names shelf chooses itself: a server never names a file on disk.
+enum ShelfDirectoriesSafeName {
+    static func component(_ text: String) -> String {
+        let safe = String(text.unicodeScalars.map {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") ? Character($0) : "_"
+        }.prefix(64))
+        return safe.isEmpty || safe.allSatisfy({ $0 == "_" }) ? "account" : safe
+    }
+
+    /// A stable name from the entry's identifier: a readable tail plus a hash, never a path.
+    static func fileName(for id: String) -> String {
+        var hash: UInt64 = 0xcbf29ce484222325
+        for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        let tail = component(String(id.split(whereSeparator: { "/:?=&#".contains($0) }).last ?? "book"))
+        return "\(tail.prefix(40))-\(String(hash, radix: 16))"
+    }
+}
+
+extension CatalogClient {
+    /// Like `mapErrors`, but a download's HTTP status errors are worded as circulation errors (401 → sign in).
+    static func mapErrorsAllowingStatus<T>(url: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as HTTPError {
+            if let status = error.status {
+                if status == 401 {
+                    throw ShelfError(.permission, "the library asks you to sign in to download this", subject: url.absoluteString,
+                                     hint: "Sign in with `shelf login`.")
+                }
+                throw ShelfError(status >= 500 ? .temporary : .unavailable, error.description)
+            }
+            return try mapErrors(url: url) { throw error }
+        }
+    }
+}
