@@ -51,8 +51,10 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 groups.append([])
                 continue
             }
-            let length = entry.compressedSize
-            let count = max(1, Int((length + 1023) / 1024))
+            // The size comes from the archive: divide before rounding (no overflow) and cap it, so a
+            // lying central directory cannot ask for billions of positions.
+            let length = min(entry.compressedSize, book.archive.limits.maxEntrySize)
+            let count = max(1, Int(length / 1024 + (length % 1024 == 0 ? 0 : 1)))
             var group: [Locator] = []
             group.reserveCapacity(count)
             for i in 1...count {
@@ -112,7 +114,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             if let p = locator.locations.position, let f = g.first?.locations.position, p >= f, p - f < g.count {
                 return g[p - f]
             }
-            let progression = min(max(locator.locations.progression ?? 0, 0), 1)
+            let raw = locator.locations.progression ?? 0
+            let progression = raw.isFinite ? min(max(raw, 0), 1) : 0
             let k = min(g.count - 1, Int(progression * Double(g.count)))
             var out = g[max(0, k)]
             out.locations.fragments = locator.locations.fragments
@@ -123,7 +126,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             if let p = locator.locations.position, let i = itemIndex(position: p), let f = groups[i].first?.locations.position {
                 return groups[i][p - f]
             }
-            if let t = locator.locations.totalProgression {
+            if let raw = locator.locations.totalProgression, raw.isFinite {
+                let t = min(max(raw, 0), 1)
                 let all = groups.flatMap { $0 }
                 guard !all.isEmpty else { throw PluginFailure.notFound("the book has no positions") }
                 return all[min(all.count - 1, max(0, Int(t * Double(all.count))))]

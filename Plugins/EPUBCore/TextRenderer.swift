@@ -130,7 +130,7 @@ public struct TextRenderer {
         case "ul", "ol", "list":
             flush()
             let ordered = name == "ol" || (name == "list" && e.attr("type") == "ol")
-            listCounters.append(ordered ? (Int(e.attr("start") ?? "") ?? 1) : nil)
+            listCounters.append(ordered ? min(max(Int(e.attr("start") ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
             prefixes.append(decorate ? "  " : "")
             for c in e.children { visit(c, depth: depth) }
             flush()
@@ -142,7 +142,7 @@ public struct TextRenderer {
             if decorate, let last = listCounters.last {
                 if let n = last {
                     firstLinePrefix = "\(n). "
-                    listCounters[listCounters.count - 1] = n + 1
+                    listCounters[listCounters.count - 1] = n < Int.max ? n + 1 : n
                 } else {
                     firstLinePrefix = "• "
                 }
