@@ -157,9 +157,22 @@ extension EPUBBook {
         }
         var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
                                 toc: navigation.toc)
-        manifest.setLinks(navigation.landmarks, in: "landmarks")
+        manifest.setLinks(navigation.landmarks.isEmpty ? guideLandmarks() : navigation.landmarks, in: "landmarks")
         manifest.setLinks(navigation.pageList, in: "pageList")
         return manifest
+    }
+
+    /// EPUB 2's guide, as landmarks with the EPUB 3 structural semantics where they correspond.
+    func guideLandmarks() -> [Link] {
+        let map = ["text": "bodymatter", "toc": "toc", "cover": "cover", "title-page": "titlepage", "index": "index",
+                   "glossary": "glossary", "bibliography": "bibliography", "copyright-page": "copyright-page",
+                   "foreword": "foreword", "preface": "preface", "acknowledgements": "acknowledgments",
+                   "dedication": "dedication", "epigraph": "epigraph", "colophon": "colophon", "loi": "loi", "lot": "lot",
+                   "notes": "endnotes"]
+        return opf.guide.map { g in
+            Link(href: Paths.href(forEntry: g.path) + (g.fragment.map { "#" + $0 } ?? ""), type: manifestItem(path: g.path)?.mediaType,
+                 title: g.title, rel: [map[g.type] ?? g.type])
+        }
     }
 
     func link(for item: ManifestItem, spine: SpineItem?) -> Link {

@@ -50,6 +50,8 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(toc[0].children?.map(\.title), ["Chapter 1", "Chapter 2"])
         XCTAssertEqual(toc[0].children?[0].children?[0].href, "OEBPS/text/chapter%201.xhtml#s11")
         XCTAssertEqual(pub.book.navigation.pageList.map(\.href), ["OEBPS/text/chapter%201.xhtml#p1"])
+        XCTAssertEqual(m.links(in: "pageList").map(\.title), ["1"])
+        XCTAssertEqual(m.links(in: "landmarks").map { $0.rel ?? [] }, [["cover"], ["bodymatter"]], "the guide as landmarks")
         XCTAssertTrue(pub.warnings.isEmpty, "\(pub.warnings)")
         // Resources by href: percent-encoding, fragments, non-ASCII-safe names.
         XCTAssertEqual(try pub.resource(href: "OEBPS/images/cover.png"), Books.png)

@@ -1,2 +1,0 @@
-import XCTest
-final class AudiobookPlaceholderTests: XCTestCase { func testNothing() {} }
