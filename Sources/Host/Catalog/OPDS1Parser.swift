@@ -113,6 +113,8 @@ enum OPDS1Parser {
             return nil
         }
         guard let href = CatalogAddress.resolve(raw, against: base) else {
+            // Contact links (mailto:, tel:) are for people, not for shelf to follow; not worth a warning.
+            if raw.hasPrefix("mailto:") || raw.hasPrefix("tel:") { return nil }
             skipped.append("a link with an unusable address (\(raw.prefix(80)))")
             return nil
         }

@@ -33,7 +33,7 @@ public enum FormatTab: String, Codable, Sendable, CaseIterable {
     }
 
     /// The value Palace servers use in `entrypoint=`.
-    var entryPointValue: String {
+    public var entryPointValue: String {
         switch self {
         case .all: return "All"
         case .ebook: return "Book"
@@ -41,7 +41,7 @@ public enum FormatTab: String, Codable, Sendable, CaseIterable {
         }
     }
 
-    func admits(_ format: PublicationFormat) -> Bool {
+    public func admits(_ format: PublicationFormat) -> Bool {
         switch self {
         case .all: return true
         case .ebook: return format == .ebook

@@ -1,0 +1,199 @@
+import Foundation
+import Glibc
+import Host
+
+struct AccountJSON: Encodable {
+    let id: String
+    let title: String
+    let catalog: String
+    let authenticationDocument: String?
+    let shelf: String?
+    let isDefault: Bool
+    let signedIn: Bool
+    let signIn: [String]
+    let signUp: String?
+    let syncedAt: String?
+    let syncError: String?
+
+    init(_ account: AccountRecord, catalog: CatalogContext, defaultID: String?) {
+        id = account.id
+        title = account.title
+        self.catalog = account.catalogURL
+        authenticationDocument = account.authDocumentURL
+        shelf = account.shelfURL
+        isDefault = account.id == defaultID
+        signedIn = (try? catalog.store.credential(for: account.id)) != nil
+        let document = Authenticator(account: account, store: catalog.store, http: HTTPClient()).document
+        signIn = document?.flows.map { $0.kind?.words ?? $0.type } ?? []
+        signUp = document?.register?.href
+        syncedAt = account.syncedAt.map(isoDate)
+        syncError = account.syncError
+    }
+}
+
+let accountCommand = Command(
+    name: "account", summary: "add, list, remove or choose library accounts",
+    usage: "shelf account add URL [--name NAME] | list | remove NAME | use NAME [--json]",
+    details: """
+    add URL     reads the library's catalog root or authentication document (a local file or file:// URL
+                works too) and remembers the library; the first account becomes the one commands use.
+    list        shows each account, how to sign in, and "Sign up for a library card" where the library offers it.
+    remove NAME forgets the account, its loans, holds and stored credentials.
+    use NAME    makes NAME the account other commands use without --account.
+    """,
+    valueOptions: ["--name"], positionals: 1...2
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let action = args.positionals[0]
+    let operand = args.positionals.count > 1 ? args.positionals[1] : nil
+    switch action {
+    case "add":
+        guard let operand else { throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL") }
+        let account = try catalog.accounts.add(operand, name: args.value("--name"))
+        let json = AccountJSON(account, catalog: catalog, defaultID: try catalog.database.defaultAccountID)
+        if context.json { Output.json(json); return 0 }
+        Output.line("Added \(account.title) as \"\(account.id)\"\(json.isDefault ? " (the account commands use)" : "").")
+        Output.line("Catalog: \(account.catalogURL)")
+        if !json.signIn.isEmpty { Output.line("Sign in: \(json.signIn.joined(separator: "; ")) — `shelf login \(account.id)`") }
+        if let signUp = json.signUp { Output.line("Sign up for a library card: \(signUp)") }
+        return 0
+    case "list":
+        let defaultID = try catalog.database.defaultAccountID
+        let accounts = try catalog.database.accounts()
+        let all = accounts.map { AccountJSON($0, catalog: catalog, defaultID: defaultID ?? (accounts.count == 1 ? $0.id : nil)) }
+        if context.json { Output.json(all); return 0 }
+        if all.isEmpty { Output.line("No library accounts. Add one with `shelf account add URL`."); return 0 }
+        for account in all {
+            Output.line("\(account.id)\(account.isDefault ? " (in use)" : ""): \(account.title)")
+            Output.line("  Catalog: \(account.catalog)")
+            Output.line("  \(account.signedIn ? "Signed in" : (account.signIn.isEmpty ? "No sign-in needed" : "Not signed in"))"
+                        + (account.signIn.isEmpty ? "" : " (\(account.signIn.joined(separator: "; ")))"))
+            if let signUp = account.signUp, !account.signedIn { Output.line("  Sign up for a library card: \(signUp)") }
+        }
+        return 0
+    case "remove":
+        guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
+        let account = try catalog.accounts.remove(operand)
+        if context.json { Output.json(["removed": account.id]) } else { Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.") }
+        return 0
+    case "use":
+        guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
+        let account = try catalog.accounts.resolve(operand)
+        try catalog.database.setDefaultAccount(account.id)
+        if context.json { Output.json(["using": account.id]) } else { Output.line("Using \(account.title) (\(account.id)).") }
+        return 0
+    default:
+        throw ShelfError(.usage, "no account action \"\(action)\"", hint: "Usage: shelf account add URL | list | remove NAME | use NAME")
+    }
+}
+
+let loginCommand = Command(
+    name: "login", summary: "sign in to a library",
+    usage: "shelf login [ACCOUNT] [--username CARD --password-stdin | --token-stdin] [--json]",
+    details: """
+    Card-and-PIN libraries: on a terminal shelf asks for both (the PIN is not echoed); scripts give
+    --username and pipe the PIN with --password-stdin. A password is never accepted in the arguments.
+    Libraries that sign in through a web page: shelf prints the address to open, then takes the address
+    you are sent to (or the token) on standard input. Credentials go to the config folder with mode 0600
+    and are never printed.
+    """,
+    valueOptions: ["--username", "--account", "--password"], flagOptions: ["--password-stdin", "--token-stdin"],
+    positionals: 0...1
+) { args, context in
+    if args.value("--password") != nil {
+        throw ShelfError(.usage, "a password in the arguments would be visible to other users and kept in shell history",
+                         hint: "Pipe it instead: echo PIN | shelf login --username CARD --password-stdin")
+    }
+    let catalog = try CatalogContext(context)
+    let account = try catalog.accounts.resolve(args.positionals.first ?? args.value("--account"))
+    let http = HTTPClient(configuration: CatalogClient.defaultConfiguration)
+    let authenticator = Authenticator(account: account, store: catalog.store, http: http)
+    guard let document = authenticator.document, let flow = document.preferredFlow, let kind = flow.kind else {
+        let none = authenticator.document?.flows.isEmpty ?? true
+        if none {
+            if context.json { Output.json(["account": account.id, "signedIn": "not needed"]) } else {
+                Output.line("\(account.title) needs no sign-in.")
+            }
+            return 0
+        }
+        throw ShelfError(.unavailable, "\(account.title) signs in only in ways shelf cannot carry out ("
+                            + (document_flows(authenticator)) + ")", subject: account.id)
+    }
+    let signUp = document.register.map { "Sign up for a library card: \($0.href)" }
+    if kind.usesBrowser {
+        guard let link = flow.authenticate.first else {
+            throw ShelfError(.badData, "the library's web sign-in has no address", subject: account.id)
+        }
+        let address = Authenticator.browserAddress(link)
+        fputs("Open this address in a web browser and sign in:\n  \(address)\n", stderr)
+        fputs("Then paste the address the library sends you to (it holds access_token), or the token itself:\n", stderr)
+        guard let pasted = readSecretLine(prompt: nil, echo: true), let token = Authenticator.token(fromPasted: pasted) else {
+            throw ShelfError(.usage, "no token was given", hint: "Paste the address you were sent to after signing in.")
+        }
+        try catalog.store.save(Credential(flow: flow.type, token: token), for: account.id)
+    } else {
+        let tty = isatty(0) == 1
+        var username = args.value("--username")
+        if username == nil {
+            guard tty, !args.has("--password-stdin") else {
+                throw ShelfError(.usage, "no \(flow.loginLabel.lowercased()) given", hint: "Use --username CARD.")
+            }
+            fputs("\(flow.loginLabel): ", stderr)
+            username = readLine()?.trimmingCharacters(in: .whitespaces)
+        }
+        let password: String?
+        if args.has("--password-stdin") {
+            password = readSecretLine(prompt: nil, echo: true)
+        } else if tty {
+            password = readSecretLine(prompt: "\(flow.passwordLabel): ")
+        } else {
+            throw ShelfError(.usage, "no terminal to ask for the \(flow.passwordLabel) on",
+                             hint: "Pipe it: echo PIN | shelf login --username CARD --password-stdin")
+        }
+        guard let username, !username.isEmpty, let password else {
+            throw ShelfError(.usage, "both the \(flow.loginLabel.lowercased()) and the \(flow.passwordLabel) are needed")
+        }
+        do {
+            if kind == .basicToken {
+                try authenticator.exchangeToken(username: username, password: password)
+            } else {
+                try verifyBasic(account: account, username: username, password: password, http: http)
+                try catalog.store.save(Credential(flow: flow.type, username: username, password: password), for: account.id)
+            }
+        } catch var error as ShelfError {
+            if let signUp, error.kind == .permission { error.hint = (error.hint.map { $0 + "\n  " } ?? "") + signUp }
+            throw error
+        }
+    }
+    if context.json { Output.json(["account": account.id, "signedIn": "yes"]) } else { Output.line("Signed in to \(account.title).") }
+    return 0
+}
+
+private func document_flows(_ authenticator: Authenticator) -> String {
+    authenticator.document?.flows.map { $0.kind?.words ?? $0.type }.joined(separator: "; ") ?? ""
+}
+
+/// Checks a card and PIN against the loans feed before keeping them: a wrong PIN is never stored.
+private func verifyBasic(account: AccountRecord, username: String, password: String, http: HTTPClient) throws {
+    guard let shelf = account.shelfURL.flatMap(URL.init(string:)) else { return }
+    var request = HTTPRequest(.get, shelf)
+    request.setBasicAuth(user: username, password: password)
+    let response = try http.send(request)
+    if response.status == 401 || response.status == 403 {
+        throw ShelfError(.permission, "the library did not accept that card number and PIN", subject: account.title,
+                         hint: "Check them and run `shelf login \(account.id)` again.")
+    }
+}
+
+let logoutCommand = Command(
+    name: "logout", summary: "forget the sign-in for a library",
+    usage: "shelf logout [ACCOUNT] [--json]",
+    details: "Removes the stored card number, PIN and token of the account. Loans and holds stay listed.",
+    valueOptions: ["--account"], positionals: 0...1
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let account = try catalog.accounts.resolve(args.positionals.first ?? args.value("--account"))
+    try catalog.store.remove(for: account.id)
+    if context.json { Output.json(["account": account.id, "signedIn": "no"]) } else { Output.line("Signed out of \(account.title).") }
+    return 0
+}

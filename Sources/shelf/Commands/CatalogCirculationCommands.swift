@@ -1,0 +1,224 @@
+import Foundation
+import Glibc
+import Host
+
+struct CirculationJSON: Encodable {
+    let action: String
+    let result: String
+    let message: String
+    let entry: EntryJSON
+    let hold: HoldJSON?
+}
+
+private func report(_ context: Context, _ catalog: CatalogContext, action: String, result: String, message: String,
+                    entry: CatalogEntry, hold: HoldRecord? = nil) {
+    if context.json {
+        Output.json(CirculationJSON(action: action, result: result, message: message,
+                                    entry: EntryJSON(entry, openable: catalog.openable),
+                                    hold: hold.map { HoldJSON($0, openable: catalog.openable) }))
+    } else {
+        Output.line(message)
+    }
+}
+
+let borrowCommand = Command(
+    name: "borrow", summary: "borrow a title (never places a hold)",
+    usage: "shelf borrow ID [--account NAME] [--json]",
+    details: "Borrows the title if a copy is free. If none is, nothing is requested: shelf says so and offers "
+        + "`shelf reserve ID`. Exit 69 when no copy is free.",
+    valueOptions: ["--account"], positionals: 1...1
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let circulation = try catalog.circulation(args)
+    let entry = try circulation.entry(args.positionals[0])
+    switch try circulation.borrow(entry) {
+    case .loaned(let loan):
+        report(context, catalog, action: "borrow", result: "loaned",
+               message: "Borrowed \(CatalogText.quoted(loan.title)) (\(loan.format.words)), \(loan.availability.words). "
+                   + "Download it with `shelf download \(loan.id)`.", entry: loan)
+        return 0
+    case .alreadyOnLoan(let loan):
+        report(context, catalog, action: "borrow", result: "already-on-loan",
+               message: "\(CatalogText.quoted(loan.title)) is already on loan to you (\(loan.availability.words)).", entry: loan)
+        return 0
+    case .openAccess(let free):
+        report(context, catalog, action: "borrow", result: "open-access",
+               message: "\(CatalogText.quoted(free.title)) is free to read, no loan needed: `shelf download \(free.id)`.", entry: free)
+        return 0
+    case .unavailable(let current, let cancelled):
+        let state = current.availability.state == .reserved && !cancelled
+            ? "You are already on hold for it (\(current.availability.words))."
+            : "No copy is available right now (\(current.availability.words)). Nothing was borrowed and no hold was placed"
+                + (cancelled ? " (the library placed one anyway; shelf cancelled it)." : ".")
+                + " To join the waiting list: shelf reserve \(current.id)"
+        report(context, catalog, action: "borrow", result: "unavailable",
+               message: "\(CatalogText.quoted(current.title)): \(state)", entry: current)
+        return ShelfError.Kind.unavailable.rawValue
+    }
+}
+
+let reserveCommand = Command(
+    name: "reserve", summary: "place a hold on a title (or a physical copy at a branch)",
+    usage: "shelf reserve ID [--branch NAME] [--account NAME] [--json]",
+    details: "Places a hold when no copy is free; with --branch, a hold on a physical copy at that branch "
+        + "(`shelf book ID` lists them). If a copy is free now, nothing is reserved: borrow it instead.",
+    valueOptions: ["--account", "--branch"], positionals: 1...1
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let circulation = try catalog.circulation(args)
+    let entry = try circulation.entry(args.positionals[0])
+    switch try circulation.reserve(entry, branch: args.value("--branch")) {
+    case .placed(let hold):
+        report(context, catalog, action: "reserve", result: "reserved",
+               message: "Reserved \(CatalogText.quoted(hold.entry.title)) (\(hold.entry.format.words))"
+                   + (hold.branch.map { " at \($0)" } ?? "") + ": \(hold.entry.availability.words).",
+               entry: hold.entry, hold: hold)
+        return 0
+    case .alreadyReserved(let hold):
+        report(context, catalog, action: "reserve", result: "already-reserved",
+               message: "You already have a hold on \(CatalogText.quoted(hold.entry.title)): \(hold.entry.availability.words).",
+               entry: hold.entry, hold: hold)
+        return 0
+    case .availableNow(let current):
+        report(context, catalog, action: "reserve", result: "available-now",
+               message: "\(CatalogText.quoted(current.title)) is \(current.availability.words): nothing was reserved. "
+                   + "Borrow it with `shelf borrow \(current.id)`.", entry: current)
+        return ShelfError.Kind.unavailable.rawValue
+    case .loaned(let loan):
+        report(context, catalog, action: "reserve", result: "loaned",
+               message: "A copy of \(CatalogText.quoted(loan.title)) was free, so the library lent it to you: \(loan.availability.words).",
+               entry: loan)
+        return 0
+    }
+}
+
+let returnCommand = Command(
+    name: "return", summary: "return a loan early",
+    usage: "shelf return ID [--account NAME] [--json]",
+    details: "Returns the loan through the library's revoke link and removes it from My Books.",
+    valueOptions: ["--account"], positionals: 1...1
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let circulation = try catalog.circulation(args)
+    let entry = try circulation.entry(args.positionals[0])
+    try circulation.returnLoan(entry)
+    report(context, catalog, action: "return", result: "returned", message: "Returned \(CatalogText.quoted(entry.title)).", entry: entry)
+    return 0
+}
+
+let cancelHoldCommand = Command(
+    name: "cancel-hold", summary: "cancel a hold",
+    usage: "shelf cancel-hold ID [--account NAME] [--json]",
+    details: "Cancels the hold through the library's revoke link and removes it from Reservations.",
+    valueOptions: ["--account"], positionals: 1...1
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let circulation = try catalog.circulation(args)
+    let entry = try circulation.entry(args.positionals[0])
+    try circulation.cancelHold(entry)
+    report(context, catalog, action: "cancel-hold", result: "cancelled", message: "Cancelled the hold on \(CatalogText.quoted(entry.title)).", entry: entry)
+    return 0
+}
+
+let loansCommand = Command(
+    name: "loans", summary: "My Books: what you have on loan",
+    usage: "shelf loans [--account NAME] [--json]",
+    details: "Lists the loans stored by the last `shelf sync`, borrow or return, soonest due first.",
+    valueOptions: ["--account"], positionals: 0...0
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let accountID = args.value("--account").map { try? catalog.accounts.resolve($0).id } ?? nil
+    let loans = try catalog.database.loans(accountID: accountID)
+    if context.json { Output.json(loans.map { LoanJSON($0, openable: catalog.openable, database: catalog.database) }); return 0 }
+    if loans.isEmpty { Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0 }
+    Output.line("My Books: \(loans.count) \(loans.count == 1 ? "loan" : "loans")")
+    for loan in loans {
+        var entry = loan.entry
+        entry.availability.state = .loaned
+        entry.availability.until = loan.endsAt
+        Output.line(CatalogText.entry(entry, openable: catalog.openable))
+        if let path = loan.bookID.flatMap({ try? catalog.database.book(id: $0)?.path }) { Output.line("    Downloaded: \(path ?? "")") }
+    }
+    return 0
+}
+
+let holdsCommand = Command(
+    name: "holds", summary: "Reservations: your holds, ready ones first",
+    usage: "shelf holds [--account NAME] [--json]",
+    details: "Lists holds stored by the last sync or reserve: those ready to borrow first, then by queue position.",
+    valueOptions: ["--account"], positionals: 0...0
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let accountID = args.value("--account").map { try? catalog.accounts.resolve($0).id } ?? nil
+    let holds = try catalog.database.holds(accountID: accountID)
+    if context.json { Output.json(holds.map { HoldJSON($0, openable: catalog.openable) }); return 0 }
+    if holds.isEmpty { Output.line("No reservations."); return 0 }
+    let ready = holds.filter(\.isReady).count
+    Output.line("Reservations: \(holds.count) \(holds.count == 1 ? "hold" : "holds"), \(ready) ready to borrow")
+    for hold in holds {
+        Output.line(CatalogText.entry(hold.entry, openable: catalog.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
+        if hold.isReady { Output.line("    Borrow it now: shelf borrow \(hold.entry.id)") }
+    }
+    return 0
+}
+
+let syncCommand = Command(
+    name: "sync", summary: "fetch loans and holds from the library",
+    usage: "shelf sync [--account NAME] [--json]",
+    details: "Reads the library's loans feed and replaces the stored loans and holds with it, in one step. "
+        + "If the feed fails or is missing, the stored loans are kept exactly as they were.",
+    valueOptions: ["--account"], positionals: 0...0
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let circulation = try catalog.circulation(args)
+    let result = try circulation.sync()
+    if context.json {
+        struct SyncJSON: Encodable { let account: String; let loans: [LoanJSON]; let holds: [HoldJSON] }
+        Output.json(SyncJSON(account: circulation.account.id,
+                             loans: result.loans.map { LoanJSON($0, openable: catalog.openable, database: catalog.database) },
+                             holds: result.holds.map { HoldJSON($0, openable: catalog.openable) }))
+        return 0
+    }
+    let ready = result.holds.filter(\.isReady).count
+    Output.line("Synced \(circulation.account.title): \(result.loans.count) \(result.loans.count == 1 ? "loan" : "loans"), "
+                + "\(result.holds.count) \(result.holds.count == 1 ? "hold" : "holds")" + (ready > 0 ? " (\(ready) ready to borrow)" : "") + ".")
+    return 0
+}
+
+let downloadCommand = Command(
+    name: "download", summary: "download a loan or a free title",
+    usage: "shelf download ID [--account NAME] [--json]",
+    details: "Fetches the book into shelf's data folder: open-access files, loans (following OPDS entries and "
+        + "bearer-token documents). DRM shelf's plugins cannot open (Adobe ACSM, Readium LCP) is named and the "
+        + "file kept for a tool that can (exit 69).",
+    valueOptions: ["--account"], positionals: 1...1
+) { args, context in
+    let catalog = try CatalogContext(context)
+    let circulation = try catalog.circulation(args)
+    let entry = try circulation.entry(args.positionals[0])
+    let folder = Circulation.downloadFolder(catalog.directories, accountID: circulation.account.id)
+    let showProgress = isatty(2) == 1 && !context.json
+    var lastShown = Date.distantPast
+    let outcome = try circulation.download(entry, into: folder, progress: showProgress ? { progress in
+        guard Date().timeIntervalSince(lastShown) > 0.2 else { return }
+        lastShown = Date()
+        if let fraction = progress.fractionCompleted {
+            let width = 30, done = Int(fraction * Double(width))
+            fputs("\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(fraction * 100))%", stderr)
+        } else {
+            fputs("\r\(progress.bytesWritten / 1024) KB", stderr)
+        }
+    } : nil)
+    if showProgress { fputs("\r" + String(repeating: " ", count: 40) + "\r", stderr) }
+    if context.json {
+        struct DownloadJSON: Encodable { let id: String; let title: String; let path: String; let mediaType: String; let bytes: Int64; let supported: Bool; let protection: String? }
+        Output.json(DownloadJSON(id: entry.id, title: entry.title, path: outcome.path, mediaType: outcome.mediaType,
+                                 bytes: outcome.bytes, supported: outcome.supported, protection: outcome.protection))
+    } else if outcome.supported {
+        Output.line("Downloaded \(CatalogText.quoted(entry.title)) (\(entry.format.words)) to \(outcome.path)")
+    } else {
+        Output.line("Downloaded \(CatalogText.quoted(entry.title)), but it is protected by \(outcome.protection ?? "a format no installed plugin opens"), "
+                    + "which shelf cannot open. The file is kept at \(outcome.path) for a tool that can.")
+    }
+    return outcome.supported ? 0 : ShelfError.Kind.unavailable.rawValue
+}
