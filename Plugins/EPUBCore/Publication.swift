@@ -181,7 +181,25 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         var whereOut = where_
         whereOut.title = item.title ?? whereOut.title
         let content = try renderItem(index, settings: settings)
+        if whereOut.text == nil, let quote = quote(index, progression: whereOut.locations.progression ?? 0) {
+            whereOut.text = quote
+        }
         return Rendered(content: Data(content.utf8), locator: whereOut)
+    }
+
+    /// A text quote at a progression of an item (for sharing, and to find the place again in
+    /// another edition): up to 100 characters from there, with a little context before.
+    func quote(_ index: Int, progression: Double) -> Locator.Text? {
+        guard let text = try? plainText(index) else { return nil }
+        let chars = Array(Folding.squeeze(text).trimmingCharacters(in: .whitespaces))
+        guard !chars.isEmpty else { return nil }
+        let p = progression.isFinite ? min(max(progression, 0), 1) : 0
+        var start = min(chars.count - 1, Int(p * Double(chars.count)))
+        // Start at a word boundary.
+        while start > 0, start < chars.count, chars[start - 1] != " ", start > Int(p * Double(chars.count)) - 40 { start -= 1 }
+        let end = min(chars.count, start + 100)
+        return Locator.Text(before: start > 0 ? String(chars[max(0, start - 40)..<start]) : nil,
+                            highlight: String(chars[start..<end]), after: nil)
     }
 
     public func renderItem(_ index: Int, settings: RenderSettings) throws -> String {

@@ -64,6 +64,7 @@ final class EPUBFixtureTests: XCTestCase {
         let r = try pub.render(at: nil, settings: RenderSettings(as: .text, width: 40))
         XCTAssertEqual(r.locator.href, "OEBPS/text/chapter%201.xhtml")
         XCTAssertEqual(r.locator.title, "Part One")
+        XCTAssertEqual(r.locator.text?.highlight?.hasPrefix("Chapter One Call me Ishmael."), true, "\(String(describing: r.locator.text))")
         let text = String(decoding: r.content, as: UTF8.self)
         XCTAssertTrue(text.hasPrefix("Chapter One\n==========="), text)
         XCTAssertTrue(text.contains("Call me Ishmael."), text)
