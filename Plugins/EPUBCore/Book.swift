@@ -129,8 +129,10 @@ public final class EPUBBook {
         }
         let linear = opf.spine.filter(\.linear)
         let spine = linear.isEmpty ? opf.spine : linear
+        var seen: Set<String> = []
         for s in spine {
-            guard let item = opf.item(id: s.idref) else { continue }
+            // An item listed twice in the spine is read once (as Readium does).
+            guard let item = opf.item(id: s.idref), seen.insert(s.idref).inserted else { continue }
             var content = item
             if !EPUBBook.contentTypes.contains(item.mediaType) {
                 let r = opf.resolveFallback(item) { EPUBBook.contentTypes.contains($0) }

@@ -118,6 +118,27 @@ final class CorpusTests: XCTestCase {
         XCTAssertNoThrow(try pub.positions())
     }
 
+    func testObfuscatedFontsInTheCorpusAreRestored() throws {
+        _ = try rows()
+        var checked: [String: Int] = [:]
+        // epub3-epubtest-0130 is left out: its fonts were obfuscated with a key derived from none of
+        // its identifiers (checked with Python's hashlib), so no reading system can restore them.
+        for file in ["epub3-readium-smoketest-fxl.epub", "epub3-idpf-wasteland-otf-obf.epub", "epub3-epubtest-0103.epub"] {
+            let pub = try EPUBPublication(path: path(file))
+            for (entry, item) in pub.book.encryption.items where item.isFontObfuscation {
+                guard pub.book.archive.contains(entry) else { continue }
+                let font = try pub.resource(href: Paths.href(forEntry: entry))
+                let magic = [UInt8](font.prefix(4))
+                let known: [[UInt8]] = [[0x4F, 0x54, 0x54, 0x4F], [0x00, 0x01, 0x00, 0x00], [0x77, 0x4F, 0x46, 0x46],
+                                        [0x77, 0x4F, 0x46, 0x32], [0x74, 0x72, 0x75, 0x65]]
+                XCTAssertTrue(known.contains(magic), "\(file) \(entry): \(magic) is not a font signature after de-obfuscation")
+                checked[item.algorithm, default: 0] += 1
+            }
+        }
+        XCTAssertGreaterThan(checked[EncryptionInfo.idpfFont] ?? 0, 3, "\(checked)")
+        XCTAssertGreaterThan(checked[EncryptionInfo.adobeFont] ?? 0, 0, "\(checked)")
+    }
+
     func testSearchFindsCallMeIshmaelInTheFirstChapter() throws {
         _ = try rows()
         for file in ["epub3-idpf-moby-dick.epub", "epub2-feedbooks-moby-dick.epub"] {
