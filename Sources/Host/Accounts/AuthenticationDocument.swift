@@ -82,6 +82,13 @@ public struct AuthenticationDocument: Sendable {
         guard data.count <= 4 << 20 else { throw bad("it is larger than 4 MB") }
         guard let object = try? JSONSerialization.jsonObject(with: data) else { throw bad("it is not valid JSON") }
         guard let json = object as? [String: Any] else { throw bad("it is not a JSON object") }
+        // The pre-standard shape (early Library Simplified): a top-level list of type URIs and one set of labels.
+        if json["authentication"] == nil, let types = json["type"] as? [Any] {
+            var upgraded = json
+            upgraded["authentication"] = types.compactMap { $0 as? String }.map { ["type": $0, "labels": json["labels"] ?? [:]] as [String: Any] }
+            if !(json["links"] is [Any]) { upgraded["links"] = [] as [Any] }
+            return try parse(try JSONSerialization.data(withJSONObject: upgraded), url: url)
+        }
         guard let list = json["authentication"] as? [Any] else {
             throw bad(json["authentication"] == nil ? "it has no \"authentication\" list" : "\"authentication\" is not a list")
         }
@@ -93,6 +100,7 @@ public struct AuthenticationDocument: Sendable {
             }
             if let labels = flow["labels"], !(labels is [String: Any]) { throw bad("the labels of \(type) are not an object") }
             let labels = flow["labels"] as? [String: Any] ?? [:]
+            for (key, value) in labels where !(value is String) { throw bad("the \(key) label of \(type) is not text") }
             if let links = flow["links"], !(links is [Any]) { throw bad("the links of \(type) are not a list") }
             let links = OPDS2Parser.linkList(flow["links"], base: url, skipped: &skipped)
             flows.append(Flow(type: type, kind: FlowKind(rawValue: type), description: flow["description"] as? String,

@@ -80,7 +80,7 @@ public struct ProblemDetail: Codable, Equatable, Sendable {
     /// The exit-code kind a problem maps to: permission for auth, unavailable for circulation limits.
     var kind: ShelfError.Kind {
         switch status ?? 0 {
-        case 401, 403: return .permission
+        case 401: return .permission
         case 400..<500: return .unavailable
         default: return .temporary
         }

@@ -77,6 +77,7 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
     /// The Palace clients' inference: a ready or reserved hold, or a loan, wins over what a borrow link says.
     static func inferAvailability(_ links: [CatalogLink]) -> Availability {
         var fromBorrow: Availability?
+        var borrowSaidSomething = false
         var loaned: Availability?
         var held: Availability?
         var openAccess = false
@@ -95,13 +96,17 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
                 loaned = loaned ?? availability
             case .loaned: loaned = loaned ?? availability
             default:
-                if rel == Rel.borrow { fromBorrow = fromBorrow ?? availability }
+                if rel == Rel.borrow {
+                    fromBorrow = fromBorrow ?? availability
+                    borrowSaidSomething = true
+                }
             }
         }
         if let held { return held }
         if let loaned { return loaned }
+        // An open-access link wins over a borrow link that says nothing (Palace clients do the same).
+        if openAccess && !borrowSaidSomething { return Availability(state: .openAccess) }
         if let fromBorrow { return fromBorrow }
-        if openAccess { return Availability(state: .openAccess) }
         // A plain acquisition link without availability: a loan in a shelf feed, or a free download elsewhere.
         if links.contains(where: { $0.rel == Rel.acquisition }) {
             return links.contains(where: { $0.rel == Rel.revoke }) ? Availability(state: .loaned) : Availability(state: .openAccess)

@@ -1,0 +1,333 @@
+import Foundation
+import TestSupport
+
+/// A small library on a loopback server speaking the Palace wire format: an OPDS 1 groups feed with format
+/// tabs (entry points), OpenSearch, per-title entries with availability, borrow (which, like Palace, places a
+/// hold when no copy is free), revoke, a loans feed, an authentication document with the basic-token flow,
+/// and faults on demand. It keeps state so tests can watch loans and holds change.
+final class FakeLibrary: @unchecked Sendable {
+    struct Book {
+        var id: String
+        var title: String
+        var author: String
+        var audiobook: Bool
+        var copies: Int
+        var available: Int
+        var openAccess = false
+        var holds: [String] = []   // patrons in the queue, in order
+        var branches: [String] = []
+    }
+
+    let server: LoopbackHTTPServer
+    private let lock = NSLock()
+    private var books: [String: Book] = [:]
+    private var order: [String] = []
+    private var loans: Set<String> = []
+    var username = "2345"
+    var password = "secret-pin"
+    private(set) var tokens: Set<String> = []
+    /// When set, the loans feed answers with this instead of the feed.
+    var loansFault: LoopbackHTTPServer.Response?
+    let epub: Data
+
+    init(epub: Data = FakeLibrary.minimalEPUB()) throws {
+        server = try LoopbackHTTPServer()
+        self.epub = epub
+        add(Book(id: "urn:fake:ebook-free", title: "The Open Road", author: "Ada Lane", audiobook: false, copies: 3, available: 2))
+        add(Book(id: "urn:fake:ebook-out", title: "Waiting Game", author: "Ben Moss", audiobook: false, copies: 1, available: 0,
+                 holds: ["someone", "else"], branches: ["Central Library", "Eastside Branch"]))
+        add(Book(id: "urn:fake:audio-free", title: "Sound of Rivers", author: "Cleo Hart", audiobook: true, copies: 2, available: 1))
+        add(Book(id: "urn:fake:classic", title: "Open Classic", author: "Dora Old", audiobook: false, copies: 0, available: 0, openAccess: true))
+        install()
+    }
+
+    func add(_ book: Book) {
+        lock.withLock {
+            books[book.id] = book
+            order.append(book.id)
+        }
+    }
+
+    func stop() { server.stop() }
+
+    var root: String { server.url("/catalog").absoluteString }
+    func url(_ path: String) -> String { server.url(path).absoluteString }
+    static func key(_ id: String) -> String { id.replacingOccurrences(of: "urn:fake:", with: "") }
+
+    /// Makes a queued hold ready (the first in line is the patron).
+    func makeHoldReady(_ id: String) {
+        lock.withLock {
+            books[id]?.holds.removeAll { $0 != username }
+            books[id]?.available = 1
+        }
+    }
+
+    func forgetTokens() { lock.withLock { tokens.removeAll() } }
+
+    /// Every copy goes out to other patrons.
+    func takeAllCopies(_ id: String) { lock.withLock { books[id]?.available = 0 } }
+
+    /// Entry documents keep saying a copy is free (a stale cache), so only the borrow answer tells the truth.
+    var serveStaleEntries: Bool {
+        get { lock.withLock { stale } }
+        set { lock.withLock { stale = newValue } }
+    }
+    private var stale = false
+
+    /// Adds `count` free titles `urn:fake:many-N` with routes.
+    func addMany(_ count: Int) {
+        for index in 0..<count {
+            add(Book(id: "urn:fake:many-\(index)", title: "Many \(index)", author: "Ed Many", audiobook: false, copies: 1, available: 1))
+        }
+        installBookRoutes()
+    }
+
+    var loanCount: Int { lock.withLock { loans.count } }
+    func onLoan(_ id: String) -> Bool { lock.withLock { loans.contains(id) } }
+    func holdPosition(_ id: String) -> Int? { lock.withLock { books[id]?.holds.firstIndex(of: username).map { $0 + 1 } } }
+
+    // MARK: Routes
+
+    private func install() {
+        server.route("GET", "/catalog") { [unowned self] request in
+            atom(feed(title: "Fake Public Library", entrypoint: request.queryItems["entrypoint"] ?? "All", query: nil))
+        }
+        server.route("GET", "/search-description") { [unowned self] request in
+            let entrypoint = request.queryItems["entrypoint"] ?? "All"
+            return .text("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">
+                  <ShortName>Search</ShortName><Description>Search the fake library</Description>
+                  <Url type="application/atom+xml;profile=opds-catalog;kind=acquisition" template="\(url("/search"))?entrypoint=\(entrypoint)&amp;q={searchTerms}"/>
+                </OpenSearchDescription>
+                """, contentType: "application/opensearchdescription+xml")
+        }
+        server.route("GET", "/search") { [unowned self] request in
+            atom(feed(title: "Search results", entrypoint: request.queryItems["entrypoint"] ?? "All", query: request.queryItems["q"] ?? ""))
+        }
+        server.route("GET", "/auth") { [unowned self] _ in
+            .text(authDocument, contentType: "application/vnd.opds.authentication.v1.0+json")
+        }
+        server.route("POST", "/patrons/me/token") { [unowned self] request in
+            let expected = "Basic " + Data("\(username):\(password)".utf8).base64EncodedString()
+            guard request.header("Authorization") == expected else { return unauthorized }
+            let token = UUID().uuidString
+            lock.withLock { _ = tokens.insert(token) }
+            return .text(#"{"access_token": "\#(token)", "token_type": "Bearer", "expires_in": 3600}"#, contentType: "application/json")
+        }
+        server.route("GET", "/loans") { [unowned self] request in
+            guard authorised(request) else { return unauthorized }
+            if let fault = lock.withLock({ loansFault }) { return fault }
+            return atom(loansFeed())
+        }
+        installBookRoutes()
+    }
+
+    private func installBookRoutes() {
+        for id in lock.withLock({ order }) {
+            let key = Self.key(id)
+            server.route("GET", "/works/\(key)") { [unowned self] request in
+                .text(entryDocument(id, patron: authorised(request)), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+            }
+            server.route("GET", "/works/\(key)/borrow") { [unowned self] request in
+                guard authorised(request) else { return unauthorized }
+                return borrow(id)
+            }
+            server.route("GET", "/works/\(key)/revoke") { [unowned self] request in
+                guard authorised(request) else { return unauthorized }
+                return revoke(id)
+            }
+            server.route("GET", "/works/\(key)/fulfill") { [unowned self] request in
+                guard authorised(request) || lock.withLock({ books[id]?.openAccess == true }) else { return unauthorized }
+                guard lock.withLock({ loans.contains(id) || books[id]?.openAccess == true }) else {
+                    return problem(403, "No active loan", "You have no active loan for this title.")
+                }
+                return .content(epub, for: request, contentType: "application/epub+zip")
+            }
+            server.route("GET", "/works/\(key)/hold") { [unowned self] request in
+                guard authorised(request) else { return unauthorized }
+                let branch = request.queryItems["branch"] ?? "?"
+                lock.withLock { books[id]?.holds.append(username) }
+                return .text(entryDocument(id, patron: true, branchHeld: branch), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+            }
+        }
+    }
+
+    private func authorised(_ request: LoopbackHTTPServer.Request) -> Bool {
+        guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else { return false }
+        return lock.withLock { tokens.contains(String(header.dropFirst(7))) }
+    }
+
+    private var unauthorized: LoopbackHTTPServer.Response {
+        .text(authDocument, status: 401, contentType: "application/vnd.opds.authentication.v1.0+json")
+    }
+
+    private func problem(_ status: Int, _ title: String, _ detail: String) -> LoopbackHTTPServer.Response {
+        .text(#"{"type": "http://librarysimplified.org/terms/problem/\#(title.lowercased().replacingOccurrences(of: " ", with: "-"))", "title": "\#(title)", "status": \#(status), "detail": "\#(detail)"}"#,
+              status: status, contentType: "application/api-problem+json")
+    }
+
+    private func atom(_ text: String) -> LoopbackHTTPServer.Response {
+        .text(text, contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition")
+    }
+
+    /// Palace's borrow: a loan when a copy is free, otherwise a hold (the same link does both).
+    private func borrow(_ id: String) -> LoopbackHTTPServer.Response {
+        let outcome: String = lock.withLock {
+            guard var book = books[id] else { return "missing" }
+            if loans.contains(id) { return "loaned" }
+            if loans.count >= 5 { return "limit" }
+            if book.available > 0 && (book.holds.isEmpty || book.holds.first == username) {
+                book.available -= 1
+                book.holds.removeAll { $0 == username }
+                books[id] = book
+                loans.insert(id)
+                return "loaned"
+            }
+            if !book.holds.contains(username) { book.holds.append(username) }
+            books[id] = book
+            return "held"
+        }
+        switch outcome {
+        case "missing": return problem(404, "Not found", "No such title.")
+        case "limit": return problem(403, "Loan limit reached", "You have reached your loan limit.")
+        default:
+            return .text(entryDocument(id, patron: true), status: 201, contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+        }
+    }
+
+    private func revoke(_ id: String) -> LoopbackHTTPServer.Response {
+        let done: Bool = lock.withLock {
+            if loans.remove(id) != nil {
+                books[id]?.available += 1
+                return true
+            }
+            if books[id]?.holds.contains(username) == true {
+                books[id]?.holds.removeAll { $0 == username }
+                return true
+            }
+            return false
+        }
+        guard done else { return problem(404, "No active loan or hold", "There is nothing to return or cancel.") }
+        return .text(entryDocument(id, patron: false), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+    }
+
+    // MARK: Documents
+
+    var authDocument: String {
+        """
+        {
+          "id": "\(url("/auth"))",
+          "title": "Fake Public Library",
+          "description": "Sign in with your library card.",
+          "links": [
+            {"rel": "register", "href": "https://example.org/get-a-card", "type": "text/html"},
+            {"rel": "http://opds-spec.org/shelf", "href": "\(url("/loans"))"},
+            {"rel": "start", "href": "\(url("/catalog"))"},
+            {"rel": "help", "href": "mailto:help@example.org"}
+          ],
+          "authentication": [
+            {"type": "http://thepalaceproject.org/authtype/basic-token",
+             "labels": {"login": "Library card", "password": "PIN"},
+             "links": [{"rel": "authenticate", "href": "\(url("/patrons/me/token"))"}]}
+          ]
+        }
+        """
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private func feed(title: String, entrypoint: String, query: String?) -> String {
+        let all = lock.withLock { order.compactMap { books[$0] } }
+        let chosen = all.filter { book in
+            (entrypoint == "All" || (entrypoint == "Audio") == book.audiobook)
+                && (query == nil || book.title.localizedCaseInsensitiveContains(query!) || book.author.localizedCaseInsensitiveContains(query!))
+        }
+        let tabs = [("All", "All"), ("Book", "eBooks"), ("Audio", "Audiobooks")].map { value, name in
+            #"<link rel="http://opds-spec.org/facet" href="\#(url(query == nil ? "/catalog" : "/search"))?entrypoint=\#(value)\#(query.map { "&amp;q=" + escape($0) } ?? "")" title="\#(name)" opds:facetGroup="Formats" simplified:facetGroupType="http://librarysimplified.org/terms/rel/entrypoint"\#(value == entrypoint ? #" opds:activeFacet="true""# : "")/>"#
+        }.joined(separator: "\n  ")
+        let entries = chosen.map { entryXML($0, patron: false, lane: query == nil ? ($0.audiobook ? "Listen" : "Read") : nil) }.joined(separator: "\n")
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog"
+                  xmlns:simplified="http://librarysimplified.org/terms/" xmlns:schema="http://schema.org/">
+              <id>\(url("/catalog"))?entrypoint=\(entrypoint)</id>
+              <title>\(title)</title>
+              <updated>2026-01-01T00:00:00Z</updated>
+              \(tabs)
+              <link rel="search" type="application/opensearchdescription+xml" href="\(url("/search-description"))?entrypoint=\(entrypoint)"/>
+              <link rel="http://opds-spec.org/shelf" href="\(url("/loans"))"/>
+              <link rel="http://opds-spec.org/auth/document" href="\(url("/auth"))"/>
+            \(entries)
+            </feed>
+            """
+    }
+
+    private func loansFeed() -> String {
+        let mine = lock.withLock { order.compactMap { books[$0] }.filter { loans.contains($0.id) || $0.holds.contains(username) } }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:schema="http://schema.org/">
+              <id>\(url("/loans"))</id><title>Active loans and holds</title><updated>2026-01-01T00:00:00Z</updated>
+              <link rel="self" href="\(url("/loans"))"/>
+            \(mine.map { entryXML($0, patron: true, lane: nil) }.joined(separator: "\n"))
+            </feed>
+            """
+    }
+
+    func entryDocument(_ id: String, patron: Bool, branchHeld: String? = nil) -> String {
+        guard let book = lock.withLock({ books[id] }) else { return "<entry/>" }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            \(entryXML(book, patron: patron, lane: nil, namespaces: true))
+            """
+    }
+
+    private func entryXML(_ book: Book, patron: Bool, lane: String?, namespaces: Bool = false) -> String {
+        let key = Self.key(book.id)
+        let type = book.audiobook ? "http://bib.schema.org/Audiobook" : "http://schema.org/EBook"
+        let end = book.audiobook ? "application/audiobook+json" : "application/epub+zip"
+        let (onLoan, position, queue) = lock.withLock { () -> (Bool, Int?, Int) in
+            (loans.contains(book.id), books[book.id]?.holds.firstIndex(of: username).map { $0 + 1 }, books[book.id]?.holds.count ?? 0)
+        }
+        var links = [#"<link rel="alternate" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)"))"/>"#]
+        if let lane { links.append(#"<link rel="collection" href="\#(url("/lanes/\(lane)"))" title="\#(lane)"/>"#) }
+        let counts = #"<opds:holds total="\#(queue)"\#(patron && position != nil ? #" position="\#(position!)""# : "")/><opds:copies total="\#(book.copies)" available="\#(book.available)"/>"#
+        if book.openAccess {
+            links.append(#"<link rel="http://opds-spec.org/acquisition/open-access" type="application/epub+zip" href="\#(url("/works/\(key)/fulfill"))"/>"#)
+        } else if patron && onLoan {
+            links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(end)" href="\#(url("/works/\(key)/fulfill"))"><opds:availability status="available" since="2026-01-01T00:00:00Z" until="2099-01-22T00:00:00Z"/>\#(counts)</link>"#)
+            links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
+        } else if patron, let position {
+            let ready = position == 1 && book.available > 0
+            links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(ready ? "ready" : "reserved")" since="2026-01-01T00:00:00Z"\#(ready ? #" until="2099-02-01T00:00:00Z""# : "")/>\#(counts)</link>"#)
+            links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
+        } else {
+            let status = book.available > 0 || lock.withLock({ stale }) ? "available" : "unavailable"
+            links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(status)"/>\#(counts)</link>"#)
+        }
+        for branch in book.branches {
+            links.append(#"<link rel="hold" title="\#(branch)" href="\#(url("/works/\(key)/hold"))?branch=\#(branch.replacingOccurrences(of: " ", with: "%20"))"/>"#)
+        }
+        let ns = namespaces ? #" xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:schema="http://schema.org/""# : ""
+        return """
+              <entry\(ns) schema:additionalType="\(type)">
+                <id>\(book.id)</id>
+                <title>\(escape(book.title))</title>
+                <author><name>\(escape(book.author))</name></author>
+                <updated>2026-01-01T00:00:00Z</updated>
+                \(links.joined(separator: "\n    "))
+              </entry>
+            """
+    }
+
+    /// The smallest EPUB the EPUB plugins accept is not needed here: downloads are compared byte for byte.
+    static func minimalEPUB() -> Data {
+        var data = Data("PK\u{03}\u{04}".utf8)
+        data.append(Data("mimetypeapplication/epub+zip fake book body ".utf8))
+        data.append(Data((0..<2048).map { UInt8($0 % 251) }))
+        return data
+    }
+}

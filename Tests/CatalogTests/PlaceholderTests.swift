@@ -1,2 +1,0 @@
-import XCTest
-final class CatalogPlaceholderTests: XCTestCase { func testNothing() {} }
