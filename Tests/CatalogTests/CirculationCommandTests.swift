@@ -3,7 +3,8 @@ import TestSupport
 import XCTest
 
 /// The commands of issue 5 run as a patron runs them: the built `shelf` against the fake library on loopback.
-final class CirculationCommandTests: XCTestCase {
+/// A fake library and a shelf home of its own for each test.
+class LibraryTestCase: XCTestCase {
     var library: FakeLibrary!
     var shelf: ShelfProcess!
 
@@ -37,6 +38,11 @@ final class CirculationCommandTests: XCTestCase {
         try XCTUnwrap(try result.json() as? [String: Any], result.stdout)
     }
 
+}
+
+final class CirculationCommandTests: LibraryTestCase {
+    var credentialsPath: String { shelf.home.appendingPathComponent("config/credentials.json").path }
+
     // MARK: Accounts and sign-in
 
     func testAccountAddShowsSignUpAndSignInWays() throws {
@@ -64,8 +70,6 @@ final class CirculationCommandTests: XCTestCase {
         // A password in the arguments is refused outright.
         try run(["login", "--username", "x", "--password", "secret"], expect: 64)
     }
-
-    var credentialsPath: String { shelf.home.appendingPathComponent("config/credentials.json").path }
 
     func testCredentialsAreStored0600AndNeverPrinted() throws {
         try run(["account", "add", library.root, "--name", "fake"])
@@ -295,5 +299,103 @@ final class CirculationCommandTests: XCTestCase {
         try run(["browse"])
         let result = try run(["download", "classic"])
         XCTAssertTrue(result.stdout.contains("Downloaded “Open Classic”"), result.stdout)
+    }
+}
+
+/// Downloads through bearer-token documents and DRM that shelf names and keeps; static catalogs on disk.
+final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
+    func testBearerTokenFulfilment() throws {
+        library.add(FakeLibrary.Book(id: "urn:fake:bearer", title: "Token Tale", author: "Fay Key", audiobook: false,
+                                     copies: 1, available: 1, fulfilment: "bearer"))
+        library.addMany(0)
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "bearer"])
+        let download = try json(run(["download", "bearer", "--json"]))
+        XCTAssertEqual(download["supported"] as? Bool, true)
+        XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(download["path"] as? String)), library.epub)
+        XCTAssertEqual(library.server.requests(to: "/files/bearer.epub").last?.header("Authorization"), "Bearer doc-token-bearer")
+    }
+
+    func testAdobeDRMIsNamedAndTheFileKept() throws {
+        library.add(FakeLibrary.Book(id: "urn:fake:adobe", title: "Locked Book", author: "Gus Lock", audiobook: false,
+                                     copies: 1, available: 1, fulfilment: "acsm"))
+        library.addMany(0)
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "adobe"])
+        let result = try run(["download", "adobe"], expect: 69)
+        XCTAssertTrue(result.stdout.contains("Adobe DRM (ACSM)"), result.stdout)
+        let path = try XCTUnwrap(result.stdout.components(separatedBy: "kept at ").last?.components(separatedBy: " for").first)
+        XCTAssertTrue(path.hasSuffix(".acsm") && FileManager.default.fileExists(atPath: path), path)
+    }
+
+    func testStaticCatalogOnDiskWithPagesAndFacetsNeedsNoAccount() throws {
+        let folder = shelf.home.appendingPathComponent("static-catalog")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try library.epub.write(to: folder.appendingPathComponent("one.epub"))
+        func page(_ number: Int, entries: [(String, String)], next: String?) -> String {
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog">
+              <id>static-\(number)</id><title>Static shelf, page \(number)</title>
+              \(next.map { #"<link rel="next" href="\#($0)"/>"# } ?? "")
+              <link rel="http://opds-spec.org/facet" href="by-author.xml" title="Author" opds:facetGroup="Sort by"/>
+              <link rel="http://opds-spec.org/facet" href="catalog.xml" title="Title" opds:facetGroup="Sort by" opds:activeFacet="true"/>
+              \(entries.map { id, title in """
+                <entry><id>\(id)</id><title>\(title)</title><author><name>Local Author</name></author>
+                <link rel="http://opds-spec.org/acquisition/open-access" type="application/epub+zip" href="one.epub"/></entry>
+                """ }.joined(separator: "\n"))
+            </feed>
+            """
+        }
+        try page(1, entries: [("static:a", "Alpha"), ("static:b", "Beta")], next: "page2.xml")
+            .write(to: folder.appendingPathComponent("catalog.xml"), atomically: true, encoding: .utf8)
+        try page(2, entries: [("static:c", "Gamma")], next: nil).write(to: folder.appendingPathComponent("page2.xml"), atomically: true, encoding: .utf8)
+        try page(1, entries: [("static:b", "Beta"), ("static:a", "Alpha")], next: nil)
+            .write(to: folder.appendingPathComponent("by-author.xml"), atomically: true, encoding: .utf8)
+
+        let first = try run(["browse", folder.path])
+        XCTAssertTrue(first.stdout.contains("Alpha") && first.stdout.contains("--page 2"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("Sort by: Author, [Title]"), first.stdout)
+        let second = try json(run(["browse", "file://" + folder.appendingPathComponent("catalog.xml").path, "--page", "2", "--json"]))
+        XCTAssertEqual((second["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["Gamma"])
+        try run(["browse", folder.path, "--page", "3"], expect: 66)
+        let sorted = try json(run(["browse", folder.path, "--facet", "Sort by=Author", "--json"]))
+        XCTAssertEqual((sorted["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["Beta", "Alpha"])
+        try run(["browse", folder.path, "--facet", "Colour=Red"], expect: 64)
+        let download = try json(run(["download", "static:c", "--json"]))
+        XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(download["path"] as? String)), library.epub)
+        try run(["browse", folder.appendingPathComponent("missing.xml").path], expect: 66)
+    }
+
+    func testKillDuringSyncLeavesAnIntactDatabase() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "ebook-free"])
+        try run(["sync"])
+        library.loansFault = .text("<feed/>", contentType: "application/atom+xml").with(fault: .stallBody(after: 3, seconds: 5))
+        let process = Process()
+        process.executableURL = ShelfProcess.executable
+        process.arguments = ["sync"]
+        process.environment = shelf.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        library.loansFault = nil
+        XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1)
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        check.arguments = ["sqlite3", shelf.home.appendingPathComponent("data/library.sqlite3").path, "PRAGMA integrity_check"]
+        let out = Pipe()
+        check.standardOutput = out
+        if (try? check.run()) != nil {
+            check.waitUntilExit()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            if check.terminationStatus == 0 { XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "ok") }
+        }
+        try run(["sync"])
     }
 }

@@ -16,6 +16,8 @@ final class FakeLibrary: @unchecked Sendable {
         var openAccess = false
         var holds: [String] = []   // patrons in the queue, in order
         var branches: [String] = []
+        /// How a loan is fulfilled: "direct" EPUB, a "bearer" token document, or an Adobe "acsm".
+        var fulfilment = "direct"
     }
 
     let server: LoopbackHTTPServer
@@ -142,6 +144,18 @@ final class FakeLibrary: @unchecked Sendable {
                 guard lock.withLock({ loans.contains(id) || books[id]?.openAccess == true }) else {
                     return problem(403, "No active loan", "You have no active loan for this title.")
                 }
+                switch lock.withLock({ books[id]?.fulfilment }) {
+                case "bearer":
+                    return .text(#"{"token_type": "Bearer", "expires_in": 500, "access_token": "doc-token-\#(key)", "location": "\#(url("/files/\(key).epub"))"}"#,
+                                 contentType: "application/vnd.librarysimplified.bearer-token+json")
+                case "acsm":
+                    return .text("<fulfillmentToken xmlns=\"http://ns.adobe.com/adept\"/>", contentType: "application/vnd.adobe.adept+xml")
+                default:
+                    return .content(epub, for: request, contentType: "application/epub+zip")
+                }
+            }
+            server.route("GET", "/files/\(key).epub") { [unowned self] request in
+                guard request.header("Authorization") == "Bearer doc-token-\(key)" else { return .status(401) }
                 return .content(epub, for: request, contentType: "application/epub+zip")
             }
             server.route("GET", "/works/\(key)/hold") { [unowned self] request in
@@ -289,6 +303,9 @@ final class FakeLibrary: @unchecked Sendable {
         let key = Self.key(book.id)
         let type = book.audiobook ? "http://bib.schema.org/Audiobook" : "http://schema.org/EBook"
         let end = book.audiobook ? "application/audiobook+json" : "application/epub+zip"
+        let fulfilType = book.fulfilment == "bearer" ? "application/vnd.librarysimplified.bearer-token+json"
+            : (book.fulfilment == "acsm" ? "application/vnd.adobe.adept+xml" : end)
+        let fulfilInner = book.fulfilment == "direct" ? "" : #"<opds:indirectAcquisition type="\#(end)"/>"#
         let (onLoan, position, queue) = lock.withLock { () -> (Bool, Int?, Int) in
             (loans.contains(book.id), books[book.id]?.holds.firstIndex(of: username).map { $0 + 1 }, books[book.id]?.holds.count ?? 0)
         }
@@ -298,7 +315,7 @@ final class FakeLibrary: @unchecked Sendable {
         if book.openAccess {
             links.append(#"<link rel="http://opds-spec.org/acquisition/open-access" type="application/epub+zip" href="\#(url("/works/\(key)/fulfill"))"/>"#)
         } else if patron && onLoan {
-            links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(end)" href="\#(url("/works/\(key)/fulfill"))"><opds:availability status="available" since="2026-01-01T00:00:00Z" until="2099-01-22T00:00:00Z"/>\#(counts)</link>"#)
+            links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(fulfilType)" href="\#(url("/works/\(key)/fulfill"))">\#(fulfilInner)<opds:availability status="available" since="2026-01-01T00:00:00Z" until="2099-01-22T00:00:00Z"/>\#(counts)</link>"#)
             links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
         } else if patron, let position {
             let ready = position == 1 && book.available > 0

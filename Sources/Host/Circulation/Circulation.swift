@@ -23,7 +23,9 @@ public final class Circulation {
 
     /// The entry `id` names: exactly, or a unique part of an identifier seen while browsing, on loan or on hold.
     public func entry(_ id: String) throws -> CatalogEntry {
-        let matches = try database.findEntries(matching: id, accountID: account.id)
+        var matches = try database.findEntries(matching: id, accountID: account.id)
+        // Titles seen in catalogs browsed without an account (local files, a URL given outright).
+        if matches.isEmpty, !account.id.isEmpty { matches = try database.findEntries(matching: id, accountID: nil) }
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty {
             throw ShelfError(.noInput, "no title \"\(id)\" in what shelf has seen of \(account.title)",

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Getting the file of a loan or an open-access title into shelf's data folder.
 extension Circulation {
@@ -92,6 +95,9 @@ extension Circulation {
         }
         let endType = path.types.last ?? declared ?? "application/octet-stream"
         let destination = folder.appendingPathComponent(name + "." + Self.fileExtension(for: declared ?? endType))
+        if url.isFileURL {
+            return try copyLocal(url, to: destination, declared: declared, path: path, entry: entry)
+        }
         var request = HTTPRequest(.get, url)
         if let bearer { request.setBearerToken(bearer) } else { try client.authenticator?.authorize(&request) }
         let result = try CatalogClient.mapErrorsAllowingStatus(url: url) {
@@ -102,6 +108,29 @@ extension Circulation {
         let protection = supported ? nil : (path.protection ?? MediaTypes.protectionName(received))
         return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(received), bytes: result.bytes,
                                supported: supported, protection: protection)
+    }
+
+    /// A static catalog on disk: its files are copied into shelf's folder, as a download would be.
+    private func copyLocal(_ url: URL, to destination: URL, declared: String?, path: AcquisitionPath,
+                           entry: CatalogEntry) throws -> DownloadOutcome {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw ShelfError(.noInput, "the catalog's file is not there", subject: url.path)
+        }
+        let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+        try ShelfDirectories.createDirectory(atPath: destination.deletingLastPathComponent().path)
+        let part = destination.path + ".part"
+        try? FileManager.default.removeItem(atPath: part)
+        do {
+            try FileManager.default.copyItem(atPath: url.path, toPath: part)
+            guard rename(part, destination.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        } catch {
+            throw ShelfError(.ioError, "the file could not be copied (\(error.localizedDescription))", subject: url.path)
+        }
+        let type = declared ?? path.endType
+        let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(type))
+        return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(type), bytes: bytes,
+                               supported: supported, protection: supported ? nil : path.protection)
     }
 
     static func fileExtension(for type: String) -> String {
@@ -127,7 +156,7 @@ enum ShelfDirectoriesSafeName {
         let safe = String(text.unicodeScalars.map {
             $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") ? Character($0) : "_"
         }.prefix(64))
-        return safe.isEmpty || safe.allSatisfy({ $0 == "_" }) ? "account" : safe
+        return safe.isEmpty || safe.allSatisfy({ $0 == "_" }) ? "local" : safe
     }
 
     /// A stable name from the entry's identifier: a readable tail plus a hash, never a path.

@@ -34,7 +34,13 @@ final class CatalogContext {
     }
 
     func circulation(_ args: Arguments) throws -> Circulation {
-        let account = try account(args)
+        let account: AccountRecord
+        if args.value("--account") == nil, try database.accounts().isEmpty {
+            // No account: titles from catalogs on disk or given by URL, which need no sign-in.
+            account = AccountRecord(id: "", title: "catalogs browsed without an account", catalogURL: "")
+        } else {
+            account = try self.account(args)
+        }
         return Circulation(client: client(for: account), database: database, account: account, openable: openable)
     }
 
