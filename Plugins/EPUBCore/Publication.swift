@@ -180,29 +180,43 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             ?? Locator(href: item.href, type: item.item.mediaType, title: item.title, locations: .init(progression: 0))
         var whereOut = where_
         whereOut.title = item.title ?? whereOut.title
-        let content = try renderItem(index, settings: settings)
-        if whereOut.text == nil, let quote = quote(index, progression: whereOut.locations.progression ?? 0) {
+        let (content, plain) = try renderItemAndText(index, settings: settings, quoteAt: whereOut.locations.progression ?? 0)
+        if whereOut.text == nil, let plain, let quote = EPUBPublication.quote(plain, progression: whereOut.locations.progression ?? 0) {
             whereOut.text = quote
         }
         return Rendered(content: Data(content.utf8), locator: whereOut)
     }
 
-    /// A text quote at a progression of an item (for sharing, and to find the place again in
-    /// another edition): up to 100 characters from there, with a little context before.
-    func quote(_ index: Int, progression: Double) -> Locator.Text? {
-        guard let text = try? plainText(index) else { return nil }
-        let chars = Array(Folding.squeeze(text).trimmingCharacters(in: .whitespaces))
-        guard !chars.isEmpty else { return nil }
+    /// A text quote at a progression of an item's text (for sharing, and to find the place again in
+    /// another edition): about 100 characters from a word start there, with a little context before.
+    static func quote(_ text: String, progression: Double) -> Locator.Text? {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return nil }
         let p = progression.isFinite ? min(max(progression, 0), 1) : 0
-        var start = min(chars.count - 1, Int(p * Double(chars.count)))
-        // Start at a word boundary.
-        while start > 0, start < chars.count, chars[start - 1] != " ", start > Int(p * Double(chars.count)) - 40 { start -= 1 }
-        let end = min(chars.count, start + 100)
-        return Locator.Text(before: start > 0 ? String(chars[max(0, start - 40)..<start]) : nil,
-                            highlight: String(chars[start..<end]), after: nil)
+        var start = min(bytes.count - 1, Int(p * Double(bytes.count)))
+        let floor = max(0, start - 60)
+        // Back to the start of a word (or of a UTF-8 sequence at least).
+        while start > floor, bytes[start - 1] != 0x20, bytes[start - 1] != 0x0A { start -= 1 }
+        while start < bytes.count, bytes[start] & 0xC0 == 0x80 { start += 1 }
+        guard start < bytes.count else { return nil }
+        var end = min(bytes.count, start + 400)
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        var before = max(0, start - 120)
+        while before < start, bytes[before] & 0xC0 == 0x80 { before += 1 }
+        let highlight = String(Folding.squeeze(XML.collapse(bytes: bytes[start..<end])).prefix(100))
+        guard !highlight.isEmpty else { return nil }
+        let lead = Folding.squeeze(String(decoding: bytes[before..<start], as: UTF8.self))
+        return Locator.Text(before: lead.isEmpty ? nil : String(lead.suffix(40)), highlight: highlight, after: nil)
     }
 
     public func renderItem(_ index: Int, settings: RenderSettings) throws -> String {
+        try renderItemAndText(index, settings: settings).content
+    }
+
+    /// The rendered item, and its text (for the where-locator's quote) when it has any.
+    func renderItemAndText(_ index: Int, settings: RenderSettings, quoteAt progression: Double = 0) throws -> (content: String, text: String?) {
+        // A quote at the start needs the first few hundred bytes of text only.
+        let quoteLimit = progression > 0 ? Int.max : 600
         guard index >= 0, index < book.readingOrder.count else { throw PluginFailure.notFound("no reading-order item \(index + 1)") }
         let item = book.readingOrder[index]
         let target = item.content
@@ -210,23 +224,26 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             let href = Paths.href(forEntry: target.path)
             if settings.as == .html {
                 let body = "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\">"
-                return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n"
+                return ("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n", nil)
             }
-            return "[Image: \(item.title ?? href)]\n"
+            return ("[Image: \(item.title ?? href)]\n", nil)
         }
         if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
         let doc = try book.document(at: target.path)
         switch settings.as {
         case .text:
             let text = TextRenderer.render(doc.root, width: settings.width, decorate: true)
-            if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return text }
+            if text.utf8.contains(where: { $0 > 0x20 }) {
+                return (text, TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
+            }
             // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
             let images = doc.root.descendants().filter { $0.name == "img" || $0.name == "image" }.count
-            return images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n"
+            return (images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n", nil)
         case .html:
-            return HTMLRenderer.render(doc, path: target.path,
-                                       settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
-                                       title: item.title ?? book.title, language: book.languages.first)
+            let html = HTMLRenderer.render(doc, path: target.path,
+                                           settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
+                                           title: item.title ?? book.title, language: book.languages.first)
+            return (html, TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
         }
     }
 
@@ -246,10 +263,11 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         let needle = Folding.fold(query)
         guard !needle.scalars.isEmpty else { throw PluginFailure.invalidArgument("the search query is empty") }
         var results: [Locator] = []
+        var foldCache: [UInt32: [Unicode.Scalar]] = [:]
         let groups = positionsByItem()
         for (index, item) in book.readingOrder.enumerated() {
             guard let text = try? plainText(index), !text.isEmpty else { continue }
-            let folded = Folding.fold(text)
+            let folded = Folding.fold(text, cache: &foldCache)
             let scalars = Array(text.unicodeScalars)
             for hit in folded.find(needle.scalars) {
                 guard results.count < limit else { return results }
@@ -288,18 +306,9 @@ public struct Folding {
     /// For each folded scalar, the index of the original scalar it came from.
     public var origin: [Int] = []
 
-    nonisolated(unsafe) private static var cache: [UInt32: [Unicode.Scalar]] = [:]
-    private static let lock = NSLock()
-
-    static func foldScalar(_ s: Unicode.Scalar) -> [Unicode.Scalar] {
+    static func foldScalar(_ s: Unicode.Scalar, cache: inout [UInt32: [Unicode.Scalar]]) -> [Unicode.Scalar] {
         let v = s.value
-        if v < 0x80 {
-            if v >= 0x41 && v <= 0x5A { return [Unicode.Scalar(v + 32)!] }
-            return [s]
-        }
-        lock.lock()
-        if let c = cache[v] { lock.unlock(); return c }
-        lock.unlock()
+        if let c = cache[v] { return c }
         var out: [Unicode.Scalar] = []
         if s.properties.isWhitespace {
             out = [" "]
@@ -314,9 +323,7 @@ public struct Folding {
             }
             if out.isEmpty && s.properties.generalCategory != .nonspacingMark { out = [s] }
         }
-        lock.lock()
         cache[v] = out
-        lock.unlock()
         return out
     }
 
@@ -334,12 +341,31 @@ public struct Folding {
     }
 
     public static func fold(_ text: String) -> Folding {
+        var cache: [UInt32: [Unicode.Scalar]] = [:]
+        return fold(text, cache: &cache)
+    }
+
+    public static func fold(_ text: String, cache: inout [UInt32: [Unicode.Scalar]]) -> Folding {
         var f = Folding()
         f.scalars.reserveCapacity(text.unicodeScalars.count)
         f.origin.reserveCapacity(text.unicodeScalars.count)
         var lastSpace = true
         for (i, s) in text.unicodeScalars.enumerated() {
-            for o in foldScalar(s) {
+            let v = s.value
+            if v < 0x80 {
+                // ASCII: lowercase letters, one space for any white space run.
+                if v == 0x20 || v == 0x0A || v == 0x09 || v == 0x0D || v == 0x0C {
+                    if lastSpace { continue }
+                    lastSpace = true
+                    f.scalars.append(" ")
+                } else {
+                    lastSpace = false
+                    f.scalars.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 32)) : s)
+                }
+                f.origin.append(i)
+                continue
+            }
+            for o in foldScalar(s, cache: &cache) {
                 if o == " " {
                     if lastSpace { continue }
                     lastSpace = true

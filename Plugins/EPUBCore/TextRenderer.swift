@@ -5,8 +5,15 @@ import Foundation
 enum DisplayWidth {
     static func of(_ c: Character) -> Int {
         guard let s = c.unicodeScalars.first else { return 0 }
+        return of(scalar: s)
+    }
+
+    static func of(scalar s: Unicode.Scalar) -> Int {
         let v = s.value
-        if v < 0x1100 { return 1 }
+        if v < 0x300 { return 1 }
+        if v < 0x1100 {
+            return s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark ? 0 : 1
+        }
         switch s.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
@@ -21,7 +28,7 @@ enum DisplayWidth {
         return 1
     }
 
-    static func of(_ s: String) -> Int { s.reduce(0) { $0 + of($1) } }
+    static func of(_ s: String) -> Int { s.unicodeScalars.reduce(0) { $0 + of(scalar: $1) } }
 
     /// Characters after which a line may break without a space (CJK ideographs and kana).
     static func breaksFreely(_ c: Character) -> Bool { of(c) == 2 }
@@ -42,6 +49,9 @@ public struct TextRenderer {
     private var firstLinePrefix: String?
     private var listCounters: [Int?] = []   // nil: bulleted list
     private var preDepth = 0
+    /// Stop after this many bytes of output (for quotes from the start of an item).
+    private var limit = Int.max
+    private var emitted = 0
 
     static let lineBreak: Character = "\u{2028}"
 
@@ -62,8 +72,9 @@ public struct TextRenderer {
                                       "line", "epigraph", "byline", "dateline", "imggroup", "bridgehead", "dtbook",
                                       "svg", "text", "tspan", "math"]
 
-    public static func render(_ root: XElement, width: Int = 72, decorate: Bool = true) -> String {
+    public static func render(_ root: XElement, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> String {
         var r = TextRenderer(width: width, decorate: decorate)
+        r.limit = limit
         let start = root.child("body") ?? root.child("book") ?? root
         r.walk(start, depth: 0)
         r.flush()
@@ -72,8 +83,8 @@ public struct TextRenderer {
     }
 
     private mutating func walk(_ e: XElement, depth: Int) {
-        guard depth < 300 else { return }
-        let name = e.name.lowercased()
+        guard depth < 300, emitted <= limit else { return }
+        let name = e.name
         if name == "title" && e.ns == NS.svg {
             // An SVG's title is its text alternative.
             let t = XML.collapse(e.text)
@@ -222,13 +233,26 @@ public struct TextRenderer {
     private mutating func flush(blank: Bool = true) {
         let text = inline
         inline = ""
-        // Source newlines are white space; only <br> (the sentinel) breaks a line.
-        let paragraphs = text.split(separator: TextRenderer.lineBreak, omittingEmptySubsequences: false).map { XML.collapse(String($0)) }
         var wrote = false
-        for p in paragraphs where !p.isEmpty {
-            emitWrapped(p)
-            wrote = true
+        // Source newlines are white space; only <br> (the U+2028 sentinel, E2 80 A8) breaks a line.
+        var utf8 = Array(text.utf8)
+        var start = 0
+        var i = 0
+        func paragraph(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
+            let p = XML.collapse(bytes: utf8[lo..<hi])
+            if !p.isEmpty { r.emitWrapped(p); wrote = true }
         }
+        while i + 2 < utf8.count {
+            if utf8[i] == 0xE2 && utf8[i + 1] == 0x80 && utf8[i + 2] == 0xA8 {
+                paragraph(&self, start, i)
+                i += 3
+                start = i
+            } else {
+                i += 1
+            }
+        }
+        paragraph(&self, start, utf8.count)
+        utf8.removeAll()
         if wrote && blank && decorate { lines.append("") }
     }
 
@@ -239,12 +263,14 @@ public struct TextRenderer {
             firstLinePrefix = nil
         }
         lines.append(prefix + s)
+        emitted += s.utf8.count + 1
     }
 
     /// Greedy wrapping by display width; CJK text breaks between characters, over-long words are cut.
     private mutating func emitWrapped(_ text: String) {
-        guard decorate else { emitLine(text); return }
         let avail = max(8, width - prefixWidth)
+        // UTF-8 length bounds the display width from above: short paragraphs need no wrapping.
+        guard decorate, text.utf8.count > avail else { emitLine(text); return }
         var line = ""
         var lineWidth = 0
         var word = ""
@@ -255,14 +281,14 @@ public struct TextRenderer {
             let needSpace = !line.isEmpty && spaceBeforeWord
             let extra = needSpace ? 1 : 0
             if lineWidth + extra + wordWidth <= avail {
-                if needSpace { line += " " }
+                if needSpace { line.unicodeScalars.append(" ") }
                 line += word
                 lineWidth += extra + wordWidth
             } else {
                 if !line.isEmpty { r.emitLine(line) }
                 line = ""
                 lineWidth = 0
-                // Cut a word wider than the line.
+                // Cut a word wider than the line (between characters, never inside one).
                 var piece = ""
                 var pw = 0
                 for ch in word {
@@ -278,23 +304,26 @@ public struct TextRenderer {
             wordWidth = 0
         }
         var lastWasSpace = false
-        for ch in text {
-            if ch == " " {
+        for sc in text.unicodeScalars {
+            if sc == " " {
                 placeWord(&self)
                 lastWasSpace = true
                 continue
             }
-            let cw = DisplayWidth.of(ch)
-            if DisplayWidth.breaksFreely(ch) {
+            let cw = DisplayWidth.of(scalar: sc)
+            if cw == 2 {
                 // Each wide character is a word of its own that joins its neighbours without a space.
                 placeWord(&self)
-                if lastWasSpace && !line.isEmpty && lineWidth + 1 <= avail { line += " "; lineWidth += 1 }
+                if lastWasSpace && !line.isEmpty && lineWidth + 1 <= avail { line.unicodeScalars.append(" "); lineWidth += 1 }
                 if lineWidth + cw > avail, !line.isEmpty { emitLine(line); line = ""; lineWidth = 0 }
-                line.append(ch)
+                line.unicodeScalars.append(sc)
                 lineWidth += cw
+            } else if cw == 0 && word.isEmpty && !line.isEmpty {
+                // A combining mark after a wide character stays with it.
+                line.unicodeScalars.append(sc)
             } else {
                 if word.isEmpty { spaceBeforeWord = lastWasSpace }
-                word.append(ch)
+                word.unicodeScalars.append(sc)
                 wordWidth += cw
             }
             lastWasSpace = false

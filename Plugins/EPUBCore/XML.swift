@@ -305,20 +305,25 @@ public enum XML {
         return s == "amp" || s == "lt" || s == "gt" || s == "quot" || s == "apos"
     }
 
-    /// Collapses whitespace runs to one space and trims.
+    /// Collapses XML white-space runs (space, tab, CR, LF) to one space and trims. No-break and
+    /// other Unicode spaces are content (Mongolian titles use U+202F).
     public static func collapse(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
+        var s = s
+        return s.withUTF8 { collapse(bytes: $0) }
+    }
+
+    public static func collapse<C: Collection>(bytes: C) -> String where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
         var pendingSpace = false
-        for ch in s.unicodeScalars {
-            // XML white space only: no-break and narrow spaces are content (Mongolian titles use U+202F).
-            if ch == " " || ch == "\n" || ch == "\t" || ch == "\r" {
+        for b in bytes {
+            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
                 pendingSpace = !out.isEmpty
             } else {
-                if pendingSpace { out.unicodeScalars.append(" "); pendingSpace = false }
-                out.unicodeScalars.append(ch)
+                if pendingSpace { out.append(0x20); pendingSpace = false }
+                out.append(b)
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# EPUB benchmark: the shelf EPUB plugins (through the C ABI, release build) against ebooklib
+# (+ lxml) and, where installed, calibre's ebook-meta, on the same corpus in the same run.
+# Prints figures and ratios; it is not a test and never fails on a slow result.
+#
+#   bash bench/epub/run.sh [CORPUS_DIR]        (default ../shared/corpus/epub)
+# Peers: apt-get install python3-ebooklib python3-lxml [calibre]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+corpus=${1:-$root/../shared/corpus/epub}
+work=${BENCH_WORK:-/tmp/shelf-bench-epub}
+mkdir -p "$work"
+[ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 66; }
+py=/usr/bin/python3
+
+echo "== building (release)"
+(cd "$root" && swift build -c release --scratch-path "$work/build" --product shelf-epub3 >/dev/null && \
+  swift build -c release --scratch-path "$work/build" --product shelf-epub2 >/dev/null)
+epub3="$work/build/release/libshelf-epub3.so"
+epub2="$work/build/release/libshelf-epub2.so"
+cc -O2 -I"$root/Sources/PluginAPI/include" "$here/driver.c" -o "$work/driver" -ldl
+echo 'print("")' > "$work/empty.swift"; swiftc -O "$work/empty.swift" -o "$work/empty" 2>/dev/null
+
+books=("$corpus"/*.epub)
+largest="$corpus/epub2-feedbooks-memoires-outre-tombe-fr.epub"
+moby="$corpus/epub2-feedbooks-moby-dick.epub"
+have_peer=0; $py -c 'import ebooklib, lxml' 2>/dev/null && have_peer=1
+
+secs() { sed -n 's/.* \([0-9.]*\) s,.*/\1/p'; }
+rss() { sed -n 's/.*maxrss \([0-9]*\) KB.*/\1/p'; }
+ratio() { $py -c "import sys; a,b=float(sys.argv[1]),float(sys.argv[2]); print(f'{a/b:.1f}x' if b>0 else 'n/a')" "$1" "$2"; }
+
+run_pair() {  # label, shelf command..., --, peer command...
+  local label=$1; shift
+  local ours=() peer=()
+  while [ "$1" != "--" ]; do ours+=("$1"); shift; done; shift
+  peer=("$@")
+  local o p
+  o=$("${ours[@]}" 2>/dev/null | tail -1)
+  echo "$label"
+  echo "  shelf:    $o"
+  if [ $have_peer = 1 ] && [ ${#peer[@]} -gt 0 ]; then
+    p=$("${peer[@]}" 2>/dev/null | tail -1)
+    echo "  ebooklib: $p"
+    echo "  ratio (ebooklib time / shelf time): $(ratio "$(echo "$p" | secs)" "$(echo "$o" | secs)")"
+  fi
+}
+
+echo "== corpus: ${#books[@]} books"
+# Each book goes to the plugin of its version, as the host's probe would route it.
+v2=(); v3=()
+for b in "${books[@]}"; do case $(basename "$b") in epub2-*) v2+=("$b");; *) v3+=("$b");; esac; done
+o2=$("$work/driver" "$epub2" open "${v2[@]}" | tail -1); o3=$("$work/driver" "$epub3" open "${v3[@]}" | tail -1)
+ot=$($py -c "print(round($(echo "$o2" | secs) + $(echo "$o3" | secs), 3))")
+echo "open whole corpus (metadata, TOC, spine)"
+echo "  shelf:    epub2 $o2"; echo "            epub3 $o3"; echo "            total ${ot} s"
+if [ $have_peer = 1 ]; then
+  p=$($py "$here/peer_ebooklib.py" open "${books[@]}" 2>/dev/null | tail -1)
+  echo "  ebooklib: $p"
+  echo "  ratio (target >= 10x): $(ratio "$(echo "$p" | secs)" "$ot")"
+fi
+
+e2=$("$work/driver" "$epub2" extract "${v2[@]}" | tail -1); e3=$("$work/driver" "$epub3" extract "${v3[@]}" | tail -1)
+et=$($py -c "print(round($(echo "$e2" | secs) + $(echo "$e3" | secs), 3))")
+echo "full-text extraction of the corpus"
+echo "  shelf:    epub2 $e2"; echo "            epub3 $e3"; echo "            total ${et} s"
+if [ $have_peer = 1 ]; then
+  p=$($py "$here/peer_ebooklib.py" extract "${books[@]}" 2>/dev/null | tail -1)
+  echo "  ebooklib+lxml: $p"
+  echo "  ratio (target >= 3x): $(ratio "$(echo "$p" | secs)" "$et")"
+fi
+
+echo "info on the largest book as a process, 10 runs"
+t0=$($py -c 'import time; print(time.monotonic())')
+for i in $(seq 10); do "$work/driver" "$epub2" info "$largest" >/dev/null; done
+t1=$($py -c 'import time; print(time.monotonic())')
+ours=$($py -c "print(round(($t1 - $t0) / 10, 4))")
+echo "  shelf plugin process (open + manifest): ${ours} s per run"
+if command -v ebook-meta >/dev/null; then
+  t0=$($py -c 'import time; print(time.monotonic())'); for i in $(seq 3); do ebook-meta "$largest" >/dev/null 2>&1; done
+  t1=$($py -c 'import time; print(time.monotonic())'); theirs=$($py -c "print(round(($t1 - $t0) / 3, 4))")
+  echo "  ebook-meta: ${theirs} s per run; ratio (target >= 20x): $(ratio "$theirs" "$ours")"
+else
+  echo "  ebook-meta: not installed (apt-get install calibre)"
+  if [ $have_peer = 1 ]; then
+    t0=$($py -c 'import time; print(time.monotonic())'); for i in $(seq 3); do $py "$here/peer_ebooklib.py" info "$largest" >/dev/null 2>&1; done
+    t1=$($py -c 'import time; print(time.monotonic())'); theirs=$($py -c "print(round(($t1 - $t0) / 3, 4))")
+    echo "  ebooklib process: ${theirs} s per run; ratio: $(ratio "$theirs" "$ours")"
+  fi
+fi
+
+run_pair "search 'whale' in Moby-Dick" "$work/driver" "$epub2" search whale "$moby" -- $py "$here/peer_ebooklib.py" search whale "$moby"
+echo "positions of the largest book"
+echo "  shelf:    $("$work/driver" "$epub2" positions "$largest" | tail -1)"
+echo "peak memory extracting the largest book"
+m=$("$work/driver" "$epub2" extract "$largest" | tail -1)
+echo "  shelf:    $(echo "$m" | rss) KB (target < 100 MB)"
+echo "  empty Swift program: $(/usr/bin/time -f '%M' "$work/empty" 2>&1 >/dev/null | tail -1) KB"
+if [ $have_peer = 1 ]; then echo "  ebooklib+lxml: $($py "$here/peer_ebooklib.py" extract "$largest" 2>/dev/null | tail -1 | rss) KB"; fi
