@@ -399,3 +399,45 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         try run(["sync"])
     }
 }
+
+/// Corpus feeds served over HTTP with validators; browser (OAuth implicit) sign-in.
+final class ServedCorpusAndBrowserSignInTests: LibraryTestCase {
+    func testCorpusFeedServedWithConditionalRequests() throws {
+        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else { throw XCTSkip("../shared/corpus is absent") }
+        library.server.serveFiles(from: corpus, at: "/corpus/")
+        let address = library.url("/corpus/palace-a1qa-groups-20260605.xml")
+        let first = try run(["browse", address])
+        XCTAssertTrue(first.stdout.contains("Formats: [All]  eBooks  Audiobooks"), first.stdout)
+        XCTAssertTrue(first.stdout.contains("Audiobook · 5 of 5 copies available"), first.stdout)
+        let second = try run(["browse", address])
+        XCTAssertEqual(first.stdout, second.stdout)
+        let requests = library.server.requests(to: "/corpus/palace-a1qa-groups-20260605.xml")
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertNotNil(requests.last?.header("If-None-Match"), "the second fetch is conditional")
+        // A corpus feed that is not XML is refused with the reason and exit 65.
+        let bad = try run(["browse", library.url("/corpus/bad-not-xml.xml")], expect: 65)
+        XCTAssertTrue(bad.stderr.contains("neither XML nor JSON"), bad.stderr)
+    }
+
+    func testBrowserSignInPrintsTheAddressAndTakesTheTokenBack() throws {
+        let auth = """
+            {"id": "x", "title": "Web Sign-in Library",
+             "links": [{"rel": "start", "href": "\(library.root)"}, {"rel": "http://opds-spec.org/shelf", "href": "\(library.url("/web-loans"))"}],
+             "authentication": [{"type": "http://opds-spec.org/auth/oauth/implicit",
+               "links": [{"rel": "authenticate", "href": "https://idp.example/authorize?client=shelf"}]}]}
+            """
+        library.server.route("GET", "/web-auth", .text(auth, contentType: "application/opds-authentication+json"))
+        library.server.route("GET", "/web-loans") { request in
+            guard request.header("Authorization") == "Bearer browser-token-1" else { return .status(401) }
+            return .text(#"<feed xmlns="http://www.w3.org/2005/Atom"><id>l</id><title>Loans</title></feed>"#,
+                         contentType: "application/atom+xml")
+        }
+        try run(["account", "add", library.url("/web-auth"), "--name", "web"])
+        let login = try run(["login", "web"], stdin: "opds://authorize/?id=x&access_token=browser-token-1&token_type=bearer\n")
+        XCTAssertTrue(login.stderr.contains("https://idp.example/authorize?client=shelf&redirect_uri=opds://authorize/"), login.stderr)
+        XCTAssertFalse(login.stdout.contains("browser-token-1") || login.stderr.contains("browser-token-1"))
+        try run(["sync", "--account", "web"])
+        try run(["logout", "web"])
+        try run(["sync", "--account", "web"], expect: 77)
+    }
+}
