@@ -22,13 +22,14 @@ func usage() -> String {
 
     """
     for c in commands where !c.hidden {
-        text += "  " + c.name.padding(toLength: 13, withPad: " ", startingAt: 0) + c.summary + "\n"
+        text += "  " + c.name.padding(toLength: max(16, c.name.count + 2), withPad: " ", startingAt: 0) + c.summary + "\n"
     }
     text += """
 
     Every command takes --json for output that scripts can rely on (docs/json.md).
     `shelf help COMMAND` explains one command. Exit codes: 0 done, 1 checks failed, 64 usage,
-    65 bad data, 66 no input, 69 no plugin for this format, 70 plugin fault, 74 I/O error.
+    65 bad data, 66 no input, 69 unavailable (no plugin for this format, no copy to borrow),
+    70 plugin fault, 74 I/O error, 75 try again later, 77 permission (sign-in refused).
     """
     return text
 }
