@@ -49,6 +49,8 @@ let package = Package(
                        providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
+                       providers: [.apt(["libdbus-1-dev"])]),
         // libsonic (time-stretching with pitch kept) has no pkg-config file; its module map links it.
         .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
 
@@ -63,7 +65,7 @@ let package = Package(
         .target(name: "EPUBCore", dependencies: ["PluginKit", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip", "CXML2", "CSonic"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip", "CXML2", "CSonic", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
@@ -74,6 +76,7 @@ let package = Package(
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
+        .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport"], path: "Tests/NotificationTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
     ] + plugins.map(\.1)
 )

@@ -9,7 +9,7 @@ let publicationCommands: [Command] = [
     pluginsCommand, infoCommand, manifestCommand, tocCommand, renderCommand, positionsCommand,
     searchCommand, resourceCommand, coverCommand,
 ]
-let commands: [Command] = publicationCommands + audioCommands + catalogCommands
+let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands
     + [conformanceCommand, conformanceCheckCommand]
 
 func usage() -> String {

@@ -1,0 +1,2 @@
+/// Notification, status and watcher commands; registered in main.swift.
+let notificationCommands: [Command] = []

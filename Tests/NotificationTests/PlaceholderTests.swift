@@ -1,0 +1,2 @@
+import XCTest
+final class NotificationPlaceholderTests: XCTestCase { func testNothing() {} }
