@@ -87,7 +87,7 @@ public final class EPUBBook {
         let pathTypes = Dictionary(opf.items.map { ($0.path, $0.mediaType) }, uniquingKeysWith: { a, _ in a })
         let typeOf: (String) -> String? = { href in
             let p = Paths.splitFragment(href).path
-            return pathTypes[p.removingPercentEncoding ?? p]
+            return pathTypes[Paths.percentDecode(p)]
         }
         var nav = Navigation()
         func load(_ p: String) -> XDocument? {
@@ -164,7 +164,7 @@ public final class EPUBBook {
         for g in opf.guide where g.type == "cover" { coverPagePaths.insert(g.path) }
         for l in navigation.landmarks where (l.rel ?? []).contains("cover") {
             let p = Paths.splitFragment(l.href).path
-            coverPagePaths.insert(p.removingPercentEncoding ?? p)
+            coverPagePaths.insert(Paths.percentDecode(p))
         }
         // A cover page: the guide's cover, or a first spine item that only shows the cover image.
         if coverImagePath == nil, let page = coverPagePaths.first, let doc = try? document(at: page) {

@@ -157,9 +157,23 @@ extension EPUBBook {
         }
         var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
                                 toc: navigation.toc)
-        manifest.setLinks(navigation.landmarks.isEmpty ? guideLandmarks() : navigation.landmarks, in: "landmarks")
-        manifest.setLinks(navigation.pageList, in: "pageList")
+        let landmarks = navigation.landmarks.isEmpty ? guideLandmarks() : navigation.landmarks
+        if !landmarks.isEmpty { manifest.subcollections["landmarks"] = EPUBBook.json(landmarks) }
+        if !navigation.pageList.isEmpty { manifest.subcollections["pageList"] = EPUBBook.json(navigation.pageList) }
         return manifest
+    }
+
+    /// Links as JSON values, built directly (no encode/decode round trip).
+    static func json(_ links: [Link]) -> JSONValue {
+        .array(links.map { l in
+            var o: [String: JSONValue] = ["href": .string(l.href)]
+            if let t = l.type { o["type"] = .string(t) }
+            if let t = l.title { o["title"] = .string(t) }
+            if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }
+            if let p = l.properties { o["properties"] = .object(p) }
+            if let c = l.children, !c.isEmpty { o["children"] = json(c) }
+            return .object(o)
+        })
     }
 
     /// EPUB 2's guide, as landmarks with the EPUB 3 structural semantics where they correspond.

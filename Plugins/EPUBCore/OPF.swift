@@ -24,7 +24,7 @@ public struct Container {
         for rf in doc.root.descendants("rootfile") {
             guard let full = rf.attr("full-path"), !full.isEmpty else { continue }
             let type = rf.attr("media-type") ?? "application/oebps-package+xml"
-            guard let path = Paths.normalise(full.removingPercentEncoding ?? full), !path.isEmpty else { continue }
+            guard let path = Paths.normalise(Paths.percentDecode(full)), !path.isEmpty else { continue }
             roots.append((path, type))
         }
         return Container(rootfiles: roots)

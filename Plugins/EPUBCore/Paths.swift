@@ -12,14 +12,38 @@ public enum Paths {
 
     /// Splits "a/b.xhtml#frag" into the path part and the fragment (without '#'); drops a query.
     public static func splitFragment(_ href: String) -> (path: String, fragment: String?) {
-        var path = href
-        var fragment: String?
-        if let hash = path.firstIndex(of: "#") {
-            fragment = String(path[path.index(after: hash)...])
-            path = String(path[..<hash])
+        let u = href.utf8
+        guard let cut = u.firstIndex(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }) else { return (href, nil) }
+        let path = String(href[..<cut])
+        guard let hash = u.firstIndex(of: UInt8(ascii: "#")) else { return (path, nil) }
+        return (path, String(href[href.utf8.index(after: hash)...]))
+    }
+
+    /// Percent-decoding of UTF-8 (malformed escapes are kept as they are; invalid UTF-8 repaired).
+    public static func percentDecode(_ s: String) -> String {
+        guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        func hex(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 0x30...0x39: return b - 0x30
+            case 0x41...0x46: return b - 0x41 + 10
+            case 0x61...0x66: return b - 0x61 + 10
+            default: return nil
+            }
         }
-        if let q = path.firstIndex(of: "?") { path = String(path[..<q]) }
-        return (path, fragment)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+                out.append(h << 4 | l)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     public static func isExternal(_ href: String) -> Bool {
@@ -33,7 +57,7 @@ public enum Paths {
     public static func resolve(_ href: String, against base: String) -> String? {
         let (raw, _) = splitFragment(href)
         if isExternal(raw) { return nil }
-        let decoded = raw.removingPercentEncoding ?? raw
+        let decoded = percentDecode(raw)
         let joined = decoded.hasPrefix("/") ? String(decoded.dropFirst()) : base + decoded
         return normalise(joined)
     }

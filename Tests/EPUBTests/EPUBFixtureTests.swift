@@ -136,6 +136,19 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(try pub.render(at: nil, settings: RenderSettings()).locator.href, "OEBPS/text/ch2.xhtml")
     }
 
+    func testNonASCIIAndRelativeHrefsResolve() throws {
+        let p = try dir.zip("names.epub", Books.epub3Entries(extra: [("OEBPS/images/café été.png", Books.png), ("OEBPS/odd%name.css", Data("x".utf8))]))
+        let pub = try EPUBPublication(path: p)
+        XCTAssertEqual(try pub.resource(href: "OEBPS/images/caf%C3%A9%20%C3%A9t%C3%A9.png"), Books.png)
+        XCTAssertEqual(try pub.resource(href: "OEBPS/images/café été.png#x"), Books.png)
+        XCTAssertEqual(try pub.resource(href: "./OEBPS/text/../images/caf%C3%A9%20%C3%A9t%C3%A9.png?q=1"), Books.png)
+        XCTAssertEqual(try pub.resource(href: "OEBPS/odd%25name.css"), Data("x".utf8))
+        XCTAssertEqual(Paths.percentDecode("a%2Fb%zz%C3%A9"), "a/b%zzé")
+        XCTAssertEqual(Paths.splitFragment("a/b.xhtml?x=1#frag").path, "a/b.xhtml")
+        XCTAssertEqual(Paths.splitFragment("a/b.xhtml?x=1#frag").fragment, "frag")
+        XCTAssertNil(Paths.resolve("../../x", against: "OEBPS/"))
+    }
+
     func testProbeReadsThePackageVersion() throws {
         let p2 = try dir.zip("b2.epub", Books.epub2Entries())
         let p3 = try dir.zip("b3.epub", Books.epub3Entries())
