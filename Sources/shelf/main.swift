@@ -99,6 +99,8 @@ func run(_ words: [String]) throws -> Int32 {
 }
 
 // Ctrl-C asks every plugin call in flight to stop (plugins poll is_cancelled); a second one ends shelf.
+// The flag is touched once here so its lazy initialisation never runs inside the signal handler.
+HostServices.cancelRequested = false
 signal(SIGINT) { _ in
     if HostServices.cancelRequested { _exit(130) }
     HostServices.cancelRequested = true
