@@ -41,7 +41,7 @@ public final class EPUBBook {
         // mimetype: present and first is the rule; Debian's re-packed books break it and still open.
         if let m = zip.entry(named: "mimetype") {
             if let bytes = try? zip.read(m, limit: 64) {
-                let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = String(decoding: bytes, as: UTF8.self).trimmedASCII
                 if text != "application/epub+zip" { warnings.append("the mimetype entry says '\(text)', not application/epub+zip") }
             }
             if zip.firstEntryName != "mimetype" {

@@ -46,10 +46,10 @@ public struct EncryptionInfo {
             guard let method = ed.child("EncryptionMethod")?.attr("Algorithm"),
                   let uri = ed.descendants("CipherReference").first?.attr("URI"),
                   let path = Paths.resolve(uri, against: "") else { continue }
-            var item = Item(algorithm: method.trimmingCharacters(in: .whitespaces), originalLength: nil, compressed: false)
+            var item = Item(algorithm: method.trimmedASCII, originalLength: nil, compressed: false)
             for c in ed.descendants("Compression") {
                 item.compressed = c.attr("Method") == "8"
-                item.originalLength = c.attr("OriginalLength").flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+                item.originalLength = c.attr("OriginalLength").flatMap { UInt64($0.trimmedASCII) }
             }
             // Scheme hints inside KeyInfo.
             if let keyInfo = ed.child("KeyInfo") {

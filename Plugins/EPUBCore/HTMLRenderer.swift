@@ -114,7 +114,7 @@ public struct HTMLRenderer {
 
     /// A URL attribute rewritten to a root-relative manifest href.
     func rewrite(_ value: String) -> String {
-        let v = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let v = value.trimmedASCII
         if v.isEmpty || v.hasPrefix("#") || Paths.isExternal(v) { return v }
         guard let p = Paths.resolve(v, against: docDir) else { return v }
         let frag = Paths.splitFragment(v).fragment
@@ -168,7 +168,7 @@ public struct HTMLRenderer {
             result += rest[..<r.upperBound]
             rest = rest[r.upperBound...]
             guard let close = rest.firstIndex(of: ")") else { break }
-            var inner = String(rest[..<close]).trimmingCharacters(in: .whitespaces)
+            var inner = String(rest[..<close]).trimmedASCII
             var quote = ""
             if let f = inner.first, f == "\"" || f == "'" { quote = String(f); inner = String(inner.dropFirst().dropLast()) }
             result += quote + rewrite(inner) + quote

@@ -39,7 +39,7 @@ extension EPUBBook {
         var byRole: [String: [JSONValue]] = [:]
         for (i, e) in (opf.meta("dc:creator") + opf.meta("dc:contributor")).enumerated() where !e.value.isEmpty {
             let isCreator = e.property == "dc:creator"
-            let role = (e.refinement("role") ?? e.attributes["role"] ?? (isCreator ? "aut" : "")).trimmingCharacters(in: .whitespaces).lowercased()
+            let role = (e.refinement("role") ?? e.attributes["role"] ?? (isCreator ? "aut" : "")).trimmedASCII.lowercased()
             var obj: [String: JSONValue] = ["name": .string(e.value)]
             if let fileAs = e.refinement("file-as") ?? e.attributes["file-as"] { obj["sortAs"] = .string(fileAs) }
             let key: String
@@ -80,7 +80,7 @@ extension EPUBBook {
         var collections: [JSONValue] = []
         for c in opf.meta("belongs-to-collection") where !c.value.isEmpty {
             var o: [String: JSONValue] = ["name": .string(c.value)]
-            if let pos = c.refinement("group-position"), let n = Double(pos.trimmingCharacters(in: .whitespaces)) { o["position"] = .number(n) }
+            if let pos = c.refinement("group-position"), let n = Double(pos.trimmedASCII) { o["position"] = .number(n) }
             if let id = c.refinement("identifier") { o["identifier"] = .string(id) }
             if c.refinement("collection-type") == "series" { series.append(.object(o)) } else { collections.append(.object(o)) }
         }
@@ -100,7 +100,7 @@ extension EPUBBook {
         let conforms = list("dcterms:conformsTo") + opf.meta("dc:conformsTo").map { .string($0.value) }
         if !conforms.isEmpty { a11y["conformsTo"] = .array(conforms) }
         if !list("schema:accessMode").isEmpty { a11y["accessMode"] = .array(list("schema:accessMode")) }
-        let sufficient = opf.meta("schema:accessModeSufficient").map { JSONValue.array($0.value.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }) }
+        let sufficient = opf.meta("schema:accessModeSufficient").map { JSONValue.array($0.value.split(separator: ",").map { .string(String($0).trimmedASCII) }) }
         if !sufficient.isEmpty { a11y["accessModeSufficient"] = .array(sufficient) }
         if !list("schema:accessibilityFeature").isEmpty { a11y["feature"] = .array(list("schema:accessibilityFeature")) }
         if !list("schema:accessibilityHazard").isEmpty { a11y["hazard"] = .array(list("schema:accessibilityHazard")) }
@@ -231,7 +231,7 @@ extension EPUBBook {
 
     /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds.
     static func clockValue(_ s: String) -> Double? {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = s.trimmedASCII
         if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
         if t.hasSuffix("s") { return Double(t.dropLast()) }
         if t.hasSuffix("min") { return Double(t.dropLast(3)).map { $0 * 60 } }

@@ -15,7 +15,7 @@ public struct Navigation {
     /// Turns a raw href found in `docPath` into a manifest href (percent-encoded, root-relative,
     /// with its fragment), or nil when it leaves the book.
     static func manifestHref(_ raw: String, in docPath: String) -> String? {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = raw.trimmedASCII
         if trimmed.isEmpty { return nil }
         if Paths.isExternal(trimmed) { return trimmed }
         let (_, fragment) = Paths.splitFragment(trimmed)

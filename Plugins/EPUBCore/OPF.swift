@@ -100,7 +100,7 @@ public struct OPFPackage {
         guard root.name == "package" else {
             throw PluginFailure.badData("'\(path)' is not an OPF package document (root element <\(root.name)>)", at: path)
         }
-        var opf = OPFPackage(path: path, version: root.attr("version")?.trimmingCharacters(in: .whitespaces) ?? "2.0",
+        var opf = OPFPackage(path: path, version: root.attr("version")?.trimmedASCII ?? "2.0",
                              uniqueIdentifierID: root.attr("unique-identifier"))
         if !doc.wellFormed { opf.warnings.append("'\(path)' is not well-formed XML; read what could be recovered") }
         let base = Paths.directory(of: path)
@@ -123,7 +123,7 @@ public struct OPFPackage {
                     opf.entries.append(entry)
                 } else if e.name == "meta" {
                     if let name = e.attr("name"), let content = e.attr("content") {
-                        opf.namedMeta.append((name, content.trimmingCharacters(in: .whitespacesAndNewlines)))
+                        opf.namedMeta.append((name, content.trimmedASCII))
                     } else if let property = e.attr("property") {
                         let value = e.trimmedText
                         if let target = e.attr("refines") {
@@ -165,7 +165,7 @@ public struct OPFPackage {
                 let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
                 opf.itemsByID[id] = opf.items.count
                 opf.items.append(ManifestItem(id: id, path: entryPath, fragment: Paths.splitFragment(href).fragment,
-                                              mediaType: (e.attr("media-type") ?? "").trimmingCharacters(in: .whitespaces).lowercased(),
+                                              mediaType: (e.attr("media-type") ?? "").trimmedASCII.lowercased(),
                                               properties: props, fallback: e.attr("fallback"),
                                               mediaOverlay: e.attr("media-overlay")))
             }

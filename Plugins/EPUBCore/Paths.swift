@@ -77,15 +77,28 @@ public enum Paths {
         return parts.joined(separator: "/")
     }
 
-    private static let allowed: CharacterSet = {
-        var set = CharacterSet.urlPathAllowed
-        set.remove(charactersIn: ":;")
-        return set
-    }()
-
-    /// Percent-encodes an entry path into a manifest href.
+    /// Percent-encodes an entry path into a manifest href: everything but unreserved characters,
+    /// sub-delimiters (less ':' and ';'), '@' and '/' is escaped, non-ASCII as UTF-8 bytes.
     public static func href(forEntry path: String) -> String {
-        path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        func allowed(_ b: UInt8) -> Bool {
+            switch b {
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
+            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "@"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "="): return true
+            default: return false
+            }
+        }
+        if path.utf8.allSatisfy(allowed) { return path }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(path.utf8.count + 16)
+        for b in path.utf8 {
+            if allowed(b) { out.append(b) } else {
+                out.append(UInt8(ascii: "%")); out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0xF)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A relative reference from the folder `fromDir` to the entry `path` (for HTML output that

@@ -30,7 +30,7 @@ public enum EPUBProbe {
             after = after.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
             guard let q = after.first, q == "\"" || q == "'" else { return nil }
             let value = after.dropFirst().prefix { $0 != q }
-            return value.trimmingCharacters(in: .whitespaces)
+            return String(value).trimmedASCII
         }
         return nil
     }

@@ -3,6 +3,18 @@ import Foundation
 import PluginAPI
 import PluginKit
 
+extension String {
+    /// Trims ASCII white space (what XML and OPF attribute values carry) without Foundation.
+    public var trimmedASCII: String {
+        let u = self.utf8
+        func ws(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C }
+        guard let first = u.firstIndex(where: { !ws($0) }) else { return "" }
+        let last = u.lastIndex(where: { !ws($0) })!
+        if first == u.startIndex && u.index(after: last) == u.endIndex { return self }
+        return String(self[first...last])
+    }
+}
+
 /// A small immutable XML tree, copied out of libxml2 so that no libxml2 pointer outlives a parse.
 public final class XElement {
     public let name: String          // local name (lowercased for HTML-parsed documents)
