@@ -87,6 +87,8 @@ public final class Circulation {
             var loaned = result
             if loaned.availability.state != .loaned { loaned.availability.state = .loaned }
             try database.upsertLoan(LoanRecord(accountID: account.id, entry: loaned))
+            // A ready hold borrowed: its notifications no longer hold.
+            try? database.withdrawNotifications(accountID: account.id, entryID: loaned.id, kinds: [.holdReady, .holdLastDay])
             return .loaned(loaned)
         }
     }
@@ -161,6 +163,8 @@ public final class Circulation {
         }
         _ = try circulationRequest(url)
         try database.deleteLoan(accountID: account.id, entryID: entry.id)
+        // Returned by the patron: never "has been returned" later.
+        try? database.loanReturnedByPatron(accountID: account.id, entryID: entry.id)
     }
 
     public func cancelHold(_ stored: CatalogEntry) throws {
@@ -171,6 +175,7 @@ public final class Circulation {
         }
         _ = try circulationRequest(url)
         try database.deleteHold(accountID: account.id, entryID: entry.id)
+        try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
     }
 
     // MARK: Sync
@@ -210,6 +215,8 @@ public final class Circulation {
                 }
             }
             try database.replaceShelf(accountID: account.id, loans: loans, holds: holds)
+            // The notification rules run on every successful sync (and only then).
+            try? NotificationEngine(database: database).evaluate(accountID: account.id)
             return SyncResult(loans: try database.loans(accountID: account.id), holds: try database.holds(accountID: account.id))
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)

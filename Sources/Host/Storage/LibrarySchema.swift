@@ -3,6 +3,7 @@ enum LibrarySchema {
     static let migrations: [SchemaMigration] = [
         SchemaMigration("books, reading positions and meta", sql: version1),
         CatalogSchema.step,
+        NotificationSchema.step,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Runs the rules for one account against what the database holds, right after a successful sync, and stores
+/// the outcome. Never run after a failed sync: a feed that did not arrive says nothing about loans ending.
+public struct NotificationEngine {
+    public let database: LibraryDatabase
+    public let clock: NotificationClock
+
+    public init(database: LibraryDatabase, clock: NotificationClock = .system) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Evaluates the rules for the account; returns the notifications made now (withdrawals are stored too).
+    @discardableResult
+    public func evaluate(accountID: String) throws -> [NotificationRecord] {
+        let now = clock.now
+        return try database.connection.transaction {
+            let loans = try database.loans(accountID: accountID).map(NotificationRules.Subject.init)
+            let holds = try database.holds(accountID: accountID).map(NotificationRules.Subject.init)
+            let decision = NotificationRules.evaluate(
+                now: now, loans: loans, holds: holds, previousLoans: try database.notificationLoans(accountID: accountID),
+                live: try database.liveNotificationsForRules(accountID: accountID))
+            return try database.applyNotificationDecision(decision, accountID: accountID, loans: loans, at: now)
+        }
+    }
+}

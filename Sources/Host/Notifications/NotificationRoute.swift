@@ -1,0 +1,34 @@
+/// Where a notification leads, as a route a command line or a later browser UI can follow:
+/// `reservations` (the holds list), `loans` (My Books) or `book:<id>` (the title's details).
+public enum NotificationRoute: Equatable, Sendable, CustomStringConvertible {
+    case reservations
+    case loans
+    case book(String)
+
+    public init?(_ text: String) {
+        switch text {
+        case "reservations": self = .reservations
+        case "loans": self = .loans
+        default:
+            guard text.hasPrefix("book:"), text.count > 5 else { return nil }
+            self = .book(String(text.dropFirst(5)))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .reservations: return "reservations"
+        case .loans: return "loans"
+        case .book(let id): return "book:\(id)"
+        }
+    }
+
+    /// The section's name as the patron reads it.
+    public var words: String {
+        switch self {
+        case .reservations: return "Reservations"
+        case .loans: return "My Books"
+        case .book: return "the book's details"
+        }
+    }
+}

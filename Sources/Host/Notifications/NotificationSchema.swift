@@ -1,0 +1,37 @@
+/// The library database's tables for notifications (issue 6), appended to `LibrarySchema.migrations` as one step.
+///
+/// `notifications` keeps every notification shelf made, live or withdrawn: at most one live notification per
+/// loan or hold and kind (the partial unique index), which is what makes each fire once and survive restarts.
+/// `notification_loans` is the list of loans as the last successful sync saw them, so that a loan which left the
+/// feed can be told apart: its end passed ("has been returned") or it went early (returned, no notification).
+enum NotificationSchema {
+    static let step = SchemaMigration("notifications for holds and loans", sql: sql)
+
+    private static let sql = """
+        CREATE TABLE notifications (
+            id            INTEGER PRIMARY KEY AUTOINCREMENT,
+            account_id    TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            entry_id      TEXT NOT NULL,
+            kind          TEXT NOT NULL CHECK (kind IN ('hold-ready', 'hold-last-day', 'loan-week', 'loan-day', 'loan-returned')),
+            title         TEXT NOT NULL,
+            text          TEXT NOT NULL,
+            route         TEXT NOT NULL,
+            book_route    TEXT NOT NULL,
+            ends_at       INTEGER,
+            created_at    INTEGER NOT NULL,
+            withdrawn_at  INTEGER,
+            read_at       INTEGER,
+            terminal_at   INTEGER,
+            desktop_at    INTEGER,
+            desktop_id    INTEGER
+        );
+        CREATE UNIQUE INDEX notifications_live ON notifications (account_id, entry_id, kind) WHERE withdrawn_at IS NULL;
+        CREATE TABLE notification_loans (
+            account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            entry_id    TEXT NOT NULL,
+            title       TEXT NOT NULL,
+            ends_at     INTEGER,
+            PRIMARY KEY (account_id, entry_id)
+        );
+        """
+}

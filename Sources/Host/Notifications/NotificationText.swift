@@ -1,0 +1,37 @@
+/// The notification texts, word for word as the patron's requirements give them. The same text goes to the
+/// desktop, the terminal and `shelf notifications`; it carries its meaning in words, never in an icon or colour.
+public enum NotificationText {
+    /// "[title] is ready to be checked out. You have [N] days to complete checkout of this item." — "1 day" in the
+    /// singular.
+    public static func holdReady(_ title: String, days: Int) -> String {
+        "\(title) is ready to be checked out. You have \(days) \(days == 1 ? "day" : "days") to complete checkout of this item."
+    }
+
+    /// A ready hold with 24 hours or less left.
+    public static func holdLastDay(_ title: String) -> String {
+        "\(title) is ready to be checked out. You have 1 day left to complete checkout of this item."
+    }
+
+    public static func loanWeek(_ title: String) -> String {
+        "\(title) has one week left before it will be returned."
+    }
+
+    public static func loanDay(_ title: String) -> String {
+        "\(title) has one day left before it must be returned."
+    }
+
+    public static func loanReturned(_ title: String) -> String {
+        "\(title) has been returned."
+    }
+
+    /// The text of `kind` for `title`; `days` is used by `holdReady` only.
+    public static func text(_ kind: NotificationKind, title: String, days: Int) -> String {
+        switch kind {
+        case .holdReady: return holdReady(title, days: days)
+        case .holdLastDay: return holdLastDay(title)
+        case .loanWeek: return loanWeek(title)
+        case .loanDay: return loanDay(title)
+        case .loanReturned: return loanReturned(title)
+        }
+    }
+}
