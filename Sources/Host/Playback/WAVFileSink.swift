@@ -1,0 +1,65 @@
+import Foundation
+
+/// A RIFF/WAVE file of 16-bit PCM; the header's sizes are written when playback ends, so a
+/// crash leaves a file that players still open (with sizes of 0xFFFFFFFF meaning "to the end").
+public final class WAVFileSink: AudioSink {
+    public let path: String
+    public var isPaced: Bool { false }
+    public var name: String { "WAV file \(path)" }
+    private var handle: FileHandle?
+    private var dataBytes: UInt64 = 0
+    private var rate = 0, channels = 0
+    private var buffer = [UInt8]()
+
+    public init(path: String) { self.path = path }
+
+    public func start(sampleRate: Int, channels: Int) throws {
+        rate = sampleRate
+        self.channels = channels
+        guard FileManager.default.createFile(atPath: path, contents: header(dataSize: 0xFFFF_FFFF)),
+              let h = FileHandle(forWritingAtPath: path) else {
+            throw ShelfError(.ioError, "cannot create the WAV file", subject: path, hint: "Check that the folder exists and that you may write there.")
+        }
+        h.seekToEndOfFile()
+        handle = h
+    }
+
+    private func header(dataSize: UInt64) -> Data {
+        var d = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        let data32 = UInt32(min(dataSize, 0xFFFF_FFFF - 36))
+        d.append(contentsOf: Array("RIFF".utf8)); u32(dataSize >= 0xFFFF_FFFF - 36 ? 0xFFFF_FFFF : data32 + 36)
+        d.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16)
+        u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2)); u16(UInt16(channels * 2)); u16(16)
+        d.append(contentsOf: Array("data".utf8)); u32(dataSize >= 0xFFFF_FFFF - 36 ? 0xFFFF_FFFF : data32)
+        return d
+    }
+
+    public func write(_ samples: UnsafeBufferPointer<Float>) throws {
+        guard let handle else { return }
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(samples.count * 2)
+        for x in samples {
+            let v = UInt16(bitPattern: int16Sample(x))
+            buffer.append(UInt8(v & 0xFF))
+            buffer.append(UInt8(v >> 8))
+        }
+        do { try handle.write(contentsOf: buffer) } catch {
+            throw ShelfError(.ioError, "cannot write the WAV file (\(error.localizedDescription))", subject: path)
+        }
+        dataBytes += UInt64(buffer.count)
+    }
+
+    public func finish() throws {
+        guard let handle else { return }
+        self.handle = nil
+        do {
+            try handle.seek(toOffset: 0)
+            try handle.write(contentsOf: header(dataSize: dataBytes))
+            try handle.close()
+        } catch {
+            throw ShelfError(.ioError, "cannot finish the WAV file (\(error.localizedDescription))", subject: path)
+        }
+    }
+}
