@@ -266,69 +266,86 @@ public struct TextRenderer {
         emitted += s.utf8.count + 1
     }
 
-    /// Greedy wrapping by display width; CJK text breaks between characters, over-long words are cut.
+    /// Greedy wrapping by display width, over the UTF-8 bytes: lines break at spaces and around
+    /// East Asian wide characters; a word wider than the line is cut between characters.
     private mutating func emitWrapped(_ text: String) {
         let avail = max(8, width - prefixWidth)
         // UTF-8 length bounds the display width from above: short paragraphs need no wrapping.
         guard decorate, text.utf8.count > avail else { emitLine(text); return }
-        var line = ""
+        let bytes = Array(text.utf8)
+        let n = bytes.count
+        var line: [UInt8] = []
         var lineWidth = 0
-        var word = ""
+        var wordStart = -1
         var wordWidth = 0
         var spaceBeforeWord = false
-        func placeWord(_ r: inout TextRenderer) {
-            guard !word.isEmpty else { return }
+        var lastWasSpace = false
+
+        /// The scalar at `i`: its byte length and display width.
+        func scalar(at i: Int) -> (length: Int, width: Int) {
+            let b = bytes[i]
+            if b < 0x80 { return (1, 1) }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            guard i + length <= n else { return (1, 1) }
+            var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+            for k in 1..<length { v = v << 6 | (UInt32(bytes[i + k]) & 0x3F) }
+            guard let sc = Unicode.Scalar(v) else { return (length, 1) }
+            return (length, DisplayWidth.of(scalar: sc))
+        }
+        func flushLine(_ r: inout TextRenderer) {
+            r.emitLine(String(decoding: line, as: UTF8.self))
+            line.removeAll(keepingCapacity: true)
+            lineWidth = 0
+        }
+        func placeWord(_ r: inout TextRenderer, upTo end: Int) {
+            guard wordStart >= 0 else { return }
+            defer { wordStart = -1; wordWidth = 0 }
             let needSpace = !line.isEmpty && spaceBeforeWord
             let extra = needSpace ? 1 : 0
             if lineWidth + extra + wordWidth <= avail {
-                if needSpace { line.unicodeScalars.append(" ") }
-                line += word
+                if needSpace { line.append(0x20) }
+                line.append(contentsOf: bytes[wordStart..<end])
                 lineWidth += extra + wordWidth
-            } else {
-                if !line.isEmpty { r.emitLine(line) }
-                line = ""
-                lineWidth = 0
-                // Cut a word wider than the line (between characters, never inside one).
-                var piece = ""
-                var pw = 0
-                for ch in word {
-                    let cw = DisplayWidth.of(ch)
-                    if pw + cw > avail, !piece.isEmpty { r.emitLine(piece); piece = ""; pw = 0 }
-                    piece.append(ch)
-                    pw += cw
-                }
-                line = piece
-                lineWidth = pw
+                return
             }
-            word = ""
-            wordWidth = 0
+            if !line.isEmpty { flushLine(&r) }
+            // Cut a word wider than the line, never inside a UTF-8 sequence or before a mark.
+            var i = wordStart
+            while i < end {
+                let (len, w) = scalar(at: i)
+                if lineWidth + w > avail, !line.isEmpty, w > 0 { flushLine(&r) }
+                line.append(contentsOf: bytes[i..<min(end, i + len)])
+                lineWidth += w
+                i += len
+            }
         }
-        var lastWasSpace = false
-        for sc in text.unicodeScalars {
-            if sc == " " {
-                placeWord(&self)
+        var i = 0
+        while i < n {
+            if bytes[i] == 0x20 {
+                placeWord(&self, upTo: i)
                 lastWasSpace = true
+                i += 1
                 continue
             }
-            let cw = DisplayWidth.of(scalar: sc)
-            if cw == 2 {
+            let (len, w) = scalar(at: i)
+            if w == 2 {
                 // Each wide character is a word of its own that joins its neighbours without a space.
-                placeWord(&self)
-                if lastWasSpace && !line.isEmpty && lineWidth + 1 <= avail { line.unicodeScalars.append(" "); lineWidth += 1 }
-                if lineWidth + cw > avail, !line.isEmpty { emitLine(line); line = ""; lineWidth = 0 }
-                line.unicodeScalars.append(sc)
-                lineWidth += cw
-            } else if cw == 0 && word.isEmpty && !line.isEmpty {
+                placeWord(&self, upTo: i)
+                if lastWasSpace && !line.isEmpty && lineWidth + 1 <= avail { line.append(0x20); lineWidth += 1 }
+                if lineWidth + 2 > avail, !line.isEmpty { flushLine(&self) }
+                line.append(contentsOf: bytes[i..<min(n, i + len)])
+                lineWidth += 2
+            } else if w == 0 && wordStart < 0 && !line.isEmpty {
                 // A combining mark after a wide character stays with it.
-                line.unicodeScalars.append(sc)
+                line.append(contentsOf: bytes[i..<min(n, i + len)])
             } else {
-                if word.isEmpty { spaceBeforeWord = lastWasSpace }
-                word.unicodeScalars.append(sc)
-                wordWidth += cw
+                if wordStart < 0 { wordStart = i; spaceBeforeWord = lastWasSpace }
+                wordWidth += w
             }
             lastWasSpace = false
+            i += len
         }
-        placeWord(&self)
-        if !line.isEmpty { emitLine(line) }
+        placeWord(&self, upTo: n)
+        if !line.isEmpty { flushLine(&self) }
     }
 }

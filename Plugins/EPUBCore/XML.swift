@@ -98,7 +98,7 @@ public enum XML {
     public static let maxDocumentSize = 48 << 20
     public static let maxDepth = 400
     /// Characters that entity references declared inside a document may add, in all.
-    static let entityBudget = 64 * 1024
+    fileprivate static let entityBudget = 64 * 1024
 
     private static let initialised: Bool = {
         xmlInitParser()
@@ -183,8 +183,8 @@ public enum XML {
         guard let doc else { return nil }
         defer { xmlFreeDoc(doc) }
         guard let root = xmlDocGetRootElement(doc) else { return nil }
-        var budget = entityBudget
-        guard let tree = convert(root, doc: doc, html: false, depth: 0, budget: &budget) else { return nil }
+        var converter = Converter(doc: doc, html: false)
+        guard let tree = converter.convert(root, depth: 0) else { return nil }
         return XDocument(root: tree, wellFormed: ctxt.pointee.wellFormed != 0, parsedAsHTML: false)
     }
 
@@ -198,68 +198,97 @@ public enum XML {
         guard let doc else { return nil }
         defer { xmlFreeDoc(doc) }
         guard let root = xmlDocGetRootElement(doc) else { return nil }
-        var budget = entityBudget
-        guard let tree = convert(root, doc: doc, html: true, depth: 0, budget: &budget) else { return nil }
+        var converter = Converter(doc: doc, html: true)
+        guard let tree = converter.convert(root, depth: 0) else { return nil }
         return XDocument(root: tree, wellFormed: false, parsedAsHTML: true)
     }
 
-    private static func string(_ p: UnsafePointer<xmlChar>?) -> String {
+    fileprivate static func string(_ p: UnsafePointer<xmlChar>?) -> String {
         guard let p else { return "" }
         return String(cString: p)
     }
 
-    private static func convert(_ node: xmlNodePtr, doc: xmlDocPtr, html: Bool, depth: Int, budget: inout Int) -> XElement? {
-        guard node.pointee.type == XML_ELEMENT_NODE else { return nil }
-        var name = string(node.pointee.name)
-        if html { name = name.lowercased() }
-        let ns = node.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
-        var attributes: [XAttribute] = []
-        var a = node.pointee.properties
-        while let attr = a {
-            var value = ""
-            var c = attr.pointee.children
+    /// Copies a libxml2 tree into XElements. Element, attribute and namespace names come from
+    /// libxml2's dictionary (one pointer per distinct name), so each is turned into a String once.
+    private struct Converter {
+        let doc: xmlDocPtr
+        let html: Bool
+        var budget = XML.entityBudget
+        var names: [UnsafeRawPointer: String] = [:]
+
+        init(doc: xmlDocPtr, html: Bool) {
+            self.doc = doc
+            self.html = html
+        }
+
+        mutating func name(_ p: UnsafePointer<xmlChar>?) -> String {
+            guard let p else { return "" }
+            let key = UnsafeRawPointer(p)
+            if let s = names[key] { return s }
+            var s = String(cString: p)
+            if html { s = s.lowercased() }
+            names[key] = s
+            return s
+        }
+
+        mutating func namespace(_ ns: xmlNsPtr?) -> String? {
+            guard let href = ns?.pointee.href else { return nil }
+            let key = UnsafeRawPointer(href)
+            if let s = names[key] { return s }
+            let s = String(cString: href)
+            names[key] = s
+            return s
+        }
+
+        mutating func convert(_ node: xmlNodePtr, depth: Int) -> XElement? {
+            guard node.pointee.type == XML_ELEMENT_NODE else { return nil }
+            let elementName = name(node.pointee.name)
+            let ns = namespace(node.pointee.ns)
+            var attributes: [XAttribute] = []
+            var a = node.pointee.properties
+            while let attr = a {
+                var value = ""
+                var c = attr.pointee.children
+                while let child = c {
+                    if child.pointee.type == XML_TEXT_NODE { value += XML.string(child.pointee.content) }
+                    else if child.pointee.type == XML_ENTITY_REF_NODE { value += XML.expandEntity(child, doc: doc, budget: &budget) }
+                    c = child.pointee.next
+                }
+                attributes.append(XAttribute(name: name(attr.pointee.name), ns: namespace(attr.pointee.ns), value: value))
+                a = attr.pointee.next
+            }
+            let element = XElement(name: elementName, ns: ns, attributes: attributes)
+            guard depth < XML.maxDepth else { return element }
+            var children: [XNode] = []
+            var c = node.pointee.children
             while let child = c {
-                if child.pointee.type == XML_TEXT_NODE { value += string(child.pointee.content) }
-                else if child.pointee.type == XML_ENTITY_REF_NODE { value += expandEntity(child, doc: doc, budget: &budget) }
+                switch child.pointee.type {
+                case XML_ELEMENT_NODE:
+                    if let e = convert(child, depth: depth + 1) { children.append(.element(e)) }
+                case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                    let t = XML.string(child.pointee.content)
+                    if case .text(let previous)? = children.last {
+                        children[children.count - 1] = .text(previous + t)
+                    } else {
+                        children.append(.text(t))
+                    }
+                case XML_ENTITY_REF_NODE:
+                    let t = XML.expandEntity(child, doc: doc, budget: &budget)
+                    if !t.isEmpty { children.append(.text(t)) }
+                default:
+                    break
+                }
                 c = child.pointee.next
             }
-            let aname = string(attr.pointee.name)
-            attributes.append(XAttribute(name: html ? aname.lowercased() : aname,
-                                         ns: attr.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) },
-                                         value: value))
-            a = attr.pointee.next
+            element.children = children
+            return element
         }
-        let element = XElement(name: name, ns: ns, attributes: attributes)
-        guard depth < maxDepth else { return element }
-        var children: [XNode] = []
-        var c = node.pointee.children
-        while let child = c {
-            switch child.pointee.type {
-            case XML_ELEMENT_NODE:
-                if let e = convert(child, doc: doc, html: html, depth: depth + 1, budget: &budget) { children.append(.element(e)) }
-            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                let t = string(child.pointee.content)
-                if case .text(let previous)? = children.last {
-                    children[children.count - 1] = .text(previous + t)
-                } else {
-                    children.append(.text(t))
-                }
-            case XML_ENTITY_REF_NODE:
-                let t = expandEntity(child, doc: doc, budget: &budget)
-                if !t.isEmpty { children.append(.text(t)) }
-            default:
-                break
-            }
-            c = child.pointee.next
-        }
-        element.children = children
-        return element
     }
 
     /// An entity declared in the document's internal subset: its replacement text when it is plain
     /// text (no markup, no nested references), within the budget; otherwise nothing. Entities are
     /// never expanded recursively, so "billion laughs" costs nothing.
-    private static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
+    fileprivate static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
         guard let name = node.pointee.name, let ent = xmlGetDocEntity(doc, name) else { return "" }
         guard ent.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = ent.pointee.content else { return "" }
         let text = String(cString: content)
@@ -271,41 +300,32 @@ public enum XML {
     /// Rewrites HTML named character references (`&nbsp;`, `&eacute;`) that XML does not know into
     /// numeric references, so that XHTML written with HTML habits keeps its characters.
     static func replaceHTMLEntities(_ data: Data) -> Data {
-        guard data.contains(UInt8(ascii: "&")) else { return data }
-        let bytes = [UInt8](data)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 64)
-        var i = 0
-        let n = bytes.count
-        var changed = false
-        while i < n {
-            let b = bytes[i]
-            if b == UInt8(ascii: "&") {
+        data.withUnsafeBytes { raw -> Data in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { return data }
+            let n = raw.count
+            var out: [UInt8] = []
+            var copied = 0          // bytes of the input already in `out`
+            var from = 0
+            while from < n, let hit = memchr(base + from, Int32(UInt8(ascii: "&")), n - from) {
+                let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
                 var j = i + 1
-                while j < n, j - i <= 32, isNameByte(bytes[j]) { j += 1 }
-                if j < n, j > i + 1, bytes[j] == UInt8(ascii: ";") {
-                    let name = Array(bytes[(i + 1)..<j])
-                    if !xmlPredefined(name), let first = name.first, first != UInt8(ascii: "#") {
-                        let code: UInt32? = name.withUnsafeBufferPointer { buf -> UInt32? in
-                            var z = Array(buf)
-                            z.append(0)
-                            return z.withUnsafeBufferPointer { zp in
-                                htmlEntityLookup(zp.baseAddress).map { $0.pointee.value }
-                            }
-                        }
-                        if let code {
-                            out.append(contentsOf: Array("&#\(code);".utf8))
-                            i = j + 1
-                            changed = true
-                            continue
-                        }
-                    }
-                }
+                while j < n, j - i <= 32, isNameByte(base[j]) { j += 1 }
+                from = i + 1
+                guard j < n, j > i + 1, base[j] == UInt8(ascii: ";") else { continue }
+                let name = Array(UnsafeBufferPointer(start: base + i + 1, count: j - i - 1))
+                guard !xmlPredefined(name) else { continue }
+                let code: UInt32? = (name + [0]).withUnsafeBufferPointer { htmlEntityLookup($0.baseAddress).map { $0.pointee.value } }
+                guard let code else { continue }
+                if out.isEmpty { out.reserveCapacity(n + 64) }
+                out.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: i - copied))
+                out.append(contentsOf: Array("&#\(code);".utf8))
+                copied = j + 1
+                from = j + 1
             }
-            out.append(b)
-            i += 1
+            guard copied > 0 else { return data }
+            out.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: n - copied))
+            return Data(out)
         }
-        return changed ? Data(out) : data
     }
 
     private static func isNameByte(_ b: UInt8) -> Bool {

@@ -80,6 +80,23 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(ch2, "Chapter Two\n===========\n\nThe second chapter is here, with a whale of a tale.\n\nLine one\nline two\n")
     }
 
+    func testWrappingCountsWideCharactersAndNeverLosesText() throws {
+        let ja = "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。何でも薄暗いじめじめした所でニャーニャー泣いていた事だけは記憶している。"
+        let mixed = "Mixed 日本語 text with Latin words and 漢字かな交じり文 that must wrap cleanly at the given width without losing anything."
+        let chapter = Books.xhtml("JA", "<p>\(ja)</p><p>\(mixed)</p><p>Supercalifragilisticexpialidocious-and-then-some-more-letters</p>")
+        let entries = Books.epub2Entries().map { $0.0 == "OEBPS/text/ch2.xhtml" ? ($0.0, Data(chapter.utf8)) : $0 }
+        let pub = try EPUBPublication(path: try dir.zip("ja.epub", entries))
+        let text = String(decoding: try pub.render(at: Locator(href: "OEBPS/text/ch2.xhtml", type: ""), settings: RenderSettings(as: .text, width: 20)).content, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let w = line.unicodeScalars.reduce(0) { $0 + (($1.value >= 0x3000 && $1.value <= 0x9FFF) || ($1.value >= 0xFF00 && $1.value <= 0xFF60) ? 2 : 1) }
+            XCTAssertLessThanOrEqual(w, 20, String(line))
+        }
+        let joined = text.replacingOccurrences(of: "\n", with: "")
+        XCTAssertTrue(joined.contains(ja), text)
+        XCTAssertEqual(joined.filter { !$0.isWhitespace }.contains(mixed.filter { !$0.isWhitespace }), true, text)
+        XCTAssertTrue(joined.contains("Supercalifragilisticexpialidocious-and-then-some-more-letters"), text)
+    }
+
     func testHTMLRenderAppliesSettingsAndRefersToResourcesByHref() throws {
         let pub = try EPUBPublication(path: try dir.zip("b2.epub", Books.epub2Entries()))
         let r = try pub.render(at: Locator(href: "OEBPS/text/chapter%201.xhtml", type: ""),
