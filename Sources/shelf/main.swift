@@ -95,7 +95,11 @@ func run(_ words: [String]) throws -> Int32 {
             if fraction >= 1 { fputs("\r\u{1B}[K", stderr) }
         }
     }
-    return try command.run(args, Context(json: json, pluginPaths: pluginPaths))
+    let context = Context(json: json, pluginPaths: pluginPaths)
+    // Notifications not yet seen on a terminal: one line each on stderr, before and after the command.
+    announceNotificationsOnTerminal(json: json, shelf: context.shelf)
+    defer { announceNotificationsOnTerminal(json: json, shelf: context.shelf) }
+    return try command.run(args, context)
 }
 
 // Ctrl-C asks every plugin call in flight to stop (plugins poll is_cancelled); a second one ends shelf.

@@ -155,6 +155,7 @@ let holdsCommand = Command(
     if holds.isEmpty { Output.line("No reservations."); return 0 }
     let ready = holds.filter(\.isReady).count
     Output.line("Reservations: \(holds.count) \(holds.count == 1 ? "hold" : "holds"), \(ready) ready to borrow")
+    if let badge = readyBadge(try catalog.database.readyHoldCount(accountID: accountID)) { Output.line(badge) }
     for hold in holds {
         Output.line(CatalogText.entry(hold.entry, openable: catalog.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
         if hold.isReady { Output.line("    Borrow it now: shelf borrow \(hold.entry.id)") }
@@ -172,6 +173,7 @@ let syncCommand = Command(
     let catalog = try CatalogContext(context)
     let circulation = try catalog.circulation(args)
     let result = try circulation.sync()
+    NotificationDelivery.deliverToDesktop(catalog.database)
     if context.json {
         struct SyncJSON: Encodable { let account: String; let loans: [LoanJSON]; let holds: [HoldJSON] }
         Output.json(SyncJSON(account: circulation.account.id,

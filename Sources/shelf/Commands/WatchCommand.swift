@@ -1,0 +1,101 @@
+import Foundation
+import Glibc
+import Host
+
+struct WatchCycleJSON: Encodable {
+    struct Account: Encodable {
+        let account: String
+        let result: String
+        let error: String?
+        let retryAt: String?
+    }
+
+    let accounts: [Account]
+    let notifications: [NotificationJSON]
+}
+
+let watchCommand = Command(
+    name: "watch", summary: "sync every account periodically and notify (or install a systemd timer for it)",
+    usage: "shelf watch [--interval 15m] [--once | --cycles N] [--install] [--json]",
+    details: "Syncs every account, runs the notification rules and hands new notifications to the desktop, then "
+        + "waits --interval (30s, 15m, 2h, 1d; 15m by default) and does it again, until Ctrl-C; --once stops after "
+        + "one pass, --cycles N after N. It prints only what changed: new notifications on stdout, an account that "
+        + "starts failing on stderr. An account whose sync fails is tried again later and later (twice the interval "
+        + "per failure in a row, up to six hours), and nothing stored changes for it. Only one watcher runs at a "
+        + "time (a lock in shelf's data folder): a second one exits with 75.\n\n"
+        + "--install writes shelf-watch.service (runs `shelf watch --once`) and shelf-watch.timer (every --interval) "
+        + "into systemd's user folder ($XDG_CONFIG_HOME/systemd/user) and says how to start them; it enables nothing.",
+    valueOptions: ["--interval", "--cycles"], flagOptions: ["--once", "--install"], positionals: 0...0
+) { args, context in
+    let interval: TimeInterval
+    if let text = args.value("--interval") {
+        guard let parsed = WatchInterval.parse(text) else {
+            throw ShelfError(.usage, "--interval takes a duration such as 30s, 15m, 2h or 1d, not \"\(text)\"")
+        }
+        interval = parsed
+    } else {
+        interval = WatchInterval.standard
+    }
+    if args.has("--install") { return try installWatch(interval: interval, context: context) }
+    if args.has("--once") && args.value("--cycles") != nil {
+        throw ShelfError(.usage, "--once and --cycles say the same thing twice: give one")
+    }
+    let cycles = args.has("--once") ? 1 : try args.int("--cycles", in: 1...1_000_000)
+
+    let catalog = try CatalogContext(context)
+    let lock = try WatchLock(directories: catalog.directories)
+    defer { lock.release() }
+    let watcher = Watcher(database: catalog.database, interval: interval) { account in
+        let circulation = Circulation(client: catalog.client(for: account), database: catalog.database,
+                                      account: account, openable: [])
+        _ = try circulation.sync()
+    }
+    var failed = false
+    try watcher.run(cycles: cycles) { cycle in
+        failed = cycle.failed
+        if context.json {
+            guard cycles == 1 || cycle.changed else { return }
+            Output.json(WatchCycleJSON(
+                accounts: cycle.accounts.map { .init(account: $0.accountID, result: $0.result, error: $0.error, retryAt: $0.retryAt.map(isoDate)) },
+                notifications: cycle.notifications.map(NotificationJSON.init)))
+            fflush(stdout)
+            return
+        }
+        for account in cycle.accounts where account.newlyFailing {
+            Output.error("sync of \(account.accountID) failed (\(account.error ?? "unknown error")); nothing stored changed. "
+                         + "Trying again \(account.retryAt.map { "after \(isoDate($0))" } ?? "later").")
+        }
+        for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
+        // What this watcher printed on a terminal counts as shown there.
+        if isatty(STDOUT_FILENO) == 1 {
+            try? catalog.database.markNotificationsShownOnTerminal(cycle.notifications.map(\.id))
+        }
+        fflush(stdout)
+    }
+    return failed && cycles == 1 ? ShelfError.Kind.temporary.rawValue : 0
+}
+
+private func installWatch(interval: TimeInterval, context: Context) throws -> Int32 {
+    guard let directories = context.shelf.directories else {
+        throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
+    }
+    let environment = ProcessInfo.processInfo.environment
+    let folder = try SystemdUnits.folder(environment: environment, directories: directories)
+    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    var unitEnvironment: [String: String] = [:]
+    for name in ["SHELF_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "SHELF_PLUGIN_PATH"] {
+        if let value = environment[name], !value.isEmpty { unitEnvironment[name] = value }
+    }
+    let units = SystemdUnits(executable: executable, interval: interval, environment: unitEnvironment)
+    let written = try units.write(to: folder)
+    if context.json {
+        struct InstallJSON: Encodable { let files: [String]; let interval: String; let enable: String }
+        Output.json(InstallJSON(files: written, interval: WatchInterval.systemd(interval),
+                                enable: "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timerName)"))
+        return 0
+    }
+    Output.line("Wrote \(written.joined(separator: " and ")).")
+    Output.line("They run `shelf watch --once` every \(WatchInterval.words(interval)). Start them with:")
+    Output.line("  systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timerName)")
+    return 0
+}
