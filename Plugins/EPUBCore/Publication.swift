@@ -168,6 +168,17 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             } else if let p = locator.locations.position, let i = itemIndex(position: p) {
                 index = i
                 located = try? locate(Locator(href: "", type: "", locations: .init(position: p)))
+            } else if let path = book.entryPath(forHref: locator.href), let item = book.manifestItem(path: path),
+                      EPUBBook.contentTypes.contains(item.mediaType) {
+                // A content document outside the reading order (non-linear notes, a nav page): it
+                // renders as well, without positions.
+                let spine = book.opf.spine.first { $0.idref == item.id } ?? SpineItem(idref: item.id, linear: false, properties: [])
+                let extra = EPUBBook.ReadingItem(item: item, content: item, spine: spine, href: Paths.href(forEntry: path), title: nil)
+                let (content, plain) = try renderContent(extra, settings: settings, quoteAt: 0)
+                var whereOut = Locator(href: extra.href, type: item.mediaType, locations: .init(progression: 0,
+                                                                                               fragments: Paths.splitFragment(locator.href).fragment.map { [$0] }))
+                if let plain { whereOut.text = EPUBPublication.quote(plain, progression: 0) }
+                return Rendered(content: Data(content.utf8), locator: whereOut)
             } else {
                 throw PluginFailure.notFound("the locator points outside this book ('\(locator.href)')")
             }
@@ -216,9 +227,12 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     /// The rendered item, and its text (for the where-locator's quote) when it has any.
     func renderItemAndText(_ index: Int, settings: RenderSettings, quoteAt progression: Double = 0) throws -> (content: String, text: String?) {
         // A quote at the start needs the first few hundred bytes of text only.
-        let quoteLimit = progression > 0 ? Int.max : 600
         guard index >= 0, index < book.readingOrder.count else { throw PluginFailure.notFound("no reading-order item \(index + 1)") }
-        let item = book.readingOrder[index]
+        return try renderContent(book.readingOrder[index], settings: settings, quoteAt: progression)
+    }
+
+    func renderContent(_ item: EPUBBook.ReadingItem, settings: RenderSettings, quoteAt progression: Double) throws -> (content: String, text: String?) {
+        let quoteLimit = progression > 0 ? Int.max : 600
         let target = item.content
         if target.mediaType.hasPrefix("image/") && target.mediaType != "image/svg+xml" {
             let href = Paths.href(forEntry: target.path)

@@ -111,6 +111,11 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertTrue(html.contains("href=\"OEBPS/css/style.css\""), html)
         XCTAssertTrue(html.contains("href=\"OEBPS/text/notes.xhtml#n1\""), html)
         XCTAssertFalse(html.contains("<script"))
+        // A footnote file outside the reading order renders too.
+        let notes = try pub.render(at: Locator(href: "OEBPS/text/notes.xhtml#n1", type: ""), settings: RenderSettings())
+        XCTAssertEqual(notes.locator.href, "OEBPS/text/notes.xhtml")
+        XCTAssertEqual(notes.locator.locations.fragments, ["n1"])
+        XCTAssertTrue(String(decoding: notes.content, as: UTF8.self).contains("1. A note."))
         let day = String(decoding: try pub.render(at: nil, settings: RenderSettings(as: .html, font: "serif", theme: "day")).content, as: UTF8.self)
         XCTAssertTrue(day.contains("background-color: #ffffff") && day.contains("Times New Roman"))
     }
