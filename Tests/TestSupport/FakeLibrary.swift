@@ -1,38 +1,51 @@
 import Foundation
-import TestSupport
 
 /// A small library on a loopback server speaking the Palace wire format: an OPDS 1 groups feed with format
 /// tabs (entry points), OpenSearch, per-title entries with availability, borrow (which, like Palace, places a
 /// hold when no copy is free), revoke, a loans feed, an authentication document with the basic-token flow,
 /// and faults on demand. It keeps state so tests can watch loans and holds change.
-final class FakeLibrary: @unchecked Sendable {
-    struct Book {
-        var id: String
-        var title: String
-        var author: String
-        var audiobook: Bool
-        var copies: Int
-        var available: Int
-        var openAccess = false
-        var holds: [String] = []   // patrons in the queue, in order
-        var branches: [String] = []
+public final class FakeLibrary: @unchecked Sendable {
+    public struct Book {
+        public var id: String
+        public var title: String
+        public var author: String
+        public var audiobook: Bool
+        public var copies: Int
+        public var available: Int
+        public var openAccess = false
+        public var holds: [String] = []   // patrons in the queue, in order
+        public var branches: [String] = []
         /// How a loan is fulfilled: "direct" EPUB, a "bearer" token document, or an Adobe "acsm".
-        var fulfilment = "direct"
+        public var fulfilment = "direct"
+
+        public init(id: String, title: String, author: String, audiobook: Bool, copies: Int, available: Int,
+                    openAccess: Bool = false, holds: [String] = [], branches: [String] = [], fulfilment: String = "direct") {
+            self.id = id
+            self.title = title
+            self.author = author
+            self.audiobook = audiobook
+            self.copies = copies
+            self.available = available
+            self.openAccess = openAccess
+            self.holds = holds
+            self.branches = branches
+            self.fulfilment = fulfilment
+        }
     }
 
-    let server: LoopbackHTTPServer
+    public let server: LoopbackHTTPServer
     private let lock = NSLock()
     private var books: [String: Book] = [:]
     private var order: [String] = []
     private var loans: Set<String> = []
-    var username = "2345"
-    var password = "secret-pin"
-    private(set) var tokens: Set<String> = []
+    public var username = "2345"
+    public var password = "secret-pin"
+    public private(set) var tokens: Set<String> = []
     /// When set, the loans feed answers with this instead of the feed.
-    var loansFault: LoopbackHTTPServer.Response?
-    let epub: Data
+    public var loansFault: LoopbackHTTPServer.Response?
+    public let epub: Data
 
-    init(epub: Data = FakeLibrary.minimalEPUB()) throws {
+    public init(epub: Data = FakeLibrary.minimalEPUB()) throws {
         server = try LoopbackHTTPServer()
         self.epub = epub
         add(Book(id: "urn:fake:ebook-free", title: "The Open Road", author: "Ada Lane", audiobook: false, copies: 3, available: 2))
@@ -43,50 +56,74 @@ final class FakeLibrary: @unchecked Sendable {
         install()
     }
 
-    func add(_ book: Book) {
+    public func add(_ book: Book) {
         lock.withLock {
             books[book.id] = book
             order.append(book.id)
         }
     }
 
-    func stop() { server.stop() }
+    public func stop() { server.stop() }
 
-    var root: String { server.url("/catalog").absoluteString }
-    func url(_ path: String) -> String { server.url(path).absoluteString }
-    static func key(_ id: String) -> String { id.replacingOccurrences(of: "urn:fake:", with: "") }
+    public var root: String { server.url("/catalog").absoluteString }
+    public func url(_ path: String) -> String { server.url(path).absoluteString }
+    public static func key(_ id: String) -> String { id.replacingOccurrences(of: "urn:fake:", with: "") }
 
     /// Makes a queued hold ready (the first in line is the patron).
-    func makeHoldReady(_ id: String) {
+    public func makeHoldReady(_ id: String) {
         lock.withLock {
             books[id]?.holds.removeAll { $0 != username }
             books[id]?.available = 1
         }
     }
 
-    func forgetTokens() { lock.withLock { tokens.removeAll() } }
+    // MARK: The server's clock
+
+    /// When a loan ends, per title (the far future unless a test says otherwise).
+    private var loanEnds: [String: Date] = [:]
+    /// When a ready hold must be borrowed by, per title.
+    private var holdEnds: [String: Date] = [:]
+
+    /// The loan of `id` ends at `date`, as the server will say in its feeds.
+    public func setLoanEnd(_ id: String, _ date: Date) { lock.withLock { loanEnds[id] = date } }
+
+    /// The ready hold on `id` must be borrowed by `date`.
+    public func setHoldEnd(_ id: String, _ date: Date) { lock.withLock { holdEnds[id] = date } }
+
+    /// The server ends the loan of `id` (its period passed): it leaves the loans feed and the copy comes back.
+    public func expireLoan(_ id: String) {
+        lock.withLock {
+            if loans.remove(id) != nil { books[id]?.available += 1 }
+        }
+    }
+
+    private static func stamp(_ date: Date?, default fallback: String) -> String {
+        date.map { ISO8601DateFormatter().string(from: $0) } ?? fallback
+    }
+
+    public func forgetTokens() { lock.withLock { tokens.removeAll() } }
 
     /// Every copy goes out to other patrons.
-    func takeAllCopies(_ id: String) { lock.withLock { books[id]?.available = 0 } }
+    public func takeAllCopies(_ id: String) { lock.withLock { books[id]?.available = 0 } }
 
     /// Entry documents keep saying a copy is free (a stale cache), so only the borrow answer tells the truth.
-    var serveStaleEntries: Bool {
+    public var serveStaleEntries: Bool {
         get { lock.withLock { stale } }
         set { lock.withLock { stale = newValue } }
     }
     private var stale = false
 
     /// Adds `count` free titles `urn:fake:many-N` with routes.
-    func addMany(_ count: Int) {
+    public func addMany(_ count: Int) {
         for index in 0..<count {
             add(Book(id: "urn:fake:many-\(index)", title: "Many \(index)", author: "Ed Many", audiobook: false, copies: 1, available: 1))
         }
         installBookRoutes()
     }
 
-    var loanCount: Int { lock.withLock { loans.count } }
-    func onLoan(_ id: String) -> Bool { lock.withLock { loans.contains(id) } }
-    func holdPosition(_ id: String) -> Int? { lock.withLock { books[id]?.holds.firstIndex(of: username).map { $0 + 1 } } }
+    public var loanCount: Int { lock.withLock { loans.count } }
+    public func onLoan(_ id: String) -> Bool { lock.withLock { loans.contains(id) } }
+    public func holdPosition(_ id: String) -> Int? { lock.withLock { books[id]?.holds.firstIndex(of: username).map { $0 + 1 } } }
 
     // MARK: Routes
 
@@ -228,7 +265,7 @@ final class FakeLibrary: @unchecked Sendable {
 
     // MARK: Documents
 
-    var authDocument: String {
+    public var authDocument: String {
         """
         {
           "id": "\(url("/auth"))",
@@ -291,7 +328,7 @@ final class FakeLibrary: @unchecked Sendable {
             """
     }
 
-    func entryDocument(_ id: String, patron: Bool, branchHeld: String? = nil) -> String {
+    public func entryDocument(_ id: String, patron: Bool, branchHeld: String? = nil) -> String {
         guard let book = lock.withLock({ books[id] }) else { return "<entry/>" }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -306,6 +343,9 @@ final class FakeLibrary: @unchecked Sendable {
         let fulfilType = book.fulfilment == "bearer" ? "application/vnd.librarysimplified.bearer-token+json"
             : (book.fulfilment == "acsm" ? "application/vnd.adobe.adept+xml" : end)
         let fulfilInner = book.fulfilment == "direct" ? "" : #"<opds:indirectAcquisition type="\#(end)"/>"#
+        let (loanEnd, holdEnd) = lock.withLock {
+            (Self.stamp(loanEnds[book.id], default: "2099-01-22T00:00:00Z"), Self.stamp(holdEnds[book.id], default: "2099-02-01T00:00:00Z"))
+        }
         let (onLoan, position, queue) = lock.withLock { () -> (Bool, Int?, Int) in
             (loans.contains(book.id), books[book.id]?.holds.firstIndex(of: username).map { $0 + 1 }, books[book.id]?.holds.count ?? 0)
         }
@@ -315,11 +355,11 @@ final class FakeLibrary: @unchecked Sendable {
         if book.openAccess {
             links.append(#"<link rel="http://opds-spec.org/acquisition/open-access" type="application/epub+zip" href="\#(url("/works/\(key)/fulfill"))"/>"#)
         } else if patron && onLoan {
-            links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(fulfilType)" href="\#(url("/works/\(key)/fulfill"))">\#(fulfilInner)<opds:availability status="available" since="2026-01-01T00:00:00Z" until="2099-01-22T00:00:00Z"/>\#(counts)</link>"#)
+            links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(fulfilType)" href="\#(url("/works/\(key)/fulfill"))">\#(fulfilInner)<opds:availability status="available" since="2026-01-01T00:00:00Z" until="\#(loanEnd)"/>\#(counts)</link>"#)
             links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
         } else if patron, let position {
             let ready = position == 1 && book.available > 0
-            links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(ready ? "ready" : "reserved")" since="2026-01-01T00:00:00Z"\#(ready ? #" until="2099-02-01T00:00:00Z""# : "")/>\#(counts)</link>"#)
+            links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(ready ? "ready" : "reserved")" since="2026-01-01T00:00:00Z"\#(ready ? #" until="\#(holdEnd)""# : "")/>\#(counts)</link>"#)
             links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
         } else {
             let status = book.available > 0 || lock.withLock({ stale }) ? "available" : "unavailable"
@@ -341,7 +381,7 @@ final class FakeLibrary: @unchecked Sendable {
     }
 
     /// The smallest EPUB the EPUB plugins accept is not needed here: downloads are compared byte for byte.
-    static func minimalEPUB() -> Data {
+    public static func minimalEPUB() -> Data {
         var data = Data("PK\u{03}\u{04}".utf8)
         data.append(Data("mimetypeapplication/epub+zip fake book body ".utf8))
         data.append(Data((0..<2048).map { UInt8($0 % 251) }))
