@@ -4,6 +4,7 @@ enum LibrarySchema {
         SchemaMigration("books, reading positions and meta", sql: version1),
         CatalogSchema.step,
         NotificationSchema.step,
+        DownloadSchema.step,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Downloads the tracks ("parts") of a remote audiobook into the cache: several at once, each
+/// resumable (the HTTP client keeps `.part` files and resumes with Range), progress per part and
+/// in total. A part refused with 401 or 403 makes the manifest be fetched again (signed URLs and
+/// session ids expire) and the part retried with its new URL.
+public final class PartDownloader: @unchecked Sendable {
+    public enum State: String, Sendable, Codable { case queued, downloading, paused, failed, complete }
+
+    public struct Part: Sendable, Equatable {
+        public let index: Int
+        public var url: URL
+        public let destination: URL
+        public var state: State
+        public var bytes: Int64
+        public var total: Int64?
+        public var reason: String?
+    }
+
+    public let manifestURL: URL
+    public let directory: URL
+    public let client: HTTPClient
+    public var concurrency: Int
+    /// Called (from download threads, serialised) after every change of a part.
+    public var onChange: ((Part) -> Void)?
+    /// Refetches the manifest and returns the tracks' new URLs, in reading order.
+    public var refreshURLs: (() throws -> [URL])?
+
+    private let lock = NSCondition()
+    private var parts: [Part]
+    private var refreshes = 0
+    private var cancelled = false
+    private let callbackLock = NSLock()
+
+    public static let maxManifestRefreshes = 3
+
+    public init(manifestURL: URL, trackURLs: [URL], directory: URL, client: HTTPClient, concurrency: Int = 3) {
+        self.manifestURL = manifestURL
+        self.directory = directory
+        self.client = client
+        self.concurrency = max(1, min(concurrency, 8))
+        parts = trackURLs.enumerated().map { i, url in
+            let ext = url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
+            let dest = directory.appendingPathComponent(String(format: "part-%04d.%@", i + 1, ext))
+            let done = FileManager.default.fileExists(atPath: dest.path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: done ? dest.path : dest.path + ".part")[.size] as? NSNumber)?.int64Value ?? 0
+            return Part(index: i, url: url, destination: dest, state: done ? .complete : .queued, bytes: size,
+                        total: done ? size : nil, reason: nil)
+        }
+    }
+
+    public var snapshot: [Part] { lock.locked { parts } }
+
+    public func isComplete(_ index: Int) -> Bool {
+        lock.locked { parts.indices.contains(index) && parts[index].state == .complete }
+    }
+
+    public func localFile(_ index: Int) -> String? {
+        lock.locked { parts.indices.contains(index) && parts[index].state == .complete ? parts[index].destination.path : nil }
+    }
+
+    public var totals: (bytes: Int64, total: Int64?, complete: Int, count: Int) {
+        lock.locked {
+            let known = parts.allSatisfy { $0.total != nil }
+            return (parts.reduce(0) { $0 + $1.bytes }, known ? parts.reduce(0) { $0 + ($1.total ?? 0) } : nil,
+                    parts.filter { $0.state == .complete }.count, parts.count)
+        }
+    }
+
+    /// Stops after the parts in flight reach a point where they can resume (they stay `.part`).
+    public func cancel() { lock.locked { cancelled = true } }
+
+    /// Downloads every part not yet complete, `concurrency` at a time, in reading order (so the
+    /// first chapters can play while later ones arrive). Returns when all have finished or failed.
+    public func run() {
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let group = DispatchGroup()
+        for _ in 0..<concurrency {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                worker()
+                group.leave()
+            }
+        }
+        group.wait()
+    }
+
+    /// Starts `run` on a thread of its own and returns at once.
+    public func start() {
+        Thread.detachNewThread { [self] in run() }
+    }
+
+    public var allDone: Bool { lock.locked { parts.allSatisfy { $0.state == .complete || $0.state == .failed || $0.state == .paused } } }
+
+    private func worker() {
+        while true {
+            let next: Part? = lock.locked {
+                guard !cancelled, let i = parts.firstIndex(where: { $0.state == .queued }) else { return nil }
+                parts[i].state = .downloading
+                return parts[i]
+            }
+            guard let part = next else { return }
+            notify(part.index)
+            download(part.index)
+        }
+    }
+
+    private func download(_ index: Int) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let part = lock.locked { parts[index] }
+            do {
+                let request = HTTPRequest(.get, part.url)
+                let result = try client.download(request, to: part.destination, progress: { [self] p in
+                    lock.locked {
+                        parts[index].bytes = p.bytesWritten
+                        parts[index].total = p.totalBytes
+                    }
+                    notify(index)
+                }, isCancelled: { [self] in lock.locked { cancelled } })
+                lock.locked {
+                    parts[index].state = .complete
+                    parts[index].bytes = result.bytes
+                    parts[index].total = result.bytes
+                    parts[index].reason = nil
+                }
+                notify(index)
+                return
+            } catch let error as HTTPError {
+                if let code = error.status, code == 401 || code == 403, attempt <= Self.maxManifestRefreshes,
+                   let newURL = refreshedURL(index) {
+                    lock.locked { parts[index].url = newURL }
+                    continue
+                }
+                let isCancel: Bool = { if case .cancelled = error.kind { return true }; return false }()
+                lock.locked {
+                    parts[index].state = isCancel ? .paused : .failed
+                    parts[index].reason = isCancel ? "stopped; it resumes where it stopped" : error.description
+                }
+                notify(index)
+                return
+            } catch {
+                lock.locked {
+                    parts[index].state = .failed
+                    parts[index].reason = "\(error)"
+                }
+                notify(index)
+                return
+            }
+        }
+    }
+
+    /// Fetches the manifest again (once for every part that needs it at the same moment) and
+    /// returns this part's new URL.
+    private func refreshedURL(_ index: Int) -> URL? {
+        let generation = lock.locked { refreshes }
+        callbackLock.lock()
+        defer { callbackLock.unlock() }
+        // Another worker refreshed while this one waited: use its result.
+        if lock.locked({ refreshes }) != generation {
+            return lock.locked { parts[index].url }
+        }
+        guard let refresh = refreshURLs, let urls = try? refresh(), urls.indices.contains(index) else { return nil }
+        lock.locked {
+            refreshes += 1
+            for (i, u) in urls.enumerated() where parts.indices.contains(i) { parts[i].url = u }
+        }
+        return urls[index]
+    }
+
+    private func notify(_ index: Int) {
+        guard let onChange else { return }
+        let part = lock.locked { parts[index] }
+        callbackLock.lock()
+        onChange(part)
+        callbackLock.unlock()
+    }
+}
+
+extension NSCondition {
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,445 @@
+import Foundation
+
+/// The host's audiobook player: one timeline over every track of an AudioBook, chapters from its
+/// TOC, seek and skip across tracks, speed with pitch kept, a volume of its own, a sleep timer,
+/// and the position saved in the library database. It drives any AudioSink.
+///
+/// Threading: `run` plays on the calling thread until the book ends, playback stops (sleep,
+/// pause with `stopWhenPaused`) or `quit` is called. Every other method may be called from any
+/// thread at any time; they take effect before the next chunk. Events are delivered on the
+/// playing thread.
+public final class PlaybackEngine: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Seconds skipped by `skipForward()` / `skipBackward()`.
+        public var skipStep: Double = 30
+        /// Save the position every this many seconds (listening time on unpaced sinks, wall time on devices).
+        public var saveInterval: Double = 5
+        /// Frames decoded per step (about 90 ms at 44.1 kHz).
+        public var chunkFrames: Int = 4096
+        /// `run` returns when playback pauses (for `shelf play`); otherwise it waits (for `shelf listen`).
+        public var stopWhenPaused: Bool = true
+        public init() {}
+    }
+
+    public let book: AudioBook
+    public let chapters: [Chapter]
+    public let sampleRate: Int
+    public let channels: Int
+    public let options: Options
+    public var positionStore: PlaybackPositionStore?
+    public var onEvent: ((PlaybackEvent) -> Void)?
+    /// Whether a track can be played now (a remote track whose part is still downloading cannot).
+    public var isTrackAvailable: (Int) -> Bool
+
+    private let lock = NSCondition()
+    private(set) public var timeline: Timeline
+    private var position: Int64 = 0
+    private var playing = false
+    private var quitting = false
+    private var ended = false
+    private var speed = 1.0
+    private var volume = 1.0
+    private var sleep: SleepTimer?
+    private var listenedFrames: Int64 = 0
+    private var lastSaveListened: Int64 = 0
+    private var lastSaveWall = Date()
+    private var decoder: TrackPCMDecoder?
+    private var decoderTrack = -1
+    private var decoderOffset: Int64 = -1
+    private var lastChapter: Int?
+    private var waitingFor: String?
+    private let stretcher: TimeStretcher
+    private var pendingEvents: [PlaybackEvent] = []
+
+    /// Loads the book: the first track sets the rate and channels (at most two); every track
+    /// that is here is measured, the others keep the manifest's duration until they arrive.
+    public init(book: AudioBook, options: Options = Options(), isTrackAvailable: ((Int) -> Bool)? = nil) throws {
+        self.book = book
+        self.options = options
+        let available = isTrackAvailable ?? { i in !book.tracks[i].isRemote || book.localFiles[i] != nil }
+        self.isTrackAvailable = available
+        guard let first = book.tracks.indices.first(where: available) else {
+            throw ShelfError(.temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
+                             hint: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.")
+        }
+        let probe = try book.openDecoder(track: first)
+        sampleRate = probe.sampleRate
+        channels = min(probe.channels, 2)
+        var lengths: [Int64] = []
+        var exact: [Bool] = []
+        for track in book.tracks {
+            var length: Int64?
+            var isExact = false
+            if available(track.index), let d = try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
+                length = d.totalFrames
+                isExact = d.framesExact
+            }
+            if length == nil, let s = track.declaredDuration { length = Int64((s * Double(sampleRate)).rounded()) }
+            lengths.append(length ?? 0)
+            exact.append(isExact)
+        }
+        timeline = Timeline(sampleRate: sampleRate, lengths: lengths, exact: exact)
+        chapters = Chapters.from(book.manifest)
+        stretcher = TimeStretcher(sampleRate: sampleRate, channels: channels)
+    }
+
+    // MARK: Controls
+
+    public func play() { change { if !playing { playing = true; ended = false; emit(.resumed) } } }
+
+    public func pause() {
+        change {
+            guard playing else { return }
+            playing = false
+            emit(.paused)
+            saveLocked()
+        }
+    }
+
+    public func togglePlay() { if state.playing { pause() } else { play() } }
+
+    /// Seconds on the book's timeline; clamped to the book.
+    public func seek(to seconds: Double) {
+        change { seekLocked(timeline.frames(seconds)) }
+    }
+
+    public func seek(toFrame global: Int64) { change { seekLocked(global) } }
+
+    public func skip(by seconds: Double) {
+        change { seekLocked(position + Int64((seconds * Double(sampleRate)).rounded())) }
+    }
+
+    public func skipForward() { skip(by: options.skipStep) }
+    public func skipBackward() { skip(by: -options.skipStep) }
+
+    /// Starts chapter `index` (0-based). False when there is no such chapter or its track is not here yet.
+    @discardableResult
+    public func goToChapter(_ index: Int) -> Bool {
+        guard chapters.indices.contains(index), isTrackAvailable(chapters[index].track) else { return false }
+        change { seekLocked(chapterStart(index)) }
+        return true
+    }
+
+    public func nextChapter() {
+        change {
+            let c = chapterIndex(at: position) ?? -1
+            if chapters.indices.contains(c + 1) { seekLocked(chapterStart(c + 1)) } else { seekLocked(timeline.totalFrames) }
+        }
+    }
+
+    /// To the start of this chapter, or of the previous one when within 3 seconds of the start.
+    public func previousChapter() {
+        change {
+            guard let c = chapterIndex(at: position) else { seekLocked(0); return }
+            let into = position - chapterStart(c)
+            seekLocked(into < Int64(3 * sampleRate) && c > 0 ? chapterStart(c - 1) : chapterStart(c))
+        }
+    }
+
+    /// 0.5 to 3.0 in steps of 0.05; pitch is kept.
+    public func setSpeed(_ value: Double) {
+        let clamped = Self.clampSpeed(value)
+        change {
+            speed = clamped
+            stretcher.setSpeed(clamped)
+            emit(.speed(clamped))
+        }
+    }
+
+    public static func clampSpeed(_ value: Double) -> Double {
+        guard value.isFinite else { return 1 }
+        return (min(max(value, 0.5), 3.0) * 20).rounded() / 20
+    }
+
+    /// The book's own volume, 0 to 2 (1 is as recorded), independent of the system's.
+    public func setVolume(_ value: Double) {
+        change {
+            volume = value.isFinite ? min(max(value, 0), 2) : 1
+            emit(.volume(volume))
+        }
+    }
+
+    /// Sets, changes or (nil) cancels the sleep timer.
+    public func setSleep(_ mode: SleepTimer.Mode?) {
+        change {
+            sleep = mode.map { SleepTimer($0) }
+            switch mode {
+            case .minutes(let m)?: emit(.sleepSet("\(m) minutes"))
+            case .endOfChapter?: emit(.sleepSet("end of chapter"))
+            case nil: emit(.sleepSet(nil))
+            }
+        }
+    }
+
+    /// Ends `run` after the chunk in flight; the position is saved.
+    public func quit() { change { quitting = true } }
+
+    /// A track that arrived (downloaded) or was measured: its exact length replaces the estimate.
+    public func trackBecameAvailable(_ index: Int) {
+        change {
+            guard book.tracks.indices.contains(index),
+                  let d = try? book.openDecoder(track: index, sampleRate: sampleRate, channels: channels),
+                  let frames = d.totalFrames else { return }
+            let before = timeline.locate(position)
+            timeline.setLength(frames, ofTrack: index, exact: d.framesExact)
+            position = timeline.global(track: before.track, offset: before.offset)
+        }
+    }
+
+    public var state: PlaybackState {
+        lock.lock()
+        defer { lock.unlock() }
+        return stateLocked()
+    }
+
+    public var currentPosition: Double { state.position }
+
+    // MARK: Chapters
+
+    public func chapterStart(_ index: Int) -> Int64 {
+        guard chapters.indices.contains(index) else { return timeline.totalFrames }
+        let c = chapters[index]
+        let offset = min(timeline.frames(c.offset), timeline.lengths.indices.contains(c.track) ? timeline.lengths[c.track] : 0)
+        return timeline.global(track: c.track, offset: offset)
+    }
+
+    public func chapterIndex(at global: Int64) -> Int? {
+        var found: Int?
+        for i in chapters.indices {
+            if chapterStart(i) <= global { found = i } else { break }
+        }
+        return found ?? (chapters.isEmpty ? nil : 0)
+    }
+
+    public func chapterEnd(_ index: Int) -> Int64 {
+        var next = index + 1
+        while chapters.indices.contains(next), chapterStart(next) <= chapterStart(index) { next += 1 }
+        return chapters.indices.contains(next) ? chapterStart(next) : timeline.totalFrames
+    }
+
+    // MARK: Running
+
+    /// Plays into `sink` (see the type's threading note). Starts playing unless `startPaused`.
+    public func run(sink: AudioSink, startPaused: Bool = false) throws {
+        try sink.start(sampleRate: sampleRate, channels: channels)
+        change {
+            playing = !startPaused
+            if playing { emit(.started) }
+        }
+        defer {
+            change { saveLocked() }
+            flushEvents()
+        }
+        var input = [Float](repeating: 0, count: options.chunkFrames * channels)
+        var output: [Float] = []
+        while true {
+            flushEvents()
+            lock.lock()
+            while !playing, !quitting {
+                if options.stopWhenPaused { lock.unlock(); try sink.finish(); return }
+                lock.wait(until: Date().addingTimeInterval(0.25))
+                lock.unlock()
+                flushEvents()
+                lock.lock()
+            }
+            if quitting { lock.unlock(); try sink.finish(); return }
+            let produced: Int
+            do {
+                produced = try produceLocked(into: &input, output: &output)
+            } catch {
+                playing = false
+                saveLocked()
+                lock.unlock()
+                flushEvents()
+                try? sink.finish()
+                throw error
+            }
+            lock.unlock()
+            if produced < 0 {
+                // Waiting for a download: nothing to play yet.
+                Thread.sleep(forTimeInterval: 0.2)
+                continue
+            }
+            if !output.isEmpty {
+                try output.withUnsafeBufferPointer { try sink.write($0) }
+            }
+        }
+    }
+
+    /// One step: decodes, stretches, applies volume and the sleep timer into `output`. Returns
+    /// the frames produced, or -1 when the next track is not here yet.
+    private func produceLocked(into input: inout [Float], output: inout [Float]) throws -> Int {
+        output.removeAll(keepingCapacity: true)
+        if position >= timeline.totalFrames {
+            stretcher.flush(into: &output)
+            finishOutput(&output)
+            ended = true
+            playing = false
+            emit(.ended)
+            return output.count / channels
+        }
+        let (track, offset) = timeline.locate(position)
+        guard isTrackAvailable(track) else {
+            let name = book.tracks[track].title ?? "track \(track + 1)"
+            if waitingFor != name { waitingFor = name; emit(.waiting(name)) }
+            return -1
+        }
+        waitingFor = nil
+        if decoderTrack != track || decoder == nil {
+            decoder = nil
+            decoder = try book.openDecoder(track: track, sampleRate: sampleRate, channels: channels)
+            decoderTrack = track
+            decoderOffset = 0
+        }
+        if decoderOffset != offset {
+            try decoder!.seek(toFrame: offset)
+            decoderOffset = offset
+        }
+        var want = options.chunkFrames
+        // Exact tracks stop at their length; estimated ones play until the decoder ends.
+        if timeline.exact[track] { want = Int(min(Int64(want), max(0, timeline.lengths[track] - offset))) }
+        // The sleep timer at the end of a chapter stops right there.
+        var chapterStop: Int64?
+        if sleep?.mode == .endOfChapter, let c = chapterIndex(at: position) {
+            let end = chapterEnd(c)
+            chapterStop = end
+            want = Int(min(Int64(want), max(0, end - position)))
+        }
+        var n = 0
+        if want > 0 {
+            n = try input.withUnsafeMutableBufferPointer { try decoder!.read(into: $0.baseAddress!, capacity: want) }
+        }
+        if n == 0 && want > 0 || (timeline.exact[track] && offset >= timeline.lengths[track]) {
+            // The track ended here: that is its true length; go on with the next one.
+            if !timeline.exact[track] || timeline.lengths[track] != offset {
+                timeline.setLength(offset, ofTrack: track, exact: true)
+            }
+            position = timeline.start(ofTrack: track + 1)
+            decoder = nil
+            decoderTrack = -1
+            return 0
+        }
+        if !timeline.exact[track], offset + Int64(n) > timeline.lengths[track] {
+            timeline.setLength(offset + Int64(n), ofTrack: track, exact: false)
+        }
+        position += Int64(n)
+        decoderOffset += Int64(n)
+        input.withUnsafeBufferPointer { stretcher.process($0.baseAddress!, frames: n, into: &output) }
+        var stopForSleep = false
+        if let stop = chapterStop, position >= stop {
+            var rest: [Float] = []
+            stretcher.flush(into: &rest)
+            output += rest
+            stretcher.reset()
+            stopForSleep = true
+        }
+        if var timer = sleep, let remaining = timer.remainingFrames(sampleRate: sampleRate) {
+            let frames = Int64(output.count / channels)
+            if frames >= remaining {
+                let keep = Int(remaining)
+                let dropped = frames - remaining
+                output.removeLast(Int(dropped) * channels)
+                // Give back what was decoded but not heard.
+                position -= Int64((Double(dropped) * speed + stretcher.pendingInputFrames).rounded())
+                position = max(0, position)
+                stretcher.reset()
+                decoderOffset = -1
+                timer.heard += Int64(keep)
+                stopForSleep = true
+            } else {
+                timer.heard += frames
+            }
+            sleep = timer
+        }
+        finishOutput(&output)
+        let produced = output.count / channels
+        listenedFrames += Int64(produced)
+        if let c = chapterIndex(at: position), c != lastChapter {
+            lastChapter = c
+            emit(.chapter(c, chapters[c].title))
+        }
+        if stopForSleep {
+            sleep = nil
+            playing = false
+            emit(.sleepStopped)
+            saveLocked()
+        } else if shouldSave() {
+            saveLocked()
+        }
+        return produced
+    }
+
+    private func finishOutput(_ output: inout [Float]) {
+        if volume != 1 {
+            let v = Float(volume)
+            for i in output.indices { output[i] *= v }
+        }
+    }
+
+    private func shouldSave() -> Bool {
+        let interval = options.saveInterval
+        if Date().timeIntervalSince(lastSaveWall) >= interval { return true }
+        return listenedFrames - lastSaveListened >= Int64(interval * Double(sampleRate))
+    }
+
+    private func saveLocked() {
+        lastSaveWall = Date()
+        lastSaveListened = listenedFrames
+        guard let store = positionStore else { return }
+        let heard = max(0, position - Int64(stretcher.pendingInputFrames.rounded()))
+        do {
+            try store.save(book: book, timeline: timeline, at: heard)
+            emit(.saved(timeline.seconds(heard)))
+        } catch {
+            emit(.error("the position could not be saved: \(error)"))
+        }
+    }
+
+    private func seekLocked(_ global: Int64) {
+        position = min(max(0, global), timeline.totalFrames)
+        decoderOffset = -1
+        stretcher.reset()
+        ended = false
+        emit(.seeked(timeline.seconds(position)))
+    }
+
+    private func stateLocked() -> PlaybackState {
+        let heard = max(0, position - Int64(stretcher.pendingInputFrames.rounded()))
+        let c = chapterIndex(at: heard)
+        let start = c.map(chapterStart) ?? 0
+        let end = c.map(chapterEnd) ?? timeline.totalFrames
+        var sleepText: String?
+        var sleepLeft: Double?
+        if let s = sleep {
+            switch s.mode {
+            case .minutes(let m): sleepText = "\(m)"; sleepLeft = Double(s.remainingFrames(sampleRate: sampleRate) ?? 0) / Double(sampleRate)
+            case .endOfChapter: sleepText = "end of chapter"
+            }
+        }
+        return PlaybackState(
+            playing: playing, ended: ended, position: timeline.seconds(heard), duration: timeline.duration,
+            track: timeline.locate(heard).track, chapter: c, chapterTitle: c.map { chapters[$0].title },
+            chapterElapsed: timeline.seconds(max(0, heard - start)), chapterRemaining: timeline.seconds(max(0, end - heard)),
+            speed: speed, volume: volume, sleep: sleepText, sleepRemaining: sleepLeft,
+            listened: Double(listenedFrames) / Double(sampleRate), waitingFor: waitingFor)
+    }
+
+    // MARK: Plumbing
+
+    private func change(_ body: () -> Void) {
+        lock.lock()
+        body()
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    private func emit(_ event: PlaybackEvent) { pendingEvents.append(event) }
+
+    private func flushEvents() {
+        lock.lock()
+        let events = pendingEvents
+        pendingEvents.removeAll()
+        lock.unlock()
+        for e in events { onEvent?(e) }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// A snapshot of the engine, for a status line or a UI.
+public struct PlaybackState: Sendable, Equatable, Encodable {
+    public var playing: Bool
+    public var ended: Bool
+    /// Seconds on the book's timeline.
+    public var position: Double
+    public var duration: Double
+    public var track: Int
+    public var chapter: Int?
+    public var chapterTitle: String?
+    public var chapterElapsed: Double
+    public var chapterRemaining: Double
+    public var speed: Double
+    public var volume: Double
+    /// "end of chapter", or minutes as a number; nil when no timer is set.
+    public var sleep: String?
+    /// Listening seconds left on a minutes timer.
+    public var sleepRemaining: Double?
+    /// Seconds of sound played since load (at the speed it was heard).
+    public var listened: Double
+    /// Set while the engine waits for a track still downloading.
+    public var waitingFor: String?
+
+    /// One line of words a screen reader can follow.
+    public var sentence: String {
+        var parts: [String] = []
+        parts.append(ended ? "Finished" : playing ? "Playing" : "Paused")
+        if let chapterTitle, let chapter { parts.append("chapter \(chapter + 1), \(chapterTitle)") }
+        parts.append("\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining)) left in the chapter")
+        parts.append("\(PlaybackTime.words(position)) of \(PlaybackTime.words(duration)) in the book")
+        parts.append("speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
+        if volume != 1 { parts.append("volume \(Int((volume * 100).rounded())) percent") }
+        if let sleep {
+            if let r = sleepRemaining { parts.append("sleep in \(PlaybackTime.words(r))") } else { parts.append("sleep at \(sleep)") }
+        }
+        if let waitingFor { parts.append("waiting for \(waitingFor) to download") }
+        return parts.joined(separator: "; ") + "."
+    }
+}
+
+/// What the engine tells its driver, in order, from the playing thread.
+public enum PlaybackEvent: Sendable, Equatable {
+    case started
+    case paused
+    case resumed
+    case seeked(Double)
+    case chapter(Int, String)
+    case speed(Double)
+    case volume(Double)
+    case sleepSet(String?)
+    case sleepStopped
+    case ended
+    case saved(Double)
+    case waiting(String)
+    case error(String)
+}

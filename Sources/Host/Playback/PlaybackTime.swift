@@ -1,0 +1,48 @@
+import Foundation
+
+/// Times as people type and read them.
+public enum PlaybackTime {
+    /// "90", "90s", "1:30", "1:02:03.5", "2m", "1h5m": seconds, or nil.
+    public static func parse(_ text: String) -> Double? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !t.isEmpty else { return nil }
+        if t.contains(":") {
+            let parts = t.split(separator: ":", omittingEmptySubsequences: false).map { Double($0) }
+            guard parts.count <= 3, parts.allSatisfy({ ($0 ?? -1) >= 0 && $0!.isFinite }) else { return nil }
+            return parts.reduce(0.0) { $0 * 60 + $1! }
+        }
+        if let s = Double(t), s.isFinite, s >= 0 { return s }
+        var total = 0.0, digits = "", any = false
+        for ch in t {
+            if ch.isNumber || ch == "." { digits.append(ch); continue }
+            guard let v = Double(digits) else { return nil }
+            switch ch {
+            case "h": total += v * 3600
+            case "m": total += v * 60
+            case "s": total += v
+            default: return nil
+            }
+            digits = ""
+            any = true
+        }
+        if !digits.isEmpty { return nil }
+        return any ? total : nil
+    }
+
+    /// "1:02:03" or "2:03" (clock style, for tables).
+    public static func clock(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds.isFinite ? seconds : 0).rounded(.down))
+        let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
+    }
+
+    /// "1 hour 2 minutes", "3 minutes 5 seconds", "40 seconds": for a screen reader.
+    public static func words(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+        let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
+        func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s")" }
+        if h > 0 { return m > 0 ? "\(unit(h, "hour")) \(unit(m, "minute"))" : unit(h, "hour") }
+        if m > 0 { return sec > 0 ? "\(unit(m, "minute")) \(unit(sec, "second"))" : unit(m, "minute") }
+        return unit(sec, "second")
+    }
+}
