@@ -64,17 +64,34 @@ public enum Paths {
 
     /// Removes "." and resolves ".." components; nil when ".." climbs above the root.
     public static func normalise(_ path: String) -> String? {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." {
+        let u = Array(path.utf8)
+        // Fast path: no empty, "." or ".." segment.
+        var clean = !u.isEmpty && u[0] != UInt8(ascii: "/") && u[u.count - 1] != UInt8(ascii: "/")
+        if clean {
+            var segmentStart = 0
+            for i in 0...u.count {
+                if i == u.count || u[i] == UInt8(ascii: "/") {
+                    let len = i - segmentStart
+                    if len == 0 || (u[segmentStart] == UInt8(ascii: ".") && (len == 1 || (len == 2 && u[segmentStart + 1] == UInt8(ascii: ".")))) {
+                        clean = false
+                        break
+                    }
+                    segmentStart = i + 1
+                }
+            }
+        }
+        if clean { return path }
+        var parts: [ArraySlice<UInt8>] = []
+        for part in u.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            if part.count == 1 && part.first == UInt8(ascii: ".") { continue }
+            if part.count == 2 && part.allSatisfy({ $0 == UInt8(ascii: ".") }) {
                 if parts.isEmpty { return nil }
                 parts.removeLast()
                 continue
             }
             parts.append(part)
         }
-        return parts.joined(separator: "/")
+        return String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
     }
 
     /// Percent-encodes an entry path into a manifest href: everything but unreserved characters,

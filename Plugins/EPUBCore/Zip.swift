@@ -89,12 +89,22 @@ public final class ZipArchive {
 
     /// Why a name is refused, or nil when it is a safe relative path.
     public static func unsafeReason(_ name: String) -> String? {
-        if name.isEmpty { return "empty name" }
-        if name.hasPrefix("/") { return "absolute path" }
-        if name.contains("\\") { return "backslash in name" }
-        if name.utf8.contains(0) { return "NUL in name" }
-        if name.count >= 2, name.dropFirst().first == ":" { return "drive letter" }
-        if name.split(separator: "/", omittingEmptySubsequences: false).contains("..") { return "'..' component" }
+        let u = Array(name.utf8)
+        if u.isEmpty { return "empty name" }
+        if u[0] == UInt8(ascii: "/") { return "absolute path" }
+        if u.count >= 2, u[1] == UInt8(ascii: ":") { return "drive letter" }
+        var segmentStart = 0
+        for i in 0...u.count {
+            if i < u.count {
+                if u[i] == UInt8(ascii: "\\") { return "backslash in name" }
+                if u[i] == 0 { return "NUL in name" }
+                if u[i] != UInt8(ascii: "/") { continue }
+            }
+            if i - segmentStart == 2 && u[segmentStart] == UInt8(ascii: ".") && u[segmentStart + 1] == UInt8(ascii: ".") {
+                return "'..' component"
+            }
+            segmentStart = i + 1
+        }
         return nil
     }
 

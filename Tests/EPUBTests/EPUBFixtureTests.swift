@@ -169,6 +169,13 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(Paths.splitFragment("a/b.xhtml?x=1#frag").path, "a/b.xhtml")
         XCTAssertEqual(Paths.splitFragment("a/b.xhtml?x=1#frag").fragment, "frag")
         XCTAssertNil(Paths.resolve("../../x", against: "OEBPS/"))
+        XCTAssertEqual(Paths.normalise("a/../b"), "b")
+        XCTAssertEqual(Paths.normalise("./a//b/./c"), "a/b/c")
+        XCTAssertEqual(Paths.normalise("a/b.c/..d"), "a/b.c/..d")
+        XCTAssertEqual(Paths.normalise("a/.."), "")
+        XCTAssertNil(Paths.normalise("../a"))
+        for bad in ["..", "a/..", "a/../b", "/abs", "a\\b", "C:x", "a\u{0}b", ""] { XCTAssertNotNil(ZipArchive.unsafeReason(bad), bad) }
+        for good in ["..a", "a..b", "a/b..", "OEBPS/x.xhtml", "é/ü.png"] { XCTAssertNil(ZipArchive.unsafeReason(good), good) }
     }
 
     func testProbeReadsThePackageVersion() throws {
