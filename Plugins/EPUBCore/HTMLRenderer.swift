@@ -125,7 +125,11 @@ public struct HTMLRenderer {
     static let urlAttributes: Set<String> = ["src", "href", "poster", "data", "srcset-no", "background", "altimg"]
 
     mutating func element(_ e: XElement, depth: Int) {
-        guard depth < 300 else { return }
+        // Deeper nesting is written as text: no recursion a hostile document can drive.
+        guard depth < TextRenderer.maxDepth + 20 else {
+            out += HTMLRenderer.escapeText(e.text)
+            return
+        }
         let name = e.name
         let lower = name.lowercased()
         if lower == "script" { return }

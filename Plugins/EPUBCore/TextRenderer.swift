@@ -82,8 +82,16 @@ public struct TextRenderer {
         return r.lines.joined(separator: "\n") + (r.lines.isEmpty ? "" : "\n")
     }
 
+    /// Nesting deeper than this is read as plain text (iteratively), so that a hostile document
+    /// cannot exhaust the stack of the host's thread (512 KiB is common for worker threads).
+    static let maxDepth = 40
+
     private mutating func walk(_ e: XElement, depth: Int) {
-        guard depth < 300, emitted <= limit else { return }
+        guard emitted <= limit else { return }
+        guard depth < TextRenderer.maxDepth else {
+            inline += " " + e.text + " "
+            return
+        }
         let name = e.name
         if name == "title" && e.ns == NS.svg {
             // An SVG's title is its text alternative.
@@ -128,7 +136,7 @@ public struct TextRenderer {
             }
         case "h1", "h2", "h3", "h4", "h5", "h6", "doctitle", "bridgehead":
             flush()
-            let text = XML.collapse(inlineText(e))
+            let text = XML.collapse(inlineText(e, depth: depth))
             if !text.isEmpty {
                 emitWrapped(text)
                 if decorate && (name == "h1" || name == "h2" || name == "doctitle") {
@@ -180,7 +188,7 @@ public struct TextRenderer {
             return
         case "tr":
             flush()
-            let cells = e.elements.filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0)) }
+            let cells = e.elements.filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0, depth: depth)) }
             let row = cells.filter { !$0.isEmpty }.joined(separator: decorate ? " | " : " ")
             if !row.isEmpty { emitWrapped(row) }
             return
@@ -221,9 +229,9 @@ public struct TextRenderer {
     }
 
     /// Text of an element for one-line uses (headings, cells), with images as alt text.
-    private func inlineText(_ e: XElement) -> String {
+    private func inlineText(_ e: XElement, depth: Int) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
-        for c in e.children { r.visit(c, depth: 1) }
+        for c in e.children { r.visit(c, depth: depth + 1) }
         r.flush(blank: false)
         return r.lines.joined(separator: " ")
     }

@@ -96,7 +96,8 @@ public struct XDocument {
 
 public enum XML {
     public static let maxDocumentSize = 48 << 20
-    public static let maxDepth = 400
+    /// Elements nested deeper are kept as their text only (gathered without recursion).
+    public static let maxDepth = 128
     /// Characters that entity references declared inside a document may add, in all.
     fileprivate static let entityBudget = 64 * 1024
 
@@ -258,7 +259,10 @@ public enum XML {
                 a = attr.pointee.next
             }
             let element = XElement(name: elementName, ns: ns, attributes: attributes)
-            guard depth < XML.maxDepth else { return element }
+            guard depth < XML.maxDepth else {
+                element.children = [.text(XML.subtreeText(node))]
+                return element
+            }
             var children: [XNode] = []
             var c = node.pointee.children
             while let child = c {
@@ -288,6 +292,30 @@ public enum XML {
     /// An entity declared in the document's internal subset: its replacement text when it is plain
     /// text (no markup, no nested references), within the budget; otherwise nothing. Entities are
     /// never expanded recursively, so "billion laughs" costs nothing.
+    /// The text under a libxml2 node, depth-first with an explicit stack.
+    fileprivate static func subtreeText(_ node: xmlNodePtr) -> String {
+        var out = ""
+        var stack: [xmlNodePtr] = []
+        var c = node.pointee.children
+        while let n = c { stack.append(n); c = n.pointee.next }
+        stack.reverse()
+        while let n = stack.popLast() {
+            switch n.pointee.type {
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                out += string(n.pointee.content)
+            case XML_ELEMENT_NODE:
+                var kids: [xmlNodePtr] = []
+                var k = n.pointee.children
+                while let x = k { kids.append(x); k = x.pointee.next }
+                stack.append(contentsOf: kids.reversed())
+                out += " "
+            default:
+                break
+            }
+        }
+        return out
+    }
+
     fileprivate static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
         guard let name = node.pointee.name, let ent = xmlGetDocEntity(doc, name) else { return "" }
         guard ent.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = ent.pointee.content else { return "" }

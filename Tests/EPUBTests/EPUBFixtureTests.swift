@@ -479,6 +479,45 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(Navigation.count(try EPUBPublication(path: p3).manifest().toc ?? []), 2)
     }
 
+    func testDeepNestingOnASmallThreadStack() throws {
+        // 5000 nested elements, not well-formed (so the HTML parser, which has no depth limit, reads
+        // it), rendered on a thread with a 512 KiB stack, as a host's worker thread may have.
+        let deep = "<html><body>" + String(repeating: "<div><blockquote><ul><li>", count: 1250) + "deep text" + "<p>unclosed"
+        var deepNCX = ""
+        for i in 0..<3000 { deepNCX += "<navPoint id=\"d\(i)\"><navLabel><text>L\(i)</text></navLabel><content src=\"text/ch2.xhtml\"/>" }
+        let ncx = Books.ncx.replacingOccurrences(of: "<navMap>", with: "<navMap>" + deepNCX)
+        // 200 levels: within libxml2's own limit (256), beyond ours (40 to render, 128 to copy).
+        let kept = Books.xhtml("Deep", String(repeating: "<div><span>", count: 100) + "deep text" + String(repeating: "</span></div>", count: 100))
+        let entries = Books.epub2Entries().map {
+            $0.0 == "OEBPS/text/ch2.xhtml" ? ($0.0, Data(deep.utf8)) : $0.0 == "OEBPS/toc.ncx" ? ($0.0, Data(ncx.utf8))
+                : $0.0 == "OEBPS/text/notes.xhtml" ? ($0.0, Data(kept.utf8)) : $0
+        }
+        let path = try dir.zip("deep-html.epub", entries)
+        let done = DispatchSemaphore(value: 0)
+        final class Box: @unchecked Sendable { var text = ""; var html = 0; var error: Error? }
+        let box = Box()
+        let thread = Thread {
+            do {
+                let pub = try EPUBPublication(path: path)
+                _ = try pub.manifest()
+                let at = Locator(href: "OEBPS/text/ch2.xhtml", type: "")
+                box.text = String(decoding: try pub.render(at: at, settings: RenderSettings(as: .text, width: 60)).content, as: UTF8.self)
+                box.html = try pub.render(at: at, settings: RenderSettings(as: .html)).content.count
+                _ = try pub.search("deep", limit: 10)
+                let notes = Locator(href: "OEBPS/text/notes.xhtml", type: "")
+                box.text = String(decoding: try pub.render(at: notes, settings: RenderSettings(as: .text, width: 60)).content, as: UTF8.self)
+                box.html = try pub.render(at: notes, settings: RenderSettings(as: .html)).content.count
+            } catch { box.error = error }
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+        XCTAssertNil(box.error)
+        XCTAssertGreaterThan(box.html, 0)
+        XCTAssertTrue(box.text.contains("deep text"), "text below the depth limit is kept")
+    }
+
     func testInvalidUTF8IsRecovered() throws {
         var bytes = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>Bad</title></head><body><h1>Bad Bytes</h1><p>left ".utf8)
         bytes.append(contentsOf: [0xFF, 0xFE, 0xC3])
