@@ -117,6 +117,18 @@ public enum XML {
     /// read by the HTML parser. Throws only for input over the size limit or with no usable root.
     public static func parse(_ input: Data, name: String, htmlFallback: Bool = false) throws -> XDocument {
         _ = initialised
+        // A plugin never prints: libxml2 reports some errors (encoding conversion, for one) through
+        // its thread-local handlers rather than the parser context that XML_PARSE_NOERROR silences.
+        // Route them to a handler that drops them for the duration of the parse, then put back
+        // whatever the host had set on this thread.
+        let savedHandler = __xmlStructuredError()?.pointee
+        let savedContext = __xmlStructuredErrorContext()?.pointee
+        xmlSetStructuredErrorFunc(nil, { _, _ in })
+        defer { xmlSetStructuredErrorFunc(savedContext, savedHandler) }
+        return try parseQuietly(input, name: name, htmlFallback: htmlFallback)
+    }
+
+    private static func parseQuietly(_ input: Data, name: String, htmlFallback: Bool) throws -> XDocument {
         guard input.count <= maxDocumentSize else {
             throw PluginFailure.limit("'\(name)' is \(input.count) bytes, more than the \(maxDocumentSize)-byte limit for one document", at: name)
         }

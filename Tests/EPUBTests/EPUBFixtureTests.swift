@@ -518,6 +518,41 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertTrue(box.text.contains("deep text"), "text below the depth limit is kept")
     }
 
+    /// Runs `body` with the process's standard error redirected to a file; returns what was written.
+    func capturingStandardError(_ body: () throws -> Void) rethrows -> String {
+        let file = dir.path("stderr.txt")
+        FileManager.default.createFile(atPath: file, contents: nil)
+        fflush(stderr)
+        let saved = dup(2)
+        let fd = open(file, O_WRONLY)
+        dup2(fd, 2)
+        defer {
+            fflush(stderr)
+            dup2(saved, 2)
+            close(saved)
+            close(fd)
+        }
+        try body()
+        fflush(stderr)
+        return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+    }
+
+    func testAPluginNeverPrintsEvenWhenLibxml2Complains() throws {
+        // Bytes that are not Shift_JIS make libxml2's encoder report through its global handler.
+        var bad = Data("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>".utf8)
+        bad.append(contentsOf: [0x82, 0xFF, 0x82])
+        bad.append(Data("</p><p>after</p></body></html>".utf8))
+        let entries = Books.epub2Entries().map { $0.0 == "OEBPS/text/ch2.xhtml" ? ($0.0, bad) : $0 }
+        let path = try dir.zip("sjis.epub", entries)
+        let printed = try capturingStandardError {
+            _ = try XML.parse(bad, name: "bad.xhtml", htmlFallback: true)
+            let pub = try EPUBPublication(path: path)
+            _ = try? pub.render(at: Locator(href: "OEBPS/text/ch2.xhtml", type: ""), settings: RenderSettings())
+            _ = try pub.search("after", limit: 5)
+        }
+        XCTAssertEqual(printed, "", "the plugin wrote to standard error")
+    }
+
     func testInvalidUTF8IsRecovered() throws {
         var bytes = Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?><html xmlns=\"http://www.w3.org/1999/xhtml\"><head><title>Bad</title></head><body><h1>Bad Bytes</h1><p>left ".utf8)
         bytes.append(contentsOf: [0xFF, 0xFE, 0xC3])
