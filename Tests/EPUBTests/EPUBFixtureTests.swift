@@ -518,23 +518,8 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertTrue(box.text.contains("deep text"), "text below the depth limit is kept")
     }
 
-    /// Runs `body` with the process's standard error redirected to a file; returns what was written.
     func capturingStandardError(_ body: () throws -> Void) rethrows -> String {
-        let file = dir.path("stderr.txt")
-        FileManager.default.createFile(atPath: file, contents: nil)
-        fflush(stderr)
-        let saved = dup(2)
-        let fd = open(file, O_WRONLY)
-        dup2(fd, 2)
-        defer {
-            fflush(stderr)
-            dup2(saved, 2)
-            close(saved)
-            close(fd)
-        }
-        try body()
-        fflush(stderr)
-        return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        try dir.capturingStandardError(body)
     }
 
     func testAPluginNeverPrintsEvenWhenLibxml2Complains() throws {

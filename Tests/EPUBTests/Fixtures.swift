@@ -37,6 +37,25 @@ final class FixtureDir {
         try zip(name, entries.map { ($0.0, Data($0.1.utf8)) }, stored: stored)
     }
 
+    /// Runs `body` with the process's standard error redirected to a file; returns what was written.
+    func capturingStandardError(_ body: () throws -> Void) rethrows -> String {
+        let file = path("stderr-\(UUID().uuidString).txt")
+        FileManager.default.createFile(atPath: file, contents: nil)
+        fflush(stderr)
+        let saved = dup(2)
+        let fd = open(file, O_WRONLY)
+        dup2(fd, 2)
+        defer {
+            fflush(stderr)
+            dup2(saved, 2)
+            close(saved)
+            close(fd)
+        }
+        try body()
+        fflush(stderr)
+        return (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+    }
+
     func write(_ name: String, _ data: Data) throws -> String {
         let p = path(name)
         try data.write(to: URL(fileURLWithPath: p))

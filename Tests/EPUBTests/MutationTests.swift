@@ -79,12 +79,15 @@ final class MutationTests: XCTestCase {
         var rng = SplitMix(state: 0x5EED &+ Self.seedOffset)
         let seeds = [Books.epub2Entries(), Books.epub3Entries()]
         let targets = ["META-INF/container.xml", "OEBPS/content.opf", "OEBPS/toc.ncx", "OEBPS/nav.xhtml", "OEBPS/text/chapter 1.xhtml"]
-        for i in 0..<(1000 * Self.scale) {
-            var entries = seeds[i % 2]
-            let target = targets[rng.below(targets.count)]
-            entries = entries.map { $0.0 == target ? ($0.0, mutate($0.1, &rng)) : $0 }
-            exercise(try dir.zip("m\(i % 4).epub", entries))
+        let printed = try dir.capturingStandardError {
+            for i in 0..<(1000 * Self.scale) {
+                var entries = seeds[i % 2]
+                let target = targets[rng.below(targets.count)]
+                entries = entries.map { $0.0 == target ? ($0.0, mutate($0.1, &rng)) : $0 }
+                exercise(try dir.zip("m\(i % 4).epub", entries))
+            }
         }
+        XCTAssertEqual(printed.prefix(500), "", "the plugin wrote to standard error")
     }
 
     func testMutatedZipBytes() throws {
@@ -96,6 +99,7 @@ final class MutationTests: XCTestCase {
         for name in ["epub3-epubtest-0201.epub", "epub2-readium-tiny-ncx.epub", "epub3-i18n-mongolian.epub"] {
             if let d = try? Data(contentsOf: corpus.appendingPathComponent(name)) { seeds.append(d) }
         }
+        let printed = try dir.capturingStandardError {
         for i in 0..<(600 * Self.scale) {
             let seed = seeds[i % seeds.count]
             var bytes = [UInt8](seed)
@@ -106,5 +110,7 @@ final class MutationTests: XCTestCase {
             }
             exercise(try dir.write("z\(i % 4).epub", Data(bytes)))
         }
+        }
+        XCTAssertEqual(printed.prefix(500), "", "the plugin wrote to standard error")
     }
 }
