@@ -97,6 +97,39 @@ public final class FakeLibrary: @unchecked Sendable {
         }
     }
 
+    /// How far the server's clock is ahead of the real one. The loans feed states the server's time in its `Date`
+    /// header, and a loan whose end that clock has passed leaves the feed, as a real circulation server's would.
+    public var clockOffset: TimeInterval {
+        get { lock.withLock { offset } }
+        set { lock.withLock { offset = newValue } }
+    }
+    private var offset: TimeInterval = 0
+
+    /// The server's clock now.
+    public var now: Date { Date().addingTimeInterval(clockOffset) }
+
+    /// Moves the server's clock on.
+    public func advanceClock(by seconds: TimeInterval) { clockOffset += seconds }
+
+    /// Ends every loan whose end the server's clock has passed.
+    private func expireDueLoans() {
+        let now = self.now
+        lock.withLock {
+            for (id, end) in loanEnds where end <= now && loans.contains(id) {
+                loans.remove(id)
+                books[id]?.available += 1
+            }
+        }
+    }
+
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+
     private static func stamp(_ date: Date?, default fallback: String) -> String {
         date.map { ISO8601DateFormatter().string(from: $0) } ?? fallback
     }
@@ -157,7 +190,9 @@ public final class FakeLibrary: @unchecked Sendable {
         server.route("GET", "/loans") { [unowned self] request in
             guard authorised(request) else { return unauthorized }
             if let fault = lock.withLock({ loansFault }) { return fault }
-            return atom(loansFeed())
+            expireDueLoans()
+            return .text(loansFeed(), contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition",
+                         headers: ["Date": Self.httpDate(now)])
         }
         installBookRoutes()
     }

@@ -125,8 +125,13 @@ public final class CatalogClient: @unchecked Sendable {
             response = try Self.mapErrors(url: request.url) { try http.send(signed) }
         }
         if response.status == 401 { throw signInError(response, url: request.url) }
+        // The library's clock, for rules that must follow the library's time (a loan ends when its server says).
+        if let date = response.headers["Date"].flatMap(ServerClock.parseHTTPDate) { lastServerDate = date }
         return response
     }
+
+    /// The time the server stated (`Date` header) in its latest answer, if it stated one.
+    public private(set) var lastServerDate: Date?
 
     private func signInError(_ response: HTTPResponse, url: URL) -> ShelfError {
         let problem = ProblemDetail(data: response.body)

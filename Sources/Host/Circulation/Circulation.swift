@@ -216,7 +216,9 @@ public final class Circulation {
             }
             try database.replaceShelf(accountID: account.id, loans: loans, holds: holds)
             // The notification rules run on every successful sync (and only then).
-            try? NotificationEngine(database: database).evaluate(accountID: account.id)
+            // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
+            try? NotificationEngine(database: database, clock: ServerClock.clock(serverDate: client.lastServerDate))
+                .evaluate(accountID: account.id)
             return SyncResult(loans: try database.loans(accountID: account.id), holds: try database.holds(accountID: account.id))
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the built `shelf` with its stderr on a pseudo-terminal (stdout stays a pipe), to see what a person at a
+/// terminal sees there.
+public enum TerminalProcess {
+    public struct Result {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60) throws -> Result {
+        // glibc declares these only for X/Open builds, which Swift's Glibc module is not: look them up instead.
+        typealias OpenPT = @convention(c) (Int32) -> Int32
+        typealias PTName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        guard let handle = dlopen(nil, RTLD_NOW), let openSymbol = dlsym(handle, "posix_openpt"),
+              let grantSymbol = dlsym(handle, "grantpt"), let unlockSymbol = dlsym(handle, "unlockpt"),
+              let nameSymbol = dlsym(handle, "ptsname") else {
+            throw NSError(domain: "TerminalProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal functions"])
+        }
+        let openpt = unsafeBitCast(openSymbol, to: OpenPT.self)
+        let grantpt = unsafeBitCast(grantSymbol, to: OpenPT.self)
+        let unlockpt = unsafeBitCast(unlockSymbol, to: OpenPT.self)
+        let ptsname = unsafeBitCast(nameSymbol, to: PTName.self)
+        let master = openpt(O_RDWR | O_NOCTTY)
+        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
+            throw NSError(domain: "TerminalProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"])
+        }
+        let slavePath = String(cString: name)
+        let slave = open(slavePath, O_RDWR | O_NOCTTY)
+        guard slave >= 0 else {
+            close(master)
+            throw NSError(domain: "TerminalProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot open \(slavePath)"])
+        }
+        let process = Process()
+        process.executableURL = ShelfProcess.executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        close(slave)
+        final class Box: @unchecked Sendable { var out = Data(), err = Data() }
+        let box = Box()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { box.out = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(master, &buffer, buffer.count)
+                if count <= 0 { break }   // EIO once the last writer closed the terminal
+                box.err.append(contentsOf: buffer[..<count])
+            }
+        }
+        process.waitUntilExit()
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            close(master)
+            throw NSError(domain: "TerminalProcess", code: 3, userInfo: [NSLocalizedDescriptionKey: "shelf \(arguments) did not finish"])
+        }
+        close(master)
+        return Result(status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+                      stderr: String(decoding: box.err, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
+    }
+}
