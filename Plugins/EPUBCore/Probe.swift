@@ -24,7 +24,8 @@ public enum EPUBProbe {
             guard before.hasSuffix("<") || before.hasSuffix(":") else { continue }
             guard let end = rest.firstIndex(of: ">") else { return nil }
             let tag = rest[..<end]
-            guard let v = tag.range(of: "version") else { return nil }
+            // A package without a version attribute predates EPUB 3: read it as 2.0.
+            guard let v = tag.range(of: "version") else { return "2.0" }
             var after = tag[v.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
             guard after.first == "=" else { return nil }
             after = after.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }

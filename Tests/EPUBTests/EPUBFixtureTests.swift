@@ -189,6 +189,14 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(EPUBProbe.confidence(for: try input(p2), major: 3), 0)
         XCTAssertEqual(EPUBProbe.confidence(for: try input(p3), major: 3), 100)
         XCTAssertEqual(EPUBProbe.confidence(for: try input(p3), major: 2), 0)
+        // No version attribute: an old package, EPUB 2's.
+        let noVersion = Books.epub2Entries().map { $0.0 == "OEBPS/content.opf" ? ($0.0, Data(Books.epub2OPF.replacingOccurrences(of: " version=\"2.0\"", with: "").utf8)) : $0 }
+        let pv = try dir.zip("noversion.epub", noVersion)
+        XCTAssertEqual(EPUBProbe.confidence(for: try input(pv), major: 2), 100)
+        XCTAssertEqual(EPUBProbe.confidence(for: try input(pv), major: 3), 0)
+        // A zip that is not an EPUB: only the media type speaks for it.
+        let notEPUB = try dir.zip("plain.zip", [("readme.txt", Data("hi".utf8))])
+        XCTAssertLessThan(EPUBProbe.confidence(for: try input(notEPUB), major: 3), 25)
         let junk = try dir.write("junk.bin", Data("hello".utf8))
         XCTAssertEqual(EPUBProbe.confidence(for: PluginInput(path: junk, uri: junk, mediaType: nil, head: Array("hello".utf8), fileSize: 5), major: 3), 0)
     }
