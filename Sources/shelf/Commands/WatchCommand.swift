@@ -43,6 +43,10 @@ let watchCommand = Command(
     let cycles = args.has("--once") ? 1 : try args.int("--cycles", in: 1...1_000_000)
 
     let catalog = try CatalogContext(context)
+    if try catalog.database.accounts().allSatisfy({ $0.shelfURL == nil }) {
+        Output.error("no library account with a loans feed to watch: add one with `shelf account add URL`")
+        return 0
+    }
     let lock = try WatchLock(directories: catalog.directories)
     defer { lock.release() }
     let watcher = Watcher(database: catalog.database, interval: interval) { account in
