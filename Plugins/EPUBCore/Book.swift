@@ -232,6 +232,11 @@ public final class EPUBBook {
         return try data(path: p)
     }
 
+    /// Parses a content document for one pass, reading libxml2's tree in place.
+    public func rawDocument(at path: String) throws -> RawDocument {
+        try XML.parseRaw(try data(path: path, limit: UInt64(XML.maxDocumentSize)), name: path, htmlFallback: true)
+    }
+
     /// Parses a content document (XHTML, recovering HTML habits).
     public func document(at path: String) throws -> XDocument {
         try XML.parse(try data(path: path, limit: UInt64(XML.maxDocumentSize)), name: path, htmlFallback: true)

@@ -243,17 +243,20 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             return ("[Image: \(item.title ?? href)]\n", nil)
         }
         if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
-        let doc = try book.document(at: target.path)
         switch settings.as {
         case .text:
-            let text = TextRenderer.render(doc.root, width: settings.width, decorate: true)
+            // One pass over libxml2's own tree: no copy.
+            let raw = try book.rawDocument(at: target.path)
+            guard let root = raw.root else { return ("[This page has no text]\n", nil) }
+            let text = TextRenderer.render(root, width: settings.width, decorate: true)
             if text.utf8.contains(where: { $0 > 0x20 }) {
-                return (text, TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
+                return (text, TextRenderer.render(root, width: 100_000, decorate: false, limit: quoteLimit))
             }
             // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
-            let images = doc.root.descendants().filter { $0.name == "img" || $0.name == "image" }.count
+            let images = raw.tree()?.root.descendants().filter { $0.name == "img" || $0.name == "image" }.count ?? 0
             return (images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n", nil)
         case .html:
+            let doc = try book.document(at: target.path)
             let html = HTMLRenderer.render(doc, path: target.path,
                                            settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
                                            title: item.title ?? book.title, language: book.languages.first)
@@ -267,8 +270,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         let target = book.readingOrder[index].content
         guard !target.mediaType.hasPrefix("image/") || target.mediaType == "image/svg+xml" else { return "" }
         if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
-        let doc = try book.document(at: target.path)
-        return TextRenderer.render(doc.root, width: 100_000, decorate: false)
+        guard let root = try book.rawDocument(at: target.path).root else { return "" }
+        return TextRenderer.render(root, width: 100_000, decorate: false)
     }
 
     // MARK: Search

@@ -34,6 +34,55 @@ enum DisplayWidth {
     static func breaksFreely(_ c: Character) -> Bool { of(c) == 2 }
 }
 
+/// A child of an element, as the text renderer reads it.
+public enum TextItem<E> {
+    case text(String)
+    case element(E)
+}
+
+/// What the text renderer needs of an element: the copied tree (XElement) and libxml2's own tree
+/// read in place (LibXMLElement) both provide it.
+public protocol TextElement {
+    var name: String { get }
+    var ns: String? { get }
+    func attribute(_ local: String, ns: String?) -> String?
+    func forEachChild(_ body: (TextItem<Self>) throws -> Void) rethrows
+    /// The subtree's text as written.
+    var text: String { get }
+    /// The subtree's text with a space at element boundaries (for content flattened past the depth limit).
+    var separatedText: String { get }
+}
+
+extension XElement: TextElement {
+    public func attribute(_ local: String, ns: String?) -> String? { attr(local, ns: ns) }
+
+    public func forEachChild(_ body: (TextItem<XElement>) throws -> Void) rethrows {
+        for c in children {
+            switch c {
+            case .text(let t): try body(.text(t))
+            case .element(let e): try body(.element(e))
+            }
+        }
+    }
+
+    public var separatedText: String {
+        var out = ""
+        var stack: [XNode] = children.reversed()
+        while let n = stack.popLast() {
+            switch n {
+            case .text(let t): out += t
+            case .element(let e): out += " "; stack.append(contentsOf: e.children.reversed())
+            }
+        }
+        return out
+    }
+}
+
+extension LibXMLElement: TextElement {
+    public func attribute(_ local: String, ns: String?) -> String? { attr(local, ns: ns) }
+    public var separatedText: String { XML.subtreeText(node, separated: true) }
+}
+
 /// Renders an XHTML (or DTBook, or SVG) content document as readable plain text.
 ///
 /// `decorate` adds the reader's cues (heading underlines, list bullets, "[Image: alt]", footnote
@@ -72,10 +121,10 @@ public struct TextRenderer {
                                       "line", "epigraph", "byline", "dateline", "imggroup", "bridgehead", "dtbook",
                                       "svg", "text", "tspan", "math"]
 
-    public static func render(_ root: XElement, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> String {
+    public static func render<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> String {
         var r = TextRenderer(width: width, decorate: decorate)
         r.limit = limit
-        let start = root.child("body") ?? root.child("book") ?? root
+        let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
         r.walk(start, depth: 0)
         r.flush()
         while r.lines.last?.isEmpty == true { r.lines.removeLast() }
@@ -86,10 +135,10 @@ public struct TextRenderer {
     /// cannot exhaust the stack of the host's thread (512 KiB is common for worker threads).
     static let maxDepth = 40
 
-    private mutating func walk(_ e: XElement, depth: Int) {
+    private mutating func walk<E: TextElement>(_ e: E, depth: Int) {
         guard emitted <= limit else { return }
         guard depth < TextRenderer.maxDepth else {
-            inline += " " + e.text + " "
+            inline += " " + e.separatedText + " "
             return
         }
         let name = e.name
@@ -105,16 +154,16 @@ public struct TextRenderer {
             if decorate && name == "rt" { inline += "(" + XML.collapse(e.text) + ")" }
             return
         }
-        if e.attr("hidden") != nil { return }
+        if e.attribute("hidden", ns: nil) != nil { return }
         switch name {
         case "br":
             inline.append(TextRenderer.lineBreak)
             return
         case "img", "image":
-            if name == "image" && e.ns == NS.svg && e.attr("alt") == nil { return }  // described by the svg title
-            let alt = XML.collapse(e.attr("alt") ?? e.attr("title") ?? "")
+            if name == "image" && e.ns == NS.svg && e.attribute("alt", ns: nil) == nil { return }  // described by the svg title
+            let alt = XML.collapse(e.attribute("alt", ns: nil) ?? e.attribute("title", ns: nil) ?? "")
             if decorate {
-                if e.attr("alt") == nil { inline += " [Image] " } else if !alt.isEmpty { inline += " [Image: \(alt)] " }
+                if e.attribute("alt", ns: nil) == nil { inline += " [Image] " } else if !alt.isEmpty { inline += " [Image: \(alt)] " }
             } else if !alt.isEmpty {
                 inline += " \(alt) "
             }
@@ -124,13 +173,14 @@ public struct TextRenderer {
             if decorate { emitLine("* * *") ; lines.append("") }
             return
         case "a":
-            let types = (e.attr("type", ns: NS.epub) ?? "") + " " + (e.attr("role") ?? "")
-            if decorate && (types.contains("noteref") || (e.attr("href")?.contains("#") == true && isNoteLike(e))) {
+            let types = (e.attribute("type", ns: NS.epub) ?? "") + " " + (e.attribute("role", ns: nil) ?? "")
+            if decorate && (types.contains("noteref") || (e.attribute("href", ns: nil)?.contains("#") == true && isNoteLike(e))) {
                 inline += "[\(XML.collapse(e.text))]"
                 return
             }
         case "sup":
-            if decorate, let a = e.child("a"), e.elements.count == 1, a.attr("href")?.contains("#") == true {
+            if decorate, let a = TextRenderer.firstChild(of: e, named: "a"), TextRenderer.elementChildren(of: e).count == 1,
+               a.attribute("href", ns: nil)?.contains("#") == true {
                 inline += "[\(XML.collapse(e.text))]"
                 return
             }
@@ -148,10 +198,10 @@ public struct TextRenderer {
             return
         case "ul", "ol", "list":
             flush()
-            let ordered = name == "ol" || (name == "list" && e.attr("type") == "ol")
-            listCounters.append(ordered ? min(max(Int(e.attr("start") ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
+            let ordered = name == "ol" || (name == "list" && e.attribute("type", ns: nil) == "ol")
+            listCounters.append(ordered ? min(max(Int(e.attribute("start", ns: nil) ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
             prefixes.append(decorate ? "  " : "")
-            for c in e.children { visit(c, depth: depth) }
+            e.forEachChild { visit($0, depth: depth) }
             flush()
             prefixes.removeLast()
             listCounters.removeLast()
@@ -167,7 +217,7 @@ public struct TextRenderer {
                 }
             }
             prefixes.append(decorate ? String(repeating: " ", count: DisplayWidth.of(firstLinePrefix ?? "")) : "")
-            for c in e.children { visit(c, depth: depth) }
+            e.forEachChild { visit($0, depth: depth) }
             flush(blank: false)
             prefixes.removeLast()
             firstLinePrefix = nil
@@ -175,26 +225,26 @@ public struct TextRenderer {
         case "blockquote":
             flush()
             prefixes.append(decorate ? "> " : "")
-            for c in e.children { visit(c, depth: depth) }
+            e.forEachChild { visit($0, depth: depth) }
             flush()
             prefixes.removeLast()
             return
         case "dd":
             flush()
             prefixes.append(decorate ? "    " : "")
-            for c in e.children { visit(c, depth: depth) }
+            e.forEachChild { visit($0, depth: depth) }
             flush()
             prefixes.removeLast()
             return
         case "tr":
             flush()
-            let cells = e.elements.filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0, depth: depth)) }
+            let cells = TextRenderer.elementChildren(of: e).filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0, depth: depth)) }
             let row = cells.filter { !$0.isEmpty }.joined(separator: decorate ? " | " : " ")
             if !row.isEmpty { emitWrapped(row) }
             return
         case "table":
             flush()
-            for c in e.children { visit(c, depth: depth) }
+            e.forEachChild { visit($0, depth: depth) }
             flush()
             return
         case "pre":
@@ -210,30 +260,44 @@ public struct TextRenderer {
         }
         let isBlock = TextRenderer.blocks.contains(name)
         if isBlock { flush() }
-        for c in e.children { visit(c, depth: depth) }
+        e.forEachChild { visit($0, depth: depth) }
         if isBlock { flush() }
     }
 
-    private mutating func visit(_ n: XNode, depth: Int) {
+    private mutating func visit<E: TextElement>(_ n: TextItem<E>, depth: Int) {
         switch n {
         case .text(let t): inline += t
         case .element(let c): walk(c, depth: depth + 1)
         }
     }
 
-    private func isNoteLike(_ a: XElement) -> Bool {
+    private func isNoteLike<E: TextElement>(_ a: E) -> Bool {
         let t = XML.collapse(a.text)
         guard !t.isEmpty, t.count <= 4 else { return false }
-        let cls = (a.attr("class") ?? "").lowercased()
+        let cls = (a.attribute("class", ns: nil) ?? "").lowercased()
         return cls.contains("note") || cls.contains("fn") || t.allSatisfy { $0.isNumber || $0 == "*" || $0 == "†" }
     }
 
     /// Text of an element for one-line uses (headings, cells), with images as alt text.
-    private func inlineText(_ e: XElement, depth: Int) -> String {
+    private func inlineText<E: TextElement>(_ e: E, depth: Int) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
-        for c in e.children { r.visit(c, depth: depth + 1) }
+        e.forEachChild { r.visit($0, depth: depth + 1) }
         r.flush(blank: false)
         return r.lines.joined(separator: " ")
+    }
+
+    static func firstChild<E: TextElement>(of e: E, named name: String) -> E? {
+        var found: E?
+        e.forEachChild { item in
+            if found == nil, case .element(let c) = item, c.name == name { found = c }
+        }
+        return found
+    }
+
+    static func elementChildren<E: TextElement>(of e: E) -> [E] {
+        var out: [E] = []
+        e.forEachChild { if case .element(let c) = $0 { out.append(c) } }
+        return out
     }
 
     private var prefixWidth: Int { prefixes.reduce(0) { $0 + DisplayWidth.of($1) } }

@@ -82,6 +82,136 @@ public struct XAttribute: Sendable {
     public let value: String
 }
 
+/// A libxml2 document owned by Swift: freed when the last reference goes. Hands out element views
+/// that read the tree in place, and interns names (libxml2 keeps one pointer per distinct name).
+public final class RawDocument {
+    let doc: xmlDocPtr
+    let html: Bool
+    public let wellFormed: Bool
+    let ctxtWellFormed: Bool
+    var budget = XML.entityBudget
+    private var names: [UnsafeRawPointer: String] = [:]
+
+    init(doc: xmlDocPtr, html: Bool, wellFormed: Bool, ctxtWellFormed: Bool) {
+        self.doc = doc
+        self.html = html
+        self.wellFormed = wellFormed
+        self.ctxtWellFormed = ctxtWellFormed
+    }
+
+    deinit { xmlFreeDoc(doc) }
+
+    public var parsedAsHTML: Bool { html }
+
+    public var root: LibXMLElement? {
+        xmlDocGetRootElement(doc).map { LibXMLElement(node: $0, document: self) }
+    }
+
+    /// The copied tree (for documents read many times: package, navigation, HTML rendering).
+    public func tree() -> XDocument? {
+        guard let r = xmlDocGetRootElement(doc), let tree = XML.Converter(self).convert(r, depth: 0) else { return nil }
+        return XDocument(root: tree, wellFormed: wellFormed, parsedAsHTML: html)
+    }
+
+    /// Bytes of text in the document (to choose between recoveries), without copying it.
+    lazy var textLength: Int = {
+        var total = 0
+        var stack: [xmlNodePtr] = []
+        if let r = xmlDocGetRootElement(doc) { stack.append(r) }
+        while let n = stack.popLast() {
+            if n.pointee.type == XML_TEXT_NODE || n.pointee.type == XML_CDATA_SECTION_NODE {
+                if let c = n.pointee.content { total += strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self)) }
+            } else if n.pointee.type == XML_ELEMENT_NODE {
+                var c = n.pointee.children
+                while let k = c { stack.append(k); c = k.pointee.next }
+            }
+        }
+        return total
+    }()
+
+    func name(_ p: UnsafePointer<xmlChar>?) -> String {
+        guard let p else { return "" }
+        let key = UnsafeRawPointer(p)
+        if let s = names[key] { return s }
+        var s = String(cString: p)
+        if html { s = s.lowercased() }
+        names[key] = s
+        return s
+    }
+
+    func namespace(_ ns: xmlNsPtr?) -> String? {
+        guard let href = ns?.pointee.href else { return nil }
+        let key = UnsafeRawPointer(href)
+        if let s = names[key] { return s }
+        let s = String(cString: href)
+        names[key] = s
+        return s
+    }
+}
+
+/// An element of a RawDocument, read in place. Valid while its document is alive (it holds it).
+public struct LibXMLElement {
+    let node: xmlNodePtr
+    let document: RawDocument
+
+    public var name: String { document.name(node.pointee.name) }
+    public var ns: String? { document.namespace(node.pointee.ns) }
+
+    /// An attribute by local name (and namespace URI when given; without, no namespace first).
+    public func attr(_ local: String, ns: String? = nil) -> String? {
+        var fallback: xmlAttrPtr?
+        var a = node.pointee.properties
+        while let attr = a {
+            defer { a = attr.pointee.next }
+            guard let n = attr.pointee.name else { continue }
+            let matches = local.withCString { strcmp($0, UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self)) == 0 }
+                || (document.html && document.name(n) == local)
+            guard matches else { continue }
+            let attrNS = document.namespace(attr.pointee.ns)
+            if let ns {
+                if attrNS == ns { return value(attr) }
+            } else if attrNS == nil {
+                return value(attr)
+            } else if fallback == nil {
+                fallback = attr
+            }
+        }
+        return ns == nil ? fallback.map(value) : nil
+    }
+
+    private func value(_ attr: xmlAttrPtr) -> String {
+        var out = ""
+        var c = attr.pointee.children
+        while let child = c {
+            if child.pointee.type == XML_TEXT_NODE, let t = child.pointee.content { out += String(cString: t) }
+            else if child.pointee.type == XML_ENTITY_REF_NODE { out += XML.expandEntity(child, doc: document.doc, budget: &document.budget) }
+            c = child.pointee.next
+        }
+        return out
+    }
+
+    public func forEachChild(_ body: (TextItem<LibXMLElement>) throws -> Void) rethrows {
+        var c = node.pointee.children
+        while let child = c {
+            switch child.pointee.type {
+            case XML_ELEMENT_NODE:
+                try body(.element(LibXMLElement(node: child, document: document)))
+            case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
+                if let t = child.pointee.content { try body(.text(String(cString: t))) }
+            case XML_ENTITY_REF_NODE:
+                let t = XML.expandEntity(child, doc: document.doc, budget: &document.budget)
+                if !t.isEmpty { try body(.text(t)) }
+            default:
+                break
+            }
+            c = child.pointee.next
+        }
+    }
+
+    /// The text of the subtree, without recursion.
+    public var text: String { XML.subtreeText(node, separated: false) }
+}
+
 public enum XNode {
     case element(XElement)
     case text(String)
@@ -99,7 +229,7 @@ public enum XML {
     /// Elements nested deeper are kept as their text only (gathered without recursion).
     public static let maxDepth = 128
     /// Characters that entity references declared inside a document may add, in all.
-    fileprivate static let entityBudget = 64 * 1024
+    static let entityBudget = 64 * 1024
 
     private static let initialised: Bool = {
         xmlInitParser()
@@ -116,6 +246,17 @@ public enum XML {
     /// size and depth limits. With `htmlFallback`, a document the XML parser cannot recover is
     /// read by the HTML parser. Throws only for input over the size limit or with no usable root.
     public static func parse(_ input: Data, name: String, htmlFallback: Bool = false) throws -> XDocument {
+        let raw = try parseRaw(input, name: name, htmlFallback: htmlFallback)
+        guard let tree = raw.tree() else {
+            throw PluginFailure.badData("'\(name)' has no root element", at: name)
+        }
+        return tree
+    }
+
+    /// Parses to a libxml2 document kept as it is (no copy): for one pass over a content document
+    /// (text rendering, search), where copying every node and attribute would cost more than the
+    /// parse. Same safety and recovery rules as `parse`.
+    public static func parseRaw(_ input: Data, name: String, htmlFallback: Bool = false) throws -> RawDocument {
         _ = initialised
         // A plugin never prints: libxml2 reports some errors (encoding conversion, for one) through
         // its thread-local handlers rather than the parser context that XML_PARSE_NOERROR silences.
@@ -128,23 +269,24 @@ public enum XML {
         return try parseQuietly(input, name: name, htmlFallback: htmlFallback)
     }
 
-    private static func parseQuietly(_ input: Data, name: String, htmlFallback: Bool) throws -> XDocument {
+    private static func parseQuietly(_ input: Data, name: String, htmlFallback: Bool) throws -> RawDocument {
         guard input.count <= maxDocumentSize else {
             throw PluginFailure.limit("'\(name)' is \(input.count) bytes, more than the \(maxDocumentSize)-byte limit for one document", at: name)
         }
         let data = replaceHTMLEntities(stripInternalSubset(input))
-        if let doc = parseXML(data), doc.wellFormed { return doc }
-        // Invalid UTF-8 stops libxml2 early: repair the bytes and try again.
         var best = parseXML(data)
+        if let doc = best, doc.wellFormed { return doc }
+        // Invalid UTF-8 stops libxml2 early: repair the bytes and try again.
         if !isValidUTF8(data) && declaresUTF8(data) {
             let repaired = Data(String(decoding: data, as: UTF8.self).utf8)
-            if let doc = parseXML(repaired), doc.wellFormed || best == nil || doc.root.text.count > best!.root.text.count {
-                if doc.wellFormed { return XDocument(root: doc.root, wellFormed: false, parsedAsHTML: false) }
+            if let doc = parseXML(repaired, markRecovered: true),
+               doc.ctxtWellFormed || best == nil || doc.textLength > best!.textLength {
+                if doc.ctxtWellFormed { return doc }
                 best = doc
             }
         }
         if htmlFallback, let html = parseHTML(data) {
-            if best == nil || html.root.text.count >= best!.root.text.count { return html }
+            if best == nil || html.textLength >= best!.textLength { return html }
         }
         if let best { return best }
         throw PluginFailure.badData("'\(name)' is not well-formed XML and could not be recovered", at: name)
@@ -186,7 +328,7 @@ public enum XML {
         return rest.hasPrefix("utf-8") || rest.hasPrefix("utf8")
     }
 
-    private static func parseXML(_ data: Data) -> XDocument? {
+    private static func parseXML(_ data: Data, markRecovered: Bool = false) -> RawDocument? {
         guard let ctxt = xmlNewParserCtxt() else { return nil }
         defer { xmlFreeParserCtxt(ctxt) }
         let doc: xmlDocPtr? = data.withUnsafeBytes { raw in
@@ -194,14 +336,12 @@ public enum XML {
             return xmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.xml", nil, xmlOptions)
         }
         guard let doc else { return nil }
-        defer { xmlFreeDoc(doc) }
-        guard let root = xmlDocGetRootElement(doc) else { return nil }
-        var converter = Converter(doc: doc, html: false)
-        guard let tree = converter.convert(root, depth: 0) else { return nil }
-        return XDocument(root: tree, wellFormed: ctxt.pointee.wellFormed != 0, parsedAsHTML: false)
+        guard xmlDocGetRootElement(doc) != nil else { xmlFreeDoc(doc); return nil }
+        let wellFormed = ctxt.pointee.wellFormed != 0
+        return RawDocument(doc: doc, html: false, wellFormed: wellFormed && !markRecovered, ctxtWellFormed: wellFormed)
     }
 
-    private static func parseHTML(_ data: Data) -> XDocument? {
+    private static func parseHTML(_ data: Data) -> RawDocument? {
         guard let ctxt = htmlNewParserCtxt() else { return nil }
         defer { htmlFreeParserCtxt(ctxt) }
         let doc: htmlDocPtr? = data.withUnsafeBytes { raw in
@@ -209,51 +349,27 @@ public enum XML {
             return htmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.html", "UTF-8", htmlOptions)
         }
         guard let doc else { return nil }
-        defer { xmlFreeDoc(doc) }
-        guard let root = xmlDocGetRootElement(doc) else { return nil }
-        var converter = Converter(doc: doc, html: true)
-        guard let tree = converter.convert(root, depth: 0) else { return nil }
-        return XDocument(root: tree, wellFormed: false, parsedAsHTML: true)
+        guard xmlDocGetRootElement(doc) != nil else { xmlFreeDoc(doc); return nil }
+        return RawDocument(doc: doc, html: true, wellFormed: false, ctxtWellFormed: false)
     }
 
-    fileprivate static func string(_ p: UnsafePointer<xmlChar>?) -> String {
+    static func string(_ p: UnsafePointer<xmlChar>?) -> String {
         guard let p else { return "" }
         return String(cString: p)
     }
 
     /// Copies a libxml2 tree into XElements. Element, attribute and namespace names come from
     /// libxml2's dictionary (one pointer per distinct name), so each is turned into a String once.
-    private struct Converter {
-        let doc: xmlDocPtr
-        let html: Bool
-        var budget = XML.entityBudget
-        var names: [UnsafeRawPointer: String] = [:]
+    struct Converter {
+        let context: RawDocument
+        var doc: xmlDocPtr { context.doc }
 
-        init(doc: xmlDocPtr, html: Bool) {
-            self.doc = doc
-            self.html = html
-        }
+        init(_ context: RawDocument) { self.context = context }
 
-        mutating func name(_ p: UnsafePointer<xmlChar>?) -> String {
-            guard let p else { return "" }
-            let key = UnsafeRawPointer(p)
-            if let s = names[key] { return s }
-            var s = String(cString: p)
-            if html { s = s.lowercased() }
-            names[key] = s
-            return s
-        }
+        func name(_ p: UnsafePointer<xmlChar>?) -> String { context.name(p) }
+        func namespace(_ ns: xmlNsPtr?) -> String? { context.namespace(ns) }
 
-        mutating func namespace(_ ns: xmlNsPtr?) -> String? {
-            guard let href = ns?.pointee.href else { return nil }
-            let key = UnsafeRawPointer(href)
-            if let s = names[key] { return s }
-            let s = String(cString: href)
-            names[key] = s
-            return s
-        }
-
-        mutating func convert(_ node: xmlNodePtr, depth: Int) -> XElement? {
+        func convert(_ node: xmlNodePtr, depth: Int) -> XElement? {
             guard node.pointee.type == XML_ELEMENT_NODE else { return nil }
             let elementName = name(node.pointee.name)
             let ns = namespace(node.pointee.ns)
@@ -264,7 +380,7 @@ public enum XML {
                 var c = attr.pointee.children
                 while let child = c {
                     if child.pointee.type == XML_TEXT_NODE { value += XML.string(child.pointee.content) }
-                    else if child.pointee.type == XML_ENTITY_REF_NODE { value += XML.expandEntity(child, doc: doc, budget: &budget) }
+                    else if child.pointee.type == XML_ENTITY_REF_NODE { value += XML.expandEntity(child, doc: doc, budget: &context.budget) }
                     c = child.pointee.next
                 }
                 attributes.append(XAttribute(name: name(attr.pointee.name), ns: namespace(attr.pointee.ns), value: value))
@@ -289,7 +405,7 @@ public enum XML {
                         children.append(.text(t))
                     }
                 case XML_ENTITY_REF_NODE:
-                    let t = XML.expandEntity(child, doc: doc, budget: &budget)
+                    let t = XML.expandEntity(child, doc: doc, budget: &context.budget)
                     if !t.isEmpty { children.append(.text(t)) }
                 default:
                     break
@@ -305,7 +421,7 @@ public enum XML {
     /// text (no markup, no nested references), within the budget; otherwise nothing. Entities are
     /// never expanded recursively, so "billion laughs" costs nothing.
     /// The text under a libxml2 node, depth-first with an explicit stack.
-    fileprivate static func subtreeText(_ node: xmlNodePtr) -> String {
+    static func subtreeText(_ node: xmlNodePtr, separated: Bool = true) -> String {
         var out = ""
         var stack: [xmlNodePtr] = []
         var c = node.pointee.children
@@ -320,7 +436,7 @@ public enum XML {
                 var k = n.pointee.children
                 while let x = k { kids.append(x); k = x.pointee.next }
                 stack.append(contentsOf: kids.reversed())
-                out += " "
+                if separated { out += " " }
             default:
                 break
             }
@@ -328,7 +444,7 @@ public enum XML {
         return out
     }
 
-    fileprivate static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
+    static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
         guard let name = node.pointee.name, let ent = xmlGetDocEntity(doc, name) else { return "" }
         guard ent.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = ent.pointee.content else { return "" }
         let text = String(cString: content)
