@@ -28,8 +28,8 @@ let plugins = [
     plugin("EPUB2", product: "shelf-epub2", dependencies: ["EPUBCore"]),
     plugin("EPUB3", product: "shelf-epub3", dependencies: ["EPUBCore"]),
     plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg"]),
-    plugin("Goodreads", product: "shelf-goodreads"),
-    plugin("GoogleBooks", product: "shelf-googlebooks"),
+    plugin("Goodreads", product: "shelf-goodreads", dependencies: ["CCrypto", "CXML2"]),
+    plugin("GoogleBooks", product: "shelf-googlebooks", dependencies: ["CCrypto"]),
 ]
 
 let package = Package(
@@ -51,6 +51,8 @@ let package = Package(
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
                        providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
+                       providers: [.apt(["libssl-dev"])]),
         // libsonic (time-stretching with pitch kept) has no pkg-config file; its module map links it.
         .systemLibrary(name: "CSonic", path: "Sources/CSonic", providers: [.apt(["libsonic-dev"])]),
 
@@ -77,6 +79,7 @@ let package = Package(
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
+        .testTarget(name: "ReadingListTests", dependencies: ["Host", "TestSupport"], path: "Tests/ReadingListTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
     ] + plugins.map(\.1)
 )

@@ -10,6 +10,7 @@ let publicationCommands: [Command] = [
     searchCommand, resourceCommand, coverCommand,
 ]
 let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands
+    + readingListCommands
     + [conformanceCommand, conformanceCheckCommand]
 
 func usage() -> String {
