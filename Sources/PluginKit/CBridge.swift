@@ -47,7 +47,7 @@ enum CBridge {
     }
 
     static func emit<T: Encodable>(json value: T, to writer: UnsafePointer<shelf_writer>?) throws {
-        try emit(Data(ReadiumJSON.encode(value).utf8), to: writer)
+        try emit(ReadiumJSON.wire(value), to: writer)
     }
 
     static func input(_ raw: UnsafePointer<shelf_input>?) throws -> PluginInput {

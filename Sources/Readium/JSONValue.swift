@@ -40,6 +40,14 @@ public enum JSONValue: Codable, Equatable, Sendable {
 }
 
 public enum ReadiumJSON {
+    /// For documents that cross the plugin boundary: no sorting, no indentation; the cheapest
+    /// encoding Foundation offers, since every ABI call that carries JSON pays for it twice.
+    public static func wire<T: Encodable>(_ value: T) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("null".utf8)
+    }
+
     /// Sorted keys and unescaped slashes: stable output that diffs and reads well.
     public static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
         let encoder = JSONEncoder()

@@ -55,7 +55,7 @@ public struct Locator: Codable, Equatable, Sendable {
         text = try c.decodeIfPresent(Text.self, forKey: .text)
     }
 
-    public func jsonString() -> String { ReadiumJSON.encode(self) }
+    public func jsonString() -> String { String(decoding: ReadiumJSON.wire(self), as: UTF8.self) }
 
     public static func parse(_ json: String) throws -> Locator {
         try JSONDecoder().decode(Locator.self, from: Data(json.utf8))
