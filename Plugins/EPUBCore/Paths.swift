@@ -47,9 +47,17 @@ public enum Paths {
     }
 
     public static func isExternal(_ href: String) -> Bool {
-        guard let colon = href.firstIndex(of: ":") else { return href.hasPrefix("//") }
-        let scheme = href[..<colon]
-        return !scheme.isEmpty && !scheme.contains("/") && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+        // A scheme: letters, digits, '+', '-', '.' before the first ':' (and no '/' before it).
+        var sawAny = false
+        for b in href.utf8 {
+            switch b {
+            case UInt8(ascii: ":"): return sawAny
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): sawAny = true
+            case UInt8(ascii: "/"): return !sawAny && href.utf8.starts(with: "//".utf8)
+            default: return false
+            }
+        }
+        return false
     }
 
     /// Resolves a (percent-encoded) relative href against the folder `base` (an entry path folder)

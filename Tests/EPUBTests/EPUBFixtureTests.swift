@@ -174,6 +174,8 @@ final class EPUBFixtureTests: XCTestCase {
         XCTAssertEqual(Paths.normalise("a/b.c/..d"), "a/b.c/..d")
         XCTAssertEqual(Paths.normalise("a/.."), "")
         XCTAssertNil(Paths.normalise("../a"))
+        for ext in ["http://x", "https://x/y", "mailto:a@b", "//cdn/x", "urn:isbn:1"] { XCTAssertTrue(Paths.isExternal(ext), ext) }
+        for local in ["a.xhtml", "a/b:c.xhtml", "../x", "#f", "a%3Ab", "./http:x", ""] { XCTAssertFalse(Paths.isExternal(local), local) }
         for bad in ["..", "a/..", "a/../b", "/abs", "a\\b", "C:x", "a\u{0}b", ""] { XCTAssertNotNil(ZipArchive.unsafeReason(bad), bad) }
         for good in ["..a", "a..b", "a/b..", "OEBPS/x.xhtml", "é/ü.png"] { XCTAssertNil(ZipArchive.unsafeReason(good), good) }
     }
