@@ -278,7 +278,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
 
     public func search(_ query: String, limit: Int) throws -> [Locator] {
         let needle = Folding.fold(query)
-        guard !needle.scalars.isEmpty else { throw PluginFailure.invalidArgument("the search query is empty") }
+        // An empty (or all white space) query matches nothing.
+        guard !needle.scalars.isEmpty, needle.scalars != [" "] else { return [] }
         var results: [Locator] = []
         var foldCache: [UInt32: [Unicode.Scalar]] = [:]
         let groups = positionsByItem()

@@ -245,6 +245,9 @@ final class EPUBFixtureTests: XCTestCase {
         let accents = try pub.search("cafe and the naive resume", limit: 10)
         XCTAssertEqual(accents.first?.text?.highlight, "café and the naïve résumé")
         XCTAssertEqual(try pub.search("zebra", limit: 10).count, 0)
+        XCTAssertEqual(try pub.search("", limit: 10).count, 0)
+        XCTAssertEqual(try pub.search("  ", limit: 10).count, 0)
+        XCTAssertEqual(try pub.search("a", limit: 3).count, 3, "the limit holds")
     }
 
     // MARK: Fonts and DRM
