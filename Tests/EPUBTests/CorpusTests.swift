@@ -1,5 +1,9 @@
+import CZip
 import EPUBCore
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import PluginAPI
 import PluginKit
 import XCTest
@@ -76,6 +80,72 @@ final class CorpusTests: XCTestCase {
             XCTAssertLessThan(EPUBProbe.confidence(for: input, major: major == 2 ? 3 : 2), 50, row.file)
         }
         XCTAssertEqual(opened, 55)
+    }
+
+    /// Reads one entry with libzip directly (not through the plugin's archive layer).
+    static func entry(_ name: String, in path: String) -> Data? {
+        var code: Int32 = 0
+        guard let za = zip_open(path, ZIP_RDONLY, &code) else { return nil }
+        defer { zip_discard(za) }
+        var st = zip_stat_t()
+        guard zip_stat(za, name, 0, &st) == 0, let f = zip_fopen(za, name, 0) else { return nil }
+        defer { zip_fclose(f) }
+        var data = Data(count: Int(st.size))
+        let n = data.withUnsafeMutableBytes { zip_fread(f, $0.baseAddress, st.size) }
+        return n == Int64(st.size) ? data : nil
+    }
+
+    /// Foundation's SAX parser, as an independent reader of container.xml and the OPF.
+    final class Collector: NSObject, XMLParserDelegate {
+        var wanted: Set<String>
+        var attributes: [(String, [String: String])] = []
+        var texts: [(String, String)] = []
+        private var current: String?
+        private var buffer = ""
+        init(_ wanted: Set<String>) { self.wanted = wanted }
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes a: [String: String]) {
+            let local = String(name.split(separator: ":").last ?? "")
+            attributes.append((local, a))
+            if wanted.contains(local) { current = local; buffer = "" }
+        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { if current != nil { buffer += string } }
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            let local = String(name.split(separator: ":").last ?? "")
+            if local == current {
+                texts.append((local, buffer.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")))
+                current = nil
+            }
+        }
+    }
+
+    func testCreatorsMatchAnIndependentReadingOfThePackage() throws {
+        var checked = 0
+        for row in try rows() {
+            let file = path(row.file)
+            guard let containerData = Self.entry("META-INF/container.xml", in: file) else { XCTFail("\(row.file): no container"); continue }
+            let c = Collector([])
+            let cp = XMLParser(data: containerData)
+            cp.delegate = c
+            _ = cp.parse()
+            guard let opfPath = c.attributes.first(where: { $0.0 == "rootfile" })?.1["full-path"],
+                  let opfData = Self.entry(opfPath, in: file) else { XCTFail("\(row.file): no OPF"); continue }
+            let o = Collector(["creator", "contributor"])
+            let op = XMLParser(data: opfData)
+            op.delegate = o
+            op.shouldProcessNamespaces = false
+            _ = op.parse()
+            let creators = o.texts.filter { $0.0 == "creator" }.map(\.1).filter { !$0.isEmpty }
+            let everyone = Set(o.texts.map(\.1))
+            let m = try EPUBPublication(path: file).manifest()
+            var named: Set<String> = []
+            for role in ["author", "translator", "editor", "illustrator", "narrator", "contributor", "artist", "colorist", "penciler", "inker", "letterer"] {
+                named.formUnion(m.contributors(role))
+            }
+            for name in creators { XCTAssertTrue(named.contains(name), "\(row.file): creator '\(name)' is missing from the manifest") }
+            for author in m.authors { XCTAssertTrue(everyone.contains(author), "\(row.file): author '\(author)' is not a creator or contributor of the package") }
+            checked += creators.count
+        }
+        XCTAssertGreaterThan(checked, 50)
     }
 
     func testTextExtractionIsNonEmptyForContentDocuments() throws {
