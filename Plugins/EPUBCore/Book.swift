@@ -18,6 +18,8 @@ public final class EPUBBook {
     public private(set) var coverImagePath: String?
     public private(set) var coverPagePaths: Set<String> = []
     public let navDocumentPath: String?
+    /// Media overlay clips by SMIL path, read once.
+    var smilClips: [String: [JSONValue]] = [:]
     public let ncxPath: String?
 
     public struct ReadingItem {

@@ -189,6 +189,33 @@ extension EPUBBook {
         }
     }
 
+    /// The clips of a SMIL media overlay: which text fragment is read by which audio span.
+    public func mediaOverlayClips(smilPath: String, limit: Int = 20_000) -> [JSONValue] {
+        if let cached = smilClips[smilPath] { return cached }
+        let clips = readClips(smilPath: smilPath, limit: limit)
+        smilClips[smilPath] = clips
+        return clips
+    }
+
+    private func readClips(smilPath: String, limit: Int) -> [JSONValue] {
+        guard let data = try? data(path: smilPath, limit: 8 << 20),
+              let doc = try? XML.parse(data, name: smilPath) else { return [] }
+        let dir = Paths.directory(of: smilPath)
+        var clips: [JSONValue] = []
+        for par in doc.root.descendants("par") {
+            guard clips.count < limit else { break }
+            var clip: [String: JSONValue] = [:]
+            if let src = par.child("text")?.attr("src"), let href = Navigation.manifestHref(src, in: smilPath) { clip["text"] = .string(href) }
+            if let audio = par.child("audio") {
+                if let src = audio.attr("src"), let p = Paths.resolve(src, against: dir) { clip["audio"] = .string(Paths.href(forEntry: p)) }
+                if let b = audio.attr("clipBegin").flatMap(EPUBBook.clockValue) { clip["clipBegin"] = .number(b) }
+                if let e = audio.attr("clipEnd").flatMap(EPUBBook.clockValue) { clip["clipEnd"] = .number(e) }
+            }
+            if !clip.isEmpty { clips.append(.object(clip)) }
+        }
+        return clips
+    }
+
     func link(for item: ManifestItem, spine: SpineItem?) -> Link {
         var props: [String: JSONValue] = [:]
         var contains: [JSONValue] = []
@@ -215,8 +242,22 @@ extension EPUBBook {
             }
             if !spine.linear { props["linear"] = .bool(false) }
         }
+        var alternate: [JSONValue] = []
         if let moID = item.mediaOverlay, let mo = opf.item(id: moID) {
-            props["mediaOverlay"] = .string(Paths.href(forEntry: mo.path))
+            let smilHref = Paths.href(forEntry: mo.path)
+            props["mediaOverlay"] = .string(smilHref)
+            // The overlay itself, with its duration and clips, as an alternate of the item.
+            var alt: [String: JSONValue] = ["href": .string(smilHref), "type": .string(mo.mediaType.isEmpty ? "application/smil+xml" : mo.mediaType)]
+            if let d = opf.itemRefinements[mo.id]?.first(where: { $0.property == "media:duration" }).flatMap({ EPUBBook.clockValue($0.value) }) {
+                alt["duration"] = .number(d)
+            }
+            // One SMIL file may narrate several items: each gets the clips of its own text.
+            let own = Paths.href(forEntry: item.path)
+            let clips = mediaOverlayClips(smilPath: mo.path).filter { clip in
+                clip["text"]?.string.map { Paths.splitFragment($0).path == own } ?? false
+            }
+            if !clips.isEmpty { alt["properties"] = .object(["clips": .array(clips)]) }
+            alternate.append(.object(alt))
         }
         if let enc = encryption.items[item.path] {
             var e: [String: JSONValue] = ["algorithm": .string(enc.algorithm)]
@@ -225,8 +266,14 @@ extension EPUBBook {
             if enc.compressed { e["compression"] = .string("deflate") }
             props["encrypted"] = .object(e)
         }
-        return Link(href: Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
-                    rel: rel.isEmpty ? nil : rel, properties: props.isEmpty ? nil : props)
+        var link = Link(href: Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
+                        rel: rel.isEmpty ? nil : rel, properties: props.isEmpty ? nil : props)
+        if !alternate.isEmpty { link.extra["alternate"] = .array(alternate) }
+        if item.mediaType == "application/smil+xml",
+           let d = opf.itemRefinements[item.id]?.first(where: { $0.property == "media:duration" }).flatMap({ EPUBBook.clockValue($0.value) }) {
+            link.duration = d
+        }
+        return link
     }
 
     /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds.

@@ -83,6 +83,8 @@ public struct OPFPackage {
     public var pageProgression: String?
     public var guide: [GuideReference] = []
     public var warnings: [String] = []
+    /// Refinements whose target is not a metadata expression: manifest item ids, mostly.
+    public var itemRefinements: [String: [(property: String, value: String)]] = [:]
 
     public var majorVersion: Int { Int(version.split(separator: ".").first ?? "") ?? 2 }
 
@@ -141,6 +143,9 @@ public struct OPFPackage {
                 let target = r.target.hasPrefix("#") ? String(r.target.dropFirst()) : r.target
                 if let i = byID[target], i < opf.entries.count {
                     opf.entries[i].refinements.append((r.property, r.value, r.scheme))
+                } else {
+                    // Refinements of manifest items (media:duration of a SMIL file, for one).
+                    opf.itemRefinements[target, default: []].append((r.property, r.value))
                 }
             }
         } else {

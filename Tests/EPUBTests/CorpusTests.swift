@@ -209,6 +209,24 @@ final class CorpusTests: XCTestCase {
         XCTAssertGreaterThan(checked[EncryptionInfo.adobeFont] ?? 0, 0, "\(checked)")
     }
 
+    func testMediaOverlayClipsAreInTheManifest() throws {
+        _ = try rows()
+        let m = try EPUBPublication(path: path("epub3-readium-smoketest-fxl.epub")).manifest()
+        let narrated = m.readingOrder.filter { $0.properties?["mediaOverlay"] != nil }
+        XCTAssertEqual(narrated.count, 6, "six pages narrated by three SMIL files")
+        for link in narrated {
+            let clips = link.extra["alternate"]?.array?.first?["properties"]?["clips"]?.array ?? []
+            XCTAssertFalse(clips.isEmpty, link.href)
+            for clip in clips {
+                XCTAssertNotNil(clip["audio"]?.string, link.href)
+                XCTAssertEqual(clip["text"]?.string.map { Paths.splitFragment($0).path }, link.href, "a page gets the clips of its own text")
+            }
+        }
+        // And they survive the trip through JSON, as the host reads them.
+        let back = try Manifest.parse(Data(ReadiumJSON.encode(m).utf8))
+        XCTAssertEqual(back.readingOrder.filter { $0.extra["alternate"] != nil }.count, 6)
+    }
+
     func testSearchFindsCallMeIshmaelInTheFirstChapter() throws {
         _ = try rows()
         for file in ["epub3-idpf-moby-dick.epub", "epub2-feedbooks-moby-dick.epub"] {

@@ -144,6 +144,13 @@ final class EPUBFixtureTests: XCTestCase {
         let ch1 = try XCTUnwrap(m.readingOrder.first { $0.href == "OEBPS/text/chapter%201.xhtml" })
         XCTAssertEqual(ch1.properties?["page"], .string("right"))
         XCTAssertEqual(ch1.properties?["mediaOverlay"], .string("OEBPS/smil/ch1.smil"))
+        // The overlay's clips, in the manifest, as an alternate of the item it narrates.
+        let overlay = try XCTUnwrap(ch1.extra["alternate"]?.array?.first)
+        XCTAssertEqual(overlay["href"], .string("OEBPS/smil/ch1.smil"))
+        XCTAssertEqual(overlay["duration"], .number(5.5))
+        XCTAssertEqual(overlay["properties"]?["clips"], .array([.object(["text": .string("OEBPS/text/chapter%201.xhtml#c1"), "audio": .string("OEBPS/audio/a.mp3"),
+                                                                        "clipBegin": .number(0), "clipEnd": .number(5)])]))
+        XCTAssertEqual(m.resources?.first { $0.href == "OEBPS/smil/ch1.smil" }?.duration, 5.5)
         XCTAssertEqual(m.readingOrder.first { $0.href == "OEBPS/text/ch2.xhtml" }?.properties?["contains"], .array([.string("mathml")]))
         XCTAssertEqual(m.links.first?.href, "OEBPS/images/cover.png")
         let toc = try XCTUnwrap(m.toc)

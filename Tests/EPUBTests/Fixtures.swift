@@ -249,6 +249,7 @@ enum Books {
         <meta property="rendition:layout">reflowable</meta>
         <meta property="rendition:spread">none</meta>
         <meta property="media:duration">0:01:30</meta>
+        <meta property="media:duration" refines="#mo1">0:00:05.500</meta>
       </metadata>
       <manifest>
         <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
