@@ -77,11 +77,17 @@ final class MutationTests: XCTestCase {
     func testMutatedXMLDocuments() throws {
         let dir = try FixtureDir()
         var rng = SplitMix(state: 0x5EED &+ Self.seedOffset)
-        let seeds = [Books.epub2Entries(), Books.epub3Entries()]
-        let targets = ["META-INF/container.xml", "OEBPS/content.opf", "OEBPS/toc.ncx", "OEBPS/nav.xhtml", "OEBPS/text/chapter 1.xhtml"]
+        let seeds = [Books.epub2Entries(), Books.epub3Entries(extra: [("META-INF/encryption.xml", Data())])]
+        let targets = ["META-INF/container.xml", "OEBPS/content.opf", "OEBPS/toc.ncx", "OEBPS/nav.xhtml", "OEBPS/text/chapter 1.xhtml",
+                       "OEBPS/smil/ch1.smil", "META-INF/encryption.xml"]
+        let encryption = Data("""
+        <encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container"><EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#">
+        <EncryptionMethod Algorithm="http://www.idpf.org/2008/embedding"/><CipherData><CipherReference URI="OEBPS/css/style.css"/></CipherData>
+        </EncryptedData></encryption>
+        """.utf8)
         let printed = try dir.capturingStandardError {
             for i in 0..<(1000 * Self.scale) {
-                var entries = seeds[i % 2]
+                var entries = seeds[i % 2].map { $0.0 == "META-INF/encryption.xml" ? ($0.0, encryption) : $0 }
                 let target = targets[rng.below(targets.count)]
                 entries = entries.map { $0.0 == target ? ($0.0, mutate($0.1, &rng)) : $0 }
                 exercise(try dir.zip("m\(i % 4).epub", entries))
