@@ -28,6 +28,7 @@ enum Extensions {
         case .positions: return UnsafeRawPointer(positions)
         case .search: return UnsafeRawPointer(search)
         case .audio: return UnsafeRawPointer(audio)
+        case .readingList: return UnsafeRawPointer(ReadingListExtension.table)
         }
     }
 

@@ -24,6 +24,9 @@ public final class PluginHost: @unchecked Sendable {
         PluginHost(dataDirectory: dataDirectory, cacheDirectory: cacheDirectory)
     }
 
+    /// The C host, for the service clients (HostServiceClients.swift); nil when detached.
+    var hostPointer: UnsafePointer<shelf_host>? { raw }
+
     public var dataDirectory: String { directories.data }
     public var cacheDirectory: String { directories.cache }
 

@@ -10,6 +10,7 @@ public struct PluginInfo: Sendable {
         case positions = "shelf.positions/1"
         case search = "shelf.search/1"
         case audio = "shelf.audio/1"
+        case readingList = "shelf.readinglist/1"
     }
 
     public var id: String

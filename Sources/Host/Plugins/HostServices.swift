@@ -44,9 +44,19 @@ public enum HostServices {
             return HostServices.cancelRequested ? SHELF_E_CANCELLED : SHELF_OK
         }
         host.pointee.is_cancelled = { _ in HostServices.cancelRequested ? 1 : 0 }
-        // No optional services yet: connectors' HTTP and credentials arrive as "shelf.host.http/1".
-        host.pointee.get_service = { _, _ in nil }
+        // Optional services by id (readinglist.h): "shelf.host.http/1", "shelf.host.credentials/1".
+        host.pointee.get_service = { host, id in
+            guard host != nil, let id else { return nil }
+            return ConnectorServices.service(String(cString: id))
+        }
         return host
+    }
+
+    /// The id of the plugin a `shelf_host` was made for, or nil for a pointer this host did not make.
+    static func pluginID(of host: UnsafePointer<shelf_host>) -> String? {
+        guard host.pointee.struct_size >= UInt32(MemoryLayout<shelf_host>.size), host.pointee.context != nil,
+              let name = host.pointee.host_name, String(cString: name) == "shelf" else { return nil }
+        return context(host).pluginID
     }
 
     private static func context(_ host: UnsafePointer<shelf_host>) -> Context {

@@ -96,5 +96,6 @@ public struct KnownExtension: Sendable {
         KnownExtension(id: SHELF_EXT_POSITIONS, size: MemoryLayout<shelf_positions_v1>.size),
         KnownExtension(id: SHELF_EXT_SEARCH, size: MemoryLayout<shelf_search_v1>.size),
         KnownExtension(id: SHELF_EXT_AUDIO, size: MemoryLayout<shelf_audio_v1>.size),
+        KnownExtension(id: SHELF_EXT_READINGLIST, size: MemoryLayout<shelf_readinglist_v1>.size),
     ]
 }

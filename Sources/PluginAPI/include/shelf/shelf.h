@@ -4,4 +4,5 @@
 #include "plugin.h"
 #include "format.h"
 #include "audio.h"
+#include "readinglist.h"
 #endif /* SHELF_SHELF_H */

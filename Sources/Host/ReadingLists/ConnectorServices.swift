@@ -1,0 +1,200 @@
+import Foundation
+import PluginAPI
+
+/// The host services of readinglist.h that connectors find through `shelf_host.get_service`:
+/// "shelf.host.http/1" (one request over the host's HTTPClient) and "shelf.host.credentials/1"
+/// (secrets in the 0600 credentials file, under a key namespaced by the plugin's id).
+public enum ConnectorServices {
+    /// The client every plugin request goes through; tests and the CLI may replace it.
+    nonisolated(unsafe) public static var client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.requestTimeout = 60
+        configuration.retry = .init(maxAttempts: 3, initialDelay: 0.5, maxDelay: 10, maxTotalWait: 30)
+        return HTTPClient(configuration: configuration)
+    }()
+
+    /// Where secrets are kept; nil means shelf's usual config folder.
+    nonisolated(unsafe) public static var credentialDirectories: ShelfDirectories?
+
+    static func service(_ id: String) -> UnsafeRawPointer? {
+        switch id {
+        case SHELF_HOST_HTTP: return UnsafeRawPointer(http)
+        case SHELF_HOST_CREDENTIALS: return UnsafeRawPointer(credentials)
+        default: return nil
+        }
+    }
+
+    /// The credentials-file key for a plugin's own key: plugins never see each other's secrets.
+    public static func storeKey(pluginID: String, key: String) -> String { "plugin:\(pluginID):\(key)" }
+
+    static func validKey(_ key: String) -> Bool {
+        !key.isEmpty && key.utf8.count <= 128
+            && key.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "._-".unicodeScalars.contains($0) }
+    }
+
+    static func store() throws -> CredentialStore {
+        if let credentialDirectories { return CredentialStore(directories: credentialDirectories) }
+        return CredentialStore(directories: try ShelfDirectories(environment: ProcessInfo.processInfo.environment))
+    }
+
+    /// Reads a plugin secret (the host side of `get`), for the CLI and tests.
+    public static func secret(pluginID: String, key: String) throws -> String? {
+        try store().credential(for: storeKey(pluginID: pluginID, key: key))?.token
+    }
+
+    public static func setSecret(_ value: String?, pluginID: String, key: String) throws {
+        let k = storeKey(pluginID: pluginID, key: key)
+        if let value {
+            try store().save(Credential(flow: SHELF_HOST_CREDENTIALS, token: value), for: k)
+        } else {
+            try store().remove(for: k)
+        }
+    }
+
+    static func fail(_ err: UnsafeMutablePointer<shelf_error>?, _ status: shelf_status, _ message: String) -> shelf_status {
+        guard let err else { return status }
+        err.pointee.status = status
+        withUnsafeMutableBytes(of: &err.pointee.message) { buffer in
+            var bytes = Array(message.utf8.prefix(buffer.count - 1))
+            while let last = bytes.last, last & 0xC0 == 0x80 { bytes.removeLast() }
+            if let last = bytes.last, last >= 0xC0 { bytes.removeLast() }
+            buffer.copyBytes(from: bytes)
+            buffer[bytes.count] = 0
+        }
+        return status
+    }
+
+    static func write(_ data: Data, _ writer: UnsafePointer<shelf_writer>?) -> shelf_status {
+        guard let writer, let write = writer.pointee.write else { return SHELF_OK }
+        if data.isEmpty { return SHELF_OK }
+        return data.withUnsafeBytes { write(writer.pointee.context, $0.baseAddress, $0.count) }
+    }
+
+    static let http: UnsafeMutablePointer<shelf_host_http_v1> = {
+        let table = UnsafeMutablePointer<shelf_host_http_v1>.allocate(capacity: 1)
+        table.initialize(to: shelf_host_http_v1(
+            struct_size: UInt32(MemoryLayout<shelf_host_http_v1>.size),
+            send: { host, request, status, headers, body, err in
+                ConnectorServices.send(host, request, status, headers, body, err)
+            }))
+        return table
+    }()
+
+    static func send(_ host: UnsafePointer<shelf_host>?, _ request: UnsafePointer<shelf_http_request>?,
+                     _ status: UnsafeMutablePointer<Int32>?, _ headers: UnsafePointer<shelf_writer>?,
+                     _ body: UnsafePointer<shelf_writer>?, _ err: UnsafeMutablePointer<shelf_error>?) -> shelf_status {
+        guard host != nil, let request, let status else { return fail(err, SHELF_E_INVALID_ARGUMENT, "send needs a host, a request and a status") }
+        status.pointee = 0
+        let minimum = MemoryLayout<shelf_http_request>.offset(of: \shelf_http_request.timeout_ms)!
+        guard Int(request.pointee.struct_size) >= minimum else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "the shelf_http_request is too short (struct_size \(request.pointee.struct_size))")
+        }
+        let r = request.pointee
+        guard let cMethod = r.method, let method = HTTPMethod(rawValue: String(cString: cMethod).uppercased()) else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "the request's method must be GET, HEAD, POST, PUT or DELETE")
+        }
+        guard let cURL = r.url, let url = URL(string: String(cString: cURL)) else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "the request's url is missing or malformed")
+        }
+        var fields = HTTPHeaders()
+        if var list = r.headers {
+            var count = 0
+            while let line = list.pointee {
+                count += 1
+                guard count <= 256 else { return fail(err, SHELF_E_LIMIT, "more than 256 request headers") }
+                let text = String(cString: line)
+                guard let colon = text.firstIndex(of: ":") else {
+                    return fail(err, SHELF_E_INVALID_ARGUMENT, "a request header has no colon (\"Name: value\")")
+                }
+                fields.add(String(text[..<colon]).trimmingCharacters(in: .whitespaces),
+                              String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                list += 1
+            }
+        }
+        var payload: Data?
+        if r.body_size > 0 {
+            guard let bytes = r.body else { return fail(err, SHELF_E_INVALID_ARGUMENT, "body_size without a body") }
+            guard r.body_size <= 64 << 20 else { return fail(err, SHELF_E_LIMIT, "the request body is over 64 MiB") }
+            payload = Data(bytes: bytes, count: r.body_size)
+        }
+        var timeout: TimeInterval?
+        if Int(r.struct_size) >= MemoryLayout<shelf_http_request>.offset(of: \shelf_http_request.reserved)!, r.timeout_ms > 0 {
+            timeout = TimeInterval(r.timeout_ms) / 1000
+        }
+        let httpRequest = HTTPRequest(method, url, headers: fields, body: payload, timeout: timeout)
+        var client = ConnectorServices.client
+        if r.flags & UInt32(SHELF_HTTP_NO_RETRY) != 0 {
+            var configuration = client.configuration
+            configuration.retry = .none
+            client = HTTPClient(configuration: configuration)
+        }
+        do {
+            let response = try client.send(httpRequest, isCancelled: { HostServices.cancelRequested })
+            status.pointee = Int32(response.status)
+            if headers != nil {
+                var text = ""
+                for field in response.headers { text += "\(field.name): \(field.value)\n" }
+                let s = write(Data(text.utf8), headers)
+                if s != SHELF_OK { return fail(err, s, "the plugin's header writer refused the headers") }
+            }
+            let s = write(response.body, body)
+            if s != SHELF_OK { return fail(err, s, "the plugin's body writer refused the body") }
+            return SHELF_OK
+        } catch let error as HTTPError {
+            switch error.kind {
+            case .cancelled: return fail(err, SHELF_E_CANCELLED, "cancelled")
+            case .bodyTooLarge: return fail(err, SHELF_E_LIMIT, error.description)
+            case .invalidRequest, .unsupportedScheme: return fail(err, SHELF_E_INVALID_ARGUMENT, error.description)
+            default: return fail(err, SHELF_E_IO, error.description)
+            }
+        } catch {
+            return fail(err, SHELF_E_IO, "\(error)")
+        }
+    }
+
+    static let credentials: UnsafeMutablePointer<shelf_host_credentials_v1> = {
+        let table = UnsafeMutablePointer<shelf_host_credentials_v1>.allocate(capacity: 1)
+        table.initialize(to: shelf_host_credentials_v1(
+            struct_size: UInt32(MemoryLayout<shelf_host_credentials_v1>.size),
+            get: { host, key, out, err in
+                ConnectorServices.credential(host, key, err) { pluginID, k in
+                    guard let value = try ConnectorServices.secret(pluginID: pluginID, key: k) else {
+                        return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)")
+                    }
+                    let s = ConnectorServices.write(Data(value.utf8), out)
+                    return s == SHELF_OK ? SHELF_OK : ConnectorServices.fail(err, s, "the writer refused the secret")
+                }
+            },
+            set: { host, key, value, err in
+                ConnectorServices.credential(host, key, err) { pluginID, k in
+                    guard let value else { return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value") }
+                    let text = String(cString: value)
+                    guard text.utf8.count <= 64 << 10 else { return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB") }
+                    try ConnectorServices.setSecret(text, pluginID: pluginID, key: k)
+                    return SHELF_OK
+                }
+            },
+            remove: { host, key, err in
+                ConnectorServices.credential(host, key, err) { pluginID, k in
+                    try ConnectorServices.setSecret(nil, pluginID: pluginID, key: k)
+                    return SHELF_OK
+                }
+            }))
+        return table
+    }()
+
+    static func credential(_ host: UnsafePointer<shelf_host>?, _ key: UnsafePointer<CChar>?, _ err: UnsafeMutablePointer<shelf_error>?,
+                           _ body: (String, String) throws -> shelf_status) -> shelf_status {
+        guard let host, let key else { return fail(err, SHELF_E_INVALID_ARGUMENT, "the credentials service needs a host and a key") }
+        let k = String(cString: key)
+        guard validKey(k) else { return fail(err, SHELF_E_INVALID_ARGUMENT, "a credential key is 1 to 128 characters of A-Z a-z 0-9 . _ -") }
+        guard let pluginID = HostServices.pluginID(of: host) else { return fail(err, SHELF_E_INVALID_ARGUMENT, "an unknown host pointer") }
+        do {
+            return try body(pluginID, k)
+        } catch let error as ShelfError {
+            return fail(err, SHELF_E_IO, error.message)
+        } catch {
+            return fail(err, SHELF_E_IO, "the credentials file cannot be used")
+        }
+    }
+}
