@@ -80,13 +80,13 @@ extension EPUBBook {
         var collections: [JSONValue] = []
         for c in opf.meta("belongs-to-collection") where !c.value.isEmpty {
             var o: [String: JSONValue] = ["name": .string(c.value)]
-            if let pos = c.refinement("group-position"), let n = Double(pos.trimmedASCII) { o["position"] = .number(n) }
+            if let pos = c.refinement("group-position"), let n = EPUBBook.finite(pos.trimmedASCII) { o["position"] = .number(n) }
             if let id = c.refinement("identifier") { o["identifier"] = .string(id) }
             if c.refinement("collection-type") == "series" { series.append(.object(o)) } else { collections.append(.object(o)) }
         }
         if series.isEmpty, let name = opf.named("calibre:series"), !name.isEmpty {
             var o: [String: JSONValue] = ["name": .string(name)]
-            if let idx = opf.named("calibre:series_index"), let n = Double(idx) { o["position"] = .number(n) }
+            if let idx = opf.named("calibre:series_index"), let n = EPUBBook.finite(idx.trimmedASCII) { o["position"] = .number(n) }
             series.append(.object(o))
         }
         var belongs: [String: JSONValue] = [:]
@@ -121,7 +121,7 @@ extension EPUBBook {
         }
         md["presentation"] = .object(presentation)
         md["readingProgression"] = .string(opf.pageProgression.flatMap { ["ltr", "rtl"].contains($0) ? $0 : nil } ?? "auto")
-        if let dur = opf.meta("media:duration").first?.value { md["duration"] = .number(EPUBBook.clockValue(dur) ?? 0) }
+        if let dur = opf.meta("media:duration").first?.value, let d = EPUBBook.clockValue(dur) { md["duration"] = .number(d) }
         if let ac = opf.meta("media:active-class").first?.value { md["mediaActiveClass"] = .string(ac) }
         md["numberOfPages"] = navigation.pageList.isEmpty ? nil : .number(Double(navigation.pageList.count))
 
@@ -276,8 +276,20 @@ extension EPUBBook {
         return link
     }
 
-    /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds.
+    /// A number from the book, only when finite: NaN or infinity would make the whole manifest
+    /// unencodable as JSON.
+    static func finite(_ s: String) -> Double? {
+        guard let d = Double(s), d.isFinite else { return nil }
+        return d
+    }
+
+    /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds; nil unless finite and >= 0.
     static func clockValue(_ s: String) -> Double? {
+        guard let v = parseClock(s), v.isFinite, v >= 0 else { return nil }
+        return v
+    }
+
+    private static func parseClock(_ s: String) -> Double? {
         let t = s.trimmedASCII
         if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
         if t.hasSuffix("s") { return Double(t.dropLast()) }

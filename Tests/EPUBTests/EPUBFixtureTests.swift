@@ -187,6 +187,24 @@ final class EPUBFixtureTests: XCTestCase {
         for good in ["..a", "a..b", "a/b..", "OEBPS/x.xhtml", "é/ü.png"] { XCTAssertNil(ZipArchive.unsafeReason(good), good) }
     }
 
+    func testNonFiniteNumbersInMetadataNeverBreakTheManifest() throws {
+        let opf = Books.epub3OPF.replacingOccurrences(of: ">3</meta>", with: ">nan</meta>")
+            .replacingOccurrences(of: ">0:01:30</meta>", with: ">1e400:99</meta>")
+            .replacingOccurrences(of: ">0:00:05.500</meta>", with: ">inf</meta>")
+        let smil = Books.smil.replacingOccurrences(of: "clipEnd=\"5s\"", with: "clipEnd=\"1e999s\"")
+        let entries = Books.epub3Entries().map {
+            $0.0 == "OEBPS/content.opf" ? ($0.0, Data(opf.utf8)) : $0.0 == "OEBPS/smil/ch1.smil" ? ($0.0, Data(smil.utf8)) : $0
+        }
+        let pub = try EPUBPublication(path: try dir.zip("nan.epub", entries))
+        let m = try pub.manifest()
+        let json = ReadiumJSON.encode(m)
+        XCTAssertNotEqual(json, "null")
+        let back = try Manifest.parse(Data(json.utf8))
+        XCTAssertEqual(back.title, "The Main Title")
+        XCTAssertNil(back.metadata["duration"])
+        XCTAssertEqual(back.metadata["belongsTo"]?["series"]?.array?.first?["position"], nil)
+    }
+
     func testProbeReadsThePackageVersion() throws {
         let p2 = try dir.zip("b2.epub", Books.epub2Entries())
         let p3 = try dir.zip("b3.epub", Books.epub3Entries())

@@ -63,15 +63,17 @@ final class MutationTests: XCTestCase {
         guard let pub else { return }
         check("manifest") {
             let m = try pub.manifest()
+            XCTAssertNotEqual(ReadiumJSON.encode(m), "null", "the manifest must encode as JSON")
             for l in (m.resources ?? []).prefix(20) + m.readingOrder.prefix(20) { check("resource") { _ = try pub.resource(href: l.href) } }
         }
         check("positions") {
             let p = try pub.positions()
+            XCTAssertNotEqual(ReadiumJSON.encode(p), "null")
             if let f = p.first { _ = try pub.locate(f) }
             if let l = p.last { _ = try pub.render(at: l, settings: RenderSettings(as: .html)) }
         }
         check("render") { _ = try pub.render(at: nil, settings: RenderSettings(as: .text, width: 30)) }
-        check("search") { _ = try pub.search("a", limit: 20) }
+        check("search") { XCTAssertNotEqual(ReadiumJSON.encode(try pub.search("a", limit: 20)), "null") }
     }
 
     func testMutatedXMLDocuments() throws {
