@@ -5,6 +5,7 @@ enum LibrarySchema {
         CatalogSchema.step,
         NotificationSchema.step,
         DownloadSchema.step,
+        ReadingListSchema.step,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

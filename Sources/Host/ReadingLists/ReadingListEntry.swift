@@ -1,0 +1,151 @@
+import Foundation
+
+/// A book on a reading list, as connectors exchange it (readinglist.h, "Entry"; docs/json.md).
+public struct ReadingListEntry: Codable, Equatable, Sendable {
+    public var identifiers: [String: String]
+    public var title: String
+    public var authors: [String]
+    public var shelf: String
+    public var shelves: [String]?
+    public var dateAdded: String?
+    public var dateRead: String?
+    public var rating: Int?
+
+    public init(identifiers: [String: String] = [:], title: String, authors: [String] = [], shelf: String,
+                shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Int? = nil) {
+        self.identifiers = identifiers
+        self.title = title
+        self.authors = authors
+        self.shelf = shelf
+        self.shelves = shelves
+        self.dateAdded = dateAdded
+        self.dateRead = dateRead
+        self.rating = rating
+    }
+
+    /// Lenient: a connector's entry with a missing or mistyped field is read as far as it goes.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifiers = (try? c.decodeIfPresent([String: String].self, forKey: .identifiers)) ?? [:]
+        title = (try? c.decodeIfPresent(String.self, forKey: .title)) ?? ""
+        authors = (try? c.decodeIfPresent([String].self, forKey: .authors)) ?? []
+        shelf = (try? c.decodeIfPresent(String.self, forKey: .shelf)) ?? ""
+        shelves = try? c.decodeIfPresent([String].self, forKey: .shelves)
+        dateAdded = try? c.decodeIfPresent(String.self, forKey: .dateAdded)
+        dateRead = try? c.decodeIfPresent(String.self, forKey: .dateRead)
+        rating = try? c.decodeIfPresent(Int.self, forKey: .rating)
+    }
+
+    public var isbn13: String? { identifiers["isbn13"] }
+    public var isbn10: String? { identifiers["isbn10"] }
+
+    /// The ISBN-13 (an ISBN-10 converted), the key that matches across services and catalogs.
+    public var isbn: String? { isbn13 ?? isbn10.flatMap(ISBN.thirteen) }
+
+    /// Stable per service: the service's own id, else the ISBN, else folded title and first author.
+    public func key(service: String) -> String {
+        if let id = identifiers[service] ?? identifiers[ServiceIDs.key(for: service)] { return "id:\(id)" }
+        if let isbn { return "isbn:\(isbn)" }
+        return "t:\(Fold.text(title))|\(Fold.text(authors.first ?? ""))"
+    }
+}
+
+enum ServiceIDs {
+    /// The identifiers key a service's connector uses for its own ids.
+    static func key(for service: String) -> String { service == "google-books" ? "google" : service }
+}
+
+public struct ReadingListShelf: Codable, Equatable, Sendable {
+    public var id: String
+    public var name: String
+    public var count: Int?
+}
+
+public struct ConnectorDescription: Codable, Equatable, Sendable {
+    public struct Setting: Codable, Equatable, Sendable {
+        public var key: String
+        public var label: String
+        public var required: Bool?
+        public var secret: Bool?
+    }
+    public var service: String
+    public var name: String?
+    public var pull: Bool?
+    public var pushRead: Bool?
+    public var pushToRead: Bool?
+    public var pushWrites: String?
+    public var authorization: String?
+    public var settings: [Setting]?
+}
+
+public struct PullResult: Codable, Sendable {
+    public var shelves: [ReadingListShelf]
+    public var entries: [ReadingListEntry]
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        shelves = (try? c.decodeIfPresent([ReadingListShelf].self, forKey: .shelves)) ?? []
+        entries = try c.decode([ReadingListEntry].self, forKey: .entries)
+    }
+}
+
+public struct PushResult: Codable, Sendable {
+    public struct Outcome: Codable, Sendable {
+        public var index: Int
+        public var status: String
+        public var message: String?
+    }
+    public var results: [Outcome]
+    public var file: String?
+}
+
+/// ISBN arithmetic: ISBN-10 → ISBN-13 with the 978 prefix and a fresh check digit.
+public enum ISBN {
+    public static func normalise(_ raw: String) -> String? {
+        let digits = raw.uppercased().filter { $0.isASCII && ($0.isNumber || $0 == "X") }
+        if digits.count == 13, !digits.contains("X") { return digits }
+        if digits.count == 10 { return thirteen(digits) }
+        return nil
+    }
+
+    public static func thirteen(_ ten: String) -> String? {
+        guard ten.count == 10 else { return nil }
+        let body = "978" + ten.prefix(9)
+        guard body.allSatisfy(\.isNumber) else { return nil }
+        let sum = body.enumerated().reduce(0) { $0 + Int(String($1.element))! * ($1.offset % 2 == 0 ? 1 : 3) }
+        return body + String((10 - sum % 10) % 10)
+    }
+}
+
+/// Folding for title and author matching: case, punctuation and diacritics gone, spaces collapsed.
+public enum Fold {
+    public static func text(_ s: String) -> String {
+        let folded = s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
+        var out = ""
+        var space = false
+        for ch in folded.unicodeScalars {
+            if CharacterSet.alphanumerics.contains(ch) {
+                if space && !out.isEmpty { out.append(" ") }
+                out.unicodeScalars.append(ch)
+                space = false
+            } else {
+                space = true
+            }
+        }
+        return out
+    }
+
+    /// A title without its series note or subtitle: "Mort (Discworld, #4)" → "mort".
+    public static func title(_ s: String) -> String {
+        var t = s
+        if let paren = t.firstIndex(of: "("), paren > t.startIndex { t = String(t[..<paren]) }
+        if let colon = t.firstIndex(of: ":"), colon > t.startIndex { t = String(t[..<colon]) }
+        return text(t)
+    }
+
+    /// An author's surname, folded: "Pratchett, Terry" and "Terry Pratchett" both give "pratchett".
+    public static func surname(_ s: String) -> String {
+        if let comma = s.firstIndex(of: ",") { return text(String(s[..<comma])) }
+        return text(s).split(separator: " ").last.map(String.init) ?? ""
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import PluginAPI
+
+/// Reading lists as the patron uses them: connect a service, pull its shelves, record finished books and push
+/// them (once), and a wish list matched against every account's catalog.
+public final class ReadingLists {
+    public let shelf: Shelf
+    public let database: LibraryDatabase
+
+    public init(shelf: Shelf, database: LibraryDatabase) {
+        self.shelf = shelf
+        self.database = database
+        if let directories = shelf.directories { ConnectorServices.credentialDirectories = directories }
+    }
+
+    public func connector(_ service: String) throws -> Connector {
+        try Connector.find(service: service, in: shelf.registry)
+    }
+
+    /// Plugin failures in a reading-list's words: a refused sign-in is a permission problem, not DRM.
+    static func translate(_ error: Error, service: String) -> Error {
+        guard let failure = error as? PluginCallError else { return error }
+        switch failure.status {
+        case SHELF_E_PROTECTED:
+            return ShelfError(.permission, failure.description, subject: service,
+                              hint: "`shelf lists connect \(service)` sets up the connection again.")
+        case SHELF_E_IO:
+            return ShelfError(.temporary, failure.description, subject: service, hint: "Try again later.")
+        case SHELF_E_INVALID_ARGUMENT:
+            return ShelfError(.usage, failure.description, subject: service, hint: "`shelf lists connect \(service) --help` lists the settings.")
+        default:
+            return failure.shelfError(subject: service)
+        }
+    }
+
+    func connection(_ service: ConnectedService) throws -> Connector.Connection {
+        let connector = try connector(service.service)
+        do { return try connector.connect(settings: service.settings) } catch { throw Self.translate(error, service: service.service) }
+    }
+
+    // MARK: Connect
+
+    public struct ConnectOutcome {
+        public var service: String
+        public var pluginID: String
+        public var description: ConnectorDescription
+        public var authorized: Bool
+    }
+
+    /// Checks and stores a service's settings; secrets go to the credentials file through the plugin's own keys.
+    /// With `authorize`, runs the browser sign-in: `openBrowser` gets the address, a loopback listener the answer.
+    public func connect(service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
+                        openBrowser: (String) -> Void, timeout: TimeInterval = 300) throws -> ConnectOutcome {
+        let connector = try connector(service)
+        let description: ConnectorDescription
+        do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
+        let known = Dictionary((description.settings ?? []).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        for key in Array(settings.keys) + Array(secrets.keys) where known[key] == nil {
+            throw ShelfError(.usage, "\(service) has no setting \"\(key)\"",
+                             hint: "Settings: " + (description.settings ?? []).map(\.key).joined(separator: ", "))
+        }
+        for (key, _) in settings where known[key]?.secret == true {
+            throw ShelfError(.usage, "\(key) is a secret: pass it with --secret \(key) (read from standard input), never on the command line")
+        }
+        var plain = settings
+        if let file = plain["file"] { plain["file"] = URL(fileURLWithPath: file).standardizedFileURL.path }
+        for (key, value) in secrets {
+            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, key: key)
+        }
+        let connection: Connector.Connection
+        do { connection = try connector.connect(settings: plain) } catch { throw Self.translate(error, service: service) }
+        try database.saveService(ConnectedService(service: service, pluginID: connector.plugin.descriptor.id, settings: plain,
+                                                  connectedAt: Date()))
+        var authorized = false
+        if authorize {
+            let listener = try LoopbackRedirect()
+            do {
+                let start = try connection.authorizeBegin(redirectURI: listener.redirectURI)
+                openBrowser(start.url)
+                let query = try listener.wait(timeout: timeout)
+                try connection.authorizeComplete(query: query)
+                authorized = true
+            } catch {
+                throw Self.translate(error, service: service)
+            }
+        }
+        return ConnectOutcome(service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized)
+    }
+
+    public func disconnect(service: String) throws {
+        try database.deleteService(service)
+    }
+
+    // MARK: Pull
+
+    public struct PullOutcome {
+        public var service: String
+        public var entries: Int
+        public var shelves: [ReadingListShelf]
+        public var error: String?
+        public var newWishes: Int
+    }
+
+    /// Pulls every connected service (or one). A service that fails keeps what the last pull saw.
+    public func pull(service only: String? = nil) throws -> [PullOutcome] {
+        let services = try database.services().filter { only == nil || $0.service == only }
+        if let only, services.isEmpty {
+            throw ShelfError(.noInput, "\(only) is not connected", hint: "`shelf lists connect \(only) ...` connects it first.")
+        }
+        if services.isEmpty {
+            throw ShelfError(.noInput, "no reading list is connected", hint: "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.")
+        }
+        var outcomes: [PullOutcome] = []
+        for s in services {
+            do {
+                let result: PullResult
+                do { result = try connection(s).pull() } catch { throw Self.translate(error, service: s.service) }
+                try database.replaceEntries(service: s.service, result.entries)
+                try database.setPullResult(service: s.service, error: nil)
+                var added = 0
+                let before = Set(try database.wishes().map(\.key))
+                for e in result.entries where e.shelf == "to-read" && !e.title.isEmpty {
+                    let wish = try database.addWish(source: s.service, title: e.title, authors: e.authors, isbn: e.isbn)
+                    if !before.contains(wish.key) { added += 1 }
+                }
+                outcomes.append(PullOutcome(service: s.service, entries: result.entries.count, shelves: result.shelves, error: nil, newWishes: added))
+            } catch {
+                let message = (error as? ShelfError)?.message ?? "\(error)"
+                try? database.setPullResult(service: s.service, error: message)
+                if only != nil || services.count == 1 { throw error }
+                outcomes.append(PullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
+            }
+        }
+        return outcomes
+    }
+
+    // MARK: Finished books and push
+
+    /// The reading-list entry for a local book: a file shelf opens, or a book in the library by id or title.
+    public func entry(forBook book: String) throws -> (entry: ReadingListEntry, bookID: String?) {
+        let today = ISO8601DateFormatter.day.string(from: Date())
+        if FileManager.default.fileExists(atPath: book) {
+            let publication = try shelf.open(book)
+            let m = publication.manifest
+            var ids: [String: String] = [:]
+            if case .string(let identifier)? = m.metadata["identifier"], let isbn = ISBN.normalise(identifier.replacingOccurrences(of: "urn:isbn:", with: "")),
+               identifier.lowercased().contains("isbn") || identifier.filter(\.isNumber).count >= 10 {
+                ids["isbn13"] = isbn
+            }
+            return (ReadingListEntry(identifiers: ids, title: m.title ?? (book as NSString).lastPathComponent, authors: m.authors,
+                                     shelf: "read", dateRead: today), nil)
+        }
+        let books = try database.books()
+        let folded = Fold.text(book)
+        guard let record = books.first(where: { $0.id == book }) ?? books.first(where: { Fold.text($0.title) == folded }) else {
+            throw ShelfError(.noInput, "no book \"\(book)\" in the library", hint: "Give the book's file, or its id or title as `shelf status` shows it.")
+        }
+        var ids: [String: String] = [:]
+        if let isbn = ISBN.normalise(record.id.replacingOccurrences(of: "urn:isbn:", with: "")), record.id.lowercased().contains("isbn") { ids["isbn13"] = isbn }
+        return (ReadingListEntry(identifiers: ids, title: record.title, authors: record.authors, shelf: "read", dateRead: today), record.id)
+    }
+
+    public struct FinishedOutcome {
+        public var entry: ReadingListEntry
+        public var queued: [String]
+        public var alreadyQueued: [String]
+    }
+
+    /// Marks a book read and queues the push to every connected service that records reads.
+    public func finished(book: String) throws -> FinishedOutcome {
+        let (entry, bookID) = try entry(forBook: book)
+        var queued: [String] = [], already: [String] = []
+        for s in try database.services() {
+            guard (try? connector(s.service).describe().pushRead) == true else { continue }
+            if try database.queuePush(service: s.service, entry: entry, bookID: bookID) { queued.append(s.service) } else { already.append(s.service) }
+        }
+        if let bookID { try? database.setMeta("finished:\(bookID)", ISO8601DateFormatter.day.string(from: Date())) }
+        return FinishedOutcome(entry: entry, queued: queued, alreadyQueued: already)
+    }
+
+    public struct PushReport {
+        public var service: String
+        public var title: String
+        public var shelf: String
+        public var outcome: String
+        public var message: String?
+        public var file: String?
+    }
+
+    /// Sends every pending push. Added, unchanged and exported pushes are done and never sent again; failed ones stay.
+    public func push(service only: String? = nil) throws -> [PushReport] {
+        var reports: [PushReport] = []
+        for s in try database.services() where only == nil || s.service == only {
+            let pending = try database.pushes(service: s.service, pendingOnly: true)
+            guard !pending.isEmpty else { continue }
+            let result: PushResult
+            do { result = try connection(s).push(pending.map(\.entry)) } catch { throw Self.translate(error, service: s.service) }
+            for (i, p) in pending.enumerated() {
+                let outcome = result.results.first { $0.index == i }
+                let status = outcome?.status ?? "failed"
+                let done = ["added", "unchanged", "exported"].contains(status)
+                let message = outcome?.message ?? (outcome == nil ? "the connector gave no result for this entry" : nil)
+                try database.recordPush(service: s.service, key: p.key, outcome: status, message: message, done: done)
+                reports.append(PushReport(service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
+                                          message: message, file: result.file))
+            }
+        }
+        return reports
+    }
+
+    // MARK: Wish list
+
+    public func wish(_ text: String, author: String?) throws -> Wish {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ShelfError(.usage, "a wish needs an ISBN or a title") }
+        if let isbn = ISBN.normalise(trimmed), trimmed.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "X" || $0 == "x" || $0 == " " }) {
+            // Name it after the catalog entry when one is known.
+            let title = try WishMatcher(database: database).entry(isbn: isbn)?.entry.title ?? "ISBN \(isbn)"
+            return try database.addWish(source: "manual", title: title, authors: [], isbn: isbn)
+        }
+        return try database.addWish(source: "manual", title: trimmed, authors: author.map { [$0] } ?? [], isbn: nil)
+    }
+
+    /// A wished title that has become available to borrow, not announced before.
+    public struct Notice {
+        public var wish: Wish
+        public var library: String
+        public var text: String
+    }
+
+    /// Matches every wish to the catalogs and records availability; returns the wishes that just became
+    /// available (each once: `notified_at` is set here).
+    @discardableResult
+    public func checkWishes(at date: Date = Date()) throws -> [Notice] {
+        let matcher = try WishMatcher(database: database)
+        let libraries = Dictionary(try database.accounts().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+        var notices: [Notice] = []
+        for var wish in try database.wishes() {
+            guard let (match, how) = matcher.match(wish) else {
+                wish.accountID = nil; wish.entryID = nil; wish.matchedBy = nil
+                wish.availability = nil; wish.available = false
+                try database.updateWishMatch(wish, at: date)
+                continue
+            }
+            wish.accountID = match.accountID
+            wish.entryID = match.entry.id
+            wish.matchedBy = how
+            wish.availability = match.entry.availability.words
+            let available = match.entry.availability.canBorrowNow
+            if available && !wish.available && wish.notifiedAt == nil {
+                let library = libraries[match.accountID] ?? match.accountID
+                wish.notifiedAt = date
+                notices.append(Notice(wish: wish, library: library,
+                                      text: "\(match.entry.title) is available to borrow now at \(library)."))
+            }
+            if !available { wish.notifiedAt = nil }
+            wish.available = available
+            try database.updateWishMatch(wish, at: date)
+        }
+        return notices
+    }
+}
+
+extension ISO8601DateFormatter {
+    static var day: ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withFullDate]
+        return f
+    }
+}
