@@ -73,6 +73,7 @@ public enum ConformanceChecks {
         Check(name: "search", summary: "search finds words that are in the book and nothing that is not", formatOnly: true, run: search),
         Check(name: "close", summary: "handles open and close repeatedly", formatOnly: true, run: close),
         Check(name: "threads", summary: "separate handles work from separate threads", formatOnly: true, run: threads),
+        Check(name: "connector", summary: "services match shelf.readinglist/1; capabilities JSON, settings and pull without credentials fail with a message", formatOnly: false, run: ConnectorConformance.check),
     ]
 
     /// Runs one check in this process and returns its result (the child side).

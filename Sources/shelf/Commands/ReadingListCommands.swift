@@ -1,2 +1,329 @@
-/// Reading-list commands (lists connect, pull, show, push; finished); registered in main.swift.
-let readingListCommands: [Command] = []
+import Foundation
+import Glibc
+import Host
+
+/// Reading-list commands (lists connect, pull, show, push; finished; wish; wishlist); registered in main.swift.
+let readingListCommands: [Command] = [listsCommand, finishedCommand, wishCommand, wishlistCommand]
+
+// MARK: JSON shapes (docs/json.md, "Reading lists")
+
+struct ReadingListEntryJSON: Encodable {
+    let service: String
+    let identifiers: [String: String]
+    let title: String
+    let authors: [String]
+    let shelf: String
+    let shelves: [String]?
+    let dateAdded: String?
+    let dateRead: String?
+    let rating: Int?
+
+    init(_ stored: StoredReadingListEntry) {
+        let e = stored.entry
+        service = stored.service
+        identifiers = e.identifiers
+        title = e.title
+        authors = e.authors
+        shelf = e.shelf
+        shelves = e.shelves
+        dateAdded = e.dateAdded
+        dateRead = e.dateRead
+        rating = e.rating
+    }
+}
+
+struct WishJSON: Encodable {
+    let id: Int64
+    let title: String
+    let authors: [String]
+    let isbn: String?
+    let source: String
+    let matched: Bool
+    let matchedBy: String?
+    let account: String?
+    let entryId: String?
+    let availability: String?
+    let available: Bool
+    let words: String
+
+    init(_ wish: Wish) {
+        id = wish.id
+        title = wish.title
+        authors = wish.authors
+        isbn = wish.isbn
+        source = wish.source
+        matched = wish.entryID != nil
+        matchedBy = wish.matchedBy
+        account = wish.accountID
+        entryId = wish.entryID
+        availability = wish.availability
+        available = wish.available
+        words = WishText.words(wish)
+    }
+}
+
+enum WishText {
+    static func words(_ wish: Wish) -> String {
+        guard let entryID = wish.entryID else { return "not in any library's catalog yet" }
+        let how = wish.matchedBy == "isbn" ? "matched by ISBN" : "matched by title and author"
+        let availability = wish.availability ?? "availability unknown"
+        return "\(availability) at \(wish.accountID ?? "a library") (\(how); ID \(entryID))"
+    }
+}
+
+final class ReadingListContext {
+    let catalog: CatalogContext
+    let lists: ReadingLists
+
+    init(_ context: Context) throws {
+        catalog = try CatalogContext(context)
+        lists = ReadingLists(shelf: context.shelf, database: catalog.database)
+    }
+}
+
+/// Opens the patron's browser at `url`: $SHELF_BROWSER or $BROWSER, else xdg-open; the address is always printed
+/// on stderr too, so that a patron without a desktop can copy it.
+func openBrowser(_ url: String) {
+    fputs("Sign in at this address (opening your browser):\n  \(url)\n", stderr)
+    let env = ProcessInfo.processInfo.environment
+    let command = env["SHELF_BROWSER"] ?? env["BROWSER"] ?? "xdg-open"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [command, url]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try? process.run()
+}
+
+let listsCommand = Command(
+    name: "lists",
+    summary: "connect reading lists (Goodreads, Google Books), pull, show and push them",
+    usage: "shelf lists connect SERVICE [--set KEY=VALUE]... [--secret KEY]... [--authorize] [--json]\n"
+        + "       shelf lists pull [SERVICE] [--json]\n"
+        + "       shelf lists show [--shelf NAME] [--service SERVICE] [--json]\n"
+        + "       shelf lists push [SERVICE] [--json]\n"
+        + "       shelf lists services [--json]\n"
+        + "       shelf lists disconnect SERVICE",
+    details: """
+    connect      stores a service's settings (--set KEY=VALUE) and secrets (--secret KEY reads the value from
+                 standard input: never on the command line); --authorize signs in through the browser with a
+                 redirect to 127.0.0.1. `shelf lists connect SERVICE --json` without options lists the settings.
+                 Goodreads: --set file=goodreads_library_export.csv, or --set userId=ID (public shelf feed), or
+                 --secret apiKey --secret apiSecret --authorize (legacy API keys).
+                 Google Books: --set clientId=ID --authorize (your own OAuth client), or --set userId=ID
+                 --secret apiKey (public shelves). shelf ships no keys.
+    pull         reads every connected service (or one): previous reads and to-read shelves. Titles on to-read
+                 shelves join the wish list.
+    show         what the last pull saw, by shelf.
+    push         records the books you finished (`shelf finished BOOK`) on each service, once: pushing again
+                 never adds a book twice. Where a service has no write path (Goodreads without a legacy key),
+                 a CSV in Goodreads' import format is written and named.
+    """,
+    valueOptions: ["--set", "--secret", "--shelf", "--service"],
+    flagOptions: ["--authorize"],
+    positionals: 1...2
+) { args, context in
+    let sub = args.positionals[0]
+    let target = args.positionals.count > 1 ? args.positionals[1] : nil
+    let rl = try ReadingListContext(context)
+    switch sub {
+    case "connect":
+        guard let service = target else { throw ShelfError(.usage, "lists connect needs a SERVICE (goodreads, google-books)") }
+        var settings: [String: String] = [:]
+        for pair in args.all("--set") {
+            guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                throw ShelfError(.usage, "--set takes KEY=VALUE, got \"\(pair)\"")
+            }
+            settings[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
+        }
+        var secrets: [String: String] = [:]
+        for key in args.all("--secret") {
+            guard let value = readSecretLine(prompt: isatty(0) == 1 ? "\(key): " : nil), !value.isEmpty else {
+                throw ShelfError(.usage, "no value for the secret \(key) on standard input")
+            }
+            secrets[key] = value
+        }
+        let outcome = try rl.lists.connect(service: service, settings: settings, secrets: secrets,
+                                           authorize: args.has("--authorize"), openBrowser: openBrowser)
+        if context.json {
+            struct Out: Encodable { let service: String; let plugin: String; let authorized: Bool; let capabilities: ConnectorDescription }
+            Output.json(Out(service: outcome.service, plugin: outcome.pluginID, authorized: outcome.authorized, capabilities: outcome.description))
+        } else {
+            let d = outcome.description
+            var can: [String] = []
+            if d.pull == true { can.append("pull shelves") }
+            if d.pushRead == true { can.append("record reads") }
+            if d.pushToRead == true { can.append("add want-to-reads") }
+            Output.line("Connected \(d.name ?? service) (\(outcome.pluginID))\(outcome.authorized ? ", signed in" : ""): can \(can.joined(separator: ", ")).")
+            if d.pushWrites == "file" { Output.line("Pushes write a CSV file for you to upload to \(d.name ?? service).") }
+            Output.line("Next: `shelf lists pull \(service)`.")
+        }
+        return 0
+    case "pull":
+        let outcomes = try rl.lists.pull(service: target)
+        let notices = try rl.lists.checkWishes()
+        if context.json {
+            struct Out: Encodable { let service: String; let entries: Int; let shelves: [ReadingListShelf]; let newWishes: Int; let error: String? }
+            struct All: Encodable { let pulled: [Out]; let available: [String] }
+            Output.json(All(pulled: outcomes.map { Out(service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error) },
+                            available: notices.map(\.text)))
+        } else {
+            for o in outcomes {
+                if let error = o.error {
+                    Output.line("\(o.service): not pulled: \(error)")
+                } else {
+                    let shelves = o.shelves.map { "\($0.name) \($0.count.map(String.init) ?? "?")" }.joined(separator: ", ")
+                    Output.line("\(o.service): \(o.entries) \(o.entries == 1 ? "book" : "books")\(shelves.isEmpty ? "" : " (\(shelves))")"
+                                + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : ""))
+                }
+            }
+            for n in notices { Output.line(n.text) }
+        }
+        return outcomes.contains { $0.error != nil } ? 1 : 0
+    case "show":
+        let entries = try rl.catalog.database.readingListEntries(service: args.value("--service") ?? target, shelf: args.value("--shelf"))
+        if context.json {
+            struct Out: Encodable { let entries: [ReadingListEntryJSON] }
+            Output.json(Out(entries: entries.map(ReadingListEntryJSON.init)))
+            return 0
+        }
+        if entries.isEmpty {
+            Output.line("Nothing on your reading lists yet: `shelf lists pull` reads them.")
+            return 0
+        }
+        var last = ""
+        for s in entries {
+            let heading = "\(s.service) · \(s.entry.shelf)"
+            if heading != last { Output.line(heading); last = heading }
+            var facts: [String] = []
+            if !s.entry.authors.isEmpty { facts.append("by " + s.entry.authors.joined(separator: ", ")) }
+            if let read = s.entry.dateRead { facts.append("read \(read)") }
+            if let rating = s.entry.rating { facts.append("rated \(rating) of 5") }
+            if let isbn = s.entry.isbn { facts.append("ISBN \(isbn)") }
+            Output.line("  \(s.entry.title)" + (facts.isEmpty ? "" : " — " + facts.joined(separator: " · ")))
+        }
+        return 0
+    case "push":
+        let reports = try rl.lists.push(service: target)
+        if context.json {
+            struct Out: Encodable { let service: String; let title: String; let shelf: String; let outcome: String; let message: String?; let file: String? }
+            struct All: Encodable { let pushed: [Out] }
+            Output.json(All(pushed: reports.map { Out(service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message, file: $0.file) }))
+        } else if reports.isEmpty {
+            Output.line("Nothing to push: every finished book is already recorded.")
+        } else {
+            for r in reports {
+                let what: String
+                switch r.outcome {
+                case "added": what = "recorded on \(r.shelf)"
+                case "unchanged": what = "already on \(r.shelf)"
+                case "exported": what = "written to the import file"
+                default: what = "not recorded: \(r.message ?? "no reason given")"
+                }
+                Output.line("\(r.service): \(r.title): \(what)")
+            }
+            for file in Set(reports.compactMap(\.file)) {
+                Output.line("Import file: \(file) — upload it at https://www.goodreads.com/review/import (there is no write API).")
+            }
+        }
+        return reports.contains { $0.outcome == "failed" } ? 1 : 0
+    case "services":
+        let services = try rl.catalog.database.services()
+        if context.json {
+            struct Out: Encodable { let service: String; let plugin: String; let settings: [String: String]; let pulled: String?; let error: String? }
+            struct All: Encodable { let services: [Out] }
+            Output.json(All(services: services.map { Out(service: $0.service, plugin: $0.pluginID, settings: $0.settings,
+                                                          pulled: $0.pulledAt.map(isoDate), error: $0.pullError) }))
+        } else if services.isEmpty {
+            Output.line("No reading list is connected.")
+        } else {
+            for s in services {
+                Output.line("\(s.service) (\(s.pluginID)): " + (s.pulledAt.map { "pulled \(isoDate($0))" } ?? "never pulled")
+                            + (s.pullError.map { "; last pull failed: \($0)" } ?? ""))
+            }
+        }
+        return 0
+    case "disconnect":
+        guard let service = target else { throw ShelfError(.usage, "lists disconnect needs a SERVICE") }
+        try rl.lists.disconnect(service: service)
+        if !context.json { Output.line("Disconnected \(service).") }
+        return 0
+    default:
+        throw ShelfError(.usage, "no lists subcommand \"\(sub)\"", hint: "connect, pull, show, push, services or disconnect.")
+    }
+}
+
+let finishedCommand = Command(
+    name: "finished",
+    summary: "mark a book read and queue it for your reading lists",
+    usage: "shelf finished BOOK [--json]",
+    details: "BOOK is a file, or a book's id or title in the library. The read is recorded on every connected "
+        + "reading list that records reads at the next `shelf lists push`; marking a book twice queues it once.",
+    positionals: 1...1
+) { args, context in
+    let rl = try ReadingListContext(context)
+    let outcome = try rl.lists.finished(book: args.positionals[0])
+    if context.json {
+        struct Out: Encodable { let title: String; let authors: [String]; let identifiers: [String: String]; let queued: [String]; let alreadyQueued: [String] }
+        Output.json(Out(title: outcome.entry.title, authors: outcome.entry.authors, identifiers: outcome.entry.identifiers,
+                        queued: outcome.queued, alreadyQueued: outcome.alreadyQueued))
+    } else {
+        Output.line("Marked \(outcome.entry.title) read.")
+        if !outcome.queued.isEmpty { Output.line("Queued for \(outcome.queued.joined(separator: ", ")): `shelf lists push` records it.") }
+        if !outcome.alreadyQueued.isEmpty { Output.line("Already queued for \(outcome.alreadyQueued.joined(separator: ", ")).") }
+        if outcome.queued.isEmpty && outcome.alreadyQueued.isEmpty { Output.line("No connected reading list records reads.") }
+    }
+    return 0
+}
+
+let wishCommand = Command(
+    name: "wish",
+    summary: "add a title to the wish list, by ISBN or title",
+    usage: "shelf wish ISBN|TITLE [--author NAME] [--json]",
+    details: "Wishes are matched to every library's catalog (ISBN first, then title and author); when a wished title "
+        + "becomes available to borrow you are told once.",
+    valueOptions: ["--author"],
+    positionals: 1...1
+) { args, context in
+    let rl = try ReadingListContext(context)
+    _ = try rl.lists.wish(args.positionals[0], author: args.value("--author"))
+    let notices = try rl.lists.checkWishes()
+    let wish = try rl.catalog.database.wishes().first { w in
+        w.isbn == ISBN.normalise(args.positionals[0]) && w.isbn != nil || Fold.title(w.title) == Fold.title(args.positionals[0])
+    }
+    if context.json {
+        if let wish { Output.json(WishJSON(wish)) }
+    } else {
+        if let wish { Output.line("Wished for \(wish.title): \(WishText.words(wish)).") }
+        for n in notices { Output.line(n.text) }
+    }
+    return 0
+}
+
+let wishlistCommand = Command(
+    name: "wishlist",
+    summary: "show the wish list with each title's match and availability",
+    usage: "shelf wishlist [--remove ID] [--json]",
+    details: "Each wish is matched again against the catalogs shelf has seen (`shelf sync`, `shelf browse`, `shelf search`).",
+    valueOptions: ["--remove"],
+    positionals: 0...0
+) { args, context in
+    let rl = try ReadingListContext(context)
+    if let id = args.value("--remove") {
+        guard let n = Int64(id), try rl.catalog.database.deleteWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
+    }
+    let notices = try rl.lists.checkWishes()
+    let wishes = try rl.catalog.database.wishes()
+    if context.json {
+        struct Out: Encodable { let wishes: [WishJSON]; let available: [String] }
+        Output.json(Out(wishes: wishes.map(WishJSON.init), available: notices.map(\.text)))
+        return 0
+    }
+    for n in notices { Output.line(n.text) }
+    if wishes.isEmpty { Output.line("The wish list is empty: `shelf wish ISBN|TITLE`, or pull a to-read shelf.") }
+    for w in wishes {
+        Output.line("\(w.id). \(w.title)" + (w.authors.isEmpty ? "" : " by \(w.authors.joined(separator: ", "))"))
+        Output.line("   \(WishText.words(w))")
+    }
+    return 0
+}
