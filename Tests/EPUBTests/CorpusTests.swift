@@ -172,6 +172,16 @@ final class CorpusTests: XCTestCase {
         }
     }
 
+    func testDebianBooksWithMimetypeNotFirstOpenWithAWarning() throws {
+        _ = try rows()
+        for file in ["epub2-calibre-quickstart-eng.epub", "epub2-live-manual-ja.epub"] {
+            let pub = try EPUBPublication(path: path(file))
+            XCTAssertTrue(pub.warnings.contains { $0.contains("mimetype entry is not the first") }, "\(file): \(pub.warnings)")
+        }
+        let clean = try EPUBPublication(path: path("epub3-idpf-moby-dick.epub"))
+        XCTAssertFalse(clean.warnings.contains { $0.contains("mimetype") }, "\(clean.warnings)")
+    }
+
     func testEncryptedItemIsProtectedByAdobeADEPT() throws {
         _ = try rows()
         let pub = try EPUBPublication(path: path("epub2-kb-minimal-encryption.epub"))
