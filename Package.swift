@@ -79,7 +79,8 @@ let package = Package(
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
-        .testTarget(name: "ReadingListTests", dependencies: ["Host", "TestSupport"], path: "Tests/ReadingListTests"),
+        .testTarget(name: "ReadingListTests", dependencies: ["Host", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
+        .testTarget(name: "BookshelfTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
     ] + plugins.map(\.1)
 )
