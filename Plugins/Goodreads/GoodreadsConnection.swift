@@ -120,7 +120,7 @@ final class GoodreadsConnection: ReadingListConnection {
                 if host.isCancelled { throw PluginFailure.cancelled }
                 let doc = try apiGet("/review/list/\(Text.percent(user)).xml",
                                      [("v", "2"), ("shelf", name), ("page", String(page)), ("per_page", "200")], key: key)
-                let (got, end, total) = try GoodreadsXML.reviews(doc)
+                let (got, end, total) = try GoodreadsXML.reviews(doc, requested: name)
                 entries += got
                 try? host.progress(-1, "Goodreads shelf \(name), page \(page)")
                 if got.isEmpty || end >= total { break }
@@ -140,7 +140,7 @@ final class GoodreadsConnection: ReadingListConnection {
         let url = "\(base)/oauth/request_token"
         let oauth = OAuth1(consumerKey: key, consumerSecret: secret)
         let header = oauth.authorization(method: "POST", url: url, parameters: [], extra: [("oauth_callback", redirectURI)])
-        let response = try host.http("POST", url, headers: ["Authorization": header, "Content-Length": "0"], noRetry: true)
+        let response = try host.http("POST", url, headers: ["Authorization": header], noRetry: true)
         try check(response, what: "a request token")
         let form = Text.parseForm(String(decoding: response.body, as: UTF8.self))
         guard let token = form["oauth_token"], let tokenSecret = form["oauth_token_secret"] else {
@@ -164,8 +164,7 @@ final class GoodreadsConnection: ReadingListConnection {
         let url = "\(base)/oauth/access_token"
         let oauth = OAuth1(consumerKey: key, consumerSecret: secret, token: requestToken, tokenSecret: requestSecret)
         let extra = query["oauth_verifier"].map { [("oauth_verifier", $0)] } ?? []
-        let response = try host.http("POST", url, headers: ["Authorization": oauth.authorization(method: "POST", url: url, parameters: [], extra: extra),
-                                                            "Content-Length": "0"], noRetry: true)
+        let response = try host.http("POST", url, headers: ["Authorization": oauth.authorization(method: "POST", url: url, parameters: [], extra: extra)], noRetry: true)
         try check(response, what: "an access token")
         let form = Text.parseForm(String(decoding: response.body, as: UTF8.self))
         guard let token = form["oauth_token"], let tokenSecret = form["oauth_token_secret"] else {

@@ -118,7 +118,7 @@ enum GoodreadsXML {
     }
 
     /// One page of review/list: its entries, and the page's end and the total.
-    static func reviews(_ root: XNode) throws -> ([ReadingListEntry], Int, Int) {
+    static func reviews(_ root: XNode, requested: String? = nil) throws -> ([ReadingListEntry], Int, Int) {
         guard let list = root.find("reviews") else { throw PluginFailure.badData("Goodreads' review list has no <reviews>") }
         let end = Int(list.attributes["end"] ?? "") ?? 0
         let total = Int(list.attributes["total"] ?? "") ?? 0
@@ -131,8 +131,11 @@ enum GoodreadsXML {
             let authors = (book.child("authors")?.all("author") ?? []).compactMap { $0.string("name").map(Text.collapse) }
             let shelfNodes = review.child("shelves")?.all("shelf") ?? []
             let names = shelfNodes.compactMap { $0.attributes["name"] }
+            // The exclusive shelf: flagged as such, else a well-known exclusive name, else the shelf asked for.
+            let known = ["read", "currently-reading", "to-read"]
             let exclusive = shelfNodes.first { $0.attributes["exclusive"] == "true" }?.attributes["name"].map(Text.shelf)
-                ?? names.first.map(Text.shelf) ?? "read"
+                ?? names.map(Text.shelf).first { known.contains($0) }
+                ?? requested.map(Text.shelf) ?? names.first.map(Text.shelf) ?? "read"
             var shelves = [exclusive]
             for n in names where !shelves.contains(n) && Text.shelf(n) != exclusive { shelves.append(n) }
             let rating = review.string("rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? $0 : nil }

@@ -41,7 +41,6 @@ final class GoogleBooksConnection: ReadingListConnection {
             if host.isCancelled { throw PluginFailure.cancelled }
             var headers: [String: String] = [:]
             if case .oauth = access { headers["Authorization"] = "Bearer \(try accessToken())" }
-            if method == "POST" { headers["Content-Length"] = "0" }
             let response = try host.http(method, url, headers: headers, noRetry: true)
             switch response.status {
             case 401 where !refreshed:

@@ -167,8 +167,12 @@ public final class ReadingLists {
     }
 
     /// Marks a book read and queues the push to every connected service that records reads.
-    public func finished(book: String) throws -> FinishedOutcome {
-        let (entry, bookID) = try entry(forBook: book)
+    public func finished(book: String, isbn: String? = nil) throws -> FinishedOutcome {
+        var (entry, bookID) = try entry(forBook: book)
+        if let isbn {
+            guard let normalised = ISBN.normalise(isbn) else { throw ShelfError(.usage, "\(isbn) is not an ISBN-10 or ISBN-13") }
+            entry.identifiers["isbn13"] = normalised
+        }
         var queued: [String] = [], already: [String] = []
         for s in try database.services() {
             guard (try? connector(s.service).describe().pushRead) == true else { continue }

@@ -256,13 +256,15 @@ let listsCommand = Command(
 let finishedCommand = Command(
     name: "finished",
     summary: "mark a book read and queue it for your reading lists",
-    usage: "shelf finished BOOK [--json]",
+    usage: "shelf finished BOOK [--isbn ISBN] [--json]",
     details: "BOOK is a file, or a book's id or title in the library. The read is recorded on every connected "
-        + "reading list that records reads at the next `shelf lists push`; marking a book twice queues it once.",
+        + "reading list that records reads at the next `shelf lists push`; marking a book twice queues it once. "
+        + "--isbn names the edition when the book's own metadata carries no ISBN.",
+    valueOptions: ["--isbn"],
     positionals: 1...1
 ) { args, context in
     let rl = try ReadingListContext(context)
-    let outcome = try rl.lists.finished(book: args.positionals[0])
+    let outcome = try rl.lists.finished(book: args.positionals[0], isbn: args.value("--isbn"))
     if context.json {
         struct Out: Encodable { let title: String; let authors: [String]; let identifiers: [String: String]; let queued: [String]; let alreadyQueued: [String] }
         Output.json(Out(title: outcome.entry.title, authors: outcome.entry.authors, identifiers: outcome.entry.identifiers,

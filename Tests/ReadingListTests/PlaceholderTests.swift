@@ -1,2 +1,0 @@
-import XCTest
-final class ReadingListPlaceholderTests: XCTestCase { func testNothing() {} }
