@@ -6,6 +6,7 @@ enum LibrarySchema {
         NotificationSchema.step,
         DownloadSchema.step,
         ReadingListSchema.step,
+        BookshelfSchema.step,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

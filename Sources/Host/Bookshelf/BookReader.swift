@@ -1,0 +1,143 @@
+import Foundation
+import Readium
+
+/// Reading a book on the shelf a page at a time: where the patron was, where they move to, and saving it.
+public struct BookReader {
+    public let bookshelf: Bookshelf
+
+    public init(bookshelf: Bookshelf) { self.bookshelf = bookshelf }
+
+    public enum Move: Equatable {
+        /// The saved page (or, on a first open, where a reader opens the book).
+        case resume
+        case next
+        case previous
+        case goTo(Int)
+        case tableOfContents(Int)
+        case search(String, hit: Int)
+        case bookmark(Int64)
+    }
+
+    public struct Result {
+        public let book: ShelfBook
+        public let page: ReadingSession.Page
+        /// Something the patron should know: the last page, a place not found in a new edition.
+        public let notes: [String]
+        public let hit: Locator?
+    }
+
+    /// Opens a session on an eBook; an audiobook is refused with the command that plays it.
+    public func session(_ book: ShelfBook, width: Int) throws -> ReadingSession {
+        if book.formatInWords == "Audiobook" { throw Self.audiobook(book) }
+        let publication = try bookshelf.open(book)
+        if publication.formatInWords == "Audiobook" { throw Self.audiobook(book) }
+        return try ReadingSession(book: book, publication: publication, width: width)
+    }
+
+    static func audiobook(_ book: ShelfBook) -> ShelfError {
+        ShelfError(.unavailable, "“\(book.book.title)” is an audiobook: shelf reads eBooks in the terminal",
+                   subject: book.book.id, hint: "Listen with `shelf play \(book.book.path ?? book.book.id)`, which resumes where you stopped.")
+    }
+
+    /// The page the patron is on: the saved place, found again in this file, or where a reader opens the book.
+    public func currentPage(_ session: ReadingSession, notes: inout [String]) throws -> Int {
+        guard let saved = try bookshelf.database.readingLocator(bookID: session.book.book.id) else {
+            return try session.startPage()
+        }
+        switch session.resolve(saved) {
+        case .page(let page):
+            return page
+        case .lost(let reason):
+            let fallback = try session.pageNumber(of: saved) ?? session.startPage()
+            notes.append("Your place could not be found in this file (\(reason)); showing page \(fallback) instead.")
+            return fallback
+        }
+    }
+
+    /// Moves, shows and saves: the position is written (one transaction, full sync) before the page is returned.
+    public func read(_ book: ShelfBook, move: Move, width: Int) throws -> Result {
+        let session = try session(book, width: width)
+        var notes: [String] = []
+        var hit: Locator?
+        let target: Int
+        switch move {
+        case .resume:
+            target = try currentPage(session, notes: &notes)
+        case .next:
+            let current = try currentPage(session, notes: &notes)
+            if current >= session.pageCount { notes.append("This is the last page.") }
+            target = min(current + 1, session.pageCount)
+        case .previous:
+            let current = try currentPage(session, notes: &notes)
+            if current <= 1 { notes.append("This is the first page.") }
+            target = max(current - 1, 1)
+        case .goTo(let page):
+            guard page >= 1, page <= session.pageCount else {
+                throw ShelfError(.usage, "page \(page) is not in this book: it has pages 1 to \(session.pageCount)",
+                                 subject: book.book.title)
+            }
+            target = page
+        case .tableOfContents(let number):
+            target = try session.tocPage(number)
+        case .search(let query, let number):
+            let found = try session.searchHit(query, number: number)
+            hit = found.hit
+            target = found.page
+        case .bookmark(let id):
+            guard let bookmark = try bookshelf.database.bookmark(id: id), bookmark.bookID == book.book.id else {
+                throw ShelfError(.noInput, "\(book.book.title) has no bookmark \(id)", hint: "`shelf bookmarks BOOK` lists them.")
+            }
+            switch session.resolve(bookmark.locator) {
+            case .page(let page): target = page
+            case .lost(let reason):
+                throw ShelfError(.badData, "bookmark \(id) cannot be found: \(reason)", subject: book.book.title,
+                                 hint: "Your place was not changed.")
+            }
+        }
+        let page = try session.page(target)
+        try bookshelf.database.saveReadingPlace(bookID: book.book.id, locator: page.locator, page: page.number, pages: page.pages)
+        return Result(book: book, page: page, notes: notes, hit: hit)
+    }
+
+    // MARK: Bookmarks
+
+    /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.
+    public func addBookmark(_ book: ShelfBook, page number: Int? = nil, locator given: Locator? = nil, note: String? = nil) throws
+        -> (bookmark: Bookmark, page: ReadingSession.Page) {
+        let session = try session(book, width: 72)
+        var notes: [String] = []
+        var locator: Locator
+        let page: ReadingSession.Page
+        if let given {
+            switch session.resolve(given) {
+            case .page(let p): page = try session.page(p)
+            case .lost(let reason): throw ShelfError(.badData, "the locator cannot be found in this book: \(reason)", subject: book.book.title)
+            }
+            locator = given
+            if locator.type.isEmpty { locator.type = page.locator.type }
+            if locator.locations.position == nil { locator.locations.position = page.locator.locations.position }
+            if locator.locations.totalProgression == nil { locator.locations.totalProgression = page.locator.locations.totalProgression }
+            if locator.text?.highlight == nil { locator.text = page.locator.text }
+            locator.title = locator.title ?? page.chapter
+        } else {
+            page = try session.page(number ?? currentPage(session, notes: &notes))
+            locator = page.locator
+            locator.title = page.chapter ?? locator.title
+        }
+        let stored = try bookshelf.database.addBookmark(Bookmark(bookID: book.book.id, locator: locator, note: note))
+        return (stored, page)
+    }
+
+    public struct ResolvedBookmark {
+        public let bookmark: Bookmark
+        public let resolution: ReadingSession.Resolution
+    }
+
+    /// The book's bookmarks, each found again in the file on the shelf now.
+    public func bookmarks(_ book: ShelfBook) throws -> [ResolvedBookmark] {
+        let marks = try bookshelf.database.bookmarks(bookID: book.book.id)
+        guard !marks.isEmpty else { return [] }
+        let session = try session(book, width: 72)
+        return marks.map { ResolvedBookmark(bookmark: $0, resolution: session.resolve($0.locator)) }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Readium
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The patron's bookshelf: books added from files or downloaded from a library, opened where they were left.
+public final class Bookshelf {
+    public let shelf: Shelf
+    public let directories: ShelfDirectories
+    public let database: LibraryDatabase
+
+    public init(shelf: Shelf) throws {
+        guard let directories = shelf.directories else {
+            throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
+        }
+        self.shelf = shelf
+        self.directories = directories
+        do {
+            database = try LibraryDatabase(directories: directories)
+        } catch {
+            throw ShelfError(.ioError, "\(error)", subject: directories.databaseFile.path)
+        }
+    }
+
+    /// Where `shelf add` copies books: `data/books`.
+    public var booksFolder: URL { directories.data.appendingPathComponent("books", isDirectory: true) }
+    /// Where `shelf sample` keeps samples: `data/samples`.
+    public var samplesFolder: URL { directories.data.appendingPathComponent("samples", isDirectory: true) }
+
+    // MARK: Finding
+
+    public func find(_ text: String) throws -> ShelfBook { try BookReference.find(text, in: database) }
+
+    /// Opens the book's file with the plugin that handles it.
+    public func open(_ book: ShelfBook) throws -> Publication {
+        guard let path = book.book.path else {
+            throw ShelfError(.noInput, "\(book.book.title) has no file on this computer yet", subject: book.book.id,
+                             hint: "Download it first: `shelf download ID`.")
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            let hint = book.storage == .link
+                ? "It was added with --link and the file has moved or gone: add it again from where it is now."
+                : "Add it again (`shelf add FILE`) or download it again."
+            throw ShelfError(.noInput, "the file of \(book.book.title) is missing", subject: path, hint: hint)
+        }
+        return try shelf.open(path)
+    }
+
+    // MARK: Adding
+
+    public struct Added {
+        public var book: ShelfBook
+        /// True when a book with the same identifier was on the shelf: its file was replaced, and its position,
+        /// bookmarks and settings kept.
+        public var replacedEdition: Bool
+    }
+
+    /// Puts a file on the shelf: opened first (only a book a plugin opens is added), then copied into the data folder
+    /// (or, with `link`, kept where it is). A book with the same identifier replaces the earlier edition.
+    public func add(path: String, link: Bool = false, storage forced: BookStorage? = nil, isSample: Bool = false,
+                    catalogLink: String? = nil, id forcedID: String? = nil) throws -> Added {
+        let source = BookReference.absolutePath(path)
+        let publication = try shelf.open(source)
+        let manifest = publication.manifest
+        let id = try forcedID ?? Self.bookID(manifest: manifest, path: source)
+        let existing = try database.shelfBook(id: id)
+        let storage = forced ?? (link ? .link : .copy)
+        var storedPath = source
+        if storage != .link {
+            let folder = storage == .sample ? samplesFolder : booksFolder
+            storedPath = try copyIntoShelf(source, folder: folder, id: id)
+        }
+        let title = manifest.title.flatMap { $0.isEmpty ? nil : $0 } ?? (source as NSString).lastPathComponent
+        let record = BookRecord(id: id, path: storedPath, sourceURI: existing?.book.sourceURI.flatMap { $0.hasPrefix("http") ? $0 : nil } ?? source,
+                                mediaType: publication.input.mediaType ?? "application/octet-stream",
+                                pluginID: publication.plugin.descriptor.id, title: title, authors: manifest.authors,
+                                addedAt: existing?.book.addedAt ?? Date(), openedAt: existing?.book.openedAt)
+        try database.putOnShelf(record, storage: storage, isSample: isSample, link: catalogLink)
+        // The earlier edition's copy goes once the new one is recorded.
+        if let old = existing?.book.path, old != storedPath, isShelfCopy(old) { unlink(old) }
+        guard let added = try database.shelfBook(id: id) else {
+            throw ShelfError(.software, "the book was recorded but cannot be read back", subject: id)
+        }
+        return Added(book: added, replacedEdition: existing != nil)
+    }
+
+    /// The library id of a book: its publication identifier, or a hash of the file when it has none.
+    static func bookID(manifest: Manifest, path: String) throws -> String {
+        if let identifier = manifest.metadata["identifier"]?.string?.trimmingCharacters(in: .whitespacesAndNewlines),
+           !identifier.isEmpty, identifier.count <= 512 {
+            return identifier
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ShelfError(.permission, "cannot be read", subject: path)
+        }
+        defer { try? handle.close() }
+        var hash: UInt64 = 0xcbf29ce484222325
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            for byte in chunk { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
+        }
+        return "file:" + String(hash, radix: 16)
+    }
+
+    /// Copies `source` into `folder` under a name made from the id, atomically: a temporary file, synced, renamed.
+    private func copyIntoShelf(_ source: String, folder: URL, id: String) throws -> String {
+        do {
+            try ShelfDirectories.createDirectory(atPath: folder.path)
+        } catch {
+            throw ShelfError(.ioError, "cannot create the shelf's folder (\(error))", subject: folder.path)
+        }
+        var ext = (source as NSString).pathExtension.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        if ext.isEmpty || ext.count > 10 { ext = "book" }
+        let destination = folder.appendingPathComponent(ShelfDirectoriesSafeName.fileName(for: id) + "." + ext).path
+        if BookReference.absolutePath(destination) == source { return destination }
+        let temporary = destination + ".part-\(getpid())"
+        let input = Glibc.open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw ShelfError(.permission, "cannot be read", subject: source) }
+        defer { close(input) }
+        let output = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else {
+            throw ShelfError(.ioError, "cannot write into the shelf's folder (\(String(cString: strerror(errno))))", subject: temporary)
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var failed = false
+        while true {
+            let count = read(input, &buffer, buffer.count)
+            if count == 0 { break }
+            if count < 0 { if errno == EINTR { continue }; failed = true; break }
+            var written = 0
+            while written < count {
+                let n = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if n < 0 { if errno == EINTR { continue }; failed = true; break }
+                written += n
+            }
+            if failed { break }
+        }
+        if !failed && fsync(output) != 0 { failed = true }
+        close(output)
+        guard !failed, rename(temporary, destination) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw ShelfError(.ioError, "cannot copy the book into the shelf (\(reason))", subject: source)
+        }
+        return destination
+    }
+
+    /// True for files shelf itself copied (under data/books or data/samples): only those are ever deleted.
+    func isShelfCopy(_ path: String) -> Bool {
+        let standard = (path as NSString).standardizingPath
+        return [booksFolder.path, samplesFolder.path].contains { standard.hasPrefix(($0 as NSString).standardizingPath + "/") }
+    }
+
+    // MARK: Removing
+
+    public struct Removed {
+        public var book: ShelfBook
+        /// The copy shelf deleted, if it had one.
+        public var deletedFile: String?
+    }
+
+    /// Takes the book off the shelf with its position and bookmarks; deletes shelf's own copy of the file (a linked
+    /// file or a download outside shelf's folders stays).
+    public func remove(_ book: ShelfBook) throws -> Removed {
+        try database.removeFromShelf(id: book.book.id)
+        var deleted: String?
+        if let path = book.book.path, isShelfCopy(path) || isDownload(path), unlink(path) == 0 { deleted = path }
+        return Removed(book: book, deletedFile: deleted)
+    }
+
+    private func isDownload(_ path: String) -> Bool {
+        let downloads = (directories.data.appendingPathComponent("downloads").path as NSString).standardizingPath + "/"
+        return (path as NSString).standardizingPath.hasPrefix(downloads)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The display settings a patron chooses: font scale, serif or sans, and day, night or sepia. Stored globally and per
+/// book; a book's own value wins over the global one, which wins over the default.
+///
+/// The font scale is a percentage of the reading system's base size, 16 CSS pixels, which is 12 pt. So:
+/// - 100% is 12 pt, the default on a small screen (a phone, a window narrower than 600 CSS pixels);
+/// - 117% is 14 pt (14 / 12 = 116.7%), the default on a large screen (a tablet, a laptop or desktop).
+/// shelf runs on Linux desktops and laptops, so `render` and `read` use the large-screen default; a small-screen
+/// interface asks for `effective(screen: .small)`.
+public struct ReaderSettings: Equatable, Sendable, Codable {
+    public var fontScale: Int?
+    public var font: String?
+    public var theme: String?
+
+    public init(fontScale: Int? = nil, font: String? = nil, theme: String? = nil) {
+        self.fontScale = fontScale
+        self.font = font
+        self.theme = theme
+    }
+
+    public enum Screen: String, Sendable, Codable { case small, large }
+
+    public static let fontScaleRange = 25...800
+    public static let fonts = ["serif", "sans"]
+    public static let themes = ["day", "night", "sepia"]
+    /// 12 pt on a small screen, 14 pt on a large one, as percentages of 12 pt.
+    public static func defaultFontScale(for screen: Screen) -> Int { screen == .small ? 100 : 117 }
+    public static let defaultFont = "serif"
+    public static let defaultTheme = "day"
+
+    public var isEmpty: Bool { fontScale == nil && font == nil && theme == nil }
+
+    /// These settings over `base`: each value set here wins.
+    public func over(_ base: ReaderSettings) -> ReaderSettings {
+        ReaderSettings(fontScale: fontScale ?? base.fontScale, font: font ?? base.font, theme: theme ?? base.theme)
+    }
+
+    /// Every value filled in, defaults where nothing was chosen.
+    public func effective(screen: Screen = .large) -> ReaderSettings {
+        ReaderSettings(fontScale: fontScale ?? Self.defaultFontScale(for: screen), font: font ?? Self.defaultFont,
+                       theme: theme ?? Self.defaultTheme)
+    }
+
+    /// Refuses values outside what the settings allow, naming the option.
+    public func validated() throws -> ReaderSettings {
+        if let scale = fontScale, !Self.fontScaleRange.contains(scale) {
+            throw ShelfError(.usage, "the font scale is a percentage from 25 to 800, not \(scale)")
+        }
+        if let font, !Self.fonts.contains(font) { throw ShelfError(.usage, "the font is serif or sans, not \"\(font)\"") }
+        if let theme, !Self.themes.contains(theme) {
+            throw ShelfError(.usage, "the theme is day, night or sepia, not \"\(theme)\"")
+        }
+        return self
+    }
+
+    /// The scope key of the global settings in the database.
+    static let globalScope = "*"
+}

@@ -1,0 +1,251 @@
+import Foundation
+import Readium
+
+/// A book opened for reading in pages: its positions, its table of contents, and each item's text cut into pages
+/// at one width. Moving (next, previous, go to, table of contents, search hit, bookmark) is done in page numbers,
+/// 1-based over the whole book, the numbers `shelf positions` lists.
+public final class ReadingSession {
+    public let book: ShelfBook
+    public let publication: Publication
+    public let positions: [Locator]
+    public let width: Int
+
+    struct Item { let path: String; let first: Int; let count: Int }
+    private var items: [Item] = []
+    private var itemOfPosition: [Int] = []
+    private var paged: [Int: PagedText] = [:]
+
+    public init(book: ShelfBook, publication: Publication, width: Int) throws {
+        self.book = book
+        self.publication = publication
+        self.width = min(max(width, 10), 1000)
+        positions = try publication.positions()
+        guard !positions.isEmpty else {
+            throw ShelfError(.badData, "this book has no pages to read", subject: book.book.path)
+        }
+        itemOfPosition.reserveCapacity(positions.count)
+        for (index, locator) in positions.enumerated() {
+            let path = Self.path(locator.href)
+            if let last = items.last, last.path == path, last.first + last.count == index {
+                items[items.count - 1] = Item(path: path, first: last.first, count: last.count + 1)
+            } else {
+                items.append(Item(path: path, first: index, count: 1))
+            }
+            itemOfPosition.append(items.count - 1)
+        }
+    }
+
+    public var pageCount: Int { positions.count }
+
+    static func path(_ href: String) -> String {
+        String(href[..<(href.firstIndex(of: "#") ?? href.endIndex)])
+    }
+
+    private var textSettings: String { "{\"as\":\"text\",\"width\":\(width)}" }
+
+    private func pagedText(item index: Int) throws -> PagedText {
+        if let cached = paged[index] { return cached }
+        let item = items[index]
+        let rendered = try publication.render(at: positions[item.first], settings: textSettings)
+        let text = PagedText(text: String(decoding: rendered.content, as: UTF8.self), pageCount: item.count)
+        paged[index] = text
+        return text
+    }
+
+    // MARK: Pages
+
+    public struct Page {
+        /// 1-based, over the whole book.
+        public let number: Int
+        public let pages: Int
+        /// The page's text at the session's width.
+        public let text: String
+        /// The table-of-contents entry the page is in.
+        public let chapter: String?
+        /// The position's locator, with the quote of the page's first words.
+        public let locator: Locator
+        public var percent: Int { ReadingProgress.percent(page: number, of: pages) }
+
+        /// "Chapter 3 · page 48 of 340 · 14%".
+        public var status: String {
+            ([chapter].compactMap { $0 } + ["page \(number) of \(pages)", "\(percent)%"]).joined(separator: " · ")
+        }
+    }
+
+    public func page(_ number: Int) throws -> Page {
+        guard number >= 1, number <= positions.count else {
+            throw ShelfError(.usage, "page \(number) is not in this book: it has pages 1 to \(positions.count)",
+                             subject: book.book.title)
+        }
+        let index = number - 1
+        let itemIndex = itemOfPosition[index]
+        let text = try pagedText(item: itemIndex)
+        let k = index - items[itemIndex].first
+        var locator = positions[index]
+        locator.text = TextQuote.make(text, page: k)
+        return Page(number: number, pages: positions.count, text: text.display(k), chapter: chapterTitle(index),
+                    locator: locator)
+    }
+
+    /// Where a reader opens the book (the plugin decides: after the cover, at the body matter).
+    public func startPage() throws -> Int {
+        let rendered = try publication.render(at: nil, settings: textSettings)
+        guard let locator = rendered.locator, let number = pageNumber(of: locator) else { return 1 }
+        let itemIndex = itemOfPosition[number - 1]
+        if paged[itemIndex] == nil, positions[items[itemIndex].first].href == locator.href || number - 1 == items[itemIndex].first {
+            paged[itemIndex] = PagedText(text: String(decoding: rendered.content, as: UTF8.self), pageCount: items[itemIndex].count)
+        }
+        return number
+    }
+
+    /// The page number a locator names directly: its position when that position is in the same resource, else
+    /// the first page of its resource. No plugin call.
+    func pageNumber(of locator: Locator) -> Int? {
+        let path = Self.path(locator.href)
+        if let p = locator.locations.position, p >= 1, p <= positions.count,
+           path.isEmpty || Self.path(positions[p - 1].href) == path {
+            return p
+        }
+        guard !path.isEmpty, let item = items.first(where: { $0.path == path }) else { return nil }
+        if let progression = locator.locations.progression, progression.isFinite {
+            return item.first + min(item.count - 1, max(0, Int(progression * Double(item.count)))) + 1
+        }
+        return item.first + 1
+    }
+
+    // MARK: Resolving stored places
+
+    public enum Resolution: Equatable {
+        case page(Int)
+        /// The place cannot be found in this file; the words say why.
+        case lost(String)
+    }
+
+    /// The page a stored locator (a position or a bookmark) stands for in this file. With a text quote, the quote
+    /// decides: looked for first where the locator points, then anywhere in the book through the plugin's search;
+    /// a quote found nowhere is `.lost`, never a guess.
+    public func resolve(_ locator: Locator) -> Resolution {
+        var first = pageNumber(of: locator)
+        if first == nil, let located = try? publication.locate(locator) { first = pageNumber(of: located) }
+        guard let quote = locator.text, let highlight = quote.highlight, LetterStream(highlight).scalars.count >= 3 else {
+            return first.map(Resolution.page) ?? .lost("this place is not in this edition of the book")
+        }
+        if let p = first, let found = find(quote, inItemOf: p) { return .page(found) }
+        // Not where it was: another edition, with pages before it added or removed.
+        if let query = TextQuote.searchQuery(quote), let hits = try? publication.search(query, limit: 50) {
+            var tried = Set<Int>()
+            var found: [Int] = []
+            for hit in hits {
+                guard let p = pageNumber(of: hit) else { continue }
+                let item = itemOfPosition[p - 1]
+                guard tried.insert(item).inserted else { continue }
+                if let page = find(quote, inItemOf: p) { found.append(page) }
+                if tried.count >= 12 { break }
+            }
+            let old = locator.locations.totalProgression ?? 0
+            if let best = found.min(by: { abs(progress($0) - old) < abs(progress($1) - old) }) { return .page(best) }
+        }
+        let words = TextQuote.prefix(highlight, 60)
+        return .lost("the passage “\(words)…” is not in this edition of the book")
+    }
+
+    private func progress(_ page: Int) -> Double { Double(page - 1) / Double(max(1, positions.count)) }
+
+    private func find(_ quote: Locator.Text, inItemOf page: Int) -> Int? {
+        let itemIndex = itemOfPosition[page - 1]
+        guard let text = try? pagedText(item: itemIndex) else { return nil }
+        let item = items[itemIndex]
+        return TextQuote.find(quote, in: text, near: page - 1 - item.first).map { item.first + $0 + 1 }
+    }
+
+    // MARK: Table of contents
+
+    public struct TOCEntry: Encodable {
+        public let number: Int
+        public let title: String
+        public let href: String
+        public let depth: Int
+        public let page: Int?
+    }
+
+    /// The table of contents flattened in reading order (depth first), numbered from 1 as `--toc N` takes them.
+    public lazy var tableOfContents: [TOCEntry] = {
+        var out: [TOCEntry] = []
+        func walk(_ links: [Link], depth: Int) {
+            for link in links {
+                let page = pageNumber(of: Locator(href: link.href, type: link.type ?? ""))
+                out.append(TOCEntry(number: out.count + 1, title: link.title ?? link.href, href: link.href, depth: depth, page: page))
+                walk(link.children ?? [], depth: depth + 1)
+            }
+        }
+        let toc = publication.manifest.toc ?? []
+        walk(toc.isEmpty ? publication.manifest.readingOrder : toc, depth: 0)
+        return out
+    }()
+
+    public func tocPage(_ number: Int) throws -> Int {
+        let toc = tableOfContents
+        guard number >= 1, number <= toc.count else {
+            throw ShelfError(.usage, "the table of contents has entries 1 to \(toc.count), not \(number)",
+                             subject: book.book.title, hint: "`shelf read BOOK --toc` lists them.")
+        }
+        let entry = toc[number - 1]
+        let parts = entry.href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        if parts.count == 2, let located = try? publication.locate(
+            Locator(href: String(parts[0]), type: "", locations: .init(fragments: [String(parts[1])]))),
+           let page = pageNumber(of: located) {
+            return page
+        }
+        guard let page = entry.page else {
+            throw ShelfError(.badData, "the table of contents entry \(number) (\(entry.title)) points outside the book",
+                             subject: book.book.title)
+        }
+        return page
+    }
+
+    private lazy var chapterStarts: [(page: Int, title: String)] = tableOfContents.compactMap { entry in
+        entry.page.map { ($0, entry.title) }
+    }
+
+    func chapterTitle(_ index: Int) -> String? {
+        var title: String?
+        var best = 0
+        for start in chapterStarts where start.page <= index + 1 && start.page >= best {
+            best = start.page
+            title = start.title
+        }
+        return title ?? positions[index].title
+    }
+
+    // MARK: Search
+
+    public struct SearchHit {
+        public let page: Int
+        public let hit: Locator
+        public let hits: Int
+    }
+
+    /// Hit `number` (from 1) of `query`, and the page that shows it.
+    public func searchHit(_ query: String, number: Int) throws -> SearchHit {
+        let hits = try publication.search(query, limit: max(number, 100))
+        guard !hits.isEmpty else {
+            throw ShelfError(.noInput, "“\(query)” is not in this book", subject: book.book.title)
+        }
+        guard number >= 1, number <= hits.count else {
+            throw ShelfError(.usage, "“\(query)” has \(hits.count) \(hits.count == 1 ? "hit" : "hits") in this book, not \(number)",
+                             subject: book.book.title)
+        }
+        let hit = hits[number - 1]
+        guard var page = pageNumber(of: hit) ?? (try? publication.locate(hit)).flatMap(pageNumber(of:)) else {
+            throw ShelfError(.badData, "the search hit points outside the book", subject: book.book.title)
+        }
+        // The plugin's page for a hit is proportional; the hit's own words decide which page shows it.
+        if let text = hit.text, let highlight = text.highlight {
+            let quote = Locator.Text(before: text.before, highlight: highlight + (text.after ?? ""))
+            if let exact = find(quote, inItemOf: page) ?? find(Locator.Text(before: text.before, highlight: highlight), inItemOf: page) {
+                page = exact
+            }
+        }
+        return SearchHit(page: page, hit: hit, hits: hits.count)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// How a book's file is kept on the shelf.
+public enum BookStorage: String, Sendable, Codable {
+    /// Copied into shelf's data folder by `shelf add`.
+    case copy
+    /// Left where it was (`shelf add --link`); shelf only keeps the path.
+    case link
+    /// Downloaded from a library catalog.
+    case download
+    /// A catalog's sample or preview, downloaded by `shelf sample`.
+    case sample
+
+    public var words: String {
+        switch self {
+        case .copy: return "copied to the shelf"
+        case .link: return "linked in place"
+        case .download: return "downloaded from the library"
+        case .sample: return "sample"
+        }
+    }
+}
+
+/// One row of the bookshelf: the book, how it is kept, how far the patron has read, and the loan's end.
+public struct ShelfBook: Sendable {
+    public var book: BookRecord
+    public var storage: BookStorage
+    public var isSample: Bool
+    /// The catalog's web link for the book, when it came from one.
+    public var link: String?
+    public var progress: ReadingProgress?
+    public var loanEndsAt: Date?
+    public var loanAccountID: String?
+    public var loanEntryID: String?
+
+    /// "eBook" or "Audiobook", from the media type (no plugin is opened to list the shelf).
+    public var formatInWords: String { BookFormat.words(mediaType: book.mediaType) }
+
+    public var percentRead: Int { progress?.percent ?? 0 }
+}
+
+/// How far the patron has read, as the page counter shows it: page P of N.
+public struct ReadingProgress: Equatable, Sendable {
+    public var bookID: String
+    public var page: Int
+    public var pages: Int
+    public var updatedAt: Date
+
+    public init(bookID: String, page: Int, pages: Int, updatedAt: Date = Date()) {
+        self.bookID = bookID
+        self.page = page
+        self.pages = pages
+        self.updatedAt = updatedAt
+    }
+
+    /// Whole percent read, counting the page on screen as read: page 48 of 340 is 14%, the last page 100%.
+    public var percent: Int { Self.percent(page: page, of: pages) }
+
+    public static func percent(page: Int, of pages: Int) -> Int {
+        guard pages > 0 else { return 0 }
+        return min(100, max(0, page) * 100 / pages)
+    }
+}
+
+enum BookFormat {
+    static func words(mediaType: String) -> String {
+        let type = mediaType.lowercased()
+        if type.hasPrefix("audio/") || type.contains("audiobook") { return "Audiobook" }
+        return "eBook"
+    }
+}
