@@ -217,6 +217,36 @@ public final class ReadingSession {
         return title ?? positions[index].title
     }
 
+    // MARK: Passages
+
+    /// A quotable passage from page `number`, or from where `quote` starts on it: whole paragraphs, white space
+    /// made single, about `length` characters, ending at a sentence's end where there is one.
+    public func passage(page number: Int, from quote: Locator.Text? = nil, length: Int = 400) throws -> String {
+        _ = try page(number)
+        let itemIndex = itemOfPosition[number - 1]
+        let text = try pagedText(item: itemIndex)
+        let k = number - 1 - items[itemIndex].first
+        var start = text.pageStarts[k]
+        if let quote, let offset = TextQuote.locate(quote, in: text, near: k) { start = offset }
+        let rest = String(decoding: Array(text.text.utf8)[start...], as: UTF8.self)
+        let paragraphs = rest.components(separatedBy: "\n\n").map(TextQuote.squeeze).filter { !$0.isEmpty }
+        var out = ""
+        for paragraph in paragraphs {
+            if out.count >= length / 2 { break }
+            out += (out.isEmpty ? "" : "\n\n") + paragraph
+        }
+        guard out.count > length + length / 2 else { return out }
+        let limit = out.index(out.startIndex, offsetBy: length + length / 2)
+        let head = out[..<limit]
+        let minimum = out.index(out.startIndex, offsetBy: length / 2)
+        if let end = head[minimum...].lastIndex(where: { ".!?…".contains($0) }) {
+            var cut = out.index(after: end)
+            while cut < out.endIndex, "\"'”’)»".contains(out[cut]) { cut = out.index(after: cut) }
+            return String(out[..<cut])
+        }
+        return TextQuote.prefix(String(head), length + length / 2) + "…"
+    }
+
     // MARK: Search
 
     public struct SearchHit {

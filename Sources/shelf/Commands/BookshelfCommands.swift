@@ -1,2 +1,197 @@
+import Foundation
+import Glibc
+import Host
+import Readium
+
 /// Bookshelf and reading commands (add, books, remove, read, bookmark, settings, share, sample); registered in main.swift.
-let bookshelfCommands: [Command] = []
+let bookshelfCommands: [Command] = [
+    addCommand, booksCommand, removeCommand, readCommand, bookmarkCommand, bookmarksCommand, settingsCommand,
+    shareCommand, sampleCommand,
+]
+
+/// How BOOK is explained in every bookshelf command's help.
+let bookArgumentHelp = "BOOK is a path, a library id (`shelf books` shows them), or any unique part of a title; "
+    + "a part that fits several books lists them (exit 64)."
+
+// MARK: JSON shapes (docs/json.md)
+
+struct ShelfBookJSON: Encodable {
+    let id: String
+    let title: String
+    let authors: [String]
+    let format: String
+    let mediaType: String
+    let path: String?
+    let storage: String
+    let sample: Bool
+    let page: Int?
+    let pages: Int?
+    let percentRead: Int
+    let addedAt: String
+    let lastOpened: String?
+    let loanEnds: String?
+
+    init(_ b: ShelfBook) {
+        id = b.book.id
+        title = b.book.title
+        authors = b.book.authors
+        format = b.formatInWords
+        mediaType = b.book.mediaType
+        path = b.book.path
+        storage = b.storage.rawValue
+        sample = b.isSample
+        page = b.progress?.page
+        pages = b.progress?.pages
+        percentRead = b.percentRead
+        addedAt = isoDate(b.book.addedAt)
+        lastOpened = b.book.openedAt.map(isoDate)
+        loanEnds = b.loanEndsAt.map(isoDate)
+    }
+}
+
+func openBookshelf(_ context: Context) throws -> Bookshelf { try Bookshelf(shelf: context.shelf) }
+
+/// "3 days ago", "today", or the date: how a person says when.
+func relativeDay(_ date: Date, now: Date = Date()) -> String {
+    let calendar = Calendar.current
+    let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)).day ?? 0
+    switch days {
+    case 0: return "today"
+    case 1: return "yesterday"
+    case 2...13: return "\(days) days ago"
+    case -1: return "tomorrow"
+    case -13 ... -2: return "in \(-days) days"
+    default:
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+}
+
+// MARK: add
+
+let addCommand = Command(
+    name: "add", summary: "put book files on the shelf",
+    usage: "shelf add FILE... [--link] [--json]",
+    details: """
+    Opens each FILE (only a book an installed plugin opens is added) and copies it into shelf's data folder,
+    so that the shelf keeps working when the original moves; with --link shelf keeps only the path.
+    Adding a book that is already on the shelf (same publication identifier) replaces its file with this
+    edition and keeps the position, bookmarks and settings. Books downloaded from a library
+    (`shelf download`) are on the shelf already. --json prints {"added": [book…], "failed": [{"path", "error"}]}.
+    Exit 0 when every file was added, else the code of the first failure.
+    """,
+    flagOptions: ["--link"],
+    positionals: 1...10_000
+) { args, context in
+    let bookshelf = try openBookshelf(context)
+    struct Failure: Encodable { let path: String; let error: String }
+    struct AddedJSON: Encodable { let book: ShelfBookJSON; let replacedEdition: Bool }
+    var added: [AddedJSON] = []
+    var failed: [Failure] = []
+    var code: Int32 = 0
+    for path in args.positionals {
+        do {
+            let result = try bookshelf.add(path: path, link: args.has("--link"))
+            added.append(AddedJSON(book: ShelfBookJSON(result.book), replacedEdition: result.replacedEdition))
+            if !context.json {
+                let b = result.book
+                let by = b.book.authors.isEmpty ? "" : " by " + b.book.authors.joined(separator: ", ")
+                if result.replacedEdition {
+                    Output.line("Replaced the file of “\(b.book.title)”\(by) with \(path); your place, bookmarks and settings are kept.")
+                } else {
+                    Output.line("Added “\(b.book.title)”\(by) (\(b.formatInWords), \(b.storage.words)). Read it with: shelf read \"\(b.book.title)\"")
+                }
+            }
+        } catch let error as ShelfError {
+            failed.append(Failure(path: path, error: error.description))
+            if code == 0 { code = error.exitCode }
+            if !context.json { Output.error("cannot add \(path): \(error.description)") }
+        }
+    }
+    if context.json {
+        struct Result: Encodable { let added: [AddedJSON]; let failed: [Failure] }
+        Output.json(Result(added: added, failed: failed))
+    }
+    return code
+}
+
+// MARK: books
+
+let booksCommand = Command(
+    name: "books", summary: "the bookshelf: your books and how far you have read",
+    usage: "shelf books [--json]",
+    details: """
+    Lists the books on the shelf, most recently opened first: title, authors, the format in words, the
+    percentage read, when last opened, and for a borrowed book when the loan ends. --json prints an array of
+    books (docs/json.md).
+    """,
+    positionals: 0...0
+) { _, context in
+    let bookshelf = try openBookshelf(context)
+    let books = try bookshelf.database.shelfBooks()
+    if context.json {
+        Output.json(books.map(ShelfBookJSON.init))
+        return 0
+    }
+    if books.isEmpty {
+        Output.line("The shelf is empty. Add a book with `shelf add FILE`, or download one from your library (`shelf download ID`).")
+        return 0
+    }
+    var text = ""
+    for b in books {
+        var first = "  " + b.book.title
+        if !b.book.authors.isEmpty { first += " — " + b.book.authors.prefix(3).joined(separator: ", ") }
+        var facts = [b.isSample ? "\(b.formatInWords) sample" : b.formatInWords]
+        facts.append(b.progress == nil ? "not started" : "\(b.percentRead)% read")
+        facts.append(b.book.openedAt.map { "opened \(relativeDay($0))" } ?? "never opened")
+        if let ends = b.loanEndsAt { facts.append("on loan until \(relativeDay(ends))") }
+        text += first + "\n    " + facts.joined(separator: " · ") + "\n    ID: " + b.book.id + "\n"
+    }
+    text += books.count == 1 ? "1 book" : "\(books.count) books"
+    Output.line(text)
+    return 0
+}
+
+// MARK: remove
+
+let removeCommand = Command(
+    name: "remove", summary: "take a book off the shelf",
+    usage: "shelf remove BOOK [--return] [--json]",
+    details: """
+    Removes the book with its position, bookmarks and own settings, and deletes shelf's copy of its file (a
+    file added with --link stays where it is). A borrowed book stays on loan unless --return is given, which
+    returns it to the library first (when the library refuses, nothing is removed). \(bookArgumentHelp)
+    --json prints {"removed": book, "deletedFile"?, "returned": bool}.
+    """,
+    flagOptions: ["--return"],
+    positionals: 1...1
+) { args, context in
+    let bookshelf = try openBookshelf(context)
+    let book = try bookshelf.find(args.positionals[0])
+    var returned = false
+    if args.has("--return") {
+        guard let accountID = book.loanAccountID, let entryID = book.loanEntryID else {
+            throw ShelfError(.usage, "“\(book.book.title)” is not on loan, so there is nothing to return",
+                             hint: "Remove it without --return.")
+        }
+        let catalog = try CatalogContext(context)
+        let account = try catalog.accounts.resolve(accountID.isEmpty ? nil : accountID)
+        let circulation = Circulation(client: catalog.client(for: account), database: catalog.database, account: account,
+                                      openable: catalog.openable)
+        try circulation.returnLoan(try circulation.entry(entryID))
+        returned = true
+    }
+    let removed = try bookshelf.remove(book)
+    if context.json {
+        struct Result: Encodable { let removed: ShelfBookJSON; let deletedFile: String?; let returned: Bool }
+        Output.json(Result(removed: ShelfBookJSON(book), deletedFile: removed.deletedFile, returned: returned))
+        return 0
+    }
+    Output.line("Removed “\(book.book.title)” from the shelf" + (returned ? " and returned it to the library." : "."))
+    if !returned, let ends = book.loanEndsAt, let entry = book.loanEntryID {
+        Output.line("It is still on loan to you until \(relativeDay(ends)); return it with `shelf return \(entry)`.")
+    }
+    return 0
+}

@@ -45,19 +45,22 @@ let renderCommand = Command(
     details: """
     Renders one reading-order item. With no location, rendering starts where a reader opens the book
     (after the cover). --as text wraps to --width columns (default: the terminal's, or 72); --as html
-    applies the font scale in percent, serif or sans, and the theme. --json prints
+    applies the font scale in percent, serif or sans, and the theme; what is not given here comes from
+    `shelf settings` (the book's own when the file is on the shelf, else the global ones). --json prints
     {"locator": ..., "content": "..."}.
     """,
     valueOptions: ["--chapter", "--position", "--locator", "--as", "--width", "--font-scale", "--font", "--theme"],
     positionals: 1...1
 ) { args, context in
     let publication = try context.shelf.open(args.positionals[0])
+    // The patron's stored settings (`shelf settings`, the book's own over the global ones) unless overridden here.
+    let stored = storedReaderSettings(forFile: args.positionals[0], context)
     let settings = RenderSettingsArgument(
         as: try args.choice("--as", ["text", "html"]) ?? "text",
         width: try args.int("--width", in: 10...1000) ?? 72,
-        fontScale: try args.int("--font-scale", in: 25...800),
-        font: try args.choice("--font", ["serif", "sans"]),
-        theme: try args.choice("--theme", ["day", "night", "sepia"]))
+        fontScale: try args.int("--font-scale", in: 25...800) ?? stored.fontScale,
+        font: try args.choice("--font", ["serif", "sans"]) ?? stored.font,
+        theme: try args.choice("--theme", ["day", "night", "sepia"]) ?? stored.theme)
     let rendered = try publication.render(at: try requestedLocator(args, publication), settings: ReadiumJSON.encode(settings))
     if context.json {
         struct Result: Encodable { let locator: Locator?; let content: String }

@@ -1,0 +1,77 @@
+import Foundation
+import Readium
+
+/// A passage to share: the words, where they are, and a link back to the book.
+public struct SharedPassage {
+    public let book: ShelfBook
+    public let page: ReadingSession.Page
+    public let passage: String
+    public let locator: Locator
+    /// The catalog's link for the book with the locator in its fragment, when the book came from a catalog.
+    public let link: String?
+
+    /// The text a patron pastes: the passage in quotes, who wrote it and where, and the link.
+    public var text: String {
+        var lines = ["“\(passage)”"]
+        var source = "— " + book.book.title
+        if !book.book.authors.isEmpty { source += ", " + book.book.authors.prefix(3).joined(separator: ", ") }
+        source += " (" + ([page.chapter].compactMap { $0 } + ["page \(page.number) of \(page.pages)"]).joined(separator: ", ") + ")"
+        lines.append(source)
+        if let link { lines.append(link) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension BookReader {
+    /// The passage at page `number`, at `locator`, or (neither) on the page the patron is on.
+    public func share(_ book: ShelfBook, page number: Int? = nil, locator given: Locator? = nil) throws -> SharedPassage {
+        let session = try session(book, width: 72)
+        var notes: [String] = []
+        let pageNumber: Int
+        if let given {
+            switch session.resolve(given) {
+            case .page(let p): pageNumber = p
+            case .lost(let reason): throw ShelfError(.badData, "the locator cannot be found in this book: \(reason)", subject: book.book.title)
+            }
+        } else {
+            pageNumber = try number ?? currentPage(session, notes: &notes)
+        }
+        let page = try session.page(pageNumber)
+        let passage = try session.passage(page: pageNumber, from: given?.text)
+        var locator = given ?? page.locator
+        if locator.type.isEmpty { locator.type = page.locator.type }
+        if locator.locations.position == nil { locator.locations.position = page.number }
+        if locator.text?.highlight == nil { locator.text = page.locator.text }
+        let link = try bookshelf.catalogLink(for: book).map { $0 + "#locator=" + Self.fragmentEncode(locator.jsonString()) }
+        return SharedPassage(book: book, page: page, passage: passage, locator: locator, link: link)
+    }
+
+    static func fragmentEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~!$'()*,;:@/?")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+extension Bookshelf {
+    /// The catalog's web page (or entry document) for a book that came from a catalog.
+    public func catalogLink(for book: ShelfBook) throws -> String? {
+        if let link = book.link { return link }
+        let rows = try database.connection.query("""
+            SELECT entry FROM loans WHERE 'catalog:' || account_id || ':' || entry_id = ?
+            UNION ALL SELECT entry FROM catalog_entries WHERE 'catalog:' || account_id || ':' || entry_id = ?
+            """, [book.book.id, book.book.id])
+        for row in rows {
+            guard let entry = try? JSONDecoder().decode(CatalogEntry.self, from: Data((try row.get("entry") as String).utf8)) else { continue }
+            if let link = Self.webLink(entry) { return link }
+        }
+        return nil
+    }
+
+    static func webLink(_ entry: CatalogEntry) -> String? {
+        let alternate = entry.links.first { $0.rel == "alternate" && ($0.type ?? "").contains("html") }
+        let any = alternate ?? entry.selfLink ?? entry.links.first { $0.rel == "alternate" || $0.rel == "self" }
+        if let href = any?.href { return href }
+        return entry.id.hasPrefix("http://") || entry.id.hasPrefix("https://") ? entry.id : nil
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+import Host
+import Readium
+
+/// The terminal's width in columns: --width, else the terminal's, else $COLUMNS, else 72.
+func readingWidth(_ args: Arguments) throws -> Int {
+    if let width = try args.int("--width", in: 20...1000) { return width }
+    var size = winsize()
+    if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 { return min(columns, 1000) }
+    return 72
+}
+
+struct BookBriefJSON: Encodable {
+    let id: String
+    let title: String
+    let authors: [String]
+    let format: String
+    let sample: Bool
+    init(_ b: ShelfBook) {
+        id = b.book.id
+        title = b.book.title
+        authors = b.book.authors
+        format = b.formatInWords
+        sample = b.isSample
+    }
+}
+
+struct PageJSON: Encodable {
+    let book: BookBriefJSON
+    let page: Int
+    let pages: Int
+    let percent: Int
+    let chapter: String?
+    let status: String
+    let text: String
+    let locator: Locator
+    let notes: [String]
+    let hit: Locator?
+}
+
+/// Prints a page as `shelf read` shows it: the text, a blank line, the status line, then any notes.
+func printPage(_ result: BookReader.Result, json: Bool) {
+    let page = result.page
+    if json {
+        Output.json(PageJSON(book: BookBriefJSON(result.book), page: page.number, pages: page.pages, percent: page.percent,
+                             chapter: page.chapter, status: page.status, text: page.text, locator: page.locator,
+                             notes: result.notes, hit: result.hit))
+        return
+    }
+    if result.book.isSample { Output.line("[Sample of “\(result.book.book.title)” — the library's preview, not the whole book]\n") }
+    Output.line(page.text.isEmpty ? "[This page has no text]" : page.text)
+    Output.line()
+    Output.line((result.book.isSample ? "Sample · " : "") + page.status)
+    for note in result.notes { Output.line(note) }
+}
+
+let readCommand = Command(
+    name: "read", summary: "read a book from the shelf where you left off",
+    usage: "shelf read BOOK [--next | --prev | --goto PAGE | --toc N | --search QUERY [--hit N] | --bookmark ID] [--width N] [--json]",
+    details: """
+    Prints the page you are on — its text at the terminal's width (or --width), then a status line in words:
+    "Chapter 3 · page 48 of 340 · 14%" — and saves your place. A first open starts where a reader opens the
+    book (after the cover, at the body matter). A page is one of the book's positions (one per 1024 bytes of
+    each chapter's file, as Readium counts them), so page numbers do not change with the width.
+    --next and --prev turn the page, across chapters; --goto PAGE jumps; --toc N goes to entry N of the table of
+    contents (`shelf read BOOK --toc 0` lists them); --search QUERY goes to the first hit, --hit N to the Nth;
+    --bookmark ID goes to a bookmark, and says so when the passage it marks is not in this edition (your place
+    is then unchanged). Your place is saved in one transaction: a crash keeps the old page or the new one.
+    Audiobooks are played with `shelf play`. \(bookArgumentHelp) --json: docs/json.md.
+    """,
+    valueOptions: ["--goto", "--toc", "--search", "--hit", "--bookmark", "--width"],
+    flagOptions: ["--next", "--prev"],
+    positionals: 1...1
+) { args, context in
+    let moves = ["--goto", "--toc", "--search", "--bookmark"].filter { args.value($0) != nil }
+        + ["--next", "--prev"].filter { args.has($0) }
+    guard moves.count <= 1 else { throw ShelfError(.usage, "give only one of \(moves.joined(separator: ", "))") }
+    if args.value("--hit") != nil && args.value("--search") == nil { throw ShelfError(.usage, "--hit goes with --search QUERY") }
+    let bookshelf = try openBookshelf(context)
+    let book = try bookshelf.find(args.positionals[0])
+    let reader = BookReader(bookshelf: bookshelf)
+    let width = try readingWidth(args)
+    if args.value("--toc") == "0" {
+        let session = try reader.session(book, width: width)
+        let toc = session.tableOfContents
+        if context.json { Output.json(toc); return 0 }
+        for entry in toc {
+            Output.line(String(repeating: "  ", count: entry.depth) + "\(entry.number). \(entry.title)" + (entry.page.map { " (page \($0))" } ?? ""))
+        }
+        return 0
+    }
+    let move: BookReader.Move
+    if args.has("--next") { move = .next }
+    else if args.has("--prev") { move = .previous }
+    else if let page = try args.int("--goto", in: 1...Int(Int32.max)) { move = .goTo(page) }
+    else if let entry = try args.int("--toc", in: 0...Int(Int32.max)) { move = .tableOfContents(entry) }
+    else if let query = args.value("--search") {
+        guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ShelfError(.usage, "--search needs some words") }
+        move = .search(query, hit: try args.int("--hit", in: 1...1_000_000) ?? 1)
+    } else if let id = args.value("--bookmark") {
+        guard let number = Int64(id), number > 0 else { throw ShelfError(.usage, "--bookmark takes a bookmark number, not \"\(id)\"") }
+        move = .bookmark(number)
+    } else { move = .resume }
+    printPage(try reader.read(book, move: move, width: width), json: context.json)
+    return 0
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Host
+
+struct SettingsJSON: Encodable {
+    let book: String?
+    /// What applies: the book's own values over the global ones over the defaults.
+    let effective: ReaderSettings
+    /// What is stored for this scope (book or global); absent values are not set there.
+    let stored: ReaderSettings
+    let defaults: Defaults
+
+    struct Defaults: Encodable {
+        let fontScaleSmallScreen: Int
+        let fontScaleLargeScreen: Int
+        let font: String
+        let theme: String
+    }
+
+    static let defaultsValue = Defaults(
+        fontScaleSmallScreen: ReaderSettings.defaultFontScale(for: .small),
+        fontScaleLargeScreen: ReaderSettings.defaultFontScale(for: .large),
+        font: ReaderSettings.defaultFont, theme: ReaderSettings.defaultTheme)
+}
+
+/// The settings `render` and `read` use for a file: the book's own (when the file is on the shelf) over the global
+/// ones, with defaults for the rest. Without a data folder, the defaults.
+func storedReaderSettings(forFile path: String, _ context: Context) -> ReaderSettings {
+    guard let bookshelf = try? openBookshelf(context) else { return ReaderSettings().effective() }
+    let bookID = (try? BookReference.candidates(path, in: bookshelf.database)).flatMap { $0.count == 1 ? $0[0].book.id : nil }
+    return ((try? bookshelf.database.applicableReaderSettings(bookID: bookID)) ?? ReaderSettings()).effective()
+}
+
+let settingsCommand = Command(
+    name: "settings", summary: "display settings: font size, serif or sans, day, night or sepia",
+    usage: "shelf settings [BOOK] [--font-scale PCT|default] [--font serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
+    details: """
+    Shows or changes the reader settings, for every book or (with BOOK) for one book, whose own values win.
+    The font scale is a percentage of 12 pt (16 CSS pixels): the default is 117% (14 pt) on a large screen,
+    which is what shelf uses on a desktop, and 100% (12 pt) on a small one. Fonts: serif (Times-like) or sans
+    (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
+    value; --reset clears them all for that scope. `shelf render` and `shelf read` use these settings.
+    \(bookArgumentHelp) --json: {"book"?, "effective", "stored", "defaults"}.
+    """,
+    valueOptions: ["--font-scale", "--font", "--theme"],
+    flagOptions: ["--reset"],
+    positionals: 0...1
+) { args, context in
+    let bookshelf = try openBookshelf(context)
+    let book = try args.positionals.first.map(bookshelf.find)
+    let bookID = book?.book.id
+    var changes = ReaderSettings()
+    var cleared: Set<String> = []
+    if let text = args.value("--font-scale") {
+        if text == "default" { cleared.insert("fontScale") } else {
+            guard let pct = Int(text.hasSuffix("%") ? String(text.dropLast()) : text), ReaderSettings.fontScaleRange.contains(pct) else {
+                throw ShelfError(.usage, "--font-scale takes a percentage from 25 to 800 (or default), not \"\(text)\"")
+            }
+            changes.fontScale = pct
+        }
+    }
+    if let font = try args.choice("--font", ReaderSettings.fonts + ["default"]) {
+        if font == "default" { cleared.insert("font") } else { changes.font = font }
+    }
+    if let theme = try args.choice("--theme", ReaderSettings.themes + ["default"]) {
+        if theme == "default" { cleared.insert("theme") } else { changes.theme = theme }
+    }
+    let changing = !changes.isEmpty || !cleared.isEmpty || args.has("--reset")
+    if changing {
+        var base = args.has("--reset") ? ReaderSettings() : try bookshelf.database.readerSettings(bookID: bookID)
+        if cleared.contains("fontScale") { base.fontScale = nil }
+        if cleared.contains("font") { base.font = nil }
+        if cleared.contains("theme") { base.theme = nil }
+        try bookshelf.database.updateReaderSettings(bookID: bookID, changes.over(base), reset: true)
+    }
+    let stored = try bookshelf.database.readerSettings(bookID: bookID)
+    let effective = try bookshelf.database.applicableReaderSettings(bookID: bookID).effective()
+    if context.json {
+        Output.json(SettingsJSON(book: bookID, effective: effective, stored: stored, defaults: SettingsJSON.defaultsValue))
+        return 0
+    }
+    let scope = book.map { "“\($0.book.title)”" } ?? "every book"
+    Output.line((changing ? "Settings for \(scope) changed. " : "Settings for \(scope): ") + "")
+    func origin(_ own: Any?) -> String { own != nil ? "" : (bookID == nil ? " (default)" : " (from the global settings or default)") }
+    Output.line("  Font scale: \(effective.fontScale!)% (\(String(format: "%.1f", Double(effective.fontScale!) * 0.12)) pt)\(origin(stored.fontScale))")
+    Output.line("  Font: \(effective.font!)\(origin(stored.font))")
+    Output.line("  Theme: \(effective.theme!)\(origin(stored.theme))")
+    return 0
+}
