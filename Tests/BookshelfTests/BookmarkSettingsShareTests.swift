@@ -1,0 +1,134 @@
+import Foundation
+import Host
+import TestSupport
+import XCTest
+
+final class BookmarkTests: BookshelfTestCase {
+    /// A bookmark made in one file lands on the same passage after the book is replaced by an edition with an extra
+    /// chapter in front and its files renamed; a passage the new edition lacks is reported, not jumped to.
+    func testBookmarkSurvivesAReplacedEdition() throws {
+        let first = FixtureBooks.chapters(3)
+        try ok(["add", try fixture(chapters: first)])
+        let mark = try json(["bookmark", "add", "Tide", "--page", "6", "--note", "the gale"])
+        let id = try XCTUnwrap(mark["id"] as? Int)
+        let quote = try XCTUnwrap((mark["locator"] as? [String: Any]).flatMap { $0["text"] as? [String: Any] }?["highlight"] as? String)
+        let marked = try page(["read", "Tide", "--goto", "6"])
+        XCTAssertTrue(Self.squeeze(marked.text).hasPrefix(quote), "the quote is the page's first words")
+        // A second bookmark on a passage the new edition rewrites.
+        let doomed = try json(["bookmark", "add", "Tide", "--page", "9"])
+        let doomedID = try XCTUnwrap(doomed["id"] as? Int)
+        let doomedPage = try page(["read", "Tide", "--goto", "9"])
+        try ok(["read", "Tide", "--goto", "6"])
+
+        // The new edition: a foreword in front, files renamed, and chapter 3 rewritten.
+        var second = [FixtureBooks.Chapter(file: "foreword.xhtml", title: "Foreword",
+                                           paragraphs: (1...6).map { FixtureBooks.paragraph(0, $0, tag: " (foreword)") })]
+        second += FixtureBooks.chapters(2, filePrefix: "part")
+        second.append(FixtureBooks.Chapter(file: "part-3.xhtml", title: "Chapter 3",
+                                           paragraphs: (1...9).map { FixtureBooks.paragraph(3, $0, tag: " revised") }))
+        let edition = try fixture("tide-2nd.epub", chapters: second)
+        let replaced = try json(["add", edition])
+        XCTAssertEqual((replaced["added"] as? [[String: Any]])?.first?["replacedEdition"] as? Bool, true)
+
+        let shift = FixtureBooks.pages(second[0])
+        let list = try XCTUnwrap(try ok(["bookmarks", "Tide", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(list.count, 2)
+        let kept = try XCTUnwrap(list.first { $0["id"] as? Int == id })
+        XCTAssertEqual(kept["found"] as? Bool, true)
+        XCTAssertEqual(kept["page"] as? Int, 6 + shift)
+        XCTAssertEqual(kept["note"] as? String, "the gale")
+        let lost = try XCTUnwrap(list.first { $0["id"] as? Int == doomedID })
+        XCTAssertEqual(lost["found"] as? Bool, false)
+        XCTAssertNotNil(lost["problem"])
+
+        // The saved place follows the passage too.
+        let resumed = try page(["read", "Tide"])
+        XCTAssertEqual(resumed.number, 6 + shift)
+        XCTAssertEqual(Self.squeeze(resumed.text), Self.squeeze(marked.text))
+        let jumped = try page(["read", "Tide", "--bookmark", "\(id)"])
+        XCTAssertEqual(jumped.number, 6 + shift)
+        XCTAssertTrue(Self.squeeze(jumped.text).hasPrefix(quote))
+
+        let refused = try shelf.run(["read", "Tide", "--bookmark", "\(doomedID)"])
+        XCTAssertEqual(refused.status, 65)
+        XCTAssertTrue(refused.stderr.contains("cannot be found"), refused.stderr)
+        XCTAssertFalse(refused.stdout.contains(String(doomedPage.text.prefix(30))))
+        XCTAssertEqual(try page(["read", "Tide"]).number, 6 + shift, "the place is unchanged")
+
+        try ok(["bookmark", "remove", "\(doomedID)"])
+        XCTAssertEqual(try XCTUnwrap(try ok(["bookmarks", "Tide", "--json"]).json() as? [Any]).count, 1)
+        XCTAssertEqual(try shelf.run(["bookmark", "remove", "\(doomedID)"]).status, 66)
+    }
+
+    func testBookmarkFromALocator() throws {
+        try ok(["add", try fixture()])
+        let hit = try XCTUnwrap(try ok(["search", try fixture(), "part 3 passage 5", "--json"]).json() as? [[String: Any]]).first
+        let data = try JSONSerialization.data(withJSONObject: try XCTUnwrap(hit))
+        let mark = try json(["bookmark", "add", "Tide", "--locator", String(decoding: data, as: UTF8.self)])
+        let jumped = try page(["read", "Tide", "--bookmark", "\(mark["id"] as? Int ?? 0)"])
+        XCTAssertTrue(Self.squeeze(jumped.text).contains("part 3 passage 5"), jumped.text)
+        XCTAssertEqual(try shelf.run(["bookmark", "add", "Tide", "--locator", "{nope"]).status, 64)
+    }
+}
+
+final class SettingsTests: BookshelfTestCase {
+    func testSettingsChangeTheHTMLRender() throws {
+        let book = try fixture()
+        try ok(["add", book, sample])
+        var html = try ok(["render", book, "--as", "html"]).stdout
+        XCTAssertTrue(html.contains("font scale 117%, serif, day"), "default: 14 pt on a large screen")
+        let shown = try json(["settings"])
+        XCTAssertEqual((shown["defaults"] as? [String: Any])?["fontScaleSmallScreen"] as? Int, 100)
+        XCTAssertEqual((shown["defaults"] as? [String: Any])?["fontScaleLargeScreen"] as? Int, 117)
+
+        try ok(["settings", "--font-scale", "150", "--font", "sans", "--theme", "night"])
+        html = try ok(["render", book, "--as", "html"]).stdout
+        XCTAssertTrue(html.contains("font scale 150%, sans, night"), String(html.prefix(600)))
+        XCTAssertTrue(html.contains("background-color: #000000"))
+
+        // One book's own theme wins for that book only; the command line wins over both.
+        let own = try json(["settings", "Tide", "--theme", "sepia"])
+        XCTAssertEqual((own["effective"] as? [String: Any])?["theme"] as? String, "sepia")
+        XCTAssertEqual((own["effective"] as? [String: Any])?["fontScale"] as? Int, 150)
+        XCTAssertTrue(try ok(["render", book, "--as", "html"]).stdout.contains("font scale 150%, sans, sepia"))
+        XCTAssertTrue(try ok(["render", sample, "--as", "html"]).stdout.contains("font scale 150%, sans, night"))
+        XCTAssertTrue(try ok(["render", book, "--as", "html", "--theme", "day"]).stdout.contains("font scale 150%, sans, day"))
+
+        try ok(["settings", "--font-scale", "default", "--theme", "default"])
+        XCTAssertTrue(try ok(["render", sample, "--as", "html"]).stdout.contains("font scale 117%, sans, day"))
+        XCTAssertEqual(try shelf.run(["settings", "--font-scale", "9000"]).status, 64)
+        XCTAssertEqual(try shelf.run(["settings", "--theme", "neon"]).status, 64)
+    }
+}
+
+final class ShareTests: BookshelfTestCase {
+    func testShareHoldsTheExactPassage() throws {
+        let chapters = FixtureBooks.chapters(3)
+        try ok(["add", try fixture(chapters: chapters)])
+        let shared = try json(["share", "Tide", "--page", "2"])
+        let passage = try XCTUnwrap(shared["passage"] as? String)
+        XCTAssertTrue(passage.contains(chapters[0].paragraphs[0]), passage)
+        let text = try XCTUnwrap(shared["text"] as? String)
+        XCTAssertTrue(text.contains("“"), text)
+        XCTAssertTrue(text.contains("The Tide Tables, Ines Marlow"), text)
+        XCTAssertTrue(text.contains("page 2 of"), text)
+
+        // From a search hit's locator, the passage starts at the hit.
+        let hits = try XCTUnwrap(try ok(["search", try fixture(), "part 2 passage 7", "--json"]).json() as? [[String: Any]])
+        let locator = String(decoding: try JSONSerialization.data(withJSONObject: try XCTUnwrap(hits.first)), as: UTF8.self)
+        let fromHit = try json(["share", "Tide", "--locator", locator])
+        let words = try XCTUnwrap(fromHit["passage"] as? String)
+        XCTAssertTrue(words.hasPrefix("part 2 passage 7 the keeper noted"), words)
+        XCTAssertTrue(chapters[1].paragraphs[6].hasSuffix(String(words.prefix(while: { $0 != "\n" }))), words)
+
+        let plain = try ok(["share", "Tide", "--page", "2"]).stdout
+        XCTAssertTrue(plain.contains(chapters[0].paragraphs[0]))
+        // No desktop here: --copy says so, and the passage is printed all the same.
+        shelf.environment["DISPLAY"] = nil
+        shelf.environment["WAYLAND_DISPLAY"] = nil
+        let copy = try shelf.run(["share", "Tide", "--copy"])
+        XCTAssertEqual(copy.status, 69)
+        XCTAssertTrue(copy.stderr.contains("not copied"), copy.stderr)
+        XCTAssertTrue(copy.stdout.contains("The Tide Tables"))
+    }
+}
