@@ -48,3 +48,33 @@ final class CrashTests: BookshelfTestCase {
         XCTAssertEqual(try self.page(["read", "Tide", "--next"]).number, page + 1)
     }
 }
+
+/// Real books from the shared corpus: reading across chapter boundaries, search and bookmarks over another copy.
+final class CorpusReadingTests: BookshelfTestCase {
+    func testReadAcrossChaptersOfACorpusBook() throws {
+        guard let corpus = Corpus.root else { throw XCTSkip("../shared/corpus is absent: the fixture tests cover the same behaviour") }
+        let book = corpus.appendingPathComponent("epub/epub2-feedbooks-moby-dick.epub").path
+        guard FileManager.default.fileExists(atPath: book) else { throw XCTSkip("the corpus has no Moby Dick EPUB") }
+        try ok(["add", book])
+        let start = try page(["read", "Moby"])
+        var last = start
+        var chapters = Set<String>()
+        for _ in 0..<40 {
+            let next = try page(["read", "Moby", "--next"])
+            XCTAssertEqual(next.number, last.number + 1)
+            if let chapter = next.chapter { chapters.insert(chapter) }
+            last = next
+        }
+        XCTAssertGreaterThan(chapters.count, 1, "crossed a chapter boundary")
+        for _ in 0..<40 { last = try page(["read", "Moby", "--prev"]) }
+        XCTAssertEqual(last.number, start.number)
+        XCTAssertEqual(last.text, start.text)
+        let hit = try json(["read", "Moby", "--search", "Call me Ishmael"])
+        XCTAssertTrue(Self.squeeze(hit["text"] as? String ?? "").contains("Call me Ishmael"))
+        let mark = try json(["bookmark", "add", "Moby", "--page", "\(start.number + 30)"])
+        // The same book as another file: re-zipped copies keep the identifier, so it replaces the edition.
+        try ok(["add", book])
+        let jumped = try page(["read", "Moby", "--bookmark", "\(mark["id"] as? Int ?? 0)"])
+        XCTAssertEqual(jumped.number, start.number + 30)
+    }
+}
