@@ -22,6 +22,9 @@ public struct ShelfError: Error, CustomStringConvertible {
     public var subject: String?
     /// What the person can do about it.
     public var hint: String?
+    /// The plugin's status (SHELF_E_*) when a plugin call failed, so callers can tell
+    /// "protected by a DRM" from "broken" without reading the message.
+    public var pluginStatus: Int32?
 
     public init(_ kind: Kind, _ message: String, subject: String? = nil, hint: String? = nil) {
         self.kind = kind

@@ -42,7 +42,9 @@ public struct PluginCallError: Error, CustomStringConvertible {
     }
 
     public func shelfError(subject: String?) -> ShelfError {
-        ShelfError(kind, description, subject: subject, hint: hint)
+        var error = ShelfError(kind, description, subject: subject, hint: hint)
+        error.pluginStatus = status
+        return error
     }
 
     private var hint: String? {
