@@ -132,3 +132,35 @@ final class ShareTests: BookshelfTestCase {
         XCTAssertTrue(copy.stdout.contains("The Tide Tables"))
     }
 }
+
+final class SampleTests: BookshelfTestCase {
+    /// A catalog on disk whose entry has a sample link: `shelf sample` puts it on the shelf marked as a sample and
+    /// opens it; `share` links to the catalog's page for the book.
+    func testSampleIsDownloadedMarkedAndRead() throws {
+        let copy = folder.appendingPathComponent("winter-sample.epub")
+        try FileManager.default.copyItem(at: ShelfProcess.packageRoot.appendingPathComponent("samples/a-winter-crossing.epub"), to: copy)
+        let feed = folder.appendingPathComponent("feed.xml")
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <feed xmlns="http://www.w3.org/2005/Atom"><id>urn:test:feed</id><title>Test</title><updated>2024-01-01T00:00:00Z</updated>
+          <entry><id>urn:test:winter</id><title>A Winter Crossing</title><author><name>Jon Ellery</name></author>
+            <updated>2024-01-01T00:00:00Z</updated>
+            <link rel="http://opds-spec.org/acquisition/borrow" type="application/epub+zip" href="http://127.0.0.1:9/borrow"/>
+            <link rel="http://opds-spec.org/acquisition/sample" type="application/epub+zip" href="\(copy.absoluteString)"/>
+            <link rel="alternate" type="text/html" href="https://library.example/book/winter"/>
+          </entry>
+        </feed>
+        """.write(to: feed, atomically: true, encoding: .utf8)
+        try ok(["browse", feed.path])
+        let read = try ok(["sample", "urn:test:winter"]).stdout
+        XCTAssertTrue(read.contains("[Sample of “A Winter Crossing”"), read)
+        XCTAssertTrue(read.contains("Sample · Departure · page 1 of 3"), read)
+        let books = try XCTUnwrap(try ok(["books", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(books.first?["sample"] as? Bool, true)
+        XCTAssertEqual(books.first?["storage"] as? String, "sample")
+        let shared = try json(["share", "Winter"])
+        XCTAssertTrue((shared["link"] as? String ?? "").hasPrefix("https://library.example/book/winter#locator=%7B"), "\(shared)")
+        XCTAssertTrue((shared["passage"] as? String ?? "").hasPrefix("Departure\n\nThey left the village before dawn"), "\(shared)")
+        XCTAssertEqual(try page(["read", "Winter", "--next"]).number, 2)
+    }
+}

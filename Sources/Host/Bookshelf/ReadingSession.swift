@@ -229,7 +229,7 @@ public final class ReadingSession {
         var start = text.pageStarts[k]
         if let quote, let offset = TextQuote.locate(quote, in: text, near: k) { start = offset }
         let rest = String(decoding: Array(text.text.utf8)[start...], as: UTF8.self)
-        let paragraphs = rest.components(separatedBy: "\n\n").map(TextQuote.squeeze).filter { !$0.isEmpty }
+        let paragraphs = rest.components(separatedBy: "\n\n").map(TextQuote.plain).filter { !$0.isEmpty }
         var out = ""
         for paragraph in paragraphs {
             if out.count >= length / 2 { break }

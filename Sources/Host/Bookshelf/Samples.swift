@@ -29,7 +29,10 @@ extension Bookshelf {
             throw ShelfError(.badData, "the sample's address is not usable", subject: link.href)
         }
         let folder = samplesFolder
-        let name = ShelfDirectoriesSafeName.fileName(for: id) + ".download"
+        // Fetched under a name of its own: `add` copies it to the sample's place, then this file goes.
+        var ext = url.pathExtension.lowercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        if ext.isEmpty || ext.count > 10 { ext = (link.type ?? "").contains("epub") ? "epub" : "book" }
+        let name = "incoming-" + ShelfDirectoriesSafeName.fileName(for: id) + "." + ext
         let downloaded = folder.appendingPathComponent(name)
         switch scheme {
         case "http", "https":

@@ -15,6 +15,13 @@ enum TextQuote {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
+    /// The words of rendered text: heading underlines and rules ("=====", "* * *") left out, white space made single.
+    static func plain(_ text: String) -> String {
+        squeeze(text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { line in !(line.contains { !$0.isWhitespace } && line.allSatisfy { "=-*_~#".contains($0) || $0.isWhitespace }) }
+            .joined(separator: "\n"))
+    }
+
     /// Up to `limit` characters, cut at a word boundary when there is one.
     static func prefix(_ text: String, _ limit: Int) -> String {
         guard text.count > limit else { return text }
@@ -37,9 +44,9 @@ enum TextQuote {
     /// The quote for page `index` of `paged`: its first words, and the words just before it.
     static func make(_ paged: PagedText, page index: Int) -> Locator.Text? {
         guard paged.pages.indices.contains(index) else { return nil }
-        let highlight = prefix(squeeze(paged.pages[index]), highlightLength)
+        let highlight = prefix(plain(paged.pages[index]), highlightLength)
         guard LetterStream(highlight).scalars.count >= 3 else { return nil }
-        let before = suffix(squeeze(paged.text(before: index)), beforeLength)
+        let before = suffix(plain(paged.text(before: index)), beforeLength)
         return Locator.Text(before: before.isEmpty ? nil : before, highlight: highlight, after: nil)
     }
 
@@ -73,8 +80,7 @@ enum TextQuote {
     static func searchQuery(_ quote: Locator.Text) -> String? {
         guard let highlight = quote.highlight else { return nil }
         // Decorations a text rendering adds (bullets, quote marks of block quotes) are not in the book's text.
-        var words = squeeze(highlight).split(separator: " ")
-        while let first = words.first, !first.contains(where: { $0.isLetter || $0.isNumber }) { words.removeFirst() }
+        let words = squeeze(highlight).split(separator: " ").filter { $0.contains { $0.isLetter || $0.isNumber } }
         guard !words.isEmpty else { return nil }
         // The last word may have been cut; leave it out when there are enough others.
         let whole = words.count > 4 ? words.dropLast() : words[...]
