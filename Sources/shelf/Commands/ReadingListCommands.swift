@@ -79,6 +79,23 @@ final class ReadingListContext {
         catalog = try CatalogContext(context)
         lists = ReadingLists(shelf: context.shelf, database: catalog.database)
     }
+
+    /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so
+    /// that the availability the wish list shows is the library's of now. A library that cannot be reached keeps
+    /// what was seen before.
+    func refreshWishes() throws {
+        let accounts = Dictionary(try catalog.database.accounts().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var circulations: [String: Circulation] = [:]
+        for wish in try catalog.database.wishes() where !wish.available {
+            guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else { continue }
+            let circulation = circulations[accountID] ?? Circulation(client: catalog.client(for: account), database: catalog.database,
+                                                                     account: account, openable: [])
+            circulations[accountID] = circulation
+            guard let stored = try? circulation.entry(entryID) else { continue }
+            let fresh = circulation.refreshed(stored)
+            try? catalog.database.rememberEntries([fresh], accountID: accountID, feedURL: nil)
+        }
+    }
 }
 
 /// Opens the patron's browser at `url`: $SHELF_BROWSER or $BROWSER, else xdg-open; the address is always printed
@@ -305,16 +322,23 @@ let wishCommand = Command(
 let wishlistCommand = Command(
     name: "wishlist",
     summary: "show the wish list with each title's match and availability",
-    usage: "shelf wishlist [--remove ID] [--json]",
-    details: "Each wish is matched again against the catalogs shelf has seen (`shelf sync`, `shelf browse`, `shelf search`).",
+    usage: "shelf wishlist [--remove ID] [--offline] [--json]",
+    details: "Each wish is matched again against the catalogs shelf has seen (`shelf browse`, `shelf catalog-search`), and "
+        + "each library is asked again about the wished titles it holds that were not free (not with --offline). A title "
+        + "that has become available to borrow is announced once: \"[title] is available to borrow now at [library].\"",
     valueOptions: ["--remove"],
+    flagOptions: ["--offline"],
     positionals: 0...0
 ) { args, context in
     let rl = try ReadingListContext(context)
     if let id = args.value("--remove") {
         guard let n = Int64(id), try rl.catalog.database.deleteWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
     }
-    let notices = try rl.lists.checkWishes()
+    var notices = try rl.lists.checkWishes()
+    if !args.has("--offline") {
+        try rl.refreshWishes()
+        notices += try rl.lists.checkWishes()
+    }
     let wishes = try rl.catalog.database.wishes()
     if context.json {
         struct Out: Encodable { let wishes: [WishJSON]; let available: [String] }
