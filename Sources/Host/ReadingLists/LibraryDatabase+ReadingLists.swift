@@ -146,14 +146,44 @@ extension LibraryDatabase {
 
     // MARK: Wishes
 
+    public struct NewWish: Sendable {
+        public var source: String
+        public var title: String
+        public var authors: [String]
+        public var isbn: String?
+        public init(source: String, title: String, authors: [String], isbn: String?) {
+            self.source = source
+            self.title = title
+            self.authors = authors
+            self.isbn = isbn
+        }
+        /// ISBN-13 when known, else folded title and author surname: one wish per book.
+        public var key: String { isbn.map { "isbn:\($0)" } ?? "t:\(Fold.title(title))|\(Fold.surname(authors.first ?? ""))" }
+    }
+
+    /// Adds wishes in one transaction, skipping those whose key exists; returns how many were new.
+    @discardableResult
+    public func addWishes(_ wishes: [NewWish], at date: Date = Date()) throws -> Int {
+        guard !wishes.isEmpty else { return 0 }
+        return try connection.transaction {
+            let before = try connection.scalar("SELECT COUNT(*) FROM wishes", as: Int.self) ?? 0
+            let statement = try connection.prepare("""
+                INSERT OR IGNORE INTO wishes (wish_key, source, title, authors, isbn, added_at) VALUES (?, ?, ?, ?, ?, ?)
+                """)
+            let when = date.databaseMilliseconds
+            for w in wishes {
+                try statement.run([w.key, w.source, w.title, ReadingListJSON.string(w.authors), w.isbn, when])
+            }
+            return (try connection.scalar("SELECT COUNT(*) FROM wishes", as: Int.self) ?? 0) - before
+        }
+    }
+
     /// Adds a wish unless one with the same key exists; returns the wish.
     @discardableResult
     public func addWish(source: String, title: String, authors: [String], isbn: String?, at date: Date = Date()) throws -> Wish {
-        let key = isbn.map { "isbn:\($0)" } ?? "t:\(Fold.title(title))|\(Fold.surname(authors.first ?? ""))"
-        try connection.execute("""
-            INSERT OR IGNORE INTO wishes (wish_key, source, title, authors, isbn, added_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, [key, source, title, ReadingListJSON.string(authors), isbn, date.databaseMilliseconds])
-        return try wishes().first { $0.key == key }!
+        let wish = NewWish(source: source, title: title, authors: authors, isbn: isbn)
+        try addWishes([wish], at: date)
+        return try wishes().first { $0.key == wish.key }!
     }
 
     public func wishes() throws -> [Wish] {

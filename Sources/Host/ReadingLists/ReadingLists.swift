@@ -117,12 +117,9 @@ public final class ReadingLists {
                 do { result = try connection(s).pull() } catch { throw Self.translate(error, service: s.service) }
                 try database.replaceEntries(service: s.service, result.entries)
                 try database.setPullResult(service: s.service, error: nil)
-                var added = 0
-                let before = Set(try database.wishes().map(\.key))
-                for e in result.entries where e.shelf == "to-read" && !e.title.isEmpty {
-                    let wish = try database.addWish(source: s.service, title: e.title, authors: e.authors, isbn: e.isbn)
-                    if !before.contains(wish.key) { added += 1 }
-                }
+                let added = try database.addWishes(result.entries.filter { $0.shelf == "to-read" && !$0.title.isEmpty }.map {
+                    LibraryDatabase.NewWish(source: s.service, title: $0.title, authors: $0.authors, isbn: $0.isbn)
+                })
                 outcomes.append(PullOutcome(service: s.service, entries: result.entries.count, shelves: result.shelves, error: nil, newWishes: added))
             } catch {
                 let message = (error as? ShelfError)?.message ?? "\(error)"
@@ -239,27 +236,30 @@ public final class ReadingLists {
         let matcher = try WishMatcher(database: database)
         let libraries = Dictionary(try database.accounts().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         var notices: [Notice] = []
-        for var wish in try database.wishes() {
-            guard let (match, how) = matcher.match(wish) else {
-                wish.accountID = nil; wish.entryID = nil; wish.matchedBy = nil
-                wish.availability = nil; wish.available = false
+        // One transaction: one sync to disk for the whole list, and a crash leaves the previous check whole.
+        try database.connection.transaction {
+            for var wish in try database.wishes() {
+                guard let (match, how) = matcher.match(wish) else {
+                    wish.accountID = nil; wish.entryID = nil; wish.matchedBy = nil
+                    wish.availability = nil; wish.available = false
+                    try database.updateWishMatch(wish, at: date)
+                    continue
+                }
+                wish.accountID = match.accountID
+                wish.entryID = match.entry.id
+                wish.matchedBy = how
+                wish.availability = match.entry.availability.words
+                let available = match.entry.availability.canBorrowNow
+                if available && !wish.available && wish.notifiedAt == nil {
+                    let library = libraries[match.accountID] ?? match.accountID
+                    wish.notifiedAt = date
+                    notices.append(Notice(wish: wish, library: library,
+                                          text: "\(match.entry.title) is available to borrow now at \(library)."))
+                }
+                if !available { wish.notifiedAt = nil }
+                wish.available = available
                 try database.updateWishMatch(wish, at: date)
-                continue
             }
-            wish.accountID = match.accountID
-            wish.entryID = match.entry.id
-            wish.matchedBy = how
-            wish.availability = match.entry.availability.words
-            let available = match.entry.availability.canBorrowNow
-            if available && !wish.available && wish.notifiedAt == nil {
-                let library = libraries[match.accountID] ?? match.accountID
-                wish.notifiedAt = date
-                notices.append(Notice(wish: wish, library: library,
-                                      text: "\(match.entry.title) is available to borrow now at \(library)."))
-            }
-            if !available { wish.notifiedAt = nil }
-            wish.available = available
-            try database.updateWishMatch(wish, at: date)
         }
         return notices
     }
