@@ -47,12 +47,13 @@ enum AudioFixtures {
     }
 
     static let sentences = [
-        "Chapter one. It was a bright cold day in April, and the clocks were striking thirteen. The hallway smelt of boiled cabbage and old rag mats.",
-        "Chapter two. Call me Ishmael. Some years ago, never mind how long precisely, having little or no money in my purse, I thought I would sail about a little.",
-        "Chapter three. In a hole in the ground there lived a hobbit. Not a nasty, dirty, wet hole, filled with the ends of worms and an oozy smell.",
+        "Chapter one. The ferry came in late that evening, low in the water and slow against the tide, and Ada watched the harbour lights gather out of the dark.",
+        "Chapter two. The stairs of the lighthouse turned one hundred and twelve times, and by the second night her legs had learned the number for her.",
+        "Chapter three. In the back of the logbook, upside down, were other entries: a list of birds, a recipe for fish soup, and a drawing of the lens.",
     ]
 
-    private static let lock = NSLock()
+    // Recursive: one fixture is made from others (an M4B from the speech WAVs) inside `once`.
+    private static let lock = NSRecursiveLock()
     private static var made: [String: URL] = [:]
 
     static func once(_ key: String, _ make: () throws -> URL) throws -> URL {
