@@ -32,6 +32,8 @@ final class TrackDecoder: AudioDecoder {
     private var seekTarget: Int64 = 0
     private var seekAttempt = 0
     private var consecutiveErrors = 0
+    /// The frame the next read returns.
+    private var cursor: Int64 = 0
 
     init(path: String, sampleRate: Int?, channels: Int?) throws {
         media = try MediaFile(path: path)
@@ -185,6 +187,7 @@ final class TrackDecoder: AudioDecoder {
 
     func seek(toFrame target: Int64) throws {
         seekTarget = max(0, target)
+        cursor = seekTarget
         seekAttempt = 0
         try seekForTarget()
     }
@@ -215,8 +218,13 @@ final class TrackDecoder: AudioDecoder {
         while pending.count - pendingHead < capacity * channels, !ended {
             if try !decodeMore() { ended = true }
         }
-        let available = (pending.count - pendingHead) / channels
+        var available = (pending.count - pendingHead) / channels
+        // A stated exact length is the truth: codecs pad their last frame (AAC) beyond it.
+        if format.framesExact, let total = format.totalFrames {
+            available = Int(min(Int64(available), max(0, total - cursor)))
+        }
         let n = min(available, capacity)
+        cursor += Int64(n)
         if n > 0 {
             pending.withUnsafeBufferPointer { src in
                 buffer.update(from: src.baseAddress! + pendingHead, count: n * channels)

@@ -44,7 +44,9 @@ final class DecoderTests: XCTestCase {
                 if e < best.error { best = (off, e) }
             }
             let ms = Double(abs(best.offset)) / Double(rate) * 1000
-            XCTAssertLessThanOrEqual(ms, 1.0, "seek to \(s)s is \(ms) ms off", file: file, line: line)
+            // In a pause between words any offset matches silence: only speech can show a misalignment.
+            let rms = (want.reduce(0) { $0 + $1 * $1 } / Float(want.count)).squareRoot()
+            if rms > 0.02 { XCTAssertLessThanOrEqual(ms, 1.0, "seek to \(s)s is \(ms) ms off (\(best.offset) samples of \(whole.count))", file: file, line: line) }
             let maxDiff = zip(got, want).map { abs($0 - $1) }.max() ?? 0
             XCTAssertLessThan(maxDiff, 0.01, "seek to \(s)s: samples differ by up to \(maxDiff)", file: file, line: line)
         }
@@ -52,7 +54,7 @@ final class DecoderTests: XCTestCase {
 
     func testMP3SeekIsSampleAccurate() throws {
         let url = try AudioFixtures.mp3Book()
-        try assertSeeksMatch(url, track: 1, at: [0, 0.013, 0.5, 1.234, 2.0, 3.333, 4.9])
+        try assertSeeksMatch(url, track: 1, at: [0, 0.013, 0.5, 1.234, 2.0, 3.333, 4.9] + stride(from: 0.1, to: 9, by: 0.37).map { $0 })
     }
 
     func testM4BSeekIsSampleAccurate() throws {

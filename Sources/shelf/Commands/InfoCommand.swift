@@ -75,9 +75,21 @@ let tocCommand = Command(
     if context.json {
         Output.json(toc)
     } else {
+        // For audio, each entry shows where it starts on the book's timeline (track durations + #t=).
+        let isAudio = publication.formatInWords == "Audiobook"
+        var trackStarts: [String: Double] = [:]
+        var elapsed = 0.0
+        for item in publication.manifest.readingOrder {
+            trackStarts[Chapters.stripFragment(item.href)] = elapsed
+            elapsed += item.duration ?? 0
+        }
         func show(_ links: [Link], depth: Int) {
             for link in links {
-                Output.line(String(repeating: "  ", count: depth) + (link.title ?? link.href))
+                var line = String(repeating: "  ", count: depth) + (link.title ?? link.href)
+                if isAudio, let start = trackStarts[Chapters.stripFragment(link.href)] {
+                    line += ", at " + PlaybackTime.clock(start + (Chapters.fragmentSeconds(link.href) ?? 0))
+                }
+                Output.line(line)
                 show(link.children ?? [], depth: depth + 1)
             }
         }

@@ -1,0 +1,185 @@
+import Foundation
+import Glibc
+import Host
+
+/// `shelf listen`: an interactive player on the terminal. It starts paused; keys drive the
+/// engine; the status is a line of words, written when something changes and once a minute
+/// while playing, so that a screen reader reads each one and nothing floods.
+let listenCommand = Command(
+    name: "listen", summary: "an interactive player on the terminal (starts paused)",
+    usage: "shelf listen FILE|URL [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
+    details: """
+    Opens the book paused at the saved position. Keys:
+      space or p   play / pause            q          quit (the position is saved)
+      f or →       forward by the step     b or ←     back by the step (30 seconds)
+      .  ,         forward / back 5 seconds
+      n  or ]      next chapter            [          this chapter's start, or the previous one
+      c            list the chapters       g          go to a chapter (type its number, Enter)
+      +  -         speed up / down by 0.05
+      v  V         volume down / up by 10 percent
+      z            sleep timer: off, 15, 30, 60 minutes, end of chapter (press again to change)
+      t            say the status now      h or ?     this help
+    """,
+    valueOptions: ["--speed", "--sleep", "--out", "--volume", "--step"],
+    flagOptions: ["--null"],
+    positionals: 1...1
+) { args, context in
+    let playable = try PlayableBook.open(args.positionals[0], context: context)
+    let library = openLibrary(context)
+    let store = library.map(PlaybackPositionStore.init)
+    try playable.startDownloads(store: library.map(DownloadStore.init), waitFor: 0)
+    var options = PlaybackEngine.Options()
+    options.stopWhenPaused = false
+    if let step = args.value("--step") {
+        guard let s = Double(step), s >= 1, s <= 3600 else { throw ShelfError(.usage, "--step takes seconds from 1 to 3600") }
+        options.skipStep = s
+    }
+    let engine = try PlaybackEngine(book: playable.book, options: options, isTrackAvailable: playable.remote.map { r in
+        { i in
+            if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
+            return false
+        }
+    })
+    engine.positionStore = store
+    try applyCommonSettings(engine, args)
+    let started = try startPosition(engine, args, store: store)
+    let sink = try makeSink(args)
+    let player = TerminalPlayer(engine: engine, remote: playable.remote)
+    Output.line("\"\(playable.book.title)\", \(engine.chapters.count) chapters, \(PlaybackTime.words(engine.timeline.duration)); \(started). Paused: press space to play, h for help, q to quit.")
+    player.say()
+    engine.onEvent = { player.handle($0) }
+    let playing = Thread {
+        do { try engine.run(sink: sink, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
+        player.finished = true
+    }
+    playing.start()
+    player.readKeys()
+    engine.quit()
+    while !player.finished { Thread.sleep(forTimeInterval: 0.02) }
+    Output.line("Saved at \(PlaybackTime.clock(engine.state.position)).")
+    if let failure = player.failure { throw failure }
+    return 0
+}
+
+final class TerminalPlayer: @unchecked Sendable {
+    let engine: PlaybackEngine
+    let remote: RemoteAudiobook?
+    var finished = false
+    var failure: Error?
+    private var lastSaid = Date()
+    private let sleepCycle: [SleepTimer.Mode?] = [.minutes(15), .minutes(30), .minutes(60), .endOfChapter, nil]
+    private var sleepIndex = -1
+
+    init(engine: PlaybackEngine, remote: RemoteAudiobook?) {
+        self.engine = engine
+        self.remote = remote
+    }
+
+    func say(_ text: String? = nil) {
+        lastSaid = Date()
+        Output.line(text ?? engine.state.sentence)
+        fflush(stdout)
+    }
+
+    func handle(_ event: PlaybackEvent) {
+        switch event {
+        case .chapter(let i, let title): say("Chapter \(i + 1), \(title).")
+        case .sleepStopped: say("The sleep timer stopped playback. " + engine.state.sentence)
+        case .ended: say("The end of the book.")
+        case .waiting(let what): say("Waiting for \(what) to download.")
+        case .error(let message): say("Problem: \(message)")
+        case .saved:
+            if engine.state.playing, Date().timeIntervalSince(lastSaid) >= 60 { say() }
+        default: break
+        }
+    }
+
+    /// Reads keys until q or the end of input; raw mode on a terminal, plain bytes otherwise.
+    func readKeys() {
+        var saved = termios()
+        let tty = isatty(STDIN_FILENO) != 0
+        if tty {
+            tcgetattr(STDIN_FILENO, &saved)
+            var raw = saved
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
+        }
+        defer { if tty { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
+        var escape: [UInt8] = []
+        var number = ""
+        var choosing = false
+        while !finished {
+            var byte: UInt8 = 0
+            let n = read(STDIN_FILENO, &byte, 1)
+            if n <= 0 { return }
+            if HostServices.cancelRequested { return }
+            // Arrow keys: ESC [ C / ESC [ D.
+            if byte == 0x1B { escape = [byte]; continue }
+            if !escape.isEmpty {
+                escape.append(byte)
+                if escape.count == 3 {
+                    let key = escape[2]
+                    escape = []
+                    if key == UInt8(ascii: "C") { engine.skipForward(); say() }
+                    if key == UInt8(ascii: "D") { engine.skipBackward(); say() }
+                }
+                continue
+            }
+            let c = Character(UnicodeScalar(byte))
+            if choosing {
+                if c.isNumber { number.append(c); continue }
+                choosing = false
+                if let i = Int(number), engine.chapters.indices.contains(i - 1) {
+                    if engine.goToChapter(i - 1) { say() } else { say("Chapter \(i) is still downloading and cannot be chosen yet.") }
+                } else {
+                    say("No chapter \(number).")
+                }
+                number = ""
+                continue
+            }
+            switch c {
+            case " ", "p": engine.togglePlay(); say()
+            case "q": return
+            case "f": engine.skipForward(); say()
+            case "b": engine.skipBackward(); say()
+            case ".": engine.skip(by: 5); say()
+            case ",": engine.skip(by: -5); say()
+            case "n", "]": engine.nextChapter(); say()
+            case "[": engine.previousChapter(); say()
+            case "+", "=": engine.setSpeed(engine.state.speed + 0.05); say("Speed \(String(format: "%.2f", engine.state.speed)) times.")
+            case "-", "_": engine.setSpeed(engine.state.speed - 0.05); say("Speed \(String(format: "%.2f", engine.state.speed)) times.")
+            case "v": engine.setVolume(engine.state.volume - 0.1); say("Volume \(Int((engine.state.volume * 100).rounded())) percent.")
+            case "V": engine.setVolume(engine.state.volume + 0.1); say("Volume \(Int((engine.state.volume * 100).rounded())) percent.")
+            case "z":
+                sleepIndex = (sleepIndex + 1) % sleepCycle.count
+                let mode = sleepCycle[sleepIndex]
+                engine.setSleep(mode)
+                switch mode {
+                case .minutes(let m)?: say("Sleep timer: \(Int(m)) minutes.")
+                case .endOfChapter?: say("Sleep timer: at the end of this chapter.")
+                case nil: say("Sleep timer off.")
+                }
+            case "c": listChapters()
+            case "g": choosing = true; say("Type a chapter number and press Enter.")
+            case "t": say()
+            case "h", "?": say("Keys: space play or pause; f and b skip; period and comma 5 seconds; n and [ chapters; c list; g go to chapter; plus and minus speed; v and V volume; z sleep timer; t status; q quit.")
+            default: break
+            }
+        }
+    }
+
+    func listChapters() {
+        let current = engine.state.chapter
+        for c in engine.chapters {
+            let start = engine.timeline.seconds(engine.chapterStart(c.index))
+            var line = String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
+            if c.index == current { line += " (playing)" }
+            if !engine.isTrackAvailable(c.track) { line += " (still downloading, cannot be chosen yet)" }
+            Output.line(line)
+        }
+    }
+}
