@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// An audiobook whose manifest is on the network: the manifest fetched afresh (it may hold
 /// signed URLs that expire, so it is never trusted from cache while the network answers), its
@@ -69,7 +70,9 @@ public final class RemoteAudiobook: @unchecked Sendable {
         }
         let temp = file.appendingPathExtension("tmp")
         try response.body.write(to: temp)
-        _ = try FileManager.default.replaceItemAt(file, withItemAt: temp)
+        guard rename(temp.path, file.path) == 0 else {
+            throw ShelfError(.ioError, "cannot store the audiobook manifest", subject: file.path)
+        }
     }
 
     static func shelfError(_ error: Error, _ url: URL) -> Error {
