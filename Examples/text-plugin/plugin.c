@@ -306,28 +306,27 @@ static shelf_status resolve(const shelf_publication *book, const char *json, siz
 /* ----- shelf.render/1 ------------------------------------------------------------------------- */
 
 /* A string setting compared with the allowed values; returns the index, -1 when absent. */
-static shelf_status choice(const json_want *w, const char *const *allowed, int *index,
-                           shelf_error *err)
+/* A setting is a wish (format.h): a value not among `allowed` leaves the default in place. */
+static void choice(const json_want *w, const char *const *allowed, int *index)
 {
     char *value;
     int i;
     *index = -1;
-    if (w->type == JSON_MISSING || w->type == JSON_NULL) return SHELF_OK;
-    if (w->type == JSON_STRING && (value = json_string(w)) != NULL) {
-        for (i = 0; allowed[i]; i++) {
-            if (strcmp(value, allowed[i]) == 0) {
-                *index = i;
-                free(value);
-                return SHELF_OK;
-            }
+    if (w->type != JSON_STRING || (value = json_string(w)) == NULL) return;
+    for (i = 0; allowed[i]; i++) {
+        if (strcmp(value, allowed[i]) == 0) {
+            *index = i;
+            break;
         }
-        free(value);
     }
-    return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, w->path,
-                           "the setting \"%s\" must be one of: %s%s%s%s%s", w->path, allowed[0],
-                           allowed[1] ? ", " : "", allowed[1] ? allowed[1] : "",
-                           allowed[1] && allowed[2] ? ", " : "",
-                           allowed[1] && allowed[2] ? allowed[2] : "");
+    free(value);
+}
+
+/* A number clamped into [low, high], or `fallback` when the setting is not a number. */
+static double clamped(const json_want *w, double low, double high, double fallback)
+{
+    if (w->type != JSON_NUMBER) return fallback;
+    return w->number < low ? low : w->number > high ? high : w->number;
 }
 
 static shelf_status read_settings(const char *json, render_settings *rs, shelf_error *err)
@@ -354,36 +353,19 @@ static shelf_status read_settings(const char *json, render_settings *rs, shelf_e
     w[FONT].path = "font";
     w[THEME].path = "theme";
     status = json_scan(json, w, COUNT, "settings", err);
-    if (status == SHELF_OK) status = choice(&w[AS], as_values, &as, err);
-    if (status == SHELF_OK) status = choice(&w[FONT], font_values, &font, err);
-    if (status == SHELF_OK) status = choice(&w[THEME], theme_values, &theme, err);
     if (status != SHELF_OK) return status;
+    choice(&w[AS], as_values, &as);
+    choice(&w[FONT], font_values, &font);
+    choice(&w[THEME], theme_values, &theme);
     rs->html = as == 1;
     if (font >= 1) rs->font_family = "sans-serif";
     if (theme >= 0) {
         rs->background = backgrounds[theme];
         rs->color = colors[theme];
     }
-    if (w[WIDTH].type == JSON_NUMBER) {
-        if (!whole_number(w[WIDTH].number) || w[WIDTH].number < 1 || w[WIDTH].number > 10000) {
-            return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "width",
-                                   "the setting \"width\" must be a whole number of columns from 1 to 10000");
-        }
-        rs->width = (size_t)w[WIDTH].number;
-    } else if (w[WIDTH].type != JSON_MISSING && w[WIDTH].type != JSON_NULL) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "width",
-                               "the setting \"width\" must be a number of columns");
-    }
-    if (w[SCALE].type == JSON_NUMBER) {
-        if (w[SCALE].number < 10 || w[SCALE].number > 1000) {
-            return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "fontScale",
-                                   "the setting \"fontScale\" is a percentage from 10 to 1000");
-        }
-        rs->font_scale = (unsigned)(w[SCALE].number + 0.5);
-    } else if (w[SCALE].type != JSON_MISSING && w[SCALE].type != JSON_NULL) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "fontScale",
-                               "the setting \"fontScale\" must be a number (percent)");
-    }
+    /* Out-of-range numbers are clamped to the ranges format.h states. */
+    rs->width = (size_t)(clamped(&w[WIDTH], 10, 1000, 72) + 0.5);
+    rs->font_scale = (unsigned)(clamped(&w[SCALE], 25, 800, 100) + 0.5);
     return SHELF_OK;
 }
 
