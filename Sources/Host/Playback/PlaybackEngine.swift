@@ -70,7 +70,8 @@ public final class PlaybackEngine: @unchecked Sendable {
         for track in book.tracks {
             var length: Int64?
             var isExact = false
-            if available(track.index), let d = try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
+            let reuse = track.index == first && probe.channels == channels
+            if available(track.index), let d = reuse ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
                 length = d.totalFrames
                 isExact = d.framesExact
             }
@@ -81,6 +82,12 @@ public final class PlaybackEngine: @unchecked Sendable {
         timeline = Timeline(sampleRate: sampleRate, lengths: lengths, exact: exact)
         chapters = Chapters.from(book.manifest)
         stretcher = TimeStretcher(sampleRate: sampleRate, channels: channels)
+        // The first track's decoder is already open at frame 0: keep it for playing.
+        if probe.channels == channels {
+            decoder = probe
+            decoderTrack = first
+            decoderOffset = 0
+        }
     }
 
     // MARK: Controls
