@@ -219,9 +219,8 @@ final class EndToEndTests: XCTestCase {
         XCTAssertEqual(range["matchedBy"] as? String, "title and author")
         XCTAssertEqual(range["available"] as? Bool, false)
 
-        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 1))
-        // The patron's next look at the catalog sees the free copy.
-        try run(["catalog-search", "Range"])
+        library.setAvailable("urn:fake:range", 1)
+        // `shelf wishlist` asks the library again about the wished title itself (no catalog browse needed).
         let now = try run(["wishlist"])
         XCTAssertTrue(now.stdout.contains("Range is available to borrow now at Fake Public Library."), now.stdout + now.stderr)
         let later = try run(["wishlist"])
@@ -229,9 +228,80 @@ final class EndToEndTests: XCTestCase {
         wishes = try XCTUnwrap(try json(run(["wishlist", "--json"]))["wishes"] as? [[String: Any]])
         XCTAssertEqual(wishes.first { ($0["title"] as? String)?.hasPrefix("Range") == true }?["available"] as? Bool, true)
 
+        // The notice is a notification too, once.
+        let notes = try XCTUnwrap(try run(["notifications", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(notes.filter { $0["kind"] as? String == "wish-available" }.count, 1, "\(notes)")
+
         // A wish by ISBN that no catalog holds says so in words.
         let isbn = try run(["wish", "9780306406157"])
         XCTAssertTrue(isbn.stdout.contains("not in any library's catalog yet"), isbn.stdout)
+    }
+}
+
+extension EndToEndTests {
+    /// The end to end: a wished title the library holds with no free copy; a copy comes free; `shelf sync`
+    /// alone (no browsing) asks the library about the title and stores the notice as a notification, which
+    /// `shelf notifications`, `shelf open-notification` (the book's details) and `shelf watch` see, once; it is
+    /// withdrawn when the last copy goes again.
+    func testSyncAnnouncesAFreedWishedTitleAsANotificationOnceAndWithdrawsIt() throws {
+        let library = try FakeLibrary()
+        defer { library.stop() }
+        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 0,
+                          holds: ["someone"]))
+        try run(["account", "add", library.root, "--name", "fake"])
+        try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        try run(["catalog-search", "Range"])
+        try run(["wish", "Range", "--author", "David Epstein"])
+        try run(["sync"])
+        func wishNotes(all: Bool = false) throws -> [[String: Any]] {
+            let list = try XCTUnwrap(try run(["notifications", "--json"] + (all ? ["--all"] : [])).json() as? [[String: Any]])
+            return list.filter { $0["kind"] as? String == "wish-available" }
+        }
+        XCTAssertEqual(try wishNotes().count, 0, "no copy free: nothing to say")
+        let before = library.server.requests(to: "/works/range").count
+
+        // Someone returns the copy; the queue empties. Only `shelf sync` runs.
+        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 1))
+        try run(["sync"])
+        XCTAssertEqual(library.server.requests(to: "/works/range").count, before + 1, "one GET of the wished entry's own link")
+        var notes = try wishNotes()
+        XCTAssertEqual(notes.count, 1, "\(notes)")
+        let note = try XCTUnwrap(notes.first)
+        XCTAssertEqual(note["text"] as? String, "Range is available to borrow now at Fake Public Library.")
+        XCTAssertEqual(note["route"] as? String, "book:urn:fake:range")
+        XCTAssertEqual(note["entryId"] as? String, "urn:fake:range")
+        // Details are the library's of now (the stale "0 of 1" is gone).
+        let details = try run(["book", "urn:fake:range"])
+        XCTAssertTrue(details.stdout.contains("1 of 1 copy available") || details.stdout.contains("available"), details.stdout)
+        XCTAssertFalse(details.stdout.contains("0 of 1"), details.stdout)
+
+        // Once: another sync and a watch pass make nothing new.
+        try run(["sync"])
+        let watched = try json(run(["watch", "--once", "--json"]))
+        XCTAssertEqual((watched["notifications"] as? [[String: Any]])?.count, 0, "\(watched)")
+        notes = try wishNotes()
+        XCTAssertEqual(notes.count, 1)
+        let wishlist = try run(["wishlist"])
+        XCTAssertFalse(wishlist.stdout.contains("is available to borrow now"), "announced once: \(wishlist.stdout)")
+
+        // Opening it leads to the book's details.
+        let id = try XCTUnwrap(note["id"] as? Int)
+        let opened = try run(["open-notification", String(id)])
+        XCTAssertTrue(opened.stdout.contains("Opening the book's details (book:urn:fake:range)"), opened.stdout)
+        XCTAssertTrue(opened.stdout.contains("Range"), opened.stdout)
+
+        // The copy goes again: the notice is withdrawn at the next sync; a failed refresh clears nothing.
+        library.takeAllCopies("urn:fake:range")
+        try run(["sync"])
+        notes = try wishNotes(all: true)
+        XCTAssertEqual(notes.count, 1)
+        XCTAssertEqual(notes.first?["state"] as? String, "withdrawn", "\(notes)")
+
+        // Free again: a new notice (the title became available again), made by a watch pass and shown by it.
+        library.setAvailable("urn:fake:range", 1)
+        let pass = try json(run(["watch", "--once", "--json"]))
+        let made = try XCTUnwrap(pass["notifications"] as? [[String: Any]])
+        XCTAssertEqual(made.map { $0["text"] as? String }, ["Range is available to borrow now at Fake Public Library."])
     }
 }
 

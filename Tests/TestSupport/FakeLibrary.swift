@@ -56,12 +56,20 @@ public final class FakeLibrary: @unchecked Sendable {
         install()
     }
 
+    /// Adds a title, or replaces the one with the same id (keeping its place); once the server runs, the title's
+    /// routes (entry document, borrow, revoke, ...) are installed too.
     public func add(_ book: Book) {
-        lock.withLock {
+        let running: Bool = lock.withLock {
+            if books[book.id] == nil { order.append(book.id) }
             books[book.id] = book
-            order.append(book.id)
+            return routesInstalled
         }
+        if running { installBookRoutes() }
     }
+    private var routesInstalled = false
+
+    /// Sets how many copies of `id` are free (another patron returned one, or took the last).
+    public func setAvailable(_ id: String, _ count: Int) { lock.withLock { books[id]?.available = count } }
 
     public func stop() { server.stop() }
 
@@ -198,6 +206,7 @@ public final class FakeLibrary: @unchecked Sendable {
     }
 
     private func installBookRoutes() {
+        lock.withLock { routesInstalled = true }
         for id in lock.withLock({ order }) {
             let key = Self.key(id)
             server.route("GET", "/works/\(key)") { [unowned self] request in

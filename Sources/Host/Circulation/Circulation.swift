@@ -38,10 +38,27 @@ public final class Circulation {
 
     /// The entry as the server says now, through its own document link; the stored one when that fails.
     public func refreshed(_ entry: CatalogEntry) -> CatalogEntry {
+        refreshedIfAnswered(entry) ?? entry
+    }
+
+    /// The entry as the server says now, or nil when the server could not be asked or did not answer with it.
+    public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? {
         guard let link = entry.selfLink, let url = URL(string: link.href),
-              let feed = try? client.feed(url, useCache: false), let fresh = feed.entries.first(where: { $0.id == entry.id })
-                ?? (feed.kind == .entry ? feed.entries.first : nil) else { return entry }
-        return fresh
+              let feed = try? client.feed(url, useCache: false) else { return nil }
+        return feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
+    }
+
+    /// Asks the library again about every wished title matched in this account's catalog: one GET of each entry's
+    /// own link. A failure leaves what was stored; nothing is ever cleared here.
+    public func refreshWishedEntries() {
+        guard let wishes = try? database.wishes() else { return }
+        var asked = Set<String>()
+        for wish in wishes where wish.accountID == account.id {
+            guard let entryID = wish.entryID, asked.insert(entryID).inserted,
+                  let stored = try? entry(entryID), stored.id == entryID,
+                  let fresh = refreshedIfAnswered(stored) else { continue }
+            try? database.rememberEntries([fresh], accountID: account.id, feedURL: nil)
+        }
     }
 
     // MARK: Borrow
@@ -219,6 +236,10 @@ public final class Circulation {
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
             try? NotificationEngine(database: database, clock: ServerClock.clock(serverDate: client.lastServerDate))
                 .evaluate(accountID: account.id)
+            // Then the wish list: the library is asked again about each wished title it holds, and a title that
+            // became free to borrow is announced (stored as a notification like the ones above).
+            refreshWishedEntries()
+            _ = try? WishList(database: database).check()
             return SyncResult(loans: try database.loans(accountID: account.id), holds: try database.holds(accountID: account.id))
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)

@@ -134,7 +134,7 @@ extension LibraryDatabase {
                 try connection.execute("""
                     INSERT OR IGNORE INTO notifications (account_id, entry_id, kind, title, text, route, book_route, ends_at, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [accountID, fire.entryID, fire.kind.rawValue, fire.title, fire.text, fire.kind.route.description,
+                    """, [accountID, fire.entryID, fire.kind.rawValue, fire.title, fire.text, fire.kind.route(entryID: fire.entryID).description,
                           NotificationRoute.book(fire.entryID).description, fire.endsAt?.databaseMilliseconds, now])
                 if connection.changes > 0, let id = try connection.scalar("SELECT last_insert_rowid()", as: Int64.self),
                    let record = try notification(id: id) {
@@ -150,8 +150,29 @@ extension LibraryDatabase {
         }
     }
 
+    /// Stores a wished title's availability notice (once: the unique index keeps one live per title); returns
+    /// its id, or nil when one was live already.
+    func storeWishNotification(accountID: String, entryID: String, title: String, text: String, at date: Date) throws -> Int64? {
+        try connection.transaction {
+            let kind = NotificationKind.wishAvailable
+            try connection.execute("""
+                INSERT OR IGNORE INTO notifications (account_id, entry_id, kind, title, text, route, book_route, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [accountID, entryID, kind.rawValue, title, text, kind.route(entryID: entryID).description,
+                      NotificationRoute.book(entryID).description, date.databaseMilliseconds])
+            guard connection.changes > 0 else { return nil }
+            return try connection.scalar("SELECT last_insert_rowid()", as: Int64.self)
+        }
+    }
+
+    /// The live wish notices, as (account, entry).
+    func liveWishNotifications() throws -> [(accountID: String, entryID: String)] {
+        try connection.query("SELECT account_id, entry_id FROM notifications WHERE kind = 'wish-available' AND withdrawn_at IS NULL")
+            .map { (try $0.get("account_id"), try $0.get("entry_id")) }
+    }
+
     func liveNotificationsForRules(accountID: String) throws -> [NotificationRules.Live] {
-        try connection.query("SELECT id, entry_id, kind FROM notifications WHERE account_id = ? AND withdrawn_at IS NULL", [accountID])
+        try connection.query("SELECT id, entry_id, kind FROM notifications WHERE account_id = ? AND withdrawn_at IS NULL AND kind <> 'wish-available'", [accountID])
             .compactMap { row in
                 guard let kind = NotificationKind(rawValue: try row.get("kind")) else { return nil }
                 return NotificationRules.Live(id: try row.get("id"), entryID: try row.get("entry_id"), kind: kind)
@@ -169,7 +190,7 @@ extension LibraryDatabase {
         return NotificationRecord(
             id: try row.get("id"), accountID: try row.get("account_id"), entryID: entryID, kind: kind,
             title: try row.get("title"), text: try row.get("text"),
-            route: NotificationRoute(try row.get("route")) ?? kind.route,
+            route: NotificationRoute(try row.get("route")) ?? kind.route(entryID: entryID),
             bookRoute: NotificationRoute(try row.get("book_route")) ?? .book(entryID),
             endsAt: try date("ends_at"), createdAt: try date("created_at") ?? Date(timeIntervalSince1970: 0),
             withdrawnAt: try date("withdrawn_at"), readAt: try date("read_at"), terminalAt: try date("terminal_at"),

@@ -116,6 +116,9 @@ public enum NotificationRules {
                 } else {
                     stale = false
                 }
+            case .wishAvailable:
+                // The wish list's own (WishList.check): never the loan-and-hold rules' to withdraw.
+                continue
             }
             if stale {
                 decision.withdraw.append(notification.id)

@@ -1,7 +1,7 @@
 /// The library database's tables for notifications (issue 6), appended to `LibrarySchema.migrations` as one step.
 ///
 /// `notifications` keeps every notification shelf made, live or withdrawn: at most one live notification per
-/// loan or hold and kind (the partial unique index), which is what makes each fire once and survive restarts.
+/// loan, hold or wished title and kind (the partial unique index), which is what makes each fire once and survive restarts.
 /// `notification_loans` is the list of loans as the last successful sync saw them, so that a loan which left the
 /// feed can be told apart: its end passed ("has been returned") or it went early (returned, no notification).
 enum NotificationSchema {
@@ -12,7 +12,7 @@ enum NotificationSchema {
             id            INTEGER PRIMARY KEY AUTOINCREMENT,
             account_id    TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
             entry_id      TEXT NOT NULL,
-            kind          TEXT NOT NULL CHECK (kind IN ('hold-ready', 'hold-last-day', 'loan-week', 'loan-day', 'loan-returned')),
+            kind          TEXT NOT NULL CHECK (kind IN ('hold-ready', 'hold-last-day', 'loan-week', 'loan-day', 'loan-returned', 'wish-available')),
             title         TEXT NOT NULL,
             text          TEXT NOT NULL,
             route         TEXT NOT NULL,

@@ -24,14 +24,20 @@ public enum NotificationText {
         "\(title) has been returned."
     }
 
-    /// The text of `kind` for `title`; `days` is used by `holdReady` only.
-    public static func text(_ kind: NotificationKind, title: String, days: Int) -> String {
+    /// A wished title that can be borrowed now, word for word as the wish-list story gives it.
+    public static func wishAvailable(_ title: String, library: String) -> String {
+        "\(title) is available to borrow now at \(library)."
+    }
+
+    /// The text of `kind` for `title`; `days` is used by `holdReady` only, `library` by `wishAvailable` only.
+    public static func text(_ kind: NotificationKind, title: String, days: Int, library: String = "") -> String {
         switch kind {
         case .holdReady: return holdReady(title, days: days)
         case .holdLastDay: return holdLastDay(title)
         case .loanWeek: return loanWeek(title)
         case .loanDay: return loanDay(title)
         case .loanReturned: return loanReturned(title)
+        case .wishAvailable: return wishAvailable(title, library: library)
         }
     }
 }

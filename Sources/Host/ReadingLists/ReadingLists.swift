@@ -226,42 +226,17 @@ public final class ReadingLists {
     public struct Notice {
         public var wish: Wish
         public var library: String
+        /// "[title] is available to borrow now at [library]."
         public var text: String
+        /// The notification it was stored as (nil for a catalog browsed without an account).
+        public var notificationID: Int64?
     }
 
     /// Matches every wish to the catalogs and records availability; returns the wishes that just became
-    /// available (each once: `notified_at` is set here).
+    /// available (each once: `notified_at` is set here), each stored as a `wish-available` notification.
     @discardableResult
     public func checkWishes(at date: Date = Date()) throws -> [Notice] {
-        let matcher = try WishMatcher(database: database)
-        let libraries = Dictionary(try database.accounts().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
-        var notices: [Notice] = []
-        // One transaction: one sync to disk for the whole list, and a crash leaves the previous check whole.
-        try database.connection.transaction {
-            for var wish in try database.wishes() {
-                guard let (match, how) = matcher.match(wish) else {
-                    wish.accountID = nil; wish.entryID = nil; wish.matchedBy = nil
-                    wish.availability = nil; wish.available = false
-                    try database.updateWishMatch(wish, at: date)
-                    continue
-                }
-                wish.accountID = match.accountID
-                wish.entryID = match.entry.id
-                wish.matchedBy = how
-                wish.availability = match.entry.availability.words
-                let available = match.entry.availability.canBorrowNow
-                if available && !wish.available && wish.notifiedAt == nil {
-                    let library = libraries[match.accountID] ?? match.accountID
-                    wish.notifiedAt = date
-                    notices.append(Notice(wish: wish, library: library,
-                                          text: "\(match.entry.title) is available to borrow now at \(library)."))
-                }
-                if !available { wish.notifiedAt = nil }
-                wish.available = available
-                try database.updateWishMatch(wish, at: date)
-            }
-        }
-        return notices
+        try WishList(database: database).check(at: date)
     }
 }
 

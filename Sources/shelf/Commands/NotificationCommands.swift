@@ -65,10 +65,10 @@ func announceNotificationsOnTerminal(json: Bool, shelf: Shelf) {
 // MARK: Commands
 
 let notificationsCommand = Command(
-    name: "notifications", summary: "notifications about holds and loans",
+    name: "notifications", summary: "notifications about holds, loans and wished titles",
     usage: "shelf notifications [--all] [--json]",
     details: "Lists the notifications not yet opened, newest first: holds ready to borrow, loans with one week or "
-        + "one day left, loans that were returned when their period ended. --all lists every one, including those "
+        + "one day left, loans that were returned when their period ended, wished titles available to borrow now. --all lists every one, including those "
         + "opened and those withdrawn because they no longer hold (the hold was borrowed, the loan renewed or "
         + "returned). `shelf open-notification ID` goes where one leads.",
     flagOptions: ["--all"], positionals: 0...0

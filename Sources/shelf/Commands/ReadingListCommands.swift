@@ -98,6 +98,12 @@ final class ReadingListContext {
     }
 }
 
+/// Prints wish notices; on a terminal they count as shown there, so the notification line does not repeat them.
+func printNotices(_ notices: [ReadingLists.Notice], _ database: LibraryDatabase) {
+    for n in notices { Output.line(n.text) }
+    if isatty(STDOUT_FILENO) == 1 { try? database.markNotificationsShownOnTerminal(notices.compactMap(\.notificationID)) }
+}
+
 /// Opens the patron's browser at `url`: $SHELF_BROWSER or $BROWSER, else xdg-open; the address is always printed
 /// on stderr too, so that a patron without a desktop can copy it.
 func openBrowser(_ url: String) {
@@ -194,7 +200,7 @@ let listsCommand = Command(
                                 + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : ""))
                 }
             }
-            for n in notices { Output.line(n.text) }
+            printNotices(notices, rl.catalog.database)
         }
         return outcomes.contains { $0.error != nil } ? 1 : 0
     case "show":
@@ -314,7 +320,7 @@ let wishCommand = Command(
         if let wish { Output.json(WishJSON(wish)) }
     } else {
         if let wish { Output.line("Wished for \(wish.title): \(WishText.words(wish)).") }
-        for n in notices { Output.line(n.text) }
+        printNotices(notices, rl.catalog.database)
     }
     return 0
 }
@@ -345,7 +351,7 @@ let wishlistCommand = Command(
         Output.json(Out(wishes: wishes.map(WishJSON.init), available: notices.map(\.text)))
         return 0
     }
-    for n in notices { Output.line(n.text) }
+    printNotices(notices, rl.catalog.database)
     if wishes.isEmpty { Output.line("The wish list is empty: `shelf wish ISBN|TITLE`, or pull a to-read shelf.") }
     for w in wishes {
         Output.line("\(w.id). \(w.title)" + (w.authors.isEmpty ? "" : " by \(w.authors.joined(separator: ", "))"))

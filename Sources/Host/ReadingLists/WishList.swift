@@ -1,0 +1,65 @@
+import Foundation
+
+/// The wish list's check, on the database alone (no plugins): matches every wish to the catalogs shelf has seen,
+/// records availability, and keeps one `wish-available` notification per wished title that can be borrowed now.
+///
+/// A notice is made once, when a matched title turns from "not free" to "free" (`notified_at`), stored as a
+/// notification (route `book:<entry id>`) so that it reaches the desktop and the terminal like the loan and hold
+/// notices, and withdrawn when no wish holds it any more: the title stopped being free, the wish matched something
+/// else, or the wish was removed.
+public struct WishList {
+    public let database: LibraryDatabase
+
+    public init(database: LibraryDatabase) {
+        self.database = database
+    }
+
+    /// Matches every wish and records availability; returns the wishes that just became available.
+    @discardableResult
+    public func check(at date: Date = Date()) throws -> [ReadingLists.Notice] {
+        let wishes = try database.wishes()
+        let matcher = try wishes.isEmpty ? WishMatcher(entries: []) : WishMatcher(database: database)
+        let libraries = Dictionary(try database.accounts().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
+        var notices: [ReadingLists.Notice] = []
+        // One transaction: one sync to disk for the whole list, and a crash leaves the previous check whole.
+        try database.connection.transaction {
+            var free = Set<String>()
+            for var wish in wishes {
+                guard let (match, how) = matcher.match(wish) else {
+                    wish.accountID = nil; wish.entryID = nil; wish.matchedBy = nil
+                    wish.availability = nil; wish.available = false; wish.notifiedAt = nil
+                    try database.updateWishMatch(wish, at: date)
+                    continue
+                }
+                wish.accountID = match.accountID
+                wish.entryID = match.entry.id
+                wish.matchedBy = how
+                wish.availability = match.entry.availability.words
+                let available = match.entry.availability.canBorrowNow
+                if available { free.insert(Self.key(match.accountID, match.entry.id)) }
+                if available && !wish.available && wish.notifiedAt == nil {
+                    let library = libraries[match.accountID] ?? match.accountID
+                    wish.notifiedAt = date
+                    let text = NotificationText.wishAvailable(match.entry.title, library: library)
+                    var notificationID: Int64?
+                    // Catalogs browsed without an account have no library to send the patron to.
+                    if libraries[match.accountID] != nil {
+                        notificationID = try database.storeWishNotification(accountID: match.accountID, entryID: match.entry.id,
+                                                                            title: match.entry.title, text: text, at: date)
+                    }
+                    notices.append(ReadingLists.Notice(wish: wish, library: library, text: text, notificationID: notificationID))
+                }
+                if !available { wish.notifiedAt = nil }
+                wish.available = available
+                try database.updateWishMatch(wish, at: date)
+            }
+            // Withdraw the notices no wish holds any more.
+            for live in try database.liveWishNotifications() where !free.contains(Self.key(live.accountID, live.entryID)) {
+                try database.withdrawNotifications(accountID: live.accountID, entryID: live.entryID, kinds: [.wishAvailable], at: date)
+            }
+        }
+        return notices
+    }
+
+    private static func key(_ accountID: String, _ entryID: String) -> String { accountID + "\u{1F}" + entryID }
+}
