@@ -72,7 +72,7 @@ enum CBridge {
     static func decode<T: Decodable>(_ type: T.Type, _ json: UnsafePointer<CChar>?, what: String) throws -> T? {
         guard let json else { return nil }
         do {
-            return try JSONDecoder().decode(type, from: Data(String(cString: json).utf8))
+            return try ReadiumJSON.decode(type, from: Data(bytes: json, count: strlen(json)))
         } catch {
             throw PluginFailure.invalidArgument("the \(what) is not valid JSON of the expected shape")
         }

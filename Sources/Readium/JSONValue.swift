@@ -42,7 +42,15 @@ public enum JSONValue: Codable, Equatable, Sendable {
 public enum ReadiumJSON {
     /// For documents that cross the plugin boundary: no sorting, no indentation; the cheapest
     /// encoding Foundation offers, since every ABI call that carries JSON pays for it twice.
+    /// The Readium shapes (Locator, Link, Manifest, JSONValue and arrays of them) go through the hand-written
+    /// writer in FastJSON.swift; anything else through JSONEncoder. A value JSONEncoder refuses (a non-finite
+    /// number) is refused by both, and written as `null`.
     public static func wire<T: Encodable>(_ value: T) -> Data {
+        do {
+            if let data = try fastWire(value) { return data }
+        } catch {
+            return Data("null".utf8)
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         return (try? encoder.encode(value)) ?? Data("null".utf8)

@@ -58,6 +58,6 @@ public struct Locator: Codable, Equatable, Sendable {
     public func jsonString() -> String { String(decoding: ReadiumJSON.wire(self), as: UTF8.self) }
 
     public static func parse(_ json: String) throws -> Locator {
-        try JSONDecoder().decode(Locator.self, from: Data(json.utf8))
+        try ReadiumJSON.decode(Locator.self, from: Data(json.utf8))
     }
 }

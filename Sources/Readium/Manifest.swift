@@ -22,14 +22,15 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// A subcollection made of links ("landmarks", "pageList", "loi", ...).
     public func links(in subcollection: String) -> [Link] {
-        guard let value = subcollections[subcollection],
-              let data = try? JSONEncoder().encode(value) else { return [] }
+        guard let value = subcollections[subcollection] else { return [] }
+        if let links = try? [Link](json: value) { return links }
+        guard let data = try? JSONEncoder().encode(value) else { return [] }
         return (try? JSONDecoder().decode([Link].self, from: data)) ?? []
     }
 
     public mutating func setLinks(_ links: [Link], in subcollection: String) {
-        guard !links.isEmpty, let data = try? JSONEncoder().encode(links),
-              let value = try? JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard !links.isEmpty, let data = try? ReadiumJSON.fastWire(links),
+              let value = try? JSONReader.parse(data) else {
             subcollections[subcollection] = nil
             return
         }
@@ -101,6 +102,6 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var authors: [String] { contributors("author") }
 
     public static func parse(_ data: Data) throws -> Manifest {
-        try JSONDecoder().decode(Manifest.self, from: data)
+        try ReadiumJSON.decode(Manifest.self, from: data)
     }
 }

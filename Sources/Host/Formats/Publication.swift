@@ -87,7 +87,7 @@ public final class Publication {
                 }
             }
         }
-        let rendered = whereOutput.data.isEmpty ? locator : try? JSONDecoder().decode(Locator.self, from: whereOutput.data)
+        let rendered = whereOutput.data.isEmpty ? locator : try? ReadiumJSON.decode(Locator.self, from: whereOutput.data)
         return Rendered(content: content, locator: rendered)
     }
 
@@ -136,7 +136,7 @@ public final class Publication {
     }
 
     private func decode<T: Decodable>(_ type: T.Type, _ data: Data, what: String) throws -> T {
-        do { return try JSONDecoder().decode(type, from: data) } catch {
+        do { return try ReadiumJSON.decode(type, from: data) } catch {
             throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote \(what) that are not valid JSON Locators", subject: input.path)
         }
     }

@@ -1,0 +1,577 @@
+import Foundation
+
+// A hand-written JSON writer and reader for the Readium shapes that cross the plugin boundary on every
+// call (Locator, Link, Manifest, JSONValue and arrays of them). Foundation's JSONEncoder/JSONDecoder go
+// through Codable containers, boxes and metadata look-ups for every member; these work on bytes.
+//
+// Output is the same JSON the Codable conformances write (same members, same order, the same number
+// forms), compact, with `/` unescaped. The reader is strict RFC 8259; whenever it meets anything it does
+// not take exactly as the Codable path would, it gives up and the caller falls back to JSONDecoder, so
+// errors and edge cases keep Foundation's behaviour.
+
+/// A failure of the fast path: the caller falls back to Foundation (decoding) or reports as today (encoding).
+public struct FastJSONError: Error, Equatable {
+    public let reason: String
+    init(_ reason: String) { self.reason = reason }
+}
+
+// MARK: Writing
+
+/// Compact JSON into a byte buffer.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    @inline(__always) mutating func raw(_ byte: UInt8) { bytes.append(byte) }
+    @inline(__always) mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// A JSON string: `"` and `\` escaped, control characters as \n, \t, ... or \u00XX; the rest as UTF-8.
+    public mutating func string(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            var start = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+                if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i])) }
+                start = i + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch b {
+                case 0x22: bytes.append(0x22)
+                case 0x5C: bytes.append(0x5C)
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(b >> 4)], Self.hex[Int(b & 0xF)]])
+                }
+            }
+            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func int(_ n: Int) {
+        if n >= 0 && n < 10 { bytes.append(0x30 + UInt8(n)); return }
+        bytes.append(contentsOf: String(n).utf8)
+    }
+
+    /// A double as JSONEncoder writes it ("1" for 1.0, "0.25", "1e-05"); a non-finite one is refused
+    /// (JSONEncoder throws for it too).
+    public mutating func double(_ d: Double) throws {
+        guard d.isFinite else { throw FastJSONError("\(d) is not a JSON number") }
+        if d.rounded() == d, abs(d) < 1e15 { int(Int(d)); return }
+        var text = d.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
+    public mutating func null() { raw("null") }
+
+    /// Member separator bookkeeping for objects and arrays written by hand.
+    @inline(__always) mutating func key(_ name: StaticString, first: inout Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    }
+
+    @inline(__always) mutating func key(_ name: String, first: inout Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    mutating func array<T: JSONWritable>(_ items: [T]) throws {
+        bytes.append(UInt8(ascii: "["))
+        for (i, item) in items.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            try item.write(to: &self)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func stringArray(_ items: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (i, item) in items.enumerated() {
+            if i > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(item)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    mutating func object(_ members: [String: JSONValue]) throws {
+        bytes.append(UInt8(ascii: "{"))
+        var first = true
+        for (k, v) in members {
+            key(k, first: &first)
+            try v.write(to: &self)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+/// A value the fast writer writes exactly as its Encodable conformance does.
+public protocol JSONWritable {
+    func write(to writer: inout JSONWriter) throws
+}
+
+extension Array: JSONWritable where Element: JSONWritable {
+    public func write(to writer: inout JSONWriter) throws { try writer.array(self) }
+}
+
+extension JSONValue: JSONWritable {
+    public func write(to w: inout JSONWriter) throws {
+        switch self {
+        case .null: w.null()
+        case .bool(let b): w.bool(b)
+        case .number(let n): try w.double(n)
+        case .string(let s): w.string(s)
+        case .array(let a): try w.array(a)
+        case .object(let o): try w.object(o)
+        }
+    }
+}
+
+extension Locator: JSONWritable {
+    public func write(to w: inout JSONWriter) throws {
+        w.raw("{\"href\":")
+        w.string(href)
+        w.raw(",\"type\":")
+        w.string(type)
+        if let title { w.raw(",\"title\":"); w.string(title) }
+        w.raw(",\"locations\":{")
+        var first = true
+        if let p = locations.position { w.key("position", first: &first); w.int(p) }
+        if let p = locations.progression { w.key("progression", first: &first); try w.double(p) }
+        if let t = locations.totalProgression { w.key("totalProgression", first: &first); try w.double(t) }
+        if let f = locations.fragments { w.key("fragments", first: &first); w.stringArray(f) }
+        w.raw("}")
+        if let text {
+            w.raw(",\"text\":{")
+            var first = true
+            if let s = text.before { w.key("before", first: &first); w.string(s) }
+            if let s = text.highlight { w.key("highlight", first: &first); w.string(s) }
+            if let s = text.after { w.key("after", first: &first); w.string(s) }
+            w.raw("}")
+        }
+        w.raw("}")
+    }
+}
+
+extension Link: JSONWritable {
+    public func write(to w: inout JSONWriter) throws {
+        w.raw("{\"href\":")
+        w.string(href)
+        if let type { w.raw(",\"type\":"); w.string(type) }
+        if let title { w.raw(",\"title\":"); w.string(title) }
+        if let rel { w.raw(",\"rel\":"); w.stringArray(rel) }
+        if let properties { w.raw(",\"properties\":"); try w.object(properties) }
+        if let duration { w.raw(",\"duration\":"); try w.double(duration) }
+        if let children { w.raw(",\"children\":"); try w.array(children) }
+        for (k, v) in extra where !Self.known.contains(k) {
+            w.raw(",")
+            w.string(k)
+            w.raw(":")
+            try v.write(to: &w)
+        }
+        w.raw("}")
+    }
+}
+
+extension Manifest: JSONWritable {
+    public func write(to w: inout JSONWriter) throws {
+        w.raw("{")
+        var first = true
+        if let context { w.key("@context", first: &first); try context.write(to: &w) }
+        w.key("metadata", first: &first); try w.object(metadata)
+        w.key("links", first: &first); try w.array(links)
+        w.key("readingOrder", first: &first); try w.array(readingOrder)
+        if let resources { w.key("resources", first: &first); try w.array(resources) }
+        if let toc { w.key("toc", first: &first); try w.array(toc) }
+        for (k, v) in subcollections where !Self.known.contains(k) {
+            w.key(k, first: &first)
+            try v.write(to: &w)
+        }
+        w.raw("}")
+    }
+}
+
+// MARK: Reading
+
+/// A strict RFC 8259 reader into `JSONValue`. Throws `FastJSONError` on anything it does not accept.
+public struct JSONReader {
+    static let maxDepth = 512
+
+    public static func parse(_ data: Data) throws -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            try parse(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+        }
+    }
+
+    public static func parse(_ text: String) throws -> JSONValue {
+        var text = text
+        return try text.withUTF8 { try parse($0) }
+    }
+
+    public static func parse(_ buffer: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        var reader = Cursor(buffer: buffer)
+        reader.skipSpace()
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.i == buffer.count else { throw FastJSONError("trailing characters at \(reader.i)") }
+        return value
+    }
+
+    struct Cursor {
+        let buffer: UnsafeBufferPointer<UInt8>
+        var i = 0
+
+        init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+        @inline(__always) mutating func skipSpace() {
+            while i < buffer.count {
+                let b = buffer[i]
+                if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { i += 1 } else { break }
+            }
+        }
+
+        @inline(__always) func peek() throws -> UInt8 {
+            guard i < buffer.count else { throw FastJSONError("unexpected end") }
+            return buffer[i]
+        }
+
+        mutating func literal(_ word: StaticString, _ value: JSONValue) throws -> JSONValue {
+            let n = word.utf8CodeUnitCount
+            guard i + n <= buffer.count else { throw FastJSONError("unexpected end") }
+            let p = word.utf8Start
+            for k in 0..<n where buffer[i + k] != p[k] { throw FastJSONError("bad literal at \(i)") }
+            i += n
+            return value
+        }
+
+        mutating func value(depth: Int) throws -> JSONValue {
+            guard depth < JSONReader.maxDepth else { throw FastJSONError("too deep") }
+            switch try peek() {
+            case UInt8(ascii: "\""): return .string(try string())
+            case UInt8(ascii: "{"):
+                i += 1
+                var members: [String: JSONValue] = [:]
+                skipSpace()
+                if try peek() == UInt8(ascii: "}") { i += 1; return .object(members) }
+                while true {
+                    skipSpace()
+                    guard try peek() == UInt8(ascii: "\"") else { throw FastJSONError("expected a key at \(i)") }
+                    let key = try string()
+                    skipSpace()
+                    guard try peek() == UInt8(ascii: ":") else { throw FastJSONError("expected : at \(i)") }
+                    i += 1
+                    skipSpace()
+                    members[key] = try value(depth: depth + 1)
+                    skipSpace()
+                    let b = try peek()
+                    i += 1
+                    if b == UInt8(ascii: ",") { continue }
+                    if b == UInt8(ascii: "}") { return .object(members) }
+                    throw FastJSONError("expected , or } at \(i - 1)")
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                var items: [JSONValue] = []
+                skipSpace()
+                if try peek() == UInt8(ascii: "]") { i += 1; return .array(items) }
+                while true {
+                    skipSpace()
+                    items.append(try value(depth: depth + 1))
+                    skipSpace()
+                    let b = try peek()
+                    i += 1
+                    if b == UInt8(ascii: ",") { continue }
+                    if b == UInt8(ascii: "]") { return .array(items) }
+                    throw FastJSONError("expected , or ] at \(i - 1)")
+                }
+            case UInt8(ascii: "t"): return try literal("true", .bool(true))
+            case UInt8(ascii: "f"): return try literal("false", .bool(false))
+            case UInt8(ascii: "n"): return try literal("null", .null)
+            default: return .number(try number())
+            }
+        }
+
+        @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+        mutating func number() throws -> Double {
+            let start = i
+            if i < buffer.count, buffer[i] == UInt8(ascii: "-") { i += 1 }
+            guard i < buffer.count, isDigit(buffer[i]) else { throw FastJSONError("bad number at \(start)") }
+            var integral = true
+            if buffer[i] == 0x30 { i += 1 } else { while i < buffer.count, isDigit(buffer[i]) { i += 1 } }
+            if i < buffer.count, buffer[i] == UInt8(ascii: ".") {
+                integral = false
+                i += 1
+                guard i < buffer.count, isDigit(buffer[i]) else { throw FastJSONError("bad number at \(start)") }
+                while i < buffer.count, isDigit(buffer[i]) { i += 1 }
+            }
+            if i < buffer.count, buffer[i] == UInt8(ascii: "e") || buffer[i] == UInt8(ascii: "E") {
+                integral = false
+                i += 1
+                if i < buffer.count, buffer[i] == UInt8(ascii: "+") || buffer[i] == UInt8(ascii: "-") { i += 1 }
+                guard i < buffer.count, isDigit(buffer[i]) else { throw FastJSONError("bad number at \(start)") }
+                while i < buffer.count, isDigit(buffer[i]) { i += 1 }
+            }
+            // Small integers (positions, sizes): exact without going through text.
+            if integral, i - start <= 15 {
+                var n = 0
+                var k = start
+                let negative = buffer[k] == UInt8(ascii: "-")
+                if negative { k += 1 }
+                while k < i { n = n * 10 + Int(buffer[k] - 0x30); k += 1 }
+                return Double(negative ? -n : n)
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: buffer[start..<i]), as: UTF8.self)
+            guard let d = Double(text), d.isFinite else { throw FastJSONError("number out of range at \(start)") }
+            return d
+        }
+
+        func hexValue(_ b: UInt8) throws -> UInt32 {
+            switch b {
+            case 0x30...0x39: return UInt32(b - 0x30)
+            case 0x41...0x46: return UInt32(b - 0x41 + 10)
+            case 0x61...0x66: return UInt32(b - 0x61 + 10)
+            default: throw FastJSONError("bad \\u escape at \(i)")
+            }
+        }
+
+        mutating func hex4() throws -> UInt32 {
+            guard i + 4 <= buffer.count else { throw FastJSONError("unexpected end") }
+            var v: UInt32 = 0
+            for k in 0..<4 { v = v << 4 | (try hexValue(buffer[i + k])) }
+            i += 4
+            return v
+        }
+
+        mutating func string() throws -> String {
+            i += 1  // the opening quote
+            let start = i
+            var ascii = true
+            while i < buffer.count {
+                let b = buffer[i]
+                if b == 0x22 {
+                    let slice = UnsafeBufferPointer(rebasing: buffer[start..<i])
+                    i += 1
+                    if ascii { return String(decoding: slice, as: UTF8.self) }
+                    guard let s = String(validating: slice, as: UTF8.self) else { throw FastJSONError("invalid UTF-8") }
+                    return s
+                }
+                if b == 0x5C { return try escapedString(from: start) }
+                if b < 0x20 { throw FastJSONError("control character in a string at \(i)") }
+                if b >= 0x80 { ascii = false }
+                i += 1
+            }
+            throw FastJSONError("unterminated string")
+        }
+
+        /// The slow path of `string()`: a string with escapes, decoded into bytes.
+        mutating func escapedString(from start: Int) throws -> String {
+            var out: [UInt8] = Array(UnsafeBufferPointer(rebasing: buffer[start..<i]))
+            while i < buffer.count {
+                let b = buffer[i]
+                if b == 0x22 {
+                    i += 1
+                    guard let s = String(validating: out, as: UTF8.self) else { throw FastJSONError("invalid UTF-8") }
+                    return s
+                }
+                if b < 0x20 { throw FastJSONError("control character in a string at \(i)") }
+                if b != 0x5C { out.append(b); i += 1; continue }
+                i += 1
+                guard i < buffer.count else { throw FastJSONError("unexpected end") }
+                let e = buffer[i]
+                i += 1
+                switch e {
+                case 0x22, 0x5C, 0x2F: out.append(e)
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if scalar >= 0xD800 && scalar < 0xDC00 {
+                        guard i + 6 <= buffer.count, buffer[i] == 0x5C, buffer[i + 1] == UInt8(ascii: "u") else {
+                            throw FastJSONError("lone surrogate")
+                        }
+                        i += 2
+                        let low = try hex4()
+                        guard low >= 0xDC00 && low < 0xE000 else { throw FastJSONError("lone surrogate") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                        throw FastJSONError("lone surrogate")
+                    }
+                    guard let u = Unicode.Scalar(scalar) else { throw FastJSONError("bad scalar") }
+                    out.append(contentsOf: UTF8.encode(u)!)
+                default: throw FastJSONError("bad escape at \(i - 1)")
+                }
+            }
+            throw FastJSONError("unterminated string")
+        }
+    }
+}
+
+/// A value the fast reader builds from a parsed `JSONValue` exactly as its Decodable conformance does;
+/// anything the Codable path might read differently throws `FastJSONError` (and the caller falls back).
+public protocol JSONReadable {
+    init(json: JSONValue) throws
+}
+
+extension JSONValue: JSONReadable {
+    public init(json: JSONValue) throws { self = json }
+}
+
+extension Array: JSONReadable where Element: JSONReadable {
+    public init(json: JSONValue) throws {
+        guard case .array(let items) = json else { throw FastJSONError("expected an array") }
+        self = try items.map(Element.init(json:))
+    }
+}
+
+private func object(_ json: JSONValue) throws -> [String: JSONValue] {
+    guard case .object(let o) = json else { throw FastJSONError("expected an object") }
+    return o
+}
+
+/// A member read as `decodeIfPresent` does: absent or null is nil, another type is an error.
+private func optionalString(_ o: [String: JSONValue], _ key: String) throws -> String? {
+    switch o[key] {
+    case nil, .null?: return nil
+    case .string(let s)?: return s
+    default: throw FastJSONError("\(key) is not a string")
+    }
+}
+
+private func optionalDouble(_ o: [String: JSONValue], _ key: String) throws -> Double? {
+    switch o[key] {
+    case nil, .null?: return nil
+    case .number(let n)?: return n
+    default: throw FastJSONError("\(key) is not a number")
+    }
+}
+
+private func optionalStrings(_ v: JSONValue?) throws -> [String]? {
+    switch v {
+    case nil, .null?: return nil
+    case .array(let a)?:
+        return try a.map { item in
+            guard case .string(let s) = item else { throw FastJSONError("expected strings") }
+            return s
+        }
+    default: throw FastJSONError("expected an array of strings")
+    }
+}
+
+private func optionalArray<T: JSONReadable>(_ v: JSONValue?, _ type: T.Type) throws -> [T]? {
+    switch v {
+    case nil, .null?: return nil
+    default: return try [T](json: v!)
+    }
+}
+
+extension Locator: JSONReadable {
+    public init(json: JSONValue) throws {
+        let o = try object(json)
+        guard case .string(let href)? = o["href"] else { throw FastJSONError("no href") }
+        self.init(href: href, type: try optionalString(o, "type") ?? "", title: try optionalString(o, "title"))
+        switch o["locations"] {
+        case nil, .null?: break
+        case let value?:
+            let l = try object(value)
+            var position: Int?
+            switch l["position"] {
+            case nil, .null?: break
+            case .number(let n)?:
+                guard let exact = Int(exactly: n) else { throw FastJSONError("position is not an integer") }
+                position = exact
+            default: throw FastJSONError("position is not a number")
+            }
+            locations = Locations(position: position, progression: try optionalDouble(l, "progression"),
+                                  totalProgression: try optionalDouble(l, "totalProgression"),
+                                  fragments: try optionalStrings(l["fragments"]))
+        }
+        switch o["text"] {
+        case nil, .null?: break
+        case let value?:
+            let t = try object(value)
+            text = Text(before: try optionalString(t, "before"), highlight: try optionalString(t, "highlight"),
+                        after: try optionalString(t, "after"))
+        }
+    }
+}
+
+extension Link: JSONReadable {
+    public init(json: JSONValue) throws {
+        let o = try object(json)
+        guard case .string(let href)? = o["href"] else { throw FastJSONError("no href") }
+        var rel: [String]?
+        if case .string(let one)? = o["rel"] { rel = [one] } else { rel = try optionalStrings(o["rel"]) }
+        var properties: [String: JSONValue]?
+        switch o["properties"] {
+        case nil, .null?: break
+        case let value?: properties = try object(value)
+        }
+        var duration: Double?
+        if case .number(let d)? = o["duration"] { duration = d }  // anything else reads as nil, as `try?` does
+        self.init(href: href, type: try optionalString(o, "type"), title: try optionalString(o, "title"), rel: rel,
+                  properties: properties, duration: duration, children: try optionalArray(o["children"], Link.self))
+        if o.count > 0 {
+            for (k, v) in o where !Self.known.contains(k) { extra[k] = v }
+        }
+    }
+}
+
+extension Manifest: JSONReadable {
+    public init(json: JSONValue) throws {
+        let o = try object(json)
+        guard let metadataValue = o["metadata"], case .object(let metadata) = metadataValue else {
+            throw FastJSONError("no metadata object")
+        }
+        guard let order = o["readingOrder"], case .array = order else { throw FastJSONError("no readingOrder") }
+        self.init(metadata: metadata, readingOrder: try [Link](json: order))
+        switch o["@context"] {
+        case nil, .null?: context = nil
+        case let c?: context = c
+        }
+        links = try optionalArray(o["links"], Link.self) ?? []
+        resources = try optionalArray(o["resources"], Link.self)
+        toc = try optionalArray(o["toc"], Link.self)
+        for (k, v) in o where !Self.known.contains(k) { subcollections[k] = v }
+    }
+}
+
+extension ReadiumJSON {
+    /// Compact JSON of a value the fast writer knows; nil for any other value.
+    public static func fastWire(_ value: Any) throws -> Data? {
+        guard let writable = value as? JSONWritable else { return nil }
+        var writer = JSONWriter(capacity: 1024)
+        try writable.write(to: &writer)
+        return Data(writer.bytes)
+    }
+
+    /// Decodes JSON: through the fast reader for the Readium shapes, falling back to JSONDecoder for any
+    /// other type and for any input the fast reader does not take exactly as JSONDecoder would.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if let readable = T.self as? JSONReadable.Type,
+           let value = try? readable.init(json: JSONReader.parse(data)) as? T {
+            return value
+        }
+        return try JSONDecoder().decode(type, from: data)
+    }
+}
