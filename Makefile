@@ -19,9 +19,13 @@ sample: build
 	@echo; echo "== shelf toc samples/a-winter-crossing.epub"; $(BIN)/shelf toc samples/a-winter-crossing.epub
 	@echo; echo "== shelf render samples/the-lighthouse-keeper.epub --width 72"; $(BIN)/shelf render samples/the-lighthouse-keeper.epub --width 72
 
+# Tools the tests use to make real audio and a private D-Bus session; not needed to build or run.
+TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon
+
 # Builds everything (the products the integration tests run, the C examples) and runs every test.
 # The tests are XCTest; Swift Testing is off so the run closes on XCTest's own summary line.
 test: build examples
+	@scripts/install-deps.sh $(TEST_TOOLS)
 	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
 
 examples: deps
