@@ -89,7 +89,8 @@ public struct Availability: Codable, Equatable, Sendable {
 /// Dates as feeds write them: RFC 3339 with or without fractions, or a bare day.
 enum FeedDate {
     static func parse(_ text: String?) -> Date? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        guard let text = text.map(FastText.trimmed), !text.isEmpty else { return nil }
+        if let date = FastText.rfc3339(text) { return date }
         let plain = ISO8601DateFormatter()
         if let date = plain.date(from: text) { return date }
         let fractional = ISO8601DateFormatter()

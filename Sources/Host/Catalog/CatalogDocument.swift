@@ -11,9 +11,13 @@ public enum CatalogDocument {
         }
         switch firstSignificantByte(data) {
         case UInt8(ascii: "<"):
-            let root: XMLElement
-            do { root = try XMLTree.parse(data) } catch let failure as XMLTree.Failure { throw refuse(failure.reason) }
-            do { return try OPDS1Parser.parse(root, url: url) } catch let failure as CatalogParseError { throw refuse(failure.reason) }
+            do {
+                return try XMLTree.withDocument(data) { root in try OPDS1Parser.parse(root, url: url) }
+            } catch let failure as XMLTree.Failure {
+                throw refuse(failure.reason)
+            } catch let failure as CatalogParseError {
+                throw refuse(failure.reason)
+            }
         case UInt8(ascii: "{"):
             guard data.count <= XMLTree.maxDocumentSize else {
                 throw refuse("it is \(data.count) bytes, more than shelf reads as one document")

@@ -7,7 +7,7 @@ enum OPDS1Parser {
     static let simplified = "http://librarysimplified.org/terms/"
     static let schema = "http://schema.org/"
 
-    static func parse(_ root: XMLElement, url: URL) throws -> CatalogFeed {
+    static func parse(_ root: XMLNode, url: URL) throws -> CatalogFeed {
         var skipped: [String] = []
         switch root.name {
         case "entry":
@@ -75,7 +75,7 @@ enum OPDS1Parser {
             ?? catalogLinks.first { $0.rel != "collection" && $0.rel != "related" && $0.rel != "self" }
     }
 
-    static func parseEntry(_ element: XMLElement, base: URL, skipped: inout [String]) -> CatalogEntry? {
+    static func parseEntry(_ element: XMLNode, base: URL, skipped: inout [String]) -> CatalogEntry? {
         let title = element.child("title")?.trimmedText ?? ""
         var links: [CatalogLink] = []
         var branches: [CatalogEntry.Branch] = []
@@ -94,8 +94,8 @@ enum OPDS1Parser {
         }
         let authors = element.children("author").compactMap { $0.child("name")?.trimmedText }.filter { !$0.isEmpty }
         let endTypes = links.filter(\.isAcquisition).flatMap(AcquisitionPath.paths).map(\.endType)
-        let summary = (element.child("summary") ?? element.child("content")).map { XMLTree.allText($0) }
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let summary = (element.child("summary") ?? element.child("content")).map(\.allText)
+            .map(FastText.trimmed)
         let categories = element.children("category").compactMap { $0.attribute("label") ?? $0.attribute("term") }
         return CatalogEntry(
             id: id.isEmpty ? title : id, title: title.isEmpty ? id : title, authors: authors,
@@ -107,7 +107,7 @@ enum OPDS1Parser {
             categories: categories, links: links, branches: branches)
     }
 
-    static func parseLink(_ element: XMLElement, base: URL, skipped: inout [String]) -> CatalogLink? {
+    static func parseLink(_ element: XMLNode, base: URL, skipped: inout [String]) -> CatalogLink? {
         guard let raw = element.attribute("href") else {
             skipped.append("a link without an address")
             return nil
@@ -129,13 +129,13 @@ enum OPDS1Parser {
         return link
     }
 
-    static func parseIndirect(_ element: XMLElement, depth: Int) -> IndirectAcquisition? {
+    static func parseIndirect(_ element: XMLNode, depth: Int) -> IndirectAcquisition? {
         guard let type = element.attribute("type"), depth < 16 else { return nil }
         return IndirectAcquisition(type: type, children: element.children("indirectAcquisition")
             .compactMap { parseIndirect($0, depth: depth + 1) })
     }
 
-    static func parseAvailability(_ link: XMLElement) -> Availability? {
+    static func parseAvailability(_ link: XMLNode) -> Availability? {
         let status = link.child("availability")
         let holds = link.child("holds")
         let copies = link.child("copies")
@@ -165,7 +165,8 @@ public enum CatalogAddress {
     /// Resolves `href` against `base`. Only http(s) addresses are kept, plus file addresses when the
     /// document itself is a local file: a feed from the network never points shelf at local files.
     public static func resolve(_ href: String, against base: URL) -> String? {
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FastText.trimmed(href)
+        if let plain = FastText.plainAbsoluteHTTP(trimmed) { return plain }
         guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == " " }),
               let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
               let scheme = url.scheme?.lowercased() else { return nil }

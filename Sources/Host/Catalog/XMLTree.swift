@@ -23,7 +23,7 @@ public struct XMLElement: Sendable {
         children.first { $0.name == name && (namespace == nil || $0.namespace == namespace) }
     }
 
-    public var trimmedText: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    public var trimmedText: String { FastText.trimmed(text) }
 }
 
 /// Safe XML parsing for documents from the network: no network access, no DTD loading, no entity
@@ -48,6 +48,15 @@ public enum XMLTree {
 
     /// Parses `data` into a tree, or explains in words why it is not usable XML.
     public static func parse(_ data: Data) throws -> XMLElement {
+        try withDocument(data) { root in
+            var count = 0
+            return try convert(root.node, depth: 0, count: &count)
+        }
+    }
+
+    /// Parses `data` and hands `body` the root element as libxml2 holds it, without copying the tree: the catalog
+    /// parser's path. The node is valid only inside `body`. The same refusals and limits as `parse`.
+    static func withDocument<T>(_ data: Data, _ body: (XMLNode) throws -> T) throws -> T {
         _ = initialised
         guard !data.isEmpty else { throw Failure(reason: "it is empty") }
         guard data.count <= maxDocumentSize else {
@@ -68,8 +77,35 @@ public enum XMLTree {
         defer { xmlFreeDoc(doc) }
         guard ctxt.pointee.wellFormed != 0 else { throw Failure(reason: lastError(ctxt) ?? "it is not well-formed XML") }
         guard let root = xmlDocGetRootElement(doc) else { throw Failure(reason: "it has no root element") }
-        var count = 0
-        return try convert(root, depth: 0, count: &count)
+        try checkLimits(root)
+        return try body(XMLNode(node: root))
+    }
+
+    /// Depth and element count, walked without recursion or allocation.
+    private static func checkLimits(_ root: xmlNodePtr) throws {
+        var count = 0, depth = 0
+        var node: xmlNodePtr? = root
+        while let current = node {
+            if current.pointee.type == XML_ELEMENT_NODE {
+                count += 1
+                guard count <= maxElements else { throw Failure(reason: "it has more than \(maxElements) elements") }
+                guard depth < maxDepth else { throw Failure(reason: "it nests elements more than \(maxDepth) deep") }
+                if let child = current.pointee.children {
+                    depth += 1
+                    node = child
+                    continue
+                }
+            }
+            // Next sibling, or climb until one has a sibling.
+            var climb: xmlNodePtr? = current
+            node = nil
+            while let c = climb, c != root {
+                if let next = c.pointee.next { node = next; break }
+                climb = c.pointee.parent
+                depth -= 1
+                if climb == root { climb = nil }
+            }
+        }
     }
 
     static func declaresEntities(_ data: Data) -> Bool {
@@ -91,7 +127,7 @@ public enum XMLTree {
         p.map { String(cString: $0) }
     }
 
-    private static func convert(_ node: xmlNodePtr, depth: Int, count: inout Int) throws -> XMLElement {
+    fileprivate static func convert(_ node: xmlNodePtr, depth: Int, count: inout Int) throws -> XMLElement {
         guard depth < maxDepth else { throw Failure(reason: "it nests elements more than \(maxDepth) deep") }
         count += 1
         guard count <= maxElements else { throw Failure(reason: "it has more than \(maxElements) elements") }
@@ -128,7 +164,7 @@ public enum XMLTree {
     }
 
     /// Fragments cut out of a feed keep prefixes they never declare (`simplified:pwid`); read them by local name.
-    private static func localPart(_ name: String) -> String {
+    fileprivate static func localPart(_ name: String) -> String {
         guard let colon = name.lastIndex(of: ":") else { return name }
         return String(name[name.index(after: colon)...])
     }
@@ -136,5 +172,104 @@ public enum XMLTree {
     /// The text of an element and all its descendants, for Atom text constructs of type xhtml.
     public static func allText(_ element: XMLElement) -> String {
         element.text + element.children.map(allText).joined()
+    }
+}
+
+/// An element as libxml2 holds it, read in place (valid only inside `XMLTree.withDocument`): the same questions as
+/// `XMLElement` asks, answered without copying the tree into Swift values.
+struct XMLNode {
+    let node: xmlNodePtr
+
+    /// Whether a libxml2 name is `name`: exactly, or by its local part when the prefix was never declared.
+    @inline(__always)
+    private static func named(_ cName: UnsafePointer<xmlChar>?, hasNamespace: Bool, _ name: String) -> Bool {
+        guard let cName else { return false }
+        return name.withCString { wanted in
+            let raw = UnsafeRawPointer(cName).assumingMemoryBound(to: CChar.self)
+            if strcmp(raw, wanted) == 0 { return true }
+            guard !hasNamespace, let colon = strrchr(raw, 0x3A) else { return false }
+            return strcmp(colon + 1, wanted) == 0
+        }
+    }
+
+    @inline(__always)
+    private static func inNamespace(_ ns: xmlNsPtr?, _ namespace: String?) -> Bool {
+        guard let namespace else { return true }
+        guard let href = ns?.pointee.href else { return false }
+        return namespace.withCString { strcmp(UnsafeRawPointer(href).assumingMemoryBound(to: CChar.self), $0) == 0 }
+    }
+
+    var namespace: String? { node.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) } }
+
+    var name: String {
+        let name = node.pointee.name.map { String(cString: $0) } ?? ""
+        return node.pointee.ns == nil ? XMLTree.localPart(name) : name
+    }
+
+    func attribute(_ name: String, namespace: String? = nil) -> String? {
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            if Self.named(a.pointee.name, hasNamespace: a.pointee.ns != nil, name), Self.inNamespace(a.pointee.ns, namespace) {
+                var value = ""
+                var child = a.pointee.children
+                while let c = child {
+                    if let content = c.pointee.content { value += String(cString: content) }
+                    child = c.pointee.next
+                }
+                return value
+            }
+            attribute = a.pointee.next
+        }
+        return nil
+    }
+
+    private func matches(_ c: xmlNodePtr, _ name: String, _ namespace: String?) -> Bool {
+        c.pointee.type == XML_ELEMENT_NODE && Self.named(c.pointee.name, hasNamespace: c.pointee.ns != nil, name)
+            && Self.inNamespace(c.pointee.ns, namespace)
+    }
+
+    func children(_ name: String, namespace: String? = nil) -> [XMLNode] {
+        var found: [XMLNode] = []
+        var child = node.pointee.children
+        while let c = child {
+            if matches(c, name, namespace) { found.append(XMLNode(node: c)) }
+            child = c.pointee.next
+        }
+        return found
+    }
+
+    func child(_ name: String, namespace: String? = nil) -> XMLNode? {
+        var child = node.pointee.children
+        while let c = child {
+            if matches(c, name, namespace) { return XMLNode(node: c) }
+            child = c.pointee.next
+        }
+        return nil
+    }
+
+    /// The element's own text (character data of direct children, CDATA included).
+    var text: String {
+        var text = ""
+        var child = node.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_TEXT_NODE || c.pointee.type == XML_CDATA_SECTION_NODE, let content = c.pointee.content {
+                text += String(cString: content)
+            }
+            child = c.pointee.next
+        }
+        return text
+    }
+
+    var trimmedText: String { FastText.trimmed(text) }
+
+    /// The text of the element and all its descendants, in document order of elements as `XMLTree.allText` reads.
+    var allText: String {
+        var result = text
+        var child = node.pointee.children
+        while let c = child {
+            if c.pointee.type == XML_ELEMENT_NODE { result += XMLNode(node: c).allText }
+            child = c.pointee.next
+        }
+        return result
     }
 }
