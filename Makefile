@@ -12,12 +12,20 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG)
 
-# shelf's main job on the bundled samples: list the plugins, open a book, read its opening.
+# shelf's main job on the bundled samples: list the plugins, open a book, read its opening; then add the bundled
+# library (samples/library, an OPDS catalog on disk) as an account and browse its Audiobooks tab. Everything runs
+# in a fresh temporary SHELF_HOME, so the patron's own shelf is never touched.
+SAMPLE_HOME ?= $(or $(TMPDIR),/tmp)/shelf-sample-$(shell id -u)
+sample: export SHELF_HOME = $(SAMPLE_HOME)
 sample: build
+	@rm -rf "$(SAMPLE_HOME)" && mkdir -p "$(SAMPLE_HOME)"
 	@echo "== shelf plugins"; $(BIN)/shelf plugins
 	@echo; echo "== shelf info samples/the-lighthouse-keeper.epub"; $(BIN)/shelf info samples/the-lighthouse-keeper.epub
 	@echo; echo "== shelf toc samples/a-winter-crossing.epub"; $(BIN)/shelf toc samples/a-winter-crossing.epub
 	@echo; echo "== shelf render samples/the-lighthouse-keeper.epub --width 72"; $(BIN)/shelf render samples/the-lighthouse-keeper.epub --width 72
+	@echo; echo "== shelf account add file://$(CURDIR)/samples/library"; $(BIN)/shelf account add "file://$(CURDIR)/samples/library"
+	@echo; echo "== shelf browse --format audiobook"; $(BIN)/shelf browse --format audiobook
+	@rm -rf "$(SAMPLE_HOME)"
 
 # Tools the tests use to make real audio and a private D-Bus session; not needed to build or run.
 TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon
