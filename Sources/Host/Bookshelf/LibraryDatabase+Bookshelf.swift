@@ -62,7 +62,12 @@ extension LibraryDatabase {
 
     private func decodeShelfBook(_ row: SQLiteRow) throws -> ShelfBook {
         let authorsJSON: String = try row.get("authors")
-        let authors = (try? JSONSerialization.jsonObject(with: Data(authorsJSON.utf8))) as? [String] ?? []
+        let authors: [String]
+        if case .array(let items)? = try? JSONReader.parse(authorsJSON), items.allSatisfy({ $0.string != nil }) {
+            authors = items.compactMap(\.string)
+        } else {
+            authors = (try? JSONSerialization.jsonObject(with: Data(authorsJSON.utf8))) as? [String] ?? []
+        }
         let openedAt: Int64? = try row.get("opened_at")
         let book = BookRecord(id: try row.get("id"), path: try row.get("path"), sourceURI: try row.get("source_uri"),
                               mediaType: try row.get("media_type"), pluginID: try row.get("plugin_id"),
