@@ -72,15 +72,15 @@ public final class CatalogClient: @unchecked Sendable {
             return Fetched(data: cached.body, contentType: cached.contentType, url: url, fromCache: true)
         }
         try Self.requireSuccess(response)
-        // A full answer (200) replaces whatever was cached for the address, asked conditionally or not: the cached
-        // body and its validators are stale now. Without validators (or too large) the old row goes, so that a later
-        // conditional request can never be answered 304 against it and bring the stale body back.
+        // A full answer (200) replaces whatever was cached for the address: the cached body and its validators are
+        // stale now. Without validators (or too large), or fetched past the cache (sync, entry refreshes), the old
+        // row goes, so that a later conditional request can never be answered 304 against it and bring it back.
         if let database {
-            if !response.validators.isEmpty, response.body.count <= 4 << 20 {
+            if useCache, !response.validators.isEmpty, response.body.count <= 4 << 20 {
                 try? database.storeFeed(CachedFeed(url: url.absoluteString, validators: response.validators,
                                                    contentType: response.headers["Content-Type"], body: response.body,
                                                    fetchedAt: Date()), accountID: accountID)
-            } else if cached != nil || !useCache {
+            } else if cached != nil || (!useCache && (try? database.hasCachedFeed(url: url.absoluteString)) == true) {
                 try? database.deleteCachedFeed(url: url.absoluteString)
             }
         }
