@@ -193,7 +193,10 @@ public final class EPUBBook {
 
     // MARK: Resources
 
-    public func manifestItem(path: String) -> ManifestItem? { opf.items.first { $0.path == path } }
+    public func manifestItem(path: String) -> ManifestItem? { itemsByPath[path] }
+
+    /// The first manifest item of each path (a linear search per look-up was quadratic over the guide and TOC).
+    private lazy var itemsByPath: [String: ManifestItem] = Dictionary(opf.items.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
 
     /// Maps a manifest href (percent-encoded, maybe with a fragment, maybe relative to the root
     /// with "./" or "/") to an entry path the archive holds.

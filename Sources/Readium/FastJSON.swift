@@ -278,7 +278,10 @@ public struct JSONReader {
                     guard try peek() == UInt8(ascii: ":") else { throw FastJSONError("expected : at \(i)") }
                     i += 1
                     skipSpace()
-                    members[key] = try value(depth: depth + 1)
+                    // Duplicate members: JSONDecoder keeps the first; leave such input to it.
+                    guard members.updateValue(try value(depth: depth + 1), forKey: key) == nil else {
+                        throw FastJSONError("duplicate member \(key)")
+                    }
                     skipSpace()
                     let b = try peek()
                     i += 1
@@ -306,6 +309,124 @@ public struct JSONReader {
             case UInt8(ascii: "n"): return try literal("null", .null)
             default: return .number(try number())
             }
+        }
+
+        /// The bytes of a key, compared without making a String (the common keys of a locator).
+        mutating func keyIs(_ word: StaticString) -> Bool {
+            let n = word.utf8CodeUnitCount
+            guard i + n + 1 < buffer.count, buffer[i + n + 1] == 0x22 else { return false }
+            let p = word.utf8Start
+            for k in 0..<n where buffer[i + 1 + k] != p[k] { return false }
+            i += n + 2
+            return true
+        }
+
+        mutating func colon() throws {
+            skipSpace()
+            guard try peek() == UInt8(ascii: ":") else { throw FastJSONError("expected : at \(i)") }
+            i += 1
+            skipSpace()
+        }
+
+        /// Calls `member` for each key of an object; the closure reads the value.
+        mutating func members(_ member: (inout Cursor) throws -> Void) throws {
+            guard try peek() == UInt8(ascii: "{") else { throw FastJSONError("expected an object at \(i)") }
+            i += 1
+            skipSpace()
+            if try peek() == UInt8(ascii: "}") { i += 1; return }
+            while true {
+                skipSpace()
+                guard try peek() == UInt8(ascii: "\"") else { throw FastJSONError("expected a key at \(i)") }
+                try member(&self)
+                skipSpace()
+                let b = try peek()
+                i += 1
+                if b == UInt8(ascii: ",") { continue }
+                if b == UInt8(ascii: "}") { return }
+                throw FastJSONError("expected , or } at \(i - 1)")
+            }
+        }
+
+        mutating func optionalString() throws -> String? {
+            switch try value(depth: 1) {
+            case .null: return nil
+            case .string(let s): return s
+            default: throw FastJSONError("expected a string")
+            }
+        }
+
+        mutating func optionalDouble() throws -> Double? {
+            switch try value(depth: 1) {
+            case .null: return nil
+            case .number(let n): return n
+            default: throw FastJSONError("expected a number")
+            }
+        }
+
+        /// A locator read straight from the bytes, as `Locator(json:)` reads it from a parsed value.
+        mutating func locator() throws -> Locator {
+            var href: String?
+            var type: String?
+            var title: String?
+            var locations = Locator.Locations()
+            var text: Locator.Text?
+            var seen: UInt8 = 0
+            func once(_ bit: UInt8) throws {
+                guard seen & bit == 0 else { throw FastJSONError("duplicate member") }  // JSONDecoder keeps the first
+                seen |= bit
+            }
+            try members { c in
+                if c.keyIs("href") { try once(1); try c.colon(); guard case .string(let s) = try c.value(depth: 1) else { throw FastJSONError("href") }; href = s }
+                else if c.keyIs("type") { try once(2); try c.colon(); type = try c.optionalString() }
+                else if c.keyIs("title") { try once(4); try c.colon(); title = try c.optionalString() }
+                else if c.keyIs("locations") {
+                    try once(8)
+                    try c.colon()
+                    locations = Locator.Locations()
+                    if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null); return }
+                    var seenL: UInt8 = 0
+                    func onceL(_ bit: UInt8) throws {
+                        guard seenL & bit == 0 else { throw FastJSONError("duplicate member") }
+                        seenL |= bit
+                    }
+                    try c.members { l in
+                        if l.keyIs("position") {
+                            try onceL(1)
+                            try l.colon()
+                            if let n = try l.optionalDouble() {
+                                guard let exact = Int(exactly: n) else { throw FastJSONError("position") }
+                                locations.position = exact
+                            } else { locations.position = nil }
+                        }
+                        else if l.keyIs("progression") { try onceL(2); try l.colon(); locations.progression = try l.optionalDouble() }
+                        else if l.keyIs("totalProgression") { try onceL(4); try l.colon(); locations.totalProgression = try l.optionalDouble() }
+                        else if l.keyIs("fragments") { try onceL(8); try l.colon(); locations.fragments = try [String]?.fromJSON(l.value(depth: 2)) }
+                        else { _ = try l.string(); try l.colon(); _ = try l.value(depth: 2) }
+                    }
+                }
+                else if c.keyIs("text") {
+                    try once(16)
+                    try c.colon()
+                    text = nil
+                    if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null); return }
+                    var t = Locator.Text()
+                    var seenT: UInt8 = 0
+                    func onceT(_ bit: UInt8) throws {
+                        guard seenT & bit == 0 else { throw FastJSONError("duplicate member") }
+                        seenT |= bit
+                    }
+                    try c.members { m in
+                        if m.keyIs("before") { try onceT(1); try m.colon(); t.before = try m.optionalString() }
+                        else if m.keyIs("highlight") { try onceT(2); try m.colon(); t.highlight = try m.optionalString() }
+                        else if m.keyIs("after") { try onceT(4); try m.colon(); t.after = try m.optionalString() }
+                        else { _ = try m.string(); try m.colon(); _ = try m.value(depth: 2) }
+                    }
+                    text = t
+                }
+                else { _ = try c.string(); try c.colon(); _ = try c.value(depth: 1) }
+            }
+            guard let href else { throw FastJSONError("no href") }
+            return Locator(href: href, type: type ?? "", title: title, locations: locations, text: text)
         }
 
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -423,6 +544,60 @@ public struct JSONReader {
                 }
             }
             throw FastJSONError("unterminated string")
+        }
+    }
+}
+
+extension Optional where Wrapped == [String] {
+    static func fromJSON(_ v: JSONValue) throws -> [String]? {
+        switch v {
+        case .null: return nil
+        case .array(let a):
+            return try a.map { item in
+                guard case .string(let s) = item else { throw FastJSONError("expected strings") }
+                return s
+            }
+        default: throw FastJSONError("expected an array of strings")
+        }
+    }
+}
+
+extension JSONReader {
+    /// Locators straight from the bytes, without building a `JSONValue` tree (a positions list has thousands).
+    public static func locators(_ data: Data) throws -> [Locator] {
+        try data.withUnsafeBytes { raw in
+            var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            c.skipSpace()
+            guard try c.peek() == UInt8(ascii: "[") else { throw FastJSONError("expected an array") }
+            c.i += 1
+            var out: [Locator] = []
+            c.skipSpace()
+            if try c.peek() == UInt8(ascii: "]") { c.i += 1 } else {
+                while true {
+                    c.skipSpace()
+                    out.append(try c.locator())
+                    c.skipSpace()
+                    let b = try c.peek()
+                    c.i += 1
+                    if b == UInt8(ascii: ",") { continue }
+                    if b == UInt8(ascii: "]") { break }
+                    throw FastJSONError("expected , or ]")
+                }
+            }
+            c.skipSpace()
+            guard c.i == c.buffer.count else { throw FastJSONError("trailing characters") }
+            return out
+        }
+    }
+
+    public static func locator(_ data: Data) throws -> Locator {
+        try data.withUnsafeBytes { raw in
+            var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            c.skipSpace()
+            let out = try c.locator()
+            c.skipSpace()
+            guard c.i == c.buffer.count else { throw FastJSONError("trailing characters") }
+            return out
         }
     }
 }
@@ -568,6 +743,8 @@ extension ReadiumJSON {
     /// Decodes JSON: through the fast reader for the Readium shapes, falling back to JSONDecoder for any
     /// other type and for any input the fast reader does not take exactly as JSONDecoder would.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        if T.self == [Locator].self, let value = try? JSONReader.locators(data) { return value as! T }
+        if T.self == Locator.self, let value = try? JSONReader.locator(data) { return value as! T }
         if let readable = T.self as? JSONReadable.Type,
            let value = try? readable.init(json: JSONReader.parse(data)) as? T {
             return value

@@ -48,6 +48,31 @@ final class FastJSONTests: XCTestCase {
         XCTAssertEqual(try Locator.parse(locators[1].jsonString()), locators[1])
     }
 
+    func testTheStreamingLocatorReaderAgreesWithTheTreeReader() throws {
+        let locators = sampleLocators()
+        for wire in [ReadiumJSON.wire(locators), try JSONEncoder().encode(locators)] {
+            XCTAssertEqual(try JSONReader.locators(wire), locators)
+            XCTAssertEqual(try JSONReader.locators(wire), try [Locator](json: JSONReader.parse(wire)))
+        }
+        let odd = #" [ {"extra":{"a":[1,{"b":null}]},"href":"a\u00e9","type":null,"locations":{"position":7,"other":"x","fragments":null},"#
+            + #""text":{"highlight":"h\n","more":1},"href":"b"} , {"href":"c","locations":null,"text":null}] "#
+        XCTAssertThrowsError(try JSONReader.locators(Data(odd.utf8)), "duplicate members are left to JSONDecoder")
+        XCTAssertThrowsError(try JSONReader.parse(Data(odd.utf8)), "duplicate members are left to JSONDecoder")
+        let parsed = try ReadiumJSON.decode([Locator].self, from: Data(odd.utf8))
+        XCTAssertEqual(parsed, try JSONDecoder().decode([Locator].self, from: Data(odd.utf8)))
+        XCTAssertEqual(parsed.first?.href, "a\u{e9}", "JSONDecoder keeps the first of duplicate members")
+        let unique = odd.replacingOccurrences(of: #","href":"b""#, with: "")
+        XCTAssertEqual(try JSONReader.locators(Data(unique.utf8)), try JSONDecoder().decode([Locator].self, from: Data(unique.utf8)))
+        XCTAssertEqual(try JSONReader.locators(Data(unique.utf8)), try [Locator](json: JSONReader.parse(Data(unique.utf8))))
+        XCTAssertEqual(parsed.first?.text?.highlight, "h\n")
+        XCTAssertEqual(try JSONReader.locators(Data("[]".utf8)), [])
+        for bad in ["[{}]", "[{\"href\":1}]", "[{\"href\":\"a\",\"locations\":{\"position\":1.5}}]", "[{\"href\":\"a\"}", "{\"href\":\"a\"}",
+                    "[{\"href\":\"a\",\"text\":{\"after\":2}}]"] {
+            XCTAssertThrowsError(try JSONReader.locators(Data(bad.utf8)), bad)
+        }
+        XCTAssertEqual(try JSONReader.locator(Data(locators[1].jsonString().utf8)), locators[1])
+    }
+
     func testManifestsRoundTripWhole() throws {
         let manifest = sampleManifest()
         let wire = ReadiumJSON.wire(manifest)
