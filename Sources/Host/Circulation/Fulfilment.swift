@@ -14,6 +14,10 @@ extension Circulation {
         public var supported: Bool
         /// The DRM or vendor scheme in the way, in words.
         public var protection: String?
+        /// Where the file came from (after redirects and fulfilment steps).
+        public var source: URL? = nil
+        /// For an audiobook manifest: its tracks, downloaded next to it (see AudiobookParts).
+        public var parts: [PartDownloader.Part] = []
     }
 
     /// The folder downloads go to: `data/downloads/<account>`.
@@ -53,6 +57,20 @@ extension Circulation {
         var outcome = try fetchFile(url, declared: link.type, path: path, folder: folder, name: name, depth: 0,
                                     entry: entry, progress: progress)
         outcome.entry = entry
+        if outcome.supported, outcome.mediaType == "application/audiobook+json", let source = outcome.source {
+            // An audiobook: the manifest goes to the part downloader, which fetches every track next to it.
+            // On 401/403 (signed URLs expire) the manifest is fetched again through the loan's fulfil link.
+            let refresh = { [self] () throws -> (data: Data, url: URL) in
+                let again = try fetchFile(url, declared: link.type, path: path, folder: folder, name: name + ".refresh", depth: 0,
+                                          entry: entry, progress: nil)
+                defer { try? FileManager.default.removeItem(atPath: again.path) }
+                return (try Data(contentsOf: URL(fileURLWithPath: again.path)), again.source ?? url)
+            }
+            outcome.parts = try AudiobookParts.download(
+                manifest: URL(fileURLWithPath: outcome.path), source: source, client: client.http, store: DownloadStore(database: database),
+                id: "catalog:\(account.id):\(entry.id)", title: entry.title, refresh: refresh, progress: progress)
+            outcome.bytes += outcome.parts.reduce(0) { $0 + $1.bytes }
+        }
         if outcome.supported {
             let bookID = "catalog:\(account.id):\(entry.id)"
             try database.upsertBook(BookRecord(id: bookID, path: outcome.path, sourceURI: link.href, mediaType: outcome.mediaType,
@@ -107,7 +125,7 @@ extension Circulation {
         let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(received))
         let protection = supported ? nil : (path.protection ?? MediaTypes.protectionName(received))
         return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(received), bytes: result.bytes,
-                               supported: supported, protection: protection)
+                               supported: supported, protection: protection, source: result.url)
     }
 
     /// A static catalog on disk: its files are copied into shelf's folder, as a download would be.
@@ -130,7 +148,7 @@ extension Circulation {
         let type = declared ?? path.endType
         let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(type))
         return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(type), bytes: bytes,
-                               supported: supported, protection: supported ? nil : path.protection)
+                               supported: supported, protection: supported ? nil : path.protection, source: url)
     }
 
     static func fileExtension(for type: String) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Downloads the tracks ("parts") of a remote audiobook into the cache: several at once, each
 /// resumable (the HTTP client keeps `.part` files and resumes with Range), progress per part and
@@ -110,6 +111,10 @@ public final class PartDownloader: @unchecked Sendable {
         while true {
             attempt += 1
             let part = lock.locked { parts[index] }
+            if part.url.isFileURL {
+                copyLocal(index, from: part.url, to: part.destination)
+                return
+            }
             do {
                 let request = HTTPRequest(.get, part.url)
                 let result = try client.download(request, to: part.destination, progress: { [self] p in
@@ -129,7 +134,7 @@ public final class PartDownloader: @unchecked Sendable {
                 return
             } catch let error as HTTPError {
                 if let code = error.status, code == 401 || code == 403, attempt <= Self.maxManifestRefreshes,
-                   let newURL = refreshedURL(index) {
+                   let newURL = refreshedURL(index, failed: part.url) {
                     lock.locked { parts[index].url = newURL }
                     continue
                 }
@@ -151,16 +156,37 @@ public final class PartDownloader: @unchecked Sendable {
         }
     }
 
+    /// A track of a catalog on disk (a file:// manifest): copied, as a download would be.
+    private func copyLocal(_ index: Int, from source: URL, to destination: URL) {
+        let temp = destination.path + ".part"
+        do {
+            try? FileManager.default.removeItem(atPath: temp)
+            try FileManager.default.copyItem(atPath: source.path, toPath: temp)
+            guard rename(temp, destination.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
+            lock.locked {
+                parts[index].state = .complete
+                parts[index].bytes = size
+                parts[index].total = size
+                parts[index].reason = nil
+            }
+        } catch {
+            lock.locked {
+                parts[index].state = .failed
+                parts[index].reason = "the track \(source.path) cannot be copied (\(error.localizedDescription))"
+            }
+        }
+        notify(index)
+    }
+
     /// Fetches the manifest again (once for every part that needs it at the same moment) and
     /// returns this part's new URL.
-    private func refreshedURL(_ index: Int) -> URL? {
-        let generation = lock.locked { refreshes }
+    private func refreshedURL(_ index: Int, failed: URL) -> URL? {
         callbackLock.lock()
         defer { callbackLock.unlock() }
-        // Another worker refreshed while this one waited: use its result.
-        if lock.locked({ refreshes }) != generation {
-            return lock.locked { parts[index].url }
-        }
+        // Another worker refreshed since this part's request went out: use its result.
+        let current = lock.locked { parts[index].url }
+        if current != failed { return current }
         guard let refresh = refreshURLs, let urls = try? refresh(), urls.indices.contains(index) else { return nil }
         lock.locked {
             refreshes += 1

@@ -15,7 +15,19 @@ struct PlayableBook {
             let remote = try RemoteAudiobook(url: url, shelf: context.shelf)
             return PlayableBook(book: remote.book, remote: remote)
         }
-        return PlayableBook(book: try AudioBook(path: target, router: context.shelf.router), remote: nil)
+        return PlayableBook(book: try AudioBook(path: downloadedPath(target, context: context) ?? target, router: context.shelf.router),
+                            remote: nil)
+    }
+
+    /// An audiobook downloaded from a library (`shelf download ID`), named by its catalog ID (or a
+    /// unique part of it) rather than its path: the manifest in the downloads folder.
+    static func downloadedPath(_ target: String, context: Context) -> String? {
+        guard !FileManager.default.fileExists(atPath: target), let library = openLibrary(context),
+              let books = try? library.books() else { return nil }
+        let audio = books.filter { $0.id.hasPrefix("catalog:") && $0.mediaType.hasPrefix("application/audiobook") && $0.path != nil }
+        let exact = audio.filter { $0.id.hasSuffix(":" + target) }
+        let matches = exact.isEmpty ? audio.filter { $0.id.localizedCaseInsensitiveContains(target) } : exact
+        return matches.count == 1 ? matches[0].path : nil
     }
 
     /// Starts downloading the parts (if remote) and waits until the one holding `track` is whole.
