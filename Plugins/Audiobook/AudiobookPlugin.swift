@@ -63,7 +63,14 @@ final class AudiobookPlugin: FormatPlugin {
                 base = .directory((input.path as NSString).deletingLastPathComponent.isEmpty ? "."
                                   : (input.path as NSString).deletingLastPathComponent)
             }
-            var book = try ManifestParser(base: base).parse(data, location: location)
+            var parser = ManifestParser(base: base)
+            if case .directory(let dir) = base {
+                parser.readResource = { name in
+                    let path = name.hasPrefix("/") ? name : (dir as NSString).appendingPathComponent(name)
+                    return FileManager.default.contents(atPath: path)
+                }
+            }
+            var book = try parser.parse(data, location: location)
             measure(&book)
             return AudiobookPublication(book: book, package: nil, cacheDirectory: cache)
         }
@@ -81,7 +88,9 @@ final class AudiobookPlugin: FormatPlugin {
             throw PluginFailure.badData("is a zip without manifest.json or publication.json, so it is not an audiobook package", at: location)
         }
         let data = try package.read(manifestName)
-        var book = try ManifestParser(base: .package).parse(data, location: "\(location)/\(manifestName)")
+        var parser = ManifestParser(base: .package)
+        parser.readResource = { name in package.has(name) ? try? package.read(name, limit: 8 << 20) : nil }
+        var book = try parser.parse(data, location: "\(location)/\(manifestName)")
         let publication = AudiobookPublication(book: book, package: package, cacheDirectory: cache)
         // Measure the tracks inside: they are copied to the cache once, then read from there.
         for i in book.tracks.indices {

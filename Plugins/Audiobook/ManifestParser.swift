@@ -14,6 +14,9 @@ struct ManifestParser {
     }
 
     let base: Base
+    /// Reads a file the manifest names (relative href, percent-decoded), for an HTML table of
+    /// contents; nil where the manifest's neighbours cannot be read (a manifest on the network).
+    var readResource: ((String) -> Data?)? = nil
 
     static let lcpScheme = "http://readium.org/2014/01/lcp"
 
@@ -72,6 +75,7 @@ struct ManifestParser {
 
         // Table of contents: RWPM "toc", or a W3C "toc" given as JSON links.
         book.toc = tocEntries(LenientJSON.list(root["toc"]), tracks: tracks, depth: 0)
+        if book.toc.isEmpty { book.toc = htmlTOC(root, tracks: tracks) }
         book.links = LenientJSON.list(root["links"]).compactMap(link)
         book.resources = LenientJSON.list(root["resources"]).compactMap(link)
         return book
@@ -197,6 +201,24 @@ struct ManifestParser {
                                 trackIndex: index, offset: offset, children: kids))
         }
         return out
+    }
+
+    /// A W3C audiobook's HTML table of contents: the `resources` (or `links`) entry with `rel: contents`,
+    /// its `nav` of links into the tracks with `#t=` times.
+    private func htmlTOC(_ root: [String: Any], tracks: [Track]) -> [TocEntry] {
+        guard let read = readResource else { return [] }
+        for item in LenientJSON.list(root["resources"]) + LenientJSON.list(root["links"]) {
+            guard let o = item as? [String: Any] else { continue }
+            let rels = (o["rel"] as? String).map { [$0] } ?? LenientJSON.list(o["rel"]).compactMap { $0 as? String }
+            guard rels.contains(where: { $0.lowercased() == "contents" }),
+                  let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]),
+                  !href.contains("://"), !href.lowercased().hasPrefix("data:") else { continue }
+            let path = BookModel.stripFragment(href)
+            guard let data = read(path.removingPercentEncoding ?? path), data.count <= 8 << 20 else { continue }
+            let toc = tocEntries(HTMLTableOfContents.items(data, htmlPath: path), tracks: tracks, depth: 0)
+            if !toc.isEmpty { return toc }
+        }
+        return []
     }
 
     private func link(_ item: Any) -> Link? {
