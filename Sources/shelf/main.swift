@@ -10,7 +10,7 @@ let publicationCommands: [Command] = [
     searchCommand, resourceCommand, coverCommand,
 ]
 let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands
-    + readingListCommands + bookshelfCommands
+    + readingListCommands + bookshelfCommands + annotationCommands
     + [conformanceCommand, conformanceCheckCommand]
 
 func usage() -> String {

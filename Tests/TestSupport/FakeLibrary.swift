@@ -41,6 +41,12 @@ public final class FakeLibrary: @unchecked Sendable {
     public var username = "2345"
     public var password = "secret-pin"
     public private(set) var tokens: Set<String> = []
+    /// When true, loans carry Palace's annotation service link (`/annotations/KEY/`, served by `FakeAnnotationService`).
+    public var offersAnnotations: Bool {
+        get { lock.withLock { annotations } }
+        set { lock.withLock { annotations = newValue } }
+    }
+    private var annotations = false
     /// When set, the loans feed answers with this instead of the feed.
     public var loansFault: LoopbackHTTPServer.Response?
     public let epub: Data
@@ -248,6 +254,9 @@ public final class FakeLibrary: @unchecked Sendable {
         }
     }
 
+    /// True when the request carries a token this library handed out.
+    public func isSignedIn(_ request: LoopbackHTTPServer.Request) -> Bool { authorised(request) }
+
     private func authorised(_ request: LoopbackHTTPServer.Request) -> Bool {
         guard let header = request.header("Authorization"), header.hasPrefix("Bearer ") else { return false }
         return lock.withLock { tokens.contains(String(header.dropFirst(7))) }
@@ -401,6 +410,9 @@ public final class FakeLibrary: @unchecked Sendable {
         } else if patron && onLoan {
             links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(fulfilType)" href="\#(url("/works/\(key)/fulfill"))">\#(fulfilInner)<opds:availability status="available" since="2026-01-01T00:00:00Z" until="\#(loanEnd)"/>\#(counts)</link>"#)
             links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
+            if offersAnnotations {
+                links.append(#"<link rel="http://www.w3.org/ns/oa#annotationService" type="application/ld+json; profile=&quot;http://www.w3.org/ns/anno.jsonld&quot;" href="\#(url("/annotations/\(key)/"))"/>"#)
+            }
         } else if patron, let position {
             let ready = position == 1 && book.available > 0
             links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(ready ? "ready" : "reserved")" since="2026-01-01T00:00:00Z"\#(ready ? #" until="\#(holdEnd)""# : "")/>\#(counts)</link>"#)

@@ -240,6 +240,9 @@ public final class Circulation {
             // became free to borrow is announced (stored as a notification like the ones above).
             refreshWishedEntries()
             _ = try? WishList(database: database).check()
+            // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
+            // there changes nothing stored here and does not fail the sync.
+            _ = AnnotationSync(database: database, client: client).syncLoans(accountID: account.id)
             return SyncResult(loans: try database.loans(accountID: account.id), holds: try database.holds(accountID: account.id))
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)

@@ -7,6 +7,7 @@ enum LibrarySchema {
         DownloadSchema.step,
         ReadingListSchema.step,
         BookshelfSchema.step,
+        AnnotationSchema.step,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

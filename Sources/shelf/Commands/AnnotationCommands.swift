@@ -1,0 +1,128 @@
+import Foundation
+import Host
+
+let annotationCommands: [Command] = [annotationsCommand]
+
+struct AnnotationSyncJSON: Encodable {
+    let book: String
+    let title: String
+    let position: String
+    let page: Int?
+    let pages: Int?
+    let bookmarksFetched: Int
+    let bookmarksRemovedHere: Int
+    let bookmarksSent: Int
+    let bookmarksRemovedThere: Int
+    let problems: [String]
+    let error: String?
+
+    init(_ o: AnnotationSync.Outcome) {
+        book = o.bookID
+        title = o.title
+        position = o.position.rawValue
+        page = o.page
+        pages = o.pages
+        bookmarksFetched = o.bookmarksFetched
+        bookmarksRemovedHere = o.bookmarksRemovedHere
+        bookmarksSent = o.bookmarksSent
+        bookmarksRemovedThere = o.bookmarksRemovedThere
+        problems = o.problems
+        error = nil
+    }
+
+    init(failed book: ShelfBook, _ error: Error) {
+        self.book = book.book.id
+        title = book.book.title
+        position = "unchanged"
+        page = book.progress?.page
+        pages = book.progress?.pages
+        bookmarksFetched = 0
+        bookmarksRemovedHere = 0
+        bookmarksSent = 0
+        bookmarksRemovedThere = 0
+        problems = []
+        self.error = (error as? ShelfError)?.message ?? "\(error)"
+    }
+}
+
+let annotationsCommand = Command(
+    name: "annotations", summary: "sync reading positions and bookmarks with the library",
+    usage: "shelf annotations sync [BOOK] [--json]",
+    details: """
+    Where the library keeps annotations for a borrowed book (the http://www.w3.org/ns/oa#annotationService link
+    in Palace feeds), sends and fetches the book's reading position and bookmarks as W3C Web Annotations, so you
+    continue on another device. The furthest read position wins; bookmarks from every device are kept, and a
+    bookmark removed on one device (after it was synced) is removed on the others. When the library cannot be
+    reached or answers nonsense, nothing stored here changes. Without BOOK, every downloaded loan that has the
+    link is synced; `shelf sync` does the same after fetching loans. \(bookArgumentHelp)
+    --json prints an array of results (docs/json.md).
+    """,
+    positionals: 1...2
+) { args, context in
+    guard args.positionals[0] == "sync" else {
+        throw ShelfError(.usage, "annotations takes sync, not \"\(args.positionals[0])\"", hint: "Usage: shelf annotations sync [BOOK]")
+    }
+    let bookshelf = try openBookshelf(context)
+    let catalog = try CatalogContext(context)
+    var books: [ShelfBook]
+    if args.positionals.count == 2 {
+        let book = try bookshelf.find(args.positionals[1])
+        guard book.loanAccountID != nil else {
+            throw ShelfError(.unavailable, "“\(book.book.title)” is not on loan from a library, so there is nothing to sync",
+                             subject: book.book.id)
+        }
+        books = [book]
+    } else {
+        books = try bookshelf.database.shelfBooks().filter { $0.loanAccountID != nil }
+    }
+    var clients: [String: CatalogClient] = [:]
+    var results: [AnnotationSyncJSON] = []
+    var failures = 0
+    for book in books {
+        guard let accountID = book.loanAccountID else { continue }
+        let client: CatalogClient
+        if let known = clients[accountID] { client = known } else {
+            let account = try catalog.accounts.resolve(accountID.isEmpty ? nil : accountID)
+            client = catalog.client(for: account)
+            clients[accountID] = client
+        }
+        let sync = AnnotationSync(database: catalog.database, client: client)
+        guard let entry = try sync.loanEntry(of: book), entry.annotationServiceLink != nil else {
+            if args.positionals.count == 2 {
+                throw ShelfError(.unavailable, "the library keeps no reading positions or bookmarks for “\(book.book.title)”",
+                                 subject: book.book.id, hint: "Only loans from libraries with an annotation service sync.")
+            }
+            continue
+        }
+        do {
+            let outcome = try sync.sync(book, entry: entry)
+            if !outcome.problems.isEmpty { failures += 1 }
+            results.append(AnnotationSyncJSON(outcome))
+        } catch {
+            if args.positionals.count == 2 && !context.json { throw error }
+            failures += 1
+            results.append(AnnotationSyncJSON(failed: book, error))
+        }
+    }
+    if context.json {
+        Output.json(results)
+        return failures > 0 ? ShelfError.Kind.temporary.rawValue : 0
+    }
+    if results.isEmpty { Output.line("No downloaded loan from a library that keeps annotations."); return 0 }
+    for r in results {
+        if let error = r.error { Output.line("“\(r.title)”: not synced (\(error)); nothing here changed."); continue }
+        var facts: [String] = []
+        switch r.position {
+        case "fetched": facts.append("continues at page \(r.page ?? 0) of \(r.pages ?? 0) from another device")
+        case "sent": facts.append("position sent (page \(r.page ?? 0) of \(r.pages ?? 0))")
+        default: facts.append("position " + (r.page.map { "page \($0) of \(r.pages ?? 0), " } ?? "") + "already in step")
+        }
+        if r.bookmarksFetched > 0 { facts.append("\(r.bookmarksFetched) bookmark\(r.bookmarksFetched == 1 ? "" : "s") fetched") }
+        if r.bookmarksRemovedHere > 0 { facts.append("\(r.bookmarksRemovedHere) removed elsewhere") }
+        if r.bookmarksSent > 0 { facts.append("\(r.bookmarksSent) sent") }
+        if r.bookmarksRemovedThere > 0 { facts.append("\(r.bookmarksRemovedThere) removal\(r.bookmarksRemovedThere == 1 ? "" : "s") sent") }
+        Output.line("“\(r.title)”: " + facts.joined(separator: " · "))
+        for problem in r.problems { Output.line("  Not done, tried again next time: \(problem)") }
+    }
+    return failures > 0 ? ShelfError.Kind.temporary.rawValue : 0
+}
