@@ -14,8 +14,11 @@ public final class PlaybackEngine: @unchecked Sendable {
         public var skipStep: Double = 30
         /// Save the position every this many seconds (listening time on unpaced sinks, wall time on devices).
         public var saveInterval: Double = 5
-        /// Frames decoded per step (about 90 ms at 44.1 kHz).
+        /// Frames decoded per step on a sound device (about 90 ms at 44.1 kHz): controls act within a step.
         public var chunkFrames: Int = 4096
+        /// Frames decoded per step into a file or nothing, which run as fast as they can: larger steps
+        /// cost less per frame (fewer plugin calls, locks and stretcher passes).
+        public var unpacedChunkFrames: Int = 32768
         /// `run` returns when playback pauses (for `shelf play`); otherwise it waits (for `shelf listen`).
         public var stopWhenPaused: Bool = true
         public init() {}
@@ -26,6 +29,8 @@ public final class PlaybackEngine: @unchecked Sendable {
     public let sampleRate: Int
     public let channels: Int
     public let options: Options
+    /// Frames per step of the current `run` (see Options).
+    private var chunk = 4096
     public var positionStore: PlaybackPositionStore?
     public var onEvent: ((PlaybackEvent) -> Void)?
     /// Whether a track can be played now (a remote track whose part is still downloading cannot).
@@ -237,8 +242,10 @@ public final class PlaybackEngine: @unchecked Sendable {
             change { saveLocked() }
             flushEvents()
         }
-        var input = [Float](repeating: 0, count: options.chunkFrames * channels)
+        change { chunk = sink.isPaced ? options.chunkFrames : max(options.chunkFrames, options.unpacedChunkFrames) }
+        var input = [Float](repeating: 0, count: chunk * channels)
         var output: [Float] = []
+        output.reserveCapacity(chunk * channels * 2 + 8192)
         while true {
             flushEvents()
             lock.lock()
@@ -302,7 +309,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             try decoder!.seek(toFrame: offset)
             decoderOffset = offset
         }
-        var want = options.chunkFrames
+        var want = min(chunk, input.count / channels)
         // Exact tracks stop at their length; estimated ones play until the decoder ends.
         if timeline.exact[track] { want = Int(min(Int64(want), max(0, timeline.lengths[track] - offset))) }
         // The sleep timer at the end of a chapter stops right there.

@@ -64,12 +64,17 @@ final class TimeStretcher {
         setSpeed(speed)
     }
 
+    /// Reads everything the stream has ready straight onto the end of `output` (no chunk in between).
     private func drain(_ stream: sonicStream, into output: inout [Float]) {
-        var chunk = [Float](repeating: 0, count: 4096 * channels)
         while true {
-            let n = chunk.withUnsafeMutableBufferPointer { sonicReadFloatFromStream(stream, $0.baseAddress, 4096) }
-            if n <= 0 { break }
-            output.append(contentsOf: chunk[0..<(Int(n) * channels)])
+            let available = Int(sonicSamplesAvailable(stream))
+            guard available > 0 else { return }
+            let start = output.count
+            output.append(contentsOf: repeatElement(0, count: available * channels))
+            let n = output.withUnsafeMutableBufferPointer { sonicReadFloatFromStream(stream, $0.baseAddress! + start, Int32(available)) }
+            let got = max(0, Int(n))
+            if got < available { output.removeLast((available - got) * channels) }
+            if got == 0 { return }
         }
     }
 }
