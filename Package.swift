@@ -72,6 +72,7 @@ let package = Package(
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host"], path: "Benchmarks/CatalogBench"),
+        .executableTarget(name: "shelf-lists-bench", dependencies: ["Host"], path: "Benchmarks/ListsBench"),
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),

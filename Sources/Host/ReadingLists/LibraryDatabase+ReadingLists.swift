@@ -187,9 +187,11 @@ extension LibraryDatabase {
     }
 
     public func wishes() throws -> [Wish] {
-        try connection.query("SELECT * FROM wishes ORDER BY added_at, id").map { row in
-            Wish(id: try row.get("id"), key: try row.get("wish_key"), source: try row.get("source"), title: try row.get("title"),
-                 authors: (try? JSONDecoder().decode([String].self, from: Data((try row.get("authors") as String).utf8))) ?? [],
+        let decoder = JSONDecoder()
+        return try connection.query("SELECT * FROM wishes ORDER BY added_at, id").map { row in
+            let authorsText: String = try row.get("authors")
+            return Wish(id: try row.get("id"), key: try row.get("wish_key"), source: try row.get("source"), title: try row.get("title"),
+                 authors: authorsText == "[]" ? [] : (try? decoder.decode([String].self, from: Data(authorsText.utf8))) ?? [],
                  isbn: try row.get("isbn"), addedAt: Date(databaseMilliseconds: try row.get("added_at")),
                  accountID: try row.get("account_id"), entryID: try row.get("entry_id"), matchedBy: try row.get("matched_by"),
                  availability: try row.get("availability"), available: try row.get("available"),
@@ -210,6 +212,29 @@ extension LibraryDatabase {
             WHERE id = ?
             """, [wish.accountID, wish.entryID, wish.matchedBy, wish.availability, wish.available, date.databaseMilliseconds,
                   wish.notifiedAt?.databaseMilliseconds, wish.id])
+    }
+
+    /// The wish list check's writes, one prepared statement for the whole list: a wish whose match is as it was only
+    /// has its `checked_at` moved.
+    struct WishMatchUpdate {
+        let full: SQLiteStatement
+        let checked: SQLiteStatement
+
+        func run(_ wish: Wish, changed: Bool, at date: Date) throws {
+            if changed {
+                try full.run([wish.accountID, wish.entryID, wish.matchedBy, wish.availability, wish.available, date.databaseMilliseconds,
+                              wish.notifiedAt?.databaseMilliseconds, wish.id])
+            } else {
+                try checked.run([date.databaseMilliseconds, wish.id])
+            }
+        }
+    }
+
+    func wishMatchUpdate() throws -> WishMatchUpdate {
+        WishMatchUpdate(full: try connection.prepare("""
+            UPDATE wishes SET account_id = ?, entry_id = ?, matched_by = ?, availability = ?, available = ?, checked_at = ?, notified_at = ?
+            WHERE id = ?
+            """), checked: try connection.prepare("UPDATE wishes SET checked_at = ? WHERE id = ?"))
     }
 
     /// Every remembered catalog entry with its account, for wish matching.

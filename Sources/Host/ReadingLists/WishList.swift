@@ -24,34 +24,36 @@ public struct WishList {
         // One transaction: one sync to disk for the whole list, and a crash leaves the previous check whole.
         try database.connection.transaction {
             var free = Set<String>()
+            let update = try database.wishMatchUpdate()
             for var wish in wishes {
-                guard let (match, how) = matcher.match(wish) else {
+                let before = wish
+                guard let match = matcher.matchSummary(wish) else {
                     wish.accountID = nil; wish.entryID = nil; wish.matchedBy = nil
                     wish.availability = nil; wish.available = false; wish.notifiedAt = nil
-                    try database.updateWishMatch(wish, at: date)
+                    try update.run(wish, changed: wish != before, at: date)
                     continue
                 }
                 wish.accountID = match.accountID
-                wish.entryID = match.entry.id
-                wish.matchedBy = how
-                wish.availability = match.entry.availability.words
-                let available = match.entry.availability.canBorrowNow
-                if available { free.insert(Self.key(match.accountID, match.entry.id)) }
+                wish.entryID = match.entryID
+                wish.matchedBy = match.matchedBy
+                wish.availability = match.availability.words
+                let available = match.availability.canBorrowNow
+                if available { free.insert(Self.key(match.accountID, match.entryID)) }
                 if available && !wish.available && wish.notifiedAt == nil {
                     let library = libraries[match.accountID] ?? match.accountID
                     wish.notifiedAt = date
-                    let text = NotificationText.wishAvailable(match.entry.title, library: library)
+                    let text = NotificationText.wishAvailable(match.title, library: library)
                     var notificationID: Int64?
                     // Catalogs browsed without an account have no library to send the patron to.
                     if libraries[match.accountID] != nil {
-                        notificationID = try database.storeWishNotification(accountID: match.accountID, entryID: match.entry.id,
-                                                                            title: match.entry.title, text: text, at: date)
+                        notificationID = try database.storeWishNotification(accountID: match.accountID, entryID: match.entryID,
+                                                                            title: match.title, text: text, at: date)
                     }
                     notices.append(ReadingLists.Notice(wish: wish, library: library, text: text, notificationID: notificationID))
                 }
                 if !available { wish.notifiedAt = nil }
                 wish.available = available
-                try database.updateWishMatch(wish, at: date)
+                try update.run(wish, changed: wish != before, at: date)
             }
             // Withdraw the notices no wish holds any more.
             for live in try database.liveWishNotifications() where !free.contains(Self.key(live.accountID, live.entryID)) {

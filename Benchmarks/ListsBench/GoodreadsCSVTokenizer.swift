@@ -1,0 +1,1 @@
+../../Plugins/Goodreads/CSV.swift
