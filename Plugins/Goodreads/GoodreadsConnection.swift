@@ -255,6 +255,10 @@ final class GoodreadsConnection: ReadingListConnection {
                     "Content-Type": "application/x-www-form-urlencoded",
                 ], body: Data(body.utf8), noRetry: true)
                 try check(response, what: "adding book \(bookID) to \(e.shelf)")
+                if let refused = GoodreadsXML.writeFailure(response.body) {
+                    results.append(PushOutcome(index: i, status: .failed, message: refused))
+                    continue
+                }
                 done.insert(mark)
                 results.append(PushOutcome(index: i, status: .added))
             } catch let failure as PluginFailure where failure.status != SHELF_E_CANCELLED && failure.status != SHELF_E_PROTECTED {

@@ -117,13 +117,36 @@ enum GoodreadsXML {
         }
     }
 
-    /// One page of review/list: its entries, and the page's end and the total.
+    /// One page of review/list: its entries, and the page's end and the total. Every answer of Goodreads that holds the
+    /// patron's reviews is read the same way: review/list (`<reviews>`), review/show and the review create answer (one
+    /// `<review>`), owned_books/user (`<owned_book>`: a `<book>` beside its `<review>`). Reviews inside a `<book>`
+    /// (book/show's other readers) are not the patron's and are left alone.
     static func reviews(_ root: XNode, requested: String? = nil) throws -> ([ReadingListEntry], Int, Int) {
-        guard let list = root.find("reviews") else { throw PluginFailure.badData("Goodreads' review list has no <reviews>") }
-        let end = Int(list.attributes["end"] ?? "") ?? 0
-        let total = Int(list.attributes["total"] ?? "") ?? 0
-        let entries: [ReadingListEntry] = list.all("review").compactMap { review in
-            guard let book = review.child("book"), let title = book.string("title") else { return nil }
+        var pairs: [(book: XNode, review: XNode)] = []
+        var list: XNode?
+        func walk(_ node: XNode) {
+            for c in node.children {
+                switch c.name {
+                case "book": continue
+                case "review":
+                    if let book = c.child("book") { pairs.append((book, c)) }
+                case "owned_book":
+                    if let book = c.child("book") { pairs.append((book, c.child("review") ?? c)) }
+                case "reviews":
+                    if list == nil { list = c }
+                    walk(c)
+                default:
+                    walk(c)
+                }
+            }
+        }
+        if root.name == "review", let book = root.child("book") { pairs.append((book, root)) } else { walk(root) }
+        guard list != nil || !pairs.isEmpty else { throw PluginFailure.badData("Goodreads' review list has no <reviews>") }
+        let end = Int(list?.attributes["end"] ?? "") ?? pairs.count
+        let total = Int(list?.attributes["total"] ?? "") ?? pairs.count
+        let entries: [ReadingListEntry] = pairs.compactMap { pair in
+            let (book, review) = pair
+            guard let title = book.string("title") else { return nil }
             var ids: [String: String] = [:]
             if let id = book.string("id") { ids["goodreads"] = id }
             if let isbn = book.string("isbn").flatMap(Text.isbn) { ids[isbn.count == 13 ? "isbn13" : "isbn10"] = isbn }
@@ -144,6 +167,15 @@ enum GoodreadsXML {
                                     dateRead: review.string("read_at").flatMap(Text.date), rating: rating)
         }
         return (entries, end, total)
+    }
+
+    /// A write's answer (shelf/add_to_shelf, shelf/add_books_to_shelves): nil when it reports success, else why not.
+    /// An answer that is not XML (or empty) is taken at its HTTP status.
+    static func writeFailure(_ body: Data) -> String? {
+        guard body.contains(UInt8(ascii: "<")), let root = try? XNode.parse(body, what: "the answer") else { return nil }
+        if let result = root.string("result"), result.lowercased() != "ok" { return "Goodreads answered: \(Text.collapse(result))" }
+        if let error = root.string("error") { return "Goodreads answered: \(Text.collapse(error))" }
+        return nil
     }
 
     /// One entry per book: a book listed under several shelves keeps its exclusive shelf.
