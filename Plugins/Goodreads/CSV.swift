@@ -71,6 +71,15 @@ enum CSV {
 }
 
 enum Text {
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)`, without Foundation's work for the common field that starts
+    /// and ends with a visible ASCII character (most of an export's 600,000 fields).
+    static func trim(_ s: String) -> String {
+        guard let first = s.utf8.first, let last = s.utf8.last else { return s }
+        func plain(_ b: UInt8) -> Bool { b > 0x20 && b < 0x7F }
+        if plain(first) && plain(last) { return s }
+        return s.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Digits (and a final X) of an ISBN, unwrapping Excel's `="..."`; nil when not a plausible ISBN.
     static func isbn(_ raw: String) -> String? {
         var s = raw.trimmingCharacters(in: .whitespaces)

@@ -14,7 +14,7 @@ enum GoodreadsCSV {
         }
         func value(_ row: [String], _ key: String) -> String? {
             guard let i = column[key], i < row.count else { return nil }
-            let v = row[i].trimmingCharacters(in: .whitespacesAndNewlines)
+            let v = Text.trim(row[i])
             return v.isEmpty ? nil : v
         }
         var out: [ReadingListEntry] = []
