@@ -5,12 +5,20 @@ import PluginAPI
 /// One plugin library, opened with dlopen, its descriptor checked, initialised with its host
 /// services. Every call into it goes through here, serialised unless the plugin allows
 /// concurrent handles.
+///
+/// A plugin the registry already knows (its file unchanged since it was last read, see
+/// `PluginRegistryCache`) is not opened until something needs its code: a command that reads an
+/// EPUB never loads the audiobook plugin and the hundred libraries FFmpeg brings.
 public final class LoadedPlugin: @unchecked Sendable {
     public let path: String
     public let descriptor: PluginDescriptor
-    let raw: UnsafePointer<shelf_plugin_descriptor>
-    private let library: UnsafeMutableRawPointer
     private let callLock = NSRecursiveLock()
+    private let loadLock = NSLock()
+    private var loaded: UnsafePointer<shelf_plugin_descriptor>?
+    private var deferredDirectories: ShelfDirectories??
+    private let knownCapabilities: [String]?
+    /// Why a deferred plugin could not be opened when first used.
+    private(set) var loadFailure: String?
 
     public struct LoadFailure: Error, CustomStringConvertible {
         public var path: String
@@ -21,6 +29,20 @@ public final class LoadedPlugin: @unchecked Sendable {
     /// Opens the library and reads its descriptor; does not call init.
     public init(path: String) throws {
         self.path = path
+        let (raw, descriptor) = try Self.open(path)
+        self.descriptor = descriptor
+        self.loaded = raw
+        self.knownCapabilities = nil
+    }
+
+    /// A plugin known from the registry cache: opened on first use.
+    init(deferred path: String, descriptor: PluginDescriptor, capabilities: [String]) {
+        self.path = path
+        self.descriptor = descriptor
+        self.knownCapabilities = capabilities
+    }
+
+    private static func open(_ path: String) throws -> (UnsafePointer<shelf_plugin_descriptor>, PluginDescriptor) {
         guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             throw LoadFailure(path: path, reason: "cannot be loaded (\(reason))")
@@ -35,17 +57,54 @@ public final class LoadedPlugin: @unchecked Sendable {
             throw LoadFailure(path: path, reason: "\(SHELF_PLUGIN_ENTRY_SYMBOL) returned no descriptor")
         }
         do {
-            descriptor = try PluginDescriptor.read(raw)
+            return (raw, try PluginDescriptor.read(raw))
         } catch {
             dlclose(library)
             throw LoadFailure(path: path, reason: "refused: \(error)")
         }
-        self.raw = raw
-        self.library = library
     }
 
-    /// Calls the plugin's init with its own host services.
+    /// The plugin's descriptor, opening the library first if it was deferred. A library that no
+    /// longer loads as it did is logged and answers no extension, so it fails like a plugin that
+    /// cannot do what was asked, never by crashing shelf.
+    var raw: UnsafePointer<shelf_plugin_descriptor> {
+        loadLock.lock()
+        defer { loadLock.unlock() }
+        if let loaded { return loaded }
+        do {
+            let (raw, fresh) = try Self.open(path)
+            guard fresh.id == descriptor.id else {
+                throw LoadFailure(path: path, reason: "changed since shelf last read it (now \(fresh.id)); run `shelf plugins`")
+            }
+            loaded = raw
+            if let directories = deferredDirectories { try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories) }
+        } catch {
+            loadFailure = (error as? LoadFailure)?.reason ?? "\(error)"
+            HostServices.logSink(descriptor.id, SHELF_LOG_ERROR, "\(error)")
+            loaded = UnusablePlugin.descriptor
+        }
+        return loaded!
+    }
+
+    /// Whether the library has been opened in this process.
+    public var isLoaded: Bool {
+        loadLock.lock()
+        defer { loadLock.unlock() }
+        return loaded != nil
+    }
+
+    /// Calls the plugin's init with its own host services (now, or on first use when deferred).
     public func initialise(directories: ShelfDirectories?) throws {
+        loadLock.lock()
+        let raw = loaded
+        if raw == nil { deferredDirectories = .some(directories) }
+        loadLock.unlock()
+        guard let raw else { return }
+        try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories)
+    }
+
+    private static func callInit(_ raw: UnsafePointer<shelf_plugin_descriptor>, descriptor: PluginDescriptor,
+                                 path: String, directories: ShelfDirectories?) throws {
         let data = (try? directories?.pluginData(for: descriptor.id).path) ?? NSTemporaryDirectory()
         let cache = (try? directories?.pluginCache(for: descriptor.id).path) ?? NSTemporaryDirectory()
         let host = HostServices.make(pluginID: descriptor.id, dataDirectory: data, cacheDirectory: cache)
@@ -67,10 +126,11 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// The capabilities this plugin offers, by id, among those this host knows.
     public var capabilities: [String] {
-        KnownExtension.all.filter { extensionTable($0.id, minimumSize: $0.size) != nil }.map(\.id)
+        if let knownCapabilities, !isLoaded { return knownCapabilities }
+        return KnownExtension.all.filter { extensionTable($0.id, minimumSize: $0.size) != nil }.map(\.id)
     }
 
-    public var isFormatPlugin: Bool { format != nil }
+    public var isFormatPlugin: Bool { capabilities.contains(SHELF_EXT_FORMAT) }
 
     var format: UnsafePointer<shelf_format_v1>? {
         extensionTable(SHELF_EXT_FORMAT, minimumSize: MemoryLayout<shelf_format_v1>.size)?.assumingMemoryBound(to: shelf_format_v1.self)
@@ -98,4 +158,17 @@ public struct KnownExtension: Sendable {
         KnownExtension(id: SHELF_EXT_AUDIO, size: MemoryLayout<shelf_audio_v1>.size),
         KnownExtension(id: SHELF_EXT_READINGLIST, size: MemoryLayout<shelf_readinglist_v1>.size),
     ]
+}
+
+/// What a deferred plugin becomes when its library no longer loads: a descriptor that offers
+/// nothing, so every use fails with "cannot", as for a plugin without that capability.
+enum UnusablePlugin {
+    static let descriptor: UnsafePointer<shelf_plugin_descriptor> = {
+        let d = UnsafeMutablePointer<shelf_plugin_descriptor>.allocate(capacity: 1)
+        d.initialize(to: shelf_plugin_descriptor())
+        d.pointee.struct_size = UInt32(MemoryLayout<shelf_plugin_descriptor>.size)
+        d.pointee.abi_major = UInt16(SHELF_ABI_MAJOR)
+        d.pointee.get_extension = { _ in nil }
+        return UnsafePointer(d)
+    }()
 }

@@ -7,9 +7,17 @@ public final class PluginRegistry: @unchecked Sendable {
     public private(set) var refused: [LoadedPlugin.LoadFailure] = []
 
     public init(searchPath: PluginSearchPath, directories: ShelfDirectories?) {
+        var cache = PluginRegistryCache(directories: directories)
+        defer { cache.save() }
         for path in searchPath.candidates() {
             do {
-                let plugin = try LoadedPlugin(path: path)
+                let key = PluginRegistryCache.FileKey(path: path)
+                let plugin: LoadedPlugin
+                if let key, let known = cache.entry(for: path, key: key) {
+                    plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities)
+                } else {
+                    plugin = try LoadedPlugin(path: path)
+                }
                 if let first = plugins.first(where: { $0.descriptor.id == plugin.descriptor.id }) {
                     refused.append(.init(path: path, reason: "refused: id \(plugin.descriptor.id) is already provided by \(first.path)"))
                     continue
@@ -20,6 +28,8 @@ public final class PluginRegistry: @unchecked Sendable {
                 }
                 try plugin.initialise(directories: directories)
                 plugins.append(plugin)
+                // Only a plugin that loaded, passed every check and initialised is remembered.
+                if plugin.isLoaded, let key = PluginRegistryCache.FileKey(path: path) { cache.record(path, key: key, plugin: plugin) }
             } catch let failure as LoadedPlugin.LoadFailure {
                 refused.append(failure)
             } catch {
@@ -29,6 +39,14 @@ public final class PluginRegistry: @unchecked Sendable {
     }
 
     public var formatPlugins: [LoadedPlugin] { plugins.filter(\.isFormatPlugin) }
+
+    /// Opens every plugin now (those known from the cache are otherwise opened on first use), so
+    /// that `shelf plugins` shows what really loads. Returns the ones that failed, with the reason.
+    public func loadAll() {
+        let failed = plugins.filter { $0.raw == UnusablePlugin.descriptor }
+        plugins.removeAll { plugin in failed.contains { $0 === plugin } }
+        refused += failed.map { .init(path: $0.path, reason: $0.loadFailure ?? "no longer loads") }
+    }
 
     public func plugin(id: String) -> LoadedPlugin? { plugins.first { $0.descriptor.id == id } }
 

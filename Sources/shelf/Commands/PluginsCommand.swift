@@ -25,6 +25,8 @@ let pluginsCommand = Command(
     positionals: 0...0
 ) { _, context in
     let registry = context.shelf.registry
+    // The diagnostic command opens every plugin, even those the registry cache would defer.
+    registry.loadAll()
     let listing = PluginListing(
         plugins: registry.plugins.map { p in
             let d = p.descriptor
