@@ -4,45 +4,6 @@ import PluginAPI
 // Swift side of readinglist.h: the JSON shapes, the protocols a Swift connector implements, and
 // the "shelf.readinglist/1" vtable that adapts them.
 
-/// One book on a reading list (readinglist.h, "Entry").
-public struct ReadingListEntry: Codable, Equatable, Sendable {
-    public var identifiers: [String: String]
-    public var title: String
-    public var authors: [String]
-    public var shelf: String
-    public var shelves: [String]?
-    public var dateAdded: String?
-    public var dateRead: String?
-    public var rating: Int?
-
-    public init(identifiers: [String: String] = [:], title: String, authors: [String] = [], shelf: String,
-                shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Int? = nil) {
-        self.identifiers = identifiers
-        self.title = title
-        self.authors = authors
-        self.shelf = shelf
-        self.shelves = shelves
-        self.dateAdded = dateAdded
-        self.dateRead = dateRead
-        self.rating = rating
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        identifiers = (try? c.decodeIfPresent([String: String].self, forKey: .identifiers)) ?? [:]
-        title = (try? c.decodeIfPresent(String.self, forKey: .title)) ?? ""
-        authors = (try? c.decodeIfPresent([String].self, forKey: .authors)) ?? []
-        shelf = (try? c.decodeIfPresent(String.self, forKey: .shelf)) ?? ""
-        shelves = try? c.decodeIfPresent([String].self, forKey: .shelves)
-        dateAdded = try? c.decodeIfPresent(String.self, forKey: .dateAdded)
-        dateRead = try? c.decodeIfPresent(String.self, forKey: .dateRead)
-        rating = try? c.decodeIfPresent(Int.self, forKey: .rating)
-    }
-
-    public var isbn13: String? { identifiers["isbn13"] }
-    public var isbn10: String? { identifiers["isbn10"] }
-}
-
 public struct ConnectorSetting: Codable, Equatable, Sendable {
     public var key: String
     public var label: String

@@ -1,0 +1,42 @@
+import Foundation
+
+/// A book on a reading list, as connectors exchange it (readinglist.h, "Entry"; docs/json.md).
+/// Shared by the host and the connectors: one definition of the shape on both sides of the ABI.
+public struct ReadingListEntry: Codable, Equatable, Sendable {
+    public var identifiers: [String: String]
+    public var title: String
+    public var authors: [String]
+    public var shelf: String
+    public var shelves: [String]?
+    public var dateAdded: String?
+    public var dateRead: String?
+    public var rating: Int?
+
+    public init(identifiers: [String: String] = [:], title: String, authors: [String] = [], shelf: String,
+                shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Int? = nil) {
+        self.identifiers = identifiers
+        self.title = title
+        self.authors = authors
+        self.shelf = shelf
+        self.shelves = shelves
+        self.dateAdded = dateAdded
+        self.dateRead = dateRead
+        self.rating = rating
+    }
+
+    /// Lenient: a connector's entry with a missing or mistyped field is read as far as it goes.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        identifiers = (try? c.decodeIfPresent([String: String].self, forKey: .identifiers)) ?? [:]
+        title = (try? c.decodeIfPresent(String.self, forKey: .title)) ?? ""
+        authors = (try? c.decodeIfPresent([String].self, forKey: .authors)) ?? []
+        shelf = (try? c.decodeIfPresent(String.self, forKey: .shelf)) ?? ""
+        shelves = try? c.decodeIfPresent([String].self, forKey: .shelves)
+        dateAdded = try? c.decodeIfPresent(String.self, forKey: .dateAdded)
+        dateRead = try? c.decodeIfPresent(String.self, forKey: .dateRead)
+        rating = try? c.decodeIfPresent(Int.self, forKey: .rating)
+    }
+
+    public var isbn13: String? { identifiers["isbn13"] }
+    public var isbn10: String? { identifiers["isbn10"] }
+}
