@@ -17,8 +17,8 @@ public final class Shelf {
 
     public var router: FormatRouter { FormatRouter(registry: registry) }
 
-    /// Sniffs, routes and opens a local file.
-    public func open(_ path: String) throws -> Publication {
-        try router.open(path: path)
+    /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`).
+    public func open(_ path: String, preferring pluginID: String? = nil) throws -> Publication {
+        try router.open(path: path, preferring: pluginID)
     }
 }

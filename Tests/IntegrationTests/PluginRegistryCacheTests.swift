@@ -37,6 +37,14 @@ final class PluginRegistryCacheTests: XCTestCase {
         XCTAssertTrue(plugins.contains("libshelf-audiobook.so"))
     }
 
+    func testABookOnTheShelfOpensThroughThePluginThatOpenedItBefore() throws {
+        XCTAssertEqual(try shelf.run(["add", book]).status, 0)
+        XCTAssertEqual(try shelf.run(["read", "lighthouse"]).status, 0)
+        let next = try librariesLoaded(["read", "lighthouse", "--next"])
+        XCTAssertTrue(next.contains("libshelf-epub3.so"))
+        XCTAssertFalse(next.contains("libshelf-epub2.so"), "the other EPUB plugin is not even asked")
+    }
+
     func testAPluginFileThatChangesIsReadAgain() throws {
         let include = ShelfProcess.packageRoot.appendingPathComponent("Sources/PluginAPI/include")
         let examples = ShelfProcess.packageRoot.appendingPathComponent("Examples")

@@ -44,7 +44,7 @@ public final class Bookshelf {
                 : "Add it again (`shelf add FILE`) or download it again."
             throw ShelfError(.noInput, "the file of \(book.book.title) is missing", subject: path, hint: hint)
         }
-        return try shelf.open(path)
+        return try shelf.open(path, preferring: book.book.pluginID)
     }
 
     // MARK: Adding

@@ -42,9 +42,15 @@ public struct FormatRouter {
         return best
     }
 
-    /// Sniffs, routes and opens a file.
-    public func open(path: String) throws -> Publication {
+    /// Sniffs, routes and opens a file. `preferring` names the plugin that opened this file before
+    /// (the bookshelf remembers it): when it is still installed and still claims the file, it opens
+    /// it without the others being loaded and asked.
+    public func open(path: String, preferring pluginID: String? = nil) throws -> Publication {
         let input = try PublicationInput(path: path)
+        if let pluginID, let known = registry.plugin(id: pluginID), known.isFormatPlugin,
+           input.mediaType.map(known.descriptor.mediaTypes.contains) ?? false, probe(known, input) > 0 {
+            return try Publication(plugin: known, input: input)
+        }
         let choice = try choose(for: input)
         return try Publication(plugin: choice.plugin, input: input)
     }
