@@ -247,7 +247,8 @@ final class ConnectorTests: XCTestCase {
         defer { server.stop() }
         let generated = (0..<45).map { String(format: "gen%03d", $0) }
         server.put(generated, on: 2)
-        server.put(Corpus.root == nil ? ["gen000"] : ["49T5twEACAAJ", "G7utDwAAQBAJ"], on: 4)
+        // Without the corpus, a volume of our own that is on no other shelf.
+        server.put(Corpus.root == nil ? ["gen045"] : ["49T5twEACAAJ", "G7utDwAAQBAJ"], on: 4)
         try ConnectorServices.setSecret(server.apiKey, pluginID: "org.shelf.googlebooks", key: "apiKey")
         let result = try googleBooks(["baseURL": server.base, "userId": server.publicUser]).pull()
         XCTAssertEqual(Set(result.shelves.map(\.name)), ["to-read", "read"])

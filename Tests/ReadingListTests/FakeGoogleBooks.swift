@@ -36,8 +36,9 @@ final class FakeGoogleBooks: @unchecked Sendable {
                 for item in (object["items"] as? [[String: Any]]) ?? [object] { volumes[item["id"] as! String] = item }
             }
         }
-        // Fixture volumes of our own: enough for pagination (more than one 40-volume page).
-        for i in 0..<45 {
+        // Fixture volumes of our own: enough for pagination (more than one 40-volume page), and one
+        // more for a second shelf when the corpus is absent.
+        for i in 0..<46 {
             let id = String(format: "gen%03d", i)
             let isbn = String(format: "9780000%06d", i)
             volumes[id] = ["kind": "books#volume", "id": id, "volumeInfo": [
