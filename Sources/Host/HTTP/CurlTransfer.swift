@@ -46,20 +46,24 @@ final class CurlTransfer {
     }
 
     func perform() -> Outcome {
-        guard CurlGlobal.isReady, let handle = curl_easy_init() else {
+        if let failure = shelf_curl_load() {
+            return Outcome(code: CURLE_FAILED_INIT, status: 0, headers: [:], effectiveURL: nil,
+                           message: String(cString: failure), cancelled: false)
+        }
+        guard let handle = shelf_curl_easy_init() else {
             return Outcome(code: CURLE_FAILED_INIT, status: 0, headers: [:], effectiveURL: nil,
                            message: "libcurl could not start", cancelled: false)
         }
-        defer { curl_easy_cleanup(handle) }
+        defer { shelf_curl_easy_cleanup(handle) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { shelf_curl_slist_free_all(headerList) }
 
         var code = configure(handle, errorBuffer: errorBuffer, headerList: &headerList)
         if code == CURLE_OK {
-            code = withExtendedLifetime(self) { curl_easy_perform(handle) }
+            code = withExtendedLifetime(self) { shelf_curl_easy_perform(handle) }
         }
 
         var effective: UnsafePointer<CChar>?
@@ -67,7 +71,7 @@ final class CurlTransfer {
         let message = String(cString: errorBuffer)
         return Outcome(code: code, status: status, headers: headers,
                        effectiveURL: effective.flatMap { URL(string: String(cString: $0)) },
-                       message: message.isEmpty ? String(cString: curl_easy_strerror(code)) : message,
+                       message: message.isEmpty ? String(cString: shelf_curl_easy_strerror(code)) : message,
                        cancelled: cancelled)
     }
 
@@ -124,7 +128,7 @@ final class CurlTransfer {
             // "Name;" is libcurl's spelling for a header sent with an empty value, "Name:" removes one.
             let line = field.value.isEmpty ? (field.name == "Expect" ? "Expect:" : "\(field.name);")
                                            : "\(field.name): \(field.value)"
-            headerList = curl_slist_append(headerList, line)
+            headerList = shelf_curl_slist_append(headerList, line)
         }
         codes.append(shelf_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headerList))
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK

@@ -14,7 +14,7 @@ enum RetryAfter {
             return TimeInterval(trimmed).map { min($0, 365 * 86_400) }
         }
         // libcurl's parser knows all three date forms HTTP allows (IMF-fixdate, RFC 850, asctime).
-        let epoch = curl_getdate(trimmed, nil)
+        let epoch = shelf_curl_getdate(trimmed)
         guard epoch != -1 else { return nil }
         return max(0, TimeInterval(epoch) - now.timeIntervalSince1970)
     }
