@@ -92,13 +92,13 @@ public final class EPUBBook {
             return pathTypes[Paths.percentDecode(p)]
         }
         var nav = Navigation()
-        func load(_ p: String) -> XDocument? {
+        func load(_ p: String) -> LibXMLElement? {
             guard let e = zip.entry(named: p), encryption.protection(of: p) == nil,
                   let data = try? zip.read(e, limit: 16 << 20) else {
                 warnings.append("the navigation document '\(p)' is missing or unreadable")
                 return nil
             }
-            return try? XML.parse(data, name: p, htmlFallback: true)
+            return (try? XML.parseRaw(data, name: p, htmlFallback: true))?.root
         }
         if opf.majorVersion >= 3, let p = navItem?.path, let doc = load(p) {
             nav = Navigation.parseNav(doc, path: p, typeOf: typeOf)
@@ -169,22 +169,22 @@ public final class EPUBBook {
             coverPagePaths.insert(Paths.percentDecode(p))
         }
         // A cover page: the guide's cover, or a first spine item that only shows the cover image.
-        if coverImagePath == nil, let page = coverPagePaths.first, let doc = try? document(at: page) {
-            coverImagePath = firstImage(in: doc.root, docPath: page)
+        if coverImagePath == nil, let page = coverPagePaths.first, let root = try? rawDocument(at: page).root {
+            coverImagePath = firstImage(in: root, docPath: page)
         }
         if let first = readingOrder.first, coverPagePaths.isEmpty {
             let name = (first.item.path as NSString).lastPathComponent.lowercased()
             if name.contains("cover") || first.item.id.lowercased().contains("cover") {
                 coverPagePaths.insert(first.item.path)
-                if coverImagePath == nil, let doc = try? document(at: first.item.path) {
-                    coverImagePath = firstImage(in: doc.root, docPath: first.item.path)
+                if coverImagePath == nil, let root = try? rawDocument(at: first.item.path).root {
+                    coverImagePath = firstImage(in: root, docPath: first.item.path)
                 }
             }
         }
     }
 
-    func firstImage(in root: XElement, docPath: String) -> String? {
-        for e in root.descendants() where e.name == "img" || e.name == "image" {
+    func firstImage(in root: LibXMLElement, docPath: String) -> String? {
+        for e in root.descendants() where e.isNamed("img") || e.isNamed("image") {
             let src = e.attr("src") ?? e.attr("href", ns: NS.xlink) ?? e.attr("href")
             if let src, let p = Paths.resolve(src, against: Paths.directory(of: docPath)), archive.contains(p) { return p }
         }

@@ -38,11 +38,11 @@ public struct EncryptionInfo {
         var info = EncryptionInfo()
         if hasLCPLicense { info.scheme = .lcp } else if hasRights { info.scheme = .adept }
         guard let data else { return info }
-        guard let doc = try? XML.parse(data, name: "META-INF/encryption.xml") else {
+        guard let doc = try? XML.parseRaw(data, name: "META-INF/encryption.xml"), let root = doc.root else {
             info.warnings.append("META-INF/encryption.xml cannot be read; encrypted items may show as garbage")
             return info
         }
-        for ed in doc.root.descendants("EncryptedData") {
+        for ed in root.descendants("EncryptedData") {
             guard let method = ed.child("EncryptionMethod")?.attr("Algorithm"),
                   let uri = ed.descendants("CipherReference").first?.attr("URI"),
                   let path = Paths.resolve(uri, against: "") else { continue }
@@ -54,8 +54,8 @@ public struct EncryptionInfo {
             // Scheme hints inside KeyInfo.
             if let keyInfo = ed.child("KeyInfo") {
                 for e in keyInfo.descendants() {
-                    if e.ns == Scheme.adept.rawValue, info.scheme == .unknown { info.scheme = .adept }
-                    if e.name == "RetrievalMethod", let u = e.attr("URI"), u.contains("license.lcpl"), info.scheme == .unknown {
+                    if e.isIn(Scheme.adept.rawValue), info.scheme == .unknown { info.scheme = .adept }
+                    if e.isNamed("RetrievalMethod"), let u = e.attr("URI"), u.contains("license.lcpl"), info.scheme == .unknown {
                         info.scheme = .lcp
                     }
                 }

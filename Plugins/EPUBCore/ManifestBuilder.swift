@@ -199,10 +199,10 @@ extension EPUBBook {
 
     private func readClips(smilPath: String, limit: Int) -> [JSONValue] {
         guard let data = try? data(path: smilPath, limit: 8 << 20),
-              let doc = try? XML.parse(data, name: smilPath) else { return [] }
+              let root = (try? XML.parseRaw(data, name: smilPath))?.root else { return [] }
         let dir = Paths.directory(of: smilPath)
         var clips: [JSONValue] = []
-        for par in doc.root.descendants("par") {
+        for par in root.descendants("par") {
             guard clips.count < limit else { break }
             var clip: [String: JSONValue] = [:]
             if let src = par.child("text")?.attr("src"), let href = Navigation.manifestHref(src, in: smilPath) { clip["text"] = .string(href) }

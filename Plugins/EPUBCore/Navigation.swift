@@ -28,10 +28,10 @@ public struct Navigation {
 
     // MARK: EPUB 3 nav
 
-    public static func parseNav(_ doc: XDocument, path: String, typeOf: (String) -> String?) -> Navigation {
+    public static func parseNav(_ root: LibXMLElement, path: String, typeOf: (String) -> String?) -> Navigation {
         var nav = Navigation()
         var count = 0
-        for n in doc.root.descendants("nav") {
+        for n in root.descendants("nav") {
             let types = (n.attr("type", ns: NS.epub) ?? n.attr("type") ?? "").split(separator: " ").map(String.init)
             guard let ol = n.child("ol") else { continue }
             let links = parseOL(ol, path: path, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
@@ -49,7 +49,7 @@ public struct Navigation {
         return nav
     }
 
-    private static func parseOL(_ ol: XElement, path: String, depth: Int, count: inout Int,
+    private static func parseOL(_ ol: LibXMLElement, path: String, depth: Int, count: inout Int,
                                 typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the table of contents nests deeper than \(maxDepth) levels; deeper entries were dropped")
@@ -72,7 +72,7 @@ public struct Navigation {
     }
 
     /// The label of a nav entry: its text, or the alt/title of an image inside it.
-    static func titleText(_ e: XElement) -> String {
+    static func titleText(_ e: LibXMLElement) -> String {
         let t = e.trimmedText
         if !t.isEmpty { return t }
         if let img = e.descendants("img").first, let alt = img.attr("alt") { return XML.collapse(alt) }
@@ -81,13 +81,13 @@ public struct Navigation {
 
     // MARK: NCX
 
-    public static func parseNCX(_ doc: XDocument, path: String, typeOf: (String) -> String?) -> Navigation {
+    public static func parseNCX(_ root: LibXMLElement, path: String, typeOf: (String) -> String?) -> Navigation {
         var nav = Navigation()
         var count = 0
-        if let map = doc.root.child("navMap") {
+        if let map = root.child("navMap") {
             nav.toc = parseNavPoints(map, path: path, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
         }
-        if let pl = doc.root.child("pageList") {
+        if let pl = root.child("pageList") {
             nav.pageList = pl.children("pageTarget").compactMap { pt in
                 guard let src = pt.child("content")?.attr("src"), let href = manifestHref(src, in: path) else { return nil }
                 let label = pt.child("navLabel")?.child("text")?.trimmedText ?? pt.attr("value")
@@ -97,7 +97,7 @@ public struct Navigation {
         return nav
     }
 
-    private static func parseNavPoints(_ parent: XElement, path: String, depth: Int, count: inout Int,
+    private static func parseNavPoints(_ parent: LibXMLElement, path: String, depth: Int, count: inout Int,
                                        typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the NCX nests deeper than \(maxDepth) levels; deeper entries were dropped")

@@ -19,9 +19,10 @@ public struct Container {
     public var rootfiles: [(path: String, mediaType: String)]
 
     public static func parse(_ data: Data) throws -> Container {
-        let doc = try XML.parse(data, name: "META-INF/container.xml")
+        let doc = try XML.parseRaw(data, name: "META-INF/container.xml")
+        guard let root = doc.root else { return Container(rootfiles: []) }
         var roots: [(String, String)] = []
-        for rf in doc.root.descendants("rootfile") {
+        for rf in root.descendants("rootfile") {
             guard let full = rf.attr("full-path"), !full.isEmpty else { continue }
             let type = rf.attr("media-type") ?? "application/oebps-package+xml"
             guard let path = Paths.normalise(Paths.percentDecode(full)), !path.isEmpty else { continue }
@@ -97,9 +98,9 @@ public struct OPFPackage {
     public func named(_ name: String) -> String? { namedMeta.first { $0.name == name }?.content }
 
     public static func parse(_ data: Data, path: String) throws -> OPFPackage {
-        let doc = try XML.parse(data, name: path)
-        let root = doc.root
-        guard root.name == "package" else {
+        let doc = try XML.parseRaw(data, name: path)
+        guard let root = doc.root else { throw PluginFailure.badData("'\(path)' has no root element", at: path) }
+        guard root.isNamed("package") else {
             throw PluginFailure.badData("'\(path)' is not an OPF package document (root element <\(root.name)>)", at: path)
         }
         var opf = OPFPackage(path: path, version: root.attr("version")?.trimmedASCII ?? "2.0",
@@ -109,21 +110,21 @@ public struct OPFPackage {
 
         // Metadata: dc:* and meta, possibly wrapped in EPUB 2's dc-metadata/x-metadata.
         if let metadata = root.child("metadata") {
-            var all: [XElement] = []
-            for e in metadata.elements {
-                if e.name == "dc-metadata" || e.name == "x-metadata" { all.append(contentsOf: e.elements) } else { all.append(e) }
+            var all: [LibXMLElement] = []
+            metadata.forEachElement { e in
+                if e.isNamed("dc-metadata") || e.isNamed("x-metadata") { all.append(contentsOf: e.elements) } else { all.append(e) }
             }
             var byID: [String: Int] = [:]
             var refines: [(target: String, property: String, value: String, scheme: String?)] = []
             for e in all {
-                if e.ns == NS.dc {
+                if e.isIn(NS.dc) {
                     var attrs: [String: String] = [:]
                     for a in e.attributes where a.ns == NS.opf || a.ns == nil { attrs[a.name] = a.value }
                     let entry = MetaEntry(property: "dc:" + e.name, value: e.trimmedText, id: e.attr("id"),
                                           lang: e.attr("lang", ns: "http://www.w3.org/XML/1998/namespace"), attributes: attrs)
                     if let id = entry.id { byID[id] = opf.entries.count }
                     opf.entries.append(entry)
-                } else if e.name == "meta" {
+                } else if e.isNamed("meta") {
                     if let name = e.attr("name"), let content = e.attr("content") {
                         opf.namedMeta.append((name, content.trimmedASCII))
                     } else if let property = e.attr("property") {

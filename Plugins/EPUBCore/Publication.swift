@@ -253,7 +253,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 return (text, TextRenderer.render(root, width: 100_000, decorate: false, limit: quoteLimit))
             }
             // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
-            let images = raw.tree()?.root.descendants().filter { $0.name == "img" || $0.name == "image" }.count ?? 0
+            let images = root.descendants().filter { $0.isNamed("img") || $0.isNamed("image") }.count
             return (images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n", nil)
         case .html:
             let doc = try book.document(at: target.path)

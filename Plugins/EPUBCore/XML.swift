@@ -104,7 +104,7 @@ public final class RawDocument {
     public var parsedAsHTML: Bool { html }
 
     public var root: LibXMLElement? {
-        xmlDocGetRootElement(doc).map { LibXMLElement(node: $0, document: self) }
+        xmlDocGetRootElement(doc).map { LibXMLElement(node: $0, document: self, depth: 0) }
     }
 
     /// The copied tree (for documents read many times: package, navigation, HTML rendering).
@@ -153,6 +153,8 @@ public final class RawDocument {
 public struct LibXMLElement {
     let node: xmlNodePtr
     let document: RawDocument
+    /// Below the root (0). Past `XML.maxDepth` an element is read as text only (see ElementView.swift).
+    let depth: Int
 
     public var name: String { document.name(node.pointee.name) }
     public var ns: String? { document.namespace(node.pointee.ns) }
@@ -169,17 +171,17 @@ public struct LibXMLElement {
             guard matches else { continue }
             let attrNS = document.namespace(attr.pointee.ns)
             if let ns {
-                if attrNS == ns { return value(attr) }
+                if attrNS == ns { return value(of: attr) }
             } else if attrNS == nil {
-                return value(attr)
+                return value(of: attr)
             } else if fallback == nil {
                 fallback = attr
             }
         }
-        return ns == nil ? fallback.map(value) : nil
+        return ns == nil ? fallback.map(value(of:)) : nil
     }
 
-    private func value(_ attr: xmlAttrPtr) -> String {
+    func value(of attr: xmlAttrPtr) -> String {
         var out = ""
         var c = attr.pointee.children
         while let child = c {
@@ -195,7 +197,7 @@ public struct LibXMLElement {
         while let child = c {
             switch child.pointee.type {
             case XML_ELEMENT_NODE:
-                try body(.element(LibXMLElement(node: child, document: document)))
+                try body(.element(LibXMLElement(node: child, document: document, depth: depth + 1)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let t = child.pointee.content { try body(.text(String(cString: t))) }
             case XML_ENTITY_REF_NODE:
@@ -208,8 +210,6 @@ public struct LibXMLElement {
         }
     }
 
-    /// The text of the subtree, without recursion.
-    public var text: String { XML.subtreeText(node, separated: false) }
 }
 
 public enum XNode {

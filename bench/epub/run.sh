@@ -10,15 +10,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 corpus=${1:-$root/../shared/corpus/epub}
 work=${BENCH_WORK:-/tmp/shelf-bench-epub}
+build=${BENCH_BUILD:-$work/build}   # an existing release scratch path may be reused
 mkdir -p "$work"
 [ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 66; }
 py=/usr/bin/python3
 
 echo "== building (release)"
-(cd "$root" && swift build -c release --scratch-path "$work/build" --product shelf-epub3 >/dev/null && \
-  swift build -c release --scratch-path "$work/build" --product shelf-epub2 >/dev/null)
-epub3="$work/build/release/libshelf-epub3.so"
-epub2="$work/build/release/libshelf-epub2.so"
+(cd "$root" && swift build -c release --scratch-path "$build" --product shelf-epub3 >/dev/null && \
+  swift build -c release --scratch-path "$build" --product shelf-epub2 >/dev/null)
+epub3="$build/release/libshelf-epub3.so"
+epub2="$build/release/libshelf-epub2.so"
 cc -O2 -I"$root/Sources/PluginAPI/include" "$here/driver.c" -o "$work/driver" -ldl
 echo 'print("")' > "$work/empty.swift"; swiftc -O "$work/empty.swift" -o "$work/empty" 2>/dev/null
 
