@@ -34,9 +34,10 @@ enum DisplayWidth {
     static func breaksFreely(_ c: Character) -> Bool { of(c) == 2 }
 }
 
-/// A child of an element, as the text renderer reads it.
+/// A child of an element, as the text renderer reads it. Text comes as the UTF-8 bytes the tree
+/// holds, valid for the duration of the call: no String is made per text node.
 public enum TextItem<E> {
-    case text(String)
+    case text(UnsafeBufferPointer<UInt8>)
     case element(E)
 }
 
@@ -59,7 +60,7 @@ extension XElement: TextElement {
     public func forEachChild(_ body: (TextItem<XElement>) throws -> Void) rethrows {
         for c in children {
             switch c {
-            case .text(let t): try body(.text(t))
+            case .text(var t): try t.withUTF8 { try body(.text($0)) }
             case .element(let e): try body(.element(e))
             }
         }
@@ -88,38 +89,65 @@ extension LibXMLElement: TextElement {
 /// `decorate` adds the reader's cues (heading underlines, list bullets, "[Image: alt]", footnote
 /// brackets) and wraps to `width`; without it the output is the bare text, one paragraph a line,
 /// which is what search and text comparison use.
+///
+/// Works on UTF-8 bytes throughout (the pending inline text, paragraphs, the output), as a full
+/// book's text goes through here: Strings only for the short things (alt text, headings' width).
 public struct TextRenderer {
     public var width: Int
     public var decorate: Bool
 
-    private var lines: [String] = []
-    private var inline = ""
+    /// Finished lines, each followed by a newline.
+    private var out: [UInt8] = []
+    /// Empty lines at the end of `out` (dropped when the rendering ends).
+    private var trailingEmptyLines = 0
+    private var inline: [UInt8] = []
     private var prefixes: [String] = []
     private var firstLinePrefix: String?
     private var listCounters: [Int?] = []   // nil: bulleted list
-    private var preDepth = 0
     /// Stop after this many bytes of output (for quotes from the start of an item).
     private var limit = Int.max
     private var emitted = 0
 
-    static let lineBreak: Character = "\u{2028}"
+    /// The line-break sentinel <br> leaves in the inline text: U+2028, which source text never
+    /// breaks a line at (it is white space there).
+    static let lineBreak: [UInt8] = [0xE2, 0x80, 0xA8]
 
     public init(width: Int = 72, decorate: Bool = true) {
         self.width = max(10, width)
         self.decorate = decorate
     }
 
-    static let skipped: Set<String> = ["head", "script", "style", "title", "template", "noscript", "meta", "link",
-                                       "annotation-xml", "param", "source", "track"]
-    static let blocks: Set<String> = ["p", "div", "section", "article", "aside", "header", "footer", "nav", "main",
-                                      "figure", "figcaption", "address", "center", "dl", "dt", "dd", "body", "html",
-                                      "blockquote", "pre", "table", "tr", "ul", "ol", "li", "h1", "h2", "h3", "h4",
-                                      "h5", "h6", "hr", "caption", "thead", "tbody", "tfoot", "details", "summary",
-                                      "fieldset", "form", "hgroup", "level1", "level2", "level3", "level4", "level5",
-                                      "level6", "level", "book", "frontmatter", "bodymatter", "rearmatter", "doctitle",
-                                      "docauthor", "list", "item", "sidebar", "note", "prodnote", "poem", "linegroup",
-                                      "line", "epigraph", "byline", "dateline", "imggroup", "bridgehead", "dtbook",
-                                      "svg", "text", "tspan", "math"]
+    /// How the renderer treats an element, by local name: looked up once per element instead of
+    /// comparing the name with each case in turn.
+    enum Tag {
+        case skipped, title, rt, rp, br, img, image, hr, a, sup, pre, table, tr, blockquote, dd, listItem
+        case heading(underline: UInt8?)
+        case list(ordered: Bool?)   // nil: DTBook <list>, ordered when type="ol"
+        case block, inline
+    }
+
+    static let tags: [String: Tag] = {
+        var t: [String: Tag] = [:]
+        for n in ["p", "div", "section", "article", "aside", "header", "footer", "nav", "main",
+                  "figure", "figcaption", "address", "center", "dl", "dt", "body", "html",
+                  "caption", "thead", "tbody", "tfoot", "details", "summary",
+                  "fieldset", "form", "hgroup", "level1", "level2", "level3", "level4", "level5",
+                  "level6", "level", "book", "frontmatter", "bodymatter", "rearmatter",
+                  "docauthor", "sidebar", "note", "prodnote", "poem", "linegroup",
+                  "line", "epigraph", "byline", "dateline", "imggroup", "dtbook",
+                  "svg", "text", "tspan", "math"] { t[n] = .block }
+        for n in ["head", "script", "style", "template", "noscript", "meta", "link",
+                  "annotation-xml", "param", "source", "track"] { t[n] = .skipped }
+        for n in ["h3", "h4", "h5", "h6", "bridgehead"] { t[n] = .heading(underline: nil) }
+        t["h1"] = .heading(underline: UInt8(ascii: "=")); t["doctitle"] = .heading(underline: UInt8(ascii: "="))
+        t["h2"] = .heading(underline: UInt8(ascii: "-"))
+        t["ul"] = .list(ordered: false); t["ol"] = .list(ordered: true); t["list"] = .list(ordered: nil)
+        t["li"] = .listItem; t["item"] = .listItem
+        t["title"] = .title; t["rt"] = .rt; t["rp"] = .rp; t["br"] = .br; t["img"] = .img; t["image"] = .image
+        t["hr"] = .hr; t["a"] = .a; t["sup"] = .sup; t["pre"] = .pre; t["table"] = .table; t["tr"] = .tr
+        t["blockquote"] = .blockquote; t["dd"] = .dd
+        return t
+    }()
 
     public static func render<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> String {
         var r = TextRenderer(width: width, decorate: decorate)
@@ -127,8 +155,8 @@ public struct TextRenderer {
         let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
         r.walk(start, depth: 0)
         r.flush()
-        while r.lines.last?.isEmpty == true { r.lines.removeLast() }
-        return r.lines.joined(separator: "\n") + (r.lines.isEmpty ? "" : "\n")
+        r.out.removeLast(r.trailingEmptyLines)
+        return String(decoding: r.out, as: UTF8.self)
     }
 
     /// Nesting deeper than this is read as plain text (iteratively), so that a hostile document
@@ -138,75 +166,82 @@ public struct TextRenderer {
     private mutating func walk<E: TextElement>(_ e: E, depth: Int) {
         guard emitted <= limit else { return }
         guard depth < TextRenderer.maxDepth else {
-            inline += " " + e.separatedText + " "
+            append(" " + e.separatedText + " ")
             return
         }
-        let name = e.name
-        if name == "title" && e.ns == NS.svg {
-            // An SVG's title is its text alternative.
+        let tag = TextRenderer.tags[e.name] ?? .inline
+        switch tag {
+        case .title:
+            // An SVG's title is its text alternative; any other title is metadata.
+            guard e.ns == NS.svg else { return }
             let t = XML.collapse(e.text)
-            if !t.isEmpty { inline += decorate ? " [Image: \(t)] " : " \(t) " }
+            if !t.isEmpty { append(decorate ? " [Image: \(t)] " : " \(t) ") }
             return
-        }
-        if TextRenderer.skipped.contains(name) { return }
-        if name == "rt" || name == "rp" {
+        case .skipped:
+            return
+        case .rt, .rp:
             // Ruby: the reading goes in parentheses when reading; search sees the base text only.
-            if decorate && name == "rt" { inline += "(" + XML.collapse(e.text) + ")" }
+            if decorate, case .rt = tag { append("(" + XML.collapse(e.text) + ")") }
             return
+        default:
+            break
         }
         if e.attribute("hidden", ns: nil) != nil { return }
-        switch name {
-        case "br":
-            inline.append(TextRenderer.lineBreak)
+        switch tag {
+        case .br:
+            inline.append(contentsOf: TextRenderer.lineBreak)
             return
-        case "img", "image":
-            if name == "image" && e.ns == NS.svg && e.attribute("alt", ns: nil) == nil { return }  // described by the svg title
+        case .img, .image:
+            if case .image = tag, e.ns == NS.svg, e.attribute("alt", ns: nil) == nil { return }  // described by the svg title
             let alt = XML.collapse(e.attribute("alt", ns: nil) ?? e.attribute("title", ns: nil) ?? "")
             if decorate {
-                if e.attribute("alt", ns: nil) == nil { inline += " [Image] " } else if !alt.isEmpty { inline += " [Image: \(alt)] " }
+                if e.attribute("alt", ns: nil) == nil { append(" [Image] ") } else if !alt.isEmpty { append(" [Image: \(alt)] ") }
             } else if !alt.isEmpty {
-                inline += " \(alt) "
+                append(" \(alt) ")
             }
             return
-        case "hr":
+        case .hr:
             flush()
-            if decorate { emitLine("* * *") ; lines.append("") }
+            if decorate { emitLine("* * *".utf8); emptyLine() }
             return
-        case "a":
-            let types = (e.attribute("type", ns: NS.epub) ?? "") + " " + (e.attribute("role", ns: nil) ?? "")
-            if decorate && (types.contains("noteref") || (e.attribute("href", ns: nil)?.contains("#") == true && isNoteLike(e))) {
-                inline += "[\(XML.collapse(e.text))]"
-                return
+        case .a:
+            if decorate {
+                let noteref = TextRenderer.contains(e.attribute("type", ns: NS.epub), "noteref")
+                    || TextRenderer.contains(e.attribute("role", ns: nil), "noteref")
+                if noteref || (e.attribute("href", ns: nil)?.utf8.contains(UInt8(ascii: "#")) == true && isNoteLike(e)) {
+                    append("[\(XML.collapse(e.text))]")
+                    return
+                }
             }
-        case "sup":
+        case .sup:
             if decorate, let a = TextRenderer.firstChild(of: e, named: "a"), TextRenderer.elementChildren(of: e).count == 1,
-               a.attribute("href", ns: nil)?.contains("#") == true {
-                inline += "[\(XML.collapse(e.text))]"
+               a.attribute("href", ns: nil)?.utf8.contains(UInt8(ascii: "#")) == true {
+                append("[\(XML.collapse(e.text))]")
                 return
             }
-        case "h1", "h2", "h3", "h4", "h5", "h6", "doctitle", "bridgehead":
+        case .heading(let underline):
             flush()
             let text = XML.collapse(inlineText(e, depth: depth))
             if !text.isEmpty {
-                emitWrapped(text)
-                if decorate && (name == "h1" || name == "h2" || name == "doctitle") {
+                emitWrapped(Array(text.utf8))
+                if decorate, let underline {
                     let w = min(width - prefixWidth, DisplayWidth.of(text))
-                    emitLine(String(repeating: name == "h2" ? "-" : "=", count: max(3, w)))
+                    emitLine(repeatElement(underline, count: max(3, w)))
                 }
-                lines.append("")
+                emptyLine()
             }
             return
-        case "ul", "ol", "list":
+        case .list(let ordered):
             flush()
-            let ordered = name == "ol" || (name == "list" && e.attribute("type", ns: nil) == "ol")
-            listCounters.append(ordered ? min(max(Int(e.attribute("start", ns: nil) ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
+            let isOrdered = ordered ?? (e.attribute("type", ns: nil) == "ol")
+            listCounters.append(isOrdered ? min(max(Int(e.attribute("start", ns: nil) ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
             prefixes.append(decorate ? "  " : "")
             e.forEachChild { visit($0, depth: depth) }
             flush()
             prefixes.removeLast()
             listCounters.removeLast()
             return
-        case "li", "item":
+        case .listItem:
             flush()
             if decorate, let last = listCounters.last {
                 if let n = last {
@@ -222,43 +257,35 @@ public struct TextRenderer {
             prefixes.removeLast()
             firstLinePrefix = nil
             return
-        case "blockquote":
+        case .blockquote, .dd:
             flush()
-            prefixes.append(decorate ? "> " : "")
+            if case .dd = tag { prefixes.append(decorate ? "    " : "") } else { prefixes.append(decorate ? "> " : "") }
             e.forEachChild { visit($0, depth: depth) }
             flush()
             prefixes.removeLast()
             return
-        case "dd":
-            flush()
-            prefixes.append(decorate ? "    " : "")
-            e.forEachChild { visit($0, depth: depth) }
-            flush()
-            prefixes.removeLast()
-            return
-        case "tr":
+        case .tr:
             flush()
             let cells = TextRenderer.elementChildren(of: e).filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0, depth: depth)) }
             let row = cells.filter { !$0.isEmpty }.joined(separator: decorate ? " | " : " ")
-            if !row.isEmpty { emitWrapped(row) }
+            if !row.isEmpty { emitWrapped(Array(row.utf8)) }
             return
-        case "table":
+        case .table:
             flush()
             e.forEachChild { visit($0, depth: depth) }
             flush()
             return
-        case "pre":
+        case .pre:
             flush()
-            preDepth += 1
-            let text = e.text
-            for l in text.split(separator: "\n", omittingEmptySubsequences: false) { emitLine(String(l)) }
-            preDepth -= 1
-            lines.append("")
+            // Split as Characters, as written: a CR LF pair is one character and no line break.
+            for l in e.text.split(separator: "\n", omittingEmptySubsequences: false) { emitLine(l.utf8) }
+            emptyLine()
             return
         default:
             break
         }
-        let isBlock = TextRenderer.blocks.contains(name)
+        let isBlock: Bool
+        if case .block = tag { isBlock = true } else { isBlock = false }
         if isBlock { flush() }
         e.forEachChild { visit($0, depth: depth) }
         if isBlock { flush() }
@@ -266,24 +293,38 @@ public struct TextRenderer {
 
     private mutating func visit<E: TextElement>(_ n: TextItem<E>, depth: Int) {
         switch n {
-        case .text(let t): inline += t
+        case .text(let t): inline.append(contentsOf: t)
         case .element(let c): walk(c, depth: depth + 1)
         }
+    }
+
+    private mutating func append(_ s: String) { inline.append(contentsOf: s.utf8) }
+
+    /// Whether `haystack` holds `needle`, byte for byte.
+    static func contains(_ haystack: String?, _ needle: String) -> Bool {
+        guard let haystack else { return false }
+        let h = Array(haystack.utf8), n = Array(needle.utf8)
+        guard !n.isEmpty else { return true }
+        guard h.count >= n.count else { return false }
+        return (0...(h.count - n.count)).contains { i in h[i..<(i + n.count)].elementsEqual(n) }
     }
 
     private func isNoteLike<E: TextElement>(_ a: E) -> Bool {
         let t = XML.collapse(a.text)
         guard !t.isEmpty, t.count <= 4 else { return false }
         let cls = (a.attribute("class", ns: nil) ?? "").lowercased()
-        return cls.contains("note") || cls.contains("fn") || t.allSatisfy { $0.isNumber || $0 == "*" || $0 == "†" }
+        return TextRenderer.contains(cls, "note") || TextRenderer.contains(cls, "fn") || t.allSatisfy { $0.isNumber || $0 == "*" || $0 == "†" }
     }
 
-    /// Text of an element for one-line uses (headings, cells), with images as alt text.
+    /// Text of an element for one-line uses (headings, cells), with images as alt text: its lines
+    /// joined by spaces.
     private func inlineText<E: TextElement>(_ e: E, depth: Int) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
         e.forEachChild { r.visit($0, depth: depth + 1) }
         r.flush(blank: false)
-        return r.lines.joined(separator: " ")
+        if !r.out.isEmpty { r.out.removeLast() }
+        for i in r.out.indices where r.out[i] == 0x0A { r.out[i] = 0x20 }
+        return String(decoding: r.out, as: UTF8.self)
     }
 
     static func firstChild<E: TextElement>(of e: E, named name: String) -> E? {
@@ -302,49 +343,64 @@ public struct TextRenderer {
 
     private var prefixWidth: Int { prefixes.reduce(0) { $0 + DisplayWidth.of($1) } }
 
+    /// Ends the pending inline text: each run between <br>s becomes a paragraph, white space
+    /// collapsed (source newlines are white space).
     private mutating func flush(blank: Bool = true) {
-        let text = inline
-        inline = ""
+        guard !inline.isEmpty else { return }
+        // The pending text moves out (its buffer comes back for the next run).
+        var text: [UInt8] = []
+        swap(&text, &inline)
         var wrote = false
-        // Source newlines are white space; only <br> (the U+2028 sentinel, E2 80 A8) breaks a line.
-        var utf8 = Array(text.utf8)
+        var paragraph: [UInt8] = []
+        func emit(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
+            paragraph.removeAll(keepingCapacity: true)
+            XML.collapse(bytes: text[lo..<hi], into: &paragraph)
+            if !paragraph.isEmpty { r.emitWrapped(paragraph); wrote = true }
+        }
         var start = 0
         var i = 0
-        func paragraph(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
-            let p = XML.collapse(bytes: utf8[lo..<hi])
-            if !p.isEmpty { r.emitWrapped(p); wrote = true }
-        }
-        while i + 2 < utf8.count {
-            if utf8[i] == 0xE2 && utf8[i + 1] == 0x80 && utf8[i + 2] == 0xA8 {
-                paragraph(&self, start, i)
+        while i + 2 < text.count {
+            if text[i] == 0xE2 && text[i + 1] == 0x80 && text[i + 2] == 0xA8 {
+                emit(&self, start, i)
                 i += 3
                 start = i
             } else {
                 i += 1
             }
         }
-        paragraph(&self, start, utf8.count)
-        utf8.removeAll()
-        if wrote && blank && decorate { lines.append("") }
+        emit(&self, start, text.count)
+        text.removeAll(keepingCapacity: true)
+        swap(&text, &inline)
+        if wrote && blank && decorate { emptyLine() }
     }
 
-    private mutating func emitLine(_ s: String) {
-        var prefix = prefixes.joined()
+    /// One output line, after the prefixes of the blocks it is in (the list marker on an item's first line).
+    private mutating func emitLine<C: Collection>(_ s: C) where C.Element == UInt8 {
+        let whole = firstLinePrefix == nil ? prefixes.count : max(0, prefixes.count - 1)
+        let start = out.count
+        for p in prefixes[0..<whole] { out.append(contentsOf: p.utf8) }
         if let f = firstLinePrefix {
-            prefix = String(prefixes.dropLast().joined()) + f
+            out.append(contentsOf: f.utf8)
             firstLinePrefix = nil
         }
-        lines.append(prefix + s)
-        emitted += s.utf8.count + 1
+        out.append(contentsOf: s)
+        trailingEmptyLines = out.count == start ? trailingEmptyLines + 1 : 0
+        out.append(0x0A)
+        emitted += s.count + 1
+    }
+
+    /// A blank line between blocks: no prefix, and not counted towards the limit.
+    private mutating func emptyLine() {
+        out.append(0x0A)
+        trailingEmptyLines += 1
     }
 
     /// Greedy wrapping by display width, over the UTF-8 bytes: lines break at spaces and around
     /// East Asian wide characters; a word wider than the line is cut between characters.
-    private mutating func emitWrapped(_ text: String) {
+    private mutating func emitWrapped(_ bytes: [UInt8]) {
         let avail = max(8, width - prefixWidth)
         // UTF-8 length bounds the display width from above: short paragraphs need no wrapping.
-        guard decorate, text.utf8.count > avail else { emitLine(text); return }
-        let bytes = Array(text.utf8)
+        guard decorate, bytes.count > avail else { emitLine(bytes); return }
         let n = bytes.count
         var line: [UInt8] = []
         var lineWidth = 0
@@ -365,7 +421,7 @@ public struct TextRenderer {
             return (length, DisplayWidth.of(scalar: sc))
         }
         func flushLine(_ r: inout TextRenderer) {
-            r.emitLine(String(decoding: line, as: UTF8.self))
+            r.emitLine(line)
             line.removeAll(keepingCapacity: true)
             lineWidth = 0
         }

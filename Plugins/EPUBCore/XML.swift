@@ -199,10 +199,12 @@ public struct LibXMLElement {
             case XML_ELEMENT_NODE:
                 try body(.element(LibXMLElement(node: child, document: document, depth: depth + 1)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
-                if let t = child.pointee.content { try body(.text(String(cString: t))) }
+                if let t = child.pointee.content {
+                    try body(.text(UnsafeBufferPointer(start: t, count: strlen(UnsafeRawPointer(t).assumingMemoryBound(to: CChar.self)))))
+                }
             case XML_ENTITY_REF_NODE:
-                let t = XML.expandEntity(child, doc: document.doc, budget: &document.budget)
-                if !t.isEmpty { try body(.text(t)) }
+                var t = XML.expandEntity(child, doc: document.doc, budget: &document.budget)
+                if !t.isEmpty { try t.withUTF8 { try body(.text($0)) } }
             default:
                 break
             }
@@ -502,7 +504,13 @@ public enum XML {
 
     public static func collapse<C: Collection>(bytes: C) -> String where C.Element == UInt8 {
         var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+        collapse(bytes: bytes, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the collapsed bytes to `out` (expected empty: a leading run is dropped only there).
+    public static func collapse<C: Collection>(bytes: C, into out: inout [UInt8]) where C.Element == UInt8 {
+        out.reserveCapacity(out.count + bytes.count)
         var pendingSpace = false
         for b in bytes {
             if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
@@ -512,6 +520,5 @@ public enum XML {
                 out.append(b)
             }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
