@@ -15,7 +15,9 @@ public final class Shelf {
 
     public private(set) lazy var registry = PluginRegistry(searchPath: searchPath, directories: directories)
 
-    public var router: FormatRouter { FormatRouter(registry: registry) }
+    public var router: FormatRouter {
+        FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("positions", isDirectory: true))
+    }
 
     /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`).
     public func open(_ path: String, preferring pluginID: String? = nil) throws -> Publication {

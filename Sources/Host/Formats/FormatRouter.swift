@@ -5,8 +5,13 @@ import PluginAPI
 /// the most confident wins; when none claims it, every format plugin is asked.
 public struct FormatRouter {
     public let registry: PluginRegistry
+    /// Where positions memos are kept (`PositionsMemo`); nil keeps none.
+    public let memoFolder: URL?
 
-    public init(registry: PluginRegistry) { self.registry = registry }
+    public init(registry: PluginRegistry, memoFolder: URL? = nil) {
+        self.registry = registry
+        self.memoFolder = memoFolder
+    }
 
     public struct Choice {
         public let plugin: LoadedPlugin
@@ -47,11 +52,18 @@ public struct FormatRouter {
     /// it without the others being loaded and asked.
     public func open(path: String, preferring pluginID: String? = nil) throws -> Publication {
         let input = try PublicationInput(path: path)
+        // The plugin that computed this very file's positions opens it again, unasked.
+        if let memoFolder, let found = PositionsMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
+           pluginID == nil || pluginID == found.memo.pluginID,
+           let publication = try? Publication(plugin: found.plugin, input: input, memoFolder: memoFolder,
+                                              positions: found.memo.positions) {
+            return publication
+        }
         if let pluginID, let known = registry.plugin(id: pluginID), known.isFormatPlugin,
            input.mediaType.map(known.descriptor.mediaTypes.contains) ?? false, probe(known, input) > 0 {
-            return try Publication(plugin: known, input: input)
+            return try Publication(plugin: known, input: input, memoFolder: memoFolder)
         }
         let choice = try choose(for: input)
-        return try Publication(plugin: choice.plugin, input: input)
+        return try Publication(plugin: choice.plugin, input: input, memoFolder: memoFolder)
     }
 }

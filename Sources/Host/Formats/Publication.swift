@@ -12,14 +12,19 @@ public final class Publication {
     public let manifestJSON: Data
     private let handle: OpaquePointer
     private let format: UnsafePointer<shelf_format_v1>
+    /// Where the positions are remembered once computed (`PositionsMemo`), and what is remembered.
+    private let memoFolder: URL?
+    private var knownPositions: [Locator]?
 
-    init(plugin: LoadedPlugin, input: PublicationInput) throws {
+    init(plugin: LoadedPlugin, input: PublicationInput, memoFolder: URL? = nil, positions: [Locator]? = nil) throws {
         guard let format = plugin.format, let open = format.pointee.open else {
             throw ShelfError(.unavailable, "plugin \(plugin.descriptor.id) cannot open files", subject: input.path)
         }
         self.plugin = plugin
         self.input = input
         self.format = format
+        self.memoFolder = memoFolder
+        self.knownPositions = positions
         var handle: OpaquePointer?
         var error = PluginCall.newError()
         let status = plugin.call { input.withCInput { open($0, nil, &handle, &error) } }
@@ -92,9 +97,13 @@ public final class Publication {
     }
 
     public func positions() throws -> [Locator] {
+        if let knownPositions { return knownPositions }
         let table = try positionsTable()
         let data = try wrap { try PluginCall.collect(plugin) { out, err in table.pointee.positions?(handle, out, err) ?? SHELF_E_UNSUPPORTED } }
-        return try decode([Locator].self, data, what: "positions")
+        let positions = try decode([Locator].self, data, what: "positions")
+        knownPositions = positions
+        if let memoFolder { PositionsMemo.save(positions, bookPath: input.path, plugin: plugin, folder: memoFolder) }
+        return positions
     }
 
     public func locate(_ locator: Locator) throws -> Locator {

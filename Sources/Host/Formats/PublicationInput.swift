@@ -25,7 +25,8 @@ public struct PublicationInput: Sendable {
         }
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: MediaTypeSniffer.headSize)) ?? Data()
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? UInt64(head.count)
+        // stat, not FileManager's attributes: those also look up the owner's and group's names (/etc/passwd).
+        let size = FileIdentity(path: path).map { UInt64(max(0, $0.size)) } ?? UInt64(head.count)
         self.path = path
         self.uri = uri ?? path
         self.head = [UInt8](head)

@@ -11,7 +11,7 @@ public final class PluginRegistry: @unchecked Sendable {
         defer { cache.save() }
         for path in searchPath.candidates() {
             do {
-                let key = PluginRegistryCache.FileKey(path: path)
+                let key = FileIdentity(path: path)
                 let plugin: LoadedPlugin
                 if let key, let known = cache.entry(for: path, key: key) {
                     plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities)
@@ -29,7 +29,7 @@ public final class PluginRegistry: @unchecked Sendable {
                 try plugin.initialise(directories: directories)
                 plugins.append(plugin)
                 // Only a plugin that loaded, passed every check and initialised is remembered.
-                if plugin.isLoaded, let key = PluginRegistryCache.FileKey(path: path) { cache.record(path, key: key, plugin: plugin) }
+                if plugin.isLoaded, let key = FileIdentity(path: path) { cache.record(path, key: key, plugin: plugin) }
             } catch let failure as LoadedPlugin.LoadFailure {
                 refused.append(failure)
             } catch {

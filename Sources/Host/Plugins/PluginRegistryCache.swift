@@ -4,26 +4,10 @@ import Glibc
 /// What shelf learnt about each plugin file the last time it opened it — the descriptor and the
 /// capabilities — so that the next command can route by media type without loading every plugin
 /// (GStreamer keeps a registry for the same reason). An entry counts only while the file is the
-/// same file: same size, modification and change times, and inode; anything else reloads it.
+/// same file (`FileIdentity`); anything else reloads it.
 struct PluginRegistryCache {
-    struct FileKey: Codable, Equatable {
-        var size: Int64
-        var modified: Int64     // nanoseconds
-        var changed: Int64      // nanoseconds (ctime cannot be set back by a user)
-        var inode: UInt64
-
-        init?(path: String) {
-            var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
-            size = Int64(info.st_size)
-            modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-            changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-            inode = UInt64(info.st_ino)
-        }
-    }
-
     struct Entry: Codable {
-        var key: FileKey
+        var key: FileIdentity
         var descriptor: PluginDescriptor
         var capabilities: [String]
     }
@@ -49,13 +33,13 @@ struct PluginRegistryCache {
     }
 
     /// The recorded entry for `path`, if the file is unchanged.
-    mutating func entry(for path: String, key: FileKey) -> Entry? {
+    mutating func entry(for path: String, key: FileIdentity) -> Entry? {
         guard let entry = previous[path], entry.key == key else { return nil }
         current[path] = entry
         return entry
     }
 
-    mutating func record(_ path: String, key: FileKey, plugin: LoadedPlugin) {
+    mutating func record(_ path: String, key: FileIdentity, plugin: LoadedPlugin) {
         current[path] = Entry(key: key, descriptor: plugin.descriptor, capabilities: plugin.capabilities)
     }
 

@@ -97,6 +97,13 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
         // FULL: a position or bookmark written before a crash or power loss is there afterwards.
         try execute("PRAGMA synchronous=FULL")
+        // A command is a short process: left to its defaults, sqlite would checkpoint the WAL into the database
+        // and delete it at every close, then make it anew at the next write, five syncs for one page turn.
+        // The WAL is as durable as the database (synchronous=FULL), so it stays, and checkpoints happen
+        // as the WAL grows (every 1,000 pages), inside whichever command writes then.
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        _ = shelf_sqlite_set_checkpoint_on_close(handle, 0)
         try execute("PRAGMA foreign_keys=ON")
     }
 

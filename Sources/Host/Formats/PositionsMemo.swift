@@ -1,0 +1,242 @@
+import Foundation
+
+/// What a plugin answered for one book file the last time: which plugin opened it, and the book's
+/// positions list.
+///
+/// Every `shelf read` needs the whole positions list ("page 48 of 2,615"), and asking the plugin for
+/// it means computing it, writing it as JSON and reading the JSON back — about a third of a page turn
+/// in a long book. The list depends only on the file and the plugin, so the first answer is kept in
+/// the cache folder in a compact binary form and used while both are unchanged. It also names the
+/// plugin, so the next open of the same file goes to it without probing.
+///
+/// A memo is only ever a shortcut: a missing, stale, damaged or foreign file is ignored (and
+/// rewritten when the positions are computed again), never an error.
+struct PositionsMemo {
+    let pluginID: String
+    let positions: [Locator]
+
+    /// The memo of `bookPath` when it was made from this very file by `plugin` as it is now.
+    static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (memo: PositionsMemo, plugin: LoadedPlugin)? {
+        let bookPath = absolute(bookPath)
+        guard let book = FileIdentity(path: bookPath),
+              let data = try? Data(contentsOf: file(for: bookPath, in: folder)),
+              let header = try? Header.read(data), header.bookPath == bookPath, header.book == book,
+              let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
+              known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile,
+              let positions = try? LocatorCoder.decode(data, from: header.end)
+        else { return nil }
+        return (PositionsMemo(pluginID: header.pluginID, positions: positions), known)
+    }
+
+    /// Keeps the positions `plugin` computed for `bookPath`. Written to a temporary file and renamed,
+    /// so a reader never sees half a memo; a failure only costs speed next time.
+    static func save(_ positions: [Locator], bookPath: String, plugin: LoadedPlugin, folder: URL) {
+        let bookPath = absolute(bookPath)
+        guard let book = FileIdentity(path: bookPath), let pluginFile = FileIdentity(path: plugin.path) else { return }
+        var writer = ByteWriter()
+        Header(bookPath: bookPath, book: book, pluginID: plugin.descriptor.id,
+               pluginVersion: plugin.descriptor.version, pluginFile: pluginFile, end: 0).write(to: &writer)
+        LocatorCoder.encode(positions, to: &writer)
+        let target = file(for: bookPath, in: folder)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        try? Data(writer.bytes).write(to: target, options: .atomic)
+    }
+
+    /// The same book named from two folders is one memo.
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// One file per book path, named by a hash of it (the path itself is checked inside).
+    static func file(for bookPath: String, in folder: URL) -> URL {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in bookPath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return folder.appendingPathComponent(String(hash, radix: 16) + ".positions")
+    }
+
+    private struct Header {
+        static let magic = Array("shelf positions 1\n".utf8)
+        var bookPath: String
+        var book: FileIdentity
+        var pluginID: String
+        var pluginVersion: String
+        var pluginFile: FileIdentity
+        var end: Int
+
+        func write(to writer: inout ByteWriter) {
+            writer.bytes += Self.magic
+            writer.string(bookPath)
+            writer.identity(book)
+            writer.string(pluginID)
+            writer.string(pluginVersion)
+            writer.identity(pluginFile)
+        }
+
+        static func read(_ data: Data) throws -> Header {
+            var reader = ByteReader(data)
+            guard try reader.take(magic.count).elementsEqual(magic) else { throw ByteReader.Malformed() }
+            return Header(bookPath: try reader.string(), book: try reader.identity(), pluginID: try reader.string(),
+                          pluginVersion: try reader.string(), pluginFile: try reader.identity(), end: reader.offset)
+        }
+    }
+}
+
+/// Locators in a compact binary form: a table of the distinct strings (a book has a few hundred
+/// hrefs for thousands of positions), then each locator as indexes into it and its numbers.
+enum LocatorCoder {
+    private static let none = UInt32.max
+    private enum Field: UInt8 {
+        case position = 1, progression = 2, totalProgression = 4, fragments = 8, text = 16
+    }
+
+    static func encode(_ locators: [Locator], to writer: inout ByteWriter) {
+        var table: [String] = []
+        var index: [String: UInt32] = [:]
+        func id(_ string: String?) -> UInt32 {
+            guard let string else { return none }
+            if let known = index[string] { return known }
+            let next = UInt32(table.count)
+            table.append(string)
+            index[string] = next
+            return next
+        }
+        var body = ByteWriter()
+        for locator in locators {
+            body.u32(id(locator.href))
+            body.u32(id(locator.type))
+            body.u32(id(locator.title))
+            let l = locator.locations
+            var fields: UInt8 = 0
+            if l.position != nil { fields |= Field.position.rawValue }
+            if l.progression != nil { fields |= Field.progression.rawValue }
+            if l.totalProgression != nil { fields |= Field.totalProgression.rawValue }
+            if l.fragments != nil { fields |= Field.fragments.rawValue }
+            if locator.text != nil { fields |= Field.text.rawValue }
+            body.bytes.append(fields)
+            if let position = l.position { body.u64(UInt64(bitPattern: Int64(position))) }
+            if let progression = l.progression { body.u64(progression.bitPattern) }
+            if let total = l.totalProgression { body.u64(total.bitPattern) }
+            if let fragments = l.fragments {
+                body.u32(UInt32(fragments.count))
+                for fragment in fragments { body.u32(id(fragment)) }
+            }
+            if let text = locator.text {
+                body.u32(id(text.before))
+                body.u32(id(text.highlight))
+                body.u32(id(text.after))
+            }
+        }
+        writer.u32(UInt32(table.count))
+        for string in table { writer.string(string) }
+        writer.u32(UInt32(locators.count))
+        writer.bytes += body.bytes
+    }
+
+    static func decode(_ data: Data, from offset: Int) throws -> [Locator] {
+        var reader = ByteReader(data, offset: offset)
+        let tableCount = try reader.count(minimumBytesEach: 4)
+        var table: [String] = []
+        table.reserveCapacity(tableCount)
+        for _ in 0..<tableCount { table.append(try reader.string()) }
+        func string(_ id: UInt32) throws -> String? {
+            if id == none { return nil }
+            guard Int(id) < table.count else { throw ByteReader.Malformed() }
+            return table[Int(id)]
+        }
+        func required(_ id: UInt32) throws -> String {
+            guard let value = try string(id) else { throw ByteReader.Malformed() }
+            return value
+        }
+        let count = try reader.count(minimumBytesEach: 13)
+        var locators: [Locator] = []
+        locators.reserveCapacity(count)
+        for _ in 0..<count {
+            var locator = Locator(href: try required(reader.u32()), type: try required(reader.u32()),
+                                  title: try string(reader.u32()))
+            let fields = try reader.take(1).first ?? 0
+            func has(_ field: Field) -> Bool { fields & field.rawValue != 0 }
+            if has(.position) { locator.locations.position = Int(Int64(bitPattern: try reader.u64())) }
+            if has(.progression) { locator.locations.progression = Double(bitPattern: try reader.u64()) }
+            if has(.totalProgression) { locator.locations.totalProgression = Double(bitPattern: try reader.u64()) }
+            if has(.fragments) {
+                let n = try reader.count(minimumBytesEach: 4)
+                locator.locations.fragments = try (0..<n).map { _ in try required(reader.u32()) }
+            }
+            if has(.text) {
+                locator.text = Locator.Text(before: try string(reader.u32()), highlight: try string(reader.u32()),
+                                            after: try string(reader.u32()))
+            }
+            locators.append(locator)
+        }
+        guard reader.isAtEnd else { throw ByteReader.Malformed() }
+        return locators
+    }
+}
+
+struct ByteWriter {
+    var bytes: [UInt8] = []
+
+    mutating func u32(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+    mutating func string(_ value: String) {
+        u32(UInt32(value.utf8.count))
+        bytes += value.utf8
+    }
+    mutating func identity(_ value: FileIdentity) {
+        u64(UInt64(bitPattern: value.size))
+        u64(UInt64(bitPattern: value.modified))
+        u64(UInt64(bitPattern: value.changed))
+        u64(value.inode)
+    }
+}
+
+/// Reads what `ByteWriter` wrote; every read is bounds-checked, so a damaged file is `Malformed`.
+struct ByteReader {
+    struct Malformed: Error {}
+    private let bytes: [UInt8]
+    private(set) var offset: Int
+
+    init(_ data: Data, offset: Int = 0) {
+        bytes = [UInt8](data)
+        self.offset = offset
+    }
+
+    var remaining: Int { bytes.count - offset }
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
+        guard count >= 0, count <= remaining else { throw Malformed() }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    mutating func u32() throws -> UInt32 {
+        guard remaining >= 4 else { throw Malformed() }
+        defer { offset += 4 }
+        return bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    }
+
+    mutating func u64() throws -> UInt64 {
+        guard remaining >= 8 else { throw Malformed() }
+        defer { offset += 8 }
+        return bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+    }
+
+    /// A count of items that each take at least `minimumBytesEach`: larger than what is left is damage.
+    mutating func count(minimumBytesEach: Int) throws -> Int {
+        let n = Int(try u32())
+        guard n <= remaining / max(1, minimumBytesEach) else { throw Malformed() }
+        return n
+    }
+
+    mutating func string() throws -> String {
+        let length = Int(try u32())
+        return String(decoding: try take(length), as: UTF8.self)
+    }
+
+    mutating func identity() throws -> FileIdentity {
+        FileIdentity(size: Int64(bitPattern: try u64()), modified: Int64(bitPattern: try u64()),
+                     changed: Int64(bitPattern: try u64()), inode: try u64())
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+@testable import Host
+import XCTest
+
+/// The compact form positions memos are kept in: every field of a locator survives, and a damaged
+/// file is refused rather than read as something else.
+final class LocatorCoderTests: XCTestCase {
+    let locators = [
+        Locator(href: "ch1.xhtml", type: "application/xhtml+xml", title: "Chapter 1",
+                locations: .init(position: 1, progression: 0, totalProgression: 0)),
+        Locator(href: "ch1.xhtml", type: "application/xhtml+xml",
+                locations: .init(position: 2, progression: 0.5, totalProgression: 1.0 / 3, fragments: ["p3", "t=12"]),
+                text: .init(before: "Call me ", highlight: "Ishmaël", after: nil)),
+        Locator(href: "Chapitre é/2.xhtml", type: "", locations: .init()),
+    ]
+
+    func encoded() -> Data {
+        var writer = ByteWriter()
+        LocatorCoder.encode(locators, to: &writer)
+        return Data(writer.bytes)
+    }
+
+    func testEveryFieldSurvivesARoundTrip() throws {
+        XCTAssertEqual(try LocatorCoder.decode(encoded(), from: 0), locators)
+        var empty = ByteWriter()
+        LocatorCoder.encode([], to: &empty)
+        XCTAssertEqual(try LocatorCoder.decode(Data(empty.bytes), from: 0), [])
+    }
+
+    func testADamagedFormIsRefused() {
+        let data = encoded()
+        for cut in [0, 3, data.count / 2, data.count - 1] {
+            XCTAssertThrowsError(try LocatorCoder.decode(data.prefix(cut), from: 0), "cut at \(cut)")
+        }
+        XCTAssertThrowsError(try LocatorCoder.decode(data + [0], from: 0), "trailing bytes")
+        // A string index past the table, and a count far larger than the file.
+        var bad = ByteWriter()
+        bad.u32(0); bad.u32(1); bad.u32(7); bad.u32(7); bad.u32(UInt32.max); bad.bytes.append(0)
+        XCTAssertThrowsError(try LocatorCoder.decode(Data(bad.bytes), from: 0))
+        var huge = ByteWriter()
+        huge.u32(UInt32.max)
+        XCTAssertThrowsError(try LocatorCoder.decode(Data(huge.bytes), from: 0))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Positions memos: the second open of a file takes its positions from the cache folder and its
+/// plugin without probing, and anything stale or damaged there is ignored, never believed.
+final class PositionsMemoTests: XCTestCase {
+    var shelf: ShelfProcess!
+    let samples = ShelfProcess.packageRoot.appendingPathComponent("samples")
+
+    override func setUpWithError() throws { shelf = try ShelfProcess() }
+    override func tearDown() { shelf.cleanUp() }
+
+    var memoFolder: URL { shelf.home.appendingPathComponent("cache/positions") }
+
+    func memoFiles() -> [URL] {
+        (try? FileManager.default.contentsOfDirectory(at: memoFolder, includingPropertiesForKeys: nil)) ?? []
+    }
+
+    func positions(_ path: String, in process: ShelfProcess? = nil) throws -> String {
+        let result = try (process ?? shelf).run(["positions", path, "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout
+    }
+
+    /// A private copy, so that the test may replace it.
+    func copy(_ name: String) throws -> String {
+        let target = shelf.home.appendingPathComponent("book.epub")
+        try? FileManager.default.removeItem(at: target)
+        try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: target)
+        return target.path
+    }
+
+    func testTheSecondOpenUsesTheMemoAndAsksNoOtherPlugin() throws {
+        let book = try copy("the-lighthouse-keeper.epub")
+        let first = try positions(book)
+        XCTAssertEqual(memoFiles().count, 1)
+        var traced = shelf!
+        traced.environment["LD_DEBUG"] = "files"
+        let second = try traced.run(["positions", book, "--json"])
+        XCTAssertEqual(second.status, 0)
+        XCTAssertEqual(second.stdout, first, "the memo gives exactly what the plugin gave")
+        XCTAssertTrue(second.stderr.contains("libshelf-epub3.so"))
+        XCTAssertFalse(second.stderr.contains("libshelf-epub2.so"), "no probing: the other EPUB plugin is not loaded")
+    }
+
+    func testADamagedMemoIsIgnoredAndRewritten() throws {
+        let book = try copy("the-lighthouse-keeper.epub")
+        let first = try positions(book)
+        let memo = try XCTUnwrap(memoFiles().first)
+        let good = try Data(contentsOf: memo)
+        for damage in [good.prefix(good.count / 2), Data("not a memo".utf8), Data(), good.prefix(40) + Data(repeating: 0xFF, count: 64)] {
+            try damage.write(to: memo)
+            XCTAssertEqual(try positions(book), first)
+            XCTAssertEqual(try Data(contentsOf: memo), good, "the memo is written again from the plugin's answer")
+        }
+    }
+
+    func testAReplacedBookIsNotAnsweredFromTheOldMemo() throws {
+        let book = try copy("the-lighthouse-keeper.epub")
+        let lighthouse = try positions(book)
+        _ = try copy("a-winter-crossing.epub")
+        let fresh = try ShelfProcess()
+        defer { fresh.cleanUp() }
+        let winter = try positions(samples.appendingPathComponent("a-winter-crossing.epub").path, in: fresh)
+        XCTAssertNotEqual(lighthouse, winter)
+        XCTAssertEqual(try positions(book), winter.replacingOccurrences(of: samples.appendingPathComponent("a-winter-crossing.epub").path, with: book))
+    }
+}
