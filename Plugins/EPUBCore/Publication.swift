@@ -80,12 +80,21 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
 
     public func positions() throws -> [Locator] { positionsByItem().flatMap { $0 } }
 
+    /// Reading-order indexes by entry path (the item's, and the rendered content's when it differs):
+    /// every render looks its href up, and a scan of the reading order made a book's renders quadratic.
+    private lazy var indexesByPath: [String: [Int]] = {
+        var map: [String: [Int]] = [:]
+        for (i, r) in book.readingOrder.enumerated() {
+            map[r.item.path, default: []].append(i)
+            if r.content.path != r.item.path { map[r.content.path, default: []].append(i) }
+        }
+        return map
+    }()
+
     /// The reading-order index an href points to (matching the path, ignoring the fragment).
     func itemIndex(href: String, position: Int? = nil) -> Int? {
         guard let path = book.entryPath(forHref: href) ?? Paths.resolve(href, against: "") else { return nil }
-        let candidates = book.readingOrder.indices.filter {
-            book.readingOrder[$0].item.path == path || book.readingOrder[$0].content.path == path
-        }
+        let candidates = indexesByPath[path] ?? []
         if candidates.count <= 1 { return candidates.first }
         // One file listed several times (items pointing at fragments of it): the position decides,
         // then the exact href.

@@ -351,24 +351,27 @@ public struct TextRenderer {
         var text: [UInt8] = []
         swap(&text, &inline)
         var wrote = false
-        var paragraph: [UInt8] = []
-        func emit(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
-            paragraph.removeAll(keepingCapacity: true)
-            XML.collapse(bytes: text[lo..<hi], into: &paragraph)
-            if !paragraph.isEmpty { r.emitWrapped(paragraph); wrote = true }
-        }
-        var start = 0
-        var i = 0
-        while i + 2 < text.count {
-            if text[i] == 0xE2 && text[i + 1] == 0x80 && text[i + 2] == 0xA8 {
-                emit(&self, start, i)
-                i += 3
-                start = i
-            } else {
-                i += 1
+        text.withUnsafeBufferPointer { all in
+            func emit(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
+                let paragraph = XML.collapsed(UnsafeBufferPointer(rebasing: all[lo..<hi]))
+                if !paragraph.isEmpty { r.emitWrapped(paragraph); wrote = true }
             }
+            // <br> sentinels: U+2028 is E2 80 A8, and E2 is rare enough for memchr to skip to it.
+            var start = 0
+            var i = 0
+            let n = all.count
+            while i + 2 < n, let hit = memchr(all.baseAddress! + i, 0xE2, n - 2 - i) {
+                i = all.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if all[i + 1] == 0x80 && all[i + 2] == 0xA8 {
+                    emit(&self, start, i)
+                    i += 3
+                    start = i
+                } else {
+                    i += 1
+                }
+            }
+            emit(&self, start, n)
         }
-        emit(&self, start, text.count)
         text.removeAll(keepingCapacity: true)
         swap(&text, &inline)
         if wrote && blank && decorate { emptyLine() }

@@ -187,36 +187,53 @@ public final class ZipArchive {
             throw PluginFailure.badData("entry '\(entry.name)' cannot be opened: \(ZipArchive.zipErrorText(code))", at: entry.name)
         }
         defer { zip_fclose(file) }
-        let expected = min(entry.size, cap)
-        var data = Data(capacity: Int(min(expected, 64 << 20)))
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var total: UInt64 = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { zip_fread(file, $0.baseAddress, UInt64($0.count)) }
-            if n < 0 {
-                let code = zip_error_code_zip(zip_file_get_error(file))
-                if code == ZIP_ER_CRC {
-                    throw PluginFailure.badData("entry '\(entry.name)' is damaged (CRC mismatch)", at: entry.name)
-                }
-                throw PluginFailure.badData("entry '\(entry.name)' cannot be inflated: \(ZipArchive.zipErrorText(code)) (truncated or damaged archive?)", at: entry.name)
+        func failure() -> PluginFailure {
+            let code = zip_error_code_zip(zip_file_get_error(file))
+            if code == ZIP_ER_CRC {
+                return PluginFailure.badData("entry '\(entry.name)' is damaged (CRC mismatch)", at: entry.name)
             }
-            if n == 0 { break }
-            let count = Int(n)
-            total += UInt64(count)
-            if total > cap {
-                if limit != nil && cap < limits.maxEntrySize {
-                    // A caller asked for a prefix only.
-                    data.append(contentsOf: buffer[0..<(count - Int(total - cap))])
-                    return data
-                }
-                throw PluginFailure.limit("entry '\(entry.name)' inflates past the size limit", at: entry.name)
-            }
-            if total > entry.size {
-                throw PluginFailure.badData("entry '\(entry.name)' inflates past its declared size", at: entry.name)
-            }
-            data.append(contentsOf: buffer[0..<count])
+            return PluginFailure.badData("entry '\(entry.name)' cannot be inflated: \(ZipArchive.zipErrorText(code)) (truncated or damaged archive?)", at: entry.name)
         }
-        return data
+        // The declared size (already checked against the limits) is inflated straight into the
+        // result: no zeroed buffer, no copy.
+        let expected = Int(min(entry.size, cap))
+        guard let memory = malloc(max(expected, 1)) else { throw PluginFailure(SHELF_E_NO_MEMORY, "out of memory reading '\(entry.name)'") }
+        var data = Data(bytesNoCopy: memory, count: expected, deallocator: .free)
+        var total = 0
+        while total < expected {
+            let n = zip_fread(file, memory + total, UInt64(expected - total))
+            if n < 0 { throw failure() }
+            if n == 0 { break }
+            total += Int(n)
+        }
+        if total < expected {
+            data.count = total
+            return data
+        }
+        // Past the declared size: the end of the entry (where libzip checks the CRC), or more
+        // bytes than the directory said.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 * 1024) { buffer in
+            var sum = UInt64(total)
+            while true {
+                let n = zip_fread(file, buffer.baseAddress, UInt64(buffer.count))
+                if n < 0 { throw failure() }
+                if n == 0 { return data }
+                let count = Int(n)
+                sum += UInt64(count)
+                if sum > cap {
+                    if limit != nil && cap < limits.maxEntrySize {
+                        // A caller asked for a prefix only.
+                        data.append(contentsOf: buffer[0..<(count - Int(sum - cap))])
+                        return data
+                    }
+                    throw PluginFailure.limit("entry '\(entry.name)' inflates past the size limit", at: entry.name)
+                }
+                if sum > entry.size {
+                    throw PluginFailure.badData("entry '\(entry.name)' inflates past its declared size", at: entry.name)
+                }
+                data.append(contentsOf: buffer[0..<count])
+            }
+        }
     }
 
     public func read(_ name: String) throws -> Data {
