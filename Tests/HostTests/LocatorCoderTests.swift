@@ -42,3 +42,30 @@ final class LocatorCoderTests: XCTestCase {
         XCTAssertThrowsError(try LocatorCoder.decode(Data(huge.bytes), from: 0))
     }
 }
+
+/// The plugin registry's file: what a plugin said of itself comes back exactly, and a file from
+/// another shelf or a damaged one is refused.
+final class PluginRegistryFileTests: XCTestCase {
+    func testEntriesSurviveARoundTripAndDamageIsRefused() throws {
+        let descriptor = PluginDescriptor(
+            id: "org.example.text", name: "Text", version: "1.2.0", license: "MIT", vendor: nil,
+            url: "https://example.org", description: nil, abiMajor: 1, abiMinor: 0, structSize: 120,
+            concurrentHandles: true, mediaTypes: ["text/plain", "text/markdown"], fileExtensions: ["txt", "md"],
+            services: [])
+        let key = FileIdentity(size: 4096, modified: 1_764_400_000_123_456_789, changed: 1_764_400_000_987_654_321, inode: 1 << 60)
+        let entries = ["/usr/lib/shelf/plugins/libshelf-text.so":
+            PluginRegistryCache.Entry(key: key, descriptor: descriptor, capabilities: ["shelf.format/1", "shelf.render/1"])]
+        let bytes = PluginRegistryCache.encode(entries)
+        let back = try PluginRegistryCache.decode(Data(bytes))
+        let entry = try XCTUnwrap(back["/usr/lib/shelf/plugins/libshelf-text.so"])
+        XCTAssertEqual(entry.descriptor, descriptor)
+        XCTAssertEqual(entry.key, key, "nanosecond times and large inodes are kept exactly")
+        XCTAssertEqual(entry.capabilities, ["shelf.format/1", "shelf.render/1"])
+        for cut in [0, 10, bytes.count / 2, bytes.count - 1] {
+            XCTAssertThrowsError(try PluginRegistryCache.decode(Data(bytes.prefix(cut))), "cut at \(cut)")
+        }
+        var foreign = bytes
+        foreign[30] ^= 0x20  // inside the host tag: written by another shelf
+        XCTAssertThrowsError(try PluginRegistryCache.decode(Data(foreign)))
+    }
+}

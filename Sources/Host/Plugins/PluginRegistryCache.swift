@@ -6,15 +6,10 @@ import Glibc
 /// (GStreamer keeps a registry for the same reason). An entry counts only while the file is the
 /// same file (`FileIdentity`); anything else reloads it.
 struct PluginRegistryCache {
-    struct Entry: Codable {
+    struct Entry {
         var key: FileIdentity
         var descriptor: PluginDescriptor
         var capabilities: [String]
-    }
-
-    struct Contents: Codable {
-        var host: String
-        var entries: [String: Entry]
     }
 
     /// A new shelf may know more extensions: what an older one recorded is not trusted.
@@ -25,10 +20,9 @@ struct PluginRegistryCache {
     private(set) var current: [String: Entry] = [:]
 
     init(directories: ShelfDirectories?) {
-        file = directories.map { $0.cache.appendingPathComponent("plugin-registry.json") }
-        if let file, let data = try? Data(contentsOf: file),
-           let contents = try? JSONDecoder().decode(Contents.self, from: data), contents.host == Self.hostTag {
-            previous = contents.entries
+        file = directories.map { $0.cache.appendingPathComponent("plugin-registry") }
+        if let file, let data = try? Data(contentsOf: file), let entries = try? Self.decode(data) {
+            previous = entries
         }
     }
 
@@ -51,7 +45,51 @@ struct PluginRegistryCache {
         guard !unchanged else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        guard let data = try? JSONEncoder().encode(Contents(host: Self.hostTag, entries: current)) else { return }
-        try? data.write(to: file, options: .atomic)
+        try? Data(Self.encode(current)).write(to: file, options: .atomic)
+    }
+
+    // Every command reads this file before anything else, so it is in the compact binary form
+    // (BinaryCoding.swift): JSONDecoder cost a short command about a millisecond.
+    private static let magic = Array("shelf plugin registry 1\n".utf8)
+
+    static func encode(_ entries: [String: Entry]) -> [UInt8] {
+        var w = ByteWriter()
+        w.bytes += magic
+        w.string(hostTag)
+        w.u32(UInt32(entries.count))
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            let d = entry.descriptor
+            w.string(path)
+            w.identity(entry.key)
+            w.string(d.id); w.string(d.name); w.string(d.version)
+            w.optionalString(d.license); w.optionalString(d.vendor); w.optionalString(d.url); w.optionalString(d.description)
+            w.u64(UInt64(bitPattern: Int64(d.abiMajor))); w.u64(UInt64(bitPattern: Int64(d.abiMinor)))
+            w.u64(UInt64(bitPattern: Int64(d.structSize)))
+            w.bytes.append(d.concurrentHandles ? 1 : 0)
+            w.strings(d.mediaTypes); w.strings(d.fileExtensions); w.strings(d.services)
+            w.strings(entry.capabilities)
+        }
+        return w.bytes
+    }
+
+    /// The entries of a file this very shelf wrote; anything else (older shelf, damage) throws.
+    static func decode(_ data: Data) throws -> [String: Entry] {
+        var r = ByteReader(data)
+        guard try r.take(magic.count).elementsEqual(magic), try r.string() == hostTag else { throw ByteReader.Malformed() }
+        var entries: [String: Entry] = [:]
+        for _ in 0..<(try r.count(minimumBytesEach: 64)) {
+            let path = try r.string()
+            let key = try r.identity()
+            let descriptor = PluginDescriptor(
+                id: try r.string(), name: try r.string(), version: try r.string(),
+                license: try r.optionalString(), vendor: try r.optionalString(), url: try r.optionalString(),
+                description: try r.optionalString(),
+                abiMajor: Int(Int64(bitPattern: try r.u64())), abiMinor: Int(Int64(bitPattern: try r.u64())),
+                structSize: Int(Int64(bitPattern: try r.u64())), concurrentHandles: try r.take(1).first == 1,
+                mediaTypes: try r.strings(), fileExtensions: try r.strings(), services: try r.strings())
+            entries[path] = Entry(key: key, descriptor: descriptor, capabilities: try r.strings())
+        }
+        guard r.isAtEnd else { throw ByteReader.Malformed() }
+        return entries
     }
 }
