@@ -187,7 +187,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 var whereOut = Locator(href: extra.href, type: item.mediaType, locations: .init(progression: 0,
                                                                                                fragments: Paths.splitFragment(locator.href).fragment.map { [$0] }))
                 if let plain { whereOut.text = EPUBPublication.quote(plain, progression: 0) }
-                return Rendered(content: Data(content.utf8), locator: whereOut)
+                return Rendered(content: content, locator: whereOut)
             } else {
                 throw PluginFailure.notFound("the locator points outside this book ('\(locator.href)')")
             }
@@ -204,7 +204,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         if whereOut.text == nil, let plain, let quote = EPUBPublication.quote(plain, progression: whereOut.locations.progression ?? 0) {
             whereOut.text = quote
         }
-        return Rendered(content: Data(content.utf8), locator: whereOut)
+        return Rendered(content: content, locator: whereOut)
     }
 
     /// A text quote at a progression of an item's text (for sharing, and to find the place again in
@@ -230,46 +230,46 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     }
 
     public func renderItem(_ index: Int, settings: RenderSettings) throws -> String {
-        try renderItemAndText(index, settings: settings).content
+        String(decoding: try renderItemAndText(index, settings: settings).content, as: UTF8.self)
     }
 
     /// The rendered item, and its text (for the where-locator's quote) when it has any.
-    func renderItemAndText(_ index: Int, settings: RenderSettings, quoteAt progression: Double = 0) throws -> (content: String, text: String?) {
+    func renderItemAndText(_ index: Int, settings: RenderSettings, quoteAt progression: Double = 0) throws -> (content: Data, text: String?) {
         // A quote at the start needs the first few hundred bytes of text only.
         guard index >= 0, index < book.readingOrder.count else { throw PluginFailure.notFound("no reading-order item \(index + 1)") }
         return try renderContent(book.readingOrder[index], settings: settings, quoteAt: progression)
     }
 
-    func renderContent(_ item: EPUBBook.ReadingItem, settings: RenderSettings, quoteAt progression: Double) throws -> (content: String, text: String?) {
+    func renderContent(_ item: EPUBBook.ReadingItem, settings: RenderSettings, quoteAt progression: Double) throws -> (content: Data, text: String?) {
         let quoteLimit = progression > 0 ? Int.max : 600
         let target = item.content
         if target.mediaType.hasPrefix("image/") && target.mediaType != "image/svg+xml" {
             let href = Paths.href(forEntry: target.path)
             if settings.as == .html {
                 let body = "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\">"
-                return ("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n", nil)
+                return (Data("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n".utf8), nil)
             }
-            return ("[Image: \(item.title ?? href)]\n", nil)
+            return (Data("[Image: \(item.title ?? href)]\n".utf8), nil)
         }
         if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
         switch settings.as {
         case .text:
             // One pass over libxml2's own tree: no copy.
             let raw = try book.rawDocument(at: target.path)
-            guard let root = raw.root else { return ("[This page has no text]\n", nil) }
-            let text = TextRenderer.render(root, width: settings.width, decorate: true)
-            if text.utf8.contains(where: { $0 > 0x20 }) {
-                return (text, TextRenderer.render(root, width: 100_000, decorate: false, limit: quoteLimit))
+            guard let root = raw.root else { return (Data("[This page has no text]\n".utf8), nil) }
+            let text = TextRenderer.renderUTF8(root, width: settings.width, decorate: true)
+            if text.contains(where: { $0 > 0x20 }) {
+                return (Data(text), TextRenderer.render(root, width: 100_000, decorate: false, limit: quoteLimit))
             }
             // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
             let images = root.descendants().filter { $0.isNamed("img") || $0.isNamed("image") }.count
-            return (images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n", nil)
+            return (Data((images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n").utf8), nil)
         case .html:
             let doc = try book.document(at: target.path)
             let html = HTMLRenderer.render(doc, path: target.path,
                                            settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
                                            title: item.title ?? book.title, language: book.languages.first)
-            return (html, TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
+            return (Data(html.utf8), TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
         }
     }
 

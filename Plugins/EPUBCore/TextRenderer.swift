@@ -150,13 +150,20 @@ public struct TextRenderer {
     }()
 
     public static func render<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> String {
+        String(decoding: renderUTF8(root, width: width, decorate: decorate, limit: limit), as: UTF8.self)
+    }
+
+    /// The rendering as UTF-8 bytes, valid as they are: libxml2 holds its text as UTF-8 (it
+    /// converts, or reads bytes it cannot decode as Latin-1) and the renderer breaks lines only
+    /// between characters. A book's text needs no second pass to validate it.
+    public static func renderUTF8<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> [UInt8] {
         var r = TextRenderer(width: width, decorate: decorate)
         r.limit = limit
         let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
         r.walk(start, depth: 0)
         r.flush()
         r.out.removeLast(r.trailingEmptyLines)
-        return String(decoding: r.out, as: UTF8.self)
+        return r.out
     }
 
     /// Nesting deeper than this is read as plain text (iteratively), so that a hostile document
@@ -452,10 +459,28 @@ public struct TextRenderer {
         }
         var i = 0
         while i < n {
-            if bytes[i] == 0x20 {
+            let b = bytes[i]
+            if b == 0x20 {
                 placeWord(&self, upTo: i)
                 lastWasSpace = true
                 i += 1
+                continue
+            }
+            if b < 0x80 || (b >= 0xC0 && b < 0xCC && i + 1 < n) {
+                // A run of characters below U+0300 (one column each, ASCII or two bytes), the bulk
+                // of Latin text, extends the word without decoding each one.
+                if wordStart < 0 { wordStart = i; spaceBeforeWord = lastWasSpace }
+                var j = i
+                bytes.withUnsafeBufferPointer { p in
+                    while j < n {
+                        let c = p[j]
+                        if c == 0x20 { break }
+                        if c < 0x80 { j += 1 } else if c >= 0xC0 && c < 0xCC && j + 1 < n { j += 2 } else { break }
+                        wordWidth += 1
+                    }
+                }
+                lastWasSpace = false
+                i = j
                 continue
             }
             let (len, w) = scalar(at: i)

@@ -536,12 +536,13 @@ public enum XML {
             var n = 0
             var pendingSpace = false
             for b in bytes {
-                if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D {
-                    pendingSpace = n > 0
-                } else {
-                    if pendingSpace { out[n] = 0x20; n += 1; pendingSpace = false }
+                // Most bytes are above the space: one comparison settles them.
+                if b > 0x20 || (b != 0x20 && b != 0x0A && b != 0x09 && b != 0x0D) {
+                    if pendingSpace { out[n] = 0x20; n &+= 1; pendingSpace = false }
                     out[n] = b
-                    n += 1
+                    n &+= 1
+                } else {
+                    pendingSpace = n > 0
                 }
             }
             count = n
