@@ -230,7 +230,7 @@ public struct TextRenderer {
             flush()
             let text = XML.collapse(inlineText(e, depth: depth))
             if !text.isEmpty {
-                emitWrapped(Array(text.utf8))
+                Array(text.utf8).withUnsafeBufferPointer { emitWrapped($0) }
                 if decorate, let underline {
                     let w = min(width - prefixWidth, DisplayWidth.of(text))
                     emitLine(repeatElement(underline, count: max(3, w)))
@@ -275,7 +275,7 @@ public struct TextRenderer {
             flush()
             let cells = TextRenderer.elementChildren(of: e).filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0, depth: depth)) }
             let row = cells.filter { !$0.isEmpty }.joined(separator: decorate ? " | " : " ")
-            if !row.isEmpty { emitWrapped(Array(row.utf8)) }
+            if !row.isEmpty { Array(row.utf8).withUnsafeBufferPointer { emitWrapped($0) } }
             return
         case .table:
             flush()
@@ -358,10 +358,11 @@ public struct TextRenderer {
         var text: [UInt8] = []
         swap(&text, &inline)
         var wrote = false
-        text.withUnsafeBufferPointer { all in
+        text.withUnsafeMutableBufferPointer { all in
+            // Each paragraph is collapsed in place (it only shrinks) and wrapped from there.
             func emit(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
-                let paragraph = XML.collapsed(UnsafeBufferPointer(rebasing: all[lo..<hi]))
-                if !paragraph.isEmpty { r.emitWrapped(paragraph); wrote = true }
+                let count = XML.collapse(inPlace: UnsafeMutableBufferPointer(rebasing: all[lo..<hi]))
+                if count > 0 { r.emitWrapped(UnsafeBufferPointer(rebasing: all[lo..<(lo + count)])); wrote = true }
             }
             // <br> sentinels: U+2028 is E2 80 A8, and E2 is rare enough for memchr to skip to it.
             var start = 0
@@ -384,19 +385,24 @@ public struct TextRenderer {
         if wrote && blank && decorate { emptyLine() }
     }
 
-    /// One output line, after the prefixes of the blocks it is in (the list marker on an item's first line).
+    /// One output line, after its prefixes.
     private mutating func emitLine<C: Collection>(_ s: C) where C.Element == UInt8 {
-        let whole = firstLinePrefix == nil ? prefixes.count : max(0, prefixes.count - 1)
         let start = out.count
+        beginLine()
+        out.append(contentsOf: s)
+        trailingEmptyLines = out.count == start ? trailingEmptyLines + 1 : 0
+        out.append(0x0A)
+        emitted += s.count + 1
+    }
+
+    /// The prefixes of the blocks a line is in (the list marker on an item's first line).
+    private mutating func beginLine() {
+        let whole = firstLinePrefix == nil ? prefixes.count : max(0, prefixes.count - 1)
         for p in prefixes[0..<whole] { out.append(contentsOf: p.utf8) }
         if let f = firstLinePrefix {
             out.append(contentsOf: f.utf8)
             firstLinePrefix = nil
         }
-        out.append(contentsOf: s)
-        trailingEmptyLines = out.count == start ? trailingEmptyLines + 1 : 0
-        out.append(0x0A)
-        emitted += s.count + 1
     }
 
     /// A blank line between blocks: no prefix, and not counted towards the limit.
@@ -406,13 +412,14 @@ public struct TextRenderer {
     }
 
     /// Greedy wrapping by display width, over the UTF-8 bytes: lines break at spaces and around
-    /// East Asian wide characters; a word wider than the line is cut between characters.
-    private mutating func emitWrapped(_ bytes: [UInt8]) {
+    /// East Asian wide characters; a word wider than the line is cut between characters. Lines
+    /// are written straight into the output.
+    private mutating func emitWrapped(_ bytes: UnsafeBufferPointer<UInt8>) {
         let avail = max(8, width - prefixWidth)
         // UTF-8 length bounds the display width from above: short paragraphs need no wrapping.
         guard decorate, bytes.count > avail else { emitLine(bytes); return }
         let n = bytes.count
-        var line: [UInt8] = []
+        var lineStart = -1      // where the current line's text starts in `out`; -1 while it has none
         var lineWidth = 0
         var wordStart = -1
         var wordWidth = 0
@@ -430,29 +437,38 @@ public struct TextRenderer {
             guard let sc = Unicode.Scalar(v) else { return (length, 1) }
             return (length, DisplayWidth.of(scalar: sc))
         }
+        func put(_ r: inout TextRenderer, _ lo: Int, _ hi: Int) {
+            if lineStart < 0 {
+                r.beginLine()
+                lineStart = r.out.count
+            }
+            r.out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[lo..<hi]))
+        }
         func flushLine(_ r: inout TextRenderer) {
-            r.emitLine(line)
-            line.removeAll(keepingCapacity: true)
+            r.emitted += r.out.count - lineStart + 1
+            r.out.append(0x0A)
+            r.trailingEmptyLines = 0
+            lineStart = -1
             lineWidth = 0
         }
         func placeWord(_ r: inout TextRenderer, upTo end: Int) {
             guard wordStart >= 0 else { return }
             defer { wordStart = -1; wordWidth = 0 }
-            let needSpace = !line.isEmpty && spaceBeforeWord
+            let needSpace = lineStart >= 0 && spaceBeforeWord
             let extra = needSpace ? 1 : 0
             if lineWidth + extra + wordWidth <= avail {
-                if needSpace { line.append(0x20) }
-                line.append(contentsOf: bytes[wordStart..<end])
+                if needSpace { r.out.append(0x20) }
+                put(&r, wordStart, end)
                 lineWidth += extra + wordWidth
                 return
             }
-            if !line.isEmpty { flushLine(&r) }
+            if lineStart >= 0 { flushLine(&r) }
             // Cut a word wider than the line, never inside a UTF-8 sequence or before a mark.
             var i = wordStart
             while i < end {
                 let (len, w) = scalar(at: i)
-                if lineWidth + w > avail, !line.isEmpty, w > 0 { flushLine(&r) }
-                line.append(contentsOf: bytes[i..<min(end, i + len)])
+                if lineWidth + w > avail, lineStart >= 0, w > 0 { flushLine(&r) }
+                put(&r, i, min(end, i + len))
                 lineWidth += w
                 i += len
             }
@@ -471,13 +487,11 @@ public struct TextRenderer {
                 // of Latin text, extends the word without decoding each one.
                 if wordStart < 0 { wordStart = i; spaceBeforeWord = lastWasSpace }
                 var j = i
-                bytes.withUnsafeBufferPointer { p in
-                    while j < n {
-                        let c = p[j]
-                        if c == 0x20 { break }
-                        if c < 0x80 { j += 1 } else if c >= 0xC0 && c < 0xCC && j + 1 < n { j += 2 } else { break }
-                        wordWidth += 1
-                    }
+                while j < n {
+                    let c = bytes[j]
+                    if c == 0x20 { break }
+                    if c < 0x80 { j += 1 } else if c >= 0xC0 && c < 0xCC && j + 1 < n { j += 2 } else { break }
+                    wordWidth += 1
                 }
                 lastWasSpace = false
                 i = j
@@ -487,13 +501,13 @@ public struct TextRenderer {
             if w == 2 {
                 // Each wide character is a word of its own that joins its neighbours without a space.
                 placeWord(&self, upTo: i)
-                if lastWasSpace && !line.isEmpty && lineWidth + 1 <= avail { line.append(0x20); lineWidth += 1 }
-                if lineWidth + 2 > avail, !line.isEmpty { flushLine(&self) }
-                line.append(contentsOf: bytes[i..<min(n, i + len)])
+                if lastWasSpace && lineStart >= 0 && lineWidth + 1 <= avail { out.append(0x20); lineWidth += 1 }
+                if lineWidth + 2 > avail, lineStart >= 0 { flushLine(&self) }
+                put(&self, i, min(n, i + len))
                 lineWidth += 2
-            } else if w == 0 && wordStart < 0 && !line.isEmpty {
+            } else if w == 0 && wordStart < 0 && lineStart >= 0 {
                 // A combining mark after a wide character stays with it.
-                line.append(contentsOf: bytes[i..<min(n, i + len)])
+                put(&self, i, min(n, i + len))
             } else {
                 if wordStart < 0 { wordStart = i; spaceBeforeWord = lastWasSpace }
                 wordWidth += w
@@ -502,6 +516,6 @@ public struct TextRenderer {
             i += len
         }
         placeWord(&self, upTo: n)
-        if !line.isEmpty { flushLine(&self) }
+        if lineStart >= 0 { flushLine(&self) }
     }
 }

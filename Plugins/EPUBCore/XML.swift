@@ -530,22 +530,22 @@ public enum XML {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The collapsed bytes, written straight into a new array (a whole book's text goes through here).
-    public static func collapsed(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: bytes.count) { out, count in
-            var n = 0
-            var pendingSpace = false
-            for b in bytes {
-                // Most bytes are above the space: one comparison settles them.
-                if b > 0x20 || (b != 0x20 && b != 0x0A && b != 0x09 && b != 0x0D) {
-                    if pendingSpace { out[n] = 0x20; n &+= 1; pendingSpace = false }
-                    out[n] = b
-                    n &+= 1
-                } else {
-                    pendingSpace = n > 0
-                }
+    /// Collapses in place (the text only shrinks) and returns the new length: a whole book's
+    /// text goes through here, so no copy is made.
+    public static func collapse(inPlace bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var n = 0
+        var pendingSpace = false
+        for i in bytes.indices {
+            let b = bytes[i]
+            // Most bytes are above the space: one comparison settles them.
+            if b > 0x20 || (b != 0x20 && b != 0x0A && b != 0x09 && b != 0x0D) {
+                if pendingSpace { bytes[n] = 0x20; n &+= 1; pendingSpace = false }
+                bytes[n] = b
+                n &+= 1
+            } else {
+                pendingSpace = n > 0
             }
-            count = n
         }
+        return n
     }
 }
