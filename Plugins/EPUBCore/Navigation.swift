@@ -26,20 +26,37 @@ public struct Navigation {
         return Paths.href(forEntry: p) + (fragment.map { "#" + $0 } ?? "")
     }
 
+    /// The manifest hrefs of the references in one document: plain relative ones (nearly all of
+    /// a table of contents) are the document's folder href followed by the reference.
+    struct DocumentHrefs {
+        let docPath: String
+        private let folderHref: String
+
+        init(_ docPath: String) {
+            self.docPath = docPath
+            folderHref = Paths.href(forEntry: Paths.directory(of: docPath))
+        }
+
+        func manifestHref(_ raw: String) -> String? {
+            Paths.isPlainRelative(raw) ? folderHref + raw : Navigation.manifestHref(raw, in: docPath)
+        }
+    }
+
     // MARK: EPUB 3 nav
 
     public static func parseNav(_ root: LibXMLElement, path: String, typeOf: (String) -> String?) -> Navigation {
         var nav = Navigation()
         var count = 0
+        let hrefs = DocumentHrefs(path)
         for n in root.descendants("nav") {
             let types = (n.attr("type", ns: NS.epub) ?? n.attr("type") ?? "").split(separator: " ").map(String.init)
             guard let ol = n.child("ol") else { continue }
-            let links = parseOL(ol, path: path, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
+            let links = parseOL(ol, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
             if types.contains("toc"), nav.toc.isEmpty { nav.toc = links }
             else if types.contains("landmarks"), nav.landmarks.isEmpty {
                 // Landmarks carry their epub:type as rel.
                 nav.landmarks = ol.children("li").compactMap { li -> Link? in
-                    guard let a = li.child("a"), let raw = a.attr("href"), let href = manifestHref(raw, in: path) else { return nil }
+                    guard let a = li.child("a"), let raw = a.attr("href"), let href = hrefs.manifestHref(raw) else { return nil }
                     let t = (a.attr("type", ns: NS.epub) ?? "").split(separator: " ").map(String.init)
                     return Link(href: href, type: typeOf(href), title: a.trimmedText.nilIfEmpty, rel: t.isEmpty ? nil : t)
                 }
@@ -49,7 +66,7 @@ public struct Navigation {
         return nav
     }
 
-    private static func parseOL(_ ol: LibXMLElement, path: String, depth: Int, count: inout Int,
+    private static func parseOL(_ ol: LibXMLElement, hrefs: DocumentHrefs, depth: Int, count: inout Int,
                                 typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the table of contents nests deeper than \(maxDepth) levels; deeper entries were dropped")
@@ -60,9 +77,9 @@ public struct Navigation {
             guard count < maxEntries else { break }
             count += 1
             let label = li.child("a") ?? li.child("span")
-            let href = label?.attr("href").flatMap { manifestHref($0, in: path) }
+            let href = label?.attr("href").flatMap { hrefs.manifestHref($0) }
             let title = label.map { titleText($0) }
-            let children = li.child("ol").map { parseOL($0, path: path, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings) } ?? []
+            let children = li.child("ol").map { parseOL($0, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings) } ?? []
             // A heading without href keeps its children; readers show it as a group.
             guard href != nil || !children.isEmpty else { continue }
             out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
@@ -84,12 +101,13 @@ public struct Navigation {
     public static func parseNCX(_ root: LibXMLElement, path: String, typeOf: (String) -> String?) -> Navigation {
         var nav = Navigation()
         var count = 0
+        let hrefs = DocumentHrefs(path)
         if let map = root.child("navMap") {
-            nav.toc = parseNavPoints(map, path: path, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
+            nav.toc = parseNavPoints(map, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
         }
         if let pl = root.child("pageList") {
             nav.pageList = pl.children("pageTarget").compactMap { pt in
-                guard let src = pt.child("content")?.attr("src"), let href = manifestHref(src, in: path) else { return nil }
+                guard let src = pt.child("content")?.attr("src"), let href = hrefs.manifestHref(src) else { return nil }
                 let label = pt.child("navLabel")?.child("text")?.trimmedText ?? pt.attr("value")
                 return Link(href: href, type: typeOf(href), title: label?.nilIfEmpty)
             }
@@ -97,7 +115,7 @@ public struct Navigation {
         return nav
     }
 
-    private static func parseNavPoints(_ parent: LibXMLElement, path: String, depth: Int, count: inout Int,
+    private static func parseNavPoints(_ parent: LibXMLElement, hrefs: DocumentHrefs, depth: Int, count: inout Int,
                                        typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the NCX nests deeper than \(maxDepth) levels; deeper entries were dropped")
@@ -108,8 +126,8 @@ public struct Navigation {
             guard count < maxEntries else { break }
             count += 1
             let title = np.child("navLabel")?.child("text")?.trimmedText
-            let href = np.child("content")?.attr("src").flatMap { manifestHref($0, in: path) }
-            let children = parseNavPoints(np, path: path, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
+            let href = np.child("content")?.attr("src").flatMap { hrefs.manifestHref($0) }
+            let children = parseNavPoints(np, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
             guard href != nil || !children.isEmpty else { continue }
             out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
                             title: title?.nilIfEmpty, children: children.isEmpty ? nil : children))

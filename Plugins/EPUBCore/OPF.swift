@@ -160,7 +160,10 @@ public struct OPFPackage {
                     opf.warnings.append("a manifest item without id or href was skipped")
                     continue
                 }
-                guard let entryPath = Paths.resolve(href, against: base), !entryPath.isEmpty else {
+                let (hrefPath, fragment) = Paths.splitFragment(href)
+                // The package's folder is clean (normalised): a plain href needs no resolving.
+                guard let entryPath = Paths.isPlainRelative(href) ? base + hrefPath : Paths.resolve(href, against: base),
+                      !entryPath.isEmpty else {
                     opf.warnings.append("manifest item '\(id)' has an href outside the book ('\(href)') and was skipped")
                     continue
                 }
@@ -170,7 +173,7 @@ public struct OPFPackage {
                 }
                 let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
                 opf.itemsByID[id] = opf.items.count
-                opf.items.append(ManifestItem(id: id, path: entryPath, fragment: Paths.splitFragment(href).fragment,
+                opf.items.append(ManifestItem(id: id, path: entryPath, fragment: fragment,
                                               mediaType: (e.attr("media-type") ?? "").trimmedASCII.lowercased(),
                                               properties: props, fallback: e.attr("fallback"),
                                               mediaOverlay: e.attr("media-overlay")))

@@ -6,7 +6,7 @@ import Foundation
 public enum Paths {
     /// The folder of an entry path, with a trailing slash ("" for the root).
     public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         return String(path[...slash])
     }
 
@@ -102,18 +102,44 @@ public enum Paths {
         return String(decoding: Array(parts.joined(separator: [UInt8(ascii: "/")])), as: UTF8.self)
     }
 
+    /// A byte a manifest href carries as it is (see `href(forEntry:)`).
+    static func allowed(_ b: UInt8) -> Bool {
+        switch b {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "@"),
+             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "="): return true
+        default: return false
+        }
+    }
+
+    /// Whether `href` is a plain relative reference, the kind nearly every href in a package or
+    /// table of contents is: its path (before any '#') is not empty, needs no decoding or escaping,
+    /// has no empty, "." or ".." segment, and nothing is trimmed from either end. Against a clean
+    /// folder (an entry path's), such a path resolves by concatenation, and its manifest href is
+    /// the folder's followed by `href` as written; the general rules give the same, more slowly.
+    public static func isPlainRelative(_ href: String) -> Bool {
+        guard let last = href.utf8.last, last > 0x20 else { return false }
+        var segmentLength = 0
+        var onlyDots = true
+        for b in href.utf8 {
+            if b == UInt8(ascii: "#") { break }
+            if b == UInt8(ascii: "/") {
+                if segmentLength == 0 || (onlyDots && segmentLength <= 2) { return false }
+                segmentLength = 0
+                onlyDots = true
+                continue
+            }
+            guard allowed(b) else { return false }
+            segmentLength += 1
+            if b != UInt8(ascii: ".") { onlyDots = false }
+        }
+        return segmentLength > 0 && !(onlyDots && segmentLength <= 2)
+    }
+
     /// Percent-encodes an entry path into a manifest href: everything but unreserved characters,
     /// sub-delimiters (less ':' and ';'), '@' and '/' is escaped, non-ASCII as UTF-8 bytes.
     public static func href(forEntry path: String) -> String {
-        func allowed(_ b: UInt8) -> Bool {
-            switch b {
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
-            case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "@"),
-                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "="): return true
-            default: return false
-            }
-        }
         if path.utf8.allSatisfy(allowed) { return path }
         let digits = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
