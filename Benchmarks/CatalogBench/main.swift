@@ -8,6 +8,8 @@ import Host
 //   shelf-catalog-bench generate-loans COUNT OUT.xml    a loans feed of COUNT loans (due dates, fulfil links)
 //   shelf-catalog-bench parse PASSES FILE...            every file parsed once per pass; the best pass is reported
 //   shelf-catalog-bench sync RUNS URL                   `shelf sync` of the loans feed at URL, RUNS times
+//   shelf-catalog-bench dump FILE...                    each file's parsed feed as one line of JSON (or why it was
+//                                                       refused): diff two builds' output to show a change kept every entry
 
 func fail(_ text: String) -> Never {
     FileHandle.standardError.write(Data((text + "\n").utf8))
@@ -137,6 +139,28 @@ case "sync":
     }
     print(String(format: "shelf sync: %d loans fetched, parsed and stored, notification rules run: %.6f s (best of %d)",
                  loans, Double(best) / 1e9, runs))
+
+case "dump":
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    for path in arguments.dropFirst() {
+        let url = URL(fileURLWithPath: path)
+        guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+        let line: String
+        do {
+            line = String(decoding: try encoder.encode(try CatalogDocument.parse(data, url: url)), as: UTF8.self)
+        } catch {
+            line = "refused: \(error)"
+        }
+        print("\(url.lastPathComponent)\t\(line)")
+        // The generic tree and the OpenSearch reader built on it.
+        func tree(_ e: XMLElement) -> String {
+            "<\(e.namespace ?? "-") \(e.name) \(e.attributes.map { "\($0.namespace ?? "-") \($0.name)=\($0.value.debugDescription)" }) "
+                + "\(e.text.debugDescription) [\(e.children.map(tree).joined(separator: ","))]>"
+        }
+        print("\(url.lastPathComponent)\ttree\t" + ((try? tree(XMLTree.parse(data))) ?? "refused: \(String(describing: Result { try XMLTree.parse(data) }))"))
+        print("\(url.lastPathComponent)\topensearch\t" + String(describing: Result { try OpenSearchDescription.parse(data, url: url) }))
+    }
 
 default:
     fail("unknown mode \(mode)")

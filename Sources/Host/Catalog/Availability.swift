@@ -89,7 +89,16 @@ public struct Availability: Codable, Equatable, Sendable {
 /// Dates as feeds write them: RFC 3339 with or without fractions, or a bare day.
 enum FeedDate {
     static func parse(_ text: String?) -> Date? {
-        guard let text = text.map(FastText.trimmed), !text.isEmpty else { return nil }
+        guard var text else { return nil }
+        return text.withUTF8(parse)
+    }
+
+    /// `parse` of UTF-8 text: the common RFC 3339 form without making a String.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        let trimmed = FastText.asciiTrimmed(bytes)
+        if let date = FastText.rfc3339(trimmed) { return date }
+        let text = FastText.trimmed(bytes)
+        guard !text.isEmpty else { return nil }
         if let date = FastText.rfc3339(text) { return date }
         let plain = ISO8601DateFormatter()
         if let date = plain.date(from: text) { return date }

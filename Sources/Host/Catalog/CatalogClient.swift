@@ -8,7 +8,7 @@ public final class CatalogClient: @unchecked Sendable {
     public let authenticator: Authenticator?
     public var accountID: String? { authenticator?.account.id }
 
-    public static let maxLocalFileSize = XMLTree.maxDocumentSize
+    public static let maxLocalFileSize = XMLStream.maxDocumentSize
 
     public init(http: HTTPClient = HTTPClient(configuration: CatalogClient.defaultConfiguration),
                 database: LibraryDatabase?, authenticator: Authenticator?) {
@@ -19,7 +19,7 @@ public final class CatalogClient: @unchecked Sendable {
 
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
-        configuration.maxBodySize = Int64(XMLTree.maxDocumentSize)
+        configuration.maxBodySize = Int64(XMLStream.maxDocumentSize)
         configuration.requestTimeout = 60
         if let timeout = ProcessInfo.processInfo.environment["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {
             configuration.requestTimeout = timeout

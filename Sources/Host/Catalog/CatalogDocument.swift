@@ -12,14 +12,14 @@ public enum CatalogDocument {
         switch firstSignificantByte(data) {
         case UInt8(ascii: "<"):
             do {
-                return try XMLTree.withDocument(data) { root in try OPDS1Parser.parse(root, url: url) }
-            } catch let failure as XMLTree.Failure {
+                return try OPDS1Parser.parse(data, url: url)
+            } catch let failure as XMLStream.Failure {
                 throw refuse(failure.reason)
             } catch let failure as CatalogParseError {
                 throw refuse(failure.reason)
             }
         case UInt8(ascii: "{"):
-            guard data.count <= XMLTree.maxDocumentSize else {
+            guard data.count <= XMLStream.maxDocumentSize else {
                 throw refuse("it is \(data.count) bytes, more than shelf reads as one document")
             }
             let object: Any

@@ -70,7 +70,8 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
         return paths.isEmpty || paths.contains { $0.isSupported(by: openable) }
     }
 
-    public var hasAcquisitions: Bool { !acquisitionPaths.isEmpty }
+    /// `!acquisitionPaths.isEmpty`, without building the paths: every acquisition link gives at least one.
+    public var hasAcquisitions: Bool { links.contains { $0.isAcquisition && !Rel.isSampleOrPreview($0.rel ?? "") } }
 
     // MARK: Availability
 

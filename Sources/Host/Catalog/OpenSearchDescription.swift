@@ -10,7 +10,7 @@ public struct OpenSearchDescription: Sendable {
 
     public static func parse(_ data: Data, url: URL) throws -> OpenSearchDescription {
         let root: XMLElement
-        do { root = try XMLTree.parse(data) } catch let failure as XMLTree.Failure {
+        do { root = try XMLTree.parse(data) } catch let failure as XMLStream.Failure {
             throw CatalogParseError("the search description is not usable: \(failure.reason)")
         }
         guard root.name == "OpenSearchDescription" else {

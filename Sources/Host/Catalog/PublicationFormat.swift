@@ -8,11 +8,12 @@ public enum PublicationFormat: String, Codable, Sendable, CaseIterable {
     public var words: String { self == .ebook ? "eBook" : "Audiobook" }
 
     /// From `schema:additionalType` / OPDS 2 `@type`, then from the media types the acquisitions end in.
-    static func infer(type: String?, endTypes: [String]) -> PublicationFormat {
+    static func infer(type: String?, endTypes: @autoclosure () -> [String]) -> PublicationFormat {
         if let type = type?.lowercased() {
             if type.hasSuffix("/audiobook") || type == "audiobook" { return .audiobook }
             if type.hasSuffix("/ebook") || type.hasSuffix("/book") { return .ebook }
         }
+        let endTypes = endTypes()
         if !endTypes.isEmpty, endTypes.allSatisfy(MediaTypes.isAudiobook) { return .audiobook }
         return .ebook
     }

@@ -1,0 +1,215 @@
+import CXML2
+import Foundation
+
+/// What an `XMLStream` reports, in document order. Names are interned (see `XMLNames`), so handlers compare them by
+/// address; text and attribute values are bytes valid only during the call.
+protocol XMLStreamHandler: AnyObject {
+    /// Before the first event: the parse's name table, to intern the names the handler looks for.
+    func prepare(_ names: XMLNames)
+    /// An element opens at `depth` (the root is 0). `namespace` is its namespace URI, if it has one.
+    func start(_ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes: XMLAttributes, depth: Int)
+    func end(depth: Int)
+    /// Character data of the element open at `depth` (CDATA included), in pieces.
+    func text(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int)
+}
+
+/// Safe streaming XML for documents from the network, with libxml2's SAX2 parser: no tree is built. No network
+/// access, no DTD loading, no entity substitution, entity declarations refused outright, and limits on size, depth
+/// and element count. Handlers see exactly what the catalog's former tree saw (white space included: see
+/// `XMLBlankText`), and are told nothing about a document that turns out to be unusable: `parse` throws instead.
+enum XMLStream {
+    static let maxDocumentSize = 16 << 20
+    static let maxDepth = 200
+    static let maxElements = 400_000
+
+    struct Failure: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { reason }
+    }
+
+    static let entitiesRefused = "it declares XML entities (<!ENTITY>), which shelf refuses: feeds never need them and "
+        + "they are how entity-expansion and external-entity attacks arrive"
+
+    private static let initialised: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
+
+    /// Streams `data` through `handler`, or explains in words why it is not usable XML. The handler's events for an
+    /// unusable document are to be discarded: the refusal is thrown after them.
+    static func parse(_ data: Data, _ handler: XMLStreamHandler) throws {
+        _ = initialised
+        guard !data.isEmpty else { throw Failure(reason: "it is empty") }
+        guard data.count <= maxDocumentSize else {
+            throw Failure(reason: "it is \(data.count) bytes, more than the \(maxDocumentSize >> 20) MB shelf reads as one document")
+        }
+        // The quick refusal; the parser's entity-declaration callback catches any declaration this misses.
+        if declaresEntities(data) { throw Failure(reason: entitiesRefused) }
+        guard let ctxt = xmlNewParserCtxt() else { throw Failure(reason: "out of memory") }
+        defer { xmlFreeParserCtxt(ctxt) }
+        // The context's own handler, overwritten: libxml2 frees it with the context.
+        ctxt.pointee.sax.pointee = saxHandler
+        let state = XMLStreamState(handler: handler, parser: ctxt)
+        handler.prepare(XMLNames(dict: ctxt.pointee.dict))
+        ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
+        withExtendedLifetime(state) {
+            data.withUnsafeBytes { raw in
+                // No document comes back: the handler has no startDocument, so no tree is ever made.
+                _ = xmlCtxtReadMemory(ctxt, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count),
+                                      "feed.xml", nil, options)
+            }
+        }
+        if state.declaredEntities { throw Failure(reason: entitiesRefused) }
+        guard ctxt.pointee.wellFormed != 0 else { throw Failure(reason: lastError(ctxt) ?? "it is not XML") }
+        guard state.sawRoot else { throw Failure(reason: "it has no root element") }
+        if let failure = state.limit { throw failure }
+    }
+
+    static func declaresEntities(_ data: Data) -> Bool {
+        // A DOCTYPE can only come before the root element; looking at the head is enough for the common case.
+        data.withUnsafeBytes { raw in
+            let head = UnsafeRawBufferPointer(rebasing: raw.prefix(64 * 1024))
+            guard let doctype = find(Array("<!DOCTYPE".utf8), in: head, from: 0) else { return false }
+            return find(Array("<!ENTITY".utf8), in: head, from: doctype + 9) != nil
+        }
+    }
+
+    /// Where `needle` (starting with '<') first occurs in `bytes` at or after `start`.
+    private static func find(_ needle: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        var i = start
+        while bytes.count - i >= needle.count {
+            guard let lt = memchr(base + i, Int32(needle[0]), bytes.count - i) else { return nil }
+            i = UnsafeRawPointer(lt) - base
+            guard bytes.count - i >= needle.count else { return nil }
+            if memcmp(lt, needle, needle.count) == 0 { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func lastError(_ ctxt: xmlParserCtxtPtr) -> String? {
+        guard let error = xmlCtxtGetLastError(UnsafeMutableRawPointer(ctxt)), let message = error.pointee.message else {
+            return nil
+        }
+        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        return "it is not well-formed XML (line \(error.pointee.line): \(text))"
+    }
+
+    /// Only the callbacks shelf needs; everything DTD-related is left out, so nothing is loaded or substituted.
+    private static let saxHandler: xmlSAXHandler = {
+        var sax = xmlSAXHandler()
+        sax.initialized = 0xDEEDBEAF  // XML_SAX2_MAGIC: namespace-aware callbacks
+        sax.startElementNs = { ctx, localname, prefix, uri, _, _, count, defaulted, attributes in
+            XMLStreamState.of(ctx).start(localname, prefix, uri, attributes, Int(count - defaulted))
+        }
+        sax.elementDecl = { ctx, name, type, _ in
+            guard let name else { return }
+            XMLStreamState.of(ctx).blanks.declare(String(cString: name), type: xmlElementTypeVal(UInt32(type)))
+        }
+        sax.endElementNs = { ctx, _, _, _ in XMLStreamState.of(ctx).end() }
+        sax.characters = { ctx, bytes, length in XMLStreamState.of(ctx).characters(bytes, Int(length)) }
+        // Nodes the former tree held (they decide which white space it dropped) but nobody reads.
+        sax.comment = { ctx, _ in XMLStreamState.of(ctx).otherNode() }
+        sax.processingInstruction = { ctx, _, _ in XMLStreamState.of(ctx).otherNode() }
+        sax.reference = { ctx, _ in XMLStreamState.of(ctx).otherNode() }
+        sax.entityDecl = { ctx, _, _, _, _, _ in
+            XMLStreamState.of(ctx).declaredEntities = true
+            xmlStopParser(ctx?.assumingMemoryBound(to: xmlParserCtxt.self))
+        }
+        return sax
+    }()
+}
+
+/// One parse's bookkeeping between libxml2's callbacks and the handler: limits, and the white space rules.
+/// Its fields skip Swift's run-time exclusivity checks: only libxml2's callbacks touch them, one at a time.
+final class XMLStreamState {
+    let handler: XMLStreamHandler
+    let parser: xmlParserCtxtPtr
+    @exclusivity(unchecked) var blanks = XMLBlankText()
+    @exclusivity(unchecked) var depth = -1
+    @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) var sawRoot = false
+    @exclusivity(unchecked) var declaredEntities = false
+    /// The first limit the document broke; from then on the handler hears nothing.
+    @exclusivity(unchecked) var limit: XMLStream.Failure?
+
+    init(handler: XMLStreamHandler, parser: xmlParserCtxtPtr) {
+        self.handler = handler
+        self.parser = parser
+    }
+
+    @inline(__always)
+    static func of(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamState {
+        let parser = ctx.unsafelyUnwrapped.assumingMemoryBound(to: xmlParserCtxt.self)
+        return Unmanaged<XMLStreamState>.fromOpaque(parser.pointee._private.unsafelyUnwrapped).takeUnretainedValue()
+    }
+
+    func start(_ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+               _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int) {
+        depth += 1
+        sawRoot = true
+        // The tree named an element with an unresolved prefix by its qualified name.
+        blanks.open(depth: depth, name: (uri == nil ? prefix.map { String(cString: $0) + ":" } ?? "" : "")
+                        + (localname.map { String(cString: $0) } ?? ""))
+        guard limit == nil else { return }
+        count += 1
+        if count > XMLStream.maxElements {
+            limit = XMLStream.Failure(reason: "it has more than \(XMLStream.maxElements) elements")
+        } else if depth >= XMLStream.maxDepth {
+            limit = XMLStream.Failure(reason: "it nests elements more than \(XMLStream.maxDepth) deep")
+        } else {
+            handler.start(XMLName(localname, uri: uri, parser: parser), namespace: uri,
+                          attributes: XMLAttributes(parser: parser, pointer: attributes, count: attributeCount), depth: depth)
+        }
+    }
+
+    func end() {
+        if limit == nil { handler.end(depth: depth) }
+        depth -= 1
+    }
+
+    func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
+        guard depth >= 0, let bytes, length > 0 else { return }
+        let text = UnsafeBufferPointer(start: bytes, count: length)
+        guard blanks.keeps(text, depth: depth, parser: parser) else { return }
+        if limit == nil { handler.text(text, depth: depth) }
+    }
+
+    func otherNode() {
+        if depth >= 0 { blanks.otherNode(depth: depth) }
+    }
+}
+
+/// An element or attribute name as libxml2 interns it: one address per name per parse.
+struct XMLName: Equatable {
+    let pointer: UnsafePointer<xmlChar>?
+
+    init(pointer: UnsafePointer<xmlChar>?) { self.pointer = pointer }
+
+    /// The name the former tree matched: a name with a prefix libxml2 could not resolve (`simplified:pwid` in a
+    /// fragment) is read by its last part.
+    @inline(__always)
+    init(_ localname: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?, parser: xmlParserCtxtPtr) {
+        guard uri == nil, parser.pointee.nsWellFormed == 0, let localname,
+              let colon = strrchr(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self), 0x3A) else {
+            pointer = localname
+            return
+        }
+        pointer = xmlDictLookup(parser.pointee.dict, UnsafeRawPointer(colon + 1).assumingMemoryBound(to: xmlChar.self), -1)
+    }
+
+    var string: String { pointer.map { String(cString: $0) } ?? "" }
+}
+
+/// A parse's name table, for handlers to intern the names they look for before the parse begins.
+struct XMLNames {
+    let dict: xmlDictPtr?
+
+    func intern(_ name: String) -> XMLName {
+        XMLName(pointer: name.withCString { xmlDictLookup(dict, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), -1) })
+    }
+}
