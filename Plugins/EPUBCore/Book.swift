@@ -86,11 +86,9 @@ public final class EPUBBook {
         let ncxItem = opf.spineTocID.flatMap { opf.item(id: $0) } ?? opf.items.first { $0.mediaType == "application/x-dtbncx+xml" }
         navDocumentPath = navItem?.path
         ncxPath = ncxItem?.path
-        let pathTypes = Dictionary(opf.items.map { ($0.path, $0.mediaType) }, uniquingKeysWith: { a, _ in a })
-        let typeOf: (String) -> String? = { href in
-            let p = Paths.splitFragment(href).path
-            return pathTypes[Paths.percentDecode(p)]
-        }
+        // Keyed by manifest href, the form navigation hrefs come in: a look-up needs no decoding.
+        let hrefTypes = Dictionary(opf.items.map { (Paths.href(forEntry: $0.path), $0.mediaType) }, uniquingKeysWith: { a, _ in a })
+        let typeOf: (String) -> String? = { href in hrefTypes[Paths.splitFragment(href).path] }
         var nav = Navigation()
         func load(_ p: String) -> LibXMLElement? {
             guard let e = zip.entry(named: p), encryption.protection(of: p) == nil,

@@ -26,8 +26,9 @@ public struct Navigation {
         return Paths.href(forEntry: p) + (fragment.map { "#" + $0 } ?? "")
     }
 
-    /// The manifest hrefs of the references in one document: plain relative ones (nearly all of
-    /// a table of contents) are the document's folder href followed by the reference.
+    /// The manifest hrefs of the references in one document, as `manifestHref` makes them: plain
+    /// relative ones (nearly all of a table of contents) are the document's folder href followed
+    /// by the reference's path and fragment, without the general resolving.
     struct DocumentHrefs {
         let docPath: String
         private let folderHref: String
@@ -38,7 +39,8 @@ public struct Navigation {
         }
 
         func manifestHref(_ raw: String) -> String? {
-            Paths.isPlainRelative(raw) ? folderHref + raw : Navigation.manifestHref(raw, in: docPath)
+            guard let plain = Paths.PlainRelative(raw) else { return Navigation.manifestHref(raw, in: docPath) }
+            return folderHref + plain.href + plain.rest
         }
     }
 

@@ -160,10 +160,9 @@ public struct OPFPackage {
                     opf.warnings.append("a manifest item without id or href was skipped")
                     continue
                 }
-                let (hrefPath, fragment) = Paths.splitFragment(href)
                 // The package's folder is clean (normalised): a plain href needs no resolving.
-                guard let entryPath = Paths.isPlainRelative(href) ? base + hrefPath : Paths.resolve(href, against: base),
-                      !entryPath.isEmpty else {
+                let plain = Paths.PlainRelative(href)
+                guard let entryPath = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base), !entryPath.isEmpty else {
                     opf.warnings.append("manifest item '\(id)' has an href outside the book ('\(href)') and was skipped")
                     continue
                 }
@@ -173,7 +172,7 @@ public struct OPFPackage {
                 }
                 let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
                 opf.itemsByID[id] = opf.items.count
-                opf.items.append(ManifestItem(id: id, path: entryPath, fragment: fragment,
+                opf.items.append(ManifestItem(id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
                                               mediaType: (e.attr("media-type") ?? "").trimmedASCII.lowercased(),
                                               properties: props, fallback: e.attr("fallback"),
                                               mediaOverlay: e.attr("media-overlay")))

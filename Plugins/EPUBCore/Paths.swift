@@ -113,28 +113,71 @@ public enum Paths {
         }
     }
 
-    /// Whether `href` is a plain relative reference, the kind nearly every href in a package or
-    /// table of contents is: its path (before any '#') is not empty, needs no decoding or escaping,
-    /// has no empty, "." or ".." segment, and nothing is trimmed from either end. Against a clean
-    /// folder (an entry path's), such a path resolves by concatenation, and its manifest href is
-    /// the folder's followed by `href` as written; the general rules give the same, more slowly.
-    public static func isPlainRelative(_ href: String) -> Bool {
-        guard let last = href.utf8.last, last > 0x20 else { return false }
-        var segmentLength = 0
-        var onlyDots = true
-        for b in href.utf8 {
-            if b == UInt8(ascii: "#") { break }
-            if b == UInt8(ascii: "/") {
-                if segmentLength == 0 || (onlyDots && segmentLength <= 2) { return false }
-                segmentLength = 0
-                onlyDots = true
-                continue
+    /// A plain relative reference, the kind nearly every href in a package or table of contents
+    /// is: its path (before the first '#') is not empty, has no empty, "." or ".." segment, holds
+    /// only bytes a manifest href carries as they are and percent escapes of ASCII, and nothing is
+    /// trimmed from either end. Against a clean folder (an entry path's) such a path resolves by
+    /// concatenation: the general rules (`resolve`, `href(forEntry:)`) give the same, more slowly.
+    public struct PlainRelative {
+        /// The path, decoded: an entry path relative to the folder.
+        public let path: String
+        /// The path as a manifest href writes it (escapes only where `href(forEntry:)` puts them).
+        public let href: String
+        /// The fragment with its '#', or empty.
+        public let rest: Substring
+
+        public var fragment: String? { rest.isEmpty ? nil : String(rest.dropFirst()) }
+
+        public init?(_ reference: String) {
+            let u = reference.utf8
+            guard let last = u.last, last > 0x20 else { return nil }
+            let end = u.firstIndex(of: UInt8(ascii: "#")) ?? u.endIndex
+            var escaped = false
+            var segmentLength = 0
+            var onlyDots = true
+            var i = u.startIndex
+            func hex(_ b: UInt8) -> UInt8? {
+                switch b {
+                case 0x30...0x39: return b - 0x30
+                case 0x41...0x46: return b - 0x41 + 10
+                case 0x61...0x66: return b - 0x61 + 10
+                default: return nil
+                }
             }
-            guard allowed(b) else { return false }
-            segmentLength += 1
-            if b != UInt8(ascii: ".") { onlyDots = false }
+            // One pass checks the segments of the decoded path; a second writes it only when it had escapes.
+            while i < end {
+                var b = u[i]
+                if b == UInt8(ascii: "%") {
+                    let h = u.index(after: i)
+                    guard h < end, u.index(after: h) < end, let hi = hex(u[h]), let lo = hex(u[u.index(after: h)]),
+                          hi < 8 else { return nil }
+                    b = hi << 4 | lo
+                    escaped = true
+                    i = u.index(i, offsetBy: 3)
+                } else {
+                    guard Paths.allowed(b) else { return nil }
+                    i = u.index(after: i)
+                }
+                if b == UInt8(ascii: "/") {
+                    if segmentLength == 0 || (onlyDots && segmentLength <= 2) { return nil }
+                    segmentLength = 0
+                    onlyDots = true
+                } else {
+                    segmentLength += 1
+                    if b != UInt8(ascii: ".") { onlyDots = false }
+                }
+            }
+            guard segmentLength > 0, !(onlyDots && segmentLength <= 2) else { return nil }
+            rest = reference[end...]
+            guard escaped else {
+                path = String(reference[..<end])
+                href = path
+                return
+            }
+            let decoded = Paths.percentDecode(String(reference[..<end]))
+            path = decoded
+            href = Paths.href(forEntry: decoded)
         }
-        return segmentLength > 0 && !(onlyDots && segmentLength <= 2)
     }
 
     /// Percent-encodes an entry path into a manifest href: everything but unreserved characters,
