@@ -7,6 +7,8 @@ import Host
 //   shelf-catalog-bench generate COUNT OUT.xml          a Palace-style acquisition feed of COUNT entries
 //   shelf-catalog-bench generate-loans COUNT OUT.xml    a loans feed of COUNT loans (due dates, fulfil links)
 //   shelf-catalog-bench parse PASSES FILE...            every file parsed once per pass; the best pass is reported
+//   shelf-catalog-bench fetch RUNS URL                  the feed at URL fetched over HTTP and parsed, RUNS times: the
+//                                                       part of a sync feedparser can be compared with (no database)
 //   shelf-catalog-bench sync RUNS URL                   `shelf sync` of the loans feed at URL, RUNS times
 //   shelf-catalog-bench dump FILE...                    each file's parsed feed as one line of JSON (or why it was
 //                                                       refused): diff two builds' output to show a change kept every entry
@@ -111,6 +113,20 @@ case "parse":
     let bytes = files.reduce(0) { $0 + $1.1.count }
     print(String(format: "shelf: %d files, %d bytes, %d entries, %d refused: %.6f s per pass (best of %d)",
                  files.count, bytes, entries, refused, Double(best) / 1e9, passes))
+
+case "fetch":
+    guard arguments.count == 3, let runs = Int(arguments[1]), runs > 0, let url = URL(string: arguments[2]) else {
+        fail("usage: shelf-catalog-bench fetch RUNS URL")
+    }
+    let client = CatalogClient(database: nil, authenticator: nil)
+    var best = UInt64.max
+    var entries = 0
+    for _ in 0..<runs {
+        let start = now()
+        entries = try client.feed(url, useCache: false).entries.count
+        best = min(best, now() - start)
+    }
+    print(String(format: "shelf: fetched over HTTP and parsed, %d entries: %.6f s (best of %d)", entries, Double(best) / 1e9, runs))
 
 case "sync":
     guard arguments.count == 3, let runs = Int(arguments[1]), runs > 0 else { fail("usage: shelf-catalog-bench sync RUNS URL") }
