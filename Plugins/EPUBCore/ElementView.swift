@@ -14,13 +14,13 @@ extension LibXMLElement {
     public func isNamed(_ local: String) -> Bool {
         guard let n = node.pointee.name else { return local.isEmpty }
         if document.html { return document.name(n) == local }
-        return local.withCString { strcmp($0, UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self)) == 0 }
+        return XML.equals(local, n)
     }
 
     /// Whether the element's namespace URI is `uri`.
     public func isIn(_ uri: String) -> Bool {
         guard let href = node.pointee.ns?.pointee.href else { return false }
-        return uri.withCString { strcmp($0, UnsafeRawPointer(href).assumingMemoryBound(to: CChar.self)) == 0 }
+        return XML.equals(uri, href)
     }
 
     private func matches(_ local: String, _ ns: String?) -> Bool {

@@ -173,7 +173,7 @@ public struct OPFPackage {
                 let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
                 opf.itemsByID[id] = opf.items.count
                 opf.items.append(ManifestItem(id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
-                                              mediaType: (e.attr("media-type") ?? "").trimmedASCII.lowercased(),
+                                              mediaType: (e.attr("media-type") ?? "").trimmedASCII.lowercasedFast,
                                               properties: props, fallback: e.attr("fallback"),
                                               mediaOverlay: e.attr("media-overlay")))
             }
@@ -192,7 +192,7 @@ public struct OPFPackage {
                     continue
                 }
                 let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
-                opf.spine.append(SpineItem(idref: idref, linear: (e.attr("linear") ?? "yes").lowercased() != "no", properties: props))
+                opf.spine.append(SpineItem(idref: idref, linear: (e.attr("linear") ?? "yes").lowercasedFast != "no", properties: props))
             }
         }
         if opf.spine.isEmpty {
@@ -204,7 +204,7 @@ public struct OPFPackage {
             for e in guide.children("reference") {
                 guard let type = e.attr("type"), let href = e.attr("href"),
                       let p = Paths.resolve(href, against: base) else { continue }
-                opf.guide.append(GuideReference(type: type.lowercased(), title: e.attr("title"), path: p,
+                opf.guide.append(GuideReference(type: type.lowercasedFast, title: e.attr("title"), path: p,
                                                 fragment: Paths.splitFragment(href).fragment))
             }
         }

@@ -129,13 +129,21 @@ public enum Paths {
         public var fragment: String? { rest.isEmpty ? nil : String(rest.dropFirst()) }
 
         public init?(_ reference: String) {
-            let u = reference.utf8
+            guard let (end, escaped) = reference.utf8.withContiguousStorageIfAvailable(PlainRelative.scan) ?? nil else { return nil }
+            let cut = reference.utf8.index(reference.utf8.startIndex, offsetBy: end)
+            rest = reference[cut...]
+            guard escaped else {
+                path = String(reference[..<cut])
+                href = path
+                return
+            }
+            path = Paths.percentDecode(String(reference[..<cut]))
+            href = Paths.href(forEntry: path)
+        }
+
+        /// Where the path ends and whether it has escapes, or nil when the reference is not plain.
+        private static func scan(_ u: UnsafeBufferPointer<UInt8>) -> (end: Int, escaped: Bool)? {
             guard let last = u.last, last > 0x20 else { return nil }
-            let end = u.firstIndex(of: UInt8(ascii: "#")) ?? u.endIndex
-            var escaped = false
-            var segmentLength = 0
-            var onlyDots = true
-            var i = u.startIndex
             func hex(_ b: UInt8) -> UInt8? {
                 switch b {
                 case 0x30...0x39: return b - 0x30
@@ -144,19 +152,22 @@ public enum Paths {
                 default: return nil
                 }
             }
-            // One pass checks the segments of the decoded path; a second writes it only when it had escapes.
+            let end = u.firstIndex(of: UInt8(ascii: "#")) ?? u.count
+            var escaped = false
+            var segmentLength = 0
+            var onlyDots = true
+            var i = 0
+            // The segments are those of the decoded path.
             while i < end {
                 var b = u[i]
                 if b == UInt8(ascii: "%") {
-                    let h = u.index(after: i)
-                    guard h < end, u.index(after: h) < end, let hi = hex(u[h]), let lo = hex(u[u.index(after: h)]),
-                          hi < 8 else { return nil }
+                    guard i + 2 < end, let hi = hex(u[i + 1]), let lo = hex(u[i + 2]), hi < 8 else { return nil }
                     b = hi << 4 | lo
                     escaped = true
-                    i = u.index(i, offsetBy: 3)
+                    i += 3
                 } else {
                     guard Paths.allowed(b) else { return nil }
-                    i = u.index(after: i)
+                    i += 1
                 }
                 if b == UInt8(ascii: "/") {
                     if segmentLength == 0 || (onlyDots && segmentLength <= 2) { return nil }
@@ -168,22 +179,14 @@ public enum Paths {
                 }
             }
             guard segmentLength > 0, !(onlyDots && segmentLength <= 2) else { return nil }
-            rest = reference[end...]
-            guard escaped else {
-                path = String(reference[..<end])
-                href = path
-                return
-            }
-            let decoded = Paths.percentDecode(String(reference[..<end]))
-            path = decoded
-            href = Paths.href(forEntry: decoded)
+            return (end, escaped)
         }
     }
 
     /// Percent-encodes an entry path into a manifest href: everything but unreserved characters,
     /// sub-delimiters (less ':' and ';'), '@' and '/' is escaped, non-ASCII as UTF-8 bytes.
     public static func href(forEntry path: String) -> String {
-        if path.utf8.allSatisfy(allowed) { return path }
+        if path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(allowed) }) ?? path.utf8.allSatisfy(allowed) { return path }
         let digits = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count + 16)

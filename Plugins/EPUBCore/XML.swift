@@ -4,6 +4,13 @@ import PluginAPI
 import PluginKit
 
 extension String {
+    /// `lowercased()`, without its Unicode machinery for the ASCII strings that need no change
+    /// (media types, guide types, attribute values the OPF carries).
+    public var lowercasedFast: String {
+        if utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return self }
+        return lowercased()
+    }
+
     /// Trims ASCII white space (what XML and OPF attribute values carry) without Foundation.
     public var trimmedASCII: String {
         let u = self.utf8
@@ -166,8 +173,7 @@ public struct LibXMLElement {
         while let attr = a {
             defer { a = attr.pointee.next }
             guard let n = attr.pointee.name else { continue }
-            let matches = local.withCString { strcmp($0, UnsafeRawPointer(n).assumingMemoryBound(to: CChar.self)) == 0 }
-                || (document.html && document.name(n) == local)
+            let matches = XML.equals(local, n) || (document.html && document.name(n) == local)
             guard matches else { continue }
             let attrNS = document.namespace(attr.pointee.ns)
             if let ns {
@@ -182,6 +188,10 @@ public struct LibXMLElement {
     }
 
     func value(of attr: xmlAttrPtr) -> String {
+        // Nearly every value is one text node.
+        if let only = attr.pointee.children, only.pointee.next == nil, only.pointee.type == XML_TEXT_NODE {
+            return only.pointee.content.map { String(cString: $0) } ?? ""
+        }
         var out = ""
         var c = attr.pointee.children
         while let child = c {
@@ -366,6 +376,11 @@ public enum XML {
         guard let doc else { return nil }
         guard xmlDocGetRootElement(doc) != nil else { xmlFreeDoc(doc); return nil }
         return RawDocument(doc: doc, html: true, wellFormed: false, ctxtWellFormed: false)
+    }
+
+    /// Whether a libxml2 name is `s`, byte for byte.
+    static func equals(_ s: String, _ name: UnsafePointer<xmlChar>) -> Bool {
+        s.withCString { strcmp($0, UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self)) == 0 }
     }
 
     static func string(_ p: UnsafePointer<xmlChar>?) -> String {
