@@ -72,6 +72,8 @@ let package = Package(
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host"], path: "Benchmarks/CatalogBench"),
         .executableTarget(name: "shelf-lists-bench", dependencies: ["Host"], path: "Benchmarks/ListsBench"),
+        // Coverage-guided fuzzing of the EPUB parsers (`bash Fuzz/run.sh`); a plain build replays saved inputs.
+        .executableTarget(name: "shelf-fuzz-epub", dependencies: ["EPUBCore", "PluginKit", "CZip"], path: "Fuzz/EPUBFuzz"),
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
