@@ -120,13 +120,19 @@ public final class EPUBBook {
     }
 
     private func buildReadingOrder() {
+        // The first title for each path, in document order. Links are read in place (copying one
+        // retains each of its fields), and the tree is as deep as Navigation lets it be (64 levels).
         var titles: [String: String] = [:]
-        var stack = navigation.toc.reversed() as [Link]
-        while let l = stack.popLast() {
-            let p = Paths.splitFragment(l.href).path
-            if titles[p] == nil, let t = l.title { titles[p] = t }
-            stack.append(contentsOf: (l.children ?? []).reversed())
+        func collect(_ links: [Link]) {
+            for i in links.indices {
+                if let t = links[i].title {
+                    let p = Paths.splitFragment(links[i].href).path
+                    if titles[p] == nil { titles[p] = t }
+                }
+                if let c = links[i].children { collect(c) }
+            }
         }
+        collect(navigation.toc)
         let linear = opf.spine.filter(\.linear)
         let spine = linear.isEmpty ? opf.spine : linear
         var seen: Set<String> = []

@@ -166,7 +166,9 @@ extension EPUBBook {
     /// Links as JSON values, built directly (no encode/decode round trip).
     static func json(_ links: [Link]) -> JSONValue {
         .array(links.map { l in
-            var o: [String: JSONValue] = ["href": .string(l.href)]
+            // Sized for every member up front: growing a dictionary rehashes it.
+            var o = [String: JSONValue](minimumCapacity: 6)
+            o["href"] = .string(l.href)
             if let t = l.type { o["type"] = .string(t) }
             if let t = l.title { o["title"] = .string(t) }
             if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }

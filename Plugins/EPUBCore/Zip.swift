@@ -89,7 +89,10 @@ public final class ZipArchive {
 
     /// Why a name is refused, or nil when it is a safe relative path.
     public static func unsafeReason(_ name: String) -> String? {
-        let u = Array(name.utf8)
+        name.utf8.withContiguousStorageIfAvailable(unsafeReason(bytes:)) ?? unsafeReason(bytes: Array(name.utf8))
+    }
+
+    private static func unsafeReason<C: RandomAccessCollection>(bytes u: C) -> String? where C.Element == UInt8, C.Index == Int {
         if u.isEmpty { return "empty name" }
         if u[0] == UInt8(ascii: "/") { return "absolute path" }
         if u.count >= 2, u[1] == UInt8(ascii: ":") { return "drive letter" }
@@ -117,6 +120,7 @@ public final class ZipArchive {
         }
         var total: UInt64 = 0
         entries.reserveCapacity(Int(count))
+        byName.reserveCapacity(Int(count))
         for i in 0..<UInt64(count) {
             var st = zip_stat_t()
             zip_stat_init(&st)
@@ -130,8 +134,9 @@ public final class ZipArchive {
                 warnings.append("zip entry '\(name)' refused: \(reason)")
                 continue
             }
-            if name.hasSuffix("/") { continue }  // directory
-            if byName[name] != nil {
+            if name.utf8.last == UInt8(ascii: "/") { continue }  // directory
+            // Claimed now (one hash); any later refusal fails the whole archive anyway.
+            if byName.updateValue(entries.count, forKey: name) != nil {
                 throw PluginFailure.badData("the archive holds two entries named '\(name)'; it may have been tampered with", at: name)
             }
             let size = (st.valid & UInt64(ZIP_STAT_SIZE)) != 0 ? st.size : 0
@@ -152,7 +157,6 @@ public final class ZipArchive {
             total = sum
             let method = (st.valid & UInt64(ZIP_STAT_COMP_METHOD)) != 0 ? Int32(st.comp_method) : 0
             let enc = (st.valid & UInt64(ZIP_STAT_ENCRYPTION_METHOD)) != 0 ? st.encryption_method : 0
-            byName[name] = entries.count
             entries.append(ZipEntry(index: i, name: name, size: size, compressedSize: comp,
                                     method: method, encrypted: enc != 0))
         }
