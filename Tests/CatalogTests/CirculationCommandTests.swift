@@ -2,44 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The commands of issue 5 run as a patron runs them: the built `shelf` against the fake library on loopback.
-/// A fake library and a shelf home of its own for each test.
-class LibraryTestCase: XCTestCase {
-    var library: FakeLibrary!
-    var shelf: ShelfProcess!
-
-    override func setUpWithError() throws {
-        library = try FakeLibrary()
-        shelf = try ShelfProcess()
-        shelf.environment["SHELF_HTTP_RETRIES"] = "1"
-        shelf.environment["SHELF_HTTP_TIMEOUT"] = "10"
-    }
-
-    override func tearDown() {
-        library?.stop()
-        shelf?.cleanUp()
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
-             file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
-        let result = try shelf.run(arguments, stdin: stdin.map { Data($0.utf8) })
-        XCTAssertEqual(result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)",
-                       file: file, line: line)
-        return result
-    }
-
-    func addAndLogin() throws {
-        try run(["account", "add", library.root, "--name", "fake"])
-        try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
-    }
-
-    func json(_ result: ShelfProcess.Result) throws -> [String: Any] {
-        try XCTUnwrap(try result.json() as? [String: Any], result.stdout)
-    }
-
-}
-
+/// The commands of issue 5 run as a patron runs them: the built `shelf` against the fake library on loopback
+/// (`LibraryTestCase` in TestSupport gives each test a library and a shelf home of its own).
 final class CirculationCommandTests: LibraryTestCase {
     var credentialsPath: String { shelf.home.appendingPathComponent("config/credentials.json").path }
 

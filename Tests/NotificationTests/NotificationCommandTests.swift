@@ -5,36 +5,16 @@ import XCTest
 
 /// The built `shelf` against the fake Palace library on loopback: holds coming in, loans running down on the
 /// server's clock, the watcher, the terminal line, the status badge.
-class NotificationTestCase: XCTestCase {
-    var library: FakeLibrary!
-    var shelf: ShelfProcess!
-
+class NotificationTestCase: LibraryTestCase {
     override func setUpWithError() throws {
-        library = try FakeLibrary()
-        shelf = try ShelfProcess()
-        shelf.environment["SHELF_HTTP_RETRIES"] = "1"
-        shelf.environment["SHELF_HTTP_TIMEOUT"] = "10"
+        try super.setUpWithError()
         // Never the patron's own desktop: only a test's private bus, when a test sets one.
         shelf.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
     }
 
-    override func tearDown() {
-        library?.stop()
-        shelf?.cleanUp()
-    }
-
-    @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
-             file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
-        let result = try shelf.run(arguments, stdin: stdin.map { Data($0.utf8) })
-        XCTAssertEqual(result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)",
-                       file: file, line: line)
-        return result
-    }
-
-    func addAndLogin() throws {
-        try run(["account", "add", library.root, "--name", "fake"])
-        try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+    /// Signed in, and the catalog browsed once, so that the library's holds and loans are known.
+    override func addAndLogin() throws {
+        try super.addAndLogin()
         try run(["browse"])
     }
 

@@ -4,32 +4,17 @@ import XCTest
 
 /// The whole flows through the built `shelf`, as a patron runs them: connect, sign in through a "browser" that
 /// follows the redirects, pull, finish a book, push once, and the wish list against the fake library.
-final class EndToEndTests: XCTestCase {
-    var shelf: ShelfProcess!
+final class EndToEndTests: ShelfTestCase {
     let samples = ShelfProcess.packageRoot.appendingPathComponent("samples")
 
     override func setUpWithError() throws {
-        shelf = try ShelfProcess()
-        shelf.environment["SHELF_HTTP_RETRIES"] = "1"
+        try super.setUpWithError()
+        shelf.environment["SHELF_HTTP_TIMEOUT"] = nil
         // The patron's browser: follows the sign-in page's redirects to shelf's loopback listener.
         let browser = shelf.home.appendingPathComponent("browser.sh")
         try "#!/bin/sh\ncurl -s -L --max-time 20 \"$1\" > /dev/null &\n".write(to: browser, atomically: true, encoding: .utf8)
         chmod(browser.path, 0o755)
         shelf.environment["SHELF_BROWSER"] = browser.path
-    }
-
-    override func tearDown() { shelf.cleanUp() }
-
-    @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
-             file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
-        let result = try shelf.run(arguments, stdin: stdin.map { Data($0.utf8) })
-        XCTAssertEqual(result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)", file: file, line: line)
-        return result
-    }
-
-    func json(_ result: ShelfProcess.Result) throws -> [String: Any] {
-        try XCTUnwrap(try result.json() as? [String: Any], result.stdout + result.stderr)
     }
 
     func export() throws -> String {
