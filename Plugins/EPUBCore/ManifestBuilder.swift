@@ -261,7 +261,7 @@ extension EPUBBook {
             if !clips.isEmpty { alt["properties"] = .object(["clips": .array(clips)]) }
             alternate.append(.object(alt))
         }
-        if let enc = encryption.items[item.path] {
+        if !encryption.items.isEmpty, let enc = encryption.items[item.path] {
             var e: [String: JSONValue] = ["algorithm": .string(enc.algorithm)]
             if !enc.isFontObfuscation, encryption.scheme != .unknown { e["scheme"] = .string(encryption.scheme.rawValue) }
             if let l = enc.originalLength { e["originalLength"] = .number(Double(l)) }

@@ -227,6 +227,7 @@ public struct OPFPackage {
 
     /// The full fallback chain of an item, cycle-safe: ids after the item itself.
     public func fallbackChain(_ item: ManifestItem) -> (ids: [String], cycle: Bool) {
+        guard item.fallback != nil else { return ([], false) }  // nearly every item: no set to make
         var seen: Set<String> = [item.id]
         var ids: [String] = []
         var current = item
