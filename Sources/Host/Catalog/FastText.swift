@@ -22,14 +22,42 @@ enum FastText {
     /// `trimmed` of UTF-8 text, making one String.
     static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard let first = bytes.first, let last = bytes.last else { return "" }
-        // Unicode white space (NBSP, ideographic space...) at either end: Foundation's rules.
-        if first >= 0x80 || last >= 0x80 { return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+        // Unicode white space (NBSP, ideographic space...) at either end: Foundation's rules. Text that starts or
+        // ends with any other non-ASCII character (an accent, a closing guillemet) has nothing to trim there.
+        if first >= 0x80 || last >= 0x80 {
+            if !(first < 0x80 ? isSpace(first) : isUnicodeSpace(firstScalar(bytes))),
+               !(last < 0x80 ? isSpace(last) : isUnicodeSpace(lastScalar(bytes))) {
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         guard isSpace(first) || isSpace(last) else { return String(decoding: bytes, as: UTF8.self) }
         let inner = asciiTrimmed(bytes)
         if let first = inner.first, let last = inner.last, first >= 0x80 || last >= 0x80 {
             return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         return String(decoding: inner, as: UTF8.self)
+    }
+
+    private static let unicodeSpaces = CharacterSet.whitespacesAndNewlines
+
+    /// Whether `trimmingCharacters(in: .whitespacesAndNewlines)` would take this scalar off an end (nil: invalid UTF-8,
+    /// left to Foundation).
+    private static func isUnicodeSpace(_ scalar: Unicode.Scalar?) -> Bool {
+        scalar.map(unicodeSpaces.contains) ?? true
+    }
+
+    private static func firstScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        var iterator = bytes.makeIterator()
+        var utf8 = UTF8()
+        if case .scalarValue(let scalar) = utf8.decode(&iterator) { return scalar }
+        return nil
+    }
+
+    private static func lastScalar(_ bytes: UnsafeBufferPointer<UInt8>) -> Unicode.Scalar? {
+        var start = bytes.count - 1
+        while start > 0, bytes.count - start < 4, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+        return firstScalar(UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
     @inline(__always)

@@ -15,7 +15,7 @@ struct EntryParts {
 
     init(additionalType: String?) { self.additionalType = additionalType }
 
-    mutating func add(_ link: CatalogLink) {
+    mutating func add(_ link: consuming CatalogLink) {
         if let rel = link.rel, Rel.isPhysicalHold(rel, href: link.href), !link.isAcquisition {
             branches.append(.init(name: link.title ?? "Branch \(branches.count + 1)", href: link.href,
                                   availability: link.availability))
@@ -24,7 +24,7 @@ struct EntryParts {
     }
 
     /// The entry, or nil (and a word in `skipped`) when it has neither an id nor a title.
-    func build(skipped: inout [String]) -> CatalogEntry? {
+    consuming func build(skipped: inout [String]) -> CatalogEntry? {
         let title = title ?? "", id = id ?? ""
         guard !(id.isEmpty && title.isEmpty) else {
             skipped.append("an entry with neither id nor title")

@@ -14,7 +14,7 @@ struct FeedParts {
     var linkSkipped: [String] = []
     var entrySkipped: [String] = []
 
-    mutating func add(_ link: CatalogLink, facetCount: Int?) {
+    mutating func add(_ link: consuming CatalogLink, facetCount: Int?) {
         guard link.rel == Rel.facet else {
             links.append(link)
             return

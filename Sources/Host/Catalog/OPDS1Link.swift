@@ -5,7 +5,9 @@ import Foundation
 /// children. Depths are relative to the link (its children are at 1).
 struct LinkParts {
     /// nil: the link had no usable address and is dropped, children and all.
-    private var link: CatalogLink?
+    private let href: String?
+    private var rel, type, title, facetGroup, facetGroupType: String?
+    private var activeFacet: Bool?
     /// A facet's count (`activeFacetCount`, else `count`), for feed-level facet links.
     private(set) var facetCount: Int?
     private var indirect: [IndirectAcquisition] = []
@@ -19,8 +21,7 @@ struct LinkParts {
     static let maxIndirectDepth = 16
 
     init(_ attributes: XMLAttributes, base: URL, _ n: OPDS1Names, skipped: inout [String]) {
-        var href: Int?, rel: String?, type: String?, title: String?, facetGroup: String?, activeFacet: Bool?,
-            facetGroupType: String?, activeFacetCount: Int??, count: Int??
+        var href: Int?, activeFacetCount: Int??, count: Int??
         // One pass over the attributes; of two with the same local name, the first counts.
         for i in 0..<attributes.count {
             switch attributes.name(at: i) {
@@ -40,25 +41,20 @@ struct LinkParts {
         facetCount = activeFacetCount.flatMap { $0 } ?? count.flatMap { $0 }
         guard let href else {
             skipped.append("a link without an address")
+            self.href = nil
             return
         }
-        guard let resolved = attributes.withValue(at: href, { CatalogAddress.resolve($0, against: base) }) else {
-            let raw = attributes.string(at: href)
-            // Contact links (mailto:, tel:) are for people, not for shelf to follow; not worth a warning.
-            if !(raw.hasPrefix("mailto:") || raw.hasPrefix("tel:")) {
-                skipped.append("a link with an unusable address (\(raw.prefix(80)))")
-            }
-            return
+        self.href = attributes.withValue(at: href) { CatalogAddress.resolve($0, against: base) }
+        guard self.href == nil else { return }
+        let raw = attributes.string(at: href)
+        // Contact links (mailto:, tel:) are for people, not for shelf to follow; not worth a warning.
+        if !(raw.hasPrefix("mailto:") || raw.hasPrefix("tel:")) {
+            skipped.append("a link with an unusable address (\(raw.prefix(80)))")
         }
-        var link = CatalogLink(href: resolved, rel: rel, type: type, title: title)
-        link.facetGroup = facetGroup
-        link.activeFacet = activeFacet
-        link.facetGroupType = facetGroupType
-        self.link = link
     }
 
     mutating func start(_ name: XMLName, _ attributes: XMLAttributes, depth: Int, _ n: OPDS1Names) {
-        guard link != nil else { return }
+        guard href != nil else { return }
         if name == n.indirectAcquisition {
             // Only as a child of the link or of a valid indirect acquisition.
             if depth == 1 || (open.last.map { $0.depth == depth - 1 && $0.type != nil } ?? false) {
@@ -86,8 +82,12 @@ struct LinkParts {
         if open.isEmpty { indirect.append(done) } else { open[open.count - 1].children.append(done) }
     }
 
-    func build() -> CatalogLink? {
-        guard var link else { return nil }
+    consuming func build() -> CatalogLink? {
+        guard let href else { return nil }
+        var link = CatalogLink(href: href, rel: rel, type: type, title: title)
+        link.facetGroup = facetGroup
+        link.activeFacet = activeFacet
+        link.facetGroupType = facetGroupType
         link.indirect = indirect.isEmpty ? nil : indirect
         link.availability = availability
         return link

@@ -133,6 +133,10 @@ final class OPDS1Reader: XMLStreamHandler {
         }
     }
 
+    func wantsText(depth: Int) -> Bool {
+        summary != nil || capture?.depth == depth || feedCapture?.depth == depth || authorCapture == depth
+    }
+
     func text(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) {
         if summary != nil {
             summary!.text(bytes)
@@ -247,9 +251,10 @@ struct AllText {
 
     /// Closes the innermost element; when that is the text construct itself, its trimmed text.
     mutating func close() -> String? {
-        let (own, children) = frames.removeLast()
-        if frames.isEmpty { return (own + children).withUnsafeBufferPointer(FastText.trimmed) }
-        frames[frames.count - 1].children += own + children
+        var (own, children) = frames.removeLast()
+        if !children.isEmpty { own += children }
+        if frames.isEmpty { return own.withUnsafeBufferPointer(FastText.trimmed) }
+        frames[frames.count - 1].children += own
         return nil
     }
 }

@@ -9,6 +9,8 @@ protocol XMLStreamHandler: AnyObject {
     /// An element opens at `depth` (the root is 0). `namespace` is its namespace URI, if it has one.
     func start(_ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes: XMLAttributes, depth: Int)
     func end(depth: Int)
+    /// Whether the handler reads the text of the element open at `depth` now; text nobody reads is not weighed.
+    func wantsText(depth: Int) -> Bool
     /// Character data of the element open at `depth` (CDATA included), in pieces.
     func text(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int)
 }
@@ -173,10 +175,11 @@ final class XMLStreamState {
     }
 
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int) {
-        guard depth >= 0, let bytes, length > 0 else { return }
+        // Which white space the tree kept only matters for text somebody reads: an element's runs only ever count
+        // towards its own text.
+        guard depth >= 0, let bytes, length > 0, limit == nil, handler.wantsText(depth: depth) else { return }
         let text = UnsafeBufferPointer(start: bytes, count: length)
-        guard blanks.keeps(text, depth: depth, parser: parser) else { return }
-        if limit == nil { handler.text(text, depth: depth) }
+        if blanks.keeps(text, depth: depth, parser: parser) { handler.text(text, depth: depth) }
     }
 
     func otherNode() {

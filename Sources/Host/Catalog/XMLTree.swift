@@ -58,6 +58,8 @@ private final class XMLTreeBuilder: XMLStreamHandler {
         if open.isEmpty { root = element } else { open[open.count - 1].element.children.append(element) }
     }
 
+    func wantsText(depth: Int) -> Bool { true }
+
     func text(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int) {
         open[open.count - 1].text.append(contentsOf: bytes)
     }
