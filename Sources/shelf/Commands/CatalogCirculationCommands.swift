@@ -10,14 +10,29 @@ struct CirculationJSON: Encodable {
     let hold: HoldJSON?
 }
 
-private func report(_ context: Context, _ catalog: CatalogContext, action: String, result: String, message: String,
-                    entry: CatalogEntry, hold: HoldRecord? = nil) {
-    if context.json {
-        Output.json(CirculationJSON(action: action, result: result, message: message,
-                                    entry: EntryJSON(entry, openable: catalog.openable),
-                                    hold: hold.map { HoldJSON($0, openable: catalog.openable) }))
-    } else {
-        Output.line(message)
+/// What every command on one catalog entry starts from: the catalog, the account's circulation (`--account`),
+/// and the entry the command's ID names; and how each of them reports the outcome.
+struct CirculationCall {
+    let context: Context
+    let catalog: CatalogContext
+    let circulation: Circulation
+    let entry: CatalogEntry
+
+    init(_ args: Arguments, _ context: Context) throws {
+        self.context = context
+        catalog = try CatalogContext(context)
+        circulation = try catalog.circulation(args)
+        entry = try circulation.entry(args.positionals[0])
+    }
+
+    func report(action: String, result: String, message: String, entry: CatalogEntry, hold: HoldRecord? = nil) {
+        if context.json {
+            Output.json(CirculationJSON(action: action, result: result, message: message,
+                                        entry: EntryJSON(entry, openable: catalog.openable),
+                                        hold: hold.map { HoldJSON($0, openable: catalog.openable) }))
+        } else {
+            Output.line(message)
+        }
     }
 }
 
@@ -28,21 +43,19 @@ let borrowCommand = Command(
         + "`shelf reserve ID`. Exit 69 when no copy is free.",
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = try circulation.entry(args.positionals[0])
-    switch try circulation.borrow(entry) {
+    let call = try CirculationCall(args, context)
+    switch try call.circulation.borrow(call.entry) {
     case .loaned(let loan):
-        report(context, catalog, action: "borrow", result: "loaned",
+        call.report(action: "borrow", result: "loaned",
                message: "Borrowed \(CatalogText.quoted(loan.title)) (\(loan.format.words)), \(loan.availability.words). "
                    + "Download it with `shelf download \(loan.id)`.", entry: loan)
         return 0
     case .alreadyOnLoan(let loan):
-        report(context, catalog, action: "borrow", result: "already-on-loan",
+        call.report(action: "borrow", result: "already-on-loan",
                message: "\(CatalogText.quoted(loan.title)) is already on loan to you (\(loan.availability.words)).", entry: loan)
         return 0
     case .openAccess(let free):
-        report(context, catalog, action: "borrow", result: "open-access",
+        call.report(action: "borrow", result: "open-access",
                message: "\(CatalogText.quoted(free.title)) is free to read, no loan needed: `shelf download \(free.id)`.", entry: free)
         return 0
     case .unavailable(let current, let cancelled):
@@ -51,7 +64,7 @@ let borrowCommand = Command(
             : "No copy is available right now (\(current.availability.words)). Nothing was borrowed and no hold was placed"
                 + (cancelled ? " (the library placed one anyway; shelf cancelled it)." : ".")
                 + " To join the waiting list: shelf reserve \(current.id)"
-        report(context, catalog, action: "borrow", result: "unavailable",
+        call.report(action: "borrow", result: "unavailable",
                message: "\(CatalogText.quoted(current.title)): \(state)", entry: current)
         return ShelfError.Kind.unavailable.rawValue
     }
@@ -64,61 +77,54 @@ let reserveCommand = Command(
         + "(`shelf book ID` lists them). If a copy is free now, nothing is reserved: borrow it instead.",
     valueOptions: ["--account", "--branch"], positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = try circulation.entry(args.positionals[0])
-    switch try circulation.reserve(entry, branch: args.value("--branch")) {
+    let call = try CirculationCall(args, context)
+    switch try call.circulation.reserve(call.entry, branch: args.value("--branch")) {
     case .placed(let hold):
-        report(context, catalog, action: "reserve", result: "reserved",
+        call.report(action: "reserve", result: "reserved",
                message: "Reserved \(CatalogText.quoted(hold.entry.title)) (\(hold.entry.format.words))"
                    + (hold.branch.map { " at \($0)" } ?? "") + ": \(hold.entry.availability.words).",
                entry: hold.entry, hold: hold)
         return 0
     case .alreadyReserved(let hold):
-        report(context, catalog, action: "reserve", result: "already-reserved",
+        call.report(action: "reserve", result: "already-reserved",
                message: "You already have a hold on \(CatalogText.quoted(hold.entry.title)): \(hold.entry.availability.words).",
                entry: hold.entry, hold: hold)
         return 0
     case .availableNow(let current):
-        report(context, catalog, action: "reserve", result: "available-now",
+        call.report(action: "reserve", result: "available-now",
                message: "\(CatalogText.quoted(current.title)) is \(current.availability.words): nothing was reserved. "
                    + "Borrow it with `shelf borrow \(current.id)`.", entry: current)
         return ShelfError.Kind.unavailable.rawValue
     case .loaned(let loan):
-        report(context, catalog, action: "reserve", result: "loaned",
+        call.report(action: "reserve", result: "loaned",
                message: "A copy of \(CatalogText.quoted(loan.title)) was free, so the library lent it to you: \(loan.availability.words).",
                entry: loan)
         return 0
     }
 }
 
-let returnCommand = Command(
-    name: "return", summary: "return a loan early",
-    usage: "shelf return ID [--account NAME] [--json]",
-    details: "Returns the loan through the library's revoke link and removes it from My Books.",
-    valueOptions: ["--account"], positionals: 1...1
-) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = try circulation.entry(args.positionals[0])
-    try circulation.returnLoan(entry)
-    report(context, catalog, action: "return", result: "returned", message: "Returned \(CatalogText.quoted(entry.title)).", entry: entry)
-    return 0
+/// A command that gives something back through the library's revoke link: a loan, a hold.
+private func revokeCommand(name: String, summary: String, details: String, result: String,
+                           revoke: @escaping (Circulation, CatalogEntry) throws -> Void,
+                           message: @escaping (String) -> String) -> Command {
+    Command(name: name, summary: summary, usage: "shelf \(name) ID [--account NAME] [--json]", details: details,
+            valueOptions: ["--account"], positionals: 1...1) { args, context in
+        let call = try CirculationCall(args, context)
+        try revoke(call.circulation, call.entry)
+        call.report(action: name, result: result, message: message(CatalogText.quoted(call.entry.title)), entry: call.entry)
+        return 0
+    }
 }
 
-let cancelHoldCommand = Command(
+let returnCommand = revokeCommand(
+    name: "return", summary: "return a loan early",
+    details: "Returns the loan through the library's revoke link and removes it from My Books.",
+    result: "returned", revoke: { try $0.returnLoan($1) }, message: { "Returned \($0)." })
+
+let cancelHoldCommand = revokeCommand(
     name: "cancel-hold", summary: "cancel a hold",
-    usage: "shelf cancel-hold ID [--account NAME] [--json]",
     details: "Cancels the hold through the library's revoke link and removes it from Reservations.",
-    valueOptions: ["--account"], positionals: 1...1
-) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = try circulation.entry(args.positionals[0])
-    try circulation.cancelHold(entry)
-    report(context, catalog, action: "cancel-hold", result: "cancelled", message: "Cancelled the hold on \(CatalogText.quoted(entry.title)).", entry: entry)
-    return 0
-}
+    result: "cancelled", revoke: { try $0.cancelHold($1) }, message: { "Cancelled the hold on \($0)." })
 
 let loansCommand = Command(
     name: "loans", summary: "My Books: what you have on loan",
@@ -195,10 +201,9 @@ let downloadCommand = Command(
         + "file kept for a tool that can (exit 69).",
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = try circulation.entry(args.positionals[0])
-    let folder = Circulation.downloadFolder(catalog.directories, accountID: circulation.account.id)
+    let call = try CirculationCall(args, context)
+    let (circulation, entry) = (call.circulation, call.entry)
+    let folder = Circulation.downloadFolder(call.catalog.directories, accountID: circulation.account.id)
     let showProgress = isatty(2) == 1 && !context.json
     var lastShown = Date.distantPast
     let outcome = try circulation.download(entry, into: folder, progress: showProgress ? { progress in

@@ -267,10 +267,9 @@ let bookCommand = Command(
         + "what you can do, how it can be acquired, and branches offering a physical copy.",
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = circulation.refreshed(try circulation.entry(args.positionals[0]))
-    let openable = catalog.openable
+    let call = try CirculationCall(args, context)
+    let entry = call.circulation.refreshed(call.entry)
+    let openable = call.catalog.openable
     if context.json { Output.json(EntryJSON(entry, openable: openable, full: true)); return 0 }
     Output.line(entry.title)
     if !entry.authors.isEmpty { Output.line("by \(entry.authors.joined(separator: ", "))") }

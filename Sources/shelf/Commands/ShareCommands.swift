@@ -85,11 +85,9 @@ let sampleCommand = Command(
     valueOptions: ["--account", "--width"],
     positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let entry = try circulation.entry(args.positionals[0])
+    let call = try CirculationCall(args, context)
     let bookshelf = try openBookshelf(context)
-    let book = try bookshelf.addSample(entry, accountID: circulation.account.id, openable: catalog.openable,
+    let book = try bookshelf.addSample(call.entry, accountID: call.circulation.account.id, openable: call.catalog.openable,
                                        http: HTTPClient(configuration: CatalogClient.defaultConfiguration))
     printPage(try BookReader(bookshelf: bookshelf).read(book, move: .resume, width: try readingWidth(args)), json: context.json)
     return 0
