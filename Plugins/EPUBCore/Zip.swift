@@ -202,18 +202,16 @@ public final class ZipArchive {
         // result: no zeroed buffer, no copy.
         let expected = Int(min(entry.size, cap))
         guard let memory = malloc(max(expected, 1)) else { throw PluginFailure(SHELF_E_NO_MEMORY, "out of memory reading '\(entry.name)'") }
-        var data = Data(bytesNoCopy: memory, count: expected, deallocator: .free)
         var total = 0
         while total < expected {
             let n = zip_fread(file, memory + total, UInt64(expected - total))
-            if n < 0 { throw failure() }
+            if n < 0 { free(memory); throw failure() }
             if n == 0 { break }
             total += Int(n)
         }
-        if total < expected {
-            data.count = total
-            return data
-        }
+        // Wrapped only once filled: Data copies a small buffer into itself (and frees it) at once.
+        var data = Data(bytesNoCopy: memory, count: total, deallocator: .free)
+        if total < expected { return data }
         // Past the declared size: the end of the entry (where libzip checks the CRC), or more
         // bytes than the directory said.
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 * 1024) { buffer in

@@ -187,6 +187,26 @@ final class EPUBFixtureTests: XCTestCase {
         for good in ["..a", "a..b", "a/b..", "OEBPS/x.xhtml", "é/ü.png"] { XCTAssertNil(ZipArchive.unsafeReason(good), good) }
     }
 
+    /// The shortcut open takes for plain relative hrefs gives what the general rules give, and
+    /// leaves every other href to them.
+    func testPlainRelativeHrefsResolveAsTheGeneralRulesDo() throws {
+        let plain = ["ch1.xhtml", "text/ch1.xhtml#p3", "a/b.c/..d", "...x/y", "%40public%40a.html#x", "a%2Fb.xhtml",
+                     "a%20b.xhtml#f g", "x.xhtml#", "a@b!$&'()*+,=-_~.html", "ch%3A1.xhtml"]
+        let general = ["", "#f", "./a.xhtml", "../a.xhtml", "a//b.xhtml", "a/./b", "a/../b", "/abs.xhtml", "a/", ".", "..",
+                       " a.xhtml", "a.xhtml ", "a.xhtml#f ", "a b.xhtml", "a?q=1#f", "http://x/y", "//cdn/x", "caf\u{E9}.xhtml",
+                       "%C3%A9.xhtml", "%zz.xhtml", "%2e%2E/a.xhtml", "a/%2E/b", "%2Fabs", "50%"]
+        for base in ["", "OEBPS/", "OEBPS/text/"] {
+            for href in plain {
+                let p = try XCTUnwrap(Paths.PlainRelative(href), href)
+                XCTAssertEqual(base + p.path, Paths.resolve(href, against: base), href)
+                XCTAssertEqual(p.fragment, Paths.splitFragment(href).fragment, href)
+                XCTAssertEqual(Paths.href(forEntry: base) + p.href + p.rest,
+                               Paths.href(forEntry: base + p.path) + (p.fragment.map { "#" + $0 } ?? ""), href)
+            }
+        }
+        for href in general { XCTAssertNil(Paths.PlainRelative(href), href) }
+    }
+
     func testNonFiniteNumbersInMetadataNeverBreakTheManifest() throws {
         let opf = Books.epub3OPF.replacingOccurrences(of: ">3</meta>", with: ">nan</meta>")
             .replacingOccurrences(of: ">0:01:30</meta>", with: ">1e400:99</meta>")
