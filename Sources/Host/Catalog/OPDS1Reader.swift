@@ -13,7 +13,7 @@ final class OPDS1Reader: XMLStreamHandler {
 
     private enum Root { case unknown, feed, entry, other(String) }
     @exclusivity(unchecked) private var root = Root.unknown
-    @exclusivity(unchecked) private(set) var feed = FeedParts()
+    @exclusivity(unchecked) private var feed = FeedParts()
     @exclusivity(unchecked) private var entry: EntryParts?
     @exclusivity(unchecked) private var entryDepth = 0
     @exclusivity(unchecked) private var link: LinkParts?
