@@ -429,6 +429,124 @@ public struct JSONReader {
             return Locator(href: href, type: type ?? "", title: title, locations: locations, text: text)
         }
 
+        /// A link read straight from the bytes, as `Link(json:)` reads it from a parsed value: a manifest of a
+        /// long book has thousands, and a `JSONValue` dictionary for each cost more than the rest of the parse.
+        mutating func link(depth: Int) throws -> Link {
+            guard depth < JSONReader.maxDepth else { throw FastJSONError("too deep") }
+            var link = Link(href: "")
+            var hasHref = false
+            var seen: UInt8 = 0
+            func once(_ bit: UInt8) throws {
+                guard seen & bit == 0 else { throw FastJSONError("duplicate member") }  // JSONDecoder keeps the first
+                seen |= bit
+            }
+            try members { c in
+                if c.keyIs("href") {
+                    try once(1); try c.colon()
+                    guard case .string(let s) = try c.value(depth: depth + 1) else { throw FastJSONError("href") }
+                    link.href = s
+                    hasHref = true
+                } else if c.keyIs("type") { try once(2); try c.colon(); link.type = try c.optionalString() }
+                else if c.keyIs("title") { try once(4); try c.colon(); link.title = try c.optionalString() }
+                else if c.keyIs("rel") {
+                    try once(8); try c.colon()
+                    let value = try c.value(depth: depth + 1)
+                    if case .string(let one) = value { link.rel = [one] } else { link.rel = try [String]?.fromJSON(value) }
+                } else if c.keyIs("properties") {
+                    try once(16); try c.colon()
+                    switch try c.value(depth: depth + 1) {
+                    case .null: link.properties = nil
+                    case .object(let o): link.properties = o
+                    default: throw FastJSONError("properties is not an object")
+                    }
+                } else if c.keyIs("duration") {
+                    try once(32); try c.colon()
+                    // Anything but a number reads as nil, as the Codable path's `try?` does.
+                    if case .number(let d) = try c.value(depth: depth + 1) { link.duration = d }
+                } else if c.keyIs("children") {
+                    try once(64); try c.colon()
+                    if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null) } else { link.children = try c.links(depth: depth + 1) }
+                } else {
+                    let key = try c.string()
+                    // A known key spelled with escapes: leave the input to the slower, exact path.
+                    guard !Link.known.contains(key) else { throw FastJSONError("escaped key \(key)") }
+                    try c.colon()
+                    guard link.extra.updateValue(try c.value(depth: depth + 1), forKey: key) == nil else {
+                        throw FastJSONError("duplicate member \(key)")
+                    }
+                }
+            }
+            guard hasHref else { throw FastJSONError("no href") }
+            return link
+        }
+
+        mutating func links(depth: Int) throws -> [Link] {
+            guard try peek() == UInt8(ascii: "[") else { throw FastJSONError("expected an array at \(i)") }
+            i += 1
+            var out: [Link] = []
+            skipSpace()
+            if try peek() == UInt8(ascii: "]") { i += 1; return out }
+            while true {
+                skipSpace()
+                out.append(try link(depth: depth + 1))
+                skipSpace()
+                let b = try peek()
+                i += 1
+                if b == UInt8(ascii: ",") { continue }
+                if b == UInt8(ascii: "]") { return out }
+                throw FastJSONError("expected , or ] at \(i - 1)")
+            }
+        }
+
+        /// A manifest read straight from the bytes, as `Manifest(json:)` reads it from a parsed value.
+        mutating func manifest() throws -> Manifest {
+            var metadata: [String: JSONValue]?
+            var readingOrder: [Link]?
+            var context: JSONValue?
+            var links: [Link]?
+            var resources: [Link]?
+            var toc: [Link]?
+            var subcollections: [String: JSONValue] = [:]
+            var seen: UInt8 = 0
+            func once(_ bit: UInt8) throws {
+                guard seen & bit == 0 else { throw FastJSONError("duplicate member") }
+                seen |= bit
+            }
+            func optionalLinks(_ c: inout Cursor) throws -> [Link]? {
+                if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null); return nil }
+                return try c.links(depth: 1)
+            }
+            try members { c in
+                if c.keyIs("metadata") {
+                    try once(1); try c.colon()
+                    guard case .object(let o) = try c.value(depth: 1) else { throw FastJSONError("no metadata object") }
+                    metadata = o
+                } else if c.keyIs("readingOrder") { try once(2); try c.colon(); readingOrder = try c.links(depth: 1) }
+                else if c.keyIs("@context") {
+                    try once(4); try c.colon()
+                    let value = try c.value(depth: 1)
+                    context = value == .null ? nil : value
+                } else if c.keyIs("links") { try once(8); try c.colon(); links = try optionalLinks(&c) }
+                else if c.keyIs("resources") { try once(16); try c.colon(); resources = try optionalLinks(&c) }
+                else if c.keyIs("toc") { try once(32); try c.colon(); toc = try optionalLinks(&c) }
+                else {
+                    let key = try c.string()
+                    guard !Manifest.known.contains(key) else { throw FastJSONError("escaped key \(key)") }
+                    try c.colon()
+                    guard subcollections.updateValue(try c.value(depth: 1), forKey: key) == nil else {
+                        throw FastJSONError("duplicate member \(key)")
+                    }
+                }
+            }
+            guard let metadata else { throw FastJSONError("no metadata object") }
+            guard let readingOrder else { throw FastJSONError("no readingOrder") }
+            var manifest = Manifest(metadata: metadata, links: links ?? [], readingOrder: readingOrder,
+                                    resources: resources, toc: toc)
+            manifest.context = context
+            manifest.subcollections = subcollections
+            return manifest
+        }
+
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
         mutating func number() throws -> Double {
@@ -590,6 +708,17 @@ extension JSONReader {
         }
     }
 
+    public static func manifest(_ data: Data) throws -> Manifest {
+        try data.withUnsafeBytes { raw in
+            var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            c.skipSpace()
+            let out = try c.manifest()
+            c.skipSpace()
+            guard c.i == c.buffer.count else { throw FastJSONError("trailing characters") }
+            return out
+        }
+    }
+
     public static func locator(_ data: Data) throws -> Locator {
         try data.withUnsafeBytes { raw in
             var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
@@ -745,6 +874,7 @@ extension ReadiumJSON {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         if T.self == [Locator].self, let value = try? JSONReader.locators(data) { return value as! T }
         if T.self == Locator.self, let value = try? JSONReader.locator(data) { return value as! T }
+        if T.self == Manifest.self, let value = try? JSONReader.manifest(data) { return value as! T }
         if let readable = T.self as? JSONReadable.Type,
            let value = try? readable.init(json: JSONReader.parse(data)) as? T {
             return value

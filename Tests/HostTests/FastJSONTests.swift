@@ -86,6 +86,37 @@ final class FastJSONTests: XCTestCase {
         XCTAssertEqual(ours, theirs)
     }
 
+    func testTheStreamingManifestReaderAgreesWithTheTreeReaderAndFoundation() throws {
+        let manifest = sampleManifest()
+        for wire in [ReadiumJSON.wire(manifest), try JSONEncoder().encode(manifest)] {
+            XCTAssertEqual(try JSONReader.manifest(wire), manifest)
+            XCTAssertEqual(try JSONReader.manifest(wire), try Manifest(json: JSONReader.parse(wire)))
+        }
+        // Nulls, a lone rel, a duration that is no number, unknown members, nested children.
+        let odd = #"{"metadata":{"title":"T"},"@context":null,"links":null,"resources":[{"href":"r","rel":"cover","duration":"x","#
+            + #""properties":null,"x":[1]}],"readingOrder":[{"href":"a","type":null,"children":[{"href":"b","children":null}]}],"#
+            + #""toc":null,"landmarks":[{"href":"a"}]}"#
+        let fast = try JSONReader.manifest(Data(odd.utf8))
+        XCTAssertEqual(fast, try JSONDecoder().decode(Manifest.self, from: Data(odd.utf8)))
+        XCTAssertEqual(fast, try Manifest(json: JSONReader.parse(Data(odd.utf8))))
+        XCTAssertEqual(fast.resources?.first?.rel, ["cover"])
+        XCTAssertEqual(fast.resources?.first?.extra["x"], .array([.number(1)]))
+        XCTAssertEqual(fast.readingOrder.first?.children?.first?.href, "b")
+        // What the fast path must not decide: left to the exact, slower path (which may still accept it).
+        for bad in [#"{"metadata":{},"readingOrder":[{"href":"a","href":"b"}]}"#,          // duplicate member
+                    #"{"metadata":{},"readingOrder":[{"hr\u0065f":"a"}]}"#,          // a known key spelled with escapes
+                    #"{"metadata":[],"readingOrder":[]}"#, #"{"readingOrder":[]}"#, #"{"metadata":{}}"#,
+                    #"{"metadata":{},"readingOrder":[{"title":"no href"}]}"#, #"{"metadata":{},"readingOrder":[],"toc":{}}"#,
+                    #"{"metadata":{},"readingOrder":[{"href":"a","properties":[]}]}"#] {
+            XCTAssertThrowsError(try JSONReader.manifest(Data(bad.utf8)), bad)
+            XCTAssertEqual(try? ReadiumJSON.decode(Manifest.self, from: Data(bad.utf8)),
+                           try? JSONDecoder().decode(Manifest.self, from: Data(bad.utf8)), bad)
+        }
+        let deep = #"{"metadata":{},"readingOrder":["# + String(repeating: #"{"href":"a","children":["#, count: 600)
+            + String(repeating: "]}", count: 600) + "]}"
+        XCTAssertThrowsError(try JSONReader.manifest(Data(deep.utf8)), "nesting is bounded")
+    }
+
     func testStringEscaping() throws {
         var writer = JSONWriter()
         writer.string(tricky)
