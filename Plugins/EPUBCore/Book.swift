@@ -36,7 +36,7 @@ public final class EPUBBook {
     public var majorVersion: Int { opf.majorVersion }
 
     public init(path: String, limits: ZipLimits = .default) throws {
-        let zip = try ZipArchive(path: path, limits: limits)
+        let zip = try ProbedArchive.take(path: path, limits: limits) ?? ZipArchive(path: path, limits: limits)
         archive = zip
         var warnings = zip.warnings
 

@@ -12,7 +12,9 @@ public enum EPUBProbe {
         let roots = container.rootfiles.filter { $0.mediaType == "application/oebps-package+xml" }
         guard let root = (roots.isEmpty ? container.rootfiles : roots).first(where: { zip.contains($0.path) }),
               let e = zip.entry(named: root.path), let head = try? zip.read(e, limit: 8192) else { return nil }
-        return versionAttribute(String(decoding: head, as: UTF8.self))
+        guard let version = versionAttribute(String(decoding: head, as: UTF8.self)) else { return nil }
+        ProbedArchive.keep(zip, path: path)
+        return version
     }
 
     /// The version attribute of the first <package> (or <opf:package>) start tag.

@@ -356,29 +356,30 @@ public struct Folding {
 
     /// Whitespace runs (newlines included) become one space; edges are kept so snippets join.
     public static func squeeze(_ s: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count)
-        var space = false
-        var i = s.utf8.startIndex
-        let u = s.utf8
-        while i < u.endIndex {
-            let b = u[i]
-            if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C {
-                space = true
-            } else if b == 0xE2, u.index(after: i) < u.endIndex, u[u.index(after: i)] == 0x80,
-                      u.index(i, offsetBy: 2) < u.endIndex, u[u.index(i, offsetBy: 2)] == 0xA8 || u[u.index(i, offsetBy: 2)] == 0xA9 {
-                // U+2028 / U+2029 separators are white space too.
-                space = true
-                i = u.index(i, offsetBy: 3)
-                continue
-            } else {
-                if space { out.append(0x20); space = false }
-                out.append(b)
+        var s = s
+        return s.withUTF8 { u in
+            var out: [UInt8] = []
+            out.reserveCapacity(u.count)
+            var space = false
+            var i = 0
+            while i < u.count {
+                let b = u[i]
+                if b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D || b == 0x0C {
+                    space = true
+                } else if b == 0xE2, i + 2 < u.count, u[i + 1] == 0x80, u[i + 2] == 0xA8 || u[i + 2] == 0xA9 {
+                    // U+2028 / U+2029 separators are white space too.
+                    space = true
+                    i += 3
+                    continue
+                } else {
+                    if space { out.append(0x20); space = false }
+                    out.append(b)
+                }
+                i += 1
             }
-            i = u.index(after: i)
+            if space { out.append(0x20) }
+            return String(decoding: out, as: UTF8.self)
         }
-        if space { out.append(0x20) }
-        return String(decoding: out, as: UTF8.self)
     }
 
     public static func fold(_ text: String) -> Folding {

@@ -5,7 +5,7 @@ import PluginKit
 
 /// Safety limits for reading a zip archive. Every number read from the archive is checked
 /// against these before it decides an allocation.
-public struct ZipLimits: Sendable {
+public struct ZipLimits: Sendable, Equatable {
     public var maxEntries: Int = 20_000
     /// Largest uncompressed size of one entry.
     public var maxEntrySize: UInt64 = 256 << 20
@@ -211,7 +211,8 @@ public final class ZipArchive {
         }
         // Wrapped only once filled: Data copies a small buffer into itself (and frees it) at once.
         var data = Data(bytesNoCopy: memory, count: total, deallocator: .free)
-        if total < expected { return data }
+        // Short of the declared size, or a prefix (all a caller asked for): nothing more to read.
+        if total < expected || (limit != nil && cap < entry.size) { return data }
         // Past the declared size: the end of the entry (where libzip checks the CRC), or more
         // bytes than the directory said.
         return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64 * 1024) { buffer in
