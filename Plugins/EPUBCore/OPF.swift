@@ -202,10 +202,11 @@ public struct OPFPackage {
         // Guide (EPUB 2; deprecated but present in many EPUB 3 books).
         if let guide = root.child("guide") {
             for e in guide.children("reference") {
-                guard let type = e.attr("type"), let href = e.attr("href"),
-                      let p = Paths.resolve(href, against: base) else { continue }
+                guard let type = e.attr("type"), let href = e.attr("href") else { continue }
+                let plain = Paths.PlainRelative(href)
+                guard let p = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base) else { continue }
                 opf.guide.append(GuideReference(type: type.lowercasedFast, title: e.attr("title"), path: p,
-                                                fragment: Paths.splitFragment(href).fragment))
+                                                fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment))
             }
         }
         return opf
