@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include "shelf/plugin.h"
 #include "shelf/format.h"
@@ -27,6 +28,19 @@ static shelf_status sink_write(void *ctx, const void *data, size_t n) {
     s->len += n;
     return SHELF_OK;
 }
+/* As the shelf command does at start (Sources/Host/TimeZonePin.swift): with TZ unset, glibc checks
+ * /etc/localtime again (a stat) on every mktime, and libzip calls mktime for each entry of an
+ * archive's directory. The plugin is timed as the host runs it. */
+static void pin_time_zone(void) {
+    if (getenv("TZ")) return;
+    char target[4096];
+    ssize_t n = readlink("/etc/localtime", target, sizeof target - 1);
+    if (n <= 0) return;
+    target[n] = 0;
+    const char *zone = strstr(target, "/zoneinfo/");
+    if (zone && zone[10] && !strstr(zone, "..")) setenv("TZ", zone + 10, 0);
+}
+
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
 static long maxrss_kb(void) { struct rusage ru; getrusage(RUSAGE_SELF, &ru); return ru.ru_maxrss; }
 
@@ -61,6 +75,7 @@ static int reading_order(shelf_publication *p, char ***out) {
 
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: driver PLUGIN.so MODE ARGS...\n"); return 64; }
+    pin_time_zone();
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 69; }
     shelf_plugin_entry_fn entry = (shelf_plugin_entry_fn)dlsym(lib, SHELF_PLUGIN_ENTRY_SYMBOL);
@@ -83,7 +98,7 @@ int main(int argc, char **argv) {
             if (!strcmp(mode, "info") && m.buf) { fwrite(m.buf, 1, m.len < 300 ? m.len : 300, stdout); printf("...\n"); }
             free(m.buf);
             if (!strcmp(mode, "extract")) {
-                char **hrefs; int n = reading_order(p, &hrefs);
+                char **hrefs = NULL; int n = reading_order(p, &hrefs);
                 for (int k = 0; k < n; k++) {
                     char loc[4096]; snprintf(loc, sizeof loc, "{\"href\":\"%s\"}", hrefs[k]);
                     sink c = { 0 };
