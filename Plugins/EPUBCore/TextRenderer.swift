@@ -47,7 +47,8 @@ public protocol TextElement {
     var name: String { get }
     var ns: String? { get }
     func attribute(_ local: String, ns: String?) -> String?
-    func forEachChild(_ body: (TextItem<Self>) throws -> Void) rethrows
+    /// The children in order, until `body` returns false.
+    func forEachChild(_ body: (TextItem<Self>) -> Bool)
     /// The subtree's text as written.
     var text: String { get }
     /// The subtree's text with a space at element boundaries (for content flattened past the depth limit).
@@ -57,12 +58,14 @@ public protocol TextElement {
 extension XElement: TextElement {
     public func attribute(_ local: String, ns: String?) -> String? { attr(local, ns: ns) }
 
-    public func forEachChild(_ body: (TextItem<XElement>) throws -> Void) rethrows {
+    public func forEachChild(_ body: (TextItem<XElement>) -> Bool) {
         for c in children {
+            let more: Bool
             switch c {
-            case .text(var t): try t.withUTF8 { try body(.text($0)) }
-            case .element(let e): try body(.element(e))
+            case .text(var t): more = t.withUTF8 { body(.text($0)) }
+            case .element(let e): more = body(.element(e))
             }
+            if !more { return }
         }
     }
 
@@ -243,7 +246,7 @@ public struct TextRenderer {
             let isOrdered = ordered ?? (e.attribute("type", ns: nil) == "ol")
             listCounters.append(isOrdered ? min(max(Int(e.attribute("start", ns: nil) ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
             prefixes.append(decorate ? "  " : "")
-            e.forEachChild { visit($0, depth: depth) }
+            visitChildren(of: e, depth: depth)
             flush()
             prefixes.removeLast()
             listCounters.removeLast()
@@ -259,7 +262,7 @@ public struct TextRenderer {
                 }
             }
             prefixes.append(decorate ? String(repeating: " ", count: DisplayWidth.of(firstLinePrefix ?? "")) : "")
-            e.forEachChild { visit($0, depth: depth) }
+            visitChildren(of: e, depth: depth)
             flush(blank: false)
             prefixes.removeLast()
             firstLinePrefix = nil
@@ -267,7 +270,7 @@ public struct TextRenderer {
         case .blockquote, .dd:
             flush()
             if case .dd = tag { prefixes.append(decorate ? "    " : "") } else { prefixes.append(decorate ? "> " : "") }
-            e.forEachChild { visit($0, depth: depth) }
+            visitChildren(of: e, depth: depth)
             flush()
             prefixes.removeLast()
             return
@@ -279,7 +282,7 @@ public struct TextRenderer {
             return
         case .table:
             flush()
-            e.forEachChild { visit($0, depth: depth) }
+            visitChildren(of: e, depth: depth)
             flush()
             return
         case .pre:
@@ -294,8 +297,16 @@ public struct TextRenderer {
         let isBlock: Bool
         if case .block = tag { isBlock = true } else { isBlock = false }
         if isBlock { flush() }
-        e.forEachChild { visit($0, depth: depth) }
+        visitChildren(of: e, depth: depth)
         if isBlock { flush() }
+    }
+
+    /// The children of `e`, until the output passes the limit (nothing after it is read).
+    private mutating func visitChildren<E: TextElement>(of e: E, depth: Int) {
+        e.forEachChild {
+            visit($0, depth: depth)
+            return emitted <= limit
+        }
     }
 
     private mutating func visit<E: TextElement>(_ n: TextItem<E>, depth: Int) {
@@ -327,7 +338,7 @@ public struct TextRenderer {
     /// joined by spaces.
     private func inlineText<E: TextElement>(_ e: E, depth: Int) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
-        e.forEachChild { r.visit($0, depth: depth + 1) }
+        e.forEachChild { r.visit($0, depth: depth + 1); return true }
         r.flush(blank: false)
         if !r.out.isEmpty { r.out.removeLast() }
         for i in r.out.indices where r.out[i] == 0x0A { r.out[i] = 0x20 }
@@ -337,14 +348,15 @@ public struct TextRenderer {
     static func firstChild<E: TextElement>(of e: E, named name: String) -> E? {
         var found: E?
         e.forEachChild { item in
-            if found == nil, case .element(let c) = item, c.name == name { found = c }
+            if case .element(let c) = item, c.name == name { found = c }
+            return found == nil
         }
         return found
     }
 
     static func elementChildren<E: TextElement>(of e: E) -> [E] {
         var out: [E] = []
-        e.forEachChild { if case .element(let c) = $0 { out.append(c) } }
+        e.forEachChild { if case .element(let c) = $0 { out.append(c) }; return true }
         return out
     }
 

@@ -202,22 +202,24 @@ public struct LibXMLElement {
         return out
     }
 
-    public func forEachChild(_ body: (TextItem<LibXMLElement>) throws -> Void) rethrows {
+    public func forEachChild(_ body: (TextItem<LibXMLElement>) -> Bool) {
         var c = node.pointee.children
         while let child = c {
+            var more = true
             switch child.pointee.type {
             case XML_ELEMENT_NODE:
-                try body(.element(LibXMLElement(node: child, document: document, depth: depth + 1)))
+                more = body(.element(LibXMLElement(node: child, document: document, depth: depth + 1)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let t = child.pointee.content {
-                    try body(.text(UnsafeBufferPointer(start: t, count: strlen(UnsafeRawPointer(t).assumingMemoryBound(to: CChar.self)))))
+                    more = body(.text(UnsafeBufferPointer(start: t, count: strlen(UnsafeRawPointer(t).assumingMemoryBound(to: CChar.self)))))
                 }
             case XML_ENTITY_REF_NODE:
                 var t = XML.expandEntity(child, doc: document.doc, budget: &document.budget)
-                if !t.isEmpty { try t.withUTF8 { try body(.text($0)) } }
+                if !t.isEmpty { more = t.withUTF8 { body(.text($0)) } }
             default:
                 break
             }
+            if !more { return }
             c = child.pointee.next
         }
     }
