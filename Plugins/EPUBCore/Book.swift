@@ -87,8 +87,8 @@ public final class EPUBBook {
         navDocumentPath = navItem?.path
         ncxPath = ncxItem?.path
         // Keyed by manifest href, the form navigation hrefs come in: a look-up needs no decoding.
-        let hrefTypes = Dictionary(opf.items.map { (Paths.href(forEntry: $0.path), $0.mediaType) }, uniquingKeysWith: { a, _ in a })
-        let typeOf: (String) -> String? = { href in hrefTypes[Paths.splitFragment(href).path] }
+        let hrefTypes = Dictionary(opf.items.map { (Substring(Paths.href(forEntry: $0.path)), $0.mediaType) }, uniquingKeysWith: { a, _ in a })
+        let typeOf: (String) -> String? = { href in hrefTypes[Paths.pathPart(href)] }
         var nav = Navigation()
         func load(_ p: String) -> LibXMLElement? {
             guard let e = zip.entry(named: p), encryption.protection(of: p) == nil,

@@ -19,6 +19,12 @@ public enum Paths {
         return (path, String(href[href.utf8.index(after: hash)...]))
     }
 
+    /// The path part of `splitFragment`, without making Strings of the parts.
+    public static func pathPart(_ href: String) -> Substring {
+        let u = href.utf8
+        return href[..<(u.firstIndex { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") } ?? u.endIndex)]
+    }
+
     /// Percent-decoding of UTF-8 (malformed escapes are kept as they are; invalid UTF-8 repaired).
     public static func percentDecode(_ s: String) -> String {
         guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
