@@ -502,4 +502,146 @@ final class LibraryDatabaseTests: XCTestCase {
         defer { chmod(locked.path, 0o700) }
         assertDatabaseError(.permission, try LibraryDatabase(path: locked.appendingPathComponent("library.sqlite3").path).close())
     }
+
+    // MARK: Statement cache
+
+    func testCachedStatementsRunAgainWithFreshValuesAndLeaveWithTheConnection() throws {
+        weak var released: SQLiteConnection?
+        func useAndDrop() throws {
+            let connection = try SQLiteConnection(path: databasePath)
+            released = connection
+            try connection.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v TEXT)")
+            // More distinct statements than the cache keeps: the oldest are finalized and compiled again when needed.
+            for k in 0..<200 {
+                try connection.execute("INSERT INTO t (k, v) VALUES (\(k), ?)", [k % 2 == 0 ? "even" : nil])
+                try connection.execute("UPDATE t SET v = coalesce(v, ?) WHERE k = ?", ["odd", k])
+            }
+            XCTAssertEqual(try connection.scalar("SELECT count(*) FROM t WHERE v = ?", ["odd"], as: Int.self), 100)
+            XCTAssertEqual(try connection.scalar("SELECT count(*) FROM t WHERE v = ?", ["even"], as: Int.self), 100)
+            // A failed run leaves the statement reset and without values for the next one.
+            XCTAssertThrowsError(try connection.execute("INSERT INTO t (k, v) VALUES (?, ?)", [1, "again"]))
+            try connection.execute("INSERT INTO t (k, v) VALUES (?, ?)", [1000, "fresh"])
+            XCTAssertEqual(try connection.scalar("SELECT v FROM t WHERE k = ?", [1000], as: String.self), "fresh")
+        }
+        // Cached statements hold no reference back: dropping the connection closes it.
+        try useAndDrop()
+        XCTAssertNil(released, "the statement cache keeps its connection alive")
+        let reopened = try SQLiteConnection(path: databasePath)
+        defer { reopened.close() }
+        XCTAssertEqual(try reopened.scalar("SELECT count(*) FROM t", as: Int.self), 201)
+    }
+
+    func testClosingFinalizesCachedStatementsAndLaterCallsFail() throws {
+        let connection = try SQLiteConnection(path: databasePath)
+        try connection.execute("CREATE TABLE t (v TEXT)")
+        try connection.execute("INSERT INTO t VALUES (?)", ["x"])
+        connection.close()
+        XCTAssertThrowsError(try connection.execute("INSERT INTO t VALUES (?)", ["x"]))
+        XCTAssertThrowsError(try connection.query("SELECT count(*) FROM t"))
+    }
+
+    // MARK: Catalog entries as stored
+
+    private var richEntry: CatalogEntry {
+        var link = CatalogLink(href: "https://lib.example/works/1/borrow", rel: Rel.borrow, type: "application/atom+xml",
+                               title: "Borrow \"this\"\n\tnow \\ \u{1}")
+        link.facetGroup = "Formats"
+        link.activeFacet = true
+        link.facetGroupType = Rel.entryPointType
+        link.availability = Availability(state: .unavailable, since: Date(timeIntervalSince1970: 1_700_000_000.125),
+                                         until: Date(timeIntervalSinceReferenceDate: -12.5), copiesTotal: 5,
+                                         copiesAvailable: 0, holdsTotal: 7, holdPosition: 3)
+        link.indirect = [IndirectAcquisition(type: "application/vnd.adobe.adept+xml",
+                                             children: [IndirectAcquisition(type: "application/epub+zip")])]
+        link.templated = false
+        var entry = CatalogEntry(id: "urn:isbn:9780000000001", title: "Ünïcode — “quoted” 📚", authors: ["A, B", "C"],
+                                 format: .audiobook, summary: "<p>sum</p>", publisher: "Press", language: "en",
+                                 published: "2020-01-02", categories: ["Fiction", ""],
+                                 links: [link, CatalogLink(href: "https://lib.example/works/1")],
+                                 branches: [.init(name: "Eastside", href: "https://lib.example/hold?b=e",
+                                                  availability: Availability(state: .reserved, holdPosition: 2)),
+                                            .init(name: "West", href: "https://lib.example/hold?b=w", availability: nil)])
+        entry.availability = Availability(state: .ready, until: Date(timeIntervalSince1970: 1_800_000_000))
+        return entry
+    }
+
+    func testCatalogEntriesAreWrittenAndReadAsJSONEncoderAndJSONDecoderDo() throws {
+        let entries = [richEntry, CatalogEntry(id: "plain", title: "")]
+        for entry in entries {
+            let written = CatalogEntryJSON.encode(entry)
+            XCTAssertEqual(try JSONDecoder().decode(CatalogEntry.self, from: Data(written.utf8)), entry, written)
+            XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? NSDictionary,
+                           try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry)) as? NSDictionary)
+            XCTAssertEqual(try CatalogEntryJSON.decode(written), entry)
+            // Rows written before, by JSONEncoder, read the same.
+            XCTAssertEqual(try CatalogEntryJSON.decode(String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)), entry)
+        }
+        XCTAssertEqual(CatalogEntryJSON.encode(strings: ["a\"b", "ü"]), #"["a\"b","ü"]"#)
+        // What the fast reader does not take (a number with a fraction where an Int goes) is JSONDecoder's to refuse.
+        XCTAssertThrowsError(try CatalogEntryJSON.decode(
+            #"{"id":"x","title":"t","authors":[],"format":"ebook","categories":[],"links":[],"branches":[],"availability":{"state":"available","copiesTotal":1.5}}"#))
+    }
+
+    /// The writer and reader name every stored property; one added to these types must be added there too.
+    func testTheHandWrittenEntryFormKnowsEveryProperty() {
+        func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
+        let entry = richEntry
+        XCTAssertEqual(labels(entry), ["id", "title", "authors", "format", "summary", "publisher", "language", "published",
+                                       "categories", "links", "availability", "branches"])
+        XCTAssertEqual(labels(entry.links[0]), ["href", "rel", "type", "title", "facetGroup", "activeFacet", "facetGroupType",
+                                                "availability", "indirect", "templated"])
+        XCTAssertEqual(labels(entry.availability), ["state", "since", "until", "copiesTotal", "copiesAvailable", "holdsTotal",
+                                                    "holdPosition"])
+        XCTAssertEqual(labels(entry.branches[0]), ["name", "href", "availability"])
+        XCTAssertEqual(labels(IndirectAcquisition(type: "x")), ["type", "children"])
+    }
+
+    func testASyncStoresTheFeedsEntriesWithTheLoansAndKeepsDownloadedBooks() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertAccount(AccountRecord(id: "lib", title: "Library", catalogURL: "https://lib.example/"))
+        var loaned = CatalogEntry(id: "b", title: "beta")
+        loaned.availability = Availability(state: .loaned, until: Date(timeIntervalSince1970: 1_800_000_000.0004))
+        let openAccess = CatalogEntry(id: "a", title: "Alpha", links: [CatalogLink(href: "x", rel: Rel.openAccess)])
+        var asLoan = openAccess
+        asLoan.availability.state = .loaned
+        try database.replaceShelf(accountID: "lib", loans: [LoanRecord(accountID: "lib", entry: loaned)], holds: [])
+        try database.setLoanBook(accountID: "lib", entryID: "b", bookID: "book-b")
+        let hold = HoldRecord(accountID: "lib", entry: richEntry)
+        let stored = try database.replaceShelf(
+            accountID: "lib", loans: [LoanRecord(accountID: "lib", entry: loaned), LoanRecord(accountID: "lib", entry: asLoan)],
+            holds: [hold],
+            remembering: [.init(url: "https://lib.example/loans", entries: [loaned, openAccess, richEntry])], pagesAccountID: "lib")
+        XCTAssertEqual(stored.map(\.bookID), ["book-b", nil])
+        // What a sync hands back without reading the rows again is what reading them gives.
+        XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.map(\.asStored)), try database.loans(accountID: "lib"))
+        XCTAssertEqual(LibraryDatabase.inShelfOrder([hold].map(\.asStored)),
+                       try database.holds(accountID: "lib"))
+        // The feed's entries as the feed said them (not as loans), found by `shelf book ID`.
+        XCTAssertEqual(try database.findEntries(matching: "a", accountID: "lib").first { $0.id == "a" }?.availability.state,
+                       .loaned, "a loan is found first")
+        XCTAssertEqual(try database.connection.scalar("SELECT json_extract(entry, '$.availability.state') FROM catalog_entries WHERE entry_id = 'a'",
+                                                      as: String.self), "open-access")
+        XCTAssertEqual(try database.connection.scalar("SELECT count(*) FROM catalog_entries WHERE account_id = 'lib'", as: Int.self), 3)
+    }
+
+    func testShelfOrderIsTheDatabasesOrder() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertAccount(AccountRecord(id: "lib", title: "Library", catalogURL: "https://lib.example/"))
+        func entry(_ id: String, _ title: String, _ state: Availability.State, until: TimeInterval?, position: Int? = nil) -> CatalogEntry {
+            var entry = CatalogEntry(id: id, title: title)
+            entry.availability = Availability(state: state, until: until.map(Date.init(timeIntervalSince1970:)), holdPosition: position)
+            return entry
+        }
+        let loans = [entry("1", "b", .loaned, until: nil), entry("2", "B", .loaned, until: 5), entry("3", "a", .loaned, until: 5),
+                     entry("4", "Ä", .loaned, until: 5), entry("5", "z", .loaned, until: 1), entry("6", "A", .loaned, until: nil),
+                     entry("7", "ab", .loaned, until: 5)].map { LoanRecord(accountID: "lib", entry: $0) }
+        let holds = [entry("h1", "x", .reserved, until: nil, position: 2), entry("h2", "y", .ready, until: 9),
+                     entry("h3", "a", .reserved, until: nil), entry("h4", "b", .reserved, until: nil, position: 1),
+                     entry("h5", "B", .ready, until: nil)].map { HoldRecord(accountID: "lib", entry: $0) }
+        try database.replaceShelf(accountID: "lib", loans: loans, holds: holds)
+        XCTAssertEqual(LibraryDatabase.inShelfOrder(loans).map(\.entry.id), try database.loans(accountID: "lib").map(\.entry.id))
+        XCTAssertEqual(LibraryDatabase.inShelfOrder(holds).map(\.entry.id), try database.holds(accountID: "lib").map(\.entry.id))
+    }
 }

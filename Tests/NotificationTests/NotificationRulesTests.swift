@@ -131,14 +131,18 @@ final class NotificationRulesTests: XCTestCase {
         return entry
     }
 
-    /// What a successful sync stores, followed by the rules, as `Circulation.sync` does.
+    /// What a successful sync stores, followed by the rules on what it stored in the same transaction, as
+    /// `Circulation.sync` does; with `readBack`, the rules read the loans and holds from the database instead.
     @discardableResult
-    func sync(loans: [(String, String, Date?)] = [], holds: [(String, String, Bool, Date?)] = []) throws -> [String] {
-        try database.replaceShelf(
-            accountID: "lib",
-            loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
-            holds: holds.map { HoldRecord(accountID: "lib", entry: entry($0.0, $0.1, $0.2 ? .ready : .reserved, until: $0.3)) })
-        return try engine.evaluate(accountID: "lib").map(\.text)
+    func sync(loans: [(String, String, Date?)] = [], holds: [(String, String, Bool, Date?)] = [], readBack: Bool = false) throws -> [String] {
+        let holds = holds.map { HoldRecord(accountID: "lib", entry: entry($0.0, $0.1, $0.2 ? .ready : .reserved, until: $0.3)) }
+        return try database.connection.transaction {
+            let stored = try database.replaceShelf(
+                accountID: "lib", loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
+                holds: holds)
+            return try (readBack ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: stored, holds: holds))
+                .map(\.text)
+        }
     }
 
     func live() throws -> [String] { try database.notifications().map(\.text).sorted() }
@@ -191,9 +195,10 @@ final class NotificationRulesTests: XCTestCase {
         database.close()
         database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         clock.now += Self.day
-        XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)]), [])
+        XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)], readBack: true), [])
         clock.now = end.addingTimeInterval(-Self.day)
-        XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)]), ["The Open Road has one day left before it must be returned."])
+        XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)], readBack: true),
+                       ["The Open Road has one day left before it must be returned."])
         database.close()
         database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)]), [])

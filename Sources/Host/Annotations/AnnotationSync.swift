@@ -52,6 +52,11 @@ public struct AnnotationSync {
     /// failure does not stop the others; it is returned as the error of that book.
     public func syncLoans(accountID: String) -> [(bookID: String, result: Result<Outcome, Error>)] {
         guard let loans = try? database.loans(accountID: accountID) else { return [] }
+        return syncLoans(loans)
+    }
+
+    /// Syncs those of `loans` (an account's, as a sync just stored them) that are downloaded and carry the link.
+    public func syncLoans(_ loans: [LoanRecord]) -> [(bookID: String, result: Result<Outcome, Error>)] {
         var out: [(String, Result<Outcome, Error>)] = []
         for loan in loans where loan.entry.annotationServiceLink != nil {
             guard let bookID = loan.bookID, let book = try? database.shelfBook(id: bookID) else { continue }

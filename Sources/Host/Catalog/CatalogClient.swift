@@ -87,11 +87,12 @@ public final class CatalogClient: @unchecked Sendable {
         return Fetched(data: response.body, contentType: response.headers["Content-Type"], url: response.url, fromCache: false)
     }
 
-    /// Fetches and parses a feed, remembering its entries for `shelf book ID`.
-    public func feed(_ url: URL, useCache: Bool = true) throws -> CatalogFeed {
+    /// Fetches and parses a feed, remembering its entries for `shelf book ID` (unless the caller stores them itself,
+    /// as a sync does together with the loans).
+    public func feed(_ url: URL, useCache: Bool = true, remembering: Bool = true) throws -> CatalogFeed {
         let fetched = try fetch(url, useCache: useCache)
         let feed = try CatalogDocument.parse(fetched.data, url: fetched.url, contentType: fetched.contentType)
-        try? database?.rememberEntries(feed.entries, accountID: accountID, feedURL: feed.url)
+        if remembering { try? database?.rememberEntries(feed.entries, accountID: accountID, feedURL: feed.url) }
         return feed
     }
 

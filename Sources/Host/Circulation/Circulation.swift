@@ -210,40 +210,50 @@ public final class Circulation {
                 throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
                                  subject: account.id, hint: "Your loans stored here are unchanged.")
             }
-            var entries: [CatalogEntry] = []
+            // The entries are remembered with the loans below, in the same transaction, each encoded once.
+            var pages: [LibraryDatabase.FeedPage] = []
             var seen = Set<String>()
             for _ in 0..<50 {
                 seen.insert(url.absoluteString)
-                let feed = try client.feed(url, useCache: false)
-                entries += feed.entries
+                let feed = try client.feed(url, useCache: false, remembering: false)
+                pages.append(LibraryDatabase.FeedPage(url: feed.url, entries: feed.entries))
                 guard let next = feed.next.flatMap({ URL(string: $0.href) }), !seen.contains(next.absoluteString) else { break }
                 url = next
             }
             var loans: [LoanRecord] = []
             var holds: [HoldRecord] = []
             var ids = Set<String>()
-            for entry in entries where ids.insert(entry.id).inserted {
-                switch entry.availability.state {
-                case .reserved, .ready: holds.append(HoldRecord(accountID: account.id, entry: entry))
-                default:
-                    var loaned = entry
-                    if loaned.availability.state != .loaned { loaned.availability.state = .loaned }
-                    loans.append(LoanRecord(accountID: account.id, entry: loaned))
+            for page in pages {
+                for entry in page.entries where ids.insert(entry.id).inserted {
+                    switch entry.availability.state {
+                    case .reserved, .ready: holds.append(HoldRecord(accountID: account.id, entry: entry))
+                    default:
+                        var loaned = entry
+                        if loaned.availability.state != .loaned { loaned.availability.state = .loaned }
+                        loans.append(LoanRecord(accountID: account.id, entry: loaned))
+                    }
                 }
             }
-            try database.replaceShelf(accountID: account.id, loans: loans, holds: holds)
-            // The notification rules run on every successful sync (and only then).
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
-            try? NotificationEngine(database: database, clock: ServerClock.clock(serverDate: client.lastServerDate))
-                .evaluate(accountID: account.id)
+            let rules = NotificationEngine(database: database, clock: ServerClock.clock(serverDate: client.lastServerDate))
+            let stored = try database.connection.transaction {
+                let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
+                                                       pagesAccountID: client.accountID)
+                // The notification rules run on every successful sync (and only then), on what it stored and in its
+                // transaction: no other shelf changes the loans in between, and a crash keeps both or neither. Their
+                // failure undoes only their own part.
+                try? rules.evaluate(accountID: account.id, loans: stored, holds: holds)
+                return stored
+            }
             // Then the wish list: the library is asked again about each wished title it holds, and a title that
             // became free to borrow is announced (stored as a notification like the ones above).
             refreshWishedEntries()
             _ = try? WishList(database: database).check()
             // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
             // there changes nothing stored here and does not fail the sync.
-            _ = AnnotationSync(database: database, client: client).syncLoans(accountID: account.id)
-            return SyncResult(loans: try database.loans(accountID: account.id), holds: try database.holds(accountID: account.id))
+            _ = AnnotationSync(database: database, client: client).syncLoans(stored)
+            return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.map(\.asStored)),
+                              holds: LibraryDatabase.inShelfOrder(holds.map(\.asStored)))
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)
             throw error

@@ -14,10 +14,20 @@ public struct NotificationEngine {
     /// Evaluates the rules for the account; returns the notifications made now (withdrawals are stored too).
     @discardableResult
     public func evaluate(accountID: String) throws -> [NotificationRecord] {
+        try database.connection.transaction {
+            try evaluate(accountID: accountID, loans: database.loans(accountID: accountID),
+                         holds: database.holds(accountID: accountID))
+        }
+    }
+
+    /// Evaluates the rules against `loans` and `holds`, the account's as just stored: a sync passes what it wrote,
+    /// in the transaction that wrote it, instead of reading (and decoding) every loan back.
+    @discardableResult
+    public func evaluate(accountID: String, loans: [LoanRecord], holds: [HoldRecord]) throws -> [NotificationRecord] {
         let now = clock.now
         return try database.connection.transaction {
-            let loans = try database.loans(accountID: accountID).map(NotificationRules.Subject.init)
-            let holds = try database.holds(accountID: accountID).map(NotificationRules.Subject.init)
+            let loans = loans.map(NotificationRules.Subject.init)
+            let holds = holds.map(NotificationRules.Subject.init)
             let decision = NotificationRules.evaluate(
                 now: now, loans: loans, holds: holds, previousLoans: try database.notificationLoans(accountID: accountID),
                 live: try database.liveNotificationsForRules(accountID: accountID))

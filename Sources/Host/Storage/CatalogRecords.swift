@@ -85,3 +85,29 @@ public struct CachedFeed: Sendable {
     public var body: Data
     public var fetchedAt: Date
 }
+
+extension LoanRecord {
+    /// As the database gives it back: times to the millisecond.
+    var asStored: LoanRecord {
+        var loan = self
+        loan.startsAt = startsAt.map(\.storedPrecision)
+        loan.endsAt = endsAt.map(\.storedPrecision)
+        loan.updatedAt = updatedAt.storedPrecision
+        return loan
+    }
+}
+
+extension HoldRecord {
+    /// As the database gives it back: times to the millisecond.
+    var asStored: HoldRecord {
+        var hold = self
+        hold.startsAt = startsAt.map(\.storedPrecision)
+        hold.endsAt = endsAt.map(\.storedPrecision)
+        hold.updatedAt = updatedAt.storedPrecision
+        return hold
+    }
+}
+
+private extension Date {
+    var storedPrecision: Date { Date(databaseMilliseconds: databaseMilliseconds) }
+}

@@ -97,27 +97,27 @@ extension LibraryDatabase {
     /// Remembers entries so that `shelf book ID` and `shelf borrow ID` find them later.
     public func rememberEntries(_ entries: [CatalogEntry], accountID: String?, feedURL: String?, at date: Date = Date()) throws {
         guard !entries.isEmpty else { return }
-        let encoder = JSONEncoder()
         try connection.transaction {
-            let statement = try connection.prepare("""
-                INSERT INTO catalog_entries (account_id, entry_id, title, feed_url, entry, seen_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (account_id, entry_id) DO UPDATE SET title = excluded.title, feed_url = excluded.feed_url,
-                    entry = excluded.entry, seen_at = excluded.seen_at
-                """)
             for entry in entries {
-                let json = String(decoding: try encoder.encode(entry), as: UTF8.self)
-                try statement.run([accountID ?? "", entry.id, entry.title, feedURL, json, date.databaseMilliseconds])
+                try rememberEntry(entry, json: CatalogEntryJSON.encode(entry), accountID: accountID, feedURL: feedURL, at: date)
             }
         }
+    }
+
+    private func rememberEntry(_ entry: CatalogEntry, json: String, accountID: String?, feedURL: String?, at date: Date) throws {
+        try connection.execute("""
+            INSERT INTO catalog_entries (account_id, entry_id, title, feed_url, entry, seen_at) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (account_id, entry_id) DO UPDATE SET title = excluded.title, feed_url = excluded.feed_url,
+                entry = excluded.entry, seen_at = excluded.seen_at
+            """, [accountID ?? "", entry.id, entry.title, feedURL, json, date.databaseMilliseconds])
     }
 
     /// Entries whose identifier is `text` exactly, or else contains it (any unique part of an identifier).
     public func findEntries(matching text: String, accountID: String?) throws -> [CatalogEntry] {
         let scope = accountID ?? ""
-        let decoder = JSONDecoder()
         func lookup(_ sql: String) throws -> [CatalogEntry] {
             try connection.query(sql, [scope, text]).compactMap { row in
-                try? decoder.decode(CatalogEntry.self, from: Data((try row.get("entry") as String).utf8))
+                try? CatalogEntryJSON.decode(try row.get("entry"))
             }
         }
         var found: [String: CatalogEntry] = [:]
@@ -138,10 +138,39 @@ extension LibraryDatabase {
 
     // MARK: Loans and holds
 
+    /// The entries of one page of a feed, as `rememberEntries` takes them.
+    public struct FeedPage: Sendable {
+        public var url: String?
+        public var entries: [CatalogEntry]
+
+        public init(url: String?, entries: [CatalogEntry]) {
+            self.url = url
+            self.entries = entries
+        }
+    }
+
     /// Replaces the account's loans and holds with what a complete, successful fetch of the shelf feed said,
     /// in one transaction: either all of it is stored or nothing changes. Downloaded books stay linked.
-    public func replaceShelf(accountID: String, loans: [LoanRecord], holds: [HoldRecord], at date: Date = Date()) throws {
+    ///
+    /// `pages`, the shelf feed's own entries, are remembered in the same transaction (as `rememberEntries` does, under
+    /// `pagesAccountID`). A loan or hold whose entry is the feed's as it came is encoded once for both tables.
+    /// Returns the loans as stored (with the books downloaded before).
+    @discardableResult
+    public func replaceShelf(accountID: String, loans: [LoanRecord], holds: [HoldRecord], remembering pages: [FeedPage] = [],
+                             pagesAccountID: String? = nil, at date: Date = Date()) throws -> [LoanRecord] {
         try connection.transaction {
+            var encoded: [String: (entry: CatalogEntry, json: String)] = [:]
+            for page in pages {
+                for entry in page.entries {
+                    let json = CatalogEntryJSON.encode(entry)
+                    try rememberEntry(entry, json: json, accountID: pagesAccountID, feedURL: page.url, at: date)
+                    encoded[entry.id] = (entry, json)
+                }
+            }
+            func json(_ entry: CatalogEntry) -> String {
+                if let known = encoded[entry.id], known.entry == entry { return known.json }
+                return CatalogEntryJSON.encode(entry)
+            }
             var downloaded: [String: String] = [:]
             for row in try connection.query("SELECT entry_id, book_id FROM loans WHERE account_id = ? AND book_id IS NOT NULL",
                                             [accountID]) {
@@ -149,13 +178,16 @@ extension LibraryDatabase {
             }
             try connection.execute("DELETE FROM loans WHERE account_id = ?", [accountID])
             try connection.execute("DELETE FROM holds WHERE account_id = ?", [accountID])
-            for var loan in loans {
+            let stored = try loans.map { loan in
+                var loan = loan
                 loan.bookID = loan.bookID ?? downloaded[loan.entry.id]
-                try insertLoan(loan)
+                try insertLoan(loan, json: json(loan.entry))
+                return loan
             }
-            for hold in holds { try insertHold(hold) }
+            for hold in holds { try insertHold(hold, json: json(hold.entry)) }
             try connection.execute("UPDATE accounts SET synced_at = ?, sync_error = NULL WHERE id = ?",
                                    [date.databaseMilliseconds, accountID])
+            return stored
         }
     }
 
@@ -167,14 +199,14 @@ extension LibraryDatabase {
             try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
             var loan = loan
             loan.bookID = loan.bookID ?? existing
-            try insertLoan(loan)
+            try insertLoan(loan, json: CatalogEntryJSON.encode(loan.entry))
         }
     }
 
     public func upsertHold(_ hold: HoldRecord) throws {
         try connection.transaction {
             try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [hold.accountID, hold.entry.id])
-            try insertHold(hold)
+            try insertHold(hold, json: CatalogEntryJSON.encode(hold.entry))
         }
     }
 
@@ -235,37 +267,69 @@ extension LibraryDatabase {
         }
     }
 
-    private func insertLoan(_ loan: LoanRecord) throws {
+    /// Loans in the order `loans()` reads them (its ORDER BY, with ties by identifier), for a caller that has them
+    /// in hand: title COLLATE NOCASE folds ASCII letters only.
+    static func inShelfOrder(_ loans: [LoanRecord]) -> [LoanRecord] {
+        loans.sorted { a, b in
+            let (x, y) = (a.endsAt?.databaseMilliseconds, b.endsAt?.databaseMilliseconds)
+            if (x == nil) != (y == nil) { return y == nil }
+            if x != y { return x! < y! }
+            return nocaseOrder(a.entry.title, b.entry.title) ?? (a.entry.id < b.entry.id)
+        }
+    }
+
+    /// Holds in the order `holds()` reads them.
+    static func inShelfOrder(_ holds: [HoldRecord]) -> [HoldRecord] {
+        holds.sorted { a, b in
+            if a.isReady != b.isReady { return a.isReady }
+            if (a.position == nil) != (b.position == nil) { return b.position == nil }
+            if a.position != b.position { return a.position! < b.position! }
+            return nocaseOrder(a.entry.title, b.entry.title) ?? (a.entry.id < b.entry.id)
+        }
+    }
+
+    /// sqlite's NOCASE: bytes compared with A-Z folded to a-z; nil when they compare equal.
+    private static func nocaseOrder(_ a: String, _ b: String) -> Bool? {
+        func fold(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
+        var (i, j) = (a.utf8.makeIterator(), b.utf8.makeIterator())
+        while true {
+            switch (i.next().map(fold), j.next().map(fold)) {
+            case (nil, nil): return nil
+            case (nil, _): return true
+            case (_, nil): return false
+            case let (x?, y?) where x != y: return x < y
+            default: continue
+            }
+        }
+    }
+
+    private func insertLoan(_ loan: LoanRecord, json: String) throws {
         try connection.execute("""
             INSERT OR REPLACE INTO loans (account_id, entry_id, title, authors, format, starts_at, ends_at, entry, book_id, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [loan.accountID, loan.entry.id, loan.entry.title, try Self.json(loan.entry.authors),
+            """, [loan.accountID, loan.entry.id, loan.entry.title, CatalogEntryJSON.encode(strings: loan.entry.authors),
                   loan.entry.format.rawValue, loan.startsAt?.databaseMilliseconds, loan.endsAt?.databaseMilliseconds,
-                  try Self.json(loan.entry), loan.bookID, loan.updatedAt.databaseMilliseconds])
+                  json, loan.bookID, loan.updatedAt.databaseMilliseconds])
     }
 
-    private func insertHold(_ hold: HoldRecord) throws {
+    private func insertHold(_ hold: HoldRecord, json: String) throws {
         try connection.execute("""
             INSERT OR REPLACE INTO holds (account_id, entry_id, title, authors, format, state, position, queue_size,
                                           starts_at, ends_at, branch, entry, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [hold.accountID, hold.entry.id, hold.entry.title, try Self.json(hold.entry.authors),
+            """, [hold.accountID, hold.entry.id, hold.entry.title, CatalogEntryJSON.encode(strings: hold.entry.authors),
                   hold.entry.format.rawValue, hold.isReady ? "ready" : "reserved", hold.position, hold.queueSize,
                   hold.startsAt?.databaseMilliseconds, hold.endsAt?.databaseMilliseconds, hold.branch,
-                  try Self.json(hold.entry), hold.updatedAt.databaseMilliseconds])
+                  json, hold.updatedAt.databaseMilliseconds])
     }
 
     private func decodeEntry(_ row: SQLiteRow) throws -> CatalogEntry {
         let text: String = try row.get("entry")
-        guard let entry = try? JSONDecoder().decode(CatalogEntry.self, from: Data(text.utf8)) else {
+        guard let entry = try? CatalogEntryJSON.decode(text) else {
             throw DatabaseError(kind: .damaged, path: path,
                                 message: "the library database at \(path) holds a loan or hold that cannot be read "
                                     + "(\(try row.get("entry_id") as String)); `shelf sync` fetches it again")
         }
         return entry
-    }
-
-    private static func json<T: Encodable>(_ value: T) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 }

@@ -30,6 +30,8 @@ public final class SQLiteConnection: @unchecked Sendable {
     private var handle: OpaquePointer?
     private let lock = NSRecursiveLock()
     private var savepointDepth = 0
+    /// Statements `execute`, `query` and `scalar` compiled, kept for their next run.
+    private var statements = StatementCache(capacity: 64)
 
     /// Opens the database at `path`, creating it and its missing parent folders (mode 0700, file 0600).
     ///
@@ -65,6 +67,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
+        statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -111,6 +114,10 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     /// Prepares one statement for repeated use.
     public func prepare(_ sql: String) throws -> SQLiteStatement {
+        try locked { SQLiteStatement(connection: self, compiled: try compile(sql)) }
+    }
+
+    private func compile(_ sql: String) throws -> CompiledStatement {
         try locked {
             let handle = try openHandle()
             var statement: OpaquePointer?
@@ -130,18 +137,28 @@ public final class SQLiteConnection: @unchecked Sendable {
                 throw misuse("more than one statement in \(SQLiteStatement.summarize(sql)); use executeScript for several")
             }
             guard let statement else { throw misuse("no statement in \(SQLiteStatement.summarize(sql))") }
-            return SQLiteStatement(connection: self, handle: statement, sql: sql)
+            return CompiledStatement(handle: statement, sql: sql)
         }
+    }
+
+    /// The statement for `sql` from the cache, compiled and kept there the first time. Only under the lock, and
+    /// only for a run that ends before the lock is let go: the statement is shared by every later caller.
+    private func cached(_ sql: String) throws -> CompiledStatement {
+        _ = try openHandle()
+        if let statement = statements.take(sql) { return statement }
+        let statement = try compile(sql)
+        statements.keep(statement)
+        return statement
     }
 
     /// Runs one statement with `parameters` bound in order (`?`), ignoring any rows.
     public func execute(_ sql: String, _ parameters: [any SQLiteValueConvertible] = []) throws {
-        try locked { try prepare(sql).run(parameters) }
+        try locked { try cached(sql).run(parameters, on: self) }
     }
 
     /// Runs one statement with `parameters` and returns every row.
     public func query(_ sql: String, _ parameters: [any SQLiteValueConvertible] = []) throws -> [SQLiteRow] {
-        try locked { try prepare(sql).query(parameters) }
+        try locked { try cached(sql).query(parameters, on: self) }
     }
 
     /// The first column of the first row as `T`, or nil when there is no row.

@@ -5,23 +5,14 @@ import Foundation
 ///
 /// Every call takes its connection's lock, so a statement is as thread-safe as the connection it came from.
 public final class SQLiteStatement {
-    public let sql: String
+    public var sql: String { compiled.sql }
     let connection: SQLiteConnection
-    private let handle: OpaquePointer
-    private let columns: SQLiteRow.Columns
+    private let compiled: CompiledStatement
 
-    init(connection: SQLiteConnection, handle: OpaquePointer, sql: String) {
+    init(connection: SQLiteConnection, compiled: CompiledStatement) {
         self.connection = connection
-        self.handle = handle
-        self.sql = sql
-        let count = Int(sqlite3_column_count(handle))
-        self.columns = SQLiteRow.Columns(names: (0..<count).map { index in
-            sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? "column\(index)"
-        })
+        self.compiled = compiled
     }
-
-    /// The statement's start, on one line, for messages: enough to recognise it, short enough for a terminal.
-    var summary: String { Self.summarize(sql) }
 
     static func summarize(_ sql: String) -> String {
         let words = sql.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
@@ -32,17 +23,15 @@ public final class SQLiteStatement {
         // Under the connection's lock: the connection is opened without sqlite's own mutex, and the last reference
         // may go on a thread other than the one using the connection. Safe after close too: sqlite3_close_v2
         // keeps the connection alive until its statements are finalized.
-        let handle = self.handle
-        connection.locked { _ = sqlite3_finalize(handle) }
+        let compiled = self.compiled
+        connection.locked { compiled.finalize() }
     }
 
     /// Runs the statement to its end with `parameters` bound in order, ignoring any rows.
     public func run(_ parameters: [any SQLiteValueConvertible] = []) throws {
         try connection.locked {
             try connection.requireOpen()
-            try bind(parameters)
-            defer { reset() }
-            while try step() {}
+            try compiled.run(parameters, on: connection)
         }
     }
 
@@ -50,17 +39,51 @@ public final class SQLiteStatement {
     public func query(_ parameters: [any SQLiteValueConvertible] = []) throws -> [SQLiteRow] {
         try connection.locked {
             try connection.requireOpen()
-            try bind(parameters)
-            defer { reset() }
-            var rows: [SQLiteRow] = []
-            while try step() { rows.append(currentRow()) }
-            return rows
+            return try compiled.query(parameters, on: connection)
         }
     }
+}
 
-    private func bind(_ parameters: [any SQLiteValueConvertible]) throws {
+/// sqlite's side of a prepared statement. It holds no reference to its connection, so that the connection can keep
+/// compiled statements in its cache (a reference back would keep the connection alive forever); callers run it
+/// under the connection's lock and finalize it exactly once.
+struct CompiledStatement {
+    let sql: String
+    private let handle: OpaquePointer
+    private let columns: SQLiteRow.Columns
+
+    init(handle: OpaquePointer, sql: String) {
+        self.handle = handle
+        self.sql = sql
+        let count = Int(sqlite3_column_count(handle))
+        self.columns = SQLiteRow.Columns(names: (0..<count).map { index in
+            sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? "column\(index)"
+        })
+    }
+
+    /// The statement's start, on one line, for messages: enough to recognise it, short enough for a terminal.
+    var summary: String { SQLiteStatement.summarize(sql) }
+
+    func finalize() { sqlite3_finalize(handle) }
+
+    /// Runs the statement to its end with `parameters` bound in order, ignoring any rows.
+    func run(_ parameters: [any SQLiteValueConvertible], on connection: SQLiteConnection) throws {
+        try bind(parameters, on: connection)
+        defer { reset() }
+        while try step(on: connection) {}
+    }
+
+    /// Runs the statement with `parameters` and returns every row.
+    func query(_ parameters: [any SQLiteValueConvertible], on connection: SQLiteConnection) throws -> [SQLiteRow] {
+        try bind(parameters, on: connection)
+        defer { reset() }
+        var rows: [SQLiteRow] = []
+        while try step(on: connection) { rows.append(currentRow(of: connection)) }
+        return rows
+    }
+
+    private func bind(_ parameters: [any SQLiteValueConvertible], on connection: SQLiteConnection) throws {
         reset()
-        sqlite3_clear_bindings(handle)
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == parameters.count else {
             throw connection.misuse("\(summary) takes \(expected) values, was given \(parameters.count)")
@@ -103,7 +126,7 @@ public final class SQLiteStatement {
     }
 
     /// True when a row is ready; false when the statement is done.
-    private func step() throws -> Bool {
+    private func step(on connection: SQLiteConnection) throws -> Bool {
         let code = sqlite3_step(handle)
         switch code {
         case SQLITE_ROW: return true
@@ -112,12 +135,15 @@ public final class SQLiteStatement {
         }
     }
 
+    /// Ready for the next run, holding nothing: no read snapshot, no copy of the last values (a cached statement
+    /// would otherwise keep a large bound blob alive until its next use).
     private func reset() {
         // The error, if any, was already reported by step; reset only releases the statement's read snapshot.
         sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
     }
 
-    private func currentRow() -> SQLiteRow {
+    private func currentRow(of connection: SQLiteConnection) -> SQLiteRow {
         let values = (0..<Int32(columns.names.count)).map { column -> SQLiteValue in
             switch sqlite3_column_type(handle, column) {
             case SQLITE_INTEGER:
