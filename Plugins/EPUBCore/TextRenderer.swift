@@ -84,7 +84,7 @@ extension XElement: TextElement {
 
 extension LibXMLElement: TextElement {
     public func attribute(_ local: String, ns: String?) -> String? { attr(local, ns: ns) }
-    public var separatedText: String { XML.subtreeText(node, separated: true) }
+    public var separatedText: String { XML.subtreeText(node) }
 }
 
 /// Renders an XHTML (or DTBook, or SVG) content document as readable plain text.

@@ -223,7 +223,6 @@ public struct LibXMLElement {
             c = child.pointee.next
         }
     }
-
 }
 
 public enum XNode {
@@ -449,11 +448,9 @@ public enum XML {
         }
     }
 
-    /// An entity declared in the document's internal subset: its replacement text when it is plain
-    /// text (no markup, no nested references), within the budget; otherwise nothing. Entities are
-    /// never expanded recursively, so "billion laughs" costs nothing.
-    /// The text under a libxml2 node, depth-first with an explicit stack.
-    static func subtreeText(_ node: xmlNodePtr, separated: Bool = true) -> String {
+    /// The text under a libxml2 node with a space at each element boundary, depth-first with an
+    /// explicit stack (for content past a depth limit).
+    static func subtreeText(_ node: xmlNodePtr) -> String {
         var out = ""
         var stack: [xmlNodePtr] = []
         var c = node.pointee.children
@@ -468,7 +465,7 @@ public enum XML {
                 var k = n.pointee.children
                 while let x = k { kids.append(x); k = x.pointee.next }
                 stack.append(contentsOf: kids.reversed())
-                if separated { out += " " }
+                out += " "
             default:
                 break
             }
@@ -476,6 +473,9 @@ public enum XML {
         return out
     }
 
+    /// An entity declared in the document's internal subset: its replacement text when it is plain
+    /// text (no markup, no nested references), within the budget; otherwise nothing. Entities are
+    /// never expanded recursively, so "billion laughs" costs nothing.
     static func expandEntity(_ node: xmlNodePtr, doc: xmlDocPtr, budget: inout Int) -> String {
         guard let name = node.pointee.name, let ent = xmlGetDocEntity(doc, name) else { return "" }
         guard ent.pointee.etype == XML_INTERNAL_GENERAL_ENTITY, let content = ent.pointee.content else { return "" }
