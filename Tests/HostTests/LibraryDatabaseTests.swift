@@ -644,4 +644,50 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertEqual(LibraryDatabase.inShelfOrder(loans).map(\.entry.id), try database.loans(accountID: "lib").map(\.entry.id))
         XCTAssertEqual(LibraryDatabase.inShelfOrder(holds).map(\.entry.id), try database.holds(accountID: "lib").map(\.entry.id))
     }
+
+    func testTheEntryCheckMigrationKeepsEveryRow() throws {
+        // A database as the previous version left it, with a loan of a downloaded book, a hold, an entry seen while
+        // browsing and a reading position.
+        let before = try SQLiteConnection(path: databasePath)
+        try SchemaMigrator.migrate(before, steps: Array(LibrarySchema.migrations.dropLast()))
+        let entry = String(decoding: try JSONEncoder().encode(richEntry), as: UTF8.self)
+        try before.executeScript("""
+            INSERT INTO accounts (id, title, catalog_url, added_at) VALUES ('lib', 'Library', 'https://lib.example/', 1);
+            INSERT INTO books (id, media_type, title, added_at) VALUES ('book-1', 'application/epub+zip', 'One', 1);
+            INSERT INTO positions (book_id, locator, updated_at) VALUES ('book-1', '{"href":"c1.xhtml"}', 2);
+            """)
+        try before.execute("INSERT INTO catalog_entries (rowid, entry_id, title, entry, seen_at) VALUES (7, 'e', 't', ?, 3)", [entry])
+        try before.execute("""
+            INSERT INTO loans (account_id, entry_id, title, authors, format, ends_at, entry, book_id, updated_at)
+            VALUES ('lib', 'l', 'Loan', '["A"]', 'ebook', 5, ?, 'book-1', 4)
+            """, [entry])
+        try before.execute("""
+            INSERT INTO holds (account_id, entry_id, title, format, state, position, entry, updated_at)
+            VALUES ('lib', 'h', 'Hold', 'audiobook', 'reserved', 2, ?, 4)
+            """, [entry])
+        before.close()
+
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        XCTAssertEqual(try SchemaMigrator.version(of: database.connection), LibraryDatabase.schemaVersion)
+        let loans = try database.loans(), holds = try database.holds()
+        XCTAssertEqual(loans.map(\.entry), [richEntry])
+        XCTAssertEqual(loans.map(\.bookID), ["book-1"])
+        XCTAssertEqual(loans.map(\.endsAt), [Date(databaseMilliseconds: 5)])
+        XCTAssertEqual(holds.map(\.entry), [richEntry])
+        XCTAssertEqual(holds.map(\.position), [2])
+        XCTAssertEqual(try database.connection.scalar("SELECT rowid FROM catalog_entries WHERE entry_id = 'e'", as: Int.self), 7)
+        XCTAssertEqual(try database.position(bookID: "book-1")?.locator, #"{"href":"c1.xhtml"}"#)
+        XCTAssertEqual(try database.connection.scalar("PRAGMA integrity_check", as: String.self), "ok")
+        XCTAssertTrue(try database.connection.query("PRAGMA foreign_key_check").isEmpty)
+        let schema = try database.connection.query("SELECT sql FROM sqlite_schema WHERE name IN ('catalog_entries', 'loans', 'holds')")
+            .map { try $0.get(0, as: String.self) }
+        XCTAssertEqual(schema.count, 3)
+        XCTAssertFalse(schema.contains { $0.contains("json_valid(entry)") }, "\(schema)")
+        XCTAssertTrue(try database.connection.query("SELECT name FROM sqlite_schema WHERE name LIKE '%_new'").isEmpty)
+        XCTAssertNotNil(try database.connection.scalar("SELECT name FROM sqlite_schema WHERE name = 'catalog_entries_seen'", as: String.self))
+        // Accounts still own their loans and holds.
+        XCTAssertTrue(try database.deleteAccount(id: "lib"))
+        XCTAssertEqual(try database.loans().count + database.holds().count, 0)
+    }
 }

@@ -120,10 +120,12 @@ extension LibraryDatabase {
         }
     }
 
-    /// Applies a decision and remembers `loans` as the loans seen; returns the notifications actually made (another
+    /// Applies a decision and remembers `loans` as the loans seen (`previousLoans`, as read in this transaction, is
+    /// what was remembered: only the difference is written); returns the notifications actually made (another
     /// shelf may have made the same one a moment before: the unique index keeps one).
     func applyNotificationDecision(_ decision: NotificationRules.Decision, accountID: String,
-                                   loans: [NotificationRules.Subject], at date: Date) throws -> [NotificationRecord] {
+                                   loans: [NotificationRules.Subject], previousLoans: [NotificationRules.Subject],
+                                   at date: Date) throws -> [NotificationRecord] {
         try connection.transaction {
             let now = date.databaseMilliseconds
             for id in decision.withdraw {
@@ -131,23 +133,30 @@ extension LibraryDatabase {
             }
             var made: [NotificationRecord] = []
             for fire in decision.fire {
-                try connection.execute("""
+                // An ignored insert returns no row.
+                let inserted = try connection.query("""
                     INSERT OR IGNORE INTO notifications (account_id, entry_id, kind, title, text, route, book_route, ends_at, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *
                     """, [accountID, fire.entryID, fire.kind.rawValue, fire.title, fire.text, fire.kind.route(entryID: fire.entryID).description,
                           NotificationRoute.book(fire.entryID).description, fire.endsAt?.databaseMilliseconds, now])
-                if connection.changes > 0, let id = try connection.scalar("SELECT last_insert_rowid()", as: Int64.self),
-                   let record = try notification(id: id) {
-                    made.append(record)
-                }
+                made += try inserted.map(decodeNotification)
             }
-            try connection.execute("DELETE FROM notification_loans WHERE account_id = ?", [accountID])
-            for loan in loans {
+            let seen = Dictionary(loans.map { ($0.entryID, $0) }, uniquingKeysWith: { _, last in last })
+            let before = Dictionary(previousLoans.map { ($0.entryID, $0) }, uniquingKeysWith: { _, last in last })
+            for gone in before.keys where seen[gone] == nil {
+                try connection.execute("DELETE FROM notification_loans WHERE account_id = ? AND entry_id = ?", [accountID, gone])
+            }
+            for loan in seen.values where before[loan.entryID].map({ !Self.sameAsStored($0, loan) }) ?? true {
                 try connection.execute("INSERT OR REPLACE INTO notification_loans (account_id, entry_id, title, ends_at) VALUES (?, ?, ?, ?)",
                                        [accountID, loan.entryID, loan.title, loan.endsAt?.databaseMilliseconds])
             }
             return made
         }
+    }
+
+    /// Whether storing `loan` would leave the row read back as `stored` unchanged (times kept to the millisecond).
+    private static func sameAsStored(_ stored: NotificationRules.Subject, _ loan: NotificationRules.Subject) -> Bool {
+        stored.title == loan.title && stored.endsAt?.databaseMilliseconds == loan.endsAt?.databaseMilliseconds
     }
 
     /// Stores a wished title's availability notice (once: the unique index keeps one live per title); returns

@@ -28,10 +28,12 @@ public struct NotificationEngine {
         return try database.connection.transaction {
             let loans = loans.map(NotificationRules.Subject.init)
             let holds = holds.map(NotificationRules.Subject.init)
+            let previous = try database.notificationLoans(accountID: accountID)
             let decision = NotificationRules.evaluate(
-                now: now, loans: loans, holds: holds, previousLoans: try database.notificationLoans(accountID: accountID),
+                now: now, loans: loans, holds: holds, previousLoans: previous,
                 live: try database.liveNotificationsForRules(accountID: accountID))
-            return try database.applyNotificationDecision(decision, accountID: accountID, loans: loans, at: now)
+            return try database.applyNotificationDecision(decision, accountID: accountID, loans: loans, previousLoans: previous,
+                                                          at: now)
         }
     }
 }

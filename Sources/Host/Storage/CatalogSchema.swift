@@ -67,4 +67,70 @@ enum CatalogSchema {
             PRIMARY KEY (account_id, entry_id)
         );
         """
+
+    /// The entry columns without `json_valid`: sqlite parsed every entry again on every write, a tenth of a sync of
+    /// 1,000 loans, and the column is written only by `CatalogEntryJSON`. The authors columns keep their check.
+    ///
+    /// sqlite cannot drop a constraint, so the three tables are made again and their rows (with their rowids) copied
+    /// over in this step's one transaction: a crash leaves the old tables whole.
+    static let uncheckedEntries = SchemaMigration("catalog entries, loans and holds without a JSON check per write",
+                                                  sql: uncheckedEntriesSQL)
+
+    private static let uncheckedEntriesSQL = """
+        CREATE TABLE catalog_entries_new (
+            account_id  TEXT NOT NULL DEFAULT '',
+            entry_id    TEXT NOT NULL,
+            title       TEXT NOT NULL,
+            feed_url    TEXT,
+            entry       TEXT NOT NULL,
+            seen_at     INTEGER NOT NULL,
+            PRIMARY KEY (account_id, entry_id)
+        );
+        INSERT INTO catalog_entries_new (rowid, account_id, entry_id, title, feed_url, entry, seen_at)
+            SELECT rowid, account_id, entry_id, title, feed_url, entry, seen_at FROM catalog_entries;
+        DROP TABLE catalog_entries;
+        ALTER TABLE catalog_entries_new RENAME TO catalog_entries;
+        CREATE INDEX catalog_entries_seen ON catalog_entries (seen_at);
+
+        CREATE TABLE loans_new (
+            account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            entry_id    TEXT NOT NULL,
+            title       TEXT NOT NULL,
+            authors     TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(authors)),
+            format      TEXT NOT NULL,
+            starts_at   INTEGER,
+            ends_at     INTEGER,
+            entry       TEXT NOT NULL,
+            book_id     TEXT,
+            updated_at  INTEGER NOT NULL,
+            PRIMARY KEY (account_id, entry_id)
+        );
+        INSERT INTO loans_new (rowid, account_id, entry_id, title, authors, format, starts_at, ends_at, entry, book_id, updated_at)
+            SELECT rowid, account_id, entry_id, title, authors, format, starts_at, ends_at, entry, book_id, updated_at FROM loans;
+        DROP TABLE loans;
+        ALTER TABLE loans_new RENAME TO loans;
+
+        CREATE TABLE holds_new (
+            account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+            entry_id    TEXT NOT NULL,
+            title       TEXT NOT NULL,
+            authors     TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(authors)),
+            format      TEXT NOT NULL,
+            state       TEXT NOT NULL CHECK (state IN ('reserved', 'ready')),
+            position    INTEGER,
+            queue_size  INTEGER,
+            starts_at   INTEGER,
+            ends_at     INTEGER,
+            branch      TEXT,
+            entry       TEXT NOT NULL,
+            updated_at  INTEGER NOT NULL,
+            PRIMARY KEY (account_id, entry_id)
+        );
+        INSERT INTO holds_new (rowid, account_id, entry_id, title, authors, format, state, position, queue_size, starts_at,
+                               ends_at, branch, entry, updated_at)
+            SELECT rowid, account_id, entry_id, title, authors, format, state, position, queue_size, starts_at,
+                   ends_at, branch, entry, updated_at FROM holds;
+        DROP TABLE holds;
+        ALTER TABLE holds_new RENAME TO holds;
+        """
 }

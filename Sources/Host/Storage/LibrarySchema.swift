@@ -8,10 +8,12 @@ enum LibrarySchema {
         ReadingListSchema.step,
         BookshelfSchema.step,
         AnnotationSchema.step,
+        CatalogSchema.uncheckedEntries,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.
-    // JSON columns are checked by sqlite, so a bad write fails at once instead of at the next read.
+    // JSON columns are checked by sqlite, so a bad write fails at once instead of at the next read (except catalog
+    // entries, written only by CatalogEntryJSON: see CatalogSchema.uncheckedEntries).
     // Positions hang off their book and go with it (ON DELETE CASCADE); one current position per book.
     private static let version1 = """
         CREATE TABLE books (

@@ -103,10 +103,10 @@ struct CompiledStatement {
             return sqlite3_bind_int64(handle, index, number)
         case .real(let number):
             return sqlite3_bind_double(handle, index, number)
-        case .text(let text):
-            // Bound by length, so text with an embedded NUL survives; sqlite copies it (transient).
-            let bytes = Array(text.utf8)
-            return bytes.withUnsafeBufferPointer { buffer in
+        case .text(var text):
+            // Bound by length, so text with an embedded NUL survives; sqlite copies it (transient), straight from
+            // the string's own UTF-8.
+            return text.withUTF8 { buffer in
                 // An empty buffer may have no address, and a NULL pointer would bind SQL NULL instead of "".
                 guard let base = buffer.baseAddress, !buffer.isEmpty else {
                     return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)

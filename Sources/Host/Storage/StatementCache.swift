@@ -20,9 +20,10 @@ struct StatementCache {
     /// The statement compiled for `sql`, or nil when it is not (or no longer) cached.
     mutating func take(_ sql: String) -> CompiledStatement? {
         clock += 1
-        guard slots[sql] != nil else { return nil }
-        slots[sql]!.lastUse = clock
-        return slots[sql]!.statement
+        // One hash of the text per run (it is often a few hundred bytes).
+        guard let index = slots.index(forKey: sql) else { return nil }
+        slots.values[index].lastUse = clock
+        return slots.values[index].statement
     }
 
     /// Keeps `statement`, finalizing the least recently used one when full. A cache of a few dozen makes the linear
