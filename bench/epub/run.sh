@@ -2,7 +2,8 @@
 # EPUB benchmark: the shelf EPUB plugins (through the C ABI, release build) against ebooklib
 # (+ lxml) and, where installed, calibre's ebook-meta, on the same corpus in the same run; and
 # `shelf info` (the command, release build) as a process against ebook-meta.
-# Prints figures and ratios (each the best of 3 runs); it is not a test and never fails on a slow result.
+# Prints figures and ratios (each the best of BENCH_RUNS runs, 5 unless set, for both sides alike: the
+# machine may be shared); it is not a test and never fails on a slow result.
 #
 #   bash bench/epub/run.sh [CORPUS_DIR]        (default ../shared/corpus/epub)
 # Peers: apt-get install python3-ebooklib python3-lxml [calibre]
@@ -15,6 +16,7 @@ build=${BENCH_BUILD:-$work/build}   # an existing release scratch path may be re
 mkdir -p "$work"
 [ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 66; }
 py=/usr/bin/python3
+runs=${BENCH_RUNS:-5}
 
 echo "== building (release)"
 (cd "$root" && swift build -c release --scratch-path "$build" --product shelf-epub3 >/dev/null && \
@@ -33,10 +35,10 @@ moby="$corpus/epub2-feedbooks-moby-dick.epub"
 have_peer=0; $py -c 'import ebooklib, lxml' 2>/dev/null && have_peer=1
 
 secs() { sed -n 's/.* \([0-9.]*\) s,.*/\1/p'; }
-# Best of 3 runs (the machine may be shared): prints the output line with the smallest time.
+# Best of $runs runs (the machine may be shared): prints the output line with the smallest time.
 best() {
   local line best_line="" best_t=""
-  for _ in 1 2 3; do
+  for _ in $(seq "$runs"); do
     line=$("$@" 2>/dev/null | tail -1)
     t=$(echo "$line" | secs)
     if [ -z "$best_t" ] || $py -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$t" "$best_t"; then best_t=$t; best_line=$line; fi
@@ -86,34 +88,35 @@ if [ $have_peer = 1 ]; then
   echo "  ratio (target >= 3x): $(ratio "$(echo "$p" | secs)" "$et")"
 fi
 
-echo "info on the largest book as a process, 10 runs"
-per_run() {  # command...: wall time per run over 10 runs, in seconds
-  local t0 t1
-  t0=$($py -c 'import time; print(time.monotonic())')
-  for _ in $(seq 10); do "$@" >/dev/null 2>&1; done
-  t1=$($py -c 'import time; print(time.monotonic())')
-  $py -c "print(round(($t1 - $t0) / 10, 4))"
+echo "info on the largest book as a process (median of 10 runs; ebook-meta, 3)"
+per_run() {  # runs, command...: the median wall time of one run, in seconds
+  local n=$1 t0 t1 times=()
+  shift
+  for _ in $(seq "$n"); do
+    t0=$(date +%s%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s%N)
+    times+=($(( t1 - t0 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 } END { printf "%.4f\n", t[int((NR + 1) / 2)] / 1e9 }'
 }
 ours=""
 if [ -x "$shelf" ]; then
   # A home of its own, warmed once: the plugin registry cache is what a patron's second run finds.
   export SHELF_HOME="$work/home"; mkdir -p "$SHELF_HOME"
   "$shelf" info "$largest" >/dev/null 2>&1 || true
-  ours=$(per_run "$shelf" info "$largest")
+  ours=$(per_run 10 "$shelf" info "$largest")
   echo "  shelf info BOOK (the command, release): ${ours} s per run"
 fi
-driver_t=$(per_run "$work/driver" "$epub2" info "$largest")
+driver_t=$(per_run 10 "$work/driver" "$epub2" info "$largest")
 echo "  plugin alone (C driver: dlopen, open, manifest): ${driver_t} s per run"
 if command -v ebook-meta >/dev/null; then
-  t0=$($py -c 'import time; print(time.monotonic())'); for i in $(seq 3); do ebook-meta "$largest" >/dev/null 2>&1; done
-  t1=$($py -c 'import time; print(time.monotonic())'); theirs=$($py -c "print(round(($t1 - $t0) / 3, 4))")
+  theirs=$(per_run 3 ebook-meta "$largest")
   echo "  ebook-meta: ${theirs} s per run"
   [ -n "$ours" ] && echo "  ratio, shelf info (target >= 20x): $(ratio "$theirs" "$ours")"
   echo "  ratio, plugin alone: $(ratio "$theirs" "$driver_t")"
 else
   echo "  ebook-meta: not installed (apt-get install calibre)"
   if [ $have_peer = 1 ]; then
-    theirs=$(per_run $py "$here/peer_ebooklib.py" info "$largest")
+    theirs=$(per_run 3 $py "$here/peer_ebooklib.py" info "$largest")
     echo "  ebooklib process: ${theirs} s per run; ratio: $(ratio "$theirs" "${ours:-$driver_t}")"
   fi
 fi
