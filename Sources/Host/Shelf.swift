@@ -16,7 +16,7 @@ public final class Shelf {
     public private(set) lazy var registry = PluginRegistry(searchPath: searchPath, directories: directories)
 
     public var router: FormatRouter {
-        FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("positions", isDirectory: true))
+        FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("publications", isDirectory: true))
     }
 
     /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`).

@@ -2,7 +2,7 @@ import Foundation
 @testable import Host
 import XCTest
 
-/// The compact form positions memos are kept in: every field of a locator survives, and a damaged
+/// The compact form publication memos keep positions in: every field of a locator survives, and a damaged
 /// file is refused rather than read as something else.
 final class LocatorCoderTests: XCTestCase {
     let locators = [

@@ -5,7 +5,7 @@ import PluginAPI
 /// the most confident wins; when none claims it, every format plugin is asked.
 public struct FormatRouter {
     public let registry: PluginRegistry
-    /// Where positions memos are kept (`PositionsMemo`); nil keeps none.
+    /// Where publication memos are kept (`PublicationMemo`); nil keeps none.
     public let memoFolder: URL?
 
     public init(registry: PluginRegistry, memoFolder: URL? = nil) {
@@ -52,18 +52,22 @@ public struct FormatRouter {
     /// it without the others being loaded and asked.
     public func open(path: String, preferring pluginID: String? = nil) throws -> Publication {
         let input = try PublicationInput(path: path)
-        // The plugin that computed this very file's positions opens it again, unasked.
-        if let memoFolder, let found = PositionsMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
+        // The plugin that opened this very file before opens it again, unasked (`PublicationMemo`).
+        if let memoFolder, let found = PublicationMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
            pluginID == nil || pluginID == found.memo.pluginID,
            let publication = try? Publication(plugin: found.plugin, input: input, memoFolder: memoFolder,
                                               positions: found.memo.positions) {
             return publication
         }
+        let plugin: LoadedPlugin
         if let pluginID, let known = registry.plugin(id: pluginID), known.isFormatPlugin,
            input.mediaType.map(known.descriptor.mediaTypes.contains) ?? false, probe(known, input) > 0 {
-            return try Publication(plugin: known, input: input, memoFolder: memoFolder)
+            plugin = known
+        } else {
+            plugin = try choose(for: input).plugin
         }
-        let choice = try choose(for: input)
-        return try Publication(plugin: choice.plugin, input: input, memoFolder: memoFolder)
+        let publication = try Publication(plugin: plugin, input: input, memoFolder: memoFolder)
+        if let memoFolder { PublicationMemo.save(nil, bookPath: input.path, plugin: plugin, folder: memoFolder) }
+        return publication
     }
 }

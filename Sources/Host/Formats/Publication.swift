@@ -12,7 +12,7 @@ public final class Publication {
     public let manifestJSON: Data
     private let handle: OpaquePointer
     private let format: UnsafePointer<shelf_format_v1>
-    /// Where the positions are remembered once computed (`PositionsMemo`), and what is remembered.
+    /// Where the positions are remembered once computed (`PublicationMemo`), and what is remembered.
     private let memoFolder: URL?
     private var knownPositions: [Locator]?
 
@@ -102,7 +102,7 @@ public final class Publication {
         let data = try wrap { try PluginCall.collect(plugin) { out, err in table.pointee.positions?(handle, out, err) ?? SHELF_E_UNSUPPORTED } }
         let positions = try decode([Locator].self, data, what: "positions")
         knownPositions = positions
-        if let memoFolder { PositionsMemo.save(positions, bookPath: input.path, plugin: plugin, folder: memoFolder) }
+        if let memoFolder { PublicationMemo.save(positions, bookPath: input.path, plugin: plugin, folder: memoFolder) }
         return positions
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-// The compact little-endian form of shelf's caches (positions memos, the plugin registry): faster to
+// The compact little-endian form of shelf's caches (publication memos, the plugin registry): faster to
 // read in a short-lived process than JSON, and as safe, since every read is bounds-checked.
 
 struct ByteWriter {

@@ -1,46 +1,51 @@
 import Foundation
 
-/// What a plugin answered for one book file the last time: which plugin opened it, and the book's
-/// positions list.
+/// What shelf learnt about one book file the last time it opened it: which plugin opened it, and,
+/// once asked for, the book's positions list.
 ///
-/// Every `shelf read` needs the whole positions list ("page 48 of 2,615"), and asking the plugin for
-/// it means computing it, writing it as JSON and reading the JSON back — about a third of a page turn
-/// in a long book. The list depends only on the file and the plugin, so the first answer is kept in
-/// the cache folder in a compact binary form and used while both are unchanged. It also names the
-/// plugin, so the next open of the same file goes to it without probing.
+/// Routing a file means loading and asking every plugin that claims its type (both EPUB plugins
+/// claim every EPUB), and every `shelf read` needs the whole positions list ("page 48 of 2,615"),
+/// which the plugin computes, writes as JSON and the host reads back — together about a third of a
+/// page turn in a long book. Both depend only on the file and the plugin, so they are kept in the
+/// cache folder in a compact binary form and used while both are unchanged.
 ///
 /// A memo is only ever a shortcut: a missing, stale, damaged or foreign file is ignored (and
-/// rewritten when the positions are computed again), never an error.
-struct PositionsMemo {
+/// rewritten at the next open), never an error.
+struct PublicationMemo {
     let pluginID: String
-    let positions: [Locator]
+    let positions: [Locator]?
 
     /// The memo of `bookPath` when it was made from this very file by `plugin` as it is now.
-    static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (memo: PositionsMemo, plugin: LoadedPlugin)? {
+    static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (memo: PublicationMemo, plugin: LoadedPlugin)? {
         let bookPath = absolute(bookPath)
         guard let book = FileIdentity(path: bookPath),
               let data = try? Data(contentsOf: file(for: bookPath, in: folder)),
               let header = try? Header.read(data), header.bookPath == bookPath, header.book == book,
               let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
-              known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile,
-              let positions = try? LocatorCoder.decode(data, from: header.end)
+              known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile
         else { return nil }
-        return (PositionsMemo(pluginID: header.pluginID, positions: positions), known)
+        var positions: [Locator]?
+        if header.hasPositions {
+            guard let decoded = try? LocatorCoder.decode(data, from: header.end) else { return nil }
+            positions = decoded
+        } else if header.end != data.count {
+            return nil
+        }
+        return (PublicationMemo(pluginID: header.pluginID, positions: positions), known)
     }
 
-    /// Keeps the positions `plugin` computed for `bookPath`. Written to a temporary file and renamed,
-    /// so a reader never sees half a memo; a failure only costs speed next time.
-    static func save(_ positions: [Locator], bookPath: String, plugin: LoadedPlugin, folder: URL) {
+    /// Remembers that `plugin` opened `bookPath`, with the positions it computed if any. Written to a
+    /// temporary file and renamed, so a reader never sees half a memo; a failure only costs speed.
+    static func save(_ positions: [Locator]?, bookPath: String, plugin: LoadedPlugin, folder: URL) {
         let bookPath = absolute(bookPath)
         guard let book = FileIdentity(path: bookPath), let pluginFile = FileIdentity(path: plugin.path) else { return }
         var writer = ByteWriter()
-        Header(bookPath: bookPath, book: book, pluginID: plugin.descriptor.id,
-               pluginVersion: plugin.descriptor.version, pluginFile: pluginFile, end: 0).write(to: &writer)
-        LocatorCoder.encode(positions, to: &writer)
-        let target = file(for: bookPath, in: folder)
+        Header(bookPath: bookPath, book: book, pluginID: plugin.descriptor.id, pluginVersion: plugin.descriptor.version,
+               pluginFile: pluginFile, hasPositions: positions != nil, end: 0).write(to: &writer)
+        if let positions { LocatorCoder.encode(positions, to: &writer) }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        try? Data(writer.bytes).write(to: target, options: .atomic)
+        try? Data(writer.bytes).write(to: file(for: bookPath, in: folder), options: .atomic)
     }
 
     /// The same book named from two folders is one memo.
@@ -52,16 +57,17 @@ struct PositionsMemo {
     static func file(for bookPath: String, in folder: URL) -> URL {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
         for byte in bookPath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return folder.appendingPathComponent(String(hash, radix: 16) + ".positions")
+        return folder.appendingPathComponent(String(hash, radix: 16) + ".memo")
     }
 
     private struct Header {
-        static let magic = Array("shelf positions 1\n".utf8)
+        static let magic = Array("shelf publication memo 1\n".utf8)
         var bookPath: String
         var book: FileIdentity
         var pluginID: String
         var pluginVersion: String
         var pluginFile: FileIdentity
+        var hasPositions: Bool
         var end: Int
 
         func write(to writer: inout ByteWriter) {
@@ -71,13 +77,15 @@ struct PositionsMemo {
             writer.string(pluginID)
             writer.string(pluginVersion)
             writer.identity(pluginFile)
+            writer.bytes.append(hasPositions ? 1 : 0)
         }
 
         static func read(_ data: Data) throws -> Header {
             var reader = ByteReader(data)
             guard try reader.take(magic.count).elementsEqual(magic) else { throw ByteReader.Malformed() }
             return Header(bookPath: try reader.string(), book: try reader.identity(), pluginID: try reader.string(),
-                          pluginVersion: try reader.string(), pluginFile: try reader.identity(), end: reader.offset)
+                          pluginVersion: try reader.string(), pluginFile: try reader.identity(),
+                          hasPositions: try reader.take(1).first == 1, end: reader.offset)
         }
     }
 }

@@ -2,16 +2,17 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// Positions memos: the second open of a file takes its positions from the cache folder and its
-/// plugin without probing, and anything stale or damaged there is ignored, never believed.
-final class PositionsMemoTests: XCTestCase {
+/// Publication memos: the second open of a file goes to the plugin that opened it before without
+/// probing, its positions come from the cache folder, and anything stale or damaged there is
+/// ignored, never believed.
+final class PublicationMemoTests: XCTestCase {
     var shelf: ShelfProcess!
     let samples = ShelfProcess.packageRoot.appendingPathComponent("samples")
 
     override func setUpWithError() throws { shelf = try ShelfProcess() }
     override func tearDown() { shelf.cleanUp() }
 
-    var memoFolder: URL { shelf.home.appendingPathComponent("cache/positions") }
+    var memoFolder: URL { shelf.home.appendingPathComponent("cache/publications") }
 
     func memoFiles() -> [URL] {
         (try? FileManager.default.contentsOfDirectory(at: memoFolder, includingPropertiesForKeys: nil)) ?? []
@@ -42,6 +43,23 @@ final class PositionsMemoTests: XCTestCase {
         XCTAssertEqual(second.stdout, first, "the memo gives exactly what the plugin gave")
         XCTAssertTrue(second.stderr.contains("libshelf-epub3.so"))
         XCTAssertFalse(second.stderr.contains("libshelf-epub2.so"), "no probing: the other EPUB plugin is not loaded")
+    }
+
+    func testASecondInfoAsksOnlyThePluginThatOpenedTheFile() throws {
+        let book = try copy("the-lighthouse-keeper.epub")
+        let first = try shelf.run(["info", book, "--json"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(memoFiles().count, 1, "routing is remembered even before positions are asked for")
+        var traced = shelf!
+        traced.environment["LD_DEBUG"] = "files"
+        let second = try traced.run(["info", book, "--json"])
+        XCTAssertEqual(second.stdout, first.stdout)
+        XCTAssertTrue(second.stderr.contains("libshelf-epub3.so"))
+        XCTAssertFalse(second.stderr.contains("libshelf-epub2.so"), "no probing: the other EPUB plugin is not loaded")
+        // Positions asked for later are computed once and kept in the same memo.
+        let positions = try positions(book)
+        XCTAssertEqual(memoFiles().count, 1)
+        XCTAssertEqual(try self.positions(book), positions)
     }
 
     func testADamagedMemoIsIgnoredAndRewritten() throws {
