@@ -577,6 +577,14 @@ final class LibraryDatabaseTests: XCTestCase {
             XCTAssertEqual(try CatalogEntryJSON.decode(String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)), entry)
         }
         XCTAssertEqual(CatalogEntryJSON.encode(strings: ["a\"b", "ü"]), #"["a\"b","ü"]"#)
+        // Text is scanned eight bytes at a time: every character that needs escaping, at every place in a word.
+        for special in ["\"", "\\", "\n", "\u{0}", "\u{1F}", " ", "!", "#", "[", "]", "\u{7F}", "é", "😀"] {
+            for place in 0..<20 {
+                let text = String(repeating: "a", count: place) + special + String(repeating: "z", count: 19 - place)
+                let written = CatalogEntryJSON.encode(strings: [text])
+                XCTAssertEqual(try JSONDecoder().decode([String].self, from: Data(written.utf8)), [text], written)
+            }
+        }
         // What the fast reader does not take (a number with a fraction where an Int goes) is JSONDecoder's to refuse.
         XCTAssertThrowsError(try CatalogEntryJSON.decode(
             #"{"id":"x","title":"t","authors":[],"format":"ebook","categories":[],"links":[],"branches":[],"availability":{"state":"available","copiesTotal":1.5}}"#))

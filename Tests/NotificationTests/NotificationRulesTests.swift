@@ -147,6 +147,17 @@ final class NotificationRulesTests: XCTestCase {
 
     func live() throws -> [String] { try database.notifications().map(\.text).sorted() }
 
+    func testTheNotificationsMadeAreTheRowsStored() throws {
+        let end = Self.t0.addingTimeInterval(3 * Self.day + 0.0004)
+        let hold = HoldRecord(accountID: "lib", entry: entry("h", "Waiting Game", .ready, until: end))
+        let loan = LoanRecord(accountID: "lib", entry: entry("l", "Long Road", .loaned, until: Self.t0.addingTimeInterval(-1)))
+        try database.replaceShelf(accountID: "lib", loans: [loan], holds: [hold])
+        let made = try engine.evaluate(accountID: "lib", loans: [loan], holds: [hold])
+        XCTAssertEqual(made.count, 2)
+        XCTAssertEqual(try made.map { try database.notification(id: $0.id).map { "\($0)" } }, made.map { "\($0)" })
+        XCTAssertEqual(try engine.evaluate(accountID: "lib", loans: [loan], holds: [hold]).count, 0, "made once")
+    }
+
     func testHoldBecomesReadyFiresOnceThenLastDayThenWithdrawnWhenBorrowed() throws {
         let end = Self.t0.addingTimeInterval(3 * Self.day)
         XCTAssertEqual(try sync(holds: [("h", "Waiting Game", false, nil)]), [])

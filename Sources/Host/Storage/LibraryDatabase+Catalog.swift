@@ -268,39 +268,19 @@ extension LibraryDatabase {
     }
 
     /// Loans in the order `loans()` reads them (its ORDER BY, with ties by identifier), for a caller that has them
-    /// in hand: title COLLATE NOCASE folds ASCII letters only.
+    /// in hand.
     static func inShelfOrder(_ loans: [LoanRecord]) -> [LoanRecord] {
-        loans.sorted { a, b in
-            let (x, y) = (a.endsAt?.databaseMilliseconds, b.endsAt?.databaseMilliseconds)
-            if (x == nil) != (y == nil) { return y == nil }
-            if x != y { return x! < y! }
-            return nocaseOrder(a.entry.title, b.entry.title) ?? (a.entry.id < b.entry.id)
-        }
+        let keys = loans.map { ShelfOrderKey(rank: 0, order: $0.endsAt?.databaseMilliseconds, title: $0.entry.title, id: $0.entry.id) }
+        return keys.indices.sorted { keys[$0] < keys[$1] }.map { loans[$0] }
     }
 
     /// Holds in the order `holds()` reads them.
     static func inShelfOrder(_ holds: [HoldRecord]) -> [HoldRecord] {
-        holds.sorted { a, b in
-            if a.isReady != b.isReady { return a.isReady }
-            if (a.position == nil) != (b.position == nil) { return b.position == nil }
-            if a.position != b.position { return a.position! < b.position! }
-            return nocaseOrder(a.entry.title, b.entry.title) ?? (a.entry.id < b.entry.id)
+        let keys = holds.map { hold in
+            ShelfOrderKey(rank: hold.isReady ? 0 : 1, order: hold.position.map(Int64.init), title: hold.entry.title,
+                          id: hold.entry.id)
         }
-    }
-
-    /// sqlite's NOCASE: bytes compared with A-Z folded to a-z; nil when they compare equal.
-    private static func nocaseOrder(_ a: String, _ b: String) -> Bool? {
-        func fold(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte }
-        var (i, j) = (a.utf8.makeIterator(), b.utf8.makeIterator())
-        while true {
-            switch (i.next().map(fold), j.next().map(fold)) {
-            case (nil, nil): return nil
-            case (nil, _): return true
-            case (_, nil): return false
-            case let (x?, y?) where x != y: return x < y
-            default: continue
-            }
-        }
+        return keys.indices.sorted { keys[$0] < keys[$1] }.map { holds[$0] }
     }
 
     private func insertLoan(_ loan: LoanRecord, json: String) throws {

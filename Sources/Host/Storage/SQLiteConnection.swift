@@ -184,6 +184,11 @@ public final class SQLiteConnection: @unchecked Sendable {
         locked { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
     }
 
+    /// The rowid of the last row this connection inserted (unchanged by an insert that was ignored).
+    public var lastInsertRowID: Int64 {
+        locked { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+    }
+
     public var isInTransaction: Bool {
         locked { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
     }
