@@ -90,18 +90,21 @@ public final class EPUBBook {
         let hrefTypes = Dictionary(opf.items.map { (Substring(Paths.href(forEntry: $0.path)), $0.mediaType) }, uniquingKeysWith: { a, _ in a })
         let typeOf: (String) -> String? = { href in hrefTypes[Paths.pathPart(href)] }
         var nav = Navigation()
-        func load(_ p: String) -> LibXMLElement? {
+        func read(_ p: String) -> Data? {
             guard let e = zip.entry(named: p), encryption.protection(of: p) == nil,
                   let data = try? zip.read(e, limit: 16 << 20) else {
                 warnings.append("the navigation document '\(p)' is missing or unreadable")
                 return nil
             }
-            return (try? XML.parseRaw(data, name: p, htmlFallback: true))?.root
+            return data
+        }
+        func load(_ p: String) -> LibXMLElement? {
+            read(p).flatMap { (try? XML.parseRaw($0, name: p, htmlFallback: true))?.root }
         }
         if opf.majorVersion >= 3, let p = navItem?.path, let doc = load(p) {
             nav = Navigation.parseNav(doc, path: p, typeOf: typeOf)
         }
-        if nav.toc.isEmpty, let p = ncxItem?.path, let doc = load(p) {
+        if nav.toc.isEmpty, let p = ncxItem?.path, let doc = read(p).flatMap({ NCXOutline.read($0, path: p) }) {
             let ncx = Navigation.parseNCX(doc, path: p, typeOf: typeOf)
             nav.toc = ncx.toc
             if nav.pageList.isEmpty { nav.pageList = ncx.pageList }

@@ -100,39 +100,38 @@ public struct Navigation {
 
     // MARK: NCX
 
-    public static func parseNCX(_ root: LibXMLElement, path: String, typeOf: (String) -> String?) -> Navigation {
+    static func parseNCX(_ ncx: NCXOutline, path: String, typeOf: (String) -> String?) -> Navigation {
         var nav = Navigation()
         var count = 0
         let hrefs = DocumentHrefs(path)
-        if let map = root.child("navMap") {
+        if let map = ncx.navMap {
             nav.toc = parseNavPoints(map, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
         }
-        if let pl = root.child("pageList") {
-            nav.pageList = pl.children("pageTarget").compactMap { pt in
-                guard let src = pt.child("content")?.attr("src"), let href = hrefs.manifestHref(src) else { return nil }
-                let label = pt.child("navLabel")?.child("text")?.trimmedText ?? pt.attr("value")
+        if let pl = ncx.pageList {
+            nav.pageList = pl.compactMap { pt in
+                guard let src = pt.src, let href = hrefs.manifestHref(src) else { return nil }
+                let label = pt.label ?? pt.value
                 return Link(href: href, type: typeOf(href), title: label?.nilIfEmpty)
             }
         }
         return nav
     }
 
-    private static func parseNavPoints(_ parent: LibXMLElement, hrefs: DocumentHrefs, depth: Int, count: inout Int,
+    private static func parseNavPoints(_ points: [NCXOutline.Point], hrefs: DocumentHrefs, depth: Int, count: inout Int,
                                        typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the NCX nests deeper than \(maxDepth) levels; deeper entries were dropped")
             return []
         }
         var out: [Link] = []
-        for np in parent.children("navPoint") {
+        for np in points {
             guard count < maxEntries else { break }
             count += 1
-            let title = np.child("navLabel")?.child("text")?.trimmedText
-            let href = np.child("content")?.attr("src").flatMap { hrefs.manifestHref($0) }
-            let children = parseNavPoints(np, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
+            let href = np.src.flatMap { hrefs.manifestHref($0) }
+            let children = parseNavPoints(np.children, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
             guard href != nil || !children.isEmpty else { continue }
             out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
-                            title: title?.nilIfEmpty, children: children.isEmpty ? nil : children))
+                            title: np.title?.nilIfEmpty, children: children.isEmpty ? nil : children))
         }
         return out
     }

@@ -98,41 +98,36 @@ public struct OPFPackage {
     public func named(_ name: String) -> String? { namedMeta.first { $0.name == name }?.content }
 
     public static func parse(_ data: Data, path: String) throws -> OPFPackage {
-        let doc = try XML.parseRaw(data, name: path)
-        guard let root = doc.root else { throw PluginFailure.badData("'\(path)' has no root element", at: path) }
-        guard root.isNamed("package") else {
-            throw PluginFailure.badData("'\(path)' is not an OPF package document (root element <\(root.name)>)", at: path)
+        let doc = try PackageOutline.read(data, path: path)
+        guard doc.rootName == "package" else {
+            throw PluginFailure.badData("'\(path)' is not an OPF package document (root element <\(doc.rootName)>)", at: path)
         }
-        var opf = OPFPackage(path: path, version: root.attr("version")?.trimmedASCII ?? "2.0",
-                             uniqueIdentifierID: root.attr("unique-identifier"))
+        var opf = OPFPackage(path: path, version: doc.version?.trimmedASCII ?? "2.0", uniqueIdentifierID: doc.uniqueIdentifier)
         if !doc.wellFormed { opf.warnings.append("'\(path)' is not well-formed XML; read what could be recovered") }
         let base = Paths.directory(of: path)
 
-        // Metadata: dc:* and meta, possibly wrapped in EPUB 2's dc-metadata/x-metadata.
-        if let metadata = root.child("metadata") {
-            var all: [LibXMLElement] = []
-            metadata.forEachElement { e in
-                if e.isNamed("dc-metadata") || e.isNamed("x-metadata") { all.append(contentsOf: e.elements) } else { all.append(e) }
-            }
+        // Metadata: dc:* and meta (EPUB 2's dc-metadata/x-metadata wrappers already opened).
+        if let metadata = doc.metadata {
             var byID: [String: Int] = [:]
             var refines: [(target: String, property: String, value: String, scheme: String?)] = []
-            for e in all {
-                if e.isIn(NS.dc) {
+            for e in metadata {
+                if e.inDC {
                     var attrs: [String: String] = [:]
                     for a in e.attributes where a.ns == NS.opf || a.ns == nil { attrs[a.name] = a.value }
-                    let entry = MetaEntry(property: "dc:" + e.name, value: e.trimmedText, id: e.attr("id"),
-                                          lang: e.attr("lang", ns: "http://www.w3.org/XML/1998/namespace"), attributes: attrs)
+                    let entry = MetaEntry(property: "dc:" + e.name, value: e.trimmedText, id: e.attributes.value("id"),
+                                          lang: e.attributes.value("lang", ns: "http://www.w3.org/XML/1998/namespace"), attributes: attrs)
                     if let id = entry.id { byID[id] = opf.entries.count }
                     opf.entries.append(entry)
-                } else if e.isNamed("meta") {
-                    if let name = e.attr("name"), let content = e.attr("content") {
+                } else {
+                    let a = e.attributes
+                    if let name = a.value("name"), let content = a.value("content") {
                         opf.namedMeta.append((name, content.trimmedASCII))
-                    } else if let property = e.attr("property") {
+                    } else if let property = a.value("property") {
                         let value = e.trimmedText
-                        if let target = e.attr("refines") {
-                            refines.append((target, property, value, e.attr("scheme")))
+                        if let target = a.value("refines") {
+                            refines.append((target, property, value, a.value("scheme")))
                         } else {
-                            let entry = MetaEntry(property: property, value: value, id: e.attr("id"), lang: nil, attributes: [:])
+                            let entry = MetaEntry(property: property, value: value, id: a.value("id"), lang: nil, attributes: [:])
                             if let id = entry.id { byID[id] = opf.entries.count }
                             opf.entries.append(entry)
                         }
@@ -154,45 +149,43 @@ public struct OPFPackage {
         }
 
         // Manifest.
-        if let manifest = root.child("manifest") {
-            for e in manifest.children("item") {
-                guard let id = e.attr("id"), let href = e.attr("href") else {
-                    opf.warnings.append("a manifest item without id or href was skipped")
-                    continue
-                }
-                // The package's folder is clean (normalised): a plain href needs no resolving.
-                let plain = Paths.PlainRelative(href)
-                guard let entryPath = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base), !entryPath.isEmpty else {
-                    opf.warnings.append("manifest item '\(id)' has an href outside the book ('\(href)') and was skipped")
-                    continue
-                }
-                if opf.itemsByID[id] != nil {
-                    opf.warnings.append("manifest id '\(id)' appears twice; the first is used")
-                    continue
-                }
-                let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
-                opf.itemsByID[id] = opf.items.count
-                opf.items.append(ManifestItem(id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
-                                              mediaType: (e.attr("media-type") ?? "").trimmedASCII.lowercasedFast,
-                                              properties: props, fallback: e.attr("fallback"),
-                                              mediaOverlay: e.attr("media-overlay")))
-            }
-        } else {
+        guard let items = doc.items else {
             throw PluginFailure.badData("the package document '\(path)' has no <manifest>", at: path)
+        }
+        for e in items {
+            guard let id = e.id, let href = e.href else {
+                opf.warnings.append("a manifest item without id or href was skipped")
+                continue
+            }
+            // The package's folder is clean (normalised): a plain href needs no resolving.
+            let plain = Paths.PlainRelative(href)
+            guard let entryPath = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base), !entryPath.isEmpty else {
+                opf.warnings.append("manifest item '\(id)' has an href outside the book ('\(href)') and was skipped")
+                continue
+            }
+            if opf.itemsByID[id] != nil {
+                opf.warnings.append("manifest id '\(id)' appears twice; the first is used")
+                continue
+            }
+            let props = (e.properties ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
+            opf.itemsByID[id] = opf.items.count
+            opf.items.append(ManifestItem(id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
+                                          mediaType: (e.mediaType ?? "").trimmedASCII.lowercasedFast,
+                                          properties: props, fallback: e.fallback, mediaOverlay: e.mediaOverlay))
         }
 
         // Spine.
-        if let spine = root.child("spine") {
-            opf.spineTocID = spine.attr("toc")
-            opf.pageProgression = spine.attr("page-progression-direction")
-            for e in spine.children("itemref") {
-                guard let idref = e.attr("idref") else { continue }
+        if let spine = doc.spine {
+            opf.spineTocID = spine.toc
+            opf.pageProgression = spine.pageProgression
+            for e in spine.itemrefs {
+                guard let idref = e.idref else { continue }
                 guard opf.itemsByID[idref] != nil else {
                     opf.warnings.append("spine item '\(idref)' is not in the manifest and was skipped")
                     continue
                 }
-                let props = (e.attr("properties") ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
-                opf.spine.append(SpineItem(idref: idref, linear: (e.attr("linear") ?? "yes").lowercasedFast != "no", properties: props))
+                let props = (e.properties ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
+                opf.spine.append(SpineItem(idref: idref, linear: (e.linear ?? "yes").lowercasedFast != "no", properties: props))
             }
         }
         if opf.spine.isEmpty {
@@ -200,14 +193,12 @@ public struct OPFPackage {
         }
 
         // Guide (EPUB 2; deprecated but present in many EPUB 3 books).
-        if let guide = root.child("guide") {
-            for e in guide.children("reference") {
-                guard let type = e.attr("type"), let href = e.attr("href") else { continue }
-                let plain = Paths.PlainRelative(href)
-                guard let p = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base) else { continue }
-                opf.guide.append(GuideReference(type: type.lowercasedFast, title: e.attr("title"), path: p,
-                                                fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment))
-            }
+        for e in doc.guide {
+            guard let type = e.type, let href = e.href else { continue }
+            let plain = Paths.PlainRelative(href)
+            guard let p = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base) else { continue }
+            opf.guide.append(GuideReference(type: type.lowercasedFast, title: e.title, path: p,
+                                            fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment))
         }
         return opf
     }

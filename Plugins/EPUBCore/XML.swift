@@ -37,11 +37,7 @@ public final class XElement {
 
     /// The value of an attribute by local name; with `ns`, only in that namespace; without, the
     /// first attribute of that local name in any namespace, preferring no namespace.
-    public func attr(_ local: String, ns: String? = nil) -> String? {
-        if let ns { return attributes.first { $0.name == local && $0.ns == ns }?.value }
-        return attributes.first { $0.name == local && $0.ns == nil }?.value
-            ?? attributes.first { $0.name == local }?.value
-    }
+    public func attr(_ local: String, ns: String? = nil) -> String? { attributes.value(local, ns: ns) }
 
     public var elements: [XElement] {
         children.compactMap { if case .element(let e) = $0 { return e }; return nil }
@@ -87,6 +83,15 @@ public struct XAttribute: Sendable {
     public let name: String
     public let ns: String?
     public let value: String
+}
+
+extension Array where Element == XAttribute {
+    /// The value of an attribute by local name; with `ns`, only in that namespace; without, the
+    /// first attribute of that local name in any namespace, preferring no namespace.
+    public func value(_ local: String, ns: String? = nil) -> String? {
+        if let ns { return first { $0.name == local && $0.ns == ns }?.value }
+        return first { $0.name == local && $0.ns == nil }?.value ?? first { $0.name == local }?.value
+    }
 }
 
 /// A libxml2 document owned by Swift: freed when the last reference goes. Hands out element views
@@ -244,7 +249,7 @@ public enum XML {
     /// Characters that entity references declared inside a document may add, in all.
     static let entityBudget = 64 * 1024
 
-    private static let initialised: Bool = {
+    static let initialised: Bool = {
         xmlInitParser()
         return true
     }()

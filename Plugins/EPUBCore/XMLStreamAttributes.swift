@@ -1,0 +1,87 @@
+import CXML2
+
+/// An element's attributes as libxml2's SAX2 parser hands them over (local name, prefix, URI, value
+/// start, value end), read in place. Attributes a DTD would default are left out, as the tree leaves
+/// them out.
+struct XMLStreamAttributes {
+    let pointer: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+    let count: Int
+
+    /// The value of the attribute called `name` (an interned name), read as the tree's `attr` reads
+    /// it: the one in no namespace first, else the first in any namespace.
+    func string(_ name: UnsafePointer<xmlChar>?) -> String? {
+        guard let pointer else { return nil }
+        var fallback: Int?
+        for i in 0..<count where pointer[5 * i] == name {
+            if pointer[5 * i + 2] == nil { return string(at: i) }
+            if fallback == nil { fallback = i }
+        }
+        return fallback.map(string(at:))
+    }
+
+    /// Every attribute in the order written, as the tree's `attributes` lists them.
+    func all(namespaces: inout [UnsafeRawPointer: String]) -> [XAttribute] {
+        guard let pointer, count > 0 else { return [] }
+        var out: [XAttribute] = []
+        out.reserveCapacity(count)
+        for i in 0..<count {
+            var ns: String?
+            if let uri = pointer[5 * i + 2] {
+                if let known = namespaces[UnsafeRawPointer(uri)] { ns = known } else {
+                    ns = String(cString: uri)
+                    namespaces[UnsafeRawPointer(uri)] = ns
+                }
+            }
+            out.append(XAttribute(name: String(cString: pointer[5 * i]!), ns: ns, value: string(at: i)))
+        }
+        return out
+    }
+
+    /// The value at `index` as the tree reads it.
+    func string(at index: Int) -> String {
+        let start = pointer![5 * index + 3]!, end = pointer![5 * index + 4]!
+        let raw = UnsafeBufferPointer(start: start, count: end - start)
+        // Only a value libxml2 had to copy can hold a reference (it writes `&amp;` as `&#38;` for the
+        // tree to read).
+        guard raw.contains(UInt8(ascii: "&")) else { return String(decoding: raw, as: UTF8.self) }
+        return String(decoding: XMLReferences.decode(raw), as: UTF8.self)
+    }
+}
+
+/// Character and entity references left in attribute values, resolved as libxml2's tree builder
+/// resolves them: character references and the five predefined entities become their characters;
+/// any other entity (never declared: the stream leaves documents with declarations to the tree)
+/// becomes nothing, as the tree's expansion of an undeclared entity does.
+enum XMLReferences {
+    static func decode(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var i = 0
+        while i < raw.count {
+            guard raw[i] == UInt8(ascii: "&"), let semicolon = raw[(i + 1)...].firstIndex(of: UInt8(ascii: ";")) else {
+                out.append(raw[i])
+                i += 1
+                continue
+            }
+            let name = raw[(i + 1)..<semicolon]
+            if name.first == UInt8(ascii: "#") {
+                let hex = name.dropFirst().first.map { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") } ?? false
+                let digits = String(decoding: name.dropFirst(hex ? 2 : 1), as: UTF8.self)
+                if let value = UInt32(digits, radix: hex ? 16 : 10), let scalar = Unicode.Scalar(value) {
+                    out.append(contentsOf: String(Character(scalar)).utf8)
+                }
+            } else {
+                switch String(decoding: name, as: UTF8.self) {
+                case "lt": out.append(UInt8(ascii: "<"))
+                case "gt": out.append(UInt8(ascii: ">"))
+                case "amp": out.append(UInt8(ascii: "&"))
+                case "apos": out.append(UInt8(ascii: "'"))
+                case "quot": out.append(UInt8(ascii: "\""))
+                default: break
+                }
+            }
+            i = semicolon + 1
+        }
+        return out
+    }
+}
