@@ -136,13 +136,13 @@ final class NotificationRulesTests: XCTestCase {
     @discardableResult
     func sync(loans: [(String, String, Date?)] = [], holds: [(String, String, Bool, Date?)] = [], readBack: Bool = false) throws -> [String] {
         let holds = holds.map { HoldRecord(accountID: "lib", entry: entry($0.0, $0.1, $0.2 ? .ready : .reserved, until: $0.3)) }
-        return try database.connection.transaction {
-            let stored = try database.replaceShelf(
-                accountID: "lib", loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
-                holds: holds)
-            return try (readBack ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: stored, holds: holds))
-                .map(\.text)
+        var made: Result<[NotificationRecord], Error>?
+        try database.replaceShelf(
+            accountID: "lib", loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
+            holds: holds) { stored in
+            made = Result { try readBack ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: stored, holds: holds) }
         }
+        return try XCTUnwrap(made).get().map(\.text)
     }
 
     func live() throws -> [String] { try database.notifications().map(\.text).sorted() }

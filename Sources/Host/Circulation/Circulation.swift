@@ -236,14 +236,12 @@ public final class Circulation {
             }
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
             let rules = NotificationEngine(database: database, clock: ServerClock.clock(serverDate: client.lastServerDate))
-            let stored = try database.connection.transaction {
-                let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
-                                                       pagesAccountID: client.accountID)
-                // The notification rules run on every successful sync (and only then), on what it stored and in its
-                // transaction: no other shelf changes the loans in between, and a crash keeps both or neither. Their
-                // failure undoes only their own part.
-                try? rules.evaluate(accountID: account.id, loans: stored, holds: holds)
-                return stored
+            // The notification rules run on every successful sync (and only then), on what it stored and in its
+            // transaction: no other shelf changes the loans in between, and a crash keeps both or neither. Their
+            // failure undoes only their own part.
+            let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
+                                                   pagesAccountID: client.accountID) { stored in
+                _ = try? rules.evaluate(accountID: account.id, loans: stored, holds: holds)
             }
             // Then the wish list: the library is asked again about each wished title it holds, and a title that
             // became free to borrow is announced (stored as a notification like the ones above).

@@ -155,9 +155,14 @@ extension LibraryDatabase {
     /// `pages`, the shelf feed's own entries, are remembered in the same transaction (as `rememberEntries` does, under
     /// `pagesAccountID`). A loan or hold whose entry is the feed's as it came is encoded once for both tables.
     /// Returns the loans as stored (with the books downloaded before).
+    ///
+    /// `then` runs last in the same transaction, with the loans as stored: what it writes (a sync's notifications)
+    /// commits with the shelf or not at all. Called inside a transaction of its own, a sync's writes would run in a
+    /// savepoint, and sqlite copies every page a savepoint changes to a journal first: twice the writing.
     @discardableResult
     public func replaceShelf(accountID: String, loans: [LoanRecord], holds: [HoldRecord], remembering pages: [FeedPage] = [],
-                             pagesAccountID: String? = nil, at date: Date = Date()) throws -> [LoanRecord] {
+                             pagesAccountID: String? = nil, at date: Date = Date(),
+                             then: ([LoanRecord]) -> Void = { _ in }) throws -> [LoanRecord] {
         try connection.transaction {
             var encoded: [String: (entry: CatalogEntry, json: String)] = [:]
             for page in pages {
@@ -187,6 +192,7 @@ extension LibraryDatabase {
             for hold in holds { try insertHold(hold, json: json(hold.entry)) }
             try connection.execute("UPDATE accounts SET synced_at = ?, sync_error = NULL WHERE id = ?",
                                    [date.databaseMilliseconds, accountID])
+            then(stored)
             return stored
         }
     }

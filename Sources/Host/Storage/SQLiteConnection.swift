@@ -108,6 +108,10 @@ public final class SQLiteConnection: @unchecked Sendable {
         _ = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         _ = shelf_sqlite_set_checkpoint_on_close(handle, 0)
         try execute("PRAGMA foreign_keys=ON")
+        // Statement journals (a copy of each page an INSERT OR REPLACE or a savepoint changes, kept in case it
+        // rolls back) and sorts in memory, not in temporary files: a sync wrote every changed page to /var/tmp too.
+        // shelf's transactions and sorts are a few megabytes at most.
+        try execute("PRAGMA temp_store=MEMORY")
     }
 
     // MARK: Running statements
