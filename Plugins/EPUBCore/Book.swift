@@ -98,10 +98,7 @@ public final class EPUBBook {
             }
             return data
         }
-        func load(_ p: String) -> LibXMLElement? {
-            read(p).flatMap { (try? XML.parseRaw($0, name: p, htmlFallback: true))?.root }
-        }
-        if opf.majorVersion >= 3, let p = navItem?.path, let doc = load(p) {
+        if opf.majorVersion >= 3, let p = navItem?.path, let doc = read(p).flatMap({ NavOutline.read($0, path: p) }) {
             nav = Navigation.parseNav(doc, path: p, typeOf: typeOf)
         }
         if nav.toc.isEmpty, let p = ncxItem?.path, let doc = read(p).flatMap({ NCXOutline.read($0, path: p) }) {
@@ -110,7 +107,7 @@ public final class EPUBBook {
             if nav.pageList.isEmpty { nav.pageList = ncx.pageList }
             nav.warnings += ncx.warnings
         }
-        if nav.toc.isEmpty, opf.majorVersion < 3, let p = navItem?.path, let doc = load(p) {
+        if nav.toc.isEmpty, opf.majorVersion < 3, let p = navItem?.path, let doc = read(p).flatMap({ NavOutline.read($0, path: p) }) {
             let n = Navigation.parseNav(doc, path: p, typeOf: typeOf)
             nav.toc = n.toc
             nav.landmarks = n.landmarks
@@ -123,22 +120,11 @@ public final class EPUBBook {
     }
 
     private func buildReadingOrder() {
-        // The first title for each path, in document order. Links are read in place (copying one
-        // retains each of its fields), and the tree is as deep as Navigation lets it be (64 levels).
-        var titles: [String: String] = [:]
-        func collect(_ links: [Link]) {
-            for i in links.indices {
-                if let t = links[i].title {
-                    let p = Paths.splitFragment(links[i].href).path
-                    if titles[p] == nil { titles[p] = t }
-                }
-                if let c = links[i].children { collect(c) }
-            }
-        }
-        collect(navigation.toc)
         let linear = opf.spine.filter(\.linear)
         let spine = linear.isEmpty ? opf.spine : linear
         var seen: Set<String> = []
+        // The reading items still without a title, by the href of their entry (no fragment).
+        var untitled: [Substring: [Int]] = [:]
         for s in spine {
             // An item listed twice in the spine is read once (as Readium does).
             guard let item = opf.item(id: s.idref), seen.insert(s.idref).inserted else { continue }
@@ -153,10 +139,24 @@ public final class EPUBBook {
             if archive.entry(named: item.path) == nil {
                 warnings.append("spine item '\(item.id)' points to '\(item.path)', which the archive does not hold")
             }
-            let href = Paths.href(forEntry: item.path) + (item.fragment.map { "#" + $0 } ?? "")
-            readingOrder.append(ReadingItem(item: item, content: content, spine: s, href: href,
-                                            title: titles[href] ?? titles[Paths.href(forEntry: item.path)]))
+            let entryHref = Paths.href(forEntry: item.path)
+            untitled[Substring(entryHref), default: []].append(readingOrder.count)
+            readingOrder.append(ReadingItem(item: item, content: content, spine: s,
+                                            href: entryHref + (item.fragment.map { "#" + $0 } ?? ""), title: nil))
         }
+        // Each item's title: the first in the table of contents (document order) whose href, less
+        // its fragment, is the item's entry. Looked up by the path part in place, and only until
+        // every item has one. Links are read in place (copying one retains each of its fields), and
+        // the tree is as deep as Navigation lets it be (64 levels).
+        func collect(_ links: [Link]) {
+            for i in links.indices where !untitled.isEmpty {
+                if let t = links[i].title, let items = untitled.removeValue(forKey: Paths.pathPart(links[i].href)) {
+                    for k in items { readingOrder[k].title = t }
+                }
+                if let c = links[i].children { collect(c) }
+            }
+        }
+        collect(navigation.toc)
     }
 
     private func findCover() {

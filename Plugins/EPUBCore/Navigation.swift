@@ -46,20 +46,20 @@ public struct Navigation {
 
     // MARK: EPUB 3 nav
 
-    public static func parseNav(_ root: LibXMLElement, path: String, typeOf: (String) -> String?) -> Navigation {
+    static func parseNav(_ doc: NavOutline, path: String, typeOf: (String) -> String?) -> Navigation {
         var nav = Navigation()
         var count = 0
         let hrefs = DocumentHrefs(path)
-        for n in root.descendants("nav") {
-            let types = (n.attr("type", ns: NS.epub) ?? n.attr("type") ?? "").split(separator: " ").map(String.init)
-            guard let ol = n.child("ol") else { continue }
+        for n in doc.navs {
+            let types = (n.type ?? "").split(separator: " ").map(String.init)
+            guard let ol = n.list else { continue }
             let links = parseOL(ol, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
             if types.contains("toc"), nav.toc.isEmpty { nav.toc = links }
             else if types.contains("landmarks"), nav.landmarks.isEmpty {
                 // Landmarks carry their epub:type as rel.
-                nav.landmarks = ol.children("li").compactMap { li -> Link? in
-                    guard let a = li.child("a"), let raw = a.attr("href"), let href = hrefs.manifestHref(raw) else { return nil }
-                    let t = (a.attr("type", ns: NS.epub) ?? "").split(separator: " ").map(String.init)
+                nav.landmarks = ol.compactMap { li -> Link? in
+                    guard let a = li.a, let raw = a.href, let href = hrefs.manifestHref(raw) else { return nil }
+                    let t = (a.epubType ?? "").split(separator: " ").map(String.init)
                     return Link(href: href, type: typeOf(href), title: a.trimmedText.nilIfEmpty, rel: t.isEmpty ? nil : t)
                 }
             }
@@ -68,20 +68,20 @@ public struct Navigation {
         return nav
     }
 
-    private static func parseOL(_ ol: LibXMLElement, hrefs: DocumentHrefs, depth: Int, count: inout Int,
+    private static func parseOL(_ ol: [NavOutline.Item], hrefs: DocumentHrefs, depth: Int, count: inout Int,
                                 typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the table of contents nests deeper than \(maxDepth) levels; deeper entries were dropped")
             return []
         }
         var out: [Link] = []
-        for li in ol.children("li") {
+        for li in ol {
             guard count < maxEntries else { break }
             count += 1
-            let label = li.child("a") ?? li.child("span")
-            let href = label?.attr("href").flatMap { hrefs.manifestHref($0) }
+            let label = li.a ?? li.span
+            let href = label?.href.flatMap { hrefs.manifestHref($0) }
             let title = label.map { titleText($0) }
-            let children = li.child("ol").map { parseOL($0, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings) } ?? []
+            let children = li.children.map { parseOL($0, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings) } ?? []
             // A heading without href keeps its children; readers show it as a group.
             guard href != nil || !children.isEmpty else { continue }
             out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
@@ -91,11 +91,10 @@ public struct Navigation {
     }
 
     /// The label of a nav entry: its text, or the alt/title of an image inside it.
-    static func titleText(_ e: LibXMLElement) -> String {
-        let t = e.trimmedText
-        if !t.isEmpty { return t }
-        if let img = e.descendants("img").first, let alt = img.attr("alt") { return XML.collapse(alt) }
-        return e.attr("title") ?? ""
+    static func titleText(_ e: NavOutline.Label) -> String {
+        if !e.trimmedText.isEmpty { return e.trimmedText }
+        if let alt = e.imageAlt { return XML.collapse(alt) }
+        return e.title ?? ""
     }
 
     // MARK: NCX

@@ -1,4 +1,5 @@
 import CXML2
+import Glibc
 
 /// An element's attributes as libxml2's SAX2 parser hands them over (local name, prefix, URI, value
 /// start, value end), read in place. Attributes a DTD would default are left out, as the tree leaves
@@ -17,6 +18,17 @@ struct XMLStreamAttributes {
             if fallback == nil { fallback = i }
         }
         return fallback.map(string(at:))
+    }
+
+    /// The value of the attribute called `name` in namespace `uri`, as the tree's `attr(_:ns:)` reads it.
+    func string(_ name: UnsafePointer<xmlChar>?, namespace uri: String) -> String? {
+        guard let pointer else { return nil }
+        for i in 0..<count where pointer[5 * i] == name {
+            if let ns = pointer[5 * i + 2], strcmp(UnsafeRawPointer(ns).assumingMemoryBound(to: CChar.self), uri) == 0 {
+                return string(at: i)
+            }
+        }
+        return nil
     }
 
     /// Every attribute in the order written, as the tree's `attributes` lists them.
