@@ -620,17 +620,60 @@ final class LibraryDatabaseTests: XCTestCase {
             accountID: "lib", loans: [LoanRecord(accountID: "lib", entry: loaned), LoanRecord(accountID: "lib", entry: asLoan)],
             holds: [hold],
             remembering: [.init(url: "https://lib.example/loans", entries: [loaned, openAccess, richEntry])], pagesAccountID: "lib")
-        XCTAssertEqual(stored.map(\.bookID), ["book-b", nil])
+        XCTAssertEqual(stored.loans.map(\.bookID), ["book-b", nil])
         // What a sync hands back without reading the rows again is what reading them gives.
-        XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.map(\.asStored)), try database.loans(accountID: "lib"))
-        XCTAssertEqual(LibraryDatabase.inShelfOrder([hold].map(\.asStored)),
-                       try database.holds(accountID: "lib"))
+        XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)), try database.loans(accountID: "lib"))
+        XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)), try database.holds(accountID: "lib"))
+        XCTAssertEqual(stored.holds.map(\.entry), [hold.entry])
         // The feed's entries as the feed said them (not as loans), found by `shelf book ID`.
         XCTAssertEqual(try database.findEntries(matching: "a", accountID: "lib").first { $0.id == "a" }?.availability.state,
                        .loaned, "a loan is found first")
         XCTAssertEqual(try database.connection.scalar("SELECT json_extract(entry, '$.availability.state') FROM catalog_entries WHERE entry_id = 'a'",
                                                       as: String.self), "open-access")
         XCTAssertEqual(try database.connection.scalar("SELECT count(*) FROM catalog_entries WHERE account_id = 'lib'", as: Int.self), 3)
+    }
+
+    func testASyncThatFindsTheSameShelfLeavesItsRowsAlone() throws {
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertAccount(AccountRecord(id: "lib", title: "Library", catalogURL: "https://lib.example/"))
+        func loan(_ id: String, until: TimeInterval) -> LoanRecord {
+            var entry = CatalogEntry(id: id, title: "Title \(id)")
+            entry.availability = Availability(state: .loaned, until: Date(timeIntervalSince1970: until))
+            return LoanRecord(accountID: "lib", entry: entry, updatedAt: Date(timeIntervalSince1970: 1_000))
+        }
+        let hold = HoldRecord(accountID: "lib", entry: richEntry, updatedAt: Date(timeIntervalSince1970: 1_000))
+        try database.replaceShelf(accountID: "lib", loans: [loan("a", until: 5_000), loan("b", until: 5_000)], holds: [hold])
+        try database.setLoanBook(accountID: "lib", entryID: "a", bookID: "book-a")
+        func rowids(_ table: String) throws -> [String: Int64] {
+            Dictionary(uniqueKeysWithValues: try database.connection.query("SELECT entry_id, rowid FROM \(table)").map {
+                (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self))
+            })
+        }
+        let before = try rowids("loans"), holdsBefore = try rowids("holds")
+        var later = hold
+        later.updatedAt = Date(timeIntervalSince1970: 2_000)
+        var renewedB = loan("b", until: 9_000)
+        renewedB.updatedAt = Date(timeIntervalSince1970: 2_000)
+        var againA = loan("a", until: 5_000)
+        againA.updatedAt = Date(timeIntervalSince1970: 2_000)
+        var newC = loan("c", until: 5_000)
+        newC.updatedAt = Date(timeIntervalSince1970: 2_000)
+        let stored = try database.replaceShelf(accountID: "lib", loans: [againA, renewedB, newC], holds: [later])
+        let after = try rowids("loans")
+        XCTAssertEqual(after["a"], before["a"], "unchanged: left alone")
+        XCTAssertNotEqual(after["b"], before["b"], "renewed: written")
+        XCTAssertNotNil(after["c"])
+        XCTAssertEqual(try rowids("holds"), holdsBefore)
+        // Handed back as stored: the untouched rows with the time they last changed, the downloaded book kept.
+        XCTAssertEqual(stored.loans.map(\.updatedAt.timeIntervalSince1970), [1_000, 2_000, 2_000])
+        XCTAssertEqual(stored.loans.map(\.bookID), ["book-a", nil, nil])
+        XCTAssertEqual(stored.holds.map(\.updatedAt.timeIntervalSince1970), [1_000])
+        XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)), try database.loans(accountID: "lib"))
+        // Gone from the feed: gone here.
+        try database.replaceShelf(accountID: "lib", loans: [againA], holds: [])
+        XCTAssertEqual(try database.loans(accountID: "lib").map(\.entry.id), ["a"])
+        XCTAssertEqual(try database.holds(accountID: "lib").count, 0)
     }
 
     func testShelfOrderIsTheDatabasesOrder() throws {

@@ -139,8 +139,8 @@ final class NotificationRulesTests: XCTestCase {
         var made: Result<[NotificationRecord], Error>?
         try database.replaceShelf(
             accountID: "lib", loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
-            holds: holds) { stored in
-            made = Result { try readBack ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: stored, holds: holds) }
+            holds: holds) { loans, holds in
+            made = Result { try readBack ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: loans, holds: holds) }
         }
         return try XCTUnwrap(made).get().map(\.text)
     }

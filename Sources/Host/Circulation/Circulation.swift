@@ -240,8 +240,8 @@ public final class Circulation {
             // transaction: no other shelf changes the loans in between, and a crash keeps both or neither. Their
             // failure undoes only their own part.
             let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
-                                                   pagesAccountID: client.accountID) { stored in
-                _ = try? rules.evaluate(accountID: account.id, loans: stored, holds: holds)
+                                                   pagesAccountID: client.accountID) { loans, holds in
+                _ = try? rules.evaluate(accountID: account.id, loans: loans, holds: holds)
             }
             // Then the wish list: the library is asked again about each wished title it holds, and a title that
             // became free to borrow is announced (stored as a notification like the ones above).
@@ -249,9 +249,9 @@ public final class Circulation {
             _ = try? WishList(database: database).check()
             // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
             // there changes nothing stored here and does not fail the sync.
-            _ = AnnotationSync(database: database, client: client).syncLoans(stored)
-            return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.map(\.asStored)),
-                              holds: LibraryDatabase.inShelfOrder(holds.map(\.asStored)))
+            _ = AnnotationSync(database: database, client: client).syncLoans(stored.loans)
+            return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
+                              holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)))
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)
             throw error

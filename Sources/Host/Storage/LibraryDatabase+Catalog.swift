@@ -154,15 +154,17 @@ extension LibraryDatabase {
     ///
     /// `pages`, the shelf feed's own entries, are remembered in the same transaction (as `rememberEntries` does, under
     /// `pagesAccountID`). A loan or hold whose entry is the feed's as it came is encoded once for both tables.
-    /// Returns the loans as stored (with the books downloaded before).
+    /// Returns the loans and holds as stored: with the books downloaded before, and a loan or hold the library said
+    /// again unchanged as it was (its row is left alone, so a sync that finds the same shelf writes nothing).
     ///
-    /// `then` runs last in the same transaction, with the loans as stored: what it writes (a sync's notifications)
+    /// `then` runs last in the same transaction, with the loans and holds as stored: what it writes (a sync's notifications)
     /// commits with the shelf or not at all. Called inside a transaction of its own, a sync's writes would run in a
     /// savepoint, and sqlite copies every page a savepoint changes to a journal first: twice the writing.
     @discardableResult
     public func replaceShelf(accountID: String, loans: [LoanRecord], holds: [HoldRecord], remembering pages: [FeedPage] = [],
                              pagesAccountID: String? = nil, at date: Date = Date(),
-                             then: ([LoanRecord]) -> Void = { _ in }) throws -> [LoanRecord] {
+                             then: (_ loans: [LoanRecord], _ holds: [HoldRecord]) -> Void = { _, _ in })
+        throws -> (loans: [LoanRecord], holds: [HoldRecord]) {
         try connection.transaction {
             var encoded: [String: (entry: CatalogEntry, json: String)] = [:]
             for page in pages {
@@ -176,24 +178,25 @@ extension LibraryDatabase {
                 if let known = encoded[entry.id], known.entry == entry { return known.json }
                 return CatalogEntryJSON.encode(entry)
             }
-            var downloaded: [String: String] = [:]
-            for row in try connection.query("SELECT entry_id, book_id FROM loans WHERE account_id = ? AND book_id IS NOT NULL",
-                                            [accountID]) {
-                downloaded[try row.get("entry_id")] = try row.get("book_id")
-            }
-            try connection.execute("DELETE FROM loans WHERE account_id = ?", [accountID])
-            try connection.execute("DELETE FROM holds WHERE account_id = ?", [accountID])
-            let stored = try loans.map { loan in
+            let storedLoans = try rows(of: "loans", columns: Self.loanColumns, accountID: accountID)
+            var loans = loans.map { loan in
                 var loan = loan
-                loan.bookID = loan.bookID ?? downloaded[loan.entry.id]
-                try insertLoan(loan, json: json(loan.entry))
+                // Downloaded books stay linked.
+                if loan.bookID == nil, case .text(let book)? = storedLoans[loan.entry.id]?[8] { loan.bookID = book }
                 return loan
             }
-            for hold in holds { try insertHold(hold, json: json(hold.entry)) }
+            let loansLeft = try replaceRows(of: "loans", columns: Self.loanColumns, accountID: accountID, stored: storedLoans,
+                                            with: loans.map { Self.values(of: $0, json: json($0.entry)) })
+            let holdsLeft = try replaceRows(of: "holds", columns: Self.holdColumns, accountID: accountID,
+                                            stored: rows(of: "holds", columns: Self.holdColumns, accountID: accountID),
+                                            with: holds.map { Self.values(of: $0, json: json($0.entry)) })
+            for i in loans.indices { if let at = loansLeft[loans[i].entry.id] { loans[i].updatedAt = at } }
+            var holds = holds
+            for i in holds.indices { if let at = holdsLeft[holds[i].entry.id] { holds[i].updatedAt = at } }
             try connection.execute("UPDATE accounts SET synced_at = ?, sync_error = NULL WHERE id = ?",
                                    [date.databaseMilliseconds, accountID])
-            then(stored)
-            return stored
+            then(loans, holds)
+            return (loans, holds)
         }
     }
 
@@ -289,24 +292,77 @@ extension LibraryDatabase {
         return keys.indices.sorted { keys[$0] < keys[$1] }.map { holds[$0] }
     }
 
+    // Loans and holds as rows: the columns in order, account and entry first, updated_at last.
+
+    private static let loanColumns = "account_id, entry_id, title, authors, format, starts_at, ends_at, entry, book_id, updated_at"
+
+    private static func values(of loan: LoanRecord, json: String) -> [SQLiteValue] {
+        let values: [any SQLiteValueConvertible] = [
+            loan.accountID, loan.entry.id, loan.entry.title, CatalogEntryJSON.encode(strings: loan.entry.authors),
+            loan.entry.format.rawValue, loan.startsAt?.databaseMilliseconds, loan.endsAt?.databaseMilliseconds, json,
+            loan.bookID, loan.updatedAt.databaseMilliseconds,
+        ]
+        return values.map(\.sqliteValue)
+    }
+
+    private static let holdColumns = """
+        account_id, entry_id, title, authors, format, state, position, queue_size, starts_at, ends_at, branch, entry, updated_at
+        """
+
+    private static func values(of hold: HoldRecord, json: String) -> [SQLiteValue] {
+        let values: [any SQLiteValueConvertible] = [
+            hold.accountID, hold.entry.id, hold.entry.title, CatalogEntryJSON.encode(strings: hold.entry.authors),
+            hold.entry.format.rawValue, hold.isReady ? "ready" : "reserved", hold.position, hold.queueSize,
+            hold.startsAt?.databaseMilliseconds, hold.endsAt?.databaseMilliseconds, hold.branch, json,
+            hold.updatedAt.databaseMilliseconds,
+        ]
+        return values.map(\.sqliteValue)
+    }
+
     private func insertLoan(_ loan: LoanRecord, json: String) throws {
-        try connection.execute("""
-            INSERT OR REPLACE INTO loans (account_id, entry_id, title, authors, format, starts_at, ends_at, entry, book_id, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [loan.accountID, loan.entry.id, loan.entry.title, CatalogEntryJSON.encode(strings: loan.entry.authors),
-                  loan.entry.format.rawValue, loan.startsAt?.databaseMilliseconds, loan.endsAt?.databaseMilliseconds,
-                  json, loan.bookID, loan.updatedAt.databaseMilliseconds])
+        try insertRow(into: "loans", columns: Self.loanColumns, Self.values(of: loan, json: json))
     }
 
     private func insertHold(_ hold: HoldRecord, json: String) throws {
-        try connection.execute("""
-            INSERT OR REPLACE INTO holds (account_id, entry_id, title, authors, format, state, position, queue_size,
-                                          starts_at, ends_at, branch, entry, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [hold.accountID, hold.entry.id, hold.entry.title, CatalogEntryJSON.encode(strings: hold.entry.authors),
-                  hold.entry.format.rawValue, hold.isReady ? "ready" : "reserved", hold.position, hold.queueSize,
-                  hold.startsAt?.databaseMilliseconds, hold.endsAt?.databaseMilliseconds, hold.branch,
-                  json, hold.updatedAt.databaseMilliseconds])
+        try insertRow(into: "holds", columns: Self.holdColumns, Self.values(of: hold, json: json))
+    }
+
+    private func insertRow(into table: String, columns: String, _ values: [SQLiteValue]) throws {
+        let marks = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        try connection.execute("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (\(marks))", values)
+    }
+
+    /// The account's rows of `table`, by entry.
+    private func rows(of table: String, columns: String, accountID: String) throws -> [String: [SQLiteValue]] {
+        var rows: [String: [SQLiteValue]] = [:]
+        for row in try connection.query("SELECT \(columns) FROM \(table) WHERE account_id = ?", [accountID]) {
+            if case .text(let entryID) = row[1] { rows[entryID] = row.values }
+        }
+        return rows
+    }
+
+    /// Makes `rows` the account's rows of `table`, given those `stored` now. A row the library said again unchanged
+    /// is left alone, its updated_at saying when it last changed; returns those, with that time.
+    private func replaceRows(of table: String, columns: String, accountID: String, stored: [String: [SQLiteValue]],
+                             with rows: [[SQLiteValue]]) throws -> [String: Date] {
+        var current = stored
+        var kept = Set<String>()
+        var left: [String: Date] = [:]
+        for values in rows {
+            guard case .text(let entryID) = values[1] else { continue }
+            kept.insert(entryID)
+            if let old = current[entryID], old.dropLast() == values.dropLast(), case .integer(let at)? = old.last {
+                left[entryID] = Date(databaseMilliseconds: at)
+                continue
+            }
+            left[entryID] = nil
+            try insertRow(into: table, columns: columns, values)
+            current[entryID] = values
+        }
+        for entryID in stored.keys where !kept.contains(entryID) {
+            try connection.execute("DELETE FROM \(table) WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
+        }
+        return left
     }
 
     private func decodeEntry(_ row: SQLiteRow) throws -> CatalogEntry {
