@@ -87,7 +87,8 @@ public final class EPUBBook {
         navDocumentPath = navItem?.path
         ncxPath = ncxItem?.path
         // Keyed by manifest href, the form navigation hrefs come in: a look-up needs no decoding.
-        let hrefTypes = Dictionary(opf.items.map { (Substring(Paths.href(forEntry: $0.path)), $0.mediaType) }, uniquingKeysWith: { a, _ in a })
+        let hrefTypes = Dictionary(opf.items.lazy.map { (Substring(Paths.href(forEntry: $0.path)), $0.mediaType) },
+                                   uniquingKeysWith: { a, _ in a })
         let typeOf: (String) -> String? = { href in hrefTypes[Paths.pathPart(href)] }
         var nav = Navigation()
         func read(_ p: String) -> Data? {
@@ -122,9 +123,10 @@ public final class EPUBBook {
     private func buildReadingOrder() {
         let linear = opf.spine.filter(\.linear)
         let spine = linear.isEmpty ? opf.spine : linear
-        var seen: Set<String> = []
+        var seen = Set<String>(minimumCapacity: spine.count)
         // The reading items still without a title, by the href of their entry (no fragment).
-        var untitled: [Substring: [Int]] = [:]
+        var untitled = [Substring: [Int]](minimumCapacity: spine.count)
+        readingOrder.reserveCapacity(spine.count)
         for s in spine {
             // An item listed twice in the spine is read once (as Readium does).
             guard let item = opf.item(id: s.idref), seen.insert(s.idref).inserted else { continue }
@@ -200,10 +202,12 @@ public final class EPUBBook {
 
     // MARK: Resources
 
-    public func manifestItem(path: String) -> ManifestItem? { itemsByPath[path] }
+    public func manifestItem(path: String) -> ManifestItem? { itemsByPath[path].map { opf.items[$0] } }
 
-    /// The first manifest item of each path (a linear search per look-up was quadratic over the guide and TOC).
-    private lazy var itemsByPath: [String: ManifestItem] = Dictionary(opf.items.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    /// Where the first manifest item of each path is (a linear search per look-up was quadratic
+    /// over the guide and TOC).
+    private lazy var itemsByPath: [String: Int] = Dictionary(opf.items.indices.lazy.map { (self.opf.items[$0].path, $0) },
+                                                             uniquingKeysWith: { a, _ in a })
 
     /// Maps a manifest href (percent-encoded, maybe with a fragment, maybe relative to the root
     /// with "./" or "/") to an entry path the archive holds.

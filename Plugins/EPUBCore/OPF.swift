@@ -152,6 +152,8 @@ public struct OPFPackage {
         guard let items = doc.items else {
             throw PluginFailure.badData("the package document '\(path)' has no <manifest>", at: path)
         }
+        opf.items.reserveCapacity(items.count)
+        opf.itemsByID.reserveCapacity(items.count)
         for e in items {
             guard let id = e.id, let href = e.href else {
                 opf.warnings.append("a manifest item without id or href was skipped")
@@ -167,7 +169,7 @@ public struct OPFPackage {
                 opf.warnings.append("manifest id '\(id)' appears twice; the first is used")
                 continue
             }
-            let props = (e.properties ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
+            let props = OPFPackage.propertyList(e.properties)
             opf.itemsByID[id] = opf.items.count
             opf.items.append(ManifestItem(id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
                                           mediaType: (e.mediaType ?? "").trimmedASCII.lowercasedFast,
@@ -184,7 +186,7 @@ public struct OPFPackage {
                     opf.warnings.append("spine item '\(idref)' is not in the manifest and was skipped")
                     continue
                 }
-                let props = (e.properties ?? "").split(whereSeparator: { $0.isWhitespace }).map(String.init)
+                let props = OPFPackage.propertyList(e.properties)
                 opf.spine.append(SpineItem(idref: idref, linear: (e.linear ?? "yes").lowercasedFast != "no", properties: props))
             }
         }
@@ -201,6 +203,16 @@ public struct OPFPackage {
                                             fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment))
         }
         return opf
+    }
+
+    /// A `properties` attribute's words. Split on white space as Swift's Character sees it; an ASCII
+    /// value (all of them, in practice) by bytes, which gives the same words without the Unicode
+    /// look-ups ("\r\n" is one Character, but both of its bytes are white space too).
+    static func propertyList(_ value: String?) -> [String] {
+        guard let value, !value.isEmpty else { return [] }
+        let u = value.utf8
+        guard u.allSatisfy({ $0 < 0x80 }) else { return value.split(whereSeparator: { $0.isWhitespace }).map(String.init) }
+        return u.split(whereSeparator: { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }).map { String(Substring($0)) }
     }
 
     /// Follows an item's fallback chain (cycle-safe) to the first item whose media type satisfies

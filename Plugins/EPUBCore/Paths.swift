@@ -22,7 +22,12 @@ public enum Paths {
     /// The path part of `splitFragment`, without making Strings of the parts.
     public static func pathPart(_ href: String) -> Substring {
         let u = href.utf8
-        return href[..<(u.firstIndex { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") } ?? u.endIndex)]
+        func cut(_ b: UInt8) -> Bool { b == UInt8(ascii: "#") || b == UInt8(ascii: "?") }
+        // Over the contiguous bytes (a native string's): the generic search cost more than the look-up it serves.
+        if let end = u.withContiguousStorageIfAvailable({ bytes in bytes.firstIndex(where: cut) ?? bytes.count }) {
+            return href[..<u.index(u.startIndex, offsetBy: end)]
+        }
+        return href[..<(u.firstIndex(where: cut) ?? u.endIndex)]
     }
 
     /// Percent-decoding of UTF-8 (malformed escapes are kept as they are; invalid UTF-8 repaired).

@@ -7,7 +7,8 @@ extension String {
     /// `lowercased()`, without its Unicode machinery for the ASCII strings that need no change
     /// (media types, guide types, attribute values the OPF carries).
     public var lowercasedFast: String {
-        if utf8.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) { return self }
+        func unchanged(_ b: UInt8) -> Bool { b < 0x80 && !(b >= 0x41 && b <= 0x5A) }
+        if utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(unchanged) }) ?? utf8.allSatisfy(unchanged) { return self }
         return lowercased()
     }
 
