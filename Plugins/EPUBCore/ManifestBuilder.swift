@@ -201,17 +201,17 @@ extension EPUBBook {
 
     private func readClips(smilPath: String, limit: Int) -> [JSONValue] {
         guard let data = try? data(path: smilPath, limit: 8 << 20),
-              let root = (try? XML.parseRaw(data, name: smilPath))?.root else { return [] }
+              let smil = SMILOutline.read(data, path: smilPath) else { return [] }
         let dir = Paths.directory(of: smilPath)
         var clips: [JSONValue] = []
-        for par in root.descendants("par") {
+        for par in smil.pars {
             guard clips.count < limit else { break }
             var clip: [String: JSONValue] = [:]
-            if let src = par.child("text")?.attr("src"), let href = Navigation.manifestHref(src, in: smilPath) { clip["text"] = .string(href) }
-            if let audio = par.child("audio") {
-                if let src = audio.attr("src"), let p = Paths.resolve(src, against: dir) { clip["audio"] = .string(Paths.href(forEntry: p)) }
-                if let b = audio.attr("clipBegin").flatMap(EPUBBook.clockValue) { clip["clipBegin"] = .number(b) }
-                if let e = audio.attr("clipEnd").flatMap(EPUBBook.clockValue) { clip["clipEnd"] = .number(e) }
+            if let src = par.textSrc, let href = Navigation.manifestHref(src, in: smilPath) { clip["text"] = .string(href) }
+            if let audio = par.audio {
+                if let src = audio.src, let p = Paths.resolve(src, against: dir) { clip["audio"] = .string(Paths.href(forEntry: p)) }
+                if let b = audio.clipBegin.flatMap(EPUBBook.clockValue) { clip["clipBegin"] = .number(b) }
+                if let e = audio.clipEnd.flatMap(EPUBBook.clockValue) { clip["clipEnd"] = .number(e) }
             }
             if !clip.isEmpty { clips.append(.object(clip)) }
         }

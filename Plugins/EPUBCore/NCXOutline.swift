@@ -138,7 +138,7 @@ final class NCXStreamReader: XMLStreamHandler {
     func end(depth: Int) {
         switch frames.removeLast() {
         case .labelText:
-            open[open.count - 1].point.title = XML.collapse(bytes: text)
+            open[open.count - 1].point.title = XML.collapse(reusing: &text)
             capturing = false
         case .point:
             let done = open.removeLast().point

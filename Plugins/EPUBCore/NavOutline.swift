@@ -151,7 +151,7 @@ final class NavStreamReader: XMLStreamHandler {
             navOpen = false
         case .label:
             var done = label!.label
-            done.trimmedText = XML.collapse(bytes: text)
+            done.trimmedText = XML.collapse(reusing: &text)
             if label!.isA { open[open.count - 1].item.a = done } else { open[open.count - 1].item.span = done }
             label = nil
         case .item:

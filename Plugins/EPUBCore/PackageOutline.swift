@@ -166,7 +166,7 @@ final class PackageStreamReader: XMLStreamHandler {
     func end(depth: Int) {
         if let m = meta, m.depth == depth {
             var element = m.element
-            element.trimmedText = XML.collapse(bytes: text)
+            element.trimmedText = XML.collapse(reusing: &text)
             outline.metadata!.append(element)
             meta = nil
         }

@@ -553,6 +553,12 @@ public enum XML {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// `collapse(bytes:)` of a buffer the caller is done with, collapsed where it is.
+    static func collapse(reusing bytes: inout [UInt8]) -> String {
+        let n = bytes.withUnsafeMutableBufferPointer { collapse(inPlace: $0) }
+        return String(decoding: bytes[..<n], as: UTF8.self)
+    }
+
     /// Collapses in place (the text only shrinks) and returns the new length: a whole book's
     /// text goes through here, so no copy is made.
     public static func collapse(inPlace bytes: UnsafeMutableBufferPointer<UInt8>) -> Int {
