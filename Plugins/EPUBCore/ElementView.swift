@@ -1,9 +1,10 @@
 import CXML2
 import Glibc
 
-/// Reading libxml2's tree in place, for the documents an open reads once (container, package,
-/// NCX, nav, encryption, SMIL): copying every node into Swift objects and freeing them again
-/// cost more than the parse itself.
+/// Reading libxml2's tree in place, for the small documents an open reads once (container,
+/// encryption, a cover page) and for the package, NCX, nav and SMIL documents that the SAX2 stream
+/// leaves to the recovering tree (see `XMLStream`): copying every node into Swift objects and
+/// freeing them again cost more than the parse itself.
 ///
 /// Reads exactly as the copied tree (`XElement`) does: entity references declared in the document
 /// expand within its budget, and an element `XML.maxDepth` levels down has no child elements, only
