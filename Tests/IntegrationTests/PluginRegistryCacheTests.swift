@@ -26,7 +26,8 @@ final class PluginRegistryCacheTests: XCTestCase {
         let cacheFile = shelf.home.appendingPathComponent("cache/plugin-registry")
         XCTAssertTrue(FileManager.default.fileExists(atPath: cacheFile.path), "the registry is kept for the next command")
 
-        let second = try librariesLoaded(["info", book])
+        // render: a call only the plugin can answer (a second info comes from the publication memo).
+        let second = try librariesLoaded(["render", book])
         XCTAssertTrue(second.contains("libshelf-epub3.so"), "the plugin that opens the book is loaded")
         XCTAssertFalse(second.contains("libshelf-audiobook.so"), "the audiobook plugin (and FFmpeg) is not")
         XCTAssertFalse(second.contains("libshelf-goodreads.so"))

@@ -55,8 +55,7 @@ public struct FormatRouter {
         // The plugin that opened this very file before opens it again, unasked (`PublicationMemo`).
         if let memoFolder, let found = PublicationMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
            pluginID == nil || pluginID == found.memo.pluginID,
-           let publication = try? Publication(plugin: found.plugin, input: input, memoFolder: memoFolder,
-                                              positions: found.memo.positions) {
+           let publication = try? Publication(plugin: found.plugin, input: input, memoFolder: memoFolder, memo: found.memo) {
             return publication
         }
         let plugin: LoadedPlugin
@@ -67,7 +66,10 @@ public struct FormatRouter {
             plugin = try choose(for: input).plugin
         }
         let publication = try Publication(plugin: plugin, input: input, memoFolder: memoFolder)
-        if let memoFolder { PublicationMemo.save(nil, bookPath: input.path, plugin: plugin, folder: memoFolder) }
+        if let memoFolder {
+            PublicationMemo.save(manifestJSON: publication.manifestJSON, positions: nil, bookPath: input.path, plugin: plugin,
+                                 folder: memoFolder)
+        }
         return publication
     }
 }

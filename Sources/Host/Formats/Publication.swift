@@ -4,27 +4,68 @@ import Readium
 
 /// An open publication: the plugin's handle and the manifest it wrote, with the calls of the
 /// publication capabilities. The handle is closed when the publication goes away.
+///
+/// A publication made from its `PublicationMemo` has the manifest (and maybe the positions) the
+/// plugin wrote for this very file before; the plugin opens the file only when a call needs it, so
+/// `shelf info` or a listing of a known book loads no plugin at all.
 public final class Publication {
     public let plugin: LoadedPlugin
     public let input: PublicationInput
     public let manifest: Manifest
     /// The manifest exactly as the plugin wrote it, for `shelf manifest`.
     public let manifestJSON: Data
-    private let handle: OpaquePointer
-    private let format: UnsafePointer<shelf_format_v1>
-    /// Where the positions are remembered once computed (`PublicationMemo`), and what is remembered.
+    /// Where what the plugin answered is remembered (`PublicationMemo`), and the positions known so far.
     private let memoFolder: URL?
     private var knownPositions: [Locator]?
+    private var opened: Opened?
+    private let openLock = NSLock()
 
-    init(plugin: LoadedPlugin, input: PublicationInput, memoFolder: URL? = nil, positions: [Locator]? = nil) throws {
+    private struct Opened {
+        let handle: OpaquePointer
+        let format: UnsafePointer<shelf_format_v1>
+    }
+
+    /// Opens `input` through `plugin` now and reads its manifest.
+    init(plugin: LoadedPlugin, input: PublicationInput, memoFolder: URL? = nil) throws {
+        self.plugin = plugin
+        self.input = input
+        self.memoFolder = memoFolder
+        let opened = try Self.open(input, with: plugin)
+        self.opened = opened
+        do {
+            let data = try PluginCall.collect(plugin) { out, err in
+                opened.format.pointee.manifest?(opened.handle, out, err) ?? SHELF_E_UNSUPPORTED
+            }
+            manifestJSON = data
+            manifest = try Manifest.parse(data)
+        } catch let failure as PluginCallError {
+            plugin.call { opened.format.pointee.close?(opened.handle) }
+            throw failure.shelfError(subject: input.path)
+        } catch {
+            plugin.call { opened.format.pointee.close?(opened.handle) }
+            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote a manifest that is not a Readium Web Publication Manifest (\(error))", subject: input.path)
+        }
+    }
+
+    /// A publication as its memo knows it; the plugin is neither loaded nor asked until a call needs it.
+    init(plugin: LoadedPlugin, input: PublicationInput, memoFolder: URL, memo: PublicationMemo) throws {
+        self.plugin = plugin
+        self.input = input
+        self.memoFolder = memoFolder
+        manifestJSON = memo.manifestJSON
+        manifest = try Manifest.parse(memo.manifestJSON)
+        knownPositions = memo.positions
+    }
+
+    deinit {
+        guard let opened else { return }
+        plugin.call { opened.format.pointee.close?(opened.handle) }
+    }
+
+    private static func open(_ input: PublicationInput, with plugin: LoadedPlugin) throws -> Opened {
         guard let format = plugin.format, let open = format.pointee.open else {
             throw ShelfError(.unavailable, "plugin \(plugin.descriptor.id) cannot open files", subject: input.path)
         }
-        self.plugin = plugin
-        self.input = input
-        self.format = format
-        self.memoFolder = memoFolder
-        self.knownPositions = positions
         var handle: OpaquePointer?
         var error = PluginCall.newError()
         let status = plugin.call { input.withCInput { open($0, nil, &handle, &error) } }
@@ -36,23 +77,17 @@ public final class Publication {
         guard let handle else {
             throw ShelfError(.software, "plugin \(plugin.descriptor.id) reported success but returned no publication", subject: input.path)
         }
-        self.handle = handle
-        do {
-            let data = try PluginCall.collect(plugin) { out, err in format.pointee.manifest?(handle, out, err) ?? SHELF_E_UNSUPPORTED }
-            manifestJSON = data
-            manifest = try Manifest.parse(data)
-        } catch let failure as PluginCallError {
-            plugin.call { format.pointee.close?(handle) }
-            throw failure.shelfError(subject: input.path)
-        } catch {
-            plugin.call { format.pointee.close?(handle) }
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote a manifest that is not a Readium Web Publication Manifest (\(error))", subject: input.path)
-        }
+        return Opened(handle: handle, format: format)
     }
 
-    deinit {
-        let (format, handle) = (self.format, self.handle)
-        plugin.call { format.pointee.close?(handle) }
+    /// The plugin's handle, opening the file now if this publication came from its memo.
+    private func openedHandle() throws -> Opened {
+        openLock.lock()
+        defer { openLock.unlock() }
+        if let opened { return opened }
+        let fresh = try Self.open(input, with: plugin)
+        opened = fresh
+        return fresh
     }
 
     /// The reading order's media types in words ("eBook", "Audiobook"), as a patron says them.
@@ -63,7 +98,8 @@ public final class Publication {
     }
 
     public func resource(_ href: String) throws -> Data {
-        try wrap {
+        let (handle, format) = try handleAndFormat()
+        return try wrap {
             try PluginCall.collect(plugin, limit: OutputCollector.resourceLimit) { out, err in
                 href.withCString { format.pointee.resource?(handle, $0, out, err) ?? SHELF_E_UNSUPPORTED }
             }
@@ -80,6 +116,7 @@ public final class Publication {
             .assumingMemoryBound(to: shelf_render_v1.self), let render = table.pointee.render else {
             throw unsupported("render")
         }
+        let handle = try openedHandle().handle
         let whereOutput = OutputCollector(limit: OutputCollector.jsonLimit)
         let content = try wrap {
             try PluginCall.collect(plugin, limit: OutputCollector.resourceLimit) { out, err in
@@ -99,15 +136,19 @@ public final class Publication {
     public func positions() throws -> [Locator] {
         if let knownPositions { return knownPositions }
         let table = try positionsTable()
+        let handle = try openedHandle().handle
         let data = try wrap { try PluginCall.collect(plugin) { out, err in table.pointee.positions?(handle, out, err) ?? SHELF_E_UNSUPPORTED } }
         let positions = try decode([Locator].self, data, what: "positions")
         knownPositions = positions
-        if let memoFolder { PublicationMemo.save(positions, bookPath: input.path, plugin: plugin, folder: memoFolder) }
+        if let memoFolder {
+            PublicationMemo.save(manifestJSON: manifestJSON, positions: positions, bookPath: input.path, plugin: plugin, folder: memoFolder)
+        }
         return positions
     }
 
     public func locate(_ locator: Locator) throws -> Locator {
         let table = try positionsTable()
+        let handle = try openedHandle().handle
         let data = try wrap {
             try PluginCall.collect(plugin) { out, err in
                 locator.jsonString().withCString { table.pointee.locate?(handle, $0, out, err) ?? SHELF_E_UNSUPPORTED }
@@ -121,12 +162,18 @@ public final class Publication {
             .assumingMemoryBound(to: shelf_search_v1.self) else { throw unsupported("search") }
         struct Query: Encodable { let query: String; let limit: Int }
         let json = ReadiumJSON.encode(Query(query: query, limit: limit))
+        let handle = try openedHandle().handle
         let data = try wrap {
             try PluginCall.collect(plugin) { out, err in
                 json.withCString { table.pointee.search?(handle, $0, out, err) ?? SHELF_E_UNSUPPORTED }
             }
         }
         return try decode([Locator].self, data, what: "search results")
+    }
+
+    private func handleAndFormat() throws -> (OpaquePointer, UnsafePointer<shelf_format_v1>) {
+        let opened = try openedHandle()
+        return (opened.handle, opened.format)
     }
 
     private func positionsTable() throws -> UnsafePointer<shelf_positions_v1> {

@@ -1,18 +1,22 @@
 import Foundation
 
-/// What shelf learnt about one book file the last time it opened it: which plugin opened it, and,
-/// once asked for, the book's positions list.
+/// What shelf learnt about one book file the last time it opened it: which plugin opened it, the
+/// manifest that plugin wrote, and, once asked for, the book's positions list.
 ///
 /// Routing a file means loading and asking every plugin that claims its type (both EPUB plugins
-/// claim every EPUB), and every `shelf read` needs the whole positions list ("page 48 of 2,615"),
-/// which the plugin computes, writes as JSON and the host reads back — together about a third of a
-/// page turn in a long book. Both depend only on the file and the plugin, so they are kept in the
-/// cache folder in a compact binary form and used while both are unchanged.
+/// claim every EPUB); opening it, reading its package and navigation documents and writing the
+/// manifest; and every `shelf read` needs the whole positions list ("page 48 of 2,615"), which the
+/// plugin computes, writes as JSON and the host reads back. All of it depends only on the file and
+/// the plugin, so it is kept in the cache folder (positions in a compact binary form) and used
+/// while both are unchanged: a known book's publication opens its file through the plugin only
+/// when a call needs it (`Publication`).
 ///
 /// A memo is only ever a shortcut: a missing, stale, damaged or foreign file is ignored (and
 /// rewritten at the next open), never an error.
 struct PublicationMemo {
     let pluginID: String
+    /// The manifest exactly as the plugin wrote it.
+    let manifestJSON: Data
     let positions: [Locator]?
 
     /// The memo of `bookPath` when it was made from this very file by `plugin` as it is now.
@@ -24,24 +28,29 @@ struct PublicationMemo {
               let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
               known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile
         else { return nil }
+        var reader = ByteReader(data, offset: header.end)
+        guard let manifestLength = try? Int(reader.u32()), let manifest = try? reader.take(manifestLength) else { return nil }
         var positions: [Locator]?
         if header.hasPositions {
-            guard let decoded = try? LocatorCoder.decode(data, from: header.end) else { return nil }
+            guard let decoded = try? LocatorCoder.decode(data, from: reader.offset) else { return nil }
             positions = decoded
-        } else if header.end != data.count {
+        } else if !reader.isAtEnd {
             return nil
         }
-        return (PublicationMemo(pluginID: header.pluginID, positions: positions), known)
+        return (PublicationMemo(pluginID: header.pluginID, manifestJSON: Data(manifest), positions: positions), known)
     }
 
-    /// Remembers that `plugin` opened `bookPath`, with the positions it computed if any. Written to a
-    /// temporary file and renamed, so a reader never sees half a memo; a failure only costs speed.
-    static func save(_ positions: [Locator]?, bookPath: String, plugin: LoadedPlugin, folder: URL) {
+    /// Remembers that `plugin` opened `bookPath`, with the manifest it wrote and the positions it computed
+    /// if any. Written to a temporary file and renamed, so a reader never sees half a memo; a failure only
+    /// costs speed.
+    static func save(manifestJSON: Data, positions: [Locator]?, bookPath: String, plugin: LoadedPlugin, folder: URL) {
         let bookPath = absolute(bookPath)
         guard let book = FileIdentity(path: bookPath), let pluginFile = FileIdentity(path: plugin.path) else { return }
         var writer = ByteWriter()
         Header(bookPath: bookPath, book: book, pluginID: plugin.descriptor.id, pluginVersion: plugin.descriptor.version,
                pluginFile: pluginFile, hasPositions: positions != nil, end: 0).write(to: &writer)
+        writer.u32(UInt32(manifestJSON.count))
+        writer.bytes += manifestJSON
         if let positions { LocatorCoder.encode(positions, to: &writer) }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
@@ -61,7 +70,7 @@ struct PublicationMemo {
     }
 
     private struct Header {
-        static let magic = Array("shelf publication memo 1\n".utf8)
+        static let magic = Array("shelf publication memo 2\n".utf8)
         var bookPath: String
         var book: FileIdentity
         var pluginID: String
