@@ -60,9 +60,11 @@ public enum MediaTypeSniffer {
             let nameEnd = 30 + nameLength
             if method == 0, nameEnd <= head.count, String(decoding: head[30..<nameEnd], as: UTF8.self) == "mimetype",
                size > 0, size < 256, nameEnd + extraLength + size <= head.count {
-                let start = nameEnd + extraLength
-                let value = String(decoding: head[start..<start + size], as: UTF8.self)
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                // Trimmed as bytes: Foundation's character sets cost a short command more than the sniff.
+                var bytes = head[(nameEnd + extraLength)..<(nameEnd + extraLength + size)]
+                while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
+                while let last = bytes.last, last <= 0x20 { bytes = bytes.dropLast() }
+                let value = String(decoding: bytes, as: UTF8.self)
                 if value.contains("/"), value.count < 128 { return value }
             }
         }
