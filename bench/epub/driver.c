@@ -109,21 +109,21 @@ int main(int argc, char **argv) {
             }
             fmt->close(p);
         }
-        printf("%s: %ld/%d books, %ld items, %zu bytes out, %.3f s, maxrss %ld KB\n", mode, opened, argc - 3, items, bytes, now() - t0, maxrss_kb());
+        printf("%s: %ld/%d books, %ld items, %zu bytes out, %.4f s, maxrss %ld KB\n", mode, opened, argc - 3, items, bytes, now() - t0, maxrss_kb());
     } else if (!strcmp(mode, "search") && argc >= 5) {
         shelf_publication *p = open_book(argv[4]); if (!p) return 65;
         char q[1024]; snprintf(q, sizeof q, "{\"query\":\"%s\",\"limit\":10000}", argv[3]);
         sink s = { .keep = 1 };
         shelf_status st = sea->search(p, q, &(shelf_writer){ &s, sink_write }, &err);
         long hits = 0; for (const char *c = s.buf; c && (c = strstr(c, "\"highlight\"")); c++) hits++;
-        printf("search: status %d, %ld hits, %.3f s, maxrss %ld KB\n", st, hits, now() - t0, maxrss_kb());
+        printf("search: status %d, %ld hits, %.4f s, maxrss %ld KB\n", st, hits, now() - t0, maxrss_kb());
         free(s.buf); fmt->close(p);
     } else if (!strcmp(mode, "positions")) {
         shelf_publication *p = open_book(argv[3]); if (!p) return 65;
         sink s = { .keep = 1 };
         pos->positions(p, &(shelf_writer){ &s, sink_write }, &err);
         long n = 0; for (const char *c = s.buf; c && (c = strstr(c, "\"position\"")); c++) n++;
-        printf("positions: %ld, %.3f s, maxrss %ld KB\n", n, now() - t0, maxrss_kb());
+        printf("positions: %ld, %.4f s, maxrss %ld KB\n", n, now() - t0, maxrss_kb());
         free(s.buf); fmt->close(p);
     } else { fprintf(stderr, "unknown mode %s\n", mode); return 64; }
     if (d->deinit) d->deinit();

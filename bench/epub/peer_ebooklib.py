@@ -35,9 +35,9 @@ if mode in ("open", "info", "extract"):
         if mode == "extract":
             for t in book_text(b):
                 items += 1; size += len(t.encode())
-    print(f"{mode}: {opened}/{len(sys.argv) - 2} books, {items} items, {size} bytes out, {time.monotonic() - t0:.3f} s, maxrss {maxrss()} KB")
+    print(f"{mode}: {opened}/{len(sys.argv) - 2} books, {items} items, {size} bytes out, {time.monotonic() - t0:.4f} s, maxrss {maxrss()} KB")
 elif mode == "search":
     q, path = sys.argv[2].lower(), sys.argv[3]
     b = epub.read_epub(path)
     hits = sum(t.lower().count(q) for t in book_text(b))
-    print(f"search: {hits} hits, {time.monotonic() - t0:.3f} s, maxrss {maxrss()} KB")
+    print(f"search: {hits} hits, {time.monotonic() - t0:.4f} s, maxrss {maxrss()} KB")

@@ -69,7 +69,7 @@ echo "== corpus: ${#books[@]} books"
 v2=(); v3=()
 for b in "${books[@]}"; do case $(basename "$b") in epub2-*) v2+=("$b");; *) v3+=("$b");; esac; done
 o2=$(best "$work/driver" "$epub2" open "${v2[@]}"); o3=$(best "$work/driver" "$epub3" open "${v3[@]}")
-ot=$($py -c "print(round($(echo "$o2" | secs) + $(echo "$o3" | secs), 3))")
+ot=$($py -c "print(round($(echo "$o2" | secs) + $(echo "$o3" | secs), 4))")
 echo "open whole corpus (metadata, TOC, spine)"
 echo "  shelf:    epub2 $o2"; echo "            epub3 $o3"; echo "            total ${ot} s"
 if [ $have_peer = 1 ]; then
@@ -79,7 +79,7 @@ if [ $have_peer = 1 ]; then
 fi
 
 e2=$(best "$work/driver" "$epub2" extract "${v2[@]}"); e3=$(best "$work/driver" "$epub3" extract "${v3[@]}")
-et=$($py -c "print(round($(echo "$e2" | secs) + $(echo "$e3" | secs), 3))")
+et=$($py -c "print(round($(echo "$e2" | secs) + $(echo "$e3" | secs), 4))")
 echo "full-text extraction of the corpus"
 echo "  shelf:    epub2 $e2"; echo "            epub3 $e3"; echo "            total ${et} s"
 if [ $have_peer = 1 ]; then
