@@ -16,7 +16,7 @@ public final class Publication {
     public let manifestJSON: Data
     /// Where what the plugin answered is remembered (`PublicationMemo`), and the positions known so far.
     private let memoFolder: URL?
-    private var knownPositions: [Locator]?
+    private let knownPositions: [Locator]?
     private var opened: Opened?
     private let openLock = NSLock()
 
@@ -30,6 +30,7 @@ public final class Publication {
         self.plugin = plugin
         self.input = input
         self.memoFolder = memoFolder
+        knownPositions = nil
         let opened = try Self.open(input, with: plugin)
         self.opened = opened
         do {
@@ -139,7 +140,6 @@ public final class Publication {
         let handle = try openedHandle().handle
         let data = try wrap { try PluginCall.collect(plugin) { out, err in table.pointee.positions?(handle, out, err) ?? SHELF_E_UNSUPPORTED } }
         let positions = try decode([Locator].self, data, what: "positions")
-        knownPositions = positions
         if let memoFolder {
             PublicationMemo.save(manifestJSON: manifestJSON, positions: positions, bookPath: input.path, plugin: plugin, folder: memoFolder)
         }
