@@ -215,7 +215,7 @@ case "match":
     // The catalog as a library serves it: pages of 5,000 entries, each parsed as `shelf browse` parses a feed.
     let feedURL = URL(string: "https://library.example.org/all")!
     var parsed: [CatalogEntry] = []
-    var start = now()
+    let start = now()
     for page in stride(from: 0, to: catalog, by: 5000) {
         let data = Data(catalogFeed(range: page..<min(catalog, page + 5000)).utf8)
         parsed += try CatalogDocument.parse(data, url: URL(string: "\(feedURL.absoluteString)?page=\(page / 5000 + 1)")!).entries

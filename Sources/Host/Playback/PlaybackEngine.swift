@@ -251,7 +251,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             lock.lock()
             while !playing, !quitting {
                 if options.stopWhenPaused { lock.unlock(); try sink.finish(); return }
-                lock.wait(until: Date().addingTimeInterval(0.25))
+                _ = lock.wait(until: Date().addingTimeInterval(0.25))
                 lock.unlock()
                 flushEvents()
                 lock.lock()

@@ -51,7 +51,7 @@ struct PlayableBook {
 
 func openLibrary(_ context: Context) -> LibraryDatabase? {
     guard let dirs = context.shelf.directories else { return nil }
-    try? dirs.createData()
+    _ = try? dirs.createData()
     return try? LibraryDatabase(directories: dirs)
 }
 
@@ -265,14 +265,14 @@ struct FetchReport: Encodable {
 func spawnBackgroundFetch(url: URL, parallel: Int, context: Context) throws -> Int32 {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     let log = (context.shelf.directories?.cache.path ?? NSTemporaryDirectory()) + "/fetch-\(getpid()).log"
-    try? context.shelf.directories?.createCache()
+    _ = try? context.shelf.directories?.createCache()
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
     var arguments = [exe]
     arguments += ["fetch", url.absoluteString, "--parallel", "\(parallel)"]
     process.arguments = FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") ? arguments : Array(arguments.dropFirst())
     if !FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") { process.executableURL = URL(fileURLWithPath: exe) }
-    FileManager.default.createFile(atPath: log, contents: nil)
+    _ = FileManager.default.createFile(atPath: log, contents: nil)
     let handle = FileHandle(forWritingAtPath: log)
     process.standardOutput = handle
     process.standardError = handle

@@ -143,7 +143,7 @@ let loansCommand = Command(
         entry.availability.state = .loaned
         entry.availability.until = loan.endsAt
         Output.line(CatalogText.entry(entry, openable: catalog.openable))
-        if let path = loan.bookID.flatMap({ try? catalog.database.book(id: $0)?.path }) { Output.line("    Downloaded: \(path ?? "")") }
+        if let path = loan.bookID.flatMap({ try? catalog.database.book(id: $0)?.path }) { Output.line("    Downloaded: \(path)") }
     }
     return 0
 }
