@@ -141,9 +141,10 @@ extension EPUBBook {
             return l
         }
         var resources: [Link] = []
+        // Looked up once, not searched per resource: a book may have thousands of items outside its reading order.
+        let spineByID = Dictionary(opf.spine.map { ($0.idref, $0) }, uniquingKeysWith: { first, _ in first })
         for item in opf.items where !readingPaths.contains(item.path) && !alternates.contains(item.path) {
-            let spine = opf.spine.first { $0.idref == item.id }
-            resources.append(link(for: item, spine: spine))
+            resources.append(link(for: item, spine: spineByID[item.id]))
         }
         for item in opf.items where alternates.contains(item.path) && !readingPaths.contains(item.path) {
             var l = link(for: item, spine: nil)

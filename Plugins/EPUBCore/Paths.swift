@@ -36,14 +36,6 @@ public enum Paths {
         let bytes = Array(s.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        func hex(_ b: UInt8) -> UInt8? {
-            switch b {
-            case 0x30...0x39: return b - 0x30
-            case 0x41...0x46: return b - 0x41 + 10
-            case 0x61...0x66: return b - 0x61 + 10
-            default: return nil
-            }
-        }
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
@@ -155,14 +147,6 @@ public enum Paths {
         /// Where the path ends and whether it has escapes, or nil when the reference is not plain.
         private static func scan(_ u: UnsafeBufferPointer<UInt8>) -> (end: Int, escaped: Bool)? {
             guard let last = u.last, last > 0x20 else { return nil }
-            func hex(_ b: UInt8) -> UInt8? {
-                switch b {
-                case 0x30...0x39: return b - 0x30
-                case 0x41...0x46: return b - 0x41 + 10
-                case 0x61...0x66: return b - 0x61 + 10
-                default: return nil
-                }
-            }
             let end = u.firstIndex(of: UInt8(ascii: "#")) ?? u.count
             var escaped = false
             var segmentLength = 0
@@ -218,5 +202,15 @@ public enum Paths {
         while common < from.count, common < to.count - 1, from[common] == to[common] { common += 1 }
         let ups = Array(repeating: "..", count: from.count - common)
         return (ups + to[common...].map(String.init)).joined(separator: "/")
+    }
+}
+
+/// The value of one hexadecimal digit of a percent escape, or nil.
+private func hex(_ b: UInt8) -> UInt8? {
+    switch b {
+    case 0x30...0x39: return b - 0x30
+    case 0x41...0x46: return b - 0x41 + 10
+    case 0x61...0x66: return b - 0x61 + 10
+    default: return nil
     }
 }
