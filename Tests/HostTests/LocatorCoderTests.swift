@@ -69,3 +69,25 @@ final class PluginRegistryFileTests: XCTestCase {
         XCTAssertThrowsError(try PluginRegistryCache.decode(Data(foreign)))
     }
 }
+
+/// The cache folder of publication memos stays bounded: the memos written longest ago go first.
+final class PublicationMemoPruningTests: XCTestCase {
+    func testOnlyTheNewestMemosAreKept() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("memo-prune-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for i in 0..<12 {
+            let file = folder.appendingPathComponent("m\(i).memo")
+            try Data([UInt8(i)]).write(to: file)
+            // Written one second apart, oldest first.
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(i))],
+                                                  ofItemAtPath: file.path)
+        }
+        try Data("not a memo".utf8).write(to: folder.appendingPathComponent("other.txt"))
+        PublicationMemo.prune(folder, limit: 5)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(left, ["m10.memo", "m11.memo", "m7.memo", "m8.memo", "m9.memo", "other.txt"])
+        PublicationMemo.prune(folder, limit: 5)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 6, "nothing more goes under the limit")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// What shelf learnt about one book file the last time it opened it: which plugin opened it, the
 /// manifest that plugin wrote, and, once asked for, the book's positions list.
@@ -55,6 +56,26 @@ struct PublicationMemo {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         try? Data(writer.bytes).write(to: file(for: bookPath, in: folder), options: .atomic)
+        prune(folder)
+    }
+
+    /// How many memos the cache folder keeps: a long book's is a few hundred KB, and a patron who runs
+    /// `shelf info` over a whole folder of books should not find the cache grown by as many.
+    static let limit = 256
+
+    /// Deletes the memos written longest ago beyond `limit` (each comes back, at the cost of one
+    /// plugin open, the next time its book is opened). Runs only when a memo was written, never on a read.
+    static func prune(_ folder: URL, limit: Int = limit) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let memos = names.filter { $0.hasSuffix(".memo") }
+        guard memos.count > limit else { return }
+        let dated = memos.map { name -> (path: String, written: Int64) in
+            let path = folder.appendingPathComponent(name).path
+            return (path, FileIdentity(path: path)?.modified ?? 0)
+        }
+        for old in dated.sorted(by: { $0.written < $1.written }).prefix(memos.count - limit) {
+            unlink(old.path)
+        }
     }
 
     /// The same book named from two folders is one memo.
