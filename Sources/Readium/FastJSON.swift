@@ -289,21 +289,7 @@ public struct JSONReader {
                     if b == UInt8(ascii: "}") { return .object(members) }
                     throw FastJSONError("expected , or } at \(i - 1)")
                 }
-            case UInt8(ascii: "["):
-                i += 1
-                var items: [JSONValue] = []
-                skipSpace()
-                if try peek() == UInt8(ascii: "]") { i += 1; return .array(items) }
-                while true {
-                    skipSpace()
-                    items.append(try value(depth: depth + 1))
-                    skipSpace()
-                    let b = try peek()
-                    i += 1
-                    if b == UInt8(ascii: ",") { continue }
-                    if b == UInt8(ascii: "]") { return .array(items) }
-                    throw FastJSONError("expected , or ] at \(i - 1)")
-                }
+            case UInt8(ascii: "["): return .array(try elements { try $0.value(depth: depth + 1) })
             case UInt8(ascii: "t"): return try literal("true", .bool(true))
             case UInt8(ascii: "f"): return try literal("false", .bool(false))
             case UInt8(ascii: "n"): return try literal("null", .null)
@@ -344,6 +330,25 @@ public struct JSONReader {
                 if b == UInt8(ascii: ",") { continue }
                 if b == UInt8(ascii: "}") { return }
                 throw FastJSONError("expected , or } at \(i - 1)")
+            }
+        }
+
+        /// Reads an array whose every item `item` reads.
+        mutating func elements<T>(_ item: (inout Cursor) throws -> T) throws -> [T] {
+            guard try peek() == UInt8(ascii: "[") else { throw FastJSONError("expected an array at \(i)") }
+            i += 1
+            var out: [T] = []
+            skipSpace()
+            if try peek() == UInt8(ascii: "]") { i += 1; return out }
+            while true {
+                skipSpace()
+                out.append(try item(&self))
+                skipSpace()
+                let b = try peek()
+                i += 1
+                if b == UInt8(ascii: ",") { continue }
+                if b == UInt8(ascii: "]") { return out }
+                throw FastJSONError("expected , or ] at \(i - 1)")
             }
         }
 
@@ -481,21 +486,7 @@ public struct JSONReader {
         }
 
         mutating func links(depth: Int) throws -> [Link] {
-            guard try peek() == UInt8(ascii: "[") else { throw FastJSONError("expected an array at \(i)") }
-            i += 1
-            var out: [Link] = []
-            skipSpace()
-            if try peek() == UInt8(ascii: "]") { i += 1; return out }
-            while true {
-                skipSpace()
-                out.append(try link(depth: depth + 1))
-                skipSpace()
-                let b = try peek()
-                i += 1
-                if b == UInt8(ascii: ",") { continue }
-                if b == UInt8(ascii: "]") { return out }
-                throw FastJSONError("expected , or ] at \(i - 1)")
-            }
+            try elements { try $0.link(depth: depth + 1) }
         }
 
         /// A manifest read straight from the bytes, as `Manifest(json:)` reads it from a parsed value.
@@ -683,47 +674,23 @@ extension Optional where Wrapped == [String] {
 extension JSONReader {
     /// Locators straight from the bytes, without building a `JSONValue` tree (a positions list has thousands).
     public static func locators(_ data: Data) throws -> [Locator] {
-        try data.withUnsafeBytes { raw in
-            var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
-            c.skipSpace()
-            guard try c.peek() == UInt8(ascii: "[") else { throw FastJSONError("expected an array") }
-            c.i += 1
-            var out: [Locator] = []
-            c.skipSpace()
-            if try c.peek() == UInt8(ascii: "]") { c.i += 1 } else {
-                while true {
-                    c.skipSpace()
-                    out.append(try c.locator())
-                    c.skipSpace()
-                    let b = try c.peek()
-                    c.i += 1
-                    if b == UInt8(ascii: ",") { continue }
-                    if b == UInt8(ascii: "]") { break }
-                    throw FastJSONError("expected , or ]")
-                }
-            }
-            c.skipSpace()
-            guard c.i == c.buffer.count else { throw FastJSONError("trailing characters") }
-            return out
-        }
+        try whole(data) { try $0.elements { try $0.locator() } }
     }
 
     public static func manifest(_ data: Data) throws -> Manifest {
-        try data.withUnsafeBytes { raw in
-            var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
-            c.skipSpace()
-            let out = try c.manifest()
-            c.skipSpace()
-            guard c.i == c.buffer.count else { throw FastJSONError("trailing characters") }
-            return out
-        }
+        try whole(data) { try $0.manifest() }
     }
 
     public static func locator(_ data: Data) throws -> Locator {
+        try whole(data) { try $0.locator() }
+    }
+
+    /// One value read by `read` from the whole of `data`, with nothing but white space around it.
+    private static func whole<T>(_ data: Data, _ read: (inout Cursor) throws -> T) throws -> T {
         try data.withUnsafeBytes { raw in
             var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
             c.skipSpace()
-            let out = try c.locator()
+            let out = try read(&c)
             c.skipSpace()
             guard c.i == c.buffer.count else { throw FastJSONError("trailing characters") }
             return out
