@@ -14,6 +14,14 @@ final class LocatorCoderTests: XCTestCase {
         Locator(href: "Chapitre é/2.xhtml", type: "", locations: .init()),
     ]
 
+    /// The whole of `data` as locators: nothing may follow them.
+    func decode(_ data: Data) throws -> [Locator] {
+        var reader = ByteReader(data)
+        let locators = try LocatorCoder.decode(&reader)
+        guard reader.isAtEnd else { throw ByteReader.Malformed() }
+        return locators
+    }
+
     func encoded() -> Data {
         var writer = ByteWriter()
         LocatorCoder.encode(locators, to: &writer)
@@ -21,25 +29,25 @@ final class LocatorCoderTests: XCTestCase {
     }
 
     func testEveryFieldSurvivesARoundTrip() throws {
-        XCTAssertEqual(try LocatorCoder.decode(encoded(), from: 0), locators)
+        XCTAssertEqual(try decode(encoded()), locators)
         var empty = ByteWriter()
         LocatorCoder.encode([], to: &empty)
-        XCTAssertEqual(try LocatorCoder.decode(Data(empty.bytes), from: 0), [])
+        XCTAssertEqual(try decode(Data(empty.bytes)), [])
     }
 
     func testADamagedFormIsRefused() {
         let data = encoded()
         for cut in [0, 3, data.count / 2, data.count - 1] {
-            XCTAssertThrowsError(try LocatorCoder.decode(data.prefix(cut), from: 0), "cut at \(cut)")
+            XCTAssertThrowsError(try decode(data.prefix(cut)), "cut at \(cut)")
         }
-        XCTAssertThrowsError(try LocatorCoder.decode(data + [0], from: 0), "trailing bytes")
+        XCTAssertThrowsError(try decode(data + [0]), "trailing bytes")
         // A string index past the table, and a count far larger than the file.
         var bad = ByteWriter()
         bad.u32(0); bad.u32(1); bad.u32(7); bad.u32(7); bad.u32(UInt32.max); bad.bytes.append(0)
-        XCTAssertThrowsError(try LocatorCoder.decode(Data(bad.bytes), from: 0))
+        XCTAssertThrowsError(try decode(Data(bad.bytes)))
         var huge = ByteWriter()
         huge.u32(UInt32.max)
-        XCTAssertThrowsError(try LocatorCoder.decode(Data(huge.bytes), from: 0))
+        XCTAssertThrowsError(try decode(Data(huge.bytes)))
     }
 }
 

@@ -24,20 +24,19 @@ struct PublicationMemo {
     static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (memo: PublicationMemo, plugin: LoadedPlugin)? {
         let bookPath = absolute(bookPath)
         guard let book = FileIdentity(path: bookPath),
-              let data = try? Data(contentsOf: file(for: bookPath, in: folder)),
-              let header = try? Header.read(data), header.bookPath == bookPath, header.book == book,
+              let data = try? Data(contentsOf: file(for: bookPath, in: folder)) else { return nil }
+        var reader = ByteReader(data)
+        guard let header = try? Header.read(&reader), header.bookPath == bookPath, header.book == book,
               let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
-              known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile
+              known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile,
+              let manifestLength = try? Int(reader.u32()), let manifest = try? reader.take(manifestLength)
         else { return nil }
-        var reader = ByteReader(data, offset: header.end)
-        guard let manifestLength = try? Int(reader.u32()), let manifest = try? reader.take(manifestLength) else { return nil }
         var positions: [Locator]?
         if header.hasPositions {
-            guard let decoded = try? LocatorCoder.decode(data, from: reader.offset) else { return nil }
+            guard let decoded = try? LocatorCoder.decode(&reader) else { return nil }
             positions = decoded
-        } else if !reader.isAtEnd {
-            return nil
         }
+        guard reader.isAtEnd else { return nil }
         return (PublicationMemo(pluginID: header.pluginID, manifestJSON: Data(manifest), positions: positions), known)
     }
 
@@ -49,7 +48,7 @@ struct PublicationMemo {
         guard let book = FileIdentity(path: bookPath), let pluginFile = FileIdentity(path: plugin.path) else { return }
         var writer = ByteWriter()
         Header(bookPath: bookPath, book: book, pluginID: plugin.descriptor.id, pluginVersion: plugin.descriptor.version,
-               pluginFile: pluginFile, hasPositions: positions != nil, end: 0).write(to: &writer)
+               pluginFile: pluginFile, hasPositions: positions != nil).write(to: &writer)
         writer.u32(UInt32(manifestJSON.count))
         writer.bytes += manifestJSON
         if let positions { LocatorCoder.encode(positions, to: &writer) }
@@ -98,7 +97,6 @@ struct PublicationMemo {
         var pluginVersion: String
         var pluginFile: FileIdentity
         var hasPositions: Bool
-        var end: Int
 
         func write(to writer: inout ByteWriter) {
             writer.bytes += Self.magic
@@ -110,12 +108,11 @@ struct PublicationMemo {
             writer.bytes.append(hasPositions ? 1 : 0)
         }
 
-        static func read(_ data: Data) throws -> Header {
-            var reader = ByteReader(data)
+        static func read(_ reader: inout ByteReader) throws -> Header {
             guard try reader.take(magic.count).elementsEqual(magic) else { throw ByteReader.Malformed() }
             return Header(bookPath: try reader.string(), book: try reader.identity(), pluginID: try reader.string(),
                           pluginVersion: try reader.string(), pluginFile: try reader.identity(),
-                          hasPositions: try reader.take(1).first == 1, end: reader.offset)
+                          hasPositions: try reader.take(1).first == 1)
         }
     }
 }
@@ -171,8 +168,8 @@ enum LocatorCoder {
         writer.bytes += body.bytes
     }
 
-    static func decode(_ data: Data, from offset: Int) throws -> [Locator] {
-        var reader = ByteReader(data, offset: offset)
+    /// Reads what `encode` wrote, from where `reader` stands; the caller checks what follows.
+    static func decode(_ reader: inout ByteReader) throws -> [Locator] {
         let tableCount = try reader.count(minimumBytesEach: 4)
         var table: [String] = []
         table.reserveCapacity(tableCount)
@@ -207,7 +204,6 @@ enum LocatorCoder {
             }
             locators.append(locator)
         }
-        guard reader.isAtEnd else { throw ByteReader.Malformed() }
         return locators
     }
 }

@@ -34,9 +34,9 @@ struct ByteReader {
     private let bytes: [UInt8]
     private(set) var offset: Int
 
-    init(_ data: Data, offset: Int = 0) {
+    init(_ data: Data) {
         bytes = [UInt8](data)
-        self.offset = offset
+        offset = 0
     }
 
     var remaining: Int { bytes.count - offset }
