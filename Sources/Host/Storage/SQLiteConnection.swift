@@ -149,7 +149,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// only for a run that ends before the lock is let go: the statement is shared by every later caller.
     private func cached(_ sql: String) throws -> CompiledStatement {
         _ = try openHandle()
-        if let statement = statements.take(sql) { return statement }
+        if let statement = statements.lookUp(sql) { return statement }
         let statement = try compile(sql)
         statements.keep(statement)
         return statement

@@ -18,7 +18,7 @@ struct StatementCache {
     var count: Int { slots.count }
 
     /// The statement compiled for `sql`, or nil when it is not (or no longer) cached.
-    mutating func take(_ sql: String) -> CompiledStatement? {
+    mutating func lookUp(_ sql: String) -> CompiledStatement? {
         clock += 1
         // One hash of the text per run (it is often a few hundred bytes).
         guard let index = slots.index(forKey: sql) else { return nil }
