@@ -54,7 +54,7 @@ struct PublicationMemo {
         if let positions { LocatorCoder.encode(positions, to: &writer) }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        try? Data(writer.bytes).write(to: file(for: bookPath, in: folder), options: .atomic)
+        AtomicFile.replace(file(for: bookPath, in: folder).path, with: writer.bytes)
         prune(folder)
     }
 

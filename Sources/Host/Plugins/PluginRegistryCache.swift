@@ -45,7 +45,7 @@ struct PluginRegistryCache {
         guard !unchanged else { return }
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        try? Data(Self.encode(current)).write(to: file, options: .atomic)
+        AtomicFile.replace(file.path, with: Self.encode(current))
     }
 
     // Every command reads this file before anything else, so it is in the compact binary form
