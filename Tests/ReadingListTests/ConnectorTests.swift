@@ -5,19 +5,7 @@ import XCTest
 
 /// The bundled connectors loaded in-process through the host's `Connector`, exactly as `shelf lists` calls them,
 /// against the corpus (when present), fixtures of our own, and loopback servers.
-final class ConnectorTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-rl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        ConnectorServices.credentialDirectories = ShelfDirectories(config: home.appendingPathComponent("config"),
-                                                                  data: home.appendingPathComponent("data"),
-                                                                  cache: home.appendingPathComponent("cache"))
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: home) }
-
+final class ConnectorTests: ConnectorTestCase {
     func connector(_ library: String, _ service: String) throws -> Connector {
         let plugin = try LoadedPlugin(path: ShelfProcess.buildDirectory.appendingPathComponent(library).path)
         try plugin.initialise(directories: ConnectorServices.credentialDirectories)

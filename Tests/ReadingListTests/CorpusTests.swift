@@ -5,19 +5,7 @@ import XCTest
 
 /// Every file of ../shared/corpus/readinglists read by the bundled connectors, each checked against a second, plain
 /// read of the same file in the test (regular expressions over the text, no XML or CSV library shared with the plugin).
-final class CorpusTests: XCTestCase {
-    var home: URL!
-
-    override func setUpWithError() throws {
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-rlc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        ConnectorServices.credentialDirectories = ShelfDirectories(config: home.appendingPathComponent("config"),
-                                                                  data: home.appendingPathComponent("data"),
-                                                                  cache: home.appendingPathComponent("cache"))
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(at: home) }
-
+final class CorpusTests: ConnectorTestCase {
     func corpus() throws -> URL {
         guard let root = Corpus.root else { throw XCTSkip("../shared/corpus is absent: corpus checks need it") }
         return root.appendingPathComponent("readinglists")

@@ -92,6 +92,27 @@ func startPosition(_ engine: PlaybackEngine, _ args: Arguments, store: PlaybackP
     return "from the start"
 }
 
+/// What `play` and `listen` start from: the book (a remote one's parts downloading in the background, each
+/// playable once whole), an engine that saves its place and has the common options applied, the place it
+/// starts from in words, and where the sound goes.
+func startPlayback(_ args: Arguments, _ context: Context, options: PlaybackEngine.Options = PlaybackEngine.Options())
+    throws -> (playable: PlayableBook, engine: PlaybackEngine, started: String, sink: AudioSink) {
+    let playable = try PlayableBook.open(args.positionals[0], context: context)
+    let library = openLibrary(context)
+    let store = library.map(PlaybackPositionStore.init)
+    try playable.startDownloads(store: library.map(DownloadStore.init), waitFor: 0)
+    let engine = try PlaybackEngine(book: playable.book, options: options, isTrackAvailable: playable.remote.map { r in
+        { i in
+            if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
+            return false
+        }
+    })
+    engine.positionStore = store
+    try applyCommonSettings(engine, args)
+    let started = try startPosition(engine, args, store: store)
+    return (playable, engine, started, try makeSink(args))
+}
+
 func applyCommonSettings(_ engine: PlaybackEngine, _ args: Arguments) throws {
     if let text = args.value("--speed") {
         guard let v = Double(text.hasSuffix("x") ? String(text.dropLast()) : text), v >= 0.5, v <= 3.0 else {
@@ -142,20 +163,7 @@ let playCommand = Command(
     flagOptions: ["--null", "--raw"],
     positionals: 1...1
 ) { args, context in
-    let playable = try PlayableBook.open(args.positionals[0], context: context)
-    let library = openLibrary(context)
-    let store = library.map(PlaybackPositionStore.init)
-    try playable.startDownloads(store: library.map(DownloadStore.init), waitFor: 0)
-    let engine = try PlaybackEngine(book: playable.book, isTrackAvailable: playable.remote.map { r in
-        { i in
-            if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
-            return false
-        }
-    })
-    engine.positionStore = store
-    try applyCommonSettings(engine, args)
-    let started = try startPosition(engine, args, store: store)
-    let sink = try makeSink(args)
+    let (playable, engine, started, sink) = try startPlayback(args, context)
     final class Reason: @unchecked Sendable { var text = "the end of the book" }
     let reason = Reason()
     engine.onEvent = { event in

@@ -24,26 +24,13 @@ let listenCommand = Command(
     flagOptions: ["--null"],
     positionals: 1...1
 ) { args, context in
-    let playable = try PlayableBook.open(args.positionals[0], context: context)
-    let library = openLibrary(context)
-    let store = library.map(PlaybackPositionStore.init)
-    try playable.startDownloads(store: library.map(DownloadStore.init), waitFor: 0)
     var options = PlaybackEngine.Options()
     options.stopWhenPaused = false
     if let step = args.value("--step") {
         guard let s = Double(step), s >= 1, s <= 3600 else { throw ShelfError(.usage, "--step takes seconds from 1 to 3600") }
         options.skipStep = s
     }
-    let engine = try PlaybackEngine(book: playable.book, options: options, isTrackAvailable: playable.remote.map { r in
-        { i in
-            if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
-            return false
-        }
-    })
-    engine.positionStore = store
-    try applyCommonSettings(engine, args)
-    let started = try startPosition(engine, args, store: store)
-    let sink = try makeSink(args)
+    let (playable, engine, started, sink) = try startPlayback(args, context, options: options)
     let player = TerminalPlayer(engine: engine, remote: playable.remote)
     Output.line("\"\(playable.book.title)\", \(engine.chapters.count) chapters, \(PlaybackTime.words(engine.timeline.duration)); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
