@@ -27,7 +27,7 @@ func plugin(_ name: String, product: String, dependencies: [Target.Dependency] =
 let plugins = [
     plugin("EPUB2", product: "shelf-epub2", dependencies: ["EPUBCore"]),
     plugin("EPUB3", product: "shelf-epub3", dependencies: ["EPUBCore"]),
-    plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg"]),
+    plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg", "ZipReading"]),
     plugin("Goodreads", product: "shelf-goodreads", dependencies: ["CCrypto", "CXML2"]),
     plugin("GoogleBooks", product: "shelf-googlebooks", dependencies: ["CCrypto"]),
 ]
@@ -41,6 +41,9 @@ let package = Package(
         // C libraries from Debian, found through pkg-config.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
+        // libzip writes the archives the tests and the fuzzer make: an independent check of the reader.
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
                        providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
@@ -58,15 +61,17 @@ let package = Package(
         // The public contract: plain C99 headers, nothing else a plugin author needs.
         .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map"]),
 
+        // Zip archives read on zlib, for the host's sniffing and the plugins' books alike.
+        .target(name: "ZipReading", dependencies: ["CZlib"], path: "Sources/ZipReading"),
         // Swift helpers for writing plugins (C-ABI adapters, zip, XML). Plugins only.
-        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "CZip", "CXML2"], path: "Sources/PluginKit"),
+        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "ZipReading", "CXML2"], path: "Sources/PluginKit"),
         // The Readium shapes (manifest, link, locator) both sides of the ABI read and write.
         .target(name: "Readium", path: "Sources/Readium"),
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
-        .target(name: "EPUBCore", dependencies: ["PluginKit", "CXML2"], path: "Plugins/EPUBCore"),
+        .target(name: "EPUBCore", dependencies: ["PluginKit", "ZipReading", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CZip", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "ZipReading", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
@@ -78,7 +83,7 @@ let package = Package(
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/HostTests"),
-        .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
+        .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "ZipReading", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),

@@ -1,6 +1,7 @@
 import Foundation
 import PluginAPI
 import PluginKit
+import ZipReading
 
 /// The publication handle both EPUB plugins return: manifest, resources, render, positions, search.
 public final class EPUBPublication: RenderingPublication, PositionedPublication, SearchablePublication {

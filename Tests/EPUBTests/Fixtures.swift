@@ -71,9 +71,17 @@ struct RawZip {
         var data: Data
         var method: UInt16 = 0
         var declaredSize: UInt32? = nil
+        /// The name as bytes, when it must not be UTF-8 (then `flags` says whether it claims to be).
+        var rawName: Data? = nil
+        var flags: UInt16 = 0x0800
+        var crc: UInt32? = nil
     }
     var entries: [Entry] = []
     var diskNumber: UInt16 = 0
+    var comment = Data()
+    /// Writes the directory the zip64 way: saturated fields, the numbers in extra fields and a
+    /// zip64 end record with its locator.
+    var zip64 = false
 
     static func crc32(_ data: Data) -> UInt32 {
         var table = [UInt32](repeating: 0, count: 256)
@@ -92,24 +100,35 @@ struct RawZip {
         var central = Data()
         func u16(_ v: UInt16, _ d: inout Data) { d.append(UInt8(v & 0xFF)); d.append(UInt8(v >> 8)) }
         func u32(_ v: UInt32, _ d: inout Data) { for i in 0..<4 { d.append(UInt8((v >> (8 * UInt32(i))) & 0xFF)) } }
+        func u64(_ v: UInt64, _ d: inout Data) { for i in 0..<8 { d.append(UInt8((v >> (8 * UInt64(i))) & 0xFF)) } }
         for e in entries {
             let offset = UInt32(out.count)
-            let name = Data(e.name.utf8)
-            let crc = RawZip.crc32(e.data)
+            let name = e.rawName ?? Data(e.name.utf8)
+            let crc = e.crc ?? RawZip.crc32(e.data)
             let size = e.declaredSize ?? UInt32(e.data.count)
-            u32(0x04034b50, &out); u16(20, &out); u16(0x0800, &out); u16(e.method, &out); u16(0, &out); u16(0, &out)
+            u32(0x04034b50, &out); u16(20, &out); u16(e.flags, &out); u16(e.method, &out); u16(0, &out); u16(0, &out)
             u32(crc, &out); u32(UInt32(e.data.count), &out); u32(size, &out); u16(UInt16(name.count), &out); u16(0, &out)
             out.append(name); out.append(e.data)
-            u32(0x02014b50, &central); u16(20, &central); u16(20, &central); u16(0x0800, &central); u16(e.method, &central)
-            u16(0, &central); u16(0, &central); u32(crc, &central); u32(UInt32(e.data.count), &central); u32(size, &central)
-            u16(UInt16(name.count), &central); u16(0, &central); u16(0, &central); u16(diskNumber, &central); u16(0, &central)
-            u32(0, &central); u32(offset, &central); central.append(name)
+            var extra = Data()
+            if zip64 { u16(1, &extra); u16(24, &extra); u64(UInt64(size), &extra); u64(UInt64(e.data.count), &extra); u64(UInt64(offset), &extra) }
+            u32(0x02014b50, &central); u16(45, &central); u16(45, &central); u16(e.flags, &central); u16(e.method, &central)
+            u16(0, &central); u16(0, &central); u32(crc, &central)
+            u32(zip64 ? 0xFFFF_FFFF : UInt32(e.data.count), &central); u32(zip64 ? 0xFFFF_FFFF : size, &central)
+            u16(UInt16(name.count), &central); u16(UInt16(extra.count), &central); u16(0, &central); u16(diskNumber, &central); u16(0, &central)
+            u32(0, &central); u32(zip64 ? 0xFFFF_FFFF : offset, &central); central.append(name); central.append(extra)
         }
         let cdOffset = UInt32(out.count)
         out.append(central)
+        if zip64 {
+            let recordOffset = UInt64(out.count)
+            u32(0x06064b50, &out); u64(44, &out); u16(45, &out); u16(45, &out); u32(UInt32(diskNumber), &out); u32(UInt32(diskNumber), &out)
+            u64(UInt64(entries.count), &out); u64(UInt64(entries.count), &out); u64(UInt64(central.count), &out); u64(UInt64(cdOffset), &out)
+            u32(0x07064b50, &out); u32(UInt32(diskNumber), &out); u64(recordOffset, &out); u32(1, &out)
+        }
         u32(0x06054b50, &out); u16(diskNumber, &out); u16(diskNumber, &out)
-        u16(UInt16(entries.count), &out); u16(UInt16(entries.count), &out)
-        u32(UInt32(central.count), &out); u32(cdOffset, &out); u16(0, &out)
+        u16(zip64 ? 0xFFFF : UInt16(entries.count), &out); u16(zip64 ? 0xFFFF : UInt16(entries.count), &out)
+        u32(zip64 ? 0xFFFF_FFFF : UInt32(central.count), &out); u32(zip64 ? 0xFFFF_FFFF : cdOffset, &out)
+        u16(UInt16(comment.count), &out); out.append(comment)
         return out
     }
 }

@@ -1,5 +1,5 @@
-import CZip
 import Foundation
+import ZipReading
 
 /// Tells a file's media type from its content first (zip `mimetype` entry and container layout,
 /// JSON manifest profile, magic bytes), and from its extension only when content cannot tell or
@@ -68,10 +68,8 @@ public enum MediaTypeSniffer {
                 if value.contains("/"), value.count < 128 { return value }
             }
         }
-        var error: Int32 = 0
-        guard let archive = zip_open(path, ZIP_RDONLY, &error) else { return "application/zip" }
-        defer { zip_discard(archive) }
-        func has(_ name: String) -> Bool { zip_name_locate(archive, name, 0) >= 0 }
+        guard let archive = try? ZipReader(path: path, limits: .namesOnly) else { return "application/zip" }
+        func has(_ name: String) -> Bool { archive.contains(name) }
         if has("META-INF/container.xml") { return "application/epub+zip" }
         if has("publication.json") { return "application/lpf+zip" }
         if has("manifest.json") { return "application/audiobook+zip" }

@@ -1,0 +1,166 @@
+import CZip
+import Foundation
+import XCTest
+import ZipReading
+
+/// The zip reader against libzip (an independent implementation, here only as the oracle) and
+/// against archives written byte by byte to be odd, damaged or hostile.
+final class ZipReaderTests: XCTestCase {
+    var dir: FixtureDir!
+    override func setUpWithError() throws { dir = try FixtureDir() }
+    override func tearDown() { dir = nil }
+
+    /// Every file entry of an archive as libzip reads it, in directory order.
+    func libzipEntries(_ path: String) throws -> [(String, Data)] {
+        var code: Int32 = 0
+        let za = try XCTUnwrap(zip_open(path, ZIP_RDONLY, &code), "libzip cannot open \(path): \(code)")
+        defer { zip_discard(za) }
+        var out: [(String, Data)] = []
+        for i in 0..<UInt64(zip_get_num_entries(za, 0)) {
+            let name = String(cString: try XCTUnwrap(zip_get_name(za, i, 0)))
+            if name.hasSuffix("/") { continue }
+            let file = try XCTUnwrap(zip_fopen_index(za, i, 0), name)
+            var data = Data()
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = zip_fread(file, &buffer, UInt64(buffer.count))
+                XCTAssertGreaterThanOrEqual(n, 0, name)
+                if n <= 0 { break }
+                data.append(contentsOf: buffer[0..<Int(n)])
+            }
+            zip_fclose(file)
+            out.append((name, data))
+        }
+        return out
+    }
+
+    func assertAgreesWithLibzip(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let ours = try ZipReader(path: path)
+        let theirs = try libzipEntries(path)
+        XCTAssertEqual(ours.entries.map(\.name), theirs.map(\.0), path, file: file, line: line)
+        for (entry, (_, data)) in zip(ours.entries, theirs) {
+            XCTAssertEqual(try ours.read(entry), data, "\(path): \(entry.name)", file: file, line: line)
+        }
+    }
+
+    func testAgreesWithLibzipOnEveryEntryOfArchivesLibzipWrote() throws {
+        var big = Data(count: 3 << 20)  // several inflate rounds, compressible but not trivially
+        for i in stride(from: 0, to: big.count, by: 7) { big[i] = UInt8(truncatingIfNeeded: i / 7 % 251) }
+        let path = try dir.zip("mixed.zip", [
+            ("mimetype", Data("application/epub+zip".utf8)), ("empty.txt", Data()),
+            ("OEBPS/big.bin", big), ("OEBPS/é ü/名前.xhtml", Data("<p>non-ASCII names</p>".utf8)),
+            ("stored.bin", Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })),
+        ], stored: ["mimetype", "stored.bin"])
+        try assertAgreesWithLibzip(path)
+    }
+
+    func testAgreesWithLibzipOnEveryEntryOfTheCorpus() throws {
+        let books = (try? FileManager.default.contentsOfDirectory(atPath: CorpusTests.corpusDirectory.path))?
+            .filter { $0.hasSuffix(".epub") }.sorted() ?? []
+        if books.isEmpty { throw XCTSkip("corpus not found at \(CorpusTests.corpusDirectory.path) (../shared/corpus is absent)") }
+        for book in books { try assertAgreesWithLibzip(CorpusTests.corpusDirectory.appendingPathComponent(book).path) }
+    }
+
+    func failure(_ body: () throws -> Void) -> ZipError? {
+        do { try body() } catch let e as ZipError { return e } catch { XCTFail("not a ZipError: \(error)") }
+        return nil
+    }
+
+    func testCRCMismatchIsDamage() throws {
+        let z = RawZip(entries: [.init(name: "a.txt", data: Data("hello".utf8), crc: 1234)])
+        let reader = try ZipReader(path: try dir.write("crc.zip", z.bytes()))
+        let f = failure { _ = try reader.read("a.txt") }
+        XCTAssertEqual(f?.kind, .badData)
+        XCTAssertTrue(f?.message.contains("CRC mismatch") ?? false, f?.message ?? "")
+    }
+
+    /// Patches the directory's uncompressed size of the only deflated entry of a libzip archive.
+    func archiveClaiming(size: UInt32) throws -> String {
+        let text = Data(String(repeating: "the same words again and again ", count: 400).utf8)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try dir.zip("one.zip", [("t.txt", text)])))
+        let cd = try XCTUnwrap(bytes.range(of: Data([0x50, 0x4b, 0x01, 0x02]))).lowerBound
+        for i in 0..<4 { bytes[cd + 24 + i] = UInt8((size >> (8 * UInt32(i))) & 0xFF) }
+        return try dir.write("claims-\(size).zip", bytes)
+    }
+
+    func testAnEntryShorterOrLongerThanItsDirectorySaysIsDamage() throws {
+        let longer = try ZipReader(path: try archiveClaiming(size: 100_000))
+        let f1 = failure { _ = try longer.read("t.txt") }
+        XCTAssertEqual(f1?.kind, .badData)
+        XCTAssertTrue(f1?.message.contains("not the 100000 its directory says") ?? false, f1?.message ?? "")
+        let shorter = try ZipReader(path: try archiveClaiming(size: 100))
+        let f2 = failure { _ = try shorter.read("t.txt") }
+        XCTAssertEqual(f2?.kind, .badData)
+        XCTAssertTrue(f2?.message.contains("inflates past its declared size") ?? false, f2?.message ?? "")
+        // A prefix of an entry is what was asked for, whatever the rest holds.
+        XCTAssertEqual(try shorter.read(shorter.entry(named: "t.txt")!, limit: 10), Data("the same w".utf8))
+    }
+
+    func testStoredEntryWhoseSizesDifferIsDamage() throws {
+        let z = RawZip(entries: [.init(name: "a.txt", data: Data("hello".utf8), declaredSize: 9)])
+        let reader = try ZipReader(path: try dir.write("sizes.zip", z.bytes()))
+        XCTAssertTrue(failure { _ = try reader.read("a.txt") }?.message.contains("two sizes differ") ?? false)
+    }
+
+    func testZip64DirectoryIsRead() throws {
+        let z = RawZip(entries: [.init(name: "a.txt", data: Data("first".utf8)), .init(name: "b/c.txt", data: Data("second".utf8))], zip64: true)
+        let reader = try ZipReader(path: try dir.write("z64.zip", z.bytes()))
+        XCTAssertEqual(reader.entries.map(\.name), ["a.txt", "b/c.txt"])
+        XCTAssertEqual(try reader.read("b/c.txt"), Data("second".utf8))
+        XCTAssertEqual(try reader.read("a.txt"), Data("first".utf8))
+    }
+
+    func testACommentHoldingTheEndSignatureDoesNotFoolTheReader() throws {
+        var z = RawZip(entries: [.init(name: "a.txt", data: Data("text".utf8))])
+        z.comment = Data([0x50, 0x4b, 0x05, 0x06] + [UInt8](repeating: 0xEE, count: 18) + Array("a comment".utf8))
+        let reader = try ZipReader(path: try dir.write("comment.zip", z.bytes()))
+        XCTAssertEqual(try reader.read("a.txt"), Data("text".utf8))
+    }
+
+    func testNamesThatAreNotUTF8AreReadAsCodePage437() throws {
+        let z = RawZip(entries: [.init(name: "", data: Data("x".utf8), rawName: Data([0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]), flags: 0)])
+        let reader = try ZipReader(path: try dir.write("cp437.zip", z.bytes()))
+        XCTAssertEqual(reader.entries.map(\.name), ["été.txt"])
+    }
+
+    func testLocalHeaderOutOfPlaceIsDamageForThatEntryOnly() throws {
+        var bytes = RawZip(entries: [.init(name: "a.txt", data: Data("aaaa".utf8)), .init(name: "b.txt", data: Data("bbbb".utf8))]).bytes()
+        bytes[0] = 0x51  // the first local header's signature
+        let reader = try ZipReader(path: try dir.write("local.zip", bytes))
+        let f = failure { _ = try reader.read("a.txt") }
+        XCTAssertEqual(f?.kind, .badData)
+        XCTAssertTrue(f?.message.contains("local header") ?? false, f?.message ?? "")
+        XCTAssertEqual(try reader.read("b.txt"), Data("bbbb".utf8))
+    }
+
+    func testDamagedDeflateDataIsAnErrorNotGarbage() throws {
+        let text = Data((0..<20_000).map { _ in UInt8.random(in: 0x61...0x7A) })
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: try dir.zip("d.zip", [("t.txt", text)])))
+        for i in 100..<140 { bytes[i] ^= 0x5A }
+        let reader = try ZipReader(path: try dir.write("damaged.zip", bytes))
+        XCTAssertEqual(failure { _ = try reader.read("t.txt") }?.kind, .badData)
+    }
+
+    func testStreamHandsOverTheWholeEntry() throws {
+        let text = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 97) })
+        let reader = try ZipReader(path: try dir.zip("s.zip", [("t.bin", text)]))
+        var streamed = Data()
+        var pieces = 0
+        try reader.stream(try XCTUnwrap(reader.entry(named: "t.bin"))) { streamed.append(contentsOf: $0); pieces += 1 }
+        XCTAssertEqual(streamed, text)
+        XCTAssertGreaterThan(pieces, 1)
+    }
+
+    func testNamesOnlyLimitsLetASnifferSeeWhatAPluginWouldRefuse() throws {
+        let z = RawZip(entries: [.init(name: "META-INF/container.xml", data: Data("a".utf8)), .init(name: "META-INF/container.xml", data: Data("b".utf8))])
+        let path = try dir.write("dup.zip", z.bytes())
+        XCTAssertNotNil(failure { _ = try ZipReader(path: path) })
+        XCTAssertTrue(try ZipReader(path: path, limits: .namesOnly).contains("META-INF/container.xml"))
+    }
+
+    func testNotAZipAndMissingFilesAreNamed() throws {
+        XCTAssertEqual(failure { _ = try ZipReader(path: try dir.write("text.zip", Data(repeating: 0x41, count: 5000))) }?.kind, .badData)
+        XCTAssertEqual(failure { _ = try ZipReader(path: dir.path("absent.zip")) }?.kind, .notFound)
+        XCTAssertEqual(failure { _ = try ZipReader(path: dir.url.path) }?.kind, .io)
+    }
+}
