@@ -50,8 +50,13 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
-        .systemLibrary(name: "CDBus", path: "Sources/CDBus", pkgConfig: "dbus-1",
-                       providers: [.apt(["libdbus-1-dev"])]),
+        // libdbus's headers (libdbus-1-dev) with the library itself opened on first use, like CCurl. A C target
+        // cannot use pkg-config: these are `pkg-config --cflags dbus-1`, with arm64's folder beside x86-64's.
+        // Only CDBus's own C file reads them; CDBus.h, which Swift imports, needs none.
+        .target(name: "CDBus", path: "Sources/CDBus",
+                cSettings: [.unsafeFlags(["-I/usr/include/dbus-1.0", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
+                                          "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"])],
+                linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 

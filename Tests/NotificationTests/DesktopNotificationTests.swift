@@ -84,6 +84,48 @@ final class DesktopNotificationTests: NotificationTestCase {
         XCTAssertEqual(try texts().count, 2)
     }
 
+    /// libdbus (and libsystemd, libgcrypt and the rest behind it) is not linked: commands with nothing for the
+    /// desktop never load it, even with a session bus, and the first notification for the desktop does.
+    /// LD_DEBUG=libs makes ld.so name on stderr every library it loads, at start or by dlopen.
+    func testLibdbusIsOpenedOnlyWhenSomethingGoesToTheDesktop() throws {
+        let libdbus = "library=libdbus-1.so.3"
+        try addAndLogin()
+        try run(["reserve", "ebook-out"])
+        shelf.environment["LD_DEBUG"] = "libs"
+        let version = try run(["--version"])
+        XCTAssertTrue(version.stderr.contains("library=libsqlite3.so.0"), "ld.so names what it loads:\n\(version.stderr)")
+        XCTAssertFalse(version.stderr.contains(libdbus), "shelf --version loaded libdbus")
+        XCTAssertFalse(try run(["sync"]).stderr.contains(libdbus), "a sync with nothing to notify loaded libdbus")
+        library.makeHoldReady(waiting)
+        library.setHoldEnd(waiting, Date().addingTimeInterval(3 * Self.day))
+        XCTAssertTrue(try run(["sync"]).stderr.contains(libdbus), "a notification for the desktop did not load libdbus")
+        XCTAssertEqual(server.waitForNotify(count: 1).map(\.summary), [readyText])
+    }
+
+    /// A libdbus that cannot be opened (here: a file of that name that is no library, found first through
+    /// LD_LIBRARY_PATH) costs the desktop only: one line says what to install, the notification is kept and
+    /// offered once like with no desktop, and shelf goes on.
+    func testWithoutLibdbusShelfSaysWhatToInstallAndKeepsTheNotification() throws {
+        let folder = shelf.home.appendingPathComponent("broken-libdbus")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("not a library\n".utf8).write(to: folder.appendingPathComponent("libdbus-1.so.3"))
+        shelf.environment["LD_LIBRARY_PATH"] = folder.path
+        try addAndLogin()
+        try run(["reserve", "ebook-out"])
+        XCTAssertEqual(try run(["sync"]).stderr, "", "nothing for the desktop, nothing to say")
+        library.makeHoldReady(waiting)
+        library.setHoldEnd(waiting, Date().addingTimeInterval(3 * Self.day))
+        let result = try run(["sync"])
+        XCTAssertTrue(result.stderr.hasPrefix("shelf: 1 notification could not be shown on the desktop: libdbus could not be opened ("),
+                      result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("): install it with apt-get install libdbus-1-3. `shelf notifications` lists it.\n"),
+                      result.stderr)
+        XCTAssertEqual(try texts(), [readyText])
+        XCTAssertEqual(try notifications().first?["onDesktop"] as? Bool, false)
+        XCTAssertEqual(try run(["sync"]).stderr, "", "offered once, said once")
+        XCTAssertEqual(server.notifyCalls, [])
+    }
+
     func testNoBusMeansNoDesktopAndNoComplaint() throws {
         shelf.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         try addAndLogin()

@@ -2,7 +2,8 @@ import CDBus
 import Foundation
 
 /// A small `org.freedesktop.Notifications` server of the test's own, on the test's private bus, spoken through
-/// libdbus. It records every call and answers as told: properly, with garbage, with an error, or not at all.
+/// libdbus (CDBus, as shelf does). It records every call and answers as told: properly, with garbage, with an
+/// error, or not at all.
 final class FakeNotificationServer: @unchecked Sendable {
     enum Behaviour: Sendable {
         case proper
@@ -38,19 +39,14 @@ final class FakeNotificationServer: @unchecked Sendable {
     }
 
     init(address: String) throws {
-        _ = dbus_threads_init_default()
-        var error = DBusError()
-        dbus_error_init(&error)
-        defer { dbus_error_free(&error) }
-        guard let opened = dbus_connection_open_private(address, &error), dbus_bus_register(opened, &error) != 0 else {
+        var failure = [CChar](repeating: 0, count: 512)
+        guard let opened = shelf_dbus_connect(address, &failure, failure.count) else {
             throw NSError(domain: "FakeNotificationServer", code: 1,
-                          userInfo: [NSLocalizedDescriptionKey: error.message.map { String(cString: $0) } ?? "cannot connect"])
+                          userInfo: [NSLocalizedDescriptionKey: String(cString: failure)])
         }
-        dbus_connection_set_exit_on_disconnect(opened, 0)
-        let reply = dbus_bus_request_name(opened, "org.freedesktop.Notifications", UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE), &error)
-        guard reply == DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER else {
-            dbus_connection_close(opened)
-            dbus_connection_unref(opened)
+        let reply = shelf_dbus_request_name(opened, "org.freedesktop.Notifications", shelf_dbus_name_flag_do_not_queue)
+        guard reply == shelf_dbus_request_name_reply_primary_owner else {
+            shelf_dbus_disconnect(opened)
             throw NSError(domain: "FakeNotificationServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot own the name"])
         }
         connection = opened
@@ -61,8 +57,7 @@ final class FakeNotificationServer: @unchecked Sendable {
     func stop() {
         guard lock.withLock({ let was = running; running = false; return was }) else { return }
         finished.wait()
-        dbus_connection_close(connection)
-        dbus_connection_unref(connection)
+        shelf_dbus_disconnect(connection)
     }
 
     /// Waits until `count` Notify calls arrived (or `timeout` passed).
@@ -75,92 +70,92 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     private func serve() {
         while lock.withLock({ running }) {
-            _ = dbus_connection_read_write(connection, 50)
-            while let message = dbus_connection_pop_message(connection) {
+            _ = shelf_dbus_connection_read_write(connection, 50)
+            while let message = shelf_dbus_connection_pop_message(connection) {
                 handle(message)
-                dbus_message_unref(message)
+                shelf_dbus_message_unref(message)
             }
         }
         finished.signal()
     }
 
     private func handle(_ message: OpaquePointer) {
-        guard dbus_message_get_type(message) == shelf_dbus_message_method_call,
-              let member = dbus_message_get_member(message).map({ String(cString: $0) }) else { return }
+        guard shelf_dbus_message_get_type(message) == shelf_dbus_message_method_call,
+              let member = shelf_dbus_message_get_member(message).map({ String(cString: $0) }) else { return }
         var call = Call(method: member)
         var reply: OpaquePointer?
         switch member {
         case "Notify":
-            var args = DBusMessageIter()
-            if dbus_message_iter_init(message, &args) != 0 {
+            var args = shelf_dbus_iter()
+            if shelf_dbus_message_iter_init(message, &args) != 0 {
                 call.appName = Self.string(&args) ?? ""
-                _ = dbus_message_iter_next(&args)   // replaces_id
-                _ = dbus_message_iter_next(&args)   // app_icon
+                _ = shelf_dbus_message_iter_next(&args)   // replaces_id
+                _ = shelf_dbus_message_iter_next(&args)   // app_icon
                 call.summary = Self.string(&args) ?? ""
                 call.body = Self.string(&args) ?? ""
-                if dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_array {
-                    var inner = DBusMessageIter()
-                    dbus_message_iter_recurse(&args, &inner)
-                    while dbus_message_iter_get_arg_type(&inner) == shelf_dbus_type_string {
+                if shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_array {
+                    var inner = shelf_dbus_iter()
+                    shelf_dbus_message_iter_recurse(&args, &inner)
+                    while shelf_dbus_message_iter_get_arg_type(&inner) == shelf_dbus_type_string {
                         if let text = Self.string(&inner) { call.actions.append(text) }
                     }
                 }
-                _ = dbus_message_iter_next(&args)   // actions
-                _ = dbus_message_iter_next(&args)   // hints
-                if dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_int32 {
+                _ = shelf_dbus_message_iter_next(&args)   // actions
+                _ = shelf_dbus_message_iter_next(&args)   // hints
+                if shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_int32 {
                     var timeout: Int32 = 0
-                    dbus_message_iter_get_basic(&args, &timeout)
+                    shelf_dbus_message_iter_get_basic(&args, &timeout)
                     call.expireTimeout = timeout
                 }
             }
             switch behaviour {
             case .proper:
-                reply = dbus_message_new_method_return(message)
-                var args = DBusMessageIter()
-                dbus_message_iter_init_append(reply, &args)
+                reply = shelf_dbus_message_new_method_return(message)
+                var args = shelf_dbus_iter()
+                shelf_dbus_message_iter_init_append(reply, &args)
                 var id = lock.withLock { () -> UInt32 in nextID += 1; return nextID }
-                _ = dbus_message_iter_append_basic(&args, shelf_dbus_type_uint32, &id)
+                _ = shelf_dbus_message_iter_append_basic(&args, shelf_dbus_type_uint32, &id)
             case .garbage:
-                reply = dbus_message_new_method_return(message)
-                var args = DBusMessageIter()
-                dbus_message_iter_init_append(reply, &args)
+                reply = shelf_dbus_message_new_method_return(message)
+                var args = shelf_dbus_iter()
+                shelf_dbus_message_iter_init_append(reply, &args)
                 "\u{1}garbage\u{7f}".withCString { pointer in
                     var value: UnsafePointer<CChar>? = pointer
-                    _ = dbus_message_iter_append_basic(&args, shelf_dbus_type_string, &value)
+                    _ = shelf_dbus_message_iter_append_basic(&args, shelf_dbus_type_string, &value)
                 }
             case .failing:
-                reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.Failed", "the notification service is broken")
+                reply = shelf_dbus_message_new_error(message, "org.freedesktop.DBus.Error.Failed", "the notification service is broken")
             }
         case "CloseNotification":
-            var args = DBusMessageIter()
-            if dbus_message_iter_init(message, &args) != 0, dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_uint32 {
+            var args = shelf_dbus_iter()
+            if shelf_dbus_message_iter_init(message, &args) != 0, shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_uint32 {
                 var id: UInt32 = 0
-                dbus_message_iter_get_basic(&args, &id)
+                shelf_dbus_message_iter_get_basic(&args, &id)
                 call.closedID = id
             }
-            reply = dbus_message_new_method_return(message)
+            reply = shelf_dbus_message_new_method_return(message)
         case "GetCapabilities", "GetServerInformation":
-            reply = dbus_message_new_method_return(message)
+            reply = shelf_dbus_message_new_method_return(message)
         default:
-            reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+            reply = shelf_dbus_message_new_error(message, "org.freedesktop.DBus.Error.UnknownMethod", "no such method")
         }
         lock.withLock { recorded.append(call) }
         if let reply {
-            _ = dbus_connection_send(connection, reply, nil)
-            dbus_connection_flush(connection)
-            dbus_message_unref(reply)
+            _ = shelf_dbus_connection_send(connection, reply)
+            shelf_dbus_connection_flush(connection)
+            shelf_dbus_message_unref(reply)
         }
     }
 
     /// Reads a string argument and moves on.
-    private static func string(_ iterator: inout DBusMessageIter) -> String? {
-        guard dbus_message_iter_get_arg_type(&iterator) == shelf_dbus_type_string else {
-            _ = dbus_message_iter_next(&iterator)
+    private static func string(_ iterator: inout shelf_dbus_iter) -> String? {
+        guard shelf_dbus_message_iter_get_arg_type(&iterator) == shelf_dbus_type_string else {
+            _ = shelf_dbus_message_iter_next(&iterator)
             return nil
         }
         var value: UnsafePointer<CChar>?
-        dbus_message_iter_get_basic(&iterator, &value)
-        _ = dbus_message_iter_next(&iterator)
+        shelf_dbus_message_iter_get_basic(&iterator, &value)
+        _ = shelf_dbus_message_iter_next(&iterator)
         return value.map { String(cString: $0) }
     }
 }

@@ -5,12 +5,20 @@ public enum NotificationDelivery {
     /// Hands every live notification not yet offered to the desktop, and closes withdrawn ones it still shows.
     /// Each is offered once: with no desktop it is marked as offered all the same, so that a stale notification
     /// does not pop up days later. Returns the notifications the desktop took.
+    ///
+    /// A session bus without libdbus to speak to it is the one case said aloud, through `report` (stderr): the
+    /// patron has a desktop and expects notifications there, and only an install brings them.
     @discardableResult
     public static func deliverToDesktop(_ database: LibraryDatabase,
-                                        environment: [String: String] = ProcessInfo.processInfo.environment) -> [NotificationRecord] {
+                                        environment: [String: String] = ProcessInfo.processInfo.environment,
+                                        report: (String) -> Void = reportOnStderr) -> [NotificationRecord] {
         guard let pending = try? database.notificationsForDesktop(), let withdrawn = try? database.withdrawnOnDesktop(),
               !(pending.isEmpty && withdrawn.isEmpty) else { return [] }
         let desktop = DesktopNotifier(environment: environment)
+        if desktop == nil, !pending.isEmpty, let problem = DesktopNotifier.libraryProblem(environment: environment) {
+            let (count, them) = pending.count == 1 ? ("1 notification", "it") : ("\(pending.count) notifications", "them")
+            report("\(count) could not be shown on the desktop: \(problem). `shelf notifications` lists \(them).")
+        }
         defer { desktop?.close() }
         var taken: [NotificationRecord] = []
         for record in withdrawn {
@@ -23,6 +31,11 @@ public enum NotificationDelivery {
             if id != nil { taken.append(record) }
         }
         return taken
+    }
+
+    /// Where `deliverToDesktop` says it by default: one line on stderr, like shelf's errors.
+    public static func reportOnStderr(_ message: String) {
+        FileHandle.standardError.write(Data("shelf: \(message)\n".utf8))
     }
 
     /// The line a terminal shows for a notification: the text, then how to open it.
