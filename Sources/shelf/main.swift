@@ -111,7 +111,6 @@ signal(SIGINT) { _ in
     HostServices.cancelRequested = true
 }
 signal(SIGPIPE, SIG_IGN)
-TimeZonePin.apply()
 
 do {
     exit(try run(Array(CommandLine.arguments.dropFirst())))

@@ -28,19 +28,6 @@ static shelf_status sink_write(void *ctx, const void *data, size_t n) {
     s->len += n;
     return SHELF_OK;
 }
-/* As the shelf command does at start (Sources/Host/TimeZonePin.swift): with TZ unset, glibc checks
- * /etc/localtime again (a stat) on every mktime, and libzip calls mktime for each entry of an
- * archive's directory. The plugin is timed as the host runs it. */
-static void pin_time_zone(void) {
-    if (getenv("TZ")) return;
-    char target[4096];
-    ssize_t n = readlink("/etc/localtime", target, sizeof target - 1);
-    if (n <= 0) return;
-    target[n] = 0;
-    const char *zone = strstr(target, "/zoneinfo/");
-    if (zone && zone[10] && !strstr(zone, "..")) setenv("TZ", zone + 10, 0);
-}
-
 static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec / 1e9; }
 static long maxrss_kb(void) { struct rusage ru; getrusage(RUSAGE_SELF, &ru); return ru.ru_maxrss; }
 
@@ -75,7 +62,6 @@ static int reading_order(shelf_publication *p, char ***out) {
 
 int main(int argc, char **argv) {
     if (argc < 4) { fprintf(stderr, "usage: driver PLUGIN.so MODE ARGS...\n"); return 64; }
-    pin_time_zone();
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 69; }
     shelf_plugin_entry_fn entry = (shelf_plugin_entry_fn)dlsym(lib, SHELF_PLUGIN_ENTRY_SYMBOL);
