@@ -7,7 +7,7 @@ public final class Shelf {
     public let directories: ShelfDirectories?
     public let searchPath: PluginSearchPath
 
-    public init(pluginPaths: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(pluginPaths: [String] = [], environment: [String: String] = ProcessEnvironment.current()) {
         self.environment = environment
         self.directories = try? ShelfDirectories(environment: environment)
         self.searchPath = .standard(explicit: pluginPaths, environment: environment)

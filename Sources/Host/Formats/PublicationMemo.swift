@@ -69,7 +69,7 @@ struct PublicationMemo {
     /// Deletes the memos written longest ago beyond `limit` (each comes back, at the cost of one
     /// plugin open, the next time its book is opened). Runs only when a memo was written, never on a read.
     static func prune(_ folder: URL, limit: Int = limit) {
-        let memos = memoNames(in: folder.path)
+        let memos = (DirectoryNames.list(folder.path) ?? []).filter { $0.hasSuffix(".memo") }
         guard memos.count > limit else { return }
         let dated = memos.map { name -> (path: String, written: Int64) in
             let path = folder.appendingPathComponent(name).path
@@ -78,18 +78,6 @@ struct PublicationMemo {
         for old in dated.sorted(by: { $0.written < $1.written }).prefix(memos.count - limit) {
             unlink(old.path)
         }
-    }
-
-    /// The memo files in the folder, by name (plain readdir: this runs after every memo written).
-    private static func memoNames(in folder: String) -> [String] {
-        guard let dir = opendir(folder) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasSuffix(".memo") { names.append(name) }
-        }
-        return names
     }
 
     /// The same book named from two folders is one memo.

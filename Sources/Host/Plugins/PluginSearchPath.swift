@@ -36,7 +36,16 @@ public struct PluginSearchPath: Sendable {
     }
 
     public static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        realPath("/proc/self/exe") ?? CommandLine.arguments[0]
+    }
+
+    /// The path with every symbolic link resolved, or nil when there is no such file. realpath(3)
+    /// rather than Foundation's resolvingSymlinksInPath, which cost every command a readlink per path
+    /// component per plugin.
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The candidate libraries, each real file once, in search order.
@@ -44,15 +53,14 @@ public struct PluginSearchPath: Sendable {
         var seen = Set<String>()
         var found: [String] = []
         func add(_ path: String) {
-            let real = (path as NSString).resolvingSymlinksInPath
-            if seen.insert(real).inserted { found.append(path) }
+            if seen.insert(Self.realPath(path) ?? path).inserted { found.append(path) }
         }
         for entry in entries {
             switch entry {
             case .file(let path):
                 add(path)
             case .directory(let dir), .bundled(let dir):
-                guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+                guard let names = DirectoryNames.list(dir) else { continue }
                 let isBundled: Bool = { if case .bundled = entry { return true }; return false }()
                 for name in names.sorted() where name.hasSuffix(".so") {
                     if isBundled && !name.hasPrefix("libshelf-") { continue }

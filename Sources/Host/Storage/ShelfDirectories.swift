@@ -28,10 +28,10 @@ public struct ShelfDirectories: Sendable, Equatable {
     /// `currentDirectory` anchors a relative `SHELF_HOME`. Relative XDG values are ignored, as the specification
     /// asks; so are empty ones.
     public init(environment: [String: String],
-                currentDirectory: String = FileManager.default.currentDirectoryPath) throws {
+                currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath) throws {
         if let home = environment["SHELF_HOME"], !home.isEmpty {
             let root = home.hasPrefix("/") ? URL(fileURLWithPath: home, isDirectory: true)
-                : URL(fileURLWithPath: currentDirectory, isDirectory: true).appendingPathComponent(home, isDirectory: true)
+                : URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent(home, isDirectory: true)
             let standard = root.standardizedFileURL
             self.init(config: standard.appendingPathComponent("config", isDirectory: true),
                       data: standard.appendingPathComponent("data", isDirectory: true),
