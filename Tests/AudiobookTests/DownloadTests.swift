@@ -13,6 +13,7 @@ final class DownloadTests: XCTestCase {
         var value: Int { lock.lock(); defer { lock.unlock() }; return n }
     }
 
+    @discardableResult
     func run(_ process: ShelfProcess, _ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
              file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
         let r = try process.run(arguments, stdin: stdin.map { Data($0.utf8) })

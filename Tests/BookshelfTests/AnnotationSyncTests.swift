@@ -57,6 +57,7 @@ final class AnnotationSyncTests: BookshelfTestCase {
         try object(device, ["bookmarks", book]) as? [[String: Any]] ?? []
     }
 
+    @discardableResult
     func syncResults(_ device: ShelfProcess, _ arguments: [String] = [], expect status: Int32 = 0,
                      file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
         let result = try run(device, ["annotations", "sync"] + arguments + ["--json"], expect: status, file: file, line: line)

@@ -40,7 +40,7 @@ final class FixtureDir {
     /// Runs `body` with the process's standard error redirected to a file; returns what was written.
     func capturingStandardError(_ body: () throws -> Void) rethrows -> String {
         let file = path("stderr-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: file, contents: nil)
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: nil))
         fflush(stderr)
         let saved = dup(2)
         let fd = open(file, O_WRONLY)

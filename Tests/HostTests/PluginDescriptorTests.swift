@@ -59,7 +59,7 @@ final class PluginSearchPathTests: XCTestCase {
         for file in [bin.appendingPathComponent("libshelf-a.so"), bin.appendingPathComponent("libother.so"),
                      explicit.appendingPathComponent("b.so"), explicit.appendingPathComponent("readme.txt"),
                      installed.appendingPathComponent("c.so"), home.appendingPathComponent(".local/lib/shelf/plugins/d.so")] {
-            FileManager.default.createFile(atPath: file.path, contents: Data())
+            XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: Data()))
         }
         // The same library named twice is tried once.
         try FileManager.default.createSymbolicLink(at: explicit.appendingPathComponent("again.so"), withDestinationURL: explicit.appendingPathComponent("b.so"))
