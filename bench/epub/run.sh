@@ -88,7 +88,7 @@ if [ $have_peer = 1 ]; then
   echo "  ratio (target >= 3x): $(ratio "$(echo "$p" | secs)" "$et")"
 fi
 
-echo "info on the largest book as a process (median of 10 runs; ebook-meta, 3; hyperfine where installed)"
+echo "info on the largest book as a process (median of 10 runs each; hyperfine where installed)"
 per_run() {  # runs, command...: the median wall time of one run, in seconds
   local n=$1
   shift
@@ -125,7 +125,7 @@ fi
 driver_t=$(per_run 10 "$work/driver" "$epub2" info "$largest")
 echo "  plugin alone (C driver: dlopen, open, manifest): ${driver_t} s per run"
 if command -v ebook-meta >/dev/null; then
-  theirs=$(per_run 3 ebook-meta "$largest")
+  theirs=$(per_run 10 ebook-meta "$largest")
   echo "  ebook-meta: ${theirs} s per run"
   [ -n "$ours" ] && echo "  ratio, shelf info of a new book (target >= 20x): $(ratio "$theirs" "$ours")"
   [ -n "$ours" ] && echo "  ratio, shelf info of a known book: $(ratio "$theirs" "$known")"
