@@ -18,50 +18,146 @@ public struct FastJSONError: Error, Equatable {
 // MARK: Writing
 
 /// Compact JSON into a byte buffer.
-public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+///
+/// The buffer is the writer's own malloc'd memory rather than an `[UInt8]`: every append to an array checks
+/// uniqueness and capacity, and a manifest of a long book is some twenty thousand appends. Noncopyable, so
+/// that the memory has one owner and is freed once, or handed to `Data` without a copy (`data()`).
+public struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
-
-    @inline(__always) mutating func raw(_ byte: UInt8) { bytes.append(byte) }
-    @inline(__always) mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    public init(capacity: Int = 256) {
+        self.capacity = Swift.max(capacity, 16)
+        guard let memory = malloc(self.capacity) else { fatalError("JSONWriter: out of memory") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    deinit { free(base) }
+
+    /// What has been written so far (a copy).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// What was written, as `Data` that takes over the writer's memory.
+    public consuming func data() -> Data {
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .free)
+        discard self
+        return data
+    }
+
+    /// Room for `n` more bytes; where they go.
+    @inline(__always) private mutating func reserve(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(count + n > capacity) { grow(to: count + n) }
+        return base + count
+    }
+
+    @inline(never) private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        // realloc: a large buffer is moved by remapping its pages, not by copying them.
+        guard let memory = realloc(base, newCapacity) else { fatalError("JSONWriter: out of memory") }
+        base = memory.assumingMemoryBound(to: UInt8.self)
+        capacity = newCapacity
+    }
+
+    @inline(__always) mutating func raw(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        count += 1
+    }
+
+    @inline(__always) mutating func raw(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        reserve(n).update(from: text.utf8Start, count: n)
+        count += n
+    }
 
     /// A JSON string: `"` and `\` escaped, control characters as \n, \t, ... or \u00XX; the rest as UTF-8.
     public mutating func string(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            var start = 0
-            for i in 0..<utf8.count {
-                let b = utf8[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
-                if start < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i])) }
-                start = i + 1
-                bytes.append(UInt8(ascii: "\\"))
-                switch b {
-                case 0x22: bytes.append(0x22)
-                case 0x5C: bytes.append(0x5C)
-                case 0x0A: bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "t"))
-                case 0x08: bytes.append(UInt8(ascii: "b"))
-                case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default:
-                    bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(b >> 4)], Self.hex[Int(b & 0xF)]])
-                }
-            }
-            if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+        // Room for the worst case, every byte written as \u00XX, so that the copy needs no checks.
+        let out = reserve(s.utf8.count * 6 + 2)
+        // Not `withUTF8`: it is mutating, and the copy of `s` it needs costs a retain and a release.
+        if let n = s.utf8.withContiguousStorageIfAvailable({ JSONWriter.quote($0, into: out) }) {
+            count += n
+        } else {
+            var s = s
+            count += s.withUTF8 { JSONWriter.quote($0, into: out) }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hex: StaticString = "0123456789abcdef"
+
+    /// Writes `"text"` at `out`, escaped; returns how many bytes that took.
+    private static func quote(_ text: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var o = out
+        o.pointee = 0x22
+        o += 1
+        if let p = text.baseAddress {
+            let n = text.count
+            var i = 0
+            var run = 0  // start of the bytes not yet copied
+            while i < n {
+                // Eight bytes at a time while none of them needs escaping: most strings have no byte that does.
+                if i + 8 <= n, !needsEscape(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
+                }
+                let b = p[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }
+                o.update(from: p + run, count: i - run)
+                o += i - run
+                o.pointee = 0x5C
+                switch b {
+                case 0x22: o[1] = 0x22
+                case 0x5C: o[1] = 0x5C
+                case 0x0A: o[1] = UInt8(ascii: "n")
+                case 0x0D: o[1] = UInt8(ascii: "r")
+                case 0x09: o[1] = UInt8(ascii: "t")
+                case 0x08: o[1] = UInt8(ascii: "b")
+                case 0x0C: o[1] = UInt8(ascii: "f")
+                default:
+                    o[1] = UInt8(ascii: "u"); o[2] = 0x30; o[3] = 0x30
+                    o[4] = hex.utf8Start[Int(b >> 4)]; o[5] = hex.utf8Start[Int(b & 0xF)]
+                    o += 4
+                }
+                o += 2
+                i += 1
+                run = i
+            }
+            o.update(from: p + run, count: n - run)
+            o += n - run
+        }
+        o.pointee = 0x22
+        o += 1
+        return o - out
+    }
+
+    /// Whether any of the eight bytes is a control character, `"` or `\`. May say yes when none is (the
+    /// bytes are then looked at one by one), never no when one is.
+    @inline(__always) private static func needsEscape(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
+        let below0x20 = (w &- ones &* 0x20) & ~w & high != 0
+        return below0x20 || hasZeroByte(w ^ (ones &* 0x22)) || hasZeroByte(w ^ (ones &* 0x5C))
     }
 
     public mutating func int(_ n: Int) {
-        if n >= 0 && n < 10 { bytes.append(0x30 + UInt8(n)); return }
-        bytes.append(contentsOf: String(n).utf8)
+        if n >= 0 && n < 10 { raw(0x30 + UInt8(n)); return }
+        // Digits from the right into a scratch area, then moved into place: no String made.
+        let out = reserve(21)
+        var magnitude = n.magnitude
+        var digits = 0
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            repeat {
+                scratch[19 - digits] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+                digits += 1
+            } while magnitude > 0
+            var o = out
+            if n < 0 { o.pointee = UInt8(ascii: "-"); o += 1 }
+            o.update(from: scratch.baseAddress! + (20 - digits), count: digits)
+        }
+        count += digits + (n < 0 ? 1 : 0)
     }
 
     /// A double as JSONEncoder writes it ("1" for 1.0, "0.25", "1e-05"); a non-finite one is refused
@@ -71,7 +167,14 @@ public struct JSONWriter {
         if d.rounded() == d, abs(d) < 1e15 { int(Int(d)); return }
         var text = d.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        append(utf8: text.utf8)
+    }
+
+    private mutating func append(utf8: String.UTF8View) {
+        let n = utf8.count
+        let out = reserve(n)
+        _ = UnsafeMutableBufferPointer(start: out, count: n).initialize(from: utf8)
+        count += n
     }
 
     public mutating func bool(_ b: Bool) { b ? raw("true") : raw("false") }
@@ -79,46 +182,48 @@ public struct JSONWriter {
 
     /// Member separator bookkeeping for objects and arrays written by hand.
     @inline(__always) mutating func key(_ name: StaticString, first: inout Bool) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { raw(UInt8(ascii: ",")) }
         first = false
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        raw(UInt8(ascii: "\""))
+        raw(name)
+        raw("\":")
     }
 
     @inline(__always) mutating func key(_ name: String, first: inout Bool) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+        if !first { raw(UInt8(ascii: ",")) }
         first = false
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        raw(UInt8(ascii: ":"))
     }
 
     mutating func array<T: JSONWritable>(_ items: [T]) throws {
-        bytes.append(UInt8(ascii: "["))
-        for (i, item) in items.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            try item.write(to: &self)
+        raw(UInt8(ascii: "["))
+        for i in items.indices {
+            if i > 0 { raw(UInt8(ascii: ",")) }
+            try items[i].write(to: &self)
         }
-        bytes.append(UInt8(ascii: "]"))
+        raw(UInt8(ascii: "]"))
     }
 
     mutating func stringArray(_ items: [String]) {
-        bytes.append(UInt8(ascii: "["))
-        for (i, item) in items.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(item)
+        raw(UInt8(ascii: "["))
+        items.withUnsafeBufferPointer { items in
+            for i in items.indices {
+                if i > 0 { raw(UInt8(ascii: ",")) }
+                string(items[i])
+            }
         }
-        bytes.append(UInt8(ascii: "]"))
+        raw(UInt8(ascii: "]"))
     }
 
     mutating func object(_ members: [String: JSONValue]) throws {
-        bytes.append(UInt8(ascii: "{"))
+        raw(UInt8(ascii: "{"))
         var first = true
         for (k, v) in members {
             key(k, first: &first)
             try v.write(to: &self)
         }
-        bytes.append(UInt8(ascii: "}"))
+        raw(UInt8(ascii: "}"))
     }
 }
 
@@ -172,21 +277,44 @@ extension Locator: JSONWritable {
 
 extension Link: JSONWritable {
     public func write(to w: inout JSONWriter) throws {
-        w.raw("{\"href\":")
-        w.string(href)
-        if let type { w.raw(",\"type\":"); w.string(type) }
-        if let title { w.raw(",\"title\":"); w.string(title) }
-        if let rel { w.raw(",\"rel\":"); w.stringArray(rel) }
-        if let properties { w.raw(",\"properties\":"); try w.object(properties) }
-        if let duration { w.raw(",\"duration\":"); try w.double(duration) }
-        if let children { w.raw(",\"children\":"); try w.array(children) }
-        for (k, v) in extra where !Self.known.contains(k) {
-            w.raw(",")
-            w.string(k)
-            w.raw(":")
-            try v.write(to: &w)
+        try withUnsafePointer(to: self) { try w.link($0) }
+    }
+}
+
+extension JSONWriter {
+    /// Links read where they are: copying a link out of its array retains and releases every one of its
+    /// fields, and a manifest of a long book has thousands.
+    mutating func links(_ links: [Link]) throws {
+        raw(UInt8(ascii: "["))
+        try links.withUnsafeBufferPointer { links in
+            guard var p = links.baseAddress else { return }
+            for i in 0..<links.count {
+                if i > 0 { raw(UInt8(ascii: ",")) }
+                try link(p)
+                p += 1
+            }
         }
-        w.raw("}")
+        raw(UInt8(ascii: "]"))
+    }
+
+    mutating func link(_ l: UnsafePointer<Link>) throws {
+        raw("{\"href\":")
+        string(l.pointee.href)
+        if let type = l.pointee.type { raw(",\"type\":"); string(type) }
+        if let title = l.pointee.title { raw(",\"title\":"); string(title) }
+        if let rel = l.pointee.rel { raw(",\"rel\":"); stringArray(rel) }
+        if let properties = l.pointee.properties { raw(",\"properties\":"); try object(properties) }
+        if let duration = l.pointee.duration { raw(",\"duration\":"); try double(duration) }
+        if let children = l.pointee.children { raw(",\"children\":"); try links(children) }
+        if !l.pointee.extra.isEmpty {
+            for (k, v) in l.pointee.extra where !Link.known.contains(k) {
+                raw(UInt8(ascii: ","))
+                string(k)
+                raw(UInt8(ascii: ":"))
+                try v.write(to: &self)
+            }
+        }
+        raw("}")
     }
 }
 
@@ -196,10 +324,10 @@ extension Manifest: JSONWritable {
         var first = true
         if let context { w.key("@context", first: &first); try context.write(to: &w) }
         w.key("metadata", first: &first); try w.object(metadata)
-        w.key("links", first: &first); try w.array(links)
-        w.key("readingOrder", first: &first); try w.array(readingOrder)
-        if let resources { w.key("resources", first: &first); try w.array(resources) }
-        if let toc { w.key("toc", first: &first); try w.array(toc) }
+        w.key("links", first: &first); try w.links(links)
+        w.key("readingOrder", first: &first); try w.links(readingOrder)
+        if let resources { w.key("resources", first: &first); try w.links(resources) }
+        if let toc { w.key("toc", first: &first); try w.links(toc) }
         for (k, v) in subcollections where !Self.known.contains(k) {
             w.key(k, first: &first)
             try v.write(to: &w)
@@ -831,9 +959,9 @@ extension ReadiumJSON {
     /// Compact JSON of a value the fast writer knows; nil for any other value.
     public static func fastWire(_ value: Any) throws -> Data? {
         guard let writable = value as? JSONWritable else { return nil }
-        var writer = JSONWriter(capacity: 1024)
+        var writer = JSONWriter(capacity: 4096)
         try writable.write(to: &writer)
-        return Data(writer.bytes)
+        return writer.data()
     }
 
     /// Decodes JSON: through the fast reader for the Readium shapes, falling back to JSONDecoder for any
