@@ -159,24 +159,10 @@ extension EPUBBook {
         var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
                                 toc: navigation.toc)
         let landmarks = navigation.landmarks.isEmpty ? guideLandmarks() : navigation.landmarks
-        if !landmarks.isEmpty { manifest.subcollections["landmarks"] = EPUBBook.json(landmarks) }
-        if !navigation.pageList.isEmpty { manifest.subcollections["pageList"] = EPUBBook.json(navigation.pageList) }
+        // Kept as links, not built into JSON values: the host reads neither, and a long book has hundreds.
+        if !landmarks.isEmpty { manifest.setLinkObjects(landmarks, in: "landmarks") }
+        if !navigation.pageList.isEmpty { manifest.setLinkObjects(navigation.pageList, in: "pageList") }
         return manifest
-    }
-
-    /// Links as JSON values, built directly (no encode/decode round trip).
-    static func json(_ links: [Link]) -> JSONValue {
-        .array(links.map { l in
-            // Sized for every member up front: growing a dictionary rehashes it.
-            var o = [String: JSONValue](minimumCapacity: 6)
-            o["href"] = .string(l.href)
-            if let t = l.type { o["type"] = .string(t) }
-            if let t = l.title { o["title"] = .string(t) }
-            if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }
-            if let p = l.properties { o["properties"] = .object(p) }
-            if let c = l.children, !c.isEmpty { o["children"] = json(c) }
-            return .object(o)
-        })
     }
 
     /// EPUB 2's guide, as landmarks with the EPUB 3 structural semantics where they correspond.

@@ -328,11 +328,43 @@ extension Manifest: JSONWritable {
         w.key("readingOrder", first: &first); try w.links(readingOrder)
         if let resources { w.key("resources", first: &first); try w.links(resources) }
         if let toc { w.key("toc", first: &first); try w.links(toc) }
-        for (k, v) in subcollections where !Self.known.contains(k) {
+        for (k, member) in others where !Self.known.contains(k) {
             w.key(k, first: &first)
-            try v.write(to: &w)
+            switch member {
+            case .value(let v): try v.write(to: &w)
+            case .linkObjects(let links): try w.linkObjects(links)
+            }
         }
         w.raw("}")
+    }
+}
+
+extension JSONWriter {
+    /// The JSON of `JSONValue(linkObjects:)`, without making it. Members go in the order in which that
+    /// value's dictionaries (six slots) hold these keys when hashing is deterministic
+    /// (SWIFT_DETERMINISTIC_HASHING), so that the bytes are the same as written from the value; with the
+    /// usual per-process seed, a dictionary's order is anyone's guess, and any order is as right.
+    mutating func linkObjects(_ links: [Link]) throws {
+        raw(UInt8(ascii: "["))
+        try links.withUnsafeBufferPointer { links in
+            guard var l = links.baseAddress else { return }
+            for i in 0..<links.count {
+                if i > 0 { raw(UInt8(ascii: ",")) }
+                raw("{\"href\":")
+                string(l.pointee.href)
+                if let type = l.pointee.type { raw(",\"type\":"); string(type) }
+                if let title = l.pointee.title { raw(",\"title\":"); string(title) }
+                if let rel = l.pointee.rel {
+                    raw(",\"rel\":")
+                    if rel.count == 1 { string(rel[0]) } else { stringArray(rel) }
+                }
+                if let children = l.pointee.children, !children.isEmpty { raw(",\"children\":"); try linkObjects(children) }
+                if let properties = l.pointee.properties { raw(",\"properties\":"); try object(properties) }
+                raw(UInt8(ascii: "}"))
+                l += 1
+            }
+        }
+        raw(UInt8(ascii: "]"))
     }
 }
 
@@ -951,7 +983,7 @@ extension Manifest: JSONReadable {
         links = try optionalArray(o["links"], Link.self) ?? []
         resources = try optionalArray(o["resources"], Link.self)
         toc = try optionalArray(o["toc"], Link.self)
-        for (k, v) in o where !Self.known.contains(k) { subcollections[k] = v }
+        for (k, v) in o where !Self.known.contains(k) { others[k] = .value(v) }
     }
 }
 

@@ -39,6 +39,25 @@ public enum JSONValue: Codable, Equatable, Sendable {
     public subscript(key: String) -> JSONValue? { object?[key] }
 }
 
+extension JSONValue {
+    /// Links as compact link objects, the shape of a subcollection such as "landmarks": "href", and "type",
+    /// "title", "rel" (a string when there is one), "properties" and "children" (when not empty) where the link
+    /// has them; a duration and unnamed members are left out.
+    public init(linkObjects links: [Link]) {
+        self = .array(links.map { l in
+            // Sized for every member up front: growing a dictionary rehashes it.
+            var o = [String: JSONValue](minimumCapacity: 6)
+            o["href"] = .string(l.href)
+            if let t = l.type { o["type"] = .string(t) }
+            if let t = l.title { o["title"] = .string(t) }
+            if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }
+            if let p = l.properties { o["properties"] = .object(p) }
+            if let c = l.children, !c.isEmpty { o["children"] = JSONValue(linkObjects: c) }
+            return .object(o)
+        })
+    }
+}
+
 public enum ReadiumJSON {
     /// For documents that cross the plugin boundary: no sorting, no indentation; the cheapest
     /// encoding Foundation offers, since every ABI call that carries JSON pays for it twice.

@@ -12,7 +12,31 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var toc: [Link]?
     /// Every other top-level member: subcollections such as "landmarks" and "pageList", and
     /// extensions. Kept as they are, so a manifest survives the trip through the host whole.
-    public var subcollections: [String: JSONValue] = [:]
+    public var subcollections: [String: JSONValue] {
+        get { others.mapValues(\.value) }
+        set { others = newValue.mapValues { .value($0) } }
+    }
+
+    /// What `subcollections` holds, each member in the form that was cheapest to get: the host reads no
+    /// subcollection, yet a long book's landmarks as `JSONValue` objects were a third of building its manifest.
+    /// `mapValues` keeps a dictionary's layout, so members are written in the same order as from the
+    /// `[String: JSONValue]` this replaces.
+    var others: [String: Member] = [:]
+
+    enum Member: Equatable, Sendable {
+        case value(JSONValue)
+        /// Link objects as `JSONValue(linkObjects:)` makes them, written straight from the links.
+        case linkObjects([Link])
+
+        var value: JSONValue {
+            switch self {
+            case .value(let v): return v
+            case .linkObjects(let links): return JSONValue(linkObjects: links)
+            }
+        }
+
+        static func == (a: Member, b: Member) -> Bool { a.value == b.value }
+    }
 
     enum CodingKeys: String, CodingKey {
         case context = "@context", metadata, links, readingOrder, resources, toc
@@ -22,19 +46,24 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// A subcollection made of links ("landmarks", "pageList", "loi", ...).
     public func links(in subcollection: String) -> [Link] {
-        guard let value = subcollections[subcollection] else { return [] }
+        guard let value = others[subcollection]?.value else { return [] }
         if let links = try? [Link](json: value) { return links }
         guard let data = try? JSONEncoder().encode(value) else { return [] }
         return (try? JSONDecoder().decode([Link].self, from: data)) ?? []
     }
 
+    /// Sets a subcollection of links written as compact link objects (see `JSONValue(linkObjects:)`).
+    public mutating func setLinkObjects(_ links: [Link], in subcollection: String) {
+        others[subcollection] = .linkObjects(links)
+    }
+
     public mutating func setLinks(_ links: [Link], in subcollection: String) {
         guard !links.isEmpty, let data = try? ReadiumJSON.fastWire(links),
               let value = try? JSONReader.parse(data) else {
-            subcollections[subcollection] = nil
+            others[subcollection] = nil
             return
         }
-        subcollections[subcollection] = value
+        others[subcollection] = .value(value)
     }
 
     public init(metadata: [String: JSONValue], links: [Link] = [], readingOrder: [Link],
