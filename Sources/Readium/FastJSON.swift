@@ -333,6 +333,7 @@ extension Manifest: JSONWritable {
             switch member {
             case .value(let v): try v.write(to: &w)
             case .linkObjects(let links): try w.linkObjects(links)
+            case .text: try member.value.write(to: &w)
             }
         }
         w.raw("}")
@@ -657,7 +658,7 @@ public struct JSONReader {
             var links: [Link]?
             var resources: [Link]?
             var toc: [Link]?
-            var subcollections: [String: JSONValue] = [:]
+            var others: [String: Manifest.Member] = [:]
             var seen: UInt8 = 0
             func once(_ bit: UInt8) throws {
                 guard seen & bit == 0 else { throw FastJSONError("duplicate member") }
@@ -684,7 +685,7 @@ public struct JSONReader {
                     let key = try c.string()
                     guard !Manifest.known.contains(key) else { throw FastJSONError("escaped key \(key)") }
                     try c.colon()
-                    guard subcollections.updateValue(try c.value(depth: 1), forKey: key) == nil else {
+                    guard others.updateValue(try c.otherMember(), forKey: key) == nil else {
                         throw FastJSONError("duplicate member \(key)")
                     }
                 }
@@ -694,8 +695,106 @@ public struct JSONReader {
             var manifest = Manifest(metadata: metadata, links: links ?? [], readingOrder: readingOrder,
                                     resources: resources, toc: toc)
             manifest.context = context
-            manifest.subcollections = subcollections
+            manifest.others = others
             return manifest
+        }
+
+        /// A top-level member of a manifest that the model does not name. An array or an object is checked
+        /// and kept as text, made into a value only if asked for (the host asks for none); anything the check
+        /// leaves undecided is read now.
+        mutating func otherMember() throws -> Manifest.Member {
+            let start = i
+            let b = try peek()
+            if b == UInt8(ascii: "[") || b == UInt8(ascii: "{"), skipChecked(depth: 1) {
+                return .text(Array(UnsafeBufferPointer(rebasing: buffer[start..<i])))
+            }
+            i = start
+            return .value(try value(depth: 1))
+        }
+
+        /// Steps over one value, true when `value(depth:)` would read it, without making it. False as well for
+        /// what only `value(depth:)` decides: a key with an escape or a byte outside ASCII (equal Strings may
+        /// differ in their bytes), an object of more than eight members.
+        mutating func skipChecked(depth: Int) -> Bool {
+            guard depth < JSONReader.maxDepth, i < buffer.count else { return false }
+            switch buffer[i] {
+            case UInt8(ascii: "\""): return skipString(isKey: false)
+            case UInt8(ascii: "{"):
+                i += 1
+                skipSpace()
+                guard i < buffer.count else { return false }
+                if buffer[i] == UInt8(ascii: "}") { i += 1; return true }
+                // Where each key of the object starts and how long it is, to find duplicates.
+                var starts = SIMD8<Int32>(), lengths = SIMD8<Int32>()
+                var count = 0
+                while true {
+                    skipSpace()
+                    guard i < buffer.count, buffer[i] == UInt8(ascii: "\""), count < 8 else { return false }
+                    let start = i + 1
+                    guard skipString(isKey: true) else { return false }
+                    let length = i - 1 - start
+                    for k in 0..<count where Int(lengths[k]) == length
+                        && memcmp(buffer.baseAddress! + Int(starts[k]), buffer.baseAddress! + start, length) == 0 {
+                        return false
+                    }
+                    starts[count] = Int32(truncatingIfNeeded: start)
+                    lengths[count] = Int32(truncatingIfNeeded: length)
+                    count += 1
+                    skipSpace()
+                    guard i < buffer.count, buffer[i] == UInt8(ascii: ":") else { return false }
+                    i += 1
+                    skipSpace()
+                    guard skipChecked(depth: depth + 1) else { return false }
+                    skipSpace()
+                    guard i < buffer.count else { return false }
+                    let b = buffer[i]
+                    i += 1
+                    if b == UInt8(ascii: ",") { continue }
+                    return b == UInt8(ascii: "}")
+                }
+            case UInt8(ascii: "["):
+                i += 1
+                skipSpace()
+                guard i < buffer.count else { return false }
+                if buffer[i] == UInt8(ascii: "]") { i += 1; return true }
+                while true {
+                    skipSpace()
+                    guard skipChecked(depth: depth + 1) else { return false }
+                    skipSpace()
+                    guard i < buffer.count else { return false }
+                    let b = buffer[i]
+                    i += 1
+                    if b == UInt8(ascii: ",") { continue }
+                    return b == UInt8(ascii: "]")
+                }
+            case UInt8(ascii: "t"): return (try? literal("true", .null)) != nil
+            case UInt8(ascii: "f"): return (try? literal("false", .null)) != nil
+            case UInt8(ascii: "n"): return (try? literal("null", .null)) != nil
+            default: return (try? number()) != nil
+            }
+        }
+
+        /// Steps over a string, true when `string()` would read it.
+        mutating func skipString(isKey: Bool) -> Bool {
+            i += 1  // the opening quote
+            let start = i
+            var ascii = true
+            while i < buffer.count {
+                let b = buffer[i]
+                if b == 0x22 {
+                    i += 1
+                    if ascii { return true }
+                    return !isKey && JSONReader.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[start..<(i - 1)]))
+                }
+                if b == 0x5C {
+                    // Rare: read as `string()` reads it.
+                    return !isKey && (try? escapedString(from: start)) != nil
+                }
+                if b < 0x20 { return false }
+                if b >= 0x80 { ascii = false }
+                i += 1
+            }
+            return false
         }
 
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -813,6 +912,21 @@ public struct JSONReader {
                 }
             }
             throw FastJSONError("unterminated string")
+        }
+    }
+}
+
+extension JSONReader {
+    /// Whether `String(validating:as: UTF8.self)` takes these bytes, found without making a String.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var parser = Unicode.UTF8.ForwardParser()
+        var input = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &input) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
         }
     }
 }

@@ -18,7 +18,8 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 
     /// What `subcollections` holds, each member in the form that was cheapest to get: the host reads no
-    /// subcollection, yet a long book's landmarks as `JSONValue` objects were a third of building its manifest.
+    /// subcollection, yet a long book's landmarks as `JSONValue` objects were a third of building its manifest,
+    /// and almost half of reading it.
     /// `mapValues` keeps a dictionary's layout, so members are written in the same order as from the
     /// `[String: JSONValue]` this replaces.
     var others: [String: Member] = [:]
@@ -27,11 +28,19 @@ public struct Manifest: Codable, Equatable, Sendable {
         case value(JSONValue)
         /// Link objects as `JSONValue(linkObjects:)` makes them, written straight from the links.
         case linkObjects([Link])
+        /// JSON text read from a manifest, checked as it was read to be what `JSONReader` takes, and made into
+        /// a value only when asked for.
+        case text([UInt8])
 
         var value: JSONValue {
             switch self {
             case .value(let v): return v
             case .linkObjects(let links): return JSONValue(linkObjects: links)
+            case .text(let bytes):
+                if let v = bytes.withUnsafeBufferPointer({ try? JSONReader.parse($0) }) { return v }
+                // Not reached: the text was checked. Should the check ever pass what the reader refuses,
+                // Foundation's reading is the fallback, as for a manifest the reader does not take.
+                return (try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))) ?? .null
             }
         }
 
