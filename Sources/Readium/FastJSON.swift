@@ -398,6 +398,8 @@ public struct JSONReader {
     struct Cursor {
         let buffer: UnsafeBufferPointer<UInt8>
         var i = 0
+        /// The last media type read (see `optionalType()`).
+        var lastType: String?
 
         init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
 
@@ -514,11 +516,35 @@ public struct JSONReader {
         }
 
         mutating func optionalString() throws -> String? {
-            switch try value(depth: 1) {
-            case .null: return nil
-            case .string(let s): return s
-            default: throw FastJSONError("expected a string")
+            switch try peek() {
+            case UInt8(ascii: "\""): return try string()
+            case UInt8(ascii: "n"): _ = try literal("null", .null); return nil
+            default: throw FastJSONError("expected a string at \(i)")
             }
+        }
+
+        /// A media type: a string or null, as `optionalString()` reads it, and the last one again when it has
+        /// the same bytes. The media types of a long book's links are a handful repeated thousands of times, and
+        /// "application/xhtml+xml" is too long to be stored in place: each new copy took an allocation.
+        mutating func optionalType() throws -> String? {
+            if try peek() == UInt8(ascii: "\""), var previous = lastType {
+                let start = i + 1
+                let end = previous.withUTF8 { p -> Int? in
+                    let end = start + p.count
+                    guard end < buffer.count, buffer[end] == 0x22, let base = p.baseAddress,
+                          memcmp(base, buffer.baseAddress! + start, p.count) == 0 else { return nil }
+                    return end
+                }
+                if let end {
+                    i = end + 1
+                    return previous
+                }
+            }
+            let s = try optionalString()
+            // Kept only without the bytes that `string()` reads otherwise than as themselves (quote, backslash,
+            // control characters), so that the same bytes followed by a quote are the same string.
+            if var s, s.withUTF8({ !$0.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }) { lastType = s }
+            return s
         }
 
         mutating func optionalDouble() throws -> Double? {
@@ -597,53 +623,73 @@ public struct JSONReader {
 
         /// A link read straight from the bytes, as `Link(json:)` reads it from a parsed value: a manifest of a
         /// long book has thousands, and a `JSONValue` dictionary for each cost more than the rest of the parse.
+        /// A loop rather than `members` and its closure: the variables a closure captures live on the heap,
+        /// behind exclusivity checks, and the link was copied out of its box at the end.
         mutating func link(depth: Int) throws -> Link {
             guard depth < JSONReader.maxDepth else { throw FastJSONError("too deep") }
-            var link = Link(href: "")
-            var hasHref = false
+            guard try peek() == UInt8(ascii: "{") else { throw FastJSONError("expected an object at \(i)") }
+            i += 1
+            var href: String?
+            var type: String?, title: String?, rel: [String]?
+            var properties: [String: JSONValue]?, duration: Double?, children: [Link]?
+            var extra: [String: JSONValue] = [:]
             var seen: UInt8 = 0
-            func once(_ bit: UInt8) throws {
+            @inline(__always) func once(_ bit: UInt8, _ seen: inout UInt8) throws {
                 guard seen & bit == 0 else { throw FastJSONError("duplicate member") }  // JSONDecoder keeps the first
                 seen |= bit
             }
-            try members { c in
-                if c.keyIs("href") {
-                    try once(1); try c.colon()
-                    guard case .string(let s) = try c.value(depth: depth + 1) else { throw FastJSONError("href") }
-                    link.href = s
-                    hasHref = true
-                } else if c.keyIs("type") { try once(2); try c.colon(); link.type = try c.optionalString() }
-                else if c.keyIs("title") { try once(4); try c.colon(); link.title = try c.optionalString() }
-                else if c.keyIs("rel") {
-                    try once(8); try c.colon()
-                    let value = try c.value(depth: depth + 1)
-                    if case .string(let one) = value { link.rel = [one] } else { link.rel = try [String]?.fromJSON(value) }
-                } else if c.keyIs("properties") {
-                    try once(16); try c.colon()
-                    switch try c.value(depth: depth + 1) {
-                    case .null: link.properties = nil
-                    case .object(let o): link.properties = o
-                    default: throw FastJSONError("properties is not an object")
+            skipSpace()
+            if try peek() == UInt8(ascii: "}") {
+                i += 1
+            } else {
+                while true {
+                    skipSpace()
+                    guard try peek() == UInt8(ascii: "\"") else { throw FastJSONError("expected a key at \(i)") }
+                    if keyIs("href") {
+                        try once(1, &seen); try colon()
+                        // Read as `value(depth: depth + 1)` reads it, bound included.
+                        guard depth + 1 < JSONReader.maxDepth, try peek() == UInt8(ascii: "\"") else { throw FastJSONError("href") }
+                        href = try string()
+                    } else if keyIs("type") { try once(2, &seen); try colon(); type = try optionalType() }
+                    else if keyIs("title") { try once(4, &seen); try colon(); title = try optionalString() }
+                    else if keyIs("rel") {
+                        try once(8, &seen); try colon()
+                        let value = try value(depth: depth + 1)
+                        if case .string(let one) = value { rel = [one] } else { rel = try [String]?.fromJSON(value) }
+                    } else if keyIs("properties") {
+                        try once(16, &seen); try colon()
+                        switch try value(depth: depth + 1) {
+                        case .null: properties = nil
+                        case .object(let o): properties = o
+                        default: throw FastJSONError("properties is not an object")
+                        }
+                    } else if keyIs("duration") {
+                        try once(32, &seen); try colon()
+                        // Anything but a number reads as nil, as the Codable path's `try?` does.
+                        if case .number(let d) = try value(depth: depth + 1) { duration = d }
+                    } else if keyIs("children") {
+                        try once(64, &seen); try colon()
+                        if try peek() == UInt8(ascii: "n") { _ = try literal("null", .null) } else { children = try links(depth: depth + 1) }
+                    } else {
+                        let key = try string()
+                        // A known key spelled with escapes: leave the input to the slower, exact path.
+                        guard !Link.known.contains(key) else { throw FastJSONError("escaped key \(key)") }
+                        try colon()
+                        guard extra.updateValue(try value(depth: depth + 1), forKey: key) == nil else {
+                            throw FastJSONError("duplicate member \(key)")
+                        }
                     }
-                } else if c.keyIs("duration") {
-                    try once(32); try c.colon()
-                    // Anything but a number reads as nil, as the Codable path's `try?` does.
-                    if case .number(let d) = try c.value(depth: depth + 1) { link.duration = d }
-                } else if c.keyIs("children") {
-                    try once(64); try c.colon()
-                    if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null) } else { link.children = try c.links(depth: depth + 1) }
-                } else {
-                    let key = try c.string()
-                    // A known key spelled with escapes: leave the input to the slower, exact path.
-                    guard !Link.known.contains(key) else { throw FastJSONError("escaped key \(key)") }
-                    try c.colon()
-                    guard link.extra.updateValue(try c.value(depth: depth + 1), forKey: key) == nil else {
-                        throw FastJSONError("duplicate member \(key)")
-                    }
+                    skipSpace()
+                    let b = try peek()
+                    i += 1
+                    if b == UInt8(ascii: ",") { continue }
+                    if b == UInt8(ascii: "}") { break }
+                    throw FastJSONError("expected , or } at \(i - 1)")
                 }
             }
-            guard hasHref else { throw FastJSONError("no href") }
-            return link
+            guard let href else { throw FastJSONError("no href") }
+            return Link(href: href, type: type, title: title, rel: rel, properties: properties, duration: duration,
+                        children: children, extra: extra)
         }
 
         mutating func links(depth: Int) throws -> [Link] {

@@ -30,6 +30,18 @@ public struct Link: Codable, Equatable, Sendable {
         self.children = children
     }
 
+    init(href: String, type: String?, title: String?, rel: [String]?, properties: [String: JSONValue]?,
+         duration: Double?, children: [Link]?, extra: [String: JSONValue]) {
+        self.href = href
+        self.type = type
+        self.title = title
+        self.rel = rel
+        self.properties = properties
+        self.duration = duration
+        self.children = children
+        self.extra = extra
+    }
+
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         href = try c.decode(String.self, forKey: .href)

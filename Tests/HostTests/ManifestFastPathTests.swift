@@ -198,6 +198,24 @@ final class ManifestFastPathTests: XCTestCase {
         XCTAssertEqual(try Manifest.parse(duplicate), try JSONDecoder().decode(Manifest.self, from: duplicate))
     }
 
+    func testRepeatedMediaTypesReadAsTheTreeReaderReadsThem() throws {
+        // The same bytes again, and near misses: longer, shorter, escaped, with a quote or a control character
+        // inside, not a string at all.
+        let types = [#""application/xhtml+xml""#, #""application/xhtml+xml""#, #""application/xhtml+xmlx""#,
+                     #""application/xhtml+xm""#, #""application\/xhtml+xml""#, #""application/xhtml+xml""#, "null",
+                     #""a\"b""#, #""a\"b""#, #""a\nb""#, #""a\nb""#, #""é/ü""#, #""é/ü""#, #""""#, #""""#, #""a""#,
+                     #""a""#, #""a\u0000""#, #""a""#, "1", #""image/png""#]
+        var rng = SplitMix64(seed: 17)
+        for round in 0..<200 {
+            let links = (0..<Int(rng.next() % 12)).map { i in
+                #"{"href":"\#(i)","type":"# + types[Int(rng.next() % UInt64(types.count))] + "}"
+            }
+            let text = Data((#"{"metadata":{},"readingOrder":["# + links.joined(separator: ",") + "]}").utf8)
+            let tree = try? Manifest(json: JSONReader.parse(text))
+            XCTAssertEqual(try? JSONReader.manifest(text), tree, "round \(round): \(String(decoding: text, as: UTF8.self))")
+        }
+    }
+
     func testSubcollectionsSetAsAWholeOrOneByOneKeepTheirOrder() {
         // Members go out in the order of the dictionary they were set in, as when they were one.
         var m = Manifest(metadata: [:], readingOrder: [])
