@@ -125,35 +125,40 @@ extension EPUBBook {
         if let ac = opf.meta("media:active-class").first?.value { md["mediaActiveClass"] = .string(ac) }
         md["numberOfPages"] = navigation.pageList.isEmpty ? nil : .number(Double(navigation.pageList.count))
 
-        // Links.
-        let readingPaths = Set(readingOrder.map(\.item.path))
+        // Links. The reading order and the items are read in place, by index: a `for` over them copied every
+        // item (each of its strings and arrays retained, then released) to look at one or two fields.
+        let order = readingOrder
+        let items = opf.items
+        let cover = coverImagePath
+        var readingPaths = Set<String>(minimumCapacity: order.count)
         var alternates: Set<String> = []
-        for r in readingOrder {
-            for id in opf.fallbackChain(r.item).ids { if let p = opf.item(id: id)?.path { alternates.insert(p) } }
+        for i in order.indices {
+            readingPaths.insert(order[i].item.path)
+            guard order[i].item.fallback != nil else { continue }
+            for id in opf.fallbackChain(order[i].item).ids { if let p = opf.item(id: id)?.path { alternates.insert(p) } }
         }
-        let reading = readingOrder.map { r -> Link in
-            var l = link(for: r.item, spine: r.spine)
-            l.href = r.href
-            l.title = r.title
-            if r.content.path != r.item.path {
-                l.properties = (l.properties ?? [:]).merging(["fallback": .string(Paths.href(forEntry: r.content.path))]) { a, _ in a }
+        let reading = order.indices.map { i -> Link in
+            var l = link(for: order[i].item, spine: order[i].spine, cover: cover, href: order[i].href)
+            l.title = order[i].title
+            if order[i].content.path != order[i].item.path {
+                l.properties = (l.properties ?? [:]).merging(["fallback": .string(Paths.href(forEntry: order[i].content.path))]) { a, _ in a }
             }
             return l
         }
         var resources: [Link] = []
         // Looked up once, not searched per resource: a book may have thousands of items outside its reading order.
         let spineByID = Dictionary(opf.spine.map { ($0.idref, $0) }, uniquingKeysWith: { first, _ in first })
-        for item in opf.items where !readingPaths.contains(item.path) && !alternates.contains(item.path) {
-            resources.append(link(for: item, spine: spineByID[item.id]))
+        for j in items.indices where !readingPaths.contains(items[j].path) && !alternates.contains(items[j].path) {
+            resources.append(link(for: items[j], spine: spineByID[items[j].id], cover: cover))
         }
-        for item in opf.items where alternates.contains(item.path) && !readingPaths.contains(item.path) {
-            var l = link(for: item, spine: nil)
+        for j in items.indices where alternates.contains(items[j].path) && !readingPaths.contains(items[j].path) {
+            var l = link(for: items[j], spine: nil, cover: cover)
             l.rel = (l.rel ?? []) + ["alternate"]
             resources.append(l)
         }
 
         var links: [Link] = []
-        if let cover = coverImagePath {
+        if let cover {
             links.append(Link(href: Paths.href(forEntry: cover), type: manifestItem(path: cover)?.mediaType, rel: ["cover"]))
         }
         var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
@@ -165,16 +170,21 @@ extension EPUBBook {
         return manifest
     }
 
+    /// Made once, not for every manifest.
+    static let guideSemantics = [
+        "text": "bodymatter", "toc": "toc", "cover": "cover", "title-page": "titlepage", "index": "index",
+        "glossary": "glossary", "bibliography": "bibliography", "copyright-page": "copyright-page",
+        "foreword": "foreword", "preface": "preface", "acknowledgements": "acknowledgments",
+        "dedication": "dedication", "epigraph": "epigraph", "colophon": "colophon", "loi": "loi", "lot": "lot",
+        "notes": "endnotes",
+    ]
+
     /// EPUB 2's guide, as landmarks with the EPUB 3 structural semantics where they correspond.
     func guideLandmarks() -> [Link] {
-        let map = ["text": "bodymatter", "toc": "toc", "cover": "cover", "title-page": "titlepage", "index": "index",
-                   "glossary": "glossary", "bibliography": "bibliography", "copyright-page": "copyright-page",
-                   "foreword": "foreword", "preface": "preface", "acknowledgements": "acknowledgments",
-                   "dedication": "dedication", "epigraph": "epigraph", "colophon": "colophon", "loi": "loi", "lot": "lot",
-                   "notes": "endnotes"]
+        let semantics = EPUBBook.guideSemantics
         return opf.guide.map { g in
             Link(href: Paths.href(forEntry: g.path) + (g.fragment.map { "#" + $0 } ?? ""), type: manifestItem(path: g.path)?.mediaType,
-                 title: g.title, rel: [map[g.type] ?? g.type])
+                 title: g.title, rel: [semantics[g.type] ?? g.type])
         }
     }
 
@@ -205,7 +215,8 @@ extension EPUBBook {
         return clips
     }
 
-    func link(for item: ManifestItem, spine: SpineItem?) -> Link {
+    /// `cover` is `coverImagePath`, read once by the caller; `href` the item's, when the caller has it.
+    func link(for item: ManifestItem, spine: SpineItem?, cover: String?, href: String? = nil) -> Link {
         var props: [String: JSONValue] = [:]
         var contains: [JSONValue] = []
         for p in item.properties {
@@ -216,7 +227,7 @@ extension EPUBBook {
         }
         if !contains.isEmpty { props["contains"] = .array(contains) }
         var rel: [String] = []
-        if item.properties.contains("cover-image") || item.path == coverImagePath { rel.append("cover") }
+        if item.properties.contains("cover-image") || item.path == cover { rel.append("cover") }
         if item.properties.contains("nav") { rel.append("contents") }
         if let spine {
             for p in spine.properties {
@@ -255,7 +266,7 @@ extension EPUBBook {
             if enc.compressed { e["compression"] = .string("deflate") }
             props["encrypted"] = .object(e)
         }
-        var link = Link(href: Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
+        var link = Link(href: href ?? Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
                         rel: rel.isEmpty ? nil : rel, properties: props.isEmpty ? nil : props)
         if !alternate.isEmpty { link.extra["alternate"] = .array(alternate) }
         if item.mediaType == "application/smil+xml",
