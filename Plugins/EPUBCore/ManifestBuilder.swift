@@ -147,11 +147,14 @@ extension EPUBBook {
         }
         var resources: [Link] = []
         // Looked up once, not searched per resource: a book may have thousands of items outside its reading order.
-        let spineByID = Dictionary(opf.spine.map { ($0.idref, $0) }, uniquingKeysWith: { first, _ in first })
-        for j in items.indices where !readingPaths.contains(items[j].path) && !alternates.contains(items[j].path) {
-            resources.append(link(for: items[j], spine: spineByID[items[j].id], cover: cover))
+        // The first spine entry of each id wins: the spine is walked backwards, so that it is the last written.
+        let spine = opf.spine
+        var spineByID = [String: Int](minimumCapacity: spine.count)
+        for k in spine.indices.reversed() { spineByID[spine[k].idref] = k }
+        for j in items.indices where !readingPaths.contains(items[j].path) && (alternates.isEmpty || !alternates.contains(items[j].path)) {
+            resources.append(link(for: items[j], spine: spineByID[items[j].id].map { spine[$0] }, cover: cover))
         }
-        for j in items.indices where alternates.contains(items[j].path) && !readingPaths.contains(items[j].path) {
+        for j in items.indices where !alternates.isEmpty && alternates.contains(items[j].path) && !readingPaths.contains(items[j].path) {
             var l = link(for: items[j], spine: nil, cover: cover)
             l.rel = (l.rel ?? []) + ["alternate"]
             resources.append(l)
@@ -170,21 +173,22 @@ extension EPUBBook {
         return manifest
     }
 
-    /// Made once, not for every manifest.
-    static let guideSemantics = [
+    /// Made once, not for every manifest, and as the `rel` arrays of the landmarks: each landmark shares one
+    /// instead of allocating its own.
+    static let guideRels: [String: [String]] = [
         "text": "bodymatter", "toc": "toc", "cover": "cover", "title-page": "titlepage", "index": "index",
         "glossary": "glossary", "bibliography": "bibliography", "copyright-page": "copyright-page",
         "foreword": "foreword", "preface": "preface", "acknowledgements": "acknowledgments",
         "dedication": "dedication", "epigraph": "epigraph", "colophon": "colophon", "loi": "loi", "lot": "lot",
         "notes": "endnotes",
-    ]
+    ].mapValues { [$0] }
 
     /// EPUB 2's guide, as landmarks with the EPUB 3 structural semantics where they correspond.
     func guideLandmarks() -> [Link] {
-        let semantics = EPUBBook.guideSemantics
+        let rels = EPUBBook.guideRels
         return opf.guide.map { g in
             Link(href: Paths.href(forEntry: g.path) + (g.fragment.map { "#" + $0 } ?? ""), type: manifestItem(path: g.path)?.mediaType,
-                 title: g.title, rel: [semantics[g.type] ?? g.type])
+                 title: g.title, rel: rels[g.type] ?? [g.type])
         }
     }
 
