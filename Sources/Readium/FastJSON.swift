@@ -94,41 +94,52 @@ public struct JSONWriter: ~Copyable {
         if let p = text.baseAddress {
             let n = text.count
             var i = 0
-            var run = 0  // start of the bytes not yet copied
-            while i < n {
-                // Eight bytes at a time while none of them needs escaping: most strings have no byte that does.
-                if i + 8 <= n, !needsEscape(UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)) {
+            // Eight bytes at a time, copied as they are checked, while none of them needs escaping: most
+            // strings have no byte that does, and most are too short for a call to memcpy to pay.
+            while i + 8 <= n {
+                let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+                if !needsEscape(word) {
+                    UnsafeMutableRawPointer(o).storeBytes(of: word, as: UInt64.self)
+                    o += 8
                     i += 8
                     continue
                 }
-                let b = p[i]
-                if b >= 0x20 && b != 0x22 && b != 0x5C { i += 1; continue }
-                o.update(from: p + run, count: i - run)
-                o += i - run
-                o.pointee = 0x5C
-                switch b {
-                case 0x22: o[1] = 0x22
-                case 0x5C: o[1] = 0x5C
-                case 0x0A: o[1] = UInt8(ascii: "n")
-                case 0x0D: o[1] = UInt8(ascii: "r")
-                case 0x09: o[1] = UInt8(ascii: "t")
-                case 0x08: o[1] = UInt8(ascii: "b")
-                case 0x0C: o[1] = UInt8(ascii: "f")
-                default:
-                    o[1] = UInt8(ascii: "u"); o[2] = 0x30; o[3] = 0x30
-                    o[4] = hex.utf8Start[Int(b >> 4)]; o[5] = hex.utf8Start[Int(b & 0xF)]
-                    o += 4
+                for _ in 0..<8 {
+                    o = put(p[i], at: o)
+                    i += 1
                 }
-                o += 2
-                i += 1
-                run = i
             }
-            o.update(from: p + run, count: n - run)
-            o += n - run
+            while i < n {
+                o = put(p[i], at: o)
+                i += 1
+            }
         }
         o.pointee = 0x22
         o += 1
         return o - out
+    }
+
+    /// One byte of a string at `o`, escaped if it must be; where the next goes.
+    @inline(__always) private static func put(_ b: UInt8, at o: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if b >= 0x20 && b != 0x22 && b != 0x5C {
+            o.pointee = b
+            return o + 1
+        }
+        o.pointee = 0x5C
+        switch b {
+        case 0x22: o[1] = 0x22
+        case 0x5C: o[1] = 0x5C
+        case 0x0A: o[1] = UInt8(ascii: "n")
+        case 0x0D: o[1] = UInt8(ascii: "r")
+        case 0x09: o[1] = UInt8(ascii: "t")
+        case 0x08: o[1] = UInt8(ascii: "b")
+        case 0x0C: o[1] = UInt8(ascii: "f")
+        default:
+            o[1] = UInt8(ascii: "u"); o[2] = 0x30; o[3] = 0x30
+            o[4] = hex.utf8Start[Int(b >> 4)]; o[5] = hex.utf8Start[Int(b & 0xF)]
+            return o + 6
+        }
+        return o + 2
     }
 
     /// Whether any of the eight bytes is a control character, `"` or `\`. May say yes when none is (the
