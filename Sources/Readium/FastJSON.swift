@@ -98,7 +98,7 @@ public struct JSONWriter: ~Copyable {
             // strings have no byte that does, and most are too short for a call to memcpy to pay.
             while i + 8 <= n {
                 let word = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
-                if !needsEscape(word) {
+                if !hasQuoteBackslashOrControl(word) {
                     UnsafeMutableRawPointer(o).storeBytes(of: word, as: UInt64.self)
                     o += 8
                     i += 8
@@ -142,15 +142,6 @@ public struct JSONWriter: ~Copyable {
         return o + 2
     }
 
-    /// Whether any of the eight bytes is a control character, `"` or `\`. May say yes when none is (the
-    /// bytes are then looked at one by one), never no when one is.
-    @inline(__always) private static func needsEscape(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
-        let below0x20 = (w &- ones &* 0x20) & ~w & high != 0
-        return below0x20 || hasZeroByte(w ^ (ones &* 0x22)) || hasZeroByte(w ^ (ones &* 0x5C))
-    }
 
     public mutating func int(_ n: Int) {
         if n >= 0 && n < 10 { raw(0x30 + UInt8(n)); return }
@@ -378,6 +369,16 @@ extension JSONWriter {
         }
         raw(UInt8(ascii: "]"))
     }
+}
+
+/// Whether any of the eight bytes is a control character, `"` or `\`: the bytes a JSON string cannot hold as
+/// they are. May say yes when none is (the bytes are then looked at one by one), never no when one is.
+@inline(__always) func hasQuoteBackslashOrControl(_ w: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & high != 0 }
+    let below0x20 = (w &- ones &* 0x20) & ~w & high != 0
+    return below0x20 || hasZeroByte(w ^ (ones &* 0x22)) || hasZeroByte(w ^ (ones &* 0x5C))
 }
 
 // MARK: Reading
@@ -835,23 +836,18 @@ public struct JSONReader {
         mutating func skipString(isKey: Bool) -> Bool {
             i += 1  // the opening quote
             let start = i
-            var ascii = true
-            while i < buffer.count {
-                let b = buffer[i]
-                if b == 0x22 {
-                    i += 1
-                    if ascii { return true }
-                    return !isKey && JSONReader.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[start..<(i - 1)]))
-                }
-                if b == 0x5C {
-                    // Rare: read as `string()` reads it.
-                    return !isKey && (try? escapedString(from: start)) != nil
-                }
-                if b < 0x20 { return false }
-                if b >= 0x80 { ascii = false }
+            let (end, ascii) = plainRun(from: start)
+            i = end
+            guard end < buffer.count else { return false }
+            switch buffer[end] {
+            case 0x22:
                 i += 1
+                if ascii { return true }
+                return !isKey && JSONReader.isValidUTF8(UnsafeBufferPointer(rebasing: buffer[start..<end]))
+            // Rare: read as `string()` reads it.
+            case 0x5C: return !isKey && (try? escapedString(from: start)) != nil
+            default: return false
             }
-            return false
         }
 
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -909,22 +905,41 @@ public struct JSONReader {
         mutating func string() throws -> String {
             i += 1  // the opening quote
             let start = i
-            var ascii = true
-            while i < buffer.count {
-                let b = buffer[i]
-                if b == 0x22 {
-                    let slice = UnsafeBufferPointer(rebasing: buffer[start..<i])
-                    i += 1
-                    if ascii { return String(decoding: slice, as: UTF8.self) }
-                    guard let s = String(validating: slice, as: UTF8.self) else { throw FastJSONError("invalid UTF-8") }
-                    return s
-                }
-                if b == 0x5C { return try escapedString(from: start) }
-                if b < 0x20 { throw FastJSONError("control character in a string at \(i)") }
-                if b >= 0x80 { ascii = false }
+            let (end, ascii) = plainRun(from: start)
+            i = end
+            guard end < buffer.count else { throw FastJSONError("unterminated string") }
+            switch buffer[end] {
+            case 0x22:
+                let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
                 i += 1
+                if ascii { return String(decoding: slice, as: UTF8.self) }
+                guard let s = String(validating: slice, as: UTF8.self) else { throw FastJSONError("invalid UTF-8") }
+                return s
+            case 0x5C: return try escapedString(from: start)
+            default: throw FastJSONError("control character in a string at \(i)")
             }
-            throw FastJSONError("unterminated string")
+        }
+
+        /// Where the bytes of a string that stand for themselves end, from `start`: at the first quote,
+        /// backslash or control character, or at the end of the buffer; and whether they are all ASCII.
+        /// Eight bytes at a time, as the writer checks them.
+        @inline(__always) func plainRun(from start: Int) -> (end: Int, ascii: Bool) {
+            guard let base = buffer.baseAddress else { return (start, true) }
+            var k = start
+            var seen: UInt64 = 0
+            while k + 8 <= buffer.count {
+                let word = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self)
+                if hasQuoteBackslashOrControl(word) { break }
+                seen |= word
+                k += 8
+            }
+            while k < buffer.count {
+                let b = base[k]
+                if b == 0x22 || b == 0x5C || b < 0x20 { break }
+                seen |= UInt64(b)
+                k += 1
+            }
+            return (k, seen & 0x8080_8080_8080_8080 == 0)
         }
 
         /// The slow path of `string()`: a string with escapes, decoded into bytes.

@@ -149,6 +149,32 @@ final class ManifestFastPathTests: XCTestCase {
         }
     }
 
+    func testStringsAreReadWhereverTheirSpecialBytesStand() throws {
+        // A byte that ends or breaks the plain run of a string at every offset of strings of up to 40 bytes:
+        // before, inside and after the eight-byte blocks the reader checks at once.
+        let probes: [(bytes: [UInt8], decoded: String?)] = [
+            (Array(#"\n"#.utf8), "\n"), (Array(#"\""#.utf8), "\""), (Array(#"\\"#.utf8), "\\"), (Array(#"\u00e9"#.utf8), "é"),
+            ([0xC3, 0xA9], "é"), ([0x7F], "\u{7F}"), ([0x20], " "), ([0x1F], nil), ([0x00], nil), ([0x09], nil), ([0xFF], nil),
+            ([0xC3], nil), (Array(#"\x"#.utf8), nil),
+        ]
+        for length in 0...40 {
+            for offset in 0...length {
+                for probe in probes {
+                    let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: length - offset)
+                    let text = Array("[\"".utf8) + Array(before.utf8) + probe.bytes + Array(after.utf8) + Array("\"]".utf8)
+                    let expected = probe.decoded.map { JSONValue.array([.string(before + $0 + after)]) }
+                    XCTAssertEqual(try? JSONReader.parse(Data(text)), expected, "\(probe.bytes) at \(offset) of \(length)")
+                    assertAgrees(text, "\(probe.bytes) at \(offset) of \(length)")
+                }
+            }
+        }
+        // Unterminated, with and without special bytes near the end.
+        for tail in ["", "a", "abcdefgh", "abcdefghi", "\\", "é"] {
+            XCTAssertThrowsError(try JSONReader.parse("[\"" + tail), tail)
+            assertAgrees(Array(("[\"" + tail).utf8), tail)
+        }
+    }
+
     func testTheUTF8CheckAgreesWithString() {
         func agrees(_ bytes: [UInt8]) -> Bool {
             bytes.withUnsafeBufferPointer { JSONReader.isValidUTF8($0) } == (String(validating: bytes, as: UTF8.self) != nil)
