@@ -142,7 +142,6 @@ public struct JSONWriter: ~Copyable {
         return o + 2
     }
 
-
     public mutating func int(_ n: Int) {
         if n >= 0 && n < 10 { raw(0x30 + UInt8(n)); return }
         // Digits from the right into a scratch area, then moved into place: no String made.

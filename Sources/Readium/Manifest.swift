@@ -12,6 +12,8 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var toc: [Link]?
     /// Every other top-level member: subcollections such as "landmarks" and "pageList", and
     /// extensions. Kept as they are, so a manifest survives the trip through the host whole.
+    /// Each read makes the members that are kept otherwise (see `others`) into values; to read one
+    /// subcollection of links, `links(in:)` makes only that one.
     public var subcollections: [String: JSONValue] {
         get { others.mapValues(\.value) }
         set { others = newValue.mapValues { .value($0) } }
@@ -19,9 +21,8 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// What `subcollections` holds, each member in the form that was cheapest to get: the host reads no
     /// subcollection, yet a long book's landmarks as `JSONValue` objects were a third of building its manifest,
-    /// and almost half of reading it.
-    /// `mapValues` keeps a dictionary's layout, so members are written in the same order as from the
-    /// `[String: JSONValue]` this replaces.
+    /// and almost half of reading it. `mapValues` keeps a dictionary's layout, so members are written in the
+    /// same order as from the `[String: JSONValue]` this replaces.
     var others: [String: Member] = [:]
 
     enum Member: Equatable, Sendable {
