@@ -46,6 +46,8 @@ public final class ZipReader: @unchecked Sendable {
     // MARK: The directory
 
     private static let endOfDirectorySize = 22
+    private static let maxDirectoryReads = 4
+    private var directoryReads = 0
     private static let zip64LocatorSize = 20
 
     private func readDirectory() throws {
@@ -57,10 +59,12 @@ public final class ZipReader: @unchecked Sendable {
         let tailStart = size - UInt64(tailCount)
         let tail = try file.bytes(at: tailStart, count: tailCount)
         // A comment may itself hold the signature: each candidate, last first, until one
-        // describes a directory that fits the file.
+        // describes a directory that fits the file. Most false ones fail on a few bytes; a few at
+        // most may read a whole directory, so that a tail made of signatures cannot read a large
+        // one thousands of times.
         var firstFailure: ZipError?
         var i = tailCount - Self.endOfDirectorySize
-        while i >= 0 {
+        while i >= 0, directoryReads < Self.maxDirectoryReads {
             if tail.u32(i) == 0x0605_4b50, i + Self.endOfDirectorySize + Int(tail.u16(i + 20)) <= tailCount {
                 do {
                     try readDirectory(endRecord: i, in: tail, at: tailStart)
@@ -111,6 +115,11 @@ public final class ZipReader: @unchecked Sendable {
             throw ZipError(.limit, "the archive's directory is \(directorySize) bytes, more than the limit of \(limits.maxDirectorySize)")
         }
         dataEnd = directoryOffset
+        // A false end record rarely points at a directory: four bytes tell before the whole is read.
+        if count > 0, try file.bytes(at: directoryOffset, count: 4).u32(0) != 0x0201_4b50 {
+            throw ZipError.damaged("its directory is not where its end record says")
+        }
+        directoryReads += 1
         let directory = try file.bytes(at: directoryOffset, count: Int(directorySize))
         try directory.withUnsafeBytes { try readEntries(Int(count), from: $0) }
     }

@@ -117,6 +117,17 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertEqual(try reader.read("a.txt"), Data("text".utf8))
     }
 
+    func testManyFalseEndRecordsInTheCommentAreSkippedCheaply() throws {
+        // Each false record points at a directory offset past the file: rejected without reading
+        // anything, so none of them uses up the few whole-directory reads a file is allowed.
+        var fake = Data([0x50, 0x4b, 0x05, 0x06, 0, 0, 0, 0, 1, 0, 1, 0, 46, 0, 0, 0])
+        fake += Data([0xF0, 0xFF, 0xFF, 0x7F, 0, 0])
+        var z = RawZip(entries: [.init(name: "a.txt", data: Data("text".utf8))])
+        z.comment = Data((0..<40).flatMap { _ in fake })
+        let reader = try ZipReader(path: try dir.write("fakes.zip", z.bytes()))
+        XCTAssertEqual(try reader.read("a.txt"), Data("text".utf8))
+    }
+
     func testNamesThatAreNotUTF8AreReadAsCodePage437() throws {
         let z = RawZip(entries: [.init(name: "", data: Data("x".utf8), rawName: Data([0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]), flags: 0)])
         let reader = try ZipReader(path: try dir.write("cp437.zip", z.bytes()))
