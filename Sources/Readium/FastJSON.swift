@@ -286,12 +286,17 @@ extension JSONWriter {
     /// Links read where they are: copying a link out of its array retains and releases every one of its
     /// fields, and a manifest of a long book has thousands.
     mutating func links(_ links: [Link]) throws {
+        try linkArray(links) { w, l in try w.link(l) }
+    }
+
+    /// A JSON array of `links`, each written by `write` where it lies in the array.
+    mutating func linkArray(_ links: [Link], _ write: (inout JSONWriter, UnsafePointer<Link>) throws -> Void) throws {
         raw(UInt8(ascii: "["))
         try links.withUnsafeBufferPointer { links in
             guard var p = links.baseAddress else { return }
             for i in 0..<links.count {
                 if i > 0 { raw(UInt8(ascii: ",")) }
-                try link(p)
+                try write(&self, p)
                 p += 1
             }
         }
@@ -347,26 +352,19 @@ extension JSONWriter {
     /// (SWIFT_DETERMINISTIC_HASHING), so that the bytes are the same as written from the value; with the
     /// usual per-process seed, a dictionary's order is anyone's guess, and any order is as right.
     mutating func linkObjects(_ links: [Link]) throws {
-        raw(UInt8(ascii: "["))
-        try links.withUnsafeBufferPointer { links in
-            guard var l = links.baseAddress else { return }
-            for i in 0..<links.count {
-                if i > 0 { raw(UInt8(ascii: ",")) }
-                raw("{\"href\":")
-                string(l.pointee.href)
-                if let type = l.pointee.type { raw(",\"type\":"); string(type) }
-                if let title = l.pointee.title { raw(",\"title\":"); string(title) }
-                if let rel = l.pointee.rel {
-                    raw(",\"rel\":")
-                    if rel.count == 1 { string(rel[0]) } else { stringArray(rel) }
-                }
-                if let children = l.pointee.children, !children.isEmpty { raw(",\"children\":"); try linkObjects(children) }
-                if let properties = l.pointee.properties { raw(",\"properties\":"); try object(properties) }
-                raw(UInt8(ascii: "}"))
-                l += 1
+        try linkArray(links) { w, l in
+            w.raw("{\"href\":")
+            w.string(l.pointee.href)
+            if let type = l.pointee.type { w.raw(",\"type\":"); w.string(type) }
+            if let title = l.pointee.title { w.raw(",\"title\":"); w.string(title) }
+            if let rel = l.pointee.rel {
+                w.raw(",\"rel\":")
+                if rel.count == 1 { w.string(rel[0]) } else { w.stringArray(rel) }
             }
+            if let children = l.pointee.children, !children.isEmpty { w.raw(",\"children\":"); try w.linkObjects(children) }
+            if let properties = l.pointee.properties { w.raw(",\"properties\":"); try w.object(properties) }
+            w.raw(UInt8(ascii: "}"))
         }
-        raw(UInt8(ascii: "]"))
     }
 }
 

@@ -21,13 +21,8 @@ public struct Link: Codable, Equatable, Sendable {
 
     public init(href: String, type: String? = nil, title: String? = nil, rel: [String]? = nil,
                 properties: [String: JSONValue]? = nil, duration: Double? = nil, children: [Link]? = nil) {
-        self.href = href
-        self.type = type
-        self.title = title
-        self.rel = rel
-        self.properties = properties
-        self.duration = duration
-        self.children = children
+        self.init(href: href, type: type, title: title, rel: rel, properties: properties, duration: duration,
+                  children: children, extra: [:])
     }
 
     init(href: String, type: String?, title: String?, rel: [String]?, properties: [String: JSONValue]?,

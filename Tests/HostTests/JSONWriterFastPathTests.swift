@@ -1,4 +1,5 @@
 import Foundation
+@testable import Host
 import Readium
 import XCTest
 
@@ -50,7 +51,7 @@ final class JSONWriterFastPathTests: XCTestCase {
     }
 
     func testRandomTextIsWrittenAsByteByByteEscaping() {
-        var rng = SplitMix64(seed: 7)
+        var rng = SplitMix(seed: 7)
         let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "日", "😀", "\u{2028}"]
         for _ in 0..<2000 {
             let n = Int(rng.next() % 70)
@@ -68,7 +69,7 @@ final class JSONWriterFastPathTests: XCTestCase {
 
     func testIntegersAreWrittenAsStringDoes() throws {
         var values = [0, 1, 9, 10, -1, -9, -10, 99, 100, 123456789, -987654321, Int.max, Int.min, Int.max - 1, Int.min + 1]
-        var rng = SplitMix64(seed: 11)
+        var rng = SplitMix(seed: 11)
         for _ in 0..<1000 { values.append(Int(bitPattern: UInt(rng.next())) >> Int(rng.next() % 63)) }
         for n in values {
             var w = JSONWriter(capacity: 1)
@@ -96,18 +97,5 @@ final class JSONWriterFastPathTests: XCTestCase {
         let data = w.data()
         XCTAssertEqual([UInt8](data), expected)
         XCTAssertEqual(JSONWriter().data(), Data(), "nothing written, nothing handed over")
-    }
-}
-
-/// A small seeded generator, so that a failure can be run again.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

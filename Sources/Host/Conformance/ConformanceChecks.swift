@@ -393,8 +393,8 @@ public enum ConformanceChecks {
     }
 }
 
-/// A small deterministic generator, so that a failure on "random" bytes reproduces.
-struct SplitMix {
+/// A small deterministic generator, so that a failure on "random" bytes reproduces (the tests use it too).
+struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
