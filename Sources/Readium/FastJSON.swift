@@ -217,10 +217,12 @@ public struct JSONWriter: ~Copyable {
         raw(UInt8(ascii: "]"))
     }
 
+    /// Members in the order of their names, so that the same value is the same bytes in every process
+    /// (a dictionary's own order follows a hash seed drawn anew by each).
     mutating func object(_ members: [String: JSONValue]) throws {
         raw(UInt8(ascii: "{"))
         var first = true
-        for (k, v) in members {
+        for (k, v) in members.sorted(by: { $0.key < $1.key }) {
             key(k, first: &first)
             try v.write(to: &self)
         }
@@ -313,7 +315,7 @@ extension JSONWriter {
         if let duration = l.pointee.duration { raw(",\"duration\":"); try double(duration) }
         if let children = l.pointee.children { raw(",\"children\":"); try links(children) }
         if !l.pointee.extra.isEmpty {
-            for (k, v) in l.pointee.extra where !Link.known.contains(k) {
+            for (k, v) in l.pointee.extra.sorted(by: { $0.key < $1.key }) where !Link.known.contains(k) {
                 raw(UInt8(ascii: ","))
                 string(k)
                 raw(UInt8(ascii: ":"))
@@ -334,7 +336,7 @@ extension Manifest: JSONWritable {
         w.key("readingOrder", first: &first); try w.links(readingOrder)
         if let resources { w.key("resources", first: &first); try w.links(resources) }
         if let toc { w.key("toc", first: &first); try w.links(toc) }
-        for (k, member) in others where !Self.known.contains(k) {
+        for (k, member) in others.sorted(by: { $0.key < $1.key }) where !Self.known.contains(k) {
             w.key(k, first: &first)
             switch member {
             case .value(let v): try v.write(to: &w)
@@ -347,22 +349,20 @@ extension Manifest: JSONWritable {
 }
 
 extension JSONWriter {
-    /// The JSON of `JSONValue(linkObjects:)`, without making it. Members go in the order in which that
-    /// value's dictionaries (six slots) hold these keys when hashing is deterministic
-    /// (SWIFT_DETERMINISTIC_HASHING), so that the bytes are the same as written from the value; with the
-    /// usual per-process seed, a dictionary's order is anyone's guess, and any order is as right.
+    /// The JSON of `JSONValue(linkObjects:)`, without making it: the same members in the same (sorted) order.
     mutating func linkObjects(_ links: [Link]) throws {
         try linkArray(links) { w, l in
-            w.raw("{\"href\":")
+            w.raw(UInt8(ascii: "{"))
+            if let children = l.pointee.children, !children.isEmpty { w.raw("\"children\":"); try w.linkObjects(children); w.raw(UInt8(ascii: ",")) }
+            w.raw("\"href\":")
             w.string(l.pointee.href)
-            if let type = l.pointee.type { w.raw(",\"type\":"); w.string(type) }
-            if let title = l.pointee.title { w.raw(",\"title\":"); w.string(title) }
+            if let properties = l.pointee.properties { w.raw(",\"properties\":"); try w.object(properties) }
             if let rel = l.pointee.rel {
                 w.raw(",\"rel\":")
                 if rel.count == 1 { w.string(rel[0]) } else { w.stringArray(rel) }
             }
-            if let children = l.pointee.children, !children.isEmpty { w.raw(",\"children\":"); try w.linkObjects(children) }
-            if let properties = l.pointee.properties { w.raw(",\"properties\":"); try w.object(properties) }
+            if let title = l.pointee.title { w.raw(",\"title\":"); w.string(title) }
+            if let type = l.pointee.type { w.raw(",\"type\":"); w.string(type) }
             w.raw(UInt8(ascii: "}"))
         }
     }

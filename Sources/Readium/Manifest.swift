@@ -21,8 +21,7 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     /// What `subcollections` holds, each member in the form that was cheapest to get: the host reads no
     /// subcollection, yet a long book's landmarks as `JSONValue` objects were a third of building its manifest,
-    /// and almost half of reading it. `mapValues` keeps a dictionary's layout, so members are written in the
-    /// same order as from the `[String: JSONValue]` this replaces.
+    /// and almost half of reading it. Written in name order, like every object (`JSONWriter.object`).
     var others: [String: Member] = [:]
 
     enum Member: Equatable, Sendable {
