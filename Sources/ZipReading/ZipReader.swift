@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A read-only zip archive: its central directory read once, each entry inflated on demand with
 /// zlib; the archive is never unpacked as a whole. Shared by the host (to sniff a file's type) and
@@ -17,6 +18,9 @@ public final class ZipReader: @unchecked Sendable {
     public private(set) var entries: [ZipEntry] = []
     public private(set) var warnings: [String] = []
     private var byName: [String: Int] = [:]
+    /// Lowercased names, for `entry(caseInsensitive:)`: scanning every name on each miss let a book with
+    /// many mis-cased references cost its entries times its references.
+    private let byLowercasedName = Mutex<[String: Int]?>(nil)
     let file: ZipFileDescriptor
     /// Where the central directory starts: an entry's data must end before it.
     private(set) var dataEnd: UInt64 = 0
@@ -36,8 +40,15 @@ public final class ZipReader: @unchecked Sendable {
     /// Finds an entry ignoring case, for books whose hrefs disagree with their file names in case.
     public func entry(caseInsensitive name: String) -> ZipEntry? {
         if let e = entry(named: name) { return e }
-        let lower = name.lowercased()
-        return entries.first { $0.name.lowercased() == lower }
+        return byLowercasedName.withLock { index in
+            // Made on the first miss, not on every open: most books never ask.
+            if index == nil {
+                var made: [String: Int] = [:]
+                for (i, e) in entries.enumerated() where made[e.name.lowercased()] == nil { made[e.name.lowercased()] = i }
+                index = made
+            }
+            return index![name.lowercased()].map { entries[$0] }
+        }
     }
 
     /// The first entry by position in the directory (for EPUB's `mimetype`-first check).

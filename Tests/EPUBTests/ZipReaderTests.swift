@@ -169,6 +169,15 @@ final class ZipReaderTests: XCTestCase {
         XCTAssertTrue(try ZipReader(path: path, limits: .namesOnly).contains("META-INF/container.xml"))
     }
 
+    func testCaseInsensitiveLookUpFindsTheFirstOfAName() throws {
+        let z = RawZip(entries: [.init(name: "OEBPS/Text/Ch1.xhtml", data: Data("one".utf8)),
+                                 .init(name: "OEBPS/text/ch1.XHTML", data: Data("two".utf8))])
+        let reader = try ZipReader(path: try dir.write("case.zip", z.bytes()))
+        XCTAssertEqual(reader.entry(caseInsensitive: "oebps/TEXT/ch1.xhtml")?.name, "OEBPS/Text/Ch1.xhtml")
+        XCTAssertEqual(reader.entry(caseInsensitive: "OEBPS/text/ch1.XHTML")?.name, "OEBPS/text/ch1.XHTML", "an exact name first")
+        XCTAssertNil(reader.entry(caseInsensitive: "OEBPS/Text/Ch2.xhtml"))
+    }
+
     func testNotAZipAndMissingFilesAreNamed() throws {
         XCTAssertEqual(failure { _ = try ZipReader(path: try dir.write("text.zip", Data(repeating: 0x41, count: 5000))) }?.kind, .badData)
         XCTAssertEqual(failure { _ = try ZipReader(path: dir.path("absent.zip")) }?.kind, .notFound)
