@@ -66,6 +66,8 @@ let package = Package(
         // The public contract: plain C99 headers, nothing else a plugin author needs.
         .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map"]),
 
+        // XML text shared by the host's catalog reader and the EPUB plugins (references in attribute values).
+        .target(name: "XMLText", path: "Sources/XMLText"),
         // Zip archives read on zlib, for the host's sniffing and the plugins' books alike.
         .target(name: "ZipReading", dependencies: ["CZlib"], path: "Sources/ZipReading"),
         // Swift helpers for writing plugins (C-ABI adapters, zip, XML). Plugins only.
@@ -73,10 +75,10 @@ let package = Package(
         // The Readium shapes (manifest, link, locator) both sides of the ABI read and write.
         .target(name: "Readium", path: "Sources/Readium"),
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
-        .target(name: "EPUBCore", dependencies: ["PluginKit", "ZipReading", "CXML2"], path: "Plugins/EPUBCore"),
+        .target(name: "EPUBCore", dependencies: ["PluginKit", "ZipReading", "XMLText", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "ZipReading", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
@@ -87,7 +89,7 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip", "XMLText"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "ZipReading", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
