@@ -21,6 +21,8 @@ final class AudiobookPlugin: FormatPlugin {
 
     init(host: PluginHost) throws { self.host = host }
 
+    static let audioExtensions: Set<String> = ["m4b", "m4a", "mp3", "ogg", "opus", "flac", "wav"]
+
     static let jsonTypes: Set<String> = ["application/json", "application/webpub+json", "application/ld+json",
                                          "application/audiobook+json", "text/plain"]
 
@@ -33,6 +35,10 @@ final class AudiobookPlugin: FormatPlugin {
         default: break
         }
         guard Self.jsonTypes.contains(type) || type.isEmpty else { return 0 }
+        // An audio file named as one but empty or unrecognisable: open says what is wrong with it.
+        if input.head.isEmpty || type.isEmpty, Self.audioExtensions.contains((input.path as NSString).pathExtension.lowercased()) {
+            return 10
+        }
         // A JSON document that is an audiobook without saying so in a way the sniffer knows.
         let text = String(decoding: input.head.prefix(65536), as: UTF8.self)
         guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" else { return 0 }
@@ -95,8 +101,8 @@ final class AudiobookPlugin: FormatPlugin {
         // Measure the tracks inside: they are copied to the cache once, then read from there.
         for i in book.tracks.indices {
             guard case .zipEntry(let name) = book.tracks[i].source, package.has(name) else { continue }
-            if let path = try? publication.extracted(name), let media = try? MediaFile(path: path) {
-                if let d = media.declaredDuration { book.tracks[i].duration = d }
+            if let path = try? publication.extracted(name) {
+                TrackHealth.check(path: path, declared: book.tracks[i].duration).apply(to: &book.tracks[i])
                 if book.tracks[i].type == nil { book.tracks[i].type = ManifestParser.guessType(name) }
             }
         }
@@ -111,8 +117,9 @@ final class AudiobookPlugin: FormatPlugin {
         var type = input.mediaType
         if type == nil || !(type!.hasPrefix("audio/")) { type = ManifestParser.guessType(name) ?? "audio/mpeg" }
         let title = media.tag("album") ?? media.tag("title") ?? ((name as NSString).deletingPathExtension)
-        let track = Track(href: href, source: .file((input.path as NSString).standardizingPath), type: type,
+        var track = Track(href: href, source: .file((input.path as NSString).standardizingPath), type: type,
                           title: media.tag("title") ?? title, duration: media.declaredDuration, bitrate: nil, properties: nil)
+        TrackHealth.check(path: input.path, declared: nil).apply(to: &track)
         var book = BookModel(title: title, tracks: [track])
         book.authors = [media.tag("album_artist") ?? media.tag("artist")].compactMap { $0 }
         book.narrators = [media.tag("composer")].compactMap { $0 }.filter { !book.authors.contains($0) }
@@ -131,13 +138,7 @@ final class AudiobookPlugin: FormatPlugin {
     private func measure(_ book: inout BookModel) {
         for i in book.tracks.indices {
             guard case .file(let path) = book.tracks[i].source else { continue }
-            guard FileManager.default.fileExists(atPath: path) else {
-                var props = book.tracks[i].properties ?? [:]
-                props["shelf:missing"] = .bool(true)
-                book.tracks[i].properties = props
-                continue
-            }
-            if let media = try? MediaFile(path: path), let d = media.declaredDuration { book.tracks[i].duration = d }
+            TrackHealth.check(path: path, declared: book.tracks[i].duration).apply(to: &book.tracks[i])
         }
         if book.toc.isEmpty {
             chaptersOrTracks(&book) { _ in nil }

@@ -64,17 +64,10 @@ final class TrackDecoder: AudioDecoder {
         frame = av_frame_alloc()
         guard packet != nil, frame != nil else { throw PluginFailure(SHELF_E_NO_MEMORY, "out of memory") }
 
-        // Exact length: containers with sample tables state it; elementary streams (MP3, ADTS,
-        // Ogg) are scanned packet by packet (demuxing only), which also indexes them for seeking.
-        var total: Int64?
-        var exact = false
-        let name = media.formatName
-        if name.contains("mov") || name.contains("wav") || name.contains("flac") || name.contains("aiff") {
-            if let d = Self.frames(stream.pointee.duration, tb, rate: inRate) { total = d; exact = true }
-        } else if let scanned = Self.scan(media) {
-            total = scanned
-            exact = true
-        }
+        // The length the data holds (TrackLength), else the header's claim.
+        let measured = TrackLength.measure(media)
+        var total = measured?.frames
+        let exact = measured?.exact ?? false
         if total == nil, let d = media.declaredDuration { total = Int64((d * Double(inRate)).rounded()) }
         let rateIn = inRate
         let outTotal = total.map { outRate == rateIn ? $0 : Int64((Double($0) * Double(outRate) / Double(rateIn)).rounded()) }
@@ -118,46 +111,6 @@ final class TrackDecoder: AudioDecoder {
             throw PluginFailure(SHELF_E_UNSUPPORTED, "cannot convert this track's samples (\(FF.message(status)))", at: media.path)
         }
         swr = ctx
-    }
-
-    static func frames(_ value: Int64, _ tb: AVRational, rate: Int) -> Int64? {
-        guard value != FF.noPTS, value > 0, tb.den > 0, tb.num > 0 else { return nil }
-        return av_rescale_q(value, tb, AVRational(num: 1, den: Int32(rate)))
-    }
-
-    /// Sums packet durations, less the skip-samples FFmpeg will drop at the start and the end.
-    private static func scan(_ media: MediaFile) -> Int64? {
-        guard let ctx = media.context else { return nil }
-        var allocated = av_packet_alloc()
-        guard let pkt = allocated else { return nil }
-        defer { av_packet_free(&allocated) }
-        let stream = media.stream
-        let rate = Int(stream.pointee.codecpar.pointee.sample_rate)
-        guard rate > 0 else { return nil }
-        var sum: Int64 = 0
-        var skipStart: Int64 = 0
-        var skipEnd: Int64 = 0
-        var first = true
-        var count = 0
-        while av_read_frame(ctx, pkt) >= 0 {
-            defer { av_packet_unref(pkt) }
-            guard pkt.pointee.stream_index == media.streamIndex else { continue }
-            guard pkt.pointee.duration > 0 else { av_packet_unref(pkt); return nil }
-            sum += pkt.pointee.duration
-            count += 1
-            var size: Int = 0
-            if let side = av_packet_get_side_data(pkt, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
-                let start = Int64(UInt32(side[0]) | UInt32(side[1]) << 8 | UInt32(side[2]) << 16 | UInt32(side[3]) << 24)
-                let end = Int64(UInt32(side[4]) | UInt32(side[5]) << 8 | UInt32(side[6]) << 16 | UInt32(side[7]) << 24)
-                if first { skipStart = start }
-                skipEnd = end
-            } else {
-                skipEnd = 0
-            }
-            first = false
-        }
-        guard count > 0, let frames = Self.frames(sum, stream.pointee.time_base, rate: rate) else { return nil }
-        return max(0, frames - skipStart - skipEnd)
     }
 
     /// Back to the first packet, decoder and resampler emptied.

@@ -14,7 +14,13 @@ public final class AudioBook: @unchecked Sendable {
         public let declaredDuration: Double?
         /// True when the track is on the network and must be downloaded before it can play.
         public let isRemote: Bool
+        /// What the plugin found wrong with the track ("is missing", "plays 0:07 of the 0:13 it
+        /// declares"), from the manifest's `shelf:missing` / `shelf:damaged`; nil when it is sound.
+        public let problem: String?
     }
+
+    /// The tracks the plugin found missing or damaged, in reading order.
+    public var damagedTracks: [Track] { tracks.filter { $0.problem != nil } }
 
     public let plugin: LoadedPlugin
     public let input: PublicationInput
@@ -66,8 +72,9 @@ public final class AudioBook: @unchecked Sendable {
         }
         tracks = manifest.readingOrder.enumerated().map { i, link in
             let remote = link.href.lowercased().hasPrefix("http://") || link.href.lowercased().hasPrefix("https://")
+            let problem = TrackProblem.problem(of: link)?.text
             return Track(index: i, href: link.href, type: link.type, title: link.title,
-                         declaredDuration: link.duration, isRemote: remote)
+                         declaredDuration: link.duration, isRemote: remote, problem: problem)
         }
         guard !tracks.isEmpty else {
             plugin.call { format.pointee.close?(raw) }

@@ -54,7 +54,11 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var lastChapter: Int?
     private var waitingFor: String?
     private let stretcher: TimeStretcher
+    private var limiter: VolumeLimiter
     private var pendingEvents: [PlaybackEvent] = []
+    /// Tracks already reported as damaged, and those that could not be played at all.
+    private var warned: Set<Int> = []
+    private var skipped: Set<Int> = []
 
     /// Loads the book: the first track sets the rate and channels (at most two); every track
     /// that is here is measured, the others keep the manifest's duration until they arrive.
@@ -63,11 +67,17 @@ public final class PlaybackEngine: @unchecked Sendable {
         self.options = options
         let available = isTrackAvailable ?? { i in !book.tracks[i].isRemote || book.localFiles[i] != nil }
         self.isTrackAvailable = available
-        guard let first = book.tracks.indices.first(where: available) else {
+        guard book.tracks.indices.contains(where: available) else {
             throw ShelfError(.temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
                              hint: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.")
         }
-        let probe = try book.openDecoder(track: first)
+        // The first track that opens sets the format: a missing or damaged one is skipped when played.
+        var opened: (Int, TrackPCMDecoder)?
+        var firstError: Error?
+        for i in book.tracks.indices where available(i) {
+            do { opened = (i, try book.openDecoder(track: i)); break } catch { firstError = firstError ?? error }
+        }
+        guard let (first, probe) = opened else { throw firstError! }
         sampleRate = probe.sampleRate
         channels = min(probe.channels, 2)
         var lengths: [Int64] = []
@@ -87,6 +97,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         timeline = Timeline(sampleRate: sampleRate, lengths: lengths, exact: exact)
         chapters = Chapters.from(book.manifest)
         stretcher = TimeStretcher(sampleRate: sampleRate, channels: channels)
+        limiter = VolumeLimiter(sampleRate: sampleRate)
         // The first track's decoder is already open at frame 0: keep it for playing.
         if probe.channels == channels {
             decoder = probe
@@ -301,12 +312,20 @@ public final class PlaybackEngine: @unchecked Sendable {
         waitingFor = nil
         if decoderTrack != track || decoder == nil {
             decoder = nil
-            decoder = try book.openDecoder(track: track, sampleRate: sampleRate, channels: channels)
+            do {
+                decoder = try book.openDecoder(track: track, sampleRate: sampleRate, channels: channels)
+            } catch {
+                return skipLocked(track, because: error)
+            }
             decoderTrack = track
             decoderOffset = 0
+            if let problem = book.tracks[track].problem, !warned.contains(track) {
+                warned.insert(track)
+                emit(.trackProblem(track, "\(trackName(track)) \(problem); playing what it holds"))
+            }
         }
         if decoderOffset != offset {
-            try decoder!.seek(toFrame: offset)
+            do { try decoder!.seek(toFrame: offset) } catch { return skipLocked(track, because: error) }
             decoderOffset = offset
         }
         var want = min(chunk, input.count / channels)
@@ -321,7 +340,11 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
         var n = 0
         if want > 0 {
-            n = try input.withUnsafeMutableBufferPointer { try decoder!.read(into: $0.baseAddress!, capacity: want) }
+            do {
+                n = try input.withUnsafeMutableBufferPointer { try decoder!.read(into: $0.baseAddress!, capacity: want) }
+            } catch {
+                return skipLocked(track, because: error)
+            }
         }
         if n == 0 && want > 0 || (timeline.exact[track] && offset >= timeline.lengths[track]) {
             // The track ended here: that is its true length; go on with the next one.
@@ -383,11 +406,29 @@ public final class PlaybackEngine: @unchecked Sendable {
         return produced
     }
 
-    private func finishOutput(_ output: inout [Float]) {
-        if volume != 1 {
-            let v = Float(volume)
-            for i in output.indices { output[i] *= v }
+    /// A track that cannot be opened or decoded further: said once, and playback goes on with the
+    /// next track. Its length stays as the book declares it, so chapter times do not move.
+    private func skipLocked(_ track: Int, because error: Error) -> Int {
+        let why = (error as? ShelfError)?.message ?? "\(error)"
+        if !skipped.contains(track) {
+            warned.insert(track)
+            emit(.trackProblem(track, "\(trackName(track)) cannot be played (\(why)); going on with the next track"))
         }
+        skipped.insert(track)
+        position = timeline.start(ofTrack: track + 1)
+        decoder = nil
+        decoderTrack = -1
+        decoderOffset = -1
+        return 0
+    }
+
+    private func trackName(_ track: Int) -> String {
+        let t = book.tracks[track]
+        return TrackProblem.name(track: track + 1, href: t.href, title: t.title)
+    }
+
+    private func finishOutput(_ output: inout [Float]) {
+        limiter.apply(Float(volume), to: &output, channels: channels)
     }
 
     private func shouldSave() -> Bool {

@@ -54,5 +54,7 @@ public enum PlaybackEvent: Sendable, Equatable {
     case ended
     case saved(Double)
     case waiting(String)
+    /// A track that cannot play as the book says: (track index, what is wrong and what playback does).
+    case trackProblem(Int, String)
     case error(String)
 }

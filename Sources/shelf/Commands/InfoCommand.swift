@@ -13,6 +13,8 @@ struct BookInfo: Encodable {
     let pluginName: String
     let chapters: Int
     let readingOrderItems: Int
+    /// Audiobook tracks that are missing or do not play as long as they declare.
+    let damagedTracks: [TrackProblem]
 }
 
 func bookInfo(_ publication: Publication) -> BookInfo {
@@ -28,7 +30,7 @@ func bookInfo(_ publication: Publication) -> BookInfo {
         format: publication.formatInWords, mediaType: publication.input.mediaType, language: language,
         plugin: publication.plugin.descriptor.id, pluginName: publication.plugin.descriptor.name,
         chapters: (manifest.toc?.isEmpty == false ? manifest.toc!.count : manifest.readingOrder.count),
-        readingOrderItems: manifest.readingOrder.count)
+        readingOrderItems: manifest.readingOrder.count, damagedTracks: TrackProblem.find(in: manifest))
 }
 
 let infoCommand = Command(
@@ -48,8 +50,14 @@ let infoCommand = Command(
         if !info.language.isEmpty { Output.line("Language: \(info.language.joined(separator: ", "))") }
         Output.line("Chapters: \(info.chapters)")
         Output.line("Opened by \(info.pluginName) (\(info.plugin))")
+        for p in info.damagedTracks { Output.error("\(info.path): \(p.sentence)") }
+        if !info.damagedTracks.isEmpty {
+            fputs("  Copy or download those tracks again; playback warns and goes on past them.\n", stderr)
+        }
     }
-    return 0
+    // A book with tracks missing (66) or damaged (65) is not whole: scripts should know.
+    if info.damagedTracks.contains(where: \.missing) { return ShelfError.Kind.noInput.rawValue }
+    return info.damagedTracks.isEmpty ? 0 : ShelfError.Kind.badData.rawValue
 }
 
 let manifestCommand = Command(
