@@ -49,6 +49,72 @@ public final class FakeLibrary: @unchecked Sendable {
     private var annotations = false
     /// When set, the loans feed answers with this instead of the feed.
     public var loansFault: LoopbackHTTPServer.Response?
+
+    // MARK: Faults
+
+    /// The library's answers that can go wrong, each on its own.
+    public enum Route: String, Sendable, CaseIterable {
+        case entry, borrow, revoke, hold, loans, fulfil
+    }
+
+    /// How an answer goes wrong, as real servers and the networks between make them go wrong.
+    public enum Fault: Sendable, Equatable {
+        /// A 200 whose body is XML that breaks off (not well formed).
+        case malformed
+        /// The whole length announced, half of the body sent, the connection closed.
+        case truncated
+        /// Half of the body, then silence for `seconds`, then the rest.
+        case stalled(seconds: TimeInterval)
+        /// The connection accepted and the request read, then no answer at all (until the server stops).
+        case neverAnswers
+        /// A 200 with an HTML page where the entry should be.
+        case garbage
+    }
+
+    private struct Injected {
+        var fault: Fault
+        /// Whether the library does what was asked (borrow, return, hold) before its answer goes wrong.
+        var acts: Bool
+        var remaining: Int
+    }
+    private var injected: [Route: Injected] = [:]
+
+    /// Makes the next `times` answers on `route` go wrong with `fault`; `acts: false` makes the library also leave its
+    /// state as it was (a borrow that lent nothing, a return that took nothing back).
+    public func inject(_ fault: Fault, on route: Route, acts: Bool = true, times: Int = .max) {
+        lock.withLock { injected[route] = Injected(fault: fault, acts: acts, remaining: times) }
+    }
+
+    public func clearFaults() { lock.withLock { injected.removeAll() } }
+
+    /// Whether a state-changing route should change the library's state now.
+    private func acts(_ route: Route) -> Bool { lock.withLock { injected[route].map { $0.acts || $0.remaining <= 0 } ?? true } }
+
+    /// `response` as the fault injected on `route` (if any left) turns it.
+    private func faulted(_ route: Route, _ response: LoopbackHTTPServer.Response) -> LoopbackHTTPServer.Response {
+        let fault: Fault? = lock.withLock {
+            guard var entry = injected[route], entry.remaining > 0 else { return nil }
+            entry.remaining -= 1
+            injected[route] = entry
+            return entry.fault
+        }
+        guard let fault else { return response }
+        let half = max(1, response.body.count / 2)
+        switch fault {
+        case .malformed:
+            return .text("<?xml version=\"1.0\"?>\n<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>urn:fake:broken</id><title>Bro",
+                         contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+        case .truncated:
+            return response.with(fault: .truncateBody(after: half))
+        case .stalled(let seconds):
+            return response.with(fault: .stallBody(after: half, seconds: seconds))
+        case .neverAnswers:
+            return response.with(delay: 3600)
+        case .garbage:
+            return .text("<html><head><title>Down for maintenance</title></head><body><p>Back soon.</p></body></html>",
+                         contentType: "text/html; charset=utf-8")
+        }
+    }
     public let epub: Data
 
     public init(epub: Data = FakeLibrary.minimalEPUB()) throws {
@@ -205,8 +271,8 @@ public final class FakeLibrary: @unchecked Sendable {
             guard authorised(request) else { return unauthorized }
             if let fault = lock.withLock({ loansFault }) { return fault }
             expireDueLoans()
-            return .text(loansFeed(), contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition",
-                         headers: ["Date": Self.httpDate(now)])
+            return faulted(.loans, .text(loansFeed(), contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition",
+                                         headers: ["Date": Self.httpDate(now)]))
         }
         installBookRoutes()
     }
@@ -216,30 +282,20 @@ public final class FakeLibrary: @unchecked Sendable {
         for id in lock.withLock({ order }) {
             let key = Self.key(id)
             server.route("GET", "/works/\(key)") { [unowned self] request in
-                .text(entryDocument(id, patron: authorised(request)), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+                faulted(.entry, .text(entryDocument(id, patron: authorised(request)),
+                                      contentType: "application/atom+xml;type=entry;profile=opds-catalog"))
             }
             server.route("GET", "/works/\(key)/borrow") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
-                return borrow(id)
+                return faulted(.borrow, acts(.borrow) ? borrow(id) : .text(entryDocument(id, patron: true), status: 201))
             }
             server.route("GET", "/works/\(key)/revoke") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
-                return revoke(id)
+                return faulted(.revoke, acts(.revoke) ? revoke(id) : .text(entryDocument(id, patron: true)))
             }
             server.route("GET", "/works/\(key)/fulfill") { [unowned self] request in
                 guard authorised(request) || lock.withLock({ books[id]?.openAccess == true }) else { return unauthorized }
-                guard lock.withLock({ loans.contains(id) || books[id]?.openAccess == true }) else {
-                    return problem(403, "No active loan", "You have no active loan for this title.")
-                }
-                switch lock.withLock({ books[id]?.fulfilment }) {
-                case "bearer":
-                    return .text(#"{"token_type": "Bearer", "expires_in": 500, "access_token": "doc-token-\#(key)", "location": "\#(url("/files/\(key).epub"))"}"#,
-                                 contentType: "application/vnd.librarysimplified.bearer-token+json")
-                case "acsm":
-                    return .text("<fulfillmentToken xmlns=\"http://ns.adobe.com/adept\"/>", contentType: "application/vnd.adobe.adept+xml")
-                default:
-                    return .content(epub, for: request, contentType: "application/epub+zip")
-                }
+                return faulted(.fulfil, fulfil(id, key: key, request: request))
             }
             server.route("GET", "/files/\(key).epub") { [unowned self] request in
                 guard request.header("Authorization") == "Bearer doc-token-\(key)" else { return .status(401) }
@@ -248,9 +304,25 @@ public final class FakeLibrary: @unchecked Sendable {
             server.route("GET", "/works/\(key)/hold") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
                 let branch = request.queryItems["branch"] ?? "?"
-                lock.withLock { books[id]?.holds.append(username) }
-                return .text(entryDocument(id, patron: true, branchHeld: branch), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+                if acts(.hold) { lock.withLock { books[id]?.holds.append(username) } }
+                return faulted(.hold, .text(entryDocument(id, patron: true, branchHeld: branch),
+                                            contentType: "application/atom+xml;type=entry;profile=opds-catalog"))
             }
+        }
+    }
+
+    private func fulfil(_ id: String, key: String, request: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
+        guard lock.withLock({ loans.contains(id) || books[id]?.openAccess == true }) else {
+            return problem(403, "No active loan", "You have no active loan for this title.")
+        }
+        switch lock.withLock({ books[id]?.fulfilment }) {
+        case "bearer":
+            return .text(#"{"token_type": "Bearer", "expires_in": 500, "access_token": "doc-token-\#(key)", "location": "\#(url("/files/\(key).epub"))"}"#,
+                         contentType: "application/vnd.librarysimplified.bearer-token+json")
+        case "acsm":
+            return .text("<fulfillmentToken xmlns=\"http://ns.adobe.com/adept\"/>", contentType: "application/vnd.adobe.adept+xml")
+        default:
+            return .content(epub, for: request, contentType: "application/epub+zip")
         }
     }
 

@@ -21,6 +21,7 @@ public final class CatalogClient: @unchecked Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.maxBodySize = Int64(XMLStream.maxDocumentSize)
         configuration.requestTimeout = 60
+        configuration.followsCommandDeadline = true
         if let timeout = ProcessInfo.processInfo.environment["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {
             configuration.requestTimeout = timeout
             configuration.connectTimeout = min(configuration.connectTimeout, timeout)
@@ -124,13 +125,19 @@ public final class CatalogClient: @unchecked Sendable {
 
     /// Sends `request` with the account's credential; a 401 renews a token once, then asks the patron to sign in.
     public func send(_ request: HTTPRequest) throws -> HTTPResponse {
+        try Self.mapErrors(url: request.url) { try sendKeepingTransportErrors(request) }
+    }
+
+    /// `send`, with failures on the way left as `HTTPError`: circulation must know whether the library may have
+    /// acted on a request whose answer never arrived whole.
+    func sendKeepingTransportErrors(_ request: HTTPRequest) throws -> HTTPResponse {
         var signed = request
         try authenticator?.authorize(&signed)
-        var response = try Self.mapErrors(url: request.url) { try http.send(signed) }
+        var response = try http.send(signed)
         if response.status == 401, let authenticator, try authenticator.recoverFrom401() {
             signed = request
             try authenticator.authorize(&signed)
-            response = try Self.mapErrors(url: request.url) { try http.send(signed) }
+            response = try http.send(signed)
         }
         if response.status == 401 { throw signInError(response, url: request.url) }
         // The library's clock, for rules that must follow the library's time (a loan ends when its server says).
@@ -159,17 +166,21 @@ public final class CatalogClient: @unchecked Sendable {
         do {
             return try body()
         } catch let error as HTTPError {
-            let kind: ShelfError.Kind
-            switch error.kind {
-            case .invalidRequest, .unsupportedScheme: kind = .usage
-            case .bodyTooLarge: kind = .badData
-            case .cancelled: kind = .cancelled
-            case .file: kind = .ioError
-            default: kind = .temporary
-            }
-            return try { throw ShelfError(kind, error.description, hint: "Check your connection and try again; "
-                                          + "`shelf loans` still shows what was stored.") }()
+            throw shelfError(error)
         }
+    }
+
+    static func shelfError(_ error: HTTPError) -> ShelfError {
+        let kind: ShelfError.Kind
+        switch error.kind {
+        case .invalidRequest, .unsupportedScheme: kind = .usage
+        case .bodyTooLarge: kind = .badData
+        case .cancelled: kind = .cancelled
+        case .file: kind = .ioError
+        default: kind = .temporary
+        }
+        return ShelfError(kind, error.description, hint: "Check your connection and try again; "
+                          + "`shelf loans` still shows what was stored.")
     }
 
     /// Anything but 2xx/304 becomes an error; an RFC 7807 problem is shown as its title and detail.

@@ -73,30 +73,38 @@ public final class Circulation {
     }
 
     public func borrow(_ stored: CatalogEntry) throws -> BorrowOutcome {
-        let entry = refreshed(stored)
-        switch entry.availability.state {
-        case .loaned:
-            try database.upsertLoan(LoanRecord(accountID: account.id, entry: entry))
-            return .alreadyOnLoan(entry)
-        case .unavailable, .reserved:
-            return .unavailable(entry, holdCancelled: false)
-        case .openAccess where entry.borrowLink == nil:
-            return .openAccess(entry)
-        default:
-            break
+        // The title as the library says now: what shelf stored earlier never decides an outcome.
+        let view = try currentView(of: stored, nothingDone: "nothing was borrowed")
+        var entry = stored
+        if case .entry(let fresh) = view {
+            entry = fresh
+            switch fresh.availability.state {
+            case .loaned:
+                try database.upsertLoan(LoanRecord(accountID: account.id, entry: fresh))
+                return .alreadyOnLoan(fresh)
+            case .unavailable, .reserved:
+                return .unavailable(fresh, holdCancelled: false)
+            case .openAccess where fresh.borrowLink == nil:
+                return .openAccess(fresh)
+            default:
+                break
+            }
         }
         guard let link = entry.borrowLink, let url = URL(string: link.href) else {
+            if case .notOnShelf = view {
+                // What shelf stored is a loan's entry, without the link to borrow; only the title's own could say.
+                throw ShelfError(.temporary, "the library no longer lists \(Self.quoted(entry.title)) as on loan to you, and its "
+                                     + "entry could not be read: nothing was borrowed", subject: entry.id,
+                                 hint: "Try again later; `shelf browse` or `shelf catalog-search` finds the title again.")
+            }
             throw ShelfError(.unavailable, "the library offers no way to borrow \(entry.title)", subject: entry.id)
         }
-        let result = try acquire(url, fallback: entry)
+        let result = try acquire(url, entry, action: "it lent you", nothingDone: "nothing was borrowed")
         switch result.availability.state {
-        case .reserved, .unavailable:
+        case .reserved, .ready where !Self.isLoan(result), .unavailable:
             // The server placed a hold although the patron asked to borrow: undo it.
-            var cancelled = false
-            if let revoke = result.revokeLink, let revokeURL = URL(string: revoke.href) {
-                cancelled = (try? circulationRequest(revokeURL)) != nil
-            }
-            if !cancelled, result.availability.state == .reserved {
+            let cancelled = try cancelPlacedHold(result)
+            if !cancelled, result.availability.state != .unavailable {
                 try database.upsertHold(HoldRecord(accountID: account.id, entry: result))
             }
             return .unavailable(result, holdCancelled: cancelled)
@@ -108,6 +116,13 @@ public final class Circulation {
             try? database.withdrawNotifications(accountID: account.id, entryID: loaned.id, kinds: [.holdReady, .holdLastDay])
             return .loaned(loaned)
         }
+    }
+
+    /// Gives back a hold the library placed when the patron asked to borrow. True when the library confirmed it.
+    private func cancelPlacedHold(_ held: CatalogEntry) throws -> Bool {
+        guard let revoke = held.revokeLink, let url = URL(string: revoke.href) else { return false }
+        if case .kept = try giveBack(url, held, action: "it cancelled the hold it placed on", stillThere: \.isHeld) { return false }
+        return true
     }
 
     // MARK: Reserve
@@ -122,8 +137,10 @@ public final class Circulation {
     }
 
     public func reserve(_ stored: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
+        let view = try currentView(of: stored, nothingDone: "nothing was reserved")
+        var entry = stored
+        if case .entry(let fresh) = view { entry = fresh }
         if let branch {
-            let entry = refreshed(stored)
             let matches = entry.branches.filter { $0.name.localizedCaseInsensitiveContains(branch) }
             guard let chosen = matches.first(where: { $0.name.caseInsensitiveCompare(branch) == .orderedSame })
                     ?? (matches.count == 1 ? matches.first : nil), let url = URL(string: chosen.href) else {
@@ -132,8 +149,7 @@ public final class Circulation {
                                     : "no single branch \"\(branch)\" for \(entry.title)",
                                  hint: names.isEmpty ? nil : "Branches: " + names.joined(separator: ", "))
             }
-            let response = try circulationRequest(url)
-            var held = (try? CatalogDocument.parse(response.body, url: response.url)).flatMap { $0.entries.first } ?? entry
+            var held = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
             if held.availability.state != .reserved && held.availability.state != .ready {
                 held.availability = Availability(state: .reserved)
             }
@@ -141,23 +157,24 @@ public final class Circulation {
             try database.upsertHold(hold)
             return .placed(hold)
         }
-        let entry = refreshed(stored)
-        switch entry.availability.state {
-        case .reserved, .ready:
-            let hold = HoldRecord(accountID: account.id, entry: entry)
-            try database.upsertHold(hold)
-            return .alreadyReserved(hold)
-        case .available, .openAccess, .loaned:
-            return .availableNow(entry)
-        default:
-            break
+        if case .entry = view {
+            switch entry.availability.state {
+            case .reserved, .ready:
+                let hold = HoldRecord(accountID: account.id, entry: entry)
+                try database.upsertHold(hold)
+                return .alreadyReserved(hold)
+            case .available, .openAccess, .loaned:
+                return .availableNow(entry)
+            default:
+                break
+            }
         }
         guard let link = entry.borrowLink, let url = URL(string: link.href) else {
             throw ShelfError(.unavailable, "the library offers no way to reserve \(entry.title)", subject: entry.id)
         }
-        let result = try acquire(url, fallback: entry)
+        let result = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
         switch result.availability.state {
-        case .reserved, .ready:
+        case .reserved, .ready where !Self.isLoan(result):
             let hold = HoldRecord(accountID: account.id, entry: result)
             try database.upsertHold(hold)
             return .placed(hold)
@@ -174,25 +191,37 @@ public final class Circulation {
     public func returnLoan(_ stored: CatalogEntry) throws {
         let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
         let entry = loan?.entry ?? stored
-        guard let revoke = (entry.revokeLink ?? refreshed(entry).revokeLink), let url = URL(string: revoke.href) else {
+        guard let revoke = entry.revokeLink ?? ask(about: entry)?.entry?.revokeLink, let url = URL(string: revoke.href) else {
             throw ShelfError(.unavailable, "the library offers no way to return \(entry.title) early",
                              subject: entry.id, hint: "It returns itself when the loan ends.")
         }
-        _ = try circulationRequest(url)
+        let outcome = try giveBack(url, entry, action: "it took back", stillThere: \.isOnLoan)
+        if case .kept(let refusal) = outcome { throw refusal }
         try database.deleteLoan(accountID: account.id, entryID: entry.id)
-        // Returned by the patron: never "has been returned" later.
+        // Returned by the patron (or gone already): never "has been returned" later.
         try? database.loanReturnedByPatron(accountID: account.id, entryID: entry.id)
+        if case .gone(let words) = outcome {
+            throw ShelfError(.unavailable, "the library has no loan of \(Circulation.quoted(entry.title)) for you (\(words)); "
+                                 + "shelf removed it from My Books", subject: entry.id,
+                             hint: "It may have ended or been returned elsewhere; `shelf sync` shows what the library has.")
+        }
     }
 
     public func cancelHold(_ stored: CatalogEntry) throws {
         let hold = try database.holds(accountID: account.id).first { $0.entry.id == stored.id }
         let entry = hold?.entry ?? stored
-        guard let revoke = (entry.revokeLink ?? refreshed(entry).revokeLink), let url = URL(string: revoke.href) else {
+        guard let revoke = entry.revokeLink ?? ask(about: entry)?.entry?.revokeLink, let url = URL(string: revoke.href) else {
             throw ShelfError(.unavailable, "the library offers no way to cancel the hold on \(entry.title)", subject: entry.id)
         }
-        _ = try circulationRequest(url)
+        let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
+        if case .kept(let refusal) = outcome { throw refusal }
         try database.deleteHold(accountID: account.id, entryID: entry.id)
         try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
+        if case .gone(let words) = outcome {
+            throw ShelfError(.unavailable, "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
+                                 + "shelf removed it from Reservations", subject: entry.id,
+                             hint: "`shelf sync` shows what the library has.")
+        }
     }
 
     // MARK: Sync
@@ -206,20 +235,12 @@ public final class Circulation {
     /// holds replaced (one transaction). Any failure leaves them exactly as they were.
     public func sync() throws -> SyncResult {
         do {
-            guard let shelf = account.shelfURL, var url = URL(string: shelf) else {
+            guard account.shelfURL.flatMap(URL.init(string:)) != nil else {
                 throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
                                  subject: account.id, hint: "Your loans stored here are unchanged.")
             }
             // The entries are remembered with the loans below, in the same transaction, each encoded once.
-            var pages: [LibraryDatabase.FeedPage] = []
-            var seen = Set<String>()
-            for _ in 0..<50 {
-                seen.insert(url.absoluteString)
-                let feed = try client.feed(url, useCache: false, remembering: false)
-                pages.append(LibraryDatabase.FeedPage(url: feed.url, entries: feed.entries))
-                guard let next = feed.next.flatMap({ URL(string: $0.href) }), !seen.contains(next.absoluteString) else { break }
-                url = next
-            }
+            let pages = try readShelfFeed()
             var loans: [LoanRecord] = []
             var holds: [HoldRecord] = []
             var ids = Set<String>()
@@ -260,26 +281,131 @@ public final class Circulation {
 
     // MARK: Requests
 
-    /// GETs a circulation link (borrow, hold, revoke) and returns the answer; problems become errors in words.
-    @discardableResult
-    func circulationRequest(_ url: URL) throws -> HTTPResponse {
-        let request = HTTPRequest(.get, url, headers: ["Accept": "application/atom+xml;type=entry;profile=opds-catalog, application/opds-publication+json;q=0.9, application/api-problem+json;q=0.8, */*;q=0.1"])
-        let response = try client.send(request)
-        try CatalogClient.requireSuccess(response)
-        return response
+    /// What became of a circulation request sent once.
+    enum CirculationAnswer {
+        /// A success answer, read whole.
+        case answered(HTTPResponse)
+        /// A refusal the library stated in a readable answer (4xx).
+        case refused(ShelfError)
+        /// The library may have acted, but its answer was lost, cut short, late, or a server error.
+        case lost
     }
 
-    /// Follows a borrow link and reads the entry the server answers with.
-    private func acquire(_ url: URL, fallback: CatalogEntry) throws -> CatalogEntry {
-        let response = try circulationRequest(url)
-        guard !response.body.isEmpty,
-              let feed = try? CatalogDocument.parse(response.body, url: response.url, contentType: response.headers["Content-Type"]),
-              let entry = feed.entries.first(where: { $0.id == fallback.id }) ?? feed.entries.first else {
-            var assumed = fallback
-            assumed.availability = Availability(state: .loaned)
-            return assumed
+    /// GETs a circulation link (borrow, hold, revoke) once: it changes the library's state, so it is never repeated
+    /// once the library may have acted. Failures before the request reached the library are thrown.
+    func circulationRequest(_ url: URL) throws -> CirculationAnswer {
+        var request = HTTPRequest(.get, url, headers: ["Accept": "application/atom+xml;type=entry;profile=opds-catalog, application/opds-publication+json;q=0.9, application/api-problem+json;q=0.8, */*;q=0.1"])
+        request.changesState = true
+        if client.http.configuration.followsCommandDeadline {
+            // Part of the command's time is kept for asking the library again should this answer be lost.
+            request.timeout = min(client.http.configuration.requestTimeout, max(1, CommandDeadline.current.remaining * 0.6))
         }
-        try? database.rememberEntries([entry], accountID: account.id, feedURL: nil)
-        return entry
+        let response: HTTPResponse
+        do {
+            response = try client.sendKeepingTransportErrors(request)
+        } catch let error as HTTPError {
+            switch error.kind {
+            case .cannotConnect, .cannotResolveHost, .invalidRequest, .unsupportedScheme, .tls:
+                throw CatalogClient.shelfError(error)
+            default:
+                return .lost
+            }
+        }
+        if response.status >= 500 { return .lost }
+        do {
+            try CatalogClient.requireSuccess(response)
+        } catch let refusal as ShelfError {
+            return .refused(refusal)
+        }
+        return .answered(response)
+    }
+
+    /// Whether an entry the library served is a loan of the patron's.
+    static func isLoan(_ entry: CatalogEntry) -> Bool { entry.availability.state == .loaned }
+
+    /// What the library says now, or an error that says nothing was done: only for the question before a request.
+    /// A loan or hold shelf stored that the library's loans feed no longer lists is removed: it was stale.
+    private func currentView(of entry: CatalogEntry, nothingDone: String) throws -> LibraryView {
+        let view: LibraryView
+        do {
+            view = try askExplaining(about: entry)
+        } catch let failure as ShelfError {
+            if HostServices.cancelRequested { throw ShelfError(.cancelled, "stopped at your request; \(nothingDone)", subject: entry.id) }
+            throw ShelfError(failure.kind == .permission ? .permission : .temporary,
+                             "the library did not answer about \(Self.quoted(entry.title)); \(nothingDone). \(failure.message)",
+                             subject: entry.id, hint: failure.hint ?? "Check your connection and try again.")
+        }
+        if case .notOnShelf = view {
+            try database.deleteLoan(accountID: account.id, entryID: entry.id)
+            try database.deleteHold(accountID: account.id, entryID: entry.id)
+        }
+        return view
+    }
+
+    /// Follows a borrow or hold link once and returns the entry the library answered with; when that answer is lost
+    /// or unreadable, the entry as the library lists it when asked again. Never sends the request twice.
+    private func acquire(_ url: URL, _ entry: CatalogEntry, action: String, nothingDone: String) throws -> CatalogEntry {
+        switch try circulationRequest(url) {
+        case .refused(let refusal):
+            throw refusal
+        case .answered(let response):
+            if let answered = Self.answeredEntry(response, id: entry.id),
+               Self.isLoan(answered) || [.reserved, .ready, .unavailable].contains(answered.availability.state) {
+                try? database.rememberEntries([answered], accountID: account.id, feedURL: nil)
+                return answered
+            }
+        case .lost:
+            break
+        }
+        guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
+        guard case .entry(let now) = view, Self.isLoan(now) || view.isHeld else {
+            throw ShelfError(.temporary, "the library's answer about \(Circulation.quoted(entry.title)) could not be read, and it "
+                                 + "lists no loan or hold of it for you: \(nothingDone)", subject: entry.id,
+                             hint: "Try again later.")
+        }
+        return now
+    }
+
+    enum GiveBackOutcome: Equatable {
+        /// The library took it back (it said so, or no longer lists it when asked again).
+        case done
+        /// The library refused because it has no such loan or hold: shelf's copy was stale.
+        case gone(String)
+        /// The library still lists it as the patron's: it refused in words, or its answer was lost and asking again
+        /// found it unchanged.
+        case kept(ShelfError)
+
+        static func == (a: GiveBackOutcome, b: GiveBackOutcome) -> Bool {
+            switch (a, b) {
+            case (.done, .done): return true
+            case (.gone(let x), .gone(let y)): return x == y
+            case (.kept(let x), .kept(let y)): return x.message == y.message
+            default: return false
+            }
+        }
+    }
+
+    /// Sends a revoke link once and learns whether the library took the loan or hold back. `stillThere` reads the
+    /// library's view when shelf has to ask again.
+    private func giveBack(_ url: URL, _ entry: CatalogEntry, action: String,
+                          stillThere: (LibraryView) -> Bool) throws -> GiveBackOutcome {
+        switch try circulationRequest(url) {
+        case .answered(let response):
+            // A success read whole: empty, or the entry as it is now.
+            if response.body.isEmpty || Self.answeredEntry(response, id: entry.id) != nil { return .done }
+        case .refused(let refusal):
+            // Refused in words. If the library has nothing to give back, what shelf stored was stale.
+            if let view = ask(about: entry), !stillThere(view) { return .gone(refusal.message) }
+            return .kept(refusal)
+        case .lost:
+            break
+        }
+        guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
+        if stillThere(view) {
+            return .kept(ShelfError(.temporary, "the library's answer could not be read, and it still lists "
+                                        + "\(Circulation.quoted(entry.title)) as yours: nothing was given back",
+                                    subject: entry.id, hint: "Try again later."))
+        }
+        return .done
     }
 }

@@ -30,6 +30,8 @@ final class CurlTransfer {
     private let options: Options
     private let sink: BodySink
     private let isCancelled: (() -> Bool)?
+    /// Called about once a second while the transfer runs (libcurl's progress callback), to report waits.
+    private let tick: (() -> Void)?
 
     // Filled in by the callbacks while curl_easy_perform runs on this thread.
     private var status = 0
@@ -37,8 +39,9 @@ final class CurlTransfer {
     private var cancelled = false
 
     init(_ request: HTTPRequest, configuration: HTTPClient.Configuration, options: Options,
-         sink: BodySink, isCancelled: (() -> Bool)?) {
+         sink: BodySink, isCancelled: (() -> Bool)?, tick: (() -> Void)? = nil) {
         self.request = request
+        self.tick = tick
         self.configuration = configuration
         self.options = options
         self.sink = sink
@@ -177,6 +180,8 @@ final class CurlTransfer {
         return sink.receive(bytes, status: status, headers: headers)
     }
 
+    fileprivate func progressTick() { tick?() }
+
     fileprivate func checkCancelled() -> Bool {
         if !cancelled, let isCancelled, isCancelled() { cancelled = true }
         return cancelled
@@ -206,5 +211,7 @@ private let curlWriteCallback: shelf_curl_data_callback = { data, size, count, c
 
 private let curlProgressCallback: shelf_curl_xferinfo_callback = { context, _, _, _, _ in
     guard let context else { return 0 }
-    return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().checkCancelled() ? 1 : 0
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    transfer.progressTick()
+    return transfer.checkCancelled() ? 1 : 0
 }

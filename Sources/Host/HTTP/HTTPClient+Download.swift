@@ -31,6 +31,8 @@ extension HTTPClient {
                                   reason: "the folder cannot be created"), url: request.url)
         }
 
+        // Ctrl-C (the host's cancel flag) ends a download at once; its `.part` stays for the next attempt.
+        let isCancelled = isCancelled ?? { HostServices.cancelRequested }
         var schedule = RetrySchedule(configuration.retry)
         var freshStarts = 0
         while true {
@@ -123,7 +125,7 @@ extension HTTPClient {
                 // The bytes that did arrive stay in the .part; the next attempt resumes after them.
                 _ = sink.finish()
             }
-            guard RetrySchedule.isRetryable(failure.kind, method: request.method),
+            guard RetrySchedule.isRetryable(failure.kind, repeatable: request.isRepeatable),
                   let delay = schedule.nextDelay(serverDelay: serverDelay) else { throw failure }
             try pause(delay, request, schedule, isCancelled)
         }

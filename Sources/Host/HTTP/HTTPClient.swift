@@ -19,14 +19,23 @@ public final class HTTPClient: Sendable {
     /// timeout, too many or refused redirects, a body above `maxBodySize`, or cancellation.
     public func send(_ request: HTTPRequest, isCancelled: (() -> Bool)? = nil) throws -> HTTPResponse {
         try validate(request)
+        let deadline = configuration.followsCommandDeadline ? CommandDeadline.current : nil
+        // Ctrl-C (the host's cancel flag) ends a request at once, whoever sent it.
+        let cancelled = isCancelled ?? { HostServices.cancelRequested }
+        let waiting = WaitReporter(url: request.url, limit: deadline?.seconds)
+        defer { waiting.finish() }
         var schedule = RetrySchedule(configuration.retry)
         while true {
+            if let deadline, deadline.remaining <= 0 {
+                throw error(.timedOut, request, schedule, detail: Self.deadlineWords(deadline))
+            }
             schedule.startAttempt()
             let sink = MemorySink(limit: configuration.maxBodySize)
-            let options = CurlTransfer.Options(totalTimeout: request.timeout ?? configuration.requestTimeout,
+            let allowed = min(request.timeout ?? configuration.requestTimeout, deadline?.remaining ?? .infinity)
+            let options = CurlTransfer.Options(totalTimeout: allowed,
                                                maxBodySize: configuration.maxBodySize, acceptCompression: true)
             let outcome = CurlTransfer(request, configuration: configuration, options: options,
-                                       sink: sink, isCancelled: isCancelled).perform()
+                                       sink: sink, isCancelled: cancelled, tick: waiting.tick).perform()
 
             let failure: HTTPError
             if sink.exceeded || outcome.code == CURLE_FILESIZE_EXCEEDED {
@@ -34,23 +43,29 @@ public final class HTTPClient: Sendable {
             } else if outcome.cancelled {
                 throw error(.cancelled, request, schedule)
             } else if outcome.code != CURLE_OK {
+                let ranOut = outcome.code == CURLE_OPERATION_TIMEDOUT && (deadline?.remaining ?? 1) <= 0.05
                 failure = error(kind(of: outcome, received: Int64(sink.data.count), sizeLimit: configuration.maxBodySize),
                                 request, schedule,
-                                detail: outcome.message)
+                                detail: ranOut ? deadline.map(Self.deadlineWords) : outcome.message)
             } else {
                 let response = HTTPResponse(status: outcome.status, headers: outcome.headers, body: sink.data,
                                             url: outcome.effectiveURL ?? request.url, attempts: schedule.attempts)
                 let kind = HTTPError.Kind.status(response.status, retryAfter: RetryAfter.seconds(from: response.headers))
-                guard !response.isSuccess, RetrySchedule.isRetryable(kind, method: request.method),
-                      let delay = schedule.nextDelay(serverDelay: RetryAfter.seconds(from: response.headers))
+                guard !response.isSuccess, RetrySchedule.isRetryable(kind, repeatable: request.isRepeatable),
+                      let delay = schedule.nextDelay(serverDelay: RetryAfter.seconds(from: response.headers)),
+                      delay < deadline?.remaining ?? .infinity
                 else { return response }
-                try pause(delay, request, schedule, isCancelled)
+                try pause(delay, request, schedule, cancelled, tick: waiting.tick)
                 continue
             }
-            guard RetrySchedule.isRetryable(failure.kind, method: request.method),
-                  let delay = schedule.nextDelay(serverDelay: nil) else { throw failure }
-            try pause(delay, request, schedule, isCancelled)
+            guard RetrySchedule.isRetryable(failure.kind, repeatable: request.isRepeatable),
+                  let delay = schedule.nextDelay(serverDelay: nil), delay < deadline?.remaining ?? .infinity else { throw failure }
+            try pause(delay, request, schedule, cancelled, tick: waiting.tick)
         }
+    }
+
+    static func deadlineWords(_ deadline: CommandDeadline) -> String {
+        "shelf waits at most \(HTTPError.duration(deadline.seconds)) for a command's answers (SHELF_DEADLINE changes it)"
     }
 
     /// Refuses what must never reach libcurl: other schemes, and header text that could smuggle
@@ -76,10 +91,11 @@ public final class HTTPClient: Sendable {
 
     /// Waits between attempts in short slices so that cancellation is noticed promptly.
     func pause(_ delay: TimeInterval, _ request: HTTPRequest, _ schedule: RetrySchedule,
-               _ isCancelled: (() -> Bool)?) throws {
+               _ isCancelled: (() -> Bool)?, tick: (() -> Void)? = nil) throws {
         let end = Date().addingTimeInterval(delay)
         while Date() < end {
             if isCancelled?() == true { throw error(.cancelled, request, schedule) }
+            tick?()
             Thread.sleep(forTimeInterval: min(0.05, max(0, end.timeIntervalSinceNow)))
         }
     }

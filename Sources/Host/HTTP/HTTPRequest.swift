@@ -16,6 +16,12 @@ public struct HTTPRequest: Sendable {
     public var body: Data?
     /// Overrides the client's total timeout for this request, in seconds.
     public var timeout: TimeInterval?
+    /// True for a request that changes something at the server although its method says it may be repeated (a
+    /// library's borrow and revoke links are GETs): it is never sent again once the server may have acted on it.
+    public var changesState = false
+
+    /// Whether sending it twice does no more than sending it once.
+    public var isRepeatable: Bool { method.isIdempotent && !changesState }
 
     public init(_ method: HTTPMethod = .get, _ url: URL, headers: HTTPHeaders = [:],
                 body: Data? = nil, timeout: TimeInterval? = nil) {

@@ -22,18 +22,18 @@ struct RetrySchedule {
         return delay
     }
 
-    /// Whether a failure is worth repeating. A POST is repeated only when the server cannot
-    /// have acted on it: the connection never opened, or it said so with 429 or 503.
-    static func isRetryable(_ kind: HTTPError.Kind, method: HTTPMethod) -> Bool {
+    /// Whether a failure is worth repeating. A request that is not repeatable (a POST, a borrow) is repeated only
+    /// when the server cannot have acted on it: the connection never opened, or it said so with 429 or 503.
+    static func isRetryable(_ kind: HTTPError.Kind, repeatable: Bool) -> Bool {
         switch kind {
         case .cannotConnect, .cannotResolveHost:
             return true
         case .timedOut, .network, .truncated:
-            return method.isIdempotent
+            return repeatable
         case .status(let code, _):
             if code == 429 || code == 503 { return true }
             // 501 and 505 say the server will never do this, however often it is asked.
-            return method.isIdempotent && (code == 408 || ((500...599).contains(code) && code != 501 && code != 505))
+            return repeatable && (code == 408 || ((500...599).contains(code) && code != 501 && code != 505))
         default:
             return false
         }

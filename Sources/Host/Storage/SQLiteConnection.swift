@@ -165,11 +165,12 @@ public final class SQLiteConnection: @unchecked Sendable {
         try locked { try cached(sql).query(parameters, on: self) }
     }
 
-    /// The first column of the first row as `T`, or nil when there is no row.
+    /// The first column of the first row as `T`, or nil when there is no row or the column holds NULL (a nullable
+    /// column read as `String?` must not fail on the NULL it is allowed to hold).
     public func scalar<T: SQLiteValueConvertible>(_ sql: String, _ parameters: [any SQLiteValueConvertible] = [],
                                                   as type: T.Type = T.self) throws -> T? {
         guard let row = try query(sql, parameters).first else { return nil }
-        return try row.get(0, as: T.self)
+        return try row.get(0, as: T?.self) ?? nil
     }
 
     /// Runs several statements without parameters, as a migration step does.
