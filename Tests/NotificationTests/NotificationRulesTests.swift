@@ -68,9 +68,15 @@ final class NotificationRulesTests: XCTestCase {
                 expected: "T has one week left before it will be returned."),
             Row(name: "loan, 6 days + 1 ms", hold: false, ready: false, left: 6 * d + ms,
                 expected: "T has one week left before it will be returned."),
-            Row(name: "loan, exactly 6 days", hold: false, ready: false, left: 6 * d, expected: nil),
-            Row(name: "loan, 3 days", hold: false, ready: false, left: 3 * d, expected: nil),
-            Row(name: "loan, 24 h + 1 ms", hold: false, ready: false, left: 24 * h + ms, expected: nil),
+            // Due from its threshold until "one day left" supersedes it: a loan first seen with less still gets it.
+            Row(name: "loan, exactly 6 days", hold: false, ready: false, left: 6 * d,
+                expected: "T has one week left before it will be returned."),
+            Row(name: "loan, 3 days", hold: false, ready: false, left: 3 * d,
+                expected: "T has one week left before it will be returned."),
+            Row(name: "loan, 2 days 23 hours", hold: false, ready: false, left: 2 * d + 23 * h,
+                expected: "T has one week left before it will be returned."),
+            Row(name: "loan, 24 h + 1 ms", hold: false, ready: false, left: 24 * h + ms,
+                expected: "T has one week left before it will be returned."),
             Row(name: "loan, exactly 24 h", hold: false, ready: false, left: 24 * h,
                 expected: "T has one day left before it must be returned."),
             Row(name: "loan, 1 ms", hold: false, ready: false, left: ms,
@@ -173,13 +179,31 @@ final class NotificationRulesTests: XCTestCase {
         clock.now = end.addingTimeInterval(-Self.day)
         XCTAssertEqual(try sync(holds: [("h", "Waiting Game", true, end)]),
                        ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
-        XCTAssertEqual(try live().count, 2)
+        // "You have 3 days" is superseded: not live (not unread) beside its successor.
+        XCTAssertEqual(try live(), ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
+        XCTAssertEqual(try database.notifications(includeWithdrawn: true).map(\.state).sorted(), ["superseded", "unread"])
         // Borrowed: both withdrawn, the badge clears.
         clock.now += Self.hour
         XCTAssertEqual(try sync(loans: [("h", "Waiting Game", clock.now.addingTimeInterval(21 * Self.day))]), [])
         XCTAssertEqual(try live(), [])
         XCTAssertEqual(try database.readyHoldCount(at: clock.now), 0)
         XCTAssertEqual(try database.notifications(includeWithdrawn: true).filter { $0.withdrawnAt != nil }.count, 2)
+    }
+
+    func testALoanFirstSeenWithThreeDaysLeftGetsTheWeekNoticeOnceThenTheDayNoticeSupersedesIt() throws {
+        let end = Self.t0.addingTimeInterval(2 * Self.day + 23 * Self.hour)
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), ["Late Find has one week left before it will be returned."])
+        clock.now += Self.day
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [], "sent once")
+        clock.now = end.addingTimeInterval(-Self.hour)
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), ["Late Find has one day left before it must be returned."])
+        XCTAssertEqual(try live(), ["Late Find has one day left before it must be returned."])
+        let week = try XCTUnwrap(try database.notifications(includeWithdrawn: true).first { $0.kind == .loanWeek })
+        XCTAssertEqual(week.state, "superseded")
+        XCTAssertFalse(week.isUnread)
+        XCTAssertEqual(try database.unreadNotificationCount(), 1)
+        clock.now += 30 * 60
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [], "the week notice never comes back")
     }
 
     func testHoldReadyWithLessThanADayGetsOnlyTheLastDayText() throws {
@@ -225,7 +249,7 @@ final class NotificationRulesTests: XCTestCase {
     }
 
     func testLoanGoneBeforeItsEndIsNotReturnedAndOwnReturnNeverIs() throws {
-        let end = Self.t0.addingTimeInterval(5 * Self.day)
+        let end = Self.t0.addingTimeInterval(10 * Self.day)
         XCTAssertEqual(try sync(loans: [("a", "Early Bird", end), ("b", "Own Return", end)]), [])
         // a: returned on another device before its end; b: `shelf return` (Circulation calls this after the library agrees).
         try database.deleteLoan(accountID: "lib", entryID: "b")
@@ -275,9 +299,23 @@ final class NotificationRulesTests: XCTestCase {
         XCTAssertEqual(try database.unreadNotificationCount(), 1)
         XCTAssertTrue(try database.markNotificationRead(record.id))
         XCTAssertEqual(try database.unreadNotificationCount(), 0)
-        // No session bus: offered once, not again.
+        // Read already: never offered to the desktop.
         XCTAssertEqual(NotificationDelivery.deliverToDesktop(database, environment: [:]).count, 0)
         XCTAssertEqual(try database.notificationsForDesktop().count, 0)
+    }
+
+    func testANotificationNoDesktopTookIsOfferedAgainUntilShownOrSuperseded() throws {
+        let end = Self.t0.addingTimeInterval(3 * Self.day)
+        XCTAssertEqual(try sync(holds: [("h", "Patient", true, end)]).count, 1)
+        // No session bus yet: not shown, so still waiting for the desktop, however often it is tried.
+        for _ in 0..<2 {
+            XCTAssertEqual(NotificationDelivery.deliverToDesktop(database, environment: [:]).count, 0)
+            XCTAssertEqual(try database.notificationsForDesktop().map(\.title), ["Patient"])
+        }
+        // Superseded before any desktop showed it: no longer offered; its successor is.
+        clock.now = end.addingTimeInterval(-Self.hour)
+        XCTAssertEqual(try sync(holds: [("h", "Patient", true, end)]).count, 1)
+        XCTAssertEqual(try database.notificationsForDesktop().map(\.kind), [.holdLastDay])
     }
 
     func testRoutesReadBack() {

@@ -419,7 +419,7 @@ public final class FakeLibrary: @unchecked Sendable {
         let all = lock.withLock { order.compactMap { books[$0] } }
         let chosen = all.filter { book in
             (entrypoint == "All" || (entrypoint == "Audio") == book.audiobook)
-                && (query == nil || book.title.localizedCaseInsensitiveContains(query!) || book.author.localizedCaseInsensitiveContains(query!))
+                && (query == nil || Self.matches(book, query!))
         }
         let tabs = [("All", "All"), ("Book", "eBooks"), ("Audio", "Audiobooks")].map { value, name in
             #"<link rel="http://opds-spec.org/facet" href="\#(url(query == nil ? "/catalog" : "/search"))?entrypoint=\#(value)\#(query.map { "&amp;q=" + escape($0) } ?? "")" title="\#(name)" opds:facetGroup="Formats" simplified:facetGroupType="http://librarysimplified.org/terms/rel/entrypoint"\#(value == entrypoint ? #" opds:activeFacet="true""# : "")/>"#
@@ -439,6 +439,13 @@ public final class FakeLibrary: @unchecked Sendable {
             \(entries)
             </feed>
             """
+    }
+
+    /// A search hit, as a full-text search finds it: every word of the query in the title or the author's name.
+    static func matches(_ book: Book, _ query: String) -> Bool {
+        let text = book.title + " " + book.author
+        let words = query.split(whereSeparator: { $0 == " " || $0 == "+" })
+        return !words.isEmpty && words.allSatisfy { text.localizedCaseInsensitiveContains($0) }
     }
 
     private func loansFeed() -> String {

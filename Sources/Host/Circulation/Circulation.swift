@@ -229,6 +229,8 @@ public final class Circulation {
     public struct SyncResult {
         public var loans: [LoanRecord]
         public var holds: [HoldRecord]
+        /// The notifications this sync made (loans, holds, wished titles), oldest first.
+        public var notifications: [NotificationRecord] = []
     }
 
     /// Reads every page of the shelf feed; only when all of it arrived and parsed are the local loans and
@@ -260,19 +262,24 @@ public final class Circulation {
             // The notification rules run on every successful sync (and only then), on what it stored and in its
             // transaction: no other shelf changes the loans in between, and a crash keeps both or neither. Their
             // failure undoes only their own part.
+            var made: [NotificationRecord] = []
             let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
                                                    pagesAccountID: client.accountID) { loans, holds in
-                _ = try? rules.evaluate(accountID: account.id, loans: loans, holds: holds)
+                made = (try? rules.evaluate(accountID: account.id, loans: loans, holds: holds)) ?? []
             }
-            // Then the wish list: the library is asked again about each wished title it holds, and a title that
-            // became free to borrow is announced (stored as a notification like the ones above).
+            // Then the wish list: the library is asked again about each wished title it holds, its catalog is searched
+            // for wishes nothing matches yet, and a title that became free to borrow is announced (stored as a
+            // notification like the ones above).
             refreshWishedEntries()
-            _ = try? WishList(database: database).check()
+            WishSearch(client: client, database: database, account: account).run()
+            let announced = (try? WishList(database: database).check()) ?? []
+            let wishIDs = Set(announced.compactMap(\.notificationID))
+            made += ((try? database.notifications(accountID: account.id)) ?? []).filter { wishIDs.contains($0.id) }.reversed()
             // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
             // there changes nothing stored here and does not fail the sync.
             _ = AnnotationSync(database: database, client: client).syncLoans(stored.loans)
             return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
-                              holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)))
+                              holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)), notifications: made)
         } catch let error as ShelfError {
             try? database.setSyncResult(accountID: account.id, error: error.message)
             throw error

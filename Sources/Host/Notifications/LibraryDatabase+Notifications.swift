@@ -26,10 +26,13 @@ extension LibraryDatabase {
             .map(decodeNotification)
     }
 
-    /// Live notifications not yet handed to the desktop, oldest first.
+    /// Live, unread notifications the desktop has not shown yet, oldest first: never offered, or offered when no
+    /// desktop took them (no notification service yet, the bus busy), to be offered again until shown or superseded.
     public func notificationsForDesktop() throws -> [NotificationRecord] {
-        try connection.query("SELECT * FROM notifications WHERE withdrawn_at IS NULL AND desktop_at IS NULL ORDER BY created_at, id")
-            .map(decodeNotification)
+        try connection.query("""
+            SELECT * FROM notifications WHERE withdrawn_at IS NULL AND read_at IS NULL AND desktop_id IS NULL
+            ORDER BY created_at, id
+            """).map(decodeNotification)
     }
 
     /// Withdrawn notifications the desktop still shows (to close them there).
@@ -48,10 +51,11 @@ extension LibraryDatabase {
         }
     }
 
-    /// Records a desktop delivery (or an attempt with no desktop: `desktopID` nil).
+    /// Records a desktop delivery (`desktopID`, the service's id) or an attempt no desktop took (`desktopID` nil):
+    /// `desktop_at` keeps the first attempt, so that a problem is reported once however often it is retried.
     public func markNotificationOnDesktop(_ id: Int64, desktopID: UInt32?, at date: Date = Date()) throws {
         try connection.transaction {
-            try connection.execute("UPDATE notifications SET desktop_at = ?, desktop_id = ? WHERE id = ?",
+            try connection.execute("UPDATE notifications SET desktop_at = COALESCE(desktop_at, ?), desktop_id = ? WHERE id = ?",
                                    [date.databaseMilliseconds, desktopID.map(Int64.init), id])
         }
     }
@@ -131,6 +135,10 @@ extension LibraryDatabase {
             for id in decision.withdraw {
                 try connection.execute("UPDATE notifications SET withdrawn_at = ? WHERE id = ? AND withdrawn_at IS NULL", [now, id])
             }
+            for id in decision.supersede {
+                try connection.execute("UPDATE notifications SET withdrawn_at = ?, superseded_at = ? WHERE id = ? AND withdrawn_at IS NULL",
+                                       [now, now, id])
+            }
             var made: [NotificationRecord] = []
             for fire in decision.fire {
                 let route = fire.kind.route(entryID: fire.entryID), bookRoute = NotificationRoute.book(fire.entryID)
@@ -208,7 +216,7 @@ extension LibraryDatabase {
             route: NotificationRoute(try row.get("route")) ?? kind.route(entryID: entryID),
             bookRoute: NotificationRoute(try row.get("book_route")) ?? .book(entryID),
             endsAt: try date("ends_at"), createdAt: try date("created_at") ?? Date(timeIntervalSince1970: 0),
-            withdrawnAt: try date("withdrawn_at"), readAt: try date("read_at"), terminalAt: try date("terminal_at"),
+            withdrawnAt: try date("withdrawn_at"), supersededAt: try date("superseded_at"), readAt: try date("read_at"), terminalAt: try date("terminal_at"),
             desktopAt: try date("desktop_at"), desktopID: (try row.get("desktop_id") as Int64?).map { UInt32(truncatingIfNeeded: $0) })
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// Delivers what the rules made: to the desktop when there is one, and as one line each on a terminal.
 public enum NotificationDelivery {
-    /// Hands every live notification not yet offered to the desktop, and closes withdrawn ones it still shows.
-    /// Each is offered once: with no desktop it is marked as offered all the same, so that a stale notification
-    /// does not pop up days later. Returns the notifications the desktop took.
+    /// Hands every live, unread notification the desktop has not shown to it, and closes withdrawn (and superseded)
+    /// ones it still shows. One no desktop took (no notification service yet, the bus busy) is offered again at the
+    /// next delivery, until it is shown or no longer holds. Returns the notifications the desktop took.
     ///
     /// A session bus without libdbus to speak to it is the one case said aloud, through `report` (stderr): the
     /// patron has a desktop and expects notifications there, and only an install brings them.
@@ -15,8 +15,10 @@ public enum NotificationDelivery {
         guard let pending = try? database.notificationsForDesktop(), let withdrawn = try? database.withdrawnOnDesktop(),
               !(pending.isEmpty && withdrawn.isEmpty) else { return [] }
         let desktop = DesktopNotifier(environment: environment)
-        if desktop == nil, !pending.isEmpty, let problem = DesktopNotifier.libraryProblem(environment: environment) {
-            let (count, them) = pending.count == 1 ? ("1 notification", "it") : ("\(pending.count) notifications", "them")
+        // Said once per notification: only those never offered before are counted.
+        let fresh = pending.filter { $0.desktopAt == nil }
+        if desktop == nil, !fresh.isEmpty, let problem = DesktopNotifier.libraryProblem(environment: environment) {
+            let (count, them) = fresh.count == 1 ? ("1 notification", "it") : ("\(fresh.count) notifications", "them")
             report("\(count) could not be shown on the desktop: \(problem). `shelf notifications` lists \(them).")
         }
         defer { desktop?.close() }

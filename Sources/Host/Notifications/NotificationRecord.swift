@@ -18,6 +18,8 @@ public struct NotificationRecord: Equatable, Sendable {
     public var createdAt: Date
     /// When it stopped holding (the hold was borrowed, the loan renewed or returned); nil while live.
     public var withdrawnAt: Date?
+    /// When its successor replaced it (then `withdrawnAt` is set too).
+    public var supersededAt: Date? = nil
     /// When the patron opened it (`shelf open-notification`).
     public var readAt: Date?
     /// When its line was shown on a terminal.
@@ -30,6 +32,8 @@ public struct NotificationRecord: Equatable, Sendable {
     public var isLive: Bool { withdrawnAt == nil }
     public var isUnread: Bool { isLive && readAt == nil }
 
-    /// "unread", "read" or "withdrawn", in words.
-    public var state: String { withdrawnAt != nil ? "withdrawn" : (readAt != nil ? "read" : "unread") }
+    /// "unread", "read", "superseded" or "withdrawn", in words.
+    public var state: String {
+        supersededAt != nil ? "superseded" : (withdrawnAt != nil ? "withdrawn" : (readAt != nil ? "read" : "unread"))
+    }
 }

@@ -6,15 +6,16 @@ import Foundation
 /// every time zone: feed dates carry their offset and become absolute instants when parsed.
 ///
 /// - A ready hold with more than 24 hours left: `holdReady`, N = whole days left, rounded up (72 or 71 hours: 3).
-/// - A ready hold with 24 hours or less left (and some left): `holdLastDay` only.
-/// - A loan with more than 6 and at most 7 days left (7 whole days, rounded up): `loanWeek`. Never earlier or later,
-///   so that "one week left" is never said of a loan with three days.
-/// - A loan with 24 hours or less left (and some left): `loanDay`.
+/// - A ready hold with 24 hours or less left (and some left): `holdLastDay` only; it supersedes `holdReady`.
+/// - A loan with more than 24 hours and at most 7 days left: `loanWeek`. It is due from its threshold until the next
+///   notice supersedes it, so a loan first seen (or a sync first run) with three days left still gets it, once.
+/// - A loan with 24 hours or less left (and some left): `loanDay`, which supersedes `loanWeek`.
 /// - A loan whose end has come (`now ≥ end`), still listed or gone from the feed since the last sync: `loanReturned`.
 ///   A loan that left the feed before its end (returned here or elsewhere) fires nothing; a loan with no end date
 ///   never fires `loanReturned`, because its going cannot be told from a return.
 ///
-/// A notification is withdrawn when it no longer holds: the hold is gone (borrowed, cancelled), is no longer
+/// A notice its successor replaces is superseded (withdrawn, and marked so). A notification is withdrawn when it no
+/// longer holds: the hold is gone (borrowed, cancelled), is no longer
 /// ready, or ran out; the one-day hold notice when the end moved back beyond 24 hours; a loan notice when the loan
 /// is gone, ended, or was renewed past its threshold; "has been returned" when the title is on loan again.
 public enum NotificationRules {
@@ -74,6 +75,8 @@ public enum NotificationRules {
         public var fire: [Fire] = []
         /// Ids of live notifications that no longer hold.
         public var withdraw: [Int64] = []
+        /// Ids of live notifications their successor replaces (fired now, or live already).
+        public var supersede: [Int64] = []
     }
 
     public static func evaluate(now: Date, loans: [Subject], holds: [Subject], previousLoans: [Subject],
@@ -97,6 +100,9 @@ public enum NotificationRules {
                         stale = true
                     } else if notification.kind == .holdLastDay {
                         stale = remaining == nil || remaining! > dayMilliseconds
+                    } else if let remaining, remaining <= dayMilliseconds {
+                        decision.supersede.append(notification.id)
+                        continue
                     } else {
                         stale = false
                     }
@@ -105,6 +111,10 @@ public enum NotificationRules {
                 }
             case .loanWeek, .loanDay:
                 if let loan = loansByID[notification.entryID], let remaining = left(loan) {
+                    if notification.kind == .loanWeek, remaining > 0, remaining <= dayMilliseconds {
+                        decision.supersede.append(notification.id)
+                        continue
+                    }
                     let limit = notification.kind == .loanWeek ? weekMilliseconds : dayMilliseconds
                     stale = remaining <= 0 || remaining > limit
                 } else {
@@ -148,7 +158,7 @@ public enum NotificationRules {
                 fire(loan, .loanReturned)
             } else if remaining <= dayMilliseconds {
                 fire(loan, .loanDay)
-            } else if remaining > weekMilliseconds - dayMilliseconds, remaining <= weekMilliseconds {
+            } else if remaining <= weekMilliseconds {
                 fire(loan, .loanWeek)
             }
         }

@@ -7,6 +7,11 @@
 enum NotificationSchema {
     static let step = SchemaMigration("notifications for holds and loans", sql: sql)
 
+    /// A notice its successor replaced ("one week left" by "one day left", "N days to complete checkout" by
+    /// "1 day left"): withdrawn, and marked as superseded rather than simply no longer holding.
+    static let superseded = SchemaMigration("notifications superseded by their successor",
+                                            sql: "ALTER TABLE notifications ADD COLUMN superseded_at INTEGER;")
+
     private static let sql = """
         CREATE TABLE notifications (
             id            INTEGER PRIMARY KEY AUTOINCREMENT,

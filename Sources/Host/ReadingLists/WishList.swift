@@ -24,6 +24,7 @@ public struct WishList {
         // One transaction: one sync to disk for the whole list, and a crash leaves the previous check whole.
         try database.connection.transaction {
             var free = Set<String>()
+            var announced = Set<String>()
             let update = try database.wishMatchUpdate()
             for var wish in wishes {
                 let before = wish
@@ -39,7 +40,9 @@ public struct WishList {
                 wish.availability = match.availability.words
                 let available = match.availability.canBorrowNow
                 if available { free.insert(Self.key(match.accountID, match.entryID)) }
-                if available && !wish.available && wish.notifiedAt == nil {
+                // One title, one notice: a second wish for the same title shares the first one's.
+                if available && !wish.available && wish.notifiedAt == nil
+                    && announced.insert(Self.key(match.accountID, match.entryID)).inserted {
                     let library = libraries[match.accountID] ?? match.accountID
                     wish.notifiedAt = date
                     let text = NotificationText.wishAvailable(match.title, library: library)
@@ -48,6 +51,12 @@ public struct WishList {
                     if libraries[match.accountID] != nil {
                         notificationID = try database.storeWishNotification(accountID: match.accountID, entryID: match.entryID,
                                                                             title: match.title, text: text, at: date)
+                    }
+                    // Announced already (live from an earlier check, for another wish of the same title).
+                    if libraries[match.accountID] != nil, notificationID == nil {
+                        wish.available = available
+                        try update.run(wish, changed: wish != before, at: date)
+                        continue
                     }
                     notices.append(ReadingLists.Notice(wish: wish, library: library, text: text, notificationID: notificationID))
                 }

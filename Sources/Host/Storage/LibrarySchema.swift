@@ -9,6 +9,7 @@ enum LibrarySchema {
         BookshelfSchema.step,
         AnnotationSchema.step,
         CatalogSchema.uncheckedEntries,
+        NotificationSchema.superseded,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.
