@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 
-.PHONY: deps build sample test examples install uninstall bench clean
+.PHONY: deps build sample test examples install install-plugin-kit uninstall bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,31 +27,40 @@ sample: build
 	@echo; echo "== shelf browse --format audiobook"; $(BIN)/shelf browse --format audiobook
 	@rm -rf "$(SAMPLE_HOME)"
 
-# Tools the tests use to make real audio and a private D-Bus session; not needed to build or run.
-TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon
+# Tools the tests use to make real audio and a private D-Bus session, to run the plugin library's
+# tests under valgrind and in a de_DE locale; not needed to build or run.
+TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales
 
 # Builds everything (the products the integration tests run, the C examples) and runs every test.
 # The tests are XCTest; Swift Testing is off so the run closes on XCTest's own summary line.
 test: build examples
 	@scripts/install-deps.sh $(TEST_TOOLS)
+	$(MAKE) -C Sources/PluginAPI test
 	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
 
+# The plugin author's kit (libshelf-plugin, shelf-plugin-host) and the C example plugins.
 examples: deps
+	$(MAKE) -C Sources/PluginAPI
 	$(MAKE) -C Examples/text-plugin
+	$(MAKE) -C Examples/gemini-plugin
+	$(MAKE) -C Examples/readinglist-plugin
 	$(MAKE) -C Examples/broken-plugins
 
-install:
+install: install-plugin-kit
 	scripts/install-deps.sh
 	$(SWIFT) build -c release
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/shelf/plugins $(DESTDIR)$(PREFIX)/include/shelf $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/shelf/plugins
 	install -m 0755 .build/release/shelf $(DESTDIR)$(PREFIX)/bin/shelf
 	install -m 0755 .build/release/libshelf-*.so $(DESTDIR)$(PREFIX)/lib/shelf/plugins/
-	install -m 0644 Sources/PluginAPI/include/shelf/*.h $(DESTDIR)$(PREFIX)/include/shelf/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' scripts/shelf-plugin.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/shelf-plugin.pc
+
+# What a plugin author builds against: the headers, libshelf-plugin, shelf-plugin-host, shelf-plugin.pc.
+install-plugin-kit:
+	$(MAKE) -C Sources/PluginAPI install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/shelf $(DESTDIR)$(PREFIX)/lib/pkgconfig/shelf-plugin.pc
-	rm -rf $(DESTDIR)$(PREFIX)/lib/shelf $(DESTDIR)$(PREFIX)/include/shelf
+	$(MAKE) -C Sources/PluginAPI uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	rm -f $(DESTDIR)$(PREFIX)/bin/shelf
+	rm -rf $(DESTDIR)$(PREFIX)/lib/shelf
 
 # Benchmarks against peers, in one run; not part of the tests. Installs its peers itself.
 bench:
@@ -61,5 +70,8 @@ bench:
 
 clean:
 	$(SWIFT) package clean
+	$(MAKE) -C Sources/PluginAPI clean
 	$(MAKE) -C Examples/text-plugin clean
+	$(MAKE) -C Examples/gemini-plugin clean
+	$(MAKE) -C Examples/readinglist-plugin clean
 	$(MAKE) -C Examples/broken-plugins clean

@@ -63,8 +63,9 @@ let package = Package(
         // libcurl's headers (libcurl4-openssl-dev) with the library itself opened on first use.
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
-        // The public contract: plain C99 headers, nothing else a plugin author needs.
-        .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map"]),
+        // The public contract: plain C99 headers, nothing else a plugin author needs. Beside them, the C
+        // helper library for plugin authors (lib/) and the stand-in host (host/), built by their Makefile.
+        .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map", "lib", "host", "Makefile"]),
 
         // XML text shared by the host's catalog reader and the EPUB plugins (references in attribute values).
         .target(name: "XMLText", path: "Sources/XMLText"),

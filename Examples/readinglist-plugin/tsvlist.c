@@ -1,5 +1,5 @@
 /*
- * An example reading-list connector in C99, written from shelf's headers alone.
+ * An example reading-list connector in C99, written from shelf's headers and libshelf-plugin.
  *
  * Service "tsv-list": a reading list served over HTTP as tab-separated lines,
  *     ISBN <TAB> title <TAB> author <TAB> shelf <TAB> date read <TAB> rating
@@ -9,6 +9,7 @@
  * "shelf.host.credentials/1". The connector can pull; it cannot push (it says so).
  */
 #include <shelf/shelf.h>
+#include <shelf/helper.h>    /* libshelf-plugin: JSON in and out */
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,121 +19,6 @@ static const shelf_host *g_host;
 struct shelf_connection {
     char *url;
 };
-
-/* ----- small helpers ------------------------------------------------------------------------ */
-
-/* A growable buffer that is also a shelf_writer target. */
-typedef struct buffer {
-    char *data;
-    size_t size;
-    size_t capacity;
-} buffer;
-
-static shelf_status buffer_write(void *context, const void *data, size_t size)
-{
-    buffer *b = context;
-    if (size > (size_t)16 << 20 || b->size + size > (size_t)16 << 20) {
-        return SHELF_E_LIMIT;
-    }
-    if (b->size + size + 1 > b->capacity) {
-        size_t capacity = b->capacity ? b->capacity : 1024;
-        char *grown;
-        while (capacity < b->size + size + 1) {
-            capacity *= 2;
-        }
-        grown = realloc(b->data, capacity);
-        if (grown == NULL) {
-            return SHELF_E_NO_MEMORY;
-        }
-        b->data = grown;
-        b->capacity = capacity;
-    }
-    memcpy(b->data + b->size, data, size);
-    b->size += size;
-    b->data[b->size] = '\0';
-    return SHELF_OK;
-}
-
-/* Writes `text` as a JSON string (quoted, escaped). */
-static shelf_status write_json_string(const shelf_writer *out, const char *text, size_t length)
-{
-    static const char hex[] = "0123456789abcdef";
-    shelf_status s = out->write(out->context, "\"", 1);
-    size_t i;
-    for (i = 0; s == SHELF_OK && i < length; i++) {
-        unsigned char c = (unsigned char)text[i];
-        if (c == '"' || c == '\\') {
-            char escaped[2];
-            escaped[0] = '\\';
-            escaped[1] = (char)c;
-            s = out->write(out->context, escaped, 2);
-        } else if (c < 0x20) {
-            char escaped[6] = { '\\', 'u', '0', '0', 0, 0 };
-            escaped[4] = hex[c >> 4];
-            escaped[5] = hex[c & 15];
-            s = out->write(out->context, escaped, 6);
-        } else {
-            s = out->write(out->context, &text[i], 1);
-        }
-    }
-    return s == SHELF_OK ? out->write(out->context, "\"", 1) : s;
-}
-
-/*
- * Finds the string value of `key` in a flat JSON object of strings, e.g. {"url": "http://x"}.
- * Returns a new string (the caller frees it), or NULL when absent. *malformed is set when the
- * text is not a JSON object. Escapes other than \" and \\ are not needed for URLs and are refused.
- */
-static char *settings_string(const char *json, const char *key, int *malformed)
-{
-    const char *p = json;
-    size_t key_length = strlen(key);
-    const char *end;
-    *malformed = 0;
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
-        p++;
-    }
-    end = json + strlen(json);
-    while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\n' || end[-1] == '\r')) {
-        end--;
-    }
-    if (*p != '{' || end == p || end[-1] != '}') {
-        *malformed = 1;
-        return NULL;
-    }
-    for (; p < end; p++) {
-        if (*p == '"' && (size_t)(end - p) > key_length + 1 && strncmp(p + 1, key, key_length) == 0 && p[key_length + 1] == '"') {
-            const char *q = p + key_length + 2;
-            char *value;
-            size_t n = 0;
-            while (q < end && (*q == ' ' || *q == ':')) {
-                q++;
-            }
-            if (q >= end || *q != '"') {
-                *malformed = 1;
-                return NULL;
-            }
-            q++;
-            value = malloc((size_t)(end - q) + 1);
-            if (value == NULL) {
-                return NULL;
-            }
-            while (q < end && *q != '"') {
-                if (*q == '\\' && q + 1 < end && (q[1] == '"' || q[1] == '\\' || q[1] == '/')) {
-                    q++;
-                } else if (*q == '\\') {
-                    free(value);
-                    *malformed = 1;
-                    return NULL;
-                }
-                value[n++] = *q++;
-            }
-            value[n] = '\0';
-            return value;
-        }
-    }
-    return NULL;
-}
 
 /* ----- shelf.readinglist/1 ------------------------------------------------------------------ */
 
@@ -150,8 +36,9 @@ static shelf_status describe(const char *service, const shelf_writer *out, shelf
 
 static shelf_status connect(const char *service, const char *settings_json, shelf_connection **out, shelf_error *err)
 {
-    int malformed = 0;
-    char *url;
+    shelf_json_doc *settings;
+    const shelf_json_value *url_value;
+    const char *url;
     if (out == NULL) {
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "no place for the connection");
     }
@@ -159,23 +46,32 @@ static shelf_status connect(const char *service, const char *settings_json, shel
     if (service == NULL || strcmp(service, "tsv-list") != 0) {
         return shelf_error_set(err, SHELF_E_NOT_FOUND, NULL, "this connector speaks only the service tsv-list");
     }
-    url = settings_string(settings_json != NULL ? settings_json : "{}", "url", &malformed);
-    if (malformed) {
+    settings = shelf_json_parse(settings_json != NULL ? settings_json : "{}", "settings", err);
+    if (settings == NULL) return err->status;
+    url_value = shelf_json_get(shelf_json_root(settings), "url");
+    url = shelf_json_as_string(url_value, NULL);
+    if (shelf_json_type_of(shelf_json_root(settings)) != SHELF_JSON_OBJECT) {
+        shelf_json_free(settings);
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "the settings are not a JSON object of strings");
     }
     if (url == NULL) {
+        shelf_json_free(settings);
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "url", "the setting url (the list's http address) is required");
     }
     if (strncmp(url, "http://", 7) != 0 && strncmp(url, "https://", 8) != 0) {
-        free(url);
+        shelf_json_free(settings);
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "url", "the setting url must be an http(s) address");
     }
     *out = malloc(sizeof **out);
-    if (*out == NULL) {
-        free(url);
-        return shelf_error_set(err, SHELF_E_NO_MEMORY, NULL, "out of memory");
+    if (*out != NULL) (*out)->url = malloc(strlen(url) + 1);
+    if (*out == NULL || (*out)->url == NULL) {
+        free(*out);
+        *out = NULL;
+        shelf_json_free(settings);
+        return shelf_error_no_memory(err, "connecting");
     }
-    (*out)->url = url;
+    memcpy((*out)->url, url, strlen(url) + 1);
+    shelf_json_free(settings);
     return SHELF_OK;
 }
 
@@ -207,14 +103,21 @@ static int is_isbn(const char *s)
     return 1;
 }
 
-static shelf_status write_entries(char *text, const shelf_writer *out, size_t *count)
+static shelf_status write_entries(char *text, const shelf_writer *writer, shelf_error *err)
 {
-    shelf_status s = shelf_write_string(out, "{\"shelves\":[],\"entries\":[");
+    shelf_out out;
     char *line = text;
-    *count = 0;
-    while (s == SHELF_OK && line != NULL && *line != '\0') {
+    shelf_out_init(&out, writer);
+    shelf_json_begin_object(&out);
+    shelf_json_key(&out, "shelves");
+    shelf_json_begin_array(&out);
+    shelf_json_end_array(&out);
+    shelf_json_key(&out, "entries");
+    shelf_json_begin_array(&out);
+    while (out.status == SHELF_OK && line != NULL && *line != '\0') {
         char *next = strchr(line, '\n');
         char *fields[6] = { 0 };
+        shelf_entry entry;
         size_t n;
         if (next != NULL) {
             *next++ = '\0';
@@ -222,43 +125,25 @@ static shelf_status write_entries(char *text, const shelf_writer *out, size_t *c
         if (*line != '\0' && line[strlen(line) - 1] == '\r') {
             line[strlen(line) - 1] = '\0';
         }
-        if (*line == '#' || *line == '\0') {
-            line = next;
-            continue;
-        }
-        n = split_tabs(line, fields, 6);
-        if (n < 4 || fields[1][0] == '\0') {
-            line = next;
-            continue;
-        }
-        if (*count > 0) {
-            s = shelf_write_string(out, ",");
-        }
-        if (s == SHELF_OK) s = shelf_write_string(out, "{\"identifiers\":{");
-        if (s == SHELF_OK && is_isbn(fields[0])) {
-            s = shelf_write_string(out, strlen(fields[0]) == 13 ? "\"isbn13\":" : "\"isbn10\":");
-            if (s == SHELF_OK) s = write_json_string(out, fields[0], strlen(fields[0]));
-        }
-        if (s == SHELF_OK) s = shelf_write_string(out, "},\"title\":");
-        if (s == SHELF_OK) s = write_json_string(out, fields[1], strlen(fields[1]));
-        if (s == SHELF_OK) s = shelf_write_string(out, ",\"authors\":[");
-        if (s == SHELF_OK && fields[2][0] != '\0') s = write_json_string(out, fields[2], strlen(fields[2]));
-        if (s == SHELF_OK) s = shelf_write_string(out, "],\"shelf\":");
-        if (s == SHELF_OK) s = write_json_string(out, fields[3], strlen(fields[3]));
-        if (s == SHELF_OK && n > 4 && fields[4][0] != '\0') {
-            s = shelf_write_string(out, ",\"dateRead\":");
-            if (s == SHELF_OK) s = write_json_string(out, fields[4], strlen(fields[4]));
-        }
-        if (s == SHELF_OK && n > 5 && fields[5][0] >= '1' && fields[5][0] <= '5' && fields[5][1] == '\0') {
-            char rating[16];
-            snprintf(rating, sizeof rating, ",\"rating\":%c", fields[5][0]);
-            s = shelf_write_string(out, rating);
-        }
-        if (s == SHELF_OK) s = shelf_write_string(out, "}");
-        (*count)++;
+        n = *line == '#' || *line == '\0' ? 0 : split_tabs(line, fields, 6);
         line = next;
+        if (n < 4 || fields[1][0] == '\0') continue;
+        shelf_entry_init(&entry);
+        if (is_isbn(fields[0]) && strlen(fields[0]) == 13) entry.isbn13 = fields[0];
+        if (is_isbn(fields[0]) && strlen(fields[0]) == 10) entry.isbn10 = fields[0];
+        entry.title = fields[1];
+        if (fields[2][0] != '\0') entry.authors[0] = fields[2];
+        entry.shelf = fields[3];
+        if (n > 4 && fields[4][0] != '\0') entry.date_read = fields[4];
+        /* 1 to 5, halves allowed ("4.5"); anything else is no rating */
+        if (n > 5 && shelf_number_parse(fields[5], strlen(fields[5]), &entry.rating) && (entry.rating < 1 || entry.rating > 5)) {
+            entry.rating = 0;
+        }
+        shelf_json_entry(&out, &entry, NULL);
     }
-    return s == SHELF_OK ? shelf_write_string(out, "]}") : s;
+    shelf_json_end_array(&out);
+    shelf_json_end_object(&out);
+    return shelf_out_finish(&out, err);
 }
 
 static shelf_status pull(shelf_connection *connection, const char *options_json, const shelf_writer *out, shelf_error *err)
@@ -266,13 +151,12 @@ static shelf_status pull(shelf_connection *connection, const char *options_json,
     const shelf_host_http_v1 *http;
     const shelf_host_credentials_v1 *credentials;
     shelf_http_request request;
-    buffer body = { NULL, 0, 0 }, token = { NULL, 0, 0 };
-    shelf_writer body_writer, token_writer;
+    shelf_buffer body = { 0 }, token = { 0 };
+    shelf_writer body_writer = shelf_buffer_writer(&body), token_writer = shelf_buffer_writer(&token);
     char *authorization = NULL;
     const char *headers[3] = { "Accept: text/tab-separated-values", NULL, NULL };
     int32_t status = 0;
     shelf_status s;
-    size_t count = 0;
     (void)options_json;
     if (connection == NULL) {
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "no connection");
@@ -283,8 +167,6 @@ static shelf_status pull(shelf_connection *connection, const char *options_json,
     }
     credentials = g_host->get_service(g_host, SHELF_HOST_CREDENTIALS);
     if (credentials != NULL && credentials->struct_size >= sizeof *credentials) {
-        token_writer.context = &token;
-        token_writer.write = buffer_write;
         if (credentials->get(g_host, "token", &token_writer, err) == SHELF_OK && token.data != NULL) {
             authorization = malloc(token.size + 32);
             if (authorization != NULL) {
@@ -296,36 +178,31 @@ static shelf_status pull(shelf_connection *connection, const char *options_json,
         err->status = SHELF_OK;
         err->message[0] = '\0';
         err->location[0] = '\0';
-        free(token.data);
+        shelf_buffer_free(&token);
     }
     memset(&request, 0, sizeof request);
     request.struct_size = sizeof request;
     request.method = "GET";
     request.url = connection->url;
     request.headers = headers;
-    body_writer.context = &body;
-    body_writer.write = buffer_write;
     s = http->send(g_host, &request, &status, NULL, &body_writer, err);
     free(authorization);
     if (s != SHELF_OK) {
-        free(body.data);
+        shelf_buffer_free(&body);
         return s;
     }
     if (status == 401 || status == 403) {
-        free(body.data);
+        shelf_buffer_free(&body);
         return shelf_error_set(err, SHELF_E_PROTECTED, connection->url,
                                "the list refused access (%d): store a token with `shelf lists connect tsv-list --secret token`", (int)status);
     }
     if (status < 200 || status > 299) {
-        free(body.data);
+        shelf_buffer_free(&body);
         return shelf_error_set(err, SHELF_E_IO, connection->url, "the list answered HTTP %d", (int)status);
     }
-    s = write_entries(body.data != NULL ? body.data : (char *)"", out, &count);
-    free(body.data);
-    if (s != SHELF_OK) {
-        return shelf_error_set(err, s, NULL, "the host stopped the output");
-    }
-    return SHELF_OK;
+    s = write_entries(body.data != NULL ? body.data : (char *)"", out, err);
+    shelf_buffer_free(&body);
+    return s;
 }
 
 static shelf_status push(shelf_connection *connection, const char *entries_json, const shelf_writer *out, shelf_error *err)

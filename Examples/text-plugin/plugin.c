@@ -1,5 +1,5 @@
 /*
- * shelf text plugin: plain-text and Markdown books, written in C99 from the shelf headers alone.
+ * shelf text plugin: plain-text and Markdown books, written in C99 on the shelf headers and libshelf-plugin.
  *
  * This file holds the descriptor (the one exported symbol) and the four capabilities:
  * shelf.format/1, shelf.render/1, shelf.positions/1 and shelf.search/1.
@@ -114,48 +114,41 @@ static shelf_status no_handle(shelf_error *err)
     return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "no publication handle or writer was given");
 }
 
-static void link(sink *s, const shelf_publication *book, const chapter *ch)
+static void chapter_link(shelf_out *out, const shelf_publication *book, const chapter *ch)
 {
-    sink_str(s, "{\"href\":");
-    sink_json_string(s, ch->href, strlen(ch->href));
-    sink_str(s, ",\"type\":\"");
-    sink_str(s, book_media_type(book));
-    sink_str(s, "\",\"title\":");
-    sink_json_string(s, ch->title, strlen(ch->title));
-    sink_str(s, "}");
+    shelf_link link;
+    shelf_link_init(&link);
+    link.href = ch->href;
+    link.type = book_media_type(book);
+    link.title = ch->title;
+    shelf_json_link(out, &link);
 }
 
-static shelf_status text_manifest(shelf_publication *book, const shelf_writer *out, shelf_error *err)
+static shelf_status text_manifest(shelf_publication *book, const shelf_writer *writer, shelf_error *err)
 {
-    sink s;
+    const char *authors[2];
+    shelf_metadata m;
+    shelf_out out;
     size_t i;
-    if (book == NULL || out == NULL) return no_handle(err);
-    sink_init(&s, out);
-    sink_str(&s, "{\"@context\":\"https://readium.org/webpub-manifest/context.jsonld\",");
-    sink_str(&s, "\"metadata\":{\"@type\":\"http://schema.org/Book\",\"title\":");
-    sink_json_string(&s, book->title, strlen(book->title));
-    if (book->author) {
-        sink_str(&s, ",\"author\":");
-        sink_json_string(&s, book->author, strlen(book->author));
+    int list;
+    if (book == NULL || writer == NULL) return no_handle(err);
+    authors[0] = book->author;
+    authors[1] = NULL;
+    memset(&m, 0, sizeof m);
+    m.title = book->title;
+    m.authors = authors;
+    m.language = book->language;
+    m.duration = -1;
+    m.number_of_pages = (int64_t)book->position_count;
+    shelf_out_init(&out, writer);
+    shelf_manifest_begin(&out, &m);
+    for (list = 0; list < 2; list++) {          /* the chapters are both the reading order and the toc */
+        shelf_manifest_list(&out, list == 0 ? "readingOrder" : "toc");
+        for (i = 0; i < book->chapter_count; i++) chapter_link(&out, book, &book->chapters[i]);
+        shelf_manifest_list_end(&out);
     }
-    if (book->language) {
-        sink_str(&s, ",\"language\":");
-        sink_json_string(&s, book->language, strlen(book->language));
-    }
-    sink_str(&s, ",\"numberOfPages\":");
-    sink_size(&s, book->position_count);
-    sink_str(&s, "},\"links\":[],\"readingOrder\":[");
-    for (i = 0; i < book->chapter_count; i++) {
-        if (i) sink_str(&s, ",");
-        link(&s, book, &book->chapters[i]);
-    }
-    sink_str(&s, "],\"toc\":[");
-    for (i = 0; i < book->chapter_count; i++) {
-        if (i) sink_str(&s, ",");
-        link(&s, book, &book->chapters[i]);
-    }
-    sink_str(&s, "]}");
-    return sink_finish(&s, err);
+    shelf_manifest_end(&out);
+    return shelf_out_finish(&out, err);
 }
 
 static shelf_status unknown_href(const shelf_publication *book, const char *href, shelf_error *err)
@@ -170,13 +163,13 @@ static shelf_status text_resource(shelf_publication *book, const char *href, con
                                   shelf_error *err)
 {
     const chapter *ch;
-    sink s;
+    shelf_out s;
     if (book == NULL || out == NULL) return no_handle(err);
     ch = book_find_chapter(book, href);
     if (ch == NULL) return unknown_href(book, href, err);
-    sink_init(&s, out);
-    sink_bytes(&s, book->text + ch->start, ch->end - ch->start);
-    return sink_finish(&s, err);
+    shelf_out_init(&s, out);
+    shelf_out_bytes(&s, book->text + ch->start, ch->end - ch->start);
+    return shelf_out_finish(&s, err);
 }
 
 static const shelf_format_v1 format_v1 = {
@@ -185,254 +178,110 @@ static const shelf_format_v1 format_v1 = {
 
 /* ----- locators ------------------------------------------------------------------------------- */
 
-/* Writes the Locator of position index k, with the progression of byte `offset` in its chapter. */
-static void locator(sink *s, const shelf_publication *book, size_t k, size_t offset)
+/* The Locator of position index k, with the progression of byte `offset` in its chapter. */
+static shelf_locator locator(const shelf_publication *book, size_t k, size_t offset)
 {
     const position *p = &book->positions[k];
     const chapter *ch = &book->chapters[p->chapter];
-    size_t len = ch->end - ch->start;
-    sink_str(s, "{\"href\":");
-    sink_json_string(s, ch->href, strlen(ch->href));
-    sink_str(s, ",\"type\":\"");
-    sink_str(s, book_media_type(book));
-    sink_str(s, "\",\"title\":");
-    sink_json_string(s, ch->title, strlen(ch->title));
-    sink_str(s, ",\"locations\":{\"position\":");
-    sink_size(s, k + 1);
-    sink_str(s, ",\"progression\":");
-    sink_fraction(s, offset, len);
-    sink_str(s, ",\"totalProgression\":");
-    sink_fraction(s, k, book->position_count);
-    sink_str(s, "}");
+    shelf_locator l;
+    shelf_locator_init(&l);
+    l.href = ch->href;
+    l.type = book_media_type(book);
+    l.title = ch->title;
+    l.position = (int64_t)k + 1;
+    l.progression = ch->end > ch->start ? (double)offset / (double)(ch->end - ch->start) : 0;
+    l.total_progression = shelf_total_progression(k + 1, book->position_count);
+    return l;
 }
 
-static int whole_number(double v)
+static shelf_status write_locator(const shelf_publication *book, size_t k, const shelf_writer *writer, shelf_error *err)
 {
-    return v >= 0 && v <= 1e15 && v == (double)(unsigned long long)v;
+    shelf_out out;
+    shelf_locator l = locator(book, k, book->positions[k].start);
+    shelf_out_init(&out, writer);
+    shelf_json_locator(&out, &l);
+    return shelf_out_finish(&out, err);
 }
 
 /* The position index that a Locator designates (see shelf_positions_v1.locate). */
-static shelf_status resolve(const shelf_publication *book, const char *json, size_t *k,
-                            shelf_error *err)
+static shelf_status resolve(const shelf_publication *book, const char *json, size_t *k, shelf_error *err)
 {
-    enum { HREF, POSITION, PROGRESSION, TOTAL, LOCATIONS, COUNT };
-    json_want w[COUNT];
-    shelf_status status;
+    shelf_json_doc *doc;
+    shelf_locator l;
     const chapter *ch = NULL;
-    w[HREF].path = "href";
-    w[POSITION].path = "locations.position";
-    w[PROGRESSION].path = "locations.progression";
-    w[TOTAL].path = "locations.totalProgression";
-    w[LOCATIONS].path = "locations";
-    status = json_scan(json, w, COUNT, "locator", err);
+    shelf_status status = shelf_locator_parse(json, &doc, &l, err);
     if (status != SHELF_OK) return status;
-    if (w[HREF].type != JSON_MISSING && w[HREF].type != JSON_STRING) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "href", "the locator's href must be a string");
-    }
-    if (w[LOCATIONS].type != JSON_MISSING && w[LOCATIONS].type != JSON_OBJECT) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "locations",
-                               "the locator's locations must be an object");
-    }
-    if ((w[POSITION].type != JSON_MISSING && w[POSITION].type != JSON_NUMBER)
-        || (w[PROGRESSION].type != JSON_MISSING && w[PROGRESSION].type != JSON_NUMBER)
-        || (w[TOTAL].type != JSON_MISSING && w[TOTAL].type != JSON_NUMBER)) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "locations",
-                               "the locator's position and progressions must be numbers");
-    }
-    if (w[POSITION].type == JSON_NUMBER && !whole_number(w[POSITION].number)) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "locations.position",
-                               "locations.position must be a whole number from 1");
-    }
-    if (w[POSITION].type == JSON_NUMBER
-        && (w[POSITION].number < 1 || w[POSITION].number > (double)book->position_count)) {
-        return shelf_error_set(err, SHELF_E_NOT_FOUND, "locations.position",
-                               "position %.0f is outside this book, which has positions 1 to %lu",
-                               w[POSITION].number, (unsigned long)book->position_count);
-    }
-    if (w[HREF].type == JSON_STRING) {
-        char *href = json_string(&w[HREF]);
-        if (href == NULL) {
-            return shelf_error_set(err, SHELF_E_NO_MEMORY, NULL, "out of memory reading a locator");
-        }
-        ch = book_find_chapter(book, href);
-        if (ch == NULL) {
-            status = unknown_href(book, href, err);
-            free(href);
-            return status;
-        }
-        free(href);
-    }
-    if (ch != NULL) {
+    if (l.position > (int64_t)book->position_count) {
+        status = shelf_error_set(err, SHELF_E_NOT_FOUND, "locations.position",
+                                 "position %ld is outside this book, which has positions 1 to %lu",
+                                 (long)l.position, (unsigned long)book->position_count);
+    } else if (l.href != NULL && l.href[0] != '\0' && (ch = book_find_chapter(book, l.href)) == NULL) {
+        status = unknown_href(book, l.href, err);
+    } else if (ch != NULL) {
         size_t c = (size_t)(ch - book->chapters);
-        if (w[PROGRESSION].type == JSON_NUMBER) {
-            double p = w[PROGRESSION].number;
-            size_t len = ch->end - ch->start;
-            if (p < 0 || p > 1) {
-                return shelf_error_set(err, SHELF_E_NOT_FOUND, "locations.progression",
-                                       "progression must be between 0 and 1");
-            }
-            /* +0.5: a progression printed with 9 digits still lands on its own position */
-            *k = book_position_at(book, c, (size_t)(p * (double)len + 0.5));
-            return SHELF_OK;
+        if (l.progression >= 0) {
+            /* +0.5: a progression printed with few digits still lands on its own position */
+            *k = book_position_at(book, c, (size_t)(l.progression * (double)(ch->end - ch->start) + 0.5));
+        } else if (l.position > 0 && (size_t)l.position - 1 >= ch->first_position
+                   && (size_t)l.position - 1 < ch->first_position + ch->position_count) {
+            *k = (size_t)l.position - 1;
+        } else {
+            *k = ch->first_position;            /* the href wins over a stale position */
         }
-        if (w[POSITION].type == JSON_NUMBER) {
-            size_t want = (size_t)w[POSITION].number - 1;
-            if (want >= ch->first_position && want < ch->first_position + ch->position_count) {
-                *k = want;
-                return SHELF_OK;
-            }
-        }
-        *k = ch->first_position;              /* the href wins over a stale position */
-        return SHELF_OK;
-    }
-    if (w[POSITION].type == JSON_NUMBER) {
-        *k = (size_t)w[POSITION].number - 1;
-        return SHELF_OK;
-    }
-    if (w[TOTAL].type == JSON_NUMBER) {
-        double t = w[TOTAL].number;
-        if (t < 0 || t > 1) {
-            return shelf_error_set(err, SHELF_E_NOT_FOUND, "locations.totalProgression",
-                                   "totalProgression must be between 0 and 1");
-        }
-        *k = (size_t)(t * (double)book->position_count);
+    } else if (l.position > 0) {
+        *k = (size_t)l.position - 1;
+    } else if (l.total_progression >= 0) {
+        *k = (size_t)(l.total_progression * (double)book->position_count);
         if (*k >= book->position_count) *k = book->position_count - 1;
-        return SHELF_OK;
+    } else {
+        status = shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "the locator needs an href or a locations.position");
     }
-    return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL,
-                           "the locator needs an href or a locations.position");
+    shelf_json_free(doc);
+    return status;
 }
 
 /* ----- shelf.render/1 ------------------------------------------------------------------------- */
-
-/* A string setting compared with the allowed values; returns the index, -1 when absent. */
-/* A setting is a wish (format.h): a value not among `allowed` leaves the default in place. */
-static void choice(const json_want *w, const char *const *allowed, int *index)
-{
-    char *value;
-    int i;
-    *index = -1;
-    if (w->type != JSON_STRING || (value = json_string(w)) == NULL) return;
-    for (i = 0; allowed[i]; i++) {
-        if (strcmp(value, allowed[i]) == 0) {
-            *index = i;
-            break;
-        }
-    }
-    free(value);
-}
-
-/* A number clamped into [low, high], or `fallback` when the setting is not a number. */
-static double clamped(const json_want *w, double low, double high, double fallback)
-{
-    if (w->type != JSON_NUMBER) return fallback;
-    return w->number < low ? low : w->number > high ? high : w->number;
-}
-
-static shelf_status read_settings(const char *json, render_settings *rs, shelf_error *err)
-{
-    enum { AS, WIDTH, SCALE, FONT, THEME, COUNT };
-    static const char *const as_values[] = { "text", "html", NULL };
-    static const char *const font_values[] = { "serif", "sans", "sans-serif", NULL };
-    static const char *const theme_values[] = { "day", "night", "sepia", NULL };
-    static const char *const backgrounds[] = { "#ffffff", "#000000", "#faf4e8" };
-    static const char *const colors[] = { "#121212", "#fefefe", "#121212" };
-    json_want w[COUNT];
-    shelf_status status;
-    int as, font, theme;
-    rs->html = 0;
-    rs->width = 72;
-    rs->font_scale = 100;
-    rs->font_family = "serif";
-    rs->background = backgrounds[0];
-    rs->color = colors[0];
-    if (json == NULL) return SHELF_OK;
-    w[AS].path = "as";
-    w[WIDTH].path = "width";
-    w[SCALE].path = "fontScale";
-    w[FONT].path = "font";
-    w[THEME].path = "theme";
-    status = json_scan(json, w, COUNT, "settings", err);
-    if (status != SHELF_OK) return status;
-    choice(&w[AS], as_values, &as);
-    choice(&w[FONT], font_values, &font);
-    choice(&w[THEME], theme_values, &theme);
-    rs->html = as == 1;
-    if (font >= 1) rs->font_family = "sans-serif";
-    if (theme >= 0) {
-        rs->background = backgrounds[theme];
-        rs->color = colors[theme];
-    }
-    /* Out-of-range numbers are clamped to the ranges format.h states. */
-    rs->width = (size_t)(clamped(&w[WIDTH], 10, 1000, 72) + 0.5);
-    rs->font_scale = (unsigned)(clamped(&w[SCALE], 25, 800, 100) + 0.5);
-    return SHELF_OK;
-}
 
 static shelf_status text_render(shelf_publication *book, const char *locator_json,
                                 const char *settings_json, const shelf_writer *content,
                                 const shelf_writer *where, shelf_error *err)
 {
-    render_settings rs;
+    shelf_render_settings rs;
     size_t k = 0;
     const chapter *ch;
     shelf_status status;
-    sink s;
+    shelf_out out;
     if (book == NULL || content == NULL) return no_handle(err);
-    status = read_settings(settings_json, &rs, err);
+    status = shelf_render_settings_parse(settings_json, &rs, err);
     if (status == SHELF_OK && locator_json != NULL) status = resolve(book, locator_json, &k, err);
     if (status != SHELF_OK) return status;
     ch = &book->chapters[book->positions[k].chapter];
-
-    sink_init(&s, content);
-    if (rs.html) {
-        char style[200];
-        sink_str(&s, "<!DOCTYPE html>\n<html");
-        if (book->language) {
-            sink_str(&s, " lang=\"");
-            sink_html(&s, book->language, strlen(book->language));
-            sink_str(&s, "\"");
-        }
-        sink_str(&s, ">\n<head><meta charset=\"utf-8\"><title>");
-        sink_html(&s, ch->title, strlen(ch->title));
-        snprintf(style, sizeof style,
-                 "font-size:%u%%;font-family:%s;background-color:%s;color:%s;"
-                 "line-height:1.5;max-width:40em;margin:1em auto;padding:0 1em",
-                 rs.font_scale, rs.font_family, rs.background, rs.color);
-        sink_str(&s, "</title></head>\n<body style=\"");
-        sink_str(&s, style);
-        sink_str(&s, "\">\n");
-        render_chapter(book, ch, &rs, &s);
-        sink_str(&s, "</body>\n</html>\n");
-    } else {
-        render_chapter(book, ch, &rs, &s);
-    }
-    status = sink_finish(&s, err);
+    shelf_out_init(&out, content);
+    if (rs.html) shelf_xhtml_begin(&out, &rs, ch->title, book->language);
+    render_chapter(book, ch, &rs, &out);
+    if (rs.html) shelf_xhtml_end(&out);
+    status = shelf_out_finish(&out, err);
     if (status != SHELF_OK || where == NULL) return status;
-    sink_init(&s, where);
-    locator(&s, book, k, book->positions[k].start);
-    sink_str(&s, "}");
-    return sink_finish(&s, err);
+    return write_locator(book, k, where, err);
 }
 
 static const shelf_render_v1 render_v1 = { sizeof(shelf_render_v1), text_render };
 
 /* ----- shelf.positions/1 ---------------------------------------------------------------------- */
 
-static shelf_status text_positions(shelf_publication *book, const shelf_writer *out, shelf_error *err)
+static shelf_status text_positions(shelf_publication *book, const shelf_writer *writer, shelf_error *err)
 {
-    sink s;
+    shelf_out out;
     size_t k;
-    if (book == NULL || out == NULL) return no_handle(err);
-    sink_init(&s, out);
-    sink_str(&s, "[");
-    for (k = 0; k < book->position_count && s.status == SHELF_OK; k++) {
-        if (k) sink_str(&s, ",");
-        locator(&s, book, k, book->positions[k].start);
-        sink_str(&s, "}");
+    if (book == NULL || writer == NULL) return no_handle(err);
+    shelf_out_init(&out, writer);
+    shelf_json_begin_array(&out);
+    for (k = 0; k < book->position_count && out.status == SHELF_OK; k++) {
+        shelf_locator l = locator(book, k, book->positions[k].start);
+        shelf_json_locator(&out, &l);
     }
-    sink_str(&s, "]");
-    return sink_finish(&s, err);
+    shelf_json_end_array(&out);
+    return shelf_out_finish(&out, err);
 }
 
 static shelf_status text_locate(shelf_publication *book, const char *locator_json,
@@ -440,17 +289,13 @@ static shelf_status text_locate(shelf_publication *book, const char *locator_jso
 {
     size_t k;
     shelf_status status;
-    sink s;
     if (book == NULL || out == NULL) return no_handle(err);
     if (locator_json == NULL) {
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "locate: no locator was given");
     }
     status = resolve(book, locator_json, &k, err);
     if (status != SHELF_OK) return status;
-    sink_init(&s, out);
-    locator(&s, book, k, book->positions[k].start);
-    sink_str(&s, "}");
-    return sink_finish(&s, err);
+    return write_locator(book, k, out, err);
 }
 
 static const shelf_positions_v1 positions_v1 = {
@@ -461,20 +306,23 @@ static const shelf_positions_v1 positions_v1 = {
 
 #define CONTEXT_CHARS 40
 
-/* Writes text[b..e) as a JSON string with each run of white space made one space. */
-static void context_string(sink *s, const char *text, size_t b, size_t e)
+/* A copy (malloc) of text[b..e) with each run of white space made one space; NULL when out of memory. */
+static char *collapsed(const char *text, size_t b, size_t e)
 {
-    sink_bytes(s, "\"", 1);
-    while (b < e) {
-        size_t run = b;
-        while (run < e && !strchr(" \n\r\t\f\v", text[run])) run++;
-        sink_json_chars(s, text + b, run - b);
-        if (run == e) break;
-        sink_bytes(s, " ", 1);
-        while (run < e && strchr(" \n\r\t\f\v", text[run])) run++;
-        b = run;
+    char *copy = malloc(e - b + 1), *o = copy;
+    int space = 0;
+    if (copy == NULL) return NULL;
+    for (; b < e; b++) {
+        if (strchr(" \n\r\t\f\v", text[b])) {
+            if (!space) *o++ = ' ';
+            space = 1;
+        } else {
+            *o++ = text[b];
+            space = 0;
+        }
     }
-    sink_bytes(s, "\"", 1);
+    *o = '\0';
+    return copy;
 }
 
 static size_t back_chars(const char *t, size_t from, size_t limit, size_t count)
@@ -497,87 +345,90 @@ static size_t forward_chars(const char *t, size_t from, size_t limit, size_t cou
     return from;
 }
 
-static shelf_status text_search(shelf_publication *book, const char *query_json,
-                                const shelf_writer *out, shelf_error *err)
+/* Writes one hit: the Locator of text[b..e) in chapter c, with its context. */
+static void hit(shelf_out *out, const shelf_publication *book, size_t c, size_t b, size_t e)
 {
-    enum { QUERY, LIMIT, COUNT };
-    json_want w[COUNT];
-    shelf_status status;
-    char *query;
+    const chapter *ch = &book->chapters[c];
+    const char *t = book->text + ch->start;
+    shelf_locator l = locator(book, book_position_at(book, c, b), b);
+    char *before = collapsed(t, back_chars(t, b, 0, CONTEXT_CHARS), b);
+    char *highlight = collapsed(t, b, e);
+    char *after = collapsed(t, e, forward_chars(t, e, ch->end - ch->start, CONTEXT_CHARS));
+    if (before == NULL || highlight == NULL || after == NULL) {
+        out->status = SHELF_E_NO_MEMORY;
+    } else {
+        l.before = before;
+        l.highlight = highlight;
+        l.after = after;
+        shelf_json_locator(out, &l);
+    }
+    free(before);
+    free(highlight);
+    free(after);
+}
+
+static shelf_status text_search(shelf_publication *book, const char *query_json,
+                                const shelf_writer *writer, shelf_error *err)
+{
+    shelf_json_doc *doc;
+    const shelf_json_value *root, *limit_value;
+    const char *query;
+    int64_t limit = 100;
     folded needle;
-    size_t limit = 100, found = 0, c;
-    sink s;
-    if (book == NULL || out == NULL) return no_handle(err);
-    w[QUERY].path = "query";
-    w[LIMIT].path = "limit";
-    status = json_scan(query_json, w, COUNT, "search query", err);
-    if (status != SHELF_OK) return status;
-    if (w[QUERY].type != JSON_STRING) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "query",
-                               "the search needs a \"query\" string");
+    size_t found = 0, c;
+    shelf_out out;
+    if (book == NULL || writer == NULL) return no_handle(err);
+    doc = shelf_json_parse(query_json, "search query", err);
+    if (doc == NULL) return err->status;
+    root = shelf_json_root(doc);
+    query = shelf_json_as_string(shelf_json_get(root, "query"), NULL);
+    limit_value = shelf_json_get(root, "limit");
+    if (query == NULL) {
+        shelf_json_free(doc);
+        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "query", "the search needs a \"query\" string");
     }
-    if (w[LIMIT].type == JSON_NUMBER) {
-        if (!whole_number(w[LIMIT].number) || w[LIMIT].number < 1) {
-            return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "limit",
-                                   "the search \"limit\" must be a whole number from 1");
-        }
-        limit = w[LIMIT].number > 1e6 ? 1000000 : (size_t)w[LIMIT].number;
-    } else if (w[LIMIT].type != JSON_MISSING && w[LIMIT].type != JSON_NULL) {
-        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "limit", "the search \"limit\" must be a number");
+    if (limit_value != NULL && shelf_json_type_of(limit_value) != SHELF_JSON_NULL
+        && (!shelf_json_as_whole(limit_value, &limit) || limit < 1)) {
+        shelf_json_free(doc);
+        return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "limit", "the search \"limit\" must be a whole number from 1");
     }
-    query = json_string(&w[QUERY]);
-    if (query == NULL || !folded_make(&needle, query, strlen(query))) {
-        free(query);
-        return shelf_error_set(err, SHELF_E_NO_MEMORY, NULL, "out of memory while searching");
+    if (!folded_make(&needle, query, strlen(query))) {
+        shelf_json_free(doc);
+        return shelf_error_no_memory(err, "searching");
     }
-    free(query);
+    shelf_json_free(doc);
     if (needle.size == 0) {
         folded_free(&needle);
         return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, "query", "the search query is empty");
     }
-    sink_init(&s, out);
-    sink_str(&s, "[");
-    for (c = 0; c < book->chapter_count && found < limit && s.status == SHELF_OK; c++) {
+    shelf_out_init(&out, writer);
+    shelf_json_begin_array(&out);
+    for (c = 0; c < book->chapter_count && found < (uint64_t)limit && out.status == SHELF_OK; c++) {
         const chapter *ch = &book->chapters[c];
-        const char *t = book->text + ch->start;
-        size_t len = ch->end - ch->start, at = 0;
+        size_t at = 0;
         folded hay;
         if (plugin_host && plugin_host->is_cancelled && plugin_host->is_cancelled(plugin_host)) {
-            s.status = SHELF_E_CANCELLED;
-            break;
-        }
-        if (!folded_make(&hay, t, len)) {
             folded_free(&needle);
-            return shelf_error_set(err, SHELF_E_NO_MEMORY, NULL, "out of memory while searching");
+            return shelf_error_set(err, SHELF_E_CANCELLED, NULL, "the search was cancelled");
         }
-        while (found < limit && s.status == SHELF_OK) {
-            size_t hit = folded_find(&hay, at, &needle), b, e, j, before, after;
-            if (hit >= hay.size) break;
-            b = hay.origin[hit];
-            j = hit + needle.size;
-            while (j < hay.size && hay.origin[j] == hay.origin[hit + needle.size - 1]) j++;
-            e = hay.origin[j];
-            before = back_chars(t, b, 0, CONTEXT_CHARS);
-            after = forward_chars(t, e, len, CONTEXT_CHARS);
-            if (found++) sink_str(&s, ",");
-            locator(&s, book, book_position_at(book, c, b), b);
-            sink_str(&s, ",\"text\":{\"before\":");
-            context_string(&s, t, before, b);
-            sink_str(&s, ",\"highlight\":");
-            context_string(&s, t, b, e);
-            sink_str(&s, ",\"after\":");
-            context_string(&s, t, e, after);
-            sink_str(&s, "}}");
+        if (!folded_make(&hay, book->text + ch->start, ch->end - ch->start)) {
+            folded_free(&needle);
+            return shelf_error_no_memory(err, "searching");
+        }
+        while (found < (uint64_t)limit && out.status == SHELF_OK) {
+            size_t at_hit = folded_find(&hay, at, &needle), j;
+            if (at_hit >= hay.size) break;
+            j = at_hit + needle.size;
+            while (j < hay.size && hay.origin[j] == hay.origin[at_hit + needle.size - 1]) j++;
+            hit(&out, book, c, hay.origin[at_hit], hay.origin[j]);
+            found++;
             at = j;
         }
         folded_free(&hay);
     }
     folded_free(&needle);
-    sink_str(&s, "]");
-    if (s.status == SHELF_E_CANCELLED) {
-        return shelf_error_set(err, SHELF_E_CANCELLED, NULL, "the search was cancelled");
-    }
-    return sink_finish(&s, err);
+    shelf_json_end_array(&out);
+    return shelf_out_finish(&out, err);
 }
 
 static const shelf_search_v1 search_v1 = { sizeof(shelf_search_v1), text_search };

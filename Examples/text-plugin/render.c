@@ -7,7 +7,7 @@
 #include "text.h"
 
 typedef struct renderer {
-    sink *out;
+    shelf_out *out;
     int html;
     size_t width;
     char block;                 /* 0 none, 'p' paragraph, 'i' list item */
@@ -22,16 +22,16 @@ static int is_blank(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-static void spaces(sink *s, size_t n)
+static void spaces(shelf_out *s, size_t n)
 {
-    while (n-- > 0) sink_bytes(s, " ", 1);
+    while (n-- > 0) shelf_out_bytes(s, " ", 1);
 }
 
 static void end_block(renderer *r)
 {
     if (r->block == 0) return;
-    if (r->html) sink_str(r->out, r->block == 'p' ? "</p>\n" : "</li>\n");
-    else sink_bytes(r->out, "\n", 1);
+    if (r->html) shelf_out_text(r->out, r->block == 'p' ? "</p>\n" : "</li>\n");
+    else shelf_out_bytes(r->out, "\n", 1);
     r->last = r->block;
     r->block = 0;
     r->wrote = 1;
@@ -39,14 +39,14 @@ static void end_block(renderer *r)
 
 static void close_list(renderer *r)
 {
-    if (r->html && r->list) sink_str(r->out, r->list == 'u' ? "</ul>\n" : "</ol>\n");
+    if (r->html && r->list) shelf_out_text(r->out, r->list == 'u' ? "</ul>\n" : "</ol>\n");
     r->list = 0;
 }
 
 /* Text: a blank line between blocks, except between two list items. */
 static void separate(renderer *r, char next)
 {
-    if (!r->html && r->wrote && !(next == 'i' && r->last == 'i')) sink_bytes(r->out, "\n", 1);
+    if (!r->html && r->wrote && !(next == 'i' && r->last == 'i')) shelf_out_bytes(r->out, "\n", 1);
 }
 
 /* Text wrapping: words are never split unless longer than the width. */
@@ -54,18 +54,18 @@ static void word(renderer *r, const char *w, size_t n)
 {
     size_t len = utf8_length(w, n);
     if (r->html) {
-        if (r->col > 0) sink_bytes(r->out, " ", 1);
-        sink_html(r->out, w, n);
+        if (r->col > 0) shelf_out_bytes(r->out, " ", 1);
+        shelf_out_xml(r->out, w, n);
         r->col += len + 1;
         return;
     }
     if (r->col > r->indent) {
         if (r->col + 1 + len > r->width) {
-            sink_bytes(r->out, "\n", 1);
+            shelf_out_bytes(r->out, "\n", 1);
             spaces(r->out, r->indent);
             r->col = r->indent;
         } else {
-            sink_bytes(r->out, " ", 1);
+            shelf_out_bytes(r->out, " ", 1);
             r->col++;
         }
     }
@@ -76,7 +76,7 @@ static void word(renderer *r, const char *w, size_t n)
             while (i < n && ((unsigned char)w[i] & 0xC0) == 0x80) i++;
             k++;
         }
-        sink_bytes(r->out, w, i);
+        shelf_out_bytes(r->out, w, i);
         w += i;
         n -= i;
         len -= k;
@@ -84,11 +84,11 @@ static void word(renderer *r, const char *w, size_t n)
             r->col += k;
             return;
         }
-        sink_bytes(r->out, "\n", 1);
+        shelf_out_bytes(r->out, "\n", 1);
         spaces(r->out, r->indent);
         r->col = r->indent;
     }
-    sink_bytes(r->out, w, n);
+    shelf_out_bytes(r->out, w, n);
     r->col += len;
 }
 
@@ -108,7 +108,7 @@ static void begin_paragraph(renderer *r)
 {
     close_list(r);
     separate(r, 'p');
-    if (r->html) sink_str(r->out, "<p>");
+    if (r->html) shelf_out_text(r->out, "<p>");
     r->block = 'p';
     r->col = r->indent = 0;
 }
@@ -118,15 +118,15 @@ static void begin_item(renderer *r, const char *marker, size_t n, char list)
     if (r->html) {
         if (r->list != list) {
             close_list(r);
-            sink_str(r->out, list == 'u' ? "<ul>\n" : "<ol>\n");
+            shelf_out_text(r->out, list == 'u' ? "<ul>\n" : "<ol>\n");
             r->list = list;
         }
-        sink_str(r->out, "<li>");
+        shelf_out_text(r->out, "<li>");
         r->col = 0;
     } else {
         separate(r, 'i');
-        sink_bytes(r->out, marker, n);
-        sink_bytes(r->out, " ", 1);
+        shelf_out_bytes(r->out, marker, n);
+        shelf_out_bytes(r->out, " ", 1);
         r->col = r->indent = utf8_length(marker, n) + 1;
     }
     r->block = 'i';
@@ -140,21 +140,21 @@ static void heading(renderer *r, int level, const char *t, size_t n)
     if (r->html) {
         char tag[8];
         snprintf(tag, sizeof tag, "<h%d>", level);
-        sink_str(r->out, tag);
+        shelf_out_text(r->out, tag);
         r->col = 0;
         words(r, t, n);
         snprintf(tag, sizeof tag, "</h%d>", level);
-        sink_str(r->out, tag);
-        sink_bytes(r->out, "\n", 1);
+        shelf_out_text(r->out, tag);
+        shelf_out_bytes(r->out, "\n", 1);
     } else {
         size_t len = utf8_length(t, n), i;
         separate(r, 'h');
         r->col = r->indent = 0;
         words(r, t, n);
-        sink_bytes(r->out, "\n", 1);
+        shelf_out_bytes(r->out, "\n", 1);
         if (len > r->width) len = r->width;
-        for (i = 0; i < len; i++) sink_bytes(r->out, level == 1 ? "=" : "-", 1);
-        sink_bytes(r->out, "\n", 1);
+        for (i = 0; i < len; i++) shelf_out_bytes(r->out, level == 1 ? "=" : "-", 1);
+        shelf_out_bytes(r->out, "\n", 1);
     }
     r->last = 'h';
     r->wrote = 1;
@@ -185,8 +185,8 @@ static int heading_level(const char *t, size_t n)
     return 0;
 }
 
-void render_chapter(const shelf_publication *book, const chapter *ch, const render_settings *rs,
-                    sink *out)
+void render_chapter(const shelf_publication *book, const chapter *ch, const shelf_render_settings *rs,
+                    shelf_out *out)
 {
     renderer r;
     const char *t = book->text;
@@ -195,7 +195,7 @@ void render_chapter(const shelf_publication *book, const chapter *ch, const rend
     memset(&r, 0, sizeof r);
     r.out = out;
     r.html = rs->html;
-    r.width = rs->width;
+    r.width = (size_t)rs->width;
 
     while (i < ch->end && out->status == SHELF_OK) {
         const char *nl = memchr(t + i, '\n', ch->end - i);
@@ -208,9 +208,9 @@ void render_chapter(const shelf_publication *book, const chapter *ch, const rend
                 end_block(&r);
                 close_list(&r);
                 separate(&r, 'c');
-                if (r.html) sink_str(out, "<pre><code>");
+                if (r.html) shelf_out_text(out, "<pre><code>");
             } else {
-                if (r.html) sink_str(out, "</code></pre>\n");
+                if (r.html) shelf_out_text(out, "</code></pre>\n");
                 r.last = 'c';
                 r.wrote = 1;
             }
@@ -218,9 +218,9 @@ void render_chapter(const shelf_publication *book, const chapter *ch, const rend
         } else if (fenced) {
             size_t ce = le;
             if (ce > i && t[ce - 1] == '\r') ce--;
-            if (r.html) sink_html(out, t + i, ce - i);
-            else sink_bytes(out, t + i, ce - i);
-            sink_bytes(out, "\n", 1);
+            if (r.html) shelf_out_xml(out, t + i, ce - i);
+            else shelf_out_bytes(out, t + i, ce - i);
+            shelf_out_bytes(out, "\n", 1);
         } else if (b == e) {
             end_block(&r);
         } else if (book->markdown && b == i && heading_level(t + b, e - b)) {
@@ -240,7 +240,7 @@ void render_chapter(const shelf_publication *book, const chapter *ch, const rend
         }
         i = le < ch->end ? le + 1 : ch->end;
     }
-    if (fenced && r.html) sink_str(out, "</code></pre>\n");
+    if (fenced && r.html) shelf_out_text(out, "</code></pre>\n");
     end_block(&r);
     close_list(&r);
 }

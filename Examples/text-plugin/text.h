@@ -3,13 +3,13 @@
  * built with -fvisibility=hidden and only `shelf_plugin_entry` (plugin.c) is marked SHELF_EXPORT.
  *
  *   book.c   reading a file, checking it is UTF-8 text, finding chapters, title and author
- *   json.c   a small tolerant JSON reader (for locators and settings) and a buffered JSON writer
  *   plugin.c the descriptor and the shelf.format/render/positions/search vtables
  */
 #ifndef SHELF_TEXT_PLUGIN_H
 #define SHELF_TEXT_PLUGIN_H
 
 #include <shelf/format.h>
+#include <shelf/helper.h>    /* libshelf-plugin: JSON in and out, locators, render settings */
 
 #define TEXT_MAX_FILE_SIZE   ((size_t)64 * 1024 * 1024) /* SHELF_E_LIMIT above this */
 #define TEXT_POSITION_BYTES  1024                       /* one position ("page") per ~1 KiB */
@@ -71,69 +71,10 @@ size_t utf8_check(const unsigned char *text, size_t n, int allow_truncated_end);
 /* Number of code points in s[0..n) (invalid bytes count one each). */
 size_t utf8_length(const char *s, size_t n);
 
-/* ----- JSON reading --------------------------------------------------------------------------- */
-
-typedef enum json_type {
-    JSON_MISSING = 0, JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT
-} json_type;
-
-/* One value the caller wants, by dotted path through objects: "href", "locations.position". */
-typedef struct json_want {
-    const char *path;
-    json_type type;             /* set by json_scan; JSON_MISSING when absent */
-    double number;              /* JSON_NUMBER */
-    int boolean;                /* JSON_BOOL */
-    const char *raw;            /* JSON_STRING: the characters between the quotes, still escaped */
-    size_t raw_size;
-} json_want;
-
-/* Parses the whole document `json` (must be an object) and fills `wants`. Returns SHELF_OK, or
- * SHELF_E_INVALID_ARGUMENT with a message naming what and where (`what` names the document,
- * e.g. "settings"). Never reads past the terminating NUL; nesting is limited. */
-shelf_status json_scan(const char *json, json_want *wants, size_t count, const char *what,
-                       shelf_error *err);
-
-/* A decoded copy (malloc) of a JSON_STRING want; NULL when out of memory. */
-char *json_string(const json_want *want);
-
-/* ----- JSON and text writing ------------------------------------------------------------------ */
-
-/* Buffers output for a shelf_writer; the first error from the host sticks and stops writing. */
-typedef struct sink {
-    const shelf_writer *writer;
-    shelf_status status;
-    size_t used;
-    char buffer[8192];
-} sink;
-
-void sink_init(sink *s, const shelf_writer *writer);
-void sink_bytes(sink *s, const char *data, size_t size);
-void sink_str(sink *s, const char *text);
-void sink_size(sink *s, size_t value);
-/* num/den in [0, 1] as a decimal with up to 9 digits, computed exactly and locale-free. */
-void sink_fraction(sink *s, size_t num, size_t den);
-/* A JSON string literal with quotes, escaping quotes, backslashes and control characters. */
-void sink_json_string(sink *s, const char *text, size_t size);
-/* The same escaping without the quotes. */
-void sink_json_chars(sink *s, const char *text, size_t size);
-/* Text with <, >, & and " escaped for HTML. */
-void sink_html(sink *s, const char *text, size_t size);
-/* Flushes; returns SHELF_OK or the writer's error (with err filled). */
-shelf_status sink_finish(sink *s, shelf_error *err);
-
 /* ----- rendering ------------------------------------------------------------------------------ */
 
-typedef struct render_settings {
-    int html;                   /* "as": "html" */
-    size_t width;               /* text: wrap column */
-    unsigned font_scale;        /* html: percent */
-    const char *font_family;    /* html: CSS font-family */
-    const char *background;     /* html: CSS colours of the theme */
-    const char *color;
-} render_settings;
-
 /* Writes the body of chapter `ch` (text, or the HTML inside <body>) to `out`. */
-void render_chapter(const shelf_publication *book, const chapter *ch, const render_settings *rs,
-                    sink *out);
+void render_chapter(const shelf_publication *book, const chapter *ch, const shelf_render_settings *rs,
+                    shelf_out *out);
 
 #endif /* SHELF_TEXT_PLUGIN_H */

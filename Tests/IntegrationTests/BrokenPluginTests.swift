@@ -26,11 +26,7 @@ final class BrokenPluginTests: XCTestCase {
                                         output: brokenDirectory.appendingPathComponent("libshelf-broken-\(name).so"),
                                         includes: [include, examples])
         }
-        let text = root.appendingPathComponent("Examples/text-plugin")
-        let sources = try FileManager.default.contentsOfDirectory(at: text, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "c" && $0.lastPathComponent != "check.c" }
-        try CCompiler.sharedLibrary(sources: sources, output: textDirectory.appendingPathComponent("libshelf-text.so"),
-                                    includes: [include])
+        try CCompiler.examplePlugin("text-plugin", output: textDirectory.appendingPathComponent("libshelf-text.so"))
         // The text plugin comes first on the path, so the duplicate id is the one refused.
         shelf.environment["SHELF_PLUGIN_PATH"] = textDirectory.path + ":" + brokenDirectory.path
     }

@@ -61,9 +61,7 @@ final class PluginRegistryCacheTests: XCTestCase {
         let directory = shelf.home.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let library = directory.appendingPathComponent("libshelf-mine.so")
-        let text = try FileManager.default.contentsOfDirectory(at: examples.appendingPathComponent("text-plugin"), includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "c" && $0.lastPathComponent != "check.c" }
-        try CCompiler.sharedLibrary(sources: text, output: library, includes: [include])
+        try CCompiler.examplePlugin("text-plugin", output: library)
         shelf.environment["SHELF_PLUGIN_PATH"] = directory.path
         let sample = examples.appendingPathComponent("text-plugin/samples/lighthouse-keeper.md").path
         XCTAssertEqual(try shelf.run(["info", sample]).status, 0)

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// A plugin written in plain C from the header alone, compiled here with `cc` and loaded into the
+/// A plugin written in plain C from the headers and libshelf-plugin, compiled here with `cc` and loaded into the
 /// already-built shelf through SHELF_PLUGIN_PATH: formats are added without rebuilding shelf.
 final class ThirdPartyPluginTests: XCTestCase {
     var shelf: ShelfProcess!
@@ -15,11 +15,7 @@ final class ThirdPartyPluginTests: XCTestCase {
         shelf = try ShelfProcess()
         pluginDirectory = shelf.home.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: pluginDirectory, withIntermediateDirectories: true)
-        let sources = try FileManager.default.contentsOfDirectory(at: example, includingPropertiesForKeys: nil)
-            .filter { $0.pathExtension == "c" && $0.lastPathComponent != "check.c" }
-        try CCompiler.sharedLibrary(
-            sources: sources, output: pluginDirectory.appendingPathComponent("libshelf-text.so"),
-            includes: [ShelfProcess.packageRoot.appendingPathComponent("Sources/PluginAPI/include")])
+        try CCompiler.examplePlugin("text-plugin", output: pluginDirectory.appendingPathComponent("libshelf-text.so"))
         shelf.environment["SHELF_PLUGIN_PATH"] = pluginDirectory.path
     }
 

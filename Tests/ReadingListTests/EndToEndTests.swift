@@ -138,14 +138,11 @@ final class EndToEndTests: ShelfTestCase {
 
     // MARK: A connector in C, loaded without rebuilding shelf
 
-    func testACConnectorFromTheHeaderAlonePullsThroughTheHostAndPassesConformance() throws {
-        let example = ShelfProcess.packageRoot.appendingPathComponent("Examples/readinglist-plugin")
+    func testACConnectorOnTheHelperLibraryPullsThroughTheHostAndPassesConformance() throws {
         let directory = shelf.home.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let library = directory.appendingPathComponent("libshelf-tsvlist.so")
-        try CCompiler.sharedLibrary(sources: [example.appendingPathComponent("tsvlist.c")], output: library,
-                                    includes: [ShelfProcess.packageRoot.appendingPathComponent("Sources/PluginAPI/include")],
-                                    flags: ["-Wextra"])
+        try CCompiler.examplePlugin("readinglist-plugin", output: library)
         shelf.environment["SHELF_PLUGIN_PATH"] = directory.path
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -84,6 +84,27 @@ public enum Corpus {
 
 /// Compiles C sources into a shared library with the system compiler, as a third party would.
 public enum CCompiler {
+    static let pluginAPI = ShelfProcess.packageRoot.appendingPathComponent("Sources/PluginAPI")
+
+    /// The plugin headers, and the folder of libshelf-plugin's header (shelf/helper.h).
+    public static let pluginIncludes = [pluginAPI.appendingPathComponent("include"), pluginAPI.appendingPathComponent("lib/include")]
+
+    /// libshelf-plugin's sources: a plugin that uses the helper library compiles them in, as linking
+    /// the static library would, hidden like the rest of the plugin.
+    public static var helperLibrarySources: [URL] {
+        let lib = pluginAPI.appendingPathComponent("lib")
+        return ((try? FileManager.default.contentsOfDirectory(at: lib, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "c" }.sorted { $0.path < $1.path }
+    }
+
+    /// An example plugin of Examples/ (every .c file of its folder but its own test programs) on the helper library.
+    public static func examplePlugin(_ name: String, output: URL, except: [String] = ["check.c"]) throws {
+        let folder = ShelfProcess.packageRoot.appendingPathComponent("Examples/\(name)")
+        let sources = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "c" && !except.contains($0.lastPathComponent) }
+        try sharedLibrary(sources: sources + helperLibrarySources, output: output, includes: pluginIncludes + [folder])
+    }
+
     public static func sharedLibrary(sources: [URL], output: URL, includes: [URL] = [], flags: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
