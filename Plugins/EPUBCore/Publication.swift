@@ -8,6 +8,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     public let book: EPUBBook
     private var cachedManifest: Manifest?
     private var cachedPositions: [[Locator]]?
+    private let fragmentPlaces = FragmentPlaces()
 
     public init(book: EPUBBook) {
         self.book = book
@@ -124,6 +125,15 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             if let p = locator.locations.position, let f = g.first?.locations.position, p >= f, p - f < g.count {
                 return g[p - f]
             }
+            // A fragment names an element: the position that holds it (see FragmentPlaces).
+            if locator.locations.progression == nil, let id = FragmentPlaces.elementID(locator),
+               let place = fragmentPlaces.place(of: id, item: i, in: self) {
+                var out = g[min(g.count - 1, Int(place.progression * Double(g.count)))]
+                out.locations.progression = place.progression
+                out.locations.fragments = [id]
+                out.text = place.quote ?? locator.text
+                return out
+            }
             let raw = locator.locations.progression ?? 0
             let progression = raw.isFinite ? min(max(raw, 0), 1) : 0
             let k = min(g.count - 1, Int(progression * Double(g.count)))
@@ -218,6 +228,12 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         let floor = max(0, start - 60)
         // Back to the start of a word (or of a UTF-8 sequence at least).
         while start > floor, bytes[start - 1] != 0x20, bytes[start - 1] != 0x0A { start -= 1 }
+        return quote(bytes, from: start)
+    }
+
+    /// The quote of the text from byte `start` (an element's start, a word's).
+    static func quote(_ bytes: [UInt8], from start: Int) -> Locator.Text? {
+        var start = max(0, start)
         while start < bytes.count, bytes[start] & 0xC0 == 0x80 { start += 1 }
         guard start < bytes.count else { return nil }
         var end = min(bytes.count, start + 400)

@@ -110,6 +110,9 @@ public struct TextRenderer {
     /// Stop after this many bytes of output (for quotes from the start of an item).
     private var limit = Int.max
     private var emitted = 0
+    /// Where each element with an id (or an `a` with a name) starts in the output, when asked for:
+    /// what a fragment of a table of contents entry points at.
+    private var anchors: [String: Int]?
 
     /// The line-break sentinel <br> leaves in the inline text: U+2028, which source text never
     /// breaks a line at (it is white space there).
@@ -169,6 +172,55 @@ public struct TextRenderer {
         return r.out
     }
 
+    /// The bare text (one paragraph a line, as search reads it) and where each element with an id
+    /// starts in it, in UTF-8 bytes: how a fragment (`chapter.xhtml#sec3`) becomes a place in the
+    /// item's text. An element the rendering leaves out (hidden, in the head) is not there.
+    public static func anchoredText<E: TextElement>(_ root: E) -> (text: [UInt8], anchors: [String: Int]) {
+        var r = TextRenderer(width: 100_000, decorate: false)
+        r.anchors = [:]
+        let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
+        r.walk(start, depth: 0)
+        r.flush()
+        r.out.removeLast(r.trailingEmptyLines)
+        let end = r.out.count
+        return (r.out, r.anchors!.mapValues { min($0, end) })
+    }
+
+    /// Records where `e` starts (and, for the elements rendered as one line, where each element
+    /// inside it starts: the heading's own line). A block flushes the text before it first, as it
+    /// would a moment later; an inline element starts after the pending text, collapsed.
+    private mutating func markAnchors<E: TextElement>(_ e: E, tag: Tag) {
+        let here: Int
+        let oneLine: Bool
+        switch tag {
+        case .inline, .a, .sup, .br, .img, .image:
+            var pending = inline
+            let count = pending.withUnsafeMutableBufferPointer { XML.collapse(inPlace: $0) }
+            let spaced = count > 0 && [0x20, 0x0A, 0x09, 0x0D].contains(inline.last ?? 0)
+            here = out.count + count + (spaced ? 1 : 0)
+            oneLine = false
+        case .heading, .tr, .pre:
+            flush()
+            here = out.count
+            oneLine = true
+        default:
+            flush()
+            here = out.count
+            oneLine = false
+        }
+        func mark(_ e: E) {
+            if let id = e.attribute("id", ns: nil), anchors?[id] == nil { anchors?[id] = here }
+            if e.name == "a", let name = e.attribute("name", ns: nil), anchors?[name] == nil { anchors?[name] = here }
+        }
+        mark(e)
+        guard oneLine else { return }
+        var stack = TextRenderer.elementChildren(of: e)
+        while let next = stack.popLast() {
+            mark(next)
+            stack.append(contentsOf: TextRenderer.elementChildren(of: next))
+        }
+    }
+
     /// Nesting deeper than this is read as plain text (iteratively), so that a hostile document
     /// cannot exhaust the stack of the host's thread (512 KiB is common for worker threads).
     static let maxDepth = 40
@@ -197,6 +249,7 @@ public struct TextRenderer {
             break
         }
         if e.attribute("hidden", ns: nil) != nil { return }
+        if anchors != nil { markAnchors(e, tag: tag) }
         switch tag {
         case .br:
             inline.append(contentsOf: TextRenderer.lineBreak)

@@ -108,6 +108,61 @@ enum FixtureBooks {
         try zip(path: path, entries: entries)
     }
 
+    /// A book of one file holding `sections`, each a heading with an id and its paragraphs; the table of contents
+    /// points at the headings (`sections.xhtml#s2`).
+    static func writeSections(to path: String, identifier: String = "urn:uuid:sections-1",
+                              sections: [(id: String, title: String, paragraphs: [String])]) throws {
+        let body = sections.map { s in
+            "  <section>\n    <h2 id=\"\(s.id)\">\(s.title)</h2>\n" + s.paragraphs.map { "    <p>\($0)</p>" }.joined(separator: "\n") + "\n  </section>"
+        }.joined(separator: "\n")
+        let chapter = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en"><head><title>The log</title></head>
+        <body>
+        \(body)
+        </body></html>
+
+        """
+        let opf = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">
+          <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+            <dc:identifier id="uid">\(identifier)</dc:identifier>
+            <dc:title>The Sections</dc:title>
+            <dc:language>en</dc:language>
+            <meta property="dcterms:modified">2024-01-01T00:00:00Z</meta>
+          </metadata>
+          <manifest>
+            <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+            <item id="log" href="sections.xhtml" media-type="application/xhtml+xml"/>
+          </manifest>
+          <spine><itemref idref="log"/></spine>
+        </package>
+
+        """
+        let toc = sections.map { "      <li><a href=\"sections.xhtml#\($0.id)\">\($0.title)</a></li>" }.joined(separator: "\n")
+        let nav = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
+        <body><nav epub:type="toc"><ol>
+        \(toc)
+        </ol></nav></body></html>
+
+        """
+        let container = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+          <rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles>
+        </container>
+
+        """
+        try zip(path: path, entries: [("mimetype", Data("application/epub+zip".utf8)),
+                                      ("META-INF/container.xml", Data(container.utf8)),
+                                      ("OEBPS/content.opf", Data(opf.utf8)),
+                                      ("OEBPS/nav.xhtml", Data(nav.utf8)),
+                                      ("OEBPS/sections.xhtml", Data(chapter.utf8))])
+    }
+
     /// Positions of a stored chapter file: one per started 1024 bytes.
     static func pages(_ chapter: Chapter) -> Int { (xhtml(chapter).utf8.count + 1023) / 1024 }
 

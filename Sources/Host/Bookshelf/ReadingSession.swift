@@ -168,13 +168,17 @@ public final class ReadingSession {
         public let page: Int?
     }
 
+    /// An entry of the table of contents before its page is known: the reading-order item it points into.
+    struct TOCTarget { let title: String; let href: String; let depth: Int; let item: Int? }
+
     /// The table of contents flattened in reading order (depth first), numbered from 1 as `--toc N` takes them.
-    public lazy var tableOfContents: [TOCEntry] = {
-        var out: [TOCEntry] = []
+    lazy var tocTargets: [TOCTarget] = {
+        var firstItem: [String: Int] = [:]
+        for (index, item) in items.enumerated() where firstItem[item.path] == nil { firstItem[item.path] = index }
+        var out: [TOCTarget] = []
         func walk(_ links: [Link], depth: Int) {
             for link in links {
-                let page = pageNumber(of: Locator(href: link.href, type: link.type ?? ""))
-                out.append(TOCEntry(number: out.count + 1, title: link.title ?? link.href, href: link.href, depth: depth, page: page))
+                out.append(TOCTarget(title: link.title ?? link.href, href: link.href, depth: depth, item: firstItem[Self.path(link.href)]))
                 walk(link.children ?? [], depth: depth + 1)
             }
         }
@@ -183,38 +187,69 @@ public final class ReadingSession {
         return out
     }()
 
+    /// Every entry with its page: the page that shows the element the entry points at.
+    public lazy var tableOfContents: [TOCEntry] = tocTargets.indices.map { i in
+        let target = tocTargets[i]
+        return TOCEntry(number: i + 1, title: target.title, href: target.href, depth: target.depth, page: entryPage(i))
+    }
+
+    private var entryPages: [Int: Int?] = [:]
+
+    /// The page of entry `index` (from 0), worked out once.
+    func entryPage(_ index: Int) -> Int? {
+        if let known = entryPages[index] { return known }
+        let page = targetPage(tocTargets[index].href)
+        entryPages[index] = page
+        return page
+    }
+
+    /// The page that shows what `href` points at. Without a fragment, the first page of its file; with one, the page
+    /// whose text holds the element it names: the plugin places the element (a position and the element's first
+    /// words), and the words decide which of this session's pages shows them, as for a search hit.
+    func targetPage(_ href: String) -> Int? {
+        let parts = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = String(parts[0])
+        let first = pageNumber(of: Locator(href: path, type: ""))
+        guard parts.count == 2, !parts[1].isEmpty, first != nil,
+              let located = try? publication.locate(Locator(href: path, type: "", locations: .init(fragments: [String(parts[1])]))),
+              let page = pageNumber(of: located) else {
+            return first
+        }
+        if let quote = located.text, let exact = find(quote, inItemOf: page) { return exact }
+        return page
+    }
+
     public func tocPage(_ number: Int) throws -> Int {
-        let toc = tableOfContents
+        let toc = tocTargets
         guard number >= 1, number <= toc.count else {
             throw ShelfError(.usage, "the table of contents has entries 1 to \(toc.count), not \(number)",
                              subject: book.book.title, hint: "`shelf read BOOK --toc` lists them.")
         }
-        let entry = toc[number - 1]
-        let parts = entry.href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-        if parts.count == 2, let located = try? publication.locate(
-            Locator(href: String(parts[0]), type: "", locations: .init(fragments: [String(parts[1])]))),
-           let page = pageNumber(of: located) {
-            return page
-        }
-        guard let page = entry.page else {
-            throw ShelfError(.badData, "the table of contents entry \(number) (\(entry.title)) points outside the book",
+        guard let page = entryPage(number - 1) else {
+            throw ShelfError(.badData, "the table of contents entry \(number) (\(toc[number - 1].title)) points outside the book",
                              subject: book.book.title)
         }
         return page
     }
 
-    private lazy var chapterStarts: [(page: Int, title: String)] = tableOfContents.compactMap { entry in
-        entry.page.map { ($0, entry.title) }
-    }
-
+    /// The title of the entry whose range holds page `index + 1`: of the entries starting on or before it, the one
+    /// starting last (the later entry on a tie). Entries in earlier files start before it wherever they are in
+    /// them, so only the entries of this page's own file are placed exactly.
     func chapterTitle(_ index: Int) -> String? {
-        var title: String?
-        var best = 0
-        for start in chapterStarts where start.page <= index + 1 && start.page >= best {
-            best = start.page
-            title = start.title
+        let here = itemOfPosition[index]
+        var best: (start: Int, title: String)?
+        for (n, target) in tocTargets.enumerated() {
+            guard let item = target.item, item <= here else { continue }
+            let start: Int
+            if item == here {
+                guard let page = entryPage(n), page <= index + 1 else { continue }
+                start = page
+            } else {
+                start = items[item].first + 1
+            }
+            if best == nil || start >= best!.start { best = (start, target.title) }
         }
-        return title ?? positions[index].title
+        return best?.title ?? positions[index].title
     }
 
     // MARK: Passages
