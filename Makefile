@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 
-.PHONY: deps build sample test examples install install-plugin-kit uninstall bench clean
+.PHONY: deps build sample test golden examples install install-plugin-kit uninstall bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -37,6 +37,11 @@ test: build examples
 	@scripts/install-deps.sh $(TEST_TOOLS)
 	$(MAKE) -C Sources/PluginAPI test
 	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
+
+# Writes anew the --json documents every command prints (Tests/Golden), which the golden test compares with. A
+# change that means to alter them commits their diff with it.
+golden: build
+	SHELF_GOLDEN_WRITE=1 $(SWIFT) test -c $(CONFIG) --disable-swift-testing --filter GoldenTests
 
 # The plugin author's kit (libshelf-plugin, shelf-plugin-host) and the C example plugins.
 examples: deps
