@@ -1,19 +1,38 @@
 import Foundation
 
-/// The host as one object: where shelf keeps its files, the plugins it found, and the router.
-/// The command line and (later) a browser UI both start here.
-public final class Shelf {
+/// The host as one object, and where every front end starts: where shelf keeps its files, the plugins it found
+/// and the router, and the sessions a patron works in: `library()` (accounts, catalogs, circulation, sync,
+/// reading lists), `bookshelf()` and `reader()` (books on the shelf, reading), `listen(_:)` (audiobooks), and
+/// `events` for what happens meanwhile. The command line and the browser app only call these.
+///
+/// Safe from several threads: the environment, folders and search path never change after `init`, the plugin
+/// registry is made once under `lock`, and each session says how it is safe itself.
+public final class Shelf: @unchecked Sendable {
     public let environment: [String: String]
     public let directories: ShelfDirectories?
     public let searchPath: PluginSearchPath
+    /// What happens in the host that a front end may show at once (sync results, notifications, listening).
+    public let events = ShelfEvents()
+
+    private let lock = NSLock()
+    private var loadedRegistry: PluginRegistry?
 
     public init(pluginPaths: [String] = [], environment: [String: String] = ProcessEnvironment.current()) {
         self.environment = environment
+        // Without HOME or SHELF_HOME there are no folders: commands that need them say so when they are called.
         self.directories = try? ShelfDirectories(environment: environment)
         self.searchPath = .standard(explicit: pluginPaths, environment: environment)
     }
 
-    public private(set) lazy var registry = PluginRegistry(searchPath: searchPath, directories: directories)
+    /// The plugins on the search path, found on first use.
+    public var registry: PluginRegistry {
+        lock.withLock {
+            if let loadedRegistry { return loadedRegistry }
+            let registry = PluginRegistry(searchPath: searchPath, directories: directories)
+            loadedRegistry = registry
+            return registry
+        }
+    }
 
     public var router: FormatRouter {
         FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("publications", isDirectory: true))
@@ -23,4 +42,23 @@ public final class Shelf {
     public func open(_ path: String, preferring pluginID: String? = nil) throws -> Publication {
         try router.open(path: path, preferring: pluginID)
     }
+
+    // MARK: Sessions
+
+    /// The patron's libraries: accounts, catalogs, circulation, sync, reading lists and the wish list.
+    public func library() throws -> LibrarySession { try LibrarySession(shelf: self) }
+
+    /// The bookshelf: books added from files or downloaded from a library.
+    public func bookshelf() throws -> Bookshelf { try Bookshelf(shelf: self) }
+
+    /// Reading books on the shelf: pages, moves, bookmarks, sharing, the position saved as it goes.
+    public func reader() throws -> BookReader { BookReader(bookshelf: try bookshelf()) }
+
+    /// An audiobook to listen to (a file, a downloaded loan's catalog ID, or a remote manifest).
+    public func listen(_ target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws -> ListeningSession {
+        try ListeningSession(shelf: self, target: target, options: options)
+    }
+
+    /// The remote audiobooks being downloaded, and each part's state.
+    public func audiobookDownloads() throws -> AudiobookDownloads { try AudiobookDownloads(shelf: self) }
 }

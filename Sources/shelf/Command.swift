@@ -13,13 +13,22 @@ struct Command {
     let run: (Arguments, Context) throws -> Int32
 }
 
-/// What every command gets: the parsed global options and the host.
+/// What every command gets: the parsed global options and the host, whose sessions it calls.
 final class Context {
     let json: Bool
     let shelf: Shelf
+    private var openedLibrary: LibrarySession?
 
     init(json: Bool, pluginPaths: [String]) {
         self.json = json
         self.shelf = Shelf(pluginPaths: pluginPaths)
+    }
+
+    /// The patron's libraries, opened on first use and shared by a command that runs another one.
+    func library() throws -> LibrarySession {
+        if let openedLibrary { return openedLibrary }
+        let library = try shelf.library()
+        openedLibrary = library
+        return library
     }
 }

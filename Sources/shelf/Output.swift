@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Host
-import Readium
 
 /// Writing to stdout and stderr. JSON output is sorted and stable so scripts can diff it.
 enum Output {

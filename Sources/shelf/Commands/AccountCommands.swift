@@ -2,35 +2,6 @@ import Foundation
 import Glibc
 import Host
 
-struct AccountJSON: Encodable {
-    let id: String
-    let title: String
-    let catalog: String
-    let authenticationDocument: String?
-    let shelf: String?
-    let isDefault: Bool
-    let signedIn: Bool
-    let signIn: [String]
-    let signUp: String?
-    let syncedAt: String?
-    let syncError: String?
-
-    init(_ account: AccountRecord, catalog: CatalogContext, defaultID: String?) {
-        id = account.id
-        title = account.title
-        self.catalog = account.catalogURL
-        authenticationDocument = account.authDocumentURL
-        shelf = account.shelfURL
-        isDefault = account.id == defaultID
-        signedIn = (try? catalog.store.credential(for: account.id)) != nil
-        let document = Authenticator(account: account, store: catalog.store, http: HTTPClient()).document
-        signIn = document?.flows.map { $0.kind?.words ?? $0.type } ?? []
-        signUp = document?.register?.href
-        syncedAt = account.syncedAt.map(isoDate)
-        syncError = account.syncError
-    }
-}
-
 let accountCommand = Command(
     name: "account", summary: "add, list, remove or choose library accounts",
     usage: "shelf account add URL [--name NAME] | list | remove NAME | use NAME [--json]",
@@ -43,14 +14,14 @@ let accountCommand = Command(
     """,
     valueOptions: ["--name"], positionals: 1...2
 ) { args, context in
-    let catalog = try CatalogContext(context)
+    let library = try context.library()
     let action = args.positionals[0]
     let operand = args.positionals.count > 1 ? args.positionals[1] : nil
     switch action {
     case "add":
         guard let operand else { throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL") }
-        let account = try catalog.accounts.add(operand, name: args.value("--name"))
-        let json = AccountJSON(account, catalog: catalog, defaultID: try catalog.database.defaultAccountID)
+        let account = try library.accounts.add(operand, name: args.value("--name"))
+        let json = AccountJSON(account, library: library, defaultID: try library.database.defaultAccountID)
         if context.json { Output.json(json); return 0 }
         Output.line("Added \(account.title) as \"\(account.id)\"\(json.isDefault ? " (the account commands use)" : "").")
         Output.line("Catalog: \(account.catalogURL)")
@@ -58,9 +29,9 @@ let accountCommand = Command(
         if let signUp = json.signUp { Output.line("Sign up for a library card: \(signUp)") }
         return 0
     case "list":
-        let defaultID = try catalog.database.defaultAccountID
-        let accounts = try catalog.database.accounts()
-        let all = accounts.map { AccountJSON($0, catalog: catalog, defaultID: defaultID ?? (accounts.count == 1 ? $0.id : nil)) }
+        let defaultID = try library.database.defaultAccountID
+        let accounts = try library.database.accounts()
+        let all = accounts.map { AccountJSON($0, library: library, defaultID: defaultID ?? (accounts.count == 1 ? $0.id : nil)) }
         if context.json { Output.json(all); return 0 }
         if all.isEmpty { Output.line("No library accounts. Add one with `shelf account add URL`."); return 0 }
         for account in all {
@@ -73,13 +44,13 @@ let accountCommand = Command(
         return 0
     case "remove":
         guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
-        let account = try catalog.accounts.remove(operand)
+        let account = try library.accounts.remove(operand)
         if context.json { Output.json(["removed": account.id]) } else { Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.") }
         return 0
     case "use":
         guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
-        let account = try catalog.accounts.resolve(operand)
-        try catalog.database.setDefaultAccount(account.id)
+        let account = try library.accounts.resolve(operand)
+        try library.database.setDefaultAccount(account.id)
         if context.json { Output.json(["using": account.id]) } else { Output.line("Using \(account.title) (\(account.id)).") }
         return 0
     default:
@@ -104,22 +75,15 @@ let loginCommand = Command(
         throw ShelfError(.usage, "a password in the arguments would be visible to other users and kept in shell history",
                          hint: "Pipe it instead: echo PIN | shelf login --username CARD --password-stdin")
     }
-    let catalog = try CatalogContext(context)
-    let account = try catalog.accounts.resolve(args.positionals.first ?? args.value("--account"))
-    let http = HTTPClient(configuration: CatalogClient.defaultConfiguration)
-    let authenticator = Authenticator(account: account, store: catalog.store, http: http)
-    guard let document = authenticator.document, let flow = document.preferredFlow, let kind = flow.kind else {
-        let none = authenticator.document?.flows.isEmpty ?? true
-        if none {
-            if context.json { Output.json(["account": account.id, "signedIn": "not needed"]) } else {
-                Output.line("\(account.title) needs no sign-in.")
-            }
-            return 0
+    let library = try context.library()
+    let account = try library.accounts.resolve(args.positionals.first ?? args.value("--account"))
+    let signIn = SignIn(library: library, account: account)
+    guard let flow = try signIn.flow(), let kind = flow.kind else {
+        if context.json { Output.json(["account": account.id, "signedIn": "not needed"]) } else {
+            Output.line("\(account.title) needs no sign-in.")
         }
-        throw ShelfError(.unavailable, "\(account.title) signs in only in ways shelf cannot carry out ("
-                            + (document_flows(authenticator)) + ")", subject: account.id)
+        return 0
     }
-    let signUp = document.register.map { "Sign up for a library card: \($0.href)" }
     if kind.usesBrowser {
         guard let link = flow.authenticate.first else {
             throw ShelfError(.badData, "the library's web sign-in has no address", subject: account.id)
@@ -127,10 +91,10 @@ let loginCommand = Command(
         let address = Authenticator.browserAddress(link)
         fputs("Open this address in a web browser and sign in:\n  \(address)\n", stderr)
         fputs("Then paste the address the library sends you to (it holds access_token), or the token itself:\n", stderr)
-        guard let pasted = readSecretLine(prompt: nil, echo: true), let token = Authenticator.token(fromPasted: pasted) else {
+        guard let pasted = readSecretLine(prompt: nil, echo: true) else {
             throw ShelfError(.usage, "no token was given", hint: "Paste the address you were sent to after signing in.")
         }
-        try catalog.store.save(Credential(flow: flow.type, token: token), for: account.id)
+        try signIn.signIn(flow: flow, pasted: pasted)
     } else {
         let tty = isatty(0) == 1
         var username = args.value("--username")
@@ -153,36 +117,10 @@ let loginCommand = Command(
         guard let username, !username.isEmpty, let password else {
             throw ShelfError(.usage, "both the \(flow.loginLabel.lowercased()) and the \(flow.passwordLabel) are needed")
         }
-        do {
-            if kind == .basicToken {
-                try authenticator.exchangeToken(username: username, password: password)
-            } else {
-                try verifyBasic(account: account, username: username, password: password, http: http)
-                try catalog.store.save(Credential(flow: flow.type, username: username, password: password), for: account.id)
-            }
-        } catch var error as ShelfError {
-            if let signUp, error.kind == .permission { error.hint = (error.hint.map { $0 + "\n  " } ?? "") + signUp }
-            throw error
-        }
+        try signIn.signIn(flow: flow, username: username, password: password)
     }
     if context.json { Output.json(["account": account.id, "signedIn": "yes"]) } else { Output.line("Signed in to \(account.title).") }
     return 0
-}
-
-private func document_flows(_ authenticator: Authenticator) -> String {
-    authenticator.document?.flows.map { $0.kind?.words ?? $0.type }.joined(separator: "; ") ?? ""
-}
-
-/// Checks a card and PIN against the loans feed before keeping them: a wrong PIN is never stored.
-private func verifyBasic(account: AccountRecord, username: String, password: String, http: HTTPClient) throws {
-    guard let shelf = account.shelfURL.flatMap(URL.init(string:)) else { return }
-    var request = HTTPRequest(.get, shelf)
-    request.setBasicAuth(user: username, password: password)
-    let response = try http.send(request)
-    if response.status == 401 || response.status == 403 {
-        throw ShelfError(.permission, "the library did not accept that card number and PIN", subject: account.title,
-                         hint: "Check them and run `shelf login \(account.id)` again.")
-    }
 }
 
 let logoutCommand = Command(
@@ -191,9 +129,9 @@ let logoutCommand = Command(
     details: "Removes the stored card number, PIN and token of the account. Loans and holds stay listed.",
     valueOptions: ["--account"], positionals: 0...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let account = try catalog.accounts.resolve(args.positionals.first ?? args.value("--account"))
-    try catalog.store.remove(for: account.id)
+    let library = try context.library()
+    let account = try library.accounts.resolve(args.positionals.first ?? args.value("--account"))
+    try SignIn(library: library, account: account).signOut()
     if context.json { Output.json(["account": account.id, "signedIn": "no"]) } else { Output.line("Signed out of \(account.title).") }
     return 0
 }

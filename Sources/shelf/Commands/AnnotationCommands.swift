@@ -3,48 +3,6 @@ import Host
 
 let annotationCommands: [Command] = [annotationsCommand]
 
-struct AnnotationSyncJSON: Encodable {
-    let book: String
-    let title: String
-    let position: String
-    let page: Int?
-    let pages: Int?
-    let bookmarksFetched: Int
-    let bookmarksRemovedHere: Int
-    let bookmarksSent: Int
-    let bookmarksRemovedThere: Int
-    let problems: [String]
-    let error: String?
-
-    init(_ o: AnnotationSync.Outcome) {
-        book = o.bookID
-        title = o.title
-        position = o.position.rawValue
-        page = o.page
-        pages = o.pages
-        bookmarksFetched = o.bookmarksFetched
-        bookmarksRemovedHere = o.bookmarksRemovedHere
-        bookmarksSent = o.bookmarksSent
-        bookmarksRemovedThere = o.bookmarksRemovedThere
-        problems = o.problems
-        error = nil
-    }
-
-    init(failed book: ShelfBook, _ error: Error) {
-        self.book = book.book.id
-        title = book.book.title
-        position = "unchanged"
-        page = book.progress?.page
-        pages = book.progress?.pages
-        bookmarksFetched = 0
-        bookmarksRemovedHere = 0
-        bookmarksSent = 0
-        bookmarksRemovedThere = 0
-        problems = []
-        self.error = (error as? ShelfError)?.message ?? "\(error)"
-    }
-}
-
 let annotationsCommand = Command(
     name: "annotations", summary: "sync reading positions and bookmarks with the library",
     usage: "shelf annotations sync [BOOK] [--json]",
@@ -63,7 +21,7 @@ let annotationsCommand = Command(
         throw ShelfError(.usage, "annotations takes sync, not \"\(args.positionals[0])\"", hint: "Usage: shelf annotations sync [BOOK]")
     }
     let bookshelf = try openBookshelf(context)
-    let catalog = try CatalogContext(context)
+    let library = try context.library()
     var books: [ShelfBook]
     if args.positionals.count == 2 {
         let book = try bookshelf.find(args.positionals[1])
@@ -82,11 +40,11 @@ let annotationsCommand = Command(
         guard let accountID = book.loanAccountID else { continue }
         let client: CatalogClient
         if let known = clients[accountID] { client = known } else {
-            let account = try catalog.accounts.resolve(accountID.isEmpty ? nil : accountID)
-            client = catalog.client(for: account)
+            let account = try library.accounts.resolve(accountID.isEmpty ? nil : accountID)
+            client = library.client(for: account)
             clients[accountID] = client
         }
-        let sync = AnnotationSync(database: catalog.database, client: client)
+        let sync = AnnotationSync(database: library.database, client: client)
         guard let entry = try sync.loanEntry(of: book), entry.annotationServiceLink != nil else {
             if args.positionals.count == 2 {
                 throw ShelfError(.unavailable, "the library keeps no reading positions or bookmarks for “\(book.book.title)”",

@@ -5,56 +5,6 @@ import Host
 /// Audiobook commands (play, listen, fetch, downloads); registered in main.swift.
 let audioCommands: [Command] = [playCommand, listenCommand, fetchCommand, downloadsCommand]
 
-/// A book to play: a local file, or a remote manifest whose parts download while it plays.
-struct PlayableBook {
-    let book: AudioBook
-    let remote: RemoteAudiobook?
-
-    static func open(_ target: String, context: Context) throws -> PlayableBook {
-        if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let remote = try RemoteAudiobook(url: url, shelf: context.shelf)
-            return PlayableBook(book: remote.book, remote: remote)
-        }
-        return PlayableBook(book: try AudioBook(path: downloadedPath(target, context: context) ?? target, router: context.shelf.router),
-                            remote: nil)
-    }
-
-    /// An audiobook downloaded from a library (`shelf download ID`), named by its catalog ID (or a
-    /// unique part of it) rather than its path: the manifest in the downloads folder.
-    static func downloadedPath(_ target: String, context: Context) -> String? {
-        guard !FileManager.default.fileExists(atPath: target), let library = openLibrary(context),
-              let books = try? library.books() else { return nil }
-        let audio = books.filter { $0.id.hasPrefix("catalog:") && $0.mediaType.hasPrefix("application/audiobook") && $0.path != nil }
-        let exact = audio.filter { $0.id.hasSuffix(":" + target) }
-        let matches = exact.isEmpty ? audio.filter { $0.id.localizedCaseInsensitiveContains(target) } : exact
-        return matches.count == 1 ? matches[0].path : nil
-    }
-
-    /// Starts downloading the parts (if remote) and waits until the one holding `track` is whole.
-    func startDownloads(store: DownloadStore?, waitFor track: Int) throws {
-        guard let remote else { return }
-        if let store {
-            try? store.record(id: remote.id, manifestURL: remote.url, title: book.title, directory: remote.directory, pid: getpid())
-            remote.downloader.onChange = { part in try? store.update(id: remote.id, part: part) }
-        }
-        remote.downloader.start()
-        while !remote.downloader.isComplete(track) {
-            if let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed {
-                throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
-                                 subject: remote.url.absoluteString, hint: "`shelf downloads` shows every part; try again later.")
-            }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        remote.adoptCompletedParts()
-    }
-}
-
-func openLibrary(_ context: Context) -> LibraryDatabase? {
-    guard let dirs = context.shelf.directories else { return nil }
-    _ = try? dirs.createData()
-    return try? LibraryDatabase(directories: dirs)
-}
-
 func makeSink(_ args: Arguments) throws -> AudioSink {
     if args.has("--null") { return NullSink() }
     if args.has("--raw") { return RawPCMSink() }
@@ -63,7 +13,7 @@ func makeSink(_ args: Arguments) throws -> AudioSink {
 }
 
 /// Where to start: --from, --chapter, else the saved position (unless the book was finished).
-func startPosition(_ engine: PlaybackEngine, _ args: Arguments, store: PlaybackPositionStore?) throws -> String {
+func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> ListeningSession.Start {
     if args.value("--from") != nil && args.value("--chapter") != nil {
         throw ShelfError(.usage, "--from and --chapter cannot be used together")
     }
@@ -71,75 +21,48 @@ func startPosition(_ engine: PlaybackEngine, _ args: Arguments, store: PlaybackP
         guard let s = PlaybackTime.parse(from) else {
             throw ShelfError(.usage, "--from takes a time such as 90, 1:30 or 1:02:03, not \"\(from)\"")
         }
-        engine.seek(to: s)
-        return "from \(PlaybackTime.clock(s))"
+        return .time(s)
     }
     if let text = args.value("--chapter") {
-        guard let n = Int(text), engine.chapters.indices.contains(n - 1) else {
-            throw ShelfError(.usage, "--chapter takes a number from 1 to \(engine.chapters.count), not \"\(text)\"",
+        guard let n = Int(text), session.chapters.indices.contains(n - 1) else {
+            throw ShelfError(.usage, "--chapter takes a number from 1 to \(session.chapters.count), not \"\(text)\"",
                              hint: "`shelf toc` lists the chapters.")
         }
-        guard engine.goToChapter(n - 1) else {
-            throw ShelfError(.temporary, "chapter \(n) is still downloading and cannot be chosen yet")
-        }
-        return "from chapter \(n), \(engine.chapters[n - 1].title)"
+        return .chapter(n - 1)
     }
-    if let store, let saved = store.restore(book: engine.book, timeline: engine.timeline),
-       saved < engine.timeline.totalFrames - Int64(engine.sampleRate) {
-        engine.seek(toFrame: saved)
-        return "resuming at \(PlaybackTime.clock(engine.timeline.seconds(saved)))"
-    }
-    return "from the start"
+    return .saved
 }
 
-/// What `play` and `listen` start from: the book (a remote one's parts downloading in the background, each
-/// playable once whole), an engine that saves its place and has the common options applied, the place it
-/// starts from in words, and where the sound goes.
+/// What `play` and `listen` start from: the listening session (a remote book's parts downloading in the
+/// background, each playable once whole) with the common options applied, the place it starts from in words, and
+/// where the sound goes.
 func startPlayback(_ args: Arguments, _ context: Context, options: PlaybackEngine.Options = PlaybackEngine.Options())
-    throws -> (playable: PlayableBook, engine: PlaybackEngine, started: String, sink: AudioSink) {
-    let playable = try PlayableBook.open(args.positionals[0], context: context)
-    let library = openLibrary(context)
-    let store = library.map(PlaybackPositionStore.init)
-    try playable.startDownloads(store: library.map(DownloadStore.init), waitFor: 0)
-    let engine = try PlaybackEngine(book: playable.book, options: options, isTrackAvailable: playable.remote.map { r in
-        { i in
-            if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
-            return false
-        }
-    })
-    engine.positionStore = store
-    try applyCommonSettings(engine, args)
-    let started = try startPosition(engine, args, store: store)
-    return (playable, engine, started, try makeSink(args))
+    throws -> (session: ListeningSession, started: String, sink: AudioSink) {
+    let session = try context.shelf.listen(args.positionals[0], options: options)
+    try applyCommonSettings(session, args)
+    let started = try session.start(from: try startPoint(session, args))
+    return (session, started, try makeSink(args))
 }
 
-func applyCommonSettings(_ engine: PlaybackEngine, _ args: Arguments) throws {
+func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws {
     if let text = args.value("--speed") {
         guard let v = Double(text.hasSuffix("x") ? String(text.dropLast()) : text), v >= 0.5, v <= 3.0 else {
             throw ShelfError(.usage, "--speed takes a number from 0.5 to 3.0 (in steps of 0.05), not \"\(text)\"")
         }
-        engine.setSpeed(v)
+        session.setSpeed(v)
     }
     if let text = args.value("--sleep") {
         guard let mode = SleepTimer.parse(text) else {
             throw ShelfError(.usage, "--sleep takes minutes (e.g. 20) or \"chapter\", not \"\(text)\"")
         }
-        engine.setSleep(mode)
+        session.setSleep(mode)
     }
     if let text = args.value("--volume") {
         guard let v = Double(text), v >= 0, v <= 200 else {
             throw ShelfError(.usage, "--volume takes a percentage from 0 to 200, not \"\(text)\"")
         }
-        engine.setVolume(v / 100)
+        session.setVolume(v / 100)
     }
-}
-
-struct PlayReport: Encodable {
-    let title: String
-    let output: String
-    let started: String
-    let stoppedBecause: String
-    let state: PlaybackState
 }
 
 let playCommand = Command(
@@ -163,10 +86,11 @@ let playCommand = Command(
     flagOptions: ["--null", "--raw"],
     positionals: 1...1
 ) { args, context in
-    let (playable, engine, started, sink) = try startPlayback(args, context)
+    let (session, started, sink) = try startPlayback(args, context)
+    let engine = session.engine
     final class Reason: @unchecked Sendable { var text = "the end of the book" }
     let reason = Reason()
-    engine.onEvent = { event in
+    session.onEvent = { event in
         switch event {
         case .sleepStopped: reason.text = "the sleep timer"
         case .waiting(let what) where !context.json && !args.has("--raw"):
@@ -183,12 +107,12 @@ let playCommand = Command(
     watcher.start()
     let toStdout = args.has("--raw")
     if !context.json && !toStdout {
-        Output.line("Playing \"\(playable.book.title)\" \(started), speed \(engine.state.speed)x, into \(sink.name).")
+        Output.line("Playing \"\(session.book.title)\" \(started), speed \(engine.state.speed)x, into \(sink.name).")
     }
-    try engine.run(sink: sink)
+    try session.run(sink: sink)
     let state = engine.state
     if context.json && !toStdout {
-        Output.json(PlayReport(title: playable.book.title, output: sink.name, started: started, stoppedBecause: reason.text, state: state))
+        Output.json(PlayReport(title: session.book.title, output: sink.name, started: started, stoppedBecause: reason.text, state: state))
     } else if !toStdout {
         Output.line("Stopped by \(reason.text) at \(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration)); "
                     + "\(PlaybackTime.words(state.listened)) listened.")
@@ -216,13 +140,11 @@ let fetchCommand = Command(
     if args.has("--background") {
         return try spawnBackgroundFetch(url: url, parallel: parallel, context: context)
     }
-    let remote = try RemoteAudiobook(url: url, shelf: context.shelf, concurrency: parallel)
-    let store = openLibrary(context).map(DownloadStore.init)
-    try? store?.record(id: remote.id, manifestURL: url, title: remote.book.title, directory: remote.directory, pid: getpid())
+    let downloads = try context.shelf.audiobookDownloads()
+    let remote = try downloads.remote(url, concurrency: parallel)
     let tty = isatty(STDERR_FILENO) != 0
     var lastLine = Date.distantPast
-    remote.downloader.onChange = { part in
-        try? store?.update(id: remote.id, part: part)
+    downloads.track(remote) { part in
         let t = remote.downloader.totals
         if tty, !context.json, Date().timeIntervalSince(lastLine) > 0.2 || part.state != .downloading {
             lastLine = Date()
@@ -230,42 +152,18 @@ let fetchCommand = Command(
             fputs("\r\(t.complete) of \(t.count) parts, \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ", stderr)
         }
     }
-    for part in remote.downloader.snapshot { try? store?.update(id: remote.id, part: part) }
+    downloads.recordParts(of: remote)
     remote.downloader.run()
     if tty, !context.json { fputs("\n", stderr) }
     let parts = remote.downloader.snapshot
     let failed = parts.filter { $0.state != .complete }
     if context.json {
-        Output.json(FetchReport(title: remote.book.title, directory: remote.directory.path,
-                                parts: parts.map(PartReport.init)))
+        Output.json(FetchReport(remote))
     } else {
         Output.line("\"\(remote.book.title)\": \(parts.count - failed.count) of \(parts.count) parts downloaded into \(remote.directory.path)")
         for p in failed { Output.line("  part \(p.index + 1): \(p.state.rawValue): \(p.reason ?? "")") }
     }
     return failed.isEmpty ? 0 : ShelfError.Kind.temporary.rawValue
-}
-
-struct PartReport: Encodable {
-    let part: Int
-    let state: String
-    let bytes: Int64
-    let total: Int64?
-    let reason: String?
-    let path: String
-    init(_ p: PartDownloader.Part) {
-        part = p.index + 1
-        state = p.state.rawValue
-        bytes = p.bytes
-        total = p.total
-        reason = p.reason
-        path = p.destination.path
-    }
-}
-
-struct FetchReport: Encodable {
-    let title: String
-    let directory: String
-    let parts: [PartReport]
 }
 
 /// Runs `shelf fetch URL` detached (its own session, output to a log in the cache), so that the
@@ -300,21 +198,7 @@ let downloadsCommand = Command(
     details: "Lists every audiobook download with each part queued, downloading, paused, failed (with its reason) or complete.",
     positionals: 0...0
 ) { _, context in
-    guard let library = openLibrary(context) else {
-        throw ShelfError(.ioError, "the library database cannot be opened", hint: "Set HOME or SHELF_HOME.")
-    }
-    let downloads = try DownloadStore(database: library).all()
-    struct Item: Encodable { let id: String; let title: String; let url: String; let directory: String; let active: Bool; let parts: [PartReport] }
-    let items = downloads.map { d -> Item in
-        let alive = d.pid.map { kill($0, 0) == 0 } ?? false
-        let parts = d.parts.map { p -> PartReport in
-            var p = p
-            // A part left "downloading" by a process that is gone is paused: it resumes next time.
-            if p.state == .downloading, !alive { p.state = .paused; p.reason = "the download stopped; `shelf fetch` resumes it" }
-            return PartReport(p)
-        }
-        return Item(id: d.id, title: d.title, url: d.manifestURL, directory: d.directory, active: alive, parts: parts)
-    }
+    let items = try context.shelf.audiobookDownloads().all()
     if context.json {
         Output.json(items)
     } else if items.isEmpty {

@@ -1,31 +1,5 @@
 import Foundation
 import Host
-import Readium
-
-struct BookmarkJSON: Encodable {
-    let id: Int64
-    let book: String
-    let locator: Locator
-    let note: String?
-    let createdAt: String
-    /// The page it stands for in the file on the shelf now; absent when it cannot be found.
-    let page: Int?
-    let found: Bool
-    let problem: String?
-
-    init(_ b: Bookmark, resolution: ReadingSession.Resolution?) {
-        id = b.id
-        book = b.bookID
-        locator = b.locator
-        note = b.note
-        createdAt = isoDate(b.createdAt)
-        switch resolution {
-        case .page(let p)?: page = p; found = true; problem = nil
-        case .lost(let why)?: page = nil; found = false; problem = why
-        case nil: page = b.locator.locations.position; found = true; problem = nil
-        }
-    }
-}
 
 let bookmarkCommand = Command(
     name: "bookmark", summary: "add or remove a bookmark",

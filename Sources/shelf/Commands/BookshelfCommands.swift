@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import Host
-import Readium
 
 /// Bookshelf and reading commands (add, books, remove, read, bookmark, settings, share, sample); registered in main.swift.
 let bookshelfCommands: [Command] = [
@@ -13,78 +12,7 @@ let bookshelfCommands: [Command] = [
 let bookArgumentHelp = "BOOK is a path, a library id (`shelf books` shows them), or any unique part of a title; "
     + "a part that fits several books lists them (exit 64)."
 
-// MARK: JSON shapes (docs/json.md)
-
-struct ShelfBookJSON: Encodable {
-    let id: String
-    let title: String
-    let authors: [String]
-    let format: String
-    let mediaType: String
-    let path: String?
-    let storage: String
-    let sample: Bool
-    let page: Int?
-    let pages: Int?
-    let percentRead: Int
-    let addedAt: String
-    let lastOpened: String?
-    let loanEnds: String?
-
-    init(_ b: ShelfBook) {
-        id = b.book.id
-        title = b.book.title
-        authors = b.book.authors
-        format = b.formatInWords
-        mediaType = b.book.mediaType
-        path = b.book.path
-        storage = b.storage.rawValue
-        sample = b.isSample
-        page = b.progress?.page
-        pages = b.progress?.pages
-        percentRead = b.percentRead
-        addedAt = isoDate(b.book.addedAt)
-        lastOpened = b.book.openedAt.map(isoDate)
-        loanEnds = b.loanEndsAt.map(isoDate)
-    }
-}
-
-extension ShelfBookJSON {
-    /// The array exactly as `Output.json` prints it (JSONEncoder: sorted keys, pretty, slashes unescaped, absent
-    /// members left out), written by hand: the encoder took most of a second for a shelf of 10,000 books.
-    static func prettyArray(_ books: [ShelfBookJSON]) -> String {
-        guard !books.isEmpty else { return "[\n\n]" }
-        func text(_ s: String) -> String {
-            var one = JSONWriter(capacity: s.utf8.count + 2)
-            one.string(s)
-            return String(decoding: one.bytes, as: UTF8.self)
-        }
-        var out = "[\n"
-        out.reserveCapacity(books.count * 420)
-        for (i, b) in books.enumerated() {
-            var members: [String] = []
-            members.append("\"addedAt\" : " + text(b.addedAt))
-            members.append("\"authors\" : " + (b.authors.isEmpty ? "[\n\n    ]"
-                : "[\n" + b.authors.map { "      " + text($0) }.joined(separator: ",\n") + "\n    ]"))
-            members.append("\"format\" : " + text(b.format))
-            members.append("\"id\" : " + text(b.id))
-            if let v = b.lastOpened { members.append("\"lastOpened\" : " + text(v)) }
-            if let v = b.loanEnds { members.append("\"loanEnds\" : " + text(v)) }
-            members.append("\"mediaType\" : " + text(b.mediaType))
-            if let v = b.page { members.append("\"page\" : \(v)") }
-            if let v = b.pages { members.append("\"pages\" : \(v)") }
-            if let v = b.path { members.append("\"path\" : " + text(v)) }
-            members.append("\"percentRead\" : \(b.percentRead)")
-            members.append("\"sample\" : \(b.sample)")
-            members.append("\"storage\" : " + text(b.storage))
-            members.append("\"title\" : " + text(b.title))
-            out += "  {\n    " + members.joined(separator: ",\n    ") + "\n  }" + (i == books.count - 1 ? "\n" : ",\n")
-        }
-        return out + "]"
-    }
-}
-
-func openBookshelf(_ context: Context) throws -> Bookshelf { try Bookshelf(shelf: context.shelf) }
+func openBookshelf(_ context: Context) throws -> Bookshelf { try context.shelf.bookshelf() }
 
 /// "3 days ago", "today", or the date: how a person says when.
 func relativeDay(_ date: Date, now: Date = Date()) -> String {
@@ -224,15 +152,7 @@ let removeCommand = Command(
     let book = try bookshelf.find(args.positionals[0])
     var returned = false
     if args.has("--return") {
-        guard let accountID = book.loanAccountID, let entryID = book.loanEntryID else {
-            throw ShelfError(.usage, "“\(book.book.title)” is not on loan, so there is nothing to return",
-                             hint: "Remove it without --return.")
-        }
-        let catalog = try CatalogContext(context)
-        let account = try catalog.accounts.resolve(accountID.isEmpty ? nil : accountID)
-        let circulation = Circulation(client: catalog.client(for: account), database: catalog.database, account: account,
-                                      openable: catalog.openable)
-        try circulation.returnLoan(try circulation.entry(entryID))
+        try context.library().returnLoan(of: book)
         returned = true
     }
     let removed = try bookshelf.remove(book)

@@ -2,34 +2,25 @@ import Foundation
 import Glibc
 import Host
 
-struct CirculationJSON: Encodable {
-    let action: String
-    let result: String
-    let message: String
-    let entry: EntryJSON
-    let hold: HoldJSON?
-}
-
 /// What every command on one catalog entry starts from: the catalog, the account's circulation (`--account`),
 /// and the entry the command's ID names; and how each of them reports the outcome.
 struct CirculationCall {
     let context: Context
-    let catalog: CatalogContext
+    let library: LibrarySession
     let circulation: Circulation
     let entry: CatalogEntry
 
     init(_ args: Arguments, _ context: Context) throws {
         self.context = context
-        catalog = try CatalogContext(context)
-        circulation = try catalog.circulation(args)
+        library = try context.library()
+        circulation = try library.circulation(account: args.value("--account"))
         entry = try circulation.entry(args.positionals[0])
     }
 
     func report(action: String, result: String, message: String, entry: CatalogEntry, hold: HoldRecord? = nil) {
         if context.json {
-            Output.json(CirculationJSON(action: action, result: result, message: message,
-                                        entry: EntryJSON(entry, openable: catalog.openable),
-                                        hold: hold.map { HoldJSON($0, openable: catalog.openable) }))
+            Output.json(CirculationJSON(action: action, result: result, message: message, entry: entry, hold: hold,
+                                        openable: library.openable))
         } else {
             Output.line(message)
         }
@@ -132,18 +123,17 @@ let loansCommand = Command(
     details: "Lists the loans stored by the last `shelf sync`, borrow or return, soonest due first.",
     valueOptions: ["--account"], positionals: 0...0
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let accountID = args.value("--account").map { try? catalog.accounts.resolve($0).id } ?? nil
-    let loans = try catalog.database.loans(accountID: accountID)
-    if context.json { Output.json(loans.map { LoanJSON($0, openable: catalog.openable, database: catalog.database) }); return 0 }
+    let library = try context.library()
+    let loans = try library.loans(account: args.value("--account"))
+    if context.json { Output.json(loans.map { LoanJSON($0, library: library) }); return 0 }
     if loans.isEmpty { Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0 }
     Output.line("My Books: \(loans.count) \(loans.count == 1 ? "loan" : "loans")")
     for loan in loans {
         var entry = loan.entry
         entry.availability.state = .loaned
         entry.availability.until = loan.endsAt
-        Output.line(CatalogText.entry(entry, openable: catalog.openable))
-        if let path = loan.bookID.flatMap({ try? catalog.database.book(id: $0)?.path }) { Output.line("    Downloaded: \(path)") }
+        Output.line(CatalogText.entry(entry, openable: library.openable))
+        if let path = library.downloadedPath(of: loan) { Output.line("    Downloaded: \(path)") }
     }
     return 0
 }
@@ -154,16 +144,16 @@ let holdsCommand = Command(
     details: "Lists holds stored by the last sync or reserve: those ready to borrow first, then by queue position.",
     valueOptions: ["--account"], positionals: 0...0
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let accountID = args.value("--account").map { try? catalog.accounts.resolve($0).id } ?? nil
-    let holds = try catalog.database.holds(accountID: accountID)
-    if context.json { Output.json(holds.map { HoldJSON($0, openable: catalog.openable) }); return 0 }
+    let library = try context.library()
+    let accountID = library.accountID(args.value("--account"))
+    let holds = try library.holds(account: args.value("--account"))
+    if context.json { Output.json(holds.map { HoldJSON($0, openable: library.openable) }); return 0 }
     if holds.isEmpty { Output.line("No reservations."); return 0 }
     let ready = holds.filter(\.isReady).count
     Output.line("Reservations: \(holds.count) \(holds.count == 1 ? "hold" : "holds"), \(ready) ready to borrow")
-    if let badge = readyBadge(try catalog.database.readyHoldCount(accountID: accountID)) { Output.line(badge) }
+    if let badge = readyBadge(try library.database.readyHoldCount(accountID: accountID)) { Output.line(badge) }
     for hold in holds {
-        Output.line(CatalogText.entry(hold.entry, openable: catalog.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
+        Output.line(CatalogText.entry(hold.entry, openable: library.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
         if hold.isReady { Output.line("    Borrow it now: shelf borrow \(hold.entry.id)") }
     }
     return 0
@@ -176,19 +166,15 @@ let syncCommand = Command(
         + "If the feed fails or is missing, the stored loans are kept exactly as they were.",
     valueOptions: ["--account"], positionals: 0...0
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let circulation = try catalog.circulation(args)
-    let result = try circulation.sync()
-    NotificationDelivery.deliverToDesktop(catalog.database)
+    let library = try context.library()
+    let sinks: [NotificationSink] = [DesktopSink(environment: context.shelf.environment), EventStreamSink(events: context.shelf.events)]
+    let result = try library.syncPipeline(sinks: sinks).run(account: args.value("--account"))
     if context.json {
-        struct SyncJSON: Encodable { let account: String; let loans: [LoanJSON]; let holds: [HoldJSON] }
-        Output.json(SyncJSON(account: circulation.account.id,
-                             loans: result.loans.map { LoanJSON($0, openable: catalog.openable, database: catalog.database) },
-                             holds: result.holds.map { HoldJSON($0, openable: catalog.openable) }))
+        Output.json(SyncJSON(result, library: library))
         return 0
     }
     let ready = result.holds.filter(\.isReady).count
-    Output.line("Synced \(circulation.account.title): \(result.loans.count) \(result.loans.count == 1 ? "loan" : "loans"), "
+    Output.line("Synced \(result.account.title): \(result.loans.count) \(result.loans.count == 1 ? "loan" : "loans"), "
                 + "\(result.holds.count) \(result.holds.count == 1 ? "hold" : "holds")" + (ready > 0 ? " (\(ready) ready to borrow)" : "") + ".")
     return 0
 }
@@ -203,7 +189,7 @@ let downloadCommand = Command(
 ) { args, context in
     let call = try CirculationCall(args, context)
     let (circulation, entry) = (call.circulation, call.entry)
-    let folder = Circulation.downloadFolder(call.catalog.directories, accountID: circulation.account.id)
+    let folder = Circulation.downloadFolder(call.library.directories, accountID: circulation.account.id)
     let showProgress = isatty(2) == 1 && !context.json
     var lastShown = Date.distantPast
     let outcome = try circulation.download(entry, into: folder, progress: showProgress ? { progress in
@@ -218,9 +204,7 @@ let downloadCommand = Command(
     } : nil)
     if showProgress { fputs("\r" + String(repeating: " ", count: 40) + "\r", stderr) }
     if context.json {
-        struct DownloadJSON: Encodable { let id: String; let title: String; let path: String; let mediaType: String; let bytes: Int64; let supported: Bool; let protection: String? }
-        Output.json(DownloadJSON(id: entry.id, title: entry.title, path: outcome.path, mediaType: outcome.mediaType,
-                                 bytes: outcome.bytes, supported: outcome.supported, protection: outcome.protection))
+        Output.json(DownloadedJSON(entry: entry, outcome: outcome))
     } else if outcome.supported {
         Output.line("Downloaded \(CatalogText.quoted(entry.title)) (\(entry.format.words)) to \(outcome.path)")
     } else {

@@ -8,65 +8,11 @@ let catalogCommands: [Command] = [
     downloadCommand,
 ]
 
-struct FeedJSON: Encodable {
-    struct Nav: Encodable { let title: String; let href: String }
-    struct Lane: Encodable { let title: String; let href: String?; let entries: [String] }
-    struct Facet: Encodable { let title: String; let active: Bool; let count: Int?; let href: String }
-    struct FacetGroup: Encodable { let group: String; let facets: [Facet] }
-    struct Tab: Encodable { let format: String; let title: String; let active: Bool }
-    let title: String
-    let url: String
-    let kind: String
-    let format: String?
-    let formats: [Tab]
-    let navigation: [Nav]
-    let lanes: [Lane]
-    let facets: [FacetGroup]
-    let entries: [EntryJSON]
-    let hidden: Int
-    let page: Int
-    let next: String?
-    let previous: String?
-    let skipped: [String]
-}
-
-/// A feed as the patron asked to see it: format tab, facets, page, filters.
-struct BrowseResult {
-    var feed: CatalogFeed
-    var entries: [CatalogEntry]
-    var hidden: Int
-    var tab: FormatTab?
-    var page: Int
-}
-
-private func isAddress(_ text: String) -> Bool {
-    text.contains("://") || text.hasPrefix("/") || text.hasPrefix("./") || FileManager.default.fileExists(atPath: text)
-}
-
-/// The account a browse is for: --account, the account whose catalog shares the address's host, or the default.
-private func browseAccount(_ catalog: CatalogContext, _ args: Arguments, target: String?) throws -> AccountRecord? {
-    if args.value("--account") != nil { return try catalog.account(args) }
-    if let target, isAddress(target) {
-        let url = try CatalogClient.address(target)
-        if url.isFileURL { return nil }
-        return try catalog.database.accounts().first { URL(string: $0.catalogURL)?.host == url.host && URL(string: $0.catalogURL)?.port == url.port }
-    }
-    return try catalog.accounts.resolve(nil)
-}
-
-func showFeed(_ result: BrowseResult, catalog: CatalogContext, json: Bool, emptyMessage: String? = nil) {
-    let openable = catalog.openable
+func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, emptyMessage: String? = nil) {
+    let openable = library.openable
     let feed = result.feed
     if json {
-        Output.json(FeedJSON(
-            title: feed.title, url: feed.url, kind: feed.kind.rawValue, format: result.tab?.words,
-            formats: feed.entryPoints.map { .init(format: $0.tab.rawValue, title: $0.tab.words, active: $0.tab == result.tab || ($0.active && result.tab == nil)) },
-            navigation: feed.navigation.map { .init(title: $0.title ?? $0.href, href: $0.href) },
-            lanes: feed.lanes.map { .init(title: $0.title, href: $0.href, entries: $0.entryIDs) },
-            facets: feed.facetGroups.map { group in .init(group: group.title, facets: group.facets.map {
-                .init(title: $0.title, active: $0.active, count: $0.count, href: $0.href) }) },
-            entries: result.entries.map { EntryJSON($0, openable: openable) }, hidden: result.hidden, page: result.page,
-            next: feed.next?.href, previous: feed.previous?.href, skipped: feed.skipped))
+        Output.json(FeedJSON(result, openable: openable))
         return
     }
     Output.line(feed.title)
@@ -111,52 +57,6 @@ func showFeed(_ result: BrowseResult, catalog: CatalogContext, json: Bool, empty
     if !feed.skipped.isEmpty { Output.error("warning: \(feed.skipped.count) link(s) in this feed were skipped: \(feed.skipped.prefix(3).joined(separator: "; "))") }
 }
 
-/// Applies the format tab, facets, availability, page and support filters to a feed.
-func refine(_ start: CatalogFeed, client: CatalogClient, catalog: CatalogContext, args: Arguments, tab: FormatTab?) throws -> BrowseResult {
-    var feed = start
-    func follow(_ href: String) throws {
-        guard let url = URL(string: href) else { throw ShelfError(.badData, "the catalog links to an unusable address", subject: href) }
-        feed = try client.feed(url)
-    }
-    if let tab, let point = feed.entryPoints.first(where: { $0.tab == tab }), !point.active || feed.activeTab != tab {
-        try follow(point.href)
-    }
-    for facet in args.all("--facet") {
-        let parts = facet.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw ShelfError(.usage, "--facet takes NAME=VALUE, e.g. --facet \"Sort by=Title\"") }
-        guard let group = feed.facetGroups.first(where: { $0.title.caseInsensitiveCompare(parts[0]) == .orderedSame }) else {
-            throw ShelfError(.usage, "this page has no facet \"\(parts[0])\"",
-                             hint: feed.facetGroups.isEmpty ? "It offers none." : "It offers: " + feed.facetGroups.map(\.title).joined(separator: ", "))
-        }
-        guard let value = group.facets.first(where: { $0.title.caseInsensitiveCompare(parts[1]) == .orderedSame }) else {
-            throw ShelfError(.usage, "\"\(group.title)\" has no value \"\(parts[1])\"",
-                             hint: "Values: " + group.facets.map(\.title).joined(separator: ", "))
-        }
-        try follow(value.href)
-    }
-    var filterAvailableLocally = args.has("--available")
-    if args.has("--available") {
-        let availableFacet = feed.facetGroups.flatMap(\.facets).first { $0.title.lowercased().contains("available now") }
-        if let availableFacet {
-            if !availableFacet.active { try follow(availableFacet.href) }
-            filterAvailableLocally = true
-        }
-    }
-    let page = try args.int("--page", in: 1...1000) ?? 1
-    if page > 1 {
-        for number in 2...page {
-            guard let next = feed.next else { throw ShelfError(.noInput, "there is no page \(number); the last page is \(number - 1)") }
-            try follow(next.href)
-        }
-    }
-    var entries = feed.entries
-    let before = entries.count
-    if let tab { entries = entries.filter { tab.admits($0.format) } }
-    if filterAvailableLocally { entries = entries.filter { $0.availability.canBorrowNow } }
-    if args.has("--supported") { entries = entries.filter { $0.isSupported(by: catalog.openable) } }
-    return BrowseResult(feed: feed, entries: entries, hidden: before - entries.count, tab: tab, page: page)
-}
-
 let browseCommand = Command(
     name: "browse", summary: "browse a library catalog by format, lane, facet and page",
     usage: "shelf browse [URL|LANE] [--account NAME] [--format all|ebook|audiobook] [--facet NAME=VALUE]... [--page N] [--available] [--supported] [--json]",
@@ -170,46 +70,12 @@ let browseCommand = Command(
     valueOptions: ["--account", "--format", "--facet", "--page"], flagOptions: ["--available", "--supported"],
     positionals: 0...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    let target = args.positionals.first
-    let account = try browseAccount(catalog, args, target: target)
-    let client = catalog.client(for: account)
-    let tab = try catalog.tab(args, account: account)
-    var feed: CatalogFeed
-    if let target, isAddress(target) {
-        feed = try client.feed(try CatalogClient.address(target))
-    } else {
-        guard let account else { throw ShelfError(.usage, "no catalog to browse", hint: "Give a URL, or add an account with `shelf account add URL`.") }
-        feed = try client.feed(try CatalogClient.address(account.catalogURL))
-        if let tab, let point = feed.entryPoints.first(where: { $0.tab == tab }), !point.active, let url = URL(string: point.href) {
-            feed = try client.feed(url)
-        }
-        if let lane = target {
-            let candidates: [(String, String)] = feed.lanes.compactMap { l in l.href.map { (l.title, $0) } }
-                + feed.navigation.map { ($0.title ?? "", $0.href) }
-                + feed.lanes.flatMap { $0.navigation.map { ($0.title ?? "", $0.href) } }
-            let exact = candidates.filter { $0.0.caseInsensitiveCompare(lane) == .orderedSame }
-            let partial = candidates.filter { $0.0.localizedCaseInsensitiveContains(lane) }
-            guard let chosen = exact.first ?? (partial.count == 1 ? partial.first : nil), let url = URL(string: chosen.1) else {
-                throw ShelfError(.usage, partial.isEmpty ? "no lane \"\(lane)\" in \(feed.title)" : "\"\(lane)\" matches several lanes",
-                                 hint: "Lanes: " + candidates.map(\.0).prefix(20).joined(separator: ", "))
-            }
-            feed = try client.feed(url)
-        }
-    }
-    let result = try refine(feed, client: client, catalog: catalog, args: args, tab: tab)
-    showFeed(result, catalog: catalog, json: context.json)
+    let library = try context.library()
+    let format = try formatChoice(args)
+    let result = try library.browse(args.positionals.first, account: args.value("--account"), format: format,
+                                    refinement: try catalogRefinement(args))
+    showFeed(result, library: library, json: context.json)
     return 0
-}
-
-/// Puts the format tab into a Palace search address (`entrypoint=`), keeping everything else.
-private func withEntryPoint(_ address: String, _ tab: FormatTab?) -> String {
-    guard let tab, var components = URLComponents(string: address.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D")) else { return address }
-    var items = components.queryItems ?? []
-    items.removeAll { $0.name.lowercased() == "entrypoint" }
-    items.append(URLQueryItem(name: "entrypoint", value: tab.entryPointValue))
-    components.queryItems = items
-    return (components.string ?? address).replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}")
 }
 
 let catalogSearchCommand = Command(
@@ -223,40 +89,17 @@ let catalogSearchCommand = Command(
     valueOptions: ["--account", "--format", "--url", "--page", "--facet"], flagOptions: ["--available", "--supported"],
     positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
+    let library = try context.library()
     let query = args.positionals[0]
-    let account = try browseAccount(catalog, args, target: args.value("--url"))
-    let client = catalog.client(for: account)
-    let tab = try catalog.tab(args, account: account)
-    guard let rootAddress = args.value("--url") ?? account?.catalogURL else {
-        throw ShelfError(.usage, "no catalog to search", hint: "Add an account, or give --url.")
-    }
-    let root = try client.feed(try CatalogClient.address(rootAddress))
-    guard let link = root.search ?? root.links.first(where: { $0.templated == true && $0.rel == "search" }) else {
-        throw ShelfError(.unavailable, "\(root.title) offers no search", subject: rootAddress)
-    }
-    var template: String
-    if link.templated == true || link.href.contains("{") {
-        template = link.href
-    } else if let type = link.type, type.contains("opensearchdescription") || type.contains("xml"),
-              let url = URL(string: withEntryPoint(link.href, root.entryPoints.isEmpty ? nil : tab)) {
-        let fetched = try client.fetch(url, accept: "application/opensearchdescription+xml, */*;q=0.5")
-        do { template = try OpenSearchDescription.parse(fetched.data, url: fetched.url).template } catch let e as CatalogParseError {
-            throw ShelfError(.badData, e.reason, subject: url.absoluteString)
-        }
-    } else {
-        template = link.href + (link.href.contains("?") ? "&" : "?") + "q={searchTerms}"
-    }
-    if !root.entryPoints.isEmpty || template.lowercased().contains("entrypoint=") { template = withEntryPoint(template, tab) }
-    let address = SearchTemplate.fill(template, query: query)
-    guard let url = URL(string: address) else { throw ShelfError(.badData, "the search template gives an unusable address", subject: address) }
-    let feed = try client.feed(url)
-    let result = try refine(feed, client: client, catalog: catalog, args: args, tab: tab)
+    let format = try formatChoice(args)
+    let result = try library.search(query, url: args.value("--url"), account: args.value("--account"), format: format,
+                                    refinement: try catalogRefinement(args))
+    let tab = result.tab
     if result.entries.isEmpty && !context.json {
         Output.line("No results for \(CatalogText.quoted(query))" + (tab.map { $0 == .all ? "" : " in \($0.words)" } ?? ""))
         return 0
     }
-    showFeed(result, catalog: catalog, json: context.json)
+    showFeed(result, library: library, json: context.json)
     return 0
 }
 
@@ -269,7 +112,7 @@ let bookCommand = Command(
 ) { args, context in
     let call = try CirculationCall(args, context)
     let entry = call.circulation.refreshed(call.entry)
-    let openable = call.catalog.openable
+    let openable = call.library.openable
     if context.json { Output.json(EntryJSON(entry, openable: openable, full: true)); return 0 }
     Output.line(entry.title)
     if !entry.authors.isEmpty { Output.line("by \(entry.authors.joined(separator: ", "))") }

@@ -1,6 +1,5 @@
 import Foundation
 import Host
-import Readium
 
 let conformanceCommand = Command(
     name: "conformance", summary: "check a plugin against the ABI contract",

@@ -1,37 +1,5 @@
 import Foundation
 import Host
-import Readium
-
-struct BookInfo: Encodable {
-    let path: String
-    let title: String?
-    let authors: [String]
-    let format: String
-    let mediaType: String?
-    let language: [String]
-    let plugin: String
-    let pluginName: String
-    let chapters: Int
-    let readingOrderItems: Int
-    /// Audiobook tracks that are missing or do not play as long as they declare.
-    let damagedTracks: [TrackProblem]
-}
-
-func bookInfo(_ publication: Publication) -> BookInfo {
-    let manifest = publication.manifest
-    let language: [String]
-    switch manifest.metadata["language"] {
-    case .string(let s)?: language = [s]
-    case .array(let a)?: language = a.compactMap(\.string)
-    default: language = []
-    }
-    return BookInfo(
-        path: publication.input.path, title: manifest.title, authors: manifest.authors,
-        format: publication.formatInWords, mediaType: publication.input.mediaType, language: language,
-        plugin: publication.plugin.descriptor.id, pluginName: publication.plugin.descriptor.name,
-        chapters: (manifest.toc?.isEmpty == false ? manifest.toc!.count : manifest.readingOrder.count),
-        readingOrderItems: manifest.readingOrder.count, damagedTracks: TrackProblem.find(in: manifest))
-}
 
 let infoCommand = Command(
     name: "info", summary: "title, authors, format and chapters of a book",
@@ -40,7 +8,7 @@ let infoCommand = Command(
     positionals: 1...1
 ) { args, context in
     let publication = try context.shelf.open(args.positionals[0])
-    let info = bookInfo(publication)
+    let info = BookInfo(publication)
     if context.json {
         Output.json(info)
     } else {

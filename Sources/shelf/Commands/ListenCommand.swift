@@ -30,13 +30,14 @@ let listenCommand = Command(
         guard let s = Double(step), s >= 1, s <= 3600 else { throw ShelfError(.usage, "--step takes seconds from 1 to 3600") }
         options.skipStep = s
     }
-    let (playable, engine, started, sink) = try startPlayback(args, context, options: options)
-    let player = TerminalPlayer(engine: engine, remote: playable.remote)
-    Output.line("\"\(playable.book.title)\", \(engine.chapters.count) chapters, \(PlaybackTime.words(engine.timeline.duration)); \(started). Paused: press space to play, h for help, q to quit.")
+    let (session, started, sink) = try startPlayback(args, context, options: options)
+    let engine = session.engine
+    let player = TerminalPlayer(engine: engine, remote: session.remote)
+    Output.line("\"\(session.book.title)\", \(engine.chapters.count) chapters, \(PlaybackTime.words(engine.timeline.duration)); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
-    engine.onEvent = { player.handle($0) }
+    session.onEvent = { player.handle($0) }
     let playing = Thread {
-        do { try engine.run(sink: sink, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
+        do { try session.run(sink: sink, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
         player.finished = true
     }
     playing.start()

@@ -5,42 +5,6 @@ import Host
 /// Notification, status and watcher commands; registered in main.swift.
 let notificationCommands: [Command] = [notificationsCommand, openNotificationCommand, statusCommand, watchCommand]
 
-// MARK: JSON shape (docs/json.md)
-
-struct NotificationJSON: Encodable {
-    let id: Int64
-    let account: String
-    let entryId: String
-    let kind: String
-    let title: String
-    let text: String
-    let route: String
-    let bookRoute: String
-    let state: String
-    let created: String
-    let endsAt: String?
-    let read: String?
-    let withdrawn: String?
-    let onDesktop: Bool
-
-    init(_ record: NotificationRecord) {
-        id = record.id
-        account = record.accountID
-        entryId = record.entryID
-        kind = record.kind.rawValue
-        title = record.title
-        text = record.text
-        route = record.route.description
-        bookRoute = record.bookRoute.description
-        state = record.state
-        created = isoDate(record.createdAt)
-        endsAt = record.endsAt.map(isoDate)
-        read = record.readAt.map(isoDate)
-        withdrawn = record.withdrawnAt.map(isoDate)
-        onDesktop = record.desktopID != nil
-    }
-}
-
 enum NotificationTextOutput {
     /// One notification in words: the text, then its state, where it leads and how to open it.
     static func lines(_ record: NotificationRecord) -> String {
@@ -52,14 +16,8 @@ enum NotificationTextOutput {
 /// Shows, once each, the notifications not yet seen on a terminal, one line each on stderr. Only on a terminal,
 /// never with --json, and never creating a database that does not exist yet.
 func announceNotificationsOnTerminal(json: Bool, shelf: Shelf) {
-    guard !json, isatty(STDERR_FILENO) == 1, let directories = shelf.directories,
-          FileManager.default.fileExists(atPath: directories.databaseFile.path),
-          let database = try? LibraryDatabase(directories: directories),
-          let pending = try? database.notificationsForTerminal(), !pending.isEmpty else { return }
-    for record in pending {
-        fputs("Notification: " + NotificationDelivery.terminalLine(record) + "\n", stderr)
-    }
-    try? database.markNotificationsShownOnTerminal(pending.map(\.id))
+    guard !json, isatty(STDERR_FILENO) == 1 else { return }
+    TerminalSink.announce(shelf: shelf) { fputs($0 + "\n", stderr) }
 }
 
 // MARK: Commands
@@ -73,9 +31,9 @@ let notificationsCommand = Command(
         + "returned). `shelf open-notification ID` goes where one leads.",
     flagOptions: ["--all"], positionals: 0...0
 ) { args, context in
-    let catalog = try CatalogContext(context)
+    let library = try context.library()
     let all = args.has("--all")
-    let records = try catalog.database.notifications(includeWithdrawn: all).filter { all || $0.isUnread }
+    let records = try library.database.notifications(includeWithdrawn: all).filter { all || $0.isUnread }
     if context.json { Output.json(records.map(NotificationJSON.init)); return 0 }
     if records.isEmpty {
         Output.line(all ? "No notifications." : "No unread notifications. `shelf notifications --all` lists past ones.")
@@ -94,16 +52,15 @@ let openNotificationCommand = Command(
         + "(reservations, loans or book:ID) for a program to follow.",
     flagOptions: ["--book"], positionals: 1...1
 ) { args, context in
-    let catalog = try CatalogContext(context)
-    guard let id = Int64(args.positionals[0]), let record = try catalog.database.notification(id: id) else {
+    let library = try context.library()
+    guard let id = Int64(args.positionals[0]), let record = try library.database.notification(id: id) else {
         throw ShelfError(.noInput, "no notification \(args.positionals[0])", hint: "`shelf notifications --all` lists them with their numbers.")
     }
-    try catalog.database.markNotificationRead(id)
+    try library.database.markNotificationRead(id)
     let route = args.has("--book") ? record.bookRoute : record.route
     if context.json {
-        struct OpenJSON: Encodable { let notification: NotificationJSON; let route: String }
-        let opened = try catalog.database.notification(id: id) ?? record
-        Output.json(OpenJSON(notification: NotificationJSON(opened), route: route.description))
+        let opened = try library.database.notification(id: id) ?? record
+        Output.json(OpenNotificationJSON(notification: opened, route: route))
         return 0
     }
     Output.line(record.text)

@@ -1,19 +1,5 @@
 import Host
 
-struct PluginListing: Encodable {
-    struct Entry: Encodable {
-        let id, name, version: String
-        let license, vendor, description: String?
-        let path: String
-        let abi: String
-        let mediaTypes, fileExtensions, services, capabilities: [String]
-        let concurrentHandles: Bool
-    }
-    struct Refusal: Encodable { let path, reason: String }
-    let plugins: [Entry]
-    let refused: [Refusal]
-}
-
 let pluginsCommand = Command(
     name: "plugins", summary: "list the installed plugins and what they open",
     usage: "shelf plugins [--json]",
@@ -27,15 +13,7 @@ let pluginsCommand = Command(
     let registry = context.shelf.registry
     // The diagnostic command opens every plugin, even those the registry cache would defer.
     registry.loadAll()
-    let listing = PluginListing(
-        plugins: registry.plugins.map { p in
-            let d = p.descriptor
-            return .init(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
-                         description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
-                         mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
-                         capabilities: p.capabilities, concurrentHandles: d.concurrentHandles)
-        },
-        refused: registry.refused.map { .init(path: $0.path, reason: $0.reason) })
+    let listing = PluginListing(registry)
     if context.json {
         Output.json(listing)
     } else {

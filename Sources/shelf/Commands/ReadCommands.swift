@@ -1,52 +1,21 @@
 import Foundation
 import Glibc
 import Host
-import Readium
 
 /// The terminal's width in columns: --width, else the terminal's, else $COLUMNS, else 72.
-func readingWidth(_ args: Arguments) throws -> Int {
+func readingWidth(_ args: Arguments, _ context: Context) throws -> Int {
     if let width = try args.int("--width", in: 20...1000) { return width }
     var size = winsize()
     if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
-    if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 { return min(columns, 1000) }
+    if let columns = context.shelf.environment["COLUMNS"].flatMap(Int.init), columns >= 20 { return min(columns, 1000) }
     return 72
-}
-
-struct BookBriefJSON: Encodable {
-    let id: String
-    let title: String
-    let authors: [String]
-    let format: String
-    let sample: Bool
-    init(_ b: ShelfBook) {
-        id = b.book.id
-        title = b.book.title
-        authors = b.book.authors
-        format = b.formatInWords
-        sample = b.isSample
-    }
-}
-
-struct PageJSON: Encodable {
-    let book: BookBriefJSON
-    let page: Int
-    let pages: Int
-    let percent: Int
-    let chapter: String?
-    let status: String
-    let text: String
-    let locator: Locator
-    let notes: [String]
-    let hit: Locator?
 }
 
 /// Prints a page as `shelf read` shows it: the text, a blank line, the status line, then any notes.
 func printPage(_ result: BookReader.Result, json: Bool) {
     let page = result.page
     if json {
-        Output.json(PageJSON(book: BookBriefJSON(result.book), page: page.number, pages: page.pages, percent: page.percent,
-                             chapter: page.chapter, status: page.status, text: page.text, locator: page.locator,
-                             notes: result.notes, hit: result.hit))
+        Output.json(PageJSON(result))
         return
     }
     if result.book.isSample { Output.line("[Sample of “\(result.book.book.title)” — the library's preview, not the whole book]\n") }
@@ -81,7 +50,7 @@ let readCommand = Command(
     let bookshelf = try openBookshelf(context)
     let book = try bookshelf.find(args.positionals[0])
     let reader = BookReader(bookshelf: bookshelf)
-    let width = try readingWidth(args)
+    let width = try readingWidth(args, context)
     if args.value("--toc") == "0" {
         let session = try reader.session(book, width: width)
         let toc = session.tableOfContents

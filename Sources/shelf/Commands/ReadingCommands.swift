@@ -1,6 +1,5 @@
 import Foundation
 import Host
-import Readium
 
 /// The locator named by --chapter, --position or --locator; nil means where a reader opens the book.
 func requestedLocator(_ args: Arguments, _ publication: Publication) throws -> Locator? {

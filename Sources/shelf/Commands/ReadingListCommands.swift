@@ -5,110 +5,28 @@ import Host
 /// Reading-list commands (lists connect, pull, show, push; finished; wish; wishlist); registered in main.swift.
 let readingListCommands: [Command] = [listsCommand, finishedCommand, wishCommand, wishlistCommand]
 
-// MARK: JSON shapes (docs/json.md, "Reading lists")
-
-struct ReadingListEntryJSON: Encodable {
-    let service: String
-    let identifiers: [String: String]
-    let title: String
-    let authors: [String]
-    let shelf: String
-    let shelves: [String]?
-    let dateAdded: String?
-    let dateRead: String?
-    let rating: Int?
-
-    init(_ stored: StoredReadingListEntry) {
-        let e = stored.entry
-        service = stored.service
-        identifiers = e.identifiers
-        title = e.title
-        authors = e.authors
-        shelf = e.shelf
-        shelves = e.shelves
-        dateAdded = e.dateAdded
-        dateRead = e.dateRead
-        rating = e.rating
-    }
-}
-
-struct WishJSON: Encodable {
-    let id: Int64
-    let title: String
-    let authors: [String]
-    let isbn: String?
-    let source: String
-    let matched: Bool
-    let matchedBy: String?
-    let account: String?
-    let entryId: String?
-    let availability: String?
-    let available: Bool
-    let words: String
-
-    init(_ wish: Wish) {
-        id = wish.id
-        title = wish.title
-        authors = wish.authors
-        isbn = wish.isbn
-        source = wish.source
-        matched = wish.entryID != nil
-        matchedBy = wish.matchedBy
-        account = wish.accountID
-        entryId = wish.entryID
-        availability = wish.availability
-        available = wish.available
-        words = WishText.words(wish)
-    }
-}
-
-enum WishText {
-    static func words(_ wish: Wish) -> String {
-        guard let entryID = wish.entryID else { return "not in any library's catalog yet" }
-        let how = wish.matchedBy == "isbn" ? "matched by ISBN" : "matched by title and author"
-        let availability = wish.availability ?? "availability unknown"
-        return "\(availability) at \(wish.accountID ?? "a library") (\(how); ID \(entryID))"
-    }
-}
-
-final class ReadingListContext {
-    let catalog: CatalogContext
+/// What the reading-list commands work with: the library session and its reading lists.
+struct ReadingListContext {
+    let library: LibrarySession
     let lists: ReadingLists
 
     init(_ context: Context) throws {
-        catalog = try CatalogContext(context)
-        lists = ReadingLists(shelf: context.shelf, database: catalog.database)
-    }
-
-    /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so
-    /// that the availability the wish list shows is the library's of now. A library that cannot be reached keeps
-    /// what was seen before.
-    func refreshWishes() throws {
-        let accounts = Dictionary(try catalog.database.accounts().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var circulations: [String: Circulation] = [:]
-        for wish in try catalog.database.wishes() where !wish.available {
-            guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else { continue }
-            let circulation = circulations[accountID] ?? Circulation(client: catalog.client(for: account), database: catalog.database,
-                                                                     account: account, openable: [])
-            circulations[accountID] = circulation
-            guard let stored = try? circulation.entry(entryID) else { continue }
-            let fresh = circulation.refreshed(stored)
-            try? catalog.database.rememberEntries([fresh], accountID: accountID, feedURL: nil)
-        }
+        library = try context.library()
+        lists = library.readingLists()
     }
 }
 
 /// Prints wish notices; on a terminal they count as shown there, so the notification line does not repeat them.
 func printNotices(_ notices: [ReadingLists.Notice], _ database: LibraryDatabase) {
     for n in notices { Output.line(n.text) }
+    // Not marked: the next command announces them again, the lesser harm.
     if isatty(STDOUT_FILENO) == 1 { try? database.markNotificationsShownOnTerminal(notices.compactMap(\.notificationID)) }
 }
 
 /// Opens the patron's browser at `url`: $SHELF_BROWSER or $BROWSER, else xdg-open; the address is always printed
 /// on stderr too, so that a patron without a desktop can copy it.
-func openBrowser(_ url: String) {
+func openBrowser(_ url: String, environment env: [String: String]) {
     fputs("Sign in at this address (opening your browser):\n  \(url)\n", stderr)
-    let env = ProcessInfo.processInfo.environment
     let command = env["SHELF_BROWSER"] ?? env["BROWSER"] ?? "xdg-open"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -167,7 +85,8 @@ let listsCommand = Command(
             secrets[key] = value
         }
         let outcome = try rl.lists.connect(service: service, settings: settings, secrets: secrets,
-                                           authorize: args.has("--authorize"), openBrowser: openBrowser)
+                                           authorize: args.has("--authorize"),
+                                           openBrowser: { openBrowser($0, environment: context.shelf.environment) })
         if context.json {
             struct Out: Encodable { let service: String; let plugin: String; let authorized: Bool; let capabilities: ConnectorDescription }
             Output.json(Out(service: outcome.service, plugin: outcome.pluginID, authorized: outcome.authorized, capabilities: outcome.description))
@@ -200,11 +119,11 @@ let listsCommand = Command(
                                 + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : ""))
                 }
             }
-            printNotices(notices, rl.catalog.database)
+            printNotices(notices, rl.library.database)
         }
         return outcomes.contains { $0.error != nil } ? 1 : 0
     case "show":
-        let entries = try rl.catalog.database.readingListEntries(service: args.value("--service") ?? target, shelf: args.value("--shelf"))
+        let entries = try rl.library.database.readingListEntries(service: args.value("--service") ?? target, shelf: args.value("--shelf"))
         if context.json {
             struct Out: Encodable { let entries: [ReadingListEntryJSON] }
             Output.json(Out(entries: entries.map(ReadingListEntryJSON.init)))
@@ -251,7 +170,7 @@ let listsCommand = Command(
         }
         return reports.contains { $0.outcome == "failed" } ? 1 : 0
     case "services":
-        let services = try rl.catalog.database.services()
+        let services = try rl.library.database.services()
         if context.json {
             struct Out: Encodable { let service: String; let plugin: String; let settings: [String: String]; let pulled: String?; let error: String? }
             struct All: Encodable { let services: [Out] }
@@ -313,14 +232,14 @@ let wishCommand = Command(
     let rl = try ReadingListContext(context)
     _ = try rl.lists.wish(args.positionals[0], author: args.value("--author"))
     let notices = try rl.lists.checkWishes()
-    let wish = try rl.catalog.database.wishes().first { w in
+    let wish = try rl.library.database.wishes().first { w in
         w.isbn == ISBN.normalise(args.positionals[0]) && w.isbn != nil || Fold.title(w.title) == Fold.title(args.positionals[0])
     }
     if context.json {
         if let wish { Output.json(WishJSON(wish)) }
     } else {
         if let wish { Output.line("Wished for \(wish.title): \(WishText.words(wish)).") }
-        printNotices(notices, rl.catalog.database)
+        printNotices(notices, rl.library.database)
     }
     return 0
 }
@@ -338,20 +257,20 @@ let wishlistCommand = Command(
 ) { args, context in
     let rl = try ReadingListContext(context)
     if let id = args.value("--remove") {
-        guard let n = Int64(id), try rl.catalog.database.deleteWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
+        guard let n = Int64(id), try rl.library.database.deleteWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
     }
     var notices = try rl.lists.checkWishes()
     if !args.has("--offline") {
-        try rl.refreshWishes()
+        try rl.library.refreshWishes()
         notices += try rl.lists.checkWishes()
     }
-    let wishes = try rl.catalog.database.wishes()
+    let wishes = try rl.library.database.wishes()
     if context.json {
         struct Out: Encodable { let wishes: [WishJSON]; let available: [String] }
         Output.json(Out(wishes: wishes.map(WishJSON.init), available: notices.map(\.text)))
         return 0
     }
-    printNotices(notices, rl.catalog.database)
+    printNotices(notices, rl.library.database)
     if wishes.isEmpty { Output.line("The wish list is empty: `shelf wish ISBN|TITLE`, or pull a to-read shelf.") }
     for w in wishes {
         Output.line("\(w.id). \(w.title)" + (w.authors.isEmpty ? "" : " by \(w.authors.joined(separator: ", "))"))

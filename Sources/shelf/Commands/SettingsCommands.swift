@@ -1,27 +1,6 @@
 import Foundation
 import Host
 
-struct SettingsJSON: Encodable {
-    let book: String?
-    /// What applies: the book's own values over the global ones over the defaults.
-    let effective: ReaderSettings
-    /// What is stored for this scope (book or global); absent values are not set there.
-    let stored: ReaderSettings
-    let defaults: Defaults
-
-    struct Defaults: Encodable {
-        let fontScaleSmallScreen: Int
-        let fontScaleLargeScreen: Int
-        let font: String
-        let theme: String
-    }
-
-    static let defaultsValue = Defaults(
-        fontScaleSmallScreen: ReaderSettings.defaultFontScale(for: .small),
-        fontScaleLargeScreen: ReaderSettings.defaultFontScale(for: .large),
-        font: ReaderSettings.defaultFont, theme: ReaderSettings.defaultTheme)
-}
-
 /// The settings `render` and `read` use for a file: the book's own (when the file is on the shelf) over the global
 /// ones, with defaults for the rest. Without a data folder, the defaults.
 func storedReaderSettings(forFile path: String, _ context: Context) -> ReaderSettings {
@@ -75,7 +54,7 @@ let settingsCommand = Command(
     let stored = try bookshelf.database.readerSettings(bookID: bookID)
     let effective = try bookshelf.database.applicableReaderSettings(bookID: bookID).effective()
     if context.json {
-        Output.json(SettingsJSON(book: bookID, effective: effective, stored: stored, defaults: SettingsJSON.defaultsValue))
+        Output.json(SettingsJSON(book: bookID, effective: effective, stored: stored))
         return 0
     }
     let scope = book.map { "“\($0.book.title)”" } ?? "every book"

@@ -1,11 +1,9 @@
 import Foundation
 import Glibc
 import Host
-import Readium
 
 /// Puts `text` on the desktop clipboard with wl-copy (Wayland) or xclip (X11). Nil when done, else why not.
-func copyToClipboard(_ text: String) -> String? {
-    let env = ProcessInfo.processInfo.environment
+func copyToClipboard(_ text: String, environment env: [String: String]) -> String? {
     var tools: [[String]] = []
     if env["WAYLAND_DISPLAY"] != nil { tools.append(["wl-copy"]) }
     if env["DISPLAY"] != nil { tools.append(["xclip", "-selection", "clipboard"]); tools.append(["xsel", "--clipboard", "--input"]) }
@@ -54,15 +52,9 @@ let shareCommand = Command(
     }
     let shared = try BookReader(bookshelf: bookshelf).share(book, page: try args.int("--page", in: 1...Int(Int32.max)), locator: locator)
     var problem: String?
-    if args.has("--copy") { problem = copyToClipboard(shared.text) }
+    if args.has("--copy") { problem = copyToClipboard(shared.text, environment: context.shelf.environment) }
     if context.json {
-        struct ShareJSON: Encodable {
-            let book: BookBriefJSON; let passage: String; let page: Int; let pages: Int; let chapter: String?
-            let locator: Locator; let link: String?; let text: String; let copied: Bool
-        }
-        Output.json(ShareJSON(book: BookBriefJSON(book), passage: shared.passage, page: shared.page.number, pages: shared.page.pages,
-                              chapter: shared.page.chapter, locator: shared.locator, link: shared.link, text: shared.text,
-                              copied: args.has("--copy") && problem == nil))
+        Output.json(ShareJSON(book: book, shared: shared, copied: args.has("--copy") && problem == nil))
     } else {
         Output.line(shared.text)
         if args.has("--copy") && problem == nil { Output.line("(Copied to the clipboard.)") }
@@ -87,8 +79,7 @@ let sampleCommand = Command(
 ) { args, context in
     let call = try CirculationCall(args, context)
     let bookshelf = try openBookshelf(context)
-    let book = try bookshelf.addSample(call.entry, accountID: call.circulation.account.id, openable: call.catalog.openable,
-                                       http: HTTPClient(configuration: CatalogClient.defaultConfiguration))
-    printPage(try BookReader(bookshelf: bookshelf).read(book, move: .resume, width: try readingWidth(args)), json: context.json)
+    let book = try call.library.addSample(call.entry, account: call.circulation.account, to: bookshelf)
+    printPage(try BookReader(bookshelf: bookshelf).read(book, move: .resume, width: try readingWidth(args, context)), json: context.json)
     return 0
 }

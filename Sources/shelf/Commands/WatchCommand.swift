@@ -2,18 +2,6 @@ import Foundation
 import Glibc
 import Host
 
-struct WatchCycleJSON: Encodable {
-    struct Account: Encodable {
-        let account: String
-        let result: String
-        let error: String?
-        let retryAt: String?
-    }
-
-    let accounts: [Account]
-    let notifications: [NotificationJSON]
-}
-
 let watchCommand = Command(
     name: "watch", summary: "sync every account periodically and notify (or install a systemd timer for it)",
     usage: "shelf watch [--interval 15m] [--once | --cycles N] [--install] [--json]",
@@ -42,26 +30,22 @@ let watchCommand = Command(
     }
     let cycles = args.has("--once") ? 1 : try args.int("--cycles", in: 1...1_000_000)
 
-    let catalog = try CatalogContext(context)
-    if try catalog.database.accounts().allSatisfy({ $0.shelfURL == nil }) {
+    let library = try context.library()
+    if try library.database.accounts().allSatisfy({ $0.shelfURL == nil }) {
         Output.error("no library account with a loans feed to watch: add one with `shelf account add URL`")
         return 0
     }
-    let lock = try WatchLock(directories: catalog.directories)
+    let lock = try WatchLock(directories: library.directories)
     defer { lock.release() }
-    let watcher = Watcher(database: catalog.database, interval: interval) { account in
-        let circulation = Circulation(client: catalog.client(for: account), database: catalog.database,
-                                      account: account, openable: [])
-        _ = try circulation.sync()
+    let watcher = Watcher(database: library.database, interval: interval) { account in
+        _ = try library.circulation(for: account, openable: []).sync()
     }
     var failed = false
     try watcher.run(cycles: cycles) { cycle in
         failed = cycle.failed
         if context.json {
             guard cycles == 1 || cycle.changed else { return }
-            Output.json(WatchCycleJSON(
-                accounts: cycle.accounts.map { .init(account: $0.accountID, result: $0.result, error: $0.error, retryAt: $0.retryAt.map(isoDate)) },
-                notifications: cycle.notifications.map(NotificationJSON.init)))
+            Output.json(WatchCycleJSON(cycle))
             fflush(stdout)
             return
         }
@@ -72,7 +56,8 @@ let watchCommand = Command(
         for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
         // What this watcher printed on a terminal counts as shown there.
         if isatty(STDOUT_FILENO) == 1 {
-            try? catalog.database.markNotificationsShownOnTerminal(cycle.notifications.map(\.id))
+            // Not marked: the next command announces them again, the lesser harm.
+            try? library.database.markNotificationsShownOnTerminal(cycle.notifications.map(\.id))
         }
         fflush(stdout)
     }
@@ -83,7 +68,7 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
     guard let directories = context.shelf.directories else {
         throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
     }
-    let environment = ProcessInfo.processInfo.environment
+    let environment = context.shelf.environment
     let folder = try SystemdUnits.folder(environment: environment, directories: directories)
     let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     var unitEnvironment: [String: String] = [:]

@@ -1,0 +1,183 @@
+import Foundation
+
+// The catalog's --json documents (docs/json.md, "Catalog entries" and the commands after it). Plain values, made
+// from the host's records: the command line and the browser app print the same ones.
+
+/// A catalog title: docs/json.md's **Entry**.
+public struct EntryJSON: Encodable {
+    public let id: String
+    public let title: String
+    public let authors: [String]
+    public let format: String
+    public let formatId: String
+    public let availability: AvailabilityJSON
+    public let supported: Bool
+    public let acquisitions: [AcquisitionPath]
+    public let branches: [CatalogEntry.Branch]
+    public let summary: String?
+    public let publisher: String?
+    public let language: String?
+    public let published: String?
+    public let categories: [String]
+    public let canBorrow: Bool
+    public let canReserve: Bool
+
+    /// With `full`, the details `shelf book` adds (summary, publisher, language, published, categories).
+    public init(_ entry: CatalogEntry, openable: Set<String>, full: Bool = false) {
+        id = entry.id
+        title = entry.title
+        authors = entry.authors
+        format = entry.format.words
+        formatId = entry.format.rawValue
+        availability = AvailabilityJSON(entry.availability)
+        supported = entry.isSupported(by: openable)
+        acquisitions = entry.acquisitionPaths
+        branches = entry.branches
+        summary = full ? entry.summary : nil
+        publisher = full ? entry.publisher : nil
+        language = full ? entry.language : nil
+        published = full ? entry.published : nil
+        categories = full ? entry.categories : []
+        canBorrow = entry.borrowLink != nil && entry.availability.canBorrowNow
+        canReserve = entry.borrowLink != nil && entry.availability.state == .unavailable
+    }
+}
+
+public struct AvailabilityJSON: Encodable {
+    public let state: String
+    public let words: String
+    public let since: String?
+    public let until: String?
+    public let copiesTotal: Int?
+    public let copiesAvailable: Int?
+    public let holdsTotal: Int?
+    public let holdPosition: Int?
+
+    public init(_ a: Availability) {
+        state = a.state.rawValue
+        words = a.words
+        since = a.since.map(isoDate)
+        until = a.until.map(isoDate)
+        copiesTotal = a.copiesTotal
+        copiesAvailable = a.copiesAvailable
+        holdsTotal = a.holdsTotal
+        holdPosition = a.holdPosition
+    }
+}
+
+/// A loan in My Books, with where its download is on this computer.
+public struct LoanJSON: Encodable {
+    public let account: String
+    public let entry: EntryJSON
+    public let until: String?
+    public let downloaded: String?
+
+    public init(_ loan: LoanRecord, library: LibrarySession) {
+        account = loan.accountID
+        entry = EntryJSON(loan.entry, openable: library.openable)
+        until = loan.endsAt.map(isoDate)
+        downloaded = library.downloadedPath(of: loan)
+    }
+}
+
+/// A hold in Reservations.
+public struct HoldJSON: Encodable {
+    public let account: String
+    public let entry: EntryJSON
+    public let ready: Bool
+    public let position: Int?
+    public let queueSize: Int?
+    public let until: String?
+    public let branch: String?
+
+    public init(_ hold: HoldRecord, openable: Set<String>) {
+        account = hold.accountID
+        entry = EntryJSON(hold.entry, openable: openable)
+        ready = hold.isReady
+        position = hold.position
+        queueSize = hold.queueSize
+        until = hold.endsAt.map(isoDate)
+        branch = hold.branch
+    }
+}
+
+/// What borrow, reserve, return and cancel-hold did: the action, its result in one word, the message in words.
+public struct CirculationJSON: Encodable {
+    public let action: String
+    public let result: String
+    public let message: String
+    public let entry: EntryJSON
+    public let hold: HoldJSON?
+
+    public init(action: String, result: String, message: String, entry: CatalogEntry, hold: HoldRecord? = nil, openable: Set<String>) {
+        self.action = action
+        self.result = result
+        self.message = message
+        self.entry = EntryJSON(entry, openable: openable)
+        self.hold = hold.map { HoldJSON($0, openable: openable) }
+    }
+}
+
+/// What `shelf sync` prints: the account and its loans and holds now.
+public struct SyncJSON: Encodable {
+    public let account: String
+    public let loans: [LoanJSON]
+    public let holds: [HoldJSON]
+
+    public init(_ outcome: SyncPipeline.Outcome, library: LibrarySession) {
+        account = outcome.account.id
+        loans = outcome.loans.map { LoanJSON($0, library: library) }
+        holds = outcome.holds.map { HoldJSON($0, openable: library.openable) }
+    }
+}
+
+/// A downloaded title: where it is, what it is, and whether an installed plugin opens it.
+public struct DownloadedJSON: Encodable {
+    public let id: String
+    public let title: String
+    public let path: String
+    public let mediaType: String
+    public let bytes: Int64
+    public let supported: Bool
+    public let protection: String?
+
+    public init(entry: CatalogEntry, outcome: Circulation.DownloadOutcome) {
+        id = entry.id
+        title = entry.title
+        path = outcome.path
+        mediaType = outcome.mediaType
+        bytes = outcome.bytes
+        supported = outcome.supported
+        protection = outcome.protection
+    }
+}
+
+/// A library account: docs/json.md's **Account**. Credentials never appear in it.
+public struct AccountJSON: Encodable {
+    public let id: String
+    public let title: String
+    public let catalog: String
+    public let authenticationDocument: String?
+    public let shelf: String?
+    public let isDefault: Bool
+    public let signedIn: Bool
+    public let signIn: [String]
+    public let signUp: String?
+    public let syncedAt: String?
+    public let syncError: String?
+
+    public init(_ account: AccountRecord, library: LibrarySession, defaultID: String?) {
+        id = account.id
+        title = account.title
+        catalog = account.catalogURL
+        authenticationDocument = account.authDocumentURL
+        shelf = account.shelfURL
+        isDefault = account.id == defaultID
+        signedIn = library.isSignedIn(account)
+        let document = library.authenticator(for: account).document
+        signIn = document?.flows.map { $0.kind?.words ?? $0.type } ?? []
+        signUp = document?.register?.href
+        syncedAt = account.syncedAt.map(isoDate)
+        syncError = account.syncError
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Readium
+
+// The --json documents about plugins and books opened from files (docs/json.md, "shelf plugins" and "shelf info").
+
+/// Every plugin found and every library refused, with the reason.
+public struct PluginListing: Encodable {
+    public struct Entry: Encodable {
+        public let id, name, version: String
+        public let license, vendor, description: String?
+        public let path: String
+        public let abi: String
+        public let mediaTypes, fileExtensions, services, capabilities: [String]
+        public let concurrentHandles: Bool
+    }
+    public struct Refusal: Encodable { public let path, reason: String }
+    public let plugins: [Entry]
+    public let refused: [Refusal]
+
+    /// What the registry holds now (call `loadAll()` first to list every plugin, not only those loaded).
+    public init(_ registry: PluginRegistry) {
+        plugins = registry.plugins.map { p in
+            let d = p.descriptor
+            return Entry(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
+                         description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
+                         mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
+                         capabilities: p.capabilities, concurrentHandles: d.concurrentHandles)
+        }
+        refused = registry.refused.map { Refusal(path: $0.path, reason: $0.reason) }
+    }
+}
+
+/// A book opened from a file: title, authors, format, chapters.
+public struct BookInfo: Encodable {
+    public let path: String
+    public let title: String?
+    public let authors: [String]
+    public let format: String
+    public let mediaType: String?
+    public let language: [String]
+    public let plugin: String
+    public let pluginName: String
+    public let chapters: Int
+    public let readingOrderItems: Int
+    /// Audiobook tracks that are missing or do not play as long as they declare.
+    public let damagedTracks: [TrackProblem]
+
+    public init(_ publication: Publication) {
+        let manifest = publication.manifest
+        switch manifest.metadata["language"] {
+        case .string(let s)?: language = [s]
+        case .array(let a)?: language = a.compactMap(\.string)
+        default: language = []
+        }
+        path = publication.input.path
+        title = manifest.title
+        authors = manifest.authors
+        format = publication.formatInWords
+        mediaType = publication.input.mediaType
+        plugin = publication.plugin.descriptor.id
+        pluginName = publication.plugin.descriptor.name
+        chapters = manifest.toc?.isEmpty == false ? manifest.toc!.count : manifest.readingOrder.count
+        readingOrderItems = manifest.readingOrder.count
+        damagedTracks = TrackProblem.find(in: manifest)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// The patron's libraries as a front end sees them: the accounts and their sign-ins, one catalog client and one
+/// circulation per account, the loans and holds stored by the last sync, the format tab kept per account, and
+/// the titles the installed plugins open. `Shelf.library()` opens it; the command line and the browser app
+/// only call it.
+///
+/// Safe to call from several threads at once: the database's one connection serialises every call under its
+/// lock, the credential store writes its file atomically under a lock file, every call makes its own HTTP client,
+/// and the media types that plugins open are computed once under `lock`.
+public final class LibrarySession: @unchecked Sendable {
+    public let shelf: Shelf
+    public let directories: ShelfDirectories
+    public let database: LibraryDatabase
+    public let store: CredentialStore
+    private let lock = NSLock()
+    private var openableTypes: Set<String>?
+
+    /// Opens (or creates) the library database in shelf's data folder; an error says where and what to do.
+    public init(shelf: Shelf) throws {
+        guard let directories = shelf.directories else {
+            throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
+        }
+        self.shelf = shelf
+        self.directories = directories
+        do {
+            database = try LibraryDatabase(directories: directories)
+        } catch {
+            throw ShelfError(.ioError, "\(error)", subject: directories.databaseFile.path)
+        }
+        store = CredentialStore(directories: directories)
+    }
+
+    // MARK: Accounts
+
+    public var accounts: AccountDirectory { AccountDirectory(database: database, store: store) }
+
+    /// The account NAME names, or the one in use when NAME is nil.
+    public func account(_ name: String?) throws -> AccountRecord { try accounts.resolve(name) }
+
+    /// Whether a sign-in is stored for the account (never the sign-in itself).
+    public func isSignedIn(_ account: AccountRecord) -> Bool {
+        // A credentials file that cannot be read counts as no sign-in: the patron is asked to sign in again.
+        (try? store.credential(for: account.id)) != nil
+    }
+
+    /// The library's sign-in ways and sign-up link, from its authentication document.
+    public func authenticator(for account: AccountRecord, http: HTTPClient = HTTPClient()) -> Authenticator {
+        Authenticator(account: account, store: store, http: http)
+    }
+
+    // MARK: Catalogs and circulation
+
+    /// A catalog client for the account (signing in as it), or for catalogs that need no account.
+    public func client(for account: AccountRecord?) -> CatalogClient {
+        let http = HTTPClient(configuration: CatalogClient.defaultConfiguration)
+        return CatalogClient(http: http, database: database,
+                             authenticator: account.map { Authenticator(account: $0, store: store, http: http) })
+    }
+
+    /// Borrowing, holds, returns and sync for the account NAME names (the one in use when nil). With no account at
+    /// all and no name, titles from catalogs on disk or given by URL, which need no sign-in.
+    public func circulation(account name: String?) throws -> Circulation {
+        let account: AccountRecord
+        if name == nil, try database.accounts().isEmpty {
+            account = AccountRecord(id: "", title: "catalogs browsed without an account", catalogURL: "")
+        } else {
+            account = try self.account(name)
+        }
+        return circulation(for: account)
+    }
+
+    public func circulation(for account: AccountRecord, openable: Set<String>? = nil) -> Circulation {
+        Circulation(client: client(for: account), database: database, account: account, openable: openable ?? self.openable)
+    }
+
+    /// Media types that an installed format plugin opens.
+    public var openable: Set<String> {
+        lock.withLock {
+            if let openableTypes { return openableTypes }
+            let types = Set(shelf.registry.formatPlugins.flatMap { $0.descriptor.mediaTypes.map(MediaTypes.base) })
+            openableTypes = types
+            return types
+        }
+    }
+
+    // MARK: The format tab, kept per account while browsing and searching
+
+    /// The tab `choice` names ("all", "ebook(s)", "audiobook(s)"), remembered for the account; without a choice,
+    /// the one remembered.
+    public func formatTab(choosing choice: String?, account: AccountRecord?) throws -> FormatTab? {
+        if let choice {
+            let tab: FormatTab = choice.hasPrefix("audio") ? .audiobook : (choice.hasPrefix("ebook") ? .ebook : .all)
+            if let account { try database.setMeta("catalog.format.\(account.id)", tab.rawValue) }
+            return tab
+        }
+        guard let account else { return nil }
+        return try database.meta("catalog.format.\(account.id)").flatMap(FormatTab.init(rawValue:))
+    }
+
+    // MARK: My Books and Reservations
+
+    /// The account's id for NAME; nil (every account) when NAME is nil or names no account.
+    public func accountID(_ name: String?) -> String? {
+        // An unknown name lists every account's loans, as it always has: the listing is never an error.
+        name.flatMap { try? accounts.resolve($0).id }
+    }
+
+    public func loans(account name: String?) throws -> [LoanRecord] { try database.loans(accountID: accountID(name)) }
+    public func holds(account name: String?) throws -> [HoldRecord] { try database.holds(accountID: accountID(name)) }
+
+    /// Where a loan's download is on this computer, if it was downloaded.
+    public func downloadedPath(of loan: LoanRecord) -> String? {
+        // A book row that cannot be read shows as not downloaded; `shelf books` shows the shelf itself.
+        loan.bookID.flatMap { try? database.book(id: $0)?.path }
+    }
+
+    // MARK: Sync
+
+    /// The pipeline a sync runs (loans and holds, rules, wishes, annotations, then delivery to `sinks`).
+    public func syncPipeline(sinks: [NotificationSink]) -> SyncPipeline { SyncPipeline(library: self, sinks: sinks) }
+
+    // MARK: Reading lists and the wish list
+
+    public func readingLists() -> ReadingLists { ReadingLists(shelf: shelf, database: database) }
+
+    /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so
+    /// that the availability the wish list shows is the library's of now. A library that cannot be reached keeps
+    /// what was seen before.
+    public func refreshWishes() throws {
+        let accounts = Dictionary(try database.accounts().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var circulations: [String: Circulation] = [:]
+        for wish in try database.wishes() where !wish.available {
+            guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else { continue }
+            let circulation = circulations[accountID] ?? self.circulation(for: account, openable: [])
+            circulations[accountID] = circulation
+            // A title the library no longer knows keeps what was seen before.
+            guard let stored = try? circulation.entry(entryID) else { continue }
+            let fresh = circulation.refreshed(stored)
+            // Not remembered: the wish list shows the availability seen before, which is what a failed look means.
+            try? database.rememberEntries([fresh], accountID: accountID, feedURL: nil)
+        }
+    }
+}
+
+// MARK: Library books on the bookshelf
+
+extension LibrarySession {
+    /// Downloads the catalog title's free sample onto the shelf, marked as a sample.
+    public func addSample(_ entry: CatalogEntry, account: AccountRecord, to bookshelf: Bookshelf) throws -> ShelfBook {
+        try bookshelf.addSample(entry, accountID: account.id, openable: openable,
+                                http: HTTPClient(configuration: CatalogClient.defaultConfiguration))
+    }
+
+    /// Returns the loan a book on the shelf came from; an error (and nothing returned) when it is not on loan.
+    public func returnLoan(of book: ShelfBook) throws {
+        guard let accountID = book.loanAccountID, let entryID = book.loanEntryID else {
+            throw ShelfError(.usage, "“\(book.book.title)” is not on loan, so there is nothing to return",
+                             hint: "Remove it without --return.")
+        }
+        let circulation = self.circulation(for: try accounts.resolve(accountID.isEmpty ? nil : accountID))
+        try circulation.returnLoan(try circulation.entry(entryID))
+    }
+}

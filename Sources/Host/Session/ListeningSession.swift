@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+
+/// One audiobook being listened to: the book (a local file, a downloaded loan named by its catalog ID, or a remote
+/// manifest whose parts download while it plays), the engine that plays it, and the saved position it resumes from
+/// and keeps up to date. The controls are the engine's; `reportPosition` is for a player that is not the host's
+/// own (a browser's `<audio>`), whose place is saved the same way. Every change is published on `shelf.events`.
+///
+/// Safe from several threads: the engine takes its lock for every control and for its state, the position store
+/// writes through the database's lock, and the listener for events is kept under `lock`.
+public final class ListeningSession: @unchecked Sendable {
+    public let shelf: Shelf
+    public let book: AudioBook
+    /// The remote book's downloads, when it is one.
+    public let remote: RemoteAudiobook?
+    public let engine: PlaybackEngine
+    public let positions: PlaybackPositionStore
+    public let bookID: String
+
+    private let lock = NSLock()
+    private var listener: ((PlaybackEvent) -> Void)?
+
+    /// Where playback starts.
+    public enum Start: Equatable {
+        /// The saved position, unless the book was finished (then the start).
+        case saved
+        /// Seconds on the book's timeline.
+        case time(Double)
+        /// A chapter, by index (0 is the first).
+        case chapter(Int)
+    }
+
+    /// Opens `target` (a file, a downloaded audiobook's catalog ID or a unique part of it, or an http(s) manifest)
+    /// and waits until its first part is whole. The database that keeps the position must open: a session that
+    /// could not save where the patron is would lose it silently.
+    public init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
+        self.shelf = shelf
+        guard let directories = shelf.directories else {
+            throw ShelfError(.usage, "shelf cannot tell where to keep the listening position", hint: "Set HOME, or SHELF_HOME=DIR.")
+        }
+        let database: LibraryDatabase
+        do {
+            try directories.createData()
+            database = try LibraryDatabase(directories: directories)
+        } catch {
+            throw ShelfError(.ioError, "the library database cannot be opened, so the listening position cannot be saved (\(error))",
+                             subject: directories.databaseFile.path, hint: "Check that shelf's data folder exists and that you may write there.")
+        }
+        positions = PlaybackPositionStore(database: database)
+        if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            let remote = try RemoteAudiobook(url: url, shelf: shelf)
+            (book, self.remote) = (remote.book, remote)
+        } else {
+            book = try AudioBook(path: Self.downloadedPath(target, database: database) ?? target, router: shelf.router)
+            remote = nil
+        }
+        bookID = PlaybackPositionStore.bookID(for: book)
+        try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0)
+        engine = try PlaybackEngine(book: book, options: options, isTrackAvailable: remote.map { r in
+            { i in
+                if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
+                return false
+            }
+        })
+        engine.positionStore = positions
+        engine.onEvent = { [weak self] event in self?.handle(event) }
+    }
+
+    /// Called with each of the engine's events (on the engine's thread), after it is published on `shelf.events`.
+    public var onEvent: ((PlaybackEvent) -> Void)? {
+        get { lock.withLock { listener } }
+        set { lock.withLock { listener = newValue } }
+    }
+
+    private func handle(_ event: PlaybackEvent) {
+        let state = engine.state
+        shelf.events.publish(.listening(bookID: bookID, position: state.position, playing: state.playing))
+        onEvent?(event)
+    }
+
+    // MARK: Where to start
+
+    /// Moves to where playback starts and says it in words ("from 1:30", "resuming at 12:04", "from the start").
+    public func start(from start: Start) throws -> String {
+        switch start {
+        case .time(let seconds):
+            engine.seek(to: seconds)
+            return "from \(PlaybackTime.clock(seconds))"
+        case .chapter(let index):
+            guard engine.chapters.indices.contains(index) else {
+                throw ShelfError(.usage, "there is no chapter \(index + 1); the book has \(engine.chapters.count)")
+            }
+            guard engine.goToChapter(index) else {
+                throw ShelfError(.temporary, "chapter \(index + 1) is still downloading and cannot be chosen yet")
+            }
+            return "from chapter \(index + 1), \(engine.chapters[index].title)"
+        case .saved:
+            if let saved = positions.restore(book: engine.book, timeline: engine.timeline),
+               saved < engine.timeline.totalFrames - Int64(engine.sampleRate) {
+                engine.seek(toFrame: saved)
+                return "resuming at \(PlaybackTime.clock(engine.timeline.seconds(saved)))"
+            }
+            return "from the start"
+        }
+    }
+
+    // MARK: Controls (the engine's)
+
+    public var state: PlaybackState { engine.state }
+    public var chapters: [Chapter] { engine.chapters }
+    public func play() { engine.play() }
+    public func pause() { engine.pause() }
+    public func seek(to seconds: Double) { engine.seek(to: seconds) }
+    public func skip(by seconds: Double) { engine.skip(by: seconds) }
+    @discardableResult public func goToChapter(_ index: Int) -> Bool { engine.goToChapter(index) }
+    public func setSpeed(_ speed: Double) { engine.setSpeed(speed) }
+    public func setVolume(_ volume: Double) { engine.setVolume(volume) }
+    public func setSleep(_ mode: SleepTimer.Mode?) { engine.setSleep(mode) }
+
+    /// Plays into `sink` until the end, the sleep timer, or `engine.quit()`; the position is saved as it goes.
+    public func run(sink: AudioSink, startPaused: Bool = false) throws { try engine.run(sink: sink, startPaused: startPaused) }
+
+    /// Saves the place a player outside the host has reached (seconds on the book's timeline), as the engine saves
+    /// its own, and publishes it. An error says the position was not saved.
+    public func reportPosition(seconds: Double, playing: Bool) throws {
+        let clamped = max(0, min(seconds, engine.timeline.duration))
+        try positions.save(book: book, timeline: engine.timeline, at: engine.timeline.frames(clamped))
+        shelf.events.publish(.listening(bookID: bookID, position: clamped, playing: playing))
+    }
+
+    // MARK: Finding and fetching the book
+
+    /// An audiobook downloaded from a library (`shelf download ID`), named by its catalog ID (or a unique part of
+    /// it) rather than its path: the manifest in the downloads folder.
+    static func downloadedPath(_ target: String, database: LibraryDatabase) throws -> String? {
+        guard !FileManager.default.fileExists(atPath: target) else { return nil }
+        let audio = try database.books().filter {
+            $0.id.hasPrefix("catalog:") && $0.mediaType.hasPrefix("application/audiobook") && $0.path != nil
+        }
+        let exact = audio.filter { $0.id.hasSuffix(":" + target) }
+        let matches = exact.isEmpty ? audio.filter { $0.id.localizedCaseInsensitiveContains(target) } : exact
+        return matches.count == 1 ? matches[0].path : nil
+    }
+
+    /// Starts downloading the parts (if remote) and waits until the one holding `track` is whole.
+    static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor track: Int) throws {
+        guard let remote else { return }
+        AudiobookDownloads.track(remote, in: store)
+        remote.downloader.start()
+        while !remote.downloader.isComplete(track) {
+            if let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed {
+                throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
+                                 subject: remote.url.absoluteString, hint: "`shelf downloads` shows every part; try again later.")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        remote.adoptCompletedParts()
+    }
+}
