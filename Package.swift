@@ -60,6 +60,9 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        // Ctrl-C: a handler that only sets a sig_atomic_t (and _exit(130) on a second one), polled by the host.
+        .target(name: "CInterrupt", path: "Sources/CInterrupt"),
+
         // libcurl's headers (libcurl4-openssl-dev) with the library itself opened on first use.
         .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
 
@@ -79,7 +82,7 @@ let package = Package(
         .target(name: "EPUBCore", dependencies: ["PluginKit", "ZipReading", "XMLText", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),

@@ -103,13 +103,9 @@ func run(_ words: [String]) throws -> Int32 {
     return try command.run(args, context)
 }
 
-// Ctrl-C asks every plugin call in flight to stop (plugins poll is_cancelled); a second one ends shelf.
-// The flag is touched once here so its lazy initialisation never runs inside the signal handler.
-HostServices.cancelRequested = false
-signal(SIGINT) { _ in
-    if HostServices.cancelRequested { _exit(130) }
-    HostServices.cancelRequested = true
-}
+// Ctrl-C asks every call in flight to stop (plugins poll is_cancelled, transfers and waits poll the flag); a
+// second one ends shelf with 130. The handler only sets a sig_atomic_t.
+HostServices.installInterruptHandler()
 signal(SIGPIPE, SIG_IGN)
 
 do {

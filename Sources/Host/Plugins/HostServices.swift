@@ -1,22 +1,44 @@
+import CInterrupt
 import Foundation
 import PluginAPI
+import Synchronization
 
 /// The `shelf_host` each plugin receives at init: its own directories, a log that names it,
 /// progress, and cancellation. Allocated once per loaded plugin and kept for the process's life
 /// (plugin.h promises it outlives `deinit`).
 public enum HostServices {
-    /// Set from a signal handler (Ctrl-C): every call in flight is asked to stop.
-    nonisolated(unsafe) public static var cancelRequested = false
+    /// Ctrl-C was pressed: every call in flight is asked to stop. The signal handler (CInterrupt) only sets a
+    /// `sig_atomic_t`; this reads it, from any thread. Setting it by hand asks the same of every call (or clears it).
+    public static var cancelRequested: Bool {
+        get { shelf_interrupt_requested() != 0 }
+        set { shelf_interrupt_set(newValue ? 1 : 0) }
+    }
 
-    /// Where plugin log lines and progress go; the CLI replaces it to honour --quiet or a TTY.
-    nonisolated(unsafe) public static var logSink: (_ pluginID: String, _ level: Int32, _ message: String) -> Void = { id, level, message in
+    /// Installs the Ctrl-C handler: the first asks every call in flight to stop, a second ends shelf (exit 130).
+    public static func installInterruptHandler() { shelf_interrupt_install() }
+
+    public typealias LogSink = @Sendable (_ pluginID: String, _ level: Int32, _ message: String) -> Void
+    public typealias ProgressSink = @Sendable (_ pluginID: String, _ fraction: Double, _ label: String?) -> Void
+
+    /// The sinks, read by plugin callbacks on any thread and replaced by a front end: under a mutex.
+    private static let sinks = Mutex<(log: LogSink, progress: ProgressSink?)>((log: { id, level, message in
         let threshold: Int32 = ProcessInfo.processInfo.environment["SHELF_LOG"] == "debug" ? SHELF_LOG_DEBUG : SHELF_LOG_WARNING
         guard level >= threshold else { return }
         let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
         FileHandle.standardError.write(Data("shelf: \(id): \(name): \(message)\n".utf8))
+    }, progress: nil))
+
+    /// Where plugin log lines go; the CLI may replace it to honour --quiet or a TTY.
+    public static var logSink: LogSink {
+        get { sinks.withLock { $0.log } }
+        set { sinks.withLock { $0.log = newValue } }
     }
 
-    nonisolated(unsafe) public static var progressSink: ((_ pluginID: String, _ fraction: Double, _ label: String?) -> Void)?
+    /// Where plugin progress goes (nowhere by default).
+    public static var progressSink: ProgressSink? {
+        get { sinks.withLock { $0.progress } }
+        set { sinks.withLock { $0.progress = newValue } }
+    }
 
     final class Context {
         let pluginID: String

@@ -1,20 +1,30 @@
 import Foundation
 import PluginAPI
+import Synchronization
 
 /// The host services of readinglist.h that connectors find through `shelf_host.get_service`:
 /// "shelf.host.http/1" (one request over the host's HTTPClient) and "shelf.host.credentials/1"
 /// (secrets in the 0600 credentials file, under a key namespaced by the plugin's id).
 public enum ConnectorServices {
-    /// The client every plugin request goes through; tests and the CLI may replace it.
-    nonisolated(unsafe) public static var client: HTTPClient = {
+    /// The client and the secrets' folder, read by plugin calls on any thread and replaced by tests: under a mutex.
+    private static let settings = Mutex<(client: HTTPClient, credentialDirectories: ShelfDirectories?)>((client: {
         var configuration = HTTPClient.Configuration()
         configuration.requestTimeout = 60
         configuration.retry = .init(maxAttempts: 3, initialDelay: 0.5, maxDelay: 10, maxTotalWait: 30)
         return HTTPClient(configuration: configuration)
-    }()
+    }(), credentialDirectories: nil))
+
+    /// The client every plugin request goes through; tests and the CLI may replace it.
+    public static var client: HTTPClient {
+        get { settings.withLock { $0.client } }
+        set { settings.withLock { $0.client = newValue } }
+    }
 
     /// Where secrets are kept; nil means shelf's usual config folder.
-    nonisolated(unsafe) public static var credentialDirectories: ShelfDirectories?
+    public static var credentialDirectories: ShelfDirectories? {
+        get { settings.withLock { $0.credentialDirectories } }
+        set { settings.withLock { $0.credentialDirectories = newValue } }
+    }
 
     static func service(_ id: String) -> UnsafeRawPointer? {
         switch id {
