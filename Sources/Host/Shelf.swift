@@ -17,7 +17,7 @@ public final class Shelf: @unchecked Sendable {
     private let lock = NSLock()
     private var loadedRegistry: PluginRegistry?
 
-    public init(pluginPaths: [String] = [], environment: [String: String] = ProcessEnvironment.current()) {
+    public init(pluginPaths: [String] = [], environment: [String: String] = ProcessEnvironment.shared) {
         self.environment = environment
         // Without HOME or SHELF_HOME there are no folders: commands that need them say so when they are called.
         self.directories = try? ShelfDirectories(environment: environment)

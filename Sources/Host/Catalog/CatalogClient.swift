@@ -22,11 +22,11 @@ public final class CatalogClient: @unchecked Sendable {
         configuration.maxBodySize = Int64(XMLStream.maxDocumentSize)
         configuration.requestTimeout = 60
         configuration.followsCommandDeadline = true
-        if let timeout = ProcessInfo.processInfo.environment["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {
+        if let timeout = ProcessEnvironment.shared["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {
             configuration.requestTimeout = timeout
             configuration.connectTimeout = min(configuration.connectTimeout, timeout)
         }
-        if let attempts = ProcessInfo.processInfo.environment["SHELF_HTTP_RETRIES"].flatMap(Int.init) {
+        if let attempts = ProcessEnvironment.shared["SHELF_HTTP_RETRIES"].flatMap(Int.init) {
             configuration.retry = HTTPClient.RetryPolicy(maxAttempts: max(1, attempts), initialDelay: 0.2)
         }
         return configuration

@@ -34,7 +34,7 @@ public struct ConformanceRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["conformance-check", plugin, check] + samples.flatMap { ["--sample", $0] }
         // The child must load nothing but the plugin under test.
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.shared
         environment["SHELF_PLUGIN_PATH"] = nil
         process.environment = environment
         let output = Pipe()

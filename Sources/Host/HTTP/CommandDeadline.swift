@@ -24,7 +24,7 @@ public final class CommandDeadline: @unchecked Sendable {
 
     /// The limit `SHELF_DEADLINE` asks for, or the default.
     public static var configuredSeconds: TimeInterval {
-        ProcessInfo.processInfo.environment["SHELF_DEADLINE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
+        ProcessEnvironment.shared["SHELF_DEADLINE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
             ?? defaultSeconds
     }
 

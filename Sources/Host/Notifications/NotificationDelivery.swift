@@ -10,7 +10,7 @@ public enum NotificationDelivery {
     /// patron has a desktop and expects notifications there, and only an install brings them.
     @discardableResult
     public static func deliverToDesktop(_ database: LibraryDatabase,
-                                        environment: [String: String] = ProcessInfo.processInfo.environment,
+                                        environment: [String: String] = ProcessEnvironment.shared,
                                         report: (String) -> Void = reportOnStderr) -> [NotificationRecord] {
         guard let pending = try? database.notificationsForDesktop(), let withdrawn = try? database.withdrawnOnDesktop(),
               !(pending.isEmpty && withdrawn.isEmpty) else { return [] }

@@ -44,7 +44,7 @@ public enum ConnectorServices {
 
     static func store() throws -> CredentialStore {
         if let credentialDirectories { return CredentialStore(directories: credentialDirectories) }
-        return CredentialStore(directories: try ShelfDirectories(environment: ProcessInfo.processInfo.environment))
+        return CredentialStore(directories: try ShelfDirectories(environment: ProcessEnvironment.shared))
     }
 
     /// Reads a plugin secret (the host side of `get`), for the CLI and tests.

@@ -60,7 +60,7 @@ public struct ShelfDirectories: Sendable, Equatable {
 
     /// The folders for this process's environment.
     public static func current() throws -> ShelfDirectories {
-        try ShelfDirectories(environment: ProcessInfo.processInfo.environment)
+        try ShelfDirectories(environment: ProcessEnvironment.shared)
     }
 
     /// The library database file (not created by asking).
