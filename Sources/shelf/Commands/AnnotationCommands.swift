@@ -22,46 +22,10 @@ let annotationsCommand = Command(
     }
     let bookshelf = try openBookshelf(context)
     let library = try context.library()
-    var books: [ShelfBook]
-    if args.positionals.count == 2 {
-        let book = try bookshelf.find(args.positionals[1])
-        guard book.loanAccountID != nil else {
-            throw ShelfError(.unavailable, "“\(book.book.title)” is not on loan from a library, so there is nothing to sync",
-                             subject: book.book.id)
-        }
-        books = [book]
-    } else {
-        books = try bookshelf.database.shelfBooks().filter { $0.loanAccountID != nil }
-    }
-    var clients: [String: CatalogClient] = [:]
-    var results: [AnnotationSyncJSON] = []
-    var failures = 0
-    for book in books {
-        guard let accountID = book.loanAccountID else { continue }
-        let client: CatalogClient
-        if let known = clients[accountID] { client = known } else {
-            let account = try library.accounts.resolve(accountID.isEmpty ? nil : accountID)
-            client = library.client(for: account)
-            clients[accountID] = client
-        }
-        let sync = AnnotationSync(database: library.database, client: client)
-        guard let entry = try sync.loanEntry(of: book), entry.annotationServiceLink != nil else {
-            if args.positionals.count == 2 {
-                throw ShelfError(.unavailable, "the library keeps no reading positions or bookmarks for “\(book.book.title)”",
-                                 subject: book.book.id, hint: "Only loans from libraries with an annotation service sync.")
-            }
-            continue
-        }
-        do {
-            let outcome = try sync.sync(book, entry: entry)
-            if !outcome.problems.isEmpty { failures += 1 }
-            results.append(AnnotationSyncJSON(outcome))
-        } catch {
-            if args.positionals.count == 2 && !context.json { throw error }
-            failures += 1
-            results.append(AnnotationSyncJSON(failed: book, error))
-        }
-    }
+    let single = args.positionals.count == 2
+    let books = single ? [try bookshelf.find(args.positionals[1])] : try bookshelf.database.shelfBooks().filter { $0.loanAccountID != nil }
+    let results = try library.syncAnnotations(of: books, single: single, keepGoing: context.json)
+    let failures = results.filter { $0.error != nil || !$0.problems.isEmpty }.count
     if context.json {
         Output.json(results)
         return failures > 0 ? ShelfError.Kind.temporary.rawValue : 0
