@@ -9,6 +9,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     private var cachedManifest: Manifest?
     private var cachedPositions: [[Locator]]?
     private let fragmentPlaces = FragmentPlaces()
+    var cachedOpening: Opening?
 
     public init(book: EPUBBook) {
         self.book = book
@@ -158,20 +159,6 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
 
     // MARK: Render
 
-    /// Where a reader opens the book: the bodymatter landmark, the guide's text reference, or the
-    /// first linear item that is not the cover.
-    public func startIndex() -> Int {
-        let order = book.readingOrder
-        for l in book.navigation.landmarks where (l.rel ?? []).contains("bodymatter") {
-            if let i = itemIndex(href: l.href) { return i }
-        }
-        for g in book.opf.guide where g.type == "text" || g.type == "start" {
-            if let i = order.firstIndex(where: { $0.item.path == g.path }) { return i }
-        }
-        if let i = order.firstIndex(where: { $0.spine.linear && !book.coverPagePaths.contains($0.item.path) }) { return i }
-        return 0
-    }
-
     public func render(at locator: Locator?, settings: RenderSettings) throws -> Rendered {
         let index: Int
         var located: Locator?
@@ -203,7 +190,12 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 throw PluginFailure.notFound("the locator points outside this book ('\(locator.href)')")
             }
         } else {
-            index = startIndex()
+            let opening = opening()
+            if let fragment = opening.fragment, let item = book.readingOrder[safe: opening.index] {
+                return try render(at: Locator(href: Paths.splitFragment(item.href).path, type: item.item.mediaType,
+                                              locations: .init(fragments: [fragment])), settings: settings)
+            }
+            index = opening.index
         }
         guard index < book.readingOrder.count else { throw PluginFailure.notFound("the book has no reading order") }
         let item = book.readingOrder[index]

@@ -43,8 +43,10 @@ enum FixtureBooks {
     }
 
     /// Writes the book: a cover page first (where a reader does not start), then the chapters.
+    /// `protected`: the chapters are declared encrypted by Adobe ADEPT (META-INF/rights.xml, encryption.xml), as a
+    /// bookshop's copy is: shelf opens the book but cannot read its chapters.
     static func write(to path: String, identifier: String, title: String = "The Tide Tables", author: String = "Ines Marlow",
-                      chapters: [Chapter]) throws {
+                      chapters: [Chapter], protected: Bool = false) throws {
         let cover = """
         <?xml version="1.0" encoding="UTF-8"?>
         <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Cover</title></head>
@@ -105,6 +107,23 @@ enum FixtureBooks {
                                          ("OEBPS/nav.xhtml", Data(nav.utf8)),
                                          ("OEBPS/cover.xhtml", Data(cover.utf8))]
         for chapter in chapters { entries.append(("OEBPS/" + chapter.file, Data(xhtml(chapter).utf8))) }
+        if protected {
+            let encrypted = chapters.map { """
+                  <EncryptedData xmlns="http://www.w3.org/2001/04/xmlenc#">
+                    <EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>
+                    <KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><resource xmlns="http://ns.adobe.com/adept">urn:uuid:0</resource></KeyInfo>
+                    <CipherData><CipherReference URI="OEBPS/\($0.file)"/></CipherData>
+                  </EncryptedData>
+                """ }.joined(separator: "\n")
+            entries.append(("META-INF/encryption.xml", Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+                \(encrypted)
+                </encryption>
+
+                """.utf8)))
+            entries.append(("META-INF/rights.xml", Data("<?xml version=\"1.0\"?><rights xmlns=\"http://ns.adobe.com/adept\"/>\n".utf8)))
+        }
         try zip(path: path, entries: entries)
     }
 

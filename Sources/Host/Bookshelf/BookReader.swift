@@ -31,7 +31,20 @@ public struct BookReader {
         if book.formatInWords == "Audiobook" { throw Self.audiobook(book) }
         let publication = try bookshelf.open(book)
         if publication.formatInWords == "Audiobook" { throw Self.audiobook(book) }
-        return try ReadingSession(book: book, publication: publication, width: width)
+        let session = try ReadingSession(book: book, publication: publication, width: width)
+        session.changedFile = try identityChange(book, publication)
+        return session
+    }
+
+    /// Whether the book's file is still the book that was added (BookIdentity): what to say when it is not. A book
+    /// added before identities were kept has its identity recorded now.
+    func identityChange(_ book: ShelfBook, _ publication: Publication) throws -> String? {
+        guard let path = book.book.path, let now = BookIdentity.of(publication, path: path) else { return nil }
+        guard let recorded = try bookshelf.database.identity(bookID: book.book.id) else {
+            try bookshelf.database.saveIdentity(now, bookID: book.book.id)
+            return nil
+        }
+        return BookIdentity.change(of: book, from: recorded, to: now, title: publication.manifest.title)
     }
 
     static func audiobook(_ book: ShelfBook) -> ShelfError {
@@ -95,7 +108,12 @@ public struct BookReader {
             }
         }
         let page = try session.page(target)
-        try bookshelf.database.saveReadingPlace(bookID: book.book.id, locator: page.locator, page: page.number, pages: page.pages)
+        if let changed = session.changedFile {
+            // Another book, or another state of it, is in the file: saving would overwrite the patron's place.
+            notes.append(changed)
+        } else {
+            try bookshelf.database.saveReadingPlace(bookID: book.book.id, locator: page.locator, page: page.number, pages: page.pages)
+        }
         return Result(book: book, page: page, notes: notes, hit: hit)
     }
 
@@ -105,6 +123,9 @@ public struct BookReader {
     public func addBookmark(_ book: ShelfBook, page number: Int? = nil, locator given: Locator? = nil, note: String? = nil) throws
         -> (bookmark: Bookmark, page: ReadingSession.Page) {
         let session = try session(book, width: 72)
+        if let changed = session.changedFile {
+            throw ShelfError(.badData, changed, subject: book.book.path, hint: "The bookmark was not added.")
+        }
         var notes: [String] = []
         var locator: Locator
         let page: ReadingSession.Page

@@ -65,6 +65,14 @@ public final class Bookshelf {
         let manifest = publication.manifest
         let id = try forcedID ?? Self.bookID(manifest: manifest, path: source)
         let existing = try database.shelfBook(id: id)
+        if let existing, let reason = Self.unreadable(publication), let old = existing.book.path,
+           let kept = try? shelf.open(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil {
+            // Never trade a copy the patron can read for one they cannot (a DRM-protected edition with the same
+            // identifier): the shelf keeps one file per book, so this one is refused.
+            throw ShelfError(.badData, "this copy of “\(existing.book.title)” cannot be read (\(reason)); the readable copy on your shelf was kept",
+                             subject: source,
+                             hint: "To put this copy in its place anyway, remove the book first (`shelf remove ID`, with the id `shelf books --json` lists).")
+        }
         let storage = forced ?? (link ? .link : .copy)
         var storedPath = source
         if storage != .link {
@@ -77,12 +85,27 @@ public final class Bookshelf {
                                 pluginID: publication.plugin.descriptor.id, title: title, authors: manifest.authors,
                                 addedAt: existing?.book.addedAt ?? Date(), openedAt: existing?.book.openedAt)
         try database.putOnShelf(record, storage: storage, isSample: isSample, link: catalogLink)
+        if let identity = BookIdentity.of(publication, path: storedPath) { try database.saveIdentity(identity, bookID: id) }
         // The earlier edition's copy goes once the new one is recorded.
         if let old = existing?.book.path, old != storedPath, isShelfCopy(old) { unlink(old) }
         guard let added = try database.shelfBook(id: id) else {
             throw ShelfError(.software, "the book was recorded but cannot be read back", subject: id)
         }
         return Added(book: added, replacedEdition: existing != nil)
+    }
+
+    /// Why an eBook cannot be read (its opening page does not render: DRM, a damaged file), or nil when it can.
+    /// An audiobook is not rendered here: it is played.
+    static func unreadable(_ publication: Publication) -> String? {
+        guard publication.formatInWords != "Audiobook" else { return nil }
+        do {
+            _ = try publication.render(at: nil, settings: "{\"as\":\"text\",\"width\":72}")
+            return nil
+        } catch let error as ShelfError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// The library id of a book: its publication identifier, or a hash of the file when it has none.

@@ -5,6 +5,15 @@
 enum BookshelfSchema {
     static let step = SchemaMigration("bookshelf: shelf items, reading progress, bookmarks, reader settings", sql: sql)
 
+    /// What each book is (BookIdentity), to notice a file that is no longer the book that was added (issue 19).
+    static let identities = SchemaMigration("bookshelf: book identities", sql: """
+        CREATE TABLE book_identities (
+            book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            identifier  TEXT,
+            fingerprint TEXT NOT NULL
+        );
+        """)
+
     private static let sql = """
         CREATE TABLE shelf_items (
             book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,

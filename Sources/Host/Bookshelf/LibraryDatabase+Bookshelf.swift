@@ -105,6 +105,21 @@ extension LibraryDatabase {
         }
     }
 
+    // MARK: Identities
+
+    public func saveIdentity(_ identity: BookIdentity, bookID: String) throws {
+        try connection.execute("""
+            INSERT INTO book_identities (book_id, identifier, fingerprint) VALUES (?, ?, ?)
+            ON CONFLICT (book_id) DO UPDATE SET identifier = excluded.identifier, fingerprint = excluded.fingerprint
+            """, [bookID, identity.identifier, identity.fingerprint])
+    }
+
+    public func identity(bookID: String) throws -> BookIdentity? {
+        try connection.query("SELECT identifier, fingerprint FROM book_identities WHERE book_id = ?", [bookID]).first.map {
+            BookIdentity(identifier: try $0.get("identifier"), fingerprint: try $0.get("fingerprint"))
+        }
+    }
+
     public func readingLocator(bookID: String) throws -> Locator? {
         guard let saved = try position(bookID: bookID) else { return nil }
         return try? Locator.parse(saved.locator)

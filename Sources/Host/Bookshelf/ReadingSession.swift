@@ -9,6 +9,9 @@ public final class ReadingSession {
     public let publication: Publication
     public let positions: [Locator]
     public let width: Int
+    /// Set when the book's file is no longer the book that was added (BookIdentity): what to tell the patron. No
+    /// position is saved while it is set.
+    public internal(set) var changedFile: String?
 
     struct Item { let path: String; let first: Int; let count: Int }
     private var items: [Item] = []
@@ -87,13 +90,17 @@ public final class ReadingSession {
                     locator: locator)
     }
 
-    /// Where a reader opens the book (the plugin decides: after the cover, at the body matter).
+    /// Where a reader opens the book: chapter one, as the plugin decides from what the book says. A place inside a
+    /// file (the body matter landmark at `content.xhtml#bodymatter`) is the page that shows its first words.
     public func startPage() throws -> Int {
         let rendered = try publication.render(at: nil, settings: textSettings)
         guard let locator = rendered.locator, let number = pageNumber(of: locator) else { return 1 }
         let itemIndex = itemOfPosition[number - 1]
-        if paged[itemIndex] == nil, positions[items[itemIndex].first].href == locator.href || number - 1 == items[itemIndex].first {
+        if paged[itemIndex] == nil, Self.path(positions[items[itemIndex].first].href) == Self.path(locator.href) {
             paged[itemIndex] = PagedText(text: String(decoding: rendered.content, as: UTF8.self), pageCount: items[itemIndex].count)
+        }
+        if locator.locations.fragments?.isEmpty == false, let quote = locator.text, let exact = find(quote, inItemOf: number) {
+            return exact
         }
         return number
     }

@@ -10,6 +10,7 @@ enum LibrarySchema {
         AnnotationSchema.step,
         CatalogSchema.uncheckedEntries,
         NotificationSchema.superseded,
+        BookshelfSchema.identities,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.
