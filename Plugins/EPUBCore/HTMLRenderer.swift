@@ -47,7 +47,11 @@ public struct HTMLRenderer {
         """
     }
 
-    public static func render(_ doc: XDocument, path: String, settings: Settings, title: String?, language: String?) -> String {
+    /// `pageProgression`: the spine's page-progression-direction ("rtl" for a Japanese vertical book), written on the
+    /// page as `data-page-progression-direction` for the reader that turns its pages; the root element's own style
+    /// (where such books set `writing-mode: vertical-rl`) is kept.
+    public static func render(_ doc: XDocument, path: String, settings: Settings, title: String?, language: String?,
+                              pageProgression: String? = nil) -> String {
         var r = HTMLRenderer(docPath: path, docDir: Paths.directory(of: path))
         let root = doc.root
         let head = root.child("head")
@@ -57,6 +61,10 @@ public struct HTMLRenderer {
         r.out = "<!DOCTYPE html>\n<html"
         if let lang { r.out += " lang=\"\(escapeAttr(lang))\"" }
         if let dir { r.out += " dir=\"\(escapeAttr(dir))\"" }
+        if let style = root.attr("style") { r.out += " style=\"\(escapeAttr(r.rewriteCSSURLs(style)))\"" }
+        if let progression = pageProgression, ["ltr", "rtl"].contains(progression) {
+            r.out += " data-page-progression-direction=\"\(progression)\""
+        }
         r.out += ">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         let docTitle = head?.child("title")?.trimmedText.nilIfEmpty ?? title
         if let t = docTitle { r.out += "<title>\(escapeText(t))</title>\n" }

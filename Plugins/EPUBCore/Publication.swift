@@ -277,7 +277,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             let doc = try book.document(at: target.path)
             let html = HTMLRenderer.render(doc, path: target.path,
                                            settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
-                                           title: item.title ?? book.title, language: book.languages.first)
+                                           title: item.title ?? book.title, language: book.languages.first,
+                                           pageProgression: book.opf.pageProgression)
             return (Data(html.utf8), TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
         }
     }

@@ -12,7 +12,10 @@ public enum TerminalProcess {
         public let stderr: String
     }
 
-    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60) throws -> Result {
+    /// `outputOnTerminal`: stdout goes to the terminal too (what `shelf read` shows a person), and `stderr` holds
+    /// everything the terminal showed.
+    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60,
+                           outputOnTerminal: Bool = false) throws -> Result {
         // glibc declares these only for X/Open builds, which Swift's Glibc module is not: look them up instead.
         typealias OpenPT = @convention(c) (Int32) -> Int32
         typealias PTName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
@@ -40,7 +43,7 @@ public enum TerminalProcess {
         process.arguments = arguments
         process.environment = environment
         let out = Pipe()
-        process.standardOutput = out
+        process.standardOutput = outputOnTerminal ? FileHandle(fileDescriptor: slave, closeOnDealloc: false) : out
         process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.standardInput = FileHandle.nullDevice
         try process.run()
@@ -48,6 +51,8 @@ public enum TerminalProcess {
         final class Box: @unchecked Sendable { var out = Data(), err = Data() }
         let box = Box()
         let group = DispatchGroup()
+        // The pipe went unused (stdout is the terminal): its end is closed here, or reading it would never end.
+        if outputOnTerminal { try? out.fileHandleForWriting.close() }
         DispatchQueue.global().async(group: group) { box.out = out.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) {
             var buffer = [UInt8](repeating: 0, count: 4096)

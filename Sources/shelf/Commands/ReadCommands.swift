@@ -12,17 +12,23 @@ func readingWidth(_ args: Arguments, _ context: Context) throws -> Int {
 }
 
 /// Prints a page as `shelf read` shows it: the text, a blank line, the status line, then any notes.
-func printPage(_ result: BookReader.Result, json: Bool) {
+func printPage(_ result: BookReader.Result, json: Bool, theme: TerminalTheme? = nil) {
     let page = result.page
     if json {
         Output.json(PageJSON(result))
         return
     }
     if result.book.isSample { Output.line("[Sample of “\(result.book.book.title)” — the library's preview, not the whole book]\n") }
-    Output.line(page.text.isEmpty ? "[This page has no text]" : page.text)
-    Output.line()
-    Output.line((result.book.isSample ? "Sample · " : "") + page.status)
+    let text = (page.text.isEmpty ? "[This page has no text]" : page.text) + "\n\n" + (result.book.isSample ? "Sample · " : "") + page.status
+    Output.line(theme?.paint(text) ?? text)
     for note in result.notes { Output.line(note) }
+}
+
+/// The book's theme (its own setting over everyone's) as terminal colours, when stdout is a terminal without NO_COLOR.
+func terminalTheme(_ book: ShelfBook, _ bookshelf: Bookshelf, _ context: Context) -> TerminalTheme? {
+    guard !context.json, isatty(STDOUT_FILENO) == 1 else { return nil }
+    let theme = (try? bookshelf.database.applicableReaderSettings(bookID: book.book.id))?.effective().theme
+    return TerminalTheme.colours(theme: theme, environment: context.shelf.environment, terminal: true)
 }
 
 let readCommand = Command(
@@ -72,6 +78,6 @@ let readCommand = Command(
         guard let number = Int64(id), number > 0 else { throw ShelfError(.usage, "--bookmark takes a bookmark number, not \"\(id)\"") }
         move = .bookmark(number)
     } else { move = .resume }
-    printPage(try reader.read(book, move: move, width: width), json: context.json)
+    printPage(try reader.read(book, move: move, width: width), json: context.json, theme: terminalTheme(book, bookshelf, context))
     return 0
 }

@@ -17,7 +17,9 @@ let settingsCommand = Command(
     The font scale is a percentage of 12 pt (16 CSS pixels): the default is 117% (14 pt) on a large screen,
     which is what shelf uses on a desktop, and 100% (12 pt) on a small one. Fonts: serif (Times-like) or sans
     (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
-    value; --reset clears them all for that scope. `shelf render` and `shelf read` use these settings.
+    value; --reset clears them all for that scope. `shelf render --as html` (and the browser reader) use all
+    three; `shelf read` in a terminal shows the theme as colours (night: light on dark; sepia), unless NO_COLOR
+    is set or the output is not a terminal: a terminal cannot change its font or size.
     \(bookArgumentHelp) --json: {"book"?, "effective", "stored", "defaults"}.
     """,
     valueOptions: ["--font-scale", "--font", "--theme"],
