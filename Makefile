@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 
-.PHONY: deps build sample test golden examples install install-plugin-kit uninstall bench clean
+.PHONY: deps build sample test browser-test golden examples install install-plugin-kit uninstall bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -37,6 +37,18 @@ test: build examples
 	@scripts/install-deps.sh $(TEST_TOOLS)
 	$(MAKE) -C Sources/PluginAPI test
 	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
+	$(MAKE) browser-test
+
+# The browser app in a real Chromium (headless, through chromium-driver), with Selenium and axe-core
+# (selenium-axe-python from PyPI, in a virtual environment under .build). Screenshots of every page and state
+# are kept in .build/browser-artifacts/.
+BROWSER_TOOLS := chromium chromium-driver python3-selenium python3-venv python3-jsonschema
+BROWSER_VENV := .build/browser-venv
+browser-test: build
+	@scripts/install-deps.sh $(BROWSER_TOOLS)
+	@test -x $(BROWSER_VENV)/bin/python || /usr/bin/python3 -m venv --system-site-packages $(BROWSER_VENV)
+	@$(BROWSER_VENV)/bin/python -c "import selenium_axe_python" 2>/dev/null || $(BROWSER_VENV)/bin/pip install -q "selenium-axe-python==2.2.0"
+	cd Tests/Browser && SHELF_BUILD_DIR="$(CURDIR)/$(BIN)" "$(CURDIR)/$(BROWSER_VENV)/bin/python" -m unittest -v
 
 # Writes anew the --json documents every command prints (Tests/Golden), which the golden test compares with. A
 # change that means to alter them commits their diff with it.
@@ -57,6 +69,8 @@ install: install-plugin-kit
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/shelf/plugins
 	install -m 0755 .build/release/shelf $(DESTDIR)$(PREFIX)/bin/shelf
 	install -m 0755 .build/release/libshelf-*.so $(DESTDIR)$(PREFIX)/lib/shelf/plugins/
+	install -d $(DESTDIR)$(PREFIX)/share/shelf
+	cp -R web $(DESTDIR)$(PREFIX)/share/shelf/
 
 # What a plugin author builds against: the headers, libshelf-plugin, shelf-plugin-host, shelf-plugin.pc.
 install-plugin-kit:
@@ -65,7 +79,7 @@ install-plugin-kit:
 uninstall:
 	$(MAKE) -C Sources/PluginAPI uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(PREFIX)/bin/shelf
-	rm -rf $(DESTDIR)$(PREFIX)/lib/shelf
+	rm -rf $(DESTDIR)$(PREFIX)/lib/shelf $(DESTDIR)$(PREFIX)/share/shelf
 
 # Benchmarks against peers, in one run; not part of the tests. Installs its peers itself.
 bench:

@@ -57,6 +57,9 @@ let package = Package(
                 cSettings: [.unsafeFlags(["-I/usr/include/dbus-1.0", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
                                           "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"])],
                 linkerSettings: [.linkedLibrary("dl")]),
+        // The HTTP server under `shelf serve`: libmicrohttpd's headers (libmicrohttpd-dev) with the library itself
+        // opened on first use, like CCurl (its GnuTLS would cost every command ~20 ms before main).
+        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
@@ -83,7 +86,9 @@ let package = Package(
 
         // The host library and the thin command line over it.
         .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
-        .executableTarget(name: "shelf", dependencies: ["Host"], path: "Sources/shelf"),
+        .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
+        // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
+        .target(name: "Web", dependencies: ["CMicroHTTPD"], path: "Sources/Web"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host"], path: "Benchmarks/CatalogBench"),
@@ -100,6 +105,9 @@ let package = Package(
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
         .testTarget(name: "ReadingListTests", dependencies: ["Host", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
         .testTarget(name: "BookshelfTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
+        // The fake library as a process of its own, for the browser tests (Tests/Browser).
+        .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
+        .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
     ] + plugins.map(\.1)
 )

@@ -11,7 +11,7 @@ let publicationCommands: [Command] = [
 ]
 let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands
     + readingListCommands + bookshelfCommands + annotationCommands
-    + [conformanceCommand, conformanceCheckCommand]
+    + [serveCommand, conformanceCommand, conformanceCheckCommand]
 
 func usage() -> String {
     var text = """

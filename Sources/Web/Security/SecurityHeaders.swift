@@ -1,0 +1,32 @@
+/// The headers every answer carries. The app's pages may load only what this server serves (no other origin,
+/// no inline script or style, no eval), may not be framed by another site, and never send a Referer. Book
+/// resources are sandboxed into an opaque origin with no network access of their own, so a book's script (if a
+/// reader ever lets one run) sees no cookie and reaches no API.
+public enum SecurityHeaders {
+    public static let appPolicy = [
+        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "media-src 'self'",
+        "font-src 'self'", "connect-src 'self'", "frame-src 'self'", "form-action 'self'", "base-uri 'none'",
+        "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    public static let bookPolicy = [
+        "sandbox", "default-src 'none'", "img-src 'self' data:", "style-src 'self' 'unsafe-inline'", "font-src 'self'",
+        "media-src 'self'", "connect-src 'none'", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'",
+    ].joined(separator: "; ")
+
+    public static func headers(for access: WebRouter.Access) -> [(String, String)] {
+        var headers: [(String, String)] = [
+            ("X-Content-Type-Options", "nosniff"),
+            ("Referrer-Policy", "no-referrer"),
+            ("Cross-Origin-Resource-Policy", "same-origin"),
+            ("Cache-Control", "no-store"),
+        ]
+        switch access {
+        case .api, .page:
+            headers += [("Content-Security-Policy", appPolicy), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")]
+        case .bookResource:
+            headers += [("Content-Security-Policy", bookPolicy), ("X-Frame-Options", "SAMEORIGIN")]
+        }
+        return headers
+    }
+}

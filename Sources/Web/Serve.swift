@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `shelf serve` from start to Ctrl-C: reuse a running server or start one, record it, open the browser, serve.
+public enum Serve {
+    public struct Options: Sendable {
+        public var port: UInt16 = 0
+        public var listen: String?
+        public var password: String?
+        public var open = false
+        public var file: String?
+        public var syncInterval: TimeInterval? = 15 * 60
+        public init() {}
+    }
+
+    /// What the command prints: where it serves, the address with the key, and whether it reused a server.
+    public struct Started: Sendable {
+        public let url: String
+        public let launchURL: String
+        public let reused: Bool
+        public let opened: Bool
+        public let pid: Int32
+    }
+
+    /// Opens the running server when there is one (and `--listen`/`--port` ask nothing else of it); otherwise
+    /// starts one, calls `started`, and serves until SIGINT or SIGTERM.
+    public static func run(_ options: Options, executable: URL, environment: [String: String], cache: URL,
+                           started: (Started) -> Void) throws {
+        if options.listen == nil, options.port == 0 || ServeInstance.running(in: cache)?.port == options.port,
+           let running = ServeInstance.running(in: cache) {
+            let launch = running.launchURL(file: options.file)
+            started(Started(url: running.url, launchURL: launch, reused: true,
+                            opened: options.open && openBrowser(launch, environment: environment), pid: running.pid))
+            return
+        }
+        guard let webRoot = StaticFiles.findRoot(executable: executable, environment: environment) else {
+            throw WebError(500, "The browser app's files are missing", hint: "Reinstall shelf (`make install`), or set SHELF_WEB_ROOT to its web folder.", kind: "no-web-root")
+        }
+        var configuration = WebApp.Configuration(webRoot: webRoot, host: HostAdapter(executable: executable, environment: environment))
+        configuration.port = options.port
+        configuration.address = options.listen ?? "127.0.0.1"
+        configuration.password = options.password
+        configuration.syncInterval = options.syncInterval
+        let app = WebApp(configuration)
+
+        // Signals are taken as events on a queue, so the handler itself does nothing but wake it.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+
+        let port = try app.start()
+        let instance = ServeInstance(pid: getpid(), port: port, key: app.guardian.secret)
+        if options.listen == nil { try instance.save(in: cache) }
+        defer { instance.remove(in: cache) }
+        let host = options.listen.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
+        let launch = instance.launchURL(file: options.file)
+        started(Started(url: "http://\(host):\(port)/", launchURL: launch, reused: false,
+                        opened: options.open && openBrowser(launch, environment: environment), pid: getpid()))
+        stop.wait()
+        app.stop()
+    }
+
+    /// Starts the patron's browser with xdg-open; false when it could not be started.
+    static func openBrowser(_ url: String, environment: [String: String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}

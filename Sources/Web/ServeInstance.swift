@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The record of a running `shelf serve` (its process, port and launch key) in shelf's cache folder, readable
+/// by the patron alone, so that a second `shelf serve --open` opens the running server instead of starting
+/// another. A record whose process is gone or whose port no longer answers is stale and replaced.
+public struct ServeInstance: Codable, Equatable, Sendable {
+    public let pid: Int32
+    public let port: UInt16
+    public let key: String
+
+    public static func file(in cache: URL) -> URL { cache.appendingPathComponent("serve.json") }
+
+    public var url: String { "http://127.0.0.1:\(port)/" }
+
+    /// The address that lets a browser in (the key is exchanged for a cookie at once).
+    public func launchURL(file: String? = nil) -> String {
+        var url = "http://127.0.0.1:\(port)/open?key=\(key)"
+        if let file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { url += "&file=\(encoded)" }
+        return url
+    }
+
+    /// The running server recorded in `cache`, if its process lives and its port answers as shelf.
+    public static func running(in cache: URL) -> ServeInstance? {
+        guard let data = FileManager.default.contents(atPath: file(in: cache).path),
+              let instance = try? JSONDecoder().decode(ServeInstance.self, from: data) else { return nil }
+        guard instance.pid != getpid(), kill(instance.pid, 0) == 0, answers(port: instance.port) else { return nil }
+        return instance
+    }
+
+    /// Writes the record (mode 0600: the key lets a browser act for the patron).
+    public func save(in cache: URL) throws {
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let target = Self.file(in: cache)
+        let temporary = cache.appendingPathComponent(".serve.json.\(getpid())")
+        let data = try JSONEncoder().encode(self)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            unlink(temporary.path)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: target.path])
+        }
+    }
+
+    /// Removes the record if it is still this one's.
+    public func remove(in cache: URL) {
+        let target = Self.file(in: cache)
+        guard let data = FileManager.default.contents(atPath: target.path),
+              (try? JSONDecoder().decode(ServeInstance.self, from: data)) == self else { return }
+        unlink(target.path)
+    }
+
+    /// True when something on 127.0.0.1:`port` answers `/api/session` as shelf does (401 without a cookie,
+    /// with shelf's problem type). A plain socket: linking Foundation's URL loading would slow every command.
+    static func answers(port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else { return false }
+        let request = "GET /api/session HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+        guard request.withCString({ send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return false }
+        var answer = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while answer.count < 65536 {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        let text = String(decoding: answer, as: UTF8.self)
+        return text.hasPrefix("HTTP/1.") && text.contains(" 401 ") && text.contains("shelf.invalid/problems/no-session")
+    }
+}

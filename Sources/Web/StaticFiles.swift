@@ -1,0 +1,53 @@
+import Foundation
+
+/// The front end: hand-written HTML, CSS and JavaScript modules, served as they are from the web root (no build
+/// step). They hold no data, so they need no session; the data comes from the API.
+enum StaticFiles: WebModule {
+    static let types = [
+        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
+        "json": "application/json", "svg": "image/svg+xml", "png": "image/png", "ico": "image/x-icon",
+        "woff2": "font/woff2", "webmanifest": "application/manifest+json",
+    ]
+
+    static func install(in app: WebApp) {
+        let root = app.configuration.webRoot.standardizedFileURL
+        let serve: WebRouter.Handler = { request in
+            var path = request.parameters["path"] ?? "index.html"
+            if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
+            guard !path.split(separator: "/").contains(where: { $0 == ".." || $0.hasPrefix(".") }) else { throw WebError(404, "No such file") }
+            let file = root.appendingPathComponent(path).standardizedFileURL
+            guard file.path.hasPrefix(root.path + "/"), let type = types[file.pathExtension.lowercased()],
+                  let data = FileManager.default.contents(atPath: file.path) else {
+                throw WebError(404, "No such file: /\(path)")
+            }
+            return WebResponse(status: 200, contentType: type, body: data)
+        }
+        app.router.add("GET", "/", access: .page, serve)
+        app.router.add("GET", "/{path...}", access: .page, serve)
+    }
+
+    /// Where the front end is: `$SHELF_WEB_ROOT`, then `share/shelf/web` beside the installed executable's
+    /// folder, then `web/` in the checkout that built it (for `swift run` and the tests).
+    static func findRoot(executable: URL, environment: [String: String]) -> URL? {
+        var candidates: [URL] = []
+        if let explicit = environment["SHELF_WEB_ROOT"] { candidates.append(URL(fileURLWithPath: explicit)) }
+        let bin = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+        candidates.append(bin.deletingLastPathComponent().appendingPathComponent("share/shelf/web"))
+        var folder = bin
+        for _ in 0..<4 {
+            folder = folder.deletingLastPathComponent()
+            candidates.append(folder.appendingPathComponent("web"))
+        }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
+    }
+
+    /// A small page of its own for the answers that come before the app (an expired key, a wrong password).
+    static func notice(title: String, text: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(title) · shelf</title>
+        <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/css/app.css"></head>
+        <body><main class="notice"><h1>\(title)</h1><p>\(text)</p></main></body></html>
+        """
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Host
+import Web
+
+let serveCommand = Command(
+    name: "serve", summary: "the library app in your browser",
+    usage: "shelf serve [--open [FILE]] [--port N] [--listen ADDR --password-file FILE] [--json]",
+    details: "Serves shelf's browser app on 127.0.0.1 and prints its address with a key; the key lets one browser "
+        + "in (it becomes a cookie) and stays valid while this server runs. --open starts your browser on it "
+        + "(xdg-open), or on FILE in the reader or player. A second `shelf serve --open` opens the server that "
+        + "runs. --port N chooses the port (any free one by default). --listen ADDR serves on another address "
+        + "too, for a browser on another machine; it needs a password (--password-file FILE, or "
+        + "SHELF_SERVE_PASSWORD), which that browser gives at /login.html, and the connection is not encrypted. "
+        + "The library is synced every 15 minutes while it serves. Ctrl-C stops it.",
+    valueOptions: ["--port", "--listen", "--password-file"], flagOptions: ["--open"], positionals: 0...1
+) { args, context in
+    var options = Serve.Options()
+    options.open = args.has("--open") || !args.positionals.isEmpty
+    options.file = args.positionals.first.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    if let port = try args.int("--port", in: 0...65535) { options.port = UInt16(port) }
+    options.listen = args.value("--listen")
+    if let listen = options.listen {
+        if let file = args.value("--password-file") {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ShelfError(.noInput, "cannot read the password file", subject: file)
+            }
+            options.password = text.trimmingCharacters(in: .newlines)
+        } else {
+            options.password = context.shelf.environment["SHELF_SERVE_PASSWORD"]
+        }
+        guard let password = options.password, password.count >= 8 else {
+            throw ShelfError(.usage, "--listen \(listen) needs a password of 8 characters or more",
+                             hint: "Give --password-file FILE (or set SHELF_SERVE_PASSWORD): anyone who reaches \(listen) could otherwise act as you.")
+        }
+    }
+    guard let directories = context.shelf.directories else {
+        throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
+    }
+    let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    do {
+        try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache) { started in
+            if context.json {
+                Output.line(#"{"url": "\#(started.url)", "open": "\#(started.launchURL)", "reused": \#(started.reused), "pid": \#(started.pid)}"#)
+            } else {
+                Output.line((started.reused ? "shelf is already serving at " : "shelf is serving at ") + started.url)
+                Output.line("Open this address to let your browser in: \(started.launchURL)")
+                if let listen = options.listen {
+                    Output.line("Also listening on \(listen): a browser there signs in at \(started.url)login.html with the password. "
+                                + "The connection is not encrypted.")
+                }
+                if options.open && !started.opened { Output.error("could not start a browser (xdg-open); open the address above yourself") }
+                if !started.reused { Output.line("Press Ctrl-C to stop.") }
+            }
+            fflush(stdout)
+        }
+    } catch let error as WebError {
+        throw ShelfError(.unavailable, error.title, hint: error.hint)
+    }
+    return 0
+}

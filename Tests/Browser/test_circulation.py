@@ -1,0 +1,91 @@
+"""Use cases 3 to 5: details, borrow (Get), My Books, reserve, Reservations, return and cancel; by mouse and by
+keyboard; a lost connection leaves the button waiting."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from rig import BrowserTestCase
+
+
+class CirculationTests(BrowserTestCase):
+    def setUp(self):
+        super().setUp()
+        self.add_library_and_sign_in()
+
+    def details(self, entry_id):
+        self.go(f"#/book?id={entry_id}")
+
+    def test_details_show_format_availability_and_branch_holds(self):
+        self.details("urn:fake:ebook-out")
+        facts = self.text(".details dl")
+        self.assertIn("Format", facts)
+        self.assertIn("eBook", facts)
+        self.assertIn("0 of 1 copy available", facts)
+        self.assertIn("Reserve at Central Library", self.text(".branches"))
+        self.assertIn("Reserve", [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, ".actions button")])
+        self.check_page("details-unavailable")
+
+    def test_get_then_my_books_then_return_with_the_mouse(self):
+        self.details("urn:fake:audio-free")
+        self.assertIn("Audiobook", self.text(".details dl"))
+        self.find("[data-action=borrow]").click()
+        self.announced("Sound of Rivers")
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=return]"))
+        self.assertIn("on loan", self.text("#availability").lower())
+        self.check_page("details-loaned")
+        self.go("#/my-books")
+        loans = self.text("main")
+        self.assertIn("Sound of Rivers", loans)
+        self.assertIn("Audiobook", loans, "the format is written out")
+        self.assertIn("Due back", loans)
+        self.check_page("my-books")
+        self.find("[data-action=return]").click()
+        self.wait_for_text("Nothing on loan")
+        self.assertFalse(self.library_on_loan("urn:fake:audio-free"))
+
+    def library_on_loan(self, entry_id):
+        loans = self.api("GET", "/api/loans")
+        return any(loan["entry"]["id"] == entry_id for loan in loans["items"])
+
+    def test_reserve_then_reservations_then_cancel_with_the_keyboard(self):
+        self.details("urn:fake:ebook-out")
+        self.tab_to_text("Reserve")
+        self.press(Keys.ENTER)
+        self.announced("Waiting Game")
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=cancel-hold]"))
+        self.assertEqual(self.focused().get_attribute("data-action"), "cancel-hold", "focus moves to the new action")
+        self.check_page("details-reserved")
+        # To Reservations by the main navigation.
+        self.tab_to(lambda e: e.text.startswith("Reservations"), backwards=True)
+        self.press(Keys.ENTER)
+        self.wait_for_text("in the queue")
+        self.assertIn("Waiting Game", self.text("main"))
+        self.check_page("reservations")
+        self.tab_to_text("Cancel hold")
+        self.press(Keys.ENTER)
+        self.wait_for_text("No reservations")
+
+    def test_get_with_the_keyboard_and_download(self):
+        self.details("urn:fake:ebook-free")
+        self.tab_to_text("Get")
+        self.press(Keys.ENTER)
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=download]"))
+        self.assertEqual(self.focused().get_attribute("data-action"), "download")
+        self.press(Keys.ENTER)
+        self.announced("Downloading “The Open Road”")
+        self.announced("“The Open Road” downloaded", timeout=60)
+
+    def test_a_lost_connection_leaves_the_button_waiting(self):
+        self.details("urn:fake:ebook-free")
+        self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+        try:
+            self.find("[data-action=borrow]").click()
+            self.wait_for(lambda d: "Waiting for connection" in d.find_element(By.CSS_SELECTOR, "[data-action=borrow]").text)
+            button = self.find("[data-action=borrow]")
+            self.assertEqual(button.get_attribute("aria-disabled"), "true")
+            self.assertNotIn("fail", self.text("main").lower())
+            self.check_page("details-waiting-for-connection")
+        finally:
+            self.driver.delete_network_conditions()
+        # Back online, the borrow goes through by itself.
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-action=return]"), timeout=30)

@@ -1,0 +1,40 @@
+import Foundation
+import TestSupport
+
+// shelf-fake-library: the Swift tests' fake library (Palace's wire format on loopback) as a process, for the
+// browser tests. It prints one JSON line with its catalog address and the patron's card, then serves until its
+// standard input closes. Tests change the library's state through /control/… routes on the same server.
+
+let library = try FakeLibrary()
+library.add(.init(id: "urn:fake:audio-out", title: "Quiet Harbour", author: "Ines Vale", audiobook: true, copies: 1, available: 0,
+                  holds: ["someone"]))
+library.add(.init(id: "urn:fake:ebook-more", title: "Northern Lights Atlas", author: "Jon Frost", audiobook: false, copies: 4, available: 4))
+
+func seconds(_ request: LoopbackHTTPServer.Request) -> Date {
+    Date().addingTimeInterval(TimeInterval(request.queryItems["in"].flatMap(Double.init) ?? 0))
+}
+
+let controls: [String: (FakeLibrary, String, LoopbackHTTPServer.Request) -> Void] = [
+    "hold-ready": { library, id, _ in library.makeHoldReady(id) },
+    "hold-end": { library, id, request in library.setHoldEnd(id, seconds(request)) },
+    "loan-end": { library, id, request in library.setLoanEnd(id, seconds(request)) },
+    "expire-loan": { library, id, _ in library.expireLoan(id) },
+    "take-all": { library, id, _ in library.takeAllCopies(id) },
+    "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) },
+]
+for (name, action) in controls {
+    library.server.route("POST", "/control/\(name)") { request in
+        guard let id = request.queryItems["id"] else { return .status(400) }
+        action(library, id, request)
+        return .text("ok")
+    }
+}
+
+let card: [String: String] = ["root": library.root, "username": library.username, "password": library.password,
+                              "control": library.url("/control")]
+let line = try JSONSerialization.data(withJSONObject: card, options: [.sortedKeys])
+FileHandle.standardOutput.write(line + Data("\n".utf8))
+
+// Serves until the test that started it closes our standard input (or ends).
+_ = FileHandle.standardInput.readDataToEndOfFile()
+library.stop()

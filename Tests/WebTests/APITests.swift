@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Web
+import XCTest
+
+/// The JSON API over a fake library on loopback: paging, events, errors as problem documents, OpenAPI.
+final class APITests: WebServerTestCase {
+    var library: FakeLibrary!
+    var cookie = ""
+
+    override func setUpWithError() throws {
+        library = try FakeLibrary()
+        try super.setUpWithError()
+        cookie = try signIn()
+    }
+
+    override func tearDown() {
+        library?.stop()
+        super.tearDown()
+    }
+
+    func get(_ path: String) throws -> RawHTTP.Answer { try http.send("GET", path, headers: ["Cookie": cookie]) }
+
+    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
+        try http.send("POST", path, headers: ["Cookie": cookie, "Origin": origin, "Content-Type": "application/json"],
+                      body: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    func addAndSignIn() throws {
+        XCTAssertEqual(try post("/api/accounts", ["url": library.root, "name": "fake"]).status, 201)
+        let signIn = try post("/api/accounts/fake/sign-in", ["barcode": library.username, "pin": library.password])
+        XCTAssertEqual(signIn.status, 200, signIn.text)
+    }
+
+    func testListsComeAPageAtATimeWithACursor() throws {
+        library.addMany(7)
+        try addAndSignIn()
+        let first = try get("/api/catalog?format=all&limit=5").json()
+        XCTAssertEqual((first["entries"] as? [Any])?.count, 5)
+        XCTAssertEqual(first["total"] as? Int, 11)
+        let cursor = try XCTUnwrap(first["nextCursor"] as? String)
+        let second = try get("/api/catalog?format=all&limit=5&cursor=\(cursor)").json()
+        XCTAssertEqual((second["entries"] as? [[String: Any]])?.count, 5)
+        XCTAssertNotEqual((first["entries"] as? [[String: Any]])?.first?["id"] as? String,
+                          (second["entries"] as? [[String: Any]])?.first?["id"] as? String)
+        let last = try get("/api/catalog?format=all&limit=5&cursor=\(try XCTUnwrap(second["nextCursor"] as? String))").json()
+        XCTAssertEqual((last["entries"] as? [Any])?.count, 1)
+        XCTAssertNil(last["nextCursor"])
+        XCTAssertEqual(try get("/api/catalog?limit=0").status, 400)
+        XCTAssertEqual(try get("/api/catalog?cursor=not-a-cursor").status, 400)
+    }
+
+    func testTheFormatTabFiltersAndAFailedBorrowIsAnOutcome() throws {
+        try addAndSignIn()
+        let audio = try get("/api/catalog?format=audiobook").json()
+        let formats = (audio["entries"] as? [[String: Any]] ?? []).compactMap { $0["formatId"] as? String }
+        XCTAssertEqual(Set(formats), ["audiobook"])
+        XCTAssertEqual(try get("/api/catalog?format=comics").status, 400)
+        // No copy free: the library places no loan, and the answer says so in words (exit 69 is an outcome).
+        let borrow = try post("/api/book/borrow", ["id": "urn:fake:ebook-out"])
+        XCTAssertEqual(borrow.status, 200, borrow.text)
+        XCTAssertEqual(try borrow.json()["result"] as? String, "unavailable")
+        let loan = try post("/api/book/borrow", ["id": "urn:fake:ebook-free"])
+        XCTAssertEqual(try loan.json()["result"] as? String, "loaned")
+        XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
+        let loans = try get("/api/loans").json()
+        XCTAssertEqual(loans["total"] as? Int, 1)
+    }
+
+    func testAHostErrorIsAProblemDocumentWithTheCommandsWords() throws {
+        let answer = try get("/api/book?id=urn:nothing")
+        XCTAssertGreaterThanOrEqual(answer.status, 400)
+        XCTAssertEqual(answer.header("content-type"), "application/problem+json")
+        XCTAssertFalse((try answer.json()["title"] as? String ?? "").isEmpty)
+        let missing = try post("/api/accounts", [:])
+        XCTAssertEqual(missing.status, 400)
+        XCTAssertEqual(try missing.json()["title"] as? String, "\"url\" is missing from the request")
+    }
+
+    func testEventsReachAnOpenStream() throws {
+        // The stream is read on a socket of its own while an event is published.
+        let received = XCTestExpectation(description: "the event arrives")
+        nonisolated(unsafe) var text = ""
+        let port = app.port, cookie = self.cookie
+        DispatchQueue.global().async {
+            let answer = try? RawHTTP(port: port).send("GET", "/api/events", headers: ["Cookie": cookie], readLimit: 2000, timeout: 10)
+            text = answer?.text ?? ""
+            received.fulfill()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        app.events.publish("download", object: ["id": "urn:x", "state": "done", "padding": String(repeating: "x", count: 2000)])
+        wait(for: [received], timeout: 15)
+        XCTAssertTrue(text.contains("event: download"), text)
+        XCTAssertTrue(text.contains(#""state":"done""#), text)
+    }
+
+    func testTheOpenAPIDocumentDescribesEveryRoute() throws {
+        let document = try get("/api/openapi.json").json()
+        XCTAssertEqual((document["openapi"] as? String)?.hasPrefix("3.1"), true)
+        let paths = try XCTUnwrap(document["paths"] as? [String: Any])
+        for path in ["/api/status", "/api/catalog", "/api/book", "/api/book/borrow", "/api/loans", "/api/holds",
+                     "/api/notifications", "/api/events", "/api/accounts", "/api/session"] {
+            XCTAssertNotNil(paths[path], path)
+        }
+    }
+}
+
+final class PagingTests: XCTestCase {
+    func testPagesCoverTheListOnceInOrder() throws {
+        let items = Array(0..<23)
+        var seen: [Int] = []
+        var cursor: String?
+        repeat {
+            let request = WebRequest(method: "GET", path: "/", query: ["limit": "10"].merging(cursor.map { ["cursor": $0] } ?? [:]) { a, _ in a })
+            let page = try Paging.page(items, for: request)
+            seen += page["items"] as? [Int] ?? []
+            cursor = page["next"] as? String
+        } while cursor != nil
+        XCTAssertEqual(seen, items)
+    }
+}

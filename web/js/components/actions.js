@@ -1,0 +1,113 @@
+// Borrowing from any page: Get, Reserve, Return, Cancel hold, Download. A call that cannot reach shelf leaves its
+// button waiting ("Waiting for connection…") and is sent again when the connection is back; a refusal is said in
+// the library's own words. Download progress is announced calmly (at most every 15 seconds) and its end always.
+import { h, replace } from "../dom.js";
+import { OfflineError } from "../api.js";
+
+const labels = {
+  borrow: "Get",
+  reserve: "Reserve",
+  return: "Return",
+  "cancel-hold": "Cancel hold",
+  download: "Download",
+};
+
+/** The buttons a title offers in its state. */
+export function actionsFor(entry) {
+  const state = (entry.availability || {}).state;
+  const list = [];
+  if (state === "loaned") list.push("download", "return");
+  else if (state === "ready") list.push("borrow", "cancel-hold");
+  else if (state === "reserved") list.push("cancel-hold");
+  else if (state === "open-access") list.push("download");
+  else if (entry.canBorrow) list.push("borrow");
+  else if (entry.canReserve) list.push("reserve");
+  return list;
+}
+
+/**
+ * A button for `action` on `entry`. `done(result)` runs after the library answered; the button's own words say
+ * what is happening meanwhile, for everyone.
+ */
+export function actionButton(app, entry, action, done, extra = {}) {
+  const label = extra.label || labels[action];
+  const button = h("button", { type: "button", class: action === "return" || action === "cancel-hold" ? "secondary" : null,
+    "data-action": action }, label);
+  button.addEventListener("click", () => run());
+
+  async function run() {
+    if (button.getAttribute("aria-disabled") === "true") return;
+    button.setAttribute("aria-disabled", "true");
+    replace(button, action === "download" ? "Downloading…" : `${label}…`);
+    try {
+      const result = await app.api.post(`/api/book/${action}`, { id: entry.id, ...(extra.body || {}) });
+      if (action === "download") {
+        followDownload(app, entry, button, done);
+        return;
+      }
+      button.removeAttribute("aria-disabled");
+      replace(button, label);
+      if (result && result.message) app.announce(result.message);
+      await done(result);
+    } catch (error) {
+      if (error instanceof OfflineError) {
+        waitForConnection(app, button, run);
+        return;
+      }
+      button.removeAttribute("aria-disabled");
+      replace(button, label);
+      app.announce(app.explain(error));
+      await done({ error: app.explain(error) });
+    }
+  }
+  return button;
+}
+
+/** The button waits, saying so, and the call goes again once shelf can be reached. */
+function waitForConnection(app, button, again) {
+  replace(button, "Waiting for connection…");
+  button.setAttribute("aria-disabled", "true");
+  app.announce("Connection lost. The button waits and tries again when the connection is back.");
+  const retry = async () => {
+    window.clearInterval(timer);
+    button.removeAttribute("aria-disabled");
+    again();
+  };
+  // The event stream says when shelf is back; a slow poll covers a stream that never dropped.
+  const timer = window.setInterval(async () => {
+    try {
+      await fetch("/api/session", { credentials: "same-origin" });
+      retry();
+    } catch { /* still away */ }
+  }, 3000);
+}
+
+function followDownload(app, entry, button, done) {
+  let lastSaid = Date.now();
+  app.announce(`Downloading “${entry.title}”.`);
+  const stop = app.events.on("download", async (event) => {
+    if (event.id !== entry.id) return;
+    if (event.state === "progress" && typeof event.fraction === "number") {
+      replace(button, `Downloading… ${Math.round(event.fraction * 100)}%`);
+      if (Date.now() - lastSaid > 15000) {
+        lastSaid = Date.now();
+        app.announce(`Downloading “${entry.title}”: ${Math.round(event.fraction * 100)} percent.`);
+      }
+      return;
+    }
+    if (event.state === "done") {
+      stop();
+      const download = event.download || {};
+      app.announce(download.supported === false
+        ? `“${entry.title}” downloaded, but shelf cannot open it (${download.protection || "an unsupported format"}).`
+        : `“${entry.title}” downloaded. It is in My Books.`);
+      await done({ downloaded: download });
+    } else if (event.state === "failed") {
+      stop();
+      button.removeAttribute("aria-disabled");
+      replace(button, "Download");
+      app.announce(`The download of “${entry.title}” did not finish: ${event.message}`);
+      await done({ error: event.message });
+    }
+  });
+}

@@ -1,0 +1,78 @@
+// A title's details: cover, format and availability in words, description, the actions its state allows,
+// and holds on physical copies by branch.
+import { h, replace, day, link } from "../dom.js";
+import { cover, formatWords, availabilityWords, authors } from "../components/book.js";
+import { actionsFor, actionButton } from "../components/actions.js";
+
+export default {
+  title: "Title details",
+  section: "catalog",
+
+  async render(main, params, app) {
+    if (!params.id) throw new Error("Which title? The address has no id.");
+    const entry = await app.api.get("/api/book", { id: params.id, account: params.account });
+    document.title = `${entry.title} · shelf`;
+    const status = h("p", { id: "action-result", class: "message", hidden: true });
+    const actions = h("div", { class: "actions", role: "group", "aria-label": "What you can do" });
+
+    const redraw = async (result, focusAction) => {
+      const fresh = await app.api.get("/api/book", { id: params.id, account: params.account });
+      Object.assign(entry, fresh);
+      replace(main.querySelector("#availability"), availabilityWords(entry));
+      drawActions();
+      if (result && (result.message || result.error)) {
+        status.hidden = false;
+        status.className = result.error ? "message error" : "message";
+        replace(status, result.message || result.error);
+      }
+      if (result && result.downloaded) {
+        status.hidden = false;
+        status.className = "message";
+        replace(status, "Downloaded. ", h("a", { href: "#/my-books" }, "Go to My Books"));
+      }
+      const first = actions.querySelector(focusAction ? `[data-action="${focusAction}"]` : "button") || status.querySelector("a") || main.querySelector("h1");
+      first.focus();
+      app.refreshStatus();
+    };
+
+    function drawActions() {
+      const list = actionsFor(entry);
+      replace(actions, list.map((action) => actionButton(app, entry, action, (result) => redraw(result))));
+      if (!list.length) actions.append(h("p", { class: "empty" }, "Nothing to borrow or reserve here."));
+      if (sample) actions.append(h("a", { class: "button secondary", href: link("open", { sample: entry.id }) }, "Read sample"));
+    }
+
+    const sample = (entry.acquisitions || []).find((a) => /sample|preview/.test(a.rel || ""));
+    const facts = [
+      ["Format", formatWords(entry)],
+      ["Availability", h("span", { id: "availability" }, availabilityWords(entry))],
+      entry.availability && entry.availability.until && ["Until", day(entry.availability.until)],
+      entry.publisher && ["Publisher", entry.publisher],
+      entry.published && ["Published", day(entry.published)],
+      entry.language && ["Language", entry.language],
+      entry.categories && entry.categories.length && ["Subjects", entry.categories.join(", ")],
+    ].filter(Boolean);
+
+    const branches = (entry.branches || []).length ? [
+      h("h2", { id: "branches-heading" }, "Reserve a physical copy"),
+      h("ul", { class: "branches", "aria-labelledby": "branches-heading" }, entry.branches.map((branch) => h("li", {},
+        h("span", {}, branch.name, branch.availability && branch.availability.words ? ` (${branch.availability.words})` : ""),
+        actionButton(app, entry, "reserve", (result) => redraw(result), { label: `Reserve at ${branch.name}`, body: { branch: branch.name } })))),
+    ] : [];
+
+    replace(main,
+      h("p", {}, h("a", { href: "#/catalog" }, "Back to the catalog")),
+      h("h1", {}, entry.title),
+      h("div", { class: "details" },
+        cover(entry, "large"),
+        h("div", { class: "facts" },
+          authors(entry) && h("p", { class: "authors" }, authors(entry)),
+          h("dl", {}, facts.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)])),
+          entry.supported === false && h("p", { class: "unsupported" }, "Not supported on this device: no installed plugin opens this format."),
+          actions, status,
+          h("h2", {}, "Description"),
+          h("p", { class: "summary" }, entry.summary || "The library gives no description of this title."),
+          branches)));
+    drawActions();
+  },
+};

@@ -1,0 +1,50 @@
+// Reading lists and the wish list: wished titles with their availability at the library in words, and the
+// entries pulled from reading-list services.
+import { h, replace, link, count } from "../dom.js";
+
+export default {
+  title: "Reading lists",
+
+  async render(main, params, app) {
+    const [wishlist, lists] = await Promise.all([app.api.get("/api/wishlist"), app.api.get("/api/lists")]);
+    const wishes = wishlist.wishes || [];
+    const entries = lists.entries || [];
+    const title = h("input", { type: "text", id: "wish-title", required: true });
+    const author = h("input", { type: "text", id: "wish-author" });
+    const form = h("form", { class: "inline-form", onsubmit: async (event) => {
+      event.preventDefault();
+      try {
+        const wish = await app.api.post("/api/wishlist", { title: title.value.trim(), author: author.value.trim() });
+        app.announce(`Added “${wish.title}” to your wish list. ${wish.words || ""}`);
+        await this.render(main, params, app);
+        main.querySelector("#wish-title").focus();
+      } catch (error) {
+        app.announce(app.explain(error));
+      }
+    } },
+      h("div", { class: "field" }, h("label", { for: "wish-title" }, "Title or ISBN"), title),
+      h("div", { class: "field" }, h("label", { for: "wish-author" }, "Author (optional)"), author),
+      h("button", { type: "submit" }, "Add to wish list"));
+
+    replace(main, h("h1", {}, "Reading lists"),
+      h("h2", { id: "wish-heading" }, "Wish list"),
+      wishes.length
+        ? h("ul", { class: "rows", "aria-labelledby": "wish-heading" }, wishes.map((wish) => h("li", {},
+            h("div", { class: "grow" },
+              h("h3", {}, wish.entryId ? h("a", { href: link("book", { id: wish.entryId, account: wish.account }) }, wish.title) : wish.title),
+              wish.authors && wish.authors.length ? h("p", { class: "authors" }, `by ${wish.authors.join(", ")}`) : null),
+            h("p", { class: wish.available ? "availability state-available" : "availability state-unavailable" },
+              wish.words || (wish.matched ? wish.availability : "Not found at your libraries")))))
+        : h("p", { class: "empty" }, "Your wish list is empty."),
+      form,
+      h("h2", { id: "lists-heading" }, "From your reading-list services"),
+      entries.length
+        ? h("ul", { class: "rows", "aria-labelledby": "lists-heading" }, entries.map((entry) => h("li", {},
+            h("div", { class: "grow" },
+              h("h3", {}, entry.title),
+              entry.authors && entry.authors.length ? h("p", { class: "authors" }, `by ${entry.authors.join(", ")}`) : null),
+            h("p", {}, `${entry.service} · ${entry.shelf || ""}`))))
+        : h("p", { class: "empty" }, "No reading lists yet: connect Goodreads or Google Books with ", h("code", {}, "shelf lists connect"), "."));
+    if (wishes.length) app.announce(`${count(wishes.length, "wished title")}.`);
+  },
+};
