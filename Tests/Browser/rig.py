@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -166,15 +167,20 @@ class BrowserTestCase(unittest.TestCase):
     # MARK: Looking at the page
 
     def wait_for(self, condition, timeout=30, message=""):
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(condition, message)
+        # The page redraws what it shows, so an element found a moment ago may be gone: look again.
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.1,
+                             ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
 
     def go(self, hash_route):
+        """Opens a page by its address and waits until that page (not the one before) has drawn."""
+        self.driver.execute_script("document.querySelectorAll('main h1').forEach(h => h.dataset.before = '1')")
         target = self.server.url + "/" + hash_route
         if self.driver.current_url == target:
             self.driver.refresh()  # the same address again does not load the page again
         else:
             self.driver.get(target)
-        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "main h1") and not d.find_elements(By.CSS_SELECTOR, "main .loading"))
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "main h1:not([data-before])")
+                      and not d.find_elements(By.CSS_SELECTOR, "main .loading"))
 
     def find(self, css):
         return self.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, css), message=css)
