@@ -8,6 +8,7 @@ import { pages } from "./pages/index.js";
 const main = document.getElementById("main");
 const announcer = document.getElementById("announcer");
 let current = { name: null, page: null };
+let routeCount = 0;
 
 /** Says `text` to screen readers through the polite live region (the same text twice is said twice). */
 export function announce(text) {
@@ -50,12 +51,19 @@ async function route() {
   current = { name, page };
   document.title = `${page.title} · shelf`;
   replace(main, h("p", { class: "loading" }, "Loading…"));
+  // The page draws into a view of its own, shown only if no later address replaced it meanwhile: a slow page
+  // never draws over the one the patron went to next.
+  const view = h("div", { class: "page" });
+  const token = ++routeCount;
   try {
-    await page.render(main, params, app);
+    await page.render(view, params, app);
   } catch (error) {
+    if (token !== routeCount) return;
     if (error instanceof ApiError && error.status === 401) return showLocked();
-    replace(main, h("h1", { tabindex: "-1" }, page.title), h("p", { class: "message error", role: "alert" }, app.explain(error)));
+    replace(view, h("h1", { tabindex: "-1" }, page.title), h("p", { class: "message error", role: "alert" }, app.explain(error)));
   }
+  if (token !== routeCount) return;
+  replace(main, view);
   // A new page: focus its heading, so a screen reader starts there and keyboard users are not left at the top.
   const heading = main.querySelector("h1");
   if (heading) {

@@ -35,7 +35,8 @@ export default {
     state.tablist = h("div", { role: "tablist", "aria-label": "Formats", onkeydown: onTabKey });
     state.summary = h("p", { class: "result-summary", id: "catalog-summary" });
     state.panel = h("section", { id: "catalog-results", role: "tabpanel", "aria-describedby": "catalog-summary" });
-    replace(main, heading, h("p", { id: "library-title", class: "authors" }),
+    state.libraryTitle = h("p", { id: "library-title", class: "authors" });
+    replace(main, heading, state.libraryTitle,
       h("div", { class: "catalog-tools" }, form, state.tablist,
         h("label", { class: "filter", for: "available-now" }, filter, "Available now")),
       state.summary, state.panel);
@@ -117,7 +118,7 @@ async function load({ announceAll }) {
     }
   }
   const title = result.title || "";
-  replace(document.getElementById("library-title"), title);
+  replace(state.libraryTitle, title);
   drawResults(result);
   state.panel.removeAttribute("aria-busy");
   const words = summaryWords(result);
