@@ -84,8 +84,10 @@ let package = Package(
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
         .target(name: "EPUBCore", dependencies: ["PluginKit", "ZipReading", "XMLText", "CXML2"], path: "Plugins/EPUBCore"),
 
+        // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
+        .target(name: "ShelfCore", dependencies: ["CSQLite"], path: "Sources/ShelfCore"),
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD"], path: "Sources/Web"),

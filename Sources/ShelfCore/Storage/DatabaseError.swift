@@ -50,7 +50,7 @@ extension DatabaseError {
     ///
     /// `systemErrno` separates "permission denied" from other reasons sqlite could not open a file, which share
     /// one result code. `label` names the database in the sentence ("library database").
-    static func fromSQLite(code: Int32, sqliteMessage: String, systemErrno: Int32, path: String,
+    public static func fromSQLite(code: Int32, sqliteMessage: String, systemErrno: Int32, path: String,
                           label: String, context: String) -> DatabaseError {
         let primary = code & 0xff
         let said = "\(sqliteMessage), while \(context)"
@@ -101,7 +101,7 @@ extension DatabaseError {
 
     /// The schema is newer than this build: refusing is the only safe answer, since an older shelf cannot know
     /// what the newer steps meant and must not write rows that break them.
-    static func newerVersion(path: String, label: String, found: Int, known: Int) -> DatabaseError {
+    public static func newerVersion(path: String, label: String, found: Int, known: Int) -> DatabaseError {
         DatabaseError(
             kind: .newerVersion, path: path,
             message: "the \(label) at \(path) was written by a newer shelf (schema version \(found); this shelf "
@@ -110,7 +110,7 @@ extension DatabaseError {
 
     /// A mistake in how the caller used the layer (wrong number of values, a closed connection, an unexpected
     /// column type): reported, never a crash.
-    static func misuse(path: String, label: String, _ what: String) -> DatabaseError {
+    public static func misuse(path: String, label: String, _ what: String) -> DatabaseError {
         DatabaseError(kind: .other, path: path, message: "the \(label) at \(path) was used wrongly: \(what)")
     }
 }

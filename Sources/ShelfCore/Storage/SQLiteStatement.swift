@@ -6,7 +6,7 @@ import Foundation
 /// Every call takes its connection's lock, so a statement is as thread-safe as the connection it came from.
 public final class SQLiteStatement {
     public var sql: String { compiled.sql }
-    let connection: SQLiteConnection
+    public let connection: SQLiteConnection
     private let compiled: CompiledStatement
 
     init(connection: SQLiteConnection, compiled: CompiledStatement) {
@@ -14,7 +14,7 @@ public final class SQLiteStatement {
         self.compiled = compiled
     }
 
-    static func summarize(_ sql: String) -> String {
+    public static func summarize(_ sql: String) -> String {
         let words = sql.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         return words.count <= 48 ? words : String(words.prefix(47)) + "…"
     }

@@ -4,7 +4,7 @@ import Foundation
 /// databases in the wild have already run it.
 public struct SchemaMigration: Sendable {
     public let summary: String
-    let apply: @Sendable (SQLiteConnection) throws -> Void
+    public let apply: @Sendable (SQLiteConnection) throws -> Void
 
     /// A step written as SQL, the usual case.
     public init(_ summary: String, sql: String) {

@@ -87,7 +87,7 @@ public struct ShelfDirectories: Sendable, Equatable {
 
     /// A plugin id becomes one path component: anything that could name another folder is refused, so a plugin
     /// cannot be handed a neighbour's data or a folder outside shelf's.
-    static func checked(_ pluginID: String) throws -> String {
+    public static func checked(_ pluginID: String) throws -> String {
         guard !pluginID.isEmpty, pluginID != ".", pluginID != "..",
               !pluginID.contains("/"), !pluginID.contains("\0") else {
             throw ShelfDirectoriesError(
@@ -105,7 +105,7 @@ public struct ShelfDirectories: Sendable, Equatable {
 
     /// Creates `path` and any missing parents with mode 0700, as XDG asks: what a patron reads is private.
     /// Folders that already exist keep their mode: they may be the patron's own.
-    static func createDirectory(atPath path: String) throws {
+    public static func createDirectory(atPath path: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

@@ -6,9 +6,9 @@ import Glibc
 /// For shelf's caches, written on the path of a command: Foundation's `Data.write(options: .atomic)` took
 /// close to a millisecond for a memo (attribute look-ups, a temporary folder dance). No fsync: a cache lost
 /// in a crash is only recomputed.
-enum AtomicFile {
+public enum AtomicFile {
     @discardableResult
-    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) -> Bool {
+    public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) -> Bool {
         let temporary = path + ".\(getpid()).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard descriptor >= 0 else { return false }

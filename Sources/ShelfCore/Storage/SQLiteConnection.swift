@@ -246,7 +246,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     /// Runs `attempt`, trying again with a growing pause when it fails because another connection holds a lock.
-    func retryingWhenBusy<T>(_ attempt: () throws -> T) throws -> T {
+    public func retryingWhenBusy<T>(_ attempt: () throws -> T) throws -> T {
         var retriesLeft = options.busyRetries
         var pause: useconds_t = 20_000
         while true {
@@ -262,21 +262,21 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     // MARK: Internals shared with statements
 
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
+    public func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
     }
 
     /// A statement outlives a closed connection on sqlite's side; refuse to run it rather than write after close.
-    func requireOpen() throws { _ = try openHandle() }
+    public func requireOpen() throws { _ = try openHandle() }
 
     private func openHandle() throws -> OpaquePointer {
         guard let handle else { throw misuse("the connection is closed") }
         return handle
     }
 
-    func error(_ code: Int32, while context: String) -> DatabaseError {
+    public func error(_ code: Int32, while context: String) -> DatabaseError {
         guard let handle else { return misuse("the connection is closed") }
         return error(code, in: handle, while: context)
     }
@@ -290,7 +290,7 @@ public final class SQLiteConnection: @unchecked Sendable {
                                         path: path, label: options.label, context: context)
     }
 
-    func misuse(_ what: String) -> DatabaseError {
+    public func misuse(_ what: String) -> DatabaseError {
         DatabaseError.misuse(path: path, label: options.label, what)
     }
 }

@@ -18,8 +18,8 @@ public struct SQLiteRow: Sendable {
     let columns: Columns
     public let values: [SQLiteValue]
     /// For error messages only.
-    let path: String
-    let label: String
+    public let path: String
+    public let label: String
 
     init(columns: Columns, values: [SQLiteValue], path: String, label: String) {
         self.columns = columns
@@ -68,7 +68,7 @@ public struct SQLiteRow: Sendable {
 }
 
 extension SQLiteValue {
-    var storageClassName: String {
+    public var storageClassName: String {
         switch self {
         case .integer: return "an integer"
         case .real: return "a real"
