@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
-        .target(name: "Web", dependencies: ["CMicroHTTPD"], path: "Sources/Web"),
+        .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host"], path: "Benchmarks/CatalogBench"),

@@ -9,7 +9,7 @@ public protocol WebModule {
 /// `shelf serve`: the server, its security, the event stream and the modules' routes, over one host adapter.
 public final class WebApp: @unchecked Sendable {
     /// Every area of the app. Add a line here for a new one.
-    static let modules: [WebModule.Type] = [SessionRoutes.self, LibraryAPI.self, StaticFiles.self]
+    static let modules: [WebModule.Type] = [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, StaticFiles.self]
 
     public struct Configuration: Sendable {
         /// The address to listen on: 127.0.0.1 unless `--listen` named another (which needs `password`).

@@ -57,6 +57,12 @@ final class SecurityTests: WebServerTestCase {
         XCTAssertEqual(try http.send("POST", "/api/accounts/x/use", headers: ["Cookie": cookie, "Origin": "null"]).status, 403,
                        "a sandboxed page's opaque origin")
         XCTAssertEqual(try http.send("GET", "/api/status", headers: ["Cookie": cookie, "Origin": origin, "Sec-Fetch-Site": "same-origin"]).status, 200)
+        // A book's page shares our origin, but its images, styles and frames cannot reach the API.
+        for destination in ["image", "style", "iframe", "document", "font"] {
+            XCTAssertEqual(try http.send("GET", "/api/status", headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": destination]).status,
+                           403, destination)
+        }
+        XCTAssertEqual(try http.send("GET", "/api/status", headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-Dest": "empty"]).status, 200)
     }
 
     func testEveryAnswerCarriesAStrictContentSecurityPolicy() throws {
@@ -77,7 +83,8 @@ final class SecurityTests: WebServerTestCase {
         XCTAssertEqual(page.status, 200, page.text)
         XCTAssertEqual(page.text, "<p>OEBPS/chapter 1.xhtml</p>")
         let policy = try XCTUnwrap(page.header("content-security-policy"))
-        XCTAssertTrue(policy.hasPrefix("sandbox;"), "an opaque origin: no cookie, no same-origin API")
+        XCTAssertTrue(policy.hasPrefix("sandbox allow-same-origin;"), "scripts off (the reader lays the page out in our origin)")
+        XCTAssertFalse(policy.contains("allow-scripts") || policy.contains("script-src"), "a book's script never runs")
         XCTAssertTrue(policy.contains("connect-src 'none'"))
         // Another launch's path, and paths that climb out of the book, find nothing.
         XCTAssertEqual(try http.send("GET", "/book/" + String(repeating: "0", count: 64) + "/test/x").status, 404)

@@ -40,6 +40,11 @@ public final class RequestGuard: @unchecked Sendable {
         if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
             throw WebError(403, "Requests from other sites are refused", kind: "refused-origin")
         }
+        // The app's pages call the API with fetch and EventSource only; an image, style sheet, frame or link in a
+        // book's page (which shares our origin so the reader can lay it out) must not reach it.
+        if let destination = request.header("sec-fetch-dest"), destination != "empty" {
+            throw WebError(403, "The API answers the app's own calls only", kind: "refused-origin")
+        }
         if let origin = request.header("origin") {
             guard allowedOrigins.contains(origin.lowercased()) else {
                 throw WebError(403, "Requests from other sites are refused", hint: "Origin \(origin) is not this server.", kind: "refused-origin")

@@ -1,7 +1,9 @@
 /// The headers every answer carries. The app's pages may load only what this server serves (no other origin,
 /// no inline script or style, no eval), may not be framed by another site, and never send a Referer. Book
-/// resources are sandboxed into an opaque origin with no network access of their own, so a book's script (if a
-/// reader ever lets one run) sees no cookie and reaches no API.
+/// resources are sandboxed with scripts off and no network access of their own; they keep our origin
+/// (`allow-same-origin`) so that the reader can lay the page out and style it, and since no script of theirs ever
+/// runs, all a book's page could do is load an image or a style from the API, which `RequestGuard` refuses
+/// (`Sec-Fetch-Dest`).
 public enum SecurityHeaders {
     public static let appPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "media-src 'self'",
@@ -10,7 +12,7 @@ public enum SecurityHeaders {
     ].joined(separator: "; ")
 
     public static let bookPolicy = [
-        "sandbox", "default-src 'none'", "img-src 'self' data:", "style-src 'self' 'unsafe-inline'", "font-src 'self'",
+        "sandbox allow-same-origin", "default-src 'none'", "img-src 'self' data:", "style-src 'self' 'unsafe-inline'", "font-src 'self'",
         "media-src 'self'", "connect-src 'none'", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'",
     ].joined(separator: "; ")
 

@@ -2,6 +2,7 @@
 import accounts from "./accounts.js";
 import book from "./book.js";
 import catalog from "./catalog.js";
+import listen from "./listen.js";
 import lists from "./lists.js";
 import myBooks from "./my-books.js";
 import notFound from "./not-found.js";
@@ -18,5 +19,6 @@ export const pages = {
   lists,
   accounts,
   open,
+  listen,
   "not-found": notFound,
 };

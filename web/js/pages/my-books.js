@@ -50,5 +50,8 @@ function shelfRow(book) {
       h("h3", {}, book.title),
       authors(book) && h("p", { class: "authors" }, authors(book)),
       h("p", {}, formatWords(book), book.loanEnds ? ` · Loan ends ${day(book.loanEnds)}` : "", book.sample ? " · Sample" : "")),
-    h("p", { class: "progress-words" }, read));
+    h("p", { class: "progress-words" }, read),
+    h("div", { class: "actions" }, book.format === "Audiobook"
+      ? h("a", { class: "button", href: link("listen", { book: book.id }) }, `Listen to ${book.title}`)
+      : h("a", { class: "button", href: `/reader.html?${new URLSearchParams({ book: book.id, from: "shelf" })}` }, `Read ${book.title}`)));
 }

@@ -1,0 +1,136 @@
+import Foundation
+import Host
+
+/// The player in the API (web/js/pages/listen.js): an audiobook's tracks, chapters and saved place from the host's
+/// listening session, and the place the browser's audio element reached reported back to it, so that
+/// `shelf listen` goes on where the browser stopped and the browser where `shelf listen` stopped. The session is
+/// the host's own (`Shelf.listen`): it keeps the position, the chapters and the downloads; the browser only plays.
+/// Tracks are served with Range requests at `/audio/TOKEN/KEY/HREF`, TOKEN being the launch's book token (a path
+/// of its own: the audio element's Range header must reach the route, which a book resource provider does not see).
+enum PlayerAPI: WebModule {
+    static func install(in app: WebApp) {
+        let router = app.router
+        let sessions = ListeningSessions(host: app.host)
+        let audioPrefix = "/audio" + app.bookResources.prefix.dropFirst("/book".count)
+
+        router.add("GET", "\(audioPrefix)/{key}/{path...}", access: .bookResource) { request in
+            guard let key = request.parameters["key"], let id = BookKey.id(key), let href = request.parameters["path"] else {
+                throw WebError(404, "No such track")
+            }
+            let file = try sessions.trackFile(id: id, href: href)
+            return try RangeResponse.serve(file: file.url, type: file.type, range: request.header("range"))
+        }
+
+        router.add("GET", "/api/player") { request in
+            guard let id = request.query["book"], !id.isEmpty else { throw WebError(400, "Which audiobook? Add ?book=ID.") }
+            let listening = try sessions.session(id: id)
+            let engine = listening.session.engine
+            let timeline = engine.timeline
+            let tracks: [[String: Any]] = listening.session.book.tracks.enumerated().map { index, track in
+                let seconds = timeline.lengths.indices.contains(index) ? timeline.seconds(timeline.lengths[index]) : 0
+                return ["href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": seconds,
+                        "url": audioPrefix + "/" + BookKey.key(id) + "/" + track.href.split(separator: "/").map {
+                            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/"),
+                        "available": engine.isTrackAvailable(index)]
+            }
+            let chapters: [[String: Any]] = engine.chapters.indices.map { index in
+                let start = engine.chapterStart(index), end = engine.chapterEnd(index)
+                let track = engine.chapters[index].track
+                return ["title": engine.chapters[index].title, "start": timeline.seconds(start),
+                        "duration": timeline.seconds(end - start), "track": track, "available": engine.isTrackAvailable(track)]
+            }
+            var answer: [String: Any] = ["book": listening.record, "tracks": tracks, "chapters": chapters,
+                                         "position": ["seconds": try sessions.savedSeconds(id: id)]]
+            if let cover = listening.cover { answer["cover"] = app.bookResources.url("read", BookKey.key(id) + "/" + cover) }
+            return try .json(object: answer)
+        }
+
+        // The place the browser reached: saved by the host's listening session as its own engine saves it.
+        router.add("POST", "/api/player/position") { request in
+            let body = try request.jsonObject()
+            guard let id = body["book"] as? String, !id.isEmpty else { throw WebError(400, "\"book\" is missing") }
+            guard let seconds = (body["seconds"] as? NSNumber)?.doubleValue, seconds.isFinite, seconds >= 0 else {
+                throw WebError(400, "\"seconds\" must be a time in seconds from the start of the book")
+            }
+            let listening = try sessions.session(id: id)
+            do {
+                try listening.session.reportPosition(seconds: seconds, playing: body["playing"] as? Bool ?? false)
+            } catch {
+                throw WebError(503, "The position could not be saved: \(error)", hint: "Try again in a moment.")
+            }
+            return try .json(object: ["book": id, "seconds": try sessions.savedSeconds(id: id)])
+        }
+    }
+}
+
+/// The host's listening sessions of the books the browser plays, one per book while the server runs.
+final class ListeningSessions: @unchecked Sendable {
+    struct Listening {
+        let session: ListeningSession
+        /// The shelf's record of the book (docs/json.md, ShelfBook).
+        let record: [String: Any]
+        let path: String
+        let cover: String?
+    }
+
+    private let host: HostAdapter
+    private let shelf: Shelf
+    private let lock = NSLock()
+    private var open: [String: Listening] = [:]
+    private var files: [String: (url: URL, type: String)] = [:]
+
+    init(host: HostAdapter) {
+        self.host = host
+        shelf = Shelf(pluginPaths: host.pluginPaths, environment: host.environment)
+    }
+
+    func session(id: String) throws -> Listening {
+        if let known = lock.withLock({ open[id] }) { return known }
+        let books = (try host.object(["books"]) as? [[String: Any]]) ?? []
+        guard let record = books.first(where: { $0["id"] as? String == id }), let path = record["path"] as? String else {
+            throw WebError(404, "No book with id \(id) is on the shelf", hint: "`shelf books` lists the ids.")
+        }
+        guard record["format"] as? String == "Audiobook" else {
+            throw WebError(409, "\(record["title"] as? String ?? id) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
+        }
+        let session = try shelf.listen(path)
+        let isCover = { (link: Link) in link.rel?.contains("cover") == true }
+        let cover = session.book.manifest.links.first(where: isCover)?.href ?? session.book.manifest.resources?.first(where: isCover)?.href
+        let listening = Listening(session: session, record: record, path: path, cover: cover)
+        lock.withLock { open[id] = listening }
+        return listening
+    }
+
+    /// The saved place in seconds on the book's time line (0 when none, or when the book was finished).
+    func savedSeconds(id: String) throws -> Double {
+        let session = try session(id: id).session
+        let timeline = session.engine.timeline
+        guard let frame = session.positions.restore(book: session.book, timeline: timeline),
+              frame < timeline.totalFrames - Int64(session.engine.sampleRate) else { return 0 }
+        return timeline.seconds(frame)
+    }
+
+    /// A track as a file on disk in shelf's cache, written once by `shelf resource` (tracks may be inside a
+    /// package), so that Range requests are served from it without asking the host again.
+    func trackFile(id: String, href: String) throws -> (url: URL, type: String) {
+        let key = id + "\n" + href
+        if let known = lock.withLock({ files[key] }), FileManager.default.fileExists(atPath: known.url.path) { return known }
+        let listening = try session(id: id)
+        guard let track = listening.session.book.tracks.first(where: { $0.href == href }) else {
+            throw WebError(404, "\(href) is not a track of this book")
+        }
+        guard let directories = shelf.directories else { throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)") }
+        let folder = try directories.createCache().appendingPathComponent("serve-tracks", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let name = BookKey.key(key).suffix(120) + "." + (URL(fileURLWithPath: href).pathExtension.isEmpty ? "audio" : URL(fileURLWithPath: href).pathExtension)
+        let file = folder.appendingPathComponent(String(name))
+        if !FileManager.default.fileExists(atPath: file.path) {
+            let partial = file.appendingPathExtension("part")
+            _ = try host.json(["resource", listening.path, href, "-o", partial.path])
+            guard rename(partial.path, file.path) == 0 else { throw WebError(500, "The track could not be kept in \(folder.path)") }
+        }
+        let found = (url: file, type: track.type ?? "audio/mpeg")
+        lock.withLock { files[key] = found }
+        return found
+    }
+}

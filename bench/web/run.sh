@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Load figures for `shelf serve` (a benchmark, not a test): wrk with keep-alive against a page of the shelf
+# (/api/shelf?limit=50, 50 books on it) and a chapter resource, at 50 and 200 connections; requests per second
+# and latency percentiles. Target (issue 17): p99 <= 20 ms at 50 connections.
+# Usage: bash bench/web/run.sh [BUILD_DIR]   (default .build/release)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${1:-.build/release}
+command -v wrk >/dev/null || scripts/install-deps.sh wrk
+home=$(mktemp -d)
+trap 'kill $server 2>/dev/null && wait $server 2>/dev/null; rm -rf "$home"' EXIT
+export SHELF_HOME=$home NO_COLOR=1
+# 50 distinct books: the sample, re-identified (a shelf keys books by identifier).
+python3 - "$home/books" samples/the-lighthouse-keeper.epub <<'PY'
+import os, re, sys, zipfile
+folder, source = sys.argv[1], sys.argv[2]
+os.makedirs(folder, exist_ok=True)
+with zipfile.ZipFile(source) as book:
+    entries = [(info, book.read(info.filename)) for info in book.infolist()]
+for n in range(50):
+    with zipfile.ZipFile(os.path.join(folder, f"book{n:02}.epub"), "w") as out:
+        for info, data in entries:
+            if info.filename.endswith(".opf"):
+                data = re.sub(rb"(<dc:identifier[^>]*>)[^<]*", rb"\g<1>urn:uuid:00000000-0000-4000-8000-%012d" % n, data)
+                data = re.sub(rb"(<dc:title[^>]*>)([^<]*)", rb"\g<1>\g<2> %d" % n, data)
+            out.writestr(info, data)
+PY
+"$bin/shelf" add "$home"/books/*.epub >/dev/null
+"$bin/shelf" serve --json > "$home/serve.json" &
+server=$!
+for _ in $(seq 100); do [ -s "$home/serve.json" ] && break; sleep 0.1; done
+read -r url launch < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["url"], d["open"])' "$home/serve.json")
+cookie=$(curl -s -o /dev/null -D - "$launch" | sed -n 's/^Set-Cookie: \(shelf_session=[^;]*\).*/\1/Ip' | tr -d '\r')
+id=$("$bin/shelf" books --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+first=$(curl -s -H "Cookie: $cookie" "${url}api/reader?book=$id" | python3 -c '
+import json, sys
+d = json.load(sys.stdin); print(d["base"] + d["place"]["locator"]["href"])')
+chapter="${url%/}$first"
+curl -s -o /dev/null "$chapter"   # the first read asks the host; the load is what follows
+echo "shelf serve at $url ($bin), $(nproc) cores; wrk 10 s per run, keep-alive"
+for target in "$chapter" "${url}api/shelf?limit=50"; do
+    for connections in 50 200; do
+        echo
+        echo "== $connections connections: ${target#"$url"}"
+        wrk -t 2 -c "$connections" -d 10s --latency -H "Cookie: $cookie" -H "Origin: ${url%/}" "$target" \
+            | grep -E 'Requests/sec|Transfer/sec|^ +(50|75|90|99)%|Socket errors|Non-2xx'
+    done
+done

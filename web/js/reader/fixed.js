@@ -1,0 +1,137 @@
+// A fixed-layout book: each reading-order item is a page drawn at the size its viewport declares, scaled to fit;
+// two pages side by side as a spread when the window is wider than tall and the book allows spreads, the
+// first page (the cover) alone. Right-to-left books put the first page of a spread on the right.
+
+export class FixedView {
+  constructor(viewport, handlers, manifest) {
+    this.viewport = viewport;
+    this.handlers = handlers;
+    this.items = manifest.readingOrder;
+    const presentation = manifest.metadata?.presentation ?? {};
+    this.spreadRule = presentation.spread ?? 'auto';
+    this.rtl = manifest.metadata?.readingProgression === 'rtl';
+    this.frames = [];
+    this.index = 0; // the first reading-order item of the spread shown
+    viewport.classList.add('fixed');
+  }
+
+  get spreads() {
+    if (this.spreadRule === 'none') return false;
+    const landscape = this.viewport.clientWidth > this.viewport.clientHeight;
+    return this.spreadRule === 'both' || landscape;
+  }
+
+  // The items shown together with item `index`.
+  spreadOf(index) {
+    if (!this.spreads || index === 0) return [index];
+    const first = index % 2 === 1 ? index : index - 1;
+    return first + 1 < this.items.length ? [first, first + 1] : [first];
+  }
+
+  get shown() { return this.spreadOf(this.index); }
+  get atStart() { return this.shown[0] === 0; }
+  get atEnd() { const shown = this.shown; return shown[shown.length - 1] >= this.items.length - 1; }
+
+  async open(urlOf, index) {
+    this.urlOf = urlOf;
+    index = Math.max(0, Math.min(this.items.length - 1, index));
+    const shown = this.spreadOf(index);
+    const hadFocus = this.frames.some((f) => f.frame === document.activeElement);
+    const pages = await Promise.all(shown.map((i) => this.load(i)));
+    // The spread changes only once its pages are there, so what it reports is always what is drawn.
+    this.index = index;
+    this.viewport.replaceChildren(...(this.rtl ? [...pages].reverse() : pages).map((p) => p.box));
+    this.frames = pages;
+    this.fit();
+    if (hadFocus) pages[0].frame.focus();
+  }
+
+  load(index) {
+    return new Promise((resolve) => {
+      const box = document.createElement('div');
+      box.className = 'page';
+      const frame = document.createElement('iframe');
+      frame.setAttribute('sandbox', 'allow-same-origin');
+      frame.setAttribute('title', `Page ${index + 1}`);
+      frame.setAttribute('scrolling', 'no');
+      frame.addEventListener('load', () => {
+        const doc = frame.contentDocument;
+        const size = declaredSize(doc);
+        this.listen(doc);
+        resolve({ box, frame, index, ...size });
+      }, { once: true });
+      frame.src = this.urlOf(this.items[index].href);
+      box.append(frame);
+      // Loaded off screen first so its size can be read before it is drawn.
+      box.style.position = 'absolute';
+      box.style.visibility = 'hidden';
+      this.viewport.append(box);
+    });
+  }
+
+  fit() {
+    const available = { width: this.viewport.clientWidth, height: this.viewport.clientHeight };
+    const totalWidth = this.frames.reduce((sum, p) => sum + p.width, 0);
+    const tallest = Math.max(...this.frames.map((p) => p.height));
+    const scale = Math.min(available.width / totalWidth, available.height / tallest);
+    for (const page of this.frames) {
+      page.box.style.position = '';
+      page.box.style.visibility = '';
+      page.box.style.width = `${page.width * scale}px`;
+      page.box.style.height = `${page.height * scale}px`;
+      page.frame.style.width = `${page.width}px`;
+      page.frame.style.height = `${page.height}px`;
+      page.frame.style.transform = `scale(${scale})`;
+    }
+  }
+
+  relayout() { if (this.frames.length) this.open(this.urlOf, this.index); }
+
+  async next() {
+    if (this.atEnd) return false;
+    const shown = this.shown;
+    await this.open(this.urlOf, shown[shown.length - 1] + 1);
+    return true;
+  }
+
+  async previous() {
+    if (this.atStart) return false;
+    await this.open(this.urlOf, this.shown[0] - 1);
+    return true;
+  }
+
+  get href() { return this.items[this.shown[0]].href; }
+  get progression() { return 0; }
+  get selection() { return this.frames.map((p) => p.frame.contentWindow?.getSelection()?.toString() ?? '').join(' ').trim(); }
+
+  listen(doc) {
+    doc.addEventListener('keydown', (event) => this.handlers.keydown(event));
+    doc.addEventListener('click', (event) => {
+      const link = event.target.closest?.('a[href]');
+      if (!link) return;
+      event.preventDefault();
+      this.handlers.link(new URL(link.getAttribute('href'), doc.baseURI));
+    });
+  }
+
+  focus() { this.frames[0]?.frame.focus(); }
+}
+
+// The page size a fixed-layout document declares: the viewport meta of XHTML, the size or viewBox of SVG.
+function declaredSize(doc) {
+  const meta = doc.querySelector('meta[name=viewport]');
+  if (meta) {
+    const values = Object.fromEntries(meta.content.split(/[,;]/).map((part) => part.split('=').map((s) => s.trim().toLowerCase())));
+    const width = parseFloat(values.width), height = parseFloat(values.height);
+    if (width > 0 && height > 0) return { width, height };
+  }
+  const root = doc.documentElement;
+  if (root?.localName === 'svg') {
+    const box = root.viewBox?.baseVal;
+    const width = parseFloat(root.getAttribute('width')) || box?.width, height = parseFloat(root.getAttribute('height')) || box?.height;
+    if (width > 0 && height > 0) return { width, height };
+  }
+  const image = doc.querySelector('img');
+  if (image?.naturalWidth) return { width: image.naturalWidth, height: image.naturalHeight };
+  return { width: root?.scrollWidth || 1200, height: root?.scrollHeight || 1600 };
+}

@@ -1,0 +1,491 @@
+// The reader page (reader.html?book=ID): a book from the shelf in the browser, at the place `shelf read` keeps,
+// with the settings `shelf settings` keeps. See README "Reading in the browser".
+
+import { api } from '../api.js';
+import { PageMap } from './pages.js';
+import { Settings } from './settings.js';
+import { ReflowableView } from './reflowable.js';
+import { FixedView } from './fixed.js';
+import { TableOfContents } from './toc.js';
+import { openPanel, element } from './panels.js';
+import { announce, alertNow } from './announce.js';
+import { themeColours } from './frame-style.js';
+
+const $ = (id) => document.getElementById(id);
+
+class Reader {
+  constructor(bookID) {
+    this.bookID = bookID;
+    this.bookmarks = [];
+    this.savedPage = null;
+    this.pageMap = null;
+    this.hits = [];
+    this.hitIndex = -1;
+  }
+
+  async start() {
+    const data = await api.get('/api/reader', { book: this.bookID });
+    this.book = data.book;
+    this.manifest = data.manifest;
+    this.base = data.base;
+    this.items = this.manifest.readingOrder ?? [];
+    this.language = [].concat(this.manifest.metadata?.language ?? [])[0] ?? '';
+    this.settings = new Settings(this.bookID, data.settings);
+    this.place = data.place;
+    this.savedPage = data.place.page;
+    this.page = data.place.page;
+    this.pages = data.place.pages;
+    this.fixed = (this.manifest.metadata?.presentation?.layout ?? this.manifest.metadata?.layout) === 'fixed';
+    this.rtl = this.manifest.metadata?.readingProgression === 'rtl';
+
+    document.title = `${this.book.title} · shelf`;
+    $('title').textContent = this.book.title;
+    document.body.classList.toggle('rtl', this.rtl);
+    this.applyChrome();
+    const handlers = {
+      keydown: (event) => this.key(event),
+      link: (url) => this.followLink(url),
+      swipe: (direction) => ((direction === 'left') !== this.rtl ? this.next() : this.previous()),
+      doubleTap: () => this.next(),
+    };
+    this.view = this.fixed ? new FixedView($('viewport'), handlers, this.manifest) : new ReflowableView($('viewport'), handlers);
+    const locator = data.place.locator ?? {};
+    await this.goTo({ href: locator.href ?? this.items[0]?.href, progression: locator.locations?.progression ?? 0 }, { quiet: true, save: false, page: data.place.page });
+    // The benchmark (bench/reader) reads this mark: the first page of the book is drawn at the next frame.
+    requestAnimationFrame(() => performance.mark('shelf-first-page'));
+    this.wire();
+    this.loadPages();
+    this.loadBookmarks();
+    setInterval(() => this.checkElsewhere(), 30000);
+    window.addEventListener('focus', () => this.checkElsewhere());
+  }
+
+  // After the first page: every chapter's page range and the table of contents.
+  async loadPages() {
+    try {
+      const data = await api.get('/api/reader/pages', { book: this.bookID });
+      this.pageMap = new PageMap(data.pages);
+      this.pages = this.pageMap.total || this.pages;
+      this.toc = new TableOfContents($('toc-list'), (entry) => this.goToEntry(entry));
+      this.toc.fill(data.toc);
+      this.updateStatus({ quiet: true, save: false, page: this.page });
+    } catch (error) {
+      alertNow(`The table of contents could not be read: ${error.message}`);
+    }
+  }
+
+  async loadBookmarks() {
+    try {
+      this.bookmarks = await api.get('/api/reader/bookmarks', { book: this.bookID });
+    } catch { this.bookmarks = []; }
+    this.showBookmarkState();
+  }
+
+  resourceURL(href) {
+    return this.base + href.split('/').map(encodeURIComponent).join('/');
+  }
+
+  indexOf(href) { return this.items.findIndex((item) => item.href === href); }
+
+  // Opens resource `href` at a place ({progression} | {fragment} | {text, progression} | {end}).
+  async goTo(place, options = {}) {
+    let index = this.indexOf(place.href);
+    if (index < 0) index = 0;
+    if (this.fixed) {
+      await this.view.open((href) => this.resourceURL(href), index);
+    } else if (this.view.href === this.items[index].href && !options.reload) {
+      this.view.clearHighlight();
+      this.view.go(place);
+    } else {
+      await this.view.open(this.resourceURL(this.items[index].href), this.items[index].href, this.settings.effective, this.language, place);
+    }
+    this.updateStatus(options);
+    this.prefetch();
+  }
+
+  // The chapters either side of the one shown are asked for while the patron reads, so that the server has
+  // them at hand for the next turn (it keeps what it read; the browser does not, answers are not cached).
+  prefetch() {
+    const shown = this.fixed ? this.view.shown : [this.indexOf(this.view.href)];
+    const wanted = [shown[shown.length - 1] + 1, shown[shown.length - 1] + 2, shown[0] - 1].filter((i) => i >= 0 && i < this.items.length);
+    const next = () => {
+      const index = wanted.shift();
+      if (index === undefined) return;
+      fetch(this.resourceURL(this.items[index].href), { priority: 'low' }).then((r) => r.arrayBuffer()).catch(() => {}).finally(next);
+    };
+    (window.requestIdleCallback ?? setTimeout)(next);
+  }
+
+  goToPage(page) {
+    const where = this.pageMap?.placeOf(page);
+    if (where) return this.goTo(where, { page });
+  }
+
+  goToEntry(entry) {
+    $('toc').close();
+    const [href, fragment] = entry.href.split('#');
+    return this.goTo({ href, fragment, progression: 0 });
+  }
+
+  async next() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      if (await this.view.next()) return this.updateStatus();
+      const index = this.indexOf(this.view.href);
+      const last = this.fixed ? this.view.shown[this.view.shown.length - 1] : index;
+      if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, progression: 0 });
+      else announce(`This is the last page. Page ${this.page} of ${this.pages}.`);
+    } finally { this.busy = false; }
+  }
+
+  async previous() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      if (await this.view.previous()) return this.updateStatus();
+      const index = this.fixed ? this.view.shown[0] : this.indexOf(this.view.href);
+      if (index > 0) await this.goTo({ href: this.items[index - 1].href, end: true });
+      else announce(`This is the first page. Page ${this.page} of ${this.pages}.`);
+    } finally { this.busy = false; }
+  }
+
+  // The page counter, percent read, chapter and bookmark state for the page shown; the place saved.
+  // `page`: the host's page when the move was to one (the page shown holds it, though it may start before it).
+  updateStatus({ quiet = false, save = true, page } = {}) {
+    const href = this.view.href;
+    if (page) this.page = page;
+    else if (this.pageMap) this.page = this.pageMap.pageAt(href, this.view.progression) ?? this.page;
+    const percent = this.pageMap ? this.pageMap.percent(this.page) : Math.floor((this.page * 100) / Math.max(1, this.pages));
+    const entry = this.toc?.mark(this.page, (e) => this.reached(e));
+    const chapter = entry?.title ?? this.items[this.indexOf(href)]?.title ?? '';
+    $('chapter').textContent = chapter;
+    $('page-counter').textContent = `Page ${this.page} of ${this.pages}`;
+    $('percent').textContent = `${percent}%`;
+    $('gauge').setAttribute('aria-valuenow', String(percent));
+    $('gauge').setAttribute('aria-valuetext', `${percent}% read`);
+    $('gauge-fill').style.width = `${percent}%`;
+    $('previous-page').disabled = false;
+    $('next-page').disabled = false;
+    this.showBookmarkState();
+    const chapterChanged = chapter !== this.lastChapter;
+    this.lastChapter = chapter;
+    if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}page ${this.page} of ${this.pages}`);
+    if (save && this.pageMap && this.page !== this.savedPage) this.save();
+  }
+
+  // Whether the page shown is at or past where a table-of-contents entry starts (its fragment, in this chapter).
+  reached(entry) {
+    const [href, fragment] = entry.href.split('#');
+    if (!fragment || this.fixed || href !== this.view.href) return true;
+    const range = this.view.rangeOfFragment(fragment);
+    return !range || this.view.scrolled || this.view.pageOfRange(range) <= this.view.page;
+  }
+
+  // The place goes to the host a moment after the last turn, so quick turns make one write.
+  save() {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(async () => {
+      const page = this.page;
+      try {
+        const answer = await api.post('/api/reader/place', { book: this.bookID, page });
+        this.savedPage = answer.page;
+      } catch (error) {
+        alertNow(`Your place could not be saved: ${error.message}`);
+      }
+    }, 300);
+  }
+
+  // Newest place wins: when `shelf read` (or another browser) moved on since, offer to go there.
+  async checkElsewhere() {
+    if (this.busy || this.saveTimer && this.page !== this.savedPage) return;
+    try {
+      const place = await api.get('/api/reader/place', { book: this.bookID });
+      if (place.page !== this.savedPage && place.page !== this.page) {
+        this.elsewhere = place;
+        $('notice-text').textContent = `You read on to page ${place.page} of ${place.pages} elsewhere (${place.chapter || 'this book'}).`;
+        $('notice').hidden = false;
+        announce($('notice-text').textContent + ' Go there or stay here?');
+      }
+    } catch { /* the next check tries again */ }
+  }
+
+  // --- settings -----------------------------------------------------------------------------------------
+
+  applyChrome() {
+    const s = this.settings.effective;
+    for (const theme of ['day', 'night', 'sepia']) document.body.classList.toggle(`theme-${theme}`, s.theme === theme);
+    const viewport = $('viewport');
+    viewport.classList.toggle('dimmed', s.brightness < 100);
+    viewport.style.setProperty('--brightness', String(s.brightness / 100));
+    viewport.style.backgroundColor = this.fixed ? '' : themeColours(s.theme).bg;
+    document.body.classList.toggle('scrolled', s.flow === 'scrolled' && !this.fixed);
+  }
+
+  async changeSettings(values) {
+    try {
+      // The page follows at once (change() takes the values before it waits); the host's answer comes after.
+      const save = this.settings.change(values);
+      this.applySettings();
+      await save;
+    } catch (error) {
+      alertNow(`The setting could not be saved: ${error.message}`);
+    }
+  }
+
+  applySettings() {
+    this.applyChrome();
+    if (!this.fixed) this.view.relayout(this.settings.effective);
+    this.fillDisplay();
+    this.updateStatus({ quiet: true });
+  }
+
+  fillDisplay() {
+    const s = this.settings.effective;
+    $('font-size-value').value = `${s.fontScale}%`;
+    for (const input of document.querySelectorAll('input[name=font]')) input.checked = input.value === s.font;
+    for (const input of document.querySelectorAll('input[name=theme]')) input.checked = input.value === s.theme;
+    for (const input of document.querySelectorAll('input[name=flow]')) input.checked = input.value === s.flow;
+    $('brightness').value = String(s.brightness);
+    $('brightness-value').value = `${s.brightness}%`;
+    $('line-spacing').value = s.lineSpacing;
+    $('margins').value = String(s.margins);
+  }
+
+  // --- bookmarks ----------------------------------------------------------------------------------------
+
+  get pageBookmarks() { return this.bookmarks.filter((b) => b.page === this.page); }
+
+  showBookmarkState() {
+    const marked = this.pageBookmarks.length > 0;
+    $('bookmark-page').setAttribute('aria-pressed', String(marked));
+    $('bookmark-page-label').textContent = marked ? 'Bookmarked' : 'Bookmark page';
+  }
+
+  async toggleBookmark() {
+    try {
+      const existing = this.pageBookmarks;
+      if (existing.length) {
+        for (const bookmark of existing) await api.delete(`/api/reader/bookmarks/${bookmark.id}`);
+        this.bookmarks = this.bookmarks.filter((b) => !existing.includes(b));
+        announce(`Bookmark on page ${this.page} removed`);
+      } else {
+        const bookmark = await api.post('/api/reader/bookmarks', { book: this.bookID, page: this.page });
+        this.bookmarks.push(bookmark);
+        announce(`Page ${this.page} bookmarked`);
+      }
+      this.showBookmarkState();
+      this.fillBookmarks();
+    } catch (error) {
+      alertNow(`The bookmark could not be changed: ${error.message}`);
+    }
+  }
+
+  fillBookmarks() {
+    const list = $('bookmark-list');
+    list.replaceChildren();
+    $('bookmarks-empty').hidden = this.bookmarks.length > 0;
+    for (const bookmark of [...this.bookmarks].sort((a, b) => (a.page ?? 0) - (b.page ?? 0))) {
+      const quote = bookmark.locator?.text?.highlight ?? '';
+      const where = bookmark.found === false ? 'not in this edition' : `page ${bookmark.page}`;
+      const go = element('a', { href: '#', 'aria-disabled': bookmark.found === false ? 'true' : null },
+        element('span', { class: 'page' }, where), ' ', quote.slice(0, 90) + (quote.length > 90 ? '…' : ''));
+      go.addEventListener('click', (event) => {
+        event.preventDefault();
+        if (bookmark.found === false) return alertNow(bookmark.problem ?? 'This bookmark is not in this edition.');
+        $('bookmarks').close();
+        const locator = bookmark.locator;
+        this.goTo({ href: locator.href, progression: locator.locations?.progression ?? 0, text: quote.split(' ').slice(0, 8).join(' ') });
+      });
+      const remove = element('button', { type: 'button' }, 'Remove');
+      remove.setAttribute('aria-label', `Remove the bookmark on ${where}`);
+      remove.addEventListener('click', async () => {
+        try {
+          await api.delete(`/api/reader/bookmarks/${bookmark.id}`);
+          this.bookmarks = this.bookmarks.filter((b) => b !== bookmark);
+          const next = remove.closest('li')?.nextElementSibling?.querySelector('a') ?? $('bookmarks').querySelector('.actions button');
+          this.fillBookmarks();
+          this.showBookmarkState();
+          announce(`Bookmark on ${where} removed`);
+          next?.focus?.();
+        } catch (error) { alertNow(error.message); }
+      });
+      list.append(element('li', {}, go, remove));
+    }
+  }
+
+  // --- search -------------------------------------------------------------------------------------------
+
+  async search(words) {
+    $('search-status').textContent = 'Searching…';
+    try {
+      this.hits = await api.get('/api/reader/search', { book: this.bookID, q: words });
+    } catch (error) {
+      $('search-status').textContent = error.message;
+      return;
+    }
+    this.hitIndex = -1;
+    const list = $('search-results');
+    list.replaceChildren();
+    $('search-status').textContent = this.hits.length === 1 ? '1 hit' : `${this.hits.length} hits`;
+    this.hits.forEach((hit, index) => {
+      const text = hit.text ?? {};
+      const link = element('a', { href: '#' }, element('span', { class: 'page' }, `Page ${hit.locations?.position ?? '?'}: `),
+        `…${text.before ?? ''}`, element('mark', {}, text.highlight ?? ''), `${text.after ?? ''}…`);
+      link.addEventListener('click', (event) => { event.preventDefault(); this.showHit(index, true); });
+      list.append(element('li', {}, link));
+    });
+  }
+
+  async showHit(index, close) {
+    if (!this.hits.length) return;
+    this.hitIndex = (index + this.hits.length) % this.hits.length;
+    const hit = this.hits[this.hitIndex];
+    for (const [i, li] of [...$('search-results').children].entries()) {
+      const link = li.querySelector('a');
+      if (i === this.hitIndex) link.setAttribute('aria-current', 'true'); else link.removeAttribute('aria-current');
+    }
+    if (close) $('search').close();
+    await this.goTo({ href: hit.href, progression: hit.locations?.progression ?? 0, text: hit.text?.highlight ?? '' }, { quiet: true });
+    announce(`Hit ${this.hitIndex + 1} of ${this.hits.length}, page ${this.page} of ${this.pages}`);
+  }
+
+  // --- share --------------------------------------------------------------------------------------------
+
+  async share() {
+    try {
+      const selected = this.view.selection;
+      const body = { book: this.bookID };
+      if (selected) body.locator = { href: this.view.href, type: 'application/xhtml+xml', locations: { progression: this.view.progression }, text: { highlight: selected.slice(0, 300) } };
+      else body.page = this.page;
+      const answer = await api.post('/api/reader/share', body);
+      try {
+        await navigator.clipboard.writeText(answer.text);
+        announce(`Copied to the clipboard: the passage from page ${answer.page}, with the title, the author${answer.link ? ' and a link' : ''}.`);
+      } catch {
+        this.lastShare = answer.text;
+        alertNow(`The clipboard refused the passage. Here it is: ${answer.text}`);
+      }
+    } catch (error) {
+      alertNow(`Nothing to share: ${error.message}`);
+    }
+  }
+
+  // --- links, keys and controls ------------------------------------------------------------------------
+
+  followLink(url) {
+    const base = new URL(this.base, location.href);
+    if (url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
+      const href = url.pathname.slice(base.pathname.length).split('/').map(decodeURIComponent).join('/');
+      if (this.indexOf(href) >= 0) return this.goTo({ href, fragment: url.hash.slice(1) || undefined, progression: 0 });
+      return alertNow('That link leads to a part of the book that is not in its reading order.');
+    }
+    if (url.protocol === 'http:' || url.protocol === 'https:') window.open(url.href, '_blank', 'noopener,noreferrer');
+  }
+
+  key(event) {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const target = event.target;
+    if (target instanceof Element && target.ownerDocument === document) {
+      // Typing, choosing and open panels keep their keys; Space and Enter press buttons and follow links.
+      if (target.closest('input, select, textarea, dialog')) return;
+      if ([' ', 'Enter'].includes(event.key) && target.closest('button, a')) return;
+    }
+    const scrolled = this.settings.effective.flow === 'scrolled' && !this.fixed;
+    const forward = [this.rtl ? 'ArrowLeft' : 'ArrowRight', 'PageDown'];
+    const back = [this.rtl ? 'ArrowRight' : 'ArrowLeft', 'PageUp'];
+    if (!scrolled) { forward.push('ArrowDown'); back.push('ArrowUp'); }
+    if (event.key === ' ') (event.shiftKey ? back : forward).push(' ');
+    if (forward.includes(event.key)) { event.preventDefault(); this.next(); }
+    else if (back.includes(event.key)) { event.preventDefault(); this.previous(); }
+  }
+
+  wire() {
+    document.addEventListener('keydown', (event) => this.key(event));
+    $('next-page').addEventListener('click', () => this.next());
+    $('previous-page').addEventListener('click', () => this.previous());
+    $('edge-next').addEventListener('click', () => this.next());
+    $('edge-previous').addEventListener('click', () => this.previous());
+    // Right to left: the next page is on the left, so the bottom bar's buttons swap sides.
+    if (this.rtl) $('previous-page').before($('next-page'));
+
+    const openTOC = (opener) => openPanel($('toc'), opener, () => this.toc?.currentLink ?? null);
+    $('open-toc').addEventListener('click', () => openTOC($('open-toc')));
+    $('bottom-toc').addEventListener('click', () => openTOC($('bottom-toc')));
+    $('open-bookmarks').addEventListener('click', () => { this.fillBookmarks(); openPanel($('bookmarks'), $('open-bookmarks'), () => $('bookmark-list').querySelector('a')); });
+    $('bookmark-page').addEventListener('click', () => this.toggleBookmark());
+    $('share').addEventListener('click', () => this.share());
+    $('open-search').addEventListener('click', () => openPanel($('search'), $('open-search'), () => $('search-query')));
+    $('search-form').addEventListener('submit', (event) => { event.preventDefault(); const q = $('search-query').value.trim(); if (q) this.search(q); });
+    $('search-next').addEventListener('click', () => this.showHit(this.hitIndex + 1, false));
+    $('search-previous').addEventListener('click', () => this.showHit(this.hitIndex - 1, false));
+
+    this.fillDisplay();
+    $('open-display').addEventListener('click', () => { this.fillDisplay(); openPanel($('display'), $('open-display'), () => $('font-larger')); });
+    const step = (delta) => {
+      const scale = Math.max(50, Math.min(300, this.settings.effective.fontScale + delta));
+      this.changeSettings({ fontScale: scale });
+      announce(`Text size ${scale}%`);
+    };
+    $('font-smaller').addEventListener('click', () => step(-10));
+    $('font-larger').addEventListener('click', () => step(10));
+    for (const name of ['font', 'theme', 'flow']) {
+      for (const input of document.querySelectorAll(`input[name=${name}]`)) {
+        input.addEventListener('change', () => { if (input.checked) this.changeSettings({ [name]: input.value }); });
+      }
+    }
+    $('brightness').addEventListener('input', () => this.changeSettings({ brightness: Number($('brightness').value) }));
+    $('line-spacing').addEventListener('change', () => this.changeSettings({ lineSpacing: $('line-spacing').value }));
+    $('margins').addEventListener('change', () => this.changeSettings({ margins: Number($('margins').value) }));
+    $('settings-everywhere').addEventListener('click', async () => {
+      try { await this.settings.useEverywhere(); this.applySettings(); announce('These settings are now the ones of every book.'); } catch (error) { alertNow(error.message); }
+    });
+    $('settings-reset').addEventListener('click', async () => {
+      try { await this.settings.resetBook(); this.applySettings(); announce('This book follows the settings of every book again.'); } catch (error) { alertNow(error.message); }
+    });
+
+    $('notice-go').addEventListener('click', () => {
+      $('notice').hidden = true;
+      const place = this.elsewhere;
+      this.savedPage = place.page;
+      const locator = place.locator ?? {};
+      this.goTo({ href: locator.href, progression: locator.locations?.progression ?? 0 }, { page: place.page }).then(() => $('next-page').focus());
+    });
+    $('notice-stay').addEventListener('click', () => { $('notice').hidden = true; this.save(); this.savedPage = null; $('next-page').focus(); });
+
+    let resizeTimer;
+    window.addEventListener('resize', () => {
+      clearTimeout(resizeTimer);
+      resizeTimer = setTimeout(() => { this.view.relayout(); this.updateStatus({ quiet: true, save: false }); }, 150);
+    });
+  }
+}
+
+// The back arrow leads where the reader came from (?from=): the book's jacket in the catalog (for a book borrowed
+// from a library), My Books, or the catalog, the app's home.
+function setBack(bookID) {
+  const from = new URLSearchParams(location.search).get('from') ?? 'shelf';
+  const catalog = /^catalog:([^:]+):(.+)$/.exec(bookID);
+  const targets = {
+    jacket: catalog ? [`/#/book?${new URLSearchParams({ id: catalog[2], account: catalog[1] })}`, 'Back to the book'] : null,
+    shelf: ['/#/my-books', 'Back to My Books'],
+    home: ['/#/catalog', 'Back to the catalog'],
+  };
+  const [href, words] = targets[from] ?? targets.shelf;
+  $('back').href = href;
+  $('back-label').textContent = words;
+}
+
+const bookID = new URLSearchParams(location.search).get('book');
+if (!bookID) {
+  $('title').textContent = 'No book was named';
+  alertNow('Open a book from the bookshelf: this page needs ?book=ID.');
+} else {
+  setBack(bookID);
+  const reader = new Reader(bookID);
+  window.shelfReader = reader; // for the browser tests and the benchmark
+  reader.start().catch((error) => {
+    $('title').textContent = 'The book could not be opened';
+    alertNow(error.message);
+  });
+}
