@@ -27,7 +27,7 @@ func plugin(_ name: String, product: String, dependencies: [Target.Dependency] =
 let plugins = [
     plugin("EPUB2", product: "shelf-epub2", dependencies: ["EPUBCore"]),
     plugin("EPUB3", product: "shelf-epub3", dependencies: ["EPUBCore"]),
-    plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg", "ZipReading"]),
+    plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg", "LibZip"]),
     plugin("Goodreads", product: "shelf-goodreads", dependencies: ["CCrypto", "CXML2"]),
     plugin("GoogleBooks", product: "shelf-googlebooks", dependencies: ["CCrypto"]),
 ]
@@ -41,11 +41,11 @@ let package = Package(
         // C libraries from Debian, found through pkg-config.
         .systemLibrary(name: "CXML2", path: "Sources/CXML2", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
-                       providers: [.apt(["zlib1g-dev"])]),
-        // libzip writes the archives the tests and the fuzzer make: an independent check of the reader.
+        // libzip linked, for the tests and the fuzzer that write archives. The product opens it on first use (CLibZip).
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
                        providers: [.apt(["libzip-dev"])]),
+        // libzip's header (libzip-dev) with the library itself opened on first use, like CCurl.
+        .target(name: "CLibZip", path: "Sources/CLibZip", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
@@ -75,19 +75,21 @@ let package = Package(
 
         // XML text shared by the host's catalog reader and the EPUB plugins (references in attribute values).
         .target(name: "XMLText", path: "Sources/XMLText"),
-        // Zip archives read on zlib, for the host's sniffing and the plugins' books alike.
-        .target(name: "ZipReading", dependencies: ["CZlib"], path: "Sources/ZipReading"),
+        // The one text folding for matching: book search, page search and quotes, reading lists.
+        .target(name: "TextFolding", path: "Sources/TextFolding"),
+        // Zip archives read with libzip under shelf's limits, for the host's sniffing and the plugins' books alike.
+        .target(name: "LibZip", dependencies: ["CLibZip"], path: "Sources/LibZip"),
         // Swift helpers for writing plugins (C-ABI adapters, zip, XML). Plugins only.
-        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "ZipReading", "CXML2"], path: "Sources/PluginKit"),
+        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "LibZip", "CXML2"], path: "Sources/PluginKit"),
         // The Readium shapes (manifest, link, locator) both sides of the ABI read and write.
         .target(name: "Readium", path: "Sources/Readium"),
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
-        .target(name: "EPUBCore", dependencies: ["PluginKit", "ZipReading", "XMLText", "CXML2"], path: "Plugins/EPUBCore"),
+        .target(name: "EPUBCore", dependencies: ["PluginKit", "LibZip", "XMLText", "TextFolding", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
         .target(name: "ShelfCore", dependencies: ["CSQLite"], path: "Sources/ShelfCore"),
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "ZipReading", "XMLText", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -100,8 +102,8 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip", "XMLText"], path: "Tests/HostTests"),
-        .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "ZipReading", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
+        .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),

@@ -14,7 +14,8 @@ final class AudiobookPlugin: FormatPlugin {
         mediaTypes: ["application/audiobook+json", "application/audiobook+zip", "application/lpf+zip",
                      "audio/mp4", "audio/mpeg", "audio/ogg", "audio/flac", "audio/wav"],
         fileExtensions: ["audiobook", "lpf", "m4b", "m4a", "mp3", "ogg", "opus", "flac", "wav"],
-        capabilities: [.format, .audio]
+        capabilities: [.format, .audio],
+        concurrentHandles: true
     )
 
     let host: PluginHost

@@ -1,7 +1,7 @@
 import Foundation
 import PluginAPI
 import PluginKit
-import ZipReading
+import LibZip
 
 /// A zip package (`.audiobook`, LPF): its manifest, and its tracks copied out on demand to the
 /// plugin's cache so that FFmpeg can seek in them. Entry names that leave the root, absurd

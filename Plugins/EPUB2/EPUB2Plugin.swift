@@ -11,7 +11,8 @@ final class EPUB2Plugin: FormatPlugin {
         description: "EPUB 2.x books: metadata, NCX table of contents, guide, text and HTML rendering, positions, search.",
         mediaTypes: ["application/epub+zip"],
         fileExtensions: ["epub"],
-        capabilities: [.format, .render, .positions, .search]
+        capabilities: [.format, .render, .positions, .search],
+        concurrentHandles: true
     )
 
     let host: PluginHost

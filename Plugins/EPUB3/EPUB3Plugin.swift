@@ -11,7 +11,8 @@ final class EPUB3Plugin: FormatPlugin {
         description: "EPUB 3.x books: metadata with refinements, nav, landmarks, page list, media overlays, fixed layout, text and HTML rendering, positions, search.",
         mediaTypes: ["application/epub+zip"],
         fileExtensions: ["epub"],
-        capabilities: [.format, .render, .positions, .search]
+        capabilities: [.format, .render, .positions, .search],
+        concurrentHandles: true
     )
 
     let host: PluginHost

@@ -1,7 +1,7 @@
 import Foundation
 import PluginAPI
 import PluginKit
-import ZipReading
+import LibZip
 
 /// An open EPUB: the archive (read lazily) and everything parsed from its container, package,
 /// navigation and encryption documents. Content documents are inflated only when asked for.

@@ -1,7 +1,8 @@
 import Foundation
 import PluginAPI
 import PluginKit
-import ZipReading
+import LibZip
+import TextFolding
 
 /// The publication handle both EPUB plugins return: manifest, resources, render, positions, search.
 public final class EPUBPublication: RenderingPublication, PositionedPublication, SearchablePublication {
@@ -232,9 +233,9 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         var before = max(0, start - 120)
         while before < start, bytes[before] & 0xC0 == 0x80 { before += 1 }
-        let highlight = String(Folding.squeeze(XML.collapse(bytes: bytes[start..<end])).prefix(100))
+        let highlight = String(Snippet.squeeze(XML.collapse(bytes: bytes[start..<end])).prefix(100))
         guard !highlight.isEmpty else { return nil }
-        let lead = Folding.squeeze(String(decoding: bytes[before..<start], as: UTF8.self))
+        let lead = Snippet.squeeze(String(decoding: bytes[before..<start], as: UTF8.self))
         return Locator.Text(before: lead.isEmpty ? nil : String(lead.suffix(40)), highlight: highlight, after: nil)
     }
 
@@ -296,21 +297,20 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     // MARK: Search
 
     public func search(_ query: String, limit: Int) throws -> [Locator] {
-        let needle = Folding.fold(query)
-        // An empty (or all white space) query matches nothing.
-        guard !needle.scalars.isEmpty, needle.scalars != [" "] else { return [] }
+        // Case, diacritics and width do not count (TextFolding); an empty (or all white space) query matches nothing.
+        let needle = FoldedText(query, keep: .text)
+        guard !needle.scalars.isEmpty else { return [] }
         var results: [Locator] = []
-        var foldCache: [UInt32: [Unicode.Scalar]] = [:]
+        var folder = ScalarFolder()
         let groups = positionsByItem()
         for (index, item) in book.readingOrder.enumerated() {
             guard let text = try? plainText(index), !text.isEmpty else { continue }
-            let folded = Folding.fold(text, cache: &foldCache)
+            let folded = FoldedText(text, keep: .text, folder: &folder)
             let scalars = Array(text.unicodeScalars)
-            for hit in folded.find(needle.scalars) {
+            for hit in folded.occurrences(of: needle.scalars, overlapping: false) {
                 guard results.count < limit else { return results }
-                guard hit.start < folded.origin.count, hit.end - 1 < folded.origin.count else { continue }
-                let s = folded.origin[hit.start]
-                let e = min(scalars.count, folded.origin[hit.end - 1] + 1)
+                let s = folded.origins[hit.lowerBound]
+                let e = min(scalars.count, folded.origins[hit.upperBound - 1] + 1)
                 let before = String(String.UnicodeScalarView(scalars[max(0, s - 60)..<s]))
                 let highlight = String(String.UnicodeScalarView(scalars[s..<e]))
                 let after = String(String.UnicodeScalarView(scalars[e..<min(scalars.count, e + 60)]))
@@ -323,8 +323,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                     loc = Locator(href: item.href, type: item.item.mediaType, title: item.title)
                 }
                 loc.locations.progression = progression
-                loc.text = Locator.Text(before: Folding.squeeze(before), highlight: highlight,
-                                        after: Folding.squeeze(after))
+                loc.text = Locator.Text(before: Snippet.squeeze(before), highlight: highlight,
+                                        after: Snippet.squeeze(after))
                 results.append(loc)
             }
         }
@@ -337,35 +337,10 @@ extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }
 }
 
-/// Case- and diacritics-insensitive matching with a map back to the original text.
-public struct Folding {
-    public var scalars: [Unicode.Scalar] = []
-    /// For each folded scalar, the index of the original scalar it came from.
-    public var origin: [Int] = []
-
-    static func foldScalar(_ s: Unicode.Scalar, cache: inout [UInt32: [Unicode.Scalar]]) -> [Unicode.Scalar] {
-        let v = s.value
-        if let c = cache[v] { return c }
-        var out: [Unicode.Scalar] = []
-        if s.properties.isWhitespace {
-            out = [" "]
-        } else {
-            // Lowercase, decompose, drop combining marks (accents, Arabic harakat, dakuten stay
-            // precomposed in NFC kana so Japanese is unaffected in practice).
-            let lowered = s.properties.lowercaseMapping
-            for d in lowered.decomposedStringWithCanonicalMapping.unicodeScalars {
-                if d.properties.generalCategory == .nonspacingMark { continue }
-                if d.value == 0x0640 { continue }  // Arabic tatweel
-                out.append(d)
-            }
-            if out.isEmpty && s.properties.generalCategory != .nonspacingMark { out = [s] }
-        }
-        cache[v] = out
-        return out
-    }
-
-    /// Whitespace runs (newlines included) become one space; edges are kept so snippets join.
-    public static func squeeze(_ s: String) -> String {
+/// Snippets around a search hit: white space runs (newlines included) become one space; edges are
+/// kept so snippets join.
+enum Snippet {
+    static func squeeze(_ s: String) -> String {
         var s = s
         return s.withUTF8 { u in
             var out: [UInt8] = []
@@ -390,67 +365,5 @@ public struct Folding {
             if space { out.append(0x20) }
             return String(decoding: out, as: UTF8.self)
         }
-    }
-
-    public static func fold(_ text: String) -> Folding {
-        var cache: [UInt32: [Unicode.Scalar]] = [:]
-        return fold(text, cache: &cache)
-    }
-
-    public static func fold(_ text: String, cache: inout [UInt32: [Unicode.Scalar]]) -> Folding {
-        var f = Folding()
-        f.scalars.reserveCapacity(text.unicodeScalars.count)
-        f.origin.reserveCapacity(text.unicodeScalars.count)
-        var lastSpace = true
-        for (i, s) in text.unicodeScalars.enumerated() {
-            let v = s.value
-            if v < 0x80 {
-                // ASCII: lowercase letters, one space for any white space run.
-                if v == 0x20 || v == 0x0A || v == 0x09 || v == 0x0D || v == 0x0C {
-                    if lastSpace { continue }
-                    lastSpace = true
-                    f.scalars.append(" ")
-                } else {
-                    lastSpace = false
-                    f.scalars.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 32)) : s)
-                }
-                f.origin.append(i)
-                continue
-            }
-            for o in foldScalar(s, cache: &cache) {
-                if o == " " {
-                    if lastSpace { continue }
-                    lastSpace = true
-                } else {
-                    lastSpace = false
-                }
-                f.scalars.append(o)
-                f.origin.append(i)
-            }
-        }
-        while f.scalars.last == " " { f.scalars.removeLast(); f.origin.removeLast() }
-        return f
-    }
-
-    /// Non-overlapping occurrences of `needle`, as half-open ranges of folded indexes.
-    public func find(_ needle: [Unicode.Scalar]) -> [(start: Int, end: Int)] {
-        guard !needle.isEmpty, needle.count <= scalars.count else { return [] }
-        var hits: [(Int, Int)] = []
-        let first = needle[0]
-        var i = 0
-        let last = scalars.count - needle.count
-        while i <= last {
-            if scalars[i] == first {
-                var j = 1
-                while j < needle.count && scalars[i + j] == needle[j] { j += 1 }
-                if j == needle.count {
-                    hits.append((i, i + needle.count))
-                    i += needle.count
-                    continue
-                }
-            }
-            i += 1
-        }
-        return hits
     }
 }

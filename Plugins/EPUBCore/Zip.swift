@@ -1,11 +1,11 @@
 import Foundation
 import PluginKit
-import ZipReading
+import LibZip
 
-public typealias ZipLimits = ZipReading.ZipLimits
-public typealias ZipEntry = ZipReading.ZipEntry
+public typealias ZipLimits = LibZip.ZipLimits
+public typealias ZipEntry = LibZip.ZipEntry
 
-/// A book's zip archive: the shared reader (`ZipReading`), its failures as the plugin's.
+/// A book's zip archive: the shared reader (`LibZip`), its failures as the plugin's.
 ///
 /// Not thread-safe as a book: one publication is used by one thread at a time (the ABI's handle rule).
 public final class ZipArchive {

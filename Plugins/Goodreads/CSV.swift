@@ -145,25 +145,6 @@ enum Text {
         s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
     }
 
-    /// RFC 3986 unreserved characters stay; everything else is %XX (as OAuth 1.0a demands).
-    static func percent(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(Character(Unicode.Scalar(b)))
-            default:
-                out += String(format: "%%%02X", b)
-            }
-        }
-        return out
-    }
-
-    static func form(_ pairs: [(String, String)]) -> String {
-        pairs.map { percent($0.0) + "=" + percent($0.1) }.joined(separator: "&")
-    }
-
     static func parseForm(_ s: String) -> [String: String] {
         var out: [String: String] = [:]
         for pair in s.split(separator: "&") {

@@ -48,7 +48,7 @@ final class GoodreadsConnection: ReadingListConnection {
             if host.isCancelled { throw PluginFailure.cancelled }
             var query = [("shelf", name)]
             if let rssKey { query.append(("key", rssKey)) }
-            let url = "\(base)/review/list_rss/\(Text.percent(user))?" + Text.form(query)
+            let url = "\(base)/review/list_rss/\(PercentEncoding.encode(user))?" + PercentEncoding.form(query)
             let response = try host.http("GET", url)
             if response.status == 404 { throw PluginFailure.notFound("Goodreads has no user \(user)") }
             if response.status == 401 || response.status == 403 {
@@ -85,7 +85,7 @@ final class GoodreadsConnection: ReadingListConnection {
         } else {
             parameters.append(("key", key))
         }
-        let response = try host.http("GET", url + "?" + Text.form(parameters), headers: headers)
+        let response = try host.http("GET", url + "?" + PercentEncoding.form(parameters), headers: headers)
         try check(response, what: path)
         return try parse(response, what: path)
     }
@@ -118,7 +118,7 @@ final class GoodreadsConnection: ReadingListConnection {
             var page = 1
             while page <= 500 {
                 if host.isCancelled { throw PluginFailure.cancelled }
-                let doc = try apiGet("/review/list/\(Text.percent(user)).xml",
+                let doc = try apiGet("/review/list/\(PercentEncoding.encode(user)).xml",
                                      [("v", "2"), ("shelf", name), ("page", String(page)), ("per_page", "200")], key: key)
                 let (got, end, total) = try GoodreadsXML.reviews(doc, requested: name)
                 entries += got
@@ -148,7 +148,7 @@ final class GoodreadsConnection: ReadingListConnection {
         }
         try host.setSecret(token, for: "request_token")
         try host.setSecret(tokenSecret, for: "request_token_secret")
-        return AuthorizationStart(url: "\(base)/oauth/authorize?" + Text.form([("oauth_token", token), ("oauth_callback", redirectURI)]),
+        return AuthorizationStart(url: "\(base)/oauth/authorize?" + PercentEncoding.form([("oauth_token", token), ("oauth_callback", redirectURI)]),
                                   state: token)
     }
 
@@ -249,7 +249,7 @@ final class GoodreadsConnection: ReadingListConnection {
                 }
                 let url = "\(base)/shelf/add_to_shelf.xml"
                 let parameters = [("book_id", bookID), ("name", e.shelf)]
-                let body = Text.form(parameters)
+                let body = PercentEncoding.form(parameters)
                 let response = try host.http("POST", url, headers: [
                     "Authorization": oauth.authorization(method: "POST", url: url, parameters: parameters),
                     "Content-Type": "application/x-www-form-urlencoded",
@@ -271,7 +271,7 @@ final class GoodreadsConnection: ReadingListConnection {
 
     func bookID(isbn: String?, key: String) throws -> String? {
         guard let isbn else { return nil }
-        let response = try host.http("GET", "\(base)/book/isbn_to_id/\(isbn)?" + Text.form([("key", key)]))
+        let response = try host.http("GET", "\(base)/book/isbn_to_id/\(isbn)?" + PercentEncoding.form([("key", key)]))
         if response.status == 404 { return nil }
         try check(response, what: "the book with ISBN \(isbn)")
         let id = String(decoding: response.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

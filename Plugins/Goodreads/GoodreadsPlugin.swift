@@ -12,7 +12,8 @@ final class GoodreadsPlugin: ReadingListPlugin {
         version: "0.2.0",
         description: "Goodreads shelves: library export CSV, public shelf RSS, and the legacy API.",
         services: ["goodreads"],
-        capabilities: [.readingList]
+        capabilities: [.readingList],
+        concurrentHandles: true
     )
 
     let host: PluginHost

@@ -1,5 +1,6 @@
 import CCrypto
 import Foundation
+import PluginKit
 
 /// OAuth 1.0a request signing (RFC 5849 §3.4, HMAC-SHA1), for the legacy Goodreads API.
 struct OAuth1 {
@@ -19,21 +20,21 @@ struct OAuth1 {
         if let token { oauth.append(("oauth_token", token)) }
         let signature = sign(method: method, url: url, parameters: parameters + oauth)
         oauth.append(("oauth_signature", signature))
-        return "OAuth " + oauth.sorted { $0.0 < $1.0 }.map { "\(Text.percent($0.0))=\"\(Text.percent($0.1))\"" }.joined(separator: ", ")
+        return "OAuth " + oauth.sorted { $0.0 < $1.0 }.map { "\(PercentEncoding.encode($0.0))=\"\(PercentEncoding.encode($0.1))\"" }.joined(separator: ", ")
     }
 
     func sign(method: String, url: String, parameters: [(String, String)]) -> String {
         let base = OAuth1.baseString(method: method, url: url, parameters: parameters)
-        let key = Text.percent(consumerSecret) + "&" + Text.percent(tokenSecret ?? "")
+        let key = PercentEncoding.encode(consumerSecret) + "&" + PercentEncoding.encode(tokenSecret ?? "")
         return OAuth1.hmacSHA1(key: Array(key.utf8), message: Array(base.utf8)).base64EncodedString()
     }
 
     /// The signature base string: METHOD&url&sorted-encoded-parameters (RFC 5849 §3.4.1).
     static func baseString(method: String, url: String, parameters: [(String, String)]) -> String {
-        var pairs: [(String, String)] = parameters.map { (Text.percent($0.0), Text.percent($0.1)) }
+        var pairs: [(String, String)] = parameters.map { (PercentEncoding.encode($0.0), PercentEncoding.encode($0.1)) }
         pairs.sort { (a: (String, String), b: (String, String)) -> Bool in a.0 == b.0 ? a.1 < b.1 : a.0 < b.0 }
         let encoded: String = pairs.map { (p: (String, String)) -> String in p.0 + "=" + p.1 }.joined(separator: "&")
-        return method.uppercased() + "&" + Text.percent(baseURL(url)) + "&" + Text.percent(encoded)
+        return method.uppercased() + "&" + PercentEncoding.encode(baseURL(url)) + "&" + PercentEncoding.encode(encoded)
     }
 
     /// Scheme and host lowercased, default port dropped, no query or fragment (§3.4.1.2).

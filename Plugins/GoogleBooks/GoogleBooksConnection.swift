@@ -289,9 +289,7 @@ final class GoogleBooksConnection: ReadingListConnection {
         return (object["items"] as? [[String: Any]])?.first?["id"] as? String
     }
 
-    func form(_ pairs: [(String, String)]) -> String {
-        pairs.map { PKCE.percent($0.0) + "=" + PKCE.percent($0.1) }.joined(separator: "&")
-    }
+    func form(_ pairs: [(String, String)]) -> String { PercentEncoding.form(pairs) }
 }
 
 enum GoogleVolume {
@@ -337,18 +335,5 @@ enum PKCE {
     static func base64url(_ data: Data) -> String {
         data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func percent(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(Character(Unicode.Scalar(b)))
-            default: out += String(format: "%%%02X", b)
-            }
-        }
-        return out
     }
 }

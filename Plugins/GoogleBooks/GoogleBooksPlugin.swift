@@ -11,7 +11,8 @@ final class GoogleBooksPlugin: ReadingListPlugin {
         version: "0.2.0",
         description: "Google Books bookshelves through the Books API v1.",
         services: ["google-books"],
-        capabilities: [.readingList]
+        capabilities: [.readingList],
+        concurrentHandles: true
     )
 
     let host: PluginHost

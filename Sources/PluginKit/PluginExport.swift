@@ -3,26 +3,29 @@ import PluginAPI
 
 /// Turns a Swift `ShelfPlugin` type into the C descriptor and vtables of plugin.h.
 ///
-/// A plugin exports its entry symbol in a file of its own:
+/// A plugin exports its entry symbol in a file of its own, with the descriptor made when the
+/// library is loaded, so that the entry allocates nothing and takes no lock (plugin.h):
 ///
+///     @used @section(".init_array") let makeDescriptor: @convention(c) () -> Void = { PluginExport.prepare(MyPlugin.self) }
 ///     @_cdecl("shelf_plugin_entry")
-///     public func shelfPluginEntry() -> UnsafeRawPointer { PluginExport.entry(MyPlugin.self) }
+///     public func shelfPluginEntry() -> UnsafeRawPointer? { PluginExport.entry }
 ///
 /// PluginKit is linked statically into each plugin, so each plugin has its own copy of this state.
 public enum PluginExport {
-    public static func entry(_ type: ShelfPlugin.Type) -> UnsafeRawPointer {
-        lock.lock()
-        defer { lock.unlock() }
-        if let descriptor { return UnsafeRawPointer(descriptor) }
+    /// Makes the descriptor; called once, by the library's constructor (dlopen runs it on one thread,
+    /// before the host can look the entry up, so later readers need no lock).
+    public static func prepare(_ type: ShelfPlugin.Type) {
+        guard descriptor == nil else { return }
         pluginType = type
-        let made = makeDescriptor(type.info)
-        descriptor = made
-        return UnsafeRawPointer(made)
+        descriptor = makeDescriptor(type.info)
     }
 
-    static let lock = NSLock()
-    static var descriptor: UnsafeMutablePointer<shelf_plugin_descriptor>?
-    static var pluginType: ShelfPlugin.Type?
+    /// The descriptor `prepare` made: what `shelf_plugin_entry` returns (nil, and the host refuses
+    /// the plugin, if it was never prepared).
+    public static var entry: UnsafeRawPointer? { descriptor.map { UnsafeRawPointer($0) } }
+
+    nonisolated(unsafe) static var descriptor: UnsafeMutablePointer<shelf_plugin_descriptor>?
+    nonisolated(unsafe) static var pluginType: ShelfPlugin.Type?
     static var instance: ShelfPlugin?
     static var hostServices: PluginHost?
 

@@ -1,5 +1,5 @@
 import PluginAPI
-import ZipReading
+import LibZip
 
 extension PluginFailure {
     /// A zip archive's failure with the status the ABI gives its kind.

@@ -24,12 +24,14 @@ public struct PluginInfo: Sendable {
     public var fileExtensions: [String]
     public var services: [String]
     public var capabilities: Set<Capability>
+    /// SHELF_PLUGIN_CONCURRENT_HANDLES: separate handles may be used from separate threads at once.
+    /// Off unless the plugin asks: then the host serialises every call into it (plugin.h, "Threading").
     public var concurrentHandles: Bool
 
     public init(id: String, name: String, version: String, license: String = "MIT",
                 vendor: String? = "shelf", url: String? = nil, description: String? = nil,
                 mediaTypes: [String] = [], fileExtensions: [String] = [], services: [String] = [],
-                capabilities: Set<Capability> = [], concurrentHandles: Bool = true) {
+                capabilities: Set<Capability> = [], concurrentHandles: Bool = false) {
         self.id = id
         self.name = name
         self.version = version

@@ -265,6 +265,7 @@ extension Locator: JSONWritable {
         if let p = locations.progression { w.key("progression", first: &first); try w.double(p) }
         if let t = locations.totalProgression { w.key("totalProgression", first: &first); try w.double(t) }
         if let f = locations.fragments { w.key("fragments", first: &first); w.stringArray(f) }
+        try w.extra(locations.extra, except: Locations.known, first: first)
         w.raw("}")
         if let text {
             w.raw(",\"text\":{")
@@ -274,6 +275,7 @@ extension Locator: JSONWritable {
             if let s = text.after { w.key("after", first: &first); w.string(s) }
             w.raw("}")
         }
+        try w.extra(extra, except: Self.known, first: false)
         w.raw("}")
     }
 }
@@ -314,15 +316,18 @@ extension JSONWriter {
         if let properties = l.pointee.properties { raw(",\"properties\":"); try object(properties) }
         if let duration = l.pointee.duration { raw(",\"duration\":"); try double(duration) }
         if let children = l.pointee.children { raw(",\"children\":"); try links(children) }
-        if !l.pointee.extra.isEmpty {
-            for (k, v) in l.pointee.extra.sorted(by: { $0.key < $1.key }) where !Link.known.contains(k) {
-                raw(UInt8(ascii: ","))
-                string(k)
-                raw(UInt8(ascii: ":"))
-                try v.write(to: &self)
-            }
-        }
+        try extra(l.pointee.extra, except: Link.known, first: false)
         raw("}")
+    }
+
+    /// Members a model does not name, after those it does, in the order of their names (see `object`).
+    mutating func extra(_ members: [String: JSONValue], except known: Set<String>, first: Bool) throws {
+        guard !members.isEmpty else { return }
+        var first = first
+        for (k, v) in members.sorted(by: { $0.key < $1.key }) where !known.contains(k) {
+            key(k, first: &first)
+            try v.write(to: &self)
+        }
     }
 }
 
@@ -571,6 +576,7 @@ public struct JSONReader {
             var title: String?
             var locations = Locator.Locations()
             var text: Locator.Text?
+            var extra: [String: JSONValue] = [:]
             var seen: UInt8 = 0
             func once(_ bit: UInt8) throws {
                 guard seen & bit == 0 else { throw FastJSONError("duplicate member") }  // JSONDecoder keeps the first
@@ -602,7 +608,7 @@ public struct JSONReader {
                         else if l.keyIs("progression") { try onceL(2); try l.colon(); locations.progression = try l.optionalDouble() }
                         else if l.keyIs("totalProgression") { try onceL(4); try l.colon(); locations.totalProgression = try l.optionalDouble() }
                         else if l.keyIs("fragments") { try onceL(8); try l.colon(); locations.fragments = try [String]?.fromJSON(l.value(depth: 2)) }
-                        else { _ = try l.string(); try l.colon(); _ = try l.value(depth: 2) }
+                        else { try l.unknownMember(into: &locations.extra, except: Locator.Locations.known, depth: 2) }
                     }
                 }
                 else if c.keyIs("text") {
@@ -624,10 +630,23 @@ public struct JSONReader {
                     }
                     text = t
                 }
-                else { _ = try c.string(); try c.colon(); _ = try c.value(depth: 1) }
+                else { try c.unknownMember(into: &extra, except: Locator.known, depth: 1) }
             }
             guard let href else { throw FastJSONError("no href") }
-            return Locator(href: href, type: type ?? "", title: title, locations: locations, text: text)
+            var locator = Locator(href: href, type: type ?? "", title: title, locations: locations, text: text)
+            locator.extra = extra
+            return locator
+        }
+
+        /// A member a model does not name, kept in `extra`.
+        mutating func unknownMember(into extra: inout [String: JSONValue], except known: Set<String>, depth: Int) throws {
+            let key = try string()
+            // A known key spelled with escapes: leave the input to the slower, exact path.
+            guard !known.contains(key) else { throw FastJSONError("escaped key \(key)") }
+            try colon()
+            guard extra.updateValue(try value(depth: depth), forKey: key) == nil else {
+                throw FastJSONError("duplicate member \(key)")
+            }
         }
 
         /// A link read straight from the bytes, as `Link(json:)` reads it from a parsed value: a manifest of a
@@ -680,13 +699,7 @@ public struct JSONReader {
                         try once(64, &seen); try colon()
                         if try peek() == UInt8(ascii: "n") { _ = try literal("null", .null) } else { children = try links(depth: depth + 1) }
                     } else {
-                        let key = try string()
-                        // A known key spelled with escapes: leave the input to the slower, exact path.
-                        guard !Link.known.contains(key) else { throw FastJSONError("escaped key \(key)") }
-                        try colon()
-                        guard extra.updateValue(try value(depth: depth + 1), forKey: key) == nil else {
-                            throw FastJSONError("duplicate member \(key)")
-                        }
+                        try unknownMember(into: &extra, except: Link.known, depth: depth + 1)
                     }
                     skipSpace()
                     let b = try peek()
@@ -1119,6 +1132,7 @@ extension Locator: JSONReadable {
             locations = Locations(position: position, progression: try optionalDouble(l, "progression"),
                                   totalProgression: try optionalDouble(l, "totalProgression"),
                                   fragments: try optionalStrings(l["fragments"]))
+            for (k, v) in l where !Locations.known.contains(k) { locations.extra[k] = v }
         }
         switch o["text"] {
         case nil, .null?: break
@@ -1127,6 +1141,7 @@ extension Locator: JSONReadable {
             text = Text(before: try optionalString(t, "before"), highlight: try optionalString(t, "highlight"),
                         after: try optionalString(t, "after"))
         }
+        for (k, v) in o where !Self.known.contains(k) { extra[k] = v }
     }
 }
 

@@ -83,13 +83,14 @@ struct RawZip {
     /// zip64 end record with its locator.
     var zip64 = false
 
+    private static let crcTable: [UInt32] = (0..<256).map { i in
+        var c = UInt32(i)
+        for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB88320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
     static func crc32(_ data: Data) -> UInt32 {
-        var table = [UInt32](repeating: 0, count: 256)
-        for i in 0..<256 {
-            var c = UInt32(i)
-            for _ in 0..<8 { c = (c & 1) != 0 ? 0xEDB88320 ^ (c >> 1) : c >> 1 }
-            table[i] = c
-        }
+        let table = crcTable
         var crc: UInt32 = 0xFFFFFFFF
         for b in data { crc = table[Int((crc ^ UInt32(b)) & 0xFF)] ^ (crc >> 8) }
         return crc ^ 0xFFFFFFFF

@@ -1,4 +1,5 @@
 import Foundation
+import TextFolding
 
 /// One reading-order item's rendered text cut into its pages.
 ///
@@ -76,55 +77,10 @@ public struct PagedText {
     }
 }
 
-/// Text reduced to its letters and digits, lowercased, with a map back to the UTF-8 offset of each: how a quote is
-/// found again whatever the line wrapping, indentation, decorations or punctuation around it.
-struct LetterStream {
-    var scalars: [Unicode.Scalar] = []
-    var origins: [Int] = []
-
-    init(_ text: String) {
-        scalars.reserveCapacity(text.utf8.count)
-        origins.reserveCapacity(text.utf8.count)
-        var offset = 0
-        for scalar in text.unicodeScalars {
-            defer { offset += UTF8.width(scalar) }
-            let v = scalar.value
-            if v < 0x80 {
-                if v >= 0x61 && v <= 0x7A || v >= 0x30 && v <= 0x39 {
-                    scalars.append(scalar)
-                    origins.append(offset)
-                } else if v >= 0x41 && v <= 0x5A {
-                    scalars.append(Unicode.Scalar(v + 32)!)
-                    origins.append(offset)
-                }
-                continue
-            }
-            let properties = scalar.properties
-            guard properties.isAlphabetic || properties.numericType != nil else { continue }
-            for lowered in properties.lowercaseMapping.unicodeScalars {
-                scalars.append(lowered)
-                origins.append(offset)
-            }
-        }
-    }
-
-    /// Start indexes of every occurrence of `needle`.
-    func occurrences(of needle: [Unicode.Scalar]) -> [Int] {
-        guard !needle.isEmpty, needle.count <= scalars.count else { return [] }
-        var found: [Int] = []
-        let first = needle[0]
-        var i = 0
-        let last = scalars.count - needle.count
-        while i <= last {
-            if scalars[i] == first {
-                var j = 1
-                while j < needle.count && scalars[i + j] == needle[j] { j += 1 }
-                if j == needle.count { found.append(i) }
-            }
-            i += 1
-        }
-        return found
-    }
+/// Text reduced to its letters and digits, folded (TextFolding), with a map back to the UTF-8 offset of each: how a
+/// quote is found again whatever the line wrapping, indentation, decorations or punctuation around it.
+extension FoldedText {
+    static func letters(_ text: String) -> FoldedText { FoldedText(text, keep: .lettersAndDigits, origins: .utf8Offset) }
 
     /// True when the letters just before `index` end with `context`'s last letters.
     func precededBy(_ context: [Unicode.Scalar], at index: Int) -> Bool {

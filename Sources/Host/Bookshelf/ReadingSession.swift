@@ -1,5 +1,6 @@
 import Foundation
 import Readium
+import TextFolding
 
 /// A book opened for reading in pages: its positions, its table of contents, and each item's text cut into pages
 /// at one width. Moving (next, previous, go to, table of contents, search hit, bookmark) is done in page numbers,
@@ -134,7 +135,7 @@ public final class ReadingSession {
     public func resolve(_ locator: Locator) -> Resolution {
         var first = pageNumber(of: locator)
         if first == nil, let located = try? publication.locate(locator) { first = pageNumber(of: located) }
-        guard let quote = locator.text, let highlight = quote.highlight, LetterStream(highlight).scalars.count >= 3 else {
+        guard let quote = locator.text, let highlight = quote.highlight, FoldedText.letters(highlight).scalars.count >= 3 else {
             return first.map(Resolution.page) ?? .lost("this place is not in this edition of the book")
         }
         if let p = first, let found = find(quote, inItemOf: p) { return .page(found) }

@@ -1,5 +1,6 @@
 import Foundation
 import Readium
+import TextFolding
 
 /// The text quote stored with a position or a bookmark (Readium's `text`: before, highlight), made from the page the
 /// patron sees, and found again in the rendered text of an item.
@@ -45,7 +46,7 @@ enum TextQuote {
     static func make(_ paged: PagedText, page index: Int) -> Locator.Text? {
         guard paged.pages.indices.contains(index) else { return nil }
         let highlight = prefix(plain(paged.pages[index]), highlightLength)
-        guard LetterStream(highlight).scalars.count >= 3 else { return nil }
+        guard FoldedText.letters(highlight).scalars.count >= 3 else { return nil }
         let before = suffix(plain(paged.text(before: index)), beforeLength)
         return Locator.Text(before: before.isEmpty ? nil : before, highlight: highlight, after: nil)
     }
@@ -60,12 +61,12 @@ enum TextQuote {
     /// The UTF-8 offset in `paged.text` where the quote starts.
     static func locate(_ quote: Locator.Text, in paged: PagedText, near expected: Int? = nil) -> Int? {
         guard let highlight = quote.highlight else { return nil }
-        let needle = Array(LetterStream(highlight).scalars.prefix(matchLetters))
+        let needle = Array(FoldedText.letters(highlight).scalars.prefix(matchLetters))
         guard needle.count >= 3 else { return nil }
-        let stream = LetterStream(paged.text)
-        let hits = stream.occurrences(of: needle)
+        let stream = FoldedText.letters(paged.text)
+        let hits = stream.occurrences(of: needle, overlapping: true).map(\.lowerBound)
         guard !hits.isEmpty else { return nil }
-        let before = LetterStream(quote.before ?? "").scalars
+        let before = FoldedText.letters(quote.before ?? "").scalars
         let target = expected.flatMap { paged.pageStarts.indices.contains($0) ? paged.pageStarts[$0] : nil } ?? 0
         let best = hits.min { a, b in
             let ca = stream.precededBy(before, at: a), cb = stream.precededBy(before, at: b)

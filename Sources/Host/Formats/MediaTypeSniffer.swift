@@ -1,5 +1,5 @@
 import Foundation
-import ZipReading
+import LibZip
 
 /// Tells a file's media type from its content first (zip `mimetype` entry and container layout,
 /// JSON manifest profile, magic bytes), and from its extension only when content cannot tell or

@@ -9,6 +9,7 @@ import Synchronization
 public enum HostServices {
     /// Ctrl-C was pressed: every call in flight is asked to stop. The signal handler (CInterrupt) only sets a
     /// `sig_atomic_t`; this reads it, from any thread. Setting it by hand asks the same of every call (or clears it).
+    /// One call alone is cancelled with its `CallCancellation`.
     public static var cancelRequested: Bool {
         get { shelf_interrupt_requested() != 0 }
         set { shelf_interrupt_set(newValue ? 1 : 0) }
@@ -63,9 +64,9 @@ public enum HostServices {
         host.pointee.progress = { host, fraction, label in
             guard let host else { return SHELF_E_INVALID_ARGUMENT }
             HostServices.progressSink?(HostServices.context(host).pluginID, fraction, label.map { String(cString: $0) })
-            return HostServices.cancelRequested ? SHELF_E_CANCELLED : SHELF_OK
+            return CallCancellation.isCurrentCallCancelled ? SHELF_E_CANCELLED : SHELF_OK
         }
-        host.pointee.is_cancelled = { _ in HostServices.cancelRequested ? 1 : 0 }
+        host.pointee.is_cancelled = { _ in CallCancellation.isCurrentCallCancelled ? 1 : 0 }
         // Optional services by id (readinglist.h): "shelf.host.http/1", "shelf.host.credentials/1".
         host.pointee.get_service = { host, id in
             guard host != nil, let id else { return nil }

@@ -19,7 +19,7 @@ final class OutputCollector {
             guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
             guard size <= me.limit - me.data.count else { return SHELF_E_LIMIT }
             me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
-            return HostServices.cancelRequested ? SHELF_E_CANCELLED : SHELF_OK
+            return CallCancellation.isCurrentCallCancelled ? SHELF_E_CANCELLED : SHELF_OK
         })
         return try withUnsafePointer(to: &writer) { try body($0) }
     }

@@ -2,7 +2,7 @@ import Foundation
 import PluginAPI
 import Synchronization
 
-/// The host services of readinglist.h that connectors find through `shelf_host.get_service`:
+/// The host services of http.h and credentials.h that connectors find through `shelf_host.get_service`:
 /// "shelf.host.http/1" (one request over the host's HTTPClient) and "shelf.host.credentials/1"
 /// (secrets in the 0600 credentials file, under a key namespaced by the plugin's id).
 public enum ConnectorServices {
@@ -139,7 +139,8 @@ public enum ConnectorServices {
             client = HTTPClient(configuration: configuration)
         }
         do {
-            let response = try client.send(httpRequest, isCancelled: { HostServices.cancelRequested })
+            let call = CallCancellation.current  // the connector's call on this thread, asked from the client's
+            let response = try client.send(httpRequest, isCancelled: { HostServices.cancelRequested || call?.isCancelled == true })
             status.pointee = Int32(response.status)
             if headers != nil {
                 var text = ""

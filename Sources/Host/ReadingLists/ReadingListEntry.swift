@@ -1,4 +1,5 @@
 import Foundation
+import TextFolding
 
 /// What the host adds to a reading-list entry (the shape itself is `Readium.ReadingListEntry`).
 extension ReadingListEntry {
@@ -80,40 +81,9 @@ public enum ISBN {
     }
 }
 
-/// Folding for title and author matching: case, punctuation and diacritics gone, spaces collapsed.
+/// Title and author matching: case, punctuation, diacritics and width gone, one space between words (TextFolding).
 public enum Fold {
-    public static func text(_ s: String) -> String {
-        // ASCII (most titles and names): the same folding byte by byte, without Foundation's per-call setup.
-        if s.utf8.allSatisfy({ $0 < 0x80 }) {
-            var out: [UInt8] = []
-            out.reserveCapacity(s.utf8.count)
-            var space = false
-            for var b in s.utf8 {
-                if b >= 0x41 && b <= 0x5A { b += 0x20 }
-                if (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) {
-                    if space && !out.isEmpty { out.append(0x20) }
-                    out.append(b)
-                    space = false
-                } else {
-                    space = true
-                }
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
-        let folded = s.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: Locale(identifier: "en_US_POSIX"))
-        var out = ""
-        var space = false
-        for ch in folded.unicodeScalars {
-            if CharacterSet.alphanumerics.contains(ch) {
-                if space && !out.isEmpty { out.append(" ") }
-                out.unicodeScalars.append(ch)
-                space = false
-            } else {
-                space = true
-            }
-        }
-        return out
-    }
+    public static func text(_ s: String) -> String { FoldedText.words(s) }
 
     /// A title without its series note or subtitle: "Mort (Discworld, #4)" → "mort".
     public static func title(_ s: String) -> String {

@@ -10,9 +10,11 @@
  * ---------------------------------------------------------------------------------------------
  * RULES THAT HOLD FOR EVERY CALL (read these once; the comments below do not repeat them)
  *
- * Versions.  Every struct that crosses the boundary begins with `uint32_t struct_size`. A struct
- *   only ever grows by appending fields, and its size says which fields exist: read a field only
- *   when `struct_size` covers it. The ABI major changes only if a released struct changes shape,
+ * Versions.  Every struct that crosses the boundary begins with `uint32_t struct_size`, but one:
+ *   `shelf_writer`, a callback and its context that the host makes for one call and that never
+ *   grows (an output of another shape would come with a new vtable id, not a longer writer). A
+ *   struct only ever grows by appending fields, and its size says which fields exist: read a field
+ *   only when `struct_size` covers it. The ABI major changes only if a released struct changes shape,
  *   and the host refuses a plugin whose major it does not know. A vtable, once released under an
  *   id, never changes: new calls come under a new id ("shelf.format/2").
  *
@@ -27,8 +29,12 @@
  *     is unloaded, never changed after `shelf_plugin_entry` returns.
  *
  * Threading.
- *   - `shelf_plugin_entry`, `get_extension` and a format's `probe` may be called from any thread,
- *     at any time after `init`, concurrently.
+ *   - `shelf_plugin_entry` and `get_extension` may be called from any thread, concurrently, at any
+ *     time after the library is loaded: before `init` too (the host reads what a plugin offers
+ *     before it initialises it) and until `deinit` returns. They only return static pointers.
+ *   - Every other call of the plugin, the functions of the vtables `get_extension` returns
+ *     included, comes after `init` returned SHELF_OK and before `deinit`. A format's `probe` (and
+ *     each call documented so) may come from any thread, concurrently.
  *   - `init` and `deinit` are called once each, by one thread, with no other call in flight.
  *   - One handle is used by one thread at a time. Different handles are used concurrently from
  *     different threads only if the descriptor sets SHELF_PLUGIN_CONCURRENT_HANDLES; otherwise the
@@ -198,7 +204,8 @@ typedef struct shelf_host {
      * SHELF_E_CANCELLED when the patron cancelled: stop and return SHELF_E_CANCELLED. */
     shelf_status (*progress)(const struct shelf_host *host, double fraction, const char *label);
 
-    /* Non-zero when the call in flight on this thread has been cancelled. Cheap: poll it in loops. */
+    /* Non-zero when the call in flight on this thread has been cancelled. Each call is cancelled on
+     * its own: a call on another thread may go on. Cheap: poll it in loops. */
     int32_t (*is_cancelled)(const struct shelf_host *host);
 
     /* Further host services by id (for example "shelf.host.http/1" for connectors). Returns a
@@ -238,22 +245,28 @@ typedef struct shelf_plugin_descriptor {
     const char *const *file_extensions;
     const char *const *services;
 
-    /* Called once after loading, before any other call but `get_extension`. Return SHELF_OK, or an
-     * error with a message: the host then unloads the plugin and says why. May be NULL. */
+    /* Called once after loading, before any call but `shelf_plugin_entry` and `get_extension`
+     * ("Threading"). Return SHELF_OK, or an error with a message: the host then unloads the plugin
+     * and says why. May be NULL. */
     shelf_status (*init)(const shelf_host *host, shelf_error *err);
 
     /* Called once before unloading, after every handle has been closed. May be NULL. */
     void (*deinit)(void);
 
     /* The vtable for a capability id ("shelf.format/1", see the extension headers), or NULL when
-     * the plugin does not offer it. Returns the same pointer every time. */
+     * the plugin does not offer it. Returns the same pointer every time, before `init` as after
+     * ("Threading"); the vtable's functions are called only after `init`. */
     const void *(*get_extension)(const char *id);
 } shelf_plugin_descriptor;
 
 /*
  * The one symbol a plugin exports. Returns a pointer to a static descriptor; must not allocate,
  * do I/O, or fail. The host calls it right after dlopen and checks the descriptor before `init`.
+ * Declared here so that a definition with another signature does not compile:
+ *
+ *     SHELF_EXPORT const shelf_plugin_descriptor *shelf_plugin_entry(void) { return &descriptor; }
  */
+SHELF_EXPORT const shelf_plugin_descriptor *shelf_plugin_entry(void);
 typedef const shelf_plugin_descriptor *(*shelf_plugin_entry_fn)(void);
 #define SHELF_PLUGIN_ENTRY_SYMBOL "shelf_plugin_entry"
 

@@ -1,10 +1,12 @@
 /*
- * shelf plugin ABI, version 1 — reading-list connectors and the host services they use.
+ * shelf plugin ABI, version 1 — reading-list connectors.
  *
  *   "shelf.readinglist/1"       a connector: pull a patron's shelves from a reading-list service
  *                               (Goodreads, Google Books, ...), push reads and want-to-reads back
- *   "shelf.host.http/1"         host service: one HTTP request/response over the host's client
- *   "shelf.host.credentials/1"  host service: the patron's secrets for this plugin, kept by the host
+ *
+ * and the host services they use, declared in headers of their own and included here:
+ *   "shelf.host.http/1"         http.h: one HTTP request/response over the host's client
+ *   "shelf.host.credentials/1"  credentials.h: the patron's secrets for this plugin, kept by the host
  *
  * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here.
  *
@@ -68,78 +70,13 @@
 #define SHELF_READINGLIST_H
 
 #include "plugin.h"
+/* The host services connectors use, each in a header of its own (any plugin may ask for them). */
+#include "http.h"
+#include "credentials.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ----- shelf.host.http/1 ------------------------------------------------------------------- */
-
-#define SHELF_HOST_HTTP "shelf.host.http/1"
-
-/* The host does not retry or back off on its own (the connector knows when a retry is safe). */
-#define SHELF_HTTP_NO_RETRY  ((uint32_t)1 << 0)
-
-/*
- * One request. The connector owns it and everything it points to; the host reads it during `send`
- * only. `struct_size` is sizeof(shelf_http_request) as the connector was built.
- */
-typedef struct shelf_http_request {
-    uint32_t struct_size;
-    uint32_t flags;             /* SHELF_HTTP_* bits, 0 for the defaults */
-    const char *method;         /* "GET", "POST", "PUT", "DELETE" or "HEAD" */
-    const char *url;            /* absolute http:// or https:// URL */
-    /* NULL-terminated list of "Name: value" strings, or NULL. CR and LF are refused. */
-    const char *const *headers;
-    const void *body;           /* may be NULL when body_size is 0 */
-    size_t body_size;
-    uint32_t timeout_ms;        /* 0: the host's default */
-    uint32_t reserved;          /* zero */
-} shelf_http_request;
-
-typedef struct shelf_host_http_v1 {
-    uint32_t struct_size;
-
-    /*
-     * Sends `request` through the host's HTTP client (redirects, TLS, proxies and the patron's
-     * limits are the host's) and blocks until the answer is complete.
-     * On SHELF_OK *status is the final HTTP status (any, 4xx and 5xx included: reading them is
-     * the connector's job), the body went to `body` and, when `headers` is not NULL, each
-     * response header field to `headers` as one "Name: value\n" line. Fails with SHELF_E_IO (no
-     * answer: network, TLS, timeout), SHELF_E_LIMIT (body too large), SHELF_E_CANCELLED,
-     * SHELF_E_INVALID_ARGUMENT (malformed request); `err` then says which, in words. The host
-     * never logs header values or bodies.
-     * Threading: call it only from a thread the host called into, during that call (plugin.h).
-     * Several calls may be in flight at once when the host called in on several threads.
-     */
-    shelf_status (*send)(const shelf_host *host, const shelf_http_request *request, int32_t *status,
-                         const shelf_writer *headers, const shelf_writer *body, shelf_error *err);
-} shelf_host_http_v1;
-
-/* ----- shelf.host.credentials/1 ------------------------------------------------------------ */
-
-#define SHELF_HOST_CREDENTIALS "shelf.host.credentials/1"
-
-/*
- * Secrets (API keys, OAuth tokens and secrets) kept by the host for this plugin: in a file of
- * mode 0600, never printed, never logged. Keys are the plugin's own ("google-books.refresh_token"):
- * the host keeps each plugin's keys apart, so two plugins never see each other's. A key is
- * 1..128 bytes of [A-Za-z0-9._-]; a value is UTF-8 text of at most 64 KiB.
- * Threading: as for every host service (plugin.h). Calls are atomic: a set is on disk when it
- * returns, and two shelf processes never lose each other's change.
- */
-typedef struct shelf_host_credentials_v1 {
-    uint32_t struct_size;
-
-    /* Writes the value stored under `key` to `out`. SHELF_E_NOT_FOUND when there is none. */
-    shelf_status (*get)(const shelf_host *host, const char *key, const shelf_writer *out, shelf_error *err);
-
-    /* Stores `value` under `key`, replacing what was there. */
-    shelf_status (*set)(const shelf_host *host, const char *key, const char *value, shelf_error *err);
-
-    /* Deletes the value under `key`. Deleting a key that has no value is SHELF_OK. */
-    shelf_status (*remove)(const shelf_host *host, const char *key, shelf_error *err);
-} shelf_host_credentials_v1;
 
 /* ----- shelf.readinglist/1 ----------------------------------------------------------------- */
 

@@ -4,5 +4,7 @@
 #include "plugin.h"
 #include "format.h"
 #include "audio.h"
+#include "http.h"
+#include "credentials.h"
 #include "readinglist.h"
 #endif /* SHELF_SHELF_H */

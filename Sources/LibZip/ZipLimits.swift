@@ -12,8 +12,6 @@ public struct ZipLimits: Sendable, Equatable {
     /// Two entries of one name make an archive ambiguous (which one is the book?): refused unless
     /// a caller only asks which names exist.
     public var refusesDuplicateNames = true
-    /// Largest central directory read into memory (a few hundred bytes an entry in real books).
-    public var maxDirectorySize: UInt64 = 64 << 20
 
     public init() {}
     public static let `default` = ZipLimits()
@@ -40,8 +38,6 @@ public struct ZipEntry: Sendable {
     public var compressedSize: UInt64
     public var method: Int32
     public var encrypted: Bool
-    var crc: UInt32
-    var localHeaderOffset: UInt64
 }
 
 /// Why an archive or an entry cannot be read: a kind a caller maps to its own status, and a

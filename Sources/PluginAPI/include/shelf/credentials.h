@@ -1,0 +1,47 @@
+/*
+ * shelf plugin ABI, version 1 — the patron's secrets ("shelf.host.credentials/1").
+ *
+ * A plugin never stores a secret in its data_dir: it keeps them with this service.
+ *
+ * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here. A plugin
+ * finds this service through `shelf_host.get_service`; a host that lacks it returns NULL.
+ */
+#ifndef SHELF_CREDENTIALS_H
+#define SHELF_CREDENTIALS_H
+
+#include "plugin.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----- shelf.host.credentials/1 ------------------------------------------------------------ */
+
+#define SHELF_HOST_CREDENTIALS "shelf.host.credentials/1"
+
+/*
+ * Secrets (API keys, OAuth tokens and secrets) kept by the host for this plugin: in a file of
+ * mode 0600, never printed, never logged. Keys are the plugin's own ("google-books.refresh_token"):
+ * the host keeps each plugin's keys apart, so two plugins never see each other's. A key is
+ * 1..128 bytes of [A-Za-z0-9._-]; a value is UTF-8 text of at most 64 KiB.
+ * Threading: as for every host service (plugin.h). Calls are atomic: a set is on disk when it
+ * returns, and two shelf processes never lose each other's change.
+ */
+typedef struct shelf_host_credentials_v1 {
+    uint32_t struct_size;
+
+    /* Writes the value stored under `key` to `out`. SHELF_E_NOT_FOUND when there is none. */
+    shelf_status (*get)(const shelf_host *host, const char *key, const shelf_writer *out, shelf_error *err);
+
+    /* Stores `value` under `key`, replacing what was there. */
+    shelf_status (*set)(const shelf_host *host, const char *key, const char *value, shelf_error *err);
+
+    /* Deletes the value under `key`. Deleting a key that has no value is SHELF_OK. */
+    shelf_status (*remove)(const shelf_host *host, const char *key, shelf_error *err);
+} shelf_host_credentials_v1;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SHELF_CREDENTIALS_H */
