@@ -1,9 +1,9 @@
 import Foundation
 
-/// Speed without pitch change (PitchSynchronousStretcher: libsonic's method, on floats and SIMD).
+/// Speed without pitch change (WaveformSimilarityStretcher: WSOLA, on floats and SIMD).
 /// At 1.0 the samples pass through untouched.
 final class TimeStretcher {
-    private var stream: PitchSynchronousStretcher?
+    private var stream: WaveformSimilarityStretcher?
     let sampleRate: Int
     let channels: Int
     private(set) var speed: Double = 1
@@ -18,7 +18,7 @@ final class TimeStretcher {
     func setSpeed(_ value: Double) {
         speed = value
         if value != 1, stream == nil {
-            stream = PitchSynchronousStretcher(sampleRate: sampleRate, channels: channels)
+            stream = WaveformSimilarityStretcher(sampleRate: sampleRate, channels: channels)
         }
         stream?.setSpeed(value)
     }
