@@ -118,5 +118,10 @@ final class DamagedTrackCommandTests: XCTestCase {
         let missing = try process.run(["info", gone.path])
         XCTAssertEqual(missing.status, 66, missing.stderr)
         XCTAssertTrue(missing.stderr.contains("track 3 (Part 3, track3.mp3) is missing"), missing.stderr)
+        // Playing says so and goes on to the end.
+        let play = try process.run(["play", gone.path, "--from", "0", "--null"])
+        XCTAssertEqual(play.status, 0, play.stderr)
+        XCTAssertTrue(play.stderr.contains("track 3 (Part 3, track3.mp3) cannot be played"), play.stderr)
+        XCTAssertTrue(play.stdout.contains("Stopped by the end of the book"), play.stdout)
     }
 }

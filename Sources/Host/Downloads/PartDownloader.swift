@@ -71,6 +71,10 @@ public final class PartDownloader: @unchecked Sendable {
     /// Stops after the parts in flight reach a point where they can resume (they stay `.part`).
     public func cancel() { lock.locked { cancelled = true } }
 
+    /// Stopped by `cancel()` or by the process's own interruption (Ctrl-C sets HostServices.cancelRequested):
+    /// a download never outlives the command the patron interrupted.
+    private var isCancelled: Bool { lock.locked { cancelled } || HostServices.cancelRequested }
+
     /// Downloads every part not yet complete, `concurrency` at a time, in reading order (so the
     /// first chapters can play while later ones arrive). Returns when all have finished or failed.
     public func run() {
@@ -96,7 +100,7 @@ public final class PartDownloader: @unchecked Sendable {
     private func worker() {
         while true {
             let next: Part? = lock.locked {
-                guard !cancelled, let i = parts.firstIndex(where: { $0.state == .queued }) else { return nil }
+                guard !cancelled, !HostServices.cancelRequested, let i = parts.firstIndex(where: { $0.state == .queued }) else { return nil }
                 parts[i].state = .downloading
                 return parts[i]
             }
@@ -123,7 +127,7 @@ public final class PartDownloader: @unchecked Sendable {
                         parts[index].total = p.totalBytes
                     }
                     notify(index)
-                }, isCancelled: { [self] in lock.locked { cancelled } })
+                }, isCancelled: { [self] in isCancelled })
                 lock.locked {
                     parts[index].state = .complete
                     parts[index].bytes = result.bytes

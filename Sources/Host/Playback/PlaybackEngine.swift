@@ -298,6 +298,8 @@ public final class PlaybackEngine: @unchecked Sendable {
         if position >= timeline.totalFrames {
             stretcher.flush(into: &output)
             finishOutput(&output)
+            // What the stretcher still held is heard too.
+            listenedFrames += Int64(output.count / channels)
             ended = true
             playing = false
             emit(.ended)
@@ -372,6 +374,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
         if var timer = sleep, let remaining = timer.remainingFrames(sampleRate: sampleRate) {
             let frames = Int64(output.count / channels)
+            timer.fadeOut(&output, channels: channels, remaining: remaining, sampleRate: sampleRate)
             if frames >= remaining {
                 let keep = Int(remaining)
                 let dropped = frames - remaining

@@ -28,7 +28,8 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
         var parts: [String] = []
         parts.append(ended ? "Finished" : playing ? "Playing" : "Paused")
         if let chapterTitle, let chapter { parts.append("chapter \(chapter + 1), \(chapterTitle)") }
-        parts.append("\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining)) left in the chapter")
+        // What is left is said in listening time: at 2x, ten minutes of chapter take five.
+        parts.append("\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining / max(speed, 0.01))) left in the chapter")
         parts.append("\(PlaybackTime.words(position)) of \(PlaybackTime.words(duration)) in the book")
         parts.append("speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
         if volume != 1 { parts.append("volume \(Int((volume * 100).rounded())) percent") }

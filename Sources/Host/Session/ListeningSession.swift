@@ -84,6 +84,10 @@ public final class ListeningSession: @unchecked Sendable {
     public func start(from start: Start) throws -> String {
         switch start {
         case .time(let seconds):
+            guard seconds <= engine.timeline.duration else {
+                throw ShelfError(.usage, "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(engine.timeline.duration))",
+                                 hint: "`shelf toc` shows where each chapter starts.")
+            }
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"
         case .chapter(let index):
@@ -148,6 +152,11 @@ public final class ListeningSession: @unchecked Sendable {
         AudiobookDownloads.track(remote, in: store)
         remote.downloader.start()
         while !remote.downloader.isComplete(track) {
+            // Ctrl-C: the part in flight stops at once and stays for the next run to resume.
+            if HostServices.cancelRequested {
+                throw ShelfError(.cancelled, "stopped while track \(track + 1) was downloading; what arrived is kept",
+                                 subject: remote.url.absoluteString, hint: "The next `shelf play` or `shelf fetch` of this URL resumes it.")
+            }
             if let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed {
                 throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
                                  subject: remote.url.absoluteString, hint: "`shelf downloads` shows every part; try again later.")

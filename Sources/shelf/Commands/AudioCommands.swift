@@ -95,6 +95,8 @@ let playCommand = Command(
         case .sleepStopped: reason.text = "the sleep timer"
         case .waiting(let what) where !context.json && !args.has("--raw"):
             Output.error("waiting for \(what) to download")
+        case .trackProblem(_, let message):
+            Output.error(message)
         default: break
         }
     }
@@ -162,6 +164,10 @@ let fetchCommand = Command(
     } else {
         Output.line("\"\(remote.book.title)\": \(parts.count - failed.count) of \(parts.count) parts downloaded into \(remote.directory.path)")
         for p in failed { Output.line("  part \(p.index + 1): \(p.state.rawValue): \(p.reason ?? "")") }
+    }
+    if HostServices.cancelRequested {
+        if !context.json { Output.line("Stopped by an interruption; `shelf fetch \(url.absoluteString)` resumes where it stopped.") }
+        return ShelfError.Kind.cancelled.rawValue
     }
     return failed.isEmpty ? 0 : ShelfError.Kind.temporary.rawValue
 }

@@ -7,9 +7,10 @@ import Host
 /// while playing, so that a screen reader reads each one and nothing floods.
 let listenCommand = Command(
     name: "listen", summary: "an interactive player on the terminal (starts paused)",
-    usage: "shelf listen FILE|URL [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
+    usage: "shelf listen FILE|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
     details: """
-    Opens the book paused at the saved position. Keys:
+    Opens the book paused at the saved position, or at --from TIME or --chapter N as `shelf play`
+    takes them. Keys:
       space or p   play / pause            q          quit (the position is saved)
       f or →       forward by the step     b or ←     back by the step (30 seconds)
       .  ,         forward / back 5 seconds
@@ -20,7 +21,7 @@ let listenCommand = Command(
       z            sleep timer: off, 15, 30, 60 minutes, end of chapter (press again to change)
       t            say the status now      h or ?     this help
     """,
-    valueOptions: ["--speed", "--sleep", "--out", "--volume", "--step"],
+    valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume", "--step"],
     flagOptions: ["--null"],
     positionals: 1...1
 ) { args, context in
@@ -76,6 +77,7 @@ final class TerminalPlayer: @unchecked Sendable {
         case .ended: say("The end of the book.")
         case .waiting(let what): say("Waiting for \(what) to download.")
         case .error(let message): say("Problem: \(message)")
+        case .trackProblem(_, let message): say("Problem: \(message).")
         case .saved:
             if engine.state.playing, Date().timeIntervalSince(lastSaid) >= 60 { say() }
         default: break
