@@ -10,6 +10,9 @@ struct Command {
     var flagOptions: Set<String> = []
     let positionals: ClosedRange<Int>
     var hidden = false
+    /// A command that serves patron actions until it is stopped (`serve`, `watch`) bounds each action's network
+    /// waits by itself instead of holding the whole run to one command deadline.
+    var runsUntilStopped = false
     let run: (Arguments, Context) throws -> Int32
 }
 

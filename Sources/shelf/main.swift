@@ -96,6 +96,7 @@ func run(_ words: [String]) throws -> Int32 {
             if fraction >= 1 { fputs("\r\u{1B}[K", stderr) }
         }
     }
+    if !command.runsUntilStopped { CommandDeadline.begin() }
     let context = Context(json: json, pluginPaths: pluginPaths)
     // Notifications not yet seen on a terminal: one line each on stderr, before and after the command.
     announceNotificationsOnTerminal(json: json, shelf: context.shelf)

@@ -2,7 +2,13 @@ import Foundation
 
 /// The one time limit for everything a command waits for from the network: however many requests, retries and
 /// redirects it takes, a command that cannot get its answers by then fails with exit 75 instead of leaving the
-/// patron in silence. `SHELF_DEADLINE` (seconds) changes it; `shelf watch` starts a new one for each round.
+/// patron in silence. `SHELF_DEADLINE` (seconds) changes it.
+///
+/// The limit belongs to a command, not to the process: a one-shot command (the command line's `borrow`, `sync`)
+/// calls `begin()` and every request it makes shares that one limit; `shelf watch` begins a new one for each round.
+/// A process that serves many patron actions over hours (`shelf serve`, a test runner) never begins one, and each
+/// request then gets a limit of its own: a process-wide limit started by its first request would refuse every
+/// request after the first 20 seconds of its life.
 ///
 /// Downloads of book files are not bound by it (a large audiobook takes as long as it takes); their stall limit
 /// (`lowSpeedTime`) ends one that stops moving.
@@ -31,18 +37,14 @@ public final class CommandDeadline: @unchecked Sendable {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var running: CommandDeadline?
 
-    /// The deadline of the command running now, started by the first request that asks for it.
+    /// The deadline of the command running now, or, where no command began one, a new one for this request.
     public static var current: CommandDeadline {
-        lock.withLock {
-            if let running { return running }
-            let started = CommandDeadline(seconds: configuredSeconds)
-            running = started
-            return started
-        }
+        lock.withLock { running ?? CommandDeadline(seconds: configuredSeconds) }
     }
 
-    /// Starts the limit again, for a command made of rounds (each `shelf watch` round is one command's worth).
-    public static func restart() {
+    /// Starts one limit for everything this process asks the network from now on: for a one-shot command, or for
+    /// each round of a command made of rounds (each `shelf watch` round is one command's worth).
+    public static func begin() {
         lock.withLock { running = CommandDeadline(seconds: configuredSeconds) }
     }
 }

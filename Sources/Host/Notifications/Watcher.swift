@@ -48,7 +48,7 @@ public final class Watcher {
     /// One pass over every account with a loans feed.
     public func cycle() throws -> Cycle {
         // Each round has the network time limit of one command.
-        CommandDeadline.restart()
+        CommandDeadline.begin()
         var cycle = Cycle()
         let before = try database.notifications().map(\.id).max() ?? 0
         for account in try database.accounts() where account.shelfURL != nil {

@@ -13,7 +13,8 @@ let watchCommand = Command(
         + "time (a lock in shelf's data folder): a second one exits with 75.\n\n"
         + "--install writes shelf-watch.service (runs `shelf watch --once`) and shelf-watch.timer (every --interval) "
         + "into systemd's user folder ($XDG_CONFIG_HOME/systemd/user) and says how to start them; it enables nothing.",
-    valueOptions: ["--interval", "--cycles"], flagOptions: ["--once", "--install"], positionals: 0...0
+    valueOptions: ["--interval", "--cycles"], flagOptions: ["--once", "--install"], positionals: 0...0,
+    runsUntilStopped: true
 ) { args, context in
     let interval: TimeInterval
     if let text = args.value("--interval") {
