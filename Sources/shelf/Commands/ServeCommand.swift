@@ -12,7 +12,8 @@ let serveCommand = Command(
         + "too, for a browser on another machine; it needs a password (--password-file FILE, or "
         + "SHELF_SERVE_PASSWORD), which that browser gives at /login.html, and the connection is not encrypted. "
         + "The library is synced every 15 minutes while it serves. Ctrl-C stops it.",
-    valueOptions: ["--port", "--listen", "--password-file"], flagOptions: ["--open"], positionals: 0...1
+    valueOptions: ["--port", "--listen", "--password-file"], flagOptions: ["--open"], positionals: 0...1,
+    runsUntilStopped: true
 ) { args, context in
     var options = Serve.Options()
     options.open = args.has("--open") || !args.positionals.isEmpty
