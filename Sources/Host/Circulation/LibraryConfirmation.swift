@@ -36,6 +36,11 @@ extension Circulation {
     /// `ask`, with the reason when the library could not be asked: the loans feed's failure.
     func askExplaining(about entry: CatalogEntry) throws -> LibraryView {
         if let fresh = refreshedIfAnswered(entry) { return .entry(fresh) }
+        if account.shelfURL == nil, entry.borrowLink == nil, !entry.openAccessLinks.isEmpty {
+            // A catalog that lists no loans feed (one on disk, an open-access collection) lends nothing to ask
+            // after, and a title it gives away needs no loan: its offer is all there is to know.
+            return .entry(entry)
+        }
         for page in try readShelfFeed() {
             if let found = page.entries.first(where: { $0.id == entry.id }) {
                 var listed = found
