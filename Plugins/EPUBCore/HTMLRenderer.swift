@@ -58,14 +58,15 @@ public struct HTMLRenderer {
         let body = root.child("body")
         let lang = root.attr("lang", ns: "http://www.w3.org/XML/1998/namespace") ?? root.attr("lang") ?? language
         let dir = root.attr("dir")
-        r.out = "<!DOCTYPE html>\n<html"
-        if let lang { r.out += " lang=\"\(escapeAttr(lang))\"" }
+        // XHTML (format.h): well-formed XML that an HTML parser reads the same way (polyglot markup).
+        r.out = "<!DOCTYPE html>\n<html " + rootNamespaces
+        if let lang { r.out += " lang=\"\(escapeAttr(lang))\" xml:lang=\"\(escapeAttr(lang))\"" }
         if let dir { r.out += " dir=\"\(escapeAttr(dir))\"" }
         if let style = root.attr("style") { r.out += " style=\"\(escapeAttr(r.rewriteCSSURLs(style)))\"" }
         if let progression = pageProgression, ["ltr", "rtl"].contains(progression) {
             r.out += " data-page-progression-direction=\"\(progression)\""
         }
-        r.out += ">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        r.out += ">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         let docTitle = head?.child("title")?.trimmedText.nilIfEmpty ?? title
         if let t = docTitle { r.out += "<title>\(escapeText(t))</title>\n" }
         if let head {
@@ -92,6 +93,11 @@ public struct HTMLRenderer {
         r.out += "\n</html>\n"
         return r.out
     }
+
+    static let mathML = "http://www.w3.org/1998/Math/MathML"
+
+    /// The namespaces of an XHTML root, with the prefixes the copied attributes may use.
+    static let rootNamespaces = "xmlns=\"\(NS.xhtml)\" xmlns:epub=\"\(NS.epub)\" xmlns:xlink=\"\(NS.xlink)\""
 
     static func escapeText(_ s: String) -> String {
         var o = ""
@@ -158,12 +164,18 @@ public struct HTMLRenderer {
             out += " \(qualified)=\"\(HTMLRenderer.escapeAttr(value))\""
         }
         if e.ns == NS.svg && lower == "svg" && e.attr("xmlns") == nil { out += " xmlns=\"\(NS.svg)\" xmlns:xlink=\"\(NS.xlink)\"" }
+        if lower == "math" && e.ns == HTMLRenderer.mathML && e.attr("xmlns") == nil { out += " xmlns=\"\(HTMLRenderer.mathML)\"" }
+        if HTMLRenderer.void.contains(lower) && e.children.isEmpty {
+            out += "/>"
+            return
+        }
         out += ">"
-        if HTMLRenderer.void.contains(lower) && e.children.isEmpty { return }
         for c in e.children {
             switch c {
             case .text(let t):
-                out += lower == "style" ? rewriteCSSURLs(t).replacingOccurrences(of: "</", with: "<\\/") : HTMLRenderer.escapeText(t)
+                // Style text in a CDATA section behind CSS comments: XML reads it whole, HTML as plain CSS.
+                out += lower == "style" ? "/*<![CDATA[*/" + rewriteCSSURLs(t).replacingOccurrences(of: "]]>", with: "]] >") + "/*]]>*/"
+                                        : HTMLRenderer.escapeText(t)
             case .element(let child):
                 element(child, depth: depth + 1)
             }

@@ -143,6 +143,10 @@ extension EPUBBook {
             if order[i].content.path != order[i].item.path {
                 l.properties = (l.properties ?? [:]).merging(["fallback": .string(Paths.href(forEntry: order[i].content.path))]) { a, _ in a }
             }
+            // Positions count the entry's bytes as stored (compressed), which the host cannot see: say how many (format.h).
+            if !isFixedLayout, let stored = storedLength(ofEntry: order[i].item.path) {
+                l.properties = (l.properties ?? [:]).merging(["storedLength": .number(Double(stored))]) { a, _ in a }
+            }
             return l
         }
         var resources: [Link] = []
@@ -220,6 +224,12 @@ extension EPUBBook {
     }
 
     /// `cover` is `coverImagePath`, read once by the caller; `href` the item's, when the caller has it.
+    /// The length positions count for an entry: as stored in the archive, capped so that a lying central
+    /// directory cannot ask for billions of positions; nil when the archive has no such entry.
+    func storedLength(ofEntry path: String) -> UInt64? {
+        archive.entry(named: path).map { min($0.compressedSize, archive.limits.maxEntrySize) }
+    }
+
     func link(for item: ManifestItem, spine: SpineItem?, cover: String?, href: String? = nil) -> Link {
         var props: [String: JSONValue] = [:]
         var contains: [JSONValue] = []

@@ -51,13 +51,11 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                                        locations: .init(position: last, progression: 0))])
                 continue
             }
-            guard let entry = book.archive.entry(named: r.item.path) else {
+            guard let length = book.storedLength(ofEntry: r.item.path) else {
                 groups.append([])
                 continue
             }
-            // The size comes from the archive: divide before rounding (no overflow) and cap it, so a
-            // lying central directory cannot ask for billions of positions.
-            let length = min(entry.compressedSize, book.archive.limits.maxEntrySize)
+            // Divide before rounding: no overflow.
             let count = max(1, Int(length / 1024 + (length % 1024 == 0 ? 0 : 1)))
             var group: [Locator] = []
             group.reserveCapacity(count)
@@ -256,8 +254,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         if target.mediaType.hasPrefix("image/") && target.mediaType != "image/svg+xml" {
             let href = Paths.href(forEntry: target.path)
             if settings.as == .html {
-                let body = "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\">"
-                return (Data("<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n".utf8), nil)
+                let body = "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\"/>"
+                return (Data("<!DOCTYPE html>\n<html \(HTMLRenderer.rootNamespaces)>\n<head>\n<meta charset=\"utf-8\"/>\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n".utf8), nil)
             }
             return (Data("[Image: \(item.title ?? href)]\n".utf8), nil)
         }

@@ -71,8 +71,15 @@ enum CBridge {
 
     static func decode<T: Decodable>(_ type: T.Type, _ json: UnsafePointer<CChar>?, what: String) throws -> T? {
         guard let json else { return nil }
+        let data = Data(bytes: json, count: strlen(json))
+        // Strictly JSON first (RFC 8259): JSONDecoder, the decoder's fallback, takes trailing commas.
         do {
-            return try ReadiumJSON.decode(type, from: Data(bytes: json, count: strlen(json)))
+            _ = try JSONReader.parse(data)
+        } catch let error as FastJSONError {
+            throw PluginFailure.invalidArgument("the \(what) is not valid JSON (\(error.reason))")
+        }
+        do {
+            return try ReadiumJSON.decode(type, from: data)
         } catch {
             throw PluginFailure.invalidArgument("the \(what) is not valid JSON of the expected shape")
         }

@@ -1,26 +1,43 @@
 import Foundation
 import Glibc
 
-/// Runs every conformance check in a child process of its own (`shelf conformance-check`), so
-/// a plugin that crashes or hangs fails one check with its signal, and the suite goes on.
+/// Runs every conformance check in a child process of its own (`shelf conformance-check`), so a plugin that
+/// crashes or hangs fails one check, with the call it was in and its backtrace, and the suite goes on.
+///
+/// A child returns its result in a file of its own, never on standard output (which the plugin could write to),
+/// and runs with glibc's MALLOC_PERTURB_ and MALLOC_CHECK_, so a use of freed memory shows instead of hiding.
+/// With `memcheck` the plugin also runs under valgrind (see Memcheck).
 public struct ConformanceRunner {
     public let executable: String
     public let timeout: TimeInterval
+    public let memcheck: Bool
+    /// Extra settings for connectors (`--set KEY=VALUE`).
+    public let settings: [String: String]
 
-    public init(executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30) {
+    public init(executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30, memcheck: Bool = false,
+                settings: [String: String] = [:]) {
         self.executable = executable
         self.timeout = timeout
+        self.memcheck = memcheck
+        self.settings = settings
     }
 
-    public func run(plugin: String, samples: [String]) -> ConformanceReport {
+    /// Runs the checks named in `only` (every check when nil), in the suite's order.
+    public func run(plugin: String, samples: [String], only: [String]? = nil) -> ConformanceReport {
         var results: [ConformanceResult] = []
-        for check in ConformanceChecks.all {
+        let folder = NSTemporaryDirectory() + "/shelf-conformance-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for check in ConformanceChecks.all where only?.contains(check.name) ?? true {
             // Nothing else can be checked in a library that does not load.
-            if let load = results.first, load.status != .passed {
+            if let load = results.first, load.check == "load", load.status != .passed {
                 results.append(ConformanceResult(check: check.name, status: .skipped, message: "the plugin did not load"))
                 continue
             }
-            results.append(runChild(check: check.name, plugin: plugin, samples: samples))
+            results.append(runChild(check: check.name, plugin: plugin, samples: samples, folder: folder))
+        }
+        if memcheck, results.first?.status != .failed || results.first?.check != "load" {
+            results.append(Memcheck(plugin: plugin, samples: samples, timeout: timeout * 10).run(executable: executable, folder: folder))
         }
         var summary: [String: Int] = [:]
         for status in ["passed", "failed", "crashed", "skipped", "warning"] {
@@ -29,13 +46,21 @@ public struct ConformanceRunner {
         return ConformanceReport(plugin: plugin, samples: samples, results: results, summary: summary)
     }
 
-    func runChild(check: String, plugin: String, samples: [String]) -> ConformanceResult {
+    func runChild(check: String, plugin: String, samples: [String], folder: String) -> ConformanceResult {
+        let resultPath = folder + "/\(check).result.json", crashPath = folder + "/\(check).crash"
+        let arguments = ["conformance-check", plugin, check] + samples.flatMap { ["--sample", $0] }
+            + settings.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["conformance-check", plugin, check] + samples.flatMap { ["--sample", $0] }
-        // The child must load nothing but the plugin under test.
+        process.arguments = arguments
+        // The child loads nothing but the plugin under test.
         var environment = ProcessEnvironment.shared
         environment["SHELF_PLUGIN_PATH"] = nil
+        environment["SHELF_CONFORMANCE_RESULT"] = resultPath
+        environment["SHELF_CONFORMANCE_CRASH"] = crashPath
+        environment["MALLOC_PERTURB_"] = "165"
+        environment["MALLOC_CHECK_"] = "3"
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output
@@ -44,14 +69,13 @@ public struct ConformanceRunner {
         process.terminationHandler = { _ in finished.signal() }
         final class Collected: @unchecked Sendable { var data = Data() }
         let collected = Collected()
-        let reader = DispatchQueue(label: "conformance-output")
         let readDone = DispatchSemaphore(value: 0)
         do {
             try process.run()
         } catch {
             return ConformanceResult(check: check, status: .failed, message: "could not start the check process: \(error)")
         }
-        reader.async {
+        DispatchQueue(label: "conformance-output").async {
             collected.data = output.fileHandleForReading.readDataToEndOfFile()
             readDone.signal()
         }
@@ -59,19 +83,32 @@ public struct ConformanceRunner {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
             _ = readDone.wait(timeout: .now() + 2)
-            return ConformanceResult(check: check, status: .failed, message: "no answer within \(Int(timeout)) s: the plugin hangs (killed)")
+            return ConformanceResult(check: check, status: .failed,
+                                     message: "no answer within \(Int(timeout)) s: the plugin hangs (killed)" + Self.lastCall(crashPath))
         }
         _ = readDone.wait(timeout: .now() + 5)
         if process.terminationReason == .uncaughtSignal {
-            let signal = process.terminationStatus
-            let name = String(cString: strsignal(signal))
-            return ConformanceResult(check: check, status: .crashed, message: "the plugin crashed: signal \(signal) (\(name))")
-        }
-        let lastLine = String(decoding: collected.data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-        guard let result = try? JSONDecoder().decode(ConformanceResult.self, from: Data(lastLine.utf8)) else {
             return ConformanceResult(check: check, status: .crashed,
-                                     message: "the check process ended (status \(process.terminationStatus)) without a result: the plugin exited or corrupted it")
+                                     message: CrashReport(signal: process.terminationStatus, path: crashPath, plugin: plugin).description)
+        }
+        guard let data = FileManager.default.contents(atPath: resultPath),
+              let result = try? JSONDecoder().decode(ConformanceResult.self, from: data) else {
+            return ConformanceResult(check: check, status: .crashed,
+                                     message: "the check process ended (status \(process.terminationStatus)) without a result: the plugin called exit"
+                                     + Self.lastCall(crashPath))
+        }
+        // Printing while loading (a constructor) is caught here; printing in a call, by the child, naming it.
+        if result.status != .failed, result.status != .crashed, !collected.data.isEmpty {
+            let text = String(decoding: collected.data.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n")
+            return ConformanceResult(check: check, status: .failed,
+                                     message: "the plugin printed \(collected.data.count) bytes to standard output (\"\(text)\"): a plugin never prints (plugin.h)")
         }
         return result
+    }
+
+    /// ", in CALL" when the child had started a call into the plugin (read from the crash channel's header).
+    static func lastCall(_ crashPath: String) -> String {
+        guard let call = CrashReport.call(path: crashPath) else { return "" }
+        return ", in \(call)"
     }
 }

@@ -86,7 +86,46 @@ enum ConnectorConformance {
             if st == SHELF_OK { throw Failure("\(service): push accepted {\"entries\": 7}") }
             if PluginCall.message(of: &e).isEmpty { throw Failure("\(service): push refused malformed entries without a message") }
         }
+        if !s.settings.isEmpty {
+            for service in services { try configured(s, try Connector(plugin: s.plugin, service: service), service) }
+        }
         s.note("services: \(services.joined(separator: ", "))")
         return status
+    }
+
+    /// With `--set KEY=VALUE` settings (a test's loopback service, or the author's own account): connect, pull
+    /// twice (the same result), and push what was pulled twice (nothing added the second time).
+    static func configured(_ s: ConformanceChecks.Subject, _ connector: Connector, _ service: String) throws {
+        let settings = ReadingListJSON.string(s.settings)
+        let connection: Connector.Connection
+        do {
+            connection = try s.call("connect(\(service), \(settings))") { try connector.connect(settings: s.settings) }
+        } catch let failure as PluginCallError {
+            throw Failure("connect(\(service), \(settings)) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
+        }
+        func pull() throws -> PullResult {
+            do { return try s.call("pull(\(service), {})") { try connection.pull() } } catch let failure as PluginCallError {
+                throw Failure("pull(\(service), {}) with \(settings) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
+            } catch let error as ShelfError {
+                throw Failure("pull(\(service), {}) with \(settings): \(error.message)")
+            }
+        }
+        let first = try pull(), second = try pull()
+        guard ReadingListJSON.string(first.entries) == ReadingListJSON.string(second.entries) else {
+            throw Failure("pull(\(service), {}) with \(settings) twice gave different entries (\(first.entries.count), then \(second.entries.count))")
+        }
+        s.note("\(service) with \(s.settings.keys.sorted().joined(separator: ", ")): pull gave \(first.entries.count) entries, twice the same")
+        let readable = first.entries.filter { $0.shelf == "read" || $0.shelf == "to-read" }.prefix(3)
+        guard !readable.isEmpty else { return }
+        let entries = Array(readable)
+        do {
+            _ = try s.call("push(\(service), \(entries.count) pulled entries)") { try connection.push(entries) }
+            let again = try s.call("push(\(service), the same entries again)") { try connection.push(entries) }
+            if let added = again.results.first(where: { $0.status == "added" }) {
+                throw Failure("push(\(service)) of entries already pushed added entry \(added.index) again: push is idempotent (readinglist.h)")
+            }
+        } catch let failure as PluginCallError where failure.status == SHELF_E_UNSUPPORTED {
+            s.note("\(service): push unsupported")
+        }
     }
 }

@@ -3,26 +3,48 @@ import Host
 
 let conformanceCommand = Command(
     name: "conformance", summary: "check a plugin against the ABI contract",
-    usage: "shelf conformance PLUGIN.so [--sample FILE]... [--timeout SECONDS] [--json]",
+    usage: "shelf conformance PLUGIN.so [--sample FILE]... [--check NAME]... [--set KEY=VALUE]... [--memcheck] [--timeout SECONDS] [--json]\n"
+         + "       shelf conformance --list",
     details: """
     Runs the conformance suite on any plugin library, without rebuilding shelf. Each check runs in a
-    child process, so a crash or a hang is a failed check with its signal, not a dead suite. A format
-    plugin needs at least one --sample it can open: without one, the open, render and locator checks
-    fail. Results: passed, failed, crashed, skipped, warning. Exits 1 when any check failed or crashed.
+    child process with glibc's MALLOC_PERTURB_ and MALLOC_CHECK_, so a crash, a hang or a use of freed
+    memory is a failed check naming the call, its input and (for a crash) the backtrace, not a dead
+    suite. A format plugin needs at least one --sample it can open; it is also fed well-formed files of
+    other formats. --check runs the named checks only (--list names them all); --memcheck runs each check
+    under valgrind (slow; valgrind must be installed); --set gives a connector a setting. Results: passed,
+    failed, crashed, skipped, warning. Exits 1 when any check failed or crashed.
     """,
-    valueOptions: ["--sample", "--timeout"],
-    positionals: 1...1
+    valueOptions: ["--sample", "--timeout", "--check", "--set"],
+    flagOptions: ["--list", "--memcheck"],
+    positionals: 0...1
 ) { args, context in
-    let plugin = args.positionals[0]
+    if args.has("--list") {
+        if context.json {
+            Output.json(ConformanceChecks.all.map { ["check": $0.name, "summary": $0.summary] })
+        } else {
+            for check in ConformanceChecks.all { Output.line("\(check.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(check.summary)") }
+        }
+        return 0
+    }
+    guard let plugin = args.positionals.first else {
+        throw ShelfError(.usage, "name the plugin library to check: shelf conformance PLUGIN.so (or --list for the checks)")
+    }
     guard FileManager.default.fileExists(atPath: plugin) else {
         throw ShelfError(.noInput, "no such plugin library", subject: plugin)
     }
     for sample in args.all("--sample") where !FileManager.default.fileExists(atPath: sample) {
         throw ShelfError(.noInput, "no such sample file", subject: sample)
     }
+    let known = ConformanceChecks.all.map(\.name)
+    for name in args.all("--check") where !known.contains(name) {
+        throw ShelfError(.usage, "no check named \(name): the checks are \(known.joined(separator: ", "))")
+    }
+    let settings = try conformanceSettings(args.all("--set"))
     let timeout = try args.int("--timeout", in: 1...3600) ?? 30
     let absolute = { (path: String) in path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path }
-    let report = ConformanceRunner(timeout: TimeInterval(timeout)).run(plugin: absolute(plugin), samples: args.all("--sample").map(absolute))
+    let runner = ConformanceRunner(timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings)
+    let only = args.all("--check")
+    let report = runner.run(plugin: absolute(plugin), samples: args.all("--sample").map(absolute), only: only.isEmpty ? nil : only)
     if context.json {
         Output.json(report)
     } else {
@@ -37,16 +59,29 @@ let conformanceCommand = Command(
     return report.passed ? 0 : 1
 }
 
+/// "KEY=VALUE" settings for a connector.
+func conformanceSettings(_ assignments: [String]) throws -> [String: String] {
+    var settings: [String: String] = [:]
+    for assignment in assignments {
+        guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
+            throw ShelfError(.usage, "--set takes KEY=VALUE, not \(assignment)")
+        }
+        settings[String(assignment[..<eq])] = String(assignment[assignment.index(after: eq)...])
+    }
+    return settings
+}
+
 /// The child side of one check; not for people (hidden from help).
 let conformanceCheckCommand = Command(
     name: "conformance-check", summary: "run one conformance check (internal)",
-    usage: "shelf conformance-check PLUGIN.so CHECK [--sample FILE]...",
-    details: "Runs one check in this process and prints its result as one JSON line. Used by `shelf conformance`.",
-    valueOptions: ["--sample"],
+    usage: "shelf conformance-check PLUGIN.so CHECK [--sample FILE]... [--set KEY=VALUE]...",
+    details: "Runs one check in this process and writes its result where SHELF_CONFORMANCE_RESULT says. Used by `shelf conformance`.",
+    valueOptions: ["--sample", "--set"],
     positionals: 2...2,
     hidden: true
 ) { args, _ in
-    let result = ConformanceChecks.run(check: args.positionals[1], pluginPath: args.positionals[0], samples: args.all("--sample"))
-    Output.line(ReadiumJSON.encode(result))
+    let result = ConformanceChecks.runAsChild(check: args.positionals[1], pluginPath: args.positionals[0], samples: args.all("--sample"),
+                                             settings: try conformanceSettings(args.all("--set")))
+    if ProcessEnvironment.shared["SHELF_CONFORMANCE_RESULT"] == nil { Output.line(ReadiumJSON.encode(result)) }
     return 0
 }
