@@ -6,7 +6,7 @@ import Host
 
 // Each area keeps its commands in a list of its own; `shelf --help` shows them in this order.
 let publicationCommands: [Command] = [
-    pluginsCommand, infoCommand, manifestCommand, tocCommand, renderCommand, positionsCommand,
+    pluginsCommand, sniffCommand, infoCommand, manifestCommand, tocCommand, renderCommand, positionsCommand,
     searchCommand, resourceCommand, coverCommand,
 ]
 let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands

@@ -1,18 +1,29 @@
+import Foundation
 import Host
 
 let pluginsCommand = Command(
     name: "plugins", summary: "list the installed plugins and what they open",
-    usage: "shelf plugins [--json]",
+    usage: "shelf plugins [--inspect ID] [--json]",
     details: """
     Lists every plugin found on the plugin search path (--plugin-path, $SHELF_PLUGIN_PATH, next to the
     shelf executable, ~/.local/lib/shelf/plugins, <prefix>/lib/shelf/plugins) with the media types or
-    reading-list services it handles, and every library that was refused, with the reason.
+    reading-list services it handles, and every library that was refused, with the reason. --inspect ID
+    shows one plugin whole: its descriptor, each capability's vtable, and each service's capabilities.
     """,
+    valueOptions: ["--inspect"],
     positionals: 0...0
-) { _, context in
+) { args, context in
     let registry = context.shelf.registry
     // The diagnostic command opens every plugin, even those the registry cache would defer.
     registry.loadAll()
+    if let id = args.value("--inspect") {
+        guard let plugin = registry.plugin(id: id) else {
+            throw ShelfError(.noInput, "no plugin has the id \(id)", hint: "`shelf plugins` lists the installed plugins and their ids.")
+        }
+        let inspection = PluginInspection(plugin)
+        if context.json { Output.json(inspection) } else { printInspection(inspection) }
+        return 0
+    }
     let listing = PluginListing(registry)
     if context.json {
         Output.json(listing)
@@ -30,4 +41,55 @@ let pluginsCommand = Command(
         }
     }
     return 0
+}
+
+func printInspection(_ p: PluginInspection) {
+    Output.line("\(p.name) \(p.version) (\(p.id))")
+    Output.line("  file:         \(p.path)")
+    Output.line("  ABI:          \(p.abi), descriptor of \(p.descriptorSize) bytes")
+    for (label, value) in [("licence", p.license), ("vendor", p.vendor), ("url", p.url), ("description", p.description)] {
+        if let value { Output.line("  \((label + ":").padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
+    }
+    Output.line("  handles:      \(p.concurrentHandles ? "used from several threads at once" : "serialised by the host")")
+    if !p.mediaTypes.isEmpty { Output.line("  media types:  \(p.mediaTypes.joined(separator: ", "))") }
+    if !p.fileExtensions.isEmpty { Output.line("  extensions:   \(p.fileExtensions.joined(separator: ", "))") }
+    for c in p.capabilities { Output.line("  offers:       \(c.id) (vtable of \(c.structSize) bytes, \(c.functions) functions)") }
+    for s in p.services {
+        if let c = s.capabilities {
+            let can = [c.pull == true ? "pull" : nil, c.pushRead == true ? "push reads" : nil, c.pushToRead == true ? "push to-reads" : nil]
+                .compactMap { $0 }.joined(separator: ", ")
+            Output.line("  service:      \(s.service) (\(c.name ?? s.service)): \(can.isEmpty ? "nothing" : can); authorization \(c.authorization ?? "none")")
+            for setting in c.settings ?? [] {
+                Output.line("    setting:    \(setting.key): \(setting.label)\(setting.required == true ? ", required" : "")\(setting.secret == true ? ", secret" : "")")
+            }
+        } else {
+            Output.line("  service:      \(s.service): describe failed: \(s.error ?? "")")
+        }
+    }
+}
+
+let sniffCommand = Command(
+    name: "sniff", summary: "say which plugin opens a file, and why",
+    usage: "shelf sniff FILE [--json]",
+    details: """
+    Shows the media type shelf sniffs for FILE, every format plugin's probe confidence, and the plugin
+    that opens it. The plugins that declare the sniffed media type (or, when sniffing cannot tell, the
+    file's extension) are asked first; when none of them is confident, every other format plugin is.
+    """,
+    positionals: 1...1
+) { args, context in
+    let path = args.positionals[0]
+    guard FileManager.default.fileExists(atPath: path) else { throw ShelfError(.noInput, "no such file", subject: path) }
+    context.shelf.registry.loadAll()
+    let report = try SniffReport(path: path, router: context.shelf.router)
+    if context.json {
+        Output.json(report)
+    } else {
+        Output.line("\(path): \(report.mediaType ?? "unknown media type")")
+        for p in report.probes {
+            Output.line("  \(String(p.confidence).padding(toLength: 4, withPad: " ", startingAt: 0)) \(p.plugin)\(p.claims ? " (declares it)" : "")")
+        }
+        Output.line(report.opensWith.map { "Opens with \($0)." } ?? "No installed plugin opens it.")
+    }
+    return report.opensWith == nil ? 69 : 0
 }

@@ -1,0 +1,35 @@
+import Foundation
+
+/// `shelf sniff FILE` (as GStreamer's typefind): the media type shelf sniffs, every format plugin's probe
+/// confidence, and which plugin opens the file: the plugins that claim its media type or extension are
+/// asked first, and only when none of them is confident does every other format plugin get asked.
+public struct SniffReport: Encodable {
+    public struct Probe: Encodable {
+        public let plugin: String
+        /// It declares the sniffed media type or the file's extension.
+        public let claims: Bool
+        public let confidence: Int32
+    }
+
+    public let file: String
+    public let mediaType: String?
+    public let fileExtension: String
+    public let probes: [Probe]
+    /// The plugin that opens it, or nil when none does.
+    public let opensWith: String?
+
+    public init(path: String, router: FormatRouter) throws {
+        let input = try PublicationInput(path: path)
+        file = path
+        mediaType = input.mediaType
+        fileExtension = input.fileExtension
+        let claimants = router.registry.claimants(mediaType: input.mediaType, fileExtension: input.fileExtension)
+        var probes: [Probe] = []
+        for plugin in router.registry.formatPlugins {
+            let claims = claimants.contains { $0 === plugin }
+            probes.append(Probe(plugin: plugin.descriptor.id, claims: claims, confidence: router.probe(plugin, input)))
+        }
+        self.probes = probes.sorted { ($0.claims ? 1 : 0, $0.confidence) > ($1.claims ? 1 : 0, $1.confidence) }
+        opensWith = try? router.choose(for: input).plugin.descriptor.id
+    }
+}
