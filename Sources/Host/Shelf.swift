@@ -43,6 +43,30 @@ public final class Shelf: @unchecked Sendable {
         try router.open(path: path, preferring: pluginID)
     }
 
+    // MARK: Files
+
+    /// Where shelf keeps its files; without HOME or SHELF_HOME, the error that says how to tell it.
+    public func requireDirectories() throws -> ShelfDirectories {
+        guard let directories else {
+            throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
+        }
+        return directories
+    }
+
+    /// A connection of its own to the library database, made with its folder when missing. Each session keeps
+    /// one (a connection serves one thread at a time); `losing` says what the patron cannot have without it.
+    public func openDatabase(losing: String? = nil) throws -> LibraryDatabase {
+        let directories = try requireDirectories()
+        do {
+            try directories.createData()
+            return try LibraryDatabase(directories: directories)
+        } catch {
+            throw ShelfError(.ioError, "the library database cannot be opened" + (losing.map { ", so \($0)" } ?? "") + " (\(error))",
+                             subject: directories.databaseFile.path,
+                             hint: "Check that shelf's data folder exists and that you may write there.")
+        }
+    }
+
     // MARK: Sessions
 
     /// The patron's libraries: accounts, catalogs, circulation, sync, reading lists and the wish list.

@@ -11,16 +11,9 @@ public final class Bookshelf {
     public let database: LibraryDatabase
 
     public init(shelf: Shelf) throws {
-        guard let directories = shelf.directories else {
-            throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
-        }
         self.shelf = shelf
-        self.directories = directories
-        do {
-            database = try LibraryDatabase(directories: directories)
-        } catch {
-            throw ShelfError(.ioError, "\(error)", subject: directories.databaseFile.path)
-        }
+        directories = try shelf.requireDirectories()
+        database = try shelf.openDatabase()
     }
 
     /// Where `shelf add` copies books: `data/books`.

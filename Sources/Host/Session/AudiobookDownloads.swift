@@ -10,16 +10,7 @@ public struct AudiobookDownloads {
     /// Opens shelf's database; an error says why the downloads cannot be listed or recorded.
     public init(shelf: Shelf) throws {
         self.shelf = shelf
-        guard let directories = shelf.directories else {
-            throw ShelfError(.ioError, "the library database cannot be opened", hint: "Set HOME or SHELF_HOME.")
-        }
-        do {
-            try directories.createData()
-            store = DownloadStore(database: try LibraryDatabase(directories: directories))
-        } catch {
-            throw ShelfError(.ioError, "the library database cannot be opened (\(error))", subject: directories.databaseFile.path,
-                             hint: "Check that shelf's data folder exists and that you may write there.")
-        }
+        store = DownloadStore(database: try shelf.openDatabase(losing: "downloads cannot be listed or recorded"))
     }
 
     /// Reads the audiobook manifest at `url` and makes its parts' downloader (`concurrency` parts at once), resuming

@@ -18,16 +18,9 @@ public final class LibrarySession: @unchecked Sendable {
 
     /// Opens (or creates) the library database in shelf's data folder; an error says where and what to do.
     public init(shelf: Shelf) throws {
-        guard let directories = shelf.directories else {
-            throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
-        }
         self.shelf = shelf
-        self.directories = directories
-        do {
-            database = try LibraryDatabase(directories: directories)
-        } catch {
-            throw ShelfError(.ioError, "\(error)", subject: directories.databaseFile.path)
-        }
+        directories = try shelf.requireDirectories()
+        database = try shelf.openDatabase()
         store = CredentialStore(directories: directories)
     }
 

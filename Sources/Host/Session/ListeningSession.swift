@@ -35,17 +35,7 @@ public final class ListeningSession: @unchecked Sendable {
     /// could not save where the patron is would lose it silently.
     public init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
         self.shelf = shelf
-        guard let directories = shelf.directories else {
-            throw ShelfError(.usage, "shelf cannot tell where to keep the listening position", hint: "Set HOME, or SHELF_HOME=DIR.")
-        }
-        let database: LibraryDatabase
-        do {
-            try directories.createData()
-            database = try LibraryDatabase(directories: directories)
-        } catch {
-            throw ShelfError(.ioError, "the library database cannot be opened, so the listening position cannot be saved (\(error))",
-                             subject: directories.databaseFile.path, hint: "Check that shelf's data folder exists and that you may write there.")
-        }
+        let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
         positions = PlaybackPositionStore(database: database)
         if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let remote = try RemoteAudiobook(url: url, shelf: shelf)

@@ -34,9 +34,7 @@ let serveCommand = Command(
                              hint: "Give --password-file FILE (or set SHELF_SERVE_PASSWORD): anyone who reaches \(listen) could otherwise act as you.")
         }
     }
-    guard let directories = context.shelf.directories else {
-        throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
-    }
+    let directories = try context.shelf.requireDirectories()
     let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
     do {
         try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache) { started in

@@ -66,9 +66,7 @@ let watchCommand = Command(
 }
 
 private func installWatch(interval: TimeInterval, context: Context) throws -> Int32 {
-    guard let directories = context.shelf.directories else {
-        throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
-    }
+    let directories = try context.shelf.requireDirectories()
     let environment = context.shelf.environment
     let folder = try SystemdUnits.folder(environment: environment, directories: directories)
     let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
