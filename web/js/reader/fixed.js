@@ -2,6 +2,8 @@
 // two pages side by side as a spread when the window is wider than tall and the book allows spreads, the
 // first page (the cover) alone. Right-to-left books put the first page of a spread on the right.
 
+import { forwardInput } from './frame-input.js';
+
 export class FixedView {
   constructor(viewport, handlers, manifest) {
     this.viewport = viewport;
@@ -104,15 +106,7 @@ export class FixedView {
   get progression() { return 0; }
   get selection() { return this.frames.map((p) => p.frame.contentWindow?.getSelection()?.toString() ?? '').join(' ').trim(); }
 
-  listen(doc) {
-    doc.addEventListener('keydown', (event) => this.handlers.keydown(event));
-    doc.addEventListener('click', (event) => {
-      const link = event.target.closest?.('a[href]');
-      if (!link) return;
-      event.preventDefault();
-      this.handlers.link(new URL(link.getAttribute('href'), doc.baseURI));
-    });
-  }
+  listen(doc) { forwardInput(doc, this.handlers); }
 
   focus() { this.frames[0]?.frame.focus(); }
 }

@@ -4,6 +4,7 @@
 // repeats that sandbox, so this page can lay the reader's styles over it and measure it.
 
 import { frameCSS } from './frame-style.js';
+import { forwardInput } from './frame-input.js';
 
 export class ReflowableView {
   constructor(viewport, handlers) {
@@ -236,33 +237,7 @@ export class ReflowableView {
   // The words the patron selected in the page, if any.
   get selection() { return this.window?.getSelection()?.toString().trim() ?? ''; }
 
-  // Keys, links, swipes and double taps inside the page come to the reader (the frame runs no script of its own).
-  listen(doc) {
-    doc.addEventListener('keydown', (event) => this.handlers.keydown(event));
-    doc.addEventListener('click', (event) => {
-      const link = event.target.closest?.('a[href]');
-      if (!link) return;
-      event.preventDefault();
-      this.handlers.link(new URL(link.getAttribute('href'), doc.baseURI));
-    });
-    let start = null;
-    doc.addEventListener('touchstart', (event) => {
-      const t = event.changedTouches[0];
-      start = { x: t.clientX, y: t.clientY };
-    }, { passive: true });
-    doc.addEventListener('touchend', (event) => {
-      if (!start) return;
-      const t = event.changedTouches[0];
-      const dx = t.clientX - start.x, dy = t.clientY - start.y;
-      start = null;
-      if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) this.handlers.swipe(dx < 0 ? 'left' : 'right');
-    }, { passive: true });
-    // Double tap (a double click) goes forward, as the requirements ask.
-    doc.addEventListener('dblclick', (event) => {
-      if (event.target.closest?.('a[href]')) return;
-      this.handlers.doubleTap();
-    });
-  }
+  listen(doc) { forwardInput(doc, this.handlers); }
 
   focus() { this.frame?.focus(); }
 }
