@@ -23,13 +23,19 @@ final class PlaybackTests: XCTestCase {
         try PlaybackEngine(book: TestHost.book(url))
     }
 
-    /// Plays from `from` seconds for `seconds` into a keeping null sink.
+    /// Plays from `from` seconds for `seconds` (to the end without) and returns the samples heard. The length is
+    /// counted here, not by a sleep timer: a minutes timer fades the sound out, as a listener falling asleep wants.
     func render(_ engine: PlaybackEngine, from: Double? = nil, seconds: Double? = nil) throws -> [Float] {
         if let from { engine.seek(to: from) }
-        if let seconds { engine.setSleep(.minutes(seconds / 60)) }
         let sink = NullSink(keep: true)
-        try engine.run(sink: sink)
-        return sink.samples
+        guard let seconds else {
+            try engine.run(sink: sink)
+            return sink.samples
+        }
+        let wanted = Int((seconds * Double(engine.sampleRate)).rounded()) * engine.channels
+        let bounded = BoundedSink(sink, samples: wanted) { engine.quit() }
+        try engine.run(sink: bounded)
+        return Array(sink.samples.prefix(wanted))
     }
 
     func testManifestBookDurationsAndChapters() throws {
@@ -206,4 +212,24 @@ final class PlaybackTests: XCTestCase {
         XCTAssertEqual(a.count, b.count)
         XCTAssertLessThan(zip(a, b).map { abs($0 * 0.5 - $1) }.max() ?? 1, 1e-6)
     }
+}
+
+/// Passes samples on until `samples` have been written, then asks the engine to stop.
+private final class BoundedSink: AudioSink {
+    let inner: NullSink
+    let samples: Int
+    let stop: () -> Void
+    init(_ inner: NullSink, samples: Int, stop: @escaping () -> Void) {
+        self.inner = inner
+        self.samples = samples
+        self.stop = stop
+    }
+    var isPaced: Bool { false }
+    var name: String { inner.name }
+    func start(sampleRate: Int, channels: Int) throws { try inner.start(sampleRate: sampleRate, channels: channels) }
+    func write(_ samples: UnsafeBufferPointer<Float>) throws {
+        try inner.write(samples)
+        if inner.samples.count >= self.samples { stop() }
+    }
+    func finish() throws { try inner.finish() }
 }
