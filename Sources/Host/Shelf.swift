@@ -54,7 +54,8 @@ public final class Shelf: @unchecked Sendable {
     }
 
     /// A connection of its own to the library database, made with its folder when missing. Each session keeps
-    /// one (a connection serves one thread at a time); `losing` says what the patron cannot have without it.
+    /// one, which its callers' threads may share (the connection locks each call and each transaction); `losing`
+    /// says what the patron cannot have without it.
     public func openDatabase(losing: String? = nil) throws -> LibraryDatabase {
         let directories = try requireDirectories()
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// One area of the app's server: its API routes, its event kinds, its pages. The library, the reader and the
 /// player each install themselves here, in files of their own; `WebApp.modules` lists them.
@@ -6,7 +7,8 @@ public protocol WebModule {
     static func install(in app: WebApp)
 }
 
-/// `shelf serve`: the server, its security, the event stream and the modules' routes, over one host adapter.
+/// `shelf serve`: the server, its security, the event stream and the modules' routes, over the host: `shelf`, the
+/// session API called in process, and `host`, the adapter for what still runs a command (see `HostAdapter`).
 public final class WebApp: @unchecked Sendable {
     /// Every area of the app. Add a line here for a new one.
     static let modules: [WebModule.Type] = [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, StaticFiles.self]
@@ -35,14 +37,41 @@ public final class WebApp: @unchecked Sendable {
     public let guardian: RequestGuard
     public let bookResources: BookResources
     public var host: HostAdapter { configuration.host }
+    /// The host in this process, with the adapter's plugin path and environment: one for the server's life.
+    public let shelf: Shelf
+    private let sessionLock = NSLock()
+    private var openLibrary: LibrarySession?
+    private var openBookshelf: Bookshelf?
     private var daemon: HTTPDaemon?
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
+        shelf = Shelf(pluginPaths: configuration.host.pluginPaths, environment: configuration.host.environment)
         guardian = RequestGuard(password: configuration.password)
         bookResources = BookResources()
         bookResources.install(in: router)
         for module in Self.modules { module.install(in: self) }
+    }
+
+    /// The patron's libraries, opened on the first request that needs them and kept: their database connection
+    /// is shared by the request threads (it serialises each call). A failed open is tried again next time.
+    public func library() throws -> LibrarySession {
+        try sessionLock.withLock {
+            if let openLibrary { return openLibrary }
+            let opened = try shelf.library()
+            openLibrary = opened
+            return opened
+        }
+    }
+
+    /// The bookshelf, opened and kept the same way.
+    public func bookshelf() throws -> Bookshelf {
+        try sessionLock.withLock {
+            if let openBookshelf { return openBookshelf }
+            let opened = try shelf.bookshelf()
+            openBookshelf = opened
+            return opened
+        }
     }
 
     /// Starts listening; returns the port.
@@ -96,6 +125,8 @@ public final class WebApp: @unchecked Sendable {
             response = error.response
         } catch let error as HostFailure {
             response = error.webError.response
+        } catch let error as ShelfError {
+            response = WebError(hostExitCode: error.exitCode, message: error.message, hint: error.hint).response
         } catch {
             response = WebError(500, "\(error)").response
         }

@@ -135,6 +135,16 @@ class BrowserTestCase(unittest.TestCase):
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         self.addCleanup(self.driver.quit)
         self.driver.set_script_timeout(30)
+        # Every text the polite live region is given, kept in the page: an announcement a later one replaces
+        # ("Downloading …" before "… downloaded") was said all the same, and a test may look after the fact.
+        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+            window.__announced = [];
+            document.addEventListener('DOMContentLoaded', () => {
+              const region = document.getElementById('announcer');
+              if (!region) return;
+              new MutationObserver(() => { if (region.textContent) window.__announced.push(region.textContent); })
+                .observe(region, { childList: true, characterData: true, subtree: true });
+            });"""})
         self.driver.get(self.server.launch)
         self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/#/") or d.current_url == self.server.url + "/")
         self.cookie = self.driver.get_cookie("shelf_session")
@@ -192,8 +202,9 @@ class BrowserTestCase(unittest.TestCase):
         self.wait_for(lambda d: text in d.find_element(By.CSS_SELECTOR, css).text, timeout, f"“{text}” in {css}")
 
     def announced(self, text, timeout=30):
-        """Waits until the polite live region says `text`."""
-        self.wait_for(lambda d: text in d.find_element(By.ID, "announcer").text, timeout, f"the live region saying “{text}”")
+        """Waits until the polite live region has said `text` since the page loaded (it may have moved on since)."""
+        said = lambda d: d.execute_script("return window.__announced || []") + [d.find_element(By.ID, "announcer").text]
+        self.wait_for(lambda d: any(text in t for t in said(d)), timeout, f"the live region saying “{text}”")
 
     def focused(self):
         return self.driver.switch_to.active_element

@@ -101,6 +101,10 @@ public final class LibrarySession: @unchecked Sendable {
 
     public func loans(account name: String?) throws -> [LoanRecord] { try database.loans(accountID: accountID(name)) }
     public func holds(account name: String?) throws -> [HoldRecord] { try database.holds(accountID: accountID(name)) }
+    /// The notifications not yet opened, newest first; with `all`, also those opened and those withdrawn.
+    public func notifications(all: Bool) throws -> [NotificationRecord] {
+        try database.notifications(includeWithdrawn: all).filter { all || $0.isUnread }
+    }
 
     /// Where a loan's download is on this computer, if it was downloaded.
     public func downloadedPath(of loan: LoanRecord) -> String? {

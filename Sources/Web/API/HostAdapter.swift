@@ -1,10 +1,10 @@
 import Foundation
 
-/// The one place where the browser app asks the host to do a patron's work. Until the host's session API
-/// (issue 13) lands, it runs this same `shelf` executable's commands with `--json`: the documents of
-/// docs/json.md, from the one definition the command line has, and every rule (format tabs, borrow versus
-/// hold, notification texts) applied by the code the command line runs. When the session API lands, these
-/// calls become calls to it and nothing else in the web app changes.
+/// Where the browser app still asks the host through this same `shelf` executable's commands with `--json`
+/// (written before the session API existed). Lists and counts are read in process through `WebApp.shelf`; what
+/// remains here (sign-in, the catalog, circulation, downloads, sync, reading lists, the reader's resources) moves
+/// to the session API route by route: each needs its outcome in the app's words, which today live in the command
+/// line. A child process costs each call 0.2-0.6 s, so no route a patron waits on should stay here.
 public final class HostAdapter: Sendable {
     let executable: URL
     let environment: [String: String]
@@ -74,16 +74,13 @@ public final class HostAdapter: Sendable {
         return Result(status: process.terminationStatus, stdout: outputData, stderr: errorData)
     }
 
-    /// The command's error in two parts: its first line (what went wrong) and the hint after it, less the
-    /// sentences that tell a terminal user which command to type (the page offers its own way).
+    /// The command's error in two parts: its first line (what went wrong) and the hint after it.
     static func message(_ stderr: Data) -> (title: String, hint: String?) {
         let lines = String(decoding: stderr, as: UTF8.self).split(separator: "\n")
         let error = lines.drop { !$0.hasPrefix("shelf: ") }
         let text = (error.isEmpty ? lines[...] : error).map { $0.hasPrefix("shelf: ") ? String($0.dropFirst(7)) : $0.trimmingCharacters(in: .whitespaces) }
-        let title = text.first ?? ""
-        let hint = text.dropFirst().joined(separator: " ").components(separatedBy: ". ")
-            .filter { !$0.contains("`shelf ") }.joined(separator: ". ").trimmingCharacters(in: .whitespaces)
-        return (title, hint.isEmpty ? nil : hint)
+        let hint = text.dropFirst().joined(separator: " ")
+        return (text.first ?? "", hint.isEmpty ? nil : hint)
     }
 }
 
@@ -95,16 +92,5 @@ public struct HostFailure: Error, Sendable {
     /// What it printed on stdout, if anything (a borrow that found no copy still describes the title).
     public let document: Data
 
-    /// The HTTP status for each exit code: the patron's mistake, something missing, the library's refusal, try later.
-    var webError: WebError {
-        switch exitCode {
-        case 64: return WebError(400, message, hint: hint, kind: "bad-request")
-        case 65: return WebError(422, message, hint: hint, kind: "bad-data")
-        case 66: return WebError(404, message, hint: hint, kind: "not-found")
-        case 69: return WebError(409, message, hint: hint, kind: "unavailable")
-        case 75: return WebError(503, message, hint: hint ?? "Try again in a moment.", kind: "try-again")
-        case 77: return WebError(403, message, hint: hint, kind: "sign-in-refused")
-        default: return WebError(500, message.isEmpty ? "shelf stopped with status \(exitCode)" : message, hint: hint, kind: "host-failure")
-        }
-    }
+    var webError: WebError { WebError(hostExitCode: exitCode, message: message, hint: hint) }
 }

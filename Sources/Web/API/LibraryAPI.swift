@@ -1,16 +1,18 @@
 import Foundation
+import Host
 
 /// The library in the API: accounts and sign-in, the catalog with its format tabs, a title's details, borrowing,
 /// My Books, Reservations, notifications, the shelf, reading lists and the wish list. Every answer is a document of
-/// docs/json.md as the host makes it; lists come a page at a time (`Paging`). What changes on its own is
+/// docs/json.md as the host makes it; lists come a page at a time (`Paging`). Lists and counts are read in process
+/// (`app.library()`, `app.bookshelf()`); the rest still goes through `HostAdapter`. What changes on its own is
 /// published on the event stream: `status` (the counts and the Reservations badge), `notification`, `sync`,
 /// `download`.
 enum LibraryAPI: WebModule {
     static func install(in app: WebApp) {
         let router = app.router, host = app.host
-        let sync = LibrarySync(host: host, events: app.events, interval: app.configuration.syncInterval)
+        let sync = LibrarySync(host: host, app: app, events: app.events, interval: app.configuration.syncInterval)
 
-        router.add("GET", "/api/status") { _ in .json(try host.json(["status"])) }
+        router.add("GET", "/api/status") { _ in .json(Data(ReadiumJSON.encode(try StatusJSON(try app.library())).utf8)) }
 
         // MARK: Accounts
 
@@ -114,21 +116,25 @@ enum LibraryAPI: WebModule {
         // MARK: My Books, Reservations, the shelf
 
         router.add("GET", "/api/loans") { request in
-            try .json(object: try Paging.page(try list(host.object(["loans"] + accountOption(request.query["account"]))), for: request))
+            let library = try app.library()
+            let loans = try library.loans(account: request.query["account"])
+            return try Paging.response(loans.map { LoanJSON($0, library: library) }, for: request)
         }
         router.add("GET", "/api/holds") { request in
-            try .json(object: try Paging.page(try list(host.object(["holds"] + accountOption(request.query["account"]))), for: request))
+            let library = try app.library()
+            let holds = try library.holds(account: request.query["account"])
+            return try Paging.response(holds.map { HoldJSON($0, openable: library.openable) }, for: request)
         }
         router.add("GET", "/api/shelf") { request in
-            try .json(object: try Paging.page(try list(host.object(["books"])), for: request))
+            try Paging.response(try app.bookshelf().database.shelfBooks().map(ShelfBookJSON.init), for: request)
         }
         router.add("POST", "/api/sync") { _ in .json(try sync.now()) }
 
         // MARK: Notifications
 
         router.add("GET", "/api/notifications") { request in
-            let words = ["notifications"] + (request.query["all"] == "true" ? ["--all"] : [])
-            return try .json(object: try Paging.page(try list(host.object(words)), for: request))
+            let records = try app.library().notifications(all: request.query["all"] == "true")
+            return try Paging.response(records.map(NotificationJSON.init), for: request)
         }
         router.add("POST", "/api/notifications/{id}/open") { request in
             guard let id = request.parameters["id"], Int(id) != nil else { throw WebError(400, "A notification's id is a number") }

@@ -1,16 +1,19 @@
 import Foundation
+import Host
 
 /// Keeps the browser up to date on its own: a sync pass over every account (loans, holds, then notifications)
 /// every `interval` and when asked, with what it found published as events: `sync` (each account's result),
 /// `notification` (each new one, with the seed's exact text) and `status` (the counts, the Reservations badge).
 final class LibrarySync: @unchecked Sendable {
     private let host: HostAdapter
+    private unowned let app: WebApp
     private let events: EventHub
     private let interval: TimeInterval?
     private let queue = DispatchQueue(label: "shelf.web.sync")
 
-    init(host: HostAdapter, events: EventHub, interval: TimeInterval?) {
+    init(host: HostAdapter, app: WebApp, events: EventHub, interval: TimeInterval?) {
         self.host = host
+        self.app = app
         self.events = events
         self.interval = interval
     }
@@ -43,6 +46,8 @@ final class LibrarySync: @unchecked Sendable {
 
     /// The counts and the badge after anything that may change them.
     func publishStatus() {
-        if let status = try? host.object(["status"]) { events.publish("status", object: status) }  // the next change publishes again
+        // A status that cannot be read now is published with the next change.
+        guard let status = try? StatusJSON(try app.library()) else { return }
+        events.publish("status", json: Data(ReadiumJSON.encode(status).utf8))
     }
 }

@@ -10,7 +10,7 @@ import Host
 enum PlayerAPI: WebModule {
     static func install(in app: WebApp) {
         let router = app.router
-        let sessions = ListeningSessions(host: app.host)
+        let sessions = ListeningSessions(host: app.host, app: app)
         let audioPrefix = "/audio" + app.bookResources.prefix.dropFirst("/book".count)
 
         router.add("GET", "\(audioPrefix)/{key}/{path...}", access: .bookResource) { request in
@@ -79,20 +79,21 @@ final class ListeningSessions: @unchecked Sendable {
     private var open: [String: Listening] = [:]
     private var files: [String: (url: URL, type: String)] = [:]
 
-    init(host: HostAdapter) {
+    private unowned let app: WebApp
+
+    init(host: HostAdapter, app: WebApp) {
         self.host = host
-        shelf = Shelf(pluginPaths: host.pluginPaths, environment: host.environment)
+        self.app = app
+        shelf = app.shelf
     }
 
     func session(id: String) throws -> Listening {
         if let known = lock.withLock({ open[id] }) { return known }
-        let books = (try host.object(["books"]) as? [[String: Any]]) ?? []
-        guard let record = books.first(where: { $0["id"] as? String == id }), let path = record["path"] as? String else {
-            throw WebError(404, "No book with id \(id) is on the shelf", hint: "`shelf books` lists the ids.")
+        let (book, record) = try ShelfRecord.find(id, in: app)
+        guard book.formatInWords == "Audiobook" else {
+            throw WebError(409, "\(book.book.title) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
         }
-        guard record["format"] as? String == "Audiobook" else {
-            throw WebError(409, "\(record["title"] as? String ?? id) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
-        }
+        guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }
         let session = try shelf.listen(path)
         let isCover = { (link: Link) in link.rel?.contains("cover") == true }
         let cover = session.book.manifest.links.first(where: isCover)?.href ?? session.book.manifest.resources?.first(where: isCover)?.href

@@ -8,12 +8,12 @@ import Foundation
 enum ReaderAPI: WebModule {
     static func install(in app: WebApp) {
         let router = app.router, host = app.host
-        let books = ReaderBooks(host: host)
+        let books = ReaderBooks(host: host, app: app)
 
         app.bookResources.mount("read") { path in
             let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
             guard parts.count == 2, let id = BookKey.id(parts[0]) else { throw WebError(404, "No such book resource") }
-            let resource = try books.resource(try books.book(id), href: parts[1])
+            let resource = try books.resource(path: try books.path(id: id), href: parts[1])
             return WebResponse(status: 200, contentType: resource.type, body: resource.data)
         }
 

@@ -1,31 +1,36 @@
 import Foundation
+import Host
 
-/// What the browser's reader needs of a book on the shelf, asked of the host through `HostAdapter` (the same
-/// commands and documents as the command line) and kept while the server runs: a book's file does not change
-/// under a library id without `shelf add`, which gives it a new path, and every cache here is keyed by path.
+/// What the browser's reader needs of a book on the shelf: its record read in process, the rest asked of the host
+/// through `HostAdapter` (the same commands and documents as the command line) and kept while the server runs: a
+/// book's file does not change under a library id without `shelf add`, which gives it a new path, and every cache
+/// here is keyed by path.
 final class ReaderBooks: @unchecked Sendable {
     let host: HostAdapter
+    private unowned let app: WebApp
     private let lock = NSLock()
-    private var shelf: [String: [String: Any]] = [:]
+    private var paths: [String: String] = [:]
     private var manifests: [String: [String: Any]] = [:]
     private var positions: [String: [[String: Any]]] = [:]
     private var tocs: [String: [Any]] = [:]
     let resources = ResourceCache(budget: 64 << 20)
 
-    init(host: HostAdapter) { self.host = host }
+    init(host: HostAdapter, app: WebApp) {
+        self.host = host
+        self.app = app
+    }
 
-    /// The shelf's record of a book (docs/json.md, ShelfBook), by library id. The shelf is listed again when the
-    /// id is not known yet (a book added since).
+    /// The shelf's record of a book (docs/json.md, ShelfBook), by library id: as it is now, progress included.
     func book(_ id: String) throws -> [String: Any] {
-        if let known = lock.withLock({ shelf[id] }) { return known }
-        let books = (try host.object(["books"]) as? [[String: Any]]) ?? []
-        lock.withLock {
-            for book in books { if let bookID = book["id"] as? String { shelf[bookID] = book } }
-        }
-        guard let book = lock.withLock({ shelf[id] }) else {
-            throw WebError(404, "No book with id \(id) is on the shelf", hint: "Add it with `shelf add FILE`; `shelf books` lists the ids.", kind: "not-found")
-        }
-        return book
+        let record = try ShelfRecord.find(id, in: app).record
+        if let path = record["path"] as? String { lock.withLock { paths[id] = path } }
+        return record
+    }
+
+    /// The file of a book by library id, looked up once: resources are asked for many times a page.
+    func path(id: String) throws -> String {
+        if let known = lock.withLock({ paths[id] }) { return known }
+        return try path(of: try book(id))
     }
 
     func path(of book: [String: Any]) throws -> String {
@@ -34,8 +39,9 @@ final class ReaderBooks: @unchecked Sendable {
     }
 
     /// The book's Readium Web Publication Manifest as the plugin wrote it.
-    func manifest(_ book: [String: Any]) throws -> [String: Any] {
-        let path = try path(of: book)
+    func manifest(_ book: [String: Any]) throws -> [String: Any] { try manifest(path: try path(of: book)) }
+
+    func manifest(path: String) throws -> [String: Any] {
         if let known = lock.withLock({ manifests[path] }) { return known }
         guard let manifest = try host.object(["manifest", path]) as? [String: Any] else {
             throw WebError(502, "The manifest of \(path) is not a JSON object")
@@ -75,9 +81,8 @@ final class ReaderBooks: @unchecked Sendable {
     }
 
     /// One resource of the book (a chapter, an image, a style sheet), with the media type the manifest gives it.
-    func resource(_ book: [String: Any], href: String) throws -> (data: Data, type: String) {
-        let path = try path(of: book)
-        let manifest = try manifest(book)
+    func resource(path: String, href: String) throws -> (data: Data, type: String) {
+        let manifest = try manifest(path: path)
         let links = ["readingOrder", "resources", "links"].flatMap { (manifest[$0] as? [[String: Any]]) ?? [] }
         guard let link = links.first(where: { ($0["href"] as? String) == href }) else {
             throw WebError(404, "\(href) is not a resource of this book")
@@ -88,11 +93,6 @@ final class ReaderBooks: @unchecked Sendable {
         let data = try host.json(["resource", path, href, "-o", "-"])
         resources.put(key, data)
         return (data, type)
-    }
-
-    /// Forgets what was read of a book whose file may have changed (after the shelf changed).
-    func forgetShelf() {
-        lock.withLock { shelf = [:] }
     }
 }
 

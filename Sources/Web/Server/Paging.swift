@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Lists in the API come a page at a time: `limit` items (50 unless asked, at most 500) from `cursor`, an opaque
 /// string the previous page gave as `next`. A page is `{"items": [...], "total": N, "next"?: CURSOR}`.
@@ -6,13 +7,39 @@ public enum Paging {
     public static let defaultLimit = 50
     public static let maxLimit = 500
 
-    public static func page(_ items: [Any], for request: WebRequest) throws -> [String: Any] {
+    /// Which items of `count` the request's page holds, and the cursor of the page after it.
+    struct Window {
+        let range: Range<Int>
+        let total: Int
+        let next: String?
+    }
+
+    static func window(count: Int, for request: WebRequest) throws -> Window {
         let limit = try request.integer("limit", in: 1...maxLimit) ?? defaultLimit
-        let start = try offset(request.query["cursor"])
-        let end = min(items.count, start + limit)
-        var page: [String: Any] = ["items": start < items.count ? Array(items[start..<end]) : [], "total": items.count]
-        if end < items.count { page["next"] = cursor(end) }
+        let start = min(try offset(request.query["cursor"]), count)
+        let end = min(count, start + limit)
+        return Window(range: start..<end, total: count, next: end < count ? cursor(end) : nil)
+    }
+
+    /// A page of a list the host answered as JSON (Foundation objects).
+    public static func page(_ items: [Any], for request: WebRequest) throws -> [String: Any] {
+        let window = try window(count: items.count, for: request)
+        var page: [String: Any] = ["items": Array(items[window.range]), "total": window.total]
+        if let next = window.next { page["next"] = next }
         return page
+    }
+
+    /// A page of the host's own documents, encoded once as the answer.
+    public static func response<T: Encodable>(_ items: [T], for request: WebRequest) throws -> WebResponse {
+        let window = try window(count: items.count, for: request)
+        let page = Page(items: Array(items[window.range]), total: window.total, next: window.next)
+        return .json(Data(ReadiumJSON.encode(page).utf8))
+    }
+
+    private struct Page<T: Encodable>: Encodable {
+        let items: [T]
+        let total: Int
+        let next: String?
     }
 
     /// The cursor for the item at `offset`. It is opaque to clients so that a later version may page otherwise.

@@ -36,3 +36,27 @@ public struct WebError: Error, Sendable {
         return WebResponse(status: status, contentType: "application/problem+json", body: data)
     }
 }
+
+extension WebError {
+    /// The answer for what the host refused, by its sysexits code: the patron's mistake, something missing, the
+    /// library's refusal, try later. The hint keeps only the sentences a browser user can act on (not the ones
+    /// that name a command to type: the page offers its own way).
+    init(hostExitCode code: Int32, message: String, hint: String?) {
+        let hint = hint.flatMap(Self.browserHint)
+        switch code {
+        case 64: self.init(400, message, hint: hint, kind: "bad-request")
+        case 65: self.init(422, message, hint: hint, kind: "bad-data")
+        case 66: self.init(404, message, hint: hint, kind: "not-found")
+        case 69: self.init(409, message, hint: hint, kind: "unavailable")
+        case 75: self.init(503, message, hint: hint ?? "Try again in a moment.", kind: "try-again")
+        case 77: self.init(403, message, hint: hint, kind: "sign-in-refused")
+        default: self.init(500, message.isEmpty ? "shelf stopped with status \(code)" : message, hint: hint, kind: "host-failure")
+        }
+    }
+
+    static func browserHint(_ hint: String) -> String? {
+        let kept = hint.components(separatedBy: ". ").filter { !$0.contains("`shelf ") }
+            .joined(separator: ". ").trimmingCharacters(in: .whitespaces)
+        return kept.isEmpty ? nil : kept
+    }
+}

@@ -33,7 +33,7 @@ let notificationsCommand = Command(
 ) { args, context in
     let library = try context.library()
     let all = args.has("--all")
-    let records = try library.database.notifications(includeWithdrawn: all).filter { all || $0.isUnread }
+    let records = try library.notifications(all: all)
     if context.json { Output.json(records.map(NotificationJSON.init)); return 0 }
     if records.isEmpty {
         Output.line(all ? "No notifications." : "No unread notifications. `shelf notifications --all` lists past ones.")
