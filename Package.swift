@@ -60,6 +60,8 @@ let package = Package(
         // The HTTP server under `shelf serve`: libmicrohttpd's headers (libmicrohttpd-dev) with the library itself
         // opened on first use, like CCurl (its GnuTLS would cost every command ~20 ms before main).
         .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
+        // libsecret (Debian's libsecret-1-0), opened on first use like libdbus: its types are declared in the C file.
+        .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
@@ -89,7 +91,7 @@ let package = Package(
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
         .target(name: "ShelfCore", dependencies: ["CSQLite"], path: "Sources/ShelfCore"),
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus", "CSecret"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),

@@ -276,15 +276,47 @@ final class NotificationCommandTests: NotificationTestCase {
 
     func testInstallWritesASystemdUserServiceAndTimer() throws {
         let result = try run(["watch", "--install", "--interval", "30m"])
-        let folder = shelf.home.appendingPathComponent("config/systemd/user")
-        let service = try String(contentsOf: folder.appendingPathComponent("shelf-watch.service"), encoding: .utf8)
-        let timer = try String(contentsOf: folder.appendingPathComponent("shelf-watch.timer"), encoding: .utf8)
+        // Where systemd looks for the user's units (HOME is the test's), named after this SHELF_HOME so that the
+        // patron's own shelf-watch units are never overwritten.
+        let folder = shelf.home.appendingPathComponent(".config/systemd/user")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(names.count, 2, "\(names)")
+        let name = try XCTUnwrap(names.first { $0.hasSuffix(".service") }).replacingOccurrences(of: ".service", with: "")
+        XCTAssertTrue(name.hasPrefix("shelf-watch-" + shelf.home.lastPathComponent + "-"), name)
+        XCTAssertEqual(names, [name + ".service", name + ".timer"])
+        let service = try String(contentsOf: folder.appendingPathComponent(name + ".service"), encoding: .utf8)
+        let timer = try String(contentsOf: folder.appendingPathComponent(name + ".timer"), encoding: .utf8)
         XCTAssertTrue(service.contains("ExecStart=\"\(ShelfProcess.executable.resolvingSymlinksInPath().path)\" watch --once --interval 1800s"), service)
         XCTAssertTrue(service.contains("Type=oneshot"), service)
         XCTAssertTrue(service.contains("Environment=\"SHELF_HOME=\(shelf.home.path)\""), service)
         XCTAssertTrue(timer.contains("OnUnitActiveSec=1800s"), timer)
         XCTAssertTrue(timer.contains("WantedBy=timers.target"), timer)
-        XCTAssertTrue(result.stdout.contains("systemctl --user enable --now shelf-watch.timer"), result.stdout)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: shelf.home.appendingPathComponent(".config/systemd").path))
+        XCTAssertTrue(result.stdout.contains("systemctl --user enable --now \(name).timer"), result.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shelf.home.appendingPathComponent("config/systemd").path))
+
+        // systemd itself accepts both units.
+        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+            throw XCTSkip("systemd-analyze is not installed (Debian package systemd): the units were not verified")
+        }
+        let verify = Process()
+        verify.executableURL = URL(fileURLWithPath: analyze)
+        verify.arguments = ["verify", "--man=no", "--user", folder.appendingPathComponent(name + ".service").path,
+                            folder.appendingPathComponent(name + ".timer").path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = shelf.home.path
+        environment["XDG_CONFIG_HOME"] = nil
+        // A user manager of systemd-analyze's own needs a runtime folder; this test's, not the session's.
+        let runtime = shelf.home.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        environment["XDG_RUNTIME_DIR"] = runtime.path
+        verify.environment = environment
+        let errors = Pipe()
+        verify.standardError = errors
+        verify.standardOutput = errors
+        try verify.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        verify.waitUntilExit()
+        XCTAssertEqual(verify.terminationStatus, 0, said)
+        XCTAssertFalse(said.contains(name), "systemd-analyze found fault with the units: \(said)")
     }
 }

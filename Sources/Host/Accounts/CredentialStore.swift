@@ -12,6 +12,8 @@ public struct Credential: Codable, Equatable, Sendable, CustomStringConvertible 
     /// A bearer token (Palace basic-token, OAuth).
     public var token: String?
     public var tokenExpires: Date?
+    /// "secret-service" when the password and token are kept in the desktop's Secret Service, not in the file.
+    public var secretsIn: String?
 
     public init(flow: String, username: String? = nil, password: String? = nil, token: String? = nil,
                 tokenExpires: Date? = nil) {
@@ -33,25 +35,72 @@ public struct Credential: Codable, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
-/// The credentials file, `config/credentials.json`, mode 0600 in a 0700 folder. Written whole to a new file
-/// and renamed into place under a lock, so two shelf processes never leave half a file or lose each other's change.
+/// Where shelf keeps what signs a patron in. Passwords and tokens go to the desktop's Secret Service (GNOME Keyring,
+/// KWallet) where one is on the session bus; the rest, and everything where there is none, goes to
+/// `config/credentials.json`, mode 0600 in a 0700 folder, written whole to a new file and renamed into place under
+/// a lock, so two shelf processes never leave half a file or lose each other's change.
 public struct CredentialStore: Sendable {
     public let file: URL
+    let secretService: SecretService?
 
-    public init(directories: ShelfDirectories) {
+    /// Where the secrets of a credential went.
+    public enum Place: Sendable, Equatable {
+        case secretService
+        case file
+
+        public var words: String {
+            switch self {
+            case .secretService: return "the desktop's Secret Service (your keyring)"
+            case .file: return "shelf's credentials file (mode 0600)"
+            }
+        }
+    }
+
+    static let keptInSecretService = "secret-service"
+
+    public init(directories: ShelfDirectories, environment: [String: String] = ProcessInfo.processInfo.environment) {
         file = directories.config.appendingPathComponent("credentials.json")
+        secretService = SecretService(home: directories.config.path, environment: environment)
     }
 
     public func credential(for accountID: String) throws -> Credential? {
-        try load()[accountID]
+        guard var credential = try load()[accountID] else { return nil }
+        if credential.secretsIn == Self.keptInSecretService {
+            // Without the service now (another session, the keyring gone) the credential has no secrets: the
+            // library then asks the patron to sign in again, which stores them anew.
+            credential.password = try? secretService?.lookup(account: accountID, field: "password")
+            credential.token = try? secretService?.lookup(account: accountID, field: "token")
+        }
+        return credential
     }
 
-    public func save(_ credential: Credential, for accountID: String) throws {
-        try update { $0[accountID] = credential }
+    /// Stores the credential; its password and token in the Secret Service when one takes them, else in the file.
+    @discardableResult
+    public func save(_ credential: Credential, for accountID: String) throws -> Place {
+        var kept = credential
+        kept.secretsIn = nil
+        if let secretService, (try? keep(credential, for: accountID, in: secretService)) != nil {
+            kept.password = nil
+            kept.token = nil
+            kept.secretsIn = Self.keptInSecretService
+        }
+        try update { $0[accountID] = kept }
+        return kept.secretsIn == nil ? .file : .secretService
     }
 
     public func remove(for accountID: String) throws {
+        if let secretService {
+            for field in ["password", "token"] { try? secretService.clear(account: accountID, field: field) }
+        }
         try update { $0[accountID] = nil }
+    }
+
+    private func keep(_ credential: Credential, for accountID: String, in service: SecretService) throws {
+        for (field, value) in [("password", credential.password), ("token", credential.token)] {
+            if let value { try service.store(value, account: accountID, field: field) } else {
+                try service.clear(account: accountID, field: field)
+            }
+        }
     }
 
     func load() throws -> [String: Credential] {
