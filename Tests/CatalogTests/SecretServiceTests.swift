@@ -32,7 +32,9 @@ final class SecretServiceTests: LibraryTestCase {
     }
 
     func testPasswordAndTokenLiveInTheKeyringAndInNoFile() throws {
-        try addAndLogin()
+        try run(["account", "add", library.root, "--name", "fake"])
+        let login = try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        XCTAssertTrue(login.stdout.contains("kept in the desktop's Secret Service"), login.stdout)
         try run(["browse"])
         try run(["borrow", "ebook-free"])
         try run(["sync"])
@@ -64,7 +66,9 @@ final class SecretServiceTests: LibraryTestCase {
     func testWithoutASecretServiceTheFileIsUsed() throws {
         keyring.stop()
         shelf.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
-        try addAndLogin()
+        try run(["account", "add", library.root, "--name", "fake"])
+        let login = try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        XCTAssertTrue(login.stdout.contains("kept in shelf's credentials file"), login.stdout)
         let stored = try String(contentsOf: shelf.home.appendingPathComponent("config/credentials.json"), encoding: .utf8)
         XCTAssertTrue(stored.contains("password") && !stored.contains("secret-service"), stored)
         let mode = try FileManager.default.attributesOfItem(atPath: shelf.home.appendingPathComponent("config/credentials.json").path)[.posixPermissions]

@@ -282,7 +282,7 @@ final class NotificationCommandTests: NotificationTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         XCTAssertEqual(names.count, 2, "\(names)")
         let name = try XCTUnwrap(names.first { $0.hasSuffix(".service") }).replacingOccurrences(of: ".service", with: "")
-        XCTAssertTrue(name.hasPrefix("shelf-watch-" + shelf.home.lastPathComponent + "-"), name)
+        XCTAssertTrue(name.hasPrefix("shelf-watch-" + shelf.home.lastPathComponent.prefix(40) + "-"), name)
         XCTAssertEqual(names, [name + ".service", name + ".timer"])
         let service = try String(contentsOf: folder.appendingPathComponent(name + ".service"), encoding: .utf8)
         let timer = try String(contentsOf: folder.appendingPathComponent(name + ".timer"), encoding: .utf8)

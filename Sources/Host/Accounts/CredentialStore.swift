@@ -88,6 +88,12 @@ public struct CredentialStore: Sendable {
         return kept.secretsIn == nil ? .file : .secretService
     }
 
+    /// Where the secrets of the account's stored credential are, or nil when none is stored.
+    public func place(of accountID: String) -> Place? {
+        guard let stored = (try? load())?[accountID] else { return nil }
+        return stored.secretsIn == Self.keptInSecretService ? .secretService : .file
+    }
+
     public func remove(for accountID: String) throws {
         if let secretService {
             for field in ["password", "token"] { try? secretService.clear(account: accountID, field: field) }

@@ -119,7 +119,10 @@ let loginCommand = Command(
         }
         try signIn.signIn(flow: flow, username: username, password: password)
     }
-    if context.json { Output.json(["account": account.id, "signedIn": "yes"]) } else { Output.line("Signed in to \(account.title).") }
+    if context.json { Output.json(["account": account.id, "signedIn": "yes"]) } else {
+        Output.line("Signed in to \(account.title)."
+                    + (library.store.place(of: account.id).map { " Your sign-in is kept in \($0.words)." } ?? ""))
+    }
     return 0
 }
 
