@@ -27,9 +27,10 @@ sample: build
 	@echo; echo "== shelf browse --format audiobook"; $(BIN)/shelf browse --format audiobook
 	@rm -rf "$(SAMPLE_HOME)"
 
-# Tools the tests use to make real audio, a private D-Bus session and Secret Service, to run the plugin
-# library's tests under valgrind and in a de_DE locale; not needed to build or run.
-TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales dbus-bin gnome-keyring
+# Tools the tests use to make real audio, a private D-Bus session and Secret Service, to check the systemd units
+# `shelf watch --install` writes (systemd-analyze), to run the plugin library's tests under valgrind and in a de_DE
+# locale; not needed to build or run.
+TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales dbus-bin gnome-keyring systemd
 
 # Builds everything (the products the integration tests run, the C examples) and runs every test.
 # The tests are XCTest; Swift Testing is off so the run closes on XCTest's own summary line.

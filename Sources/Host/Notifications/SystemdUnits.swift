@@ -23,10 +23,6 @@ public struct SystemdUnits {
     public var serviceName: String { name + ".service" }
     public var timerName: String { name + ".timer" }
 
-    /// The service of this process's shelf (its SHELF_HOME): what `systemctl --user enable --now` is told.
-    public static var serviceName: String { unitName(environment: ProcessInfo.processInfo.environment) + ".service" }
-    public static var timerName: String { unitName(environment: ProcessInfo.processInfo.environment) + ".timer" }
-
     /// `shelf-watch`, or for a SHELF_HOME its last folder name (letters, digits, `-` and `_`) and a hash of its path.
     static func unitName(environment: [String: String]) -> String {
         guard let home = environment["SHELF_HOME"], !home.isEmpty else { return "shelf-watch" }

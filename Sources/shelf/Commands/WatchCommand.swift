@@ -11,7 +11,8 @@ let watchCommand = Command(
         + "starts failing on stderr. An account whose sync fails is tried again later and later (twice the interval "
         + "per failure in a row, up to six hours), and nothing stored changes for it. Only one watcher runs at a "
         + "time (a lock in shelf's data folder): a second one exits with 75.\n\n"
-        + "--install writes shelf-watch.service (runs `shelf watch --once`) and shelf-watch.timer (every --interval) "
+        + "--install writes shelf-watch.service (runs `shelf watch --once`) and shelf-watch.timer (every --interval; with "
+        + "SHELF_HOME set, shelf-watch-FOLDER-HASH, so the units of your own shelf stay as they are) "
         + "into systemd's user folder ($XDG_CONFIG_HOME/systemd/user) and says how to start them; it enables nothing.",
     valueOptions: ["--interval", "--cycles"], flagOptions: ["--once", "--install"], positionals: 0...0,
     runsUntilStopped: true
@@ -79,11 +80,11 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
     if context.json {
         struct InstallJSON: Encodable { let files: [String]; let interval: String; let enable: String }
         Output.json(InstallJSON(files: written, interval: WatchInterval.systemd(interval),
-                                enable: "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timerName)"))
+                                enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
         return 0
     }
     Output.line("Wrote \(written.joined(separator: " and ")).")
     Output.line("They run `shelf watch --once` every \(WatchInterval.words(interval)). Start them with:")
-    Output.line("  systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timerName)")
+    Output.line("  systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)")
     return 0
 }
