@@ -142,7 +142,7 @@ enum Text {
 
     /// "David   Epstein" → "David Epstein".
     static func collapse(_ s: String) -> String {
-        s.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).joined(separator: " ")
+        s.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
     }
 
     static func parseForm(_ s: String) -> [String: String] {

@@ -20,7 +20,10 @@ enum GoodreadsCSV {
         var out: [ReadingListEntry] = []
         out.reserveCapacity(rows.count)
         for row in rows.dropFirst() {
-            guard let title = value(row, "Title") else { continue }
+            // A blank line is no row; a row without a title is passed on with an empty one, for the host to skip and
+            // count (the patron is told how many rows were skipped and why).
+            guard row.contains(where: { !Text.trim($0).isEmpty }) else { continue }
+            let title = value(row, "Title").map(Text.collapse) ?? ""
             var ids: [String: String] = [:]
             if let id = value(row, "Book Id") { ids["goodreads"] = id }
             if let isbn = value(row, "ISBN").flatMap(Text.isbn) { ids[isbn.count == 13 ? "isbn13" : "isbn10"] = isbn }
@@ -87,7 +90,7 @@ enum GoodreadsRSS {
         }
         let exclusive = Text.shelf(shelf)
         return channel.all("item").compactMap { item in
-            guard let title = item.string("title") else { return nil }
+            let title = item.string("title") ?? ""   // without one, the host skips the entry and says so
             var ids: [String: String] = [:]
             if let id = item.string("book_id") ?? item.child("book")?.attributes["id"] { ids["goodreads"] = id }
             if let isbn = item.string("isbn").flatMap(Text.isbn) { ids[isbn.count == 13 ? "isbn13" : "isbn10"] = isbn }
@@ -146,7 +149,7 @@ enum GoodreadsXML {
         let total = Int(list?.attributes["total"] ?? "") ?? pairs.count
         let entries: [ReadingListEntry] = pairs.compactMap { pair in
             let (book, review) = pair
-            guard let title = book.string("title") else { return nil }
+            let title = book.string("title") ?? ""   // without one, the host skips the entry and says so
             var ids: [String: String] = [:]
             if let id = book.string("id") { ids["goodreads"] = id }
             if let isbn = book.string("isbn").flatMap(Text.isbn) { ids[isbn.count == 13 ? "isbn13" : "isbn10"] = isbn }

@@ -86,13 +86,13 @@ final class BookshelfListingTests: BookshelfTestCase {
         XCTAssertEqual(try page(["read", book]).number, 5)
 
         // Remove: the row, the position and shelf's copy go.
-        let removed = try json(["remove", "TIDE"])
+        let removed = try json(["remove", "THE TIDE TABLES"])
         XCTAssertEqual(removed["deletedFile"] as? String, copy)
         XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
         XCTAssertTrue(FileManager.default.fileExists(atPath: book), "the original stays")
         books = try XCTUnwrap(try ok(["books", "--json"]).json() as? [[String: Any]])
         XCTAssertEqual(books.count, 1)
-        XCTAssertEqual(try shelf.run(["remove", "Lighthouse", "--return"]).status, 64, "not on loan: nothing to return")
+        XCTAssertEqual(try shelf.run(["remove", "The Lighthouse Keeper", "--return"]).status, 64, "not on loan: nothing to return")
     }
 
     func testLinkKeepsTheFileWhereItIs() throws {
@@ -101,7 +101,7 @@ final class BookshelfListingTests: BookshelfTestCase {
         let entry = try XCTUnwrap((added["added"] as? [[String: Any]])?.first?["book"] as? [String: Any])
         XCTAssertEqual(entry["storage"] as? String, "link")
         XCTAssertEqual(entry["path"] as? String, book)
-        try ok(["remove", "Tide"])
+        try ok(["remove", "The Tide Tables"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: book), "a linked file is never deleted")
     }
 

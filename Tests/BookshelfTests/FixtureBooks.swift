@@ -45,8 +45,10 @@ enum FixtureBooks {
     /// Writes the book: a cover page first (where a reader does not start), then the chapters.
     /// `protected`: the chapters are declared encrypted by Adobe ADEPT (META-INF/rights.xml, encryption.xml), as a
     /// bookshop's copy is: shelf opens the book but cannot read its chapters.
+    /// `repacked`: the mimetype entry is not the archive's first, as in a book a packager re-zipped (it opens, with
+    /// a warning).
     static func write(to path: String, identifier: String, title: String = "The Tide Tables", author: String = "Ines Marlow",
-                      chapters: [Chapter], protected: Bool = false) throws {
+                      chapters: [Chapter], protected: Bool = false, repacked: Bool = false) throws {
         let cover = """
         <?xml version="1.0" encoding="UTF-8"?>
         <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Cover</title></head>
@@ -124,6 +126,7 @@ enum FixtureBooks {
                 """.utf8)))
             entries.append(("META-INF/rights.xml", Data("<?xml version=\"1.0\"?><rights xmlns=\"http://ns.adobe.com/adept\"/>\n".utf8)))
         }
+        if repacked { entries.append(entries.removeFirst()) }
         try zip(path: path, entries: entries)
     }
 

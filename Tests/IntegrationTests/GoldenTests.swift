@@ -52,7 +52,7 @@ final class GoldenTests: XCTestCase {
             ["bookmark", "remove", "1"],
             ["settings"], ["settings", "Lighthouse", "--font-scale", "130", "--theme", "sepia"], ["settings", "Lighthouse"],
             ["share", "Lighthouse", "--page", "2"],
-            ["finished", "Lighthouse"],
+            ["finished", "Lighthouse"], ["finished", "The Lighthouse Keeper"],
             ["wish", "The Lamp Room Clock"], ["wish", "9780000000002", "--author", "Nobody"],
             ["wishlist", "--offline"],
             ["lists", "services"], ["lists", "show"], ["lists", "push"],
@@ -61,7 +61,7 @@ final class GoldenTests: XCTestCase {
             ["play", "\(samples)/library/audio/lamp-room-clock.json", "--null", "--chapter", "1"],
             ["downloads"],
             ["books"],
-            ["remove", "Lighthouse"],
+            ["remove", "Lighthouse"], ["remove", "The Lighthouse Keeper"],
             ["books"],
         ])
     }

@@ -23,7 +23,10 @@ public final class Bookshelf {
 
     // MARK: Finding
 
-    public func find(_ text: String) throws -> ShelfBook { try BookReference.find(text, in: database) }
+    /// The book `text` names (BookReference): at once for reading; for a change, exactly or once `confirm` agrees.
+    public func find(_ text: String, for purpose: BookReference.Purpose = .read, confirm: ((ShelfBook) -> Bool)? = nil) throws -> ShelfBook {
+        try BookReference.find(text, in: database, for: purpose, confirm: confirm)
+    }
 
     /// Opens the book's file with the plugin that handles it.
     public func open(_ book: ShelfBook) throws -> Publication {
@@ -37,6 +40,7 @@ public final class Bookshelf {
                 : "Add it again (`shelf add FILE`) or download it again."
             throw ShelfError(.noInput, "the file of \(book.book.title) is missing", subject: path, hint: hint)
         }
+        BookWarnings.watch(path: path, bookID: book.book.id, database: database)
         return try shelf.open(path, preferring: book.book.pluginID)
     }
 

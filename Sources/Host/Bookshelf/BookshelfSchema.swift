@@ -14,6 +14,16 @@ enum BookshelfSchema {
         );
         """)
 
+    /// How far the patron has listened to each audiobook, in seconds of its length, for the shelf (issue 20).
+    static let listening = SchemaMigration("bookshelf: listening progress", sql: """
+        CREATE TABLE listening_progress (
+            book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+            seconds     REAL NOT NULL CHECK (seconds >= 0),
+            duration    REAL NOT NULL CHECK (duration >= 0),
+            updated_at  INTEGER NOT NULL
+        );
+        """)
+
     private static let sql = """
         CREATE TABLE shelf_items (
             book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,

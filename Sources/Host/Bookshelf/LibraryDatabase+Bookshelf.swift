@@ -21,10 +21,12 @@ extension LibraryDatabase {
     private static let shelfColumns = """
         b.id, b.path, b.source_uri, b.media_type, b.plugin_id, b.title, b.authors, b.added_at, b.opened_at,
         s.storage, s.is_sample, s.link, p.page, p.pages, p.updated_at AS progress_at,
+        lp.seconds AS listened, lp.duration AS listening_duration, lp.updated_at AS listened_at,
         (SELECT l.ends_at FROM loans l WHERE l.book_id = b.id ORDER BY l.ends_at IS NULL, l.ends_at LIMIT 1) AS loan_ends,
         (SELECT l.account_id FROM loans l WHERE l.book_id = b.id LIMIT 1) AS loan_account,
         (SELECT l.entry_id FROM loans l WHERE l.book_id = b.id LIMIT 1) AS loan_entry
         FROM books b LEFT JOIN shelf_items s ON s.book_id = b.id LEFT JOIN reading_progress p ON p.book_id = b.id
+        LEFT JOIN listening_progress lp ON lp.book_id = b.id
         """
 
     /// Every book on the shelf, most recently opened first, then by title.
@@ -55,6 +57,7 @@ extension LibraryDatabase {
     public func removeFromShelf(id: String) throws -> Bool {
         try connection.transaction {
             try connection.execute("DELETE FROM reader_settings WHERE scope = ?", [id])
+            try connection.execute("DELETE FROM meta WHERE key = ?", ["warned:" + id])
             try connection.execute("UPDATE loans SET book_id = NULL WHERE book_id = ?", [id])
             return try deleteBook(id: id)
         }
@@ -82,10 +85,17 @@ extension LibraryDatabase {
         if let page, let pages, let progressAt {
             progress = ReadingProgress(bookID: book.id, page: page, pages: pages, updatedAt: Date(databaseMilliseconds: progressAt))
         }
+        let listened: Double? = try row.get("listened")
+        let duration: Double? = try row.get("listening_duration")
+        let listenedAt: Int64? = try row.get("listened_at")
+        var listening: ListeningProgress?
+        if let listened, let duration, let listenedAt {
+            listening = ListeningProgress(seconds: listened, duration: duration, updatedAt: Date(databaseMilliseconds: listenedAt))
+        }
         let loanEnds: Int64? = try row.get("loan_ends")
         let isSample: Bool? = try row.get("is_sample")
         return ShelfBook(book: book, storage: storage.flatMap(BookStorage.init(rawValue:)) ?? .download,
-                         isSample: isSample ?? false, link: try row.get("link"), progress: progress,
+                         isSample: isSample ?? false, link: try row.get("link"), progress: progress, listening: listening,
                          loanEndsAt: loanEnds.map(Date.init(databaseMilliseconds:)),
                          loanAccountID: try row.get("loan_account"), loanEntryID: try row.get("loan_entry"))
     }
@@ -101,6 +111,19 @@ extension LibraryDatabase {
                 INSERT INTO reading_progress (book_id, page, pages, updated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (book_id) DO UPDATE SET page = excluded.page, pages = excluded.pages, updated_at = excluded.updated_at
                 """, [bookID, page, pages, date.databaseMilliseconds])
+            try connection.execute("UPDATE books SET opened_at = ? WHERE id = ?", [date.databaseMilliseconds, bookID])
+        }
+    }
+
+    /// Saves where the listener is in an audiobook — the locator, the seconds of its length heard, and when it was
+    /// opened — in one transaction, as `saveReadingPlace` does for pages.
+    public func saveListeningPlace(bookID: String, locator: String, seconds: Double, duration: Double, at date: Date = Date()) throws {
+        try connection.transaction {
+            try savePosition(ReadingPosition(bookID: bookID, locator: locator, updatedAt: date))
+            try connection.execute("""
+                INSERT INTO listening_progress (book_id, seconds, duration, updated_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (book_id) DO UPDATE SET seconds = excluded.seconds, duration = excluded.duration, updated_at = excluded.updated_at
+                """, [bookID, max(0, seconds), max(0, duration), date.databaseMilliseconds])
             try connection.execute("UPDATE books SET opened_at = ? WHERE id = ?", [date.databaseMilliseconds, bookID])
         }
     }

@@ -29,6 +29,8 @@ public struct ShelfBook: Sendable {
     /// The catalog's web link for the book, when it came from one.
     public var link: String?
     public var progress: ReadingProgress?
+    /// How far an audiobook has been listened to.
+    public var listening: ListeningProgress?
     public var loanEndsAt: Date?
     public var loanAccountID: String?
     public var loanEntryID: String?
@@ -36,7 +38,27 @@ public struct ShelfBook: Sendable {
     /// "eBook" or "Audiobook", from the media type (no plugin is opened to list the shelf).
     public var formatInWords: String { BookFormat.words(mediaType: book.mediaType) }
 
-    public var percentRead: Int { progress?.percent ?? 0 }
+    /// How far the patron is, in whole percent: the page counter of an eBook, the time heard of an audiobook.
+    public var percentRead: Int { listening?.percent ?? progress?.percent ?? 0 }
+}
+
+/// How far the listener is in an audiobook: seconds heard of its length.
+public struct ListeningProgress: Equatable, Sendable {
+    public var seconds: Double
+    public var duration: Double
+    public var updatedAt: Date
+
+    public init(seconds: Double, duration: Double, updatedAt: Date = Date()) {
+        self.seconds = seconds
+        self.duration = duration
+        self.updatedAt = updatedAt
+    }
+
+    /// Whole percent, rounded down as pages are: 24 s of 52 s is 46%; the end 100%.
+    public var percent: Int {
+        guard duration > 0 else { return 0 }
+        return min(100, max(0, Int((seconds / duration * 100).rounded(.down))))
+    }
 }
 
 /// How far the patron has read, as the page counter shows it: page P of N.

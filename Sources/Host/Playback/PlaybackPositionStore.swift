@@ -5,7 +5,16 @@ import Readium
 /// position as a Readium Locator on the track (`#t=` fragment, progression and total progression).
 public final class PlaybackPositionStore: @unchecked Sendable {
     public let database: LibraryDatabase
-    public init(database: LibraryDatabase) { self.database = database }
+    /// The book's id on the shelf, when the book was found there: its position and progress are kept on that row,
+    /// not on a second one made for the file.
+    public let shelfID: String?
+    public init(database: LibraryDatabase, shelfID: String? = nil) {
+        self.database = database
+        self.shelfID = shelfID
+    }
+
+    /// The id the position is kept under: the shelf's, else the book's own (`bookID(for:)`).
+    public func id(for book: AudioBook) -> String { shelfID ?? Self.bookID(for: book) }
 
     /// A stable id: the manifest's identifier, else the file's absolute path or URL.
     public static func bookID(for book: AudioBook) -> String {
@@ -16,7 +25,7 @@ public final class PlaybackPositionStore: @unchecked Sendable {
     }
 
     public func save(book: AudioBook, timeline: Timeline, at global: Int64) throws {
-        let id = Self.bookID(for: book)
+        let id = id(for: book)
         if try database.book(id: id) == nil {
             try database.upsertBook(BookRecord(id: id, path: book.input.path, sourceURI: book.input.uri,
                                                mediaType: book.input.mediaType ?? "application/audiobook+json",
@@ -31,12 +40,14 @@ public final class PlaybackPositionStore: @unchecked Sendable {
                               locations: .init(progression: length > 0 ? Double(offset) / Double(length) : 0,
                                                totalProgression: timeline.totalFrames > 0 ? Double(global) / Double(timeline.totalFrames) : 0,
                                                fragments: ["t=" + String(format: "%.3f", seconds)]))
-        try database.savePosition(ReadingPosition(bookID: id, locator: locator.jsonString()))
+        try database.saveListeningPlace(bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global),
+                                        duration: timeline.duration)
     }
 
     /// The saved position on this timeline, in global frames; nil when there is none.
     public func restore(book: AudioBook, timeline: Timeline) -> Int64? {
-        guard let saved = try? database.position(bookID: Self.bookID(for: book)),
+        // A place saved before the book was found on the shelf is under the book's own id.
+        guard let saved = (try? database.position(bookID: id(for: book))) ?? (try? database.position(bookID: Self.bookID(for: book))),
               let locator = try? Locator.parse(saved.locator) else { return nil }
         guard let t = book.tracks.firstIndex(where: { $0.href == Chapters.stripFragment(locator.href) }) else { return nil }
         let seconds = locator.locations.fragments?.compactMap { Chapters.fragmentSeconds("#" + $0) }.first

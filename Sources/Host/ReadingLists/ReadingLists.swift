@@ -99,6 +99,8 @@ public final class ReadingLists {
         public var shelves: [ReadingListShelf]
         public var error: String?
         public var newWishes: Int
+        /// Rows the service sent that were not kept: those without a title (a book is named by its title).
+        public var skippedWithoutTitle: Int = 0
     }
 
     /// Pulls every connected service (or one). A service that fails keeps what the last pull saw.
@@ -115,12 +117,21 @@ public final class ReadingLists {
             do {
                 let result: PullResult
                 do { result = try connection(s).pull() } catch { throw Self.translate(error, service: s.service) }
-                try database.replaceEntries(service: s.service, result.entries)
+                // Titles and authors shown on one line whatever the service sent; a row without a title is counted.
+                let entries = result.entries.map { entry -> ReadingListEntry in
+                    var e = entry
+                    e.title = DisplayText.oneLine(e.title)
+                    e.authors = e.authors.map(DisplayText.oneLine).filter { !$0.isEmpty }
+                    return e
+                }.filter { !$0.title.isEmpty }
+                let skipped = result.entries.count - entries.count
+                try database.replaceEntries(service: s.service, entries)
                 try database.setPullResult(service: s.service, error: nil)
-                let added = try database.addWishes(result.entries.filter { $0.shelf == "to-read" && !$0.title.isEmpty }.map {
+                let added = try database.addWishes(entries.filter { $0.shelf == "to-read" }.map {
                     LibraryDatabase.NewWish(source: s.service, title: $0.title, authors: $0.authors, isbn: $0.isbn)
                 })
-                outcomes.append(PullOutcome(service: s.service, entries: result.entries.count, shelves: result.shelves, error: nil, newWishes: added))
+                outcomes.append(PullOutcome(service: s.service, entries: entries.count, shelves: result.shelves, error: nil, newWishes: added,
+                                            skippedWithoutTitle: skipped))
             } catch {
                 let message = (error as? ShelfError)?.message ?? "\(error)"
                 try? database.setPullResult(service: s.service, error: message)
@@ -133,28 +144,25 @@ public final class ReadingLists {
 
     // MARK: Finished books and push
 
-    /// The reading-list entry for a local book: a file shelf opens, or a book in the library by id or title.
-    public func entry(forBook book: String) throws -> (entry: ReadingListEntry, bookID: String?) {
-        let today = ISO8601DateFormatter.day.string(from: Date())
-        if FileManager.default.fileExists(atPath: book) {
-            let publication = try shelf.open(book)
-            let m = publication.manifest
-            var ids: [String: String] = [:]
-            if case .string(let identifier)? = m.metadata["identifier"], let isbn = ISBN.normalise(identifier.replacingOccurrences(of: "urn:isbn:", with: "")),
-               identifier.lowercased().contains("isbn") || identifier.filter(\.isNumber).count >= 10 {
-                ids["isbn13"] = isbn
-            }
-            return (ReadingListEntry(identifiers: ids, title: m.title ?? (book as NSString).lastPathComponent, authors: m.authors,
-                                     shelf: "read", dateRead: today), nil)
+    /// The reading-list entry for a book file shelf opens (one that is not on the shelf).
+    public func entry(forFile path: String) throws -> ReadingListEntry {
+        let publication = try shelf.open(path)
+        let m = publication.manifest
+        var ids: [String: String] = [:]
+        if case .string(let identifier)? = m.metadata["identifier"], let isbn = ISBN.normalise(identifier.replacingOccurrences(of: "urn:isbn:", with: "")),
+           identifier.lowercased().contains("isbn") || identifier.filter(\.isNumber).count >= 10 {
+            ids["isbn13"] = isbn
         }
-        let books = try database.books()
-        let folded = Fold.text(book)
-        guard let record = books.first(where: { $0.id == book }) ?? books.first(where: { Fold.text($0.title) == folded }) else {
-            throw ShelfError(.noInput, "no book \"\(book)\" in the library", hint: "Give the book's file, or its id or title as `shelf status` shows it.")
-        }
+        return ReadingListEntry(identifiers: ids, title: m.title ?? (path as NSString).lastPathComponent, authors: m.authors,
+                                shelf: "read", dateRead: ISO8601DateFormatter.day.string(from: Date()))
+    }
+
+    /// The reading-list entry for a book in the library (found with `BookReference`, as every command finds one).
+    public func entry(for record: BookRecord) -> ReadingListEntry {
         var ids: [String: String] = [:]
         if let isbn = ISBN.normalise(record.id.replacingOccurrences(of: "urn:isbn:", with: "")), record.id.lowercased().contains("isbn") { ids["isbn13"] = isbn }
-        return (ReadingListEntry(identifiers: ids, title: record.title, authors: record.authors, shelf: "read", dateRead: today), record.id)
+        return ReadingListEntry(identifiers: ids, title: record.title, authors: record.authors, shelf: "read",
+                                dateRead: ISO8601DateFormatter.day.string(from: Date()))
     }
 
     public struct FinishedOutcome {
@@ -163,9 +171,18 @@ public final class ReadingLists {
         public var alreadyQueued: [String]
     }
 
-    /// Marks a book read and queues the push to every connected service that records reads.
-    public func finished(book: String, isbn: String? = nil) throws -> FinishedOutcome {
-        var (entry, bookID) = try entry(forBook: book)
+    /// Marks a book read and queues the push to every connected service that records reads: a book in the library
+    /// (`record`), or a file that is not on the shelf (`file`).
+    public func finished(_ record: BookRecord, isbn: String? = nil) throws -> FinishedOutcome {
+        try finished(entry(for: record), bookID: record.id, isbn: isbn)
+    }
+
+    public func finished(file path: String, isbn: String? = nil) throws -> FinishedOutcome {
+        try finished(entry(forFile: path), bookID: nil, isbn: isbn)
+    }
+
+    private func finished(_ entry: ReadingListEntry, bookID: String?, isbn: String?) throws -> FinishedOutcome {
+        var entry = entry
         if let isbn {
             guard let normalised = ISBN.normalise(isbn) else { throw ShelfError(.usage, "\(isbn) is not an ISBN-10 or ISBN-13") }
             entry.identifiers["isbn13"] = normalised

@@ -36,15 +36,17 @@ public final class ListeningSession: @unchecked Sendable {
     public init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
-        positions = PlaybackPositionStore(database: database)
+        var onShelf: ShelfBook?
         if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let remote = try RemoteAudiobook(url: url, shelf: shelf)
             (book, self.remote) = (remote.book, remote)
         } else {
-            book = try AudioBook(path: Self.downloadedPath(target, database: database) ?? target, router: shelf.router)
+            onShelf = try Self.shelfBook(target, database: database)
+            book = try AudioBook(path: onShelf?.book.path ?? target, router: shelf.router)
             remote = nil
         }
-        bookID = PlaybackPositionStore.bookID(for: book)
+        positions = PlaybackPositionStore(database: database, shelfID: onShelf?.book.id)
+        bookID = positions.id(for: book)
         try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0)
         engine = try PlaybackEngine(book: book, options: options, isTrackAvailable: remote.map { r in
             { i in
@@ -124,16 +126,17 @@ public final class ListeningSession: @unchecked Sendable {
 
     // MARK: Finding and fetching the book
 
-    /// An audiobook downloaded from a library (`shelf download ID`), named by its catalog ID (or a unique part of
-    /// it) rather than its path: the manifest in the downloads folder.
-    static func downloadedPath(_ target: String, database: LibraryDatabase) throws -> String? {
-        guard !FileManager.default.fileExists(atPath: target) else { return nil }
-        let audio = try database.books().filter {
-            $0.id.hasPrefix("catalog:") && $0.mediaType.hasPrefix("application/audiobook") && $0.path != nil
+    /// The book on the shelf `target` names, as every command finds one (BookReference): a file added with `shelf
+    /// add` (by its path or the path it was added from), a download named by its catalog ID, a title or part of one.
+    /// Nil for a file that is not on the shelf, which plays as it is; a name that is no file must name a book.
+    static func shelfBook(_ target: String, database: LibraryDatabase) throws -> ShelfBook? {
+        if FileManager.default.fileExists(atPath: target) {
+            let found = try BookReference.candidates(target, in: database, byTitle: false)
+            guard found.count == 1, let path = found[0].book.path, FileManager.default.fileExists(atPath: path) else { return nil }
+            return found[0]
         }
-        let exact = audio.filter { $0.id.hasSuffix(":" + target) }
-        let matches = exact.isEmpty ? audio.filter { $0.id.localizedCaseInsensitiveContains(target) } : exact
-        return matches.count == 1 ? matches[0].path : nil
+        if target.contains("/") { return nil }
+        return try BookReference.find(target, in: database)
     }
 
     /// Starts downloading the parts (if remote) and waits until the one holding `track` is whole.

@@ -11,6 +11,7 @@ enum LibrarySchema {
         CatalogSchema.uncheckedEntries,
         NotificationSchema.superseded,
         BookshelfSchema.identities,
+        BookshelfSchema.listening,
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

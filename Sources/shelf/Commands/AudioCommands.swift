@@ -67,7 +67,7 @@ func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws 
 
 let playCommand = Command(
     name: "play", summary: "play an audiobook (file or URL) at once",
-    usage: "shelf play FILE|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
+    usage: "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
     details: """
     Plays at once: the command is the request. Without --from or --chapter it resumes where the
     last play stopped (the position is saved every few seconds, on pause and on quit).
@@ -81,6 +81,7 @@ let playCommand = Command(
       --null           play into nothing (as fast as possible; for tests)
     File and null outputs run as fast as the machine allows. A URL is an audiobook manifest:
     its parts download into the cache (several at once) and each plays as soon as it is whole.
+    \(audioBookArgumentHelp)
     """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume"],
     flagOptions: ["--null", "--raw"],

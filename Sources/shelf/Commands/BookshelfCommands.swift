@@ -8,10 +8,6 @@ let bookshelfCommands: [Command] = [
     shareCommand, sampleCommand,
 ]
 
-/// How BOOK is explained in every bookshelf command's help.
-let bookArgumentHelp = "BOOK is a path, a library id (`shelf books` shows them), or any unique part of a title; "
-    + "a part that fits several books lists them (exit 64)."
-
 func openBookshelf(_ context: Context) throws -> Bookshelf { try context.shelf.bookshelf() }
 
 /// "3 days ago", "today", or the date: how a person says when.
@@ -77,11 +73,12 @@ let addCommand = Command(
             added.append(AddedJSON(book: ShelfBookJSON(result.book), replacedEdition: result.replacedEdition))
             if !context.json {
                 let b = result.book
-                let by = b.book.authors.isEmpty ? "" : " by " + b.book.authors.joined(separator: ", ")
+                let by = b.book.authors.isEmpty ? "" : " by " + b.book.authors.map(DisplayText.oneLine).joined(separator: ", ")
                 if result.replacedEdition {
-                    Output.line("Replaced the file of “\(b.book.title)”\(by) with \(path); your place, bookmarks and settings are kept.")
+                    Output.line("Replaced the file of “\(DisplayText.oneLine(b.book.title))”\(by) with \(path); your place, bookmarks and settings are kept.")
                 } else {
-                    Output.line("Added “\(b.book.title)”\(by) (\(b.formatInWords), \(b.storage.words)). Read it with: shelf read \"\(b.book.title)\"")
+                    let verb = b.formatInWords == "Audiobook" ? "Listen to it with: shelf play" : "Read it with: shelf read"
+                    Output.line("Added “\(DisplayText.oneLine(b.book.title))”\(by) (\(b.formatInWords), \(b.storage.words)). \(verb) \"\(DisplayText.oneLine(b.book.title))\"")
                 }
             }
         } catch let error as ShelfError {
@@ -103,9 +100,9 @@ let booksCommand = Command(
     name: "books", summary: "the bookshelf: your books and how far you have read",
     usage: "shelf books [--json]",
     details: """
-    Lists the books on the shelf, most recently opened first: title, authors, the format in words, the
-    percentage read, when last opened, and for a borrowed book when the loan ends. --json prints an array of
-    books (docs/json.md).
+    Lists the books on the shelf, most recently opened first: title, authors, the format in words, how far you
+    are (the percentage read; for an audiobook the time listened of its length and the percentage), when last
+    opened, and for a borrowed book when the loan ends. --json prints an array of books (docs/json.md).
     """,
     positionals: 0...0
 ) { _, context in
@@ -121,13 +118,17 @@ let booksCommand = Command(
     }
     var text = ""
     for b in books {
-        var first = "  " + b.book.title
-        if !b.book.authors.isEmpty { first += " — " + b.book.authors.prefix(3).joined(separator: ", ") }
+        var first = "  " + DisplayText.oneLine(b.book.title)
+        if !b.book.authors.isEmpty { first += " — " + b.book.authors.prefix(3).map(DisplayText.oneLine).joined(separator: ", ") }
         var facts = [b.isSample ? "\(b.formatInWords) sample" : b.formatInWords]
-        facts.append(b.progress == nil ? "not started" : "\(b.percentRead)% read")
+        if let heard = b.listening {
+            facts.append("\(PlaybackTime.clock(heard.seconds)) of \(PlaybackTime.clock(heard.duration)) listened (\(heard.percent)%)")
+        } else {
+            facts.append(b.progress == nil ? "not started" : "\(b.percentRead)% read")
+        }
         facts.append(b.book.openedAt.map { "opened \(relativeDay($0))" } ?? "never opened")
         if let ends = b.loanEndsAt { facts.append("on loan until \(relativeDay(ends))") }
-        text += first + "\n    " + facts.joined(separator: " · ") + "\n    ID: " + b.book.id + "\n"
+        text += first + "\n    " + facts.joined(separator: " · ") + "\n    ID: " + DisplayText.oneLine(b.book.id) + "\n"
     }
     text += books.count == 1 ? "1 book" : "\(books.count) books"
     Output.line(text)
@@ -142,14 +143,16 @@ let removeCommand = Command(
     details: """
     Removes the book with its position, bookmarks and own settings, and deletes shelf's copy of its file (a
     file added with --link stays where it is). A borrowed book stays on loan unless --return is given, which
-    returns it to the library first (when the library refuses, nothing is removed). \(bookArgumentHelp)
+    returns it to the library first (when the library refuses, nothing is removed). \(changingBookArgumentHelp)
     --json prints {"removed": book, "deletedFile"?, "returned": bool}.
     """,
     flagOptions: ["--return"],
     positionals: 1...1
 ) { args, context in
     let bookshelf = try openBookshelf(context)
-    let book = try bookshelf.find(args.positionals[0])
+    let book = try bookshelf.findToChange(args.positionals[0], action: "remove a book") {
+        "Remove “\(DisplayText.oneLine($0.book.title))” (\(DisplayText.oneLine($0.book.id))) from the shelf, with its place and bookmarks?"
+    }
     var returned = false
     if args.has("--return") {
         try context.library().returnLoan(of: book)
@@ -161,7 +164,7 @@ let removeCommand = Command(
         Output.json(Result(removed: ShelfBookJSON(book), deletedFile: removed.deletedFile, returned: returned))
         return 0
     }
-    Output.line("Removed “\(book.book.title)” from the shelf" + (returned ? " and returned it to the library." : "."))
+    Output.line("Removed “\(DisplayText.oneLine(book.book.title))” from the shelf" + (returned ? " and returned it to the library." : "."))
     if !returned, let ends = book.loanEndsAt, let entry = book.loanEntryID {
         Output.line("It is still on loan to you until \(relativeDay(ends)); return it with `shelf return \(entry)`.")
     }

@@ -7,7 +7,7 @@ import Host
 /// while playing, so that a screen reader reads each one and nothing floods.
 let listenCommand = Command(
     name: "listen", summary: "an interactive player on the terminal (starts paused)",
-    usage: "shelf listen FILE|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
+    usage: "shelf listen BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
     details: """
     Opens the book paused at the saved position, or at --from TIME or --chapter N as `shelf play`
     takes them. Keys:
@@ -20,6 +20,7 @@ let listenCommand = Command(
       v  V         volume down / up by 10 percent
       z            sleep timer: off, 15, 30, 60 minutes, end of chapter (press again to change)
       t            say the status now      h or ?     this help
+    \(audioBookArgumentHelp)
     """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume", "--step"],
     flagOptions: ["--null"],

@@ -105,9 +105,13 @@ let listsCommand = Command(
         let outcomes = try rl.lists.pull(service: target)
         let notices = try rl.lists.checkWishes()
         if context.json {
-            struct Out: Encodable { let service: String; let entries: Int; let shelves: [ReadingListShelf]; let newWishes: Int; let error: String? }
+            struct Out: Encodable {
+                let service: String; let entries: Int; let shelves: [ReadingListShelf]; let newWishes: Int; let error: String?
+                let skippedWithoutTitle: Int?
+            }
             struct All: Encodable { let pulled: [Out]; let available: [String] }
-            Output.json(All(pulled: outcomes.map { Out(service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error) },
+            Output.json(All(pulled: outcomes.map { Out(service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error,
+                                                       skippedWithoutTitle: $0.skippedWithoutTitle > 0 ? $0.skippedWithoutTitle : nil) },
                             available: notices.map(\.text)))
         } else {
             for o in outcomes {
@@ -116,7 +120,9 @@ let listsCommand = Command(
                 } else {
                     let shelves = o.shelves.map { "\($0.name) \($0.count.map(String.init) ?? "?")" }.joined(separator: ", ")
                     Output.line("\(o.service): \(o.entries) \(o.entries == 1 ? "book" : "books")\(shelves.isEmpty ? "" : " (\(shelves))")"
-                                + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : ""))
+                                + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : "")
+                                + (o.skippedWithoutTitle == 1 ? "; 1 row skipped: it has no title" : "")
+                                + (o.skippedWithoutTitle > 1 ? "; \(o.skippedWithoutTitle) rows skipped: they have no title" : ""))
                 }
             }
             printNotices(notices, rl.library.database)
@@ -138,11 +144,11 @@ let listsCommand = Command(
             let heading = "\(s.service) · \(s.entry.shelf)"
             if heading != last { Output.line(heading); last = heading }
             var facts: [String] = []
-            if !s.entry.authors.isEmpty { facts.append("by " + s.entry.authors.joined(separator: ", ")) }
+            if !s.entry.authors.isEmpty { facts.append("by " + s.entry.authors.map(DisplayText.oneLine).joined(separator: ", ")) }
             if let read = s.entry.dateRead { facts.append("read \(read)") }
             if let rating = s.entry.rating { facts.append("rated \(rating) of 5") }
             if let isbn = s.entry.isbn { facts.append("ISBN \(isbn)") }
-            Output.line("  \(s.entry.title)" + (facts.isEmpty ? "" : " — " + facts.joined(separator: " · ")))
+            Output.line("  \(DisplayText.oneLine(s.entry.title))" + (facts.isEmpty ? "" : " — " + facts.joined(separator: " · ")))
         }
         return 0
     case "push":
@@ -162,7 +168,7 @@ let listsCommand = Command(
                 case "exported": what = "written to the import file"
                 default: what = "not recorded: \(r.message ?? "no reason given")"
                 }
-                Output.line("\(r.service): \(r.title): \(what)")
+                Output.line("\(r.service): \(DisplayText.oneLine(r.title)): \(what)")
             }
             for file in Set(reports.compactMap(\.file)) {
                 Output.line("Import file: \(file) — upload it at https://www.goodreads.com/review/import (there is no write API).")
@@ -199,20 +205,28 @@ let finishedCommand = Command(
     name: "finished",
     summary: "mark a book read and queue it for your reading lists",
     usage: "shelf finished BOOK [--isbn ISBN] [--json]",
-    details: "BOOK is a file, or a book's id or title in the library. The read is recorded on every connected "
-        + "reading list that records reads at the next `shelf lists push`; marking a book twice queues it once. "
-        + "--isbn names the edition when the book's own metadata carries no ISBN.",
+    details: "The read is recorded on every connected reading list that records reads at the next `shelf lists push`; "
+        + "marking a book twice queues it once. --isbn names the edition when the book's own metadata carries no ISBN. "
+        + changingBookArgumentHelp + " A book file that is not on the shelf is marked read too.",
     valueOptions: ["--isbn"],
     positionals: 1...1
 ) { args, context in
     let rl = try ReadingListContext(context)
-    let outcome = try rl.lists.finished(book: args.positionals[0], isbn: args.value("--isbn"))
+    let target = args.positionals[0]
+    let bookshelf = try openBookshelf(context)
+    let outcome: ReadingLists.FinishedOutcome
+    if FileManager.default.fileExists(atPath: target), try BookReference.candidates(target, in: bookshelf.database, byTitle: false).isEmpty {
+        outcome = try rl.lists.finished(file: target, isbn: args.value("--isbn"))
+    } else {
+        let book = try bookshelf.findToChange(target, action: "mark a book read") { "Mark “\(DisplayText.oneLine($0.book.title))” read?" }
+        outcome = try rl.lists.finished(book.book, isbn: args.value("--isbn"))
+    }
     if context.json {
         struct Out: Encodable { let title: String; let authors: [String]; let identifiers: [String: String]; let queued: [String]; let alreadyQueued: [String] }
         Output.json(Out(title: outcome.entry.title, authors: outcome.entry.authors, identifiers: outcome.entry.identifiers,
                         queued: outcome.queued, alreadyQueued: outcome.alreadyQueued))
     } else {
-        Output.line("Marked \(outcome.entry.title) read.")
+        Output.line("Marked \(DisplayText.oneLine(outcome.entry.title)) read.")
         if !outcome.queued.isEmpty { Output.line("Queued for \(outcome.queued.joined(separator: ", ")): `shelf lists push` records it.") }
         if !outcome.alreadyQueued.isEmpty { Output.line("Already queued for \(outcome.alreadyQueued.joined(separator: ", ")).") }
         if outcome.queued.isEmpty && outcome.alreadyQueued.isEmpty { Output.line("No connected reading list records reads.") }

@@ -27,7 +27,7 @@ let settingsCommand = Command(
     positionals: 0...1
 ) { args, context in
     let bookshelf = try openBookshelf(context)
-    let book = try args.positionals.first.map(bookshelf.find)
+    let book = try args.positionals.first.map { try bookshelf.find($0) }
     let bookID = book?.book.id
     var changes = ReaderSettings()
     var cleared: Set<String> = []

@@ -16,6 +16,9 @@ public struct ShelfBookJSON: Encodable {
     public let page: Int?
     public let pages: Int?
     public let percentRead: Int
+    /// An audiobook's place and length, in seconds.
+    public let listened: Double?
+    public let duration: Double?
     public let addedAt: String
     public let lastOpened: String?
     public let loanEnds: String?
@@ -32,6 +35,8 @@ public struct ShelfBookJSON: Encodable {
         page = b.progress?.page
         pages = b.progress?.pages
         percentRead = b.percentRead
+        listened = b.listening.map { ($0.seconds * 1000).rounded() / 1000 }
+        duration = b.listening.map { ($0.duration * 1000).rounded() / 1000 }
         addedAt = isoDate(b.book.addedAt)
         lastOpened = b.book.openedAt.map(isoDate)
         loanEnds = b.loanEndsAt.map(isoDate)
@@ -46,6 +51,10 @@ public struct ShelfBookJSON: Encodable {
             one.string(s)
             return String(decoding: one.bytes, as: UTF8.self)
         }
+        // As JSONEncoder writes a Double: whole numbers without a fraction.
+        func number(_ v: Double) -> String {
+            v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
+        }
         var out = "[\n"
         out.reserveCapacity(books.count * 420)
         for (i, b) in books.enumerated() {
@@ -53,9 +62,11 @@ public struct ShelfBookJSON: Encodable {
             members.append("\"addedAt\" : " + text(b.addedAt))
             members.append("\"authors\" : " + (b.authors.isEmpty ? "[\n\n    ]"
                 : "[\n" + b.authors.map { "      " + text($0) }.joined(separator: ",\n") + "\n    ]"))
+            if let v = b.duration { members.append("\"duration\" : " + number(v)) }
             members.append("\"format\" : " + text(b.format))
             members.append("\"id\" : " + text(b.id))
             if let v = b.lastOpened { members.append("\"lastOpened\" : " + text(v)) }
+            if let v = b.listened { members.append("\"listened\" : " + number(v)) }
             if let v = b.loanEnds { members.append("\"loanEnds\" : " + text(v)) }
             members.append("\"mediaType\" : " + text(b.mediaType))
             if let v = b.page { members.append("\"page\" : \(v)") }
