@@ -69,7 +69,12 @@ public struct BookReader {
 
     /// Moves, shows and saves: the position is written (one transaction, full sync) before the page is returned.
     public func read(_ book: ShelfBook, move: Move, width: Int) throws -> Result {
-        let session = try session(book, width: width)
+        try read(in: try session(book, width: width), move: move)
+    }
+
+    /// The same in a session kept open (the terminal reader's, turning many pages).
+    public func read(in session: ReadingSession, move: Move) throws -> Result {
+        let book = session.book
         var notes: [String] = []
         var hit: Locator?
         let target: Int

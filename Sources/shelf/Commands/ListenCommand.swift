@@ -85,42 +85,21 @@ final class TerminalPlayer: @unchecked Sendable {
         }
     }
 
-    /// Reads keys until q or the end of input; raw mode on a terminal, plain bytes otherwise.
+    /// Reads keys until q or the end of input (TerminalKeys: raw mode on a terminal, plain bytes otherwise).
     func readKeys() {
-        var saved = termios()
-        let tty = isatty(STDIN_FILENO) != 0
-        if tty {
-            tcgetattr(STDIN_FILENO, &saved)
-            var raw = saved
-            raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
-                cc[Int(VMIN)] = 1
-                cc[Int(VTIME)] = 0
-            }
-            tcsetattr(STDIN_FILENO, TCSANOW, &raw)
-        }
-        defer { if tty { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
-        var escape: [UInt8] = []
+        let keys = TerminalKeys()
+        defer { keys.restore() }
         var number = ""
         var choosing = false
-        while !finished {
-            var byte: UInt8 = 0
-            let n = read(STDIN_FILENO, &byte, 1)
-            if n <= 0 { return }
-            if HostServices.cancelRequested { return }
-            // Arrow keys: ESC [ C / ESC [ D.
-            if byte == 0x1B { escape = [byte]; continue }
-            if !escape.isEmpty {
-                escape.append(byte)
-                if escape.count == 3 {
-                    let key = escape[2]
-                    escape = []
-                    if key == UInt8(ascii: "C") { engine.skipForward(); say() }
-                    if key == UInt8(ascii: "D") { engine.skipBackward(); say() }
-                }
-                continue
+        while !finished, let key = keys.next() {
+            let c: Character
+            switch key {
+            case .character(let typed): c = typed
+            case .enter: c = "\n"
+            case .right where !choosing: engine.skipForward(); say(); continue
+            case .left where !choosing: engine.skipBackward(); say(); continue
+            default: continue
             }
-            let c = Character(UnicodeScalar(byte))
             if choosing {
                 if c.isNumber { number.append(c); continue }
                 choosing = false

@@ -11,6 +11,11 @@ func readingWidth(_ args: Arguments, _ context: Context) throws -> Int {
     return 72
 }
 
+enum TerminalReaderCommand {
+    /// `shelf read BOOK` opens the interactive reader only for a person: the keyboard and the screen both a terminal.
+    static var isInteractive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+}
+
 /// Prints a page as `shelf read` shows it: the text, a blank line, the status line, then any notes.
 func printPage(_ result: BookReader.Result, json: Bool, theme: TerminalTheme? = nil) {
     let page = result.page
@@ -35,7 +40,12 @@ let readCommand = Command(
     name: "read", summary: "read a book from the shelf where you left off",
     usage: "shelf read BOOK [--next | --prev | --goto PAGE | --toc N | --search QUERY [--hit N] | --bookmark ID] [--width N] [--json]",
     details: """
-    Prints the page you are on — its text at the terminal's width (or --width), then a status line in words:
+    On a terminal (keyboard and screen), with no move, opens the book full screen where you left off: space, the
+    arrows and PgUp/PgDn turn pages, t the table of contents, / searches (n and N: next and previous hit), b
+    bookmarks the page and B lists the bookmarks, + and - widen and narrow the text, ? shows the keys, q quits.
+    It redraws at the terminal's size, always shows the status line, and saves your place on every turn.
+    With a move, --json, or without a terminal (a pipe, a script), it does one thing and exits:
+    prints the page you are on — its text at the terminal's width (or --width), then a status line in words:
     "Chapter 3 · page 48 of 340 · 14%" — and saves your place. A first open starts where a reader opens the
     book (after the cover, at the body matter). A page is one of the book's positions (one per 1024 bytes of
     each chapter's file, as Readium counts them), so page numbers do not change with the width.
@@ -77,6 +87,10 @@ let readCommand = Command(
     } else if let id = args.value("--bookmark") {
         guard let number = Int64(id), number > 0 else { throw ShelfError(.usage, "--bookmark takes a bookmark number, not \"\(id)\"") }
         move = .bookmark(number)
+    } else if !context.json, TerminalReaderCommand.isInteractive {
+        let status = try TerminalReader(reader: reader, book: book, width: width, theme: terminalTheme(book, bookshelf, context)).run()
+        Output.line("Saved at \(DisplayText.oneLine(status)) of “\(DisplayText.oneLine(book.book.title))”.")
+        return 0
     } else { move = .resume }
     printPage(try reader.read(book, move: move, width: width), json: context.json, theme: terminalTheme(book, bookshelf, context))
     return 0
