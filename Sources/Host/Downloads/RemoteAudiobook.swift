@@ -54,6 +54,16 @@ public final class RemoteAudiobook: @unchecked Sendable {
         return added
     }
 
+    /// The `.part` file of a part still downloading (or left by an interrupted run), once it holds enough to start
+    /// playing from (GrowingTrack); nil when the part is whole, failed or has too little yet.
+    public func growingFile(_ index: Int) -> String? {
+        guard let part = downloader.snapshot.first(where: { $0.index == index }), part.state != .complete, part.state != .failed else {
+            return nil
+        }
+        let path = part.destination.path + ".part"
+        return GrowingTrack.size(path) >= GrowingTrack.minimumBytes ? path : nil
+    }
+
     static func trackURLs(_ book: AudioBook) throws -> [URL] {
         try book.tracks.map { t in
             guard t.isRemote, let u = URL(string: t.href) else {

@@ -89,14 +89,15 @@ public final class AudioBook: @unchecked Sendable {
 
     public var title: String { manifest.title ?? (input.path as NSString).lastPathComponent }
 
-    /// Opens a decoder for a track; `sampleRate`/`channels` 0 mean the track's own.
-    public func openDecoder(track index: Int, sampleRate: Int = 0, channels: Int = 0) throws -> TrackPCMDecoder {
+    /// Opens a decoder for a track; `sampleRate`/`channels` 0 mean the track's own. `file` reads the track from
+    /// that file instead (a part still downloading: the decoder plays the bytes already there).
+    public func openDecoder(track index: Int, sampleRate: Int = 0, channels: Int = 0, file: String? = nil) throws -> TrackPCMDecoder {
         guard tracks.indices.contains(index) else {
             throw ShelfError(.noInput, "no track \(index + 1)", subject: input.path)
         }
         let track = tracks[index]
         var options: String?
-        if let file = localFiles[index] {
+        if let file = file ?? localFiles[index] {
             options = ReadiumJSON.encode(["file": file])
         }
         return try TrackPCMDecoder(book: self, href: track.href, options: options, sampleRate: sampleRate, channels: channels)

@@ -33,8 +33,10 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var chunk = 4096
     public var positionStore: PlaybackPositionStore?
     public var onEvent: ((PlaybackEvent) -> Void)?
-    /// Whether a track can be played now (a remote track whose part is still downloading cannot).
+    /// Whether a track is whole here (a remote track whose part is still downloading is not).
     public var isTrackAvailable: (Int) -> Bool
+    /// The file of a track still downloading that can play as far as it goes (see GrowingTrack), else nil.
+    public var growingFile: (Int) -> String?
 
     private let lock = NSCondition()
     private(set) public var timeline: Timeline
@@ -51,6 +53,14 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var decoder: TrackPCMDecoder?
     private var decoderTrack = -1
     private var decoderOffset: Int64 = -1
+    /// The decoder reads a part still downloading, which held `decoderBytes` when it was opened.
+    private var decoderGrowing = false
+    private var decoderBytes: Int64 = 0
+    /// A track still downloading whose decoder ran out of data: opened again once its file holds `bytes`.
+    private var growingRetry: (track: Int, bytes: Int64)?
+    /// Where decoding goes on (the track and the frame after the last one read), while no seek intervened: a track
+    /// whose length is only an estimate plays on past it until its decoder ends.
+    private var continuing: (track: Int, offset: Int64)?
     private var lastChapter: Int?
     private var waitingFor: String?
     private let stretcher: TimeStretcher
@@ -62,22 +72,28 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     /// Loads the book: the first track sets the rate and channels (at most two); every track
     /// that is here is measured, the others keep the manifest's duration until they arrive.
-    public init(book: AudioBook, options: Options = Options(), isTrackAvailable: ((Int) -> Bool)? = nil) throws {
+    /// `growingFile` names the file of a track still downloading that can play so far.
+    public init(book: AudioBook, options: Options = Options(), isTrackAvailable: ((Int) -> Bool)? = nil,
+                growingFile: ((Int) -> String?)? = nil) throws {
         self.book = book
         self.options = options
         let available = isTrackAvailable ?? { i in !book.tracks[i].isRemote || book.localFiles[i] != nil }
+        let growing = growingFile ?? { _ in nil }
         self.isTrackAvailable = available
-        guard book.tracks.indices.contains(where: available) else {
+        self.growingFile = growing
+        guard book.tracks.indices.contains(where: { available($0) || growing($0) != nil }) else {
             throw ShelfError(.temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
                              hint: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.")
         }
         // The first track that opens sets the format: a missing or damaged one is skipped when played.
-        var opened: (Int, TrackPCMDecoder)?
+        var opened: (Int, TrackPCMDecoder, String?)?
         var firstError: Error?
-        for i in book.tracks.indices where available(i) {
-            do { opened = (i, try book.openDecoder(track: i)); break } catch { firstError = firstError ?? error }
+        for i in book.tracks.indices {
+            let part = available(i) ? nil : growing(i)
+            guard available(i) || part != nil else { continue }
+            do { opened = (i, try book.openDecoder(track: i, file: part), part); break } catch { firstError = firstError ?? error }
         }
-        guard let (first, probe) = opened else { throw firstError! }
+        guard let (first, probe, firstPart) = opened else { throw firstError! }
         sampleRate = probe.sampleRate
         channels = min(probe.channels, 2)
         var lengths: [Int64] = []
@@ -86,7 +102,10 @@ public final class PlaybackEngine: @unchecked Sendable {
             var length: Int64?
             var isExact = false
             let reuse = track.index == first && probe.channels == channels
-            if available(track.index), let d = reuse ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
+            if track.index == first, firstPart != nil {
+                // Still downloading: the manifest's duration (below), else what is here so far; both estimates.
+                length = track.declaredDuration == nil ? probe.totalFrames : nil
+            } else if available(track.index), let d = reuse ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
                 length = d.totalFrames
                 isExact = d.framesExact
             }
@@ -103,6 +122,10 @@ public final class PlaybackEngine: @unchecked Sendable {
             decoder = probe
             decoderTrack = first
             decoderOffset = 0
+            if let firstPart {
+                decoderGrowing = true
+                decoderBytes = GrowingTrack.size(firstPart)
+            }
         }
     }
 
@@ -135,10 +158,13 @@ public final class PlaybackEngine: @unchecked Sendable {
     public func skipForward() { skip(by: options.skipStep) }
     public func skipBackward() { skip(by: -options.skipStep) }
 
-    /// Starts chapter `index` (0-based). False when there is no such chapter or its track is not here yet.
+    /// Whether a track can start playing now: whole here, or downloading with its first bytes here.
+    public func isTrackPlayable(_ index: Int) -> Bool { isTrackAvailable(index) || growingFile(index) != nil }
+
+    /// Starts chapter `index` (0-based). False when there is no such chapter or its track has not started arriving.
     @discardableResult
     public func goToChapter(_ index: Int) -> Bool {
-        guard chapters.indices.contains(index), isTrackAvailable(chapters[index].track) else { return false }
+        guard chapters.indices.contains(index), isTrackPlayable(chapters[index].track) else { return false }
         change { seekLocked(chapterStart(index)) }
         return true
     }
@@ -295,7 +321,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// the frames produced, or -1 when the next track is not here yet.
     private func produceLocked(into input: inout [Float], output: inout [Float]) throws -> Int {
         output.removeAll(keepingCapacity: true)
-        if position >= timeline.totalFrames {
+        if position >= timeline.totalFrames, continuing == nil || continuing.map({ timeline.exact[$0.track] }) == true {
             stretcher.flush(into: &output)
             finishOutput(&output)
             // What the stretcher still held is heard too.
@@ -305,19 +331,37 @@ public final class PlaybackEngine: @unchecked Sendable {
             emit(.ended)
             return output.count / channels
         }
-        let (track, offset) = timeline.locate(position)
-        guard isTrackAvailable(track) else {
-            let name = book.tracks[track].title ?? "track \(track + 1)"
-            if waitingFor != name { waitingFor = name; emit(.waiting(name)) }
-            return -1
-        }
-        waitingFor = nil
+        let (track, offset) = placeLocked()
+        let whole = isTrackAvailable(track)
+        let part = whole ? nil : growingFile(track)
+        guard whole || part != nil else { return waitLocked(track) }
+        // A decoder on a part still downloading gives way to the whole file once it is here.
+        if whole, decoderGrowing { decoder = nil }
         if decoderTrack != track || decoder == nil {
             decoder = nil
-            do {
-                decoder = try book.openDecoder(track: track, sampleRate: sampleRate, channels: channels)
-            } catch {
-                return skipLocked(track, because: error)
+            if let part {
+                let size = GrowingTrack.size(part)
+                if let retry = growingRetry, retry.track == track, size < retry.bytes { return waitLocked(track) }
+                guard let opened = try? book.openDecoder(track: track, sampleRate: sampleRate, channels: channels, file: part) else {
+                    // Not enough of it to open yet (or a container that needs its end): wait for more.
+                    growingRetry = (track, size + GrowingTrack.reopenStep)
+                    return waitLocked(track)
+                }
+                decoder = opened
+                decoderGrowing = true
+                decoderBytes = size
+            } else {
+                do {
+                    decoder = try book.openDecoder(track: track, sampleRate: sampleRate, channels: channels)
+                } catch {
+                    return skipLocked(track, because: error)
+                }
+                decoderGrowing = false
+                growingRetry = nil
+                // A track that arrived: its measured length replaces the manifest's estimate.
+                if !timeline.exact[track], decoder!.framesExact, let frames = decoder!.totalFrames {
+                    timeline.setLength(frames, ofTrack: track, exact: true)
+                }
             }
             decoderTrack = track
             decoderOffset = 0
@@ -326,8 +370,12 @@ public final class PlaybackEngine: @unchecked Sendable {
                 emit(.trackProblem(track, "\(trackName(track)) \(problem); playing what it holds"))
             }
         }
+        waitingFor = nil
         if decoderOffset != offset {
-            do { try decoder!.seek(toFrame: offset) } catch { return skipLocked(track, because: error) }
+            do { try decoder!.seek(toFrame: offset) } catch {
+                if decoderGrowing { return ranDryLocked(track) }
+                return skipLocked(track, because: error)
+            }
             decoderOffset = offset
         }
         var want = min(chunk, input.count / channels)
@@ -345,9 +393,12 @@ public final class PlaybackEngine: @unchecked Sendable {
             do {
                 n = try input.withUnsafeMutableBufferPointer { try decoder!.read(into: $0.baseAddress!, capacity: want) }
             } catch {
+                if decoderGrowing { return ranDryLocked(track) }
                 return skipLocked(track, because: error)
             }
         }
+        // The end of what has downloaded is not the end of the track.
+        if n == 0, want > 0, decoderGrowing { return ranDryLocked(track) }
         if n == 0 && want > 0 || (timeline.exact[track] && offset >= timeline.lengths[track]) {
             // The track ended here: that is its true length; go on with the next one.
             if !timeline.exact[track] || timeline.lengths[track] != offset {
@@ -356,6 +407,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             position = timeline.start(ofTrack: track + 1)
             decoder = nil
             decoderTrack = -1
+            continuing = nil
             return 0
         }
         if !timeline.exact[track], offset + Int64(n) > timeline.lengths[track] {
@@ -363,6 +415,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
         position += Int64(n)
         decoderOffset += Int64(n)
+        continuing = (track, decoderOffset)
         input.withUnsafeBufferPointer { stretcher.process($0.baseAddress!, frames: n, into: &output) }
         var stopForSleep = false
         if let stop = chapterStop, position >= stop {
@@ -409,6 +462,31 @@ public final class PlaybackEngine: @unchecked Sendable {
         return produced
     }
 
+    /// Where the next frame comes from: the track being decoded, when playback runs on past its estimated length,
+    /// else the timeline's place for the position.
+    private func placeLocked() -> (track: Int, offset: Int64) {
+        if let c = continuing, timeline.lengths.indices.contains(c.track), timeline.global(track: c.track, offset: c.offset) == position {
+            return c
+        }
+        return timeline.locate(position)
+    }
+
+    /// Nothing to play until `track` downloads further: said once, and `run` waits.
+    private func waitLocked(_ track: Int) -> Int {
+        let name = book.tracks[track].title ?? "track \(track + 1)"
+        if waitingFor != name { waitingFor = name; emit(.waiting(name)) }
+        return -1
+    }
+
+    /// A part still downloading was played to the end of what is here: its decoder is opened again once the file
+    /// has grown, at the frame where it stopped.
+    private func ranDryLocked(_ track: Int) -> Int {
+        growingRetry = (track, decoderBytes + GrowingTrack.reopenStep)
+        decoder = nil
+        decoderOffset = -1
+        return waitLocked(track)
+    }
+
     /// A track that cannot be opened or decoded further: said once, and playback goes on with the
     /// next track. Its length stays as the book declares it, so chapter times do not move.
     private func skipLocked(_ track: Int, because error: Error) -> Int {
@@ -418,6 +496,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             emit(.trackProblem(track, "\(trackName(track)) cannot be played (\(why)); going on with the next track"))
         }
         skipped.insert(track)
+        continuing = nil
         position = timeline.start(ofTrack: track + 1)
         decoder = nil
         decoderTrack = -1
@@ -456,6 +535,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     private func seekLocked(_ global: Int64) {
         position = min(max(0, global), timeline.totalFrames)
         decoderOffset = -1
+        continuing = nil
         stretcher.reset()
         ended = false
         emit(.seeked(timeline.seconds(position)))

@@ -31,7 +31,7 @@ public final class ListeningSession: @unchecked Sendable {
     }
 
     /// Opens `target` (a file, a downloaded audiobook's catalog ID or a unique part of it, or an http(s) manifest)
-    /// and waits until its first part is whole. The database that keeps the position must open: a session that
+    /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The database that keeps the position must open: a session that
     /// could not save where the patron is would lose it silently.
     public init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
         self.shelf = shelf
@@ -53,7 +53,7 @@ public final class ListeningSession: @unchecked Sendable {
                 if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
                 return false
             }
-        })
+        }, growingFile: remote.map { r in { i in r.growingFile(i) } })
         engine.positionStore = positions
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
@@ -139,12 +139,18 @@ public final class ListeningSession: @unchecked Sendable {
         return try BookReference.find(target, in: database)
     }
 
-    /// Starts downloading the parts (if remote) and waits until the one holding `track` is whole.
+    /// Starts downloading the parts (if remote) and waits until the one holding `track` can play: whole, or its
+    /// first bytes here and opening as audio (a container that keeps its index at the end waits to be whole).
     static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor track: Int) throws {
         guard let remote else { return }
         AudiobookDownloads.track(remote, in: store)
         remote.downloader.start()
+        var triedAt: Int64 = 0
         while !remote.downloader.isComplete(track) {
+            if let part = remote.growingFile(track), GrowingTrack.size(part) >= triedAt + GrowingTrack.reopenStep || triedAt == 0 {
+                triedAt = GrowingTrack.size(part)
+                if (try? remote.book.openDecoder(track: track, file: part)) != nil { return }
+            }
             // Ctrl-C: the part in flight stops at once and stays for the next run to resume.
             if HostServices.cancelRequested {
                 throw ShelfError(.cancelled, "stopped while track \(track + 1) was downloading; what arrived is kept",

@@ -148,7 +148,7 @@ final class TerminalPlayer: @unchecked Sendable {
             let start = engine.timeline.seconds(engine.chapterStart(c.index))
             var line = String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
             if c.index == current { line += " (playing)" }
-            if !engine.isTrackAvailable(c.track) { line += " (still downloading, cannot be chosen yet)" }
+            if !engine.isTrackPlayable(c.track) { line += " (still downloading, cannot be chosen yet)" }
             Output.line(line)
         }
     }
