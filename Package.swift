@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map", "lib", "host", "Makefile"]),
 
         // XML text shared by the host's catalog reader and the EPUB plugins (references in attribute values).
-        .target(name: "XMLText", path: "Sources/XMLText"),
+        .target(name: "XMLText", dependencies: ["CXML2"], path: "Sources/XMLText"),
         // The one text folding for matching: book search, page search and quotes, reading lists.
         .target(name: "TextFolding", path: "Sources/TextFolding"),
         // Zip archives read with libzip under shelf's limits, for the host's sniffing and the plugins' books alike.

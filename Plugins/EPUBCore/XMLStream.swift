@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 
 /// What an `XMLStream` reports, in document order. Element and attribute names come from the parse's
 /// name table (see `XMLNames`), so handlers compare them by address; names, text and attribute values
@@ -27,76 +28,41 @@ protocol XMLStreamHandler: AnyObject {
 enum XMLStream {
     static func read(_ input: Data, _ handler: XMLStreamHandler) -> Bool {
         guard !input.isEmpty, input.count <= XML.maxDocumentSize else { return false }
-        _ = XML.initialised
-        let data = XML.replaceHTMLEntities(XML.stripInternalSubset(input))
-        guard let ctxt = xmlNewParserCtxt() else { return false }
-        defer { xmlFreeParserCtxt(ctxt) }
-        // A plugin never prints (see `XML.parseRaw`): libxml2's thread-wide handlers are silenced
-        // for the parse and put back after.
-        let savedHandler = __xmlStructuredError()?.pointee
-        let savedContext = __xmlStructuredErrorContext()?.pointee
-        xmlSetStructuredErrorFunc(nil, { _, _ in })
-        defer { xmlSetStructuredErrorFunc(savedContext, savedHandler) }
-        // The context's own handler, overwritten: libxml2 frees it with the context.
-        ctxt.pointee.sax.pointee = saxHandler
-        let state = XMLStreamState(handler: handler)
-        handler.prepare(XMLNames(dict: ctxt.pointee.dict))
-        ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
-        withExtendedLifetime(state) {
-            data.withUnsafeBytes { raw in
-                // No document comes back: the handler has no startDocument, so no tree is made.
-                _ = xmlCtxtReadMemory(ctxt, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count),
-                                      "book.xml", nil, XML.xmlOptions)
-            }
+        var state: XMLStreamState?
+        let outcome = XMLSAX.parse(XML.replaceHTMLEntities(XML.stripInternalSubset(input)), options: XML.xmlOptions,
+                                   documentName: "book.xml") { parser in
+            let made = XMLStreamState(handler: handler, parser: parser)
+            handler.prepare(XMLNames(dict: parser.pointee.dict))
+            state = made
+            return made
         }
-        return !state.refused && state.sawRoot && ctxt.pointee.wellFormed != 0 && ctxt.pointee.nsWellFormed != 0
+        guard let outcome, let state else { return false }
+        return !state.refused && state.sawRoot && outcome.wellFormed && outcome.namespacesWellFormed
     }
-
-    /// Only the callbacks the readers need, plus those that spot what the stream leaves to the tree;
-    /// everything else DTD-related is left out, so nothing is loaded or substituted.
-    private static let saxHandler: xmlSAXHandler = {
-        var sax = xmlSAXHandler()
-        sax.initialized = 0xDEEDBEAF  // XML_SAX2_MAGIC: namespace-aware callbacks
-        sax.startElementNs = { ctx, localname, _, uri, _, _, count, defaulted, attributes in
-            XMLStreamState.of(ctx).start(localname, uri, attributes, Int(count - defaulted))
-        }
-        sax.endElementNs = { ctx, _, _, _ in XMLStreamState.of(ctx).end() }
-        sax.characters = { ctx, bytes, length in XMLStreamState.of(ctx).characters(bytes, Int(length)) }
-        sax.ignorableWhitespace = sax.characters
-        sax.reference = { ctx, _ in XMLStreamState.of(ctx).refuse(ctx) }
-        sax.entityDecl = { ctx, _, _, _, _, _ in XMLStreamState.of(ctx).refuse(ctx) }
-        sax.attributeDecl = { ctx, _, _, _, _, _, _ in XMLStreamState.of(ctx).refuse(ctx) }
-        sax.elementDecl = { ctx, _, _, _ in XMLStreamState.of(ctx).refuse(ctx) }
-        sax.notationDecl = { ctx, _, _, _ in XMLStreamState.of(ctx).refuse(ctx) }
-        sax.unparsedEntityDecl = { ctx, _, _, _, _ in XMLStreamState.of(ctx).refuse(ctx) }
-        return sax
-    }()
 }
 
 /// One parse's bookkeeping between libxml2's callbacks and the handler. Its fields skip Swift's
 /// run-time exclusivity checks: only libxml2's callbacks touch them, one at a time.
-final class XMLStreamState {
+final class XMLStreamState: XMLSAXEvents {
     let handler: XMLStreamHandler
+    let parser: xmlParserCtxtPtr
     @exclusivity(unchecked) var depth = -1
     @exclusivity(unchecked) var sawRoot = false
     /// The document is left to the tree; from then on the handler hears nothing.
     @exclusivity(unchecked) var refused = false
 
-    init(handler: XMLStreamHandler) { self.handler = handler }
-
-    @inline(__always)
-    static func of(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamState {
-        let parser = ctx.unsafelyUnwrapped.assumingMemoryBound(to: xmlParserCtxt.self)
-        return Unmanaged<XMLStreamState>.fromOpaque(parser.pointee._private.unsafelyUnwrapped).takeUnretainedValue()
+    init(handler: XMLStreamHandler, parser: xmlParserCtxtPtr) {
+        self.handler = handler
+        self.parser = parser
     }
 
-    func refuse(_ ctx: UnsafeMutableRawPointer?) {
+    func refuse() {
         refused = true
-        xmlStopParser(ctx?.assumingMemoryBound(to: xmlParserCtxt.self))
+        XMLSAX.stop(parser)
     }
 
-    func start(_ localname: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
-               _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ count: Int) {
+    func startElement(_ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+                      attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
         depth += 1
         sawRoot = true
         guard !refused else { return }
@@ -107,7 +73,7 @@ final class XMLStreamState {
         handler.start(localname, namespace: uri, attributes: XMLStreamAttributes(pointer: attributes, count: count), depth: depth)
     }
 
-    func end() {
+    func endElement() {
         if !refused { handler.end(depth: depth) }
         depth -= 1
     }
@@ -116,6 +82,15 @@ final class XMLStreamState {
         guard !refused, depth >= 0, let bytes, length > 0 else { return }
         handler.text(UnsafeBufferPointer(start: bytes, count: length), depth: depth)
     }
+
+    /// An entity reference the stream would have to expand is left to the tree; comments and processing
+    /// instructions are nobody's business.
+    func otherNode(_ kind: XMLSAXNode) {
+        if kind == .reference { refuse() }
+    }
+
+    /// Anything declared is left to the tree, which expands entities within a budget.
+    func declaration(_ kind: XMLSAXDeclaration) { refuse() }
 }
 
 /// A parse's name table, for handlers to intern the names they look for before the parse begins:

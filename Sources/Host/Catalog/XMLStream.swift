@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 
 /// What an `XMLStream` reports, in document order. Names are interned (see `XMLNames`), so handlers compare them by
 /// address; text and attribute values are bytes valid only during the call.
@@ -32,40 +33,30 @@ enum XMLStream {
     static let entitiesRefused = "it declares XML entities (<!ENTITY>), which shelf refuses: feeds never need them and "
         + "they are how entity-expansion and external-entity attacks arrive"
 
-    private static let initialised: Bool = {
-        xmlInitParser()
-        return true
-    }()
-
-    private static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
+    private static let options = Int32(XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+        | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
 
     /// Streams `data` through `handler`, or explains in words why it is not usable XML. The handler's events for an
     /// unusable document are to be discarded: the refusal is thrown after them.
     static func parse(_ data: Data, _ handler: XMLStreamHandler) throws {
-        _ = initialised
         guard !data.isEmpty else { throw Failure(reason: "it is empty") }
         guard data.count <= maxDocumentSize else {
             throw Failure(reason: "it is \(data.count) bytes, more than the \(maxDocumentSize >> 20) MB shelf reads as one document")
         }
         // The quick refusal; the parser's entity-declaration callback catches any declaration this misses.
         if declaresEntities(data) { throw Failure(reason: entitiesRefused) }
-        guard let ctxt = xmlNewParserCtxt() else { throw Failure(reason: "out of memory") }
-        defer { xmlFreeParserCtxt(ctxt) }
-        // The context's own handler, overwritten: libxml2 frees it with the context.
-        ctxt.pointee.sax.pointee = saxHandler
-        let state = XMLStreamState(handler: handler, parser: ctxt)
-        handler.prepare(XMLNames(dict: ctxt.pointee.dict))
-        ctxt.pointee._private = Unmanaged.passUnretained(state).toOpaque()
-        withExtendedLifetime(state) {
-            data.withUnsafeBytes { raw in
-                // No document comes back: the handler has no startDocument, so no tree is ever made.
-                _ = xmlCtxtReadMemory(ctxt, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count),
-                                      "feed.xml", nil, options)
-            }
+        var state: XMLStreamState?
+        let outcome = XMLSAX.parse(data, options: options, documentName: "feed.xml") { parser in
+            let made = XMLStreamState(handler: handler, parser: parser)
+            handler.prepare(XMLNames(dict: parser.pointee.dict))
+            state = made
+            return made
         }
+        guard let outcome, let state else { throw Failure(reason: "out of memory") }
         if state.declaredEntities { throw Failure(reason: entitiesRefused) }
-        guard ctxt.pointee.wellFormed != 0 else { throw Failure(reason: lastError(ctxt) ?? "it is not XML") }
+        guard outcome.wellFormed else {
+            throw Failure(reason: outcome.lastError.map { "it is not well-formed XML (\($0))" } ?? "it is not XML")
+        }
         guard state.sawRoot else { throw Failure(reason: "it has no root element") }
         if let failure = state.limit { throw failure }
     }
@@ -92,43 +83,11 @@ enum XMLStream {
         }
         return nil
     }
-
-    private static func lastError(_ ctxt: xmlParserCtxtPtr) -> String? {
-        guard let error = xmlCtxtGetLastError(UnsafeMutableRawPointer(ctxt)), let message = error.pointee.message else {
-            return nil
-        }
-        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
-        return "it is not well-formed XML (line \(error.pointee.line): \(text))"
-    }
-
-    /// Only the callbacks shelf needs; everything DTD-related is left out, so nothing is loaded or substituted.
-    private static let saxHandler: xmlSAXHandler = {
-        var sax = xmlSAXHandler()
-        sax.initialized = 0xDEEDBEAF  // XML_SAX2_MAGIC: namespace-aware callbacks
-        sax.startElementNs = { ctx, localname, prefix, uri, _, _, count, defaulted, attributes in
-            XMLStreamState.of(ctx).start(localname, prefix, uri, attributes, Int(count - defaulted))
-        }
-        sax.elementDecl = { ctx, name, type, _ in
-            guard let name else { return }
-            XMLStreamState.of(ctx).blanks.declare(String(cString: name), type: xmlElementTypeVal(UInt32(type)))
-        }
-        sax.endElementNs = { ctx, _, _, _ in XMLStreamState.of(ctx).end() }
-        sax.characters = { ctx, bytes, length in XMLStreamState.of(ctx).characters(bytes, Int(length)) }
-        // Nodes the former tree held (they decide which white space it dropped) but nobody reads.
-        sax.comment = { ctx, _ in XMLStreamState.of(ctx).otherNode() }
-        sax.processingInstruction = { ctx, _, _ in XMLStreamState.of(ctx).otherNode() }
-        sax.reference = { ctx, _ in XMLStreamState.of(ctx).otherNode() }
-        sax.entityDecl = { ctx, _, _, _, _, _ in
-            XMLStreamState.of(ctx).declaredEntities = true
-            xmlStopParser(ctx?.assumingMemoryBound(to: xmlParserCtxt.self))
-        }
-        return sax
-    }()
 }
 
 /// One parse's bookkeeping between libxml2's callbacks and the handler: limits, and the white space rules.
 /// Its fields skip Swift's run-time exclusivity checks: only libxml2's callbacks touch them, one at a time.
-final class XMLStreamState {
+final class XMLStreamState: XMLSAXEvents {
     let handler: XMLStreamHandler
     let parser: xmlParserCtxtPtr
     @exclusivity(unchecked) var blanks = XMLBlankText()
@@ -144,14 +103,8 @@ final class XMLStreamState {
         self.parser = parser
     }
 
-    @inline(__always)
-    static func of(_ ctx: UnsafeMutableRawPointer?) -> XMLStreamState {
-        let parser = ctx.unsafelyUnwrapped.assumingMemoryBound(to: xmlParserCtxt.self)
-        return Unmanaged<XMLStreamState>.fromOpaque(parser.pointee._private.unsafelyUnwrapped).takeUnretainedValue()
-    }
-
-    func start(_ localname: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
-               _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int) {
+    func startElement(_ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+                      attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count attributeCount: Int) {
         depth += 1
         sawRoot = true
         // The tree named an element with an unresolved prefix by its qualified name.
@@ -169,7 +122,7 @@ final class XMLStreamState {
         }
     }
 
-    func end() {
+    func endElement() {
         if limit == nil { handler.end(depth: depth) }
         depth -= 1
     }
@@ -182,8 +135,19 @@ final class XMLStreamState {
         if blanks.keeps(text, depth: depth, parser: parser) { handler.text(text, depth: depth) }
     }
 
-    func otherNode() {
+    /// Nodes the former tree held (they decide which white space it dropped) but nobody reads.
+    func otherNode(_ kind: XMLSAXNode) {
         if depth >= 0 { blanks.otherNode(depth: depth) }
+    }
+
+    func declaration(_ kind: XMLSAXDeclaration) {
+        switch kind {
+        case let .element(name, type): blanks.declare(name, type: type)
+        case .entity:
+            declaredEntities = true
+            XMLSAX.stop(parser)
+        case .attribute, .notation, .unparsedEntity: break
+        }
     }
 }
 

@@ -93,7 +93,8 @@ struct PublicationMemo {
     }
 
     private struct Header {
-        static let magic = Array("shelf publication memo 2\n".utf8)
+        // 3: locators keep members the model does not name; a memo 2 lost them, so it is rebuilt.
+        static let magic = Array("shelf publication memo 3\n".utf8)
         var bookPath: String
         var book: FileIdentity
         var pluginID: String
@@ -125,7 +126,14 @@ struct PublicationMemo {
 enum LocatorCoder {
     private static let none = UInt32.max
     private enum Field: UInt8 {
-        case position = 1, progression = 2, totalProgression = 4, fragments = 8, text = 16
+        case position = 1, progression = 2, totalProgression = 4, fragments = 8, text = 16, extra = 32
+    }
+
+    /// Members neither `Locator` nor its locations name (a plugin's `cssSelector`, `partialCfi`...), kept so that a
+    /// memo answers what the plugin wrote. Rare in positions lists, so plain JSON is fast enough.
+    private struct Extra: Codable {
+        var locator: [String: JSONValue]
+        var locations: [String: JSONValue]
     }
 
     static func encode(_ locators: [Locator], to writer: inout ByteWriter) {
@@ -151,6 +159,10 @@ enum LocatorCoder {
             if l.totalProgression != nil { fields |= Field.totalProgression.rawValue }
             if l.fragments != nil { fields |= Field.fragments.rawValue }
             if locator.text != nil { fields |= Field.text.rawValue }
+            let extra = locator.extra.isEmpty && l.extra.isEmpty ? nil
+                : (try? JSONEncoder().encode(Extra(locator: locator.extra, locations: l.extra)))
+                    .map { String(decoding: $0, as: UTF8.self) }
+            if extra != nil { fields |= Field.extra.rawValue }
             body.bytes.append(fields)
             if let position = l.position { body.u64(UInt64(bitPattern: Int64(position))) }
             if let progression = l.progression { body.u64(progression.bitPattern) }
@@ -164,6 +176,7 @@ enum LocatorCoder {
                 body.u32(id(text.highlight))
                 body.u32(id(text.after))
             }
+            if let extra { body.u32(id(extra)) }
         }
         writer.u32(UInt32(table.count))
         for string in table { writer.string(string) }
@@ -204,6 +217,11 @@ enum LocatorCoder {
             if has(.text) {
                 locator.text = Locator.Text(before: try string(reader.u32()), highlight: try string(reader.u32()),
                                             after: try string(reader.u32()))
+            }
+            if has(.extra) {
+                let extra = try JSONDecoder().decode(Extra.self, from: Data(try required(reader.u32()).utf8))
+                locator.extra = extra.locator
+                locator.locations.extra = extra.locations
             }
             locators.append(locator)
         }
