@@ -53,9 +53,9 @@ final class BookArgumentTests: BookshelfTestCase {
     func testARepackedBookIsWarnedAboutOnce() throws {
         let path = folder.appendingPathComponent("repacked.epub").path
         try FixtureBooks.write(to: path, identifier: "urn:uuid:repacked-1", chapters: FixtureBooks.chapters(2), repacked: true)
-        try ok(["add", path])
+        let added = try ok(["add", path]).stderr
         let turns = try (0..<3).map { _ in try ok(["read", "Tide", "--next"]).stderr }
-        XCTAssertEqual(turns.map { $0.components(separatedBy: "re-packed").count - 1 }, [1, 0, 0], "\(turns)")
+        XCTAssertEqual(([added] + turns).map { $0.components(separatedBy: "re-packed").count - 1 }, [1, 0, 0, 0], "\(added) \(turns)")
     }
 
     /// An audiobook is found by its title as an eBook is, keeps one entry however it is played, and the shelf shows
@@ -96,5 +96,23 @@ final class BookArgumentTests: BookshelfTestCase {
         XCTAssertEqual(DisplayText.oneLine("The Tide\nTables\r\n"), "The Tide Tables")
         XCTAssertEqual(DisplayText.oneLine("  A\u{1B}[31mred\u{2028}title\t"), "A [31mred title")
         XCTAssertEqual(DisplayText.oneLine("\n\n"), "")
+    }
+}
+
+/// `shelf add manifest.json` copied the manifest alone into the shelf's folder, away from its tracks: the book on the
+/// shelf then played nothing ("the track file is missing").
+final class AudiobookManifestOnTheShelfTests: BookshelfTestCase {
+    func testAManifestStaysBesideItsTracks() throws {
+        let audio = ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio")
+        for name in ["lamp-room-clock.json", "lamp-room-clock-1.wav"] {
+            try FileManager.default.copyItem(at: audio.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let manifest = folder.appendingPathComponent("lamp-room-clock.json").path
+        let added = try json(["add", manifest])
+        let entry = try XCTUnwrap((added["added"] as? [[String: Any]])?.first?["book"] as? [String: Any])
+        XCTAssertEqual(entry["storage"] as? String, "link")
+        XCTAssertEqual(entry["path"] as? String, manifest)
+        let played = try ok(["play", "Lamp Room", "--null"])
+        XCTAssertTrue(played.stdout.contains("Stopped by the end of the book at 0:02 of 0:02"), played.stdout + played.stderr)
     }
 }

@@ -16,28 +16,7 @@ public enum TerminalProcess {
     /// everything the terminal showed.
     public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60,
                            outputOnTerminal: Bool = false) throws -> Result {
-        // glibc declares these only for X/Open builds, which Swift's Glibc module is not: look them up instead.
-        typealias OpenPT = @convention(c) (Int32) -> Int32
-        typealias PTName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-        guard let handle = dlopen(nil, RTLD_NOW), let openSymbol = dlsym(handle, "posix_openpt"),
-              let grantSymbol = dlsym(handle, "grantpt"), let unlockSymbol = dlsym(handle, "unlockpt"),
-              let nameSymbol = dlsym(handle, "ptsname") else {
-            throw NSError(domain: "TerminalProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal functions"])
-        }
-        let openpt = unsafeBitCast(openSymbol, to: OpenPT.self)
-        let grantpt = unsafeBitCast(grantSymbol, to: OpenPT.self)
-        let unlockpt = unsafeBitCast(unlockSymbol, to: OpenPT.self)
-        let ptsname = unsafeBitCast(nameSymbol, to: PTName.self)
-        let master = openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
-            throw NSError(domain: "TerminalProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"])
-        }
-        let slavePath = String(cString: name)
-        let slave = open(slavePath, O_RDWR | O_NOCTTY)
-        guard slave >= 0 else {
-            close(master)
-            throw NSError(domain: "TerminalProcess", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot open \(slavePath)"])
-        }
+        let (master, slave) = try PseudoTerminal.open()
         let process = Process()
         process.executableURL = ShelfProcess.executable
         process.arguments = arguments

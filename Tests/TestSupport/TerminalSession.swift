@@ -15,27 +15,8 @@ public final class TerminalSession {
 
     /// Starts `shelf arguments` on a new terminal of `columns` × `rows`.
     public init(_ arguments: [String], environment: [String: String], columns: Int = 80, rows: Int = 24) throws {
-        typealias OpenPT = @convention(c) (Int32) -> Int32
-        typealias PTName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
-        // glibc declares these only for X/Open builds, which Swift's Glibc module is not: look them up instead.
-        guard let handle = dlopen(nil, RTLD_NOW), let openSymbol = dlsym(handle, "posix_openpt"),
-              let grantSymbol = dlsym(handle, "grantpt"), let unlockSymbol = dlsym(handle, "unlockpt"),
-              let nameSymbol = dlsym(handle, "ptsname") else {
-            throw NSError(domain: "TerminalSession", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal functions"])
-        }
-        let openpt = unsafeBitCast(openSymbol, to: OpenPT.self)
-        let grantpt = unsafeBitCast(grantSymbol, to: OpenPT.self)
-        let unlockpt = unsafeBitCast(unlockSymbol, to: OpenPT.self)
-        let ptsname = unsafeBitCast(nameSymbol, to: PTName.self)
-        master = openpt(O_RDWR | O_NOCTTY)
-        guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
-            throw NSError(domain: "TerminalSession", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"])
-        }
-        let slave = open(String(cString: name), O_RDWR | O_NOCTTY)
-        guard slave >= 0 else {
-            close(master)
-            throw NSError(domain: "TerminalSession", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot open the terminal"])
-        }
+        let (master, slave) = try PseudoTerminal.open()
+        self.master = master
         var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         // setsid --ctty --wait: a session of its own whose controlling terminal is this one, as a login shell's child has.

@@ -8,15 +8,17 @@ import Synchronization
 /// own warnings are still said. Files opened outside the shelf (`shelf info FILE`) are not concerned.
 enum BookWarnings {
     private struct Watch {
-        let bookID: String
+        /// Nil while a file is being added: its id is not known until it is open.
+        let bookID: String?
         let database: LibraryDatabase
     }
 
-    /// The shelf's files being opened in this process, by path; and whether the log filter is in place.
-    private static let state = Mutex<(installed: Bool, watched: [String: Watch])>((false, [:]))
+    /// The shelf's files being opened in this process, by path; the warnings said about files being added; and
+    /// whether the log filter is in place.
+    private static let state = Mutex<(installed: Bool, watched: [String: Watch], heard: [String: [String]])>((false, [:], [:]))
 
-    /// Says the warnings about the file at `path` (the book `bookID`) only once from now on.
-    static func watch(path: String, bookID: String, database: LibraryDatabase) {
+    /// Says the warnings about the file at `path` (the book `bookID`; nil for a file being added) only once from now on.
+    static func watch(path: String, bookID: String?, database: LibraryDatabase) {
         let install = state.withLock { state -> Bool in
             state.watched[path] = Watch(bookID: bookID, database: database)
             defer { state.installed = true }
@@ -34,12 +36,30 @@ enum BookWarnings {
     private static func firstTime(_ message: String) -> Bool {
         let watched = state.withLock { $0.watched }
         guard let (path, watch) = watched.first(where: { message.hasPrefix($0.key + ": ") }) else { return true }
-        let warning = String(message.dropFirst(path.count + 2))
-        let key = "warned:" + watch.bookID
-        let said = ((try? watch.database.meta(key)) ?? nil)?.split(separator: "\n").map(String.init) ?? []
-        let digest = Self.digest(warning)
-        if said.contains(digest) { return false }
-        try? watch.database.setMeta(key, (said + [digest]).suffix(50).joined(separator: "\n"))
+        let digest = Self.digest(String(message.dropFirst(path.count + 2)))
+        guard let bookID = watch.bookID else {
+            state.withLock { $0.heard[path, default: []].append(digest) }
+            return true
+        }
+        return remember([digest], bookID: bookID, database: watch.database)
+    }
+
+    /// The file at `path` was added as `bookID`: what was said while it was opened counts as said for the book.
+    static func added(path: String, bookID: String, database: LibraryDatabase) {
+        let heard = state.withLock { state -> [String] in
+            state.watched[path] = nil
+            return state.heard.removeValue(forKey: path) ?? []
+        }
+        if !heard.isEmpty { _ = remember(heard, bookID: bookID, database: database) }
+    }
+
+    /// Records `digests` as said for the book; false when they all had been.
+    private static func remember(_ digests: [String], bookID: String, database: LibraryDatabase) -> Bool {
+        let key = "warned:" + bookID
+        let said = ((try? database.meta(key)) ?? nil)?.split(separator: "\n").map(String.init) ?? []
+        let new = digests.filter { !said.contains($0) }
+        guard !new.isEmpty else { return false }
+        try? database.setMeta(key, (said + new).suffix(50).joined(separator: "\n"))
         return true
     }
 

@@ -54,13 +54,16 @@ public final class Bookshelf {
     }
 
     /// Puts a file on the shelf: opened first (only a book a plugin opens is added), then copied into the data folder
-    /// (or, with `link`, kept where it is). A book with the same identifier replaces the earlier edition.
+    /// (or, with `link` or for a manifest whose tracks are beside it, kept where it is). A book with the same
+    /// identifier replaces the earlier edition.
     public func add(path: String, link: Bool = false, storage forced: BookStorage? = nil, isSample: Bool = false,
                     catalogLink: String? = nil, id forcedID: String? = nil) throws -> Added {
         let source = BookReference.absolutePath(path)
+        BookWarnings.watch(path: source, bookID: nil, database: database)
         let publication = try shelf.open(source)
         let manifest = publication.manifest
         let id = try forcedID ?? Self.bookID(manifest: manifest, path: source)
+        defer { BookWarnings.added(path: source, bookID: id, database: database) }
         let existing = try database.shelfBook(id: id)
         if let existing, let reason = Self.unreadable(publication), let old = existing.book.path,
            let kept = try? shelf.open(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil {
@@ -70,7 +73,7 @@ public final class Bookshelf {
                              subject: source,
                              hint: "To put this copy in its place anyway, remove the book first (`shelf remove ID`, with the id `shelf books --json` lists).")
         }
-        let storage = forced ?? (link ? .link : .copy)
+        let storage = forced ?? (link || Self.refersToFilesBeside(publication) ? .link : .copy)
         var storedPath = source
         if storage != .link {
             let folder = storage == .sample ? samplesFolder : booksFolder
@@ -89,6 +92,12 @@ public final class Bookshelf {
             throw ShelfError(.software, "the book was recorded but cannot be read back", subject: id)
         }
         return Added(book: added, replacedEdition: existing != nil)
+    }
+
+    /// True for a manifest (an audiobook's `.json`): it names its tracks as files beside it, so a copy of it alone
+    /// would play nothing. It stays where it is, as with `--link`.
+    static func refersToFilesBeside(_ publication: Publication) -> Bool {
+        (publication.input.mediaType ?? "").lowercased().hasSuffix("json")
     }
 
     /// Why an eBook cannot be read (its opening page does not render: DRM, a damaged file), or nil when it can.

@@ -52,7 +52,8 @@ let addCommand = Command(
     usage: "shelf add FILE... [--link] [--json]",
     details: """
     Opens each FILE (only a book an installed plugin opens is added) and copies it into shelf's data folder,
-    so that the shelf keeps working when the original moves; with --link shelf keeps only the path.
+    so that the shelf keeps working when the original moves; with --link shelf keeps only the path (as it does
+    for an audiobook manifest, whose tracks are the files beside it).
     Adding a book that is already on the shelf (same publication identifier) replaces its file with this
     edition and keeps the position, bookmarks and settings. Books downloaded from a library
     (`shelf download`) are on the shelf already. --json prints {"added": [book…], "failed": [{"path", "error"}]}.
