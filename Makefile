@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 
-.PHONY: deps build sample test browser-test golden examples install install-plugin-kit uninstall bench clean
+.PHONY: deps build sample test browser-test golden examples install install-plugin-kit uninstall deb bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -29,8 +29,11 @@ sample: build
 
 # Tools the tests use to make real audio, a private D-Bus session and Secret Service, to check the systemd units
 # `shelf watch --install` writes (systemd-analyze), to run the plugin library's tests under valgrind and in a de_DE
-# locale; not needed to build or run.
-TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales dbus-bin gnome-keyring systemd
+# locale, to render the man pages, load the completions in each shell, check the desktop files and build, check and
+# unpack the Debian package; not needed to build or run.
+DEB_TOOLS := patchelf dpkg-dev binutils
+TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales dbus-bin gnome-keyring systemd \
+	man-db groff-base zsh fish desktop-file-utils appstream shared-mime-info $(DEB_TOOLS) lintian
 
 # Builds everything (the products the integration tests run, the C examples) and runs every test.
 # The tests are XCTest; Swift Testing is off so the run closes on XCTest's own summary line.
@@ -64,6 +67,8 @@ examples: deps
 	$(MAKE) -C Examples/readinglist-plugin
 	$(MAKE) -C Examples/broken-plugins
 
+# shelf, its plugins and browser app, and what packaging/install-data.sh adds: the man pages and completions shelf
+# writes from its command table, the desktop entry, MIME types, metainfo and icon.
 install: install-plugin-kit
 	scripts/install-deps.sh
 	$(SWIFT) build -c release
@@ -72,6 +77,7 @@ install: install-plugin-kit
 	install -m 0755 .build/release/libshelf-*.so $(DESTDIR)$(PREFIX)/lib/shelf/plugins/
 	install -d $(DESTDIR)$(PREFIX)/share/shelf
 	cp -R web $(DESTDIR)$(PREFIX)/share/shelf/
+	packaging/install-data.sh .build/release/shelf "$(DESTDIR)" "$(PREFIX)"
 
 # What a plugin author builds against: the headers, libshelf-plugin, shelf-plugin-host, shelf-plugin.pc.
 install-plugin-kit:
@@ -81,6 +87,20 @@ uninstall:
 	$(MAKE) -C Sources/PluginAPI uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 	rm -f $(DESTDIR)$(PREFIX)/bin/shelf
 	rm -rf $(DESTDIR)$(PREFIX)/lib/shelf $(DESTDIR)$(PREFIX)/share/shelf
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/shelf.1 $(DESTDIR)$(PREFIX)/share/man/man7/shelf-plugin.7 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/shelf $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_shelf \
+	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/shelf.fish \
+	    $(DESTDIR)$(PREFIX)/share/applications/org.shelfreader.Shelf.desktop $(DESTDIR)$(PREFIX)/share/mime/packages/shelf.xml \
+	    $(DESTDIR)$(PREFIX)/share/metainfo/org.shelfreader.Shelf.metainfo.xml \
+	    $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/org.shelfreader.Shelf.svg
+
+# The Debian package, shelf_VERSION_ARCH.deb in build/deb (packaging/build-deb.sh says what it holds). A release
+# build unless CONFIG is given on the command line (`make deb CONFIG=debug` packages the debug build, stripped).
+DEB_CONFIG := $(if $(filter command line,$(origin CONFIG)),$(CONFIG),release)
+deb: deps
+	@scripts/install-deps.sh $(DEB_TOOLS)
+	$(SWIFT) build -c $(DEB_CONFIG)
+	packaging/build-deb.sh .build/$(DEB_CONFIG) build/deb
 
 # Benchmarks against peers, in one run; not part of the tests. Installs its peers itself.
 bench:

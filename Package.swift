@@ -115,5 +115,7 @@ let package = Package(
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
+        // Man pages, shell completions, desktop files and the Debian package (packaging/).
+        .testTarget(name: "PackagingTests", dependencies: ["Host", "TestSupport"], path: "Tests/PackagingTests"),
     ] + plugins.map(\.1)
 )

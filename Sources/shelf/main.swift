@@ -11,7 +11,7 @@ let publicationCommands: [Command] = [
 ]
 let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands
     + readingListCommands + bookshelfCommands + annotationCommands
-    + [serveCommand, conformanceCommand, conformanceCheckCommand]
+    + [serveCommand, conformanceCommand, conformanceCheckCommand, generateCommand, completeCommand]
 
 func usage() -> String {
     var text = """
@@ -28,11 +28,10 @@ func usage() -> String {
     text += """
 
     Every command takes --json for output that scripts can rely on (docs/json.md).
-    `shelf help COMMAND` explains one command. Exit codes: 0 done, 1 checks failed, 64 usage,
-    65 bad data, 66 no input, 69 unavailable (no plugin for this format, no copy to borrow),
-    70 plugin fault, 74 I/O error, 75 try again later, 77 permission (sign-in refused).
+    `shelf help COMMAND` explains one command.
+
     """
-    return text
+    return text + ExitStatus.helpText
 }
 
 func help(for name: String) throws -> String {

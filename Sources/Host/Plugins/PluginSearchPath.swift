@@ -17,7 +17,7 @@ public struct PluginSearchPath: Sendable {
     public init(entries: [Entry]) { self.entries = entries }
 
     /// --plugin-path, then $SHELF_PLUGIN_PATH, next to the executable, ~/.local/lib/shelf/plugins,
-    /// and <prefix>/lib/shelf/plugins.
+    /// /usr/local/lib/shelf/plugins when the prefix is /usr, and <prefix>/lib/shelf/plugins.
     public static func standard(explicit: [String], environment: [String: String],
                                 executable: String = Self.executablePath()) -> PluginSearchPath {
         var entries: [Entry] = []
@@ -31,6 +31,8 @@ public struct PluginSearchPath: Sendable {
             entries.append(.directory(home + "/.local/lib/shelf/plugins"))
         }
         let prefix = (binDirectory as NSString).deletingLastPathComponent
+        // A packaged shelf (in /usr) also finds the plugins a patron installs by hand, as /usr/local is for.
+        if prefix == "/usr" { entries.append(.directory("/usr/local/lib/shelf/plugins")) }
         entries.append(.directory(prefix + "/lib/shelf/plugins"))
         return PluginSearchPath(entries: entries)
     }

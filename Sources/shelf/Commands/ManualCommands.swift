@@ -1,0 +1,55 @@
+import Foundation
+import Host
+
+// Hidden commands for packaging and the shells: `shelf generate` writes the man pages and completion scripts from
+// the command table, `shelf complete` gives those scripts the patron's book titles and account names.
+
+let generateCommand = Command(
+    name: "generate", summary: "write a man page or a shell's completion script from the command table",
+    usage: "shelf generate shelf.1|shelf-plugin.7|bash|zsh|fish",
+    details: """
+    Prints shelf(1), shelf-plugin(7), or the completion script for bash, zsh or fish, each written from the same
+    table `shelf help` reads, so that a new command or option appears in all of them. `make install` and
+    `make deb` run it.
+    """,
+    positionals: 1...1, hidden: true
+) { args, _ in
+    let what = args.positionals[0]
+    if let page = ManPages.page(what, commands: commands) {
+        Output.raw(Data(page.utf8))
+    } else if let script = CompletionScripts.script(for: what, rules: CompletionRules(commands)) {
+        Output.raw(Data(script.utf8))
+    } else {
+        throw ShelfError(.usage, "shelf generate writes one of \((ManPages.names + CompletionScripts.shells).joined(separator: ", ")), not \"\(what)\"")
+    }
+    return 0
+}
+
+let completeCommand = Command(
+    name: "complete", summary: "book titles or account names, one a line, for shell completion",
+    usage: "shelf complete books|accounts",
+    details: """
+    Prints the titles of the books on the shelf, or the names of the library accounts, one a line, for the
+    completion scripts. It reads the library database only: it creates no folder and no database, loads no
+    plugin, and prints nothing when shelf has no database yet.
+    """,
+    positionals: 1...1, hidden: true
+) { args, context in
+    let what = args.positionals[0]
+    guard ["books", "accounts"].contains(what) else {
+        throw ShelfError(.usage, "shelf complete lists books or accounts, not \"\(what)\"")
+    }
+    guard let directories = context.shelf.directories,
+          FileManager.default.fileExists(atPath: directories.databaseFile.path) else { return 0 }
+    let database = try LibraryDatabase(directories: directories)
+    let words = what == "books" ? try database.shelfBooks().map(\.book.title) : try database.accounts().map(\.id)
+    var seen = Set<String>()
+    var text = ""
+    for word in words {
+        // One line each: a title with a line break in it would be two words to the shell.
+        let line = word.split(whereSeparator: \.isNewline).joined(separator: " ")
+        if !line.isEmpty, seen.insert(line).inserted { text += line + "\n" }
+    }
+    Output.raw(Data(text.utf8))
+    return 0
+}

@@ -1,0 +1,84 @@
+/// What shelf(1) and shelf-plugin(7) say beside the commands: the options that come before a command, the
+/// environment shelf reads, the files it keeps, and what a plugin author is given. Kept here, next to the
+/// generator, because the command table has no place for them; each entry names the code that acts on it.
+enum ManualFacts {
+    static let purpose = "a reading host for library books, with formats and connectors as plugins"
+
+    static let synopsis = "shelf [--plugin-path DIR]... COMMAND [ARGS] [--json]"
+
+    static let description = """
+    shelf opens e-books and audiobooks through plugins (EPUB 2 and 3, audiobook manifests, packages and M4B are
+    bundled), borrows and reserves them from libraries that speak OPDS, keeps them on a bookshelf with your place,
+    bookmarks and settings, reads them in the terminal or in the browser app (`shelf serve`), and plays audiobooks.
+
+    Every command takes --json for output that scripts can rely on; errors go to standard error and say what went
+    wrong, where, and what to do. `shelf help COMMAND` explains one command; this page lists them all.
+    """
+
+    /// The options main.swift reads before the command.
+    static let globalOptions: [(syntax: String, meaning: String)] = [
+        ("--plugin-path DIR", "Look for plugins in DIR (or load the one .so file named) before the usual places; repeatable."),
+        ("--json", "Print a JSON document instead of text (its shapes are in docs/json.md)."),
+        ("--help", "Print the commands, or with a command what it does; `shelf help COMMAND` is the same."),
+        ("--version", "Print shelf's version and the plugin ABI it hosts."),
+    ]
+
+    /// What shelf reads from the environment (ProcessEnvironment.shared and Shelf.environment).
+    static let environment: [(name: String, meaning: String)] = [
+        ("SHELF_HOME", "Keep everything under this folder (config/, data/, cache/) instead of the XDG folders: a test or portable shelf never touches the patron's own."),
+        ("XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME", "Where the folders below are, by the XDG base directory specification; HOME/.config, HOME/.local/share and HOME/.cache when unset."),
+        ("SHELF_PLUGIN_PATH", "Colon-separated folders or .so files searched for plugins after --plugin-path."),
+        ("SHELF_LOG", "`debug` shows the plugins' debug messages on standard error (warnings and errors are always shown)."),
+        ("SHELF_DEADLINE", "Seconds a command waits in all for the network (20 by default)."),
+        ("SHELF_HTTP_TIMEOUT, SHELF_HTTP_RETRIES", "Seconds one catalog request may take, and how often a failed one is tried again."),
+        ("SHELF_SERVE_PASSWORD", "The password `shelf serve --listen` asks a browser on another machine for, when --password-file is not given."),
+        ("SHELF_WEB_ROOT", "The folder of the browser app's files, instead of the installed share/shelf/web."),
+        ("SHELF_BROWSER, BROWSER", "The program that opens a sign-in page or the browser app; xdg-open when unset."),
+        ("NO_COLOR, TERM", "NO_COLOR set, or TERM=dumb, keeps the terminal reader's themes to plain text."),
+        ("COLUMNS", "The width text is wrapped to when standard output is not a terminal."),
+    ]
+
+    /// Where shelf keeps its files (ShelfDirectories) and what else it installs.
+    static let files: [(path: String, meaning: String)] = [
+        ("$XDG_DATA_HOME/shelf/library.sqlite3", "The library database: accounts, loans, holds, the bookshelf, positions, bookmarks, reading lists, notifications. What must not be lost."),
+        ("$XDG_DATA_HOME/shelf/", "Books added or downloaded, and each plugin's own data (plugins/ID)."),
+        ("$XDG_CONFIG_HOME/shelf/", "Settings you may edit, and stored sign-ins when no Secret Service runs (mode 0600)."),
+        ("$XDG_CACHE_HOME/shelf/", "What shelf can compute or fetch again: the plugin registry, per-book memos, catalog feeds, the running server's address (serve.json). Deleting it only costs speed."),
+        ("$XDG_CONFIG_HOME/systemd/user/shelf-watch.service, shelf-watch.timer", "Written by `shelf watch --install`."),
+        ("/usr/lib/shelf/plugins/, /usr/local/lib/shelf/plugins/", "The installed plugins, and those installed by hand beside a packaged shelf."),
+        ("/usr/share/shelf/web/", "The browser app's files."),
+    ]
+
+    /// PluginSearchPath.standard, in its order.
+    static let pluginSearchPath = [
+        "`--plugin-path DIR_OR_FILE` (repeatable), then the folders and files in `$SHELF_PLUGIN_PATH` (colon-separated).",
+        "The folder of the `shelf` executable itself (only `libshelf-*.so` there).",
+        "`~/.local/lib/shelf/plugins`.",
+        "`PREFIX/lib/shelf/plugins`, where PREFIX is the folder above the executable's; a shelf installed in /usr also looks in `/usr/local/lib/shelf/plugins`.",
+    ]
+
+    static let pluginSections: [(title: String, text: String)] = [
+        ("DESCRIPTION", """
+        A shelf plugin is a shared library that exports one symbol, `shelf_plugin_entry`, returning a descriptor: its id, \
+        version, the ABI major it was built for, and its capabilities. Format plugins open books (probe, open, manifest, \
+        render, positions, search, audio decoding); reading-list plugins connect services. shelf loads plugins with \
+        dlopen and calls them through C function tables only, so a plugin can be written in any language with a C ABI.
+
+        The contract is the C99 headers: `shelf/plugin.h` (the rules, the descriptor, host services), `shelf/format.h` \
+        (open, render, positions, search), `shelf/audio.h` (PCM decoding), `shelf/readinglist.h` (connectors), \
+        `shelf/http.h` and `shelf/credentials.h` (the host's HTTP client and the patron's secrets). A plugin built for \
+        ABI 1.x keeps working with every 1.y host.
+        """),
+        ("THE PLUGIN KIT", """
+        libshelf-plugin (`#include <shelf/helper.h>`, C99 on libc, MIT) writes and reads JSON without escaping or locale \
+        bugs and builds Locators, manifests, render settings and reading-list entries. `pkg-config --cflags --libs \
+        shelf-plugin` links the shared library; `pkg-config --variable=staticlib shelf-plugin` carries it inside the \
+        plugin. `shelf-plugin-host PLUGIN.so FILE` is a stand-in host that calls every capability and prints what came \
+        back, under valgrind if you like, without shelf. On Debian the kit is in the shelf-plugin-dev package.
+        """),
+        ("LOGGING", """
+        A plugin logs through the host's `log` service, never to standard output. shelf prints warnings and errors on \
+        standard error as `shelf: ID: LEVEL: MESSAGE`; SHELF_LOG=debug shows debug messages too.
+        """),
+    ]
+}
