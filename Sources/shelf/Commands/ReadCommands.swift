@@ -23,8 +23,9 @@ func printPage(_ result: BookReader.Result, json: Bool, theme: TerminalTheme? = 
         Output.json(PageJSON(result))
         return
     }
-    if result.book.isSample { Output.line("[Sample of “\(result.book.book.title)” — the library's preview, not the whole book]\n") }
-    let text = (page.text.isEmpty ? "[This page has no text]" : page.text) + "\n\n" + (result.book.isSample ? "Sample · " : "") + page.status
+    if result.book.isSample { Output.line("[Sample of “\(DisplayText.oneLine(result.book.book.title))” — the library's preview, not the whole book]\n") }
+    let text = (page.text.isEmpty ? "[This page has no text]" : page.text) + "\n\n" + (result.book.isSample ? "Sample · " : "")
+        + DisplayText.oneLine(page.status)
     Output.line(theme?.paint(text) ?? text)
     for note in result.notes { Output.line(note) }
 }
