@@ -36,7 +36,8 @@ public struct ShelfError: Error, CustomStringConvertible {
     public var exitCode: Int32 { kind.rawValue }
 
     public var description: String {
-        var line = subject.map { "\($0): \(message)" } ?? message
+        // An empty subject says nothing: never "shelf: : …".
+        var line = subject.flatMap { $0.isEmpty ? nil : "\($0): \(message)" } ?? message
         if let hint { line += "\n  \(hint)" }
         return line
     }

@@ -27,7 +27,7 @@ func usage() -> String {
     }
     text += """
 
-    Every command takes --json for output that scripts can rely on (docs/json.md).
+    Every command takes --json (before or after the command) for output that scripts can rely on (docs/json.md).
     `shelf help COMMAND` explains one command.
 
     """
@@ -42,13 +42,17 @@ func help(for name: String) throws -> String {
 }
 
 func run(_ words: [String]) throws -> Int32 {
-    // Global options may come before the command.
+    // Global options (--json, --plugin-path) go before or after the command: `shelf --json loans` is `shelf loans --json`.
     var rest = words[...]
     var pluginPaths: [String] = []
+    var jsonBeforeCommand = false
     while let first = rest.first, first.hasPrefix("-") {
         switch first {
         case "--help", "-h": Output.line(usage()); return 0
         case "--version": Output.line("shelf \(ShelfVersion.string) (plugin ABI 1.0)"); return 0
+        case "--json":
+            jsonBeforeCommand = true
+            rest = rest.dropFirst()
         case "--plugin-path":
             rest = rest.dropFirst()
             guard let dir = rest.first else { throw ShelfError(.usage, "--plugin-path needs a directory or .so file") }
@@ -86,7 +90,7 @@ func run(_ words: [String]) throws -> Int32 {
     guard command.positionals.contains(args.positionals.count) else {
         throw ShelfError(.usage, "wrong number of arguments", hint: "Usage: \(command.usage)")
     }
-    let json = args.has("--json")
+    let json = jsonBeforeCommand || args.has("--json")
     // Progress from plugins goes to stderr, and only where a person watches it.
     if !json && isatty(STDERR_FILENO) == 1 {
         HostServices.progressSink = { _, fraction, label in

@@ -103,7 +103,7 @@ final class DownloadTests: XCTestCase {
         try run(process, ["account", "add", library.root, "--name", "fake"])
         try run(process, ["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         try run(process, ["browse"])
-        try run(process, ["borrow", "audio-free"])
+        try run(process, ["borrow", "urn:fake:audio-free"])
         let r = try object(run(process, ["download", "audio-free", "--json"]))
         XCTAssertEqual(r["mediaType"] as? String, "application/audiobook+json")
         XCTAssertEqual(fulfils.value, 2, "the expired links were renewed through the fulfil link, once")

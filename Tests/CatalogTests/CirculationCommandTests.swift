@@ -60,7 +60,7 @@ final class CirculationCommandTests: LibraryTestCase {
     func testBorrowWithoutSigningInAsksForLogin() throws {
         try run(["account", "add", library.root, "--name", "fake"])
         try run(["browse"])
-        let result = try run(["borrow", "ebook-free"], expect: 77)
+        let result = try run(["borrow", "urn:fake:ebook-free"], expect: 77)
         XCTAssertTrue(result.stderr.contains("shelf login fake"), result.stderr)
         XCTAssertFalse(library.onLoan("urn:fake:ebook-free"))
     }
@@ -70,7 +70,7 @@ final class CirculationCommandTests: LibraryTestCase {
         try run(["browse"])
         // The server forgets every token: the next request gets 401 and shelf exchanges the card and PIN again.
         library.forgetTokens()
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
     }
 
@@ -122,7 +122,7 @@ final class CirculationCommandTests: LibraryTestCase {
     func testBorrowAvailableGivesALoanThenDownloadAndReturn() throws {
         try addAndLogin()
         try run(["browse"])
-        let borrowed = try json(run(["borrow", "ebook-free", "--json"]))
+        let borrowed = try json(run(["borrow", "urn:fake:ebook-free", "--json"]))
         XCTAssertEqual(borrowed["result"] as? String, "loaned")
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
         let loans = try run(["loans"])
@@ -133,7 +133,7 @@ final class CirculationCommandTests: LibraryTestCase {
         XCTAssertTrue(path.hasPrefix(shelf.home.appendingPathComponent("data").path), path)
         XCTAssertEqual(FileManager.default.contents(atPath: path), library.epub)
 
-        try run(["return", "ebook-free"])
+        try run(["return", "urn:fake:ebook-free"])
         XCTAssertFalse(library.onLoan("urn:fake:ebook-free"))
         XCTAssertTrue(try run(["loans"]).stdout.contains("No loans"))
     }
@@ -141,7 +141,7 @@ final class CirculationCommandTests: LibraryTestCase {
     func testBorrowUnavailableIsRefusedWithTheOfferToReserveAndPlacesNoHold() throws {
         try addAndLogin()
         try run(["browse"])
-        let refused = try run(["borrow", "ebook-out"], expect: 69)
+        let refused = try run(["borrow", "urn:fake:ebook-out"], expect: 69)
         XCTAssertTrue(refused.stdout.contains("No copy is available right now"), refused.stdout)
         XCTAssertTrue(refused.stdout.contains("no hold was placed"), refused.stdout)
         XCTAssertTrue(refused.stdout.contains("shelf reserve urn:fake:ebook-out"), refused.stdout)
@@ -156,7 +156,7 @@ final class CirculationCommandTests: LibraryTestCase {
         // The catalog said a copy was free; by the time the patron borrows, the last one went.
         library.takeAllCopies("urn:fake:audio-free")
         library.serveStaleEntries = true
-        let refused = try run(["borrow", "audio-free"], expect: 69)
+        let refused = try run(["borrow", "urn:fake:audio-free"], expect: 69)
         XCTAssertTrue(refused.stdout.contains("shelf cancelled it"), refused.stdout)
         XCTAssertNil(library.holdPosition("urn:fake:audio-free"))
     }
@@ -164,36 +164,36 @@ final class CirculationCommandTests: LibraryTestCase {
     func testReserveGivesAHoldWithPositionAndReadyHoldsComeFirst() throws {
         try addAndLogin()
         try run(["browse"])
-        let reserved = try json(run(["reserve", "ebook-out", "--json"]))
+        let reserved = try json(run(["reserve", "urn:fake:ebook-out", "--json"]))
         XCTAssertEqual(reserved["result"] as? String, "reserved")
         XCTAssertTrue((reserved["message"] as? String ?? "").contains("on hold, position 3 of 3"), "\(reserved)")
         XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 3)
         // Reserving what can be borrowed now reserves nothing.
-        let free = try run(["reserve", "ebook-free"], expect: 69)
+        let free = try run(["reserve", "urn:fake:ebook-free"], expect: 69)
         XCTAssertTrue(free.stdout.contains("nothing was reserved"), free.stdout)
 
         // A physical copy at a branch.
-        try run(["reserve", "audio-free", "--branch", "Central"], expect: 64)  // that title has no branches
+        try run(["reserve", "urn:fake:audio-free", "--branch", "Central"], expect: 64)  // that title has no branches
         library.makeHoldReady("urn:fake:ebook-out")
         try run(["sync"])
         let holds = try run(["holds"])
         XCTAssertTrue(holds.stdout.contains("1 ready to borrow"), holds.stdout)
         XCTAssertTrue(holds.stdout.contains("ready to borrow until Feb 1, 2099"), holds.stdout)
-        try run(["borrow", "ebook-out"])
+        try run(["borrow", "urn:fake:ebook-out"])
         XCTAssertTrue(library.onLoan("urn:fake:ebook-out"))
         XCTAssertTrue(try run(["holds"]).stdout.contains("No reservations"))
         // Cancel a hold.
         library.takeAllCopies("urn:fake:audio-free")
         try run(["browse"])
-        try run(["reserve", "audio-free"])
-        try run(["cancel-hold", "audio-free"])
+        try run(["reserve", "urn:fake:audio-free"])
+        try run(["cancel-hold", "urn:fake:audio-free"])
         XCTAssertNil(library.holdPosition("urn:fake:audio-free"))
     }
 
     func testBranchHold() throws {
         try addAndLogin()
         try run(["browse"])
-        let placed = try run(["reserve", "ebook-out", "--branch", "eastside branch"])
+        let placed = try run(["reserve", "urn:fake:ebook-out", "--branch", "eastside branch"])
         XCTAssertTrue(placed.stdout.contains("at Eastside Branch"), placed.stdout)
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/hold").last?.queryItems["branch"], "Eastside Branch")
         XCTAssertTrue(try run(["holds"]).stdout.contains("Branch: Eastside Branch"))
@@ -202,8 +202,8 @@ final class CirculationCommandTests: LibraryTestCase {
     func testSyncFailuresNeverLoseLoans() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
-        try run(["borrow", "audio-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        try run(["borrow", "urn:fake:audio-free"])
         try run(["sync"])
         XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 2)
         let faults: [LoopbackHTTPServer.Response] = [
@@ -231,7 +231,7 @@ final class CirculationCommandTests: LibraryTestCase {
     func testTwoSyncsAtOnceBothSucceed() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         let group = DispatchGroup()
         final class Box: @unchecked Sendable { var results: [ShelfProcess.Result] = []; let lock = NSLock() }
         let box = Box()
@@ -253,8 +253,8 @@ final class CirculationCommandTests: LibraryTestCase {
         // Six loans: the fake library's limit is five.
         library.addMany(6)
         try run(["browse"])
-        for index in 0..<5 { try run(["borrow", "many-\(index)"]) }
-        let refused = try run(["borrow", "many-5"], expect: 69)
+        for index in 0..<5 { try run(["borrow", "urn:fake:many-\(index)"]) }
+        let refused = try run(["borrow", "urn:fake:many-5"], expect: 69)
         XCTAssertTrue(refused.stderr.contains("Loan limit reached: You have reached your loan limit."), refused.stderr)
     }
 
@@ -274,7 +274,7 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         library.addMany(0)
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "bearer"])
+        try run(["borrow", "urn:fake:bearer"])
         let download = try json(run(["download", "bearer", "--json"]))
         XCTAssertEqual(download["supported"] as? Bool, true)
         XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(download["path"] as? String)), library.epub)
@@ -287,7 +287,7 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         library.addMany(0)
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "adobe"])
+        try run(["borrow", "urn:fake:adobe"])
         let result = try run(["download", "adobe"], expect: 69)
         XCTAssertTrue(result.stdout.contains("Adobe DRM (ACSM)"), result.stdout)
         let path = try XCTUnwrap(result.stdout.components(separatedBy: "kept at ").last?.components(separatedBy: " for").first)
@@ -335,7 +335,7 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
     func testKillDuringSyncLeavesAnIntactDatabase() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         try run(["sync"])
         library.loansFault = .text("<feed/>", contentType: "application/atom+xml").with(fault: .stallBody(after: 3, seconds: 5))
         let process = Process()

@@ -32,7 +32,7 @@ final class CirculationFaultTests: LibraryTestCase {
         try run(["browse"])
         for fault in [FakeLibrary.Fault.garbage, .malformed] {
             library.inject(fault, on: .borrow, acts: false)
-            let result = try run(["borrow", "ebook-free"], expect: 75)
+            let result = try run(["borrow", "urn:fake:ebook-free"], expect: 75)
             XCTAssertFalse(result.stdout.contains("Borrowed"), result.stdout)
             XCTAssertTrue(result.stderr.contains("nothing was borrowed"), result.stderr)
             XCTAssertFalse(library.onLoan("urn:fake:ebook-free"))
@@ -46,7 +46,7 @@ final class CirculationFaultTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         library.inject(.garbage, on: .borrow, acts: true)
-        let result = try run(["borrow", "ebook-free"])
+        let result = try run(["borrow", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("Borrowed"), result.stdout)
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
         try assertLoansAgree()
@@ -56,13 +56,47 @@ final class CirculationFaultTests: LibraryTestCase {
     func testReturnAnsweredWithGarbageThatTookNothingBackKeepsTheLoan() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         library.inject(.garbage, on: .revoke, acts: false)
-        let result = try run(["return", "ebook-free"], expect: 75)
+        let result = try run(["return", "urn:fake:ebook-free"], expect: 75)
         XCTAssertFalse(result.stdout.contains("Returned"), result.stdout)
         XCTAssertTrue(result.stderr.contains("still lists"), result.stderr)
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
         try assertLoansAgree()
+    }
+
+    /// The same for the file of a loan: a 200 whose body is a web page (or a token document that is not one) is not
+    /// a download. Nothing is kept, nothing is put on the shelf, and a copy downloaded before stays as it was.
+    func testDownloadAnsweredWithGarbageKeepsNothingAndNeverReplacesTheBook() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        let folder = shelf.home.appendingPathComponent("data/downloads/fake")
+        func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() }
+        library.inject(.garbage, on: .fulfil, times: 1)
+        let garbage = try run(["download", "urn:fake:ebook-free"], expect: 75)
+        XCTAssertFalse(garbage.stdout.contains("Downloaded"), garbage.stdout)
+        XCTAssertTrue(garbage.stderr.contains("web page"), garbage.stderr)
+        XCTAssertEqual(files(), [], "a garbage answer was kept")
+        XCTAssertEqual(try XCTUnwrap(try run(["books", "--json"]).json() as? [Any]).count, 0, "a garbage answer went on the shelf")
+
+        let good = try json(run(["download", "urn:fake:ebook-free", "--json"]))
+        let path = try XCTUnwrap(good["path"] as? String)
+        XCTAssertEqual(FileManager.default.contents(atPath: path), library.epub)
+        library.inject(.garbage, on: .fulfil, times: 1)
+        try run(["download", "urn:fake:ebook-free"], expect: 75)
+        XCTAssertEqual(FileManager.default.contents(atPath: path), library.epub, "a garbage answer replaced the book")
+        XCTAssertEqual(files(), [URL(fileURLWithPath: path).lastPathComponent])
+
+        // A bearer-token step answered with garbage: not followed, nothing kept.
+        library.add(FakeLibrary.Book(id: "urn:fake:bearer", title: "Token Tale", author: "Fay Key", audiobook: false,
+                                     copies: 1, available: 1, fulfilment: "bearer"))
+        try run(["browse"])
+        try run(["borrow", "urn:fake:bearer"])
+        library.inject(.garbage, on: .fulfil, times: 1)
+        let token = try run(["download", "urn:fake:bearer"], expect: 75)
+        XCTAssertTrue(token.stderr.contains("instead of a bearer-token document"), token.stderr)
+        XCTAssertEqual(files(), [URL(fileURLWithPath: path).lastPathComponent])
     }
 
     // MARK: Item 2: unreadable answers; ask again, never re-send, stale data never decides
@@ -71,14 +105,14 @@ final class CirculationFaultTests: LibraryTestCase {
         shelf.environment["SHELF_HTTP_RETRIES"] = "4"
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         // The loan ends at the library; shelf's stored copy still says "on loan".
         library.expireLoan("urn:fake:ebook-free")
         library.inject(.truncated, on: .entry)
         library.inject(.truncated, on: .borrow)
         // The loans feed, read whole, says there is no loan: shelf drops its stale copy and, without the title's
         // own entry (and its borrow link), says it could not borrow.
-        let stale = try run(["borrow", "ebook-free"], expect: 75)
+        let stale = try run(["borrow", "urn:fake:ebook-free"], expect: 75)
         XCTAssertFalse(stale.stdout.contains("already on loan"), stale.stdout)
         XCTAssertTrue(stale.stderr.contains("nothing was borrowed"), stale.stderr)
         try assertLoansAgree()
@@ -87,7 +121,7 @@ final class CirculationFaultTests: LibraryTestCase {
         try run(["browse"])
         library.inject(.truncated, on: .entry)
         library.inject(.truncated, on: .borrow)
-        let result = try run(["borrow", "ebook-free"])
+        let result = try run(["borrow", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("Borrowed"), result.stdout)
         XCTAssertEqual(requests("/works/ebook-free/borrow"), 2, "one borrow before, exactly one now")
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
@@ -98,10 +132,10 @@ final class CirculationFaultTests: LibraryTestCase {
         shelf.environment["SHELF_HTTP_RETRIES"] = "4"
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         library.inject(.truncated, on: .revoke)
         library.inject(.truncated, on: .entry)
-        let result = try run(["return", "ebook-free"])
+        let result = try run(["return", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("Returned"), result.stdout)
         XCTAssertEqual(requests("/works/ebook-free/revoke"), 1, "the revoke was re-sent")
         XCTAssertFalse(library.onLoan("urn:fake:ebook-free"))
@@ -111,9 +145,9 @@ final class CirculationFaultTests: LibraryTestCase {
     func testUnreadableEverywhereSaysTheLibraryDidNotConfirmAndChangesNothing() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         for route in [FakeLibrary.Route.revoke, .entry, .loans] { library.inject(.truncated, on: route) }
-        let result = try run(["return", "ebook-free"], expect: 75)
+        let result = try run(["return", "urn:fake:ebook-free"], expect: 75)
         XCTAssertTrue(result.stderr.contains("the library did not confirm"), result.stderr)
         XCTAssertTrue(result.stderr.contains("run `shelf sync`"), result.stderr)
         // Nothing stored changed: the loan is still listed until the library says otherwise.
@@ -129,12 +163,12 @@ final class CirculationFaultTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         library.inject(.malformed, on: .borrow)
-        let reserved = try run(["reserve", "ebook-out"])
+        let reserved = try run(["reserve", "urn:fake:ebook-out"])
         XCTAssertTrue(reserved.stdout.contains("Reserved"), reserved.stdout)
         XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 3)
         XCTAssertEqual(try storedHolds(), ["urn:fake:ebook-out"])
         library.inject(.malformed, on: .revoke)
-        try run(["cancel-hold", "ebook-out"])
+        try run(["cancel-hold", "urn:fake:ebook-out"])
         XCTAssertNil(library.holdPosition("urn:fake:ebook-out"))
         XCTAssertEqual(try storedHolds(), [])
         XCTAssertEqual(requests("/works/ebook-out/revoke"), 1)
@@ -143,9 +177,9 @@ final class CirculationFaultTests: LibraryTestCase {
     func testReturnOfALoanTheLibraryNoLongerHasRemovesTheStaleCopy() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         library.expireLoan("urn:fake:ebook-free")
-        let result = try run(["return", "ebook-free"], expect: 69)
+        let result = try run(["return", "urn:fake:ebook-free"], expect: 69)
         XCTAssertTrue(result.stderr.contains("has no loan"), result.stderr)
         try assertLoansAgree()
     }
@@ -153,7 +187,7 @@ final class CirculationFaultTests: LibraryTestCase {
     func testSyncAnsweredWithAPageOfGarbageKeepsTheLoans() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         for fault in [FakeLibrary.Fault.garbage, .malformed, .truncated] {
             library.inject(fault, on: .loans)
             let failed = try shelf.run(["sync"])
@@ -167,8 +201,8 @@ final class CirculationFaultTests: LibraryTestCase {
     func testBorrowingWhatIsAlreadyOnLoanAndNotDownloadedSaysSo() throws {
         try addAndLogin()
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
-        let again = try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        let again = try run(["borrow", "urn:fake:ebook-free"])
         XCTAssertTrue(again.stdout.contains("already on loan"), again.stdout)
         try assertLoansAgree()
     }
@@ -183,7 +217,7 @@ final class CirculationFaultTests: LibraryTestCase {
         try run(["browse"])
         for route in FakeLibrary.Route.allCases { library.inject(.neverAnswers, on: route) }
         let started = Date()
-        let result = try run(["borrow", "ebook-free"], expect: 75)
+        let result = try run(["borrow", "urn:fake:ebook-free"], expect: 75)
         // Four 30 s attempts took two minutes; the deadline of 3 s ends it, with time to ask once more.
         XCTAssertLessThan(Date().timeIntervalSince(started), 25)
         XCTAssertTrue(result.stderr.contains("at most 3 s"), result.stderr)
@@ -195,7 +229,7 @@ final class CirculationFaultTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         library.inject(.stalled(seconds: 2), on: .borrow)
-        let result = try run(["borrow", "ebook-free"])
+        let result = try run(["borrow", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("Borrowed"), result.stdout)
         try assertLoansAgree()
     }
@@ -205,7 +239,7 @@ final class CirculationFaultTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         library.inject(.stalled(seconds: 30), on: .borrow)
-        let result = try run(["borrow", "ebook-free"])
+        let result = try run(["borrow", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("Borrowed"), result.stdout)
         XCTAssertEqual(requests("/works/ebook-free/borrow"), 1)
         try assertLoansAgree()
@@ -218,7 +252,7 @@ final class CirculationFaultTests: LibraryTestCase {
         library.inject(.neverAnswers, on: .entry)
         let process = Process()
         process.executableURL = ShelfProcess.executable
-        process.arguments = ["borrow", "ebook-free"]
+        process.arguments = ["borrow", "urn:fake:ebook-free"]
         process.environment = shelf.environment
         let err = Pipe()
         process.standardOutput = FileHandle.nullDevice

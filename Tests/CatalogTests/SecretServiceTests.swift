@@ -36,7 +36,7 @@ final class SecretServiceTests: LibraryTestCase {
         let login = try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         XCTAssertTrue(login.stdout.contains("kept in the desktop's Secret Service"), login.stdout)
         try run(["browse"])
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         try run(["sync"])
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"), "signed in through the keyring's token")
         let token = try XCTUnwrap(library.tokens.first)
@@ -55,12 +55,12 @@ final class SecretServiceTests: LibraryTestCase {
 
         // A token the library forgets is renewed with the card and PIN from the keyring.
         library.forgetTokens()
-        try run(["return", "ebook-free"])
+        try run(["return", "urn:fake:ebook-free"])
         XCTAssertFalse(library.onLoan("urn:fake:ebook-free"))
 
         // Signing out clears the keyring too: nothing is left to sign in with.
         try run(["logout"])
-        try run(["borrow", "ebook-free"], expect: 77)
+        try run(["borrow", "urn:fake:ebook-free"], expect: 77)
     }
 
     func testWithoutASecretServiceTheFileIsUsed() throws {

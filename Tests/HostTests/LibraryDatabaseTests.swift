@@ -626,7 +626,7 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)), try database.holds(accountID: "lib"))
         XCTAssertEqual(stored.holds.map(\.entry), [hold.entry])
         // The feed's entries as the feed said them (not as loans), found by `shelf book ID`.
-        XCTAssertEqual(try database.findEntries(matching: "a", accountID: "lib").first { $0.id == "a" }?.availability.state,
+        XCTAssertEqual(try database.findEntries(matching: "a", accountID: "lib").exact.first { $0.id == "a" }?.availability.state,
                        .loaned, "a loan is found first")
         XCTAssertEqual(try database.connection.scalar("SELECT json_extract(entry, '$.availability.state') FROM catalog_entries WHERE entry_id = 'a'",
                                                       as: String.self), "open-access")

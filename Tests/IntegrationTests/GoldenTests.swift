@@ -120,6 +120,7 @@ final class GoldenTests: XCTestCase {
         process.environment["SHELF_HTTP_TIMEOUT"] = "10"
         process.environment["COLUMNS"] = "80"
         process.environment["TZ"] = "UTC"
+        process.environment["LC_ALL"] = "C.UTF-8"
         let normaliser = GoldenNormaliser(replacing: replacing + [
             (shelf.home.path, "{home}"),
             (ShelfProcess.buildDirectory.path, "{build}"),

@@ -43,7 +43,7 @@ final class NotificationCommandTests: NotificationTestCase {
         // A time zone far from UTC: the count must not move.
         shelf.environment["TZ"] = "Pacific/Chatham"
         try addAndLogin()
-        try run(["reserve", "ebook-out"])
+        try run(["reserve", "urn:fake:ebook-out"])
         try run(["sync"])
         XCTAssertEqual(try texts(), [])
         XCTAssertEqual(try status()["readyToBorrow"] as? Int, 0)
@@ -89,7 +89,7 @@ final class NotificationCommandTests: NotificationTestCase {
         try run(["open-notification", "999"], expect: 66)
 
         // Borrowed: the badge clears, the notification is withdrawn.
-        try run(["borrow", "ebook-out"])
+        try run(["borrow", "urn:fake:ebook-out"])
         XCTAssertFalse(try run(["holds"]).stdout.contains("Ready to borrow:"))
         XCTAssertEqual(try status()["readyToBorrow"] as? Int, 0)
         try run(["sync"])
@@ -103,7 +103,7 @@ final class NotificationCommandTests: NotificationTestCase {
         shelf.environment["TZ"] = "America/St_Johns"
         try addAndLogin()
         let road = "urn:fake:ebook-free"
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         // The server's clock runs a month ahead of this machine's: the library's time is what counts.
         library.clockOffset = 30 * Self.day
         let end = library.now.addingTimeInterval(7 * Self.day)
@@ -137,11 +137,11 @@ final class NotificationCommandTests: NotificationTestCase {
     func testThePatronsOwnReturnIsNeverReportedAsReturned() throws {
         try addAndLogin()
         let rivers = "urn:fake:audio-free"
-        try run(["borrow", "audio-free"])
+        try run(["borrow", "urn:fake:audio-free"])
         library.setLoanEnd(rivers, Date().addingTimeInterval(Self.day - 60))
         try run(["sync"])
         XCTAssertEqual(try texts(), ["Sound of Rivers has one day left before it must be returned."])
-        try run(["return", "audio-free"])
+        try run(["return", "urn:fake:audio-free"])
         XCTAssertEqual(try texts(), [], "returned: one day left no longer holds")
         // Later the end passes; nothing says it "has been returned".
         library.advanceClock(by: 2 * Self.day)
@@ -151,7 +151,7 @@ final class NotificationCommandTests: NotificationTestCase {
 
     func testReadyHoldWithLessThanADayGetsOnlyTheOneDayLeftText() throws {
         try addAndLogin()
-        try run(["reserve", "ebook-out"])
+        try run(["reserve", "urn:fake:ebook-out"])
         library.makeHoldReady(waiting)
         library.setHoldEnd(waiting, Date().addingTimeInterval(20 * 3600))
         try run(["sync"])
@@ -162,11 +162,12 @@ final class NotificationCommandTests: NotificationTestCase {
 
     func testALineOnStderrOnceOnTheNextCommandAtATerminalNeverWithJSON() throws {
         try addAndLogin()
-        try run(["reserve", "ebook-out"])
+        try run(["reserve", "urn:fake:ebook-out"])
         library.makeHoldReady(waiting)
         library.setHoldEnd(waiting, Date().addingTimeInterval(3 * Self.day))
+        // Off a terminal, the sync tells its log (item 8); that is no one at a terminal seeing it.
         let piped = try run(["sync"])
-        XCTAssertFalse(piped.stderr.contains("Notification:"), "not a terminal: \(piped.stderr)")
+        XCTAssertEqual(piped.stderr, "Notification: \(readyText) (shelf open-notification 1)\n")
         let json = try TerminalProcess.run(["holds", "--json"], environment: shelf.environment)
         XCTAssertEqual(json.status, 0, json.stderr)
         XCTAssertFalse(json.stderr.contains("Notification:"), json.stderr)
@@ -185,7 +186,7 @@ final class NotificationCommandTests: NotificationTestCase {
 
     func testWatchSyncsEveryAccountQuietlyWhenNothingChanged() throws {
         try addAndLogin()
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         library.setLoanEnd("urn:fake:ebook-free", Date().addingTimeInterval(Self.day))
         let first = try run(["watch", "--once"])
         XCTAssertEqual(first.stdout, "The Open Road has one day left before it must be returned. (shelf open-notification 1)\n")
@@ -207,7 +208,7 @@ final class NotificationCommandTests: NotificationTestCase {
     func testFailingOrGarbageServerDuringWatchProducesNothingAndLosesNothing() throws {
         try addAndLogin()
         let road = "urn:fake:ebook-free"
-        try run(["borrow", "ebook-free"])
+        try run(["borrow", "urn:fake:ebook-free"])
         library.setLoanEnd(road, Date().addingTimeInterval(10 * Self.day))
         try run(["watch", "--once"])
         XCTAssertEqual(try texts(), [])
@@ -272,6 +273,33 @@ final class NotificationCommandTests: NotificationTestCase {
         XCTAssertEqual(library.server.requests(to: "/loans").count, 0)
         flock(descriptor, LOCK_UN)
         try run(["watch", "--once"])
+    }
+
+    /// Issue 18, item 8: cron or a systemd timer runs `shelf sync` with no terminal; what it notices is said on
+    /// stderr, one line each (its log), and listed in --json, once: the next sync has nothing new to tell.
+    func testSyncWithoutATerminalSaysEachNewNotificationOnStderrAndInJSON() throws {
+        try addAndLogin()
+        try run(["reserve", "urn:fake:ebook-out"])
+        try run(["sync"])
+        library.makeHoldReady(waiting)
+        library.setHoldEnd(waiting, Date().addingTimeInterval(3 * Self.day))
+        let synced = try run(["sync"])
+        let lines = synced.stderr.split(separator: "\n").filter { $0.hasPrefix("Notification: ") }
+        XCTAssertEqual(lines.count, 1, synced.stderr)
+        XCTAssertTrue(lines.first?.contains(readyText) == true, synced.stderr)
+        XCTAssertFalse(synced.stdout.contains("Notification: "), synced.stdout)
+
+        // The same for a script reading --json: the document lists it, and stderr still tells the log.
+        library.setLoanEnd("urn:fake:ebook-free", Date().addingTimeInterval(3 * Self.day))
+        try run(["borrow", "urn:fake:ebook-free"])
+        let document = try run(["sync", "--json"])
+        let made = try XCTUnwrap(try json(document)["notifications"] as? [[String: Any]], document.stdout)
+        XCTAssertEqual(made.map { $0["kind"] as? String }, ["loan-week"], document.stdout)
+        XCTAssertEqual(document.stderr.split(separator: "\n").filter { $0.hasPrefix("Notification: ") }.count, 1, document.stderr)
+
+        let again = try run(["sync", "--json"])
+        XCTAssertEqual((try json(again)["notifications"] as? [Any])?.count, 0, again.stdout)
+        XCTAssertFalse(again.stderr.contains("Notification: "), again.stderr)
     }
 
     func testInstallWritesASystemdUserServiceAndTimer() throws {

@@ -19,7 +19,14 @@ public struct ShelfProcess {
         return URL(fileURLWithPath: runner).deletingLastPathComponent()
     }
 
-    public static var executable: URL { buildDirectory.appendingPathComponent("shelf") }
+    /// The `shelf` the tests run: this build's, or SHELF_TEST_EXECUTABLE (another build, e.g. main's, to see a new
+    /// test fail before its fix; its plugins must sit beside it).
+    public static var executable: URL {
+        if let other = ProcessInfo.processInfo.environment["SHELF_TEST_EXECUTABLE"], !other.isEmpty {
+            return URL(fileURLWithPath: other)
+        }
+        return buildDirectory.appendingPathComponent("shelf")
+    }
 
     /// The checkout's root, found from this source file.
     public static var packageRoot: URL {

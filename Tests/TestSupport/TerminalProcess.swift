@@ -14,8 +14,9 @@ public enum TerminalProcess {
 
     /// `outputOnTerminal`: stdout goes to the terminal too (what `shelf read` shows a person), and `stderr` holds
     /// everything the terminal showed.
+    /// `input`: typed at the terminal (stdin is the terminal too), as a person answers a question.
     public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60,
-                           outputOnTerminal: Bool = false) throws -> Result {
+                           outputOnTerminal: Bool = false, input: String? = nil) throws -> Result {
         let (master, slave) = try PseudoTerminal.open()
         let process = Process()
         process.executableURL = ShelfProcess.executable
@@ -24,9 +25,14 @@ public enum TerminalProcess {
         let out = Pipe()
         process.standardOutput = outputOnTerminal ? FileHandle(fileDescriptor: slave, closeOnDealloc: false) : out
         process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input == nil ? FileHandle.nullDevice : FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         try process.run()
         close(slave)
+        if let input {
+            // The terminal keeps the line until shelf reads it.
+            let bytes = Array(input.utf8)
+            _ = bytes.withUnsafeBufferPointer { write(master, $0.baseAddress, $0.count) }
+        }
         final class Box: @unchecked Sendable { var out = Data(), err = Data() }
         let box = Box()
         let group = DispatchGroup()

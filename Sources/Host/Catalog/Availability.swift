@@ -67,22 +67,14 @@ public struct Availability: Codable, Equatable, Sendable {
             default: return "on hold"
             }
         case .ready:
-            return until.map { "ready to borrow until \(Self.day($0))" } ?? "ready to borrow"
+            return until.map { "ready to borrow until \(localDay($0))" } ?? "ready to borrow"
         case .loaned:
-            return until.map { "on loan until \(Self.day($0))" } ?? "on loan"
+            return until.map { "on loan until \(localDay($0))" } ?? "on loan"
         case .openAccess:
             return "available (open access)"
         case .unknown:
             return "availability unknown"
         }
-    }
-
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "MMM d, yyyy"
-        return formatter.string(from: date)
     }
 }
 

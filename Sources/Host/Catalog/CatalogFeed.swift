@@ -86,14 +86,19 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
         return nil
     }
 
-    /// Builds lanes from consecutive entries that share a `collection` link, as Palace groups feeds do.
+    /// Builds lanes from the entries' `collection` links, as Palace groups feeds do: one lane per collection, in the
+    /// order each first appears, with its entries in feed order (a feed may interleave its lanes' entries).
     static func lanes(from entries: [CatalogEntry]) -> [Lane] {
         var lanes: [Lane] = []
+        var index: [String: Int] = [:]
+        var members: [Set<String>] = []
         for entry in entries {
             guard let collection = entry.collectionLink else { continue }
-            if let last = lanes.last, last.href == collection.href {
-                lanes[lanes.count - 1].entryIDs.append(entry.id)
+            if let at = index[collection.href] {
+                if members[at].insert(entry.id).inserted { lanes[at].entryIDs.append(entry.id) }
             } else {
+                index[collection.href] = lanes.count
+                members.append([entry.id])
                 lanes.append(Lane(title: collection.title ?? collection.href, href: collection.href,
                                   entryIDs: [entry.id], navigation: []))
             }

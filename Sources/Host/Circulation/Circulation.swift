@@ -21,19 +21,53 @@ public final class Circulation {
 
     // MARK: Finding entries
 
-    /// The entry `id` names: exactly, or a unique part of an identifier seen while browsing, on loan or on hold.
-    public func entry(_ id: String) throws -> CatalogEntry {
-        var matches = try database.findEntries(matching: id, accountID: account.id)
+    /// How sure a patron's words must be before a command acts on the title they name.
+    public enum Naming {
+        /// A command that only reads (`book`, `download`): a unique part of an identifier or title is enough.
+        case reading
+        /// A command that changes what the library holds for the patron (`borrow`, `reserve`, `return`,
+        /// `cancel-hold`): the exact identifier or title; a unique part only when `confirm` (asked on a terminal,
+        /// nil elsewhere) says yes.
+        case changing(command: String, confirm: ((CatalogEntry) -> Bool)?)
+    }
+
+    /// The title `words` name among those shelf has seen of this account (browsed, searched, on loan, on hold): its
+    /// identifier or its title, whole or (as `naming` allows) in part. The one resolver of catalog titles.
+    public func entry(_ words: String, naming: Naming = .reading) throws -> CatalogEntry {
+        var matches = try database.findEntries(matching: words, accountID: account.id)
         // Titles seen in catalogs browsed without an account (local files, a URL given outright).
-        if matches.isEmpty, !account.id.isEmpty { matches = try database.findEntries(matching: id, accountID: nil) }
-        if matches.count == 1 { return matches[0] }
-        if matches.isEmpty {
-            throw ShelfError(.noInput, "no title \"\(id)\" in what shelf has seen of \(account.title)",
-                             hint: "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the ID they show.")
+        if matches.isEmpty, !account.id.isEmpty { matches = try database.findEntries(matching: words, accountID: nil) }
+        func listed(_ entries: [CatalogEntry]) -> String {
+            entries.map { "\($0.id) (\($0.title), \($0.format.words))" }.joined(separator: "; ")
         }
-        throw ShelfError(.usage, "\"\(id)\" matches \(matches.count) titles: "
-                            + matches.prefix(5).map { "\($0.id) (\($0.title))" }.joined(separator: "; "),
-                         hint: "Give more of the ID.")
+        if matches.exact.count == 1 { return matches.exact[0] }
+        if matches.exact.count > 1 {
+            throw ShelfError(.usage, "\(Self.quoted(words)) is the title of \(matches.exact.count) entries: \(listed(matches.exact))",
+                             hint: "Give the ID of the one you mean.")
+        }
+        if matches.partialCount == 0 {
+            throw ShelfError(.noInput, "no title or ID \(Self.quoted(words)) in what shelf has seen of \(account.title)",
+                             hint: "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the title or ID they show.")
+        }
+        if matches.partialCount > 1 {
+            let which = matches.partialCount > matches.partial.count
+                ? "; the first \(matches.partial.count) of \(matches.partialCount): " : ": "
+            throw ShelfError(.usage, "\(Self.quoted(words)) matches \(matches.partialCount) titles\(which)\(listed(matches.partial))",
+                             hint: "Give more of the title, or the ID.")
+        }
+        let only = matches.partial[0]
+        switch naming {
+        case .reading:
+            return only
+        case .changing(let command, let confirm):
+            if let confirm {
+                if confirm(only) { return only }
+                throw ShelfError(.usage, "not confirmed: nothing was done", subject: only.id)
+            }
+            throw ShelfError(.usage, "\(Self.quoted(words)) is only part of \(Self.quoted(only.title)) (\(only.id)): "
+                                 + "`shelf \(command)` acts only on a title's exact ID or title",
+                             hint: "Run `shelf \(command) \(only.id)`, or run it on a terminal to confirm.")
+        }
     }
 
     /// The entry as the server says now, through its own document link; the stored one when that fails.
@@ -237,6 +271,11 @@ public final class Circulation {
     /// holds replaced (one transaction). Any failure leaves them exactly as they were.
     public func sync() throws -> SyncResult {
         do {
+            guard !account.id.isEmpty else {
+                // Catalogs browsed without an account lend nothing: there is no one to sync with.
+                throw ShelfError(.unavailable, "no library account to sync: shelf syncs the loans and holds of a library you have added",
+                                 hint: "Add your library with `shelf account add URL` and sign in with `shelf login`; then `shelf sync`.")
+            }
             guard account.shelfURL.flatMap(URL.init(string:)) != nil else {
                 throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
                                  subject: account.id, hint: "Your loans stored here are unchanged.")

@@ -93,8 +93,21 @@ extension Circulation {
             try CatalogClient.requireSuccess(response)
             let remaining = Array(path.types.drop { MediaTypes.base($0) != declaredBase }.dropFirst())
             let nextPath = AcquisitionPath(rel: path.rel, href: path.href, types: remaining)
+            // A step's answer is read whole before shelf follows it: a page of garbage is not a step.
+            let step = declaredBase == MediaTypes.bearerToken ? "a bearer-token document" : "an OPDS entry"
+            let unreadable = { (what: String) in
+                ShelfError(.temporary, "the library answered the download of \(Self.quoted(entry.title)) with \(what) instead of "
+                               + "\(step): nothing was kept", subject: url.absoluteString,
+                           hint: "Libraries answer so while their servers are busy or down for maintenance: try again later.")
+            }
+            if MediaTypes.base(response.headers["Content-Type"] ?? "") == "text/html" {
+                throw unreadable("a web page (text/html)")
+            }
             if declaredBase == MediaTypes.bearerToken {
-                guard let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any],
+                guard let object = try? JSONSerialization.jsonObject(with: response.body) else {
+                    throw unreadable("a document that is not JSON")
+                }
+                guard let json = object as? [String: Any],
                       let token = json["access_token"] as? String, let location = json["location"] as? String,
                       let target = URL(string: location), ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
                     throw ShelfError(.badData, "the library's bearer-token document lacks access_token or a usable location",
@@ -103,7 +116,9 @@ extension Circulation {
                 return try fetchFile(target, declared: remaining.first, path: nextPath, folder: folder, name: name,
                                      depth: depth + 1, entry: entry, bearer: token, progress: progress)
             }
-            let feed = try CatalogDocument.parse(response.body, url: response.url)
+            guard let feed = try? CatalogDocument.parse(response.body, url: response.url) else {
+                throw unreadable("a document that could not be read")
+            }
             guard let inner = feed.entries.first, let next = (inner.fulfilLinks + inner.openAccessLinks).first,
                   let nextURL = URL(string: next.href) else {
                 throw ShelfError(.badData, "the library's answer holds no file to download", subject: url.absoluteString)
@@ -118,8 +133,24 @@ extension Circulation {
         }
         var request = HTTPRequest(.get, url)
         if let bearer { request.setBearerToken(bearer) } else { try client.authenticator?.authorize(&request) }
+        // The answer lands beside the destination and replaces it only once it is seen to be what was asked for: a
+        // page of garbage never takes the place of a book downloaded before.
+        let incoming = destination.appendingPathExtension("incoming")
         let result = try CatalogClient.mapErrorsAllowingStatus(url: url) {
-            try client.http.download(request, to: destination, progress: progress)
+            try client.http.download(request, to: incoming, progress: progress)
+        }
+        let expected = declared ?? endType
+        if let problem = DownloadedFileCheck.problem(at: incoming.path, expected: expected, served: result.headers["Content-Type"]) {
+            try? FileManager.default.removeItem(at: incoming)
+            throw ShelfError(.temporary, "the library answered the download of \(Self.quoted(entry.title)) with \(problem) instead of "
+                                 + "\(MediaTypes.described(expected)): nothing was kept", subject: url.absoluteString,
+                             hint: "Libraries answer so while their servers are busy or down for maintenance: try again later. "
+                                 + "If it lasts, tell the library.")
+        }
+        guard rename(incoming.path, destination.path) == 0 else {
+            try? FileManager.default.removeItem(at: incoming)
+            throw ShelfError(.ioError, "the download could not be put in place (\(String(cString: strerror(errno))))",
+                             subject: destination.path)
         }
         let received = declared ?? result.headers["Content-Type"] ?? endType
         let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(received))

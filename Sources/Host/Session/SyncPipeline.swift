@@ -22,6 +22,9 @@ public struct SyncPipeline {
         public let holds: [HoldRecord]
         /// The notifications made by this sync, oldest first.
         public let notifications: [NotificationRecord]
+
+        /// This sync's notifications that still hold (not withdrawn or superseded within the sync): what it tells of.
+        public var announced: [NotificationRecord] { notifications.filter(\.isLive) }
     }
 
     public func run(account name: String?) throws -> Outcome {

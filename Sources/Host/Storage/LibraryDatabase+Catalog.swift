@@ -112,28 +112,42 @@ extension LibraryDatabase {
             """, [accountID ?? "", entry.id, entry.title, feedURL, json, date.databaseMilliseconds])
     }
 
-    /// Entries whose identifier is `text` exactly, or else contains it (any unique part of an identifier).
-    public func findEntries(matching text: String, accountID: String?) throws -> [CatalogEntry] {
+    /// What shelf has seen (loans, holds, catalog entries) that a patron's words name: an identifier or a title, whole
+    /// or in part. See `CatalogNameMatches`.
+    public func findEntries(matching text: String, accountID: String?, partialLimit: Int = 5) throws -> CatalogNameMatches {
         let scope = accountID ?? ""
-        func lookup(_ sql: String) throws -> [CatalogEntry] {
-            try connection.query(sql, [scope, text]).compactMap { row in
-                try? CatalogEntryJSON.decode(try row.get("entry"))
+        let tables = ["loans", "holds", "catalog_entries"]
+        func stored(_ id: String) throws -> CatalogEntry? {
+            for table in tables {
+                if let row = try connection.query("SELECT entry FROM \(table) WHERE account_id = ? AND entry_id = ?", [scope, id]).first,
+                   let entry = try? CatalogEntryJSON.decode(try row.get("entry")) {
+                    return entry
+                }
+            }
+            return nil
+        }
+        if let byID = try stored(text) { return CatalogNameMatches(exact: [byID], partial: [], partialCount: 0) }
+        // Every identifier and title once (a loan's own record first), compared here: sqlite's lower() knows only ASCII.
+        var titles: [String: String] = [:]
+        for table in tables {
+            for row in try connection.query("SELECT entry_id, title FROM \(table) WHERE account_id = ?", [scope]) {
+                let id: String = try row.get("entry_id")
+                if titles[id] == nil { titles[id] = try row.get("title") }
             }
         }
-        var found: [String: CatalogEntry] = [:]
-        for table in ["loans", "holds", "catalog_entries"] {
-            for entry in try lookup("SELECT entry FROM \(table) WHERE account_id = ? AND entry_id = ?") where found[entry.id] == nil {
-                found[entry.id] = entry
-            }
+        let wanted = CatalogNameMatches.key(text)
+        guard !wanted.isEmpty else { return CatalogNameMatches(exact: [], partial: [], partialCount: 0) }
+        var exact: [(id: String, title: String)] = []
+        var partial: [(id: String, title: String)] = []
+        for (id, title) in titles {
+            let key = CatalogNameMatches.key(title)
+            if key == wanted { exact.append((id, title)) }
+            else if key.contains(wanted) || CatalogNameMatches.key(id).contains(wanted) { partial.append((id, title)) }
         }
-        if !found.isEmpty { return Array(found.values) }
-        for table in ["loans", "holds", "catalog_entries"] {
-            for entry in try lookup("SELECT entry FROM \(table) WHERE account_id = ? AND instr(lower(entry_id), lower(?)) > 0 LIMIT 50")
-            where found[entry.id] == nil {
-                found[entry.id] = entry
-            }
-        }
-        return found.values.sorted { $0.id < $1.id }
+        let order: ((id: String, title: String), (id: String, title: String)) -> Bool = { ($0.title, $0.id) < ($1.title, $1.id) }
+        return CatalogNameMatches(exact: try exact.sorted(by: order).compactMap { try stored($0.id) },
+                                  partial: try partial.sorted(by: order).prefix(partialLimit).compactMap { try stored($0.id) },
+                                  partialCount: partial.count)
     }
 
     // MARK: Loans and holds

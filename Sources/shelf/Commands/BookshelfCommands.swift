@@ -21,19 +21,13 @@ func relativeDay(_ date: Date, now: Date = Date()) -> String {
     case -1: return "tomorrow"
     case -13 ... -2: return "in \(-days) days"
     default:
-        return RelativeDays.formatter.string(from: date)
+        return localDay(date)
     }
 }
 
 /// What `relativeDay` needs, made once per process (a listing of 10,000 books calls it for each).
 private enum RelativeDays {
     static let calendar = Calendar.current
-    static let formatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .none
-        return formatter
-    }()
     /// The last days asked for (a listing is sorted by date, so neighbours share a day).
     nonisolated(unsafe) static var days: [DateInterval] = []
     static func startOfDay(_ date: Date) -> Date {

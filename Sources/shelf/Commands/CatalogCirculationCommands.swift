@@ -10,11 +10,17 @@ struct CirculationCall {
     let circulation: Circulation
     let entry: CatalogEntry
 
-    init(_ args: Arguments, _ context: Context) throws {
+    /// `changing`: the words the command asks a person at a terminal to confirm a title with ("Borrow"), for a command
+    /// that changes what the library holds; nil for one that only reads.
+    init(_ args: Arguments, _ context: Context, changing: (command: String, verb: String)? = nil) throws {
         self.context = context
         library = try context.library()
         circulation = try library.circulation(account: args.value("--account"))
-        entry = try circulation.entry(args.positionals[0])
+        var naming = Circulation.Naming.reading
+        if let changing {
+            naming = .changing(command: changing.command, confirm: confirmOnTerminal(changing.verb))
+        }
+        entry = try circulation.entry(args.positionals[0], naming: naming)
     }
 
     func report(action: String, result: String, message: String, entry: CatalogEntry, hold: HoldRecord? = nil) {
@@ -27,14 +33,26 @@ struct CirculationCall {
     }
 }
 
+/// Asks a person at a terminal whether a title named by part of it is the one meant ("Borrow “…” (eBook,
+/// urn:…)? [y/N]"); nil where no one can answer (stdin or stderr not a terminal).
+private func confirmOnTerminal(_ verb: String) -> ((CatalogEntry) -> Bool)? {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
+    return { entry in
+        fputs("\(verb) \(CatalogText.quoted(entry.title)) (\(entry.format.words), \(entry.id))? [y/N] ", stderr)
+        fflush(stderr)
+        guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
+        return answer == "y" || answer == "yes"
+    }
+}
+
 let borrowCommand = Command(
     name: "borrow", summary: "borrow a title (never places a hold)",
-    usage: "shelf borrow ID [--account NAME] [--json]",
+    usage: "shelf borrow ID|TITLE [--account NAME] [--json]",
     details: "Borrows the title if a copy is free. If none is, nothing is requested: shelf says so and offers "
-        + "`shelf reserve ID`. Exit 69 when no copy is free.",
+        + "`shelf reserve ID`. Exit 69 when no copy is free. " + changingNameHelp,
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
-    let call = try CirculationCall(args, context)
+    let call = try CirculationCall(args, context, changing: ("borrow", "Borrow"))
     switch try call.circulation.borrow(call.entry) {
     case .loaned(let loan):
         call.report(action: "borrow", result: "loaned",
@@ -63,12 +81,12 @@ let borrowCommand = Command(
 
 let reserveCommand = Command(
     name: "reserve", summary: "place a hold on a title (or a physical copy at a branch)",
-    usage: "shelf reserve ID [--branch NAME] [--account NAME] [--json]",
+    usage: "shelf reserve ID|TITLE [--branch NAME] [--account NAME] [--json]",
     details: "Places a hold when no copy is free; with --branch, a hold on a physical copy at that branch "
-        + "(`shelf book ID` lists them). If a copy is free now, nothing is reserved: borrow it instead.",
+        + "(`shelf book ID` lists them). If a copy is free now, nothing is reserved: borrow it instead. " + changingNameHelp,
     valueOptions: ["--account", "--branch"], positionals: 1...1
 ) { args, context in
-    let call = try CirculationCall(args, context)
+    let call = try CirculationCall(args, context, changing: ("reserve", "Reserve"))
     switch try call.circulation.reserve(call.entry, branch: args.value("--branch")) {
     case .placed(let hold):
         call.report(action: "reserve", result: "reserved",
@@ -95,12 +113,12 @@ let reserveCommand = Command(
 }
 
 /// A command that gives something back through the library's revoke link: a loan, a hold.
-private func revokeCommand(name: String, summary: String, details: String, result: String,
+private func revokeCommand(name: String, summary: String, details: String, verb: String, result: String,
                            revoke: @escaping (Circulation, CatalogEntry) throws -> Void,
                            message: @escaping (String) -> String) -> Command {
-    Command(name: name, summary: summary, usage: "shelf \(name) ID [--account NAME] [--json]", details: details,
-            valueOptions: ["--account"], positionals: 1...1) { args, context in
-        let call = try CirculationCall(args, context)
+    Command(name: name, summary: summary, usage: "shelf \(name) ID|TITLE [--account NAME] [--json]",
+            details: details + " " + changingNameHelp, valueOptions: ["--account"], positionals: 1...1) { args, context in
+        let call = try CirculationCall(args, context, changing: (name, verb))
         try revoke(call.circulation, call.entry)
         call.report(action: name, result: result, message: message(CatalogText.quoted(call.entry.title)), entry: call.entry)
         return 0
@@ -110,12 +128,12 @@ private func revokeCommand(name: String, summary: String, details: String, resul
 let returnCommand = revokeCommand(
     name: "return", summary: "return a loan early",
     details: "Returns the loan through the library's revoke link and removes it from My Books.",
-    result: "returned", revoke: { try $0.returnLoan($1) }, message: { "Returned \($0)." })
+    verb: "Return", result: "returned", revoke: { try $0.returnLoan($1) }, message: { "Returned \($0)." })
 
 let cancelHoldCommand = revokeCommand(
     name: "cancel-hold", summary: "cancel a hold",
     details: "Cancels the hold through the library's revoke link and removes it from Reservations.",
-    result: "cancelled", revoke: { try $0.cancelHold($1) }, message: { "Cancelled the hold on \($0)." })
+    verb: "Cancel the hold on", result: "cancelled", revoke: { try $0.cancelHold($1) }, message: { "Cancelled the hold on \($0)." })
 
 let loansCommand = Command(
     name: "loans", summary: "My Books: what you have on loan",
@@ -163,12 +181,19 @@ let syncCommand = Command(
     name: "sync", summary: "fetch loans and holds from the library",
     usage: "shelf sync [--account NAME] [--json]",
     details: "Reads the library's loans feed and replaces the stored loans and holds with it, in one step. "
-        + "If the feed fails or is missing, the stored loans are kept exactly as they were.",
+        + "If the feed fails or is missing, the stored loans are kept exactly as they were. Each notification the sync "
+        + "makes (a hold ready, a loan ending, a wished title free) is said on stderr, one line each, and listed in "
+        + "--json's \"notifications\".",
     valueOptions: ["--account"], positionals: 0...0
 ) { args, context in
     let library = try context.library()
     let sinks: [NotificationSink] = [DesktopSink(environment: context.shelf.environment), EventStreamSink(events: context.shelf.events)]
     let result = try library.syncPipeline(sinks: sinks).run(account: args.value("--account"))
+    // Run by cron or a systemd timer, no one watches a terminal: each new notification goes to stderr (the log), one
+    // line each, as a terminal shows them. On a terminal they are announced around the command (main.swift).
+    if isatty(STDERR_FILENO) != 1 {
+        for record in result.announced { fputs("Notification: " + NotificationDelivery.terminalLine(record) + "\n", stderr) }
+    }
     if context.json {
         Output.json(SyncJSON(result, library: library))
         return 0
@@ -181,10 +206,10 @@ let syncCommand = Command(
 
 let downloadCommand = Command(
     name: "download", summary: "download a loan or a free title",
-    usage: "shelf download ID [--account NAME] [--json]",
+    usage: "shelf download ID|TITLE [--account NAME] [--json]",
     details: "Fetches the book into shelf's data folder: open-access files, loans (following OPDS entries and "
         + "bearer-token documents). DRM shelf's plugins cannot open (Adobe ACSM, Readium LCP) is named and the "
-        + "file kept for a tool that can (exit 69).",
+        + "file kept for a tool that can (exit 69). " + readingNameHelp,
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
     let call = try CirculationCall(args, context)

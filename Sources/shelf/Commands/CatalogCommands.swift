@@ -105,8 +105,8 @@ let catalogSearchCommand = Command(
 
 let bookCommand = Command(
     name: "book", summary: "details of a catalog title",
-    usage: "shelf book ID [--account NAME] [--json]",
-    details: "ID is the identifier browse and catalog-search show, or any unique part of it. Shows format, availability, "
+    usage: "shelf book ID|TITLE [--account NAME] [--json]",
+    details: readingNameHelp + " Shows format, availability, "
         + "what you can do, how it can be acquired, and branches offering a physical copy.",
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in

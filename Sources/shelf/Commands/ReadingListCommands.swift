@@ -186,7 +186,7 @@ let listsCommand = Command(
             Output.line("No reading list is connected.")
         } else {
             for s in services {
-                Output.line("\(s.service) (\(s.pluginID)): " + (s.pulledAt.map { "pulled \(isoDate($0))" } ?? "never pulled")
+                Output.line("\(s.service) (\(s.pluginID)): " + (s.pulledAt.map { "pulled \(localDayAndTime($0))" } ?? "never pulled")
                             + (s.pullError.map { "; last pull failed: \($0)" } ?? ""))
             }
         }

@@ -26,13 +26,13 @@ let statusCommand = Command(
         Output.line("Accounts: \(accounts.count)")
         for account in accounts {
             var facts = [account.signedIn ? "signed in" : "not signed in"]
-            facts.append(account.synced.map { "last synced \($0)" } ?? "never synced")
+            facts.append(account.syncedAt.map { "last synced \(localDayAndTime($0))" } ?? "never synced")
             if let error = account.syncError { facts.append("last sync failed: \(error)") }
             Output.line("  \(account.id): \(account.title)\n    " + facts.joined(separator: " · "))
         }
     }
     Output.line("My Books: \(status.loans) \(status.loans == 1 ? "loan" : "loans")"
-                + (status.soonestDue.map { ", the soonest due \(isoDate($0))" } ?? ""))
+                + (status.soonestDue.map { ", the soonest due \(localDay($0))" } ?? ""))
     Output.line("Reservations: \(status.holds) \(status.holds == 1 ? "hold" : "holds"), \(status.readyToBorrow) ready to borrow")
     if let badge = readyBadge(status.readyToBorrow) { Output.line(badge) }
     Output.line("Notifications: \(status.unreadNotifications) unread")

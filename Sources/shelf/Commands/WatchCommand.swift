@@ -53,7 +53,7 @@ let watchCommand = Command(
         }
         for account in cycle.accounts where account.newlyFailing {
             Output.error("sync of \(account.accountID) failed (\(account.error ?? "unknown error")); nothing stored changed. "
-                         + "Trying again \(account.retryAt.map { "after \(isoDate($0))" } ?? "later").")
+                         + "Trying again \(account.retryAt.map { "after \(localDayAndTime($0))" } ?? "later").")
         }
         for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
         // What this watcher printed on a terminal counts as shown there.

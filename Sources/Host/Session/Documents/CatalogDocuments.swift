@@ -118,16 +118,18 @@ public struct CirculationJSON: Encodable {
     }
 }
 
-/// What `shelf sync` prints: the account and its loans and holds now.
+/// What `shelf sync` prints: the account, its loans and holds now, and the notifications this sync made.
 public struct SyncJSON: Encodable {
     public let account: String
     public let loans: [LoanJSON]
     public let holds: [HoldJSON]
+    public let notifications: [NotificationJSON]
 
     public init(_ outcome: SyncPipeline.Outcome, library: LibrarySession) {
         account = outcome.account.id
         loans = outcome.loans.map { LoanJSON($0, library: library) }
         holds = outcome.holds.map { HoldJSON($0, openable: library.openable) }
+        notifications = outcome.announced.map(NotificationJSON.init)
     }
 }
 

@@ -18,3 +18,39 @@ public func isoDate(_ date: Date) -> String {
 
 nonisolated(unsafe) private let isoFormatter = ISO8601DateFormatter()
 private let isoFormatterLock = NSLock()
+
+/// A date as shelf writes it for a person: one style everywhere (due dates, "last synced", the shelf's books), in
+/// the patron's time zone and the date style of their LC_TIME locale ("22 Dec 2026" for en_GB, "22.12.2026" for
+/// de_DE, "Dec 22, 2026" for C/POSIX). --json documents write `isoDate` instead.
+public func localDay(_ date: Date) -> String {
+    PatronDates.lock.withLock { PatronDates.day.string(from: date) }
+}
+
+/// `localDay` with the time of day, in the same locale's short style ("22 Dec 2026, 14:05").
+public func localDayAndTime(_ date: Date) -> String {
+    PatronDates.lock.withLock { PatronDates.dayAndTime.string(from: date) }
+}
+
+/// The formatters, made once: Foundation's Locale.current on Linux ignores LC_TIME, so the locale is read here as
+/// POSIX orders the variables (LC_ALL, then LC_TIME, then LANG). Shared under a lock (serve's threads use them).
+enum PatronDates {
+    static let lock = NSLock()
+    static let day = formatter(time: .none)
+    static let dayAndTime = formatter(time: .short)
+
+    private static func formatter(time: DateFormatter.Style) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = locale(ProcessInfo.processInfo.environment)
+        formatter.timeZone = TimeZone.current
+        formatter.dateStyle = .medium
+        formatter.timeStyle = time
+        return formatter
+    }
+
+    /// "de_DE.UTF-8@euro" → de_DE; C, POSIX or nothing → en_US_POSIX.
+    static func locale(_ environment: [String: String]) -> Locale {
+        let name = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
+        let language = String(name.prefix { $0 != "." && $0 != "@" })
+        return Locale(identifier: ["", "C", "POSIX"].contains(language) ? "en_US_POSIX" : language)
+    }
+}

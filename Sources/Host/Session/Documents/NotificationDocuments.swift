@@ -57,6 +57,10 @@ public struct StatusJSON: Encodable {
         public let loans: Int
         public let holds: Int
         public let readyToBorrow: Int
+        /// For the text output: when it last synced, as a date.
+        public let syncedAt: Date?
+
+        private enum CodingKeys: String, CodingKey { case id, title, signedIn, synced, syncError, loans, holds, readyToBorrow }
     }
 
     public let accounts: [Account]
@@ -78,7 +82,7 @@ public struct StatusJSON: Encodable {
                     synced: account.syncedAt.map(isoDate), syncError: account.syncError,
                     loans: loans.filter { $0.accountID == account.id }.count,
                     holds: holds.filter { $0.accountID == account.id }.count,
-                    readyToBorrow: try database.readyHoldCount(accountID: account.id, at: now))
+                    readyToBorrow: try database.readyHoldCount(accountID: account.id, at: now), syncedAt: account.syncedAt)
         }
         self.loans = loans.count
         self.holds = holds.count
