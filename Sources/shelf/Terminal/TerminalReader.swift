@@ -284,6 +284,6 @@ final class TerminalReader {
     }
 
     private func draw() {
-        screen.draw(visibleLines, status: status, theme: theme)
+        screen.draw(visibleLines, status: status, theme: theme, marking: search?.query)
     }
 }

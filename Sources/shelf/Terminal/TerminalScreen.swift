@@ -23,11 +23,14 @@ struct TerminalScreen {
     func enter() { emit("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J") }
     func leave() { emit("\u{1B}[0m\u{1B}[2J\u{1B}[?25h\u{1B}[?1049l") }
 
-    /// Draws `lines` from the top (cut to the width; rows past them cleared) and `status` on the last row.
-    func draw(_ lines: [String], status: String, theme: TerminalTheme? = nil, highlight: Int? = nil) {
+    /// Draws `lines` from the top (cut to the width; rows past them cleared) and `status` on the last row; the row
+    /// `highlight` in reverse video, and each occurrence of `marking` (a search's words) too.
+    func draw(_ lines: [String], status: String, theme: TerminalTheme? = nil, highlight: Int? = nil,
+              marking: String? = nil) {
         var frame = "\u{1B}[H"
         for row in 0..<textRows {
-            let text = row < lines.count ? Self.fit(lines[row], columns) : ""
+            var text = row < lines.count ? Self.fit(lines[row], columns) : ""
+            if let marking, row != highlight { text = Self.mark(marking, in: text) }
             frame += "\u{1B}[\(row + 1);1H"
             if row == highlight {
                 frame += "\u{1B}[7m" + text + "\u{1B}[K\u{1B}[0m"
@@ -39,6 +42,18 @@ struct TerminalScreen {
         }
         frame += "\u{1B}[\(rows);1H\u{1B}[7m" + Self.fit(status, columns) + "\u{1B}[K\u{1B}[0m"
         emit(frame)
+    }
+
+    /// `text` with each occurrence of `words` (as search finds them: case and accents aside) in reverse video; the
+    /// reverse ends with its own switch (27), so a theme's colours go on after it.
+    static func mark(_ words: String, in text: String) -> String {
+        guard !words.isEmpty else { return text }
+        var marked = "", rest = text[...]
+        while let found = rest.range(of: words, options: [.caseInsensitive, .diacriticInsensitive]) {
+            marked += rest[..<found.lowerBound] + "\u{1B}[7m" + rest[found] + "\u{1B}[27m"
+            rest = rest[found.upperBound...]
+        }
+        return marked + rest
     }
 
     /// `text` cut to `width` characters (a line wider than the terminal would wrap and push the status line off).
