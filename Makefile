@@ -94,8 +94,9 @@ uninstall:
 	    $(DESTDIR)$(PREFIX)/share/metainfo/org.shelfreader.Shelf.metainfo.xml \
 	    $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/org.shelfreader.Shelf.svg
 
-# The Debian package, shelf_VERSION_ARCH.deb in build/deb (packaging/build-deb.sh says what it holds). A release
-# build unless CONFIG is given on the command line (`make deb CONFIG=debug` packages the debug build, stripped).
+# The Debian packages shelf_VERSION_ARCH.deb and shelf-plugin-dev_VERSION_ARCH.deb, in build/deb
+# (packaging/build-deb.sh says what they hold). A release build unless CONFIG is given on the command line
+# (`make deb CONFIG=debug` packages the debug build, stripped).
 DEB_CONFIG := $(if $(filter command line,$(origin CONFIG)),$(CONFIG),release)
 deb: deps
 	@scripts/install-deps.sh $(DEB_TOOLS)

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds shelf_VERSION_ARCH.deb from a finished build (`make deb` runs it; the tests run it on the debug build).
+# Builds shelf_VERSION_ARCH.deb from a finished build (`make deb` runs it; the tests run it on the debug build), and
+# shelf-plugin-dev_VERSION_ARCH.deb: the ABI headers, libshelf-plugin (static), shelf-plugin.pc, shelf-plugin-host.
 #
 #   packaging/build-deb.sh BUILD_DIR OUT_DIR
 #
@@ -97,5 +98,29 @@ dpkg-shlibdeps -Tdebian/shelf.substvars -e debian/shelf/usr/bin/shelf debian/she
 dpkg-gencontrol -pshelf -Tdebian/shelf.substvars -Pdebian/shelf "-Vshelf:Dlopened=$dlopened" -Vmisc:Depends=
 find "$pkg" -type d -exec chmod 0755 {} +
 dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-xz}" --build "$pkg" "$out" >/dev/null
+
+# shelf-plugin-dev: the plugin kit as `make install-plugin-kit` installs it, with the static library only (a plugin
+# carries it inside itself, so no shared library package is needed) and the multiarch folder for the library and
+# shelf-plugin.pc.
+dev=$work/debian/shelf-plugin-dev
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+make -s -C "$here/../Sources/PluginAPI" install PREFIX=/usr DESTDIR="$dev" BUILD="$work/plugin-sdk" >/dev/null
+install -d "$dev/usr/lib/$multiarch/pkgconfig" "$dev/usr/share/man/man1" "$dev/usr/share/doc/shelf-plugin-dev" "$dev/DEBIAN"
+mv "$dev/usr/lib/libshelf-plugin.a" "$dev/usr/lib/$multiarch/"
+sed -e "s|^libdir=.*|libdir=\${prefix}/lib/$multiarch|" -e 's| -Wl,-rpath,${libdir}||' \
+    "$dev/usr/lib/pkgconfig/shelf-plugin.pc" > "$dev/usr/lib/$multiarch/pkgconfig/shelf-plugin.pc"
+rm -r "$dev/usr/lib/pkgconfig" "$dev"/usr/lib/libshelf-plugin.so*
+strip --strip-debug "$dev/usr/lib/$multiarch/libshelf-plugin.a"
+strip --remove-section=.comment --remove-section=.note "$dev/usr/bin/shelf-plugin-host"
+echo '.so man7/shelf-plugin.7' | gzip -9n > "$dev/usr/share/man/man1/shelf-plugin-host.1.gz"
+cp "$pkg/usr/share/doc/shelf/copyright" "$pkg/usr/share/doc/shelf/changelog.gz" "$dev/usr/share/doc/shelf-plugin-dev/"
+find "$dev" -type f ! -path '*/bin/*' -exec chmod 0644 {} +
+dpkg-shlibdeps -Tdebian/shelf-plugin-dev.substvars -e "$dev/usr/bin/shelf-plugin-host" 2> "$work/shlibdeps.log" \
+    || { cat "$work/shlibdeps.log" >&2; exit 70; }
+dpkg-gencontrol -pshelf-plugin-dev -Tdebian/shelf-plugin-dev.substvars -P"$dev" -Vmisc:Depends=
+find "$dev" -type d -exec chmod 0755 {} +
+dpkg-deb --root-owner-group -Z"${DEB_COMPRESSION:-xz}" --build "$dev" "$out" >/dev/null
+
 arch=$(dpkg --print-architecture)
 echo "$out/shelf_${version}_${arch}.deb"
+echo "$out/shelf-plugin-dev_${version}_${arch}.deb"

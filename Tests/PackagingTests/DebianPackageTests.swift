@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The Debian package `make deb` builds, made here from this test build (packaging/build-deb.sh on the debug
-/// products, stripped, gzip instead of xz): lintian accepts it, and the shelf it holds, unpacked with `dpkg -x` and
-/// run with the toolchain's Swift runtime hidden by a mount namespace, loads only its own runtime, finds its plugins
-/// and passes `shelf conformance` on each.
+/// The Debian packages `make deb` builds, made here from this test build (packaging/build-deb.sh on the debug
+/// products, stripped, gzip instead of xz): lintian accepts both, and the shelf they hold, unpacked with `dpkg -x`
+/// and run with the toolchain's Swift runtime hidden by a mount namespace, loads only its own runtime, finds its
+/// plugins and passes `shelf conformance` on each and on a plugin built with shelf-plugin-dev.
 final class DebianPackageTests: XCTestCase {
-    /// Built once for the class: the package and the folder it was unpacked into.
-    private static var built: (deb: URL, root: URL, folder: URL)?
+    /// Built once for the class: the packages and the folder both were unpacked into.
+    private static var built: (deb: URL, dev: URL, root: URL, folder: URL)?
     private static var buildFailure: Error?
 
     override class func setUp() {
@@ -27,13 +27,17 @@ final class DebianPackageTests: XCTestCase {
             guard result.status == 0 else {
                 throw NSError(domain: "build-deb.sh", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
             }
-            let deb = URL(fileURLWithPath: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            // It prints the two packages' paths: shelf's, then shelf-plugin-dev's.
+            let debs = result.stdout.split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
+            guard debs.count == 2 else { throw NSError(domain: "build-deb.sh", code: 0, userInfo: [NSLocalizedDescriptionKey: result.stdout]) }
             let root = folder.appendingPathComponent("root")
-            let unpacked = try Tool("dpkg-deb", package: "dpkg").run(["-x", deb.path, root.path])
-            guard unpacked.status == 0 else {
-                throw NSError(domain: "dpkg-deb", code: Int(unpacked.status), userInfo: [NSLocalizedDescriptionKey: unpacked.stderr])
+            for deb in debs {
+                let unpacked = try Tool("dpkg-deb", package: "dpkg").run(["-x", deb.path, root.path])
+                guard unpacked.status == 0 else {
+                    throw NSError(domain: "dpkg-deb", code: Int(unpacked.status), userInfo: [NSLocalizedDescriptionKey: unpacked.stderr])
+                }
             }
-            built = (deb, root, folder)
+            built = (debs[0], debs[1], root, folder)
         } catch {
             buildFailure = error
         }
@@ -45,10 +49,15 @@ final class DebianPackageTests: XCTestCase {
     }
 
     private func package() throws -> (deb: URL, root: URL) {
+        let built = try packages()
+        return (built.deb, built.root)
+    }
+
+    private func packages() throws -> (deb: URL, dev: URL, root: URL) {
         if let skip = Self.buildFailure as? XCTSkip { throw skip }
         if let failure = Self.buildFailure { XCTFail("packaging/build-deb.sh failed: \(failure)") }
         let built = try XCTUnwrap(Self.built)
-        return (built.deb, built.root)
+        return (built.deb, built.dev, built.root)
     }
 
     /// The folder the build's Swift runtime comes from (libswiftCore.so's, as ldd resolves it).
@@ -75,13 +84,42 @@ final class DebianPackageTests: XCTestCase {
                                environment: environment)
     }
 
-    func testLintianAcceptsThePackage() throws {
-        let (deb, _) = try package()
+    func testLintianAcceptsBothPackages() throws {
+        let (deb, dev, _) = try packages()
         let lintian = try Tool("lintian", package: "lintian")
-        let result = try lintian.run(["--fail-on", "error,warning", deb.path])
+        let result = try lintian.run(["--fail-on", "error,warning", deb.path, dev.path])
         let tags = result.stdout.split(separator: "\n").filter { $0.hasPrefix("E:") || $0.hasPrefix("W:") }
         XCTAssertEqual(tags, [], "lintian at its default level")
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+    }
+
+    /// A plugin author's build against the unpacked shelf-plugin-dev (pkg-config with the unpacked tree as its
+    /// sysroot) makes a plugin the packaged shelf loads and that passes conformance.
+    func testAPluginBuiltWithThePluginDevPackagePassesConformance() throws {
+        let (_, root) = try package()
+        let pkgConfig = try Tool("pkg-config", package: "pkg-config")
+        let cc = try Tool("cc", package: "gcc")
+        var environment = ProcessInfo.processInfo.environment
+        let multiarch = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/lib").path)
+            .first { $0.hasSuffix("-linux-gnu") })
+        environment["PKG_CONFIG_LIBDIR"] = root.appendingPathComponent("usr/lib/\(multiarch)/pkgconfig").path
+        environment["PKG_CONFIG_SYSROOT_DIR"] = root.path
+        let flags = try pkgConfig.run(["--cflags", "--libs", "shelf-plugin"], environment: environment)
+        XCTAssertEqual(flags.status, 0, flags.stderr)
+        XCTAssertTrue(flags.stdout.contains(root.appendingPathComponent("usr/include").path), flags.stdout)
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-deb-dev-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: home) }
+        let plugin = home.appendingPathComponent("libshelf-gemini.so")
+        let examples = ShelfProcess.packageRoot.appendingPathComponent("Examples/gemini-plugin")
+        let compiled = try cc.run(["-std=c99", "-shared", "-fPIC", "-fvisibility=hidden", "-o", plugin.path,
+                                   examples.appendingPathComponent("gemini.c").path]
+                                  + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init))
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        let result = try withoutToolchain([root.appendingPathComponent("usr/bin/shelf").path, "conformance", plugin.path,
+                                           "--sample", examples.appendingPathComponent("samples/harbour-notes.gmi").path], home: home)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains(" 0 failed"), result.stdout)
     }
 
     func testControlFieldsAndContents() throws {
@@ -100,7 +138,8 @@ final class DebianPackageTests: XCTestCase {
                      "usr/share/bash-completion/completions/shelf", "usr/share/zsh/vendor-completions/_shelf",
                      "usr/share/fish/vendor_completions.d/shelf.fish", "usr/share/applications/org.shelfreader.Shelf.desktop",
                      "usr/share/mime/packages/shelf.xml", "usr/share/metainfo/org.shelfreader.Shelf.metainfo.xml",
-                     "usr/share/icons/hicolor/scalable/apps/org.shelfreader.Shelf.svg", "usr/share/doc/shelf/copyright"] {
+                     "usr/share/icons/hicolor/scalable/apps/org.shelfreader.Shelf.svg", "usr/share/doc/shelf/copyright",
+                     "usr/include/shelf/plugin.h", "usr/bin/shelf-plugin-host", "usr/share/doc/shelf-plugin-dev/copyright"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "the package holds \(path)")
         }
         // RUNPATHs relative to each file, never the build machine's toolchain.
