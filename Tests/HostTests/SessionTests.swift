@@ -89,7 +89,7 @@ final class SessionTests: XCTestCase {
         XCTAssertEqual(try first.start(from: .saved), "from the start")
         try first.reportPosition(seconds: 1.5, playing: true)
         let second = try shelf.listen(audiobook)
-        XCTAssertEqual(try second.start(from: .saved), "resuming at 0:01")
+        XCTAssertEqual(try second.start(from: .saved), "resuming at 0:02", "1.5 s, to the nearest second")
     }
 
     /// A database that cannot be opened is an error before anything plays: the position would be lost (it used to

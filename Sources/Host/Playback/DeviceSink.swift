@@ -25,6 +25,11 @@ public final class DeviceSink: AudioSink {
     private typealias AlsaWrite = @convention(c) (OpaquePointer?, UnsafeRawPointer?, UInt) -> Int
     private typealias AlsaRecover = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     private typealias AlsaClose = @convention(c) (OpaquePointer?) -> Int32
+    /// snd_lib_error_handler_t is variadic; a handler that reads none of its arguments can be given as one that
+    /// takes only the fixed ones (the caller's extra arguments are ignored, as the C calling convention allows).
+    private typealias AlsaErrorHandler = @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, Int32,
+                                                         UnsafePointer<CChar>?) -> Void
+    private typealias AlsaSetErrorHandler = @convention(c) (AlsaErrorHandler?) -> Int32
 
     public init() {}
 
@@ -54,6 +59,11 @@ public final class DeviceSink: AudioSink {
             if let o = dlsym(lib, "snd_pcm_open"), let p = dlsym(lib, "snd_pcm_set_params"), let w = dlsym(lib, "snd_pcm_writei"),
                let r = dlsym(lib, "snd_pcm_recover"), let d = dlsym(lib, "snd_pcm_drain"), let dr = dlsym(lib, "snd_pcm_drop"),
                let c = dlsym(lib, "snd_pcm_close") {
+                // ALSA prints its own errors ("ALSA lib confmisc.c:855:(parse_card) cannot find card '0'", eight
+                // lines without a sound card) before shelf can say what is wrong: its reasons are in the status codes.
+                if let setHandler = dlsym(lib, "snd_lib_error_set_handler") {
+                    _ = unsafeBitCast(setHandler, to: AlsaSetErrorHandler.self)({ _, _, _, _, _ in })
+                }
                 var pcm: OpaquePointer?
                 let status = unsafeBitCast(o, to: AlsaOpen.self)(&pcm, "default", 0, 0)
                 if status >= 0, let pcm {

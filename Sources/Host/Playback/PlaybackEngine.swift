@@ -47,6 +47,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var speed = 1.0
     private var volume = 1.0
     private var sleep: SleepTimer?
+    /// A fade in under way (resuming): frames of it done, and its length.
+    private var fadeInDone: Int64 = 0
+    private var fadeInLength: Int64 = 0
     private var listenedFrames: Int64 = 0
     private var lastSaveListened: Int64 = 0
     private var lastSaveWall = Date()
@@ -217,6 +220,14 @@ public final class PlaybackEngine: @unchecked Sendable {
             case .endOfChapter?: emit(.sleepSet("end of chapter"))
             case nil: emit(.sleepSet(nil))
             }
+        }
+    }
+
+    /// The next sound rises from silence over `seconds` (a resumed book fades in, as audiobook apps do).
+    public func fadeIn(over seconds: Double) {
+        change {
+            fadeInDone = 0
+            fadeInLength = max(0, Int64(seconds * Double(sampleRate)))
         }
     }
 
@@ -510,6 +521,16 @@ public final class PlaybackEngine: @unchecked Sendable {
     }
 
     private func finishOutput(_ output: inout [Float]) {
+        if fadeInDone < fadeInLength {
+            // Raised cosine, as the sleep timer's fade out.
+            let frames = output.count / channels
+            for f in 0..<frames where fadeInDone + Int64(f) < fadeInLength {
+                let x = Double(fadeInDone + Int64(f)) / Double(fadeInLength)
+                let gain = Float(0.5 - 0.5 * cos(Double.pi * x))
+                for c in 0..<channels { output[f * channels + c] *= gain }
+            }
+            fadeInDone += Int64(frames)
+        }
         limiter.apply(Float(volume), to: &output, channels: channels)
     }
 
@@ -534,6 +555,7 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     private func seekLocked(_ global: Int64) {
         position = min(max(0, global), timeline.totalFrames)
+        fadeInLength = 0
         decoderOffset = -1
         continuing = nil
         stretcher.reset()

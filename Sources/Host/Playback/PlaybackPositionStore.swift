@@ -39,7 +39,8 @@ public final class PlaybackPositionStore: @unchecked Sendable {
         let locator = Locator(href: track.href, type: track.type ?? "audio/mpeg", title: track.title,
                               locations: .init(progression: length > 0 ? Double(offset) / Double(length) : 0,
                                                totalProgression: timeline.totalFrames > 0 ? Double(global) / Double(timeline.totalFrames) : 0,
-                                               fragments: ["t=" + String(format: "%.3f", seconds)]))
+                                               // Microseconds: the same frame comes back at any sample rate.
+                                               fragments: ["t=" + String(format: "%.6f", seconds)]))
         try database.saveListeningPlace(bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global),
                                         duration: timeline.duration)
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Times as people type and read them.
+/// Times as people type and read them. One rounding rule for every time said: the nearest whole second (a stop
+/// and the resume after it name the same frame, so they say the same time).
 public enum PlaybackTime {
     /// "90", "90s", "1:30", "1:02:03.5", "2m", "1h5m": seconds, or nil.
     public static func parse(_ text: String) -> Double? {
@@ -29,16 +30,19 @@ public enum PlaybackTime {
         return any ? total : nil
     }
 
+    /// Whole seconds by the one rule.
+    static func whole(_ seconds: Double) -> Int { Int(max(0, seconds.isFinite ? seconds : 0).rounded()) }
+
     /// "1:02:03" or "2:03" (clock style, for tables).
     public static func clock(_ seconds: Double) -> String {
-        let s = Int(max(0, seconds.isFinite ? seconds : 0).rounded(.down))
+        let s = whole(seconds)
         let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
     }
 
     /// "1 hour 2 minutes", "3 minutes 5 seconds", "40 seconds": for a screen reader.
     public static func words(_ seconds: Double) -> String {
-        let s = Int(max(0, seconds.isFinite ? seconds : 0).rounded())
+        let s = whole(seconds)
         let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
         func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s")" }
         if h > 0 { return m > 0 ? "\(unit(h, "hour")) \(unit(m, "minute"))" : unit(h, "hour") }

@@ -31,8 +31,9 @@ public final class ListeningSession: @unchecked Sendable {
     }
 
     /// Opens `target` (a file, a downloaded audiobook's catalog ID or a unique part of it, or an http(s) manifest)
-    /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The database that keeps the position must open: a session that
-    /// could not save where the patron is would lose it silently.
+    /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The
+    /// database that keeps the position must open: a session that could not save where the patron is would lose it
+    /// silently.
     public init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
@@ -93,12 +94,19 @@ public final class ListeningSession: @unchecked Sendable {
         case .saved:
             if let saved = positions.restore(book: engine.book, timeline: engine.timeline),
                saved < engine.timeline.totalFrames - Int64(engine.sampleRate) {
-                engine.seek(toFrame: saved)
+                // A couple of seconds again, fading in, so the listener picks up the thread (as audiobook apps do);
+                // the place said is the one saved, where the last play said it stopped.
+                engine.seek(toFrame: saved - engine.timeline.frames(Self.resumeRewind))
+                engine.fadeIn(over: Self.resumeFadeIn)
                 return "resuming at \(PlaybackTime.clock(engine.timeline.seconds(saved)))"
             }
             return "from the start"
         }
     }
+
+    /// Seconds replayed before a saved place, and the fade in over their start.
+    public static let resumeRewind = 2.0
+    public static let resumeFadeIn = 0.5
 
     // MARK: Controls (the engine's)
 

@@ -70,7 +70,9 @@ let playCommand = Command(
     usage: "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
     details: """
     Plays at once: the command is the request. Without --from or --chapter it resumes where the
-    last play stopped (the position is saved every few seconds, on pause and on quit).
+    last play stopped (the position is saved every few seconds, on pause and on quit), replaying
+    the 2 seconds before it and fading in. On a terminal a line shows the position, the chapter
+    and the time left at the speed chosen.
       --from TIME      90, 1:30 or 1:02:03 on the book's timeline
       --chapter N      chapter N of `shelf toc` (1 is the first)
       --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept
@@ -80,7 +82,8 @@ let playCommand = Command(
       --raw            raw signed 16-bit little-endian PCM on stdout
       --null           play into nothing (as fast as possible; for tests)
     File and null outputs run as fast as the machine allows. A URL is an audiobook manifest:
-    its parts download into the cache (several at once) and each plays as soon as it is whole.
+    its parts download into the cache (several at once) and each plays as its first bytes
+    arrive; Ctrl-C stops at once and keeps what arrived for the next play or fetch.
     \(audioBookArgumentHelp)
     """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume"],
@@ -91,13 +94,17 @@ let playCommand = Command(
     let engine = session.engine
     final class Reason: @unchecked Sendable { var text = "the end of the book" }
     let reason = Reason()
+    let toStdout = args.has("--raw")
+    let live = !context.json && !toStdout && LivePosition.isWanted ? LivePosition(engine: engine) : nil
     session.onEvent = { event in
         switch event {
         case .sleepStopped: reason.text = "the sleep timer"
-        case .waiting(let what) where !context.json && !args.has("--raw"):
-            Output.error("waiting for \(what) to download")
+        case .waiting(let what) where !context.json && !toStdout:
+            if let live { live.draw() } else { Output.error("waiting for \(what) to download") }
         case .trackProblem(_, let message):
+            live?.clear()
             Output.error(message)
+        case .chapter: live?.draw()
         default: break
         }
     }
@@ -108,11 +115,13 @@ let playCommand = Command(
         engine.quit()
     }
     watcher.start()
-    let toStdout = args.has("--raw")
     if !context.json && !toStdout {
         Output.line("Playing \"\(session.book.title)\" \(started), speed \(engine.state.speed)x, into \(sink.name).")
     }
+    live?.start()
+    defer { live?.stop() }
     try session.run(sink: sink)
+    live?.stop()
     let state = engine.state
     if context.json && !toStdout {
         Output.json(PlayReport(title: session.book.title, output: sink.name, started: started, stoppedBecause: reason.text, state: state))

@@ -17,6 +17,8 @@ let infoCommand = Command(
         Output.line("Format:   \(info.format) (\(info.mediaType ?? "unknown type"))")
         if !info.language.isEmpty { Output.line("Language: \(info.language.joined(separator: ", "))") }
         Output.line("Chapters: \(info.chapters)")
+        if let length = info.duration { Output.line("Length:   \(PlaybackTime.clock(length))") }
+        if let readers = info.narrators { Output.line("Read by:  \(readers.joined(separator: ", "))") }
         Output.line("Opened by \(info.pluginName) (\(info.plugin))")
         for p in info.damagedTracks { Output.error("\(info.path): \(p.sentence)") }
         if !info.damagedTracks.isEmpty {
@@ -47,26 +49,34 @@ let tocCommand = Command(
     positionals: 1...1
 ) { args, context in
     let publication = try context.shelf.open(args.positionals[0])
-    let toc = publication.manifest.toc ?? publication.manifest.readingOrder
+    let manifest = publication.manifest
+    let isAudio = publication.formatInWords == "Audiobook"
+    // An audiobook's entries carry their length as `duration` (a book without a TOC lists its tracks, which do).
+    let toc = manifest.toc.map { isAudio ? ChapterSpans.annotatedTOC(manifest) : $0 } ?? manifest.readingOrder
     if context.json {
         Output.json(toc)
     } else {
-        // For audio, each entry shows where it starts on the book's timeline (track durations + #t=).
-        let isAudio = publication.formatInWords == "Audiobook"
+        // For audio, each entry shows where it starts on the book's timeline (track durations + #t=) and how long
+        // it lasts.
+        let spans = isAudio && manifest.toc != nil ? ChapterSpans.of(manifest) : []
         var trackStarts: [String: Double] = [:]
         var elapsed = 0.0
-        for item in publication.manifest.readingOrder {
-            trackStarts[Chapters.stripFragment(item.href)] = elapsed
+        for item in manifest.readingOrder where manifest.toc == nil {
+            trackStarts[item.href] = elapsed
             elapsed += item.duration ?? 0
         }
+        var index = 0
         func show(_ links: [Link], depth: Int) {
             for link in links {
                 var line = String(repeating: "  ", count: depth) + (link.title ?? link.href)
-                if isAudio, let start = trackStarts[Chapters.stripFragment(link.href)] {
-                    line += ", at " + PlaybackTime.clock(start + (Chapters.fragmentSeconds(link.href) ?? 0))
+                if spans.indices.contains(index), let span = spans[index] {
+                    line += ", at \(PlaybackTime.clock(span.start)), \(PlaybackTime.clock(span.duration)) long"
+                } else if isAudio, let start = trackStarts[link.href], let length = link.duration {
+                    line += ", at \(PlaybackTime.clock(start)), \(PlaybackTime.clock(length)) long"
                 }
+                index += 1
                 Output.line(line)
-                show(link.children ?? [], depth: depth + 1)
+                if depth < 16 { show(link.children ?? [], depth: depth + 1) }
             }
         }
         show(toc, depth: 0)

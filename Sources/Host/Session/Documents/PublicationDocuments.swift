@@ -44,6 +44,10 @@ public struct BookInfo: Encodable {
     public let readingOrderItems: Int
     /// Audiobook tracks that are missing or do not play as long as they declare.
     public let damagedTracks: [TrackProblem]
+    /// An audiobook's length in seconds (its tracks' durations added up), when every track states one.
+    public let duration: Double?
+    /// Who reads the book aloud, when the book says (nil otherwise, so other books' documents do not change).
+    public let narrators: [String]?
 
     public init(_ publication: Publication) {
         let manifest = publication.manifest
@@ -62,5 +66,10 @@ public struct BookInfo: Encodable {
         chapters = manifest.toc?.isEmpty == false ? manifest.toc!.count : manifest.readingOrder.count
         readingOrderItems = manifest.readingOrder.count
         damagedTracks = TrackProblem.find(in: manifest)
+        let isAudio = publication.formatInWords == "Audiobook"
+        let durations = manifest.readingOrder.compactMap(\.duration)
+        duration = isAudio && !durations.isEmpty && durations.count == manifest.readingOrder.count ? durations.reduce(0, +) : nil
+        let readers = manifest.contributors("narrator")
+        narrators = readers.isEmpty ? nil : readers
     }
 }

@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Host
+
+/// `shelf play`'s live position on a terminal: one line on stderr, redrawn in place every half second and at each
+/// chapter, cleared before the closing line. Never drawn into a pipe or a file (scripts read the closing line).
+final class LivePosition: @unchecked Sendable {
+    private let engine: PlaybackEngine
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(engine: PlaybackEngine) { self.engine = engine }
+
+    /// Whether there is a person's terminal to draw on.
+    static var isWanted: Bool { isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
+
+    /// "0:12 of 0:42, chapter 2 of 3, Two; 0:15 left at 2x": what is left is listening time at the speed chosen.
+    static func line(_ state: PlaybackState, chapters: Int) -> String {
+        var text = "\(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration))"
+        if let c = state.chapter, let title = state.chapterTitle { text += ", chapter \(c + 1) of \(chapters), \(title)" }
+        let speed = max(state.speed, 0.01)
+        text += "; \(PlaybackTime.clock(max(0, state.duration - state.position) / speed)) left"
+        if speed != 1 { text += " at \(String(format: "%g", speed))x" }
+        if let waiting = state.waitingFor { text += "; waiting for \(waiting) to download" }
+        return text
+    }
+
+    func start() {
+        draw()
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ !stopped }) {
+                Thread.sleep(forTimeInterval: 0.5)
+                draw()
+            }
+        }
+    }
+
+    func draw() {
+        let text = Self.line(engine.state, chapters: engine.chapters.count)
+        lock.withLock {
+            guard !stopped else { return }
+            fputs("\r" + fit(text) + "\u{1B}[K", stderr)
+            fflush(stderr)
+        }
+    }
+
+    /// Clears the line (for a message, or for good with `stop`).
+    func clear() { lock.withLock { if !stopped { fputs("\r\u{1B}[K", stderr) } } }
+
+    func stop() {
+        lock.withLock {
+            if !stopped { fputs("\r\u{1B}[K", stderr); fflush(stderr) }
+            stopped = true
+        }
+    }
+
+    /// Cut to the terminal's width: a wrapped line could not be redrawn in place.
+    private func fit(_ text: String) -> String {
+        var size = winsize()
+        let columns = ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 1 ? Int(size.ws_col) - 1 : 79
+        return text.count > columns ? String(text.prefix(columns)) : text
+    }
+}
