@@ -4,9 +4,10 @@
  * Service "tsv-list": a reading list served over HTTP as tab-separated lines,
  *     ISBN <TAB> title <TAB> author <TAB> shelf <TAB> date read <TAB> rating
  * one book per line ('#' starts a comment). Settings: {"url": "http://..."} (required).
- * An optional bearer token is read from the host's credentials service under the key "token".
- * Everything goes through the host: HTTP through "shelf.host.http/1", secrets through
- * "shelf.host.credentials/1". The connector can pull; it cannot push (it says so).
+ * An optional bearer token is read from the host's credentials service under the key "token", the
+ * service's own ("shelf.host.credentials/2"), or the plugin's on a host that has only /1.
+ * Everything goes through the host: HTTP through "shelf.host.http/1", secrets through the
+ * credentials service. The connector can pull; it cannot push (it says so).
  */
 #include <shelf/shelf.h>
 #include <shelf/helper.h>    /* libshelf-plugin: JSON in and out */
@@ -103,10 +104,63 @@ static int is_isbn(const char *s)
     return 1;
 }
 
-static shelf_status write_entries(char *text, const shelf_writer *writer, shelf_error *err)
+/* Whether `size` bytes are UTF-8 text: no NUL or other control byte but tab, CR and LF, no malformed
+ * sequence. A list that is not is not a list (an error page, a truncated or garbled answer). */
+static int is_text(const unsigned char *s, size_t size)
+{
+    size_t i = 0;
+    while (i < size) {
+        unsigned char c = s[i];
+        size_t extra = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 && c >= 0xC2 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 && c <= 0xF4 ? 3 : 4;
+        if (extra == 4 || i + extra >= size + (extra == 0)) return 0;
+        if (c < 0x20 && c != '\t' && c != '\r' && c != '\n') return 0;
+        while (extra > 0) {
+            if ((s[++i] & 0xC0) != 0x80) return 0;
+            extra--;
+        }
+        i++;
+    }
+    return 1;
+}
+
+/* The number of the first line (from 1) that is neither a comment, nor empty, nor a book with a title
+ * and a shelf; 0 when every line is. */
+static unsigned first_bad_line(const char *text)
+{
+    unsigned number = 1;
+    while (*text != '\0') {
+        const char *end = strchr(text, '\n');
+        size_t length = end != NULL ? (size_t)(end - text) : strlen(text), tabs = 0, i;
+        const char *field[4] = { text, NULL, NULL, NULL };
+        if (length > 0 && text[length - 1] == '\r') length--;
+        for (i = 0; i < length && tabs < 3; i++) {
+            if (text[i] == '\t') field[++tabs] = text + i + 1;
+        }
+        if (length > 0 && text[0] != '#') {
+            if (tabs < 3 || field[1][0] == '\t' || field[3] >= text + length || *field[3] == '\t' || *field[3] == '\r') return number;
+        }
+        if (end == NULL) break;
+        text = end + 1;
+        number++;
+    }
+    return 0;
+}
+
+/* Writes the pull result, or fails with SHELF_E_BAD_DATA naming the first line that is not
+ * ISBN <TAB> title <TAB> author <TAB> shelf [...]: an answer the connector cannot read is an error,
+ * never an empty list. */
+static shelf_status write_entries(char *text, size_t size, const char *url, const shelf_writer *writer, shelf_error *err)
 {
     shelf_out out;
     char *line = text;
+    unsigned bad;
+    if (!is_text((const unsigned char *)text, size)) {
+        return shelf_error_set(err, SHELF_E_BAD_DATA, url, "the list is not UTF-8 text (tab-separated lines)");
+    }
+    if ((bad = first_bad_line(text)) != 0) {
+        return shelf_error_set(err, SHELF_E_BAD_DATA, url,
+                               "line %u is not ISBN<TAB>title<TAB>author<TAB>shelf (a title and a shelf are required)", bad);
+    }
     shelf_out_init(&out, writer);
     shelf_json_begin_object(&out);
     shelf_json_key(&out, "shelves");
@@ -127,7 +181,7 @@ static shelf_status write_entries(char *text, const shelf_writer *writer, shelf_
         }
         n = *line == '#' || *line == '\0' ? 0 : split_tabs(line, fields, 6);
         line = next;
-        if (n < 4 || fields[1][0] == '\0') continue;
+        if (n < 4 || fields[1][0] == '\0' || fields[3][0] == '\0') continue;   /* refused by first_bad_line */
         shelf_entry_init(&entry);
         if (is_isbn(fields[0]) && strlen(fields[0]) == 13) entry.isbn13 = fields[0];
         if (is_isbn(fields[0]) && strlen(fields[0]) == 10) entry.isbn10 = fields[0];
@@ -150,6 +204,7 @@ static shelf_status pull(shelf_connection *connection, const char *options_json,
 {
     const shelf_host_http_v1 *http;
     const shelf_host_credentials_v1 *credentials;
+    const shelf_host_credentials_v2 *credentials2;
     shelf_http_request request;
     shelf_buffer body = { 0 }, token = { 0 };
     shelf_writer body_writer = shelf_buffer_writer(&body), token_writer = shelf_buffer_writer(&token);
@@ -165,9 +220,14 @@ static shelf_status pull(shelf_connection *connection, const char *options_json,
     if (http == NULL || http->struct_size < sizeof *http) {
         return shelf_error_set(err, SHELF_E_UNSUPPORTED, NULL, "this host lends no HTTP client (%s)", SHELF_HOST_HTTP);
     }
+    /* The token of this service (credentials/2); a host without /2 has the plugin's own (/1). */
+    credentials2 = g_host->get_service(g_host, SHELF_HOST_CREDENTIALS_2);
     credentials = g_host->get_service(g_host, SHELF_HOST_CREDENTIALS);
-    if (credentials != NULL && credentials->struct_size >= sizeof *credentials) {
-        if (credentials->get(g_host, "token", &token_writer, err) == SHELF_OK && token.data != NULL) {
+    if (credentials2 != NULL && credentials2->struct_size < sizeof *credentials2) credentials2 = NULL;
+    if (credentials2 != NULL || (credentials != NULL && credentials->struct_size >= sizeof *credentials)) {
+        s = credentials2 != NULL ? credentials2->get(g_host, "tsv-list", "token", &token_writer, err)
+                                 : credentials->get(g_host, "token", &token_writer, err);
+        if (s == SHELF_OK && token.data != NULL) {
             authorization = malloc(token.size + 32);
             if (authorization != NULL) {
                 snprintf(authorization, token.size + 32, "Authorization: Bearer %s", token.data);
@@ -200,7 +260,7 @@ static shelf_status pull(shelf_connection *connection, const char *options_json,
         shelf_buffer_free(&body);
         return shelf_error_set(err, SHELF_E_IO, connection->url, "the list answered HTTP %d", (int)status);
     }
-    s = write_entries(body.data != NULL ? body.data : (char *)"", out, err);
+    s = write_entries(body.data != NULL ? body.data : (char *)"", body.size, connection->url, out, err);
     shelf_buffer_free(&body);
     return s;
 }

@@ -31,7 +31,7 @@ final class ConformanceDepthTests: XCTestCase {
     func testWithoutABugTheFixturePasses() throws {
         let (status, checks) = try conformance(try faulty(nil))
         XCTAssertEqual(status, 0)
-        XCTAssertEqual(checks.count, 16)
+        XCTAssertEqual(checks.count, 19)
         for (name, check) in checks {
             XCTAssertTrue(["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
         }
@@ -94,7 +94,7 @@ final class ConformanceDepthTests: XCTestCase {
         server.route("GET", "/broken.tsv") { _ in .text("down", status: 500) }
         for (path, status, words) in [("/list.tsv", "passed", "tsv-list with url: pull gave 1 entries, twice the same"),
                                       ("/broken.tsv", "failed", "pull(tsv-list, {}) with {\"url\":\"\(server.url("/broken.tsv").absoluteString)\"} failed with")] {
-            let result = try shelf.run(["conformance", library.path, "--check", "connector", "--set", "url=\(server.url(path).absoluteString)", "--json"])
+            let result = try shelf.run(["conformance", library.path, "--check", "connector-settings", "--set", "url=\(server.url(path).absoluteString)", "--json"])
             let report = try XCTUnwrap(try result.json() as? [String: Any], result.stderr)
             let check = try XCTUnwrap((report["results"] as? [[String: Any]])?.first)
             let message = check["message"] as? String ?? ""
@@ -107,7 +107,7 @@ final class ConformanceDepthTests: XCTestCase {
         let list = try shelf.run(["conformance", "--list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr)
         let names = (try list.json() as? [[String: String]] ?? []).compactMap { $0["check"] }
-        XCTAssertEqual(names.count, 16)
+        XCTAssertEqual(names.count, 19)
         for name in ["probe", "open-foreign", "render", "locators", "search", "arguments", "close"] { XCTAssertTrue(names.contains(name), name) }
         let unknown = try shelf.run(["conformance", try faulty(nil), "--check", "no-such-check"])
         XCTAssertEqual(unknown.status, 64)

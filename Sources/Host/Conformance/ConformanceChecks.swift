@@ -20,13 +20,16 @@ public enum ConformanceChecks {
         let samples: [String]
         let scratch: String
         let settings: [String: String]
+        /// A connector's secrets (`--secret KEY`), stored for it in the check's own credentials folder.
+        let secrets: [String: String]
         var notes: [String] = []
 
-        init(plugin: LoadedPlugin, samples: [String], scratch: String, settings: [String: String] = [:]) {
+        init(plugin: LoadedPlugin, samples: [String], scratch: String, settings: [String: String] = [:], secrets: [String: String] = [:]) {
             self.plugin = plugin
             self.samples = samples
             self.scratch = scratch
             self.settings = settings
+            self.secrets = secrets
         }
 
         func note(_ text: String) { notes.append(text) }
@@ -98,6 +101,9 @@ public enum ConformanceChecks {
         Check(name: "close", summary: "handles open and close repeatedly without keeping memory", formatOnly: true, run: PublicationChecks.close),
         Check(name: "threads", summary: "separate handles work from separate threads", formatOnly: true, run: PublicationChecks.threads),
         Check(name: "connector", summary: "services match shelf.readinglist/1; capabilities JSON, settings and pull without credentials fail with a message", formatOnly: false, run: ConnectorConformance.check),
+        Check(name: "connector-settings", summary: "with --set: connect, describe, a missing required setting named, pull twice alike, push twice adds nothing new", formatOnly: false, run: ConnectorServiceChecks.settings),
+        Check(name: "connector-failures", summary: "with --set: a service answering 500, garbage or nothing makes pull fail with a message, in time", formatOnly: false, run: ConnectorServiceChecks.failures),
+        Check(name: "connector-cancel", summary: "with --set: a cancelled pull returns SHELF_E_CANCELLED promptly and sends nothing more", formatOnly: false, run: ConnectorServiceChecks.cancel),
     ]
 
     /// The child side: runs one check in this process, with the crash channel and the watch on standard
@@ -105,7 +111,9 @@ public enum ConformanceChecks {
     public static func runAsChild(check name: String, pluginPath: String, samples: [String], settings: [String: String]) -> ConformanceResult {
         let environment = ProcessEnvironment.shared
         ConformanceCall.begin(crashReport: environment["SHELF_CONFORMANCE_CRASH"])
-        let result = run(check: name, pluginPath: pluginPath, samples: samples, settings: settings)
+        let secrets = environment["SHELF_CONFORMANCE_SECRETS"].flatMap { FileManager.default.contents(atPath: $0) }
+            .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
+        let result = run(check: name, pluginPath: pluginPath, samples: samples, settings: settings, secrets: secrets)
         ConformanceCall.end()
         if let path = environment["SHELF_CONFORMANCE_RESULT"] {
             _ = FileManager.default.createFile(atPath: path, contents: Data(ReadiumJSON.encode(result).utf8))
@@ -114,15 +122,23 @@ public enum ConformanceChecks {
     }
 
     /// Runs one check in this process and returns its result.
-    static func run(check name: String, pluginPath: String, samples: [String], settings: [String: String] = [:]) -> ConformanceResult {
+    static func run(check name: String, pluginPath: String, samples: [String], settings: [String: String] = [:],
+                    secrets: [String: String] = [:]) -> ConformanceResult {
         guard let check = all.first(where: { $0.name == name }) else {
             return ConformanceResult(check: name, status: .failed, message: "no such check")
         }
+        // The plugin's data and cache folders are the check's own too: what a connector exports stays there.
+        let scratch = NSTemporaryDirectory() + "/shelf-conformance-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let directories = ShelfDirectories(config: URL(fileURLWithPath: scratch + "/plugin-config"),
+                                           data: URL(fileURLWithPath: scratch + "/plugin-data"),
+                                           cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
         let plugin: LoadedPlugin
         do {
             plugin = try ConformanceCall.run("shelf_plugin_entry and init") {
                 let plugin = try LoadedPlugin(path: pluginPath)
-                try plugin.initialise(directories: nil)
+                try plugin.initialise(directories: directories)
                 return plugin
             }
         } catch {
@@ -131,10 +147,7 @@ public enum ConformanceChecks {
         if check.formatOnly && !plugin.isFormatPlugin {
             return ConformanceResult(check: name, status: .skipped, message: "not a format plugin (it declares no media types)")
         }
-        let scratch = NSTemporaryDirectory() + "/shelf-conformance-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let subject = Subject(plugin: plugin, samples: samples, scratch: scratch, settings: settings)
+        let subject = Subject(plugin: plugin, samples: samples, scratch: scratch, settings: settings, secrets: secrets)
         do {
             let status = try check.run(subject)
             return ConformanceResult(check: name, status: status, message: subject.notes.joined(separator: "; "))

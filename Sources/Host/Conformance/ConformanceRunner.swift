@@ -13,13 +13,16 @@ public struct ConformanceRunner {
     public let memcheck: Bool
     /// Extra settings for connectors (`--set KEY=VALUE`).
     public let settings: [String: String]
+    /// Secrets for connectors (`--secret KEY`): handed to each check in a 0600 file, never on a command line.
+    public let secrets: [String: String]
 
     public init(executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30, memcheck: Bool = false,
-                settings: [String: String] = [:]) {
+                settings: [String: String] = [:], secrets: [String: String] = [:]) {
         self.executable = executable
         self.timeout = timeout
         self.memcheck = memcheck
         self.settings = settings
+        self.secrets = secrets
     }
 
     /// Runs the checks named in `only` (every check when nil), in the suite's order.
@@ -28,6 +31,10 @@ public struct ConformanceRunner {
         let folder = NSTemporaryDirectory() + "/shelf-conformance-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        if !secrets.isEmpty {
+            _ = FileManager.default.createFile(atPath: folder + "/secrets.json", contents: Data(ReadingListJSON.string(secrets).utf8),
+                                               attributes: [.posixPermissions: 0o600])
+        }
         for check in ConformanceChecks.all where only?.contains(check.name) ?? true {
             // Nothing else can be checked in a library that does not load.
             if let load = results.first, load.check == "load", load.status != .passed {
@@ -58,6 +65,7 @@ public struct ConformanceRunner {
         environment["SHELF_PLUGIN_PATH"] = nil
         environment["SHELF_CONFORMANCE_RESULT"] = resultPath
         environment["SHELF_CONFORMANCE_CRASH"] = crashPath
+        environment["SHELF_CONFORMANCE_SECRETS"] = secrets.isEmpty ? nil : folder + "/secrets.json"
         environment["MALLOC_PERTURB_"] = "165"
         environment["MALLOC_CHECK_"] = "3"
         environment["SWIFT_BACKTRACE"] = "enable=no"

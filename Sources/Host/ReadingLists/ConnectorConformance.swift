@@ -8,9 +8,29 @@ import PluginAPI
 enum ConnectorConformance {
     typealias Failure = ConformanceChecks.CheckFailure
 
+    static func offersReadingList(_ plugin: LoadedPlugin) -> Bool {
+        plugin.extensionTable(SHELF_EXT_READINGLIST, minimumSize: MemoryLayout<shelf_readinglist_v1>.size) != nil
+    }
+
+    static func isConnector(_ plugin: LoadedPlugin) -> Bool { !plugin.descriptor.services.isEmpty && offersReadingList(plugin) }
+
+    /// Secrets go to an empty scratch folder: a check never sees, or changes, the patron's credentials. The ones
+    /// given with `--secret KEY` are stored there for the plugin and each of its services (credentials/1 and /2).
+    static func useScratchCredentials(_ s: ConformanceChecks.Subject, secrets: [String: String]? = nil) throws {
+        ConnectorServices.credentialDirectories = ShelfDirectories(
+            config: URL(fileURLWithPath: s.scratch + "/config"), data: URL(fileURLWithPath: s.scratch + "/data"),
+            cache: URL(fileURLWithPath: s.scratch + "/cache"))
+        for (key, value) in (secrets ?? s.secrets).sorted(by: { $0.key < $1.key }) {
+            try ConnectorServices.setSecret(value, pluginID: s.plugin.descriptor.id, key: key)
+            for service in s.plugin.descriptor.services {
+                try ConnectorServices.setSecret(value, pluginID: s.plugin.descriptor.id, service: service, key: key)
+            }
+        }
+    }
+
     static func check(_ s: ConformanceChecks.Subject) throws -> ConformanceResult.Status {
         let services = s.plugin.descriptor.services
-        let offers = s.plugin.extensionTable(SHELF_EXT_READINGLIST, minimumSize: MemoryLayout<shelf_readinglist_v1>.size) != nil
+        let offers = offersReadingList(s.plugin)
         if services.isEmpty && !offers {
             s.note("not a connector: declares no services and offers no \(SHELF_EXT_READINGLIST)")
             return .passed
@@ -18,10 +38,8 @@ enum ConnectorConformance {
         guard !services.isEmpty else { throw Failure("offers \(SHELF_EXT_READINGLIST) but lists no services in its descriptor") }
         guard offers else { throw Failure("lists services (\(services.joined(separator: ", "))) but offers no \(SHELF_EXT_READINGLIST)") }
 
-        // Secrets go to an empty scratch folder: a check never sees, or changes, the patron's credentials.
-        ConnectorServices.credentialDirectories = ShelfDirectories(
-            config: URL(fileURLWithPath: s.scratch + "/config"), data: URL(fileURLWithPath: s.scratch + "/data"),
-            cache: URL(fileURLWithPath: s.scratch + "/cache"))
+        // Without settings and without secrets: what a connector does before it is configured.
+        try useScratchCredentials(s, secrets: [:])
         var status = ConformanceResult.Status.passed
         for service in services {
             let connector = try Connector(plugin: s.plugin, service: service)
@@ -86,46 +104,7 @@ enum ConnectorConformance {
             if st == SHELF_OK { throw Failure("\(service): push accepted {\"entries\": 7}") }
             if PluginCall.message(of: &e).isEmpty { throw Failure("\(service): push refused malformed entries without a message") }
         }
-        if !s.settings.isEmpty {
-            for service in services { try configured(s, try Connector(plugin: s.plugin, service: service), service) }
-        }
         s.note("services: \(services.joined(separator: ", "))")
         return status
-    }
-
-    /// With `--set KEY=VALUE` settings (a test's loopback service, or the author's own account): connect, pull
-    /// twice (the same result), and push what was pulled twice (nothing added the second time).
-    static func configured(_ s: ConformanceChecks.Subject, _ connector: Connector, _ service: String) throws {
-        let settings = ReadingListJSON.string(s.settings)
-        let connection: Connector.Connection
-        do {
-            connection = try s.call("connect(\(service), \(settings))") { try connector.connect(settings: s.settings) }
-        } catch let failure as PluginCallError {
-            throw Failure("connect(\(service), \(settings)) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
-        }
-        func pull() throws -> PullResult {
-            do { return try s.call("pull(\(service), {})") { try connection.pull() } } catch let failure as PluginCallError {
-                throw Failure("pull(\(service), {}) with \(settings) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
-            } catch let error as ShelfError {
-                throw Failure("pull(\(service), {}) with \(settings): \(error.message)")
-            }
-        }
-        let first = try pull(), second = try pull()
-        guard ReadingListJSON.string(first.entries) == ReadingListJSON.string(second.entries) else {
-            throw Failure("pull(\(service), {}) with \(settings) twice gave different entries (\(first.entries.count), then \(second.entries.count))")
-        }
-        s.note("\(service) with \(s.settings.keys.sorted().joined(separator: ", ")): pull gave \(first.entries.count) entries, twice the same")
-        let readable = first.entries.filter { $0.shelf == "read" || $0.shelf == "to-read" }.prefix(3)
-        guard !readable.isEmpty else { return }
-        let entries = Array(readable)
-        do {
-            _ = try s.call("push(\(service), \(entries.count) pulled entries)") { try connection.push(entries) }
-            let again = try s.call("push(\(service), the same entries again)") { try connection.push(entries) }
-            if let added = again.results.first(where: { $0.status == "added" }) {
-                throw Failure("push(\(service)) of entries already pushed added entry \(added.index) again: push is idempotent (readinglist.h)")
-            }
-        } catch let failure as PluginCallError where failure.status == SHELF_E_UNSUPPORTED {
-            s.note("\(service): push unsupported")
-        }
     }
 }

@@ -3,16 +3,16 @@ import PluginAPI
 import Synchronization
 
 /// The host services of http.h and credentials.h that connectors find through `shelf_host.get_service`:
-/// "shelf.host.http/1" (one request over the host's HTTPClient) and "shelf.host.credentials/1"
-/// (secrets in the 0600 credentials file, under a key namespaced by the plugin's id).
+/// "shelf.host.http/1" (one request over the host's HTTPClient) and "shelf.host.credentials/1" and "/2"
+/// (secrets in the credential store, under a key namespaced by the plugin's id and, for /2, the service).
 public enum ConnectorServices {
     /// The client and the secrets' folder, read by plugin calls on any thread and replaced by tests: under a mutex.
-    private static let settings = Mutex<(client: HTTPClient, credentialDirectories: ShelfDirectories?)>((client: {
+    private static let settings = Mutex<(client: HTTPClient, credentialDirectories: ShelfDirectories?, detour: ConnectorDetour?)>((client: {
         var configuration = HTTPClient.Configuration()
         configuration.requestTimeout = 60
         configuration.retry = .init(maxAttempts: 3, initialDelay: 0.5, maxDelay: 10, maxTotalWait: 30)
         return HTTPClient(configuration: configuration)
-    }(), credentialDirectories: nil))
+    }(), credentialDirectories: nil, detour: nil))
 
     /// The client every plugin request goes through; tests and the CLI may replace it.
     public static var client: HTTPClient {
@@ -26,16 +26,26 @@ public enum ConnectorServices {
         set { settings.withLock { $0.credentialDirectories = newValue } }
     }
 
+    /// Where the connector checks of `shelf conformance` send every plugin request instead (see ConnectorDetour).
+    static var detour: ConnectorDetour? {
+        get { settings.withLock { $0.detour } }
+        set { settings.withLock { $0.detour = newValue } }
+    }
+
     static func service(_ id: String) -> UnsafeRawPointer? {
         switch id {
         case SHELF_HOST_HTTP: return UnsafeRawPointer(http)
         case SHELF_HOST_CREDENTIALS: return UnsafeRawPointer(credentials)
+        case SHELF_HOST_CREDENTIALS_2: return UnsafeRawPointer(serviceCredentials)
         default: return nil
         }
     }
 
-    /// The credentials-file key for a plugin's own key: plugins never see each other's secrets.
-    public static func storeKey(pluginID: String, key: String) -> String { "plugin:\(pluginID):\(key)" }
+    /// The credentials-file key for a plugin's own key: plugins never see each other's secrets. A service's keys
+    /// (credentials/2) have a namespace of their own; a /1 key has no ':', so the two never meet.
+    public static func storeKey(pluginID: String, service: String? = nil, key: String) -> String {
+        service.map { "plugin:\(pluginID):service:\($0):\(key)" } ?? "plugin:\(pluginID):\(key)"
+    }
 
     static func validKey(_ key: String) -> Bool {
         !key.isEmpty && key.utf8.count <= 128
@@ -48,12 +58,12 @@ public enum ConnectorServices {
     }
 
     /// Reads a plugin secret (the host side of `get`), for the CLI and tests.
-    public static func secret(pluginID: String, key: String) throws -> String? {
-        try store().credential(for: storeKey(pluginID: pluginID, key: key))?.token
+    public static func secret(pluginID: String, service: String? = nil, key: String) throws -> String? {
+        try store().credential(for: storeKey(pluginID: pluginID, service: service, key: key))?.token
     }
 
-    public static func setSecret(_ value: String?, pluginID: String, key: String) throws {
-        let k = storeKey(pluginID: pluginID, key: key)
+    public static func setSecret(_ value: String?, pluginID: String, service: String? = nil, key: String) throws {
+        let k = storeKey(pluginID: pluginID, service: service, key: key)
         if let value {
             try store().save(Credential(flow: SHELF_HOST_CREDENTIALS, token: value), for: k)
         } else {
@@ -131,9 +141,12 @@ public enum ConnectorServices {
         if Int(r.struct_size) >= MemoryLayout<shelf_http_request>.offset(of: \shelf_http_request.reserved)!, r.timeout_ms > 0 {
             timeout = TimeInterval(r.timeout_ms) / 1000
         }
-        let httpRequest = HTTPRequest(method, url, headers: fields, body: payload, timeout: timeout)
+        var httpRequest = HTTPRequest(method, url, headers: fields, body: payload, timeout: timeout)
         var client = ConnectorServices.client
-        if r.flags & UInt32(SHELF_HTTP_NO_RETRY) != 0 {
+        if let detour = ConnectorServices.detour {
+            httpRequest = detour.divert(httpRequest)
+            client = detour.client
+        } else if r.flags & UInt32(SHELF_HTTP_NO_RETRY) != 0 {
             var configuration = client.configuration
             configuration.retry = .none
             client = HTTPClient(configuration: configuration)
@@ -193,6 +206,47 @@ public enum ConnectorServices {
             }))
         return table
     }()
+
+    /// credentials/2: the same calls with a service (NULL: the plugin's own keys, as /1).
+    static let serviceCredentials: UnsafeMutablePointer<shelf_host_credentials_v2> = {
+        let table = UnsafeMutablePointer<shelf_host_credentials_v2>.allocate(capacity: 1)
+        table.initialize(to: shelf_host_credentials_v2(
+            struct_size: UInt32(MemoryLayout<shelf_host_credentials_v2>.size),
+            get: { host, service, key, out, err in
+                ConnectorServices.credential(host, service, key, err) { pluginID, service, k in
+                    guard let value = try ConnectorServices.secret(pluginID: pluginID, service: service, key: k) else {
+                        return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)" + (service.map { " for \($0)" } ?? ""))
+                    }
+                    let s = ConnectorServices.write(Data(value.utf8), out)
+                    return s == SHELF_OK ? SHELF_OK : ConnectorServices.fail(err, s, "the writer refused the secret")
+                }
+            },
+            set: { host, service, key, value, err in
+                ConnectorServices.credential(host, service, key, err) { pluginID, service, k in
+                    guard let value else { return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value") }
+                    let text = String(cString: value)
+                    guard text.utf8.count <= 64 << 10 else { return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB") }
+                    try ConnectorServices.setSecret(text, pluginID: pluginID, service: service, key: k)
+                    return SHELF_OK
+                }
+            },
+            remove: { host, service, key, err in
+                ConnectorServices.credential(host, service, key, err) { pluginID, service, k in
+                    try ConnectorServices.setSecret(nil, pluginID: pluginID, service: service, key: k)
+                    return SHELF_OK
+                }
+            }))
+        return table
+    }()
+
+    static func credential(_ host: UnsafePointer<shelf_host>?, _ service: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?,
+                           _ err: UnsafeMutablePointer<shelf_error>?, _ body: (String, String?, String) throws -> shelf_status) -> shelf_status {
+        let name = service.map { String(cString: $0) }
+        if let name, !PluginDescriptor.isValidID(name) {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "a service id is 1 to 128 characters of a-z 0-9 . _ -, starting with a letter or digit")
+        }
+        return credential(host, key, err) { pluginID, k in try body(pluginID, name, k) }
+    }
 
     static func credential(_ host: UnsafePointer<shelf_host>?, _ key: UnsafePointer<CChar>?, _ err: UnsafeMutablePointer<shelf_error>?,
                            _ body: (String, String) throws -> shelf_status) -> shelf_status {

@@ -79,10 +79,41 @@ static const shelf_host_credentials_v1 credentials = {
     sizeof(shelf_host_credentials_v1), secret_get, secret_set, secret_remove
 };
 
+/* credentials/2: a service's keys are "service:key" in the same table (a /1 key has no ':'). */
+static const char *service_key(const char *service, const char *key, char *buffer, size_t size)
+{
+    if (service == NULL || key == NULL) return key;
+    snprintf(buffer, size, "%s:%s", service, key);
+    return buffer;
+}
+
+static shelf_status secret_get2(const shelf_host *host, const char *service, const char *key, const shelf_writer *out, shelf_error *err)
+{
+    char buffer[512];
+    return secret_get(host, service_key(service, key, buffer, sizeof buffer), out, err);
+}
+
+static shelf_status secret_set2(const shelf_host *host, const char *service, const char *key, const char *value, shelf_error *err)
+{
+    char buffer[512];
+    return secret_set(host, service_key(service, key, buffer, sizeof buffer), value, err);
+}
+
+static shelf_status secret_remove2(const shelf_host *host, const char *service, const char *key, shelf_error *err)
+{
+    char buffer[512];
+    return secret_remove(host, service_key(service, key, buffer, sizeof buffer), err);
+}
+
+static const shelf_host_credentials_v2 service_credentials = {
+    sizeof(shelf_host_credentials_v2), secret_get2, secret_set2, secret_remove2
+};
+
 static const void *host_service(const shelf_host *host, const char *id)
 {
     (void)host;
     if (id != NULL && strcmp(id, SHELF_HOST_CREDENTIALS) == 0) return &credentials;
+    if (id != NULL && strcmp(id, SHELF_HOST_CREDENTIALS_2) == 0) return &service_credentials;
     return NULL;
 }
 

@@ -3,7 +3,7 @@ import Host
 
 let conformanceCommand = Command(
     name: "conformance", summary: "check a plugin against the ABI contract",
-    usage: "shelf conformance PLUGIN.so [--sample FILE]... [--check NAME]... [--set KEY=VALUE]... [--memcheck] [--timeout SECONDS] [--json]\n"
+    usage: "shelf conformance PLUGIN.so [--sample FILE]... [--check NAME]... [--set KEY=VALUE]... [--secret KEY]... [--memcheck] [--timeout SECONDS] [--json]\n"
          + "       shelf conformance --list",
     details: """
     Runs the conformance suite on any plugin library, without rebuilding shelf. Each check runs in a
@@ -11,10 +11,13 @@ let conformanceCommand = Command(
     memory is a failed check naming the call, its input and (for a crash) the backtrace, not a dead
     suite. A format plugin needs at least one --sample it can open; it is also fed well-formed files of
     other formats. --check runs the named checks only (--list names them all); --memcheck runs each check
-    under valgrind (slow; valgrind must be installed); --set gives a connector a setting. Results: passed,
-    failed, crashed, skipped, warning. Exits 1 when any check failed or crashed.
+    under valgrind (slow; valgrind must be installed). A connector is checked unconfigured, and with --set
+    KEY=VALUE (its settings, e.g. a loopback fake of the service) and --secret KEY (a value read from standard
+    input, one line each, kept in the checks' own scratch credentials) also configured: connect, describe,
+    pull twice, push twice, a service that fails (HTTP 500, garbage, no answer) and cancellation.
+    Results: passed, failed, crashed, skipped, warning. Exits 1 when any check failed or crashed.
     """,
-    valueOptions: ["--sample", "--timeout", "--check", "--set"],
+    valueOptions: ["--sample", "--timeout", "--check", "--set", "--secret"],
     flagOptions: ["--list", "--memcheck"],
     positionals: 0...1
 ) { args, context in
@@ -22,7 +25,7 @@ let conformanceCommand = Command(
         if context.json {
             Output.json(ConformanceChecks.all.map { ["check": $0.name, "summary": $0.summary] })
         } else {
-            for check in ConformanceChecks.all { Output.line("\(check.name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(check.summary)") }
+            for check in ConformanceChecks.all { Output.line("\(check.name.padding(toLength: 19, withPad: " ", startingAt: 0)) \(check.summary)") }
         }
         return 0
     }
@@ -42,7 +45,14 @@ let conformanceCommand = Command(
     let settings = try conformanceSettings(args.all("--set"))
     let timeout = try args.int("--timeout", in: 1...3600) ?? 30
     let absolute = { (path: String) in path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path }
-    let runner = ConformanceRunner(timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings)
+    var secrets: [String: String] = [:]
+    for key in args.all("--secret") {
+        guard let value = readSecretLine(prompt: isatty(0) == 1 ? "\(key): " : nil), !value.isEmpty else {
+            throw ShelfError(.usage, "no value for the secret \(key) on standard input")
+        }
+        secrets[key] = value
+    }
+    let runner = ConformanceRunner(timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings, secrets: secrets)
     let only = args.all("--check")
     let report = runner.run(plugin: absolute(plugin), samples: args.all("--sample").map(absolute), only: only.isEmpty ? nil : only)
     if context.json {
@@ -51,7 +61,7 @@ let conformanceCommand = Command(
         Output.line("Conformance of \(plugin)")
         for r in report.results {
             let status = r.status.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0)
-            Output.line("  \(status) \(r.check.padding(toLength: 12, withPad: " ", startingAt: 0)) \(r.message)")
+            Output.line("  \(status) \(r.check.padding(toLength: 18, withPad: " ", startingAt: 0)) \(r.message)")
         }
         let s = report.summary
         Output.line("\(s["passed"] ?? 0) passed, \((s["failed"] ?? 0) + (s["crashed"] ?? 0)) failed, \(s["skipped"] ?? 0) skipped, \(s["warning"] ?? 0) warnings")
