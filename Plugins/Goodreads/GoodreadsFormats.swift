@@ -41,7 +41,7 @@ enum GoodreadsCSV {
                     if !n.isEmpty && !shelves.contains(n) { shelves.append(n) }
                 }
             }
-            let rating = value(row, "My Rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? $0 : nil }
+            let rating = value(row, "My Rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? Double($0) : nil }
             out.append(ReadingListEntry(identifiers: ids, title: title, authors: authors, shelf: exclusive, shelves: shelves,
                                         dateAdded: value(row, "Date Added").flatMap(Text.date),
                                         dateRead: value(row, "Date Read").flatMap(Text.date), rating: rating))
@@ -69,7 +69,7 @@ enum GoodreadsCSV {
         let slash = { (d: String?) in (d.map { String($0.prefix(10)) } ?? "").replacingOccurrences(of: "-", with: "/") }
         return [e.identifiers["goodreads"] ?? "", e.title, e.authors.first ?? "",
                 e.isbn10.map { "=\"\($0)\"" } ?? "", e.isbn13.map { "=\"\($0)\"" } ?? "",
-                e.rating.map(String.init) ?? "0", slash(e.dateRead), slash(e.dateAdded), e.shelf, e.shelf]
+                e.rating.map { String(Int($0.rounded())) } ?? "0", slash(e.dateRead), slash(e.dateAdded), e.shelf, e.shelf]
     }
 
     static func importKey(title: String, author: String, isbn: String?, shelf: String) -> String {
@@ -100,7 +100,7 @@ enum GoodreadsRSS {
                 let n = s.trimmingCharacters(in: .whitespaces)
                 if !n.isEmpty && !shelves.contains(n) { shelves.append(n) }
             }
-            let rating = item.string("user_rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? $0 : nil }
+            let rating = item.string("user_rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? Double($0) : nil }
             return ReadingListEntry(identifiers: ids, title: Text.collapse(title),
                                     authors: item.string("author_name").map { [Text.collapse($0)] } ?? [],
                                     shelf: exclusive, shelves: shelves,
@@ -164,7 +164,7 @@ enum GoodreadsXML {
                 ?? requested.map(Text.shelf) ?? names.first.map(Text.shelf) ?? "read"
             var shelves = [exclusive]
             for n in names where !shelves.contains(n) && Text.shelf(n) != exclusive { shelves.append(n) }
-            let rating = review.string("rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? $0 : nil }
+            let rating = review.string("rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? Double($0) : nil }
             return ReadingListEntry(identifiers: ids, title: Text.collapse(title), authors: authors, shelf: exclusive, shelves: shelves,
                                     dateAdded: review.string("date_added").flatMap(Text.date),
                                     dateRead: review.string("read_at").flatMap(Text.date), rating: rating)

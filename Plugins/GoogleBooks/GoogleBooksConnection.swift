@@ -313,7 +313,7 @@ enum GoogleVolume {
         let rating = ((user?["review"] as? [String: Any])?["rating"] as? NSNumber)?.intValue
         return ReadingListEntry(identifiers: ids, title: fullTitle, authors: info["authors"] as? [String] ?? [], shelf: shelf,
                                 dateAdded: updated, dateRead: shelf == "read" ? updated : nil,
-                                rating: rating.flatMap { (1...5).contains($0) ? $0 : nil })
+                                rating: rating.flatMap { (1...5).contains($0) ? Double($0) : nil })
     }
 }
 

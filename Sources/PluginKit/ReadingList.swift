@@ -5,15 +5,19 @@ import PluginAPI
 // the "shelf.readinglist/1" vtable that adapts them.
 
 public struct ConnectorSetting: Codable, Equatable, Sendable {
+    /// What a setting's value is, so the host can check it before connecting (readinglist.h).
+    public enum Kind: String, Codable, Sendable { case text, file, url }
     public var key: String
     public var label: String
     public var required: Bool
     public var secret: Bool
-    public init(key: String, label: String, required: Bool = false, secret: Bool = false) {
+    public var type: Kind?
+    public init(key: String, label: String, required: Bool = false, secret: Bool = false, type: Kind? = nil) {
         self.key = key
         self.label = label
         self.required = required
         self.secret = secret
+        self.type = type
     }
 }
 
@@ -29,9 +33,13 @@ public struct ConnectorDescription: Codable, Equatable, Sendable {
     public var pushWrites: PushWrites
     public var authorization: Authorization
     public var settings: [ConnectorSetting]
+    /// With `pushWrites` "file": the page where the patron uploads the file.
+    public var uploadURL: String?
 
     public init(service: String, name: String, pull: Bool, pushRead: Bool, pushToRead: Bool,
-                pushWrites: PushWrites = .service, authorization: Authorization = .none, settings: [ConnectorSetting]) {
+                pushWrites: PushWrites = .service, authorization: Authorization = .none, settings: [ConnectorSetting],
+                uploadURL: String? = nil) {
+        self.uploadURL = uploadURL
         self.service = service
         self.name = name
         self.pull = pull

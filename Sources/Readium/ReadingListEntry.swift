@@ -10,10 +10,11 @@ public struct ReadingListEntry: Codable, Equatable, Sendable {
     public var shelves: [String]?
     public var dateAdded: String?
     public var dateRead: String?
-    public var rating: Int?
+    /// 1 to 5 stars in steps of a half (readinglist.h): 4.5 is a rating, 0 or absent is none.
+    public var rating: Double?
 
     public init(identifiers: [String: String] = [:], title: String, authors: [String] = [], shelf: String,
-                shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Int? = nil) {
+                shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Double? = nil) {
         self.identifiers = identifiers
         self.title = title
         self.authors = authors
@@ -34,7 +35,18 @@ public struct ReadingListEntry: Codable, Equatable, Sendable {
         shelves = try? c.decodeIfPresent([String].self, forKey: .shelves)
         dateAdded = try? c.decodeIfPresent(String.self, forKey: .dateAdded)
         dateRead = try? c.decodeIfPresent(String.self, forKey: .dateRead)
-        rating = try? c.decodeIfPresent(Int.self, forKey: .rating)
+        rating = Self.rating((try? c.decodeIfPresent(Double.self, forKey: .rating)) ?? nil)
+    }
+
+    /// A rating as readinglist.h defines it: from 1 to 5, rounded to the nearest half star; nil outside.
+    public static func rating(_ value: Double?) -> Double? {
+        guard let value, value.isFinite, value >= 1, value <= 5 else { return nil }
+        return (value * 2).rounded() / 2
+    }
+
+    /// "4.5", or "5" for a whole star count.
+    public var ratingText: String? {
+        rating.map { $0 == $0.rounded() ? String(Int($0)) : String($0) }
     }
 
     public var isbn13: String? { identifiers["isbn13"] }

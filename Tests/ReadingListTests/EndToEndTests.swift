@@ -149,7 +149,8 @@ final class EndToEndTests: ShelfTestCase {
         server.route("GET", "/list.tsv") { request in
             guard request.header("Authorization") == "Bearer tsv-token" else { return .text("no", status: 401) }
             return .text("# isbn\ttitle\tauthor\tshelf\tread\trating\n9780061020681\tMort\tTerry Pratchett\tread\t2020-11-01\t5\n"
-                         + "9780142402498\tPippi \"Longstocking\"\tAstrid Lindgren\tto-read\t\t\n\tNo ISBN\tAnon\tread\t\t9\n",
+                         + "9780142402498\tPippi \"Longstocking\"\tAstrid Lindgren\tto-read\t\t\n\tNo ISBN\tAnon\tread\t\t9\n"
+                         + "9780735214484\tRange\tDavid Epstein\tread\t2021-02-03\t4.5\n",
                          contentType: "text/tab-separated-values")
         }
         try run(["lists", "connect", "tsv-list", "--set", "url=\(server.url("/list.tsv").absoluteString)"])
@@ -157,13 +158,17 @@ final class EndToEndTests: ShelfTestCase {
         XCTAssertTrue(refused.stderr.contains("--secret token"), refused.stderr)
         try run(["lists", "connect", "tsv-list", "--set", "url=\(server.url("/list.tsv").absoluteString)", "--secret", "token"], stdin: "tsv-token\n")
         let pulled = try json(run(["lists", "pull", "tsv-list", "--json"]))
-        XCTAssertEqual((pulled["pulled"] as? [[String: Any]])?.first?["entries"] as? Int, 3)
+        XCTAssertEqual((pulled["pulled"] as? [[String: Any]])?.first?["entries"] as? Int, 4)
         let entries = try XCTUnwrap(try json(run(["lists", "show", "--service", "tsv-list", "--json"]))["entries"] as? [[String: Any]])
         let pippi = try XCTUnwrap(entries.first { $0["shelf"] as? String == "to-read" })
         XCTAssertEqual(pippi["title"] as? String, "Pippi \"Longstocking\"")
         XCTAssertEqual((pippi["identifiers"] as? [String: String])?["isbn13"], "9780142402498")
         XCTAssertEqual(entries.first { $0["title"] as? String == "Mort" }?["rating"] as? Int, 5)
         XCTAssertNil(entries.first { $0["title"] as? String == "No ISBN" }?["rating"])
+        XCTAssertEqual(entries.first { $0["title"] as? String == "Range" }?["rating"] as? Double, 4.5, "half stars are ratings (readinglist.h)")
+        let shown = try run(["lists", "show", "--service", "tsv-list"])
+        XCTAssertTrue(shown.stdout.contains("Range — by David Epstein · read 2021-02-03 · rated 4.5 of 5"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("Mort — by Terry Pratchett · read 2020-11-01 · rated 5 of 5"), shown.stdout)
 
         let conformance = try json(run(["conformance", library.path, "--json"]))
         let results = try XCTUnwrap(conformance["results"] as? [[String: Any]])

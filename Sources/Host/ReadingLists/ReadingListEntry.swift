@@ -31,6 +31,8 @@ public struct ConnectorDescription: Codable, Equatable, Sendable {
         public var label: String
         public var required: Bool?
         public var secret: Bool?
+        /// "text" (the default), "file" (the host checks that it exists) or "url".
+        public var type: String?
     }
     public var service: String
     public var name: String?
@@ -40,6 +42,8 @@ public struct ConnectorDescription: Codable, Equatable, Sendable {
     public var pushWrites: String?
     public var authorization: String?
     public var settings: [Setting]?
+    /// Where the patron uploads the file a "file" push writes.
+    public var uploadURL: String?
 }
 
 public struct PullResult: Codable, Sendable {

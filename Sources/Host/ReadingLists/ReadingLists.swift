@@ -27,7 +27,7 @@ public final class ReadingLists {
         case SHELF_E_IO:
             return ShelfError(.temporary, failure.description, subject: service, hint: "Try again later.")
         case SHELF_E_INVALID_ARGUMENT:
-            return ShelfError(.usage, failure.description, subject: service, hint: "`shelf lists connect \(service) --help` lists the settings.")
+            return ShelfError(.usage, failure.description, subject: service, hint: "`shelf lists connect \(service)` lists the settings.")
         default:
             return failure.shelfError(subject: service)
         }
@@ -47,7 +47,25 @@ public final class ReadingLists {
         public var authorized: Bool
     }
 
+    public struct ServiceSettings {
+        public var service: String
+        public var pluginID: String
+        public var description: ConnectorDescription
+        /// The settings stored by the last connect; nil when the service is not connected.
+        public var stored: [String: String]?
+    }
+
+    /// What a service can do and which settings it takes (through `describe`, never `connect`), with what is stored.
+    public func settings(service: String) throws -> ServiceSettings {
+        let connector = try connector(service)
+        let description: ConnectorDescription
+        do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
+        let stored = try database.services().first { $0.service == service }?.settings
+        return ServiceSettings(service: service, pluginID: connector.plugin.descriptor.id, description: description, stored: stored)
+    }
+
     /// Checks and stores a service's settings; secrets go to the credentials file through the plugin's own keys.
+    /// Settings stored by an earlier connect and not given again are kept. A "file" setting must name a file.
     /// With `authorize`, runs the browser sign-in: `openBrowser` gets the address, a loopback listener the answer.
     public func connect(service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
                         openBrowser: (String) -> Void, timeout: TimeInterval = 300) throws -> ConnectOutcome {
@@ -62,9 +80,24 @@ public final class ReadingLists {
         for (key, _) in settings where known[key]?.secret == true {
             throw ShelfError(.usage, "\(key) is a secret: pass it with --secret \(key) (read from standard input), never on the command line")
         }
-        var plain = settings
-        if let file = plain["file"] { plain["file"] = URL(fileURLWithPath: file).standardizedFileURL.path }
+        var plain = try database.services().first { $0.service == service && $0.pluginID == connector.plugin.descriptor.id }?.settings ?? [:]
+        for (key, value) in settings {
+            guard known[key]?.type == "file" else {
+                plain[key] = value
+                continue
+            }
+            let path = URL(fileURLWithPath: value).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                  FileManager.default.isReadableFile(atPath: path) else {
+                throw ShelfError(.noInput, "the setting \(key) names no readable file", subject: path,
+                                 hint: "Give the path of \(known[key]?.label ?? "the file"): --set \(key)=PATH.")
+            }
+            plain[key] = path
+        }
         for (key, value) in secrets {
+            // For the service (credentials/2) and for the plugin (credentials/1): connectors of either version find it.
+            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, service: service, key: key)
             try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, key: key)
         }
         let connection: Connector.Connection
@@ -203,6 +236,10 @@ public final class ReadingLists {
         public var outcome: String
         public var message: String?
         public var file: String?
+        /// Where the patron uploads `file` (the connector's "uploadURL"), or nil when it does not say.
+        public var uploadURL: String?
+        /// The service's name for people.
+        public var serviceName: String
     }
 
     /// Sends every pending push. Added, unchanged and exported pushes are done and never sent again; failed ones stay.
@@ -213,6 +250,7 @@ public final class ReadingLists {
             guard !pending.isEmpty else { continue }
             let result: PushResult
             do { result = try connection(s).push(pending.map(\.entry)) } catch { throw Self.translate(error, service: s.service) }
+            let description = try? connector(s.service).describe()
             for (i, p) in pending.enumerated() {
                 let outcome = result.results.first { $0.index == i }
                 let status = outcome?.status ?? "failed"
@@ -220,7 +258,8 @@ public final class ReadingLists {
                 let message = outcome?.message ?? (outcome == nil ? "the connector gave no result for this entry" : nil)
                 try database.recordPush(service: s.service, key: p.key, outcome: status, message: message, done: done)
                 reports.append(PushReport(service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
-                                          message: message, file: result.file))
+                                          message: message, file: result.file, uploadURL: description?.uploadURL,
+                                          serviceName: description?.name ?? s.service))
             }
         }
         return reports

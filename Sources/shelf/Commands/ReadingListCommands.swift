@@ -48,7 +48,9 @@ let listsCommand = Command(
     details: """
     connect      stores a service's settings (--set KEY=VALUE) and secrets (--secret KEY reads the value from
                  standard input: never on the command line); --authorize signs in through the browser with a
-                 redirect to 127.0.0.1. `shelf lists connect SERVICE --json` without options lists the settings.
+                 redirect to 127.0.0.1. Without options it lists the service's settings (and what is stored)
+                 and connects nothing. Settings stored earlier and not given again are kept; a file setting
+                 must name a file.
                  Goodreads: --set file=goodreads_library_export.csv, or --set userId=ID (public shelf feed), or
                  --secret apiKey --secret apiSecret --authorize (legacy API keys).
                  Google Books: --set clientId=ID --authorize (your own OAuth client), or --set userId=ID
@@ -70,6 +72,14 @@ let listsCommand = Command(
     switch sub {
     case "connect":
         guard let service = target else { throw ShelfError(.usage, "lists connect needs a SERVICE (goodreads, google-books)") }
+        // Without options: the service's settings, read through describe; nothing is connected or stored.
+        if args.all("--set").isEmpty && args.all("--secret").isEmpty && !args.has("--authorize") {
+            let info = try rl.lists.settings(service: service)
+            if !(info.description.settings ?? []).isEmpty {
+                printSettings(info, json: context.json)
+                return 0
+            }
+        }
         var settings: [String: String] = [:]
         for pair in args.all("--set") {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
@@ -146,7 +156,7 @@ let listsCommand = Command(
             var facts: [String] = []
             if !s.entry.authors.isEmpty { facts.append("by " + s.entry.authors.map(DisplayText.oneLine).joined(separator: ", ")) }
             if let read = s.entry.dateRead { facts.append("read \(read)") }
-            if let rating = s.entry.rating { facts.append("rated \(rating) of 5") }
+            if let rating = s.entry.ratingText { facts.append("rated \(rating) of 5") }
             if let isbn = s.entry.isbn { facts.append("ISBN \(isbn)") }
             Output.line("  \(DisplayText.oneLine(s.entry.title))" + (facts.isEmpty ? "" : " — " + facts.joined(separator: " · ")))
         }
@@ -154,9 +164,10 @@ let listsCommand = Command(
     case "push":
         let reports = try rl.lists.push(service: target)
         if context.json {
-            struct Out: Encodable { let service: String; let title: String; let shelf: String; let outcome: String; let message: String?; let file: String? }
+            struct Out: Encodable { let service: String; let title: String; let shelf: String; let outcome: String; let message: String?; let file: String?; let uploadURL: String? }
             struct All: Encodable { let pushed: [Out] }
-            Output.json(All(pushed: reports.map { Out(service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message, file: $0.file) }))
+            Output.json(All(pushed: reports.map { Out(service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message,
+                                                      file: $0.file, uploadURL: $0.file == nil ? nil : $0.uploadURL) }))
         } else if reports.isEmpty {
             Output.line("Nothing to push: every finished book is already recorded.")
         } else {
@@ -170,9 +181,11 @@ let listsCommand = Command(
                 }
                 Output.line("\(r.service): \(DisplayText.oneLine(r.title)): \(what)")
             }
-            for file in Set(reports.compactMap(\.file)) {
-                Output.line("Import file: \(file) — upload it at https://www.goodreads.com/review/import (there is no write API).")
-            }
+            var named = Set<String>()
+            for r in reports { if let file = r.file, named.insert(file).inserted {
+                Output.line("Import file: \(file) — upload it " + (r.uploadURL.map { "at \($0)" } ?? "to \(r.serviceName)")
+                            + " (\(r.serviceName) has no write path shelf can use).")
+            } }
         }
         return reports.contains { $0.outcome == "failed" } ? 1 : 0
     case "services":
@@ -291,4 +304,28 @@ let wishlistCommand = Command(
         Output.line("   \(WishText.words(w))")
     }
     return 0
+}
+
+/// `shelf lists connect SERVICE` without options: what the service takes, from its describe, and what is stored.
+func printSettings(_ info: ReadingLists.ServiceSettings, json: Bool) {
+    let d = info.description
+    if json {
+        struct Out: Encodable { let service: String; let plugin: String; let connected: Bool; let settings: [String: String]; let capabilities: ConnectorDescription }
+        Output.json(Out(service: info.service, plugin: info.pluginID, connected: info.stored != nil, settings: info.stored ?? [:], capabilities: d))
+        return
+    }
+    Output.line("\(d.name ?? info.service) (\(info.service), plugin \(info.pluginID)): " + (info.stored == nil ? "not connected" : "connected"))
+    Output.line("Settings:")
+    let width = (d.settings ?? []).map(\.key.count).max() ?? 0
+    for setting in d.settings ?? [] {
+        var notes: [String] = []
+        if setting.required == true { notes.append("required") }
+        if setting.secret == true { notes.append("secret: --secret \(setting.key), read from standard input") }
+        if let type = setting.type, type != "text" { notes.append(type) }
+        if setting.secret != true, let value = info.stored?[setting.key] { notes.append("now \(value)") }
+        Output.line("  \(setting.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(setting.label)"
+                    + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
+    }
+    Output.line("Connect: `shelf lists connect \(info.service) --set KEY=VALUE... [--secret KEY]...`"
+                + (d.authorization == "oauth1" || d.authorization == "oauth2" ? "; add --authorize to sign in." : "."))
 }

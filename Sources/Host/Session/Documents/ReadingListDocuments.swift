@@ -12,7 +12,7 @@ public struct ReadingListEntryJSON: Encodable {
     public let shelves: [String]?
     public let dateAdded: String?
     public let dateRead: String?
-    public let rating: Int?
+    public let rating: Double?
 
     public init(_ stored: StoredReadingListEntry) {
         let e = stored.entry

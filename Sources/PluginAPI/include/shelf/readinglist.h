@@ -7,11 +7,15 @@
  * and the host services they use, declared in headers of their own and included here:
  *   "shelf.host.http/1"         http.h: one HTTP request/response over the host's client
  *   "shelf.host.credentials/1"  credentials.h: the patron's secrets for this plugin, kept by the host
+ *   "shelf.host.credentials/2"  credentials.h: the same, kept apart for each service of the plugin
  *
  * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here.
  *
  * A connector lists the services it speaks in its descriptor's `services` ("goodreads") and
- * answers get_extension("shelf.readinglist/1"). The host finds the two host services through
+ * answers get_extension("shelf.readinglist/1"). A service id is 1 to 128 bytes of lowercase
+ * letters, digits, '.', '-' and '_', beginning with a letter or a digit ("google-books",
+ * "storygraph"); the host refuses a plugin that lists another. Patrons type it
+ * (`shelf lists connect storygraph`), so keep it short and name the service, not the plugin. The host finds the two host services through
  * `shelf_host.get_service`; a connector never opens a network connection of its own and never
  * stores a secret in its data_dir.
  *
@@ -26,11 +30,19 @@
  *    "pushToRead": true,                can add a want-to-read
  *    "pushWrites": "service"|"file",    "file": pushes produce a file for the patron to upload
  *                                       (the push result names it) instead of changing the service
+ *    "uploadURL": "https://www.goodreads.com/review/import",   with "file": the page where the
+ *                                       patron uploads it (the host shows it; without it the host
+ *                                       names the service and no address)
  *    "authorization": "none"|"oauth1"|"oauth2",   whether `authorize_begin` is needed
  *    "settings": [{"key": "userId", "label": "Goodreads user id", "required": false,
- *                  "secret": false}, ...]}
+ *                  "secret": false, "type": "text"}, ...]}
  *   A setting with "secret": true is never put into settings JSON: the host stores it with the
- *   credentials service under its key, and the connector reads it from there.
+ *   credentials service under its key (for /2, under the service), and the connector reads it
+ *   from there. "type" says what the value is, so the host checks what it can before connecting:
+ *   "text" (the default), "file" (a local file: the host makes the path absolute and refuses one
+ *   that does not exist) or "url". `shelf lists connect SERVICE` without options lists the
+ *   settings from `describe` and calls no `connect`; a connect keeps the stored settings it is
+ *   not given again.
  *
  * Settings, passed to `connect`: an object of the non-secret settings, strings only:
  *   {"userId": "12345", "file": "/home/p/goodreads_library_export.csv"}
@@ -44,7 +56,9 @@
  *                               "currently-reading", or the service's own name for a custom one
  *    "shelves": ["to-read", "childhood"],   every shelf it is on, as the service names them
  *    "dateAdded": "2020-12-13", "dateRead": "2021-01-02",   ISO 8601 dates (or date-times)
- *    "rating": 4}              1...5, absent when not rated
+ *    "rating": 4.5}            a number from 1 to 5 in steps of 0.5 (halves allowed: 4.5),
+ *                              absent (or 0) when not rated; the host rounds other values to
+ *                              the nearest half and drops values outside 1...5
  *   ISBNs are digits only (an ISBN-10 may end in "X").
  *
  * Pull options: {"shelf": "to-read"} (only that shelf) or {} / NULL (every shelf).
