@@ -2,7 +2,8 @@ import Foundation
 import PluginAPI
 
 /// Picks the plugin that opens an input: the plugins claiming its media type are probed and
-/// the most confident wins; when none claims it, every format plugin is asked.
+/// the most confident wins; when none claims it, every format plugin is asked (format.h, "How the host
+/// chooses a plugin for a file").
 public struct FormatRouter {
     public let registry: PluginRegistry
     /// Where publication memos are kept (`PublicationMemo`); nil keeps none.
@@ -51,11 +52,12 @@ public struct FormatRouter {
     /// (the bookshelf remembers it): when it is still installed and still claims the file, it opens
     /// it without the others being loaded and asked.
     public func open(path: String, preferring pluginID: String? = nil) throws -> Publication {
-        let input = try PublicationInput(path: path)
+        // A generic sniffed type is refined by what the plugins declare (MediaTypeRefinement).
+        let input = try PublicationInput(path: path).refined(by: registry)
         // The plugin that opened this very file before opens it again, unasked (`PublicationMemo`).
         if let memoFolder, let found = PublicationMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
            pluginID == nil || pluginID == found.memo.pluginID,
-           let publication = try? Publication(plugin: found.plugin, input: input, memoFolder: memoFolder, memo: found.memo) {
+           let publication = try? Publication(plugin: found.plugin, input: input.opened(by: found.plugin), memoFolder: memoFolder, memo: found.memo) {
             return publication
         }
         let plugin: LoadedPlugin
@@ -65,7 +67,7 @@ public struct FormatRouter {
         } else {
             plugin = try choose(for: input).plugin
         }
-        let publication = try Publication(plugin: plugin, input: input, memoFolder: memoFolder)
+        let publication = try Publication(plugin: plugin, input: input.opened(by: plugin), memoFolder: memoFolder)
         if let memoFolder {
             PublicationMemo.save(manifestJSON: publication.manifestJSON, positions: nil, bookPath: input.path, plugin: plugin,
                                  folder: memoFolder)

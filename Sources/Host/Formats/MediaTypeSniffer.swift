@@ -99,7 +99,18 @@ public enum MediaTypeSniffer {
     }
 
     static func sniffXML(_ text: String) -> String {
-        // The first element that is not a declaration, comment or doctype names the document.
+        switch rootElement(text) {
+        case "feed"?: return "application/atom+xml"
+        case "entry"?: return "application/atom+xml"
+        case "html"?: return "application/xhtml+xml"
+        case "OpenSearchDescription"?: return "application/opensearchdescription+xml"
+        default: return "application/xml"
+        }
+    }
+
+    /// The local name (without namespace prefix) of an XML document's root element: the first element that is
+    /// not a declaration, comment or doctype. Nil when the text starts no element.
+    static func rootElement(_ text: String) -> String? {
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "<") {
             let after = rest[rest.index(after: open)...]
@@ -110,14 +121,8 @@ public enum MediaTypeSniffer {
             }
             let name = after.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
             let local = name.split(separator: ":").last.map(String.init) ?? ""
-            switch local {
-            case "feed": return "application/atom+xml"
-            case "entry": return "application/atom+xml"
-            case "html": return "application/xhtml+xml"
-            case "OpenSearchDescription": return "application/opensearchdescription+xml"
-            default: return "application/xml"
-            }
+            return local.isEmpty ? nil : local
         }
-        return "application/xml"
+        return nil
     }
 }

@@ -5,7 +5,8 @@ import PluginAPI
 public struct PublicationInput: Sendable {
     public let path: String
     public let uri: String
-    public let mediaType: String?
+    /// The sniffed media type (MediaTypeSniffer), refined by what the plugins declare (MediaTypeRefinement).
+    public internal(set) var mediaType: String?
     public let head: [UInt8]
     public let fileSize: UInt64
 

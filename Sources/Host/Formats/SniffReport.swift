@@ -12,6 +12,9 @@ public struct SniffReport: Encodable {
     }
 
     public let file: String
+    /// What the content says, before the plugins' declarations refine a generic answer.
+    public let sniffedMediaType: String?
+    /// The media type the plugins are chosen by.
     public let mediaType: String?
     public let fileExtension: String
     public let probes: [Probe]
@@ -19,8 +22,10 @@ public struct SniffReport: Encodable {
     public let opensWith: String?
 
     public init(path: String, router: FormatRouter) throws {
-        let input = try PublicationInput(path: path)
+        let sniffed = try PublicationInput(path: path)
+        let input = sniffed.refined(by: router.registry)
         file = path
+        sniffedMediaType = sniffed.mediaType
         mediaType = input.mediaType
         fileExtension = input.fileExtension
         let claimants = router.registry.claimants(mediaType: input.mediaType, fileExtension: input.fileExtension)

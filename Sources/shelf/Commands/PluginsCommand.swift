@@ -73,8 +73,10 @@ let sniffCommand = Command(
     usage: "shelf sniff FILE [--json]",
     details: """
     Shows the media type shelf sniffs for FILE, every format plugin's probe confidence, and the plugin
-    that opens it. The plugins that declare the sniffed media type (or, when sniffing cannot tell, the
-    file's extension) are asked first; when none of them is confident, every other format plugin is.
+    that opens it. A generic answer (application/xml, application/zip, application/octet-stream,
+    application/json, text/plain) is refined by the plugins' declarations: the file's extension, or an
+    XML root element a declared type names. The plugins that declare the resulting media type are asked
+    first; when none of them is confident, every other format plugin is (format.h).
     """,
     positionals: 1...1
 ) { args, context in
@@ -85,7 +87,8 @@ let sniffCommand = Command(
     if context.json {
         Output.json(report)
     } else {
-        Output.line("\(path): \(report.mediaType ?? "unknown media type")")
+        let refined = report.sniffedMediaType != report.mediaType ? " (sniffed \(report.sniffedMediaType ?? "nothing"), refined by a plugin's declaration)" : ""
+        Output.line("\(path): \(report.mediaType ?? "unknown media type")\(refined)")
         for p in report.probes {
             Output.line("  \(String(p.confidence).padding(toLength: 4, withPad: " ", startingAt: 0)) \(p.plugin)\(p.claims ? " (declares it)" : "")")
         }

@@ -20,6 +20,69 @@
  *             "position" counts from 1 over the whole publication; "progression" is the place
  *             within the href's resource and "totalProgression" within the publication, both in
  *             [0, 1] (for position p of n: totalProgression = (p - 1) / n).
+
+ *
+ * ---------------------------------------------------------------------------------------------
+ * THE METADATA SHELF READS (everything else in "metadata" is kept and passed on, never required)
+ *
+ *   "title"       required: a string, or a language map {"en": "...", "fr": "..."} (the first
+ *                 value in key order is shown)
+ *   "author"      an array of contributors, each {"name": "..."} (a plain string is read too);
+ *                 shown, matched against catalogs and reading lists
+ *   "language"    a BCP 47 tag ("en", "pt-BR"), or an array of them: the reader's hyphenation
+ *                 and text-to-speech voice
+ *   "identifier"  the publication's own identifier. "urn:isbn:9780142402498" (13 or 10 digits)
+ *                 is the one that matches editions: reading lists, wish lists and a library's
+ *                 catalog find the book by it; any other URI only tells this file from a changed
+ *                 one. Write the ISBN form when the book states one.
+ *   "duration"    seconds, a number: the length of an audiobook (each readingOrder link of a track
+ *                 carries its own "duration" too)
+ *   cover         not a metadata key: a Link with "rel": "cover" (an image type) in "resources"
+ *                 or "links"; the host reads it through `resource`
+ *
+ * A complete manifest of a text book (shelf.format/1 with render, positions and search):
+ *
+ *   {"@context": "https://readium.org/webpub-manifest/context.jsonld",
+ *    "metadata": {"@type": "http://schema.org/Book", "title": "The Clockmaker's Daughter",
+ *                 "author": [{"name": "Ada Brennan"}], "language": "en",
+ *                 "identifier": "urn:isbn:9780306406157"},
+ *    "links": [],
+ *    "readingOrder": [{"href": "chapter-1.txt", "type": "text/plain", "title": "One"},
+ *                     {"href": "chapter-2.txt", "type": "text/plain", "title": "Two"}],
+ *    "resources": [{"href": "cover.png", "type": "image/png", "rel": "cover"}],
+ *    "toc": [{"href": "chapter-1.txt", "title": "One"}, {"href": "chapter-2.txt", "title": "Two"}]}
+ *
+ * A complete manifest of an audiobook (shelf.format/1 with shelf.audio/1, audio.h):
+ *
+ *   {"@context": "https://readium.org/webpub-manifest/context.jsonld",
+ *    "metadata": {"@type": "http://schema.org/Audiobook", "conformsTo":
+ *                 "https://readium.org/webpub-manifest/profiles/audiobook",
+ *                 "title": "A Winter Crossing", "author": [{"name": "M. Okafor"}],
+ *                 "language": "en", "identifier": "urn:isbn:9780316452502", "duration": 5421.5},
+ *    "links": [],
+ *    "readingOrder": [{"href": "01.mp3", "type": "audio/mpeg", "title": "Part 1", "duration": 2710.2},
+ *                     {"href": "02.mp3", "type": "audio/mpeg", "title": "Part 2", "duration": 2711.3}],
+ *    "resources": [{"href": "cover.jpg", "type": "image/jpeg", "rel": "cover"}]}
+ *
+ * ---------------------------------------------------------------------------------------------
+ * HOW THE HOST CHOOSES A PLUGIN FOR A FILE
+ *
+ *   1. It sniffs the content: zip "mimetype" and container, a JSON manifest's profile, magic
+ *      bytes, an XML root element. The answer may be generic: "application/xml",
+ *      "application/zip", "application/octet-stream" (or "text/plain" for text it cannot place).
+ *   2. A generic answer is refined by what plugins declare: a plugin whose file_extensions list
+ *      the file's extension, or whose media_types include "application/<root>+xml" for the XML
+ *      file's root element (lowercase, without namespace: <FictionBook> refines to a declared
+ *      "application/x-fictionbook+xml" and "application/fictionbook+xml"), turns it into that
+ *      plugin's first declared media type. Content always wins over the extension: a ".fb2" that
+ *      is a PDF stays "application/pdf".
+ *   3. The plugins that declare the resulting media type probe the file; the most confident
+ *      opens it (ties go to the plugin loaded first).
+ *   4. When no plugin declares that type, or every one answers 0, every format plugin probes
+ *      the file and the most confident opens it. So probe must answer any file, quickly, with 0
+ *      for what is not its own: the fallback shows it files of every format.
+ *   `shelf sniff FILE` shows each step for a file.
+ * ---------------------------------------------------------------------------------------------
  */
 #ifndef SHELF_FORMAT_H
 #define SHELF_FORMAT_H
@@ -132,7 +195,19 @@ typedef struct shelf_positions_v1 {
      * position is a stable "page": the same file always yields the same list, whatever the
      * reader's settings. For reflowable text use Readium's rule, so that positions agree with
      * other reading apps: one position per started 1024 bytes of each reading-order resource (as
-     * stored, before rendering); for fixed layout, one per page. */
+     * stored, before rendering); for fixed layout, one per page.
+     * "As stored" means the bytes of the resource in the file as the plugin found it: an
+     * uncompressed zip entry's size, or the compressed size of a deflated one (Readium's rule for
+     * EPUB). When those bytes are not what `resource` returns, the reading-order Link says how
+     * many there are in "properties": {"storedLength": N}, so the host can check the count.
+     * A single-file format that the plugin splits into reading-order items (a FictionBook's
+     * <section>s, a plain-text book's chapters) counts each item's bytes as they stand in the
+     * file, from the item's first byte to the next item's first byte (the part of the file the
+     * item was cut from, markup included); when `resource` returns other bytes for the item (a
+     * section converted to XHTML), "storedLength" gives that count. A resource the plugin makes
+     * up and that is not in the file (a generated title page) counts the bytes `resource`
+     * returns. Every reading-order item has at least one position. `shelf conformance` checks
+     * the count against "storedLength", or else against what `resource` returns. */
     shelf_status (*positions)(shelf_publication *publication, const shelf_writer *out,
                               shelf_error *err);
 
