@@ -29,6 +29,9 @@ func usage() -> String {
 
     Every command takes --json (before or after the command) for output that scripts can rely on (docs/json.md).
     `shelf help COMMAND` explains one command.
+    Plugin log lines go to standard error from warning up; SHELF_LOG=debug shows every plugin's
+    debug lines, SHELF_LOG=org.example.fb2:debug one plugin's, SHELF_LOG=warning,org.example.*:info
+    a family's (levels: debug, info, warning, error, none; plugin.h).
 
     """
     return text + ExitStatus.helpText

@@ -23,8 +23,7 @@ public enum HostServices {
 
     /// The sinks, read by plugin callbacks on any thread and replaced by a front end: under a mutex.
     private static let sinks = Mutex<(log: LogSink, progress: ProgressSink?)>((log: { id, level, message in
-        let threshold: Int32 = ProcessEnvironment.shared["SHELF_LOG"] == "debug" ? SHELF_LOG_DEBUG : SHELF_LOG_WARNING
-        guard level >= threshold else { return }
+        guard PluginLogFilter.current.shows(level, from: id) else { return }
         let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
         FileHandle.standardError.write(Data("shelf: \(id): \(name): \(message)\n".utf8))
     }, progress: nil))

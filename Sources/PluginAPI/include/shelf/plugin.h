@@ -190,7 +190,13 @@ typedef struct shelf_host {
     void *context;              /* host-private: never touch */
 
     /* Log a one-line message (no trailing newline) at a SHELF_LOG_* level. Never for the patron's
-     * passwords or tokens. The host decides what is shown; it never blocks for long. */
+     * passwords or tokens. The host decides what is shown; it never blocks for long.
+     * shelf shows warnings and errors on standard error as "shelf: <plugin id>: <level>: <message>".
+     * The environment variable SHELF_LOG lowers or raises the threshold, as GST_DEBUG does for
+     * GStreamer: a comma-separated list of LEVEL (every plugin) and PLUGIN-ID:LEVEL (that plugin,
+     * a trailing '*' matches a prefix), LEVEL one of debug, info, warning, error, none. The most
+     * specific entry wins:  SHELF_LOG=debug  SHELF_LOG=org.example.fb2:debug
+     * SHELF_LOG=warning,org.example.*:info  (`shelf help` says the same). */
     void (*log)(const struct shelf_host *host, int32_t level, const char *message);
 
     /* Directories of this plugin's own, created by the host, absolute, without trailing slash.
