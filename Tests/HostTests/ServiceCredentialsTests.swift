@@ -9,6 +9,7 @@ final class ServiceCredentialsTests: XCTestCase {
     var home: URL!
 
     override func setUpWithError() throws {
+        ConnectorServices.keepSecretsInFile = true
         home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-credentials-\(UUID().uuidString)")
         ConnectorServices.credentialDirectories = ShelfDirectories(config: home.appendingPathComponent("config"),
                                                                   data: home.appendingPathComponent("data"),
@@ -17,6 +18,7 @@ final class ServiceCredentialsTests: XCTestCase {
 
     override func tearDown() {
         ConnectorServices.credentialDirectories = nil
+        ConnectorServices.keepSecretsInFile = false
         try? FileManager.default.removeItem(at: home)
     }
 

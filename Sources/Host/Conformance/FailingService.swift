@@ -21,24 +21,7 @@ final class FailingService: @unchecked Sendable {
 
     init(_ failure: Failure) throws {
         self.failure = failure
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ShelfError(.ioError, "cannot open a loopback socket for the failing service") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            close(fd)
-            throw ShelfError(.ioError, "cannot listen on 127.0.0.1 for the failing service")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        socket = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (socket, port) = try LoopbackSocket.listen(backlog: 16, purpose: "the failing service")
         let thread = Thread { [self] in serve() }
         thread.start()
     }

@@ -14,9 +14,11 @@ enum ConnectorConformance {
 
     static func isConnector(_ plugin: LoadedPlugin) -> Bool { !plugin.descriptor.services.isEmpty && offersReadingList(plugin) }
 
-    /// Secrets go to an empty scratch folder: a check never sees, or changes, the patron's credentials. The ones
-    /// given with `--secret KEY` are stored there for the plugin and each of its services (credentials/1 and /2).
+    /// Secrets go to an empty scratch file (never the desktop's keyring): a check never sees, or changes, the
+    /// patron's credentials. The ones given with `--secret KEY` are stored there for the plugin and each of its
+    /// services (credentials/1 and /2).
     static func useScratchCredentials(_ s: ConformanceChecks.Subject, secrets: [String: String]? = nil) throws {
+        ConnectorServices.keepSecretsInFile = true
         ConnectorServices.credentialDirectories = ShelfDirectories(
             config: URL(fileURLWithPath: s.scratch + "/config"), data: URL(fileURLWithPath: s.scratch + "/data"),
             cache: URL(fileURLWithPath: s.scratch + "/cache"))

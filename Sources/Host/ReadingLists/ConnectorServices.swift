@@ -52,8 +52,15 @@ public enum ConnectorServices {
             && key.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "._-".unicodeScalars.contains($0) }
     }
 
+    /// Set by `shelf conformance` (and tests): secrets stay in the credentials file of `credentialDirectories`, never in
+    /// the desktop's keyring, so scratch secrets leave nothing behind.
+    nonisolated(unsafe) static var keepSecretsInFile = false
+
     static func store() throws -> CredentialStore {
-        if let credentialDirectories { return CredentialStore(directories: credentialDirectories) }
+        if let credentialDirectories {
+            return CredentialStore(directories: credentialDirectories,
+                                   environment: keepSecretsInFile ? ["SHELF_SECRET_SERVICE": "off"] : ProcessInfo.processInfo.environment)
+        }
         return CredentialStore(directories: try ShelfDirectories(environment: ProcessEnvironment.shared))
     }
 

@@ -9,25 +9,7 @@ final class LoopbackRedirect {
     var redirectURI: String { "http://127.0.0.1:\(port)/callback" }
 
     init() throws {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ShelfError(.ioError, "cannot open a loopback socket for the sign-in") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 4) == 0 else {
-            close(fd)
-            throw ShelfError(.ioError, "cannot listen on 127.0.0.1 for the sign-in")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        socket = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (socket, port) = try LoopbackSocket.listen(backlog: 4, purpose: "the sign-in")
     }
 
     deinit { close(socket) }

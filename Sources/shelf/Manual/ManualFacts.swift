@@ -28,7 +28,7 @@ enum ManualFacts {
         ("SHELF_HOME", "Keep everything under this folder (config/, data/, cache/) instead of the XDG folders: a test or portable shelf never touches the patron's own."),
         ("XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME", "Where the folders below are, by the XDG base directory specification; HOME/.config, HOME/.local/share and HOME/.cache when unset."),
         ("SHELF_PLUGIN_PATH", "Colon-separated folders or .so files searched for plugins after --plugin-path."),
-        ("SHELF_LOG", "`debug` shows the plugins' debug messages on standard error (warnings and errors are always shown)."),
+        ("SHELF_LOG", "Which plugin messages go to standard error (warnings and errors by default): `debug` for every plugin, `org.example.fb2:debug` for one, `warning,org.example.*:info` for a family; levels debug, info, warning, error, none; the most specific entry wins."),
         ("SHELF_DEADLINE", "Seconds a command waits in all for the network (20 by default)."),
         ("SHELF_HTTP_TIMEOUT, SHELF_HTTP_RETRIES", "Seconds one catalog request may take, and how often a failed one is tried again."),
         ("SHELF_SERVE_PASSWORD", "The password `shelf serve --listen` asks a browser on another machine for, when --password-file is not given."),
@@ -78,7 +78,8 @@ enum ManualFacts {
         """),
         ("LOGGING", """
         A plugin logs through the host's `log` service, never to standard output. shelf prints warnings and errors on \
-        standard error as `shelf: ID: LEVEL: MESSAGE`; SHELF_LOG=debug shows debug messages too.
+        standard error as `shelf: ID: LEVEL: MESSAGE`; SHELF_LOG=debug shows debug messages too, and \
+        SHELF_LOG=org.example.fb2:debug only your plugin's (like GST_DEBUG; see plugin.h).
         """),
     ]
 }
