@@ -75,6 +75,7 @@ install: install-plugin-kit
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/shelf/plugins
 	install -m 0755 .build/release/shelf $(DESTDIR)$(PREFIX)/bin/shelf
 	install -m 0755 .build/release/libshelf-*.so $(DESTDIR)$(PREFIX)/lib/shelf/plugins/
+	install -m 0755 .build/release/shelf-plugin-sandbox $(DESTDIR)$(PREFIX)/lib/shelf/
 	install -d $(DESTDIR)$(PREFIX)/share/shelf
 	cp -R web $(DESTDIR)$(PREFIX)/share/shelf/
 	packaging/install-data.sh .build/release/shelf "$(DESTDIR)" "$(PREFIX)"

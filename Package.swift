@@ -36,6 +36,7 @@ let package = Package(
     name: "shelf",
     products: [
         .executable(name: "shelf", targets: ["shelf"]),
+        .executable(name: "shelf-plugin-sandbox", targets: ["shelf-plugin-sandbox"]),
     ] + plugins.map(\.0),
     targets: [
         // C libraries from Debian, found through pkg-config.
@@ -65,6 +66,16 @@ let package = Package(
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        // The wire between shelf and an out-of-process plugin: one framing for both ends.
+        .target(name: "CPluginChannel", path: "Sources/CPluginChannel"),
+        // libseccomp, for the filter that refuses socket() to out-of-process plugins.
+        .systemLibrary(name: "CSeccomp", path: "Sources/CSeccomp", pkgConfig: "libseccomp",
+                       providers: [.apt(["libseccomp-dev"])]),
+        // shelf-plugin-sandbox: one plugin in a confined process of its own (Landlock, seccomp), answering shelf's
+        // calls over the channel; for the plugins shelf does not ship (PluginPlacement).
+        .executableTarget(name: "shelf-plugin-sandbox", dependencies: ["CPluginChannel", "PluginAPI", "CSeccomp"],
+                          path: "Sources/PluginSandbox", linkerSettings: [.linkedLibrary("dl")]),
+
         // Ctrl-C: a handler that only sets a sig_atomic_t (and _exit(130) on a second one), polled by the host.
         .target(name: "CInterrupt", path: "Sources/CInterrupt"),
 
@@ -91,7 +102,7 @@ let package = Package(
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
         .target(name: "ShelfCore", dependencies: ["CSQLite"], path: "Sources/ShelfCore"),
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "Readium", "CSQLite", "CCurl", "CInterrupt", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus", "CSecret"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "CSQLite", "CCurl", "CInterrupt", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus", "CSecret"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -114,6 +125,8 @@ let package = Package(
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
+        // Plugins out of process: crashes, exits, hangs, confinement (C fixtures in Fixtures/, built by the tests).
+        .testTarget(name: "SandboxTests", dependencies: ["Host", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
         // Man pages, shell completions, desktop files and the Debian package (packaging/).
         .testTarget(name: "PackagingTests", dependencies: ["Host", "TestSupport"], path: "Tests/PackagingTests"),

@@ -28,7 +28,7 @@ public final class Shelf: @unchecked Sendable {
     public var registry: PluginRegistry {
         lock.withLock {
             if let loadedRegistry { return loadedRegistry }
-            let registry = PluginRegistry(searchPath: searchPath, directories: directories)
+            let registry = PluginRegistry(searchPath: searchPath, directories: directories, placement: PluginPlacement(environment: environment))
             loadedRegistry = registry
             return registry
         }

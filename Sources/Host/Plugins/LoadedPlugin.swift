@@ -12,6 +12,9 @@ import PluginAPI
 public final class LoadedPlugin: @unchecked Sendable {
     public let path: String
     public let descriptor: PluginDescriptor
+    /// Set when the plugin runs in a sandboxed child process (PluginPlacement): every call goes there.
+    let remote: RemotePlugin?
+    public var isOutOfProcess: Bool { remote != nil }
     private let callLock = NSRecursiveLock()
     private let loadLock = NSLock()
     private var loaded: UnsafePointer<shelf_plugin_descriptor>?
@@ -26,23 +29,41 @@ public final class LoadedPlugin: @unchecked Sendable {
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// Opens the library and reads its descriptor; does not call init.
-    public init(path: String) throws {
+    /// Opens the library and reads its descriptor; does not call init. Out of process (with the placement's
+    /// settings), a child reads it.
+    public init(path: String, outOfProcess: PluginPlacement? = nil) throws {
         self.path = path
-        let (raw, descriptor) = try Self.open(path)
+        let remote = outOfProcess.map { RemotePlugin(path: path, placement: $0) }
+        let (raw, descriptor) = try Self.open(path, remote: remote)
+        self.remote = remote
         self.descriptor = descriptor
         self.loaded = raw
         self.knownCapabilities = nil
     }
 
-    /// A plugin known from the registry cache: opened on first use.
-    init(deferred path: String, descriptor: PluginDescriptor, capabilities: [String]) {
+    /// A plugin known from the registry cache: opened on first use (out of process: its child started then).
+    init(deferred path: String, descriptor: PluginDescriptor, capabilities: [String], outOfProcess: PluginPlacement? = nil) {
         self.path = path
         self.descriptor = descriptor
         self.knownCapabilities = capabilities
+        remote = outOfProcess.map { RemotePlugin(path: path, placement: $0) }
+        if let remote { loaded = remote.descriptor(known: descriptor, capabilities: capabilities) }
     }
 
-    private static func open(_ path: String) throws -> (UnsafePointer<shelf_plugin_descriptor>, PluginDescriptor) {
+    /// The same library placed the other way (the registry's setting named its id, read only now).
+    func moved(_ placement: PluginPlacement) throws -> LoadedPlugin {
+        try LoadedPlugin(path: path, outOfProcess: remote == nil ? placement : nil)
+    }
+
+    private static func open(_ path: String, remote: RemotePlugin? = nil) throws -> (UnsafePointer<shelf_plugin_descriptor>, PluginDescriptor) {
+        if let remote {
+            let raw = try remote.describe()
+            do {
+                return (raw, try PluginDescriptor.read(raw))
+            } catch {
+                throw LoadFailure(path: path, reason: "refused: \(error)")
+            }
+        }
         guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             throw LoadFailure(path: path, reason: "cannot be loaded (\(reason))")
@@ -72,7 +93,7 @@ public final class LoadedPlugin: @unchecked Sendable {
         defer { loadLock.unlock() }
         if let loaded { return loaded }
         do {
-            let (raw, fresh) = try Self.open(path)
+            let (raw, fresh) = try Self.open(path, remote: remote)
             guard fresh.id == descriptor.id else {
                 throw LoadFailure(path: path, reason: "changed since shelf last read it (now \(fresh.id)); run `shelf plugins`")
             }
@@ -100,7 +121,11 @@ public final class LoadedPlugin: @unchecked Sendable {
         if raw == nil { deferredDirectories = .some(directories) }
         loadLock.unlock()
         guard let raw else { return }
-        try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories)
+        if let remote {
+            try remote.during { try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories) }
+        } else {
+            try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories)
+        }
     }
 
     private static func callInit(_ raw: UnsafePointer<shelf_plugin_descriptor>, descriptor: PluginDescriptor,
@@ -119,6 +144,12 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// The vtable for an extension id, or nil; checked for a plausible struct_size.
     public func extensionTable(_ id: String, minimumSize: Int) -> UnsafeRawPointer? {
+        if let remote {
+            // The proxy tables are shared by every out-of-process plugin: what this one offers is the child's answer.
+            _ = raw
+            guard let size = remote.offered[id], size >= minimumSize else { return nil }
+            return RemoteTables.table(id)
+        }
         guard let table = raw.pointee.get_extension?(id) else { return nil }
         let size = table.load(as: UInt32.self)
         return Int(size) >= minimumSize ? table : nil
@@ -138,6 +169,8 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// Serialises calls for plugins that do not allow concurrent handles (plugin.h, "Threading").
     func call<T>(_ body: () throws -> T) rethrows -> T {
+        // Out of process, the calls without a handle (probe, open, connect) find their plugin through the thread.
+        if let remote { return try remote.during(body) }
         if descriptor.concurrentHandles { return try body() }
         callLock.lock()
         defer { callLock.unlock() }

@@ -6,17 +6,26 @@ public final class PluginRegistry: @unchecked Sendable {
     public private(set) var plugins: [LoadedPlugin] = []
     public private(set) var refused: [LoadedPlugin.LoadFailure] = []
 
-    public init(searchPath: PluginSearchPath, directories: ShelfDirectories?) {
+    /// `placement` says which plugins run out of process (by default, those shelf does not ship).
+    public init(searchPath: PluginSearchPath, directories: ShelfDirectories?, placement: PluginPlacement = PluginPlacement()) {
         var cache = PluginRegistryCache(directories: directories)
         defer { cache.save() }
         for path in searchPath.candidates() {
             do {
                 let key = FileIdentity(path: path)
-                let plugin: LoadedPlugin
+                let shipped = searchPath.isShipped(path)
+                var plugin: LoadedPlugin
                 if let key, let known = cache.entry(for: path, key: key) {
-                    plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities)
+                    let out = placement.runsOutOfProcess(id: known.descriptor.id, shipped: shipped)
+                    plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities,
+                                          outOfProcess: out ? placement : nil)
                 } else {
-                    plugin = try LoadedPlugin(path: path)
+                    let out = placement.runsOutOfProcess(id: nil, shipped: shipped)
+                    plugin = try LoadedPlugin(path: path, outOfProcess: out ? placement : nil)
+                    // Placed by where it was found; the setting may name its id, known only now.
+                    if placement.runsOutOfProcess(id: plugin.descriptor.id, shipped: shipped) != out {
+                        plugin = try plugin.moved(placement)
+                    }
                 }
                 if let first = plugins.first(where: { $0.descriptor.id == plugin.descriptor.id }) {
                     refused.append(.init(path: path, reason: "refused: id \(plugin.descriptor.id) is already provided by \(first.path)"))

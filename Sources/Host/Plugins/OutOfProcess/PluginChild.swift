@@ -1,0 +1,166 @@
+import CPluginChannel
+import Foundation
+import Glibc
+
+/// One process of shelf-plugin-sandbox running one plugin, and the channel to it. Calls are made one at a time
+/// (the caller holds its RemotePlugin's lock); while a call runs, the child's log lines and service requests are
+/// answered here, Ctrl-C or the call's own cancellation is passed on, and a child silent for longer than the
+/// deadline is killed. Once ended (crashed, exited, killed), every call fails with why.
+final class PluginChild {
+    let pid: pid_t
+    private let fd: Int32
+    /// Why the child is gone, once it is.
+    private(set) var end: End?
+    /// Whether the plugin's init ran in this process.
+    var initialised = false
+
+    enum End: Error, CustomStringConvertible {
+        case crashed(signal: Int32)
+        case exited(status: Int32)
+        case hung(seconds: Int)
+        case broken(String)
+
+        /// The verb phrase of the one line: "crashed (signal 11, SIGSEGV)".
+        var description: String {
+            switch self {
+            case .crashed(let signal): return "crashed (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? ""))"
+            case .exited(let status): return "exited (status \(status))"
+            case .hung(let seconds): return "hung (no answer within \(seconds) s; stopped)"
+            case .broken(let why): return "broke its channel to shelf (\(why))"
+            }
+        }
+
+        static func signalName(_ signal: Int32) -> String? {
+            [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+             SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM"][signal]
+        }
+    }
+
+    /// What shelf does with the requests a child makes during a call: answers (a reply's fields) or nil for none.
+    typealias ServiceAnswerer = (ChannelMessage) -> [ChannelField]?
+
+    private init(pid: pid_t, fd: Int32) {
+        self.pid = pid
+        self.fd = fd
+    }
+
+    deinit {
+        close(fd)
+        if end == nil {
+            // Closing the channel ends the child's loop; a child that does not go is killed.
+            reap(waitingUpTo: 0.5)
+        }
+    }
+
+    /// Starts the sandbox executable with the channel as its descriptor 3 and /dev/null for its standard streams
+    /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's).
+    static func start(executable: String) throws -> PluginChild {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            throw ShelfError(.unavailable, "cannot make a channel for a plugin process: \(String(cString: strerror(errno)))")
+        }
+        var childEnd = fds[1]
+        if childEnd == SHELF_CHANNEL_CHILD_FD {
+            // dup2 onto itself would leave close-on-exec set.
+            childEnd = fcntl(fds[1], F_DUPFD_CLOEXEC, 10)
+            close(fds[1])
+        }
+        defer { close(childEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if ProcessEnvironment.shared["SHELF_LOG"] != "debug" {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, childEnd, SHELF_CHANNEL_CHILD_FD)
+        var environment = ProcessEnvironment.shared
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        // A plugin written in Swift names its runtime without a path (shelf had it loaded already): the child,
+        // written in C, finds it where shelf's own is.
+        environment["LD_LIBRARY_PATH"] = (SandboxExecutable.runtimeFolders + [environment["LD_LIBRARY_PATH"]].compactMap { $0 })
+            .filter { !$0.isEmpty }.joined(separator: ":")
+        let environ = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { environ.forEach { free($0) } }
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            close(fds[0])
+            throw ShelfError(.unavailable, "cannot start the plugin sandbox \(executable): \(String(cString: strerror(spawned)))",
+                             hint: "Reinstall shelf, or run the plugin in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
+        }
+        return PluginChild(pid: pid, fd: fds[0])
+    }
+
+    /// Sends a request and waits for its reply, answering the child's own requests meanwhile. `deadline` is how
+    /// long the child may stay silent (a log line, progress or a service request counts as an answer).
+    func call(_ op: shelf_channel_op, _ fields: [ChannelField], deadline: TimeInterval, services: ServiceAnswerer) throws -> ChannelMessage {
+        if let end { throw end }
+        guard ChannelField.send(fd, op.rawValue, fields) else { throw ended() }
+        var cancelSent = false
+        var lastHeard = DispatchTime.now()
+        while true {
+            let ready = shelf_channel_wait(fd, 100)
+            if ready == 0 {
+                if !cancelSent, CallCancellation.isCurrentCallCancelled {
+                    cancelSent = ChannelField.send(fd, UInt32(SHELF_OP_CANCEL.rawValue), [])
+                }
+                let silent = Double(DispatchTime.now().uptimeNanoseconds - lastHeard.uptimeNanoseconds) / 1e9
+                if silent >= deadline {
+                    kill(pid, SIGKILL)
+                    reap(waitingUpTo: 5)
+                    end = .hung(seconds: Int(deadline.rounded()))
+                    throw end!
+                }
+                continue
+            }
+            var raw = shelf_message()
+            guard ready > 0, shelf_channel_receive(fd, &raw) == 0 else { throw ended() }
+            let message = ChannelMessage(raw)
+            lastHeard = DispatchTime.now()
+            if message.op == UInt32(SHELF_OP_REPLY.rawValue) { return message }
+            if let answer = services(message) {
+                guard ChannelField.send(fd, UInt32(SHELF_OP_REPLY.rawValue), answer) else { throw ended() }
+            }
+        }
+    }
+
+    /// The channel closed or broke: the child is gone (or going); says how it ended.
+    private func ended() -> End {
+        if let end { return end }
+        reap(waitingUpTo: 2)
+        return end ?? .broken("the channel closed")
+    }
+
+    /// Collects the child's exit status, killing it if it does not end within `seconds`.
+    private func reap(waitingUpTo seconds: Double) {
+        var status: Int32 = 0
+        let until = DispatchTime.now() + seconds
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { break }
+            if done < 0 { end = end ?? .broken("its process could not be waited for"); return }
+            if DispatchTime.now() >= until {
+                kill(pid, SIGKILL)
+                _ = waitpid(pid, &status, 0)
+                break
+            }
+            usleep(2_000)
+        }
+        if end != nil { return }
+        // WIFSIGNALED / WEXITSTATUS, which Swift does not import (macros).
+        let signal = status & 0x7f
+        end = signal != 0 ? .crashed(signal: signal) : .exited(status: (status >> 8) & 0xff)
+    }
+
+    /// Ends the child now (its plugin was disabled, or shelf is done with it).
+    func stop() {
+        guard end == nil else { return }
+        kill(pid, SIGKILL)
+        reap(waitingUpTo: 5)
+        end = .broken("stopped by shelf")
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Host
+import TestSupport
+import XCTest
+
+/// Plugins shelf does not ship run in shelf-plugin-sandbox: a crash, an exit or a hang in one is one line naming
+/// the plugin and the call, the command ends cleanly (exit < 128), and the rest of the command goes on. The
+/// fixture (Fixtures/misbehaving.c) misbehaves as each book's first line says.
+final class OutOfProcessPluginTests: XCTestCase {
+    var shelf: ShelfProcess!
+    var books: URL!
+
+    override func setUpWithError() throws {
+        shelf = try ShelfProcess()
+        books = shelf.home.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        shelf.environment["SHELF_PLUGIN_PATH"] = try MisbehavingPlugin.build(in: shelf.home).path
+        shelf.environment["SWIFT_BACKTRACE"] = "enable=no"
+    }
+
+    override func tearDown() { shelf.cleanUp() }
+
+    func book(_ name: String, _ action: String, in call: String, text: String = "Some text to read.\n") throws -> String {
+        let url = books.appendingPathComponent("\(name).misbehave")
+        try "MISBEHAVE \(action) \(call)\n\(text)".write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// The first line of standard error: the failure, naming the plugin, what it did and in which call.
+    func assertOneLine(_ result: ShelfProcess.Result, _ what: String, in call: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue((1..<128).contains(result.status), "exit \(result.status): \(result.stderr)", file: file, line: line)
+        let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertTrue(first.contains("\"Misbehaving\" (org.shelf.test.misbehaving) \(what)"), first, file: file, line: line)
+        XCTAssertTrue(first.contains(" in \(call)"), first, file: file, line: line)
+        XCTAssertTrue(first.hasSuffix("it is disabled for this command"), first, file: file, line: line)
+    }
+
+    func testACrashInRenderIsNamedByRead() throws {
+        let added = try shelf.run(["add", try book("crash", "crash", in: "render")])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        assertOneLine(try shelf.run(["read", "A misbehaving book"]), "crashed (signal 11, SIGSEGV)", in: "render of ")
+    }
+
+    func testAnExitInOpenIsNamedByInfo() throws {
+        let path = try book("exit", "exit", in: "open")
+        assertOneLine(try shelf.run(["info", path]), "exited (status 3)", in: "open (file \(path))")
+    }
+
+    func testAHangInSearchIsStoppedAtTheDeadline() throws {
+        shelf.environment["SHELF_PLUGIN_TIMEOUT"] = "1"
+        let path = try book("hang", "hang", in: "search")
+        let started = Date()
+        let result = try shelf.run(["search", path, "lighthouse"], timeout: 30)
+        assertOneLine(result, "hung (no answer within 1 s; stopped)", in: "search for \"lighthouse\" (file \(path))")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the hang was cut off, not waited out")
+    }
+
+    func testACrashInPullIsNamedByListsPull() throws {
+        let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=crash"])
+        XCTAssertEqual(connect.status, 0, connect.stderr)
+        assertOneLine(try shelf.run(["lists", "pull"]), "crashed (signal 11, SIGSEGV)", in: "pull (service misbehaving-list)")
+    }
+
+    func testAWellBehavedThirdPartyPluginWorksOutOfProcess() throws {
+        let added = try shelf.run(["add", try book("fine", "none", in: "none", text: "Hello from a stranger's plugin.\n")])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let result = try shelf.run(["read", "A misbehaving book"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("Hello from a stranger's plugin."), result.stdout)
+        let pulled = try shelf.run(["lists", "connect", "misbehaving-list"])
+        XCTAssertEqual(pulled.status, 0, pulled.stderr)
+        let pull = try shelf.run(["lists", "pull", "--json"])
+        XCTAssertEqual(pull.status, 0, pull.stderr)
+        let shown = try shelf.run(["lists", "show"])
+        XCTAssertTrue(shown.stdout.contains("Pippi Longstocking"), shown.stdout + shown.stderr)
+    }
+
+    /// In one process: after the plugin crashed it opens nothing more in this command (the fine book is refused
+    /// at once), while a book another plugin opens (a bundled EPUB, in process) still opens.
+    func testTheRestOfTheCommandGoesOnAfterACrash() throws {
+        let crash = try book("crash", "crash", in: "open"), fine = try book("fine", "none", in: "none")
+        var environment = shelf.environment
+        environment["SHELF_HOME"] = shelf.home.path
+        let host = Shelf(environment: environment)
+        XCTAssertTrue(try XCTUnwrap(host.registry.plugin(id: "org.shelf.test.misbehaving")).isOutOfProcess)
+        XCTAssertThrowsError(try host.open(crash)) { error in
+            XCTAssertTrue("\(error)".contains("crashed (signal 11, SIGSEGV) in open"), "\(error)")
+        }
+        let started = Date()
+        XCTAssertThrowsError(try host.open(fine), "the plugin is disabled for the command")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "no new child was started")
+        let epub = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
+        XCTAssertNoThrow(try host.open(epub).render(at: nil, settings: nil))
+    }
+}
+
+/// Builds the misbehaving fixture into `home`/plugins (a folder of its own: a child may read its plugin's folder).
+enum MisbehavingPlugin {
+    static func build(in home: URL) throws -> URL {
+        let folder = home.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let output = folder.appendingPathComponent("libshelf-misbehaving.so")
+        let source = ShelfProcess.packageRoot.appendingPathComponent("Tests/SandboxTests/Fixtures/misbehaving.c")
+        try CCompiler.sharedLibrary(sources: [source], output: output, includes: CCompiler.pluginIncludes)
+        return output
+    }
+}
