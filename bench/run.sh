@@ -27,3 +27,7 @@ else
         echo "$cmd: $(( (end - start) / 50000 )) µs per run (50 runs)"
     done
 fi
+
+echo
+echo "== 3. Plugins out of process (shelf-plugin-sandbox) against the same plugins in shelf's process"
+bench/sandbox/run.sh "$bin"
