@@ -22,7 +22,7 @@ final class ConfinementTests: XCTestCase {
     func snoop(_ environment: [String: String] = [:]) throws -> (report: [String: String], text: String, paths: [String: String]) {
         let home = shelf.home
         // The library database and the credentials file exist, as they do for a patron.
-        let added = try shelf.run(["lists", "connect", "misbehaving-list"])
+        let added = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=none"])
         XCTAssertEqual(added.status, 0, added.stderr)
         let credentials = home.appendingPathComponent("config/credentials.json")
         try FileManager.default.createDirectory(at: credentials.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -67,7 +67,7 @@ final class OutOfProcessPluginTests: XCTestCase {
         let result = try shelf.run(["read", "A misbehaving book"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("Hello from a stranger's plugin."), result.stdout)
-        let pulled = try shelf.run(["lists", "connect", "misbehaving-list"])
+        let pulled = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=none"])
         XCTAssertEqual(pulled.status, 0, pulled.stderr)
         let pull = try shelf.run(["lists", "pull", "--json"])
         XCTAssertEqual(pull.status, 0, pull.stderr)
