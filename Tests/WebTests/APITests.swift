@@ -9,7 +9,8 @@ final class APITests: WebServerTestCase {
     var cookie = ""
 
     override func setUpWithError() throws {
-        library = try FakeLibrary()
+        // A book of 2 MiB, so that a download has a middle to report.
+        library = try FakeLibrary(epub: FakeLibrary.minimalEPUB() + Data(count: 2 << 20))
         try super.setUpWithError()
         cookie = try signIn()
     }
@@ -91,6 +92,30 @@ final class APITests: WebServerTestCase {
         app.events.publish("download", object: ["id": "urn:x", "state": "done", "padding": String(repeating: "x", count: 2000)])
         wait(for: [received], timeout: 15)
         XCTAssertTrue(text.contains("event: download"), text)
+        XCTAssertTrue(text.contains(#""state":"done""#), text)
+    }
+
+    func testADownloadReportsItsProgressOnTheEventStream() throws {
+        // Half the file, a pause, then the rest: the stream must carry a fraction in between, then the end.
+        library.inject(.stalled(seconds: 1.5), on: .fulfil, times: 1)
+        try addAndSignIn()
+        XCTAssertEqual(try get("/api/catalog?format=all").status, 200)  // shelf knows a title once it has seen it
+        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).status, 200)
+        let finished = XCTestExpectation(description: "the download ends on the stream")
+        nonisolated(unsafe) var text = ""
+        let port = app.port, cookie = self.cookie
+        DispatchQueue.global().async {
+            let answer = try? RawHTTP(port: port).send("GET", "/api/events", headers: ["Cookie": cookie], readLimit: 6000, timeout: 20,
+                                                       until: { $0.contains(#""state":"done""#) || $0.contains(#""state":"failed""#) })
+            text = answer?.text ?? ""
+            finished.fulfill()
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = try post("/api/book/download", ["id": "urn:fake:ebook-free"])
+        XCTAssertEqual(started.status, 202, started.text)
+        wait(for: [finished], timeout: 30)
+        XCTAssertTrue(text.contains(#""state":"progress""#), text)
+        XCTAssertTrue(text.contains(#""fraction":0.5"#) || text.contains(#""fraction":0.4"#), text)
         XCTAssertTrue(text.contains(#""state":"done""#), text)
     }
 

@@ -1,10 +1,9 @@
 import Foundation
 
 /// Where the browser app still asks the host through this same `shelf` executable's commands with `--json`
-/// (written before the session API existed). Lists and counts are read in process through `WebApp.shelf`; what
-/// remains here (sign-in, the catalog, circulation, downloads, sync, reading lists, the reader's resources) moves
-/// to the session API route by route: each needs its outcome in the app's words, which today live in the command
-/// line. A child process costs each call 0.2-0.6 s, so no route a patron waits on should stay here.
+/// (written before the session API existed): the reader's place, settings, bookmarks, search and resources, and
+/// the player's tracks. The library (accounts, catalog, circulation, downloads, sync, lists) calls the session API
+/// in process. A child process costs each call 0.2-0.6 s, so no route a patron waits on should stay here.
 public final class HostAdapter: Sendable {
     let executable: URL
     let environment: [String: String]

@@ -4,17 +4,14 @@ import Host
 /// Keeps the browser up to date on its own: a sync pass over every account (loans, holds, then notifications)
 /// every `interval` and when asked, with what it found published as events: `sync` (each account's result),
 /// `notification` (each new one, with the seed's exact text) and `status` (the counts, the Reservations badge).
+/// A pass runs on a queue of its own, so a slow library keeps no other request waiting.
 final class LibrarySync: @unchecked Sendable {
-    private let host: HostAdapter
     private unowned let app: WebApp
-    private let events: EventHub
     private let interval: TimeInterval?
     private let queue = DispatchQueue(label: "shelf.web.sync")
 
-    init(host: HostAdapter, app: WebApp, events: EventHub, interval: TimeInterval?) {
-        self.host = host
+    init(app: WebApp, interval: TimeInterval?) {
         self.app = app
-        self.events = events
         self.interval = interval
     }
 
@@ -31,23 +28,30 @@ final class LibrarySync: @unchecked Sendable {
     /// A pass in the background, soon (after a sign-in, say).
     func soon() { queue.async { [weak self] in _ = try? self?.pass() } }
 
-    /// A pass now, returning `shelf watch --once`'s document.
-    func now() throws -> Data { try queue.sync { try pass() } }
+    /// A pass now, answered with its document (docs/json.md, `shelf watch --once --json`).
+    func now() throws -> WebResponse { try queue.sync { try pass() } }
 
-    private func pass() throws -> Data {
-        let data = try host.json(["watch", "--once"], accepting: [75])
-        if let pass = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
-            events.publish("sync", object: ["accounts": pass["accounts"] ?? []])
-            for notification in pass["notifications"] as? [Any] ?? [] { events.publish("notification", object: notification) }
-        }
+    private func pass() throws -> WebResponse {
+        let library = try app.library()
+        let pass = try library.syncEveryAccount(sinks: [DesktopSink(environment: app.shelf.environment)])
+        let document = WatchCycleJSON(pass)
+        events(document)
         publishStatus()
-        return data
+        return .json(document: document)
+    }
+
+    private func events(_ document: WatchCycleJSON) {
+        struct SyncEvent: Encodable { let accounts: [WatchCycleJSON.Account] }
+        app.events.publish("sync", json: Data(ReadiumJSON.encode(SyncEvent(accounts: document.accounts)).utf8))
+        for notification in document.notifications {
+            app.events.publish("notification", json: Data(ReadiumJSON.encode(notification).utf8))
+        }
     }
 
     /// The counts and the badge after anything that may change them.
     func publishStatus() {
         // A status that cannot be read now is published with the next change.
         guard let status = try? StatusJSON(try app.library()) else { return }
-        events.publish("status", json: Data(ReadiumJSON.encode(status).utf8))
+        app.events.publish("status", json: Data(ReadiumJSON.encode(status).utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// One HTTP response: a status, headers and either bytes or a stream of server-sent events.
 public struct WebResponse: Sendable {
@@ -26,6 +27,11 @@ public struct WebResponse: Sendable {
     /// A JSON value built from Foundation objects (dictionaries, arrays, strings, numbers).
     public static func json(object: Any, status: Int = 200) throws -> WebResponse {
         .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), status: status)
+    }
+
+    /// One of the host's documents (docs/json.md), encoded as the command line prints it.
+    public static func json<T: Encodable>(document: T, status: Int = 200) -> WebResponse {
+        .json(Data(ReadiumJSON.encode(document).utf8), status: status)
     }
 
     public static func redirect(to location: String, headers: [(String, String)] = []) -> WebResponse {

@@ -12,24 +12,6 @@ const labels = {
   download: "Download",
 };
 
-/** What the library did, in the app's words (the command line's words name commands to type). */
-export function outcomeWords(result, entry) {
-  const title = `“${(result.entry || entry).title}”`;
-  const availability = ((result.entry || entry).availability || {}).words;
-  switch (result.result) {
-    case "loaned": return `Borrowed ${title}. It is in My Books.`;
-    case "already-on-loan": return `${title} is already on loan to you.`;
-    case "open-access": return `${title} is free to read: no loan is needed. Download it.`;
-    case "unavailable": return `No copy of ${title} is free right now${availability ? ` (${availability})` : ""}. Nothing was borrowed; you can reserve it.`;
-    case "reserved": return `Reserved ${title}.${result.hold && result.hold.position ? ` You are number ${result.hold.position} in the queue.` : ""}`;
-    case "already-reserved": return `You have already reserved ${title}.`;
-    case "available-now": return `A copy of ${title} is free now: nothing was reserved. Get it instead.`;
-    case "returned": return `Returned ${title}.`;
-    case "cancelled": return `Cancelled your hold on ${title}.`;
-    default: return result.message || "";
-  }
-}
-
 /** The buttons a title offers in its state. */
 export function actionsFor(entry) {
   const state = (entry.availability || {}).state;
@@ -65,7 +47,8 @@ export function actionButton(app, entry, action, done, extra = {}) {
       }
       button.removeAttribute("aria-disabled");
       replace(button, label);
-      const words = result ? outcomeWords(result, entry) : "";
+      // The server says what the library did in the app's words (CirculationAPI.Outcome).
+      const words = (result && result.message) || "";
       if (words) app.announce(words);
       await done({ ...result, message: words });
     } catch (error) {

@@ -1,0 +1,66 @@
+import Foundation
+import Host
+
+/// Accounts in the API: the libraries the patron added, signing in with a card and PIN and out again, and which
+/// library is the current one; the same session calls and documents (docs/json.md, Account) as `shelf account`,
+/// `shelf login` and `shelf logout`.
+enum AccountsAPI {
+    static func install(in app: WebApp, sync: LibrarySync) {
+        let router = app.router
+
+        router.add("GET", "/api/accounts") { request in
+            try Paging.response(try app.library().accountDocuments(), for: request)
+        }
+        router.add("POST", "/api/accounts") { request in
+            let url = try request.required("url")
+            let name = (try request.jsonObject()["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            let library = try app.library()
+            let account = try library.accounts.add(url, name: name)
+            return .json(document: AccountJSON(account, library: library, defaultID: try library.database.defaultAccountID), status: 201)
+        }
+        router.add("DELETE", "/api/accounts/{id}") { request in
+            let account = try app.library().accounts.remove(try name(request))
+            sync.publishStatus()
+            return .json(document: ["removed": account.id])
+        }
+        router.add("POST", "/api/accounts/{id}/use") { request in
+            let library = try app.library()
+            let account = try library.accounts.resolve(try name(request))
+            try library.database.setDefaultAccount(account.id)
+            return .json(document: ["using": account.id])
+        }
+
+        // A card and PIN, checked with the library before they are kept. A library that signs in only through its
+        // own web page is refused here: the pasted-address flow of `shelf login` has no form in the app yet.
+        router.add("POST", "/api/accounts/{id}/sign-in") { request in
+            let library = try app.library()
+            let account = try library.accounts.resolve(try name(request))
+            let barcode = try request.required("barcode")
+            let pin = (try request.jsonObject()["pin"] as? String) ?? ""
+            let signIn = SignIn(library: library, account: account)
+            guard let flow = try signIn.flow(), let kind = flow.kind else {
+                return .json(document: ["account": account.id, "signedIn": "not needed"])
+            }
+            if kind.usesBrowser {
+                throw WebError(400, "\(account.title) signs in through its own web page, which the browser app cannot do yet",
+                               hint: flow.authenticate.first.map { "Sign in at \(Authenticator.browserAddress($0)) from a terminal with shelf login." },
+                               kind: "browser-sign-in")
+            }
+            try signIn.signIn(flow: flow, username: barcode, password: pin)
+            sync.soon()
+            return .json(document: ["account": account.id, "signedIn": "yes"])
+        }
+        router.add("POST", "/api/accounts/{id}/sign-out") { request in
+            let library = try app.library()
+            let account = try library.accounts.resolve(try name(request))
+            try SignIn(library: library, account: account).signOut()
+            sync.publishStatus()
+            return .json(document: ["account": account.id, "signedIn": "no"])
+        }
+    }
+
+    private static func name(_ request: WebRequest) throws -> String {
+        guard let id = request.parameters["id"], !id.isEmpty else { throw WebError(400, "Which account?") }
+        return id
+    }
+}

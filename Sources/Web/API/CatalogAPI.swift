@@ -1,0 +1,53 @@
+import Foundation
+import Host
+
+/// The catalog in the API: a page of a library's catalog with its format tab, facets and lanes, a search, and one
+/// title's details; the same session calls and documents (docs/json.md, Feed and Entry) as `shelf browse`,
+/// `shelf catalog-search` and `shelf book`. Each asks the library over the network on the request's own thread, so
+/// a slow library keeps only that request waiting.
+enum CatalogAPI {
+    static func install(in app: WebApp) {
+        let router = app.router
+
+        router.add("GET", "/api/catalog") { request in
+            _ = try Paging.page([], for: request)  // a bad limit or cursor is refused before the library is asked
+            let format = request.query["format"]
+            if let format, !["all", "ebook", "audiobook"].contains(format) {
+                throw WebError(400, "format=\(format) is not all, ebook or audiobook")
+            }
+            var refinement = CatalogRefinement(available: request.query["available"] == "true",
+                                               page: try request.integer("page", in: 1...10_000) ?? 1)
+            if let facet = request.query["facet"] {
+                let parts = facet.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw WebError(400, "facet=\(facet) is not NAME=VALUE", hint: "For example facet=Sort by=Title.") }
+                refinement.facets.append((group: parts[0], value: parts[1]))
+            }
+            let library = try app.library()
+            let account = request.query["account"].flatMap { $0.isEmpty ? nil : $0 }
+            let result: BrowseResult
+            if let query = request.query["q"], !query.isEmpty {
+                result = try library.search(query, url: nil, account: account, format: format, refinement: refinement)
+            } else {
+                result = try library.browse(request.query["lane"], account: account, format: format, refinement: refinement)
+            }
+            guard var document = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(FeedJSON(result, openable: library.openable)).utf8)) as? [String: Any] else {
+                throw WebError(500, "The catalog page could not be written as JSON")
+            }
+            // The entries come a page at a time like every list; the document's own `next` is the library's next page.
+            let paged = try Paging.page(document["entries"] as? [Any] ?? [], for: request)
+            document["entries"] = paged["items"]
+            document["total"] = paged["total"]
+            document["nextCursor"] = paged["next"]
+            return try .json(object: document)
+        }
+
+        // A title's details as the library says them now (availability asked again).
+        router.add("GET", "/api/book") { request in
+            guard let id = request.query["id"], !id.isEmpty else { throw WebError(400, "Which title? Add ?id=ID.") }
+            let library = try app.library()
+            let circulation = try library.circulation(account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })
+            let entry = circulation.refreshed(try circulation.entry(id))
+            return .json(document: EntryJSON(entry, openable: library.openable, full: true))
+        }
+    }
+}
