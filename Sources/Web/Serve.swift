@@ -38,7 +38,7 @@ public enum Serve {
         guard let webRoot = StaticFiles.findRoot(executable: executable, environment: environment) else {
             throw WebError(500, "The browser app's files are missing", hint: "Reinstall shelf (`make install`), or set SHELF_WEB_ROOT to its web folder.", kind: "no-web-root")
         }
-        var configuration = WebApp.Configuration(webRoot: webRoot, host: HostAdapter(executable: executable, environment: environment))
+        var configuration = WebApp.Configuration(webRoot: webRoot, environment: environment)
         configuration.port = options.port
         configuration.address = options.listen ?? "127.0.0.1"
         configuration.password = options.password

@@ -12,7 +12,8 @@ enum SessionRoutes: WebModule {
                 return .html(StaticFiles.notice(title: "This link has expired",
                                                 text: "Run <code>shelf serve --open</code> again to open shelf in your browser."), status: 403)
             }
-            let target = request.query["file"].flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }.map { "/#/open?file=\($0)" } ?? "/"
+            // A file to open is kept here, and the page asks for it by a token (`OpenFile`).
+            let target = request.query["file"].flatMap { $0.isEmpty ? nil : "/#/open?request=\(app.fileRequests.token(for: $0))" } ?? "/"
             return .redirect(to: target, headers: [RequestGuard.cookieHeader(token)])
         }
 

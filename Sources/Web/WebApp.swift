@@ -7,11 +7,13 @@ public protocol WebModule {
     static func install(in app: WebApp)
 }
 
-/// `shelf serve`: the server, its security, the event stream and the modules' routes, over the host: `shelf`, the
-/// session API called in process, and `host`, the adapter for what still runs a command (see `HostAdapter`).
+/// `shelf serve`: the server, its security, the event stream and the modules' routes, over the host's session API
+/// called in this process (`shelf`, and the sessions `library()` and `bookshelf()` shared by the request threads):
+/// the same calls the command line makes.
 public final class WebApp: @unchecked Sendable {
     /// Every area of the app. Add a line here for a new one.
-    static let modules: [WebModule.Type] = [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, StaticFiles.self]
+    static let modules: [WebModule.Type] = [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, OpenFile.self,
+                                            StaticFiles.self]
 
     public struct Configuration: Sendable {
         /// The address to listen on: 127.0.0.1 unless `--listen` named another (which needs `password`).
@@ -20,14 +22,16 @@ public final class WebApp: @unchecked Sendable {
         public var password: String?
         /// The folder holding index.html, css/, js/ and openapi/ (see `StaticFiles.findRoot`).
         public var webRoot: URL
-        /// What the API calls to do a patron's work.
-        public var host: HostAdapter
+        /// The environment the host reads (HOME, SHELF_HOME, XDG folders, SHELF_PLUGIN_PATH...).
+        public var environment: [String: String]
+        /// Plugin files or folders to look in first (`--plugin-path`).
+        public var pluginPaths: [String] = []
         /// How often the library is synced on its own (loans, holds, notifications); nil: only when asked.
         public var syncInterval: TimeInterval? = 15 * 60
 
-        public init(webRoot: URL, host: HostAdapter) {
+        public init(webRoot: URL, environment: [String: String]) {
             self.webRoot = webRoot
-            self.host = host
+            self.environment = environment
         }
     }
 
@@ -36,8 +40,9 @@ public final class WebApp: @unchecked Sendable {
     public let events = EventHub()
     public let guardian: RequestGuard
     public let bookResources: BookResources
-    public var host: HostAdapter { configuration.host }
-    /// The host in this process, with the adapter's plugin path and environment: one for the server's life.
+    /// The files `shelf serve --open FILE` asked to open (see `OpenFile`).
+    public let fileRequests = FileRequests()
+    /// The host in this process: one for the server's life.
     public let shelf: Shelf
     private let sessionLock = NSLock()
     private var openLibrary: LibrarySession?
@@ -46,7 +51,7 @@ public final class WebApp: @unchecked Sendable {
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
-        shelf = Shelf(pluginPaths: configuration.host.pluginPaths, environment: configuration.host.environment)
+        shelf = Shelf(pluginPaths: configuration.pluginPaths, environment: configuration.environment)
         guardian = RequestGuard(password: configuration.password)
         bookResources = BookResources()
         bookResources.install(in: router)
@@ -123,8 +128,6 @@ public final class WebApp: @unchecked Sendable {
             }
         } catch let error as WebError {
             response = error.response
-        } catch let error as HostFailure {
-            response = error.webError.response
         } catch let error as ShelfError {
             response = WebError(hostExitCode: error.exitCode, message: error.message, hint: error.hint).response
         } catch {

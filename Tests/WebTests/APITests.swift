@@ -119,6 +119,43 @@ final class APITests: WebServerTestCase {
         XCTAssertTrue(text.contains(#""state":"done""#), text)
     }
 
+    func testTheShelfShowsWhatTheCommandLineChangedSinceTheLastAnswer() throws {
+        // The server keeps its last answer while the database is unchanged: a book added and a page read from another
+        // process must show at once.
+        XCTAssertEqual(try get("/api/shelf").json()["total"] as? Int, 0)
+        XCTAssertEqual(try get("/api/shelf").json()["total"] as? Int, 0)
+        let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
+        XCTAssertEqual(try shelf.run(["add", sample]).status, 0)
+        let added = try get("/api/shelf").json()
+        XCTAssertEqual(added["total"] as? Int, 1)
+        let id = try XCTUnwrap((added["items"] as? [[String: Any]])?.first?["id"] as? String)
+        XCTAssertEqual(try shelf.run(["read", id, "--goto", "3"]).status, 0)
+        let read = try XCTUnwrap((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first)
+        XCTAssertEqual(read["page"] as? Int, 3)
+        // And a change made through the server's own connection.
+        XCTAssertEqual(try post("/api/reader/place", ["book": id, "page": 2]).status, 200)
+        XCTAssertEqual((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["page"] as? Int, 2)
+    }
+
+    func testALaunchAddressWithAFileOpensItInTheReader() throws {
+        // `shelf serve --open FILE`: the address names the file once; the page asks for it by a token.
+        let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
+        let launch = try http.send("GET", "/open?key=\(app.guardian.secret)&file=\(sample.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        XCTAssertEqual(launch.status, 303)
+        let location = try XCTUnwrap(launch.header("location"))
+        XCTAssertFalse(location.contains("lighthouse"), location)
+        let token = try XCTUnwrap(location.components(separatedBy: "request=").last)
+        let opened = try post("/api/open", ["request": token])
+        XCTAssertEqual(opened.status, 200, opened.text)
+        let address = try XCTUnwrap(try opened.json()["address"] as? String)
+        XCTAssertTrue(address.hasPrefix("/reader.html?book="), address)
+        XCTAssertEqual(try get("/api/shelf").json()["total"] as? Int, 1)
+        // Again: the book is on the shelf already, and stays there once.
+        XCTAssertEqual(try post("/api/open", ["request": token]).status, 200)
+        XCTAssertEqual(try get("/api/shelf").json()["total"] as? Int, 1)
+        XCTAssertEqual(try post("/api/open", ["request": "made-up"]).status, 404)
+    }
+
     func testTheOpenAPIDocumentDescribesEveryRoute() throws {
         let document = try get("/api/openapi.json").json()
         XCTAssertEqual((document["openapi"] as? String)?.hasPrefix("3.1"), true)

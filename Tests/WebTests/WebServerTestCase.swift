@@ -14,9 +14,8 @@ class WebServerTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         shelf = try ShelfProcess()
-        var configuration = WebApp.Configuration(
-            webRoot: ShelfProcess.packageRoot.appendingPathComponent("web"),
-            host: HostAdapter(executable: ShelfProcess.executable, environment: shelf.environment))
+        var configuration = WebApp.Configuration(webRoot: ShelfProcess.packageRoot.appendingPathComponent("web"),
+                                                 environment: shelf.environment)
         configuration.syncInterval = nil
         configure(&configuration)
         app = WebApp(configuration)

@@ -29,9 +29,8 @@ enum LibraryAPI: WebModule {
             let holds = try library.holds(account: request.query["account"])
             return try Paging.response(holds.map { HoldJSON($0, openable: library.openable) }, for: request)
         }
-        router.add("GET", "/api/shelf") { request in
-            try Paging.response(try app.bookshelf().database.shelfBooks().map(ShelfBookJSON.init), for: request)
-        }
+        let shelfPages = ShelfPages()
+        router.add("GET", "/api/shelf") { request in try shelfPages.response(for: request, database: try app.bookshelf().database) }
         router.add("POST", "/api/sync") { _ in try sync.now() }
 
         // MARK: Notifications

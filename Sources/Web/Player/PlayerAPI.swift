@@ -10,7 +10,7 @@ import Host
 enum PlayerAPI: WebModule {
     static func install(in app: WebApp) {
         let router = app.router
-        let sessions = ListeningSessions(host: app.host, app: app)
+        let sessions = ListeningSessions(app: app)
         let audioPrefix = "/audio" + app.bookResources.prefix.dropFirst("/book".count)
 
         router.add("GET", "\(audioPrefix)/{key}/{path...}", access: .bookResource) { request in
@@ -73,7 +73,6 @@ final class ListeningSessions: @unchecked Sendable {
         let cover: String?
     }
 
-    private let host: HostAdapter
     private let shelf: Shelf
     private let lock = NSLock()
     private var open: [String: Listening] = [:]
@@ -81,8 +80,7 @@ final class ListeningSessions: @unchecked Sendable {
 
     private unowned let app: WebApp
 
-    init(host: HostAdapter, app: WebApp) {
-        self.host = host
+    init(app: WebApp) {
         self.app = app
         shelf = app.shelf
     }
@@ -111,8 +109,8 @@ final class ListeningSessions: @unchecked Sendable {
         return timeline.seconds(frame)
     }
 
-    /// A track as a file on disk in shelf's cache, written once by `shelf resource` (tracks may be inside a
-    /// package), so that Range requests are served from it without asking the host again.
+    /// A track as a file on disk in shelf's cache, written once from the book (tracks may be inside a package, as
+    /// `shelf resource` extracts them), so that Range requests are served from it without asking the host again.
     func trackFile(id: String, href: String) throws -> (url: URL, type: String) {
         let key = id + "\n" + href
         if let known = lock.withLock({ files[key] }), FileManager.default.fileExists(atPath: known.url.path) { return known }
@@ -127,7 +125,7 @@ final class ListeningSessions: @unchecked Sendable {
         let file = folder.appendingPathComponent(String(name))
         if !FileManager.default.fileExists(atPath: file.path) {
             let partial = file.appendingPathExtension("part")
-            _ = try host.json(["resource", listening.path, href, "-o", partial.path])
+            try shelf.open(listening.path).resource(href).write(to: partial)
             guard rename(partial.path, file.path) == 0 else { throw WebError(500, "The track could not be kept in \(folder.path)") }
         }
         let found = (url: file, type: track.type ?? "audio/mpeg")

@@ -1,114 +1,129 @@
 import Foundation
+import Host
 
 /// The reader in the API (web/reader.html): a book's manifest, pages and table of contents, the patron's place,
-/// settings, bookmarks, search and share, each answered by the command that does it on the terminal, so the
-/// browser and `shelf read` keep one place, one set of settings and one list of bookmarks. The book's own files
-/// are served under the launch's book path (`BookResources`), at `/book/TOKEN/read/KEY/HREF`, KEY being the
-/// library id in hex (ids hold `/` and `:`), so that the book's relative links resolve as in the package.
+/// settings, bookmarks, search and share, each answered by the session call the command line makes (`BookReader`,
+/// the bookshelf's settings), so the browser and `shelf read` keep one place, one set of settings and one list of
+/// bookmarks. The book's own files are served under the launch's book path (`BookResources`), at
+/// `/book/TOKEN/read/KEY/HREF`, KEY being the library id in hex (ids hold `/` and `:`), so that the book's relative
+/// links resolve as in the package.
 enum ReaderAPI: WebModule {
     static func install(in app: WebApp) {
-        let router = app.router, host = app.host
-        let books = ReaderBooks(host: host, app: app)
+        let router = app.router
+        let books = ReaderBooks(app: app)
+        /// Bookmarks and shares, as `shelf bookmark` and `shelf share` make them.
+        let reader = { BookReader(bookshelf: try app.bookshelf()) }
 
         app.bookResources.mount("read") { path in
             let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
             guard parts.count == 2, let id = BookKey.id(parts[0]) else { throw WebError(404, "No such book resource") }
-            let resource = try books.resource(path: try books.path(id: id), href: parts[1])
+            let resource = try books.resource(id: id, href: parts[1])
             return WebResponse(status: 200, contentType: resource.type, body: resource.data)
         }
 
-        // What the first page needs, asked of the host at once: the book, its manifest, the place and settings.
+        // What the first page needs at once: the book, its manifest, the place and settings.
         router.add("GET", "/api/reader") { request in
             let id = try bookID(request)
-            let book = try books.book(id)
-            nonisolated(unsafe) var manifest: Result<[String: Any], Error> = .failure(WebError(500, "not asked"))
-            nonisolated(unsafe) var place: Result<Any, Error> = .failure(WebError(500, "not asked"))
-            nonisolated(unsafe) var settings: Result<[String: Any], Error> = .failure(WebError(500, "not asked"))
-            let group = DispatchGroup()
-            DispatchQueue.global().async(group: group) { manifest = Result { try books.manifest(book) } }
-            DispatchQueue.global().async(group: group) { place = Result { try host.object(["read", id]) } }
-            DispatchQueue.global().async(group: group) { settings = Result { try readSettings(host, id) } }
-            group.wait()
+            let (book, record) = try books.book(id)
             return try .json(object: [
-                "book": book, "manifest": try manifest.get(), "place": try place.get(), "settings": try settings.get(),
-                "base": app.bookResources.url("read", BookKey.key(id)) + "/",
+                "book": record, "manifest": try books.manifest(try books.open(book)),
+                "place": try JSONSerialization.jsonObject(with: try books.read(book, move: .resume)),
+                "settings": try settingsObject(try app.bookshelf(), id), "base": app.bookResources.url("read", BookKey.key(id)) + "/",
             ])
         }
 
         // What can come after the first page: the page ranges of each chapter and the table of contents.
         router.add("GET", "/api/reader/pages") { request in
-            let id = try bookID(request)
-            let book = try books.book(id)
-            return try .json(object: ["pages": try books.pageRanges(book), "toc": try books.toc(book, id: id)])
+            let (book, _) = try books.book(try bookID(request))
+            let open = try books.open(book)
+            return try .json(object: ["pages": try books.pageRanges(open),
+                                      "toc": try JSONSerialization.jsonObject(with: try books.toc(open))])
         }
 
         // The place: read (to see whether `shelf read` moved it since) and moved (a page turn in the browser).
         router.add("GET", "/api/reader/place") { request in
-            .json(try host.json(["read", try bookID(request)]))
+            let (book, _) = try books.book(try bookID(request))
+            return .json(try books.read(book, move: .resume))
         }
         router.add("POST", "/api/reader/place") { request in
-            let id = try bookID(request)
+            let (book, _) = try books.book(try bookID(request))
             guard let page = try request.jsonObject()["page"] as? Int, page >= 1 else {
                 throw WebError(400, "\"page\" must be a page number from 1", hint: "Send {\"book\": ID, \"page\": N}.")
             }
-            return .json(try host.json(["read", id, "--goto", String(page)]))
+            return .json(try books.read(book, move: .goTo(page)))
         }
 
         router.add("GET", "/api/reader/settings") { request in
-            try .json(object: try readSettings(host, try bookID(request)))
+            try .json(object: try settingsObject(try app.bookshelf(), try bookID(request)))
         }
-        // Changes the settings the command line stores: for the book, or for every book when "book" is absent.
+        // Changes the settings the command line stores (`shelf settings`): for the book, or for every book when
+        // "book" is absent. "default" clears a value.
         router.add("POST", "/api/reader/settings") { request in
             let body = try request.jsonObject()
-            var words = ["settings"]
-            if let id = body["book"] as? String, !id.isEmpty { words.append(id) }
+            let bookshelf = try app.bookshelf()
+            let id = try (body["book"] as? String).flatMap { $0.isEmpty ? nil : try books.book($0).book.book.id }
+            var changes = ReaderSettings(), cleared: Set<String> = []
             if let scale = body["fontScale"] {
-                if let number = scale as? Int { words += ["--font-scale", String(number)] } else if scale as? String == "default" { words += ["--font-scale", "default"] }
+                if let number = scale as? Int { changes.fontScale = number } else if scale as? String == "default" { cleared.insert("fontScale") }
                 else { throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"") }
             }
-            for (name, option) in [("font", "--font"), ("theme", "--theme")] {
+            for name in ["font", "theme"] {
                 guard let value = body[name] else { continue }
                 guard let text = value as? String else { throw WebError(400, "\"\(name)\" is a word") }
-                words += [option, text]
+                if text == "default" { cleared.insert(name) } else if name == "font" { changes.font = text } else { changes.theme = text }
             }
-            _ = try host.json(words)
-            return try .json(object: try readSettings(host, body["book"] as? String))
+            var base = try bookshelf.database.readerSettings(bookID: id)
+            if cleared.contains("fontScale") { base.fontScale = nil }
+            if cleared.contains("font") { base.font = nil }
+            if cleared.contains("theme") { base.theme = nil }
+            _ = try bookshelf.database.updateReaderSettings(bookID: id, changes.over(base), reset: true)
+            return try .json(object: try settingsObject(bookshelf, id))
         }
 
         router.add("GET", "/api/reader/bookmarks") { request in
-            .json(try host.json(["bookmarks", try bookID(request)]))
+            let (book, _) = try books.book(try bookID(request))
+            return .json(document: try reader().bookmarks(book).map { BookmarkJSON($0.bookmark, resolution: $0.resolution) })
         }
         router.add("POST", "/api/reader/bookmarks") { request in
             let body = try request.jsonObject()
-            var words = ["bookmark", "add", try bookID(request)]
-            if let page = body["page"] as? Int { words += ["--page", String(page)] }
-            if let note = body["note"] as? String, !note.isEmpty { words += ["--note", note] }
-            return .json(try host.json(words), status: 201)
+            let (book, _) = try books.book(try bookID(request))
+            let note = (body["note"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            let (bookmark, page) = try reader().addBookmark(book, page: body["page"] as? Int, note: note)
+            return .json(document: BookmarkJSON(bookmark, resolution: .page(page.number)), status: 201)
         }
         router.add("DELETE", "/api/reader/bookmarks/{id}") { request in
-            guard let id = request.parameters["id"], Int(id) != nil else { throw WebError(400, "A bookmark's id is a number") }
-            return .json(try host.json(["bookmark", "remove", id]))
+            guard let text = request.parameters["id"], let id = Int64(text), id > 0 else { throw WebError(400, "A bookmark's id is a number") }
+            let database = try app.bookshelf().database
+            guard let bookmark = try database.bookmark(id: id) else {
+                throw WebError(404, "There is no bookmark \(id)", hint: "The book's list of bookmarks shows those there are.")
+            }
+            try database.removeBookmark(id: id)
+            struct Removed: Encodable { let removed: BookmarkJSON }
+            return .json(document: Removed(removed: BookmarkJSON(bookmark, resolution: nil)))
         }
 
         router.add("GET", "/api/reader/search") { request in
-            let book = try books.book(try bookID(request))
+            let (book, _) = try books.book(try bookID(request))
             guard let query = request.query["q"]?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
                 throw WebError(400, "What to search for? Add ?q=WORDS.")
             }
-            return .json(try host.json(["search", try books.path(of: book), query]))
+            return .json(try books.search(try books.open(book), query))
         }
 
         // A passage to share: from a page, or from the words the patron selected (a locator with their quote).
         router.add("POST", "/api/reader/share") { request in
             let body = try request.jsonObject()
-            var words = ["share", try bookID(request)]
-            if let locator = body["locator"] as? [String: Any] {
-                let data = try JSONSerialization.data(withJSONObject: locator)
-                words += ["--locator", String(decoding: data, as: UTF8.self)]
-            } else if let page = body["page"] as? Int {
-                words += ["--page", String(page)]
+            let (book, _) = try books.book(try bookID(request))
+            var locator: Locator?
+            if let given = body["locator"] as? [String: Any] {
+                do {
+                    locator = try Locator.parse(String(decoding: try JSONSerialization.data(withJSONObject: given), as: UTF8.self))
+                } catch {
+                    throw WebError(400, "\"locator\" is not a Readium Locator (JSON with at least \"href\")")
+                }
             }
-            return .json(try host.json(words))
+            let shared = try reader().share(book, page: locator == nil ? body["page"] as? Int : nil, locator: locator)
+            return .json(document: ShareJSON(book: book, shared: shared, copied: false))
         }
     }
 
@@ -121,15 +136,12 @@ enum ReaderAPI: WebModule {
 
     /// The settings of both scopes, so the page can tell a value set for the book from one set for every book
     /// and from the default (which depends on the screen's width, which only the page knows).
-    private static func readSettings(_ host: HostAdapter, _ id: String?) throws -> [String: Any] {
-        nonisolated(unsafe) var global: Result<Any, Error> = .success([:]), own: Result<Any, Error> = .success([:])
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { global = Result { try host.object(["settings"]) } }
-        if let id { DispatchQueue.global().async(group: group) { own = Result { try host.object(["settings", id]) } } }
-        group.wait()
-        let globalDocument = try global.get() as? [String: Any] ?? [:], bookDocument = try own.get() as? [String: Any] ?? [:]
-        return ["global": globalDocument["stored"] ?? [:], "book": bookDocument["stored"] ?? [:],
-                "defaults": globalDocument["defaults"] ?? [:]]
+    private static func settingsObject(_ bookshelf: Bookshelf, _ id: String?) throws -> Any {
+        struct Both: Encodable { let global: ReaderSettings; let book: ReaderSettings; let defaults: SettingsJSON.Defaults }
+        let both = Both(global: try bookshelf.database.readerSettings(bookID: nil),
+                        book: try id.map { try bookshelf.database.readerSettings(bookID: $0) } ?? ReaderSettings(),
+                        defaults: SettingsJSON.defaultsValue)
+        return try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(both).utf8))
     }
 }
 

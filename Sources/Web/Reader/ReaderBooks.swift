@@ -1,98 +1,174 @@
 import Foundation
 import Host
 
-/// What the browser's reader needs of a book on the shelf: its record read in process, the rest asked of the host
-/// through `HostAdapter` (the same commands and documents as the command line) and kept while the server runs: a
-/// book's file does not change under a library id without `shelf add`, which gives it a new path, and every cache
-/// here is keyed by path.
+/// What the browser's reader needs of a book on the shelf, asked of the host in this process and kept while the
+/// server runs: the book opened once (its manifest, pages, table of contents and resources), keyed by the file's
+/// path (a book's file does not change under a library id without `shelf add`, which gives it a new path).
+///
+/// Safe from several threads: the maps are kept under `lock`, and each opened book is used by one thread at a time
+/// under a lock of its own (plugin.h: one handle, one thread at a time), while different books are read at once.
 final class ReaderBooks: @unchecked Sendable {
-    let host: HostAdapter
     private unowned let app: WebApp
     private let lock = NSLock()
     private var paths: [String: String] = [:]
-    private var manifests: [String: [String: Any]] = [:]
-    private var positions: [String: [[String: Any]]] = [:]
-    private var tocs: [String: [Any]] = [:]
+    private var opened: [String: OpenBook] = [:]
     let resources = ResourceCache(budget: 64 << 20)
 
-    init(host: HostAdapter, app: WebApp) {
-        self.host = host
+    /// A book opened once: its reading session (an eBook's pages, table of contents and saved place, as
+    /// `shelf read` keeps them open) and its publication, with what was read of it.
+    final class OpenBook: @unchecked Sendable {
+        let publication: Publication
+        /// Nil for an audiobook, whose resources (its cover) are still served; `noSession` says why.
+        let session: ReadingSession?
+        let noSession: Error?
+        let lock = NSLock()
+        var manifest: [String: Any]?
+        var pageRanges: [[String: Any]]?
+        var toc: Data?
+
+        init(session: ReadingSession) {
+            self.session = session
+            publication = session.publication
+            noSession = nil
+        }
+
+        init(publication: Publication, noSession: Error) {
+            self.publication = publication
+            session = nil
+            self.noSession = noSession
+        }
+
+        /// Runs `body` with the book, alone: the plugin's handle is used by one thread at a time.
+        func use<T>(_ body: (OpenBook) throws -> T) rethrows -> T { try lock.withLock { try body(self) } }
+
+        /// The reading session; an audiobook's is refused as `shelf read` refuses it.
+        func reading() throws -> ReadingSession {
+            guard let session else { throw noSession ?? WebError(409, "This book cannot be read in the reader") }
+            return session
+        }
+    }
+
+    init(app: WebApp) {
         self.app = app
     }
 
-    /// The shelf's record of a book (docs/json.md, ShelfBook), by library id: as it is now, progress included.
-    func book(_ id: String) throws -> [String: Any] {
-        let record = try ShelfRecord.find(id, in: app).record
-        if let path = record["path"] as? String { lock.withLock { paths[id] = path } }
-        return record
+    /// The width the command line reads at without a terminal: page numbers and quotes do not depend on it.
+    static let width = 72
+
+    /// Moves in the book and saves the place, as `shelf read` does (`BookReader.read(in:move:)`), in the session
+    /// kept open.
+    func read(_ book: ShelfBook, move: BookReader.Move) throws -> Data {
+        let reader = BookReader(bookshelf: try app.bookshelf())
+        return try open(book).use { Data(ReadiumJSON.encode(PageJSON(try reader.read(in: try $0.reading(), move: move))).utf8) }
+    }
+
+    /// The shelf's record of a book by library id, as it is now (progress included), and its record as the API
+    /// answers it (docs/json.md, ShelfBook).
+    func book(_ id: String) throws -> (book: ShelfBook, record: [String: Any]) {
+        let found = try ShelfRecord.find(id, in: app)
+        if let path = found.book.book.path { lock.withLock { paths[id] = path } }
+        return found
     }
 
     /// The file of a book by library id, looked up once: resources are asked for many times a page.
     func path(id: String) throws -> String {
         if let known = lock.withLock({ paths[id] }) { return known }
-        return try path(of: try book(id))
+        return try path(of: try book(id).book)
     }
 
-    func path(of book: [String: Any]) throws -> String {
-        guard let path = book["path"] as? String else { throw WebError(502, "The shelf's record of this book has no file") }
+    func path(of book: ShelfBook) throws -> String {
+        guard let path = book.book.path else {
+            throw WebError(409, "\(book.book.title) has no file on this computer yet", hint: "Download it first.", kind: "not-downloaded")
+        }
         return path
     }
 
-    /// The book's Readium Web Publication Manifest as the plugin wrote it.
-    func manifest(_ book: [String: Any]) throws -> [String: Any] { try manifest(path: try path(of: book)) }
-
-    func manifest(path: String) throws -> [String: Any] {
-        if let known = lock.withLock({ manifests[path] }) { return known }
-        guard let manifest = try host.object(["manifest", path]) as? [String: Any] else {
-            throw WebError(502, "The manifest of \(path) is not a JSON object")
+    /// The book opened once for the server's life, as `shelf read` opens it (`BookReader.session`: the plugin that
+    /// added it, a missing file or a changed edition said); an audiobook's publication only.
+    func open(_ book: ShelfBook) throws -> OpenBook {
+        let path = try path(of: book)
+        if let known = lock.withLock({ opened[path] }) { return known }
+        let bookshelf = try app.bookshelf()
+        let fresh: OpenBook
+        do {
+            fresh = OpenBook(session: try BookReader(bookshelf: bookshelf).session(book, width: ReaderBooks.width))
+        } catch let refusal as ShelfError where refusal.kind == .unavailable {
+            fresh = OpenBook(publication: try bookshelf.open(book), noSession: refusal)
         }
-        lock.withLock { manifests[path] = manifest }
-        return manifest
+        return lock.withLock {
+            if let raced = opened[path] { return raced }
+            opened[path] = fresh
+            return fresh
+        }
+    }
+
+    /// The book of library id `id`, for its resources.
+    func open(id: String) throws -> OpenBook {
+        if let path = lock.withLock({ paths[id] }), let known = lock.withLock({ opened[path] }) { return known }
+        return try open(try book(id).book)
+    }
+
+    /// The book's Readium Web Publication Manifest as the plugin wrote it.
+    func manifest(_ book: OpenBook) throws -> [String: Any] {
+        try book.use { book in
+            if let known = book.manifest { return known }
+            guard let manifest = try JSONSerialization.jsonObject(with: book.publication.manifestJSON) as? [String: Any] else {
+                throw WebError(502, "The manifest of \(book.publication.input.path) is not a JSON object")
+            }
+            book.manifest = manifest
+            return manifest
+        }
     }
 
     /// The book's pages as the command line counts them (Readium positions), one entry per reading-order
     /// resource: `{"href", "start", "count"}`, pages `start ..< start + count` at progressions `i / count`. The
     /// reader turns a place in a chapter into a page with it, without asking the host.
-    func pageRanges(_ book: [String: Any]) throws -> [[String: Any]] {
-        let path = try path(of: book)
-        if let known = lock.withLock({ positions[path] }) { return known }
-        let locators = (try host.object(["positions", path]) as? [[String: Any]]) ?? []
-        var ranges: [[String: Any]] = []
-        for locator in locators {
-            guard let href = locator["href"] as? String,
-                  let position = (locator["locations"] as? [String: Any])?["position"] as? Int else { continue }
-            if let last = ranges.last, last["href"] as? String == href, let count = last["count"] as? Int {
-                ranges[ranges.count - 1]["count"] = count + 1
-            } else {
-                ranges.append(["href": href, "start": position, "count": 1])
+    func pageRanges(_ book: OpenBook) throws -> [[String: Any]] {
+        try book.use { book in
+            if let known = book.pageRanges { return known }
+            var ranges: [[String: Any]] = []
+            for locator in try book.session?.positions ?? book.publication.positions() {
+                guard let position = locator.locations.position else { continue }
+                if let last = ranges.last, last["href"] as? String == locator.href, let count = last["count"] as? Int {
+                    ranges[ranges.count - 1]["count"] = count + 1
+                } else {
+                    ranges.append(["href": locator.href, "start": position, "count": 1])
+                }
             }
+            book.pageRanges = ranges
+            return ranges
         }
-        lock.withLock { positions[path] = ranges }
-        return ranges
     }
 
-    /// The table of contents, flattened with each entry's depth and page (`shelf read BOOK --toc 0`).
-    func toc(_ book: [String: Any], id: String) throws -> [Any] {
-        let path = try path(of: book)
-        if let known = lock.withLock({ tocs[path] }) { return known }
-        let entries = (try host.object(["read", id, "--toc", "0"]) as? [Any]) ?? []
-        lock.withLock { tocs[path] = entries }
-        return entries
+    /// The table of contents, flattened with each entry's depth and page (`shelf read BOOK --toc 0`), as JSON.
+    func toc(_ book: OpenBook) throws -> Data {
+        try book.use { book in
+            if let known = book.toc { return known }
+            let toc = Data(ReadiumJSON.encode(try book.reading().tableOfContents).utf8)
+            book.toc = toc
+            return toc
+        }
     }
 
     /// One resource of the book (a chapter, an image, a style sheet), with the media type the manifest gives it.
-    func resource(path: String, href: String) throws -> (data: Data, type: String) {
-        let manifest = try manifest(path: path)
-        let links = ["readingOrder", "resources", "links"].flatMap { (manifest[$0] as? [[String: Any]]) ?? [] }
+    func resource(id: String, href: String) throws -> (data: Data, type: String) {
+        let book = try open(id: id)
+        let manifest = try manifest(book)
+        let links = ["readingOrder", "resources", "links"].flatMap { manifest[$0] as? [[String: Any]] ?? [] }
         guard let link = links.first(where: { ($0["href"] as? String) == href }) else {
             throw WebError(404, "\(href) is not a resource of this book")
         }
         let type = (link["type"] as? String) ?? "application/octet-stream"
-        let key = path + "\n" + href
+        let key = book.publication.input.path + "\n" + href
         if let data = resources.get(key) { return (data, type) }
-        let data = try host.json(["resource", path, href, "-o", "-"])
+        let data = try book.use { try $0.publication.resource(href) }
         resources.put(key, data)
         return (data, type)
+    }
+
+    /// Hits of `query` in the book, in reading order (docs/json.md: Locators with the text around each hit).
+    func search(_ book: OpenBook, _ query: String) throws -> Data {
+        Data(ReadiumJSON.encode(try book.use { try $0.publication.search(query, limit: 100) }).utf8)
     }
 }
 

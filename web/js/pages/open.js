@@ -1,16 +1,21 @@
-// Where `shelf serve --open FILE` lands. The reader and the player (later versions of this app) take the file
-// from here; until then the page says how to open it from the command line.
+// Where `shelf serve --open FILE` lands (#/open?request=TOKEN): the server puts the book on the shelf (as
+// `shelf add FILE` does, unless it is there already) and says where it opens: the reader for an eBook, the player
+// for an audiobook. This page only goes there, or says why it cannot.
 import { h, replace } from "../dom.js";
 
 export default {
   title: "Open a book",
   section: "my-books",
-  render(main, params) {
-    const file = params.file || "";
-    replace(main, h("h1", {}, "Open a book"),
-      h("p", {}, "shelf was asked to open ", h("code", {}, file), "."),
-      h("p", {}, "The reader and the player are not in the browser app yet. Until they are, ", h("code", {}, "shelf read FILE"),
-        " and ", h("code", {}, "shelf listen FILE"), " open it in the terminal."),
-      h("p", {}, h("a", { href: "#/my-books" }, "Go to My Books")));
+  async render(main, params, app) {
+    replace(main, h("h1", {}, "Opening a book"), h("p", { class: "loading" }, "Putting it on your shelf…"));
+    try {
+      const opened = await app.api.post("/api/open", { request: params.request || "" });
+      app.announce(`Opening ${opened.book.title}.`);
+      location.replace(opened.address);
+    } catch (error) {
+      replace(main, h("h1", {}, "This book could not be opened"),
+        h("p", { role: "alert" }, app.explain(error)),
+        h("p", {}, h("a", { href: "#/my-books" }, "Go to My Books")));
+    }
   },
 };
