@@ -37,6 +37,8 @@ install -d "$pkg/usr/bin" "$pkg/usr/lib/shelf/plugins" "$pkg/usr/lib/shelf/swift
     "$pkg/usr/share/doc/shelf"
 install -m 0755 "$build/shelf" "$pkg/usr/bin/shelf"
 install -m 0644 "$build"/libshelf-*.so "$pkg/usr/lib/shelf/plugins/"
+# The confined process third-party plugins run in (C, no Swift runtime); shelf looks for it in <prefix>/lib/shelf.
+install -m 0755 "$build/shelf-plugin-sandbox" "$pkg/usr/lib/shelf/"
 cp -R "$here/../web" "$pkg/usr/share/shelf/web"
 find "$pkg/usr/share/shelf/web" -type d -exec chmod 0755 {} + -o -type f -exec chmod 0644 {} +
 
@@ -46,10 +48,12 @@ for file in "$build/shelf" "$build"/libshelf-*.so; do ldd "$file"; done \
     | while read -r library; do install -m 0644 "$library" "$pkg/usr/lib/shelf/swift/"; done
 
 # Stripped as dh_strip would, then each file finds the runtime relative to itself.
-strip --remove-section=.comment --remove-section=.note "$pkg/usr/bin/shelf"
+strip --remove-section=.comment --remove-section=.note "$pkg/usr/bin/shelf" "$pkg/usr/lib/shelf/shelf-plugin-sandbox"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
     "$pkg"/usr/lib/shelf/plugins/*.so "$pkg"/usr/lib/shelf/swift/*.so
 patchelf --set-rpath '$ORIGIN/../lib/shelf/swift' "$pkg/usr/bin/shelf"
+# The sandbox is C, but SwiftPM links it with the Swift core library: the carried one, beside it.
+patchelf --set-rpath '$ORIGIN/swift' "$pkg/usr/lib/shelf/shelf-plugin-sandbox"
 for plugin in "$pkg"/usr/lib/shelf/plugins/*.so; do patchelf --set-rpath '$ORIGIN/../swift' "$plugin"; done
 for library in "$pkg"/usr/lib/shelf/swift/*.so; do patchelf --set-rpath '$ORIGIN' "$library"; done
 
@@ -93,7 +97,8 @@ install -m 0644 "$here/debian/control" "$work/debian/control"
 cd "$work"
 install -d "$pkg/DEBIAN"
 # Its warnings about the Swift libraries' unversioned names are expected: they are private, found by RUNPATH.
-dpkg-shlibdeps -Tdebian/shelf.substvars -e debian/shelf/usr/bin/shelf debian/shelf/usr/lib/shelf/plugins/*.so \
+dpkg-shlibdeps -Tdebian/shelf.substvars -e debian/shelf/usr/bin/shelf -e debian/shelf/usr/lib/shelf/shelf-plugin-sandbox \
+    debian/shelf/usr/lib/shelf/plugins/*.so \
     debian/shelf/usr/lib/shelf/swift/*.so 2> "$work/shlibdeps.log" || { cat "$work/shlibdeps.log" >&2; exit 70; }
 dpkg-gencontrol -pshelf -Tdebian/shelf.substvars -Pdebian/shelf "-Vshelf:Dlopened=$dlopened" -Vmisc:Depends=
 find "$pkg" -type d -exec chmod 0755 {} +

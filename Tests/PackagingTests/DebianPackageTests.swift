@@ -129,11 +129,13 @@ final class DebianPackageTests: XCTestCase {
         let version = try ShelfProcess().run(["--version"]).stdout.split(separator: " ")[1]
         XCTAssertTrue(info.stdout.contains("Version: \(version)"), info.stdout)
         // Linked (dpkg-shlibdeps) and opened with dlopen (read from the binaries) alike; no Swift package.
-        for dependency in ["libc6", "libsqlite3-0", "libxml2", "libavformat", "libcurl4", "libzip4", "libmicrohttpd12"] {
+        for dependency in ["libc6", "libsqlite3-0", "libxml2", "libavformat", "libcurl4", "libzip4", "libmicrohttpd12",
+                           "libseccomp2"] {
             XCTAssertTrue(info.stdout.contains(dependency), "Depends names \(dependency): \(info.stdout)")
         }
         XCTAssertFalse(info.stdout.lowercased().contains("swift"), info.stdout)
-        for path in ["usr/bin/shelf", "usr/lib/shelf/plugins/libshelf-epub3.so", "usr/lib/shelf/swift/libswiftCore.so",
+        for path in ["usr/bin/shelf", "usr/lib/shelf/shelf-plugin-sandbox", "usr/lib/shelf/plugins/libshelf-epub3.so",
+                     "usr/lib/shelf/swift/libswiftCore.so",
                      "usr/share/shelf/web/index.html", "usr/share/man/man1/shelf.1.gz", "usr/share/man/man7/shelf-plugin.7.gz",
                      "usr/share/bash-completion/completions/shelf", "usr/share/zsh/vendor-completions/_shelf",
                      "usr/share/fish/vendor_completions.d/shelf.fish", "usr/share/applications/org.shelfreader.Shelf.desktop",
