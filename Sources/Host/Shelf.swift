@@ -53,6 +53,16 @@ public final class Shelf: @unchecked Sendable {
         return directories
     }
 
+    /// Titles on the shelf or account names, one line each and each once, for shell completion: read only, nothing
+    /// created (an empty list when shelf has no database yet), no plugin loaded.
+    public func completionWords(books: Bool) throws -> [String] {
+        guard let directories, FileManager.default.fileExists(atPath: directories.databaseFile.path) else { return [] }
+        let database = try LibraryDatabase(directories: directories)
+        let words = books ? try database.shelfBooks().map(\.book.title) : try database.accounts().map(\.id)
+        var seen = Set<String>()
+        return words.map(DisplayText.oneLine).filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
     /// A connection of its own to the library database, made with its folder when missing. Each session keeps
     /// one, which its callers' threads may share (the connection locks each call and each transaction); `losing`
     /// says what the patron cannot have without it.

@@ -39,17 +39,8 @@ let completeCommand = Command(
     guard ["books", "accounts"].contains(what) else {
         throw ShelfError(.usage, "shelf complete lists books or accounts, not \"\(what)\"")
     }
-    guard let directories = context.shelf.directories,
-          FileManager.default.fileExists(atPath: directories.databaseFile.path) else { return 0 }
-    let database = try LibraryDatabase(directories: directories)
-    let words = what == "books" ? try database.shelfBooks().map(\.book.title) : try database.accounts().map(\.id)
-    var seen = Set<String>()
-    var text = ""
-    for word in words {
-        // One line each: a title with a line break in it would be two words to the shell.
-        let line = word.split(whereSeparator: \.isNewline).joined(separator: " ")
-        if !line.isEmpty, seen.insert(line).inserted { text += line + "\n" }
-    }
+    // One line each: a title with a line break in it would be two words to the shell.
+    let text = try context.shelf.completionWords(books: what == "books").map { $0 + "\n" }.joined()
     Output.raw(Data(text.utf8))
     return 0
 }
