@@ -100,9 +100,9 @@ let package = Package(
         .target(name: "EPUBCore", dependencies: ["PluginKit", "LibZip", "XMLText", "TextFolding", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
-        .target(name: "ShelfCore", dependencies: ["CSQLite"], path: "Sources/ShelfCore"),
+        .target(name: "ShelfCore", dependencies: ["CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
         // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "CSQLite", "CCurl", "CInterrupt", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus", "CSecret"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -115,7 +115,7 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),

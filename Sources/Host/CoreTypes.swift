@@ -14,6 +14,7 @@ public typealias SQLiteValueConvertible = ShelfCore.SQLiteValueConvertible
 public typealias DatabaseError = ShelfCore.DatabaseError
 public typealias SchemaMigration = ShelfCore.SchemaMigration
 public typealias SchemaMigrator = ShelfCore.SchemaMigrator
+public typealias CommandDeadline = ShelfCore.CommandDeadline
 typealias AtomicFile = ShelfCore.AtomicFile
 typealias ByteWriter = ShelfCore.ByteWriter
 typealias ByteReader = ShelfCore.ByteReader

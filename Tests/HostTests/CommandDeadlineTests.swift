@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Host
+@testable import ShelfCore
 
 /// The network limit belongs to a command, not to the process: a process that serves many patron actions
 /// (`shelf serve`, this test runner) must not see its requests refused once its first 20 seconds have passed.

@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import Host
+@testable import ShelfCore
 
 /// The real client against the real loopback server: every feature, and the ways servers fail.
 final class HTTPClientTests: XCTestCase {

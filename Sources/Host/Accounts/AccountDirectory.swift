@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Adding, finding and removing library accounts.

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Signs requests for one library account with the patron's stored credential, and only towards the

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// One book's annotation service, as the library's feed links it (`http://www.w3.org/ns/oa#annotationService`):

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Fetches catalog documents for one account (or none): http(s) through the host's `HTTPClient` with the

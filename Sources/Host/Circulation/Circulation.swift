@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Borrow, reserve, return, cancel, sync and download for one library account.

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// How shelf learns what a library really did when its answer to a borrow, hold or return could not be read:

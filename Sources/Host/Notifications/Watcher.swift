@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// `shelf watch`: syncs every account, runs the rules, delivers what they made, and waits; again and again.

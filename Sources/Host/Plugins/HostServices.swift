@@ -1,22 +1,22 @@
-import CInterrupt
 import Foundation
 import PluginAPI
+import ShelfCore
 import Synchronization
 
 /// The `shelf_host` each plugin receives at init: its own directories, a log that names it,
 /// progress, and cancellation. Allocated once per loaded plugin and kept for the process's life
 /// (plugin.h promises it outlives `deinit`).
 public enum HostServices {
-    /// Ctrl-C was pressed: every call in flight is asked to stop. The signal handler (CInterrupt) only sets a
-    /// `sig_atomic_t`; this reads it, from any thread. Setting it by hand asks the same of every call (or clears it).
-    /// One call alone is cancelled with its `CallCancellation`.
+    /// Ctrl-C was pressed: every call in flight is asked to stop (the core's `Interrupt`, which HTTP transfers
+    /// read too). Setting it by hand asks the same of every call (or clears it). One call alone is cancelled with
+    /// its `CallCancellation`.
     public static var cancelRequested: Bool {
-        get { shelf_interrupt_requested() != 0 }
-        set { shelf_interrupt_set(newValue ? 1 : 0) }
+        get { Interrupt.requested }
+        set { Interrupt.requested = newValue }
     }
 
     /// Installs the Ctrl-C handler: the first asks every call in flight to stop, a second ends shelf (exit 130).
-    public static func installInterruptHandler() { shelf_interrupt_install() }
+    public static func installInterruptHandler() { Interrupt.install() }
 
     public typealias LogSink = @Sendable (_ pluginID: String, _ level: Int32, _ message: String) -> Void
     public typealias ProgressSink = @Sendable (_ pluginID: String, _ fraction: Double, _ label: String?) -> Void

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// The patron's libraries as a front end sees them: the accounts and their sign-ins, one catalog client and one

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Signing in to a library and out again. The front end asks the patron (a terminal prompt, a browser form) and

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// A library the patron uses: its catalog, its authentication document, and where its loans are listed.

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Accounts, cached feeds, catalog entries seen, loans and holds. Every write is one transaction.

@@ -32,7 +32,7 @@ extension HTTPClient {
         }
 
         // Ctrl-C (the host's cancel flag) ends a download at once; its `.part` stays for the next attempt.
-        let isCancelled = isCancelled ?? { HostServices.cancelRequested }
+        let isCancelled = isCancelled ?? { Interrupt.requested }
         var schedule = RetrySchedule(configuration.retry)
         var freshStarts = 0
         while true {

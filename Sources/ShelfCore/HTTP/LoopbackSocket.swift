@@ -3,9 +3,9 @@ import Glibc
 
 /// A listening TCP socket on 127.0.0.1 at a port the system picks: the OAuth redirect's listener and the connector
 /// checks' failing service both need one.
-enum LoopbackSocket {
+package enum LoopbackSocket {
     /// The listening socket and its port; `purpose` names it in the error ("the sign-in").
-    static func listen(backlog: Int32, purpose: String) throws -> (socket: Int32, port: UInt16) {
+    package static func listen(backlog: Int32, purpose: String) throws -> (socket: Int32, port: UInt16) {
         let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ShelfError(.ioError, "cannot open a loopback socket for \(purpose)") }
         var address = sockaddr_in()

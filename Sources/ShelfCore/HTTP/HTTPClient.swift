@@ -21,7 +21,7 @@ public final class HTTPClient: Sendable {
         try validate(request)
         let deadline = configuration.followsCommandDeadline ? CommandDeadline.current : nil
         // Ctrl-C (the host's cancel flag) ends a request at once, whoever sent it.
-        let cancelled = isCancelled ?? { HostServices.cancelRequested }
+        let cancelled = isCancelled ?? { Interrupt.requested }
         let waiting = WaitReporter(url: request.url, limit: deadline?.seconds)
         defer { waiting.finish() }
         var schedule = RetrySchedule(configuration.retry)

@@ -6,6 +6,11 @@ public struct DownloadProgress: Sendable, Equatable {
     /// The size of the whole file when the server announced it.
     public var totalBytes: Int64?
 
+    package init(bytesWritten: Int64, totalBytes: Int64?) {
+        self.bytesWritten = bytesWritten
+        self.totalBytes = totalBytes
+    }
+
     public var fractionCompleted: Double? {
         totalBytes.flatMap { $0 > 0 ? Double(bytesWritten) / Double($0) : nil }
     }
