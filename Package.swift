@@ -101,8 +101,13 @@ let package = Package(
 
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
         .target(name: "ShelfCore", dependencies: ["CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
-        // The host library and the thin command line over it.
-        .target(name: "Host", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        // Plugins: finding, loading (in process or in shelf-plugin-sandbox), the registry, routing by media type,
+        // publications, reading-list connectors and conformance. Knows the core, never the library or the reader.
+        .target(name: "ShelfPlugins", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "LibZip", "TextFolding", "CXML2"],
+                path: "Sources/ShelfPlugins"),
+        // The host: the library, the reader and playback over the plugins and the core, and the session API (the
+        // facade) every front end calls.
+        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -115,20 +120,20 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
-        .testTarget(name: "ReadingListTests", dependencies: ["Host", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
+        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
         .testTarget(name: "BookshelfTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         // Plugins out of process: crashes, exits, hangs, confinement (C fixtures in Fixtures/, built by the tests).
         .testTarget(name: "SandboxTests", dependencies: ["Host", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Host", "TestSupport"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["Host", "ShelfPlugins", "TestSupport"], path: "Tests/IntegrationTests"),
         // Man pages, shell completions, desktop files and the Debian package (packaging/).
-        .testTarget(name: "PackagingTests", dependencies: ["Host", "TestSupport"], path: "Tests/PackagingTests"),
+        .testTarget(name: "PackagingTests", dependencies: ["Host", "ShelfPlugins", "TestSupport"], path: "Tests/PackagingTests"),
     ] + plugins.map(\.1)
 )

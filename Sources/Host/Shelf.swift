@@ -1,3 +1,4 @@
+import ShelfPlugins
 import Foundation
 
 /// The host as one object, and where every front end starts: where shelf keeps its files, the plugins it found

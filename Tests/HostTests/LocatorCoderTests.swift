@@ -1,4 +1,5 @@
 @testable import Host
+@testable import ShelfPlugins
 import Readium
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Host
+@testable import ShelfPlugins
 @testable import Readium
 import XCTest
 

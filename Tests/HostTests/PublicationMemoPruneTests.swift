@@ -1,5 +1,6 @@
 import Foundation
 @testable import Host
+@testable import ShelfPlugins
 import XCTest
 
 /// The memo cache stays bounded: past the limit, the memos written longest ago go, and nothing else.

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfPlugins
 import TestSupport
 import XCTest
 

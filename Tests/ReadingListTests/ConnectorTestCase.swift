@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfPlugins
 import XCTest
 
 /// A test that loads the bundled connectors in-process: a home of its own, where the host keeps the

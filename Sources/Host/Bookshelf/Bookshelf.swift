@@ -1,3 +1,4 @@
+import ShelfPlugins
 import Foundation
 import Readium
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import ShelfPlugins
 import ShelfCore
 import Foundation
 import Glibc

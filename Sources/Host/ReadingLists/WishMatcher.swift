@@ -1,3 +1,4 @@
+import ShelfPlugins
 import Foundation
 
 /// Matches wishes to catalog entries: by ISBN first (normalised to ISBN-13, read from the entry's identifier),

@@ -1,3 +1,4 @@
+import ShelfPlugins
 import Foundation
 
 /// Looks for wished titles in a library's catalog by itself, so that a wish is matched without the patron ever

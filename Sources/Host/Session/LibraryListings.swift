@@ -1,3 +1,4 @@
+import ShelfPlugins
 import Foundation
 
 // What the library session lists for a front end, as the documents of docs/json.md: the accounts, the wish list,

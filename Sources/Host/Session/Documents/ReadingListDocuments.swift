@@ -1,3 +1,4 @@
+import ShelfPlugins
 import Foundation
 
 // The reading lists' and the wish list's --json documents (docs/json.md, "Reading lists").

@@ -1,3 +1,4 @@
+import ShelfCore
 import CPluginChannel
 import Foundation
 import Glibc

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Every plugin found on the search path: the ones loaded, and the ones refused with a reason.

@@ -1,3 +1,5 @@
+import Readium
+import ShelfCore
 import Foundation
 import Glibc
 

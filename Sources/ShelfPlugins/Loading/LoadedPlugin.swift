@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 import Glibc
 import PluginAPI
@@ -163,12 +164,12 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     public var isFormatPlugin: Bool { capabilities.contains(SHELF_EXT_FORMAT) }
 
-    var format: UnsafePointer<shelf_format_v1>? {
+    package var format: UnsafePointer<shelf_format_v1>? {
         extensionTable(SHELF_EXT_FORMAT, minimumSize: MemoryLayout<shelf_format_v1>.size)?.assumingMemoryBound(to: shelf_format_v1.self)
     }
 
     /// Serialises calls for plugins that do not allow concurrent handles (plugin.h, "Threading").
-    func call<T>(_ body: () throws -> T) rethrows -> T {
+    package func call<T>(_ body: () throws -> T) rethrows -> T {
         // Out of process, the calls without a handle (probe, open, connect) find their plugin through the thread.
         if let remote { return try remote.during(body) }
         if descriptor.concurrentHandles { return try body() }

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 import PluginAPI
 import Readium
@@ -198,7 +199,7 @@ public final class Publication {
     }
 }
 
-func withOptionalCString<T>(_ s: String?, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
+package func withOptionalCString<T>(_ s: String?, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
     guard let s else { return try body(nil) }
     return try s.withCString { try body($0) }
 }

@@ -1,3 +1,5 @@
+import Readium
+import ShelfCore
 import Foundation
 import PluginAPI
 
@@ -108,8 +110,8 @@ public final class Connector: @unchecked Sendable {
     }
 }
 
-enum ReadingListJSON {
-    static func string<T: Encodable>(_ value: T) -> String {
+package enum ReadingListJSON {
+    package static func string<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

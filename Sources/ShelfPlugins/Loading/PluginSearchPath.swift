@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Where plugins are looked for, in order; the first plugin with a given id wins, so a plugin

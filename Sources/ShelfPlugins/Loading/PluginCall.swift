@@ -2,8 +2,8 @@ import Foundation
 import PluginAPI
 
 /// Helpers for making one ABI call: a zeroed error to pass, reading it back, and collecting output.
-enum PluginCall {
-    static func newError() -> shelf_error {
+package enum PluginCall {
+    package static func newError() -> shelf_error {
         var error = shelf_error()
         error.struct_size = UInt32(MemoryLayout<shelf_error>.size)
         return error
@@ -23,7 +23,7 @@ enum PluginCall {
     }
 
     /// Runs a call that writes to one writer; throws a PluginCallError on a non-OK status.
-    static func collect(_ plugin: LoadedPlugin, limit: Int = OutputCollector.jsonLimit,
+    package static func collect(_ plugin: LoadedPlugin, limit: Int = OutputCollector.jsonLimit,
                         _ body: (UnsafePointer<shelf_writer>, UnsafeMutablePointer<shelf_error>) -> shelf_status) throws -> Data {
         let output = OutputCollector(limit: limit)
         var error = newError()
@@ -32,7 +32,7 @@ enum PluginCall {
         return output.data
     }
 
-    static func check(_ status: shelf_status, _ error: inout shelf_error, _ plugin: LoadedPlugin) throws {
+    package static func check(_ status: shelf_status, _ error: inout shelf_error, _ plugin: LoadedPlugin) throws {
         guard status != SHELF_OK else { return }
         throw PluginCallError(status: status, message: message(of: &error), location: text(&error.location),
                               pluginID: plugin.descriptor.id)

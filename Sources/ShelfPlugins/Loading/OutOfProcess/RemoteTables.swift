@@ -1,3 +1,4 @@
+import Readium
 import CPluginChannel
 import Foundation
 import PluginAPI

@@ -1,3 +1,4 @@
+import ShelfCore
 import PluginAPI
 
 /// A failed call into a plugin, as the plugin explained it.

@@ -1,3 +1,4 @@
+import Readium
 import Foundation
 import TextFolding
 

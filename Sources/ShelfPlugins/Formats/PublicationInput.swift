@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 import PluginAPI
 
@@ -37,7 +38,7 @@ public struct PublicationInput: Sendable {
     }
 
     /// Builds the C struct, valid only inside `body`.
-    func withCInput<T>(_ body: (UnsafePointer<shelf_input>) throws -> T) rethrows -> T {
+    package func withCInput<T>(_ body: (UnsafePointer<shelf_input>) throws -> T) rethrows -> T {
         try path.withCString { cPath in
             try uri.withCString { cURI in
                 try (mediaType ?? "").withCString { cType in
