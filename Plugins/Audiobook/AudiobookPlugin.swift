@@ -96,17 +96,20 @@ final class AudiobookPlugin: FormatPlugin {
         }
         let data = try package.read(manifestName)
         var parser = ManifestParser(base: .package)
+        // A linked resource (a separate TOC) that cannot be read is one the parser goes without, as if not linked.
         parser.readResource = { name in package.has(name) ? try? package.read(name, limit: 8 << 20) : nil }
         var book = try parser.parse(data, location: "\(location)/\(manifestName)")
         let publication = AudiobookPublication(book: book, package: package, cacheDirectory: cache)
         // Measure the tracks inside: they are copied to the cache once, then read from there.
         for i in book.tracks.indices {
             guard case .zipEntry(let name) = book.tracks[i].source, package.has(name) else { continue }
+            // Measuring only: a track that cannot be copied out keeps its declared length, and playing it says why.
             if let path = try? publication.extracted(name) {
                 TrackHealth.check(path: path, declared: book.tracks[i].duration).apply(to: &book.tracks[i])
                 if book.tracks[i].type == nil { book.tracks[i].type = ManifestParser.guessType(name) }
             }
         }
+        // As above: a track that cannot be copied out gives no chapters, and the track itself stands for them.
         if book.toc.isEmpty { chaptersOrTracks(&book) { name in try? publication.extracted(name) } }
         return AudiobookPublication(book: book, package: package, cacheDirectory: cache)
     }
@@ -156,6 +159,7 @@ final class AudiobookPlugin: FormatPlugin {
             case .zipEntry(let n): path = extract(n)
             case .remote: path = nil
             }
+            // A file that does not open has no chapters to offer; TrackHealth says what is wrong with it.
             let chapters = path.flatMap { FileManager.default.fileExists(atPath: $0) ? (try? MediaFile(path: $0))?.chapters : nil } ?? []
             if chapters.count > 1 || (chapters.count == 1 && book.tracks.count == 1) {
                 entries += chapters.enumerated().map { j, c in

@@ -73,11 +73,13 @@ final class AudiobookPublication: AudioPublication {
     /// A package entry copied to the cache, named by the package and the entry.
     func extracted(_ name: String) throws -> String {
         guard let package else { throw PluginFailure.notFound("no package", at: name) }
+        // Only part of a cache key: unknown, the package is keyed by its path alone and copied out again if it changed.
         let attrs = try? FileManager.default.attributesOfItem(atPath: package.path)
         let stamp = "\(package.path)|\((attrs?[.size] as? NSNumber)?.int64Value ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in stamp.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         let dir = (cacheDirectory as NSString).appendingPathComponent(String(format: "pkg-%016llx", hash))
+        // Without the folder, `extract` below fails saying it cannot write to the plugin's cache.
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let safe = name.replacingOccurrences(of: "/", with: "_")
         let dest = (dir as NSString).appendingPathComponent(safe)

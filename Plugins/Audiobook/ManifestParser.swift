@@ -188,6 +188,7 @@ struct ManifestParser {
             guard let o = item as? [String: Any] else { continue }
             let kids = tocEntries(LenientJSON.list(o["children"] ?? o["entries"]), tracks: tracks, depth: depth + 1)
             guard let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]),
+                  // A TOC entry pointing outside the book is skipped; its children are kept (the TOC is lenient).
                   let resolved = try? resolve(href, location: "toc") else {
                 out += kids
                 continue

@@ -52,6 +52,7 @@ final class AudioPackage {
         lock.lock()
         defer { lock.unlock() }
         let e = try entry(name)
+        // A probe: no copy there (or none readable) means copying it now.
         if let attrs = try? FileManager.default.attributesOfItem(atPath: destination),
            (attrs[.size] as? NSNumber)?.uint64Value == e.size { return }
         let temp = destination + ".part"
@@ -62,11 +63,13 @@ final class AudioPackage {
         do {
             do { try archive.stream(e) { out.write(Data($0)) } } catch let z as ZipError { throw PluginFailure(z) }
             try out.close()
+            // An incomplete copy in the way, usually absent; the move below fails if it is still there.
             _ = try? FileManager.default.removeItem(atPath: destination)
             try FileManager.default.moveItem(atPath: temp, toPath: destination)
         } catch {
+            // Tidying after the error thrown below, which is the one that matters.
             try? out.close()
-            try? FileManager.default.removeItem(atPath: temp)
+            try? FileManager.default.removeItem(atPath: temp) // as above
             throw error
         }
     }

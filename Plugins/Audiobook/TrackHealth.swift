@@ -17,6 +17,7 @@ struct TrackHealth {
     static let share = 0.02
 
     static func check(path: String, declared manifestSeconds: Double?) -> TrackHealth {
+        // Not there (or not readable) is the problem said: "is missing".
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
             return TrackHealth(seconds: nil, problem: "is missing", missing: true)
         }

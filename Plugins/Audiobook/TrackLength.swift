@@ -85,6 +85,7 @@ enum TrackLength {
     }
 
     private static func fileSize(_ path: String) -> Int64? {
+        // Unknown size: the length is taken from the decoder alone.
         (try? FileManager.default.attributesOfItem(atPath: path))?[.size].flatMap { ($0 as? NSNumber)?.int64Value }
     }
 }

@@ -43,6 +43,7 @@ public final class EPUBBook {
 
         // mimetype: present and first is the rule; Debian's re-packed books break it and still open.
         if let m = zip.entry(named: "mimetype") {
+            // A mimetype entry that cannot be read says nothing either way; the book is read by its container.
             if let bytes = try? zip.read(m, limit: 64) {
                 let text = String(decoding: bytes, as: UTF8.self).trimmedASCII
                 if text != "application/epub+zip" { warnings.append("the mimetype entry says '\(text)', not application/epub+zip") }
@@ -76,8 +77,16 @@ public final class EPUBBook {
         warnings.append(contentsOf: opf.warnings)
 
         // Encryption.
-        let encData = try? zip.entry(named: "META-INF/encryption.xml").map { try zip.read($0, limit: 8 << 20) }
-        let encryption = EncryptionInfo.parse(encData ?? nil, hasRights: zip.contains("META-INF/rights.xml"),
+        // Present but unreadable is not absent: encrypted items would show as garbage, unsaid.
+        var encData: Data?
+        if let entry = zip.entry(named: "META-INF/encryption.xml") {
+            do {
+                encData = try zip.read(entry, limit: 8 << 20)
+            } catch {
+                warnings.append("META-INF/encryption.xml cannot be read (\(error)); encrypted items may show as garbage")
+            }
+        }
+        let encryption = EncryptionInfo.parse(encData, hasRights: zip.contains("META-INF/rights.xml"),
                                               hasLCPLicense: zip.contains("META-INF/license.lcpl"))
         self.encryption = encryption
         warnings.append(contentsOf: encryption.warnings)
@@ -94,6 +103,7 @@ public final class EPUBBook {
         var nav = Navigation()
         func read(_ p: String) -> Data? {
             guard let e = zip.entry(named: p), encryption.protection(of: p) == nil,
+                  // Said: the warning below.
                   let data = try? zip.read(e, limit: 16 << 20) else {
                 warnings.append("the navigation document '\(p)' is missing or unreadable")
                 return nil
@@ -179,6 +189,7 @@ public final class EPUBBook {
             coverPagePaths.insert(Paths.percentDecode(p))
         }
         // A cover page: the guide's cover, or a first spine item that only shows the cover image.
+        // A cover page that does not parse gives no cover image: the book opens without a cover.
         if coverImagePath == nil, let page = coverPagePaths.first, let root = try? rawDocument(at: page).root {
             coverImagePath = firstImage(in: root, docPath: page)
         }
@@ -186,6 +197,7 @@ public final class EPUBBook {
             let name = (first.item.path as NSString).lastPathComponent.lowercased()
             if name.contains("cover") || first.item.id.lowercased().contains("cover") {
                 coverPagePaths.insert(first.item.path)
+                // As above.
                 if coverImagePath == nil, let root = try? rawDocument(at: first.item.path).root {
                     coverImagePath = firstImage(in: root, docPath: first.item.path)
                 }

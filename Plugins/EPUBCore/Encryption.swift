@@ -38,6 +38,7 @@ public struct EncryptionInfo {
         var info = EncryptionInfo()
         if hasLCPLicense { info.scheme = .lcp } else if hasRights { info.scheme = .adept }
         guard let data else { return info }
+        // Said: the warning below.
         guard let doc = try? XML.parseRaw(data, name: "META-INF/encryption.xml"), let root = doc.root else {
             info.warnings.append("META-INF/encryption.xml cannot be read; encrypted items may show as garbage")
             return info

@@ -31,6 +31,7 @@ final class FragmentPlaces {
         let target = item.content
         guard !target.mediaType.hasPrefix("image/") || target.mediaType == "image/svg+xml",
               book.encryption.protection(of: target.path) == nil,
+              // A document that does not parse has no fragments to place; rendering it says what is wrong.
               let root = try? book.rawDocument(at: target.path).root else { return nil }
         let found = TextRenderer.anchoredText(root)
         last = (index, found.text, found.anchors)

@@ -205,6 +205,7 @@ extension EPUBBook {
     }
 
     private func readClips(smilPath: String, limit: Int) -> [JSONValue] {
+        // Media overlays are extra: a SMIL file that cannot be read gives no clips, and the text is still read.
         guard let data = try? data(path: smilPath, limit: 8 << 20),
               let smil = SMILOutline.read(data, path: smilPath) else { return [] }
         let dir = Paths.directory(of: smilPath)

@@ -27,6 +27,7 @@ struct NCXOutline {
     static func read(_ data: Data, path: String) -> NCXOutline? {
         let stream = NCXStreamReader()
         if XMLStream.read(data, stream) { return stream.outline }
+        // Nil is the answer for a document that cannot be read at all (above); the caller warns.
         return (try? XML.parseRaw(data, name: path, htmlFallback: true))?.root.map(NCXOutline.init(tree:))
     }
 

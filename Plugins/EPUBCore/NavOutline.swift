@@ -39,6 +39,7 @@ struct NavOutline {
     static func read(_ data: Data, path: String) -> NavOutline? {
         let stream = NavStreamReader()
         if XMLStream.read(data, stream), !stream.nested { return stream.outline }
+        // Nil is the answer for a document that cannot be read at all (above); the caller warns.
         return (try? XML.parseRaw(data, name: path, htmlFallback: true))?.root.map(NavOutline.init(tree:))
     }
 

@@ -139,6 +139,7 @@ extension EPUBPublication {
     private func document(of index: Int) -> LibXMLElement? {
         let content = book.readingOrder[index].content
         guard !content.mediaType.hasPrefix("image/"), book.encryption.protection(of: content.path) == nil else { return nil }
+        // Nil: a document shelf cannot read is passed over when looking for where the book opens.
         return (try? book.rawDocument(at: content.path))?.root
     }
 

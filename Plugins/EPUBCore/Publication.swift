@@ -167,12 +167,15 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                     throw PluginFailure.notFound("position \(p) is outside this book (it has \(positionsByItem().reduce(0) { $0 + $1.count }) positions)")
                 }
                 index = i
+                // The page renders either way; a place that cannot be refined is reported as the item's start.
                 located = try? locate(locator)
             } else if let i = itemIndex(href: locator.href, position: locator.locations.position) {
                 index = i
+                // The page renders either way; a place that cannot be refined is reported as the item's start.
                 located = try? locate(locator)
             } else if let p = locator.locations.position, let i = itemIndex(position: p) {
                 index = i
+                // As above.
                 located = try? locate(Locator(href: "", type: "", locations: .init(position: p)))
             } else if let path = book.entryPath(forHref: locator.href), let item = book.manifestItem(path: path),
                       EPUBBook.contentTypes.contains(item.mediaType) {
@@ -302,6 +305,7 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         var folder = ScalarFolder()
         let groups = positionsByItem()
         for (index, item) in book.readingOrder.enumerated() {
+            // A document whose text cannot be had has nothing to find in it; reading it says what is wrong.
             guard let text = try? plainText(index), !text.isEmpty else { continue }
             let folded = FoldedText(text, keep: .text, folder: &folder)
             let scalars = Array(text.unicodeScalars)

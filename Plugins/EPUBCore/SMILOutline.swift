@@ -19,6 +19,7 @@ struct SMILOutline {
     static func read(_ data: Data, path: String) -> SMILOutline? {
         let stream = SMILStreamReader()
         if XMLStream.read(data, stream) { return stream.outline }
+        // Nil is the answer for a document that cannot be read at all (above); the caller warns.
         return (try? XML.parseRaw(data, name: path))?.root.map(SMILOutline.init(tree:))
     }
 

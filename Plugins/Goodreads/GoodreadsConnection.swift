@@ -122,6 +122,7 @@ final class GoodreadsConnection: ReadingListConnection {
                                      [("v", "2"), ("shelf", name), ("page", String(page)), ("per_page", "200")], key: key)
                 let (got, end, total) = try GoodreadsXML.reviews(doc, requested: name)
                 entries += got
+                // Progress only; a cancellation it would report is seen by `host.isCancelled` at the next page.
                 try? host.progress(-1, "Goodreads shelf \(name), page \(page)")
                 if got.isEmpty || end >= total { break }
                 page += 1
@@ -197,7 +198,13 @@ final class GoodreadsConnection: ReadingListConnection {
         var text = ""
         if let data = FileManager.default.contents(atPath: path) {
             text = String(decoding: data, as: UTF8.self)
-            let rows = (try? CSV.parse(data)) ?? []
+            // A file that is not CSV is not treated as empty: appending to it would repeat what it holds, or bury it.
+            let rows: [[String]]
+            do {
+                rows = try CSV.parse(data)
+            } catch {
+                throw PluginFailure.badData("the export file is not a CSV file shelf can add to (\(error)); move it away and push again", at: path)
+            }
             for row in rows.dropFirst() where row.count >= 9 {
                 existing.insert(GoodreadsCSV.importKey(title: row[1], author: row[2], isbn: Text.isbn(row[4]) ?? Text.isbn(row[3]), shelf: row[8]))
             }
@@ -233,6 +240,7 @@ final class GoodreadsConnection: ReadingListConnection {
 
     /// POST shelf/add_to_shelf.xml for each entry; the book id comes from the entry or from its ISBN.
     func pushAPI(_ entries: [ReadingListEntry], oauth: OAuth1) throws -> PushResult {
+        // What was pushed before, to skip it: unknown, it is pushed again, which adding to a shelf takes as a no-op.
         var done = Set((try? String(contentsOfFile: host.dataDirectory + "/pushed.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? [])
         var results: [PushOutcome] = []
         for (i, e) in entries.enumerated() {
@@ -265,6 +273,7 @@ final class GoodreadsConnection: ReadingListConnection {
                 results.append(PushOutcome(index: i, status: .failed, message: failure.message))
             }
         }
+        // As above: not remembered, the next push sends these again, harmlessly; the results say what was done.
         try? done.sorted().joined(separator: "\n").write(toFile: host.dataDirectory + "/pushed.txt", atomically: true, encoding: .utf8)
         return PushResult(results: results)
     }

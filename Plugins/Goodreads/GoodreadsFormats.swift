@@ -175,6 +175,7 @@ enum GoodreadsXML {
     /// A write's answer (shelf/add_to_shelf, shelf/add_books_to_shelves): nil when it reports success, else why not.
     /// An answer that is not XML (or empty) is taken at its HTTP status.
     static func writeFailure(_ body: Data) -> String? {
+        // As the comment above says: an answer that is not XML is taken at its HTTP status, which was checked.
         guard body.contains(UInt8(ascii: "<")), let root = try? XNode.parse(body, what: "the answer") else { return nil }
         if let result = root.string("result"), result.lowercased() != "ok" { return "Goodreads answered: \(Text.collapse(result))" }
         if let error = root.string("error") { return "Goodreads answered: \(Text.collapse(error))" }

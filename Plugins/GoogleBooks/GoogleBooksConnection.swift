@@ -86,6 +86,7 @@ final class GoogleBooksConnection: ReadingListConnection {
     }
 
     func errorMessage(_ response: HostHTTPResponse) -> String {
+        // Only the words added to an error already said (the status); a body that is no JSON adds none.
         guard let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
               let error = object["error"] as? [String: Any], let message = error["message"] as? String else { return "" }
         return ": " + String(message.prefix(200))
@@ -130,9 +131,11 @@ final class GoogleBooksConnection: ReadingListConnection {
                                      body: Data(form(fields).utf8), noRetry: true)
         var body = response.body
         if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
+        // A body that is no JSON has no token: the guard below says what Google answered.
         let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:]
         guard response.isSuccess, let access = object["access_token"] as? String, !access.isEmpty else {
             if response.status == 400 || response.status == 401, let error = object["error"] as? String {
+                // Forgetting tokens Google refused is tidying: the error says to sign in again, which replaces them.
                 if error == "invalid_grant" { try? host.setSecret(nil, for: "refresh_token"); try? host.setSecret(nil, for: "access_token") }
                 throw PluginFailure.protected("Google refused \(what) (\(error)): sign in again with `shelf lists connect google-books --authorize`")
             }
@@ -201,6 +204,7 @@ final class GoogleBooksConnection: ReadingListConnection {
             items += page
             let total = (object["totalItems"] as? NSNumber)?.intValue ?? 0
             start += page.count
+            // Progress only; a cancellation is seen by the next request, which the host stops.
             try? host.progress(total > 0 ? min(1, Double(start) / Double(total)) : -1, "Google Books shelf \(id)")
             if page.isEmpty || start >= total { break }
         }
@@ -272,6 +276,7 @@ final class GoogleBooksConnection: ReadingListConnection {
                 onShelf[shelfID]!.insert(volumeID)
                 // A finished book leaves "To read" and "Reading now".
                 if e.shelf == "read" {
+                    // Best effort: the book is on "Read", which is what was asked; left on another shelf, it says so there.
                     for other in [2, 3] { _ = try? request("POST", "/mylibrary/bookshelves/\(other)/removeVolume", [("volumeId", volumeID)], access: access) }
                 }
                 results.append(PushOutcome(index: i, status: .added))

@@ -24,6 +24,7 @@ public struct ServeInstance: Codable, Equatable, Sendable {
 
     /// The running server recorded in `cache`, if its process lives and its port answers as shelf.
     public static func running(in cache: URL) -> ServeInstance? {
+        // A record that cannot be read names no server to reuse: a new one starts, and `save` replaces the record.
         guard let data = FileManager.default.contents(atPath: file(in: cache).path),
               let instance = try? JSONDecoder().decode(ServeInstance.self, from: data) else { return nil }
         guard instance.pid != getpid(), kill(instance.pid, 0) == 0, answers(port: instance.port) else { return nil }
@@ -48,6 +49,7 @@ public struct ServeInstance: Codable, Equatable, Sendable {
     /// Removes the record if it is still this one's.
     public func remove(in cache: URL) {
         let target = Self.file(in: cache)
+        // Removed only when it is surely this one's; another's (or an unreadable one) is left to its owner.
         guard let data = FileManager.default.contents(atPath: target.path),
               (try? JSONDecoder().decode(ServeInstance.self, from: data)) == self else { return }
         unlink(target.path)

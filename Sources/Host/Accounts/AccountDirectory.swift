@@ -29,11 +29,13 @@ public struct AccountDirectory {
         } catch let error as ShelfError where error.kind == .permission && !url.isFileURL {
             // A protected catalog answers 401 with the authentication document as its body.
             let response = try CatalogClient.mapErrors(url: url) { try http.send(HTTPRequest(.get, url)) }
+            // A probe: a body that is no authentication document leaves the 401 as it was, thrown.
             guard (try? AuthenticationDocument.parse(response.body, url: url)) != nil else { throw error }
             authURL = url.absoluteString
             authText = String(decoding: response.body, as: UTF8.self)
         }
         if let fetched {
+            // A probe: what is not JSON is parsed as a feed below, whose error says what the document is not.
             if let json = (try? JSONSerialization.jsonObject(with: fetched.data)) as? [String: Any], json["authentication"] != nil {
                 authURL = fetched.url.absoluteString
                 authText = String(decoding: fetched.data, as: UTF8.self)

@@ -15,6 +15,8 @@ public final class Authenticator: @unchecked Sendable {
         self.store = store
         self.http = http
         if let text = account.authDocument, let url = URL(string: account.authDocumentURL ?? account.catalogURL) {
+            // Stored after it parsed when the account was added: one that no longer does offers no sign-in, which
+            // `SignIn.flow` says ("the library offers no way to sign in"), and `shelf account add` fetches it anew.
             document = try? AuthenticationDocument.parse(Data(text.utf8), url: url)
         } else {
             document = nil
@@ -29,6 +31,7 @@ public final class Authenticator: @unchecked Sendable {
         trustedHosts = hosts
     }
 
+    // Only for words ("signed in" in an error message); `authorize` reads the credential and throws what fails.
     public var credential: Credential? { try? store.credential(for: account.id) }
 
     public func isTrusted(_ url: URL) -> Bool {

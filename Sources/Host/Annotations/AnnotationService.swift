@@ -40,6 +40,7 @@ public struct AnnotationService {
         }
         try CatalogClient.requireSuccess(response)
         var stored = annotation
+        // The echo is one of two ways to learn the id (the Location header the other); without either the caller says so.
         if let object = try? JSONSerialization.jsonObject(with: response.body), let echoed = WebAnnotation(jsonObject: object),
            let id = echoed.id {
             stored.id = id

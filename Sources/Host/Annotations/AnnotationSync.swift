@@ -48,17 +48,11 @@ public struct AnnotationSync {
         return try database.loans(accountID: accountID).first { $0.entry.id == entryID }?.entry
     }
 
-    /// Syncs every downloaded loan of `accountID` whose entry carries the annotation service link. One book's
-    /// failure does not stop the others; it is returned as the error of that book.
-    public func syncLoans(accountID: String) -> [(bookID: String, result: Result<Outcome, Error>)] {
-        guard let loans = try? database.loans(accountID: accountID) else { return [] }
-        return syncLoans(loans)
-    }
-
     /// Syncs those of `loans` (an account's, as a sync just stored them) that are downloaded and carry the link.
     public func syncLoans(_ loans: [LoanRecord]) -> [(bookID: String, result: Result<Outcome, Error>)] {
         var out: [(String, Result<Outcome, Error>)] = []
         for loan in loans where loan.entry.annotationServiceLink != nil {
+            // A book no longer on the shelf (or unreadable, which `shelf books` says) has nothing here to sync.
             guard let bookID = loan.bookID, let book = try? database.shelfBook(id: bookID) else { continue }
             out.append((bookID, Result { try sync(book, entry: loan.entry) }))
         }
@@ -81,7 +75,13 @@ public struct AnnotationSync {
 
         // 2. Local changes from it.
         let knownPages = book.progress?.pages
-        let localPlace = try database.readingLocator(bookID: bookID)
+        let localPlace: Locator?
+        do {
+            localPlace = try database.readingLocator(bookID: bookID)
+        } catch let error as DatabaseError where error.kind == .damaged {
+            // A place here that cannot be read loses to the library's: fetching it replaces the damaged one.
+            localPlace = nil
+        }
         let localTime = book.progress?.updatedAt
         let remotePlace = remote.filter { $0.motivation == .idling }.reduce(nil as WebAnnotation?) { best, next in
             guard let best else { return next }
@@ -150,7 +150,12 @@ public struct AnnotationSync {
             do {
                 let stored = try service.post(WebAnnotation(motivation: .bookmarking, source: entry.id, locator: mark.locator,
                                                             device: device, time: mark.createdAt))
-                if let id = stored.id { try database.recordSyncedBookmark(bookID: bookID, annotationID: id, bookmarkID: mark.id) }
+                guard let id = stored.id else {
+                    // Kept, but with no id to know it by, it is sent again at the next sync (a second copy there).
+                    outcome.problems.append("bookmark \(mark.id) was sent, but the library's answer gave it no id, so the next sync sends it again")
+                    continue
+                }
+                try database.recordSyncedBookmark(bookID: bookID, annotationID: id, bookmarkID: mark.id)
                 outcome.bookmarksSent += 1
             } catch { outcome.problems.append("bookmark \(mark.id) was not sent: \(Self.words(error))") }
         }

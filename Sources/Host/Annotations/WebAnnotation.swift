@@ -65,6 +65,7 @@ public struct WebAnnotation: Equatable, Sendable {
     }
 
     public func jsonData() -> Data {
+        // Strings, numbers and dictionaries of them only: JSONSerialization cannot refuse them.
         (try? JSONSerialization.data(withJSONObject: jsonObject(), options: [.sortedKeys])) ?? Data()
     }
 
@@ -80,8 +81,11 @@ public struct WebAnnotation: Equatable, Sendable {
         let value = selector["value"]
         var locator: Locator?
         if let text = value as? String {
+            // A selector that is no Locator makes no annotation of ours: nil, as the comment above says.
             locator = try? Locator.parse(text)
+        // As above: a selector value that is no Locator makes no annotation of ours.
         } else if let inner = value as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: inner) {
+            // As above.
             locator = try? Locator.parse(String(decoding: data, as: UTF8.self))
         }
         guard let locator, !locator.href.isEmpty else { return nil }

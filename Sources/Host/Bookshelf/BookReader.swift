@@ -55,8 +55,17 @@ public struct BookReader {
 
     /// The page the patron is on: the saved place, found again in this file, or where a reader opens the book.
     public func currentPage(_ session: ReadingSession, notes: inout [String]) throws -> Int {
-        guard let saved = try bookshelf.database.readingLocator(bookID: session.book.book.id) else {
-            return try session.startPage()
+        let saved: Locator
+        do {
+            guard let found = try bookshelf.database.readingLocator(bookID: session.book.book.id) else {
+                return try session.startPage()
+            }
+            saved = found
+        } catch let error as DatabaseError where error.kind == .damaged {
+            // Said, not thrown: the book still opens, and the next page turn saves a place that can be read.
+            let start = try session.startPage()
+            notes.append("Your saved place could not be read (\(error.message)); showing page \(start) instead.")
+            return start
         }
         switch session.resolve(saved) {
         case .page(let page):

@@ -57,9 +57,11 @@ enum BookWarnings {
     /// Records `digests` as said for the book; false when they all had been.
     private static func remember(_ digests: [String], bookID: String, database: LibraryDatabase) -> Bool {
         let key = "warned:" + bookID
+        // Remembering is a courtesy: unknown, a warning is said again, which is the lesser harm than never.
         let said = ((try? database.meta(key)) ?? nil)?.split(separator: "\n").map(String.init) ?? []
         let new = digests.filter { !said.contains($0) }
         guard !new.isEmpty else { return false }
+        // As above: not remembered, said again next time.
         try? database.setMeta(key, (said + new).suffix(50).joined(separator: "\n"))
         return true
     }

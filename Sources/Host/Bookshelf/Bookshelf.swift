@@ -67,6 +67,7 @@ public final class Bookshelf {
         defer { BookWarnings.added(path: source, bookID: id, database: database) }
         let existing = try database.shelfBook(id: id)
         if let existing, let reason = Self.unreadable(publication), let old = existing.book.path,
+           // A probe: a kept copy that no longer opens is no readable copy to keep, and the new one takes its place.
            let kept = try? shelf.open(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil {
             // Never trade a copy the patron can read for one they cannot (a DRM-protected edition with the same
             // identifier): the shelf keeps one file per book, so this one is refused.
@@ -124,6 +125,7 @@ public final class Bookshelf {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ShelfError(.permission, "cannot be read", subject: path)
         }
+        // Only read: closing cannot lose anything.
         defer { try? handle.close() }
         var hash: UInt64 = 0xcbf29ce484222325
         while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {

@@ -66,10 +66,16 @@ extension LibraryDatabase {
     private func decodeShelfBook(_ row: SQLiteRow) throws -> ShelfBook {
         let authorsJSON: String = try row.get("authors")
         let authors: [String]
+        // The fast reader first; what it does not take is read by JSONSerialization, and a column that is no list of
+        // names there either is damaged, as `decodeBook` says, never a book without authors.
         if case .array(let items)? = try? JSONReader.parse(authorsJSON), items.allSatisfy({ $0.string != nil }) {
             authors = items.compactMap(\.string)
+        } else if let names = (try? JSONSerialization.jsonObject(with: Data(authorsJSON.utf8))) as? [String] { // else damaged
+            authors = names
         } else {
-            authors = (try? JSONSerialization.jsonObject(with: Data(authorsJSON.utf8))) as? [String] ?? []
+            throw DatabaseError(kind: .damaged, path: path,
+                                message: "the library database at \(path) holds authors that are not a list of names "
+                                    + "(\(authorsJSON)) for the book \(try row.get("id", as: String.self))")
         }
         let openedAt: Int64? = try row.get("opened_at")
         let book = BookRecord(id: try row.get("id"), path: try row.get("path"), sourceURI: try row.get("source_uri"),
@@ -145,7 +151,13 @@ extension LibraryDatabase {
 
     public func readingLocator(bookID: String) throws -> Locator? {
         guard let saved = try position(bookID: bookID) else { return nil }
-        return try? Locator.parse(saved.locator)
+        // A place that does not parse is damaged, not absent: a reader opening at the start must say why.
+        do {
+            return try Locator.parse(saved.locator)
+        } catch {
+            throw DatabaseError(kind: .damaged, path: path,
+                                message: "the saved place of book \(bookID) in the library database at \(path) cannot be read (\(error))")
+        }
     }
 
     // MARK: Bookmarks
@@ -182,6 +194,7 @@ extension LibraryDatabase {
     }
 
     private func decodeBookmark(_ row: SQLiteRow) throws -> Bookmark? {
+        // A bookmark whose place does not parse is left out, so that the book's other bookmarks still list and open.
         guard let locator = try? Locator.parse(try row.get("locator")) else { return nil }
         return Bookmark(id: try row.get("id"), bookID: try row.get("book_id"), locator: locator, note: try row.get("note"),
                         createdAt: Date(databaseMilliseconds: try row.get("created_at")))

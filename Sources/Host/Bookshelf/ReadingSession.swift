@@ -135,6 +135,7 @@ public final class ReadingSession {
     /// a quote found nowhere is `.lost`, never a guess.
     public func resolve(_ locator: Locator) -> Resolution {
         var first = pageNumber(of: locator)
+        // A place the plugin cannot locate is not in this edition: `.lost` below says so to the patron.
         if first == nil, let located = try? publication.locate(locator) { first = pageNumber(of: located) }
         guard let quote = locator.text, let highlight = quote.highlight, FoldedText.letters(highlight).scalars.count >= 3 else {
             return first.map(Resolution.page) ?? .lost("this place is not in this edition of the book")
@@ -162,6 +163,7 @@ public final class ReadingSession {
 
     private func find(_ quote: Locator.Text, inItemOf page: Int) -> Int? {
         let itemIndex = itemOfPosition[page - 1]
+        // Text that cannot be had is no quote found here; the caller then searches the whole book.
         guard let text = try? pagedText(item: itemIndex) else { return nil }
         let item = items[itemIndex]
         return TextQuote.find(quote, in: text, near: page - 1 - item.first).map { item.first + $0 + 1 }
@@ -220,6 +222,7 @@ public final class ReadingSession {
         let path = String(parts[0])
         let first = pageNumber(of: Locator(href: path, type: ""))
         guard parts.count == 2, !parts[1].isEmpty, first != nil,
+              // An element the plugin cannot place: the link goes to its document's first page, as a browser would.
               let located = try? publication.locate(Locator(href: path, type: "", locations: .init(fragments: [String(parts[1])]))),
               let page = pageNumber(of: located) else {
             return first
@@ -310,6 +313,7 @@ public final class ReadingSession {
                              subject: book.book.title)
         }
         let hit = hits[number - 1]
+        // Not located is said below ("points outside the book").
         guard var page = pageNumber(of: hit) ?? (try? publication.locate(hit)).flatMap(pageNumber(of:)) else {
             throw ShelfError(.badData, "the search hit points outside the book", subject: book.book.title)
         }

@@ -53,6 +53,7 @@ extension Bookshelf {
         default:
             throw ShelfError(.badData, "shelf does not fetch \(scheme): addresses", subject: link.href)
         }
+        // A temporary copy, in the cache: one left behind is the cache's to prune.
         defer { try? FileManager.default.removeItem(at: downloaded) }
         let web = Self.webLink(entry)
         let added = try add(path: downloaded.path, storage: .sample, isSample: true, catalogLink: web, id: id)

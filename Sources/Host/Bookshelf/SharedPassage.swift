@@ -62,6 +62,7 @@ extension Bookshelf {
             UNION ALL SELECT entry FROM catalog_entries WHERE 'catalog:' || account_id || ':' || entry_id = ?
             """, [book.book.id, book.book.id])
         for row in rows {
+            // Only for a link to share: an entry that cannot be read gives none, and the passage is shared without it.
             guard let entry = try? JSONDecoder().decode(CatalogEntry.self, from: Data((try row.get("entry") as String).utf8)) else { continue }
             if let link = Self.webLink(entry) { return link }
         }

@@ -67,6 +67,7 @@ public final class CatalogClient: @unchecked Sendable {
                       useCache: Bool = true) throws -> Fetched {
         if url.isFileURL { return try readLocal(url) }
         var request = HTTPRequest(.get, url, headers: ["Accept": accept])
+        // The feed cache is optional: a row that cannot be read is fetched whole, as if never cached.
         let cached = useCache ? try? database?.cachedFeed(url: url.absoluteString) : nil
         if let cached { request.setConditional(cached.validators) }
         let response = try send(request)
@@ -79,10 +80,12 @@ public final class CatalogClient: @unchecked Sendable {
         // row goes, so that a later conditional request can never be answered 304 against it and bring it back.
         if let database {
             if useCache, !response.validators.isEmpty, response.body.count <= 4 << 20 {
+                // Not cached: the next visit fetches it whole, which is all the cache saves.
                 try? database.storeFeed(CachedFeed(url: url.absoluteString, validators: response.validators,
                                                    contentType: response.headers["Content-Type"], body: response.body,
                                                    fetchedAt: Date()), accountID: accountID)
             } else if cached != nil || (!useCache && (try? database.hasCachedFeed(url: url.absoluteString)) == true) {
+                // Optional as above: a stale row left is answered 304 only while the server's validators still match it.
                 try? database.deleteCachedFeed(url: url.absoluteString)
             }
         }
@@ -94,7 +97,15 @@ public final class CatalogClient: @unchecked Sendable {
     public func feed(_ url: URL, useCache: Bool = true, remembering: Bool = true) throws -> CatalogFeed {
         let fetched = try fetch(url, useCache: useCache)
         let feed = try CatalogDocument.parse(fetched.data, url: fetched.url, contentType: fetched.contentType)
-        if remembering { try? database?.rememberEntries(feed.entries, accountID: accountID, feedURL: feed.url) }
+        if remembering, let database {
+            do {
+                try database.rememberEntries(feed.entries, accountID: accountID, feedURL: feed.url)
+            } catch {
+                // The feed is shown; but borrowing, reserving or `shelf book` by a title of it looks it up there.
+                HostServices.warn("the titles of \(feed.url) were not remembered (\(error)): "
+                                  + "borrowing or reserving them by title or ID will not find them")
+            }
+        }
         return feed
     }
 
@@ -112,6 +123,7 @@ public final class CatalogClient: @unchecked Sendable {
             }
             throw ShelfError(.noInput, "the folder holds no catalog.xml, index.xml or catalog.json", subject: path)
         }
+        // A size that cannot be read leaves the check to the read below, which says why.
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= Self.maxLocalFileSize else {
             throw ShelfError(.badData, "the file is \(size) bytes, more than shelf reads as one catalog document", subject: path)

@@ -67,6 +67,7 @@ public struct ProblemDetail: Codable, Equatable, Sendable {
     }
 
     public init?(data: Data) {
+        // Nil is this initialiser's answer for a body that is not a problem document; the caller words the status.
         guard data.count < 1 << 20, let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
         self.init(json: json)
     }

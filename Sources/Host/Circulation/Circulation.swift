@@ -79,6 +79,7 @@ public final class Circulation {
 
     /// The entry as the server says now, or nil when the server could not be asked or did not answer with it.
     public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? {
+        // Nil when the server could not be asked is this function's answer: callers keep the entry they had.
         guard let link = entry.selfLink, let url = URL(string: link.href),
               let feed = try? client.feed(url, useCache: false) else { return nil }
         return feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
@@ -87,12 +88,15 @@ public final class Circulation {
     /// Asks the library again about every wished title matched in this account's catalog: one GET of each entry's
     /// own link. A failure leaves what was stored; nothing is ever cleared here.
     public func refreshWishedEntries() {
+        // A wish list that cannot be read now is said by WishList.check, which the sync runs next.
         guard let wishes = try? database.wishes() else { return }
         var asked = Set<String>()
         for wish in wishes where wish.accountID == account.id {
             guard let entryID = wish.entryID, asked.insert(entryID).inserted,
+                  // A title the library no longer lists keeps what was stored (see above: nothing is cleared).
                   let stored = try? entry(entryID), stored.id == entryID,
                   let fresh = refreshedIfAnswered(stored) else { continue }
+            // Not stored: the wish list shows what was seen before, as when the library could not be asked.
             try? database.rememberEntries([fresh], accountID: account.id, feedURL: nil)
         }
     }
@@ -148,7 +152,8 @@ public final class Circulation {
             var loaned = result
             if loaned.availability.state != .loaned { loaned.availability.state = .loaned }
             try database.upsertLoan(LoanRecord(accountID: account.id, entry: loaned))
-            // A ready hold borrowed: its notifications no longer hold.
+            // A ready hold borrowed: its notifications no longer hold. Not withdrawn now, the next sync's rules
+            // withdraw them (the hold is gone); the loan, which matters, is stored above.
             try? database.withdrawNotifications(accountID: account.id, entryID: loaned.id, kinds: [.holdReady, .holdLastDay])
             return .loaned(loaned)
         }
@@ -234,7 +239,8 @@ public final class Circulation {
         let outcome = try giveBack(url, entry, action: "it took back", stillThere: \.isOnLoan)
         if case .kept(let refusal) = outcome { throw refusal }
         try database.deleteLoan(accountID: account.id, entryID: entry.id)
-        // Returned by the patron (or gone already): never "has been returned" later.
+        // Returned by the patron (or gone already): never "has been returned" later. Failing, the worst is that
+        // notice later; the loan is returned and deleted above.
         try? database.loanReturnedByPatron(accountID: account.id, entryID: entry.id)
         if case .gone(let words) = outcome {
             throw ShelfError(.unavailable, "the library has no loan of \(Circulation.quoted(entry.title)) for you (\(words)); "
@@ -252,6 +258,7 @@ public final class Circulation {
         let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
         if case .kept(let refusal) = outcome { throw refusal }
         try database.deleteHold(accountID: account.id, entryID: entry.id)
+        // As after a borrow: the next sync's rules withdraw what this misses, the hold being gone.
         try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
         if case .gone(let words) = outcome {
             throw ShelfError(.unavailable, "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
@@ -306,22 +313,40 @@ public final class Circulation {
             var made: [NotificationRecord] = []
             let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
                                                    pagesAccountID: client.accountID) { loans, holds in
-                made = (try? rules.evaluate(accountID: account.id, loans: loans, holds: holds)) ?? []
+                do {
+                    made = try rules.evaluate(accountID: account.id, loans: loans, holds: holds)
+                } catch {
+                    // The loans and holds are kept; the notifications this sync should have made are said missing.
+                    HostServices.warn("the notifications of \(account.title) were not updated (\(error)); `shelf sync` tries again")
+                }
             }
             // Then the wish list: the library is asked again about each wished title it holds, its catalog is searched
             // for wishes nothing matches yet, and a title that became free to borrow is announced (stored as a
             // notification like the ones above).
             refreshWishedEntries()
             WishSearch(client: client, database: database, account: account).run()
-            let announced = (try? WishList(database: database).check()) ?? []
-            let wishIDs = Set(announced.compactMap(\.notificationID))
-            made += ((try? database.notifications(accountID: account.id)) ?? []).filter { wishIDs.contains($0.id) }.reversed()
+            do {
+                let announced = try WishList(database: database).check()
+                let wishIDs = Set(announced.compactMap(\.notificationID))
+                made += try database.notifications(accountID: account.id).filter { wishIDs.contains($0.id) }.reversed()
+            } catch {
+                // As for the rules: the sync stands, the wish list's news is said missing rather than lost unsaid.
+                HostServices.warn("the wish list was not checked against \(account.title) (\(error)); `shelf sync` tries again")
+            }
             // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
-            // there changes nothing stored here and does not fail the sync.
-            _ = AnnotationSync(database: database, client: client).syncLoans(stored.loans)
+            // there changes nothing stored here and does not fail the sync; it is said, as `shelf annotations sync` would.
+            for (bookID, result) in AnnotationSync(database: database, client: client).syncLoans(stored.loans) {
+                switch result {
+                case .success(let outcome):
+                    for problem in outcome.problems { HostServices.warn("\(outcome.title): \(problem)") }
+                case .failure(let error):
+                    HostServices.warn("the reading position and bookmarks of \(bookID) were not synced (\(AnnotationSync.words(error)))")
+                }
+            }
             return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
                               holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)), notifications: made)
         } catch let error as ShelfError {
+            // The error itself is thrown to the patron; the stored copy only feeds `shelf accounts`.
             try? database.setSyncResult(accountID: account.id, error: error.message)
             throw error
         }
@@ -399,6 +424,8 @@ public final class Circulation {
         case .answered(let response):
             if let answered = Self.answeredEntry(response, id: entry.id),
                Self.isLoan(answered) || [.reserved, .ready, .unavailable].contains(answered.availability.state) {
+                // The answer is returned (and the loan or hold stored by the caller); remembering it only spares a
+                // catalog look-up later.
                 try? database.rememberEntries([answered], accountID: account.id, feedURL: nil)
                 return answered
             }

@@ -8,7 +8,9 @@ enum DownloadedFileCheck {
     /// with `expected` (a media type) as far as they can tell.
     static func problem(at path: String, expected: String, served: String?) -> String? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return "nothing readable" }
+        // Only read: closing cannot lose anything.
         defer { try? handle.close() }
+        // Unreadable bytes are no book either: said as "an empty file" below, and the download is refused.
         let head = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
         let servedBase = served.map(MediaTypes.base)
         guard !head.isEmpty else { return "an empty file" + (servedBase.map { " (\($0))" } ?? "") }

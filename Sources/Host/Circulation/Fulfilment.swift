@@ -64,6 +64,7 @@ extension Circulation {
             let refresh = { [self] () throws -> (data: Data, url: URL) in
                 let again = try fetchFile(url, declared: link.type, path: path, folder: folder, name: name + ".refresh", depth: 0,
                                           entry: entry, progress: nil)
+                // The manifest was read from it (below); a leftover in the download folder is overwritten next time.
                 defer { try? FileManager.default.removeItem(atPath: again.path) }
                 return (try Data(contentsOf: URL(fileURLWithPath: again.path)), again.source ?? url)
             }
@@ -142,6 +143,7 @@ extension Circulation {
         }
         let expected = declared ?? endType
         if let problem = DownloadedFileCheck.problem(at: incoming.path, expected: expected, served: result.headers["Content-Type"]) {
+            // Tidying before the error below, which is what the patron needs; the next download replaces it.
             try? FileManager.default.removeItem(at: incoming)
             throw ShelfError(.temporary, "the library answered the download of \(Self.quoted(entry.title)) with \(problem) instead of "
                                  + "\(MediaTypes.described(expected)): nothing was kept", subject: url.absoluteString,
@@ -149,6 +151,7 @@ extension Circulation {
                                  + "If it lasts, tell the library.")
         }
         guard rename(incoming.path, destination.path) == 0 else {
+            // As above.
             try? FileManager.default.removeItem(at: incoming)
             throw ShelfError(.ioError, "the download could not be put in place (\(String(cString: strerror(errno))))",
                              subject: destination.path)
@@ -163,6 +166,7 @@ extension Circulation {
     /// A static catalog on disk: its files are copied into shelf's folder, as a download would be.
     private func copyLocal(_ url: URL, to destination: URL, declared: String?, path: AcquisitionPath,
                            entry: CatalogEntry) throws -> DownloadOutcome {
+        // Not there or not readable: said just below ("not there"), and the copy would say why.
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
             throw ShelfError(.noInput, "the catalog's file is not there", subject: url.path)
@@ -170,6 +174,7 @@ extension Circulation {
         let bytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         try ShelfDirectories.createDirectory(atPath: destination.deletingLastPathComponent().path)
         let part = destination.path + ".part"
+        // A leftover of an earlier copy, usually absent; the copy below fails if it is in the way.
         try? FileManager.default.removeItem(atPath: part)
         do {
             try FileManager.default.copyItem(atPath: url.path, toPath: part)

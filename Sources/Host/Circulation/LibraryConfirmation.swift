@@ -33,6 +33,7 @@ extension Circulation {
 
     /// Asks the library about `entry`: its own link first, then the loans feed. Nil when neither answered with a
     /// document shelf could read completely.
+    // Nil is the answer "could not be asked"; callers that must say why call `askExplaining`.
     public func ask(about entry: CatalogEntry) -> LibraryView? { try? askExplaining(about: entry) }
 
     /// `ask`, with the reason when the library could not be asked: the loans feed's failure.
@@ -83,6 +84,7 @@ extension Circulation {
 
     /// The entry of `id` in a circulation answer read completely, or nil when the answer holds none.
     static func answeredEntry(_ response: HTTPResponse, id: String) -> CatalogEntry? {
+        // An answer that cannot be read is nil: the caller asks the library again (LibraryConfirmation), never guesses.
         guard !response.body.isEmpty,
               let feed = try? CatalogDocument.parse(response.body, url: response.url, contentType: response.headers["Content-Type"])
         else { return nil }

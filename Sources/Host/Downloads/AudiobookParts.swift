@@ -13,6 +13,7 @@ public enum AudiobookParts {
     /// The tracks of a manifest, in reading order (`readingOrder`, or the old `spine`), resolved
     /// against `base`. Nil when the data is not a manifest shelf can read this way.
     public static func trackURLs(_ data: Data, base: URL) -> [URL]? {
+        // Nil is the answer for data that is not such a manifest (see above); callers say what they expected.
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let order = (root["readingOrder"] ?? root["spine"]) as? [Any], !order.isEmpty else { return nil }
         var urls: [URL] = []
@@ -66,10 +67,12 @@ public enum AudiobookParts {
                 return urls
             }
         }
+        // The record only feeds `shelf downloads`; the download itself goes on without it (as AudiobookDownloads.track).
         try? store?.record(id: id, manifestURL: source, title: title, directory: directory, pid: getpid())
         let tick = NSLock()
         var last = Date.distantPast
         downloader.onChange = { part in
+            // As above: the listing may lag, the download does not.
             try? store?.update(id: id, part: part)
             guard let progress else { return }
             tick.lock()
@@ -79,6 +82,7 @@ public enum AudiobookParts {
             let t = downloader.totals
             progress(DownloadProgress(bytesWritten: t.bytes, totalBytes: t.total))
         }
+        // As above.
         for part in downloader.snapshot { try? store?.update(id: id, part: part) }
         downloader.run()
         let parts = downloader.snapshot

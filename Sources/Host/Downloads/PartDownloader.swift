@@ -46,6 +46,7 @@ public final class PartDownloader: @unchecked Sendable {
             let ext = url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
             let dest = directory.appendingPathComponent(String(format: "part-%04d.%@", i + 1, ext))
             let done = FileManager.default.fileExists(atPath: dest.path)
+            // No file (or none readable) is nothing downloaded yet: the part starts from its first byte.
             let size = (try? FileManager.default.attributesOfItem(atPath: done ? dest.path : dest.path + ".part")[.size] as? NSNumber)?.int64Value ?? 0
             return Part(index: i, url: url, destination: dest, state: done ? .complete : .queued, bytes: size,
                         total: done ? size : nil, reason: nil)
@@ -80,6 +81,7 @@ public final class PartDownloader: @unchecked Sendable {
     /// Downloads every part not yet complete, `concurrency` at a time, in reading order (so the
     /// first chapters can play while later ones arrive). Returns when all have finished or failed.
     public func run() {
+        // Without the folder each part fails writing its file, and says so in its reason.
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let group = DispatchGroup()
         for _ in 0..<concurrency {
@@ -166,9 +168,11 @@ public final class PartDownloader: @unchecked Sendable {
     private func copyLocal(_ index: Int, from source: URL, to destination: URL) {
         let temp = destination.path + ".part"
         do {
+            // A leftover from an earlier copy, usually absent; the copy below fails if it is in the way.
             try? FileManager.default.removeItem(atPath: temp)
             try FileManager.default.copyItem(atPath: source.path, toPath: temp)
             guard rename(temp, destination.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            // Only for the progress figures: the copy itself succeeded.
             let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
             lock.locked {
                 parts[index].state = .complete
@@ -193,6 +197,7 @@ public final class PartDownloader: @unchecked Sendable {
         // Another worker refreshed since this part's request went out: use its result.
         let current = lock.locked { parts[index].url }
         if current != failed { return current }
+        // No fresh address: the part fails with the refusal it had (401 or 403), which the download reports.
         guard let refresh = refreshURLs, let urls = try? refresh(), urls.indices.contains(index) else { return nil }
         lock.locked {
             refreshes += 1

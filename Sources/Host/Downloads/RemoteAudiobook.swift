@@ -24,6 +24,7 @@ public final class RemoteAudiobook: @unchecked Sendable {
         id = Self.key(url)
         directory = cache.appendingPathComponent("audiobooks").appendingPathComponent(id)
         manifestFile = directory.appendingPathComponent("manifest.json")
+        // Without the folder, writing the manifest below fails and says where.
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             try Self.fetchManifest(url, to: manifestFile, client: client)

@@ -12,6 +12,7 @@ public enum NotificationDelivery {
     public static func deliverToDesktop(_ database: LibraryDatabase,
                                         environment: [String: String] = ProcessEnvironment.shared,
                                         report: (String) -> Void = reportOnStderr) -> [NotificationRecord] {
+        // Delivery is a courtesy after a sync: unread, they stay in the database, and `shelf notifications` lists them.
         guard let pending = try? database.notificationsForDesktop(), let withdrawn = try? database.withdrawnOnDesktop(),
               !(pending.isEmpty && withdrawn.isEmpty) else { return [] }
         let desktop = DesktopNotifier(environment: environment)
@@ -25,10 +26,12 @@ public enum NotificationDelivery {
         var taken: [NotificationRecord] = []
         for record in withdrawn {
             if let id = record.desktopID { desktop?.close(id: id) }
+            // Not cleared: closed again at the next delivery, which closing twice does not harm.
             try? database.clearNotificationDesktopID(record.id)
         }
         for record in pending {
             let id = desktop?.notify(record.text)
+            // Not marked: shown again at the next delivery, the lesser harm than never.
             try? database.markNotificationOnDesktop(record.id, desktopID: id)
             if id != nil { taken.append(record) }
         }

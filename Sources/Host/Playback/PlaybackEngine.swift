@@ -108,6 +108,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             if track.index == first, firstPart != nil {
                 // Still downloading: the manifest's duration (below), else what is here so far; both estimates.
                 length = track.declaredDuration == nil ? probe.totalFrames : nil
+            // Measuring only: a track that does not open is estimated here, and says why when it is played.
             } else if available(track.index), let d = reuse ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
                 length = d.totalFrames
                 isExact = d.framesExact
@@ -238,6 +239,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     public func trackBecameAvailable(_ index: Int) {
         change {
             guard book.tracks.indices.contains(index),
+                  // As at the start: not measured, the estimate stays, and playing the track says what is wrong.
                   let d = try? book.openDecoder(track: index, sampleRate: sampleRate, channels: channels),
                   let frames = d.totalFrames else { return }
             let before = timeline.locate(position)
@@ -313,6 +315,7 @@ public final class PlaybackEngine: @unchecked Sendable {
                 saveLocked()
                 lock.unlock()
                 flushEvents()
+                // The error that stopped playback is the one thrown; the sink's own, after it, would only hide it.
                 try? sink.finish()
                 throw error
             }
@@ -353,6 +356,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             if let part {
                 let size = GrowingTrack.size(part)
                 if let retry = growingRetry, retry.track == track, size < retry.bytes { return waitLocked(track) }
+                // A probe of a growing file: see below.
                 guard let opened = try? book.openDecoder(track: track, sampleRate: sampleRate, channels: channels, file: part) else {
                     // Not enough of it to open yet (or a container that needs its end): wait for more.
                     growingRetry = (track, size + GrowingTrack.reopenStep)

@@ -45,11 +45,20 @@ public final class PlaybackPositionStore: @unchecked Sendable {
                                         duration: timeline.duration)
     }
 
-    /// The saved position on this timeline, in global frames; nil when there is none.
-    public func restore(book: AudioBook, timeline: Timeline) -> Int64? {
+    /// The saved position on this timeline, in global frames; nil when there is none. A position that cannot be read
+    /// (the database failing, a locator that does not parse) is an error, never "none": playing from the start
+    /// would save over the place the patron had.
+    public func restore(book: AudioBook, timeline: Timeline) throws -> Int64? {
         // A place saved before the book was found on the shelf is under the book's own id.
-        guard let saved = (try? database.position(bookID: id(for: book))) ?? (try? database.position(bookID: Self.bookID(for: book))),
-              let locator = try? Locator.parse(saved.locator) else { return nil }
+        guard let saved = try database.position(bookID: id(for: book)) ?? database.position(bookID: Self.bookID(for: book)) else { return nil }
+        let locator: Locator
+        do {
+            locator = try Locator.parse(saved.locator)
+        } catch {
+            throw ShelfError(.badData, "the saved listening position of “\(book.title)” cannot be read (\(error))",
+                             subject: database.path,
+                             hint: "Choose where to start with --from TIME or --chapter N; the next save replaces it.")
+        }
         guard let t = book.tracks.firstIndex(where: { $0.href == Chapters.stripFragment(locator.href) }) else { return nil }
         let seconds = locator.locations.fragments?.compactMap { Chapters.fragmentSeconds("#" + $0) }.first
             ?? (locator.locations.progression ?? 0) * timeline.seconds(timeline.lengths[t])

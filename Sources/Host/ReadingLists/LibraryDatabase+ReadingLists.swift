@@ -56,8 +56,17 @@ extension LibraryDatabase {
 
     public func services() throws -> [ConnectedService] {
         try connection.query("SELECT * FROM reading_list_services ORDER BY service").map { row in
-            let settings = (try? JSONDecoder().decode([String: String].self, from: Data((try row.get("settings") as String).utf8))) ?? [:]
-            return ConnectedService(service: try row.get("service"), pluginID: try row.get("plugin_id"), settings: settings,
+            let service: String = try row.get("service")
+            let settings: [String: String]
+            do {
+                settings = try JSONDecoder().decode([String: String].self, from: Data((try row.get("settings") as String).utf8))
+            } catch {
+                // The patron's choices for the service: damaged, not empty (a connector run without them would
+                // act on defaults the patron did not choose).
+                throw DatabaseError(kind: .damaged, path: path,
+                                    message: "the library database at \(path) holds settings of \(service) that cannot be read (\(error))")
+            }
+            return ConnectedService(service: service, pluginID: try row.get("plugin_id"), settings: settings,
                                     connectedAt: Date(databaseMilliseconds: try row.get("connected_at")),
                                     pulledAt: (try row.get("pulled_at") as Int64?).map(Date.init(databaseMilliseconds:)),
                                     pullError: try row.get("pull_error"))
@@ -104,6 +113,7 @@ extension LibraryDatabase {
         if let shelf { sql += " AND shelf = ?"; parameters.append(shelf) }
         sql += " ORDER BY service, shelf, title COLLATE NOCASE"
         return try connection.query(sql, parameters).compactMap { row in
+            // A pulled entry is the service's copy, pulled again at each `shelf lists pull`: one that cannot be read is left out.
             guard let entry = try? JSONDecoder().decode(ReadingListEntry.self, from: Data((try row.get("entry") as String).utf8)) else { return nil }
             return StoredReadingListEntry(service: try row.get("service"), entry: entry)
         }
@@ -129,8 +139,16 @@ extension LibraryDatabase {
         if pendingOnly { sql += " AND pushed_at IS NULL" }
         sql += " ORDER BY queued_at, push_key"
         return try connection.query(sql, parameters).compactMap { row in
-            guard let entry = try? JSONDecoder().decode(ReadingListEntry.self, from: Data((try row.get("entry") as String).utf8)) else { return nil }
-            return QueuedPush(service: try row.get("service"), key: try row.get("push_key"), entry: entry, bookID: try row.get("book_id"),
+            let key: String = try row.get("push_key")
+            let entry: ReadingListEntry
+            do {
+                entry = try JSONDecoder().decode(ReadingListEntry.self, from: Data((try row.get("entry") as String).utf8))
+            } catch {
+                // A queued push left out would never be sent, and never said: damaged, as a book row is.
+                throw DatabaseError(kind: .damaged, path: path,
+                                    message: "the library database at \(path) holds a queued push (\(key)) that cannot be read (\(error))")
+            }
+            return QueuedPush(service: try row.get("service"), key: key, entry: entry, bookID: try row.get("book_id"),
                               queuedAt: Date(databaseMilliseconds: try row.get("queued_at")),
                               pushedAt: (try row.get("pushed_at") as Int64?).map(Date.init(databaseMilliseconds:)),
                               outcome: try row.get("outcome"), message: try row.get("message"))
@@ -191,8 +209,16 @@ extension LibraryDatabase {
         let decoder = JSONDecoder()
         return try connection.query("SELECT * FROM wishes ORDER BY added_at, id").map { row in
             let authorsText: String = try row.get("authors")
+            let authors: [String]
+            do {
+                authors = authorsText == "[]" ? [] : try decoder.decode([String].self, from: Data(authorsText.utf8))
+            } catch {
+                // The patron's wish, damaged: matched without its authors it could announce another book.
+                throw DatabaseError(kind: .damaged, path: path,
+                                    message: "the library database at \(path) holds a wish whose authors cannot be read (\(error))")
+            }
             return Wish(id: try row.get("id"), key: try row.get("wish_key"), source: try row.get("source"), title: try row.get("title"),
-                 authors: authorsText == "[]" ? [] : (try? decoder.decode([String].self, from: Data(authorsText.utf8))) ?? [],
+                 authors: authors,
                  isbn: try row.get("isbn"), addedAt: Date(databaseMilliseconds: try row.get("added_at")),
                  accountID: try row.get("account_id"), entryID: try row.get("entry_id"), matchedBy: try row.get("matched_by"),
                  availability: try row.get("availability"), available: try row.get("available"),
@@ -241,6 +267,7 @@ extension LibraryDatabase {
     /// Every remembered catalog entry with its account, for wish matching.
     public func catalogEntriesForMatching() throws -> [(accountID: String, entry: CatalogEntry)] {
         try connection.query("SELECT account_id, entry FROM catalog_entries").compactMap { row in
+            // Remembered catalog pages are the library's copy, read again when browsed: one that cannot be read matches nothing.
             guard let entry = try? JSONDecoder().decode(CatalogEntry.self, from: Data((try row.get("entry") as String).utf8)) else { return nil }
             return (try row.get("account_id"), entry)
         }

@@ -168,6 +168,7 @@ public final class ReadingLists {
                                             skippedWithoutTitle: skipped))
             } catch {
                 let message = (error as? ShelfError)?.message ?? "\(error)"
+                // The error itself is thrown or returned below; the stored copy only feeds `shelf lists`.
                 try? database.setPullResult(service: s.service, error: message)
                 if only != nil || services.count == 1 { throw error }
                 outcomes.append(PullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
@@ -223,10 +224,10 @@ public final class ReadingLists {
         }
         var queued: [String] = [], already: [String] = []
         for s in try database.services() {
+            // A connector that cannot be loaded now takes nothing: the outcome lists only the services queued for.
             guard (try? connector(s.service).describe().pushRead) == true else { continue }
             if try database.queuePush(service: s.service, entry: entry, bookID: bookID) { queued.append(s.service) } else { already.append(s.service) }
         }
-        if let bookID { try? database.setMeta("finished:\(bookID)", ISO8601DateFormatter.day.string(from: Date())) }
         return FinishedOutcome(entry: entry, queued: queued, alreadyQueued: already)
     }
 
@@ -251,6 +252,7 @@ public final class ReadingLists {
             guard !pending.isEmpty else { continue }
             let result: PushResult
             do { result = try connection(s).push(pending.map(\.entry)) } catch { throw Self.translate(error, service: s.service) }
+            // Only for the words of the report (the service's name, its upload page): the push is done and recorded.
             let description = try? connector(s.service).describe()
             for (i, p) in pending.enumerated() {
                 let outcome = result.results.first { $0.index == i }

@@ -32,6 +32,7 @@ public struct WishMatcher {
         var details: [Int: Details] = [:]
         // The availability's fields as columns (dates as rememberEntries' JSONEncoder writes them: seconds since 2001),
         // the authors joined with U+001F: no JSON decoding per wish.
+        // Without a statement (the database failing now) nothing matches in this check; the next check matches again.
         lazy var detailStatement = try? database?.connection.prepare("""
             SELECT (SELECT group_concat(value, char(31)) FROM json_each(entry, '$.authors')) AS authors,
                    json_extract(entry, '$.availability.state') AS state, json_extract(entry, '$.availability.since') AS since,
@@ -42,6 +43,7 @@ public struct WishMatcher {
                    json_extract(entry, '$.availability.holdPosition') AS hold_position
             FROM catalog_entries WHERE rowid = ?
             """)
+        // As above.
         lazy var entryStatement = try? database?.connection.prepare("SELECT entry FROM catalog_entries WHERE rowid = ?")
         let decoder = JSONDecoder()
 
@@ -100,12 +102,15 @@ public struct WishMatcher {
 
     func details(_ i: Int) -> Details? {
         if let known = store.details[i] { return known }
+        // A remembered entry that cannot be read is no match (the catalog's copy, read again when browsed).
         guard let statement = store.detailStatement, let row = try? statement.query([items[i].rowID]).first else { return nil }
+        // Fields the library did not give (or gave in another type) are unknown, as a missing one.
         let authorsText: String? = try? row.get("authors")
         let authors = authorsText.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
+        // As above.
         guard let stateText: String = try? row.get("state"), let state = Availability.State(rawValue: stateText) else { return nil }
-        func int(_ column: String) -> Int? { (try? row.get(column) as Int64?)?.map(Int.init) ?? nil }
-        func date(_ column: String) -> Date? { (try? row.get(column) as Double?).flatMap { $0.map(Date.init(timeIntervalSinceReferenceDate:)) } }
+        func int(_ column: String) -> Int? { (try? row.get(column) as Int64?)?.map(Int.init) ?? nil } // as above
+        func date(_ column: String) -> Date? { (try? row.get(column) as Double?).flatMap { $0.map(Date.init(timeIntervalSinceReferenceDate:)) } } // as above
         let availability = Availability(state: state, since: date("since"), until: date("until"), copiesTotal: int("copies_total"),
                                         copiesAvailable: int("copies_available"), holdsTotal: int("holds_total"),
                                         holdPosition: int("hold_position"))
@@ -116,6 +121,7 @@ public struct WishMatcher {
 
     func candidate(_ i: Int) -> Candidate? {
         if store.database == nil { return store.entries[i] }
+        // As in `details`: an entry that cannot be read is no match.
         guard let statement = store.entryStatement, let row = try? statement.query([items[i].rowID]).first,
               let text: String = try? row.get("entry"),
               let entry = try? store.decoder.decode(CatalogEntry.self, from: Data(text.utf8)) else { return nil }

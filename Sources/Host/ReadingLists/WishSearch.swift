@@ -26,22 +26,27 @@ public struct WishSearch {
     /// the wishes stay as they were, to be searched at a later sync.
     @discardableResult
     public func run(at now: Date = Date(), limit: Int = WishSearch.searchesPerSync) -> Int {
+        // Failures end the round quietly (above): a later sync searches again.
         guard let wishes = try? database.wishes() else { return 0 }
         let due = wishes.filter { $0.entryID == nil }
             .map { (wish: $0, searched: lastSearched($0)) }
             .filter { $0.searched.map { now.timeIntervalSince($0) >= Self.searchAgainAfter } ?? true }
             .sorted { ($0.searched ?? .distantPast, $0.wish.id) < ($1.searched ?? .distantPast, $1.wish.id) }
+        // A catalog without search (or not answering) has nothing to search now; as above.
         guard !due.isEmpty, let template = try? searchTemplate() else { return 0 }
         var sent = 0
         for (wish, _) in due {
             guard sent < limit else { break }
             var found = false
             for query in Self.queries(for: wish) where sent < limit && !found {
+                // A query the template cannot carry is one less way to find the wish, not a failure.
                 guard let url = try? CatalogSearch.address(template, query: query) else { continue }
                 sent += 1
+                // As above: the round ends, the wish is searched again next time.
                 guard let feed = try? client.feed(url) else { return sent }
                 found = !feed.entries.isEmpty
             }
+            // Not recorded: the wish is searched again at the next sync, sooner than needed but nothing lost.
             try? database.setMeta(key(wish), String(now.databaseMilliseconds))
         }
         return sent
@@ -65,6 +70,7 @@ public struct WishSearch {
     private func key(_ wish: Wish) -> String { "wish.search.\(account.id).\(wish.id)" }
 
     private func lastSearched(_ wish: Wish) -> Date? {
+        // Unknown is "never searched": the wish is searched now, as above.
         guard let text = (try? database.meta(key(wish))) ?? nil, let milliseconds = Int64(text) else { return nil }
         return Date(databaseMilliseconds: milliseconds)
     }

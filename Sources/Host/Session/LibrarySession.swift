@@ -22,7 +22,7 @@ public final class LibrarySession: @unchecked Sendable {
         self.shelf = shelf
         directories = try shelf.requireDirectories()
         database = try shelf.openDatabase()
-        store = CredentialStore(directories: directories)
+        store = CredentialStore(directories: directories, environment: shelf.environment)
     }
 
     // MARK: Accounts

@@ -93,7 +93,7 @@ public final class ListeningSession: @unchecked Sendable {
             }
             return "from chapter \(index + 1), \(engine.chapters[index].title)"
         case .saved:
-            if let saved = positions.restore(book: engine.book, timeline: engine.timeline),
+            if let saved = try positions.restore(book: engine.book, timeline: engine.timeline),
                saved < engine.timeline.totalFrames - Int64(engine.sampleRate) {
                 // A couple of seconds again, fading in, so the listener picks up the thread (as audiobook apps do);
                 // the place said is the one saved, where the last play said it stopped.
@@ -158,6 +158,7 @@ public final class ListeningSession: @unchecked Sendable {
         while !remote.downloader.isComplete(track) {
             if let part = remote.growingFile(track), GrowingTrack.size(part) >= triedAt + GrowingTrack.reopenStep || triedAt == 0 {
                 triedAt = GrowingTrack.size(part)
+                // A probe: not opening yet means "not enough of it here"; the loop waits for more.
                 if (try? remote.book.openDecoder(track: track, file: part)) != nil { return }
             }
             // Ctrl-C: the part in flight stops at once and stays for the next run to resume.

@@ -25,6 +25,8 @@ enum CatalogEntryJSON {
     }
 
     static func decode(_ text: String) throws -> CatalogEntry {
+        // The fast reader knows the shape shelf writes; anything else (an older row) is read by JSONDecoder, whose
+        // error is the one thrown.
         if let value = try? JSONReader.parse(text), let entry = try? CatalogEntry(stored: value) { return entry }
         return try JSONDecoder().decode(CatalogEntry.self, from: Data(text.utf8))
     }

@@ -120,9 +120,15 @@ extension LibraryDatabase {
         let tables = ["loans", "holds", "catalog_entries"]
         func stored(_ id: String) throws -> CatalogEntry? {
             for table in tables {
-                if let row = try connection.query("SELECT entry FROM \(table) WHERE account_id = ? AND entry_id = ?", [scope, id]).first,
-                   let entry = try? CatalogEntryJSON.decode(try row.get("entry")) {
-                    return entry
+                // A stored entry that cannot be read is damaged, as everywhere else, not "no such title".
+                if let row = try connection.query("SELECT entry FROM \(table) WHERE account_id = ? AND entry_id = ?", [scope, id]).first {
+                    do {
+                        return try CatalogEntryJSON.decode(try row.get("entry"))
+                    } catch {
+                        throw DatabaseError(kind: .damaged, path: path,
+                                            message: "the library database at \(path) holds \(id) in a form that cannot be read (\(error)); "
+                                                + "browsing the catalog or `shelf sync` fetches it again")
+                    }
                 }
             }
             return nil

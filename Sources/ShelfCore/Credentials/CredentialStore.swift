@@ -58,7 +58,7 @@ public struct CredentialStore: Sendable {
 
     static let keptInSecretService = "secret-service"
 
-    public init(directories: ShelfDirectories, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(directories: ShelfDirectories, environment: [String: String] = ProcessEnvironment.shared) {
         file = directories.config.appendingPathComponent("credentials.json")
         secretService = SecretService(home: directories.config.path, environment: environment)
     }
@@ -69,6 +69,7 @@ public struct CredentialStore: Sendable {
             // Without the service now (another session, the keyring gone) the credential has no secrets: the
             // library then asks the patron to sign in again, which stores them anew.
             credential.password = try? secretService?.lookup(account: accountID, field: "password")
+            // As above.
             credential.token = try? secretService?.lookup(account: accountID, field: "token")
         }
         return credential
@@ -79,6 +80,7 @@ public struct CredentialStore: Sendable {
     public func save(_ credential: Credential, for accountID: String) throws -> Place {
         var kept = credential
         kept.secretsIn = nil
+        // A service that refuses them is no place for them: they go to the file (mode 0600), and `place` says so.
         if let secretService, (try? keep(credential, for: accountID, in: secretService)) != nil {
             kept.password = nil
             kept.token = nil
@@ -90,12 +92,14 @@ public struct CredentialStore: Sendable {
 
     /// Where the secrets of the account's stored credential are, or nil when none is stored.
     public func place(of accountID: String) -> Place? {
+        // Only for words after a sign-in that just wrote the file; a file that cannot be read fails that sign-in first.
         guard let stored = (try? load())?[accountID] else { return nil }
         return stored.secretsIn == Self.keptInSecretService ? .secretService : .file
     }
 
     public func remove(for accountID: String) throws {
         if let secretService {
+            // Secrets of an account the file no longer names are never read again; the file is what must change.
             for field in ["password", "token"] { try? secretService.clear(account: accountID, field: field) }
         }
         try update { $0[accountID] = nil }

@@ -235,6 +235,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         } catch {
             // ROLLBACK TO keeps the savepoint open; RELEASE then drops it, leaving the outer transaction as it was.
             try? execute("ROLLBACK TO \(name)")
+            // As above; the error thrown is the one that failed the work.
             try? execute("RELEASE \(name)")
             throw error
         }

@@ -113,6 +113,7 @@ public enum ConformanceChecks {
         let environment = ProcessEnvironment.shared
         ConformanceCall.begin(crashReport: environment["SHELF_CONFORMANCE_CRASH"])
         let secrets = environment["SHELF_CONFORMANCE_SECRETS"].flatMap { FileManager.default.contents(atPath: $0) }
+            // Written by the runner a moment ago; were it unreadable, a check that needs a secret fails saying which.
             .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
         let result = run(check: name, pluginPath: pluginPath, samples: samples, settings: settings, secrets: secrets)
         ConformanceCall.end()
@@ -130,8 +131,9 @@ public enum ConformanceChecks {
         }
         // The plugin's data and cache folders are the check's own too: what a connector exports stays there.
         let scratch = NSTemporaryDirectory() + "/shelf-conformance-\(getpid())"
+        // Scratch space: without it the plugin's own writes fail and the check says so; removing it is tidying.
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer { try? FileManager.default.removeItem(atPath: scratch) } // tidying only, in the temporary folder
         let directories = ShelfDirectories(config: URL(fileURLWithPath: scratch + "/plugin-config"),
                                            data: URL(fileURLWithPath: scratch + "/plugin-data"),
                                            cache: URL(fileURLWithPath: scratch + "/plugin-cache"))

@@ -30,8 +30,9 @@ public struct ConformanceRunner {
     public func run(plugin: String, samples: [String], only: [String]? = nil) -> ConformanceReport {
         var results: [ConformanceResult] = []
         let folder = NSTemporaryDirectory() + "/shelf-conformance-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        // As in ConformanceChecks.run: without the folder each check fails saying what it could not write.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer { try? FileManager.default.removeItem(atPath: folder) } // tidying only, in the temporary folder
         if !secrets.isEmpty {
             _ = FileManager.default.createFile(atPath: folder + "/secrets.json", contents: Data(ReadingListJSON.string(secrets).utf8),
                                                attributes: [.posixPermissions: 0o600])
@@ -100,6 +101,7 @@ public struct ConformanceRunner {
             return ConformanceResult(check: check, status: .crashed,
                                      message: CrashReport(signal: process.terminationStatus, path: crashPath, plugin: plugin).description)
         }
+        // No result the child wrote whole is a crash of its own kind, reported just below.
         guard let data = FileManager.default.contents(atPath: resultPath),
               let result = try? JSONDecoder().decode(ConformanceResult.self, from: data) else {
             return ConformanceResult(check: check, status: .crashed,

@@ -13,12 +13,14 @@ struct CrashReport: CustomStringConvertible {
     init(signal: Int32, path: String, plugin: String) {
         self.signal = signal
         library = (plugin as NSString).lastPathComponent
+        // The child writes it as it dies; none (or half of one) leaves the report without the call and frames.
         let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         call = lines.first.flatMap(Self.callLine)
         frames = Self.symbolize(lines.dropFirst().filter { !$0.isEmpty })
     }
 
     static func call(path: String) -> String? {
+        // As above.
         ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first.flatMap { callLine(String($0)) }
     }
 
@@ -64,6 +66,7 @@ struct CrashReport: CustomStringConvertible {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
+        // Without addr2line a frame shows its address only.
         guard (try? process.run()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

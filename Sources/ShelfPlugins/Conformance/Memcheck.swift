@@ -53,6 +53,7 @@ struct Memcheck {
                 return ConformanceResult(check: Self.name, status: .failed, message: "no answer within \(Int(timeout)) s on \((input as NSString).lastPathComponent) under valgrind")
             }
             if process.terminationStatus == 99 || process.terminationReason == .uncaughtSignal {
+                // The failure is reported either way; valgrind's log only adds its first error.
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
                 return ConformanceResult(check: Self.name, status: .failed,
                                          message: "valgrind, on \((input as NSString).lastPathComponent) (shelf-plugin-host PLUGIN FILE): " + Self.firstError(text))

@@ -17,6 +17,7 @@ enum PositionSpacing {
             } else if link.type.map(isAudio) == true {
                 continue
             } else {
+                // A resource the plugin cannot give is another check's failure (resources); here it only has no size.
                 guard let bytes = try? publication.collect(publication.name("resource", link.href), limit: OutputCollector.resourceLimit, { h, out, err in
                     link.href.withCString { s.format.pointee.resource!(h, $0, out, err) }
                 }) else { continue }

@@ -26,6 +26,7 @@ final class RawPublication {
 
     deinit {
         let handle = handle, format = s.format
+        // A deinit cannot throw, and close returns nothing: `call` is here to name the close in a crash report.
         _ = try? s.call("close(\(sample))") { format.pointee.close?(handle) }
     }
 

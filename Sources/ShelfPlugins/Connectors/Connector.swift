@@ -114,6 +114,8 @@ package enum ReadingListJSON {
     package static func string<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Settings, entries and a few strings: JSONEncoder fails only on a non-finite number, and then the connector
+        // gets "{}" and says what it lacks.
         return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

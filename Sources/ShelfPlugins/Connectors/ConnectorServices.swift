@@ -60,7 +60,7 @@ public enum ConnectorServices {
     static func store() throws -> CredentialStore {
         if let credentialDirectories {
             return CredentialStore(directories: credentialDirectories,
-                                   environment: keepSecretsInFile ? ["SHELF_SECRET_SERVICE": "off"] : ProcessInfo.processInfo.environment)
+                                   environment: keepSecretsInFile ? ["SHELF_SECRET_SERVICE": "off"] : ProcessEnvironment.shared)
         }
         return CredentialStore(directories: try ShelfDirectories(environment: ProcessEnvironment.shared))
     }

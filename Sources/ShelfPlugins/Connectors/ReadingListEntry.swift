@@ -53,6 +53,7 @@ public struct PullResult: Codable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        // The shelves are a summary a connector may get wrong; the entries below are required.
         shelves = (try? c.decodeIfPresent([ReadingListShelf].self, forKey: .shelves)) ?? []
         entries = try c.decode([ReadingListEntry].self, forKey: .entries)
     }

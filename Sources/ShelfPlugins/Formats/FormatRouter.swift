@@ -58,6 +58,8 @@ public struct FormatRouter {
         // The plugin that opened this very file before opens it again, unasked (`PublicationMemo`).
         if let memoFolder, let found = PublicationMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
            pluginID == nil || pluginID == found.memo.pluginID,
+           // The memo only saves time: a plugin that no longer opens the file this way goes through the router below,
+           // whose errors are the ones said.
            let publication = try? Publication(plugin: found.plugin, input: input.opened(by: found.plugin), memoFolder: memoFolder, memo: found.memo) {
             return publication
         }

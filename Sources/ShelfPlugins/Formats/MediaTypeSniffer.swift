@@ -68,6 +68,7 @@ public enum MediaTypeSniffer {
                 if value.contains("/"), value.count < 128 { return value }
             }
         }
+        // A sniff: a ZIP libzip cannot list is still a ZIP; the plugin that opens it says what is wrong.
         guard let archive = try? ZipReader(path: path, limits: .namesOnly) else { return "application/zip" }
         func has(_ name: String) -> Bool { archive.contains(name) }
         if has("META-INF/container.xml") { return "application/epub+zip" }
@@ -78,6 +79,7 @@ public enum MediaTypeSniffer {
 
     static func sniffJSON(path: String) -> String {
         guard let data = FileManager.default.contents(atPath: path), data.count < 32 << 20,
+              // A sniff: JSON that does not parse is still JSON by its name; the plugin says what is wrong.
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             return "application/json"
         }

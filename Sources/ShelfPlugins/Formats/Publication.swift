@@ -131,6 +131,8 @@ public final class Publication {
                 }
             }
         }
+        // A place that is no Locator is the plugin's fault, which `shelf conformance` reports (render's `where`); the
+        // content is still the page asked for.
         let rendered = whereOutput.data.isEmpty ? locator : try? ReadiumJSON.decode(Locator.self, from: whereOutput.data)
         return Rendered(content: content, locator: rendered)
     }

@@ -25,7 +25,9 @@ public struct PublicationInput: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ShelfError(.permission, "cannot be read (permission denied?)", subject: path)
         }
+        // Only read: closing cannot lose anything.
         defer { try? handle.close() }
+        // A head that cannot be read sniffs as unknown bytes; opening the file then says why it cannot be read.
         let head = (try? handle.read(upToCount: MediaTypeSniffer.headSize)) ?? Data()
         // stat, not FileManager's attributes: those also look up the owner's and group's names (/etc/passwd).
         let size = FileIdentity(path: path).map { UInt64(max(0, $0.size)) } ?? UInt64(head.count)

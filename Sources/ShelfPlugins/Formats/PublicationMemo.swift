@@ -25,9 +25,11 @@ struct PublicationMemo {
     /// The memo of `bookPath` when it was made from this very file by `plugin` as it is now.
     static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (memo: PublicationMemo, plugin: LoadedPlugin)? {
         let bookPath = absolute(bookPath)
+        // A cache: a memo missing, unreadable or from another file or plugin is no memo, and the book is opened anew.
         guard let book = FileIdentity(path: bookPath),
               let data = try? Data(contentsOf: file(for: bookPath, in: folder)) else { return nil }
         var reader = ByteReader(data)
+        // As above.
         guard let header = try? Header.read(&reader), header.bookPath == bookPath, header.book == book,
               let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
               known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile,
@@ -35,6 +37,7 @@ struct PublicationMemo {
         else { return nil }
         var positions: [Locator]?
         if header.hasPositions {
+            // As above.
             guard let decoded = try? LocatorCoder.decode(&reader) else { return nil }
             positions = decoded
         }
@@ -57,6 +60,7 @@ struct PublicationMemo {
         let path = file(for: bookPath, in: folder).path
         // The folder is made only when the write finds it missing: asking first cost every first open.
         if !AtomicFile.replace(path, with: writer.bytes) {
+            // A failure only costs speed (above); the write below then fails as quietly.
             try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
                                                      attributes: [.posixPermissions: 0o700])
             AtomicFile.replace(path, with: writer.bytes)
@@ -162,6 +166,7 @@ enum LocatorCoder {
             if l.fragments != nil { fields |= Field.fragments.rawValue }
             if locator.text != nil { fields |= Field.text.rawValue }
             let extra = locator.extra.isEmpty && l.extra.isEmpty ? nil
+                // Members that came from JSON encode back; were one not to, the memo keeps the locator without them.
                 : (try? JSONEncoder().encode(Extra(locator: locator.extra, locations: l.extra)))
                     .map { String(decoding: $0, as: UTF8.self) }
             if extra != nil { fields |= Field.extra.rawValue }

@@ -35,6 +35,7 @@ public struct SniffReport: Encodable {
             probes.append(Probe(plugin: plugin.descriptor.id, claims: claims, confidence: router.probe(plugin, input)))
         }
         self.probes = probes.sorted { ($0.claims ? 1 : 0, $0.confidence) > ($1.claims ? 1 : 0, $1.confidence) }
+        // The report lists every probe above; no plugin choosing the file is shown as none, which is the answer.
         opensWith = try? router.choose(for: input).plugin.descriptor.id
     }
 }

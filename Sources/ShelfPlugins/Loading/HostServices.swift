@@ -25,7 +25,9 @@ public enum HostServices {
     private static let sinks = Mutex<(log: LogSink, progress: ProgressSink?)>((log: { id, level, message in
         guard PluginLogFilter.current.shows(level, from: id) else { return }
         let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
-        FileHandle.standardError.write(Data("shelf: \(id): \(name): \(message)\n".utf8))
+        // The host's own lines (`warn`) are not named twice: "shelf: warning: ...", as its errors are "shelf: ...".
+        let source = id == "shelf" ? "" : "\(id): "
+        FileHandle.standardError.write(Data("shelf: \(source)\(name): \(message)\n".utf8))
     }, progress: nil))
 
     /// Where plugin log lines go; the CLI may replace it to honour --quiet or a TTY.
@@ -33,6 +35,10 @@ public enum HostServices {
         get { sinks.withLock { $0.log } }
         set { sinks.withLock { $0.log = newValue } }
     }
+
+    /// A warning from the host itself, said as a plugin's are (through `logSink`, as "shelf"): what the patron
+    /// must know though the command went on, such as a sync whose notifications could not be stored.
+    public static func warn(_ message: String) { logSink("shelf", SHELF_LOG_WARNING, message) }
 
     /// Where plugin progress goes (nowhere by default).
     public static var progressSink: ProgressSink? {

@@ -131,8 +131,20 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     private static func callInit(_ raw: UnsafePointer<shelf_plugin_descriptor>, descriptor: PluginDescriptor,
                                  path: String, directories: ShelfDirectories?) throws {
-        let data = (try? directories?.pluginData(for: descriptor.id).path) ?? NSTemporaryDirectory()
-        let cache = (try? directories?.pluginCache(for: descriptor.id).path) ?? NSTemporaryDirectory()
+        // Without shelf's folders (no HOME) a plugin keeps its files in the temporary folder. With them, a folder that
+        // cannot be made does the same, said: what the plugin keeps there (a sign-in, what it pushed) does not last.
+        func folder(_ kind: String, _ make: (ShelfDirectories) throws -> URL) -> String {
+            guard let directories else { return NSTemporaryDirectory() }
+            do {
+                return try make(directories).path
+            } catch {
+                HostServices.warn("the \(kind) folder of plugin \(descriptor.id) cannot be made (\(error)); "
+                                  + "it keeps its files in \(NSTemporaryDirectory()), where they do not last")
+                return NSTemporaryDirectory()
+            }
+        }
+        let data = folder("data") { try $0.pluginData(for: descriptor.id) }
+        let cache = folder("cache") { try $0.pluginCache(for: descriptor.id) }
         let host = HostServices.make(pluginID: descriptor.id, dataDirectory: data, cacheDirectory: cache)
         guard let initialise = raw.pointee.`init` else { return }
         var error = PluginCall.newError()

@@ -22,6 +22,7 @@ struct PluginRegistryCache {
 
     init(directories: ShelfDirectories?) {
         file = directories.map { $0.cache.appendingPathComponent("plugin-registry") }
+        // A cache: missing or unreadable, every plugin is looked at anew (and the file rewritten by `save`).
         if let file, let data = try? Data(contentsOf: file), let entries = try? Self.decode(data) {
             previous = entries
         }
@@ -44,6 +45,7 @@ struct PluginRegistryCache {
         guard let file else { return }
         let unchanged = previous.count == current.count && current.allSatisfy { previous[$0.key]?.key == $0.value.key }
         guard !unchanged else { return }
+        // As the comment above says: only speed is lost.
         try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         AtomicFile.replace(file.path, with: Self.encode(current))

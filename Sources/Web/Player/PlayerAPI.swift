@@ -104,7 +104,7 @@ final class ListeningSessions: @unchecked Sendable {
     func savedSeconds(id: String) throws -> Double {
         let session = try session(id: id).session
         let timeline = session.engine.timeline
-        guard let frame = session.positions.restore(book: session.book, timeline: timeline),
+        guard let frame = try session.positions.restore(book: session.book, timeline: timeline),
               frame < timeline.totalFrames - Int64(session.engine.sampleRate) else { return 0 }
         return timeline.seconds(frame)
     }

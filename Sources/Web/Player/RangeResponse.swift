@@ -5,7 +5,9 @@ import Foundation
 enum RangeResponse {
     static func serve(file: URL, type: String, range: String?) throws -> WebResponse {
         guard let handle = try? FileHandle(forReadingFrom: file) else { throw WebError(404, "The track's file is missing") }
+        // Only read: closing cannot lose anything.
         defer { try? handle.close() }
+        // The file was just opened; a size that cannot be read serves it as empty, and the player says it cannot play.
         let size = Int((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0)
         guard let range, let (start, end) = parse(range, size: size) else {
             if range != nil {

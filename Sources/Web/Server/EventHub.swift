@@ -39,6 +39,8 @@ public final class EventHub: @unchecked Sendable {
 
     /// Sends `kind` with a JSON body made from Foundation objects.
     public func publish(_ kind: String, object: Any) {
+        // The app builds these from strings, numbers and booleans; JSONSerialization refuses only other types, which no
+        // caller passes (a page then misses the event and reloads on the next one).
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         publish(kind, json: data)
     }

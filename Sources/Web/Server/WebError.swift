@@ -32,6 +32,7 @@ public struct WebError: Error, Sendable {
     public var response: WebResponse {
         var object: [String: Any] = ["type": "https://shelf.invalid/problems/\(kind)", "title": title, "status": status]
         if let hint { object["detail"] = hint }
+        // Strings and an integer only: JSONSerialization cannot refuse them.
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return WebResponse(status: status, contentType: "application/problem+json", body: data)
     }

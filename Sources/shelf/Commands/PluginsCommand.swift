@@ -13,14 +13,18 @@ let pluginsCommand = Command(
     valueOptions: ["--inspect"],
     positionals: 0...0
 ) { args, context in
+    let registry = context.shelf.registry
+    // The diagnostic command opens every plugin, even those the registry cache would defer.
+    registry.loadAll()
     if let id = args.value("--inspect") {
-        guard let inspection = context.shelf.pluginInspection(id: id) else {
+        guard let plugin = registry.plugin(id: id) else {
             throw ShelfError(.noInput, "no plugin has the id \(id)", hint: "`shelf plugins` lists the installed plugins and their ids.")
         }
+        let inspection = PluginInspection(plugin)
         if context.json { Output.json(inspection) } else { printInspection(inspection) }
         return 0
     }
-    let listing = context.shelf.pluginListing()
+    let listing = PluginListing(registry)
     if context.json {
         Output.json(listing)
     } else {
@@ -78,7 +82,8 @@ let sniffCommand = Command(
 ) { args, context in
     let path = args.positionals[0]
     guard FileManager.default.fileExists(atPath: path) else { throw ShelfError(.noInput, "no such file", subject: path) }
-    let report = try context.shelf.sniff(path)
+    context.shelf.registry.loadAll()
+    let report = try SniffReport(path: path, router: context.shelf.router)
     if context.json {
         Output.json(report)
     } else {

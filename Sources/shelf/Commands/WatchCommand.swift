@@ -33,13 +33,15 @@ let watchCommand = Command(
     let cycles = args.has("--once") ? 1 : try args.int("--cycles", in: 1...1_000_000)
 
     let library = try context.library()
-    if try !library.hasAccountToWatch {
+    if try library.database.accounts().allSatisfy({ $0.shelfURL == nil }) {
         Output.error("no library account with a loans feed to watch: add one with `shelf account add URL`")
         return 0
     }
     let lock = try WatchLock(directories: library.directories)
     defer { lock.release() }
-    let watcher = library.watcher(interval: interval)
+    let watcher = Watcher(database: library.database, interval: interval) { account in
+        _ = try library.circulation(for: account, openable: []).sync()
+    }
     var failed = false
     try watcher.run(cycles: cycles) { cycle in
         failed = cycle.failed
@@ -55,7 +57,10 @@ let watchCommand = Command(
         }
         for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
         // What this watcher printed on a terminal counts as shown there.
-        if isatty(STDOUT_FILENO) == 1 { library.markShownOnTerminal(cycle.notifications.map(\.id)) }
+        if isatty(STDOUT_FILENO) == 1 {
+            // Not marked: the next command announces them again, the lesser harm.
+            try? library.database.markNotificationsShownOnTerminal(cycle.notifications.map(\.id))
+        }
         fflush(stdout)
     }
     return failed && cycles == 1 ? ShelfError.Kind.temporary.rawValue : 0
@@ -73,7 +78,8 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
     let units = SystemdUnits(executable: executable, interval: interval, environment: unitEnvironment)
     let written = try units.write(to: folder)
     if context.json {
-        Output.json(WatchInstallJSON(files: written, interval: WatchInterval.systemd(interval),
+        struct InstallJSON: Encodable { let files: [String]; let interval: String; let enable: String }
+        Output.json(InstallJSON(files: written, interval: WatchInterval.systemd(interval),
                                 enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
         return 0
     }

@@ -40,7 +40,7 @@ enum PatronDates {
 
     private static func formatter(time: DateFormatter.Style) -> DateFormatter {
         let formatter = DateFormatter()
-        formatter.locale = locale(ProcessInfo.processInfo.environment)
+        formatter.locale = locale(ProcessEnvironment.shared)
         formatter.timeZone = TimeZone.current
         formatter.dateStyle = .medium
         formatter.timeStyle = time

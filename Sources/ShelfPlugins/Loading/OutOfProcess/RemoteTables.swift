@@ -125,6 +125,7 @@ enum RemoteTables {
 
     /// The href a Locator names, for the one line ("render of chapter-3.xhtml").
     static func href(ofLocator json: String?) -> String {
+        // Only for the words of a message; the Locator itself goes to the plugin as given.
         guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
               let href = object["href"] as? String, !href.isEmpty else { return "the opening" }
         return href
@@ -237,6 +238,7 @@ enum RemoteTables {
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_search_v1>.size)
         t.pointee.search = { publication, query, out, err in
             guard let handle = RemoteHandle.from(publication) else { return SHELF_E_INVALID_ARGUMENT }
+            // As in `href(ofLocator:)`: only the words of a message.
             let words = (string(query).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["query"] as? String) ?? ""
             return output(handle, SHELF_OP_SEARCH, [.string(string(query))], what: "search for \"\(words)\"", out, err)
         }

@@ -50,6 +50,6 @@ enum Confinement {
         lastReport = report
         guard report.contains("no Landlock"), !warned else { return }
         warned = true
-        HostServices.logSink("shelf", SHELF_LOG_WARNING, "plugins shelf does not ship run unconfined: \(report)")
+        HostServices.warn("plugins shelf does not ship run unconfined: \(report)")
     }
 }
