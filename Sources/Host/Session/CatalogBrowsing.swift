@@ -28,6 +28,15 @@ public struct CatalogRefinement {
         self.supported = supported
         self.page = page
     }
+
+    /// Adds the facet a patron names as "GROUP=VALUE" (e.g. "Sort by=Title", split at the first "="); false, and
+    /// nothing added, when the text has no "=" with a word on each side.
+    public mutating func addFacet(_ text: String) -> Bool {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return false }
+        facets.append((group: parts[0], value: parts[1]))
+        return true
+    }
 }
 
 extension LibrarySession {

@@ -51,4 +51,15 @@ extension LibrarySession {
         let notices = try lists.checkWishes()
         return (try database.wishes().first { $0.id == added.id } ?? added, notices)
     }
+
+    /// Takes wish `id` off the wish list; false when there is no such wish.
+    public func removeWish(id: Int64) throws -> Bool { try database.deleteWish(id: id) }
+
+    /// The reading-list entries the last pull saw, by service and shelf (either narrows it).
+    public func readingListEntries(service: String?, shelf: String?) throws -> [StoredReadingListEntry] {
+        try database.readingListEntries(service: service, shelf: shelf)
+    }
+
+    /// The reading-list services connected, with their settings and their last pull.
+    public func connectedServices() throws -> [ConnectedService] { try database.services() }
 }

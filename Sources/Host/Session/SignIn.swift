@@ -56,6 +56,16 @@ public struct SignIn {
         }
     }
 
+    /// The address the patron opens in a browser for the library's web sign-in (with the redirect shelf
+    /// understands), or nil when the flow names none.
+    public func browserAddress(_ flow: AuthenticationDocument.Flow) -> String? {
+        flow.authenticate.first.map(Authenticator.browserAddress)
+    }
+
+    /// Where the account's sign-in is kept (the config folder's file or the desktop's secret service), or nil when
+    /// none is.
+    public var keptIn: CredentialStore.Place? { library.store.place(of: account.id) }
+
     /// Forgets the stored card number, PIN and token.
     public func signOut() throws { try library.store.remove(for: account.id) }
 

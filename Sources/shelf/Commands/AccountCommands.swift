@@ -20,8 +20,7 @@ let accountCommand = Command(
     switch action {
     case "add":
         guard let operand else { throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL") }
-        let account = try library.accounts.add(operand, name: args.value("--name"))
-        let json = AccountJSON(account, library: library, defaultID: try library.database.defaultAccountID)
+        let (account, json) = try library.addAccount(operand, name: args.value("--name"))
         if context.json { Output.json(json); return 0 }
         Output.line("Added \(account.title) as \"\(account.id)\"\(json.isDefault ? " (the account commands use)" : "").")
         Output.line("Catalog: \(account.catalogURL)")
@@ -29,9 +28,7 @@ let accountCommand = Command(
         if let signUp = json.signUp { Output.line("Sign up for a library card: \(signUp)") }
         return 0
     case "list":
-        let defaultID = try library.database.defaultAccountID
-        let accounts = try library.database.accounts()
-        let all = accounts.map { AccountJSON($0, library: library, defaultID: defaultID ?? (accounts.count == 1 ? $0.id : nil)) }
+        let all = try library.accountDocuments()
         if context.json { Output.json(all); return 0 }
         if all.isEmpty { Output.line("No library accounts. Add one with `shelf account add URL`."); return 0 }
         for account in all {
@@ -49,8 +46,7 @@ let accountCommand = Command(
         return 0
     case "use":
         guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
-        let account = try library.accounts.resolve(operand)
-        try library.database.setDefaultAccount(account.id)
+        let account = try library.useAccount(operand)
         if context.json { Output.json(["using": account.id]) } else { Output.line("Using \(account.title) (\(account.id)).") }
         return 0
     default:
@@ -85,10 +81,9 @@ let loginCommand = Command(
         return 0
     }
     if kind.usesBrowser {
-        guard let link = flow.authenticate.first else {
+        guard let address = signIn.browserAddress(flow) else {
             throw ShelfError(.badData, "the library's web sign-in has no address", subject: account.id)
         }
-        let address = Authenticator.browserAddress(link)
         fputs("Open this address in a web browser and sign in:\n  \(address)\n", stderr)
         fputs("Then paste the address the library sends you to (it holds access_token), or the token itself:\n", stderr)
         guard let pasted = readSecretLine(prompt: nil, echo: true) else {
@@ -121,7 +116,7 @@ let loginCommand = Command(
     }
     if context.json { Output.json(["account": account.id, "signedIn": "yes"]) } else {
         Output.line("Signed in to \(account.title)."
-                    + (library.store.place(of: account.id).map { " Your sign-in is kept in \($0.words)." } ?? ""))
+                    + (signIn.keptIn.map { " Your sign-in is kept in \($0.words)." } ?? ""))
     }
     return 0
 }

@@ -23,7 +23,7 @@ let annotationsCommand = Command(
     let bookshelf = try openBookshelf(context)
     let library = try context.library()
     let single = args.positionals.count == 2
-    let books = single ? [try bookshelf.find(args.positionals[1])] : try bookshelf.database.shelfBooks().filter { $0.loanAccountID != nil }
+    let books = single ? [try bookshelf.find(args.positionals[1])] : try bookshelf.booksOnLoan()
     let results = try library.syncAnnotations(of: books, single: single, keepGoing: context.json)
     let failures = results.filter { $0.error != nil || !$0.problems.isEmpty }.count
     if context.json {

@@ -95,7 +95,7 @@ let playCommand = Command(
     final class Reason: @unchecked Sendable { var text = "the end of the book" }
     let reason = Reason()
     let toStdout = args.has("--raw")
-    let live = !context.json && !toStdout && LivePosition.isWanted ? LivePosition(engine: engine) : nil
+    let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(engine: engine) : nil
     session.onEvent = { event in
         switch event {
         case .sleepStopped: reason.text = "the sleep timer"

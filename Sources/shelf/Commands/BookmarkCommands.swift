@@ -39,13 +39,11 @@ let bookmarkCommand = Command(
         guard let id = Int64(args.positionals[1]), id > 0 else {
             throw ShelfError(.usage, "bookmark remove takes a bookmark number, not \"\(args.positionals[1])\"")
         }
-        guard let bookmark = try bookshelf.database.bookmark(id: id) else {
+        guard let bookmark = try bookshelf.removeBookmark(id: id) else {
             throw ShelfError(.noInput, "there is no bookmark \(id)", hint: "`shelf bookmarks BOOK` lists a book's bookmarks.")
         }
-        try bookshelf.database.removeBookmark(id: id)
         if context.json {
-            struct Removed: Encodable { let removed: BookmarkJSON }
-            Output.json(Removed(removed: BookmarkJSON(bookmark, resolution: nil)))
+            Output.json(RemovedBookmarkJSON(bookmark))
         } else {
             Output.line("Removed bookmark \(id).")
         }

@@ -57,15 +57,12 @@ let addCommand = Command(
     positionals: 1...10_000
 ) { args, context in
     let bookshelf = try openBookshelf(context)
-    struct Failure: Encodable { let path: String; let error: String }
-    struct AddedJSON: Encodable { let book: ShelfBookJSON; let replacedEdition: Bool }
-    var added: [AddedJSON] = []
-    var failed: [Failure] = []
+    var document = AddedBooksJSON()
     var code: Int32 = 0
     for path in args.positionals {
         do {
             let result = try bookshelf.add(path: path, link: args.has("--link"))
-            added.append(AddedJSON(book: ShelfBookJSON(result.book), replacedEdition: result.replacedEdition))
+            document.added.append(AddedBooksJSON.Added(result))
             if !context.json {
                 let b = result.book
                 let by = b.book.authors.isEmpty ? "" : " by " + b.book.authors.map(DisplayText.oneLine).joined(separator: ", ")
@@ -77,15 +74,12 @@ let addCommand = Command(
                 }
             }
         } catch let error as ShelfError {
-            failed.append(Failure(path: path, error: error.description))
+            document.failed.append(AddedBooksJSON.Failure(path: path, error: error.description))
             if code == 0 { code = error.exitCode }
             if !context.json { Output.error("cannot add \(path): \(error.description)") }
         }
     }
-    if context.json {
-        struct Result: Encodable { let added: [AddedJSON]; let failed: [Failure] }
-        Output.json(Result(added: added, failed: failed))
-    }
+    if context.json { Output.json(document) }
     return code
 }
 
@@ -102,7 +96,7 @@ let booksCommand = Command(
     positionals: 0...0
 ) { _, context in
     let bookshelf = try openBookshelf(context)
-    let books = try bookshelf.database.shelfBooks()
+    let books = try bookshelf.books()
     if context.json {
         Output.line(ShelfBookJSON.prettyArray(books.map(ShelfBookJSON.init)))
         return 0
@@ -155,8 +149,7 @@ let removeCommand = Command(
     }
     let removed = try bookshelf.remove(book)
     if context.json {
-        struct Result: Encodable { let removed: ShelfBookJSON; let deletedFile: String?; let returned: Bool }
-        Output.json(Result(removed: ShelfBookJSON(book), deletedFile: removed.deletedFile, returned: returned))
+        Output.json(RemovedBookJSON(book, removed, returned: returned))
         return 0
     }
     Output.line("Removed “\(DisplayText.oneLine(book.book.title))” from the shelf" + (returned ? " and returned it to the library." : "."))

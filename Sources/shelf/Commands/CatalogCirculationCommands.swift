@@ -163,13 +163,12 @@ let holdsCommand = Command(
     valueOptions: ["--account"], positionals: 0...0
 ) { args, context in
     let library = try context.library()
-    let accountID = library.accountID(args.value("--account"))
     let holds = try library.holds(account: args.value("--account"))
     if context.json { Output.json(holds.map { HoldJSON($0, openable: library.openable) }); return 0 }
     if holds.isEmpty { Output.line("No reservations."); return 0 }
     let ready = holds.filter(\.isReady).count
     Output.line("Reservations: \(holds.count) \(holds.count == 1 ? "hold" : "holds"), \(ready) ready to borrow")
-    if let badge = readyBadge(try library.database.readyHoldCount(accountID: accountID)) { Output.line(badge) }
+    if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }
     for hold in holds {
         Output.line(CatalogText.entry(hold.entry, openable: library.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
         if hold.isReady { Output.line("    Borrow it now: shelf borrow \(hold.entry.id)") }

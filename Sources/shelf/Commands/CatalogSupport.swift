@@ -10,10 +10,8 @@ func formatChoice(_ args: Arguments) throws -> String? {
 /// --facet NAME=VALUE..., --available, --supported and --page, as the catalog session takes them.
 func catalogRefinement(_ args: Arguments) throws -> CatalogRefinement {
     var refinement = CatalogRefinement(available: args.has("--available"), supported: args.has("--supported"))
-    for facet in args.all("--facet") {
-        let parts = facet.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw ShelfError(.usage, "--facet takes NAME=VALUE, e.g. --facet \"Sort by=Title\"") }
-        refinement.facets.append((group: parts[0], value: parts[1]))
+    for facet in args.all("--facet") where !refinement.addFacet(facet) {
+        throw ShelfError(.usage, "--facet takes NAME=VALUE, e.g. --facet \"Sort by=Title\"")
     }
     refinement.page = try args.int("--page", in: 1...1000) ?? 1
     return refinement

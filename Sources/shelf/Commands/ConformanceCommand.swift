@@ -89,9 +89,9 @@ let conformanceCheckCommand = Command(
     valueOptions: ["--sample", "--set"],
     positionals: 2...2,
     hidden: true
-) { args, _ in
+) { args, context in
     let result = ConformanceChecks.runAsChild(check: args.positionals[1], pluginPath: args.positionals[0], samples: args.all("--sample"),
                                              settings: try conformanceSettings(args.all("--set")))
-    if ProcessEnvironment.shared["SHELF_CONFORMANCE_RESULT"] == nil { Output.line(ReadiumJSON.encode(result)) }
+    if context.shelf.environment["SHELF_CONFORMANCE_RESULT"] == nil { Output.line(ReadiumJSON.encode(result)) }
     return 0
 }

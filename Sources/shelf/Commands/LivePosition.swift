@@ -11,8 +11,8 @@ final class LivePosition: @unchecked Sendable {
 
     init(engine: PlaybackEngine) { self.engine = engine }
 
-    /// Whether there is a person's terminal to draw on.
-    static var isWanted: Bool { isatty(STDERR_FILENO) != 0 && ProcessInfo.processInfo.environment["TERM"] != "dumb" }
+    /// Whether there is a person's terminal to draw on (`environment` is the host's, read once).
+    static func isWanted(environment: [String: String]) -> Bool { isatty(STDERR_FILENO) != 0 && environment["TERM"] != "dumb" }
 
     /// "0:12 of 0:42, chapter 2 of 3, Two; 0:15 left at 2x": what is left is listening time at the speed chosen.
     static func line(_ state: PlaybackState, chapters: Int) -> String {

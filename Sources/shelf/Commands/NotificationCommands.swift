@@ -53,14 +53,12 @@ let openNotificationCommand = Command(
     flagOptions: ["--book"], positionals: 1...1
 ) { args, context in
     let library = try context.library()
-    guard let id = Int64(args.positionals[0]), let record = try library.database.notification(id: id) else {
+    guard let id = Int64(args.positionals[0]), let record = try library.openNotification(id) else {
         throw ShelfError(.noInput, "no notification \(args.positionals[0])", hint: "`shelf notifications --all` lists them with their numbers.")
     }
-    try library.database.markNotificationRead(id)
     let route = args.has("--book") ? record.bookRoute : record.route
     if context.json {
-        let opened = try library.database.notification(id: id) ?? record
-        Output.json(OpenNotificationJSON(notification: opened, route: route))
+        Output.json(OpenNotificationJSON(notification: record, route: route))
         return 0
     }
     Output.line(record.text)

@@ -13,18 +13,14 @@ let pluginsCommand = Command(
     valueOptions: ["--inspect"],
     positionals: 0...0
 ) { args, context in
-    let registry = context.shelf.registry
-    // The diagnostic command opens every plugin, even those the registry cache would defer.
-    registry.loadAll()
     if let id = args.value("--inspect") {
-        guard let plugin = registry.plugin(id: id) else {
+        guard let inspection = context.shelf.pluginInspection(id: id) else {
             throw ShelfError(.noInput, "no plugin has the id \(id)", hint: "`shelf plugins` lists the installed plugins and their ids.")
         }
-        let inspection = PluginInspection(plugin)
         if context.json { Output.json(inspection) } else { printInspection(inspection) }
         return 0
     }
-    let listing = PluginListing(registry)
+    let listing = context.shelf.pluginListing()
     if context.json {
         Output.json(listing)
     } else {
@@ -82,8 +78,7 @@ let sniffCommand = Command(
 ) { args, context in
     let path = args.positionals[0]
     guard FileManager.default.fileExists(atPath: path) else { throw ShelfError(.noInput, "no such file", subject: path) }
-    context.shelf.registry.loadAll()
-    let report = try SniffReport(path: path, router: context.shelf.router)
+    let report = try context.shelf.sniff(path)
     if context.json {
         Output.json(report)
     } else {

@@ -33,8 +33,7 @@ func printPage(_ result: BookReader.Result, json: Bool, theme: TerminalTheme? = 
 /// The book's theme (its own setting over everyone's) as terminal colours, when stdout is a terminal without NO_COLOR.
 func terminalTheme(_ book: ShelfBook, _ bookshelf: Bookshelf, _ context: Context) -> TerminalTheme? {
     guard !context.json, isatty(STDOUT_FILENO) == 1 else { return nil }
-    let theme = (try? bookshelf.database.applicableReaderSettings(bookID: book.book.id))?.effective().theme
-    return TerminalTheme.colours(theme: theme, environment: context.shelf.environment, terminal: true)
+    return TerminalTheme.colours(theme: bookshelf.theme(of: book), environment: context.shelf.environment, terminal: true)
 }
 
 let readCommand = Command(

@@ -30,14 +30,6 @@ func requestedLocator(_ args: Arguments, _ publication: Publication) throws -> L
     return nil
 }
 
-struct RenderSettingsArgument: Encodable {
-    let `as`: String
-    let width: Int
-    let fontScale: Int?
-    let font: String?
-    let theme: String?
-}
-
 let renderCommand = Command(
     name: "render", summary: "show a chapter as text or HTML with reader settings",
     usage: "shelf render FILE [--chapter N | --position N | --locator JSON] [--as text|html] [--width N] [--font-scale PCT] [--font serif|sans] [--theme day|night|sepia] [--json]",
@@ -53,17 +45,16 @@ let renderCommand = Command(
 ) { args, context in
     let publication = try context.shelf.open(args.positionals[0])
     // The patron's stored settings (`shelf settings`, the book's own over the global ones) unless overridden here.
-    let stored = storedReaderSettings(forFile: args.positionals[0], context)
-    let settings = RenderSettingsArgument(
+    let stored = context.shelf.readerSettings(forFile: args.positionals[0])
+    let settings = RenderRequest(
         as: try args.choice("--as", ["text", "html"]) ?? "text",
         width: try args.int("--width", in: 10...1000) ?? 72,
         fontScale: try args.int("--font-scale", in: 25...800) ?? stored.fontScale,
         font: try args.choice("--font", ["serif", "sans"]) ?? stored.font,
         theme: try args.choice("--theme", ["day", "night", "sepia"]) ?? stored.theme)
-    let rendered = try publication.render(at: try requestedLocator(args, publication), settings: ReadiumJSON.encode(settings))
+    let rendered = try publication.render(at: try requestedLocator(args, publication), with: settings)
     if context.json {
-        struct Result: Encodable { let locator: Locator?; let content: String }
-        Output.json(Result(locator: rendered.locator, content: String(decoding: rendered.content, as: UTF8.self)))
+        Output.json(RenderedJSON(rendered))
     } else {
         Output.raw(rendered.content)
         if rendered.content.last != UInt8(ascii: "\n") { Output.line() }
@@ -151,9 +142,6 @@ func extract(_ data: Data, href: String, publication: Publication, to output: St
     }
     try Output.write(data, to: output)
     if json {
-        struct Extracted: Encodable { let href: String; let type: String?; let path: String; let bytes: Int }
-        let type = (publication.manifest.readingOrder + (publication.manifest.resources ?? []) + publication.manifest.links)
-            .first { $0.href == href }?.type
-        Output.json(Extracted(href: href, type: type, path: output, bytes: data.count))
+        Output.json(ExtractedResourceJSON(href: href, publication: publication, path: output, bytes: data.count))
     }
 }

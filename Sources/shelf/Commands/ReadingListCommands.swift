@@ -17,10 +17,9 @@ struct ReadingListContext {
 }
 
 /// Prints wish notices; on a terminal they count as shown there, so the notification line does not repeat them.
-func printNotices(_ notices: [ReadingLists.Notice], _ database: LibraryDatabase) {
+func printNotices(_ notices: [ReadingLists.Notice], _ library: LibrarySession) {
     for n in notices { Output.line(n.text) }
-    // Not marked: the next command announces them again, the lesser harm.
-    if isatty(STDOUT_FILENO) == 1 { try? database.markNotificationsShownOnTerminal(notices.compactMap(\.notificationID)) }
+    if isatty(STDOUT_FILENO) == 1 { library.markShownOnTerminal(notices.compactMap(\.notificationID)) }
 }
 
 /// Opens the patron's browser at `url`: $SHELF_BROWSER or $BROWSER, else xdg-open; the address is always printed
@@ -98,8 +97,7 @@ let listsCommand = Command(
                                            authorize: args.has("--authorize"),
                                            openBrowser: { openBrowser($0, environment: context.shelf.environment) })
         if context.json {
-            struct Out: Encodable { let service: String; let plugin: String; let authorized: Bool; let capabilities: ConnectorDescription }
-            Output.json(Out(service: outcome.service, plugin: outcome.pluginID, authorized: outcome.authorized, capabilities: outcome.description))
+            Output.json(ConnectedServiceJSON(outcome))
         } else {
             let d = outcome.description
             var can: [String] = []
@@ -115,14 +113,7 @@ let listsCommand = Command(
         let outcomes = try rl.lists.pull(service: target)
         let notices = try rl.lists.checkWishes()
         if context.json {
-            struct Out: Encodable {
-                let service: String; let entries: Int; let shelves: [ReadingListShelf]; let newWishes: Int; let error: String?
-                let skippedWithoutTitle: Int?
-            }
-            struct All: Encodable { let pulled: [Out]; let available: [String] }
-            Output.json(All(pulled: outcomes.map { Out(service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error,
-                                                       skippedWithoutTitle: $0.skippedWithoutTitle > 0 ? $0.skippedWithoutTitle : nil) },
-                            available: notices.map(\.text)))
+            Output.json(PullJSON(outcomes, notices: notices))
         } else {
             for o in outcomes {
                 if let error = o.error {
@@ -135,14 +126,13 @@ let listsCommand = Command(
                                 + (o.skippedWithoutTitle > 1 ? "; \(o.skippedWithoutTitle) rows skipped: they have no title" : ""))
                 }
             }
-            printNotices(notices, rl.library.database)
+            printNotices(notices, rl.library)
         }
         return outcomes.contains { $0.error != nil } ? 1 : 0
     case "show":
-        let entries = try rl.library.database.readingListEntries(service: args.value("--service") ?? target, shelf: args.value("--shelf"))
+        let entries = try rl.library.readingListEntries(service: args.value("--service") ?? target, shelf: args.value("--shelf"))
         if context.json {
-            struct Out: Encodable { let entries: [ReadingListEntryJSON] }
-            Output.json(Out(entries: entries.map(ReadingListEntryJSON.init)))
+            Output.json(ReadingListsJSON(entries))
             return 0
         }
         if entries.isEmpty {
@@ -164,10 +154,7 @@ let listsCommand = Command(
     case "push":
         let reports = try rl.lists.push(service: target)
         if context.json {
-            struct Out: Encodable { let service: String; let title: String; let shelf: String; let outcome: String; let message: String?; let file: String?; let uploadURL: String? }
-            struct All: Encodable { let pushed: [Out] }
-            Output.json(All(pushed: reports.map { Out(service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message,
-                                                      file: $0.file, uploadURL: $0.file == nil ? nil : $0.uploadURL) }))
+            Output.json(PushJSON(reports))
         } else if reports.isEmpty {
             Output.line("Nothing to push: every finished book is already recorded.")
         } else {
@@ -189,12 +176,9 @@ let listsCommand = Command(
         }
         return reports.contains { $0.outcome == "failed" } ? 1 : 0
     case "services":
-        let services = try rl.library.database.services()
+        let services = try rl.library.connectedServices()
         if context.json {
-            struct Out: Encodable { let service: String; let plugin: String; let settings: [String: String]; let pulled: String?; let error: String? }
-            struct All: Encodable { let services: [Out] }
-            Output.json(All(services: services.map { Out(service: $0.service, plugin: $0.pluginID, settings: $0.settings,
-                                                          pulled: $0.pulledAt.map(isoDate), error: $0.pullError) }))
+            Output.json(ServicesJSON(services))
         } else if services.isEmpty {
             Output.line("No reading list is connected.")
         } else {
@@ -228,16 +212,14 @@ let finishedCommand = Command(
     let target = args.positionals[0]
     let bookshelf = try openBookshelf(context)
     let outcome: ReadingLists.FinishedOutcome
-    if FileManager.default.fileExists(atPath: target), try BookReference.candidates(target, in: bookshelf.database, byTitle: false).isEmpty {
+    if FileManager.default.fileExists(atPath: target), try !bookshelf.holdsFile(target) {
         outcome = try rl.lists.finished(file: target, isbn: args.value("--isbn"))
     } else {
         let book = try bookshelf.findToChange(target, action: "mark a book read") { "Mark “\(DisplayText.oneLine($0.book.title))” read?" }
         outcome = try rl.lists.finished(book.book, isbn: args.value("--isbn"))
     }
     if context.json {
-        struct Out: Encodable { let title: String; let authors: [String]; let identifiers: [String: String]; let queued: [String]; let alreadyQueued: [String] }
-        Output.json(Out(title: outcome.entry.title, authors: outcome.entry.authors, identifiers: outcome.entry.identifiers,
-                        queued: outcome.queued, alreadyQueued: outcome.alreadyQueued))
+        Output.json(FinishedJSON(outcome))
     } else {
         Output.line("Marked \(DisplayText.oneLine(outcome.entry.title)) read.")
         if !outcome.queued.isEmpty { Output.line("Queued for \(outcome.queued.joined(separator: ", ")): `shelf lists push` records it.") }
@@ -257,16 +239,12 @@ let wishCommand = Command(
     positionals: 1...1
 ) { args, context in
     let rl = try ReadingListContext(context)
-    _ = try rl.lists.wish(args.positionals[0], author: args.value("--author"))
-    let notices = try rl.lists.checkWishes()
-    let wish = try rl.library.database.wishes().first { w in
-        w.isbn == ISBN.normalise(args.positionals[0]) && w.isbn != nil || Fold.title(w.title) == Fold.title(args.positionals[0])
-    }
+    let (wish, notices) = try rl.library.wish(args.positionals[0], author: args.value("--author"))
     if context.json {
-        if let wish { Output.json(WishJSON(wish)) }
+        Output.json(WishJSON(wish))
     } else {
-        if let wish { Output.line("Wished for \(wish.title): \(WishText.words(wish)).") }
-        printNotices(notices, rl.library.database)
+        Output.line("Wished for \(wish.title): \(WishText.words(wish)).")
+        printNotices(notices, rl.library)
     }
     return 0
 }
@@ -284,20 +262,14 @@ let wishlistCommand = Command(
 ) { args, context in
     let rl = try ReadingListContext(context)
     if let id = args.value("--remove") {
-        guard let n = Int64(id), try rl.library.database.deleteWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
+        guard let n = Int64(id), try rl.library.removeWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
     }
-    var notices = try rl.lists.checkWishes()
-    if !args.has("--offline") {
-        try rl.library.refreshWishes()
-        notices += try rl.lists.checkWishes()
-    }
-    let wishes = try rl.library.database.wishes()
+    let (wishes, notices) = try rl.library.wishlist(offline: args.has("--offline"))
     if context.json {
-        struct Out: Encodable { let wishes: [WishJSON]; let available: [String] }
-        Output.json(Out(wishes: wishes.map(WishJSON.init), available: notices.map(\.text)))
+        Output.json(WishlistJSON(wishes: wishes, notices: notices))
         return 0
     }
-    printNotices(notices, rl.library.database)
+    printNotices(notices, rl.library)
     if wishes.isEmpty { Output.line("The wish list is empty: `shelf wish ISBN|TITLE`, or pull a to-read shelf.") }
     for w in wishes {
         Output.line("\(w.id). \(w.title)" + (w.authors.isEmpty ? "" : " by \(w.authors.joined(separator: ", "))"))
@@ -310,8 +282,7 @@ let wishlistCommand = Command(
 func printSettings(_ info: ReadingLists.ServiceSettings, json: Bool) {
     let d = info.description
     if json {
-        struct Out: Encodable { let service: String; let plugin: String; let connected: Bool; let settings: [String: String]; let capabilities: ConnectorDescription }
-        Output.json(Out(service: info.service, plugin: info.pluginID, connected: info.stored != nil, settings: info.stored ?? [:], capabilities: d))
+        Output.json(ServiceSettingsJSON(info))
         return
     }
     Output.line("\(d.name ?? info.service) (\(info.service), plugin \(info.pluginID)): " + (info.stored == nil ? "not connected" : "connected"))

@@ -1,14 +1,6 @@
 import Foundation
 import Host
 
-/// The settings `render` and `read` use for a file: the book's own (when the file is on the shelf) over the global
-/// ones, with defaults for the rest. Without a data folder, the defaults.
-func storedReaderSettings(forFile path: String, _ context: Context) -> ReaderSettings {
-    guard let bookshelf = try? openBookshelf(context) else { return ReaderSettings().effective() }
-    let bookID = (try? BookReference.candidates(path, in: bookshelf.database)).flatMap { $0.count == 1 ? $0[0].book.id : nil }
-    return ((try? bookshelf.database.applicableReaderSettings(bookID: bookID)) ?? ReaderSettings()).effective()
-}
-
 let settingsCommand = Command(
     name: "settings", summary: "display settings: font size, serif or sans, day, night or sepia",
     usage: "shelf settings [BOOK] [--font-scale PCT|default] [--font serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
@@ -30,9 +22,9 @@ let settingsCommand = Command(
     let book = try args.positionals.first.map { try bookshelf.find($0) }
     let bookID = book?.book.id
     var changes = ReaderSettings()
-    var cleared: Set<String> = []
+    var cleared: Set<Bookshelf.Setting> = []
     if let text = args.value("--font-scale") {
-        if text == "default" { cleared.insert("fontScale") } else {
+        if text == "default" { cleared.insert(.fontScale) } else {
             guard let pct = Int(text.hasSuffix("%") ? String(text.dropLast()) : text), ReaderSettings.fontScaleRange.contains(pct) else {
                 throw ShelfError(.usage, "--font-scale takes a percentage from 25 to 800 (or default), not \"\(text)\"")
             }
@@ -40,21 +32,15 @@ let settingsCommand = Command(
         }
     }
     if let font = try args.choice("--font", ReaderSettings.fonts + ["default"]) {
-        if font == "default" { cleared.insert("font") } else { changes.font = font }
+        if font == "default" { cleared.insert(.font) } else { changes.font = font }
     }
     if let theme = try args.choice("--theme", ReaderSettings.themes + ["default"]) {
-        if theme == "default" { cleared.insert("theme") } else { changes.theme = theme }
+        if theme == "default" { cleared.insert(.theme) } else { changes.theme = theme }
     }
     let changing = !changes.isEmpty || !cleared.isEmpty || args.has("--reset")
-    if changing {
-        var base = args.has("--reset") ? ReaderSettings() : try bookshelf.database.readerSettings(bookID: bookID)
-        if cleared.contains("fontScale") { base.fontScale = nil }
-        if cleared.contains("font") { base.font = nil }
-        if cleared.contains("theme") { base.theme = nil }
-        try bookshelf.database.updateReaderSettings(bookID: bookID, changes.over(base), reset: true)
-    }
-    let stored = try bookshelf.database.readerSettings(bookID: bookID)
-    let effective = try bookshelf.database.applicableReaderSettings(bookID: bookID).effective()
+    if changing { try bookshelf.changeSettings(book: bookID, changes, clearing: cleared, reset: args.has("--reset")) }
+    let stored = try bookshelf.storedSettings(book: bookID)
+    let effective = try bookshelf.effectiveSettings(book: bookID)
     if context.json {
         Output.json(SettingsJSON(book: bookID, effective: effective, stored: stored))
         return 0

@@ -33,15 +33,13 @@ let watchCommand = Command(
     let cycles = args.has("--once") ? 1 : try args.int("--cycles", in: 1...1_000_000)
 
     let library = try context.library()
-    if try library.database.accounts().allSatisfy({ $0.shelfURL == nil }) {
+    if try !library.hasAccountToWatch {
         Output.error("no library account with a loans feed to watch: add one with `shelf account add URL`")
         return 0
     }
     let lock = try WatchLock(directories: library.directories)
     defer { lock.release() }
-    let watcher = Watcher(database: library.database, interval: interval) { account in
-        _ = try library.circulation(for: account, openable: []).sync()
-    }
+    let watcher = library.watcher(interval: interval)
     var failed = false
     try watcher.run(cycles: cycles) { cycle in
         failed = cycle.failed
@@ -57,10 +55,7 @@ let watchCommand = Command(
         }
         for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
         // What this watcher printed on a terminal counts as shown there.
-        if isatty(STDOUT_FILENO) == 1 {
-            // Not marked: the next command announces them again, the lesser harm.
-            try? library.database.markNotificationsShownOnTerminal(cycle.notifications.map(\.id))
-        }
+        if isatty(STDOUT_FILENO) == 1 { library.markShownOnTerminal(cycle.notifications.map(\.id)) }
         fflush(stdout)
     }
     return failed && cycles == 1 ? ShelfError.Kind.temporary.rawValue : 0
@@ -78,8 +73,7 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
     let units = SystemdUnits(executable: executable, interval: interval, environment: unitEnvironment)
     let written = try units.write(to: folder)
     if context.json {
-        struct InstallJSON: Encodable { let files: [String]; let interval: String; let enable: String }
-        Output.json(InstallJSON(files: written, interval: WatchInterval.systemd(interval),
+        Output.json(WatchInstallJSON(files: written, interval: WatchInterval.systemd(interval),
                                 enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
         return 0
     }

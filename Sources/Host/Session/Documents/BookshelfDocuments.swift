@@ -248,3 +248,51 @@ public struct AnnotationSyncJSON: Encodable {
         self.error = (error as? ShelfError)?.message ?? "\(error)"
     }
 }
+
+/// What `shelf add --json` prints: the books added (and whether each replaced an earlier edition), and the files that
+/// were not, with the error.
+public struct AddedBooksJSON: Encodable {
+    public struct Added: Encodable {
+        public let book: ShelfBookJSON
+        public let replacedEdition: Bool
+        public init(_ added: Bookshelf.Added) {
+            book = ShelfBookJSON(added.book)
+            replacedEdition = added.replacedEdition
+        }
+    }
+
+    public struct Failure: Encodable {
+        public let path: String
+        public let error: String
+        public init(path: String, error: String) {
+            self.path = path
+            self.error = error
+        }
+    }
+
+    public var added: [Added] = []
+    public var failed: [Failure] = []
+
+    public init() {}
+}
+
+/// A book taken off the shelf, as `shelf remove --json` prints it: the book, the file deleted (none for a linked
+/// one), and whether the loan was returned first.
+public struct RemovedBookJSON: Encodable {
+    public let removed: ShelfBookJSON
+    public let deletedFile: String?
+    public let returned: Bool
+
+    public init(_ book: ShelfBook, _ removed: Bookshelf.Removed, returned: Bool) {
+        self.removed = ShelfBookJSON(book)
+        deletedFile = removed.deletedFile
+        self.returned = returned
+    }
+}
+
+/// A bookmark removed, as `shelf bookmark remove --json` prints it.
+public struct RemovedBookmarkJSON: Encodable {
+    public let removed: BookmarkJSON
+
+    public init(_ bookmark: Bookmark) { removed = BookmarkJSON(bookmark, resolution: nil) }
+}

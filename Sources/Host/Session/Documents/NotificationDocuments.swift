@@ -119,3 +119,16 @@ public struct WatchCycleJSON: Encodable {
         notifications = cycle.notifications.map(NotificationJSON.init)
     }
 }
+
+/// The systemd units `shelf watch --install --json` wrote, how often they run, and the command that starts them.
+public struct WatchInstallJSON: Encodable {
+    public let files: [String]
+    public let interval: String
+    public let enable: String
+
+    public init(files: [String], interval: String, enable: String) {
+        self.files = files
+        self.interval = interval
+        self.enable = enable
+    }
+}

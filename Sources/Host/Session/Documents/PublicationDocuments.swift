@@ -74,3 +74,56 @@ public struct BookInfo: Encodable {
         narrators = readers.isEmpty ? nil : readers
     }
 }
+
+/// A reading-order item rendered, as `shelf render --json` prints it: where it is, and the text or HTML.
+public struct RenderedJSON: Encodable {
+    public let locator: Locator?
+    public let content: String
+
+    public init(_ rendered: Publication.Rendered) {
+        locator = rendered.locator
+        content = String(decoding: rendered.content, as: UTF8.self)
+    }
+}
+
+/// A resource or cover written to a file, as `shelf resource` and `shelf cover` say with --json: its href, its
+/// media type (as the manifest gives it), where it went and how many bytes.
+public struct ExtractedResourceJSON: Encodable {
+    public let href: String
+    public let type: String?
+    public let path: String
+    public let bytes: Int
+
+    public init(href: String, publication: Publication, path: String, bytes: Int) {
+        self.href = href
+        let manifest = publication.manifest
+        type = (manifest.readingOrder + (manifest.resources ?? []) + manifest.links).first { $0.href == href }?.type
+        self.path = path
+        self.bytes = bytes
+    }
+}
+
+/// The settings a format plugin renders with (plugin.h, render): text at a width, or HTML with the font scale
+/// (percent), the font and the theme; what is nil is the plugin's default.
+public struct RenderRequest: Encodable {
+    public let `as`: String
+    public let width: Int
+    public let fontScale: Int?
+    public let font: String?
+    public let theme: String?
+
+    public init(as format: String, width: Int, fontScale: Int?, font: String?, theme: String?) {
+        self.as = format
+        self.width = width
+        self.fontScale = fontScale
+        self.font = font
+        self.theme = theme
+    }
+}
+
+extension Publication {
+    /// Renders the item at `locator` (where a reader opens the book when nil) with `settings`.
+    public func render(at locator: Locator?, with settings: RenderRequest) throws -> Rendered {
+        try render(at: locator, settings: ReadiumJSON.encode(settings))
+    }
+}

@@ -69,3 +69,118 @@ public enum WishText {
         return "\(availability) at \(wish.accountID ?? "a library") (\(how); ID \(entryID))"
     }
 }
+
+/// A reading-list service just connected, as `shelf lists connect --json` prints it.
+public struct ConnectedServiceJSON: Encodable {
+    public let service: String
+    public let plugin: String
+    public let authorized: Bool
+    public let capabilities: ConnectorDescription
+
+    public init(_ outcome: ReadingLists.ConnectOutcome) {
+        service = outcome.service
+        plugin = outcome.pluginID
+        authorized = outcome.authorized
+        capabilities = outcome.description
+    }
+}
+
+/// A service's settings from its describe, and what is stored (`shelf lists connect SERVICE --json` without options).
+public struct ServiceSettingsJSON: Encodable {
+    public let service: String
+    public let plugin: String
+    public let connected: Bool
+    public let settings: [String: String]
+    public let capabilities: ConnectorDescription
+
+    public init(_ info: ReadingLists.ServiceSettings) {
+        service = info.service
+        plugin = info.pluginID
+        connected = info.stored != nil
+        settings = info.stored ?? [:]
+        capabilities = info.description
+    }
+}
+
+/// What `shelf lists pull --json` prints: each service pulled, and the wished titles that just became available.
+public struct PullJSON: Encodable {
+    public struct Pulled: Encodable {
+        public let service: String
+        public let entries: Int
+        public let shelves: [ReadingListShelf]
+        public let newWishes: Int
+        public let error: String?
+        /// Rows left out for having no title; absent when there were none.
+        public let skippedWithoutTitle: Int?
+    }
+
+    public let pulled: [Pulled]
+    public let available: [String]
+
+    public init(_ outcomes: [ReadingLists.PullOutcome], notices: [ReadingLists.Notice]) {
+        pulled = outcomes.map {
+            Pulled(service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error,
+                   skippedWithoutTitle: $0.skippedWithoutTitle > 0 ? $0.skippedWithoutTitle : nil)
+        }
+        available = notices.map(\.text)
+    }
+}
+
+/// What `shelf lists push --json` prints: one report per finished book and service.
+public struct PushJSON: Encodable {
+    public struct Pushed: Encodable {
+        public let service: String
+        public let title: String
+        public let shelf: String
+        public let outcome: String
+        public let message: String?
+        public let file: String?
+        /// Where to upload `file`; only with a file.
+        public let uploadURL: String?
+    }
+
+    public let pushed: [Pushed]
+
+    public init(_ reports: [ReadingLists.PushReport]) {
+        pushed = reports.map {
+            Pushed(service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message,
+                   file: $0.file, uploadURL: $0.file == nil ? nil : $0.uploadURL)
+        }
+    }
+}
+
+/// The connected services, as `shelf lists services --json` prints them.
+public struct ServicesJSON: Encodable {
+    public struct Service: Encodable {
+        public let service: String
+        public let plugin: String
+        public let settings: [String: String]
+        public let pulled: String?
+        public let error: String?
+    }
+
+    public let services: [Service]
+
+    public init(_ services: [ConnectedService]) {
+        self.services = services.map {
+            Service(service: $0.service, plugin: $0.pluginID, settings: $0.settings, pulled: $0.pulledAt.map(isoDate), error: $0.pullError)
+        }
+    }
+}
+
+/// A book marked read, as `shelf finished --json` prints it: what is recorded, and for which services.
+public struct FinishedJSON: Encodable {
+    public let title: String
+    public let authors: [String]
+    public let identifiers: [String: String]
+    public let queued: [String]
+    public let alreadyQueued: [String]
+
+    public init(_ outcome: ReadingLists.FinishedOutcome) {
+        title = outcome.entry.title
+        authors = outcome.entry.authors
+        identifiers = outcome.entry.identifiers
+        queued = outcome.queued
+        alreadyQueued = outcome.alreadyQueued
+    }
+}
