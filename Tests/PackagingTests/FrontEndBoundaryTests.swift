@@ -49,6 +49,23 @@ final class FrontEndBoundaryTests: XCTestCase {
         XCTAssertEqual(found, [], "the command line reaches below the host's session API:\n" + found.joined(separator: "\n"))
     }
 
+    /// Issue 13: a `try?` in the command line either says, in a comment on its line or just above, why the error
+    /// does not matter, or is an error or warning the patron sees instead. An uncommented one fails here.
+    func testEveryErrorTheCommandLineDropsSaysWhy() throws {
+        let folder = ShelfProcess.packageRoot.appendingPathComponent("Sources/shelf")
+        var silent: [String] = []
+        for file in try Self.swiftFiles(in: folder) {
+            let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+            for (index, line) in lines.enumerated() where Self.code(of: line).contains("try?") {
+                let above = index > 0 ? lines[index - 1].trimmingCharacters(in: .whitespaces) : ""
+                if !line.contains("//") && !above.hasPrefix("//") {
+                    silent.append("\(file.lastPathComponent):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        XCTAssertEqual(silent, [], "a try? without a comment saying why its error does not matter:\n" + silent.joined(separator: "\n"))
+    }
+
     /// The check itself finds what it looks for: a line as a command once had it.
     func testTheCheckFindsADatabaseReachedDirectly() throws {
         let line = "    guard let bookmark = try bookshelf.database.bookmark(id: id) else {"

@@ -40,6 +40,53 @@ public struct AudiobookDownloads {
         for part in remote.downloader.snapshot { try? store.update(id: remote.id, part: part) }
     }
 
+    /// Downloads every part of the audiobook at `url` (`concurrency` at once) into the cache, resuming what an
+    /// interrupted run left, and records each part's state for `shelf downloads`; `progress` sees each change of a
+    /// part with the totals so far. Returns when every part is whole or has failed, or Ctrl-C stopped it.
+    public func fetch(_ url: URL, concurrency: Int,
+                      progress: ((PartDownloader.Part, (bytes: Int64, total: Int64?, complete: Int, count: Int)) -> Void)? = nil)
+        throws -> RemoteAudiobook {
+        let remote = try self.remote(url, concurrency: concurrency)
+        track(remote) { part in progress?(part, remote.downloader.totals) }
+        recordParts(of: remote)
+        remote.downloader.run()
+        return remote
+    }
+
+    /// Hands `shelf fetch URL` to a shelf process of its own (its own session, so that it goes on after this
+    /// command, the player or the terminal is gone), its output written to a log in the cache: the process and the
+    /// log. An error when the log or the process cannot be made.
+    public func fetchInBackground(_ url: URL, concurrency: Int) throws -> (pid: Int32, log: String) {
+        let folder: String
+        // A cache folder that cannot be made (or no folders at all) puts the log in the temporary folder, which the
+        // patron is told; the download's own parts need the cache and say so in that log.
+        if let directories = shelf.directories, (try? directories.createCache()) != nil {
+            folder = directories.cache.path
+        } else {
+            folder = NSTemporaryDirectory()
+        }
+        let log = (folder as NSString).appendingPathComponent("fetch-\(getpid()).log")
+        guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
+            throw ShelfError(.ioError, "the background download's log cannot be written", subject: log,
+                             hint: "Check that you may write there, or run `shelf fetch` without --background.")
+        }
+        let process = Process()
+        let executable = shelf.executablePath
+        let arguments = ["fetch", url.absoluteString, "--parallel", "\(concurrency)"]
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = [executable] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+        }
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process.processIdentifier, log)
+    }
+
     /// Every download; a part left "downloading" by a process that is gone shows as paused (it resumes next time).
     public func all() throws -> [AudiobookDownloadJSON] {
         try store.all().map { d in

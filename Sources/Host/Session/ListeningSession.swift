@@ -20,6 +20,19 @@ public final class ListeningSession: @unchecked Sendable {
 
     private let lock = NSLock()
     private var listener: ((PlaybackEvent) -> Void)?
+    /// Why the playback running now stopped, once something stopped it; and whether it runs.
+    private var stopReason: StopReason?
+    private var running = false
+
+    /// Why `run` returned.
+    public enum StopReason: Sendable, Equatable {
+        /// The end of the book, or `engine.quit()` from the front end (which knows it asked).
+        case end
+        /// The sleep timer.
+        case sleepTimer
+        /// Ctrl-C (with `stopOnInterrupt`).
+        case interruption
+    }
 
     /// Where playback starts.
     public enum Start: Equatable {
@@ -67,6 +80,7 @@ public final class ListeningSession: @unchecked Sendable {
     }
 
     private func handle(_ event: PlaybackEvent) {
+        if case .sleepStopped = event { lock.withLock { stopReason = .sleepTimer } }
         let state = engine.state
         shelf.events.publish(.listening(bookID: bookID, position: state.position, playing: state.playing))
         onEvent?(event)
@@ -122,8 +136,32 @@ public final class ListeningSession: @unchecked Sendable {
     public func setVolume(_ volume: Double) { engine.setVolume(volume) }
     public func setSleep(_ mode: SleepTimer.Mode?) { engine.setSleep(mode) }
 
-    /// Plays into `sink` until the end, the sleep timer, or `engine.quit()`; the position is saved as it goes.
-    public func run(sink: AudioSink, startPaused: Bool = false) throws { try engine.run(sink: sink, startPaused: startPaused) }
+    /// Plays into `sink` until the end, the sleep timer, `engine.quit()` or (with `stopOnInterrupt`) Ctrl-C; the
+    /// position is saved as it goes, and when it stops. Says what stopped it.
+    @discardableResult
+    public func run(sink: AudioSink, startPaused: Bool = false, stopOnInterrupt: Bool = false) throws -> StopReason {
+        lock.withLock {
+            stopReason = nil
+            running = true
+        }
+        defer { lock.withLock { running = false } }
+        if stopOnInterrupt {
+            // Ctrl-C only sets a flag (the signal handler may do no more): a thread of this session watches it and
+            // stops the engine, which saves the position, while `run` is playing.
+            Thread.detachNewThread { [self] in
+                while lock.withLock({ running }) {
+                    if HostServices.cancelRequested {
+                        lock.withLock { stopReason = .interruption }
+                        engine.quit()
+                        return
+                    }
+                    Thread.sleep(forTimeInterval: 0.1)
+                }
+            }
+        }
+        try engine.run(sink: sink, startPaused: startPaused)
+        return lock.withLock { stopReason } ?? .end
+    }
 
     /// Saves the place a player outside the host has reached (seconds on the book's timeline), as the engine saves
     /// its own, and publishes it. An error says the position was not saved.

@@ -92,13 +92,10 @@ let playCommand = Command(
 ) { args, context in
     let (session, started, sink) = try startPlayback(args, context)
     let engine = session.engine
-    final class Reason: @unchecked Sendable { var text = "the end of the book" }
-    let reason = Reason()
     let toStdout = args.has("--raw")
     let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(engine: engine) : nil
     session.onEvent = { event in
         switch event {
-        case .sleepStopped: reason.text = "the sleep timer"
         case .waiting(let what) where !context.json && !toStdout:
             if let live { live.draw() } else { Output.error("waiting for \(what) to download") }
         case .trackProblem(_, let message):
@@ -108,25 +105,24 @@ let playCommand = Command(
         default: break
         }
     }
-    // Ctrl-C stops playback and saves the position.
-    let watcher = Thread {
-        while !HostServices.cancelRequested { Thread.sleep(forTimeInterval: 0.1) }
-        reason.text = "an interruption"
-        engine.quit()
-    }
-    watcher.start()
     if !context.json && !toStdout {
         Output.line("Playing \"\(session.book.title)\" \(started), speed \(engine.state.speed)x, into \(sink.name).")
     }
     live?.start()
     defer { live?.stop() }
-    try session.run(sink: sink)
+    // Ctrl-C stops playback and saves the position.
+    let reason: String
+    switch try session.run(sink: sink, stopOnInterrupt: true) {
+    case .end: reason = "the end of the book"
+    case .sleepTimer: reason = "the sleep timer"
+    case .interruption: reason = "an interruption"
+    }
     live?.stop()
     let state = engine.state
     if context.json && !toStdout {
-        Output.json(PlayReport(title: session.book.title, output: sink.name, started: started, stoppedBecause: reason.text, state: state))
+        Output.json(PlayReport(title: session.book.title, output: sink.name, started: started, stoppedBecause: reason, state: state))
     } else if !toStdout {
-        Output.line("Stopped by \(reason.text) at \(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration)); "
+        Output.line("Stopped by \(reason) at \(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration)); "
                     + "\(PlaybackTime.words(state.listened)) listened.")
     }
     return 0
@@ -152,20 +148,15 @@ let fetchCommand = Command(
     if args.has("--background") {
         return try spawnBackgroundFetch(url: url, parallel: parallel, context: context)
     }
-    let downloads = try context.shelf.audiobookDownloads()
-    let remote = try downloads.remote(url, concurrency: parallel)
     let tty = isatty(STDERR_FILENO) != 0
     var lastLine = Date.distantPast
-    downloads.track(remote) { part in
-        let t = remote.downloader.totals
+    let remote = try context.shelf.audiobookDownloads().fetch(url, concurrency: parallel) { part, t in
         if tty, !context.json, Date().timeIntervalSince(lastLine) > 0.2 || part.state != .downloading {
             lastLine = Date()
             let pct = t.total.map { $0 > 0 ? " (\(Int(Double(t.bytes) * 100 / Double($0)))%)" : "" } ?? ""
             fputs("\r\(t.complete) of \(t.count) parts, \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ", stderr)
         }
     }
-    downloads.recordParts(of: remote)
-    remote.downloader.run()
     if tty, !context.json { fputs("\n", stderr) }
     let parts = remote.downloader.snapshot
     let failed = parts.filter { $0.state != .complete }
@@ -182,28 +173,13 @@ let fetchCommand = Command(
     return failed.isEmpty ? 0 : ShelfError.Kind.temporary.rawValue
 }
 
-/// Runs `shelf fetch URL` detached (its own session, output to a log in the cache), so that the
-/// download goes on after this command, the player or the terminal is gone.
+/// Runs `shelf fetch URL` in a process of its own (AudiobookDownloads.fetchInBackground) and says where it logs.
 func spawnBackgroundFetch(url: URL, parallel: Int, context: Context) throws -> Int32 {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-    let log = (context.shelf.directories?.cache.path ?? NSTemporaryDirectory()) + "/fetch-\(getpid()).log"
-    _ = try? context.shelf.directories?.createCache()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-    var arguments = [exe]
-    arguments += ["fetch", url.absoluteString, "--parallel", "\(parallel)"]
-    process.arguments = FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") ? arguments : Array(arguments.dropFirst())
-    if !FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid") { process.executableURL = URL(fileURLWithPath: exe) }
-    _ = FileManager.default.createFile(atPath: log, contents: nil)
-    let handle = FileHandle(forWritingAtPath: log)
-    process.standardOutput = handle
-    process.standardError = handle
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
+    let (pid, log) = try context.shelf.audiobookDownloads().fetchInBackground(url, concurrency: parallel)
     if context.json {
-        Output.json(["pid": "\(process.processIdentifier)", "log": log, "url": url.absoluteString])
+        Output.json(["pid": "\(pid)", "log": log, "url": url.absoluteString])
     } else {
-        Output.line("Downloading in the background (process \(process.processIdentifier)); `shelf downloads` shows progress. Log: \(log)")
+        Output.line("Downloading in the background (process \(pid)); `shelf downloads` shows progress. Log: \(log)")
     }
     return 0
 }

@@ -32,6 +32,7 @@ func openBrowser(_ url: String, environment env: [String: String]) {
     process.arguments = [command, url]
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
+    // The address is on stderr above: a browser that cannot be started leaves the patron to open it there.
     try? process.run()
 }
 

@@ -22,6 +22,7 @@ let serveCommand = Command(
     options.listen = args.value("--listen")
     if let listen = options.listen {
         if let file = args.value("--password-file") {
+            // Missing, unreadable or not text: the error names the file, which is what the patron checks.
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ShelfError(.noInput, "cannot read the password file", subject: file)
             }
@@ -35,7 +36,7 @@ let serveCommand = Command(
         }
     }
     let directories = try context.shelf.requireDirectories()
-    let executable = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let executable = URL(fileURLWithPath: context.shelf.executablePath)
     do {
         try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache) { started in
             if context.json {

@@ -20,6 +20,7 @@ func copyToClipboard(_ text: String, environment env: [String: String]) -> Strin
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch { continue }
         input.fileHandleForWriting.write(Data(text.utf8))
+        // A pipe that cannot be closed ends with the tool; its exit status below says whether it took the text.
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         if process.terminationStatus == 0 { return nil }

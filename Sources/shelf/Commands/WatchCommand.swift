@@ -65,7 +65,7 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
     let directories = try context.shelf.requireDirectories()
     let environment = context.shelf.environment
     let folder = try SystemdUnits.folder(environment: environment, directories: directories)
-    let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    let executable = context.shelf.executablePath
     var unitEnvironment: [String: String] = [:]
     for name in ["SHELF_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "SHELF_PLUGIN_PATH"] {
         if let value = environment[name], !value.isEmpty { unitEnvironment[name] = value }

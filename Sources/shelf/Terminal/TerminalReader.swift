@@ -191,6 +191,8 @@ final class TerminalReader {
             case .escape: return nil
             case .backspace: if !typed.isEmpty { typed.removeLast() }
             case .character(let c): typed.append(c)
+            // In a prompt or a list, a book that cannot be laid out again keeps its layout; the page loop lays it
+            // out at the next resize, where the error ends the reader with its message.
             case .resized: try? fitToTerminal()
             default: break
             }
@@ -247,6 +249,8 @@ final class TerminalReader {
             case .end: selected = items.count - 1
             case .enter: return selected
             case .escape, .character("q"): return nil
+            // In a prompt or a list, a book that cannot be laid out again keeps its layout; the page loop lays it
+            // out at the next resize, where the error ends the reader with its message.
             case .resized: try? fitToTerminal()
             default: break
             }
@@ -256,6 +260,7 @@ final class TerminalReader {
     private func showHelp() {
         screen.draw(Self.help, status: page.status)
         while let key = keys.next() {
+            // As in a prompt: the help keeps the layout; the page loop says an error.
             if key == .resized { try? fitToTerminal(); screen.draw(Self.help, status: page.status); continue }
             return
         }
