@@ -20,6 +20,7 @@ final class FrontEndBoundaryTests: XCTestCase {
         (#"\bCredentialStore\b|\.store\b"#, "credentials are kept by the host (SignIn, LibrarySession)"),
         (#"\bPlugin(Registry|Loader)\b|\.registry\b|\bLoadedPlugin\b|\bdlopen\b"#, "plugins are loaded by Shelf"),
         (#"\bProcessInfo\b|\bProcessEnvironment\b|\bgetenv\b"#, "the environment is read once, by Shelf (Shelf.environment)"),
+        (#"\.engine\b"#, "a front end plays through the listening session's controls, not its engine: one place for what every control does"),
         (#"\bstruct\s+\w+\s*:\s*[^{]*\bEncodable\b"#, "--json documents are defined in the host (Sources/Host/Session/Documents)"),
     ]
 

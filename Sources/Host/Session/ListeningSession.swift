@@ -135,6 +135,20 @@ public final class ListeningSession: @unchecked Sendable {
     public func setSpeed(_ speed: Double) { engine.setSpeed(speed) }
     public func setVolume(_ volume: Double) { engine.setVolume(volume) }
     public func setSleep(_ mode: SleepTimer.Mode?) { engine.setSleep(mode) }
+    public func togglePlay() { engine.togglePlay() }
+    /// The skip step of the options the session was opened with (30 seconds unless chosen).
+    public func skipForward() { engine.skipForward() }
+    public func skipBackward() { engine.skipBackward() }
+    public func nextChapter() { engine.nextChapter() }
+    public func previousChapter() { engine.previousChapter() }
+    /// Stops `run` (the position is saved as it stops).
+    public func quit() { engine.quit() }
+    /// The book's length in seconds.
+    public var duration: Double { engine.timeline.duration }
+    /// Where a chapter starts on the book's timeline, in seconds.
+    public func start(of chapter: Chapter) -> Double { engine.timeline.seconds(engine.chapterStart(chapter.index)) }
+    /// Whether a chapter can be chosen now: its part is here (a remote book's parts download while it plays).
+    public func isPlayable(_ chapter: Chapter) -> Bool { engine.isTrackPlayable(chapter.track) }
 
     /// Plays into `sink` until the end, the sleep timer, `engine.quit()` or (with `stopOnInterrupt`) Ctrl-C; the
     /// position is saved as it goes, and when it stops. Says what stopped it.

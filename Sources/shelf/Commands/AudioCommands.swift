@@ -91,9 +91,8 @@ let playCommand = Command(
     positionals: 1...1
 ) { args, context in
     let (session, started, sink) = try startPlayback(args, context)
-    let engine = session.engine
     let toStdout = args.has("--raw")
-    let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(engine: engine) : nil
+    let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(session: session) : nil
     session.onEvent = { event in
         switch event {
         case .waiting(let what) where !context.json && !toStdout:
@@ -106,7 +105,7 @@ let playCommand = Command(
         }
     }
     if !context.json && !toStdout {
-        Output.line("Playing \"\(session.book.title)\" \(started), speed \(engine.state.speed)x, into \(sink.name).")
+        Output.line("Playing \"\(session.book.title)\" \(started), speed \(session.state.speed)x, into \(sink.name).")
     }
     live?.start()
     defer { live?.stop() }
@@ -118,7 +117,7 @@ let playCommand = Command(
     case .interruption: reason = "an interruption"
     }
     live?.stop()
-    let state = engine.state
+    let state = session.state
     if context.json && !toStdout {
         Output.json(PlayReport(title: session.book.title, output: sink.name, started: started, stoppedBecause: reason, state: state))
     } else if !toStdout {

@@ -33,9 +33,8 @@ let listenCommand = Command(
         options.skipStep = s
     }
     let (session, started, sink) = try startPlayback(args, context, options: options)
-    let engine = session.engine
-    let player = TerminalPlayer(engine: engine, remote: session.remote)
-    Output.line("\"\(session.book.title)\", \(engine.chapters.count) chapters, \(PlaybackTime.words(engine.timeline.duration)); \(started). Paused: press space to play, h for help, q to quit.")
+    let player = TerminalPlayer(session: session)
+    Output.line("\"\(session.book.title)\", \(session.chapters.count) chapters, \(PlaybackTime.words(session.duration)); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
     session.onEvent = { player.handle($0) }
     let playing = Thread {
@@ -44,43 +43,39 @@ let listenCommand = Command(
     }
     playing.start()
     player.readKeys()
-    engine.quit()
+    session.quit()
     while !player.finished { Thread.sleep(forTimeInterval: 0.02) }
-    Output.line("Saved at \(PlaybackTime.clock(engine.state.position)).")
+    Output.line("Saved at \(PlaybackTime.clock(session.state.position)).")
     if let failure = player.failure { throw failure }
     return 0
 }
 
 final class TerminalPlayer: @unchecked Sendable {
-    let engine: PlaybackEngine
-    let remote: RemoteAudiobook?
+    let session: ListeningSession
     var finished = false
     var failure: Error?
     private var lastSaid = Date()
     private let sleepCycle: [SleepTimer.Mode?] = [.minutes(15), .minutes(30), .minutes(60), .endOfChapter, nil]
     private var sleepIndex = -1
 
-    init(engine: PlaybackEngine, remote: RemoteAudiobook?) {
-        self.engine = engine
-        self.remote = remote
-    }
+    init(session: ListeningSession) { self.session = session }
 
     func say(_ text: String? = nil) {
         lastSaid = Date()
-        Output.line(text ?? engine.state.sentence)
+        Output.line(text ?? session.state.sentence)
         fflush(stdout)
     }
 
     func handle(_ event: PlaybackEvent) {
         switch event {
         case .chapter(let i, let title): say("Chapter \(i + 1), \(title).")
-        case .sleepStopped: say("The sleep timer stopped playback. " + engine.state.sentence)
+        case .sleepStopped: say("The sleep timer stopped playback. " + session.state.sentence)
         case .ended: say("The end of the book.")
         case .waiting(let what): say("Waiting for \(what) to download.")
         case .error(let message): say("Problem: \(message)")
         case .trackProblem(_, let message): say("Problem: \(message).")
         case .saved:
-            if engine.state.playing, Date().timeIntervalSince(lastSaid) >= 60 { say() }
+            if session.state.playing, Date().timeIntervalSince(lastSaid) >= 60 { say() }
         default: break
         }
     }
@@ -96,15 +91,15 @@ final class TerminalPlayer: @unchecked Sendable {
             switch key {
             case .character(let typed): c = typed
             case .enter: c = "\n"
-            case .right where !choosing: engine.skipForward(); say(); continue
-            case .left where !choosing: engine.skipBackward(); say(); continue
+            case .right where !choosing: session.skipForward(); say(); continue
+            case .left where !choosing: session.skipBackward(); say(); continue
             default: continue
             }
             if choosing {
                 if c.isNumber { number.append(c); continue }
                 choosing = false
-                if let i = Int(number), engine.chapters.indices.contains(i - 1) {
-                    if engine.goToChapter(i - 1) { say() } else { say("Chapter \(i) is still downloading and cannot be chosen yet.") }
+                if let i = Int(number), session.chapters.indices.contains(i - 1) {
+                    if session.goToChapter(i - 1) { say() } else { say("Chapter \(i) is still downloading and cannot be chosen yet.") }
                 } else {
                     say("No chapter \(number).")
                 }
@@ -112,22 +107,22 @@ final class TerminalPlayer: @unchecked Sendable {
                 continue
             }
             switch c {
-            case " ", "p": engine.togglePlay(); say()
+            case " ", "p": session.togglePlay(); say()
             case "q": return
-            case "f": engine.skipForward(); say()
-            case "b": engine.skipBackward(); say()
-            case ".": engine.skip(by: 5); say()
-            case ",": engine.skip(by: -5); say()
-            case "n", "]": engine.nextChapter(); say()
-            case "[": engine.previousChapter(); say()
-            case "+", "=": engine.setSpeed(engine.state.speed + 0.05); say("Speed \(String(format: "%.2f", engine.state.speed)) times.")
-            case "-", "_": engine.setSpeed(engine.state.speed - 0.05); say("Speed \(String(format: "%.2f", engine.state.speed)) times.")
-            case "v": engine.setVolume(engine.state.volume - 0.1); say("Volume \(Int((engine.state.volume * 100).rounded())) percent.")
-            case "V": engine.setVolume(engine.state.volume + 0.1); say("Volume \(Int((engine.state.volume * 100).rounded())) percent.")
+            case "f": session.skipForward(); say()
+            case "b": session.skipBackward(); say()
+            case ".": session.skip(by: 5); say()
+            case ",": session.skip(by: -5); say()
+            case "n", "]": session.nextChapter(); say()
+            case "[": session.previousChapter(); say()
+            case "+", "=": session.setSpeed(session.state.speed + 0.05); say("Speed \(String(format: "%.2f", session.state.speed)) times.")
+            case "-", "_": session.setSpeed(session.state.speed - 0.05); say("Speed \(String(format: "%.2f", session.state.speed)) times.")
+            case "v": session.setVolume(session.state.volume - 0.1); say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
+            case "V": session.setVolume(session.state.volume + 0.1); say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
             case "z":
                 sleepIndex = (sleepIndex + 1) % sleepCycle.count
                 let mode = sleepCycle[sleepIndex]
-                engine.setSleep(mode)
+                session.setSleep(mode)
                 switch mode {
                 case .minutes(let m)?: say("Sleep timer: \(Int(m)) minutes.")
                 case .endOfChapter?: say("Sleep timer: at the end of this chapter.")
@@ -143,12 +138,12 @@ final class TerminalPlayer: @unchecked Sendable {
     }
 
     func listChapters() {
-        let current = engine.state.chapter
-        for c in engine.chapters {
-            let start = engine.timeline.seconds(engine.chapterStart(c.index))
+        let current = session.state.chapter
+        for c in session.chapters {
+            let start = session.start(of: c)
             var line = String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
             if c.index == current { line += " (playing)" }
-            if !engine.isTrackPlayable(c.track) { line += " (still downloading, cannot be chosen yet)" }
+            if !session.isPlayable(c) { line += " (still downloading, cannot be chosen yet)" }
             Output.line(line)
         }
     }

@@ -5,11 +5,11 @@ import Host
 /// `shelf play`'s live position on a terminal: one line on stderr, redrawn in place every half second and at each
 /// chapter, cleared before the closing line. Never drawn into a pipe or a file (scripts read the closing line).
 final class LivePosition: @unchecked Sendable {
-    private let engine: PlaybackEngine
+    private let session: ListeningSession
     private let lock = NSLock()
     private var stopped = false
 
-    init(engine: PlaybackEngine) { self.engine = engine }
+    init(session: ListeningSession) { self.session = session }
 
     /// Whether there is a person's terminal to draw on (`environment` is the host's, read once).
     static func isWanted(environment: [String: String]) -> Bool { isatty(STDERR_FILENO) != 0 && environment["TERM"] != "dumb" }
@@ -36,7 +36,7 @@ final class LivePosition: @unchecked Sendable {
     }
 
     func draw() {
-        let text = Self.line(engine.state, chapters: engine.chapters.count)
+        let text = Self.line(session.state, chapters: session.chapters.count)
         lock.withLock {
             guard !stopped else { return }
             fputs("\r" + fit(text) + "\u{1B}[K", stderr)
