@@ -105,9 +105,13 @@ let package = Package(
         // publications, reading-list connectors and conformance. Knows the core, never the library or the reader.
         .target(name: "ShelfPlugins", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "LibZip", "TextFolding", "CXML2"],
                 path: "Sources/ShelfPlugins"),
-        // The host: the library, the reader and playback over the plugins and the core, and the session API (the
+        // Playback: the engine (decoding through the audiobook plugin, time-stretch, chapters, sleep timer, volume)
+        // and its sinks. Knows the plugins and the core; where the place is kept is handed to it from above.
+        .target(name: "ShelfPlayback", dependencies: ["ShelfCore", "ShelfPlugins", "PluginAPI", "Readium"],
+                path: "Sources/ShelfPlayback"),
+        // The host: the library and the reader over playback, the plugins and the core, and the session API (the
         // facade) every front end calls.
-        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -120,13 +124,13 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
-        .testTarget(name: "AudiobookTests", dependencies: ["Host", "TestSupport"], path: "Tests/AudiobookTests"),
+        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
         .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
-        .testTarget(name: "BookshelfTests", dependencies: ["Host", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
+        .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),

@@ -1,3 +1,4 @@
+import ShelfPlayback
 import ShelfCore
 import Foundation
 import Glibc

@@ -1,3 +1,4 @@
+import ShelfPlayback
 import Foundation
 
 // The audiobook commands' --json documents (docs/json.md, "Audiobooks").

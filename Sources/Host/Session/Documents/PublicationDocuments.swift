@@ -1,3 +1,4 @@
+import ShelfPlayback
 import ShelfPlugins
 import Foundation
 import Readium

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// The host's audiobook player: one timeline over every track of an AudioBook, chapters from its
@@ -31,7 +32,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     public let options: Options
     /// Frames per step of the current `run` (see Options).
     private var chunk = 4096
-    public var positionStore: PlaybackPositionStore?
+    public var positionStore: (any PlaybackPositionSaving)?
     public var onEvent: ((PlaybackEvent) -> Void)?
     /// Whether a track is whole here (a remote track whose part is still downloading is not).
     public var isTrackAvailable: (Int) -> Bool

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// A RIFF/WAVE file of 16-bit PCM; the header's sizes are written when playback ends, so a
