@@ -8,7 +8,8 @@ import Foundation
 /// modification time) with the same limits; a later probe replaces it.
 enum ProbedArchive {
     private static let lock = NSLock()
-    private static var kept: (path: String, identity: FileIdentity, archive: ZipArchive)?
+    // Read and written only under `lock`.
+    nonisolated(unsafe) private static var kept: (path: String, identity: FileIdentity, archive: ZipArchive)?
 
     static func keep(_ archive: ZipArchive, path: String) {
         guard let identity = FileIdentity(path) else { return }

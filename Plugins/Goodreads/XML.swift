@@ -1,4 +1,6 @@
-import CXML2
+// libxml2's `xmlFree` is a function-pointer variable, set when the library initialises and never changed after,
+// so calling through it from any thread is safe although Swift 6 sees a mutable C global.
+@preconcurrency import CXML2
 import Foundation
 
 /// A small element tree read with libxml2: no network, no entity expansion, no DTD loading.

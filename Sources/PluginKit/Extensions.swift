@@ -32,13 +32,16 @@ enum Extensions {
         }
     }
 
+    // The capability tables below are written once, when first used, and only read afterwards (by the host, through
+    // get_extension), so the pointers are shared between threads safely; Swift cannot know that of a C pointer,
+    // hence `nonisolated(unsafe)` on each.
     static func allocate<T>(_ value: T) -> UnsafeMutablePointer<T> {
         let p = UnsafeMutablePointer<T>.allocate(capacity: 1)
         p.initialize(to: value)
         return p
     }
 
-    static let format: UnsafeMutablePointer<shelf_format_v1> = allocate(shelf_format_v1(
+    nonisolated(unsafe) static let format: UnsafeMutablePointer<shelf_format_v1> = allocate(shelf_format_v1(
         struct_size: UInt32(MemoryLayout<shelf_format_v1>.size),
         probe: { input, confidence in
             guard let confidence else { return SHELF_E_INVALID_ARGUMENT }
@@ -76,7 +79,7 @@ enum Extensions {
         }
     ))
 
-    static let render: UnsafeMutablePointer<shelf_render_v1> = allocate(shelf_render_v1(
+    nonisolated(unsafe) static let render: UnsafeMutablePointer<shelf_render_v1> = allocate(shelf_render_v1(
         struct_size: UInt32(MemoryLayout<shelf_render_v1>.size),
         render: { handle, locator, settings, content, whereOut, err in
             CBridge.guarded(err) {
@@ -90,7 +93,7 @@ enum Extensions {
         }
     ))
 
-    static let positions: UnsafeMutablePointer<shelf_positions_v1> = allocate(shelf_positions_v1(
+    nonisolated(unsafe) static let positions: UnsafeMutablePointer<shelf_positions_v1> = allocate(shelf_positions_v1(
         struct_size: UInt32(MemoryLayout<shelf_positions_v1>.size),
         positions: { handle, out, err in
             CBridge.guarded(err) {
@@ -114,7 +117,7 @@ enum Extensions {
         var limit: Int?
     }
 
-    static let search: UnsafeMutablePointer<shelf_search_v1> = allocate(shelf_search_v1(
+    nonisolated(unsafe) static let search: UnsafeMutablePointer<shelf_search_v1> = allocate(shelf_search_v1(
         struct_size: UInt32(MemoryLayout<shelf_search_v1>.size),
         search: { handle, query, out, err in
             CBridge.guarded(err) {
@@ -141,7 +144,7 @@ enum Extensions {
         var file: String?
     }
 
-    static let audio: UnsafeMutablePointer<shelf_audio_v1> = allocate(shelf_audio_v1(
+    nonisolated(unsafe) static let audio: UnsafeMutablePointer<shelf_audio_v1> = allocate(shelf_audio_v1(
         struct_size: UInt32(MemoryLayout<shelf_audio_v1>.size),
         open_decoder: { handle, href, options, format, out, err in
             CBridge.guarded(err) {

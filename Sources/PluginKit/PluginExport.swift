@@ -26,8 +26,10 @@ public enum PluginExport {
 
     nonisolated(unsafe) static var descriptor: UnsafeMutablePointer<shelf_plugin_descriptor>?
     nonisolated(unsafe) static var pluginType: ShelfPlugin.Type?
-    static var instance: ShelfPlugin?
-    static var hostServices: PluginHost?
+    // Set by `init` and cleared by `deinit`, which plugin.h orders before and after every other call of the
+    // plugin's, so no call reads them while they change.
+    nonisolated(unsafe) static var instance: ShelfPlugin?
+    nonisolated(unsafe) static var hostServices: PluginHost?
 
     // Static C strings: the descriptor lives as long as the library (plugin.h, "Ownership").
     private static func cString(_ s: String?) -> UnsafePointer<CChar>? {

@@ -165,7 +165,8 @@ enum ReadingListExtension {
 
     struct EntriesInput: Decodable { var entries: [ReadingListEntry] }
 
-    static let table: UnsafeMutablePointer<shelf_readinglist_v1> = Extensions.allocate(shelf_readinglist_v1(
+    // Written once, then only read (see Extensions.allocate).
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<shelf_readinglist_v1> = Extensions.allocate(shelf_readinglist_v1(
         struct_size: UInt32(MemoryLayout<shelf_readinglist_v1>.size),
         describe: { service, out, err in
             CBridge.guarded(err) {

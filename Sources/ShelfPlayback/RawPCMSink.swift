@@ -1,6 +1,5 @@
 import ShelfCore
 import Foundation
-import Glibc
 
 /// Raw signed 16-bit little-endian interleaved PCM on standard output (for `| aplay -f S16_LE`).
 public final class RawPCMSink: AudioSink {

@@ -12,8 +12,8 @@ public protocol WebModule {
 /// the same calls the command line makes.
 public final class WebApp: @unchecked Sendable {
     /// Every area of the app. Add a line here for a new one.
-    static let modules: [WebModule.Type] = [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, OpenFile.self,
-                                            StaticFiles.self]
+    static var modules: [WebModule.Type] { [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, OpenFile.self,
+                                            StaticFiles.self] }
 
     public struct Configuration: Sendable {
         /// The address to listen on: 127.0.0.1 unless `--listen` named another (which needs `password`).

@@ -91,7 +91,9 @@ public enum XMLSAX {
         return Unmanaged<Reader>.fromOpaque(parser.pointee._private.unsafelyUnwrapped).takeUnretainedValue().events
     }
 
-    private static let saxHandler: xmlSAXHandler = {
+    // A C struct of function pointers, written once here and only read afterwards (libxml2 copies it into each
+    // parser context), so sharing it between threads is safe although C structs are not Sendable.
+    nonisolated(unsafe) private static let saxHandler: xmlSAXHandler = {
         var sax = xmlSAXHandler()
         sax.initialized = 0xDEEDBEAF  // XML_SAX2_MAGIC: namespace-aware callbacks
         sax.startElementNs = { ctx, localname, prefix, uri, _, _, count, defaulted, attributes in

@@ -1,7 +1,7 @@
 import Host
 
 /// One subcommand: its words for `help`, the options it accepts, and what it does.
-struct Command {
+struct Command: Sendable {
     let name: String
     let summary: String
     let usage: String
@@ -13,7 +13,7 @@ struct Command {
     /// A command that serves patron actions until it is stopped (`serve`, `watch`) bounds each action's network
     /// waits by itself instead of holding the whole run to one command deadline.
     var runsUntilStopped = false
-    let run: (Arguments, Context) throws -> Int32
+    let run: @Sendable (Arguments, Context) throws -> Int32
 }
 
 /// What every command gets: the parsed global options and the host, whose sessions it calls.

@@ -1,5 +1,9 @@
+// glibc's `stdout` and `stderr` are C variables, which Swift 6 cannot prove unchanged; they are set before main
+// and never reassigned, and POSIX stdio locks a stream inside each call, so using them from any thread is safe.
+// Every write of the command line to the standard streams goes through this file, so only it needs this import.
+// (Before Foundation, which would bring Glibc in without @preconcurrency.)
+@preconcurrency import Glibc
 import Foundation
-import Glibc
 import Host
 
 /// Writing to stdout and stderr. JSON output is sorted and stable so scripts can diff it.
@@ -21,6 +25,21 @@ enum Output {
     static func error(_ text: String) {
         fputs("shelf: " + text + "\n", stderr)
     }
+
+    /// `text` on standard error as it is: progress lines and redraws that end in place, not in a new line.
+    static func standardError(_ text: String, flush: Bool = false) {
+        fputs(text, stderr)
+        if flush { fflush(stderr) }
+    }
+
+    /// `text` on standard output as it is (a screen redraw), flushed when `flush`.
+    static func standardOutput(_ text: String, flush: Bool = false) {
+        fputs(text, stdout)
+        if flush { fflush(stdout) }
+    }
+
+    /// Hands what is buffered for standard output to the terminal or pipe now.
+    static func flush() { fflush(stdout) }
 
     /// Writes a file atomically: a reader never sees half of it.
     static func write(_ data: Data, to path: String) throws {

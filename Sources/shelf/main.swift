@@ -3,15 +3,7 @@ import Glibc
 import Host
 
 // shelf: the command line. It parses words, calls the Host library, and prints text or --json.
-
-// Each area keeps its commands in a list of its own; `shelf --help` shows them in this order.
-let publicationCommands: [Command] = [
-    pluginsCommand, sniffCommand, infoCommand, manifestCommand, tocCommand, renderCommand, positionsCommand,
-    searchCommand, resourceCommand, coverCommand,
-]
-let commands: [Command] = publicationCommands + audioCommands + catalogCommands + notificationCommands
-    + readingListCommands + bookshelfCommands + annotationCommands
-    + [serveCommand, conformanceCommand, conformanceCheckCommand, generateCommand, completeCommand]
+// The commands are listed in CommandTable.swift.
 
 func usage() -> String {
     var text = """
@@ -98,8 +90,8 @@ func run(_ words: [String]) throws -> Int32 {
     if !json && isatty(STDERR_FILENO) == 1 {
         HostServices.progressSink = { _, fraction, label in
             let percent = fraction >= 0 ? " \(Int((fraction * 100).rounded()))%" : ""
-            fputs("\r\u{1B}[K" + (label ?? "working") + percent, stderr)
-            if fraction >= 1 { fputs("\r\u{1B}[K", stderr) }
+            Output.standardError("\r\u{1B}[K" + (label ?? "working") + percent)
+            if fraction >= 1 { Output.standardError("\r\u{1B}[K") }
         }
     }
     if !command.runsUntilStopped { CommandDeadline.begin() }

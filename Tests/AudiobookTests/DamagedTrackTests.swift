@@ -95,7 +95,7 @@ final class DamagedTrackTests: XCTestCase {
 
     func testAnEmptyAudioFileSaysItIsEmpty() throws {
         let empty = AudioFixtures.directory.appendingPathComponent("empty.mp3")
-        FileManager.default.createFile(atPath: empty.path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty.path, contents: Data()))
         XCTAssertThrowsError(try TestHost.book(empty)) { error in
             XCTAssertTrue("\(error)".contains("is empty"), "\(error)")
         }

@@ -7,13 +7,15 @@ import XCTest
 /// plugin.h: `is_cancelled` speaks of the call in flight on the asking thread.
 final class CallCancellationTests: XCTestCase {
     func testCancellingOneCallLeavesTheCallOnAnotherThreadRunning() throws {
-        let host = HostServices.make(pluginID: "org.example.test", dataDirectory: NSTemporaryDirectory(),
-                                     cacheDirectory: NSTemporaryDirectory())
+        // The host services table is made once and only read, by both threads (plugin.h: callable from any thread).
+        nonisolated(unsafe) let host = HostServices.make(pluginID: "org.example.test", dataDirectory: NSTemporaryDirectory(),
+                                                         cacheDirectory: NSTemporaryDirectory())
         let isCancelled = try XCTUnwrap(host.pointee.is_cancelled)
         let progress = try XCTUnwrap(host.pointee.progress)
         let first = CallCancellation(), second = CallCancellation()
         let bothInside = DispatchGroup(), cancelled = DispatchSemaphore(value: 0), done = DispatchGroup()
-        var seen: [String: (before: Int32, after: Int32, progress: shelf_status)] = [:]
+        // Written by the two threads under `lock`, read after both are done.
+        nonisolated(unsafe) var seen: [String: (before: Int32, after: Int32, progress: shelf_status)] = [:]
         let lock = NSLock()
         for (name, token) in [("first", first), ("second", second)] {
             bothInside.enter()

@@ -17,7 +17,7 @@ struct Tool {
     init(_ name: String, package: String) throws {
         let searched = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let folders: [String] = searched.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
-        guard let found = folders.map { $0 + "/" + name }.first(where: { access($0, X_OK) == 0 }) else {
+        guard let found = folders.map({ $0 + "/" + name }).first(where: { access($0, X_OK) == 0 }) else {
             throw XCTSkip("\(name) is not installed: `make test` installs it (Debian package \(package), TEST_TOOLS in the Makefile)")
         }
         path = found

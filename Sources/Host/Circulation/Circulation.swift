@@ -141,7 +141,8 @@ public final class Circulation {
         }
         let result = try acquire(url, entry, action: "it lent you", nothingDone: "nothing was borrowed")
         switch result.availability.state {
-        case .reserved, .ready where !Self.isLoan(result), .unavailable:
+        case .ready where !Self.isLoan(result): fallthrough
+        case .reserved, .unavailable:
             // The server placed a hold although the patron asked to borrow: undo it.
             let cancelled = try cancelPlacedHold(result)
             if !cancelled, result.availability.state != .unavailable {
@@ -215,7 +216,8 @@ public final class Circulation {
         }
         let result = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
         switch result.availability.state {
-        case .reserved, .ready where !Self.isLoan(result):
+        case .ready where !Self.isLoan(result): fallthrough
+        case .reserved:
             let hold = HoldRecord(accountID: account.id, entry: result)
             try database.upsertHold(hold)
             return .placed(hold)

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Delivers what the rules made: to the desktop when there is one, and as one line each on a terminal.

@@ -25,7 +25,7 @@ struct SecretService: Sendable {
         try Self.bounded {
             var error = [CChar](repeating: 0, count: 512)
             guard shelf_secret_store("shelf: \(account) \(field)", home, account, field, value, &error, error.count) == 0 else {
-                throw Failure(description: String(cString: error))
+                throw Failure(description: error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
             }
         }
     }
@@ -38,7 +38,7 @@ struct SecretService: Sendable {
             var found: Int32 = 0
             let value = shelf_secret_lookup(home, account, field, &found, &error, error.count)
             defer { shelf_secret_free(value) }
-            if found < 0 { throw Failure(description: String(cString: error)) }
+            if found < 0 { throw Failure(description: error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) }
             return value.map { String(cString: $0) }
         }
     }
@@ -48,7 +48,7 @@ struct SecretService: Sendable {
         try Self.bounded {
             var error = [CChar](repeating: 0, count: 512)
             guard shelf_secret_clear(home, account, field, &error, error.count) == 0 else {
-                throw Failure(description: String(cString: error))
+                throw Failure(description: error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
             }
         }
     }

@@ -1,29 +1,32 @@
+// stdout is a C variable set before main and never reassigned; stdio locks the stream in each call.
+// (Before Foundation, which would bring Glibc in without @preconcurrency.)
+@preconcurrency import Glibc
 import Foundation
-import Glibc
 
 /// The child side of a conformance check (`shelf conformance-check`): which plugin call is running, what the
 /// plugin printed during it, and, when it crashes, a report on a channel of its own for the runner.
 ///
 /// The crash report is written by a signal handler, so everything it touches is made beforehand: the call's
 /// description lives in a fixed buffer, the file is open, and `backtrace` is resolved (glibc's execinfo, not
-/// in Swift's Glibc module).
+/// in Swift's Glibc module). The child runs one check on one thread, and a signal handler cannot take a lock, so
+/// this state is `nonisolated(unsafe)`: written by `begin` before the handler is installed, read by the handler.
 enum ConformanceCall {
     private static let capacity = 2048
-    private static let describing: UnsafeMutablePointer<CChar> = {
+    nonisolated(unsafe) private static let describing: UnsafeMutablePointer<CChar> = {
         let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         buffer.initialize(repeating: 0, count: capacity)
         return buffer
     }()
-    private static var crashFD: Int32 = -1
+    nonisolated(unsafe) private static var crashFD: Int32 = -1
     private typealias BacktraceFunction = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
     private typealias SymbolsFunction = @convention(c) (UnsafePointer<UnsafeMutableRawPointer?>?, Int32, Int32) -> Void
-    private static var backtrace: BacktraceFunction?
-    private static var backtraceSymbols: SymbolsFunction?
-    private static let frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 64)
+    nonisolated(unsafe) private static var backtrace: BacktraceFunction?
+    nonisolated(unsafe) private static var backtraceSymbols: SymbolsFunction?
+    nonisolated(unsafe) private static let frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 64)
 
     /// Standard output, redirected into a file while the check runs: a plugin must never print.
-    private static var printed: Int32 = -1
-    private static var savedStdout: Int32 = -1
+    nonisolated(unsafe) private static var printed: Int32 = -1
+    nonisolated(unsafe) private static var savedStdout: Int32 = -1
 
     /// Prepares the crash report into `path` and the watch on standard output.
     static func begin(crashReport path: String?) {

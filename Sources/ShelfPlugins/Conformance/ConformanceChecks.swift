@@ -7,16 +7,18 @@ import Readium
 /// that crashes or hangs fails that check only. Every call into the plugin goes through `Subject.call`, which
 /// names the call and its input in any failure: the message says what to look at.
 public enum ConformanceChecks {
-    public struct Check {
+    public struct Check: Sendable {
         public let name: String
         public let summary: String
         /// Needs a format plugin; connectors skip it.
         let formatOnly: Bool
-        let run: (Subject) throws -> ConformanceResult.Status
+        let run: @Sendable (Subject) throws -> ConformanceResult.Status
     }
 
-    /// What a check works on: the plugin, loaded and initialised, and the samples.
-    final class Subject {
+    /// What a check works on: the plugin, loaded and initialised, and the samples. A check runs on one thread;
+    /// the one check that calls from several threads (concurrent handles) reads only the constant members, and
+    /// `notes` is written on the check's own thread — hence unchecked.
+    final class Subject: @unchecked Sendable {
         let plugin: LoadedPlugin
         let samples: [String]
         let scratch: String

@@ -199,7 +199,7 @@ enum ConnectorServiceChecks {
 
     /// Runs `body` on a thread of its own and waits up to `seconds` for it; nil when it did not return (the
     /// thread is left behind: the check's process ends soon after).
-    static func within<T>(_ seconds: TimeInterval, _ body: @escaping () -> T) -> T? {
+    static func within<T>(_ seconds: TimeInterval, _ body: @escaping @Sendable () -> T) -> T? {
         Background(body).wait(seconds)
     }
 
@@ -207,7 +207,7 @@ enum ConnectorServiceChecks {
         private var result: T?
         private let done = DispatchSemaphore(value: 0)
 
-        init(_ body: @escaping () -> T) {
+        init(_ body: @escaping @Sendable () -> T) {
             let thread = Thread { [self] in
                 result = body()
                 done.signal()

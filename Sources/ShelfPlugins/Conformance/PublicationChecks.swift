@@ -244,17 +244,16 @@ enum PublicationChecks {
         }
         // Compared as decoded documents: the order of keys in JSON carries no meaning.
         let expected = try s.openSamples().map { $0.manifest }
-        let lock = NSLock()
-        var failures: [String] = []
+        let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             do {
                 let got = try s.openSamples().map { publication -> Manifest in
                     if s.plugin.capabilities.contains(SHELF_EXT_POSITIONS) { _ = try publication.positions() }
                     return publication.manifest
                 }
-                if got != expected { lock.lock(); failures.append("a concurrent open wrote a different manifest"); lock.unlock() }
+                if got != expected { failures.add("a concurrent open wrote a different manifest") }
             } catch {
-                lock.lock(); failures.append("\(error)"); lock.unlock()
+                failures.add("\(error)")
             }
         }
         if let first = failures.first { throw CheckFailure(first) }
@@ -290,4 +289,12 @@ enum ResidentMemory {
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
     }
+}
+
+/// What the threads of a concurrent check found, under a lock.
+private final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var found: [String] = []
+    func add(_ failure: String) { lock.withLock { found.append(failure) } }
+    var first: String? { lock.withLock { found.first } }
 }

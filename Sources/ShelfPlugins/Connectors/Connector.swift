@@ -35,8 +35,9 @@ public final class Connector: @unchecked Sendable {
         return try decode(ConnectorDescription.self, data, what: "capabilities")
     }
 
-    /// An open connection; closed when the value goes away.
-    public final class Connection {
+    /// An open connection; closed when the value goes away. It may move to another thread, as plugin.h allows a
+    /// handle to, while one thread at a time calls it; its callers keep that rule (the compiler cannot see it).
+    public final class Connection: @unchecked Sendable {
         let connector: Connector
         let handle: OpaquePointer
 

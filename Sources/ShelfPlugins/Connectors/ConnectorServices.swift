@@ -98,7 +98,9 @@ public enum ConnectorServices {
         return data.withUnsafeBytes { write(writer.pointee.context, $0.baseAddress, $0.count) }
     }
 
-    static let http: UnsafeMutablePointer<shelf_host_http_v1> = {
+    // C tables made once and only read afterwards, so sharing the pointers between threads is safe (Swift cannot
+    // know that of a C pointer).
+    nonisolated(unsafe) static let http: UnsafeMutablePointer<shelf_host_http_v1> = {
         let table = UnsafeMutablePointer<shelf_host_http_v1>.allocate(capacity: 1)
         table.initialize(to: shelf_host_http_v1(
             struct_size: UInt32(MemoryLayout<shelf_host_http_v1>.size),
@@ -184,7 +186,7 @@ public enum ConnectorServices {
         }
     }
 
-    static let credentials: UnsafeMutablePointer<shelf_host_credentials_v1> = {
+    nonisolated(unsafe) static let credentials: UnsafeMutablePointer<shelf_host_credentials_v1> = {
         let table = UnsafeMutablePointer<shelf_host_credentials_v1>.allocate(capacity: 1)
         table.initialize(to: shelf_host_credentials_v1(
             struct_size: UInt32(MemoryLayout<shelf_host_credentials_v1>.size),
@@ -216,7 +218,7 @@ public enum ConnectorServices {
     }()
 
     /// credentials/2: the same calls with a service (NULL: the plugin's own keys, as /1).
-    static let serviceCredentials: UnsafeMutablePointer<shelf_host_credentials_v2> = {
+    nonisolated(unsafe) static let serviceCredentials: UnsafeMutablePointer<shelf_host_credentials_v2> = {
         let table = UnsafeMutablePointer<shelf_host_credentials_v2>.allocate(capacity: 1)
         table.initialize(to: shelf_host_credentials_v2(
             struct_size: UInt32(MemoryLayout<shelf_host_credentials_v2>.size),

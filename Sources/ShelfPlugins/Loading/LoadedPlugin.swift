@@ -209,7 +209,9 @@ public struct KnownExtension: Sendable {
 /// What a deferred plugin becomes when its library no longer loads: a descriptor that offers
 /// nothing, so every use fails with "cannot", as for a plugin without that capability.
 enum UnusablePlugin {
-    static let descriptor: UnsafePointer<shelf_plugin_descriptor> = {
+    // C tables made once and only read afterwards, so sharing the pointers between threads is safe (Swift cannot
+    // know that of a C pointer).
+    nonisolated(unsafe) static let descriptor: UnsafePointer<shelf_plugin_descriptor> = {
         let d = UnsafeMutablePointer<shelf_plugin_descriptor>.allocate(capacity: 1)
         d.initialize(to: shelf_plugin_descriptor())
         d.pointee.struct_size = UInt32(MemoryLayout<shelf_plugin_descriptor>.size)

@@ -12,7 +12,7 @@ enum ReaderAPI: WebModule {
         let router = app.router
         let books = ReaderBooks(app: app)
         /// Bookmarks and shares, as `shelf bookmark` and `shelf share` make them.
-        let reader = { BookReader(bookshelf: try app.bookshelf()) }
+        let reader: @Sendable () throws -> BookReader = { BookReader(bookshelf: try app.bookshelf()) }
 
         app.bookResources.mount("read") { path in
             let parts = path.split(separator: "/", maxSplits: 1).map(String.init)

@@ -84,8 +84,8 @@ let loginCommand = Command(
         guard let address = signIn.browserAddress(flow) else {
             throw ShelfError(.badData, "the library's web sign-in has no address", subject: account.id)
         }
-        fputs("Open this address in a web browser and sign in:\n  \(address)\n", stderr)
-        fputs("Then paste the address the library sends you to (it holds access_token), or the token itself:\n", stderr)
+        Output.standardError("Open this address in a web browser and sign in:\n  \(address)\n")
+        Output.standardError("Then paste the address the library sends you to (it holds access_token), or the token itself:\n")
         guard let pasted = readSecretLine(prompt: nil, echo: true) else {
             throw ShelfError(.usage, "no token was given", hint: "Paste the address you were sent to after signing in.")
         }
@@ -97,7 +97,7 @@ let loginCommand = Command(
             guard tty, !args.has("--password-stdin") else {
                 throw ShelfError(.usage, "no \(flow.loginLabel.lowercased()) given", hint: "Use --username CARD.")
             }
-            fputs("\(flow.loginLabel): ", stderr)
+            Output.standardError("\(flow.loginLabel): ")
             username = readLine()?.trimmingCharacters(in: .whitespaces)
         }
         let password: String?

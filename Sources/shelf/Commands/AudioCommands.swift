@@ -153,10 +153,10 @@ let fetchCommand = Command(
         if tty, !context.json, Date().timeIntervalSince(lastLine) > 0.2 || part.state != .downloading {
             lastLine = Date()
             let pct = t.total.map { $0 > 0 ? " (\(Int(Double(t.bytes) * 100 / Double($0)))%)" : "" } ?? ""
-            fputs("\r\(t.complete) of \(t.count) parts, \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ", stderr)
+            Output.standardError("\r\(t.complete) of \(t.count) parts, \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ")
         }
     }
-    if tty, !context.json { fputs("\n", stderr) }
+    if tty, !context.json { Output.standardError("\n") }
     let parts = remote.downloader.snapshot
     let failed = parts.filter { $0.state != .complete }
     if context.json {

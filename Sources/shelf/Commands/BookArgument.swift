@@ -30,8 +30,7 @@ enum TerminalQuestion {
 
     /// True only for an answer that starts with y: the safe answer is the default.
     static func ask(_ question: String) -> Bool {
-        fputs(question + " [y/N] ", stderr)
-        fflush(stderr)
+        Output.standardError(question + " [y/N] ", flush: true)
         guard let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
         return answer.hasPrefix("y")
     }

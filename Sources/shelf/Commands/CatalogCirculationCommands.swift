@@ -38,8 +38,7 @@ struct CirculationCall {
 private func confirmOnTerminal(_ verb: String) -> ((CatalogEntry) -> Bool)? {
     guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
     return { entry in
-        fputs("\(verb) \(CatalogText.quoted(entry.title)) (\(entry.format.words), \(entry.id))? [y/N] ", stderr)
-        fflush(stderr)
+        Output.standardError("\(verb) \(CatalogText.quoted(entry.title)) (\(entry.format.words), \(entry.id))? [y/N] ", flush: true)
         guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
         return answer == "y" || answer == "yes"
     }
@@ -114,8 +113,8 @@ let reserveCommand = Command(
 
 /// A command that gives something back through the library's revoke link: a loan, a hold.
 private func revokeCommand(name: String, summary: String, details: String, verb: String, result: String,
-                           revoke: @escaping (Circulation, CatalogEntry) throws -> Void,
-                           message: @escaping (String) -> String) -> Command {
+                           revoke: @escaping @Sendable (Circulation, CatalogEntry) throws -> Void,
+                           message: @escaping @Sendable (String) -> String) -> Command {
     Command(name: name, summary: summary, usage: "shelf \(name) ID|TITLE [--account NAME] [--json]",
             details: details + " " + changingNameHelp, valueOptions: ["--account"], positionals: 1...1) { args, context in
         let call = try CirculationCall(args, context, changing: (name, verb))
@@ -191,7 +190,7 @@ let syncCommand = Command(
     // Run by cron or a systemd timer, no one watches a terminal: each new notification goes to stderr (the log), one
     // line each, as a terminal shows them. On a terminal they are announced around the command (main.swift).
     if isatty(STDERR_FILENO) != 1 {
-        for record in result.announced { fputs("Notification: " + NotificationDelivery.terminalLine(record) + "\n", stderr) }
+        for record in result.announced { Output.standardError("Notification: " + NotificationDelivery.terminalLine(record) + "\n") }
     }
     if context.json {
         Output.json(SyncJSON(result, library: library))
@@ -221,12 +220,12 @@ let downloadCommand = Command(
         lastShown = Date()
         if let fraction = progress.fractionCompleted {
             let width = 30, done = Int(fraction * Double(width))
-            fputs("\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(fraction * 100))%", stderr)
+            Output.standardError("\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(fraction * 100))%")
         } else {
-            fputs("\r\(progress.bytesWritten / 1024) KB", stderr)
+            Output.standardError("\r\(progress.bytesWritten / 1024) KB")
         }
     } : nil)
-    if showProgress { fputs("\r" + String(repeating: " ", count: 40) + "\r", stderr) }
+    if showProgress { Output.standardError("\r" + String(repeating: " ", count: 40) + "\r") }
     if context.json {
         Output.json(DownloadedJSON(entry: entry, outcome: outcome))
     } else if outcome.supported {

@@ -45,8 +45,7 @@ enum CatalogText {
 /// Reads one line from standard input (a password or token piped in by a script).
 func readSecretLine(prompt: String?, echo: Bool = false) -> String? {
     if let prompt {
-        fputs(prompt, stderr)
-        fflush(stderr)
+        Output.standardError(prompt, flush: true)
     }
     var saved = termios()
     let terminal = isatty(0) == 1 && !echo && tcgetattr(0, &saved) == 0
@@ -58,7 +57,7 @@ func readSecretLine(prompt: String?, echo: Bool = false) -> String? {
     defer {
         if terminal {
             tcsetattr(0, TCSANOW, &saved)
-            fputs("\n", stderr)
+            Output.standardError("\n")
         }
     }
     guard let line = readLine(strippingNewline: true) else { return nil }

@@ -37,8 +37,10 @@ let listenCommand = Command(
     Output.line("\"\(session.book.title)\", \(session.chapters.count) chapters, \(PlaybackTime.words(session.duration)); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
     session.onEvent = { player.handle($0) }
+    // The sink belongs to the playing thread from here on: nothing below uses it on this thread.
+    nonisolated(unsafe) let handedSink = sink
     let playing = Thread {
-        do { try session.run(sink: sink, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
+        do { try session.run(sink: handedSink, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
         player.finished = true
     }
     playing.start()
@@ -63,7 +65,7 @@ final class TerminalPlayer: @unchecked Sendable {
     func say(_ text: String? = nil) {
         lastSaid = Date()
         Output.line(text ?? session.state.sentence)
-        fflush(stdout)
+        Output.flush()
     }
 
     func handle(_ event: PlaybackEvent) {

@@ -39,17 +39,16 @@ final class LivePosition: @unchecked Sendable {
         let text = Self.line(session.state, chapters: session.chapters.count)
         lock.withLock {
             guard !stopped else { return }
-            fputs("\r" + fit(text) + "\u{1B}[K", stderr)
-            fflush(stderr)
+            Output.standardError("\r" + fit(text) + "\u{1B}[K", flush: true)
         }
     }
 
     /// Clears the line (for a message, or for good with `stop`).
-    func clear() { lock.withLock { if !stopped { fputs("\r\u{1B}[K", stderr) } } }
+    func clear() { lock.withLock { if !stopped { Output.standardError("\r\u{1B}[K") } } }
 
     func stop() {
         lock.withLock {
-            if !stopped { fputs("\r\u{1B}[K", stderr); fflush(stderr) }
+            if !stopped { Output.standardError("\r\u{1B}[K", flush: true) }
             stopped = true
         }
     }

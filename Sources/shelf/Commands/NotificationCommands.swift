@@ -17,7 +17,7 @@ enum NotificationTextOutput {
 /// never with --json, and never creating a database that does not exist yet.
 func announceNotificationsOnTerminal(json: Bool, shelf: Shelf) {
     guard !json, isatty(STDERR_FILENO) == 1 else { return }
-    TerminalSink.announce(shelf: shelf) { fputs($0 + "\n", stderr) }
+    TerminalSink.announce(shelf: shelf) { Output.standardError($0 + "\n") }
 }
 
 // MARK: Commands

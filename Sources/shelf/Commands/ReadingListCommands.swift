@@ -25,7 +25,7 @@ func printNotices(_ notices: [ReadingLists.Notice], _ library: LibrarySession) {
 /// Opens the patron's browser at `url`: $SHELF_BROWSER or $BROWSER, else xdg-open; the address is always printed
 /// on stderr too, so that a patron without a desktop can copy it.
 func openBrowser(_ url: String, environment env: [String: String]) {
-    fputs("Sign in at this address (opening your browser):\n  \(url)\n", stderr)
+    Output.standardError("Sign in at this address (opening your browser):\n  \(url)\n")
     let command = env["SHELF_BROWSER"] ?? env["BROWSER"] ?? "xdg-open"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

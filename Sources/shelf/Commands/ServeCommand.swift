@@ -51,7 +51,7 @@ let serveCommand = Command(
                 if options.open && !started.opened { Output.error("could not start a browser (xdg-open); open the address above yourself") }
                 if !started.reused { Output.line("Press Ctrl-C to stop.") }
             }
-            fflush(stdout)
+            Output.flush()
         }
     } catch let error as WebError {
         throw ShelfError(.unavailable, error.title, hint: error.hint)

@@ -46,7 +46,7 @@ let watchCommand = Command(
         if context.json {
             guard cycles == 1 || cycle.changed else { return }
             Output.json(WatchCycleJSON(cycle))
-            fflush(stdout)
+            Output.flush()
             return
         }
         for account in cycle.accounts where account.newlyFailing {
@@ -56,7 +56,7 @@ let watchCommand = Command(
         for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
         // What this watcher printed on a terminal counts as shown there.
         if isatty(STDOUT_FILENO) == 1 { library.markShownOnTerminal(cycle.notifications.map(\.id)) }
-        fflush(stdout)
+        Output.flush()
     }
     return failed && cycles == 1 ? ShelfError.Kind.temporary.rawValue : 0
 }

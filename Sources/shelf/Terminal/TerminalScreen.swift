@@ -62,7 +62,6 @@ struct TerminalScreen {
     }
 
     private func emit(_ text: String) {
-        fputs(text, stdout)
-        fflush(stdout)
+        Output.standardOutput(text, flush: true)
     }
 }

@@ -186,7 +186,7 @@ public struct SettingsJSON: Encodable {
     public let stored: ReaderSettings
     public let defaults: Defaults
 
-    public struct Defaults: Encodable {
+    public struct Defaults: Encodable, Sendable {
         public let fontScaleSmallScreen: Int
         public let fontScaleLargeScreen: Int
         public let font: String

@@ -147,7 +147,9 @@ enum RemoteTables {
 
     // MARK: shelf.format/1
 
-    static let format: UnsafeMutablePointer<shelf_format_v1> = {
+    // C tables made once and only read afterwards, so sharing the pointers between threads is safe (Swift cannot
+    // know that of a C pointer).
+    nonisolated(unsafe) static let format: UnsafeMutablePointer<shelf_format_v1> = {
         let t = UnsafeMutablePointer<shelf_format_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_format_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_format_v1>.size)
@@ -199,7 +201,7 @@ enum RemoteTables {
 
     // MARK: shelf.render/1, shelf.positions/1, shelf.search/1
 
-    static let render: UnsafeMutablePointer<shelf_render_v1> = {
+    nonisolated(unsafe) static let render: UnsafeMutablePointer<shelf_render_v1> = {
         let t = UnsafeMutablePointer<shelf_render_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_render_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_render_v1>.size)
@@ -216,7 +218,7 @@ enum RemoteTables {
         return t
     }()
 
-    static let positions: UnsafeMutablePointer<shelf_positions_v1> = {
+    nonisolated(unsafe) static let positions: UnsafeMutablePointer<shelf_positions_v1> = {
         let t = UnsafeMutablePointer<shelf_positions_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_positions_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_positions_v1>.size)
@@ -232,7 +234,7 @@ enum RemoteTables {
         return t
     }()
 
-    static let search: UnsafeMutablePointer<shelf_search_v1> = {
+    nonisolated(unsafe) static let search: UnsafeMutablePointer<shelf_search_v1> = {
         let t = UnsafeMutablePointer<shelf_search_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_search_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_search_v1>.size)
@@ -247,7 +249,7 @@ enum RemoteTables {
 
     // MARK: shelf.audio/1
 
-    static let audio: UnsafeMutablePointer<shelf_audio_v1> = {
+    nonisolated(unsafe) static let audio: UnsafeMutablePointer<shelf_audio_v1> = {
         let t = UnsafeMutablePointer<shelf_audio_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_audio_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_audio_v1>.size)
@@ -304,7 +306,7 @@ enum RemoteTables {
 
     // MARK: shelf.readinglist/1
 
-    static let readingList: UnsafeMutablePointer<shelf_readinglist_v1> = {
+    nonisolated(unsafe) static let readingList: UnsafeMutablePointer<shelf_readinglist_v1> = {
         let t = UnsafeMutablePointer<shelf_readinglist_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_readinglist_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_readinglist_v1>.size)
