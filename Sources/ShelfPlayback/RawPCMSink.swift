@@ -1,3 +1,6 @@
+// stdout is a C variable set before main and never reassigned; stdio locks the stream in each call.
+// (Before Foundation, which would bring Glibc in without @preconcurrency.)
+@preconcurrency import Glibc
 import ShelfCore
 import Foundation
 
