@@ -1,0 +1,59 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The host's subsystems are targets with one-way dependencies (docs/architecture.md): the core knows nothing
+/// above it, plugins know the core, playback knows plugins and the core, and only the facade (`Host`) knows them
+/// all. SwiftPM refuses a cycle in Package.swift, but a file can still import a module its target does not declare
+/// when an earlier build left that module on disk; and `@_exported` in the facade would hand a subsystem to every
+/// front end. This reads the sources, so either fails here with the file and line.
+final class TargetDirectionTests: XCTestCase {
+    /// Each subsystem target's folder and the modules above it, which it must never import.
+    static let above: [(folder: String, modules: Set<String>)] = [
+        ("Sources/ShelfCore", ["ShelfPlugins", "ShelfPlayback", "Host", "Web"]),
+        ("Sources/ShelfPlugins", ["ShelfPlayback", "Host", "Web"]),
+        ("Sources/ShelfPlayback", ["Host", "Web"]),
+    ]
+    static let subsystems: Set<String> = ["ShelfCore", "ShelfPlugins", "ShelfPlayback"]
+
+    func testNoSubsystemImportsOneAboveIt() throws {
+        var found: [String] = []
+        for (folder, modules) in Self.above {
+            for (name, number, module, _) in try Self.imports(in: folder) where modules.contains(module) {
+                found.append("\(name):\(number): imports \(module), which is above it")
+            }
+        }
+        XCTAssertEqual(found, [], "a dependency points the wrong way:\n" + found.joined(separator: "\n"))
+    }
+
+    func testTheFacadeReexportsNoSubsystem() throws {
+        let found = try Self.imports(in: "Sources/Host")
+            .filter { Self.subsystems.contains($0.module) && $0.line.contains("@_exported") }
+            .map { "\($0.file):\($0.number): \($0.line)" }
+        XCTAssertEqual(found, [], "the facade hands a subsystem to every front end:\n" + found.joined(separator: "\n"))
+    }
+
+    /// Every import line under `folder`: the file (from the package root), line number, module and the line itself.
+    static func imports(in folder: String) throws -> [(file: String, number: Int, module: String, line: String)] {
+        let root = ShelfProcess.packageRoot
+        let url = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(at: url, includingPropertiesForKeys: nil) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: url.path])
+        }
+        var result: [(String, Int, String, String)] = []
+        var files = 0
+        for case let file as URL in walker where file.pathExtension == "swift" {
+            files += 1
+            let name = file.path.replacingOccurrences(of: root.path + "/", with: "")
+            for (index, line) in try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").enumerated() {
+                let words = line.split(separator: " ").map(String.init)
+                guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
+                      words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) })
+                else { continue }
+                result.append((name, index + 1, words[at + 1], line))
+            }
+        }
+        XCTAssertGreaterThan(files, 0, "no Swift sources were found under \(url.path)")
+        return result
+    }
+}
