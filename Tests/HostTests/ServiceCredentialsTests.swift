@@ -10,7 +10,7 @@ final class ServiceCredentialsTests: XCTestCase {
     var home: URL!
 
     override func setUpWithError() throws {
-        ConnectorServices.keepSecretsInFile = true
+        ConnectorServices.keepsSecretsInFile.store(true, ordering: .relaxed)
         home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-credentials-\(UUID().uuidString)")
         ConnectorServices.credentialDirectories = ShelfDirectories(config: home.appendingPathComponent("config"),
                                                                   data: home.appendingPathComponent("data"),
@@ -19,7 +19,7 @@ final class ServiceCredentialsTests: XCTestCase {
 
     override func tearDown() {
         ConnectorServices.credentialDirectories = nil
-        ConnectorServices.keepSecretsInFile = false
+        ConnectorServices.keepsSecretsInFile.store(false, ordering: .relaxed)
         try? FileManager.default.removeItem(at: home)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The one time limit for everything a command waits for from the network: however many requests, retries and
 /// redirects it takes, a command that cannot get its answers by then fails with exit 75 instead of leaving the
@@ -34,17 +35,17 @@ public final class CommandDeadline: @unchecked Sendable {
             ?? defaultSeconds
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var running: CommandDeadline?
+    private static let running = Mutex<CommandDeadline?>(nil)
 
     /// The deadline of the command running now, or, where no command began one, a new one for this request.
     public static var current: CommandDeadline {
-        lock.withLock { running ?? CommandDeadline(seconds: configuredSeconds) }
+        running.withLock { $0 } ?? CommandDeadline(seconds: configuredSeconds)
     }
 
     /// Starts one limit for everything this process asks the network from now on: for a one-shot command, or for
     /// each round of a command made of rounds (each `shelf watch` round is one command's worth).
     public static func begin() {
-        lock.withLock { running = CommandDeadline(seconds: configuredSeconds) }
+        let deadline = CommandDeadline(seconds: configuredSeconds)
+        running.withLock { $0 = deadline }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What shelf is waiting for right now, for a front end to show ("Waiting for library.example.org (borrow)… 4 s
 /// of 20 s"), so that a slow server is never a silent one. Reported about once a second while a request has no
@@ -28,14 +29,13 @@ public struct NetworkWait: Sendable {
             + "… \(seconds) s" + (limit.map { " of at most \(Int($0.rounded())) s; Ctrl-C stops" } ?? "; Ctrl-C stops")
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var observer: (@Sendable (NetworkWait) -> Void)?
+    private static let observer = Mutex<(@Sendable (NetworkWait) -> Void)?>(nil)
 
     /// Set by a front end that shows waits (on a terminal); nil shows nothing.
-    public static func observe(_ report: (@Sendable (NetworkWait) -> Void)?) { lock.withLock { observer = report } }
+    public static func observe(_ report: (@Sendable (NetworkWait) -> Void)?) { observer.withLock { $0 = report } }
 
     static func report(_ wait: NetworkWait) {
-        let report = lock.withLock { observer }
+        let report = observer.withLock { $0 }
         report?(wait)
     }
 }

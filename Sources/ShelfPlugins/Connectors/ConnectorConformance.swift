@@ -1,5 +1,6 @@
 import ShelfCore
 import Foundation
+import Synchronization
 import PluginAPI
 
 /// The conformance check of reading-list connectors ("connector" in `shelf conformance`). A plugin that
@@ -19,7 +20,7 @@ enum ConnectorConformance {
     /// patron's credentials. The ones given with `--secret KEY` are stored there for the plugin and each of its
     /// services (credentials/1 and /2).
     static func useScratchCredentials(_ s: ConformanceChecks.Subject, secrets: [String: String]? = nil) throws {
-        ConnectorServices.keepSecretsInFile = true
+        ConnectorServices.keepsSecretsInFile.store(true, ordering: .relaxed)
         ConnectorServices.credentialDirectories = ShelfDirectories(
             config: URL(fileURLWithPath: s.scratch + "/config"), data: URL(fileURLWithPath: s.scratch + "/data"),
             cache: URL(fileURLWithPath: s.scratch + "/cache"))

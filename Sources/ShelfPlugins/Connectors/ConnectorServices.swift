@@ -55,12 +55,12 @@ public enum ConnectorServices {
 
     /// Set by `shelf conformance` (and tests): secrets stay in the credentials file of `credentialDirectories`, never in
     /// the desktop's keyring, so scratch secrets leave nothing behind.
-    nonisolated(unsafe) static var keepSecretsInFile = false
+    static let keepsSecretsInFile = Atomic<Bool>(false)
 
     static func store() throws -> CredentialStore {
         if let credentialDirectories {
             return CredentialStore(directories: credentialDirectories,
-                                   environment: keepSecretsInFile ? ["SHELF_SECRET_SERVICE": "off"] : ProcessEnvironment.shared)
+                                   environment: keepsSecretsInFile.load(ordering: .relaxed) ? ["SHELF_SECRET_SERVICE": "off"] : ProcessEnvironment.shared)
         }
         return CredentialStore(directories: try ShelfDirectories(environment: ProcessEnvironment.shared))
     }

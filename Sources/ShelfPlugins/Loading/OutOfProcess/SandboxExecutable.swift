@@ -1,5 +1,6 @@
 import ShelfCore
 import Foundation
+import Synchronization
 import Glibc
 import PluginAPI
 
@@ -40,16 +41,14 @@ enum SandboxExecutable {
 
 /// What the children said of their confinement; a kernel without Landlock is said once per command.
 enum Confinement {
-    private static let said = NSLock()
-    nonisolated(unsafe) private static var warned = false
-    nonisolated(unsafe) private(set) static var lastReport: String?
+    private static let warned = Mutex(false)
 
     static func note(_ report: String) {
-        said.lock()
-        defer { said.unlock() }
-        lastReport = report
-        guard report.contains("no Landlock"), !warned else { return }
-        warned = true
-        HostServices.warn("plugins shelf does not ship run unconfined: \(report)")
+        guard report.contains("no Landlock") else { return }
+        let warn = warned.withLock { warned -> Bool in
+            defer { warned = true }
+            return !warned
+        }
+        if warn { HostServices.warn("plugins shelf does not ship run unconfined: \(report)") }
     }
 }
