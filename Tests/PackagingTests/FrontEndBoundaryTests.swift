@@ -22,6 +22,7 @@ final class FrontEndBoundaryTests: XCTestCase {
         (#"\bProcessInfo\b|\bProcessEnvironment\b|\bgetenv\b"#, "the environment is read once, by Shelf (Shelf.environment)"),
         (#"\.engine\b"#, "a front end plays through the listening session's controls, not its engine: one place for what every control does"),
         (#"\bstruct\s+\w+\s*:\s*[^{]*\bEncodable\b"#, "--json documents are defined in the host (Sources/Host/Session/Documents)"),
+        (#"Output\.json\(\["#, "--json documents are defined in the host (Sources/Host/Session/Documents), not as literals"),
     ]
 
     /// The modules the command line may import: the facade and the system. `Web` is the browser front end that

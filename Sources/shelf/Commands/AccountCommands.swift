@@ -42,12 +42,12 @@ let accountCommand = Command(
     case "remove":
         guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
         let account = try library.accounts.remove(operand)
-        if context.json { Output.json(["removed": account.id]) } else { Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.") }
+        if context.json { Output.json(AccountRemovedJSON(account)) } else { Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.") }
         return 0
     case "use":
         guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
         let account = try library.useAccount(operand)
-        if context.json { Output.json(["using": account.id]) } else { Output.line("Using \(account.title) (\(account.id)).") }
+        if context.json { Output.json(AccountInUseJSON(account)) } else { Output.line("Using \(account.title) (\(account.id)).") }
         return 0
     default:
         throw ShelfError(.usage, "no account action \"\(action)\"", hint: "Usage: shelf account add URL | list | remove NAME | use NAME")
@@ -75,7 +75,7 @@ let loginCommand = Command(
     let account = try library.accounts.resolve(args.positionals.first ?? args.value("--account"))
     let signIn = SignIn(library: library, account: account)
     guard let flow = try signIn.flow(), let kind = flow.kind else {
-        if context.json { Output.json(["account": account.id, "signedIn": "not needed"]) } else {
+        if context.json { Output.json(SignInStateJSON.notNeeded(account)) } else {
             Output.line("\(account.title) needs no sign-in.")
         }
         return 0
@@ -114,7 +114,7 @@ let loginCommand = Command(
         }
         try signIn.signIn(flow: flow, username: username, password: password)
     }
-    if context.json { Output.json(["account": account.id, "signedIn": "yes"]) } else {
+    if context.json { Output.json(SignInStateJSON.signedIn(account)) } else {
         Output.line("Signed in to \(account.title)."
                     + (signIn.keptIn.map { " Your sign-in is kept in \($0.words)." } ?? ""))
     }
@@ -130,6 +130,6 @@ let logoutCommand = Command(
     let library = try context.library()
     let account = try library.accounts.resolve(args.positionals.first ?? args.value("--account"))
     try SignIn(library: library, account: account).signOut()
-    if context.json { Output.json(["account": account.id, "signedIn": "no"]) } else { Output.line("Signed out of \(account.title).") }
+    if context.json { Output.json(SignInStateJSON.signedOut(account)) } else { Output.line("Signed out of \(account.title).") }
     return 0
 }

@@ -176,7 +176,7 @@ let fetchCommand = Command(
 func spawnBackgroundFetch(url: URL, parallel: Int, context: Context) throws -> Int32 {
     let (pid, log) = try context.shelf.audiobookDownloads().fetchInBackground(url, concurrency: parallel)
     if context.json {
-        Output.json(["pid": "\(pid)", "log": log, "url": url.absoluteString])
+        Output.json(BackgroundFetchJSON(pid: pid, log: log, url: url))
     } else {
         Output.line("Downloading in the background (process \(pid)); `shelf downloads` shows progress. Log: \(log)")
     }

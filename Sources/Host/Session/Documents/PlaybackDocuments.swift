@@ -61,3 +61,16 @@ public struct AudiobookDownloadJSON: Encodable {
     public let active: Bool
     public let parts: [PartReport]
 }
+
+/// A download handed to a process of its own (`shelf fetch --background --json`): the process, its log, the manifest.
+public struct BackgroundFetchJSON: Encodable {
+    public let pid: String
+    public let log: String
+    public let url: String
+
+    public init(pid: Int32, log: String, url: URL) {
+        self.pid = "\(pid)"
+        self.log = log
+        self.url = url.absoluteString
+    }
+}
