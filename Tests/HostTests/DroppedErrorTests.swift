@@ -154,6 +154,33 @@ final class DroppedErrorTests: XCTestCase {
         XCTAssertTrue(said.contains { $0.contains("were not remembered") && $0.contains("refused by the test") }, "\(said)")
     }
 
+    /// A return of a title borrowed elsewhere (no loan here, so no return link) asks the library for the link; a
+    /// library that cannot be asked (its entry and loans feed answer a maintenance page) used to be reported as "the
+    /// library offers no way to return it early". Now it is "could not be asked", to try again later.
+    func testAReturnThatCannotAskTheLibrarySaysSo() throws {
+        let fake = try FakeLibrary()
+        defer { fake.stop() }
+        let shelf = makeShelf()
+        let library = try shelf.library()
+        let account = try library.accounts.add(fake.root, name: "fake")
+        let signIn = SignIn(library: library, account: account)
+        try signIn.signIn(flow: try XCTUnwrap(try signIn.flow()), username: fake.username, password: fake.password)
+        _ = try library.browse(nil, account: "fake", format: nil, refinement: CatalogRefinement())
+        let circulation = try library.circulation(account: "fake")
+        let seen = try circulation.entry("urn:fake:ebook-free")
+        XCTAssertNil(seen.revokeLink, "as browsed, before the loan")
+        _ = try circulation.borrow(seen)
+        try shelf.openDatabase().connection.execute("DELETE FROM loans")   // as if borrowed on another device
+
+        fake.inject(.garbage, on: .entry)
+        fake.loansFault = .text("<html><body>Down for maintenance</body></html>", contentType: "text/html")
+        XCTAssertThrowsError(try circulation.returnLoan(seen)) { error in
+            XCTAssertEqual((error as? ShelfError)?.kind, .temporary, "\(error)")
+            XCTAssertTrue("\(error)".contains("could not be asked how to return"), "\(error)")
+        }
+        XCTAssertTrue(fake.onLoan("urn:fake:ebook-free"), "nothing was returned")
+    }
+
     // MARK: Damaged rows are damaged, not absent
 
     func database() throws -> LibraryDatabase { try makeShelf().openDatabase() }

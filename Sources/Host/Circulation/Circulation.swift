@@ -234,7 +234,16 @@ public final class Circulation {
     public func returnLoan(_ stored: CatalogEntry) throws {
         let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
         let entry = loan?.entry ?? stored
-        guard let revoke = entry.revokeLink ?? ask(about: entry)?.entry?.revokeLink, let url = URL(string: revoke.href) else {
+        // Without a link here the library is asked; one that cannot be asked is no library without a way to return.
+        var revoke = entry.revokeLink
+        if revoke == nil {
+            do { revoke = try askExplaining(about: entry).entry?.revokeLink } catch {
+                throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
+                                 "the library could not be asked how to return \(Circulation.quoted(entry.title)) (\(AnnotationSync.words(error)))",
+                                 subject: entry.id, hint: "Nothing was changed; try again later.")
+            }
+        }
+        guard let revoke, let url = URL(string: revoke.href) else {
             throw ShelfError(.unavailable, "the library offers no way to return \(entry.title) early",
                              subject: entry.id, hint: "It returns itself when the loan ends.")
         }
@@ -254,7 +263,16 @@ public final class Circulation {
     public func cancelHold(_ stored: CatalogEntry) throws {
         let hold = try database.holds(accountID: account.id).first { $0.entry.id == stored.id }
         let entry = hold?.entry ?? stored
-        guard let revoke = entry.revokeLink ?? ask(about: entry)?.entry?.revokeLink, let url = URL(string: revoke.href) else {
+        // As in `returnLoan`: a library that cannot be asked is said so.
+        var revoke = entry.revokeLink
+        if revoke == nil {
+            do { revoke = try askExplaining(about: entry).entry?.revokeLink } catch {
+                throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
+                                 "the library could not be asked how to cancel the hold on \(Circulation.quoted(entry.title)) (\(AnnotationSync.words(error)))",
+                                 subject: entry.id, hint: "Nothing was changed; try again later.")
+            }
+        }
+        guard let revoke, let url = URL(string: revoke.href) else {
             throw ShelfError(.unavailable, "the library offers no way to cancel the hold on \(entry.title)", subject: entry.id)
         }
         let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
