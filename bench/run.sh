@@ -31,3 +31,7 @@ fi
 echo
 echo "== 3. Plugins out of process (shelf-plugin-sandbox) against the same plugins in shelf's process"
 bench/sandbox/run.sh "$bin"
+
+echo
+echo "== 4. The Readium shapes' JSON (manifest, locators, positions): Readium's reader and writer against JSONDecoder/JSONEncoder"
+"$bin/shelf-json-bench" "$large" ${SHELF_BENCH_BOOK2:-../shared/corpus/epub/epub2-feedbooks-memoires-outre-tombe-fr.epub}
