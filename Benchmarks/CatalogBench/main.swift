@@ -106,6 +106,7 @@ case "parse":
         entries = 0; refused = 0
         let start = now()
         for (url, data) in files {
+            // A refusal is counted, not a failure: the benchmark reads real feeds, some of them broken on purpose.
             if let parsed = try? CatalogDocument.parse(data, url: url) { entries += parsed.entries.count } else { refused += 1 }
         }
         best = min(best, now() - start)
@@ -135,7 +136,7 @@ case "sync":
     for run in 0..<runs {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-catalog-bench-\(getpid())-\(run)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { try? FileManager.default.removeItem(at: folder) }  // scratch: at worst left in /tmp
         let database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         let account = AccountRecord(id: "bench", title: "Bench Library", catalogURL: arguments[2], shelfURL: arguments[2])
         try database.upsertAccount(account)
@@ -174,6 +175,7 @@ case "dump":
             "<\(e.namespace ?? "-") \(e.name) \(e.attributes.map { "\($0.namespace ?? "-") \($0.name)=\($0.value.debugDescription)" }) "
                 + "\(e.text.debugDescription) [\(e.children.map(tree).joined(separator: ","))]>"
         }
+        // The `try?` is reported: a refusal prints as "refused" with its reason.
         print("\(url.lastPathComponent)\ttree\t" + ((try? tree(XMLTree.parse(data))) ?? "refused: \(String(describing: Result { try XMLTree.parse(data) }))"))
         print("\(url.lastPathComponent)\topensearch\t" + String(describing: Result { try OpenSearchDescription.parse(data, url: url) }))
     }

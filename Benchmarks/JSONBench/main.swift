@@ -3,7 +3,8 @@ import Foundation
 import Readium
 
 // The Readium shapes' JSON on the paths a patron waits on, read and written by Readium's reader and writer
-// (FastJSON.swift) against Foundation's JSONDecoder/JSONEncoder through Codable, in the same run: opening a
+// (ShapesJSON.swift) against Foundation's JSONDecoder/JSONEncoder through member-by-member Codable
+// conformances (CodablePeer.swift), in the same run: opening a
 // book (the plugin writes its manifest, the host reads it), a page turn (a locator each way), saving a
 // position (a locator written, read back), and the positions list the host keeps. The documents are the
 // real ones the EPUB plugin makes for each book given. Release build; per workload, rounds of many calls
@@ -74,40 +75,48 @@ do {
         let positionsJSON = try fast(positions)
         let locatorJSON = try fast(located)
         let savedJSON = try fast(saved)
-        check("manifest", try JSONReader.manifest(manifestJSON), try JSONDecoder().decode(Manifest.self, from: manifestJSON))
-        check("positions", try JSONReader.locators(positionsJSON), try JSONDecoder().decode([Locator].self, from: positionsJSON))
-        check("locator", try JSONReader.locator(savedJSON), try JSONDecoder().decode(Locator.self, from: savedJSON))
+        // The peer reads what Readium reads: the same values, compared as sorted JSON.
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = [.sortedKeys]
+        check("manifest", try sorted.encode(JSONReader.manifest(manifestJSON)),
+              try sorted.encode(JSONDecoder().decode(PeerManifest.self, from: manifestJSON)))
+        check("positions", try sorted.encode(JSONReader.locators(positionsJSON)),
+              try sorted.encode(JSONDecoder().decode([PeerLocator].self, from: positionsJSON)))
+        check("locator", try sorted.encode(JSONReader.locator(savedJSON)),
+              try sorted.encode(JSONDecoder().decode(PeerLocator.self, from: savedJSON)))
+        let peerManifest = PeerManifest(manifest), peerPositions = positions.map(PeerLocator.init)
+        let peerLocated = PeerLocator(located), peerSaved = PeerLocator(saved)
 
         print("\n\(URL(fileURLWithPath: book).lastPathComponent): \(manifest.readingOrder.count) reading-order items, "
               + "\(positions.count) positions")
         // Opening a book: the plugin writes the manifest, the host reads it.
         try compare("open: manifest read", bytes: manifestJSON.count, calls: 5,
                 readium: { _ = try JSONReader.manifest(manifestJSON) },
-                foundation: { _ = try JSONDecoder().decode(Manifest.self, from: manifestJSON) })
+                foundation: { _ = try JSONDecoder().decode(PeerManifest.self, from: manifestJSON) })
         try compare("open: manifest written", bytes: manifestJSON.count, calls: 5,
                 readium: { _ = try fast(manifest) },
-                foundation: { _ = try encoder.encode(manifest) })
+                foundation: { _ = try encoder.encode(peerManifest) })
         // A page turn: the host sends a locator, the plugin reads it and answers with one.
         try compare("page turn: locator read", bytes: locatorJSON.count, calls: 500,
                 readium: { _ = try JSONReader.locator(locatorJSON) },
-                foundation: { _ = try JSONDecoder().decode(Locator.self, from: locatorJSON) })
+                foundation: { _ = try JSONDecoder().decode(PeerLocator.self, from: locatorJSON) })
         try compare("page turn: locator written", bytes: locatorJSON.count, calls: 500,
                 readium: { _ = try fast(located) },
-                foundation: { _ = try encoder.encode(located) })
+                foundation: { _ = try encoder.encode(peerLocated) })
         // Saving a position (a bookmark with its quote), and reading it back.
         try compare("save: locator with text written", bytes: savedJSON.count, calls: 500,
                 readium: { _ = try fast(saved) },
-                foundation: { _ = try encoder.encode(saved) })
+                foundation: { _ = try encoder.encode(peerSaved) })
         try compare("save: locator with text read", bytes: savedJSON.count, calls: 500,
                 readium: { _ = try JSONReader.locator(savedJSON) },
-                foundation: { _ = try JSONDecoder().decode(Locator.self, from: savedJSON) })
+                foundation: { _ = try JSONDecoder().decode(PeerLocator.self, from: savedJSON) })
         // The positions list: written by the plugin, read by the host when a book is first opened.
         try compare("positions read", bytes: positionsJSON.count, calls: 2,
                 readium: { _ = try JSONReader.locators(positionsJSON) },
-                foundation: { _ = try JSONDecoder().decode([Locator].self, from: positionsJSON) })
+                foundation: { _ = try JSONDecoder().decode([PeerLocator].self, from: positionsJSON) })
         try compare("positions written", bytes: positionsJSON.count, calls: 2,
                 readium: { _ = try fast(positions) },
-                foundation: { _ = try encoder.encode(positions) })
+                foundation: { _ = try encoder.encode(peerPositions) })
     }
 } catch {
     FileHandle.standardError.write(Data("shelf-json-bench: \(error)\n".utf8))

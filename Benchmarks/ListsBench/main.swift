@@ -154,7 +154,7 @@ func wishes(count: Int, catalog: Int) -> [LibraryDatabase.NewWish] {
 
 func temporaryFolder(_ name: String) throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-lists-bench-\(getpid())-\(name)")
-    try? FileManager.default.removeItem(at: folder)
+    try? FileManager.default.removeItem(at: folder)  // a scratch folder that could not go only costs /tmp space
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
@@ -181,7 +181,7 @@ case "import":
     }
     for run in 0..<runs {
         let home = try temporaryFolder("import-\(run)")
-        defer { try? FileManager.default.removeItem(at: home) }
+        defer { try? FileManager.default.removeItem(at: home) }  // scratch: at worst left in /tmp
         var environment = ProcessInfo.processInfo.environment
         environment["SHELF_HOME"] = home.path
         environment["SHELF_PLUGIN_PATH"] = nil
@@ -225,7 +225,7 @@ case "match":
     var matched = 0, available = 0, notices = 0
     for run in 0..<runs {
         let folder = try temporaryFolder("match-\(run)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer { try? FileManager.default.removeItem(at: folder) }  // scratch: at worst left in /tmp
         let database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         try database.upsertAccount(AccountRecord(id: "bench", title: "Bench Library", catalogURL: feedURL.absoluteString,
                                                  shelfURL: feedURL.absoluteString))

@@ -72,14 +72,16 @@ enum CBridge {
     static func decode<T: Decodable>(_ type: T.Type, _ json: UnsafePointer<CChar>?, what: String) throws -> T? {
         guard let json else { return nil }
         let data = Data(bytes: json, count: strlen(json))
-        // Strictly JSON first (RFC 8259): JSONDecoder, the decoder's fallback, takes trailing commas.
+        // Strictly JSON first (RFC 8259): JSONDecoder, which reads the types that are no Readium shape, takes trailing commas.
         do {
             _ = try JSONReader.parse(data)
-        } catch let error as FastJSONError {
+        } catch let error as JSONError {
             throw PluginFailure.invalidArgument("the \(what) is not valid JSON (\(error.reason))")
         }
         do {
             return try ReadiumJSON.decode(type, from: data)
+        } catch let error as JSONError {
+            throw PluginFailure.invalidArgument("the \(what) is not of the expected shape (\(error.reason))")
         } catch {
             throw PluginFailure.invalidArgument("the \(what) is not valid JSON of the expected shape")
         }

@@ -46,6 +46,8 @@ enum Extensions {
         probe: { input, confidence in
             guard let confidence else { return SHELF_E_INVALID_ARGUMENT }
             confidence.pointee = 0
+            // An input the kit cannot read is one the plugin cannot open: confidence 0 is the answer, as format.h
+            // asks probe to answer rather than fail.
             guard let plugin = PluginExport.instance as? FormatPlugin,
                   let parsed = try? CBridge.input(input) else { return SHELF_OK }
             confidence.pointee = min(max(plugin.probe(parsed), 0), 100)

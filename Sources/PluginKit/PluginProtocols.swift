@@ -87,6 +87,8 @@ public struct RenderSettings: Codable, Equatable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let d = RenderSettings()
+        // Each `try?`: a setting of the wrong type is left at its default rather than refusing the page, since a
+        // reader setting is a wish (the host's own settings are checked where the patron gives them).
         self.as = (try? c.decodeIfPresent(Output.self, forKey: .as)) ?? d.as
         // Out-of-range values are clamped rather than refused: a reader setting is a wish.
         self.width = min(max((try? c.decodeIfPresent(Int.self, forKey: .width)) ?? d.width, 10), 1000)

@@ -150,6 +150,7 @@ enum ReadingListExtension {
     /// Parses a JSON object argument; NULL is {}.
     static func object(_ raw: UnsafePointer<CChar>?, _ what: String) throws -> [String: Any] {
         guard let raw else { return [:] }
+        // The `try?` becomes the refusal below, which says what the argument must be.
         guard let value = try? JSONSerialization.jsonObject(with: Data(String(cString: raw).utf8)),
               let object = value as? [String: Any] else {
             throw PluginFailure.invalidArgument("the \(what) is not a JSON object")
@@ -160,6 +161,7 @@ enum ReadingListExtension {
     static func encode<T: Encodable>(_ value: T) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        // Only a non-finite number fails, and a connector's entries and answers hold none JSON could not say.
         return (try? encoder.encode(value)) ?? Data("null".utf8)
     }
 
@@ -209,6 +211,7 @@ enum ReadingListExtension {
             CBridge.guarded(err) {
                 let c = try connection(handle)
                 let text = try string(entries, "entries")
+                // The `try?` becomes the refusal below, which says the shape expected.
                 guard let input = try? JSONDecoder().decode(EntriesInput.self, from: Data(text.utf8)) else {
                     throw PluginFailure.invalidArgument("the entries are not {\"entries\": [...]}")
                 }

@@ -11,6 +11,7 @@ public enum JSONValue: Codable, Equatable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
+        // Each `try?` asks whether the value is of one JSON type; an error only says it is another, tried next.
         if c.decodeNil() { self = .null }
         else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let n = try? c.decode(Double.self) { self = .number(n) }
@@ -39,40 +40,20 @@ public enum JSONValue: Codable, Equatable, Sendable {
     public subscript(key: String) -> JSONValue? { object?[key] }
 }
 
-extension JSONValue {
-    /// Links as compact link objects, the shape of a subcollection such as "landmarks": "href", and "type",
-    /// "title", "rel" (a string when there is one), "properties" and "children" (when not empty) where the link
-    /// has them; a duration and unnamed members are left out.
-    public init(linkObjects links: [Link]) {
-        self = .array(links.map { l in
-            // Sized for every member up front: growing a dictionary rehashes it.
-            var o = [String: JSONValue](minimumCapacity: 6)
-            o["href"] = .string(l.href)
-            if let t = l.type { o["type"] = .string(t) }
-            if let t = l.title { o["title"] = .string(t) }
-            if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }
-            if let p = l.properties { o["properties"] = .object(p) }
-            if let c = l.children, !c.isEmpty { o["children"] = JSONValue(linkObjects: c) }
-            return .object(o)
-        })
-    }
-}
-
 public enum ReadiumJSON {
-    /// For documents that cross the plugin boundary: no sorting, no indentation; the cheapest
-    /// encoding Foundation offers, since every ABI call that carries JSON pays for it twice.
-    /// The Readium shapes (Locator, Link, Manifest, JSONValue and arrays of them) go through the hand-written
-    /// writer in FastJSON.swift; anything else through JSONEncoder. A value JSONEncoder refuses (a non-finite
-    /// number) is refused by both, and written as `null`.
+    /// For documents that cross the plugin boundary: compact, no sorting. The Readium shapes (Locator, Link,
+    /// Manifest, JSONValue and arrays of them) go through their writer (ShapesJSON.swift); anything else
+    /// through JSONEncoder. A value with a non-finite number is refused by both, and written as `null`.
     public static func wire<T: Encodable>(_ value: T) -> Data {
         do {
-            if let data = try fastWire(value) { return data }
+            if let data = try written(value) { return data }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            return try encoder.encode(value)
         } catch {
+            // Only a non-finite number cannot be written, and JSON has no way to say it.
             return Data("null".utf8)
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data("null".utf8)
     }
 
     /// Sorted keys and unescaped slashes: stable output that diffs and reads well.
@@ -80,7 +61,8 @@ public enum ReadiumJSON {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
                                           : [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding our own Codable values cannot fail (no non-finite doubles are produced).
+        // `try?`: encoding our own Codable values fails only for a non-finite number, which none of them holds;
+        // JSON has no way to say one, so `null` stands for it.
         guard let data = try? encoder.encode(value) else { return "null" }
         return String(decoding: data, as: UTF8.self)
     }

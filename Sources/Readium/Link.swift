@@ -1,7 +1,8 @@
 import Foundation
 
-/// A Readium link: reading-order items, resources and table-of-contents entries.
-public struct Link: Codable, Equatable, Sendable {
+/// A Readium link: reading-order items, resources and table-of-contents entries. Read and written as JSON by
+/// ShapesJSON.swift.
+public struct Link: Equatable, Sendable {
     public var href: String
     public var type: String?
     public var title: String?
@@ -12,10 +13,6 @@ public struct Link: Codable, Equatable, Sendable {
     /// Members this model does not name (height, width, bitrate, language, alternate, ...),
     /// kept as they are.
     public var extra: [String: JSONValue] = [:]
-
-    enum CodingKeys: String, CodingKey {
-        case href, type, title, rel, properties, duration, children
-    }
 
     static let known: Set<String> = ["href", "type", "title", "rel", "properties", "duration", "children"]
 
@@ -35,35 +32,5 @@ public struct Link: Codable, Equatable, Sendable {
         self.duration = duration
         self.children = children
         self.extra = extra
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        href = try c.decode(String.self, forKey: .href)
-        type = try c.decodeIfPresent(String.self, forKey: .type)
-        title = try c.decodeIfPresent(String.self, forKey: .title)
-        // "rel" is a string or an array of strings in the wild.
-        if let one = try? c.decodeIfPresent(String.self, forKey: .rel) {
-            rel = [one]
-        } else {
-            rel = try c.decodeIfPresent([String].self, forKey: .rel)
-        }
-        properties = try c.decodeIfPresent([String: JSONValue].self, forKey: .properties)
-        duration = try? c.decodeIfPresent(Double.self, forKey: .duration)
-        children = try c.decodeIfPresent([Link].self, forKey: .children)
-        extra = try decoder.container(keyedBy: DynamicKey.self).remaining(except: Self.known)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(href, forKey: .href)
-        try c.encodeIfPresent(type, forKey: .type)
-        try c.encodeIfPresent(title, forKey: .title)
-        try c.encodeIfPresent(rel, forKey: .rel)
-        try c.encodeIfPresent(properties, forKey: .properties)
-        try c.encodeIfPresent(duration, forKey: .duration)
-        try c.encodeIfPresent(children, forKey: .children)
-        var more = encoder.container(keyedBy: DynamicKey.self)
-        try more.encode(remaining: extra, except: Self.known)
     }
 }

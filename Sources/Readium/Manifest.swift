@@ -2,8 +2,9 @@ import Foundation
 
 /// A Readium Web Publication Manifest: what a format plugin writes for an open publication.
 /// Metadata stays open-ended (`JSONValue`) so that every format can say what it knows; the
-/// accessors below read the parts the host relies on, in every shape Readium allows.
-public struct Manifest: Codable, Equatable, Sendable {
+/// accessors below read the parts the host relies on, in every shape Readium allows. Read and written as JSON
+/// by ShapesJSON.swift.
+public struct Manifest: Equatable, Sendable {
     public var context: JSONValue?
     public var metadata: [String: JSONValue]
     public var links: [Link]
@@ -12,62 +13,58 @@ public struct Manifest: Codable, Equatable, Sendable {
     public var toc: [Link]?
     /// Every other top-level member: subcollections such as "landmarks" and "pageList", and
     /// extensions. Kept as they are, so a manifest survives the trip through the host whole.
-    /// Each read makes the members that are kept otherwise (see `others`) into values; to read one
-    /// subcollection of links, `links(in:)` makes only that one.
     public var subcollections: [String: JSONValue] {
         get { others.mapValues(\.value) }
         set { others = newValue.mapValues { .value($0) } }
     }
 
-    /// What `subcollections` holds, each member in the form that was cheapest to get: the host reads no
-    /// subcollection, yet a long book's landmarks as `JSONValue` objects were a third of building its manifest,
-    /// and almost half of reading it. Written in name order, like every object (`JSONWriter.object`).
+    /// What `subcollections` holds: a subcollection of links the plugin set stays links, written straight from
+    /// them (`setLinkObjects`); a long book's landmarks made into `JSONValue` objects were a third of building
+    /// its manifest. Written in name order, like every object (`JSONWriter.object`).
     var others: [String: Member] = [:]
 
     enum Member: Equatable, Sendable {
         case value(JSONValue)
-        /// Link objects as `JSONValue(linkObjects:)` makes them, written straight from the links.
+        /// Links written as compact link objects (`JSONWriter.linkObjects`).
         case linkObjects([Link])
-        /// JSON text read from a manifest, checked as it was read to be what `JSONReader` takes, and made into
-        /// a value only when asked for.
-        case text([UInt8])
 
+        /// The member as a value: link objects as the writer writes them, read back.
         var value: JSONValue {
             switch self {
             case .value(let v): return v
-            case .linkObjects(let links): return JSONValue(linkObjects: links)
-            case .text(let bytes):
-                if let v = bytes.withUnsafeBufferPointer({ try? JSONReader.parse($0) }) { return v }
-                // Not reached: the text was checked. Should the check ever pass what the reader refuses,
-                // Foundation's reading is the fallback, as for a manifest the reader does not take.
-                return (try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))) ?? .null
+            case .linkObjects(let links):
+                var writer = JSONWriter(capacity: 4096)
+                // Cannot fail: the writer refuses only a non-finite number, and link objects hold none but
+                // what a link's properties hold; such a subcollection reads as null, as it cannot be written.
+                guard (try? writer.linkObjects(links)) != nil else { return .null }
+                // Cannot fail: the writer's output is JSON the reader takes.
+                return (try? JSONReader.parse(writer.data())) ?? .null
             }
         }
 
         static func == (a: Member, b: Member) -> Bool { a.value == b.value }
     }
 
-    enum CodingKeys: String, CodingKey {
-        case context = "@context", metadata, links, readingOrder, resources, toc
-    }
-
     static let known: Set<String> = ["@context", "metadata", "links", "readingOrder", "resources", "toc"]
 
-    /// A subcollection made of links ("landmarks", "pageList", "loi", ...).
+    /// A subcollection made of links ("landmarks", "pageList", "loi", ...); none when it holds anything else.
     public func links(in subcollection: String) -> [Link] {
-        guard let value = others[subcollection]?.value else { return [] }
-        if let links = try? [Link](json: value) { return links }
-        guard let data = try? JSONEncoder().encode(value) else { return [] }
-        return (try? JSONDecoder().decode([Link].self, from: data)) ?? []
+        // Read back from what is written (link objects leave durations out), so that a manifest and the same
+        // manifest read again answer alike. An error here says the subcollection is not links, as [] says.
+        guard let member = others[subcollection], let data = try? ReadiumJSON.written(member.value) else { return [] }
+        return (try? ReadiumJSON.decode([Link].self, from: data)) ?? []
     }
 
-    /// Sets a subcollection of links written as compact link objects (see `JSONValue(linkObjects:)`).
+    /// Sets a subcollection of links written as compact link objects (see `JSONWriter.linkObjects`).
     public mutating func setLinkObjects(_ links: [Link], in subcollection: String) {
         others[subcollection] = .linkObjects(links)
     }
 
+    /// Sets a subcollection of links written whole; none (the member removed) for no links.
     public mutating func setLinks(_ links: [Link], in subcollection: String) {
-        guard !links.isEmpty, let data = try? ReadiumJSON.fastWire(links),
+        // An error here is a non-finite duration or property, which JSON cannot hold: the subcollection is
+        // left out rather than written wrong.
+        guard !links.isEmpty, let data = try? ReadiumJSON.written(links),
               let value = try? JSONReader.parse(data) else {
             others[subcollection] = nil
             return
@@ -83,29 +80,6 @@ public struct Manifest: Codable, Equatable, Sendable {
         self.readingOrder = readingOrder
         self.resources = resources
         self.toc = toc
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        context = try c.decodeIfPresent(JSONValue.self, forKey: .context)
-        metadata = try c.decode([String: JSONValue].self, forKey: .metadata)
-        links = try c.decodeIfPresent([Link].self, forKey: .links) ?? []
-        readingOrder = try c.decode([Link].self, forKey: .readingOrder)
-        resources = try c.decodeIfPresent([Link].self, forKey: .resources)
-        toc = try c.decodeIfPresent([Link].self, forKey: .toc)
-        subcollections = try decoder.container(keyedBy: DynamicKey.self).remaining(except: Self.known)
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(context, forKey: .context)
-        try c.encode(metadata, forKey: .metadata)
-        try c.encode(links, forKey: .links)
-        try c.encode(readingOrder, forKey: .readingOrder)
-        try c.encodeIfPresent(resources, forKey: .resources)
-        try c.encodeIfPresent(toc, forKey: .toc)
-        var extra = encoder.container(keyedBy: DynamicKey.self)
-        try extra.encode(remaining: subcollections, except: Self.known)
     }
 
     /// The title: a plain string, or a language map from which the first value in key order wins.
@@ -139,7 +113,5 @@ public struct Manifest: Codable, Equatable, Sendable {
 
     public var authors: [String] { contributors("author") }
 
-    public static func parse(_ data: Data) throws -> Manifest {
-        try ReadiumJSON.decode(Manifest.self, from: data)
-    }
+    public static func parse(_ data: Data) throws -> Manifest { try JSONReader.manifest(data) }
 }

@@ -25,7 +25,8 @@ public struct ReadingListEntry: Codable, Equatable, Sendable {
         self.rating = rating
     }
 
-    /// Lenient: a connector's entry with a missing or mistyped field is read as far as it goes.
+    /// Lenient: a connector's entry with a missing or mistyped field is read as far as it goes. Each `try?` says
+    /// only that one field is mistyped; the entry is still matched by the fields that are right.
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         identifiers = (try? c.decodeIfPresent([String: String].self, forKey: .identifiers)) ?? [:]

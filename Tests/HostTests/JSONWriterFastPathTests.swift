@@ -4,7 +4,7 @@ import Foundation
 import Readium
 import XCTest
 
-/// The shortcuts of the JSON writer (Sources/Readium/FastJSON.swift) against the plain ways they stand for:
+/// The shortcuts of the JSON writer (Sources/Readium/JSONWriter.swift) against the plain ways they stand for:
 /// eight bytes checked at a time against one, digits by hand against `String(n)`, the buffer handed over
 /// against copied out.
 final class JSONWriterFastPathTests: XCTestCase {

@@ -116,7 +116,7 @@ final class RawPublication {
     static func strict(_ data: Data, _ call: String, _ what: String) throws -> JSONValue {
         do {
             return try JSONReader.parse(data)
-        } catch let error as FastJSONError {
+        } catch let error as JSONError {
             let text = String(decoding: data.prefix(160), as: UTF8.self)
             throw CheckFailure("\(call) wrote \(what) that is not valid JSON (\(error.reason)): \(text)\(data.count > 160 ? "..." : "")")
         }
