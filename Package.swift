@@ -51,18 +51,20 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
+        // The loader libdbus, libmicrohttpd and libsecret (below) share: dlopen on first use, a table of
+        // functions, one sentence saying what is missing and which Debian package brings it.
+        .target(name: "CLazyLibrary", path: "Sources/CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // libdbus's headers (libdbus-1-dev) with the library itself opened on first use, like CCurl. A C target
         // cannot use pkg-config: these are `pkg-config --cflags dbus-1`, with arm64's folder beside x86-64's.
         // Only CDBus's own C file reads them; CDBus.h, which Swift imports, needs none.
-        .target(name: "CDBus", path: "Sources/CDBus",
+        .target(name: "CDBus", dependencies: ["CLazyLibrary"], path: "Sources/CDBus",
                 cSettings: [.unsafeFlags(["-I/usr/include/dbus-1.0", "-I/usr/lib/x86_64-linux-gnu/dbus-1.0/include",
-                                          "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"])],
-                linkerSettings: [.linkedLibrary("dl")]),
+                                          "-I/usr/lib/aarch64-linux-gnu/dbus-1.0/include"])]),
         // The HTTP server under `shelf serve`: libmicrohttpd's headers (libmicrohttpd-dev) with the library itself
         // opened on first use, like CCurl (its GnuTLS would cost every command ~20 ms before main).
-        .target(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CMicroHTTPD", dependencies: ["CLazyLibrary"], path: "Sources/CMicroHTTPD"),
         // libsecret (Debian's libsecret-1-0), opened on first use like libdbus: its types are declared in the C file.
-        .target(name: "CSecret", path: "Sources/CSecret", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CSecret", dependencies: ["CLazyLibrary"], path: "Sources/CSecret"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 

@@ -3,7 +3,7 @@ import PluginKit
 
 /// EPUB 2.x publications (NCX, guide). Shares container, package and content code with EPUB 3
 /// through EPUBCore; the probe decides which of the two opens a book.
-final class EPUB2Plugin: FormatPlugin {
+final class EPUB2Plugin: EPUBFormatPlugin {
     static let info = PluginInfo(
         id: "org.shelf.epub2",
         name: "EPUB 2",
@@ -15,15 +15,8 @@ final class EPUB2Plugin: FormatPlugin {
         concurrentHandles: true
     )
 
+    static let major = 2
     let host: PluginHost
 
     init(host: PluginHost) throws { self.host = host }
-
-    func probe(_ input: PluginInput) -> Int32 { EPUBProbe.confidence(for: input, major: 2) }
-
-    func open(_ input: PluginInput) throws -> PublicationHandle {
-        let publication = try EPUBPublication(path: input.path)
-        for w in publication.warnings { host.log(.warning, "\(input.path): \(w)") }
-        return publication
-    }
 }

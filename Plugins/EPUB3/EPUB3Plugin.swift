@@ -3,7 +3,7 @@ import PluginKit
 
 /// EPUB 3.x publications (nav, refines, landmarks, page list, media overlays, rendition). Shares code with EPUB 2
 /// through EPUBCore; the probe decides which of the two opens a book.
-final class EPUB3Plugin: FormatPlugin {
+final class EPUB3Plugin: EPUBFormatPlugin {
     static let info = PluginInfo(
         id: "org.shelf.epub3",
         name: "EPUB 3",
@@ -15,15 +15,8 @@ final class EPUB3Plugin: FormatPlugin {
         concurrentHandles: true
     )
 
+    static let major = 3
     let host: PluginHost
 
     init(host: PluginHost) throws { self.host = host }
-
-    func probe(_ input: PluginInput) -> Int32 { EPUBProbe.confidence(for: input, major: 3) }
-
-    func open(_ input: PluginInput) throws -> PublicationHandle {
-        let publication = try EPUBPublication(path: input.path)
-        for w in publication.warnings { host.log(.warning, "\(input.path): \(w)") }
-        return publication
-    }
 }

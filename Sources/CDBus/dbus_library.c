@@ -1,8 +1,8 @@
 #include "CDBus.h"
 
 #include <dbus/dbus.h>
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
+
 #include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,9 +27,6 @@ const unsigned int shelf_dbus_name_flag_do_not_queue = DBUS_NAME_FLAG_DO_NOT_QUE
 const int shelf_dbus_request_name_reply_primary_owner = DBUS_REQUEST_NAME_REPLY_PRIMARY_OWNER;
 
 #define ITER(iter) ((DBusMessageIter *)(iter))
-
-/* The soname of libdbus-1-3, Debian's package of the library (and everyone else's name for it). */
-static const char library_name[] = "libdbus-1.so.3";
 
 static struct {
     dbus_bool_t (*threads_init_default)(void);
@@ -64,69 +61,53 @@ static struct {
     void (*message_iter_recurse)(DBusMessageIter *, DBusMessageIter *);
 } dbus;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int ready;
+static const struct shelf_lazy_symbol symbols[] = {
+    { (void **)&dbus.threads_init_default, "dbus_threads_init_default" },
+    { (void **)&dbus.error_init, "dbus_error_init" },
+    { (void **)&dbus.error_free, "dbus_error_free" },
+    { (void **)&dbus.error_is_set, "dbus_error_is_set" },
+    { (void **)&dbus.connection_open_private, "dbus_connection_open_private" },
+    { (void **)&dbus.connection_set_exit_on_disconnect, "dbus_connection_set_exit_on_disconnect" },
+    { (void **)&dbus.bus_register, "dbus_bus_register" },
+    { (void **)&dbus.bus_request_name, "dbus_bus_request_name" },
+    { (void **)&dbus.connection_close, "dbus_connection_close" },
+    { (void **)&dbus.connection_unref, "dbus_connection_unref" },
+    { (void **)&dbus.connection_flush, "dbus_connection_flush" },
+    { (void **)&dbus.connection_send, "dbus_connection_send" },
+    { (void **)&dbus.connection_read_write, "dbus_connection_read_write" },
+    { (void **)&dbus.connection_pop_message, "dbus_connection_pop_message" },
+    { (void **)&dbus.connection_send_with_reply_and_block, "dbus_connection_send_with_reply_and_block" },
+    { (void **)&dbus.message_new_method_call, "dbus_message_new_method_call" },
+    { (void **)&dbus.message_new_method_return, "dbus_message_new_method_return" },
+    { (void **)&dbus.message_new_error, "dbus_message_new_error" },
+    { (void **)&dbus.message_unref, "dbus_message_unref" },
+    { (void **)&dbus.message_get_type, "dbus_message_get_type" },
+    { (void **)&dbus.message_get_member, "dbus_message_get_member" },
+    { (void **)&dbus.message_iter_init_append, "dbus_message_iter_init_append" },
+    { (void **)&dbus.message_iter_append_basic, "dbus_message_iter_append_basic" },
+    { (void **)&dbus.message_iter_open_container, "dbus_message_iter_open_container" },
+    { (void **)&dbus.message_iter_close_container, "dbus_message_iter_close_container" },
+    { (void **)&dbus.message_iter_init, "dbus_message_iter_init" },
+    { (void **)&dbus.message_iter_get_arg_type, "dbus_message_iter_get_arg_type" },
+    { (void **)&dbus.message_iter_get_basic, "dbus_message_iter_get_basic" },
+    { (void **)&dbus.message_iter_next, "dbus_message_iter_next" },
+    { (void **)&dbus.message_iter_recurse, "dbus_message_iter_recurse" },
+};
 
-#define RESOLVE(library, field, symbol)                                                              \
-    do {                                                                                              \
-        *(void **)(&dbus.field) = dlsym(library, symbol);                                             \
-        if (!dbus.field) {                                                                            \
-            snprintf(failure, sizeof failure, "the %s found has no %s: install libdbus with "        \
-                     "apt-get install libdbus-1-3", library_name, symbol);                            \
-            return;                                                                                   \
-        }                                                                                             \
-    } while (0)
-
-static void load(void) {
-    void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "libdbus could not be opened (%s): install it with apt-get install libdbus-1-3",
-                 dlerror());
-        return;
-    }
-    RESOLVE(library, threads_init_default, "dbus_threads_init_default");
-    RESOLVE(library, error_init, "dbus_error_init");
-    RESOLVE(library, error_free, "dbus_error_free");
-    RESOLVE(library, error_is_set, "dbus_error_is_set");
-    RESOLVE(library, connection_open_private, "dbus_connection_open_private");
-    RESOLVE(library, connection_set_exit_on_disconnect, "dbus_connection_set_exit_on_disconnect");
-    RESOLVE(library, bus_register, "dbus_bus_register");
-    RESOLVE(library, bus_request_name, "dbus_bus_request_name");
-    RESOLVE(library, connection_close, "dbus_connection_close");
-    RESOLVE(library, connection_unref, "dbus_connection_unref");
-    RESOLVE(library, connection_flush, "dbus_connection_flush");
-    RESOLVE(library, connection_send, "dbus_connection_send");
-    RESOLVE(library, connection_read_write, "dbus_connection_read_write");
-    RESOLVE(library, connection_pop_message, "dbus_connection_pop_message");
-    RESOLVE(library, connection_send_with_reply_and_block, "dbus_connection_send_with_reply_and_block");
-    RESOLVE(library, message_new_method_call, "dbus_message_new_method_call");
-    RESOLVE(library, message_new_method_return, "dbus_message_new_method_return");
-    RESOLVE(library, message_new_error, "dbus_message_new_error");
-    RESOLVE(library, message_unref, "dbus_message_unref");
-    RESOLVE(library, message_get_type, "dbus_message_get_type");
-    RESOLVE(library, message_get_member, "dbus_message_get_member");
-    RESOLVE(library, message_iter_init_append, "dbus_message_iter_init_append");
-    RESOLVE(library, message_iter_append_basic, "dbus_message_iter_append_basic");
-    RESOLVE(library, message_iter_open_container, "dbus_message_iter_open_container");
-    RESOLVE(library, message_iter_close_container, "dbus_message_iter_close_container");
-    RESOLVE(library, message_iter_init, "dbus_message_iter_init");
-    RESOLVE(library, message_iter_get_arg_type, "dbus_message_iter_get_arg_type");
-    RESOLVE(library, message_iter_get_basic, "dbus_message_iter_get_basic");
-    RESOLVE(library, message_iter_next, "dbus_message_iter_next");
-    RESOLVE(library, message_iter_recurse, "dbus_message_iter_recurse");
-    /* Connections are used from more than one thread (the tests' fake service has its own). */
-    if (!dbus.threads_init_default()) {
-        snprintf(failure, sizeof failure, "libdbus could not start (dbus_threads_init_default failed: out of memory)");
-        return;
-    }
-    ready = 1;
+/* Connections are used from more than one thread (the tests' fake service has its own). */
+static int start_threads(char *failure, size_t size) {
+    if (dbus.threads_init_default()) return 0;
+    snprintf(failure, size, "libdbus could not start (dbus_threads_init_default failed: out of memory)");
+    return -1;
 }
 
-const char *shelf_dbus_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+/* libdbus-1-3, Debian's package of the library (and everyone else's name for it). */
+static struct shelf_lazy_library library = {
+    "libdbus-1.so.3", "libdbus", "libdbus", "libdbus-1-3", symbols, sizeof symbols / sizeof *symbols, start_threads,
+    PTHREAD_MUTEX_INITIALIZER, 0, 0, "",
+};
+
+const char *shelf_dbus_load(void) { return shelf_lazy_load(&library); }
 
 static void say(char *into, size_t capacity, const char *what) {
     if (into && capacity > 0) snprintf(into, capacity, "%s", what);

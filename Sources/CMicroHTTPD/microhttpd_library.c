@@ -1,8 +1,6 @@
 #include "CMicroHTTPD.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLazyLibrary.h"
 
 static struct {
     struct MHD_Daemon *(*start_daemon)(unsigned int, uint16_t, MHD_AcceptPolicyCallback, void *,
@@ -18,43 +16,25 @@ static struct {
     enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
 } mhd;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int ready;
+static const struct shelf_lazy_symbol symbols[] = {
+    { (void **)&mhd.start_daemon, "MHD_start_daemon" },
+    { (void **)&mhd.stop_daemon, "MHD_stop_daemon" },
+    { (void **)&mhd.get_daemon_info, "MHD_get_daemon_info" },
+    { (void **)&mhd.get_connection_values, "MHD_get_connection_values" },
+    { (void **)&mhd.create_response_from_buffer, "MHD_create_response_from_buffer" },
+    { (void **)&mhd.create_response_from_callback, "MHD_create_response_from_callback" },
+    { (void **)&mhd.destroy_response, "MHD_destroy_response" },
+    { (void **)&mhd.add_response_header, "MHD_add_response_header" },
+    { (void **)&mhd.queue_response, "MHD_queue_response" },
+};
 
-#define RESOLVE(library, field, symbol)                                                             \
-    do {                                                                                             \
-        *(void **)(&mhd.field) = dlsym(library, symbol);                                             \
-        if (!mhd.field) {                                                                            \
-            snprintf(failure, sizeof failure, "libmicrohttpd has no %s: install libmicrohttpd 0.9.71 " \
-                     "or newer (apt-get install libmicrohttpd12)", symbol);                           \
-            return;                                                                                  \
-        }                                                                                            \
-    } while (0)
+/* Debian's libmicrohttpd12. */
+static struct shelf_lazy_library library = {
+    "libmicrohttpd.so.12", "libmicrohttpd", "libmicrohttpd 0.9.71 or newer", "libmicrohttpd12",
+    symbols, sizeof symbols / sizeof *symbols, NULL, PTHREAD_MUTEX_INITIALIZER, 0, 0, "",
+};
 
-static void load(void) {
-    void *library = dlopen("libmicrohttpd.so.12", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "libmicrohttpd could not be opened (%s): install it with "
-                 "apt-get install libmicrohttpd12", dlerror());
-        return;
-    }
-    RESOLVE(library, start_daemon, "MHD_start_daemon");
-    RESOLVE(library, stop_daemon, "MHD_stop_daemon");
-    RESOLVE(library, get_daemon_info, "MHD_get_daemon_info");
-    RESOLVE(library, get_connection_values, "MHD_get_connection_values");
-    RESOLVE(library, create_response_from_buffer, "MHD_create_response_from_buffer");
-    RESOLVE(library, create_response_from_callback, "MHD_create_response_from_callback");
-    RESOLVE(library, destroy_response, "MHD_destroy_response");
-    RESOLVE(library, add_response_header, "MHD_add_response_header");
-    RESOLVE(library, queue_response, "MHD_queue_response");
-    ready = 1;
-}
-
-const char *shelf_mhd_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+const char *shelf_mhd_load(void) { return shelf_lazy_load(&library); }
 
 /* Everything below is reached only through a daemon, which exists only after a successful load. */
 struct MHD_Daemon *shelf_mhd_start(unsigned int flags, const struct sockaddr *address,

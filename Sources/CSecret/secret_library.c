@@ -1,7 +1,7 @@
 #include "CSecret.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +27,6 @@ static const SecretSchema schema = {
     0, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
-/* The soname of Debian's libsecret-1-0. */
-static const char library_name[] = "libsecret-1.so.0";
-
 static struct {
     int (*store_sync)(const SecretSchema *, const char *, const char *, const char *, void *, GError **, ...);
     char *(*lookup_sync)(const SecretSchema *, void *, GError **, ...);
@@ -38,41 +35,21 @@ static struct {
     void (*error_free)(GError *);
 } secret;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int ready;
+static const struct shelf_lazy_symbol symbols[] = {
+    { (void **)&secret.store_sync, "secret_password_store_sync" },
+    { (void **)&secret.lookup_sync, "secret_password_lookup_sync" },
+    { (void **)&secret.clear_sync, "secret_password_clear_sync" },
+    { (void **)&secret.password_free, "secret_password_free" },
+    { (void **)&secret.error_free, "g_error_free" },  /* GLib, which comes with libsecret */
+};
 
-#define RESOLVE(library, field, symbol)                                                              \
-    do {                                                                                              \
-        *(void **)(&secret.field) = dlsym(library, symbol);                                           \
-        if (!secret.field) {                                                                          \
-            snprintf(failure, sizeof failure, "the %s found has no %s: install libsecret with "      \
-                     "apt-get install libsecret-1-0", library_name, symbol);                          \
-            return;                                                                                   \
-        }                                                                                             \
-    } while (0)
+/* Debian's libsecret-1-0. */
+static struct shelf_lazy_library library = {
+    "libsecret-1.so.0", "libsecret", "libsecret", "libsecret-1-0", symbols, sizeof symbols / sizeof *symbols, NULL,
+    PTHREAD_MUTEX_INITIALIZER, 0, 0, "",
+};
 
-static void load(void) {
-    void *library = dlopen(library_name, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "libsecret could not be opened (%s): install it with apt-get install "
-                 "libsecret-1-0", why ? why : library_name);
-        return;
-    }
-    RESOLVE(library, store_sync, "secret_password_store_sync");
-    RESOLVE(library, lookup_sync, "secret_password_lookup_sync");
-    RESOLVE(library, clear_sync, "secret_password_clear_sync");
-    RESOLVE(library, password_free, "secret_password_free");
-    /* GLib comes with libsecret: dlsym on its handle searches its dependencies too. */
-    RESOLVE(library, error_free, "g_error_free");
-    ready = 1;
-}
-
-const char *shelf_secret_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+const char *shelf_secret_load(void) { return shelf_lazy_load(&library); }
 
 static void take_error(GError *error, char *buffer, size_t size) {
     if (buffer && size > 0) {
@@ -83,7 +60,7 @@ static void take_error(GError *error, char *buffer, size_t size) {
 
 int shelf_secret_store(const char *label, const char *home, const char *account, const char *field,
                        const char *value, char *error, size_t error_size) {
-    if (shelf_secret_load()) { snprintf(error, error_size, "%s", failure); return -1; }
+    if (shelf_secret_load()) { snprintf(error, error_size, "%s", library.failure); return -1; }
     GError *problem = NULL;
     int stored = secret.store_sync(&schema, "default", label, value, NULL, &problem,
                                    "home", home, "account", account, "field", field, NULL);
@@ -94,7 +71,7 @@ int shelf_secret_store(const char *label, const char *home, const char *account,
 char *shelf_secret_lookup(const char *home, const char *account, const char *field, int *found,
                           char *error, size_t error_size) {
     *found = -1;
-    if (shelf_secret_load()) { snprintf(error, error_size, "%s", failure); return NULL; }
+    if (shelf_secret_load()) { snprintf(error, error_size, "%s", library.failure); return NULL; }
     GError *problem = NULL;
     char *value = secret.lookup_sync(&schema, NULL, &problem, "home", home, "account", account, "field", field, NULL);
     if (problem) { take_error(problem, error, error_size); return NULL; }
@@ -107,7 +84,7 @@ char *shelf_secret_lookup(const char *home, const char *account, const char *fie
 }
 
 int shelf_secret_clear(const char *home, const char *account, const char *field, char *error, size_t error_size) {
-    if (shelf_secret_load()) { snprintf(error, error_size, "%s", failure); return -1; }
+    if (shelf_secret_load()) { snprintf(error, error_size, "%s", library.failure); return -1; }
     GError *problem = NULL;
     secret.clear_sync(&schema, NULL, &problem, "home", home, "account", account, "field", field, NULL);
     if (problem) { take_error(problem, error, error_size); return -1; }
