@@ -14,9 +14,7 @@ enum AccountsAPI {
         router.add("POST", "/api/accounts") { request in
             let url = try request.required("url")
             let name = (try request.jsonObject()["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            let library = try app.library()
-            let account = try library.accounts.add(url, name: name)
-            return .json(document: AccountJSON(account, library: library, defaultID: try library.database.defaultAccountID), status: 201)
+            return .json(document: try app.library().addAccount(url, name: name).document, status: 201)
         }
         router.add("DELETE", "/api/accounts/{id}") { request in
             let account = try app.library().accounts.remove(try name(request))
@@ -24,9 +22,7 @@ enum AccountsAPI {
             return .json(document: ["removed": account.id])
         }
         router.add("POST", "/api/accounts/{id}/use") { request in
-            let library = try app.library()
-            let account = try library.accounts.resolve(try name(request))
-            try library.database.setDefaultAccount(account.id)
+            let account = try app.library().useAccount(try name(request))
             return .json(document: ["using": account.id])
         }
 

@@ -17,10 +17,8 @@ enum CatalogAPI {
             }
             var refinement = CatalogRefinement(available: request.query["available"] == "true",
                                                page: try request.integer("page", in: 1...10_000) ?? 1)
-            if let facet = request.query["facet"] {
-                let parts = facet.split(separator: "=", maxSplits: 1).map(String.init)
-                guard parts.count == 2 else { throw WebError(400, "facet=\(facet) is not NAME=VALUE", hint: "For example facet=Sort by=Title.") }
-                refinement.facets.append((group: parts[0], value: parts[1]))
+            if let facet = request.query["facet"], !refinement.addFacet(facet) {
+                throw WebError(400, "facet=\(facet) is not NAME=VALUE", hint: "For example facet=Sort by=Title.")
             }
             let library = try app.library()
             let account = request.query["account"].flatMap { $0.isEmpty ? nil : $0 }

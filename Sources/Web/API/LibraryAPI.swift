@@ -42,14 +42,12 @@ enum LibraryAPI: WebModule {
         // Marks the notification read and says where it leads: Reservations, My Books, or (with book) the title.
         router.add("POST", "/api/notifications/{id}/open") { request in
             guard let text = request.parameters["id"], let id = Int64(text) else { throw WebError(400, "A notification's id is a number") }
-            let database = try app.library().database
-            guard let record = try database.notification(id: id) else {
+            guard let record = try app.library().openNotification(id) else {
                 throw WebError(404, "There is no notification \(id)", hint: "The list of notifications shows those there are.")
             }
-            try database.markNotificationRead(id)
             let route = (try request.jsonObject()["book"] as? Bool) == true ? record.bookRoute : record.route
             sync.publishStatus()
-            return .json(document: OpenNotificationJSON(notification: try database.notification(id: id) ?? record, route: route))
+            return .json(document: OpenNotificationJSON(notification: record, route: route))
         }
 
         // MARK: Reading lists and the wish list
@@ -64,7 +62,7 @@ enum LibraryAPI: WebModule {
             return .json(document: WishJSON(try app.library().wish(title, author: author).wish), status: 201)
         }
         router.add("GET", "/api/lists") { request in
-            let entries = try app.library().database.readingListEntries(service: request.query["service"], shelf: request.query["shelf"])
+            let entries = try app.library().readingListEntries(service: request.query["service"], shelf: request.query["shelf"])
             return .json(document: ReadingListsJSON(entries))
         }
 

@@ -62,21 +62,17 @@ enum ReaderAPI: WebModule {
             let body = try request.jsonObject()
             let bookshelf = try app.bookshelf()
             let id = try (body["book"] as? String).flatMap { $0.isEmpty ? nil : try books.book($0).book.book.id }
-            var changes = ReaderSettings(), cleared: Set<String> = []
+            var changes = ReaderSettings(), cleared: Set<Bookshelf.Setting> = []
             if let scale = body["fontScale"] {
-                if let number = scale as? Int { changes.fontScale = number } else if scale as? String == "default" { cleared.insert("fontScale") }
+                if let number = scale as? Int { changes.fontScale = number } else if scale as? String == "default" { cleared.insert(.fontScale) }
                 else { throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"") }
             }
-            for name in ["font", "theme"] {
-                guard let value = body[name] else { continue }
-                guard let text = value as? String else { throw WebError(400, "\"\(name)\" is a word") }
-                if text == "default" { cleared.insert(name) } else if name == "font" { changes.font = text } else { changes.theme = text }
+            for setting in [Bookshelf.Setting.font, .theme] {
+                guard let value = body[setting.rawValue] else { continue }
+                guard let text = value as? String else { throw WebError(400, "\"\(setting.rawValue)\" is a word") }
+                if text == "default" { cleared.insert(setting) } else if setting == .font { changes.font = text } else { changes.theme = text }
             }
-            var base = try bookshelf.database.readerSettings(bookID: id)
-            if cleared.contains("fontScale") { base.fontScale = nil }
-            if cleared.contains("font") { base.font = nil }
-            if cleared.contains("theme") { base.theme = nil }
-            _ = try bookshelf.database.updateReaderSettings(bookID: id, changes.over(base), reset: true)
+            try bookshelf.changeSettings(book: id, changes, clearing: cleared)
             return try .json(object: try settingsObject(bookshelf, id))
         }
 
@@ -93,11 +89,9 @@ enum ReaderAPI: WebModule {
         }
         router.add("DELETE", "/api/reader/bookmarks/{id}") { request in
             guard let text = request.parameters["id"], let id = Int64(text), id > 0 else { throw WebError(400, "A bookmark's id is a number") }
-            let database = try app.bookshelf().database
-            guard let bookmark = try database.bookmark(id: id) else {
+            guard let bookmark = try app.bookshelf().removeBookmark(id: id) else {
                 throw WebError(404, "There is no bookmark \(id)", hint: "The book's list of bookmarks shows those there are.")
             }
-            try database.removeBookmark(id: id)
             struct Removed: Encodable { let removed: BookmarkJSON }
             return .json(document: Removed(removed: BookmarkJSON(bookmark, resolution: nil)))
         }
@@ -138,8 +132,8 @@ enum ReaderAPI: WebModule {
     /// and from the default (which depends on the screen's width, which only the page knows).
     private static func settingsObject(_ bookshelf: Bookshelf, _ id: String?) throws -> Any {
         struct Both: Encodable { let global: ReaderSettings; let book: ReaderSettings; let defaults: SettingsJSON.Defaults }
-        let both = Both(global: try bookshelf.database.readerSettings(bookID: nil),
-                        book: try id.map { try bookshelf.database.readerSettings(bookID: $0) } ?? ReaderSettings(),
+        let both = Both(global: try bookshelf.storedSettings(book: nil),
+                        book: try id.map { try bookshelf.storedSettings(book: $0) } ?? ReaderSettings(),
                         defaults: SettingsJSON.defaultsValue)
         return try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(both).utf8))
     }
