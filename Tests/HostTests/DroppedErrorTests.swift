@@ -92,12 +92,7 @@ final class DroppedErrorTests: XCTestCase {
 
     /// Signs in to the loopback library, reads its catalog and reserves a title that then becomes ready.
     func libraryWithAReadyHold(_ fake: FakeLibrary, shelf: Shelf) throws -> LibrarySession {
-        let library = try shelf.library()
-        let account = try library.accounts.add(fake.root, name: "fake")
-        let signIn = SignIn(library: library, account: account)
-        try signIn.signIn(flow: try XCTUnwrap(try signIn.flow()), username: fake.username, password: fake.password)
-        _ = try library.browse(nil, account: "fake", format: nil, refinement: CatalogRefinement())
-        let circulation = try library.circulation(account: "fake")
+        let (library, circulation) = try shelf.signedInCirculation(at: fake)
         _ = try circulation.reserve(try circulation.entry("urn:fake:ebook-out"))
         fake.makeHoldReady("urn:fake:ebook-out")
         return library
@@ -161,12 +156,7 @@ final class DroppedErrorTests: XCTestCase {
         let fake = try FakeLibrary()
         defer { fake.stop() }
         let shelf = makeShelf()
-        let library = try shelf.library()
-        let account = try library.accounts.add(fake.root, name: "fake")
-        let signIn = SignIn(library: library, account: account)
-        try signIn.signIn(flow: try XCTUnwrap(try signIn.flow()), username: fake.username, password: fake.password)
-        _ = try library.browse(nil, account: "fake", format: nil, refinement: CatalogRefinement())
-        let circulation = try library.circulation(account: "fake")
+        let circulation = try shelf.signedInCirculation(at: fake).circulation
         let seen = try circulation.entry("urn:fake:ebook-free")
         XCTAssertNil(seen.revokeLink, "as browsed, before the loan")
         _ = try circulation.borrow(seen)

@@ -50,13 +50,7 @@ final class SessionTests: XCTestCase {
         let fake = try FakeLibrary()
         defer { fake.stop() }
         let shelf = makeShelf()
-        let library = try shelf.library()
-        let account = try library.accounts.add(fake.root, name: "fake")
-        let signIn = SignIn(library: library, account: account)
-        try signIn.signIn(flow: try XCTUnwrap(try signIn.flow()), username: fake.username, password: fake.password)
-        // The catalog is read first: circulation works on titles shelf has seen.
-        _ = try library.browse(nil, account: "fake", format: nil, refinement: CatalogRefinement())
-        let circulation = try library.circulation(account: "fake")
+        let (library, circulation) = try shelf.signedInCirculation(at: fake)
         _ = try circulation.reserve(try circulation.entry("urn:fake:ebook-out"))
         fake.makeHoldReady("urn:fake:ebook-out")
 
