@@ -30,7 +30,7 @@ enum LibraryAPI: WebModule {
             return try Paging.response(holds.map { HoldJSON($0, openable: library.openable) }, for: request)
         }
         let shelfPages = ShelfPages()
-        router.add("GET", "/api/shelf") { request in try shelfPages.response(for: request, database: try app.bookshelf().database) }
+        router.add("GET", "/api/shelf") { request in try shelfPages.response(for: request, bookshelf: try app.bookshelf()) }
         router.add("POST", "/api/sync") { _ in try sync.now() }
 
         // MARK: Notifications

@@ -13,9 +13,7 @@ enum OpenFile: WebModule {
             guard let file = app.fileRequests.file(token) else {
                 throw WebError(404, "This request to open a book has expired", hint: "Run shelf serve --open FILE again.", kind: "not-found")
             }
-            let bookshelf = try app.bookshelf()
-            let found = try BookReference.candidates(file, in: bookshelf.database)
-            let book = found.count == 1 ? found[0] : try bookshelf.add(path: file).book
+            let book = try app.bookshelf().shelved(file: file)
             let id = book.book.id
             var query = URLComponents()
             query.queryItems = [URLQueryItem(name: "book", value: id)]
