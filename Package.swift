@@ -118,11 +118,11 @@ let package = Package(
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
-        .executableTarget(name: "shelf-bench", dependencies: ["Host", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
+        .executableTarget(name: "shelf-bench", dependencies: ["Host", "ShelfPlugins", "ShelfCore", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         // `make bench`: Readium's JSON reader and writer against JSONDecoder/JSONEncoder on a book's documents.
         .executableTarget(name: "shelf-json-bench", dependencies: ["EPUBCore", "Readium"], path: "Benchmarks/JSONBench"),
         .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host"], path: "Benchmarks/CatalogBench"),
-        .executableTarget(name: "shelf-lists-bench", dependencies: ["Host"], path: "Benchmarks/ListsBench"),
+        .executableTarget(name: "shelf-lists-bench", dependencies: ["Host", "ShelfPlugins"], path: "Benchmarks/ListsBench"),
         // Coverage-guided fuzzing of the EPUB parsers (`bash Fuzz/run.sh`); a plain build replays saved inputs.
         .executableTarget(name: "shelf-fuzz-epub", dependencies: ["EPUBCore", "PluginKit", "CZip"], path: "Fuzz/EPUBFuzz"),
 

@@ -3,6 +3,8 @@ import Foundation
 import Host
 import PluginKit
 import Readium
+import ShelfCore
+import ShelfPlugins
 
 // What one call through the plugin ABI costs: the same EPUB 3 operation made through the host
 // (dlopen'd libshelf-epub3.so, C vtable, JSON across the boundary, decoded by the host) and made
@@ -31,9 +33,11 @@ func report(_ name: String, abi: Double, direct: Double) {
 }
 
 do {
-    let shelf = Shelf(pluginPaths: [pluginDirectory], environment: ["SHELF_HOME": NSTemporaryDirectory() + "/shelf-bench"])
+    let environment = ["SHELF_HOME": NSTemporaryDirectory() + "/shelf-bench"]
+    let registry = PluginRegistry(searchPath: .standard(explicit: [pluginDirectory], environment: environment),
+                                  directories: try ShelfDirectories(environment: environment))
     // A router without publication memos: every call below crosses the ABI, none is answered from the cache.
-    let router = FormatRouter(registry: shelf.registry)
+    let router = FormatRouter(registry: registry)
     let viaABI = try router.open(path: book)
     let direct = try EPUBPublication(path: book)
     print("book: \(book) via \(viaABI.plugin.descriptor.id) (\(viaABI.plugin.path)), \(iterations) iterations")

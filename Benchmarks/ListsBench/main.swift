@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfPlugins
 
 // Issue 7's reading-list benchmark, driven by bench/readinglists/run.sh. Prints figures; asserts nothing.
 //

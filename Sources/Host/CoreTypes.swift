@@ -1,20 +1,24 @@
 import ShelfCore
 
-// The core's types under the host's names: the host's files and every front end use them without importing the
-// core (Sources/ShelfCore: errors, folders, the environment, SQLite; no domain types).
+// The core's types a front end names, under the host's names (Sources/ShelfCore: errors, folders, the environment,
+// SQLite; no domain types): the error every call throws and the folders a front end shows.
 public typealias ShelfError = ShelfCore.ShelfError
-public typealias ProcessEnvironment = ShelfCore.ProcessEnvironment
 public typealias ShelfDirectories = ShelfCore.ShelfDirectories
-public typealias ShelfDirectoriesError = ShelfCore.ShelfDirectoriesError
+// Named by the host's public API though no front end names them: the environment of a default argument, and the
+// connection `LibraryDatabase` still shows (until the library is a target of its own).
+public typealias ProcessEnvironment = ShelfCore.ProcessEnvironment
 public typealias SQLiteConnection = ShelfCore.SQLiteConnection
-public typealias SQLiteStatement = ShelfCore.SQLiteStatement
-public typealias SQLiteRow = ShelfCore.SQLiteRow
-public typealias SQLiteValue = ShelfCore.SQLiteValue
-public typealias SQLiteValueConvertible = ShelfCore.SQLiteValueConvertible
-public typealias DatabaseError = ShelfCore.DatabaseError
-public typealias SchemaMigration = ShelfCore.SchemaMigration
-public typealias SchemaMigrator = ShelfCore.SchemaMigrator
-public typealias CommandDeadline = ShelfCore.CommandDeadline
+
+// For the host's own files, which name them without importing the core; no front end sees them (the database,
+// SQLite, migrations and the network deadline are behind the session API).
+typealias ShelfDirectoriesError = ShelfCore.ShelfDirectoriesError
+typealias SQLiteStatement = ShelfCore.SQLiteStatement
+typealias SQLiteRow = ShelfCore.SQLiteRow
+typealias SQLiteValue = ShelfCore.SQLiteValue
+typealias SQLiteValueConvertible = ShelfCore.SQLiteValueConvertible
+typealias DatabaseError = ShelfCore.DatabaseError
+typealias SchemaMigration = ShelfCore.SchemaMigration
+typealias SchemaMigrator = ShelfCore.SchemaMigrator
 typealias AtomicFile = ShelfCore.AtomicFile
 typealias ByteWriter = ShelfCore.ByteWriter
 typealias ByteReader = ShelfCore.ByteReader

@@ -1,22 +1,18 @@
 import ShelfPlugins
 
 // The plugins subsystem's types a front end still names, under the host's names (Sources/ShelfPlugins: loading,
-// the registry, routing, publications, connectors, conformance). Each is a step for the session API to take over
-// (docs/architecture.md, "What is still open").
+// the registry, routing, publications, connectors, conformance). `Publication` is the step for the session API to
+// take over (docs/architecture.md, "What is still open"); `PluginInspection` is a value (`shelf plugins --inspect`).
 public typealias Publication = ShelfPlugins.Publication
-public typealias FormatRouter = ShelfPlugins.FormatRouter
-public typealias PluginRegistry = ShelfPlugins.PluginRegistry
-public typealias PluginSearchPath = ShelfPlugins.PluginSearchPath
 public typealias PluginInspection = ShelfPlugins.PluginInspection
-public typealias SniffReport = ShelfPlugins.SniffReport
-public typealias HostServices = ShelfPlugins.HostServices
-public typealias ShelfVersion = ShelfPlugins.ShelfVersion
-public typealias ConformanceChecks = ShelfPlugins.ConformanceChecks
-public typealias ConformanceRunner = ShelfPlugins.ConformanceRunner
-// Reading-list values of the connector ABI (readinglist.h) and the text helpers that go with them.
+// Reading-list values of the connector ABI (readinglist.h), which the reading lists' answers hold.
 public typealias ConnectorDescription = ShelfPlugins.ConnectorDescription
 public typealias ReadingListShelf = ShelfPlugins.ReadingListShelf
-public typealias PullResult = ShelfPlugins.PullResult
-public typealias PushResult = ShelfPlugins.PushResult
-public typealias ISBN = ShelfPlugins.ISBN
-public typealias Fold = ShelfPlugins.Fold
+
+// For the host's own files, which name them without importing the plugins subsystem; no front end sees them (the
+// registry, the router, host services and conformance are behind the session API: Shelf, PluginConformance).
+typealias HostServices = ShelfPlugins.HostServices
+typealias PullResult = ShelfPlugins.PullResult
+typealias PushResult = ShelfPlugins.PushResult
+typealias ISBN = ShelfPlugins.ISBN
+typealias Fold = ShelfPlugins.Fold

@@ -13,7 +13,7 @@ import Foundation
 public final class Shelf: @unchecked Sendable {
     public let environment: [String: String]
     public let directories: ShelfDirectories?
-    public let searchPath: PluginSearchPath
+    let searchPath: PluginSearchPath
     /// What happens in the host that a front end may show at once (sync results, notifications, listening).
     public let events = ShelfEvents()
 
@@ -28,7 +28,7 @@ public final class Shelf: @unchecked Sendable {
     }
 
     /// The plugins on the search path, found on first use.
-    public var registry: PluginRegistry {
+    var registry: PluginRegistry {
         lock.withLock {
             if let loadedRegistry { return loadedRegistry }
             let registry = PluginRegistry(searchPath: searchPath, directories: directories, placement: PluginPlacement(environment: environment))
@@ -37,7 +37,8 @@ public final class Shelf: @unchecked Sendable {
         }
     }
 
-    public var router: FormatRouter {
+    /// Routes a file to the format plugin that opens it.
+    var router: FormatRouter {
         FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("publications", isDirectory: true))
     }
 
@@ -93,8 +94,8 @@ public final class Shelf: @unchecked Sendable {
     public func reader() throws -> BookReader { BookReader(bookshelf: try bookshelf()) }
 
     /// An audiobook to listen to (a file, a downloaded loan's catalog ID, or a remote manifest).
-    public func listen(_ target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws -> ListeningSession {
-        try ListeningSession(shelf: self, target: target, options: options)
+    public func listen(_ target: String, options: ListeningOptions = ListeningOptions()) throws -> ListeningSession {
+        try ListeningSession(shelf: self, target: target, options: options.engineOptions)
     }
 
     /// The remote audiobooks being downloaded, and each part's state.

@@ -7,7 +7,7 @@ import Host
 
 func usage() -> String {
     var text = """
-    shelf \(ShelfVersion.string): a reading host for library books, with formats and connectors as plugins.
+    shelf \(Shelf.version): a reading host for library books, with formats and connectors as plugins.
 
     Usage: shelf [--plugin-path DIR]... COMMAND [ARGS] [--json]
 
@@ -44,7 +44,7 @@ func run(_ words: [String]) throws -> Int32 {
     while let first = rest.first, first.hasPrefix("-") {
         switch first {
         case "--help", "-h": Output.line(usage()); return 0
-        case "--version": Output.line("shelf \(ShelfVersion.string) (plugin ABI 1.0)"); return 0
+        case "--version": Output.line("shelf \(Shelf.version) (plugin ABI 1.0)"); return 0
         case "--json":
             jsonBeforeCommand = true
             rest = rest.dropFirst()
@@ -88,13 +88,13 @@ func run(_ words: [String]) throws -> Int32 {
     let json = jsonBeforeCommand || args.has("--json")
     // Progress from plugins goes to stderr, and only where a person watches it.
     if !json && isatty(STDERR_FILENO) == 1 {
-        HostServices.progressSink = { _, fraction, label in
+        Shelf.showPluginProgress { _, fraction, label in
             let percent = fraction >= 0 ? " \(Int((fraction * 100).rounded()))%" : ""
             Output.standardError("\r\u{1B}[K" + (label ?? "working") + percent)
             if fraction >= 1 { Output.standardError("\r\u{1B}[K") }
         }
     }
-    if !command.runsUntilStopped { CommandDeadline.begin() }
+    if !command.runsUntilStopped { Shelf.beginCommandDeadline() }
     let context = Context(json: json, pluginPaths: pluginPaths)
     // Notifications not yet seen on a terminal: one line each on stderr, before and after the command.
     announceNotificationsOnTerminal(json: json, shelf: context.shelf)
@@ -104,7 +104,7 @@ func run(_ words: [String]) throws -> Int32 {
 
 // Ctrl-C asks every call in flight to stop (plugins poll is_cancelled, transfers and waits poll the flag); a
 // second one ends shelf with 130. The handler only sets a sig_atomic_t.
-HostServices.installInterruptHandler()
+Shelf.installInterruptHandler()
 signal(SIGPIPE, SIG_IGN)
 
 do {

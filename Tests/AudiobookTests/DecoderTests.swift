@@ -1,5 +1,5 @@
 import Foundation
-import Host
+@testable import Host
 import ShelfPlayback
 import TestSupport
 import XCTest

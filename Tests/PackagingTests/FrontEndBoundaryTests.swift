@@ -2,12 +2,13 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The command line is a face over the host's session API (issue 13): it parses words, calls `Shelf` and its
-/// sessions, and prints words or the host's --json documents. Whatever it did below that line (open the library
-/// database, make an HTTP client, read credentials, load plugins, read the process environment a second time,
-/// define a --json shape) would be a second implementation the browser app does not share, and would drift from it.
-/// The compiler cannot see that line (the facade exports these types for the web app too), so this reads the
-/// sources: a name below the facade in Sources/shelf fails here, with the file and line.
+/// The command line and the browser app (`shelf serve`, Sources/Web) are faces over the host's session API
+/// (issue 13): they parse words or requests, call `Shelf` and its sessions, and answer with words or the host's
+/// documents. Whatever they did below that line (open the library database, make an HTTP client, read credentials,
+/// load plugins, drive the playback engine or pick its sinks, run the conformance suite's runner, read the process
+/// environment a second time, define a --json shape) would be a second implementation the other front end does not
+/// share, and would drift from it. The facade still shows some lower types to both, so this reads the sources: a
+/// name below the session API in Sources/shelf or Sources/Web fails here, with the file and line.
 final class FrontEndBoundaryTests: XCTestCase {
     /// Names of what only the host may touch, and why each is the host's.
     static let forbidden: [(pattern: String, why: String)] = [
@@ -21,6 +22,11 @@ final class FrontEndBoundaryTests: XCTestCase {
         (#"\bPlugin(Registry|Loader)\b|\.registry\b|\bLoadedPlugin\b|\bdlopen\b"#, "plugins are loaded by Shelf"),
         (#"\bProcessInfo\b|\bProcessEnvironment\b|\bgetenv\b"#, "the environment is read once, by Shelf (Shelf.environment)"),
         (#"\.engine\b"#, "a front end plays through the listening session's controls, not its engine: one place for what every control does"),
+        (#"\bPlaybackEngine\b"#, "the engine is the listening session's: open one with Shelf.listen(_:options:) and ListeningOptions"),
+        (#"\b(Audio|Device|WAVFile|RawPCM|Null)Sink\b"#, "a front end chooses where sound goes with AudioOutput; the sinks are the playback subsystem's"),
+        (#"\bFormatRouter\b|\bshelf\.router\b|\bPluginSearchPath\b"#, "books are routed to plugins by Shelf (open, sniff, pluginListing)"),
+        (#"\bHostServices\b|\bCommandDeadline\b|\bShelfVersion\b"#, "Ctrl-C, plugin progress, the network deadline and the version are Shelf's calls (Session/ProcessControls.swift)"),
+        (#"\bConformance(Runner|Checks)\b"#, "the conformance suite runs through PluginConformance"),
         (#"\bstruct\s+\w+\s*:\s*[^{]*\bEncodable\b"#, "--json documents are defined in the host (Sources/Host/Session/Documents)"),
         (#"Output\.json\(\["#, "--json documents are defined in the host (Sources/Host/Session/Documents), not as literals"),
     ]
@@ -29,26 +35,51 @@ final class FrontEndBoundaryTests: XCTestCase {
     /// `shelf serve` runs, a peer of the command line that is itself only a face over the same facade.
     static let allowedImports: Set<String> = ["Foundation", "Glibc", "Host", "Web"]
 
+    /// The browser app's: the facade, the system, and the C binding of libmicrohttpd, its HTTP server.
+    static let webImports: Set<String> = ["Foundation", "Glibc", "Host", "CMicroHTTPD"]
+
     func testTheCommandLineReachesNothingBelowTheFacade() throws {
-        let folder = ShelfProcess.packageRoot.appendingPathComponent("Sources/shelf")
-        let files = try Self.swiftFiles(in: folder)
-        XCTAssertGreaterThan(files.count, 20, "the command line's sources were not found at \(folder.path)")
-        let patterns = try Self.forbidden.map { (try NSRegularExpression(pattern: $0.pattern), $0.why) }
+        let found = try Self.reachesBelow(in: "Sources/shelf", rules: Self.forbidden, imports: Self.allowedImports, least: 20)
+        XCTAssertEqual(found, [], "the command line reaches below the host's session API:\n" + found.joined(separator: "\n"))
+    }
+
+    /// The browser app is held to the same line. Its own API answers (a redirect, a page of a list) are shapes of
+    /// its protocol, not --json documents, so the rule about defining documents is the command line's alone.
+    func testTheBrowserAppReachesNothingBelowTheFacade() throws {
+        let rules = Self.forbidden.filter { !$0.why.hasPrefix("--json documents") }
+        let found = try Self.reachesBelow(in: "Sources/Web", rules: rules, imports: Self.webImports, least: 25)
+        XCTAssertEqual(found, [], "the browser app reaches below the host's session API:\n" + found.joined(separator: "\n"))
+    }
+
+    /// Every line of the front end's sources under `folder` that names what `rules` forbid, or imports a module
+    /// outside `imports`: "FILE:LINE: why: the line".
+    static func reachesBelow(in folder: String, rules: [(pattern: String, why: String)], imports: Set<String>, least: Int) throws -> [String] {
+        let url = ShelfProcess.packageRoot.appendingPathComponent(folder)
+        let files = try swiftFiles(in: url)
+        XCTAssertGreaterThan(files.count, least, "the front end's sources were not found at \(url.path)")
         var found: [String] = []
         for file in files {
             let name = file.path.replacingOccurrences(of: ShelfProcess.packageRoot.path + "/", with: "")
-            for (number, line, code) in Self.codeLines(try String(contentsOf: file, encoding: .utf8)) {
-                let range = NSRange(code.startIndex..., in: code)
-                for (pattern, why) in patterns where pattern.firstMatch(in: code, range: range) != nil {
-                    found.append("\(name):\(number): \(why): \(line.trimmingCharacters(in: .whitespaces))")
-                }
-                if code.hasPrefix("import ") || code.contains(" import ") {
-                    let module = code.split(separator: " ").last.map(String.init) ?? ""
-                    if !Self.allowedImports.contains(module) { found.append("\(name):\(number): imports \(module), not only the facade") }
-                }
+            found += try violations(in: String(contentsOf: file, encoding: .utf8), named: name, rules: rules, imports: imports)
+        }
+        return found
+    }
+
+    /// The lines of one source text that break `rules` or import a module outside `imports`.
+    static func violations(in text: String, named name: String, rules: [(pattern: String, why: String)], imports: Set<String>) throws -> [String] {
+        let patterns = try rules.map { (try NSRegularExpression(pattern: $0.pattern), $0.why) }
+        var found: [String] = []
+        for (number, line, code) in codeLines(text) {
+            let range = NSRange(code.startIndex..., in: code)
+            for (pattern, why) in patterns where pattern.firstMatch(in: code, range: range) != nil {
+                found.append("\(name):\(number): \(why): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+            if code.hasPrefix("import ") || code.contains(" import ") {
+                let module = code.split(separator: " ").last.map(String.init) ?? ""
+                if !imports.contains(module) { found.append("\(name):\(number): imports \(module), not only the facade") }
             }
         }
-        XCTAssertEqual(found, [], "the command line reaches below the host's session API:\n" + found.joined(separator: "\n"))
+        return found
     }
 
     /// Issue 13: a `try?` in the command line either says, in a comment on its line or just above, why the error
@@ -79,6 +110,39 @@ final class FrontEndBoundaryTests: XCTestCase {
         XCTAssertEqual(Self.code(of: "/// reads the library database (LibraryDatabase) only"), "")
         XCTAssertEqual(Self.code(of: #"Output.line("the .database") // LibraryDatabase"#), #"Output.line("")"#)
         XCTAssertEqual(Self.code(of: #"Output.line("at \(library.database.path)")"#), #"Output.line(" library.database.path ")"#)
+    }
+
+    /// The lower types the session API now wraps are found as the command line once named them (issue 13, item 2):
+    /// the sinks `shelf play` picked, the engine's options `shelf listen` made, the conformance runner, the router,
+    /// the host services of main.swift. A line that only names the session's calls passes.
+    func testTheCheckFindsTheLowerTypesTheSessionAPIWraps() throws {
+        let once = """
+            import ShelfPlayback
+            func makeSink(_ args: Arguments) throws -> AudioSink {
+                if args.has("--null") { return NullSink() }
+                return DeviceSink()
+            }
+            var options = PlaybackEngine.Options()
+            let runner = ConformanceRunner(timeout: 30, memcheck: false, settings: [:], secrets: [:])
+            let router = FormatRouter(registry: shelf.registry)
+            HostServices.installInterruptHandler()
+            if !command.runsUntilStopped { CommandDeadline.begin() }
+            """
+        let found = try Self.violations(in: once, named: "Once.swift", rules: Self.forbidden, imports: Self.allowedImports)
+        XCTAssertEqual(found.map { $0.components(separatedBy: ": ")[0] }, [
+            "Once.swift:1",  // imports ShelfPlayback
+            "Once.swift:2", "Once.swift:3", "Once.swift:4", "Once.swift:6", "Once.swift:7",
+            "Once.swift:8", "Once.swift:8",  // the router, and the registry
+            "Once.swift:9", "Once.swift:10",
+        ], found.joined(separator: "\n"))
+        let now = """
+            func audioOutput(_ args: Arguments) -> AudioOutput { args.has("--null") ? .nothing() : .device() }
+            var options = ListeningOptions()
+            let runner = PluginConformance(timeout: 30, memcheck: false, settings: [:], secrets: [:])
+            Shelf.installInterruptHandler()
+            if !command.runsUntilStopped { Shelf.beginCommandDeadline() }
+            """
+        XCTAssertEqual(try Self.violations(in: now, named: "Now.swift", rules: Self.forbidden, imports: Self.allowedImports), [])
     }
 
     /// The line without its comment and with the text of its string literals left out (what is interpolated in them

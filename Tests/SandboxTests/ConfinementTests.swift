@@ -1,5 +1,5 @@
 import Foundation
-import Host
+@testable import Host
 import TestSupport
 import XCTest
 

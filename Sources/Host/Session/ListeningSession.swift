@@ -108,8 +108,7 @@ public final class ListeningSession: @unchecked Sendable {
             }
             return "from chapter \(index + 1), \(engine.chapters[index].title)"
         case .saved:
-            if let saved = try positions.restore(book: engine.book, timeline: engine.timeline),
-               saved < engine.timeline.totalFrames - Int64(engine.sampleRate) {
+            if let saved = try resumableFrame() {
                 // A couple of seconds again, fading in, so the listener picks up the thread (as audiobook apps do);
                 // the place said is the one saved, where the last play said it stopped.
                 engine.seek(toFrame: saved - engine.timeline.frames(Self.resumeRewind))

@@ -39,7 +39,7 @@ enum AccountsAPI {
             }
             if kind.usesBrowser {
                 throw WebError(400, "\(account.title) signs in through its own web page, which the browser app cannot do yet",
-                               hint: flow.authenticate.first.map { "Sign in at \(Authenticator.browserAddress($0)) from a terminal with shelf login." },
+                               hint: signIn.browserAddress(flow).map { "Sign in at \($0) from a terminal with shelf login." },
                                kind: "browser-sign-in")
             }
             try signIn.signIn(flow: flow, username: barcode, password: pin)

@@ -24,23 +24,18 @@ enum PlayerAPI: WebModule {
         router.add("GET", "/api/player") { request in
             guard let id = request.query["book"], !id.isEmpty else { throw WebError(400, "Which audiobook? Add ?book=ID.") }
             let listening = try sessions.session(id: id)
-            let engine = listening.session.engine
-            let timeline = engine.timeline
-            let tracks: [[String: Any]] = listening.session.book.tracks.enumerated().map { index, track in
-                let seconds = timeline.lengths.indices.contains(index) ? timeline.seconds(timeline.lengths[index]) : 0
-                return ["href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": seconds,
-                        "url": audioPrefix + "/" + BookKey.key(id) + "/" + track.href.split(separator: "/").map {
-                            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/"),
-                        "available": engine.isTrackAvailable(index)]
+            let tracks: [[String: Any]] = listening.session.tracks.enumerated().map { index, track in
+                ["href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
+                 "url": audioPrefix + "/" + BookKey.key(id) + "/" + track.href.split(separator: "/").map {
+                     $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/"),
+                 "available": track.available]
             }
-            let chapters: [[String: Any]] = engine.chapters.indices.map { index in
-                let start = engine.chapterStart(index), end = engine.chapterEnd(index)
-                let track = engine.chapters[index].track
-                return ["title": engine.chapters[index].title, "start": timeline.seconds(start),
-                        "duration": timeline.seconds(end - start), "track": track, "available": engine.isTrackAvailable(track)]
+            let chapters: [[String: Any]] = listening.session.chapterSpans.map { chapter in
+                ["title": chapter.title, "start": chapter.start, "duration": chapter.duration, "track": chapter.track,
+                 "available": chapter.available]
             }
             var answer: [String: Any] = ["book": listening.record, "tracks": tracks, "chapters": chapters,
-                                         "position": ["seconds": try sessions.savedSeconds(id: id)]]
+                                         "position": ["seconds": try listening.session.savedSeconds()]]
             if let cover = listening.cover { answer["cover"] = app.bookResources.url("read", BookKey.key(id) + "/" + cover) }
             return try .json(object: answer)
         }
@@ -58,7 +53,7 @@ enum PlayerAPI: WebModule {
             } catch {
                 throw WebError(503, "The position could not be saved: \(error)", hint: "Try again in a moment.")
             }
-            return try .json(object: ["book": id, "seconds": try sessions.savedSeconds(id: id)])
+            return try .json(object: ["book": id, "seconds": try listening.session.savedSeconds()])
         }
     }
 }
@@ -94,19 +89,10 @@ final class ListeningSessions: @unchecked Sendable {
         guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }
         let session = try shelf.listen(path)
         let isCover = { (link: Link) in link.rel?.contains("cover") == true }
-        let cover = session.book.manifest.links.first(where: isCover)?.href ?? session.book.manifest.resources?.first(where: isCover)?.href
+        let cover = session.manifest.links.first(where: isCover)?.href ?? session.manifest.resources?.first(where: isCover)?.href
         let listening = Listening(session: session, record: record, path: path, cover: cover)
         lock.withLock { open[id] = listening }
         return listening
-    }
-
-    /// The saved place in seconds on the book's time line (0 when none, or when the book was finished).
-    func savedSeconds(id: String) throws -> Double {
-        let session = try session(id: id).session
-        let timeline = session.engine.timeline
-        guard let frame = try session.positions.restore(book: session.book, timeline: timeline),
-              frame < timeline.totalFrames - Int64(session.engine.sampleRate) else { return 0 }
-        return timeline.seconds(frame)
     }
 
     /// A track as a file on disk in shelf's cache, written once from the book (tracks may be inside a package, as
@@ -115,7 +101,7 @@ final class ListeningSessions: @unchecked Sendable {
         let key = id + "\n" + href
         if let known = lock.withLock({ files[key] }), FileManager.default.fileExists(atPath: known.url.path) { return known }
         let listening = try session(id: id)
-        guard let track = listening.session.book.tracks.first(where: { $0.href == href }) else {
+        guard let track = listening.session.tracks.first(where: { $0.href == href }) else {
             throw WebError(404, "\(href) is not a track of this book")
         }
         guard let directories = shelf.directories else { throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)") }

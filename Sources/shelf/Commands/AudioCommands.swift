@@ -5,11 +5,12 @@ import Host
 /// Audiobook commands (play, listen, fetch, downloads); registered in main.swift.
 let audioCommands: [Command] = [playCommand, listenCommand, fetchCommand, downloadsCommand]
 
-func makeSink(_ args: Arguments) throws -> AudioSink {
-    if args.has("--null") { return NullSink() }
-    if args.has("--raw") { return RawPCMSink() }
-    if let out = args.value("--out") { return WAVFileSink(path: out) }
-    return DeviceSink()
+/// Where the sound goes: --null, --raw, --out FILE.wav, else the sound device.
+func audioOutput(_ args: Arguments) -> AudioOutput {
+    if args.has("--null") { return .nothing() }
+    if args.has("--raw") { return .rawPCM() }
+    if let out = args.value("--out") { return .wavFile(out) }
+    return .device()
 }
 
 /// Where to start: --from, --chapter, else the saved position (unless the book was finished).
@@ -36,12 +37,12 @@ func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> Listen
 /// What `play` and `listen` start from: the listening session (a remote book's parts downloading in the
 /// background, each playable once whole) with the common options applied, the place it starts from in words, and
 /// where the sound goes.
-func startPlayback(_ args: Arguments, _ context: Context, options: PlaybackEngine.Options = PlaybackEngine.Options())
-    throws -> (session: ListeningSession, started: String, sink: AudioSink) {
+func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOptions = ListeningOptions())
+    throws -> (session: ListeningSession, started: String, output: AudioOutput) {
     let session = try context.shelf.listen(args.positionals[0], options: options)
     try applyCommonSettings(session, args)
     let started = try session.start(from: try startPoint(session, args))
-    return (session, started, try makeSink(args))
+    return (session, started, audioOutput(args))
 }
 
 func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws {
@@ -90,7 +91,7 @@ let playCommand = Command(
     flagOptions: ["--null", "--raw"],
     positionals: 1...1
 ) { args, context in
-    let (session, started, sink) = try startPlayback(args, context)
+    let (session, started, output) = try startPlayback(args, context)
     let toStdout = args.has("--raw")
     let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(session: session) : nil
     session.onEvent = { event in
@@ -105,13 +106,13 @@ let playCommand = Command(
         }
     }
     if !context.json && !toStdout {
-        Output.line("Playing \"\(session.book.title)\" \(started), speed \(session.state.speed)x, into \(sink.name).")
+        Output.line("Playing \"\(session.title)\" \(started), speed \(session.state.speed)x, into \(output.name).")
     }
     live?.start()
     defer { live?.stop() }
     // Ctrl-C stops playback and saves the position.
     let reason: String
-    switch try session.run(sink: sink, stopOnInterrupt: true) {
+    switch try session.run(to: output, stopOnInterrupt: true) {
     case .end: reason = "the end of the book"
     case .sleepTimer: reason = "the sleep timer"
     case .interruption: reason = "an interruption"
@@ -119,7 +120,7 @@ let playCommand = Command(
     live?.stop()
     let state = session.state
     if context.json && !toStdout {
-        Output.json(PlayReport(title: session.book.title, output: sink.name, started: started, stoppedBecause: reason, state: state))
+        Output.json(PlayReport(title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state))
     } else if !toStdout {
         Output.line("Stopped by \(reason) at \(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration)); "
                     + "\(PlaybackTime.words(state.listened)) listened.")
@@ -165,7 +166,7 @@ let fetchCommand = Command(
         Output.line("\"\(remote.book.title)\": \(parts.count - failed.count) of \(parts.count) parts downloaded into \(remote.directory.path)")
         for p in failed { Output.line("  part \(p.index + 1): \(p.state.rawValue): \(p.reason ?? "")") }
     }
-    if HostServices.cancelRequested {
+    if Shelf.interruptRequested {
         if !context.json { Output.line("Stopped by an interruption; `shelf fetch \(url.absoluteString)` resumes where it stopped.") }
         return ShelfError.Kind.cancelled.rawValue
     }

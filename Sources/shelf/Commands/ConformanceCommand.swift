@@ -23,9 +23,9 @@ let conformanceCommand = Command(
 ) { args, context in
     if args.has("--list") {
         if context.json {
-            Output.json(ConformanceChecks.all.map { ["check": $0.name, "summary": $0.summary] })
+            Output.json(PluginConformance.checks.map { ["check": $0.name, "summary": $0.summary] })
         } else {
-            for check in ConformanceChecks.all { Output.line("\(check.name.padding(toLength: 19, withPad: " ", startingAt: 0)) \(check.summary)") }
+            for check in PluginConformance.checks { Output.line("\(check.name.padding(toLength: 19, withPad: " ", startingAt: 0)) \(check.summary)") }
         }
         return 0
     }
@@ -38,7 +38,7 @@ let conformanceCommand = Command(
     for sample in args.all("--sample") where !FileManager.default.fileExists(atPath: sample) {
         throw ShelfError(.noInput, "no such sample file", subject: sample)
     }
-    let known = ConformanceChecks.all.map(\.name)
+    let known = PluginConformance.checks.map(\.name)
     for name in args.all("--check") where !known.contains(name) {
         throw ShelfError(.usage, "no check named \(name): the checks are \(known.joined(separator: ", "))")
     }
@@ -52,7 +52,7 @@ let conformanceCommand = Command(
         }
         secrets[key] = value
     }
-    let runner = ConformanceRunner(timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings, secrets: secrets)
+    let runner = PluginConformance(timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings, secrets: secrets)
     let only = args.all("--check")
     let report = runner.run(plugin: absolute(plugin), samples: args.all("--sample").map(absolute), only: only.isEmpty ? nil : only)
     if context.json {
@@ -90,8 +90,8 @@ let conformanceCheckCommand = Command(
     positionals: 2...2,
     hidden: true
 ) { args, context in
-    let result = ConformanceChecks.runAsChild(check: args.positionals[1], pluginPath: args.positionals[0], samples: args.all("--sample"),
-                                             settings: try conformanceSettings(args.all("--set")))
+    let result = PluginConformance.runCheck(args.positionals[1], pluginPath: args.positionals[0], samples: args.all("--sample"),
+                                            settings: try conformanceSettings(args.all("--set")))
     if context.shelf.environment["SHELF_CONFORMANCE_RESULT"] == nil { Output.line(ReadiumJSON.encode(result)) }
     return 0
 }

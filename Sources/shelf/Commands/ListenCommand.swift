@@ -26,21 +26,20 @@ let listenCommand = Command(
     flagOptions: ["--null"],
     positionals: 1...1
 ) { args, context in
-    var options = PlaybackEngine.Options()
+    var options = ListeningOptions()
     options.stopWhenPaused = false
     if let step = args.value("--step") {
         guard let s = Double(step), s >= 1, s <= 3600 else { throw ShelfError(.usage, "--step takes seconds from 1 to 3600") }
         options.skipStep = s
     }
-    let (session, started, sink) = try startPlayback(args, context, options: options)
+    let (session, started, output) = try startPlayback(args, context, options: options)
     let player = TerminalPlayer(session: session)
-    Output.line("\"\(session.book.title)\", \(session.chapters.count) chapters, \(PlaybackTime.words(session.duration)); \(started). Paused: press space to play, h for help, q to quit.")
+    Output.line("\"\(session.title)\", \(session.chapters.count) chapters, \(PlaybackTime.words(session.duration)); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
     session.onEvent = { player.handle($0) }
-    // The sink belongs to the playing thread from here on: nothing below uses it on this thread.
-    nonisolated(unsafe) let handedSink = sink
+    // The output belongs to the playing thread from here on: nothing below uses it on this thread.
     let playing = Thread {
-        do { try session.run(sink: handedSink, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
+        do { try session.run(to: output, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
         player.finished = true
     }
     playing.start()

@@ -15,7 +15,7 @@ enum ManPages {
     }
 
     private static func heading(_ title: String, section: Int, manual: String) -> String {
-        ".TH \(title) \(section) \"\" \"shelf \(ShelfVersion.string)\" \"\(manual)\"\n"
+        ".TH \(title) \(section) \"\" \"shelf \(Shelf.version)\" \"\(manual)\"\n"
     }
 
     // MARK: shelf(1)

@@ -51,7 +51,7 @@ final class TerminalKeys {
     /// The next key; nil at the end of input or when Ctrl-C asked shelf to stop.
     func next() -> Key? {
         while true {
-            if HostServices.cancelRequested { return nil }
+            if Shelf.interruptRequested { return nil }
             if Self.resizedFlag != 0 {
                 Self.resizedFlag = 0
                 return .resized

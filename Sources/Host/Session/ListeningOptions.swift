@@ -1,0 +1,19 @@
+import ShelfPlayback
+
+/// How a listening session plays, as a front end chooses it when it opens one (`Shelf.listen(_:options:)`).
+public struct ListeningOptions: Sendable, Equatable {
+    /// Seconds `skipForward()` and `skipBackward()` move (`shelf listen --step`).
+    public var skipStep: Double = 30
+    /// `run` returns when playback pauses (`shelf play`); otherwise it waits for the next control (`shelf listen`).
+    public var stopWhenPaused = true
+
+    public init() {}
+
+    /// The engine's options with these choices, the rest as the engine has them.
+    var engineOptions: PlaybackEngine.Options {
+        var options = PlaybackEngine.Options()
+        options.skipStep = skipStep
+        options.stopWhenPaused = stopWhenPaused
+        return options
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ShelfPlugins
+
+/// `shelf conformance`: the conformance suite run on a plugin library, each check in a child process of the shelf
+/// program (`shelf conformance-check`, which calls `runCheck` in that child). A value: safe to use from any thread.
+public struct PluginConformance: Sendable {
+    /// One check: its name (for `--check`) and what it checks, in words.
+    public struct Check: Sendable, Equatable {
+        public let name: String
+        public let summary: String
+    }
+
+    /// Every check, in the order they run.
+    public static var checks: [Check] { ConformanceChecks.all.map { Check(name: $0.name, summary: $0.summary) } }
+
+    /// Seconds a check may take before it counts as hung.
+    public var timeout: TimeInterval
+    /// Each check under valgrind (slow; valgrind must be installed).
+    public var memcheck: Bool
+    /// A connector's settings (`--set KEY=VALUE`) and secrets (`--secret KEY`), for the checks that configure it.
+    public var settings: [String: String]
+    public var secrets: [String: String]
+
+    public init(timeout: TimeInterval = 30, memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:]) {
+        self.timeout = timeout
+        self.memcheck = memcheck
+        self.settings = settings
+        self.secrets = secrets
+    }
+
+    /// Runs the checks (`only` those named, or all) on the library at `plugin` with the sample files given.
+    public func run(plugin: String, samples: [String], only: [String]? = nil) -> ConformanceReport {
+        ConformanceRunner(timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets)
+            .run(plugin: plugin, samples: samples, only: only)
+    }
+
+    /// The child's side: runs one check in this process (its result written where SHELF_CONFORMANCE_RESULT says).
+    public static func runCheck(_ check: String, pluginPath: String, samples: [String], settings: [String: String]) -> ConformanceResult {
+        ConformanceChecks.runAsChild(check: check, pluginPath: pluginPath, samples: samples, settings: settings)
+    }
+}
