@@ -90,7 +90,8 @@ public final class DeviceSink: AudioSink {
         }
         throw ShelfError(.unavailable, "there is no sound device to play on: \(reasons.joined(separator: "; "))",
                          subject: "sound device",
-                         hint: "Play into a file with --out book.wav, or with --null to play without sound.")
+                         hint: "Start PipeWire or PulseAudio (or give ALSA a sound card: apt-get install libasound2); "
+                             + "or play into a file with --out book.wav, or with --null to play without sound.")
     }
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws {

@@ -22,6 +22,10 @@ public final class PlaybackEngine: @unchecked Sendable {
         public var unpacedChunkFrames: Int = 32768
         /// `run` returns when playback pauses (for `shelf play`); otherwise it waits (for `shelf listen`).
         public var stopWhenPaused: Bool = true
+        /// Seconds replayed when playback resumes after a stop (a pause, the sleep timer, the last play), and the
+        /// fade in over their start: the listener picks up the thread, as audiobook apps do.
+        public var resumeRewind: Double = 2
+        public var resumeFadeIn: Double = 0.5
         public init() {}
     }
 
@@ -51,6 +55,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// A fade in under way (resuming): frames of it done, and its length.
     private var fadeInDone: Int64 = 0
     private var fadeInLength: Int64 = 0
+    /// Playback stopped where the listener was (a pause or the sleep timer) and no move has chosen a place since:
+    /// the next `play` resumes as a new play does (`resume(at:)`).
+    private var stoppedListening = false
     private var listenedFrames: Int64 = 0
     private var lastSaveListened: Int64 = 0
     private var lastSaveWall = Date()
@@ -70,6 +77,8 @@ public final class PlaybackEngine: @unchecked Sendable {
     private let stretcher: TimeStretcher
     private var limiter: VolumeLimiter
     private var pendingEvents: [PlaybackEvent] = []
+    /// The sink `open` started, which the next `run` plays into as it is.
+    private var openedSink: ObjectIdentifier?
     /// Tracks already reported as damaged, and those that could not be played at all.
     private var warned: Set<Int> = []
     private var skipped: Set<Int> = []
@@ -136,16 +145,30 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     // MARK: Controls
 
-    public func play() { change { if !playing { playing = true; ended = false; emit(.resumed) } } }
+    /// Plays; after a pause or the sleep timer, from a little before where it stopped (`resume(at:)`).
+    public func play() {
+        change {
+            guard !playing else { return }
+            if stoppedListening { resumeLocked(at: heardLocked()) }
+            playing = true
+            ended = false
+            emit(.resumed)
+        }
+    }
 
     public func pause() {
         change {
             guard playing else { return }
             playing = false
+            stoppedListening = true
             emit(.paused)
             saveLocked()
         }
     }
+
+    /// Goes to `options.resumeRewind` seconds before `global` (a place where listening stopped), rising from silence
+    /// over `options.resumeFadeIn`: every resume, after a pause in this run or a stop in an earlier one, does this.
+    public func resume(at global: Int64) { change { resumeLocked(at: global) } }
 
     public func togglePlay() { if state.playing { pause() } else { play() } }
 
@@ -225,14 +248,6 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
     }
 
-    /// The next sound rises from silence over `seconds` (a resumed book fades in, as audiobook apps do).
-    public func fadeIn(over seconds: Double) {
-        change {
-            fadeInDone = 0
-            fadeInLength = max(0, Int64(seconds * Double(sampleRate)))
-        }
-    }
-
     /// Ends `run` after the chunk in flight; the position is saved.
     public func quit() { change { quitting = true } }
 
@@ -282,9 +297,21 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     // MARK: Running
 
-    /// Plays into `sink` (see the type's threading note). Starts playing unless `startPaused`.
-    public func run(sink: AudioSink, startPaused: Bool = false) throws {
+    /// Opens `sink` at the book's rate and channels before `run`, so that a front end learns that the sound
+    /// device is missing before it says the book plays. `run` plays into it without opening it again.
+    public func open(_ sink: AudioSink) throws {
         try sink.start(sampleRate: sampleRate, channels: channels)
+        change { openedSink = ObjectIdentifier(sink) }
+    }
+
+    /// Plays into `sink` (see the type's threading note), opening it unless `open` did. Starts playing unless
+    /// `startPaused`.
+    public func run(sink: AudioSink, startPaused: Bool = false) throws {
+        lock.lock()
+        let opened = openedSink == ObjectIdentifier(sink)
+        openedSink = nil
+        lock.unlock()
+        if !opened { try sink.start(sampleRate: sampleRate, channels: channels) }
         change {
             playing = !startPaused
             if playing { emit(.started) }
@@ -470,6 +497,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         if stopForSleep {
             sleep = nil
             playing = false
+            stoppedListening = true
             emit(.sleepStopped)
             saveLocked()
         } else if shouldSave() {
@@ -549,7 +577,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         lastSaveWall = Date()
         lastSaveListened = listenedFrames
         guard let store = positionStore else { return }
-        let heard = max(0, position - Int64(stretcher.pendingInputFrames.rounded()))
+        let heard = heardLocked()
         do {
             try store.save(book: book, timeline: timeline, at: heard)
             emit(.saved(timeline.seconds(heard)))
@@ -558,8 +586,18 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
     }
 
+    private func resumeLocked(at global: Int64) {
+        seekLocked(global - timeline.frames(options.resumeRewind))
+        fadeInDone = 0
+        fadeInLength = timeline.frames(options.resumeFadeIn)
+    }
+
+    /// The frame being heard: the position less what the stretcher holds and has not given out yet.
+    private func heardLocked() -> Int64 { max(0, position - Int64(stretcher.pendingInputFrames.rounded())) }
+
     private func seekLocked(_ global: Int64) {
         position = min(max(0, global), timeline.totalFrames)
+        stoppedListening = false
         fadeInLength = 0
         decoderOffset = -1
         continuing = nil
@@ -569,7 +607,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     }
 
     private func stateLocked() -> PlaybackState {
-        let heard = max(0, position - Int64(stretcher.pendingInputFrames.rounded()))
+        let heard = heardLocked()
         let c = chapterIndex(at: heard)
         let start = c.map(chapterStart) ?? 0
         let end = c.map(chapterEnd) ?? timeline.totalFrames

@@ -97,7 +97,8 @@ final class ListenerViewTests: XCTestCase {
         XCTAssertLessThan(rms(wav[(44100 / 5)..<(44100 / 5 + 441)]), steady * 0.9, "still rising at 0.2 s")
     }
 
-    /// Without a sound device the first thing on stderr is shelf's own message, not ALSA's configuration errors.
+    /// Without a sound device the first thing on stderr is shelf's own message, not ALSA's configuration errors,
+    /// and nothing before it says the book plays: `play` and `listen` open the device before they say a word.
     func testNoSoundDeviceSaysOnlyShelfsMessage() throws {
         let url = try AudioFixtures.mp3Book()
         var env = process.environment
@@ -109,5 +110,11 @@ final class ListenerViewTests: XCTestCase {
         XCTAssertEqual(r.status, 69, r.stderr)
         XCTAssertTrue(r.stderr.hasPrefix("shelf: sound device: there is no sound device"), r.stderr)
         XCTAssertFalse(r.stderr.contains("ALSA lib"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("--out"), "what to do instead: \(r.stderr)")
+        XCTAssertEqual(r.stdout, "", "nothing said to play")
+        let listen = try quiet.run(["listen", url.path], stdin: Data("q".utf8))
+        XCTAssertEqual(listen.status, 69, listen.stderr)
+        XCTAssertTrue(listen.stderr.hasPrefix("shelf: sound device: there is no sound device"), listen.stderr)
+        XCTAssertEqual(listen.stdout, "", "no player offered")
     }
 }

@@ -29,6 +29,10 @@ public final class AudioOutput: @unchecked Sendable {
 }
 
 extension ListeningSession {
+    /// Opens `output` (the sound device, a file) for this book before anything says it plays: a device that is not
+    /// there is an error that says what to do. `run(to:)` then plays into it.
+    public func open(_ output: AudioOutput) throws { try engine.open(output.sink) }
+
     /// Plays into `output` until the end, the sleep timer, `quit()` or (with `stopOnInterrupt`) Ctrl-C; the
     /// position is saved as it goes, and when it stops. Says what stopped it.
     @discardableResult

@@ -109,19 +109,14 @@ public final class ListeningSession: @unchecked Sendable {
             return "from chapter \(index + 1), \(engine.chapters[index].title)"
         case .saved:
             if let saved = try resumableFrame() {
-                // A couple of seconds again, fading in, so the listener picks up the thread (as audiobook apps do);
-                // the place said is the one saved, where the last play said it stopped.
-                engine.seek(toFrame: saved - engine.timeline.frames(Self.resumeRewind))
-                engine.fadeIn(over: Self.resumeFadeIn)
+                // A couple of seconds again, fading in, as after a pause; the place said is the one saved, where
+                // the last play said it stopped.
+                engine.resume(at: saved)
                 return "resuming at \(PlaybackTime.clock(engine.timeline.seconds(saved)))"
             }
             return "from the start"
         }
     }
-
-    /// Seconds replayed before a saved place, and the fade in over their start.
-    public static let resumeRewind = 2.0
-    public static let resumeFadeIn = 0.5
 
     // MARK: Controls (the engine's)
 

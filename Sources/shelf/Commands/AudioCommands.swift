@@ -42,7 +42,10 @@ func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOpti
     let session = try context.shelf.listen(args.positionals[0], options: options)
     try applyCommonSettings(session, args)
     let started = try session.start(from: try startPoint(session, args))
-    return (session, started, audioOutput(args))
+    let output = audioOutput(args)
+    // Before a word says it plays: no sound device is said first, with what to do.
+    try session.open(output)
+    return (session, started, output)
 }
 
 func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws {
