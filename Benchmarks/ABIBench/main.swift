@@ -35,7 +35,7 @@ func report(_ name: String, abi: Double, direct: Double) {
 do {
     let environment = ["SHELF_HOME": NSTemporaryDirectory() + "/shelf-bench"]
     let registry = PluginRegistry(searchPath: .standard(explicit: [pluginDirectory], environment: environment),
-                                  directories: try ShelfDirectories(environment: environment))
+                                  directories: try ShelfDirectories(environment: environment), environment: environment)
     // A router without publication memos: every call below crosses the ABI, none is answered from the cache.
     let router = FormatRouter(registry: registry)
     let viaABI = try router.open(path: book)

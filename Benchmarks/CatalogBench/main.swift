@@ -119,7 +119,7 @@ case "fetch":
     guard arguments.count == 3, let runs = Int(arguments[1]), runs > 0, let url = URL(string: arguments[2]) else {
         fail("usage: shelf-catalog-bench fetch RUNS URL")
     }
-    let client = CatalogClient(database: nil, authenticator: nil)
+    let client = CatalogClient(http: Shelf().catalogHTTP(), database: nil, authenticator: nil)
     var best = UInt64.max
     var entries = 0
     for _ in 0..<runs {
@@ -140,7 +140,7 @@ case "sync":
         let database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         let account = AccountRecord(id: "bench", title: "Bench Library", catalogURL: arguments[2], shelfURL: arguments[2])
         try database.upsertAccount(account)
-        let circulation = Circulation(client: CatalogClient(database: database, authenticator: nil), database: database,
+        let circulation = Circulation(client: CatalogClient(http: Shelf().catalogHTTP(), database: database, authenticator: nil), database: database,
                                       account: account, openable: ["application/epub+zip"])
         let start = now()
         let result = try circulation.sync()

@@ -31,7 +31,7 @@ public final class Shelf: @unchecked Sendable {
     var registry: PluginRegistry {
         lock.withLock {
             if let loadedRegistry { return loadedRegistry }
-            let registry = PluginRegistry(searchPath: searchPath, directories: directories, placement: PluginPlacement(environment: environment))
+            let registry = PluginRegistry(searchPath: searchPath, directories: directories, environment: environment)
             loadedRegistry = registry
             return registry
         }
@@ -46,6 +46,12 @@ public final class Shelf: @unchecked Sendable {
     public func open(_ path: String, preferring pluginID: String? = nil) throws -> Publication {
         try router.open(path: path, preferring: pluginID)
     }
+
+    // MARK: The network
+
+    /// A new HTTP client for catalogs, sign-in and circulation, with the limits this Shelf's environment sets
+    /// (SHELF_HTTP_TIMEOUT, SHELF_HTTP_RETRIES, SHELF_DEADLINE).
+    package func catalogHTTP() -> HTTPClient { HTTPClient(configuration: CatalogClient.configuration(in: environment)) }
 
     // MARK: Files
 

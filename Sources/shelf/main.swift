@@ -94,8 +94,8 @@ func run(_ words: [String]) throws -> Int32 {
             if fraction >= 1 { Output.standardError("\r\u{1B}[K") }
         }
     }
-    if !command.runsUntilStopped { Shelf.beginCommandDeadline() }
     let context = Context(json: json, pluginPaths: pluginPaths)
+    if !command.runsUntilStopped { context.shelf.beginCommandDeadline() }
     // Notifications not yet seen on a terminal: one line each on stderr, before and after the command.
     announceNotificationsOnTerminal(json: json, shelf: context.shelf)
     defer { announceNotificationsOnTerminal(json: json, shelf: context.shelf) }

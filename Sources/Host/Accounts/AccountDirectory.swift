@@ -7,8 +7,7 @@ public struct AccountDirectory {
     public let store: CredentialStore
     public let http: HTTPClient
 
-    public init(database: LibraryDatabase, store: CredentialStore,
-                http: HTTPClient = HTTPClient(configuration: CatalogClient.defaultConfiguration)) {
+    public init(database: LibraryDatabase, store: CredentialStore, http: HTTPClient) {
         self.database = database
         self.store = store
         self.http = http

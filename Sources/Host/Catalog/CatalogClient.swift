@@ -11,23 +11,24 @@ public final class CatalogClient: @unchecked Sendable {
 
     public static let maxLocalFileSize = XMLStream.maxDocumentSize
 
-    public init(http: HTTPClient = HTTPClient(configuration: CatalogClient.defaultConfiguration),
-                database: LibraryDatabase?, authenticator: Authenticator?) {
+    public init(http: HTTPClient, database: LibraryDatabase?, authenticator: Authenticator?) {
         self.http = http
         self.database = database
         self.authenticator = authenticator
     }
 
-    public static var defaultConfiguration: HTTPClient.Configuration {
+    /// Limits for catalogs and circulation, with what `environment` (a `Shelf`'s) changes: SHELF_HTTP_TIMEOUT,
+    /// SHELF_HTTP_RETRIES and SHELF_DEADLINE.
+    public static func configuration(in environment: [String: String]) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.maxBodySize = Int64(XMLStream.maxDocumentSize)
         configuration.requestTimeout = 60
-        configuration.followsCommandDeadline = true
-        if let timeout = ProcessEnvironment.shared["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {
+        configuration.commandDeadline = CommandDeadline.configuredSeconds(in: environment)
+        if let timeout = environment["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {
             configuration.requestTimeout = timeout
             configuration.connectTimeout = min(configuration.connectTimeout, timeout)
         }
-        if let attempts = ProcessEnvironment.shared["SHELF_HTTP_RETRIES"].flatMap(Int.init) {
+        if let attempts = environment["SHELF_HTTP_RETRIES"].flatMap(Int.init) {
             configuration.retry = HTTPClient.RetryPolicy(maxAttempts: max(1, attempts), initialDelay: 0.2)
         }
         return configuration

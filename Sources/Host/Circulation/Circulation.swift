@@ -389,9 +389,10 @@ public final class Circulation {
     func circulationRequest(_ url: URL) throws -> CirculationAnswer {
         var request = HTTPRequest(.get, url, headers: ["Accept": "application/atom+xml;type=entry;profile=opds-catalog, application/opds-publication+json;q=0.9, application/api-problem+json;q=0.8, */*;q=0.1"])
         request.changesState = true
-        if client.http.configuration.followsCommandDeadline {
+        if let seconds = client.http.configuration.commandDeadline {
             // Part of the command's time is kept for asking the library again should this answer be lost.
-            request.timeout = min(client.http.configuration.requestTimeout, max(1, CommandDeadline.current.remaining * 0.6))
+            request.timeout = min(client.http.configuration.requestTimeout,
+                                  max(1, CommandDeadline.current(orNew: seconds).remaining * 0.6))
         }
         let response: HTTPResponse
         do {

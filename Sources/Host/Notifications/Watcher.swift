@@ -37,11 +37,16 @@ public final class Watcher {
     private let sync: (AccountRecord) throws -> Void
     private let deliver: (LibraryDatabase) -> Void
 
-    public init(database: LibraryDatabase, interval: TimeInterval, clock: NotificationClock = .system,
+    /// Seconds each round may wait for the network (a `Shelf`'s SHELF_DEADLINE).
+    public let deadline: TimeInterval
+
+    public init(database: LibraryDatabase, interval: TimeInterval, deadline: TimeInterval = CommandDeadline.defaultSeconds,
+                clock: NotificationClock = .system,
                 deliver: @escaping (LibraryDatabase) -> Void = { NotificationDelivery.deliverToDesktop($0) },
                 sync: @escaping (AccountRecord) throws -> Void) {
         self.database = database
         self.interval = interval
+        self.deadline = deadline
         self.clock = clock
         self.deliver = deliver
         self.sync = sync
@@ -50,7 +55,7 @@ public final class Watcher {
     /// One pass over every account with a loans feed.
     public func cycle() throws -> Cycle {
         // Each round has the network time limit of one command.
-        CommandDeadline.begin()
+        CommandDeadline.begin(seconds: deadline)
         var cycle = Cycle()
         let before = try database.notifications().map(\.id).max() ?? 0
         for account in try database.accounts() where account.shelfURL != nil {

@@ -27,7 +27,7 @@ public final class LibrarySession: @unchecked Sendable {
 
     // MARK: Accounts
 
-    public var accounts: AccountDirectory { AccountDirectory(database: database, store: store) }
+    public var accounts: AccountDirectory { AccountDirectory(database: database, store: store, http: shelf.catalogHTTP()) }
 
     /// The account NAME names, or the one in use when NAME is nil.
     public func account(_ name: String?) throws -> AccountRecord { try accounts.resolve(name) }
@@ -47,7 +47,7 @@ public final class LibrarySession: @unchecked Sendable {
 
     /// A catalog client for the account (signing in as it), or for catalogs that need no account.
     public func client(for account: AccountRecord?) -> CatalogClient {
-        let http = HTTPClient(configuration: CatalogClient.defaultConfiguration)
+        let http = shelf.catalogHTTP()
         return CatalogClient(http: http, database: database,
                              authenticator: account.map { Authenticator(account: $0, store: store, http: http) })
     }
@@ -147,7 +147,7 @@ extension LibrarySession {
     /// Downloads the catalog title's free sample onto the shelf, marked as a sample.
     public func addSample(_ entry: CatalogEntry, account: AccountRecord, to bookshelf: Bookshelf) throws -> ShelfBook {
         try bookshelf.addSample(entry, accountID: account.id, openable: openable,
-                                http: HTTPClient(configuration: CatalogClient.defaultConfiguration))
+                                http: shelf.catalogHTTP())
     }
 
     /// Returns the loan a book on the shelf came from; an error (and nothing returned) when it is not on loan.

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 // What a front end does with the notifications the sync pipeline stored: opens one, counts what it showed on a
@@ -34,7 +35,7 @@ extension LibrarySession {
     /// The watcher that syncs every account with a loans feed each `interval`, backing off an account that fails,
     /// and hands new notifications to the desktop.
     public func watcher(interval: TimeInterval) -> Watcher {
-        Watcher(database: database, interval: interval) { account in
+        Watcher(database: database, interval: interval, deadline: CommandDeadline.configuredSeconds(in: shelf.environment)) { account in
             _ = try self.circulation(for: account, openable: []).sync()
         }
     }

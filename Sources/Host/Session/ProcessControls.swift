@@ -21,6 +21,7 @@ extension Shelf {
         HostServices.progressSink = show
     }
 
-    /// Starts one time limit for everything this process asks the network from now on (a one-shot command's).
-    public static func beginCommandDeadline() { CommandDeadline.begin() }
+    /// Starts one time limit for everything this process asks the network from now on (a one-shot command's), as
+    /// long as SHELF_DEADLINE in this Shelf's environment says. A front end that serves many actions never calls it.
+    public func beginCommandDeadline() { CommandDeadline.begin(seconds: CommandDeadline.configuredSeconds(in: environment)) }
 }

@@ -14,7 +14,7 @@ public struct SignIn {
     public init(library: LibrarySession, account: AccountRecord) {
         self.library = library
         self.account = account
-        http = HTTPClient(configuration: CatalogClient.defaultConfiguration)
+        http = library.shelf.catalogHTTP()
         authenticator = library.authenticator(for: account, http: http)
     }
 

@@ -3,7 +3,7 @@ import Synchronization
 
 /// The one time limit for everything a command waits for from the network: however many requests, retries and
 /// redirects it takes, a command that cannot get its answers by then fails with exit 75 instead of leaving the
-/// patron in silence. `SHELF_DEADLINE` (seconds) changes it.
+/// patron in silence. `SHELF_DEADLINE` (seconds) in the environment a `Shelf` was made with changes it.
 ///
 /// The limit belongs to a command, not to the process: a one-shot command (the command line's `borrow`, `sync`)
 /// calls `begin()` and every request it makes shares that one limit; `shelf watch` begins a new one for each round.
@@ -29,23 +29,23 @@ public final class CommandDeadline: @unchecked Sendable {
     /// neither extends nor ends it.
     public var remaining: TimeInterval { end - ProcessInfo.processInfo.systemUptime }
 
-    /// The limit `SHELF_DEADLINE` asks for, or the default.
-    public static var configuredSeconds: TimeInterval {
-        ProcessEnvironment.shared["SHELF_DEADLINE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil }
-            ?? defaultSeconds
+    /// The limit `SHELF_DEADLINE` in `environment` asks for, or the default.
+    public static func configuredSeconds(in environment: [String: String]) -> TimeInterval {
+        environment["SHELF_DEADLINE"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultSeconds
     }
 
     private static let running = Mutex<CommandDeadline?>(nil)
 
-    /// The deadline of the command running now, or, where no command began one, a new one for this request.
-    public static var current: CommandDeadline {
-        running.withLock { $0 } ?? CommandDeadline(seconds: configuredSeconds)
+    /// The deadline of the command running now, or, where no command began one, a new one of `seconds` for this
+    /// request.
+    public static func current(orNew seconds: TimeInterval) -> CommandDeadline {
+        running.withLock { $0 } ?? CommandDeadline(seconds: seconds)
     }
 
-    /// Starts one limit for everything this process asks the network from now on: for a one-shot command, or for
-    /// each round of a command made of rounds (each `shelf watch` round is one command's worth).
-    public static func begin() {
-        let deadline = CommandDeadline(seconds: configuredSeconds)
+    /// Starts one limit of `seconds` for everything this process asks the network from now on: for a one-shot
+    /// command, or for each round of a command made of rounds (each `shelf watch` round is one command's worth).
+    public static func begin(seconds: TimeInterval) {
+        let deadline = CommandDeadline(seconds: seconds)
         running.withLock { $0 = deadline }
     }
 }

@@ -19,7 +19,7 @@ public final class HTTPClient: Sendable {
     /// timeout, too many or refused redirects, a body above `maxBodySize`, or cancellation.
     public func send(_ request: HTTPRequest, isCancelled: (() -> Bool)? = nil) throws -> HTTPResponse {
         try validate(request)
-        let deadline = configuration.followsCommandDeadline ? CommandDeadline.current : nil
+        let deadline = configuration.commandDeadline.map(CommandDeadline.current(orNew:))
         // Ctrl-C (the host's cancel flag) ends a request at once, whoever sent it.
         let cancelled = isCancelled ?? { Interrupt.requested }
         let waiting = WaitReporter(url: request.url, limit: deadline?.seconds)

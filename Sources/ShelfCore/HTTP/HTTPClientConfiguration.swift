@@ -21,9 +21,9 @@ extension HTTPClient {
         public var maxDownloadSize: Int64 = 16 << 30
         public var maxRedirects: Int = 10
         public var retry = RetryPolicy()
-        /// When true, `send` keeps to the running command's `CommandDeadline` as well: every attempt and every
-        /// wait between attempts ends by then.
-        public var followsCommandDeadline = false
+        /// When set, `send` keeps to the running command's `CommandDeadline` as well (every attempt and every wait
+        /// between attempts ends by then), or, where no command began one, to a limit of these seconds of its own.
+        public var commandDeadline: TimeInterval? = nil
 
         public init() {}
     }

@@ -9,7 +9,7 @@ enum InputChecks {
 
     static func probe(_ s: Subject) throws -> ConformanceResult.Status {
         var random = SplitMix(seed: 0x5EED)
-        let router = FormatRouter(registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil))
+        let router = FormatRouter(registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil, environment: [:]))
         let d = s.plugin.descriptor
         var status = ConformanceResult.Status.passed
         for (name, bytes) in [("empty", [UInt8]()), ("random.bin", (0..<4096).map { _ in random.byte() }), ("zeros", [UInt8](repeating: 0, count: 2048))] {

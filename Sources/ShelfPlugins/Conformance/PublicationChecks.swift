@@ -10,7 +10,7 @@ enum PublicationChecks {
     typealias CheckFailure = ConformanceChecks.CheckFailure
 
     static func open(_ s: Subject) throws -> ConformanceResult.Status {
-        let router = FormatRouter(registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil))
+        let router = FormatRouter(registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil, environment: [:]))
         for sample in try s.requireSamples() {
             let input = try PublicationInput(path: sample)
             let confidence = try s.call("probe(\(Subject.name(sample)))") { router.probe(s.plugin, input) }

@@ -22,8 +22,8 @@ public enum HostServices {
     public typealias ProgressSink = @Sendable (_ pluginID: String, _ fraction: Double, _ label: String?) -> Void
 
     /// The sinks, read by plugin callbacks on any thread and replaced by a front end: under a mutex.
+    /// A plugin's lines arrive here already filtered by SHELF_LOG (`log(_:_:_:filter:)`).
     private static let sinks = Mutex<(log: LogSink, progress: ProgressSink?)>((log: { id, level, message in
-        guard PluginLogFilter.current.shows(level, from: id) else { return }
         let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
         // The host's own lines (`warn`) are not named twice: "shelf: warning: ...", as its errors are "shelf: ...".
         let source = id == "shelf" ? "" : "\(id): "
@@ -34,6 +34,12 @@ public enum HostServices {
     public static var logSink: LogSink {
         get { sinks.withLock { $0.log } }
         set { sinks.withLock { $0.log = newValue } }
+    }
+
+    /// A line from or about plugin `pluginID`, to `logSink` when `filter` (the SHELF_LOG of the `Shelf` that
+    /// loaded the plugin) shows it.
+    static func log(_ pluginID: String, _ level: Int32, _ message: String, filter: PluginLogFilter) {
+        if filter.shows(level, from: pluginID) { logSink(pluginID, level, message) }
     }
 
     /// A warning from the host itself, said as a plugin's are (through `logSink`, as "shelf"): what the patron
@@ -48,10 +54,16 @@ public enum HostServices {
 
     final class Context {
         let pluginID: String
-        init(pluginID: String) { self.pluginID = pluginID }
+        let logFilter: PluginLogFilter
+        init(pluginID: String, logFilter: PluginLogFilter) {
+            self.pluginID = pluginID
+            self.logFilter = logFilter
+        }
     }
 
-    static func make(pluginID: String, dataDirectory: String, cacheDirectory: String) -> UnsafeMutablePointer<shelf_host> {
+    /// `logFilter` decides which of the plugin's log lines reach `logSink`.
+    static func make(pluginID: String, dataDirectory: String, cacheDirectory: String,
+                     logFilter: PluginLogFilter = PluginLogFilter(nil)) -> UnsafeMutablePointer<shelf_host> {
         let host = UnsafeMutablePointer<shelf_host>.allocate(capacity: 1)
         host.initialize(to: shelf_host())
         host.pointee.struct_size = UInt32(MemoryLayout<shelf_host>.size)
@@ -59,12 +71,13 @@ public enum HostServices {
         host.pointee.abi_minor = UInt16(SHELF_ABI_MINOR)
         host.pointee.host_name = UnsafePointer(strdup("shelf"))
         host.pointee.host_version = UnsafePointer(strdup(ShelfVersion.string))
-        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID)).toOpaque()
+        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter)).toOpaque()
         host.pointee.data_dir = UnsafePointer(strdup(dataDirectory))
         host.pointee.cache_dir = UnsafePointer(strdup(cacheDirectory))
         host.pointee.log = { host, level, message in
             guard let host, let message else { return }
-            HostServices.logSink(HostServices.context(host).pluginID, level, String(cString: message))
+            let context = HostServices.context(host)
+            HostServices.log(context.pluginID, level, String(cString: message), filter: context.logFilter)
         }
         host.pointee.progress = { host, fraction, label in
             guard let host else { return SHELF_E_INVALID_ARGUMENT }

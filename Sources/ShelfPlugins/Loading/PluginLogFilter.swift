@@ -1,13 +1,13 @@
-import ShelfCore
 import Foundation
 import PluginAPI
 
 /// Which plugin log lines shelf shows: SHELF_LOG as plugin.h documents it, like GStreamer's GST_DEBUG. A comma-
 /// separated list of LEVEL (every plugin) and PLUGIN-ID:LEVEL (one plugin; a trailing '*' matches ids by prefix);
 /// the most specific entry that matches wins: an exact id, then the longest prefix, then the bare level.
-/// Without SHELF_LOG, warnings and errors are shown.
-struct PluginLogFilter: Equatable {
-    struct Rule: Equatable {
+/// Without SHELF_LOG, warnings and errors are shown. The registry reads it from the environment the `Shelf` was made
+/// with and hands it to each plugin's host services, which filter the plugin's lines before any sink sees them.
+public struct PluginLogFilter: Equatable, Sendable {
+    struct Rule: Equatable, Sendable {
         let pattern: String
         let isPrefix: Bool
         let threshold: Int32
@@ -22,7 +22,7 @@ struct PluginLogFilter: Equatable {
     private(set) var rules: [Rule] = []
 
     /// Reads a SHELF_LOG value; entries it cannot read (an unknown level) are ignored.
-    init(_ text: String?) {
+    public init(_ text: String?) {
         for entry in (text ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
             guard let colon = entry.lastIndex(of: ":") else {
                 if let level = Self.levels[entry.lowercased()] { threshold = level }
@@ -46,6 +46,6 @@ struct PluginLogFilter: Equatable {
 
     func shows(_ level: Int32, from pluginID: String) -> Bool { level >= threshold(for: pluginID) }
 
-    /// The filter SHELF_LOG sets now.
-    static var current: PluginLogFilter { PluginLogFilter(ProcessEnvironment.shared["SHELF_LOG"]) }
+    /// The filter SHELF_LOG sets in `environment`.
+    public init(environment: [String: String]) { self.init(environment["SHELF_LOG"]) }
 }

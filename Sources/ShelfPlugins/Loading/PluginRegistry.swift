@@ -7,8 +7,11 @@ public final class PluginRegistry: @unchecked Sendable {
     public private(set) var plugins: [LoadedPlugin] = []
     public private(set) var refused: [LoadedPlugin.LoadFailure] = []
 
-    /// `placement` says which plugins run out of process (by default, those shelf does not ship).
-    public init(searchPath: PluginSearchPath, directories: ShelfDirectories?, placement: PluginPlacement = PluginPlacement()) {
+    /// `environment` (the `Shelf`'s) says which plugins run out of process (`PluginPlacement`; by default, those
+    /// shelf does not ship) and which of their log lines are shown (SHELF_LOG).
+    public init(searchPath: PluginSearchPath, directories: ShelfDirectories?, environment: [String: String]) {
+        let placement = PluginPlacement(environment: environment)
+        let logFilter = PluginLogFilter(environment: environment)
         var cache = PluginRegistryCache(directories: directories)
         defer { cache.save() }
         for path in searchPath.candidates() {
@@ -19,10 +22,10 @@ public final class PluginRegistry: @unchecked Sendable {
                 if let key, let known = cache.entry(for: path, key: key) {
                     let out = placement.runsOutOfProcess(id: known.descriptor.id, shipped: shipped)
                     plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities,
-                                          outOfProcess: out ? placement : nil)
+                                          outOfProcess: out ? placement : nil, logFilter: logFilter)
                 } else {
                     let out = placement.runsOutOfProcess(id: nil, shipped: shipped)
-                    plugin = try LoadedPlugin(path: path, outOfProcess: out ? placement : nil)
+                    plugin = try LoadedPlugin(path: path, outOfProcess: out ? placement : nil, logFilter: logFilter)
                     // Placed by where it was found; the setting may name its id, known only now.
                     if placement.runsOutOfProcess(id: plugin.descriptor.id, shipped: shipped) != out {
                         plugin = try plugin.moved(placement)

@@ -54,8 +54,9 @@ final class PluginChild {
     }
 
     /// Starts the sandbox executable with the channel as its descriptor 3 and /dev/null for its standard streams
-    /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's).
-    static func start(executable: String) throws -> PluginChild {
+    /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's). The child gets `environment`
+    /// (the `Shelf`'s), with the runtime's folders added to LD_LIBRARY_PATH.
+    static func start(executable: String, environment given: [String: String]) throws -> PluginChild {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw ShelfError(.unavailable, "cannot make a channel for a plugin process: \(String(cString: strerror(errno)))")
@@ -72,11 +73,11 @@ final class PluginChild {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        if ProcessEnvironment.shared["SHELF_LOG"] != "debug" {
+        if given["SHELF_LOG"] != "debug" {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, childEnd, SHELF_CHANNEL_CHILD_FD)
-        var environment = ProcessEnvironment.shared
+        var environment = given
         environment["SWIFT_BACKTRACE"] = "enable=no"
         // A plugin written in Swift names its runtime without a path (shelf had it loaded already): the child,
         // written in C, finds it where shelf's own is.

@@ -16,8 +16,11 @@ public struct PluginPlacement: Sendable {
     let inProcess: Set<String>
     let deadline: TimeInterval
     let confined: Bool
+    /// The environment these settings were read from (a `Shelf`'s): the children start with it.
+    let environment: [String: String]
 
-    public init(environment: [String: String] = ProcessEnvironment.shared) {
+    public init(environment: [String: String]) {
+        self.environment = environment
         func ids(_ key: String) -> Set<String> {
             Set((environment[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         }

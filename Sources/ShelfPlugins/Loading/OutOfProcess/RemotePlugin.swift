@@ -18,6 +18,9 @@ final class RemotePlugin: @unchecked Sendable {
     /// How long a child may stay silent in one call, and whether it is confined (PluginPlacement).
     let deadline: TimeInterval
     let confined: Bool
+    /// The environment its children start with (the `Shelf`'s), and which of the plugin's log lines are shown.
+    let environment: [String: String]
+    let logFilter: PluginLogFilter
     /// The capability ids the plugin offers, with their vtable sizes.
     private(set) var offered: [String: Int] = [:]
     /// The host services the registry made for the plugin (its directories, log, services), set at init.
@@ -27,11 +30,13 @@ final class RemotePlugin: @unchecked Sendable {
     private var children: [String: PluginChild] = [:]
     let lock = NSRecursiveLock()
 
-    init(path: String, placement: PluginPlacement) {
+    init(path: String, placement: PluginPlacement, logFilter: PluginLogFilter) {
         self.path = path
         displayName = "the plugin \((path as NSString).lastPathComponent)"
         deadline = placement.deadline
         confined = placement.confined
+        environment = placement.environment
+        self.logFilter = logFilter
     }
 
     /// The RemotePlugin a call on this thread is going to (set by `LoadedPlugin.call`), for the calls of the ABI
@@ -54,7 +59,7 @@ final class RemotePlugin: @unchecked Sendable {
     func describe() throws -> UnsafePointer<shelf_plugin_descriptor> {
         lock.lock()
         defer { lock.unlock() }
-        let child = try PluginChild.start(executable: try SandboxExecutable.path())
+        let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment)
         defer { child.stop() }
         let answer = try load(child, inputFolder: nil, writeRoots: [])
         return buildDescriptor(answer)
@@ -157,7 +162,7 @@ final class RemotePlugin: @unchecked Sendable {
         if let failure { throw RemoteCallFailure(line: failure) }
         let key = inputFolder ?? ""
         if let child = children[key], child.end == nil { return child }
-        let child = try PluginChild.start(executable: try SandboxExecutable.path())
+        let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment)
         var writeRoots: [String] = []
         if let host, let data = host.pointee.data_dir, let cache = host.pointee.cache_dir {
             writeRoots = [String(cString: data), String(cString: cache)]

@@ -164,7 +164,9 @@ enum RemoteTables {
                 return try plugin.call(child, SHELF_OP_PROBE, inputFields(input), what: "probe (file \(path))")
             }
             // A failed probe counts as "not mine", so the router goes on to other plugins: the line is logged, once.
-            if answer == nil, !failedBefore, let id = plugin.id { HostServices.logSink(id, SHELF_LOG_ERROR, PluginCall.message(of: &err)) }
+            if answer == nil, !failedBefore, let id = plugin.id {
+                HostServices.log(id, SHELF_LOG_ERROR, PluginCall.message(of: &err), filter: plugin.logFilter)
+            }
             confidence.pointee = Int32(truncatingIfNeeded: answer?.int(3) ?? 0)
             return status
         }
