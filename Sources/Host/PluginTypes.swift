@@ -1,9 +1,8 @@
 import ShelfPlugins
 
-// The plugins subsystem's types a front end still names, under the host's names (Sources/ShelfPlugins: loading,
-// the registry, routing, publications, connectors, conformance). `Publication` is the step for the session API to
-// take over (docs/architecture.md, "What is still open"); `PluginInspection` is a value (`shelf plugins --inspect`).
-public typealias Publication = ShelfPlugins.Publication
+// The plugins subsystem's values a front end names, under the host's names (Sources/ShelfPlugins: loading, the
+// registry, routing, publications, connectors, conformance): what `shelf plugins --inspect` shows of a plugin.
+// A publication is read through `BookFile`, conformance through `PluginConformance`.
 public typealias PluginInspection = ShelfPlugins.PluginInspection
 // Reading-list values of the connector ABI (readinglist.h), which the reading lists' answers hold.
 public typealias ConnectorDescription = ShelfPlugins.ConnectorDescription

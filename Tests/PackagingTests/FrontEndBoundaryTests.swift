@@ -27,6 +27,7 @@ final class FrontEndBoundaryTests: XCTestCase {
         (#"\bFormatRouter\b|\bshelf\.router\b|\bPluginSearchPath\b"#, "books are routed to plugins by Shelf (open, sniff, pluginListing)"),
         (#"\bHostServices\b|\bCommandDeadline\b|\bShelfVersion\b"#, "Ctrl-C, plugin progress, the network deadline and the version are Shelf's calls (Session/ProcessControls.swift)"),
         (#"\bConformance(Runner|Checks)\b"#, "the conformance suite runs through PluginConformance"),
+        (#"\bPublication\b|\.publication\b|\bshelf\.open\(|\bbookshelf\.open\("#, "a book's file is read through BookFile (Shelf.openFile, Bookshelf.openFile, ReadingSession.file)"),
         (#"\bstruct\s+\w+\s*:\s*[^{]*\bEncodable\b"#, "--json documents are defined in the host (Sources/Host/Session/Documents)"),
         (#"Output\.json\(\["#, "--json documents are defined in the host (Sources/Host/Session/Documents), not as literals"),
     ]
@@ -114,7 +115,8 @@ final class FrontEndBoundaryTests: XCTestCase {
 
     /// The lower types the session API now wraps are found as the command line once named them (issue 13, item 2):
     /// the sinks `shelf play` picked, the engine's options `shelf listen` made, the conformance runner, the router,
-    /// the host services of main.swift. A line that only names the session's calls passes.
+    /// the host services of main.swift, the publication `shelf render` opened. A line that only names the session's
+    /// calls passes.
     func testTheCheckFindsTheLowerTypesTheSessionAPIWraps() throws {
         let once = """
             import ShelfPlayback
@@ -127,13 +129,15 @@ final class FrontEndBoundaryTests: XCTestCase {
             let router = FormatRouter(registry: shelf.registry)
             HostServices.installInterruptHandler()
             if !command.runsUntilStopped { CommandDeadline.begin() }
+            func extract(_ data: Data, href: String, publication: Publication, to output: String, json: Bool) throws {
+            let publication = try context.shelf.open(args.positionals[0])
             """
         let found = try Self.violations(in: once, named: "Once.swift", rules: Self.forbidden, imports: Self.allowedImports)
         XCTAssertEqual(found.map { $0.components(separatedBy: ": ")[0] }, [
             "Once.swift:1",  // imports ShelfPlayback
             "Once.swift:2", "Once.swift:3", "Once.swift:4", "Once.swift:6", "Once.swift:7",
             "Once.swift:8", "Once.swift:8",  // the router, and the registry
-            "Once.swift:9", "Once.swift:10",
+            "Once.swift:9", "Once.swift:10", "Once.swift:11", "Once.swift:12",
         ], found.joined(separator: "\n"))
         let now = """
             func audioOutput(_ args: Arguments) -> AudioOutput { args.has("--null") ? .nothing() : .device() }
@@ -141,6 +145,7 @@ final class FrontEndBoundaryTests: XCTestCase {
             let runner = PluginConformance(timeout: 30, memcheck: false, settings: [:], secrets: [:])
             Shelf.installInterruptHandler()
             if !command.runsUntilStopped { Shelf.beginCommandDeadline() }
+            let book = try context.shelf.openFile(args.positionals[0])
             """
         XCTAssertEqual(try Self.violations(in: now, named: "Now.swift", rules: Self.forbidden, imports: Self.allowedImports), [])
     }

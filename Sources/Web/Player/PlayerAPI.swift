@@ -111,7 +111,7 @@ final class ListeningSessions: @unchecked Sendable {
         let file = folder.appendingPathComponent(String(name))
         if !FileManager.default.fileExists(atPath: file.path) {
             let partial = file.appendingPathExtension("part")
-            try shelf.open(listening.path).resource(href).write(to: partial)
+            try shelf.openFile(listening.path).resource(href).write(to: partial)
             guard rename(partial.path, file.path) == 0 else { throw WebError(500, "The track could not be kept in \(folder.path)") }
         }
         let found = (url: file, type: track.type ?? "audio/mpeg")

@@ -15,9 +15,9 @@ final class ReaderBooks: @unchecked Sendable {
     let resources = ResourceCache(budget: 64 << 20)
 
     /// A book opened once: its reading session (an eBook's pages, table of contents and saved place, as
-    /// `shelf read` keeps them open) and its publication, with what was read of it.
+    /// `shelf read` keeps them open) and its file, with what was read of it.
     final class OpenBook: @unchecked Sendable {
-        let publication: Publication
+        let file: BookFile
         /// Nil for an audiobook, whose resources (its cover) are still served; `noSession` says why.
         let session: ReadingSession?
         let noSession: Error?
@@ -28,12 +28,12 @@ final class ReaderBooks: @unchecked Sendable {
 
         init(session: ReadingSession) {
             self.session = session
-            publication = session.publication
+            file = session.file
             noSession = nil
         }
 
-        init(publication: Publication, noSession: Error) {
-            self.publication = publication
+        init(file: BookFile, noSession: Error) {
+            self.file = file
             session = nil
             self.noSession = noSession
         }
@@ -93,7 +93,7 @@ final class ReaderBooks: @unchecked Sendable {
         do {
             fresh = OpenBook(session: try BookReader(bookshelf: bookshelf).session(book, width: ReaderBooks.width))
         } catch let refusal as ShelfError where refusal.kind == .unavailable {
-            fresh = OpenBook(publication: try bookshelf.open(book), noSession: refusal)
+            fresh = OpenBook(file: try bookshelf.openFile(book), noSession: refusal)
         }
         return lock.withLock {
             if let raced = opened[path] { return raced }
@@ -112,8 +112,8 @@ final class ReaderBooks: @unchecked Sendable {
     func manifest(_ book: OpenBook) throws -> [String: Any] {
         try book.use { book in
             if let known = book.manifest { return known }
-            guard let manifest = try JSONSerialization.jsonObject(with: book.publication.manifestJSON) as? [String: Any] else {
-                throw WebError(502, "The manifest of \(book.publication.input.path) is not a JSON object")
+            guard let manifest = try JSONSerialization.jsonObject(with: book.file.manifestJSON) as? [String: Any] else {
+                throw WebError(502, "The manifest of \(book.file.path) is not a JSON object")
             }
             book.manifest = manifest
             return manifest
@@ -127,7 +127,7 @@ final class ReaderBooks: @unchecked Sendable {
         try book.use { book in
             if let known = book.pageRanges { return known }
             var ranges: [[String: Any]] = []
-            for locator in try book.session?.positions ?? book.publication.positions() {
+            for locator in try book.session?.positions ?? book.file.positions() {
                 guard let position = locator.locations.position else { continue }
                 if let last = ranges.last, last["href"] as? String == locator.href, let count = last["count"] as? Int {
                     ranges[ranges.count - 1]["count"] = count + 1
@@ -159,16 +159,16 @@ final class ReaderBooks: @unchecked Sendable {
             throw WebError(404, "\(href) is not a resource of this book")
         }
         let type = (link["type"] as? String) ?? "application/octet-stream"
-        let key = book.publication.input.path + "\n" + href
+        let key = book.file.path + "\n" + href
         if let data = resources.get(key) { return (data, type) }
-        let data = try book.use { try $0.publication.resource(href) }
+        let data = try book.use { try $0.file.resource(href) }
         resources.put(key, data)
         return (data, type)
     }
 
     /// Hits of `query` in the book, in reading order (docs/json.md: Locators with the text around each hit).
     func search(_ book: OpenBook, _ query: String) throws -> Data {
-        Data(ReadiumJSON.encode(try book.use { try $0.publication.search(query, limit: 100) }).utf8)
+        Data(ReadiumJSON.encode(try book.use { try $0.file.search(query, limit: 100) }).utf8)
     }
 }
 

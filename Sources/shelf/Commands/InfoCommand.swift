@@ -7,8 +7,8 @@ let infoCommand = Command(
     details: "Opens FILE through the plugin that handles it and describes it.",
     positionals: 1...1
 ) { args, context in
-    let publication = try context.shelf.open(args.positionals[0])
-    let info = BookInfo(publication)
+    let book = try context.shelf.openFile(args.positionals[0])
+    let info = BookInfo(book)
     if context.json {
         Output.json(info)
     } else {
@@ -36,9 +36,9 @@ let manifestCommand = Command(
     details: "Prints the book's Readium Web Publication Manifest as JSON on stdout, ready for jq.",
     positionals: 1...1
 ) { args, context in
-    let publication = try context.shelf.open(args.positionals[0])
+    let book = try context.shelf.openFile(args.positionals[0])
     // Re-encoded through the model so the output is always pretty, sorted and valid.
-    Output.json(publication.manifest)
+    Output.json(book.manifest)
     return 0
 }
 
@@ -48,9 +48,9 @@ let tocCommand = Command(
     details: "Prints the table of contents with its nesting; --json prints the manifest's toc links.",
     positionals: 1...1
 ) { args, context in
-    let publication = try context.shelf.open(args.positionals[0])
-    let manifest = publication.manifest
-    let isAudio = publication.formatInWords == "Audiobook"
+    let book = try context.shelf.openFile(args.positionals[0])
+    let manifest = book.manifest
+    let isAudio = book.formatInWords == "Audiobook"
     // An audiobook's entries carry their length as `duration` (a book without a TOC lists its tracks, which do).
     let toc = manifest.toc.map { isAudio ? ChapterSpans.annotatedTOC(manifest) : $0 } ?? manifest.readingOrder
     if context.json {

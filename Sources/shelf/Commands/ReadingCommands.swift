@@ -2,23 +2,23 @@ import Foundation
 import Host
 
 /// The locator named by --chapter, --position or --locator; nil means where a reader opens the book.
-func requestedLocator(_ args: Arguments, _ publication: Publication) throws -> Locator? {
+func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     let chosen = ["--chapter", "--position", "--locator"].filter { args.value($0) != nil }
     guard chosen.count <= 1 else { throw ShelfError(.usage, "give only one of --chapter, --position and --locator") }
-    let order = publication.manifest.readingOrder
+    let order = book.manifest.readingOrder
     if let chapter = try args.int("--chapter", in: 1...Int(Int32.max)) {
         guard chapter <= order.count else {
             throw ShelfError(.usage, "--chapter \(chapter) is past the end: this book has \(order.count) reading-order items",
-                             subject: publication.input.path)
+                             subject: book.path)
         }
         let link = order[chapter - 1]
         return Locator(href: link.href, type: link.type ?? "", title: link.title)
     }
     if let position = try args.int("--position", in: 1...Int(Int32.max)) {
-        let positions = try publication.positions()
+        let positions = try book.positions()
         guard position <= positions.count else {
             throw ShelfError(.usage, "--position \(position) is past the end: this book has \(positions.count) positions",
-                             subject: publication.input.path)
+                             subject: book.path)
         }
         return positions[position - 1]
     }
@@ -43,7 +43,7 @@ let renderCommand = Command(
     valueOptions: ["--chapter", "--position", "--locator", "--as", "--width", "--font-scale", "--font", "--theme"],
     positionals: 1...1
 ) { args, context in
-    let publication = try context.shelf.open(args.positionals[0])
+    let book = try context.shelf.openFile(args.positionals[0])
     // The patron's stored settings (`shelf settings`, the book's own over the global ones) unless overridden here.
     let stored = context.shelf.readerSettings(forFile: args.positionals[0])
     let settings = RenderRequest(
@@ -52,7 +52,7 @@ let renderCommand = Command(
         fontScale: try args.int("--font-scale", in: 25...800) ?? stored.fontScale,
         font: try args.choice("--font", ["serif", "sans"]) ?? stored.font,
         theme: try args.choice("--theme", ["day", "night", "sepia"]) ?? stored.theme)
-    let rendered = try publication.render(at: try requestedLocator(args, publication), with: settings)
+    let rendered = try book.render(at: try requestedLocator(args, book), with: settings)
     if context.json {
         Output.json(RenderedJSON(rendered))
     } else {
@@ -68,7 +68,7 @@ let positionsCommand = Command(
     details: "Lists the positions of the book: stable page numbers that do not change with the reader's settings.",
     positionals: 1...1
 ) { args, context in
-    let positions = try context.shelf.open(args.positionals[0]).positions()
+    let positions = try context.shelf.openFile(args.positionals[0]).positions()
     if context.json {
         Output.json(positions)
     } else {
@@ -89,7 +89,7 @@ let searchCommand = Command(
     positionals: 2...2
 ) { args, context in
     let limit = try args.int("--limit", in: 1...10_000) ?? 100
-    let hits = try context.shelf.open(args.positionals[0]).search(args.positionals[1], limit: limit)
+    let hits = try context.shelf.openFile(args.positionals[0]).search(args.positionals[1], limit: limit)
     if context.json {
         Output.json(hits)
     } else {
@@ -111,9 +111,9 @@ let resourceCommand = Command(
     positionals: 2...2
 ) { args, context in
     guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "resource needs -o PATH") }
-    let publication = try context.shelf.open(args.positionals[0])
+    let book = try context.shelf.openFile(args.positionals[0])
     let href = args.positionals[1]
-    try extract(publication.resource(href), href: href, publication: publication, to: output, json: context.json)
+    try extract(book.resource(href), href: href, book: book, to: output, json: context.json)
     return 0
 }
 
@@ -125,23 +125,23 @@ let coverCommand = Command(
     positionals: 1...1
 ) { args, context in
     guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "cover needs -o PATH") }
-    let publication = try context.shelf.open(args.positionals[0])
-    let manifest = publication.manifest
+    let book = try context.shelf.openFile(args.positionals[0])
+    let manifest = book.manifest
     guard let cover = (manifest.links + (manifest.resources ?? [])).first(where: { $0.rel?.contains("cover") == true }) else {
-        throw ShelfError(.noInput, "this book has no cover image", subject: publication.input.path)
+        throw ShelfError(.noInput, "this book has no cover image", subject: book.path)
     }
-    try extract(publication.resource(cover.href), href: cover.href, publication: publication, to: output, json: context.json)
+    try extract(book.resource(cover.href), href: cover.href, book: book, to: output, json: context.json)
     return 0
 }
 
 /// Writes extracted bytes to a file or stdout; with --json (and a file) says what was written.
-func extract(_ data: Data, href: String, publication: Publication, to output: String, json: Bool) throws {
+func extract(_ data: Data, href: String, book: BookFile, to output: String, json: Bool) throws {
     if output == "-" {
         Output.raw(data)
         return
     }
     try Output.write(data, to: output)
     if json {
-        Output.json(ExtractedResourceJSON(href: href, publication: publication, path: output, bytes: data.count))
+        Output.json(ExtractedResourceJSON(href: href, file: book, path: output, bytes: data.count))
     }
 }

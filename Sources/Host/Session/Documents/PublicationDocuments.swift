@@ -51,7 +51,8 @@ public struct BookInfo: Encodable {
     /// Who reads the book aloud, when the book says (nil otherwise, so other books' documents do not change).
     public let narrators: [String]?
 
-    public init(_ publication: Publication) {
+    public init(_ file: BookFile) {
+        let publication = file.publication
         let manifest = publication.manifest
         switch manifest.metadata["language"] {
         case .string(let s)?: language = [s]
@@ -95,9 +96,9 @@ public struct ExtractedResourceJSON: Encodable {
     public let path: String
     public let bytes: Int
 
-    public init(href: String, publication: Publication, path: String, bytes: Int) {
+    public init(href: String, file: BookFile, path: String, bytes: Int) {
         self.href = href
-        let manifest = publication.manifest
+        let manifest = file.manifest
         type = (manifest.readingOrder + (manifest.resources ?? []) + manifest.links).first { $0.href == href }?.type
         self.path = path
         self.bytes = bytes
@@ -119,12 +120,5 @@ public struct RenderRequest: Encodable {
         self.fontScale = fontScale
         self.font = font
         self.theme = theme
-    }
-}
-
-extension Publication {
-    /// Renders the item at `locator` (where a reader opens the book when nil) with `settings`.
-    public func render(at locator: Locator?, with settings: RenderRequest) throws -> Rendered {
-        try render(at: locator, settings: ReadiumJSON.encode(settings))
     }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Readium
+import ShelfPlugins
+
+/// A book's file opened by the plugin that reads it, as a front end reads it outside a reading session: its
+/// manifest, resources, positions, search, and a reading-order item rendered (`shelf info`, `render`, `positions`,
+/// `search`, `resource`, `cover`; the browser's reader). The plugin's handle stays behind it, in the plugins
+/// subsystem's publication.
+///
+/// Not for several threads at once: a plugin's handle is used by one thread at a time (plugin.h), so a front end
+/// that shares one keeps it under a lock of its own (the browser's reader does).
+public final class BookFile {
+    let publication: Publication
+
+    init(_ publication: Publication) { self.publication = publication }
+
+    /// The file it was opened from.
+    public var path: String { publication.input.path }
+    /// The Readium Web Publication Manifest the plugin wrote, read and as its bytes.
+    public var manifest: Manifest { publication.manifest }
+    public var manifestJSON: Data { publication.manifestJSON }
+    /// "EPUB 3", "Audiobook", ...
+    public var formatInWords: String { publication.formatInWords }
+
+    /// The resource at `href` (as in the manifest), decoded.
+    public func resource(_ href: String) throws -> Data { try publication.resource(href) }
+
+    /// The book's positions (pages that do not change with the reader's settings), as locators.
+    public func positions() throws -> [Locator] { try publication.positions() }
+
+    /// Where `query` is found, at most `limit` places.
+    public func search(_ query: String, limit: Int = 100) throws -> [Locator] { try publication.search(query, limit: limit) }
+
+    /// Renders the item at `locator` (where a reader opens the book when nil) with `settings`.
+    public func render(at locator: Locator?, with settings: RenderRequest) throws -> Publication.Rendered {
+        try publication.render(at: locator, settings: ReadiumJSON.encode(settings))
+    }
+}
+
+extension Shelf {
+    /// Sniffs, routes and opens a local file, for reading it outside the shelf.
+    public func openFile(_ path: String) throws -> BookFile { BookFile(try open(path)) }
+}
+
+extension Bookshelf {
+    /// Opens a book on the shelf's file with the plugin that added it (see `open`).
+    public func openFile(_ book: ShelfBook) throws -> BookFile { BookFile(try open(book)) }
+}
+
+extension ReadingSession {
+    /// The file this session reads.
+    public var file: BookFile { BookFile(publication) }
+}
