@@ -1,5 +1,6 @@
 import Foundation
 import Readium
+import ShelfPlayback
 import ShelfPlugins
 
 /// A book's file opened by the plugin that reads it, as a front end reads it outside a reading session: its
@@ -21,6 +22,23 @@ public final class BookFile {
     public var manifestJSON: Data { publication.manifestJSON }
     /// "EPUB 3", "Audiobook", ...
     public var formatInWords: String { publication.formatInWords }
+
+    /// The table of contents as `shelf toc --json` prints it: an audiobook's entries carry their length as
+    /// `duration`; a book without one lists its reading order.
+    public var tableOfContents: [Link] {
+        let manifest = publication.manifest
+        return manifest.toc.map { isAudiobook ? ChapterSpans.annotatedTOC(manifest) : $0 } ?? manifest.readingOrder
+    }
+
+    /// Where each entry of an audiobook's table of contents starts on the book's timeline and how long it lasts,
+    /// in seconds, in the table's own order (depth first); nil for an entry that names no track. Empty for an eBook,
+    /// a book without a table of contents, or one whose tracks' lengths are not all known.
+    public var tableOfContentsSpans: [(start: Double, duration: Double)?] {
+        guard isAudiobook, publication.manifest.toc != nil else { return [] }
+        return ChapterSpans.of(publication.manifest).map { $0.map { ($0.start, $0.duration) } }
+    }
+
+    private var isAudiobook: Bool { formatInWords == "Audiobook" }
 
     /// The resource at `href` (as in the manifest), decoded.
     public func resource(_ href: String) throws -> Data { try publication.resource(href) }

@@ -46,9 +46,8 @@ enum CirculationAPI {
                 do {
                     let circulation = try library.circulation(account: name)
                     let entry = try circulation.entry(id)
-                    let folder = Circulation.downloadFolder(library.directories, accountID: circulation.account.id)
                     var said = Date.distantPast
-                    let outcome = try circulation.download(entry, into: folder) { progress in
+                    let outcome = try library.download(entry, with: circulation) { progress in
                         guard let fraction = progress.fractionCompleted, Date().timeIntervalSince(said) >= 0.5 else { return }
                         said = Date()
                         app.events.publish("download", object: ["id": id, "state": "progress", "fraction": min(1, max(0, fraction))])

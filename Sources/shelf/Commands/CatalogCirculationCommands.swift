@@ -212,10 +212,9 @@ let downloadCommand = Command(
 ) { args, context in
     let call = try CirculationCall(args, context)
     let (circulation, entry) = (call.circulation, call.entry)
-    let folder = Circulation.downloadFolder(call.library.directories, accountID: circulation.account.id)
     let showProgress = isatty(2) == 1 && !context.json
     var lastShown = Date.distantPast
-    let outcome = try circulation.download(entry, into: folder, progress: showProgress ? { progress in
+    let outcome = try call.library.download(entry, with: circulation, progress: showProgress ? { progress in
         guard Date().timeIntervalSince(lastShown) > 0.2 else { return }
         lastShown = Date()
         if let fraction = progress.fractionCompleted {

@@ -52,13 +52,13 @@ let tocCommand = Command(
     let manifest = book.manifest
     let isAudio = book.formatInWords == "Audiobook"
     // An audiobook's entries carry their length as `duration` (a book without a TOC lists its tracks, which do).
-    let toc = manifest.toc.map { isAudio ? ChapterSpans.annotatedTOC(manifest) : $0 } ?? manifest.readingOrder
+    let toc = book.tableOfContents
     if context.json {
         Output.json(toc)
     } else {
         // For audio, each entry shows where it starts on the book's timeline (track durations + #t=) and how long
         // it lasts.
-        let spans = isAudio && manifest.toc != nil ? ChapterSpans.of(manifest) : []
+        let spans = book.tableOfContentsSpans
         var trackStarts: [String: Double] = [:]
         var elapsed = 0.0
         for item in manifest.readingOrder where manifest.toc == nil {

@@ -37,7 +37,7 @@ let watchCommand = Command(
         Output.error("no library account with a loans feed to watch: add one with `shelf account add URL`")
         return 0
     }
-    let lock = try WatchLock(directories: library.directories)
+    let lock = try library.watchLock()
     defer { lock.release() }
     let watcher = library.watcher(interval: interval)
     var failed = false
@@ -62,16 +62,8 @@ let watchCommand = Command(
 }
 
 private func installWatch(interval: TimeInterval, context: Context) throws -> Int32 {
-    let directories = try context.shelf.requireDirectories()
-    let environment = context.shelf.environment
-    let folder = try SystemdUnits.folder(environment: environment, directories: directories)
-    let executable = context.shelf.executablePath
-    var unitEnvironment: [String: String] = [:]
-    for name in ["SHELF_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "SHELF_PLUGIN_PATH"] {
-        if let value = environment[name], !value.isEmpty { unitEnvironment[name] = value }
-    }
-    let units = SystemdUnits(executable: executable, interval: interval, environment: unitEnvironment)
-    let written = try units.write(to: folder)
+    let units = try context.shelf.installWatchUnits(interval: interval)
+    let written = units.files
     if context.json {
         Output.json(WatchInstallJSON(files: written, interval: WatchInterval.systemd(interval),
                                 enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
