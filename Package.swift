@@ -46,13 +46,14 @@ let package = Package(
         .systemLibrary(name: "CZip", path: "Sources/CZip", pkgConfig: "libzip",
                        providers: [.apt(["libzip-dev"])]),
         // libzip's header (libzip-dev) with the library itself opened on first use, like CCurl.
-        .target(name: "CLibZip", path: "Sources/CLibZip", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CLibZip", dependencies: ["CLazyLibrary"], path: "Sources/CLibZip"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat",
                        providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])]),
-        // The loader libdbus, libmicrohttpd and libsecret (below) share: dlopen on first use, a table of
-        // functions, one sentence saying what is missing and which Debian package brings it.
+        // The loader libcurl, libzip, libdbus, libmicrohttpd and libsecret share: dlopen on first use (the first of
+        // a library's sonames that opens), a table of functions, one sentence saying what is missing and which Debian
+        // package brings it. Static, so the plugins that read ZIP (through CLibZip) keep a copy of their own.
         .target(name: "CLazyLibrary", path: "Sources/CLazyLibrary", linkerSettings: [.linkedLibrary("dl")]),
         // libdbus's headers (libdbus-1-dev) with the library itself opened on first use, like CCurl. A C target
         // cannot use pkg-config: these are `pkg-config --cflags dbus-1`, with arm64's folder beside x86-64's.
@@ -82,7 +83,7 @@ let package = Package(
         .target(name: "CInterrupt", path: "Sources/CInterrupt"),
 
         // libcurl's headers (libcurl4-openssl-dev) with the library itself opened on first use.
-        .target(name: "CCurl", path: "Sources/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CLazyLibrary"], path: "Sources/CCurl"),
 
         // The public contract: plain C99 headers, nothing else a plugin author needs. Beside them, the C
         // helper library for plugin authors (lib/) and the stand-in host (host/), built by their Makefile.
@@ -128,7 +129,7 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),

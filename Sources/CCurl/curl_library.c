@@ -1,12 +1,8 @@
 #include "CCurl.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
-#include <stdio.h>
+#include "CLazyLibrary.h"
 
-/* The sonames Debian ships: the OpenSSL build first (what libcurl4-openssl-dev links), then the
-   GnuTLS one, which has the same ABI. */
-static const char *const candidates[] = { "libcurl.so.4", "libcurl-gnutls.so.4" };
+#include <stdio.h>
 
 static struct {
     CURLcode (*global_init)(long flags);
@@ -21,51 +17,35 @@ static struct {
     time_t (*getdate)(const char *, const time_t *);
 } curl;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int ready;
+static const struct shelf_lazy_symbol symbols[] = {
+    { (void **)&curl.global_init, "curl_global_init" },
+    { (void **)&curl.easy_init, "curl_easy_init" },
+    { (void **)&curl.easy_cleanup, "curl_easy_cleanup" },
+    { (void **)&curl.easy_perform, "curl_easy_perform" },
+    { (void **)&curl.easy_strerror, "curl_easy_strerror" },
+    { (void **)&curl.easy_setopt, "curl_easy_setopt" },
+    { (void **)&curl.easy_getinfo, "curl_easy_getinfo" },
+    { (void **)&curl.slist_append, "curl_slist_append" },
+    { (void **)&curl.slist_free_all, "curl_slist_free_all" },
+    { (void **)&curl.getdate, "curl_getdate" },
+};
 
-#define RESOLVE(library, field, symbol)                                                       \
-    do {                                                                                       \
-        *(void **)(&curl.field) = dlsym(library, symbol);                                      \
-        if (!curl.field) {                                                                     \
-            snprintf(failure, sizeof failure, "libcurl has no %s: install libcurl 7.68 or newer " \
-                     "(apt-get install libcurl4)", symbol);                                    \
-            return;                                                                            \
-        }                                                                                      \
-    } while (0)
-
-static void load(void) {
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates && !library; i++)
-        library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "libcurl could not be opened (%s): install it with apt-get install libcurl4",
-                 dlerror());
-        return;
-    }
-    RESOLVE(library, global_init, "curl_global_init");
-    RESOLVE(library, easy_init, "curl_easy_init");
-    RESOLVE(library, easy_cleanup, "curl_easy_cleanup");
-    RESOLVE(library, easy_perform, "curl_easy_perform");
-    RESOLVE(library, easy_strerror, "curl_easy_strerror");
-    RESOLVE(library, easy_setopt, "curl_easy_setopt");
-    RESOLVE(library, easy_getinfo, "curl_easy_getinfo");
-    RESOLVE(library, slist_append, "curl_slist_append");
-    RESOLVE(library, slist_free_all, "curl_slist_free_all");
-    RESOLVE(library, getdate, "curl_getdate");
-    /* curl_global_init is not thread-safe: pthread_once makes this its only call. */
-    if (curl.global_init(CURL_GLOBAL_ALL) != CURLE_OK) {
-        snprintf(failure, sizeof failure, "libcurl could not start (curl_global_init failed)");
-        return;
-    }
-    ready = 1;
+/* curl_global_init is not thread-safe: the loader's lock makes this its only call. */
+static int start(char *failure, size_t size) {
+    if (curl.global_init(CURL_GLOBAL_ALL) == CURLE_OK) return 0;
+    snprintf(failure, size, "libcurl could not start (curl_global_init failed)");
+    return -1;
 }
 
-const char *shelf_curl_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+/* The sonames Debian ships: the OpenSSL build first (what libcurl4-openssl-dev links), then the GnuTLS one, which
+   has the same ABI. */
+static struct shelf_lazy_library library = {
+    .sonames = { "libcurl.so.4", "libcurl-gnutls.so.4" }, .what = "libcurl", .needs = "libcurl 7.68 or newer",
+    .package = "libcurl4", .symbols = symbols, .symbol_count = sizeof symbols / sizeof *symbols, .start = start,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+const char *shelf_curl_load(void) { return shelf_lazy_load(&library); }
 
 /* Handles only exist after a successful load, so the functions taking one need no check. */
 CURL *shelf_curl_easy_init(void) { return shelf_curl_load() ? NULL : curl.easy_init(); }

@@ -103,8 +103,9 @@ static int start_threads(char *failure, size_t size) {
 
 /* libdbus-1-3, Debian's package of the library (and everyone else's name for it). */
 static struct shelf_lazy_library library = {
-    "libdbus-1.so.3", "libdbus", "libdbus", "libdbus-1-3", symbols, sizeof symbols / sizeof *symbols, start_threads,
-    PTHREAD_MUTEX_INITIALIZER, 0, 0, "",
+    .sonames = { "libdbus-1.so.3" }, .what = "libdbus", .needs = "libdbus", .package = "libdbus-1-3",
+    .symbols = symbols, .symbol_count = sizeof symbols / sizeof *symbols, .start = start_threads,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 const char *shelf_dbus_load(void) { return shelf_lazy_load(&library); }

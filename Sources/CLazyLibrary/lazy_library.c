@@ -4,11 +4,16 @@
 #include <stdio.h>
 
 static void load(struct shelf_lazy_library *l) {
-    void *handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
+    void *handle = NULL;
+    for (size_t i = 0; i < SHELF_LAZY_MAX_SONAMES && l->sonames[i] && !handle; i++) {
+        handle = dlopen(l->sonames[i], RTLD_NOW | RTLD_LOCAL);
+        if (handle) l->opened = l->sonames[i];
+    }
     if (!handle) {
+        /* dlerror says why the last candidate failed, which names it. */
         const char *why = dlerror();
         snprintf(l->failure, sizeof l->failure, "%s could not be opened (%s): install it with apt-get install %s",
-                 l->what, why ? why : l->soname, l->package);
+                 l->what, why ? why : l->sonames[0], l->package);
         return;
     }
     for (size_t i = 0; i < l->symbol_count; i++) {
@@ -16,7 +21,7 @@ static void load(struct shelf_lazy_library *l) {
         *l->symbols[i].slot = dlsym(handle, l->symbols[i].name);
         if (!*l->symbols[i].slot) {
             snprintf(l->failure, sizeof l->failure, "the %s found has no %s: install %s with apt-get install %s",
-                     l->soname, l->symbols[i].name, l->needs, l->package);
+                     l->opened, l->symbols[i].name, l->needs, l->package);
             return;
         }
     }

@@ -1,7 +1,7 @@
 #include "CLibZip.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
+#include "CLazyLibrary.h"
+
 #include <stdio.h>
 #include <zip.h>
 
@@ -15,9 +15,6 @@ _Static_assert(SHELF_ZIP_ER_MULTIDISK == ZIP_ER_MULTIDISK && SHELF_ZIP_ER_SEEK =
                SHELF_ZIP_ER_ENCRNOTSUPP == ZIP_ER_ENCRNOTSUPP && SHELF_ZIP_ER_NOPASSWD == ZIP_ER_NOPASSWD &&
                SHELF_ZIP_ER_COMPRESSED_DATA == ZIP_ER_COMPRESSED_DATA,
                "SHELF_ZIP_ER_* must equal libzip's ZIP_ER_*");
-
-/* Debian's sonames: libzip4 (bookworm), then libzip5 (trixie), which kept every call used here. */
-static const char *const candidates[] = { "libzip.so.4", "libzip.so.5" };
 
 static struct {
     zip_t *(*open)(const char *, int, int *);
@@ -35,54 +32,30 @@ static struct {
     void (*error_fini)(zip_error_t *);
 } zip;
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static char failure[512];
-static int ready;
-
-/* Each entry point and where it goes: one loop resolves them all. */
-static const struct {
-    const char *symbol;
-    void **slot;
-} entry_points[] = {
-    { "zip_open", (void **)&zip.open },
-    { "zip_discard", (void **)&zip.discard },
-    { "zip_get_num_entries", (void **)&zip.get_num_entries },
-    { "zip_stat_index", (void **)&zip.stat_index },
-    { "zip_get_error", (void **)&zip.get_error },
-    { "zip_fopen_index", (void **)&zip.fopen_index },
-    { "zip_fread", (void **)&zip.fread },
-    { "zip_file_get_error", (void **)&zip.file_get_error },
-    { "zip_fclose", (void **)&zip.fclose },
-    { "zip_error_code_zip", (void **)&zip.error_code_zip },
-    { "zip_error_init_with_code", (void **)&zip.error_init_with_code },
-    { "zip_error_strerror", (void **)&zip.error_strerror },
-    { "zip_error_fini", (void **)&zip.error_fini },
+static const struct shelf_lazy_symbol symbols[] = {
+    { (void **)&zip.open, "zip_open" },
+    { (void **)&zip.discard, "zip_discard" },
+    { (void **)&zip.get_num_entries, "zip_get_num_entries" },
+    { (void **)&zip.stat_index, "zip_stat_index" },
+    { (void **)&zip.get_error, "zip_get_error" },
+    { (void **)&zip.fopen_index, "zip_fopen_index" },
+    { (void **)&zip.fread, "zip_fread" },
+    { (void **)&zip.file_get_error, "zip_file_get_error" },
+    { (void **)&zip.fclose, "zip_fclose" },
+    { (void **)&zip.error_code_zip, "zip_error_code_zip" },
+    { (void **)&zip.error_init_with_code, "zip_error_init_with_code" },
+    { (void **)&zip.error_strerror, "zip_error_strerror" },
+    { (void **)&zip.error_fini, "zip_error_fini" },
 };
 
-static void load(void) {
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof candidates / sizeof *candidates && !library; i++)
-        library = dlopen(candidates[i], RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "libzip could not be opened (%s): install it with apt-get install libzip4",
-                 dlerror());
-        return;
-    }
-    for (size_t i = 0; i < sizeof entry_points / sizeof *entry_points; i++) {
-        *entry_points[i].slot = dlsym(library, entry_points[i].symbol);
-        if (!*entry_points[i].slot) {
-            snprintf(failure, sizeof failure, "libzip has no %s: install libzip 1.7 or newer (apt-get install libzip4)",
-                     entry_points[i].symbol);
-            return;
-        }
-    }
-    ready = 1;
-}
+/* Debian's sonames: libzip4 (bookworm), then libzip5 (trixie), which kept every call used here. */
+static struct shelf_lazy_library library = {
+    .sonames = { "libzip.so.4", "libzip.so.5" }, .what = "libzip", .needs = "libzip 1.7 or newer",
+    .package = "libzip4", .symbols = symbols, .symbol_count = sizeof symbols / sizeof *symbols,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
+};
 
-const char *shelf_zip_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+const char *shelf_zip_load(void) { return shelf_lazy_load(&library); }
 
 /* Archives only exist after a successful load, so the functions taking one need no check. */
 shelf_zip_archive *shelf_zip_open(const char *path, int *error) {

@@ -30,8 +30,9 @@ static const struct shelf_lazy_symbol symbols[] = {
 
 /* Debian's libmicrohttpd12. */
 static struct shelf_lazy_library library = {
-    "libmicrohttpd.so.12", "libmicrohttpd", "libmicrohttpd 0.9.71 or newer", "libmicrohttpd12",
-    symbols, sizeof symbols / sizeof *symbols, NULL, PTHREAD_MUTEX_INITIALIZER, 0, 0, "",
+    .sonames = { "libmicrohttpd.so.12" }, .what = "libmicrohttpd", .needs = "libmicrohttpd 0.9.71 or newer",
+    .package = "libmicrohttpd12", .symbols = symbols, .symbol_count = sizeof symbols / sizeof *symbols,
+    .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 const char *shelf_mhd_load(void) { return shelf_lazy_load(&library); }

@@ -45,8 +45,8 @@ static const struct shelf_lazy_symbol symbols[] = {
 
 /* Debian's libsecret-1-0. */
 static struct shelf_lazy_library library = {
-    "libsecret-1.so.0", "libsecret", "libsecret", "libsecret-1-0", symbols, sizeof symbols / sizeof *symbols, NULL,
-    PTHREAD_MUTEX_INITIALIZER, 0, 0, "",
+    .sonames = { "libsecret-1.so.0" }, .what = "libsecret", .needs = "libsecret", .package = "libsecret-1-0",
+    .symbols = symbols, .symbol_count = sizeof symbols / sizeof *symbols, .lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
 const char *shelf_secret_load(void) { return shelf_lazy_load(&library); }

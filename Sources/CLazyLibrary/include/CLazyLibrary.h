@@ -4,10 +4,11 @@
 #include <pthread.h>
 #include <stddef.h>
 
-/* A system library shelf opens on first use instead of linking (libsecret, libdbus, libmicrohttpd): a command
- * that never needs it pays nothing for it, and a machine without it still runs every other command. Each
- * loader fills its table of functions once, under a lock, and says in one sentence what is missing and which
- * Debian package brings it. */
+/* A system library shelf opens on first use instead of linking (libcurl, libzip, libsecret, libdbus,
+ * libmicrohttpd): a command that never needs it pays nothing for it, and a machine without it still runs every
+ * other command. Each loader fills its table of functions once, under a lock, and says in one sentence what is
+ * missing and which Debian package brings it. Plugins link it too (libzip): it is static and they export only
+ * their entry point, so each keeps a copy of its own. */
 
 /* One function to look up: where its address goes, and its name in the library. */
 struct shelf_lazy_symbol {
@@ -15,8 +16,12 @@ struct shelf_lazy_symbol {
     const char *name;
 };
 
+#define SHELF_LAZY_MAX_SONAMES 4
+
 struct shelf_lazy_library {
-    const char *soname;     /* what dlopen opens: "libsecret-1.so.0" */
+    /* What dlopen tries, in order, until one opens: { "libcurl.so.4", "libcurl-gnutls.so.4" } (the sonames Debian
+     * ships the same ABI under); the unused rest stays NULL. */
+    const char *sonames[SHELF_LAZY_MAX_SONAMES];
     const char *what;       /* the library in a sentence: "libsecret" */
     const char *needs;      /* what to install when a function is missing: "libsecret", "libmicrohttpd 0.9.71 or newer" */
     const char *package;    /* the Debian package: "libsecret-1-0" */
@@ -27,6 +32,7 @@ struct shelf_lazy_library {
 
     pthread_mutex_t lock;   /* PTHREAD_MUTEX_INITIALIZER */
     int tried, ready;
+    const char *opened;     /* the soname that opened */
     char failure[512];
 };
 
