@@ -28,8 +28,10 @@ public final class AudioBook: @unchecked Sendable {
     public let input: PublicationInput
     public let manifest: Manifest
     public let tracks: [Track]
-    /// Local files for remote tracks, by track index, once downloaded (see Downloads).
-    public var localFiles: [Int: String] = [:]
+    /// Local files for remote tracks, by track index, once downloaded (see Downloads). Under `filesLock`: parts
+    /// arrive on the downloader's threads while the engine opens tracks on the playing thread.
+    private var localFiles: [Int: String] = [:]
+    private let filesLock = NSLock()
     private let handle: OpaquePointer
     private let format: UnsafePointer<shelf_format_v1>
     let audio: UnsafePointer<shelf_audio_v1>
@@ -91,6 +93,19 @@ public final class AudioBook: @unchecked Sendable {
 
     public var title: String { manifest.title ?? (input.path as NSString).lastPathComponent }
 
+    /// The downloaded file of a remote track, once it is whole here.
+    public func localFile(_ index: Int) -> String? { filesLock.withLock { localFiles[index] } }
+
+    /// Records the file a remote track was downloaded to; false when one was recorded already.
+    @discardableResult
+    public func adoptLocalFile(_ path: String, track index: Int) -> Bool {
+        filesLock.withLock {
+            guard localFiles[index] == nil else { return false }
+            localFiles[index] = path
+            return true
+        }
+    }
+
     /// Opens a decoder for a track; `sampleRate`/`channels` 0 mean the track's own. `file` reads the track from
     /// that file instead (a part still downloading: the decoder plays the bytes already there).
     public func openDecoder(track index: Int, sampleRate: Int = 0, channels: Int = 0, file: String? = nil) throws -> TrackPCMDecoder {
@@ -99,7 +114,7 @@ public final class AudioBook: @unchecked Sendable {
         }
         let track = tracks[index]
         var options: String?
-        if let file = file ?? localFiles[index] {
+        if let file = file ?? localFile(index) {
             options = ReadiumJSON.encode(["file": file])
         }
         return try TrackPCMDecoder(book: self, href: track.href, options: options, sampleRate: sampleRate, channels: channels)

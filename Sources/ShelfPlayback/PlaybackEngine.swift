@@ -90,7 +90,7 @@ public final class PlaybackEngine: @unchecked Sendable {
                 growingFile: ((Int) -> String?)? = nil) throws {
         self.book = book
         self.options = options
-        let available = isTrackAvailable ?? { i in !book.tracks[i].isRemote || book.localFiles[i] != nil }
+        let available = isTrackAvailable ?? { i in !book.tracks[i].isRemote || book.localFile(i) != nil }
         let growing = growingFile ?? { _ in nil }
         self.isTrackAvailable = available
         self.growingFile = growing
@@ -111,6 +111,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         channels = min(probe.channels, 2)
         var lengths: [Int64] = []
         var exact: [Bool] = []
+        var known: [Bool] = []
         for track in book.tracks {
             var length: Int64?
             var isExact = false
@@ -126,8 +127,11 @@ public final class PlaybackEngine: @unchecked Sendable {
             if length == nil, let s = track.declaredDuration { length = Int64((s * Double(sampleRate)).rounded()) }
             lengths.append(length ?? 0)
             exact.append(isExact)
+            // A remote part with no duration in its manifest, not here yet: its length is learnt when it arrives
+            // (trackBecameAvailable) or plays. A track that is here but cannot be measured plays as damaged.
+            known.append(length != nil || available(track.index))
         }
-        timeline = Timeline(sampleRate: sampleRate, lengths: lengths, exact: exact)
+        timeline = Timeline(sampleRate: sampleRate, lengths: lengths, exact: exact, known: known)
         chapters = Chapters.from(book.manifest)
         stretcher = TimeStretcher(sampleRate: sampleRate, channels: channels)
         limiter = VolumeLimiter(sampleRate: sampleRate)
@@ -254,7 +258,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// A track that arrived (downloaded) or was measured: its exact length replaces the estimate.
     public func trackBecameAvailable(_ index: Int) {
         change {
-            guard book.tracks.indices.contains(index),
+            guard book.tracks.indices.contains(index), !timeline.exact[index],
                   // As at the start: not measured, the estimate stays, and playing the track says what is wrong.
                   let d = try? book.openDecoder(track: index, sampleRate: sampleRate, channels: channels),
                   let frames = d.totalFrames else { return }
@@ -287,6 +291,15 @@ public final class PlaybackEngine: @unchecked Sendable {
             if chapterStart(i) <= global { found = i } else { break }
         }
         return found ?? (chapters.isEmpty ? nil : 0)
+    }
+
+    /// Whether where chapter `index` ends is known: every track before the one its end is in has a length. Until
+    /// then the chapter runs on (the sleep timer at its end waits, and its time left is not said).
+    public func isChapterEndKnown(_ index: Int) -> Bool {
+        var next = index + 1
+        while chapters.indices.contains(next), chapterStart(next) <= chapterStart(index) { next += 1 }
+        let endTrack = chapters.indices.contains(next) ? chapters[next].track : timeline.trackCount
+        return !timeline.known.prefix(endTrack).contains(false)
     }
 
     public func chapterEnd(_ index: Int) -> Int64 {
@@ -363,7 +376,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// the frames produced, or -1 when the next track is not here yet.
     private func produceLocked(into input: inout [Float], output: inout [Float]) throws -> Int {
         output.removeAll(keepingCapacity: true)
-        if position >= timeline.totalFrames, continuing == nil || continuing.map({ timeline.exact[$0.track] }) == true {
+        if position >= timeline.totalFrames, continuing == nil || continuing.map({ timeline.exact[$0.track] }) == true,
+           // A track whose length is not known yet is still to play, not past the end.
+           timeline.known[timeline.locate(position).track] {
             stretcher.flush(into: &output)
             finishOutput(&output)
             // What the stretcher still held is heard too.
@@ -426,7 +441,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         if timeline.exact[track] { want = Int(min(Int64(want), max(0, timeline.lengths[track] - offset))) }
         // The sleep timer at the end of a chapter stops right there.
         var chapterStop: Int64?
-        if sleep?.mode == .endOfChapter, let c = chapterIndex(at: position) {
+        if sleep?.mode == .endOfChapter, let c = chapterIndex(at: position), isChapterEndKnown(c) {
             let end = chapterEnd(c)
             chapterStop = end
             want = Int(min(Int64(want), max(0, end - position)))
@@ -540,6 +555,8 @@ public final class PlaybackEngine: @unchecked Sendable {
             emit(.trackProblem(track, "\(trackName(track)) cannot be played (\(why)); going on with the next track"))
         }
         skipped.insert(track)
+        // A track of unknown length that cannot play lasts nothing: the next one plays after it.
+        if !timeline.known[track] { timeline.setLength(0, ofTrack: track, exact: false) }
         continuing = nil
         position = timeline.start(ofTrack: track + 1)
         decoder = nil
@@ -620,9 +637,9 @@ public final class PlaybackEngine: @unchecked Sendable {
             }
         }
         return PlaybackState(
-            playing: playing, ended: ended, position: timeline.seconds(heard), duration: timeline.duration,
+            playing: playing, ended: ended, position: timeline.seconds(heard), duration: timeline.isLengthKnown ? timeline.duration : nil,
             track: timeline.locate(heard).track, chapter: c, chapterTitle: c.map { chapters[$0].title },
-            chapterElapsed: timeline.seconds(max(0, heard - start)), chapterRemaining: timeline.seconds(max(0, end - heard)),
+            chapterElapsed: timeline.seconds(max(0, heard - start)), chapterRemaining: c.map(isChapterEndKnown) == false ? nil : timeline.seconds(max(0, end - heard)),
             speed: speed, volume: volume, sleep: sleepText, sleepRemaining: sleepLeft,
             listened: Double(listenedFrames) / Double(sampleRate), waitingFor: waitingFor)
     }

@@ -6,12 +6,14 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
     public var ended: Bool
     /// Seconds on the book's timeline.
     public var position: Double
-    public var duration: Double
+    /// The book's length; nil while a part whose manifest gives no duration has not arrived to be measured.
+    public var duration: Double?
     public var track: Int
     public var chapter: Int?
     public var chapterTitle: String?
     public var chapterElapsed: Double
-    public var chapterRemaining: Double
+    /// Nil while the chapter's end is in parts not measured yet (see `duration`).
+    public var chapterRemaining: Double?
     public var speed: Double
     public var volume: Double
     /// "end of chapter", or minutes as a number; nil when no timer is set.
@@ -23,14 +25,26 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
     /// Set while the engine waits for a track still downloading.
     public var waitingFor: String?
 
+    /// What is said in place of the book's length while it is not known.
+    public static let lengthUnknown = "the book's length is known once every part has downloaded"
+
     /// One line of words a screen reader can follow.
     public var sentence: String {
         var parts: [String] = []
         parts.append(ended ? "Finished" : playing ? "Playing" : "Paused")
         if let chapterTitle, let chapter { parts.append("chapter \(chapter + 1), \(chapterTitle)") }
         // What is left is said in listening time: at 2x, ten minutes of chapter take five.
-        parts.append("\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining / max(speed, 0.01))) left in the chapter")
-        parts.append("\(PlaybackTime.words(position)) of \(PlaybackTime.words(duration)) in the book")
+        if let chapterRemaining {
+            parts.append("\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining / max(speed, 0.01))) left in the chapter")
+        } else {
+            parts.append("\(PlaybackTime.words(chapterElapsed)) in the chapter")
+        }
+        if let duration {
+            parts.append("\(PlaybackTime.words(position)) of \(PlaybackTime.words(duration)) in the book")
+        } else {
+            parts.append("\(PlaybackTime.words(position)) in the book")
+            parts.append(Self.lengthUnknown)
+        }
         parts.append("speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
         if volume != 1 { parts.append("volume \(Int((volume * 100).rounded())) percent") }
         if let sleep {

@@ -2,21 +2,32 @@ import Foundation
 
 /// One timeline over every track: a global frame ↔ (track, frame within the track). Lengths
 /// start as the best guess (the decoder's count, else the manifest's duration) and are corrected
-/// when a track is measured or decoded to its end.
+/// when a track is measured or decoded to its end. A track nothing has measured or declared yet (a
+/// remote part whose manifest gives no duration) has no length: it counts 0 frames until it is
+/// measured, and the book's length is unknown meanwhile (`isLengthKnown`), never 0 as if known.
 public struct Timeline: Sendable, Equatable {
     public let sampleRate: Int
     public private(set) var lengths: [Int64]
     /// True where the length is exact (measured), false where it is the manifest's estimate.
     public private(set) var exact: [Bool]
+    /// False where nothing says how long the track is yet (its length counts 0 until then).
+    public private(set) var known: [Bool]
     private var starts: [Int64]
 
-    public init(sampleRate: Int, lengths: [Int64], exact: [Bool]) {
+    public init(sampleRate: Int, lengths: [Int64], exact: [Bool], known: [Bool]? = nil) {
         self.sampleRate = max(1, sampleRate)
         self.lengths = lengths.map { max(0, $0) }
         self.exact = exact.count == lengths.count ? exact : Array(repeating: false, count: lengths.count)
+        self.known = known.flatMap { $0.count == lengths.count ? $0 : nil } ?? Array(repeating: true, count: lengths.count)
         self.starts = []
         recompute()
     }
+
+    /// Whether every track's length is measured or declared: only then is `duration` the book's length.
+    public var isLengthKnown: Bool { !known.contains(false) }
+
+    /// The tracks whose length nothing gives yet.
+    public var unknownTracks: Int { known.filter { !$0 }.count }
 
     private mutating func recompute() {
         var s: [Int64] = []
@@ -41,7 +52,8 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// The track holding a global frame and the offset inside it. A frame on a boundary belongs to
-    /// the later track; the end of the book is the end of the last track.
+    /// the later track, and to the first track of unknown length there (it plays next); the end of the
+    /// book is the end of the last track.
     public func locate(_ global: Int64) -> (track: Int, offset: Int64) {
         guard !lengths.isEmpty else { return (0, 0) }
         let g = min(max(0, global), totalFrames)
@@ -50,9 +62,11 @@ public struct Timeline: Sendable, Equatable {
             let mid = (lo + hi + 1) / 2
             if starts[mid] <= g { lo = mid } else { hi = mid - 1 }
         }
-        // Skip empty tracks forward, except at the very end.
+        // Back to the first track starting here (those before it in this place are empty), then forward past the
+        // empty ones whose length is known, except at the very end.
         var t = lo
-        while t < lengths.count - 1, g - starts[t] >= lengths[t] { t += 1 }
+        while t > 0, starts[t - 1] == g { t -= 1 }
+        while t < lengths.count - 1, known[t], g - starts[t] >= lengths[t] { t += 1 }
         return (t, min(g - starts[t], lengths[t]))
     }
 
@@ -66,6 +80,7 @@ public struct Timeline: Sendable, Equatable {
         guard lengths.indices.contains(i) else { return }
         lengths[i] = max(0, frames)
         exact[i] = isExact
+        known[i] = true
         recompute()
     }
 }

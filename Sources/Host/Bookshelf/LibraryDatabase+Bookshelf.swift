@@ -122,14 +122,17 @@ extension LibraryDatabase {
     }
 
     /// Saves where the listener is in an audiobook — the locator, the seconds of its length heard, and when it was
-    /// opened — in one transaction, as `saveReadingPlace` does for pages.
-    public func saveListeningPlace(bookID: String, locator: String, seconds: Double, duration: Double, at date: Date = Date()) throws {
+    /// opened — in one transaction, as `saveReadingPlace` does for pages. Without a length (parts not measured
+    /// yet) the progress is left as it was: a percentage of a wrong length would be said as if true.
+    public func saveListeningPlace(bookID: String, locator: String, seconds: Double, duration: Double?, at date: Date = Date()) throws {
         try connection.transaction {
             try savePosition(ReadingPosition(bookID: bookID, locator: locator, updatedAt: date))
-            try connection.execute("""
-                INSERT INTO listening_progress (book_id, seconds, duration, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (book_id) DO UPDATE SET seconds = excluded.seconds, duration = excluded.duration, updated_at = excluded.updated_at
-                """, [bookID, max(0, seconds), max(0, duration), date.databaseMilliseconds])
+            if let duration {
+                try connection.execute("""
+                    INSERT INTO listening_progress (book_id, seconds, duration, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (book_id) DO UPDATE SET seconds = excluded.seconds, duration = excluded.duration, updated_at = excluded.updated_at
+                    """, [bookID, max(0, seconds), max(0, duration), date.databaseMilliseconds])
+            }
             try connection.execute("UPDATE books SET opened_at = ? WHERE id = ?", [date.databaseMilliseconds, bookID])
         }
     }

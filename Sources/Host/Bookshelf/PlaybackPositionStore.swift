@@ -43,7 +43,7 @@ public final class PlaybackPositionStore: PlaybackPositionSaving, @unchecked Sen
                                                // Microseconds: the same frame comes back at any sample rate.
                                                fragments: ["t=" + String(format: "%.6f", seconds)]))
         try database.saveListeningPlace(bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global),
-                                        duration: timeline.duration)
+                                        duration: timeline.isLengthKnown ? timeline.duration : nil)
     }
 
     /// The saved position on this timeline, in global frames; nil when there is none. A position that cannot be read

@@ -43,18 +43,14 @@ public final class RemoteAudiobook: @unchecked Sendable {
             let fresh = try AudioBook(path: manifestFile.path, uri: manifestURL.absoluteString, router: router)
             return try Self.trackURLs(fresh)
         }
-        for part in downloader.snapshot where part.state == .complete { book.localFiles[part.index] = part.destination.path }
+        for part in downloader.snapshot where part.state == .complete { book.adoptLocalFile(part.destination.path, track: part.index) }
     }
 
-    /// Marks the parts that are whole as playable files of the book; returns the indices newly added.
+    /// Marks the parts that are whole as playable files of the book; returns the indices newly added. Safe from
+    /// any thread (the downloader's, as parts arrive, and the player's).
     @discardableResult
     public func adoptCompletedParts() -> [Int] {
-        var added: [Int] = []
-        for part in downloader.snapshot where part.state == .complete && book.localFiles[part.index] == nil {
-            book.localFiles[part.index] = part.destination.path
-            added.append(part.index)
-        }
-        return added
+        downloader.snapshot.filter { $0.state == .complete && book.adoptLocalFile($0.destination.path, track: $0.index) }.map(\.index)
     }
 
     /// The `.part` file of a part still downloading (or left by an interrupted run), once it holds enough to start

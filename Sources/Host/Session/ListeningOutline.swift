@@ -17,7 +17,7 @@ extension ListeningSession {
         public let title: String?
         /// Its media type, when the manifest says.
         public let type: String?
-        /// Seconds on the book's timeline (0 while unknown).
+        /// Seconds on the book's timeline (0 while unknown: see `ListeningSession.duration`).
         public let duration: Double
         /// Whether it is whole here (a remote book's parts download while it plays).
         public let available: Bool
@@ -63,8 +63,9 @@ extension ListeningSession {
 
     /// The saved place in frames, unless there is none or it is within the book's last second (finished).
     func resumableFrame() throws -> Int64? {
+        // Finished only when the book's length is known: a place in parts not measured yet is not past the end.
         guard let saved = try positions.restore(book: engine.book, timeline: engine.timeline),
-              saved < engine.timeline.totalFrames - Int64(engine.sampleRate) else { return nil }
+              !engine.timeline.isLengthKnown || saved < engine.timeline.totalFrames - Int64(engine.sampleRate) else { return nil }
         return saved
     }
 }

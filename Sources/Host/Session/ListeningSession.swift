@@ -63,13 +63,15 @@ public final class ListeningSession: @unchecked Sendable {
         }
         positions = PlaybackPositionStore(database: database, shelfID: onShelf?.book.id)
         bookID = positions.id(for: book)
-        try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0)
+        let arrivals = PartArrivals()
+        try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0, arrivals: arrivals)
         engine = try PlaybackEngine(book: book, options: options, isTrackAvailable: remote.map { r in
             { i in
                 if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
                 return false
             }
         }, growingFile: remote.map { r in { i in r.growingFile(i) } })
+        if let remote { arrivals.attach(engine, remote) }
         engine.positionStore = positions
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
@@ -94,7 +96,12 @@ public final class ListeningSession: @unchecked Sendable {
         switch start {
         case .time(let seconds):
             guard seconds <= engine.timeline.duration else {
-                throw ShelfError(.usage, "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(engine.timeline.duration))",
+                guard let duration else {
+                    throw ShelfError(.temporary, "\(PlaybackTime.clock(seconds)) is past the \(PlaybackTime.clock(engine.timeline.duration)) measured "
+                                     + "so far: the book's length is known once every part has downloaded",
+                                     subject: remote?.url.absoluteString, hint: "`shelf fetch URL` downloads every part; then start where you like.")
+                }
+                throw ShelfError(.usage, "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(duration))",
                                  hint: "`shelf toc` shows where each chapter starts.")
             }
             engine.seek(to: seconds)
@@ -139,7 +146,9 @@ public final class ListeningSession: @unchecked Sendable {
     /// Stops `run` (the position is saved as it stops).
     public func quit() { engine.quit() }
     /// The book's length in seconds.
-    public var duration: Double { engine.timeline.duration }
+    /// The book's length in seconds; nil while a part whose manifest gives no duration has not arrived to be
+    /// measured (it is never 0 as if known).
+    public var duration: Double? { engine.timeline.isLengthKnown ? engine.timeline.duration : nil }
     /// Where a chapter starts on the book's timeline, in seconds.
     public func start(of chapter: Chapter) -> Double { engine.timeline.seconds(engine.chapterStart(chapter.index)) }
     /// Whether a chapter can be chosen now: its part is here (a remote book's parts download while it plays).
@@ -175,7 +184,7 @@ public final class ListeningSession: @unchecked Sendable {
     /// Saves the place a player outside the host has reached (seconds on the book's timeline), as the engine saves
     /// its own, and publishes it. An error says the position was not saved.
     public func reportPosition(seconds: Double, playing: Bool) throws {
-        let clamped = max(0, min(seconds, engine.timeline.duration))
+        let clamped = max(0, min(seconds, duration ?? seconds))
         try positions.save(book: book, timeline: engine.timeline, at: engine.timeline.frames(clamped))
         shelf.events.publish(.listening(bookID: bookID, position: clamped, playing: playing))
     }
@@ -196,10 +205,13 @@ public final class ListeningSession: @unchecked Sendable {
     }
 
     /// Starts downloading the parts (if remote) and waits until the one holding `track` can play: whole, or its
-    /// first bytes here and opening as audio (a container that keeps its index at the end waits to be whole).
-    static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor track: Int) throws {
+    /// first bytes here and opening as audio (a container that keeps its index at the end waits to be whole). Each
+    /// part that arrives whole goes to `arrivals`.
+    static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor track: Int, arrivals: PartArrivals) throws {
         guard let remote else { return }
-        AudiobookDownloads.track(remote, in: store)
+        AudiobookDownloads.track(remote, in: store) { part in
+            if part.state == .complete { arrivals.arrived(part.index, of: remote) }
+        }
         remote.downloader.start()
         var triedAt: Int64 = 0
         while !remote.downloader.isComplete(track) {

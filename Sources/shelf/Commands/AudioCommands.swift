@@ -125,7 +125,7 @@ let playCommand = Command(
     if context.json && !toStdout {
         Output.json(PlayReport(title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state))
     } else if !toStdout {
-        Output.line("Stopped by \(reason) at \(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration)); "
+        Output.line("Stopped by \(reason) at \(PlaybackTime.clock(state.position))\(state.duration.map { " of \(PlaybackTime.clock($0))" } ?? " (\(PlaybackState.lengthUnknown))"); "
                     + "\(PlaybackTime.words(state.listened)) listened.")
     }
     return 0

@@ -34,7 +34,7 @@ let listenCommand = Command(
     }
     let (session, started, output) = try startPlayback(args, context, options: options)
     let player = TerminalPlayer(session: session)
-    Output.line("\"\(session.title)\", \(session.chapters.count) chapters, \(PlaybackTime.words(session.duration)); \(started). Paused: press space to play, h for help, q to quit.")
+    Output.line("\"\(session.title)\", \(session.chapters.count) chapters, \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
     session.onEvent = { player.handle($0) }
     // The output belongs to the playing thread from here on: nothing below uses it on this thread.

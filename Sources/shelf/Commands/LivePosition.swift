@@ -16,11 +16,15 @@ final class LivePosition: @unchecked Sendable {
 
     /// "0:12 of 0:42, chapter 2 of 3, Two; 0:15 left at 2x": what is left is listening time at the speed chosen.
     static func line(_ state: PlaybackState, chapters: Int) -> String {
-        var text = "\(PlaybackTime.clock(state.position)) of \(PlaybackTime.clock(state.duration))"
+        var text = PlaybackTime.clock(state.position) + (state.duration.map { " of \(PlaybackTime.clock($0))" } ?? "")
         if let c = state.chapter, let title = state.chapterTitle { text += ", chapter \(c + 1) of \(chapters), \(title)" }
         let speed = max(state.speed, 0.01)
-        text += "; \(PlaybackTime.clock(max(0, state.duration - state.position) / speed)) left"
-        if speed != 1 { text += " at \(String(format: "%g", speed))x" }
+        if let duration = state.duration {
+            text += "; \(PlaybackTime.clock(max(0, duration - state.position) / speed)) left"
+            if speed != 1 { text += " at \(String(format: "%g", speed))x" }
+        } else {
+            text += "; \(PlaybackState.lengthUnknown)"
+        }
         if let waiting = state.waitingFor { text += "; waiting for \(waiting) to download" }
         return text
     }
