@@ -12,11 +12,13 @@ import Glibc
 /// writes through the database's lock, and the listener for events is kept under `lock`.
 public final class ListeningSession: @unchecked Sendable {
     public let shelf: Shelf
-    public let book: AudioBook
+    let book: AudioBook
     /// The remote book's downloads, when it is one.
     public let remote: RemoteAudiobook?
-    public let engine: PlaybackEngine
-    public let positions: PlaybackPositionStore
+    // The engine and where the place is kept stay behind the session: a front end uses its controls (one place for
+    // what every control does).
+    let engine: PlaybackEngine
+    let positions: PlaybackPositionStore
     public let bookID: String
 
     private let lock = NSLock()
