@@ -296,10 +296,6 @@ static void disconnect(shelf_connection *connection)
     }
 }
 
-static const shelf_readinglist_v1 readinglist = {
-    sizeof(shelf_readinglist_v1), describe, connect, pull, push, authorize_begin, authorize_complete, disconnect,
-};
-
 /* ----- the descriptor ----------------------------------------------------------------------- */
 
 static shelf_status init(const shelf_host *host, shelf_error *err)
@@ -313,6 +309,15 @@ static void deinit(void)
 {
     g_host = NULL;
 }
+
+/* A file that reuses the calls above includes this one with TSVLIST_CALLS_ONLY defined and gives its own table
+ * and descriptor (shelf's tests do: Examples/broken-plugins/faulty-connector.c is this connector with one
+ * deliberate bug per build). */
+#ifndef TSVLIST_CALLS_ONLY
+
+static const shelf_readinglist_v1 readinglist = {
+    sizeof(shelf_readinglist_v1), describe, connect, pull, push, authorize_begin, authorize_complete, disconnect,
+};
 
 static const void *get_extension(const char *id)
 {
@@ -335,3 +340,5 @@ SHELF_EXPORT const shelf_plugin_descriptor *shelf_plugin_entry(void)
 {
     return &descriptor;
 }
+
+#endif

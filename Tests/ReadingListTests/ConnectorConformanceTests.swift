@@ -95,12 +95,12 @@ final class ConnectorConformanceTests: ShelfTestCase {
         XCTAssertEqual(google.ids(on: 4).sorted(), ["gen001", "gen002"], "the pushed reads were already there")
     }
 
-    /// Each deliberate bug of Examples/broken-plugins/faulty-connector.c fails its configured check with a message
-    /// naming the call; without a bug the same connector passes.
+    /// Each deliberate bug of Examples/broken-plugins/faulty-connector.c (the example TSV connector, included, with
+    /// push added) fails its configured check with a message naming the call; without a bug the same connector passes.
     func testEachConnectorBugFailsItsCheckNamingTheCall() throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.route("GET", "/list") { _ in .text("Mort\tread\nPippi Longstocking\tto-read\n") }
+        server.route("GET", "/list") { _ in .text("9780061020681\tMort\tTerry Pratchett\tread\n\tPippi Longstocking\tAstrid Lindgren\tto-read\n") }
         func build(_ bug: String?) throws -> String {
             try connector("Examples/broken-plugins/faulty-connector.c", output: "libshelf-faulty-connector\(bug.map { "-" + $0 } ?? "").so",
                           flags: bug.map { ["-DBUG=\($0)"] } ?? [])
@@ -108,10 +108,10 @@ final class ConnectorConformanceTests: ShelfTestCase {
         let set = ["--set", "url=\(server.url("/list").absoluteString)"]
         assertPassed(try configuredResults(try build(nil), set), "faulty-connector without a bug")
         let expectations: [(bug: String, check: String, words: String)] = [
-            ("swallow", "connector-failures", "pull(faulty-list, {}) from a service that gives HTTP 500 succeeded with 0 entries"),
+            ("swallow", "connector-failures", "pull(tsv-list, {}) from a service that gives HTTP 500 succeeded with 0 entries"),
             ("nocancel", "connector-cancel", "sent 20 more requests after it was cancelled"),
-            ("duplicate", "connector-settings", "push(faulty-list) of entries already pushed added entry 0 again"),
-            ("required", "connector-settings", "connect(faulty-list, {}) succeeded without the required setting url"),
+            ("duplicate", "connector-settings", "push(tsv-list) of entries already pushed added entry 0 again"),
+            ("required", "connector-settings", "connect(tsv-list, {}) succeeded without the required setting url"),
         ]
         for e in expectations {
             let result = try shelf.run(["conformance", try build(e.bug), "--check", e.check, "--json"] + set)
