@@ -15,4 +15,13 @@ final class CommandDeadlineTests: XCTestCase {
                              "the later request's limit started when the earlier one's did")
         XCTAssertEqual(second.remaining, CommandDeadline.defaultSeconds, accuracy: 1)
     }
+
+    /// A command's limit (a watcher's round) ends with it: later requests of a process that serves others get
+    /// limits of their own, not the ended command's.
+    func testAnEndedCommandLeavesNoLimitBehind() {
+        CommandDeadline.begin(seconds: 0.5)
+        XCTAssertEqual(CommandDeadline.current(orNew: 30).seconds, 0.5, "inside the command, its limit")
+        CommandDeadline.end()
+        XCTAssertEqual(CommandDeadline.current(orNew: 30).seconds, 30, "after it, a limit of the request's own")
+    }
 }

@@ -64,6 +64,17 @@ final class DesktopNotificationTests: NotificationTestCase {
                        ["The Open Road has one week left before it will be returned.", "The Open Road has been returned."])
     }
 
+    /// A watcher of a `Shelf` made in this process (as the browser app makes one) delivers to the desktop of the
+    /// Shelf's environment, the private bus here, not to the process's.
+    func testAnInProcessWatcherDeliversToItsShelfsDesktop() throws {
+        try addAndLogin()
+        let road = "urn:fake:ebook-free"
+        try run(["borrow", road])
+        library.setLoanEnd(road, Date().addingTimeInterval(7 * Self.day))
+        _ = try Shelf(environment: shelf.environment).library().watcher(interval: 60).cycle()
+        XCTAssertEqual(server.waitForNotify(count: 1).map(\.summary), ["The Open Road has one week left before it will be returned."])
+    }
+
     func testANotificationServiceAnsweringGarbageOrFailingChangesNothingElse() throws {
         try addAndLogin()
         try run(["reserve", "urn:fake:ebook-out"])

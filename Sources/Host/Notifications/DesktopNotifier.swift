@@ -21,7 +21,7 @@ public final class DesktopNotifier {
 
     /// Connects to the session bus named by `environment`; nil when there is none, it cannot be reached, or libdbus
     /// cannot be opened (`libraryProblem` says so).
-    public init?(environment: [String: String] = ProcessEnvironment.shared, timeoutMilliseconds: Int32 = 3000) {
+    public init?(environment: [String: String], timeoutMilliseconds: Int32 = 3000) {
         guard let address = Self.busAddress(environment) else { return nil }
         self.timeoutMilliseconds = timeoutMilliseconds
         guard let opened = shelf_dbus_connect(address, nil, 0) else { return nil }
@@ -31,7 +31,7 @@ public final class DesktopNotifier {
     /// Why notifications cannot reach the desktop although there is a session bus: libdbus (Debian's libdbus-1-3),
     /// opened on first use, cannot be opened; the message says what to install. nil when there is no session bus
     /// (nothing to reach, nothing to say) or libdbus is there.
-    public static func libraryProblem(environment: [String: String] = ProcessEnvironment.shared) -> String? {
+    public static func libraryProblem(environment: [String: String]) -> String? {
         guard busAddress(environment) != nil, let failure = shelf_dbus_load() else { return nil }
         return String(cString: failure)
     }

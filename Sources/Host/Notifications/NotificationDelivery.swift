@@ -11,7 +11,7 @@ public enum NotificationDelivery {
     /// patron has a desktop and expects notifications there, and only an install brings them.
     @discardableResult
     public static func deliverToDesktop(_ database: LibraryDatabase,
-                                        environment: [String: String] = ProcessEnvironment.shared,
+                                        environment: [String: String],
                                         report: (String) -> Void = reportOnStderr) -> [NotificationRecord] {
         // Delivery is a courtesy after a sync: unread, they stay in the database, and `shelf notifications` lists them.
         guard let pending = try? database.notificationsForDesktop(), let withdrawn = try? database.withdrawnOnDesktop(),

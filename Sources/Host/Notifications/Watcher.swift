@@ -40,10 +40,9 @@ public final class Watcher {
     /// Seconds each round may wait for the network (a `Shelf`'s SHELF_DEADLINE).
     public let deadline: TimeInterval
 
-    public init(database: LibraryDatabase, interval: TimeInterval, deadline: TimeInterval = CommandDeadline.defaultSeconds,
-                clock: NotificationClock = .system,
-                deliver: @escaping (LibraryDatabase) -> Void = { NotificationDelivery.deliverToDesktop($0) },
-                sync: @escaping (AccountRecord) throws -> Void) {
+    /// `deliver` hands the new notifications to the desktop (of the `Shelf`'s environment).
+    public init(database: LibraryDatabase, interval: TimeInterval, deadline: TimeInterval, clock: NotificationClock = .system,
+                deliver: @escaping (LibraryDatabase) -> Void, sync: @escaping (AccountRecord) throws -> Void) {
         self.database = database
         self.interval = interval
         self.deadline = deadline
@@ -54,8 +53,10 @@ public final class Watcher {
 
     /// One pass over every account with a loans feed.
     public func cycle() throws -> Cycle {
-        // Each round has the network time limit of one command.
+        // Each round has the network time limit of one command, and leaves none behind it: a process that also
+        // serves other requests gives each of them a limit of its own again.
         CommandDeadline.begin(seconds: deadline)
+        defer { CommandDeadline.end() }
         var cycle = Cycle()
         let before = try database.notifications().map(\.id).max() ?? 0
         for account in try database.accounts() where account.shelfURL != nil {

@@ -35,7 +35,9 @@ extension LibrarySession {
     /// The watcher that syncs every account with a loans feed each `interval`, backing off an account that fails,
     /// and hands new notifications to the desktop.
     public func watcher(interval: TimeInterval) -> Watcher {
-        Watcher(database: database, interval: interval, deadline: CommandDeadline.configuredSeconds(in: shelf.environment)) { account in
+        let environment = shelf.environment
+        return Watcher(database: database, interval: interval, deadline: CommandDeadline.configuredSeconds(in: environment),
+                       deliver: { NotificationDelivery.deliverToDesktop($0, environment: environment) }) { account in
             _ = try self.circulation(for: account, openable: []).sync()
         }
     }

@@ -58,7 +58,7 @@ public struct CredentialStore: Sendable {
 
     static let keptInSecretService = "secret-service"
 
-    public init(directories: ShelfDirectories, environment: [String: String] = ProcessEnvironment.shared) {
+    public init(directories: ShelfDirectories, environment: [String: String]) {
         file = directories.config.appendingPathComponent("credentials.json")
         secretService = SecretService(home: directories.config.path, environment: environment)
     }

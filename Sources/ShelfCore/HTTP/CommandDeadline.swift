@@ -48,4 +48,9 @@ public final class CommandDeadline: @unchecked Sendable {
         let deadline = CommandDeadline(seconds: seconds)
         running.withLock { $0 = deadline }
     }
+
+    /// Ends the limit `begin` started: requests from now on get a limit of their own again.
+    public static func end() {
+        running.withLock { $0 = nil }
+    }
 }

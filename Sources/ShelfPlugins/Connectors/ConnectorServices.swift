@@ -62,7 +62,9 @@ public enum ConnectorServices {
             return CredentialStore(directories: credentialDirectories,
                                    environment: keepsSecretsInFile.load(ordering: .relaxed) ? ["SHELF_SECRET_SERVICE": "off"] : ProcessEnvironment.shared)
         }
-        return CredentialStore(directories: try ShelfDirectories(environment: ProcessEnvironment.shared))
+        // Still the process's environment: the connector services are one per process, not one per Shelf (open, issue 13).
+        let environment = ProcessEnvironment.shared
+        return CredentialStore(directories: try ShelfDirectories(environment: environment), environment: environment)
     }
 
     /// Reads a plugin secret (the host side of `get`), for the CLI and tests.
