@@ -171,12 +171,4 @@ final class ShelfDirectoriesTests: XCTestCase {
         XCTAssertEqual(try mode(dirs.data), 0o700)
         XCTAssertEqual(try mode(URL(fileURLWithPath: database.path)), 0o600)
     }
-
-    func testTheProcessEnvironmentConvenienceAgreesWithTheDictionary() throws {
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["SHELF_HOME"] != nil || environment["HOME"] != nil else {
-            throw XCTSkip("no HOME in this environment")
-        }
-        XCTAssertEqual(try ShelfDirectories.current(), try ShelfDirectories(environment: environment))
-    }
 }

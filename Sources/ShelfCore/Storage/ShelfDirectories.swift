@@ -58,11 +58,6 @@ public struct ShelfDirectories: Sendable, Equatable {
                   cache: try base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("shelf", isDirectory: true))
     }
 
-    /// The folders for this process's environment.
-    public static func current() throws -> ShelfDirectories {
-        try ShelfDirectories(environment: ProcessEnvironment.shared)
-    }
-
     /// The library database file (not created by asking).
     public var databaseFile: URL { data.appendingPathComponent(Self.databaseFileName, isDirectory: false) }
 
