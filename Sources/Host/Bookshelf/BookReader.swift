@@ -55,25 +55,31 @@ public struct BookReader {
 
     /// The page the patron is on: the saved place, found again in this file, or where a reader opens the book.
     public func currentPage(_ session: ReadingSession, notes: inout [String]) throws -> Int {
+        try place(session, notes: &notes).page
+    }
+
+    /// The page the patron is on, and whether it is the saved place as it was saved (not a first open, nor a place
+    /// that could not be read or found).
+    func place(_ session: ReadingSession, notes: inout [String]) throws -> (page: Int, isSaved: Bool) {
         let saved: Locator
         do {
             guard let found = try bookshelf.database.readingLocator(bookID: session.book.book.id) else {
-                return try session.startPage()
+                return (try session.startPage(), false)
             }
             saved = found
         } catch let error as DatabaseError where error.kind == .damaged {
             // Said, not thrown: the book still opens, and the next page turn saves a place that can be read.
             let start = try session.startPage()
             notes.append("Your saved place could not be read (\(error.message)); showing page \(start) instead.")
-            return start
+            return (start, false)
         }
         switch session.resolve(saved) {
         case .page(let page):
-            return page
+            return (page, true)
         case .lost(let reason):
             let fallback = try session.pageNumber(of: saved) ?? session.startPage()
             notes.append("Your place could not be found in this file (\(reason)); showing page \(fallback) instead.")
-            return fallback
+            return (fallback, false)
         }
     }
 
@@ -88,9 +94,12 @@ public struct BookReader {
         var notes: [String] = []
         var hit: Locator?
         let target: Int
+        var onlyShown = false
         switch move {
         case .resume:
-            target = try currentPage(session, notes: &notes)
+            let current = try place(session, notes: &notes)
+            target = current.page
+            onlyShown = current.isSaved
         case .next:
             let current = try currentPage(session, notes: &notes)
             if current >= session.pageCount { notes.append("This is the last page.") }
@@ -126,6 +135,10 @@ public struct BookReader {
         if let changed = session.changedFile {
             // Another book, or another state of it, is in the file: saving would overwrite the patron's place.
             notes.append(changed)
+        } else if onlyShown, book.progress?.page == page.number, book.progress?.pages == page.pages {
+            // Shown, not moved: the place stays as saved, and only the opening is recorded. Written back, it would
+            // undo a place another front end (the browser) saved since it was read here.
+            try bookshelf.database.markOpened(id: book.book.id)
         } else {
             try bookshelf.database.saveReadingPlace(bookID: book.book.id, locator: page.locator, page: page.number, pages: page.pages)
         }

@@ -46,7 +46,8 @@ let readCommand = Command(
     It redraws at the terminal's size, always shows the status line, and saves your place on every turn.
     With a move, --json, or without a terminal (a pipe, a script), it does one thing and exits:
     prints the page you are on — its text at the terminal's width (or --width), then a status line in words:
-    "Chapter 3 · page 48 of 340 · 14%" — and saves your place. A first open starts where a reader opens the
+    "Chapter 3 · page 48 of 340 · 14%" — and saves your place (without a move it only looks: a place saved
+    meanwhile elsewhere stays). A first open starts where a reader opens the
     book (after the cover, at the body matter). A page is one of the book's positions (one per 1024 bytes of
     each chapter's file, as Readium counts them), so page numbers do not change with the width.
     --next and --prev turn the page, across chapters; --goto PAGE jumps; --toc N goes to entry N of the table of
