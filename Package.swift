@@ -112,9 +112,12 @@ let package = Package(
         // and its sinks. Knows the plugins and the core; where the place is kept is handed to it from above.
         .target(name: "ShelfPlayback", dependencies: ["ShelfCore", "ShelfPlugins", "PluginAPI", "Readium"],
                 path: "Sources/ShelfPlayback"),
-        // The host: the library and the reader over playback, the plugins and the core, and the session API (the
-        // facade) every front end calls.
-        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        // The library: the one database file and its migrations, accounts, catalogs (OPDS), circulation, notifications,
+        // reading lists and the wish list, downloads. Knows playback, the plugins and the core, never the reader or the host.
+        .target(name: "ShelfLibrary", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "XMLText", "TextFolding", "CXML2", "CDBus"],
+                path: "Sources/ShelfLibrary"),
+        // The host: the reader over the library, and the session API (the facade) every front end calls.
+        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -122,28 +125,28 @@ let package = Package(
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "ShelfPlugins", "ShelfCore", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         // `make bench`: Readium's JSON reader and writer against JSONDecoder/JSONEncoder on a book's documents.
         .executableTarget(name: "shelf-json-bench", dependencies: ["EPUBCore", "Readium"], path: "Benchmarks/JSONBench"),
-        .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host"], path: "Benchmarks/CatalogBench"),
-        .executableTarget(name: "shelf-lists-bench", dependencies: ["Host", "ShelfPlugins"], path: "Benchmarks/ListsBench"),
+        .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host", "ShelfLibrary"], path: "Benchmarks/CatalogBench"),
+        .executableTarget(name: "shelf-lists-bench", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins"], path: "Benchmarks/ListsBench"),
         // Coverage-guided fuzzing of the EPUB parsers (`bash Fuzz/run.sh`); a plain build replays saved inputs.
         .executableTarget(name: "shelf-fuzz-epub", dependencies: ["EPUBCore", "PluginKit", "CZip"], path: "Fuzz/EPUBFuzz"),
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
-        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
-        .testTarget(name: "CatalogTests", dependencies: ["Host", "TestSupport"], path: "Tests/CatalogTests"),
-        .testTarget(name: "NotificationTests", dependencies: ["Host", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
-        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
-        .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
+        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
+        .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "TestSupport"], path: "Tests/CatalogTests"),
+        .testTarget(name: "NotificationTests", dependencies: ["Host", "ShelfLibrary", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
+        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
+        .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         // Plugins out of process: crashes, exits, hangs, confinement (C fixtures in Fixtures/, built by the tests).
         .testTarget(name: "SandboxTests", dependencies: ["Host", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Host", "ShelfPlugins", "TestSupport"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins", "TestSupport"], path: "Tests/IntegrationTests"),
         // Man pages, shell completions, desktop files and the Debian package (packaging/).
-        .testTarget(name: "PackagingTests", dependencies: ["Host", "ShelfPlugins", "TestSupport"], path: "Tests/PackagingTests"),
+        .testTarget(name: "PackagingTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins", "TestSupport"], path: "Tests/PackagingTests"),
     ] + plugins.map(\.1)
 )
 

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfLibrary
 import ShelfPlugins
 
 // Issue 7's reading-list benchmark, driven by bench/readinglists/run.sh. Prints figures; asserts nothing.
@@ -189,7 +190,7 @@ case "import":
         let shelf = Shelf(environment: environment)
         guard let directories = shelf.directories else { fail("no shelf directories under \(home.path)") }
         let database = try LibraryDatabase(directories: directories)
-        let lists = ReadingLists(shelf: shelf, database: database)
+        let lists = ReadingLists(database: database, directories: directories, registry: { shelf.registry }, router: { shelf.router })
         // The plugin's whole pull (CSV parse, mapping, JSON across the ABI, the host's decoding), no database.
         let connection = try lists.connector("goodreads").connect(settings: ["file": file])
         pluginPull.start()

@@ -1,4 +1,5 @@
 import ShelfCore
+import Foundation
 
 // The core's types a front end names, under the host's names (Sources/ShelfCore: errors, folders, the environment,
 // SQLite; no domain types): the error every call throws and the folders a front end shows.
@@ -24,3 +25,8 @@ typealias ByteWriter = ShelfCore.ByteWriter
 typealias ByteReader = ShelfCore.ByteReader
 typealias FileIdentity = ShelfCore.FileIdentity
 typealias DirectoryNames = ShelfCore.DirectoryNames
+public typealias DisplayText = ShelfCore.DisplayText
+
+// The patron's dates (ShelfCore's DateText), for the front ends' lines.
+public func localDay(_ date: Date) -> String { ShelfCore.localDay(date) }
+public func localDayAndTime(_ date: Date) -> String { ShelfCore.localDayAndTime(date) }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Host
+@testable import ShelfLibrary
 import TestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Host
+@testable import ShelfLibrary
 import XCTest
 
 /// OPDS 1 is read as a stream; these pin down what the former tree-walking parser read, so the stream reads the same:

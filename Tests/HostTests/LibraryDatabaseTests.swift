@@ -4,6 +4,7 @@ import XCTest
 import Glibc
 #endif
 @testable import Host
+@testable import ShelfLibrary
 @testable import ShelfPlayback
 
 final class LibraryDatabaseTests: XCTestCase {

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfLibrary
 import XCTest
 
 /// The rules with a clock the test moves: each text exactly, singular and plural, every boundary, once-only

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// The annotation list a service answers a GET with: an `AnnotationCollection` whose `first` page holds the `items`

@@ -1,3 +1,5 @@
+import ShelfLibrary
+import ShelfCore
 import Foundation
 import Readium
 
@@ -144,7 +146,7 @@ public struct AnnotationSync {
                 try service.post(WebAnnotation(motivation: .idling, source: entry.id, locator: sendPlace, device: device,
                                                time: localTime ?? Date()))
                 outcome.position = .sent
-            } catch { outcome.problems.append("the reading position was not sent: \(Self.words(error))") }
+            } catch { outcome.problems.append("the reading position was not sent: \(ShelfError.words(error))") }
         }
         for mark in unmatched {
             do {
@@ -157,22 +159,18 @@ public struct AnnotationSync {
                 }
                 try database.recordSyncedBookmark(bookID: bookID, annotationID: id, bookmarkID: mark.id)
                 outcome.bookmarksSent += 1
-            } catch { outcome.problems.append("bookmark \(mark.id) was not sent: \(Self.words(error))") }
+            } catch { outcome.problems.append("bookmark \(mark.id) was not sent: \(ShelfError.words(error))") }
         }
         for annotationID in toDelete {
             do {
                 try service.delete(id: annotationID)
                 try database.forgetSyncedBookmark(bookID: bookID, annotationID: annotationID)
                 outcome.bookmarksRemovedThere += 1
-            } catch { outcome.problems.append("a removed bookmark was not removed at the library: \(Self.words(error))") }
+            } catch { outcome.problems.append("a removed bookmark was not removed at the library: \(ShelfError.words(error))") }
         }
         let after = try database.shelfBook(id: bookID)?.progress
         outcome.page = after?.page
         outcome.pages = after?.pages
         return outcome
-    }
-
-    static func words(_ error: Error) -> String {
-        (error as? ShelfError)?.message ?? "\(error)"
     }
 }

@@ -1,3 +1,4 @@
+import ShelfLibrary
 import Foundation
 
 /// Reads and writes of `synced_bookmarks` (see `AnnotationSchema`), and this computer's device id.

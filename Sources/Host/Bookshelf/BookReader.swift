@@ -1,3 +1,4 @@
+import ShelfCore
 import ShelfPlugins
 import Foundation
 import Readium

@@ -1,3 +1,5 @@
+import ShelfLibrary
+import ShelfCore
 import Foundation
 
 /// Finds the book a patron names — a path, a library id, a catalog entry's id, a whole title or any unique part of

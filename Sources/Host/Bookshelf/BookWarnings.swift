@@ -1,3 +1,4 @@
+import ShelfLibrary
 import ShelfPlugins
 import Foundation
 import PluginAPI

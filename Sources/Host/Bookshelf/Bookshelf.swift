@@ -1,3 +1,5 @@
+import ShelfLibrary
+import ShelfCore
 import ShelfPlugins
 import Foundation
 import Readium

@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// The display settings a patron chooses: font scale, serif or sans, and day, night or sepia. Stored globally and per

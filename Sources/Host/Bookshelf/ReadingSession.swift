@@ -1,3 +1,4 @@
+import ShelfCore
 import ShelfPlayback
 import ShelfPlugins
 import Foundation

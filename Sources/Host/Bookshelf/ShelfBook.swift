@@ -1,3 +1,4 @@
+import ShelfLibrary
 import Foundation
 
 /// How a book's file is kept on the shelf.

@@ -1,3 +1,4 @@
+import ShelfLibrary
 import Foundation
 
 // Adding an account and choosing the one in use, as `shelf account` and the browser app's accounts do: one

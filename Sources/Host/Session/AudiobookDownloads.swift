@@ -1,3 +1,5 @@
+import ShelfLibrary
+import ShelfCore
 import Foundation
 import Glibc
 
@@ -16,7 +18,7 @@ public struct AudiobookDownloads {
     /// Reads the audiobook manifest at `url` and makes its parts' downloader (`concurrency` parts at once), resuming
     /// any part an interrupted run left in the cache. Nothing downloads until the downloader is run.
     public func remote(_ url: URL, concurrency: Int) throws -> RemoteAudiobook {
-        try RemoteAudiobook(url: url, shelf: shelf, concurrency: concurrency)
+        try RemoteAudiobook(url: url, cache: shelf.directories?.cache, router: shelf.router, concurrency: concurrency)
     }
 
     /// Records the download and keeps each part's state up to date as it changes (`then` runs after each record).

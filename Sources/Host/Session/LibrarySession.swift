@@ -1,3 +1,4 @@
+import ShelfLibrary
 import ShelfCore
 import Foundation
 
@@ -120,7 +121,9 @@ public final class LibrarySession: @unchecked Sendable {
 
     // MARK: Reading lists and the wish list
 
-    public func readingLists() -> ReadingLists { ReadingLists(shelf: shelf, database: database) }
+    public func readingLists() -> ReadingLists {
+        ReadingLists(database: database, directories: shelf.directories, registry: { self.shelf.registry }, router: { self.shelf.router })
+    }
 
     /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so
     /// that the availability the wish list shows is the library's of now. A library that cannot be reached keeps

@@ -1,3 +1,5 @@
+import ShelfLibrary
+import ShelfCore
 import ShelfPlayback
 import ShelfPlugins
 import Foundation
@@ -56,7 +58,7 @@ public final class ListeningSession: @unchecked Sendable {
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
         var onShelf: ShelfBook?
         if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
-            let remote = try RemoteAudiobook(url: url, shelf: shelf)
+            let remote = try RemoteAudiobook(url: url, cache: shelf.directories?.cache, router: shelf.router)
             (book, self.remote) = (remote.book, remote)
         } else {
             onShelf = try Self.shelfBook(target, database: database)

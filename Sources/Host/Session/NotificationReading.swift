@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfLibrary
 import Foundation
 
 // What a front end does with the notifications the sync pipeline stored: opens one, counts what it showed on a
@@ -38,7 +39,7 @@ extension LibrarySession {
         let environment = shelf.environment
         return Watcher(database: database, interval: interval, deadline: CommandDeadline.configuredSeconds(in: environment),
                        deliver: { NotificationDelivery.deliverToDesktop($0, environment: environment) }) { account in
-            _ = try self.circulation(for: account, openable: []).sync()
+            _ = try SyncPipeline.steps(self.circulation(for: account, openable: []))
         }
     }
 }

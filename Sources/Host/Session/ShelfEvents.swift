@@ -1,3 +1,4 @@
+import ShelfLibrary
 import Foundation
 
 /// What happened in the host that a front end may want to show at once: a notification made by a sync, a sync's

@@ -1,3 +1,6 @@
+import ShelfCore
+import ShelfLibrary
+import ShelfPlugins
 import Foundation
 
 /// Where the notifications a sync made go, once it stored them: the desktop, a terminal, the event stream.
@@ -6,9 +9,10 @@ public protocol NotificationSink {
     func deliver(_ new: [NotificationRecord], database: LibraryDatabase)
 }
 
-/// One sync of an account, in order: the library's loans and holds replace the stored ones (one transaction), the
-/// notification rules run on them, wished titles are matched, reading positions and bookmarks of downloaded loans
-/// are synced (those steps are `Circulation.sync`'s), then every sink is handed the notifications that are new.
+/// One sync of an account, in order: the library's loans and holds replace the stored ones (`Circulation.sync`, one
+/// transaction), the notification rules run on them in that transaction, wished titles are matched, reading
+/// positions and bookmarks of downloaded loans are synced (`steps`), then every sink is handed the notifications
+/// that are new. The pipeline is the facade's: circulation knows nothing of the rules, the wish list or the reader.
 ///
 /// Safe from several threads as `LibrarySession` is; two syncs of one account at once are serialised by the
 /// database's write transaction.
@@ -30,11 +34,47 @@ public struct SyncPipeline {
     public func run(account name: String?) throws -> Outcome {
         let circulation = try library.circulation(account: name)
         let before = try newestNotificationID()
-        let result = try circulation.sync()
+        let result = try Self.steps(circulation)
         let new = try library.database.notifications(includeWithdrawn: true).filter { $0.id > before }.sorted { $0.id < $1.id }
         for sink in sinks { sink.deliver(new, database: library.database) }
         library.shelf.events.publish(.synced(accountID: circulation.account.id, loans: result.loans.count, holds: result.holds.count))
         return Outcome(account: circulation.account, loans: result.loans, holds: result.holds, notifications: new)
+    }
+
+    /// One sync before delivery: loans and holds, the rules on them, the wish list, annotations. A failed step
+    /// after the loans and holds are stored is a warning and fails nothing: the next sync tries it again.
+    package static func steps(_ circulation: Circulation) throws -> Circulation.SyncResult {
+        let database = circulation.database, account = circulation.account
+        let result = try circulation.sync { loans, holds, clock in
+            do {
+                _ = try NotificationEngine(database: database, clock: clock).evaluate(accountID: account.id, loans: loans, holds: holds)
+            } catch {
+                // The loans and holds are kept; the notifications this sync should have made are said missing.
+                HostServices.warn("the notifications of \(account.title) were not updated (\(error)); `shelf sync` tries again")
+            }
+        }
+        // Then the wish list: the library is asked again about each wished title it holds, its catalog is searched
+        // for wishes nothing matches yet, and a title that became free to borrow is announced (stored as a
+        // notification like the ones above).
+        circulation.refreshWishedEntries()
+        WishSearch(client: circulation.client, database: database, account: account).run()
+        do {
+            _ = try WishList(database: database).check()
+        } catch {
+            // As for the rules: the sync stands, the wish list's news is said missing rather than lost unsaid.
+            HostServices.warn("the wish list was not checked against \(account.title) (\(error)); `shelf sync` tries again")
+        }
+        // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
+        // there changes nothing stored here and does not fail the sync; it is said, as `shelf annotations sync` would.
+        for (bookID, outcome) in AnnotationSync(database: database, client: circulation.client).syncLoans(result.storedLoans) {
+            switch outcome {
+            case .success(let outcome):
+                for problem in outcome.problems { HostServices.warn("\(outcome.title): \(problem)") }
+            case .failure(let error):
+                HostServices.warn("the reading position and bookmarks of \(bookID) were not synced (\(ShelfError.words(error)))")
+            }
+        }
+        return result
     }
 
     private func newestNotificationID() throws -> Int64 {

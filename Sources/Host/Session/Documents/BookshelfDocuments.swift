@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 import Readium
 

@@ -1,3 +1,5 @@
+import ShelfCore
+import ShelfLibrary
 import Foundation
 
 // The catalog's --json documents (docs/json.md, "Catalog entries" and the commands after it). Plain values, made

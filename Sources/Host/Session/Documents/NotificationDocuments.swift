@@ -1,3 +1,5 @@
+import ShelfCore
+import ShelfLibrary
 import Foundation
 
 // The --json documents of notifications, status and the watcher (docs/json.md).

@@ -1,3 +1,5 @@
+import ShelfCore
+import ShelfLibrary
 import ShelfPlugins
 import Foundation
 

@@ -1,0 +1,110 @@
+import ShelfCore
+import Foundation
+
+/// Where a title stands for this patron, as the server said it (OPDS `opds:availability`, `opds:holds`,
+/// `opds:copies`, or their OPDS 2 properties), inferred the way Palace clients do.
+public struct Availability: Codable, Equatable, Sendable {
+    public enum State: String, Codable, Sendable {
+        /// A copy can be borrowed now.
+        case available
+        /// Every copy is out; a hold can be placed.
+        case unavailable
+        /// The patron is in the holds queue.
+        case reserved
+        /// The patron's hold came in: borrow it before `until`.
+        case ready
+        /// The patron has it on loan.
+        case loaned
+        /// Free for anyone, no loan needed.
+        case openAccess = "open-access"
+        /// The server said nothing usable.
+        case unknown
+    }
+
+    public var state: State
+    public var since: Date?
+    public var until: Date?
+    public var copiesTotal: Int?
+    public var copiesAvailable: Int?
+    public var holdsTotal: Int?
+    public var holdPosition: Int?
+
+    public init(state: State, since: Date? = nil, until: Date? = nil, copiesTotal: Int? = nil,
+                copiesAvailable: Int? = nil, holdsTotal: Int? = nil, holdPosition: Int? = nil) {
+        self.state = state
+        self.since = since
+        self.until = until
+        self.copiesTotal = copiesTotal
+        self.copiesAvailable = copiesAvailable
+        self.holdsTotal = holdsTotal
+        self.holdPosition = holdPosition
+    }
+
+    /// Whether `shelf borrow` can get a copy now (a ready hold counts).
+    public var canBorrowNow: Bool { state == .available || state == .ready || state == .openAccess }
+
+    /// The availability in words, as the patron reads it: "available", "2 of 5 copies available",
+    /// "on hold, position 3 of 12", "ready to borrow until Dec 3, 2026".
+    public var words: String {
+        switch state {
+        case .available:
+            if let total = copiesTotal, let free = copiesAvailable, total > 0 {
+                return "\(free) of \(total) \(total == 1 ? "copy" : "copies") available"
+            }
+            return "available"
+        case .unavailable:
+            var text: String
+            if let total = copiesTotal {
+                text = "\(copiesAvailable ?? 0) of \(total) \(total == 1 ? "copy" : "copies") available"
+            } else {
+                text = "no copy available"
+            }
+            if let holds = holdsTotal, holds > 0 { text += ", \(holds) waiting" }
+            return text
+        case .reserved:
+            switch (holdPosition, holdsTotal) {
+            case let (position?, total?) where total >= position: return "on hold, position \(position) of \(total)"
+            case let (position?, _): return "on hold, position \(position)"
+            default: return "on hold"
+            }
+        case .ready:
+            return until.map { "ready to borrow until \(localDay($0))" } ?? "ready to borrow"
+        case .loaned:
+            return until.map { "on loan until \(localDay($0))" } ?? "on loan"
+        case .openAccess:
+            return "available (open access)"
+        case .unknown:
+            return "availability unknown"
+        }
+    }
+}
+
+/// Dates as feeds write them: RFC 3339 with or without fractions, or a bare day.
+enum FeedDate {
+    static func parse(_ text: String?) -> Date? {
+        guard var text else { return nil }
+        return text.withUTF8(parse)
+    }
+
+    /// `parse` of UTF-8 text: the common RFC 3339 form without making a String.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        let trimmed = FastText.asciiTrimmed(bytes)
+        if let date = FastText.rfc3339(trimmed) { return date }
+        let text = FastText.trimmed(bytes)
+        guard !text.isEmpty else { return nil }
+        if let date = FastText.rfc3339(text) { return date }
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = fractional.date(from: text) { return date }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for format in ["yyyy-MM-dd'T'HH:mm:ssZZZZZ", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd", "yyyy-MM", "yyyy"] {
+            formatter.dateFormat = format
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+}

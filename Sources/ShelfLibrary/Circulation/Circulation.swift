@@ -1,0 +1,481 @@
+import ShelfPlugins
+import ShelfCore
+import Foundation
+
+/// Borrow, reserve, return, cancel, sync and download for one library account.
+///
+/// The rules patrons asked for: borrowing never places a hold (if no copy is free, nothing is requested, and a
+/// hold the server places anyway is cancelled at once); the local list of loans is only replaced after a complete,
+/// successful fetch of the shelf feed.
+public final class Circulation {
+    public let client: CatalogClient
+    public let database: LibraryDatabase
+    public let account: AccountRecord
+    /// Media types an installed plugin opens.
+    public let openable: Set<String>
+
+    public init(client: CatalogClient, database: LibraryDatabase, account: AccountRecord, openable: Set<String>) {
+        self.client = client
+        self.database = database
+        self.account = account
+        self.openable = openable
+    }
+
+    // MARK: Finding entries
+
+    /// How sure a patron's words must be before a command acts on the title they name.
+    public enum Naming {
+        /// A command that only reads (`book`, `download`): a unique part of an identifier or title is enough.
+        case reading
+        /// A command that changes what the library holds for the patron (`borrow`, `reserve`, `return`,
+        /// `cancel-hold`): the exact identifier or title; a unique part only when `confirm` (asked on a terminal,
+        /// nil elsewhere) says yes.
+        case changing(command: String, confirm: ((CatalogEntry) -> Bool)?)
+    }
+
+    /// The title `words` name among those shelf has seen of this account (browsed, searched, on loan, on hold): its
+    /// identifier or its title, whole or (as `naming` allows) in part. The one resolver of catalog titles.
+    public func entry(_ words: String, naming: Naming = .reading) throws -> CatalogEntry {
+        var matches = try database.findEntries(matching: words, accountID: account.id)
+        // Titles seen in catalogs browsed without an account (local files, a URL given outright).
+        if matches.isEmpty, !account.id.isEmpty { matches = try database.findEntries(matching: words, accountID: nil) }
+        func listed(_ entries: [CatalogEntry]) -> String {
+            entries.map { "\($0.id) (\($0.title), \($0.format.words))" }.joined(separator: "; ")
+        }
+        if matches.exact.count == 1 { return matches.exact[0] }
+        if matches.exact.count > 1 {
+            throw ShelfError(.usage, "\(Self.quoted(words)) is the title of \(matches.exact.count) entries: \(listed(matches.exact))",
+                             hint: "Give the ID of the one you mean.")
+        }
+        if matches.partialCount == 0 {
+            throw ShelfError(.noInput, "no title or ID \(Self.quoted(words)) in what shelf has seen of \(account.title)",
+                             hint: "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the title or ID they show.")
+        }
+        if matches.partialCount > 1 {
+            let which = matches.partialCount > matches.partial.count
+                ? "; the first \(matches.partial.count) of \(matches.partialCount): " : ": "
+            throw ShelfError(.usage, "\(Self.quoted(words)) matches \(matches.partialCount) titles\(which)\(listed(matches.partial))",
+                             hint: "Give more of the title, or the ID.")
+        }
+        let only = matches.partial[0]
+        switch naming {
+        case .reading:
+            return only
+        case .changing(let command, let confirm):
+            if let confirm {
+                if confirm(only) { return only }
+                throw ShelfError(.usage, "not confirmed: nothing was done", subject: only.id)
+            }
+            throw ShelfError(.usage, "\(Self.quoted(words)) is only part of \(Self.quoted(only.title)) (\(only.id)): "
+                                 + "`shelf \(command)` acts only on a title's exact ID or title",
+                             hint: "Run `shelf \(command) \(only.id)`, or run it on a terminal to confirm.")
+        }
+    }
+
+    /// The entry as the server says now, through its own document link; the stored one when that fails.
+    public func refreshed(_ entry: CatalogEntry) -> CatalogEntry {
+        refreshedIfAnswered(entry) ?? entry
+    }
+
+    /// The entry as the server says now, or nil when the server could not be asked or did not answer with it.
+    public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? {
+        // Nil when the server could not be asked is this function's answer: callers keep the entry they had.
+        guard let link = entry.selfLink, let url = URL(string: link.href),
+              let feed = try? client.feed(url, useCache: false) else { return nil }
+        return feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
+    }
+
+    /// Asks the library again about every wished title matched in this account's catalog: one GET of each entry's
+    /// own link. A failure leaves what was stored; nothing is ever cleared here.
+    public func refreshWishedEntries() {
+        // A wish list that cannot be read now is said by WishList.check, which the sync runs next.
+        guard let wishes = try? database.wishes() else { return }
+        var asked = Set<String>()
+        for wish in wishes where wish.accountID == account.id {
+            guard let entryID = wish.entryID, asked.insert(entryID).inserted,
+                  // A title the library no longer lists keeps what was stored (see above: nothing is cleared).
+                  let stored = try? entry(entryID), stored.id == entryID,
+                  let fresh = refreshedIfAnswered(stored) else { continue }
+            // Not stored: the wish list shows what was seen before, as when the library could not be asked.
+            try? database.rememberEntries([fresh], accountID: account.id, feedURL: nil)
+        }
+    }
+
+    // MARK: Borrow
+
+    public enum BorrowOutcome {
+        case loaned(CatalogEntry)
+        case alreadyOnLoan(CatalogEntry)
+        /// No copy free: nothing was requested (or a hold the server placed was cancelled).
+        case unavailable(CatalogEntry, holdCancelled: Bool)
+        /// Free to download, no loan needed.
+        case openAccess(CatalogEntry)
+    }
+
+    public func borrow(_ stored: CatalogEntry) throws -> BorrowOutcome {
+        // The title as the library says now: what shelf stored earlier never decides an outcome.
+        let view = try currentView(of: stored, nothingDone: "nothing was borrowed")
+        var entry = stored
+        if case .entry(let fresh) = view {
+            entry = fresh
+            switch fresh.availability.state {
+            case .loaned:
+                try database.upsertLoan(LoanRecord(accountID: account.id, entry: fresh))
+                return .alreadyOnLoan(fresh)
+            case .unavailable, .reserved:
+                return .unavailable(fresh, holdCancelled: false)
+            case .openAccess where fresh.borrowLink == nil:
+                return .openAccess(fresh)
+            default:
+                break
+            }
+        }
+        guard let link = entry.borrowLink, let url = URL(string: link.href) else {
+            if case .notOnShelf = view {
+                // What shelf stored is a loan's entry, without the link to borrow; only the title's own could say.
+                throw ShelfError(.temporary, "the library no longer lists \(Self.quoted(entry.title)) as on loan to you, and its "
+                                     + "entry could not be read: nothing was borrowed", subject: entry.id,
+                                 hint: "Try again later; `shelf browse` or `shelf catalog-search` finds the title again.")
+            }
+            throw ShelfError(.unavailable, "the library offers no way to borrow \(entry.title)", subject: entry.id)
+        }
+        let result = try acquire(url, entry, action: "it lent you", nothingDone: "nothing was borrowed")
+        switch result.availability.state {
+        case .ready where !Self.isLoan(result): fallthrough
+        case .reserved, .unavailable:
+            // The server placed a hold although the patron asked to borrow: undo it.
+            let cancelled = try cancelPlacedHold(result)
+            if !cancelled, result.availability.state != .unavailable {
+                try database.upsertHold(HoldRecord(accountID: account.id, entry: result))
+            }
+            return .unavailable(result, holdCancelled: cancelled)
+        default:
+            var loaned = result
+            if loaned.availability.state != .loaned { loaned.availability.state = .loaned }
+            try database.upsertLoan(LoanRecord(accountID: account.id, entry: loaned))
+            // A ready hold borrowed: its notifications no longer hold. Not withdrawn now, the next sync's rules
+            // withdraw them (the hold is gone); the loan, which matters, is stored above.
+            try? database.withdrawNotifications(accountID: account.id, entryID: loaned.id, kinds: [.holdReady, .holdLastDay])
+            return .loaned(loaned)
+        }
+    }
+
+    /// Gives back a hold the library placed when the patron asked to borrow. True when the library confirmed it.
+    private func cancelPlacedHold(_ held: CatalogEntry) throws -> Bool {
+        guard let revoke = held.revokeLink, let url = URL(string: revoke.href) else { return false }
+        if case .kept = try giveBack(url, held, action: "it cancelled the hold it placed on", stillThere: \.isHeld) { return false }
+        return true
+    }
+
+    // MARK: Reserve
+
+    public enum ReserveOutcome {
+        case placed(HoldRecord)
+        case alreadyReserved(HoldRecord)
+        /// A copy is free: nothing was reserved; borrow it instead.
+        case availableNow(CatalogEntry)
+        /// The hold came back as a loan (a copy came free meanwhile).
+        case loaned(CatalogEntry)
+    }
+
+    public func reserve(_ stored: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
+        let view = try currentView(of: stored, nothingDone: "nothing was reserved")
+        var entry = stored
+        if case .entry(let fresh) = view { entry = fresh }
+        if let branch {
+            let matches = entry.branches.filter { $0.name.localizedCaseInsensitiveContains(branch) }
+            guard let chosen = matches.first(where: { $0.name.caseInsensitiveCompare(branch) == .orderedSame })
+                    ?? (matches.count == 1 ? matches.first : nil), let url = URL(string: chosen.href) else {
+                let names = entry.branches.map(\.name)
+                throw ShelfError(.usage, names.isEmpty ? "\(entry.title) has no physical copies to reserve"
+                                    : "no single branch \"\(branch)\" for \(entry.title)",
+                                 hint: names.isEmpty ? nil : "Branches: " + names.joined(separator: ", "))
+            }
+            var held = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
+            if held.availability.state != .reserved && held.availability.state != .ready {
+                held.availability = Availability(state: .reserved)
+            }
+            let hold = HoldRecord(accountID: account.id, entry: held, branch: chosen.name)
+            try database.upsertHold(hold)
+            return .placed(hold)
+        }
+        if case .entry = view {
+            switch entry.availability.state {
+            case .reserved, .ready:
+                let hold = HoldRecord(accountID: account.id, entry: entry)
+                try database.upsertHold(hold)
+                return .alreadyReserved(hold)
+            case .available, .openAccess, .loaned:
+                return .availableNow(entry)
+            default:
+                break
+            }
+        }
+        guard let link = entry.borrowLink, let url = URL(string: link.href) else {
+            throw ShelfError(.unavailable, "the library offers no way to reserve \(entry.title)", subject: entry.id)
+        }
+        let result = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
+        switch result.availability.state {
+        case .ready where !Self.isLoan(result): fallthrough
+        case .reserved:
+            let hold = HoldRecord(accountID: account.id, entry: result)
+            try database.upsertHold(hold)
+            return .placed(hold)
+        default:
+            var loaned = result
+            loaned.availability.state = .loaned
+            try database.upsertLoan(LoanRecord(accountID: account.id, entry: loaned))
+            return .loaned(loaned)
+        }
+    }
+
+    // MARK: Return and cancel
+
+    public func returnLoan(_ stored: CatalogEntry) throws {
+        let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
+        let entry = loan?.entry ?? stored
+        // Without a link here the library is asked; one that cannot be asked is no library without a way to return.
+        var revoke = entry.revokeLink
+        if revoke == nil {
+            do { revoke = try askExplaining(about: entry).entry?.revokeLink } catch {
+                throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
+                                 "the library could not be asked how to return \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
+                                 subject: entry.id, hint: "Nothing was changed; try again later.")
+            }
+        }
+        guard let revoke, let url = URL(string: revoke.href) else {
+            throw ShelfError(.unavailable, "the library offers no way to return \(entry.title) early",
+                             subject: entry.id, hint: "It returns itself when the loan ends.")
+        }
+        let outcome = try giveBack(url, entry, action: "it took back", stillThere: \.isOnLoan)
+        if case .kept(let refusal) = outcome { throw refusal }
+        try database.deleteLoan(accountID: account.id, entryID: entry.id)
+        // Returned by the patron (or gone already): never "has been returned" later. Failing, the worst is that
+        // notice later; the loan is returned and deleted above.
+        try? database.loanReturnedByPatron(accountID: account.id, entryID: entry.id)
+        if case .gone(let words) = outcome {
+            throw ShelfError(.unavailable, "the library has no loan of \(Circulation.quoted(entry.title)) for you (\(words)); "
+                                 + "shelf removed it from My Books", subject: entry.id,
+                             hint: "It may have ended or been returned elsewhere; `shelf sync` shows what the library has.")
+        }
+    }
+
+    public func cancelHold(_ stored: CatalogEntry) throws {
+        let hold = try database.holds(accountID: account.id).first { $0.entry.id == stored.id }
+        let entry = hold?.entry ?? stored
+        // As in `returnLoan`: a library that cannot be asked is said so.
+        var revoke = entry.revokeLink
+        if revoke == nil {
+            do { revoke = try askExplaining(about: entry).entry?.revokeLink } catch {
+                throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
+                                 "the library could not be asked how to cancel the hold on \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
+                                 subject: entry.id, hint: "Nothing was changed; try again later.")
+            }
+        }
+        guard let revoke, let url = URL(string: revoke.href) else {
+            throw ShelfError(.unavailable, "the library offers no way to cancel the hold on \(entry.title)", subject: entry.id)
+        }
+        let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
+        if case .kept(let refusal) = outcome { throw refusal }
+        try database.deleteHold(accountID: account.id, entryID: entry.id)
+        // As after a borrow: the next sync's rules withdraw what this misses, the hold being gone.
+        try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
+        if case .gone(let words) = outcome {
+            throw ShelfError(.unavailable, "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
+                                 + "shelf removed it from Reservations", subject: entry.id,
+                             hint: "`shelf sync` shows what the library has.")
+        }
+    }
+
+    // MARK: Sync
+
+    public struct SyncResult {
+        public var loans: [LoanRecord]
+        public var holds: [HoldRecord]
+        /// The loans as this sync stored them, each with the shelf book it was downloaded as (for annotation sync).
+        public var storedLoans: [LoanRecord]
+    }
+
+    /// Reads every page of the shelf feed; only when all of it arrived and parsed are the local loans and
+    /// holds replaced (one transaction). Any failure leaves them exactly as they were.
+    ///
+    /// `whileStoring` runs in that transaction on what it stored (the sync pipeline's notification rules: no other
+    /// shelf changes the loans in between, and a crash keeps both or neither). What follows a sync (rules, the wish
+    /// list, annotations, delivery) is the sync pipeline's, above the library.
+    public func sync(whileStoring: (_ loans: [LoanRecord], _ holds: [HoldRecord], _ clock: NotificationClock) -> Void = { _, _, _ in })
+        throws -> SyncResult {
+        do {
+            guard !account.id.isEmpty else {
+                // Catalogs browsed without an account lend nothing: there is no one to sync with.
+                throw ShelfError(.unavailable, "no library account to sync: shelf syncs the loans and holds of a library you have added",
+                                 hint: "Add your library with `shelf account add URL` and sign in with `shelf login`; then `shelf sync`.")
+            }
+            guard account.shelfURL.flatMap(URL.init(string:)) != nil else {
+                throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
+                                 subject: account.id, hint: "Your loans stored here are unchanged.")
+            }
+            // The entries are remembered with the loans below, in the same transaction, each encoded once.
+            let pages = try readShelfFeed()
+            var loans: [LoanRecord] = []
+            var holds: [HoldRecord] = []
+            var ids = Set<String>()
+            for page in pages {
+                for entry in page.entries where ids.insert(entry.id).inserted {
+                    switch entry.availability.state {
+                    case .reserved, .ready: holds.append(HoldRecord(accountID: account.id, entry: entry))
+                    default:
+                        var loaned = entry
+                        if loaned.availability.state != .loaned { loaned.availability.state = .loaned }
+                        loans.append(LoanRecord(accountID: account.id, entry: loaned))
+                    }
+                }
+            }
+            // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
+            let clock = ServerClock.clock(serverDate: client.lastServerDate)
+            let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
+                                                   pagesAccountID: client.accountID) { loans, holds in
+                whileStoring(loans, holds, clock)
+            }
+            return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
+                              holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)),
+                              storedLoans: stored.loans)
+        } catch let error as ShelfError {
+            // The error itself is thrown to the patron; the stored copy only feeds `shelf accounts`.
+            try? database.setSyncResult(accountID: account.id, error: error.message)
+            throw error
+        }
+    }
+
+    // MARK: Requests
+
+    /// What became of a circulation request sent once.
+    enum CirculationAnswer {
+        /// A success answer, read whole.
+        case answered(HTTPResponse)
+        /// A refusal the library stated in a readable answer (4xx).
+        case refused(ShelfError)
+        /// The library may have acted, but its answer was lost, cut short, late, or a server error.
+        case lost
+    }
+
+    /// GETs a circulation link (borrow, hold, revoke) once: it changes the library's state, so it is never repeated
+    /// once the library may have acted. Failures before the request reached the library are thrown.
+    func circulationRequest(_ url: URL) throws -> CirculationAnswer {
+        var request = HTTPRequest(.get, url, headers: ["Accept": "application/atom+xml;type=entry;profile=opds-catalog, application/opds-publication+json;q=0.9, application/api-problem+json;q=0.8, */*;q=0.1"])
+        request.changesState = true
+        if let seconds = client.http.configuration.commandDeadline {
+            // Part of the command's time is kept for asking the library again should this answer be lost.
+            request.timeout = min(client.http.configuration.requestTimeout,
+                                  max(1, CommandDeadline.current(orNew: seconds).remaining * 0.6))
+        }
+        let response: HTTPResponse
+        do {
+            response = try client.sendKeepingTransportErrors(request)
+        } catch let error as HTTPError {
+            switch error.kind {
+            case .cannotConnect, .cannotResolveHost, .invalidRequest, .unsupportedScheme, .tls:
+                throw CatalogClient.shelfError(error)
+            default:
+                return .lost
+            }
+        }
+        if response.status >= 500 { return .lost }
+        do {
+            try CatalogClient.requireSuccess(response)
+        } catch let refusal as ShelfError {
+            return .refused(refusal)
+        }
+        return .answered(response)
+    }
+
+    /// Whether an entry the library served is a loan of the patron's.
+    static func isLoan(_ entry: CatalogEntry) -> Bool { entry.availability.state == .loaned }
+
+    /// What the library says now, or an error that says nothing was done: only for the question before a request.
+    /// A loan or hold shelf stored that the library's loans feed no longer lists is removed: it was stale.
+    private func currentView(of entry: CatalogEntry, nothingDone: String) throws -> LibraryView {
+        let view: LibraryView
+        do {
+            view = try askExplaining(about: entry)
+        } catch let failure as ShelfError {
+            if HostServices.cancelRequested { throw ShelfError(.cancelled, "stopped at your request; \(nothingDone)", subject: entry.id) }
+            throw ShelfError(failure.kind == .permission ? .permission : .temporary,
+                             "the library did not answer about \(Self.quoted(entry.title)); \(nothingDone). \(failure.message)",
+                             subject: entry.id, hint: failure.hint ?? "Check your connection and try again.")
+        }
+        if case .notOnShelf = view {
+            try database.deleteLoan(accountID: account.id, entryID: entry.id)
+            try database.deleteHold(accountID: account.id, entryID: entry.id)
+        }
+        return view
+    }
+
+    /// Follows a borrow or hold link once and returns the entry the library answered with; when that answer is lost
+    /// or unreadable, the entry as the library lists it when asked again. Never sends the request twice.
+    private func acquire(_ url: URL, _ entry: CatalogEntry, action: String, nothingDone: String) throws -> CatalogEntry {
+        switch try circulationRequest(url) {
+        case .refused(let refusal):
+            throw refusal
+        case .answered(let response):
+            if let answered = Self.answeredEntry(response, id: entry.id),
+               Self.isLoan(answered) || [.reserved, .ready, .unavailable].contains(answered.availability.state) {
+                // The answer is returned (and the loan or hold stored by the caller); remembering it only spares a
+                // catalog look-up later.
+                try? database.rememberEntries([answered], accountID: account.id, feedURL: nil)
+                return answered
+            }
+        case .lost:
+            break
+        }
+        guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
+        guard case .entry(let now) = view, Self.isLoan(now) || view.isHeld else {
+            throw ShelfError(.temporary, "the library's answer about \(Circulation.quoted(entry.title)) could not be read, and it "
+                                 + "lists no loan or hold of it for you: \(nothingDone)", subject: entry.id,
+                             hint: "Try again later.")
+        }
+        return now
+    }
+
+    enum GiveBackOutcome: Equatable {
+        /// The library took it back (it said so, or no longer lists it when asked again).
+        case done
+        /// The library refused because it has no such loan or hold: shelf's copy was stale.
+        case gone(String)
+        /// The library still lists it as the patron's: it refused in words, or its answer was lost and asking again
+        /// found it unchanged.
+        case kept(ShelfError)
+
+        static func == (a: GiveBackOutcome, b: GiveBackOutcome) -> Bool {
+            switch (a, b) {
+            case (.done, .done): return true
+            case (.gone(let x), .gone(let y)): return x == y
+            case (.kept(let x), .kept(let y)): return x.message == y.message
+            default: return false
+            }
+        }
+    }
+
+    /// Sends a revoke link once and learns whether the library took the loan or hold back. `stillThere` reads the
+    /// library's view when shelf has to ask again.
+    private func giveBack(_ url: URL, _ entry: CatalogEntry, action: String,
+                          stillThere: (LibraryView) -> Bool) throws -> GiveBackOutcome {
+        switch try circulationRequest(url) {
+        case .answered(let response):
+            // A success read whole: empty, or the entry as it is now.
+            if response.body.isEmpty || Self.answeredEntry(response, id: entry.id) != nil { return .done }
+        case .refused(let refusal):
+            // Refused in words. If the library has nothing to give back, what shelf stored was stale.
+            if let view = ask(about: entry), !stillThere(view) { return .gone(refusal.message) }
+            return .kept(refusal)
+        case .lost:
+            break
+        }
+        guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
+        if stillThere(view) {
+            return .kept(ShelfError(.temporary, "the library's answer could not be read, and it still lists "
+                                        + "\(Circulation.quoted(entry.title)) as yours: nothing was given back",
+                                    subject: entry.id, hint: "Try again later."))
+        }
+        return .done
+    }
+}

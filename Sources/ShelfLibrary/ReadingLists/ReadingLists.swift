@@ -1,0 +1,316 @@
+import ShelfCore
+import Readium
+import ShelfPlugins
+import Foundation
+import PluginAPI
+
+/// Reading lists as the patron uses them: connect a service, pull its shelves, record finished books and push
+/// them (once), and a wish list matched against every account's catalog.
+public final class ReadingLists {
+    public let database: LibraryDatabase
+    /// The facade's plugins and router, asked for only when a connector or a book file is needed (the registry loads
+    /// the plugins on first use).
+    private let registry: () -> PluginRegistry
+    private let router: () -> FormatRouter
+
+    /// `directories` (nil without HOME or SHELF_HOME) is where connectors keep their credentials.
+    public init(database: LibraryDatabase, directories: ShelfDirectories?, registry: @escaping () -> PluginRegistry,
+                router: @escaping () -> FormatRouter) {
+        self.database = database
+        self.registry = registry
+        self.router = router
+        if let directories { ConnectorServices.credentialDirectories = directories }
+    }
+
+    public func connector(_ service: String) throws -> Connector {
+        try Connector.find(service: service, in: registry())
+    }
+
+    /// Plugin failures in a reading-list's words: a refused sign-in is a permission problem, not DRM.
+    static func translate(_ error: Error, service: String) -> Error {
+        guard let failure = error as? PluginCallError else { return error }
+        switch failure.status {
+        case SHELF_E_PROTECTED:
+            return ShelfError(.permission, failure.description, subject: service,
+                              hint: "`shelf lists connect \(service)` sets up the connection again.")
+        case SHELF_E_IO:
+            return ShelfError(.temporary, failure.description, subject: service, hint: "Try again later.")
+        case SHELF_E_INVALID_ARGUMENT:
+            return ShelfError(.usage, failure.description, subject: service, hint: "`shelf lists connect \(service)` lists the settings.")
+        default:
+            return failure.shelfError(subject: service)
+        }
+    }
+
+    func connection(_ service: ConnectedService) throws -> Connector.Connection {
+        let connector = try connector(service.service)
+        do { return try connector.connect(settings: service.settings) } catch { throw Self.translate(error, service: service.service) }
+    }
+
+    // MARK: Connect
+
+    public struct ConnectOutcome {
+        public var service: String
+        public var pluginID: String
+        public var description: ConnectorDescription
+        public var authorized: Bool
+    }
+
+    public struct ServiceSettings {
+        public var service: String
+        public var pluginID: String
+        public var description: ConnectorDescription
+        /// The settings stored by the last connect; nil when the service is not connected.
+        public var stored: [String: String]?
+    }
+
+    /// What a service can do and which settings it takes (through `describe`, never `connect`), with what is stored.
+    public func settings(service: String) throws -> ServiceSettings {
+        let connector = try connector(service)
+        let description: ConnectorDescription
+        do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
+        let stored = try database.services().first { $0.service == service }?.settings
+        return ServiceSettings(service: service, pluginID: connector.plugin.descriptor.id, description: description, stored: stored)
+    }
+
+    /// Checks and stores a service's settings; secrets go to the credentials file through the plugin's own keys.
+    /// Settings stored by an earlier connect and not given again are kept. A "file" setting must name a file.
+    /// With `authorize`, runs the browser sign-in: `openBrowser` gets the address, a loopback listener the answer.
+    public func connect(service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
+                        openBrowser: (String) -> Void, timeout: TimeInterval = 300) throws -> ConnectOutcome {
+        let connector = try connector(service)
+        let description: ConnectorDescription
+        do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
+        let known = Dictionary((description.settings ?? []).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+        for key in Array(settings.keys) + Array(secrets.keys) where known[key] == nil {
+            throw ShelfError(.usage, "\(service) has no setting \"\(key)\"",
+                             hint: "Settings: " + (description.settings ?? []).map(\.key).joined(separator: ", "))
+        }
+        for (key, _) in settings where known[key]?.secret == true {
+            throw ShelfError(.usage, "\(key) is a secret: pass it with --secret \(key) (read from standard input), never on the command line")
+        }
+        var plain = try database.services().first { $0.service == service && $0.pluginID == connector.plugin.descriptor.id }?.settings ?? [:]
+        for (key, value) in settings {
+            guard known[key]?.type == "file" else {
+                plain[key] = value
+                continue
+            }
+            let path = URL(fileURLWithPath: value).standardizedFileURL.path
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
+                  FileManager.default.isReadableFile(atPath: path) else {
+                throw ShelfError(.noInput, "the setting \(key) names no readable file", subject: path,
+                                 hint: "Give the path of \(known[key]?.label ?? "the file"): --set \(key)=PATH.")
+            }
+            plain[key] = path
+        }
+        for (key, value) in secrets {
+            // For the service (credentials/2) and for the plugin (credentials/1): connectors of either version find it.
+            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, service: service, key: key)
+            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, key: key)
+        }
+        let connection: Connector.Connection
+        do { connection = try connector.connect(settings: plain) } catch { throw Self.translate(error, service: service) }
+        try database.saveService(ConnectedService(service: service, pluginID: connector.plugin.descriptor.id, settings: plain,
+                                                  connectedAt: Date()))
+        var authorized = false
+        if authorize {
+            let listener = try LoopbackRedirect()
+            do {
+                let start = try connection.authorizeBegin(redirectURI: listener.redirectURI)
+                openBrowser(start.url)
+                let query = try listener.wait(timeout: timeout)
+                try connection.authorizeComplete(query: query)
+                authorized = true
+            } catch {
+                throw Self.translate(error, service: service)
+            }
+        }
+        return ConnectOutcome(service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized)
+    }
+
+    public func disconnect(service: String) throws {
+        try database.deleteService(service)
+    }
+
+    // MARK: Pull
+
+    public struct PullOutcome {
+        public var service: String
+        public var entries: Int
+        public var shelves: [ReadingListShelf]
+        public var error: String?
+        public var newWishes: Int
+        /// Rows the service sent that were not kept: those without a title (a book is named by its title).
+        public var skippedWithoutTitle: Int = 0
+    }
+
+    /// Pulls every connected service (or one). A service that fails keeps what the last pull saw.
+    public func pull(service only: String? = nil) throws -> [PullOutcome] {
+        let services = try database.services().filter { only == nil || $0.service == only }
+        if let only, services.isEmpty {
+            throw ShelfError(.noInput, "\(only) is not connected", hint: "`shelf lists connect \(only) ...` connects it first.")
+        }
+        if services.isEmpty {
+            throw ShelfError(.noInput, "no reading list is connected", hint: "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.")
+        }
+        var outcomes: [PullOutcome] = []
+        for s in services {
+            do {
+                let result: PullResult
+                do { result = try connection(s).pull() } catch { throw Self.translate(error, service: s.service) }
+                // Titles and authors shown on one line whatever the service sent; a row without a title is counted.
+                let entries = result.entries.map { entry -> ReadingListEntry in
+                    var e = entry
+                    e.title = DisplayText.oneLine(e.title)
+                    e.authors = e.authors.map(DisplayText.oneLine).filter { !$0.isEmpty }
+                    return e
+                }.filter { !$0.title.isEmpty }
+                let skipped = result.entries.count - entries.count
+                try database.replaceEntries(service: s.service, entries)
+                try database.setPullResult(service: s.service, error: nil)
+                let added = try database.addWishes(entries.filter { $0.shelf == "to-read" }.map {
+                    LibraryDatabase.NewWish(source: s.service, title: $0.title, authors: $0.authors, isbn: $0.isbn)
+                })
+                outcomes.append(PullOutcome(service: s.service, entries: entries.count, shelves: result.shelves, error: nil, newWishes: added,
+                                            skippedWithoutTitle: skipped))
+            } catch {
+                let message = (error as? ShelfError)?.message ?? "\(error)"
+                // The error itself is thrown or returned below; the stored copy only feeds `shelf lists`.
+                try? database.setPullResult(service: s.service, error: message)
+                if only != nil || services.count == 1 { throw error }
+                outcomes.append(PullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
+            }
+        }
+        return outcomes
+    }
+
+    // MARK: Finished books and push
+
+    /// The reading-list entry for a book file shelf opens (one that is not on the shelf).
+    public func entry(forFile path: String) throws -> ReadingListEntry {
+        let publication = try router().open(path: path, preferring: nil)
+        let m = publication.manifest
+        var ids: [String: String] = [:]
+        if case .string(let identifier)? = m.metadata["identifier"], let isbn = ISBN.normalise(identifier.replacingOccurrences(of: "urn:isbn:", with: "")),
+           identifier.lowercased().contains("isbn") || identifier.filter(\.isNumber).count >= 10 {
+            ids["isbn13"] = isbn
+        }
+        return ReadingListEntry(identifiers: ids, title: m.title ?? (path as NSString).lastPathComponent, authors: m.authors,
+                                shelf: "read", dateRead: ISO8601DateFormatter.day.string(from: Date()))
+    }
+
+    /// The reading-list entry for a book in the library (found with `BookReference`, as every command finds one).
+    public func entry(for record: BookRecord) -> ReadingListEntry {
+        var ids: [String: String] = [:]
+        if let isbn = ISBN.normalise(record.id.replacingOccurrences(of: "urn:isbn:", with: "")), record.id.lowercased().contains("isbn") { ids["isbn13"] = isbn }
+        return ReadingListEntry(identifiers: ids, title: record.title, authors: record.authors, shelf: "read",
+                                dateRead: ISO8601DateFormatter.day.string(from: Date()))
+    }
+
+    public struct FinishedOutcome {
+        public var entry: ReadingListEntry
+        public var queued: [String]
+        public var alreadyQueued: [String]
+    }
+
+    /// Marks a book read and queues the push to every connected service that records reads: a book in the library
+    /// (`record`), or a file that is not on the shelf (`file`).
+    public func finished(_ record: BookRecord, isbn: String? = nil) throws -> FinishedOutcome {
+        try finished(entry(for: record), bookID: record.id, isbn: isbn)
+    }
+
+    public func finished(file path: String, isbn: String? = nil) throws -> FinishedOutcome {
+        try finished(entry(forFile: path), bookID: nil, isbn: isbn)
+    }
+
+    private func finished(_ entry: ReadingListEntry, bookID: String?, isbn: String?) throws -> FinishedOutcome {
+        var entry = entry
+        if let isbn {
+            guard let normalised = ISBN.normalise(isbn) else { throw ShelfError(.usage, "\(isbn) is not an ISBN-10 or ISBN-13") }
+            entry.identifiers["isbn13"] = normalised
+        }
+        var queued: [String] = [], already: [String] = []
+        for s in try database.services() {
+            // A connector that cannot be loaded now takes nothing: the outcome lists only the services queued for.
+            guard (try? connector(s.service).describe().pushRead) == true else { continue }
+            if try database.queuePush(service: s.service, entry: entry, bookID: bookID) { queued.append(s.service) } else { already.append(s.service) }
+        }
+        return FinishedOutcome(entry: entry, queued: queued, alreadyQueued: already)
+    }
+
+    public struct PushReport {
+        public var service: String
+        public var title: String
+        public var shelf: String
+        public var outcome: String
+        public var message: String?
+        public var file: String?
+        /// Where the patron uploads `file` (the connector's "uploadURL"), or nil when it does not say.
+        public var uploadURL: String?
+        /// The service's name for people.
+        public var serviceName: String
+    }
+
+    /// Sends every pending push. Added, unchanged and exported pushes are done and never sent again; failed ones stay.
+    public func push(service only: String? = nil) throws -> [PushReport] {
+        var reports: [PushReport] = []
+        for s in try database.services() where only == nil || s.service == only {
+            let pending = try database.pushes(service: s.service, pendingOnly: true)
+            guard !pending.isEmpty else { continue }
+            let result: PushResult
+            do { result = try connection(s).push(pending.map(\.entry)) } catch { throw Self.translate(error, service: s.service) }
+            // Only for the words of the report (the service's name, its upload page): the push is done and recorded.
+            let description = try? connector(s.service).describe()
+            for (i, p) in pending.enumerated() {
+                let outcome = result.results.first { $0.index == i }
+                let status = outcome?.status ?? "failed"
+                let done = ["added", "unchanged", "exported"].contains(status)
+                let message = outcome?.message ?? (outcome == nil ? "the connector gave no result for this entry" : nil)
+                try database.recordPush(service: s.service, key: p.key, outcome: status, message: message, done: done)
+                reports.append(PushReport(service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
+                                          message: message, file: result.file, uploadURL: description?.uploadURL,
+                                          serviceName: description?.name ?? s.service))
+            }
+        }
+        return reports
+    }
+
+    // MARK: Wish list
+
+    public func wish(_ text: String, author: String?) throws -> Wish {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw ShelfError(.usage, "a wish needs an ISBN or a title") }
+        if let isbn = ISBN.normalise(trimmed), trimmed.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "X" || $0 == "x" || $0 == " " }) {
+            // Name it after the catalog entry when one is known.
+            let title = try WishMatcher(database: database).entry(isbn: isbn)?.entry.title ?? "ISBN \(isbn)"
+            return try database.addWish(source: "manual", title: title, authors: [], isbn: isbn)
+        }
+        return try database.addWish(source: "manual", title: trimmed, authors: author.map { [$0] } ?? [], isbn: nil)
+    }
+
+    /// A wished title that has become available to borrow, not announced before.
+    public struct Notice {
+        public var wish: Wish
+        public var library: String
+        /// "[title] is available to borrow now at [library]."
+        public var text: String
+        /// The notification it was stored as (nil for a catalog browsed without an account).
+        public var notificationID: Int64?
+    }
+
+    /// Matches every wish to the catalogs and records availability; returns the wishes that just became
+    /// available (each once: `notified_at` is set here), each stored as a `wish-available` notification.
+    @discardableResult
+    public func checkWishes(at date: Date = Date()) throws -> [Notice] {
+        try WishList(database: database).check(at: date)
+    }
+}
+
+extension ISO8601DateFormatter {
+    static var day: ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withFullDate]
+        return f
+    }
+}
