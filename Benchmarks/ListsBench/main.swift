@@ -188,9 +188,8 @@ case "import":
         environment["SHELF_HOME"] = home.path
         environment["SHELF_PLUGIN_PATH"] = nil
         let shelf = Shelf(environment: environment)
-        guard let directories = shelf.directories else { fail("no shelf directories under \(home.path)") }
-        let database = try LibraryDatabase(directories: directories)
-        let lists = ReadingLists(database: database, directories: directories, registry: { shelf.registry }, router: { shelf.router })
+        let lists = try shelf.library().readingLists()
+        let database = lists.database
         // The plugin's whole pull (CSV parse, mapping, JSON across the ABI, the host's decoding), no database.
         let connection = try lists.connector("goodreads").connect(settings: ["file": file])
         pluginPull.start()
