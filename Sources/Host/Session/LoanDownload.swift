@@ -1,3 +1,4 @@
+import ShelfLibrary
 import Foundation
 import ShelfCore
 

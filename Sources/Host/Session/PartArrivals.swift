@@ -1,3 +1,4 @@
+import ShelfLibrary
 import ShelfPlayback
 import Foundation
 
