@@ -6,7 +6,6 @@ import ShelfLibrary
 public typealias LibraryDatabase = ShelfLibrary.LibraryDatabase
 public typealias AccountRecord = ShelfLibrary.AccountRecord
 public typealias HoldRecord = ShelfLibrary.HoldRecord
-public typealias Authenticator = ShelfLibrary.Authenticator
 public typealias CatalogEntry = ShelfLibrary.CatalogEntry
 public typealias Availability = ShelfLibrary.Availability
 public typealias MediaTypes = ShelfLibrary.MediaTypes
@@ -15,6 +14,4 @@ public typealias Circulation = ShelfLibrary.Circulation
 public typealias NotificationRecord = ShelfLibrary.NotificationRecord
 public typealias NotificationDelivery = ShelfLibrary.NotificationDelivery
 public typealias ReadingLists = ShelfLibrary.ReadingLists
-public typealias SystemdUnits = ShelfLibrary.SystemdUnits
 public typealias WatchInterval = ShelfLibrary.WatchInterval
-public typealias WatchLock = ShelfLibrary.WatchLock

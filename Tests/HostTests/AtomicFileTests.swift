@@ -1,5 +1,6 @@
 import Foundation
 @testable import Host
+import ShelfCore
 import XCTest
 
 /// Cache files are replaced in one step and leave nothing behind.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import Host
+import ShelfCore
+import ShelfPlugins
 
 /// Errors a patron needed that the host used to drop with `try?` (issue 13): a saved place that cannot be read taken
 /// for "none", a sync whose notifications or titles could not be stored said to be fine, a damaged row read as

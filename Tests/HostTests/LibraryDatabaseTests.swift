@@ -4,6 +4,7 @@ import XCTest
 import Glibc
 #endif
 @testable import Host
+import ShelfCore
 @testable import ShelfLibrary
 @testable import ShelfPlayback
 

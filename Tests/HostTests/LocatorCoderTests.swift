@@ -1,4 +1,5 @@
 @testable import Host
+import ShelfCore
 @testable import ShelfPlugins
 import Readium
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfCore
 import XCTest
 
 final class ProcessEnvironmentTests: XCTestCase {

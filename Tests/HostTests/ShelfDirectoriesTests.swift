@@ -4,6 +4,7 @@ import XCTest
 import Glibc
 #endif
 @testable import Host
+import ShelfCore
 
 final class ShelfDirectoriesTests: XCTestCase {
     private var root: URL!

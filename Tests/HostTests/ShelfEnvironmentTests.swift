@@ -1,5 +1,7 @@
 import Foundation
 @testable import Host
+import ShelfCore
+import ShelfPlugins
 import TestSupport
 import XCTest
 
