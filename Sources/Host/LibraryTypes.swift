@@ -3,11 +3,8 @@ import ShelfLibrary
 // The library subsystem's types a front end still names, under the host's names (Sources/ShelfLibrary: the database,
 // accounts, catalogs, circulation, notifications, reading lists, downloads). Each is a step for the session API to
 // take over (docs/architecture.md, "What is still open").
-public typealias LibraryDatabase = ShelfLibrary.LibraryDatabase
-public typealias AccountRecord = ShelfLibrary.AccountRecord
 public typealias HoldRecord = ShelfLibrary.HoldRecord
 public typealias CatalogEntry = ShelfLibrary.CatalogEntry
-public typealias Availability = ShelfLibrary.Availability
 public typealias MediaTypes = ShelfLibrary.MediaTypes
 public typealias FormatTab = ShelfLibrary.FormatTab
 public typealias Circulation = ShelfLibrary.Circulation

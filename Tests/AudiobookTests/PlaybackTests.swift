@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfLibrary
 import ShelfPlayback
 import TestSupport
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfLibrary
 import TestSupport
 import XCTest
 

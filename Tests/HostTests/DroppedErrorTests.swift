@@ -2,6 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 @testable import Host
+import ShelfLibrary
 import ShelfCore
 import ShelfPlugins
 

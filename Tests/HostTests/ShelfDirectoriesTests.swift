@@ -4,6 +4,7 @@ import XCTest
 import Glibc
 #endif
 @testable import Host
+import ShelfLibrary
 import ShelfCore
 
 final class ShelfDirectoriesTests: XCTestCase {
