@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Times as people type and read them. One rounding rule for every time said: the nearest whole second (a stop
@@ -44,7 +45,7 @@ public enum PlaybackTime {
     public static func words(_ seconds: Double) -> String {
         let s = whole(seconds)
         let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
-        func unit(_ n: Int, _ name: String) -> String { "\(n) \(name)\(n == 1 ? "" : "s")" }
+        let unit = { (n: Int, name: String) in Plural.count(n, name) }
         if h > 0 { return m > 0 ? "\(unit(h, "hour")) \(unit(m, "minute"))" : unit(h, "hour") }
         if m > 0 { return sec > 0 ? "\(unit(m, "minute")) \(unit(sec, "second"))" : unit(m, "minute") }
         return unit(sec, "second")

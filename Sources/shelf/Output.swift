@@ -26,6 +26,17 @@ enum Output {
         fputs("shelf: " + text + "\n", stderr)
     }
 
+    /// Says `error` on standard error and gives the exit status it stands for (sysexits): the one way a command's
+    /// error ends shelf, whether it reaches `main` or a command (`shelf listen`) says it as it happens.
+    static func failure(_ error: Error) -> Int32 {
+        guard let error = error as? ShelfError else {
+            self.error("\(error)")
+            return ShelfError.Kind.software.rawValue
+        }
+        self.error(error.description)
+        return error.exitCode
+    }
+
     /// `text` on standard error as it is: progress lines and redraws that end in place, not in a new line.
     static func standardError(_ text: String, flush: Bool = false) {
         fputs(text, stderr)

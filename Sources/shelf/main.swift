@@ -109,10 +109,6 @@ signal(SIGPIPE, SIG_IGN)
 
 do {
     exit(try run(Array(CommandLine.arguments.dropFirst())))
-} catch let error as ShelfError {
-    Output.error(error.description)
-    exit(error.exitCode)
 } catch {
-    Output.error("\(error)")
-    exit(ShelfError.Kind.software.rawValue)
+    exit(Output.failure(error))
 }

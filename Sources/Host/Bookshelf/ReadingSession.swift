@@ -311,7 +311,7 @@ public final class ReadingSession {
             throw ShelfError(.noInput, "“\(query)” is not in this book", subject: book.book.title)
         }
         guard number >= 1, number <= hits.count else {
-            throw ShelfError(.usage, "“\(query)” has \(hits.count) \(hits.count == 1 ? "hit" : "hits") in this book, not \(number)",
+            throw ShelfError(.usage, "“\(query)” has \(Plural.count(hits.count, "hit")) in this book, not \(number)",
                              subject: book.book.title)
         }
         let hit = hits[number - 1]

@@ -49,13 +49,13 @@ public struct Availability: Codable, Equatable, Sendable {
         switch state {
         case .available:
             if let total = copiesTotal, let free = copiesAvailable, total > 0 {
-                return "\(free) of \(total) \(total == 1 ? "copy" : "copies") available"
+                return "\(free) of \(Plural.count(total, "copy", "copies")) available"
             }
             return "available"
         case .unavailable:
             var text: String
             if let total = copiesTotal {
-                text = "\(copiesAvailable ?? 0) of \(total) \(total == 1 ? "copy" : "copies") available"
+                text = "\(copiesAvailable ?? 0) of \(Plural.count(total, "copy", "copies")) available"
             } else {
                 text = "no copy available"
             }

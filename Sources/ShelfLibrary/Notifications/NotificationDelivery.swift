@@ -20,8 +20,8 @@ public enum NotificationDelivery {
         // Said once per notification: only those never offered before are counted.
         let fresh = pending.filter { $0.desktopAt == nil }
         if desktop == nil, !fresh.isEmpty, let problem = DesktopNotifier.libraryProblem(environment: environment) {
-            let (count, them) = fresh.count == 1 ? ("1 notification", "it") : ("\(fresh.count) notifications", "them")
-            report("\(count) could not be shown on the desktop: \(problem). `shelf notifications` lists \(them).")
+            let them = fresh.count == 1 ? "it" : "them"
+            report("\(Plural.count(fresh.count, "notification")) could not be shown on the desktop: \(problem). `shelf notifications` lists \(them).")
         }
         defer { desktop?.close() }
         var taken: [NotificationRecord] = []

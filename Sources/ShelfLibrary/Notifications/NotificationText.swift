@@ -1,10 +1,12 @@
+import ShelfCore
+
 /// The notification texts, word for word as the patron's requirements give them. The same text goes to the
 /// desktop, the terminal and `shelf notifications`; it carries its meaning in words, never in an icon or colour.
 public enum NotificationText {
     /// "[title] is ready to be checked out. You have [N] days to complete checkout of this item." — "1 day" in the
     /// singular.
     public static func holdReady(_ title: String, days: Int) -> String {
-        "\(title) is ready to be checked out. You have \(days) \(days == 1 ? "day" : "days") to complete checkout of this item."
+        "\(title) is ready to be checked out. You have \(Plural.count(days, "day")) to complete checkout of this item."
     }
 
     /// A ready hold with 24 hours or less left.

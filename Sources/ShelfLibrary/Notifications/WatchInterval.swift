@@ -1,3 +1,4 @@
+import ShelfCore
 import Foundation
 
 /// Durations as the patron writes them for `--interval`: `30s`, `15m`, `2h`, `1d` (whole numbers).
@@ -20,11 +21,10 @@ public enum WatchInterval {
 
     /// "15 minutes", "1 hour", "30 seconds".
     public static func words(_ seconds: TimeInterval) -> String {
-        func plural(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
         let whole = Int(seconds.rounded())
-        if whole >= 86_400, whole % 86_400 == 0 { return plural(whole / 86_400, "day") }
-        if whole >= 3600, whole % 3600 == 0 { return plural(whole / 3600, "hour") }
-        if whole >= 60, whole % 60 == 0 { return plural(whole / 60, "minute") }
-        return plural(max(whole, 0), "second")
+        if whole >= 86_400, whole % 86_400 == 0 { return Plural.count(whole / 86_400, "day") }
+        if whole >= 3600, whole % 3600 == 0 { return Plural.count(whole / 3600, "hour") }
+        if whole >= 60, whole % 60 == 0 { return Plural.count(whole / 60, "minute") }
+        return Plural.count(max(whole, 0), "second")
     }
 }

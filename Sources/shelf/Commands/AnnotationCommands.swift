@@ -39,10 +39,10 @@ let annotationsCommand = Command(
         case "sent": facts.append("position sent (page \(r.page ?? 0) of \(r.pages ?? 0))")
         default: facts.append("position " + (r.page.map { "page \($0) of \(r.pages ?? 0), " } ?? "") + "already in step")
         }
-        if r.bookmarksFetched > 0 { facts.append("\(r.bookmarksFetched) bookmark\(r.bookmarksFetched == 1 ? "" : "s") fetched") }
+        if r.bookmarksFetched > 0 { facts.append("\(Plural.count(r.bookmarksFetched, "bookmark")) fetched") }
         if r.bookmarksRemovedHere > 0 { facts.append("\(r.bookmarksRemovedHere) removed elsewhere") }
         if r.bookmarksSent > 0 { facts.append("\(r.bookmarksSent) sent") }
-        if r.bookmarksRemovedThere > 0 { facts.append("\(r.bookmarksRemovedThere) removal\(r.bookmarksRemovedThere == 1 ? "" : "s") sent") }
+        if r.bookmarksRemovedThere > 0 { facts.append("\(Plural.count(r.bookmarksRemovedThere, "removal")) sent") }
         Output.line("“\(r.title)”: " + facts.joined(separator: " · "))
         for problem in r.problems { Output.line("  Not done, tried again next time: \(problem)") }
     }

@@ -157,7 +157,7 @@ let fetchCommand = Command(
         if tty, !context.json, Date().timeIntervalSince(lastLine) > 0.2 || part.state != .downloading {
             lastLine = Date()
             let pct = t.total.map { $0 > 0 ? " (\(Int(Double(t.bytes) * 100 / Double($0)))%)" : "" } ?? ""
-            Output.standardError("\r\(t.complete) of \(t.count) parts, \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ")
+            Output.standardError("\r\(t.complete) of \(Plural.count(t.count, "part")), \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ")
         }
     }
     if tty, !context.json { Output.standardError("\n") }
@@ -166,7 +166,7 @@ let fetchCommand = Command(
     if context.json {
         Output.json(FetchReport(remote))
     } else {
-        Output.line("\"\(remote.book.title)\": \(parts.count - failed.count) of \(parts.count) parts downloaded into \(remote.directory.path)")
+        Output.line("\"\(remote.book.title)\": \(parts.count - failed.count) of \(Plural.count(parts.count, "part")) downloaded into \(remote.directory.path)")
         for p in failed { Output.line("  part \(p.index + 1): \(p.state.rawValue): \(p.reason ?? "")") }
     }
     if Shelf.interruptRequested {
@@ -201,7 +201,7 @@ let downloadsCommand = Command(
     } else {
         for item in items {
             let done = item.parts.filter { $0.state == "complete" }.count
-            Output.line("\(item.title): \(done) of \(item.parts.count) parts complete\(item.active ? ", downloading now" : "")")
+            Output.line("\(item.title): \(done) of \(Plural.count(item.parts.count, "part")) complete\(item.active ? ", downloading now" : "")")
             for p in item.parts {
                 var line = "  part \(p.part): \(p.state)"
                 if p.state != "complete", let total = p.total, total > 0 { line += ", \(p.bytes * 100 / total)%" }

@@ -119,7 +119,7 @@ let booksCommand = Command(
         if let ends = b.loanEndsAt { facts.append("on loan until \(relativeDay(ends))") }
         text += first + "\n    " + facts.joined(separator: " · ") + "\n    ID: " + DisplayText.oneLine(b.book.id) + "\n"
     }
-    text += books.count == 1 ? "1 book" : "\(books.count) books"
+    text += Plural.count(books.count, "book")
     Output.line(text)
     return 0
 }

@@ -144,7 +144,7 @@ let loansCommand = Command(
     let loans = try library.loans(account: args.value("--account"))
     if context.json { Output.json(loans.map { LoanJSON($0, library: library) }); return 0 }
     if loans.isEmpty { Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0 }
-    Output.line("My Books: \(loans.count) \(loans.count == 1 ? "loan" : "loans")")
+    Output.line("My Books: \(Plural.count(loans.count, "loan"))")
     for loan in loans {
         var entry = loan.entry
         entry.availability.state = .loaned
@@ -166,7 +166,7 @@ let holdsCommand = Command(
     if context.json { Output.json(holds.map { HoldJSON($0, openable: library.openable) }); return 0 }
     if holds.isEmpty { Output.line("No reservations."); return 0 }
     let ready = holds.filter(\.isReady).count
-    Output.line("Reservations: \(holds.count) \(holds.count == 1 ? "hold" : "holds"), \(ready) ready to borrow")
+    Output.line("Reservations: \(Plural.count(holds.count, "hold")), \(ready) ready to borrow")
     if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }
     for hold in holds {
         Output.line(CatalogText.entry(hold.entry, openable: library.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
@@ -197,8 +197,8 @@ let syncCommand = Command(
         return 0
     }
     let ready = result.holds.filter(\.isReady).count
-    Output.line("Synced \(result.account.title): \(result.loans.count) \(result.loans.count == 1 ? "loan" : "loans"), "
-                + "\(result.holds.count) \(result.holds.count == 1 ? "hold" : "holds")" + (ready > 0 ? " (\(ready) ready to borrow)" : "") + ".")
+    Output.line("Synced \(result.account.title): \(Plural.count(result.loans.count, "loan")), "
+                + Plural.count(result.holds.count, "hold") + (ready > 0 ? " (\(ready) ready to borrow)" : "") + ".")
     return 0
 }
 

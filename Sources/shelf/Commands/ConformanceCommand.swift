@@ -64,7 +64,7 @@ let conformanceCommand = Command(
             Output.line("  \(status) \(r.check.padding(toLength: 18, withPad: " ", startingAt: 0)) \(r.message)")
         }
         let s = report.summary
-        Output.line("\(s["passed"] ?? 0) passed, \((s["failed"] ?? 0) + (s["crashed"] ?? 0)) failed, \(s["skipped"] ?? 0) skipped, \(s["warning"] ?? 0) warnings")
+        Output.line("\(s["passed"] ?? 0) passed, \((s["failed"] ?? 0) + (s["crashed"] ?? 0)) failed, \(s["skipped"] ?? 0) skipped, \(Plural.count(s["warning"] ?? 0, "warning"))")
     }
     return report.passed ? 0 : 1
 }

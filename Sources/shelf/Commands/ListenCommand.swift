@@ -34,12 +34,14 @@ let listenCommand = Command(
     }
     let (session, started, output) = try startPlayback(args, context, options: options)
     let player = TerminalPlayer(session: session)
-    Output.line("\"\(session.title)\", \(session.chapters.count) chapters, \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit.")
+    Output.line("\"\(session.title)\", \(Plural.count(session.chapters.count, "chapter")), \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit.")
     player.say()
     session.onEvent = { player.handle($0) }
     // The output belongs to the playing thread from here on: nothing below uses it on this thread.
     let playing = Thread {
-        do { try session.run(to: output, startPaused: true) } catch { player.failure = error; player.say("Playback stopped: \(error)") }
+        // Said once, as it happens (the patron is still at the keys), on standard error as any command's error is;
+        // the command then ends with its exit status without saying it again.
+        do { try session.run(to: output, startPaused: true) } catch { Output.flush(); player.failureStatus = Output.failure(error) }
         player.finished = true
     }
     playing.start()
@@ -47,14 +49,13 @@ let listenCommand = Command(
     session.quit()
     while !player.finished { Thread.sleep(forTimeInterval: 0.02) }
     Output.line("Saved at \(PlaybackTime.clock(session.state.position)).")
-    if let failure = player.failure { throw failure }
-    return 0
+    return player.failureStatus ?? 0
 }
 
 final class TerminalPlayer: @unchecked Sendable {
     let session: ListeningSession
     var finished = false
-    var failure: Error?
+    var failureStatus: Int32?
     private var lastSaid = Date()
     private let sleepCycle: [SleepTimer.Mode?] = [.minutes(15), .minutes(30), .minutes(60), .endOfChapter, nil]
     private var sleepIndex = -1

@@ -49,7 +49,7 @@ func printInspection(_ p: PluginInspection) {
     Output.line("  handles:      \(p.concurrentHandles ? "used from several threads at once" : "serialised by the host")")
     if !p.mediaTypes.isEmpty { Output.line("  media types:  \(p.mediaTypes.joined(separator: ", "))") }
     if !p.fileExtensions.isEmpty { Output.line("  extensions:   \(p.fileExtensions.joined(separator: ", "))") }
-    for c in p.capabilities { Output.line("  offers:       \(c.id) (vtable of \(c.structSize) bytes, \(c.functions) functions)") }
+    for c in p.capabilities { Output.line("  offers:       \(c.id) (vtable of \(c.structSize) bytes, \(Plural.count(c.functions, "function")))") }
     for s in p.services {
         if let c = s.capabilities {
             let can = [c.pull == true ? "pull" : nil, c.pushRead == true ? "push reads" : nil, c.pushToRead == true ? "push to-reads" : nil]

@@ -8,7 +8,7 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     let order = book.manifest.readingOrder
     if let chapter = try args.int("--chapter", in: 1...Int(Int32.max)) {
         guard chapter <= order.count else {
-            throw ShelfError(.usage, "--chapter \(chapter) is past the end: this book has \(order.count) reading-order items",
+            throw ShelfError(.usage, "--chapter \(chapter) is past the end: this book has \(Plural.count(order.count, "reading-order item"))",
                              subject: book.path)
         }
         let link = order[chapter - 1]
@@ -17,7 +17,7 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     if let position = try args.int("--position", in: 1...Int(Int32.max)) {
         let positions = try book.positions()
         guard position <= positions.count else {
-            throw ShelfError(.usage, "--position \(position) is past the end: this book has \(positions.count) positions",
+            throw ShelfError(.usage, "--position \(position) is past the end: this book has \(Plural.count(positions.count, "position"))",
                              subject: book.path)
         }
         return positions[position - 1]
@@ -76,7 +76,7 @@ let positionsCommand = Command(
             let percent = Int(((p.locations.totalProgression ?? 0) * 100).rounded())
             Output.line("\(p.locations.position.map(String.init) ?? "?")\t\(percent)%\t\(p.title ?? "")\t\(p.href)")
         }
-        Output.line("\(positions.count) positions")
+        Output.line(Plural.count(positions.count, "position"))
     }
     return 0
 }
@@ -98,7 +98,7 @@ let searchCommand = Command(
             let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
             Output.line("\(hit.locations.position.map { "page \($0)" } ?? hit.href)\t\(hit.title ?? "")\t\(flat)")
         }
-        Output.line(hits.count == 1 ? "1 hit" : "\(hits.count) hits")
+        Output.line(Plural.count(hits.count, "hit"))
     }
     return 0
 }

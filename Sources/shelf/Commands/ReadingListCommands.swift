@@ -121,7 +121,7 @@ let listsCommand = Command(
                     Output.line("\(o.service): not pulled: \(error)")
                 } else {
                     let shelves = o.shelves.map { "\($0.name) \($0.count.map(String.init) ?? "?")" }.joined(separator: ", ")
-                    Output.line("\(o.service): \(o.entries) \(o.entries == 1 ? "book" : "books")\(shelves.isEmpty ? "" : " (\(shelves))")"
+                    Output.line("\(o.service): \(Plural.count(o.entries, "book"))\(shelves.isEmpty ? "" : " (\(shelves))")"
                                 + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : "")
                                 + (o.skippedWithoutTitle == 1 ? "; 1 row skipped: it has no title" : "")
                                 + (o.skippedWithoutTitle > 1 ? "; \(o.skippedWithoutTitle) rows skipped: they have no title" : ""))

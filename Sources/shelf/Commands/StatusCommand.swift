@@ -3,7 +3,7 @@ import Host
 
 /// The badge in words; empty when no hold is ready, so that it clears.
 func readyBadge(_ count: Int) -> String? {
-    count > 0 ? "Ready to borrow: \(count) \(count == 1 ? "hold" : "holds") (shelf holds)" : nil
+    count > 0 ? "Ready to borrow: \(Plural.count(count, "hold")) (shelf holds)" : nil
 }
 
 let statusCommand = Command(
@@ -31,9 +31,9 @@ let statusCommand = Command(
             Output.line("  \(account.id): \(account.title)\n    " + facts.joined(separator: " · "))
         }
     }
-    Output.line("My Books: \(status.loans) \(status.loans == 1 ? "loan" : "loans")"
+    Output.line("My Books: \(Plural.count(status.loans, "loan"))"
                 + (status.soonestDue.map { ", the soonest due \(localDay($0))" } ?? ""))
-    Output.line("Reservations: \(status.holds) \(status.holds == 1 ? "hold" : "holds"), \(status.readyToBorrow) ready to borrow")
+    Output.line("Reservations: \(Plural.count(status.holds, "hold")), \(status.readyToBorrow) ready to borrow")
     if let badge = readyBadge(status.readyToBorrow) { Output.line(badge) }
     Output.line("Notifications: \(status.unreadNotifications) unread")
     for record in status.unreadRecords { Output.line(NotificationTextOutput.lines(record)) }
