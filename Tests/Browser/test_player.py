@@ -88,6 +88,31 @@ class PlaceTests(PlayerTestCase):
         self.assertIsNotNone(clock, started)
         self.assertAlmostEqual(int(clock[1]) * 60 + int(clock[2]), at, delta=2)
 
+    def test_play_after_a_stop_replays_the_two_seconds_before_it_as_shelf_play_does(self):
+        self.open_player()
+        self.driver.find_element(By.ID, "play").click()
+        self.wait_for(lambda d: not self.audio("paused") and self.player("p.position") > 5, message="playing")
+        # Paused and played again: 2 seconds earlier than where it stopped.
+        at, resumed = self.player("await (async () => { p.pause(); const at = p.position; await p.play(); return [at, p.position]; })()")
+        self.assertAlmostEqual(resumed, at - 2, delta=0.3)
+        # A move while paused starts exactly where the patron went.
+        moved = self.player("await (async () => { p.pause(); await p.seek(20); await p.play(); return p.position; })()")
+        self.assertAlmostEqual(moved, 20, delta=0.3)
+        # Not before the start of the book.
+        start = self.player("await (async () => { p.pause(); await p.seek(0.5); await p.play(); p.pause(); await p.play(); return p.position; })()")
+        self.assertGreaterEqual(start, 0)
+        self.assertLess(start, 0.3)
+        # The place the book opens at is a stop too: the first play replays before it.
+        at = self.player("await (async () => { await p.seek(40); await p.play(); p.pause(); return p.position; })()")
+        self.wait_for(lambda d: abs(self.api("GET", "/api/player?" + urllib.parse.urlencode({"book": self.book}))["position"]["seconds"] - at) < 1.5,
+                      message="the host's saved place")
+        self.driver.refresh()
+        self.find("#play")
+        self.wait_for(lambda d: abs(self.player("p.position") - at) < 1.5)
+        self.driver.find_element(By.TAG_NAME, "h1").click()  # a gesture, so that the page may play
+        opened, played = self.player("await (async () => { const at = p.position; await p.play(); return [at, p.position]; })()")
+        self.assertAlmostEqual(played, opened - 2, delta=0.3)
+
     def test_a_chapter_jump_lands_at_the_chapter_time_and_is_marked_current(self):
         self.open_player()
         crossing = self.driver.find_element(By.XPATH, "//ol[@id='chapters']//button[contains(., 'The Crossing')]")

@@ -7,6 +7,9 @@ import { Timeline } from './timeline.js';
 import { spoken } from './words.js';
 
 const FADE_SECONDS = 10;
+// Seconds replayed when playback resumes after a stop (a pause, the sleep timer, the place the book opened at), as
+// `shelf play` and `shelf listen` do (PlaybackEngine's resumeRewind): the listener hears again where they were.
+const RESUME_REWIND = 2;
 const REPORT_EVERY = 10;
 
 export class Player extends EventTarget {
@@ -26,6 +29,8 @@ export class Player extends EventTarget {
     this.step = 30;
     this.sleep = null; // {mode: 'minutes', left} | {mode: 'chapter', chapter}
     this.wantPlaying = false;
+    // Playback stopped where the listener was and no move has chosen a place since: the next play replays a little.
+    this.stoppedListening = false;
     this.audio.addEventListener('timeupdate', () => this.tick());
     this.audio.addEventListener('ended', () => this.trackEnded());
     this.audio.addEventListener('play', () => this.emit('state'));
@@ -50,6 +55,7 @@ export class Player extends EventTarget {
     this.track = -1;
     this.wantPlaying = false;
     await this.seek(data.position?.seconds ?? 0, { report: false });
+    this.stoppedListening = true;
     this.updateMediaMetadata();
     this.emit('book');
     return this.book;
@@ -69,6 +75,8 @@ export class Player extends EventTarget {
   async seek(seconds, { report = true } = {}) {
     const { track, offset } = this.timeline.locate(seconds);
     const resume = this.wantPlaying;
+    // A move while paused starts exactly where the patron went.
+    this.stoppedListening = false;
     await this.load(track);
     this.audio.currentTime = offset;
     if (resume && this.audio.paused) await this.audio.play().catch(() => {});
@@ -83,6 +91,7 @@ export class Player extends EventTarget {
 
   async play() {
     if (!this.book) return;
+    if (this.stoppedListening) await this.seek(Math.max(0, this.position - RESUME_REWIND), { report: false });
     this.wantPlaying = true;
     this.audio.volume = this.volume;
     try { await this.audio.play(); } catch (error) { this.wantPlaying = false; throw error; }
@@ -91,7 +100,10 @@ export class Player extends EventTarget {
 
   pause() {
     this.wantPlaying = false;
-    if (!this.audio.paused) this.audio.pause();
+    if (!this.audio.paused) {
+      this.audio.pause();
+      this.stoppedListening = true;
+    }
     if (this.book) this.report();
   }
 
