@@ -122,7 +122,7 @@ public final class LibrarySession: @unchecked Sendable {
     // MARK: Reading lists and the wish list
 
     public func readingLists() -> ReadingLists {
-        ReadingLists(database: database, directories: shelf.directories, registry: { self.shelf.registry }, router: { self.shelf.router })
+        ReadingLists(database: database, store: store, registry: { self.shelf.registry }, router: { self.shelf.router })
     }
 
     /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so

@@ -8,18 +8,19 @@ import PluginAPI
 /// them (once), and a wish list matched against every account's catalog.
 public final class ReadingLists {
     public let database: LibraryDatabase
+    /// Where connectors' secrets are kept: the Shelf's credential store, as its plugins' own calls find them.
+    let store: CredentialStore
     /// The facade's plugins and router, asked for only when a connector or a book file is needed (the registry loads
     /// the plugins on first use).
     private let registry: () -> PluginRegistry
     private let router: () -> FormatRouter
 
-    /// `directories` (nil without HOME or SHELF_HOME) is where connectors keep their credentials.
-    public init(database: LibraryDatabase, directories: ShelfDirectories?, registry: @escaping () -> PluginRegistry,
+    public init(database: LibraryDatabase, store: CredentialStore, registry: @escaping () -> PluginRegistry,
                 router: @escaping () -> FormatRouter) {
         self.database = database
+        self.store = store
         self.registry = registry
         self.router = router
-        if let directories { ConnectorServices.credentialDirectories = directories }
     }
 
     public func connector(_ service: String) throws -> Connector {
@@ -106,8 +107,8 @@ public final class ReadingLists {
         }
         for (key, value) in secrets {
             // For the service (credentials/2) and for the plugin (credentials/1): connectors of either version find it.
-            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, service: service, key: key)
-            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, key: key)
+            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, service: service, key: key, in: store)
+            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, key: key, in: store)
         }
         let connection: Connector.Connection
         do { connection = try connector.connect(settings: plain) } catch { throw Self.translate(error, service: service) }

@@ -21,7 +21,8 @@ public enum ConnectorServices {
         set { settings.withLock { $0.client = newValue } }
     }
 
-    /// Where secrets are kept; nil means shelf's usual config folder.
+    /// Where the secrets of plugins loaded outside a `Shelf` (conformance, tests) are kept; nil means the process's
+    /// config folder. A Shelf's plugins keep theirs in the Shelf's own store.
     public static var credentialDirectories: ShelfDirectories? {
         get { settings.withLock { $0.credentialDirectories } }
         set { settings.withLock { $0.credentialDirectories = newValue } }
@@ -67,17 +68,20 @@ public enum ConnectorServices {
         return CredentialStore(directories: try ShelfDirectories(environment: environment), environment: environment)
     }
 
-    /// Reads a plugin secret (the host side of `get`), for the CLI and tests.
-    public static func secret(pluginID: String, service: String? = nil, key: String) throws -> String? {
-        try store().credential(for: storeKey(pluginID: pluginID, service: service, key: key))?.token
+    /// Reads a plugin secret (the host side of `get`) from `store` (a `Shelf`'s), or from the services' own.
+    public static func secret(pluginID: String, service: String? = nil, key: String, in store: CredentialStore? = nil) throws -> String? {
+        try (store ?? self.store()).credential(for: storeKey(pluginID: pluginID, service: service, key: key))?.token
     }
 
-    public static func setSecret(_ value: String?, pluginID: String, service: String? = nil, key: String) throws {
+    /// Stores (nil: removes) a plugin secret in `store` (a `Shelf`'s), or in the services' own.
+    public static func setSecret(_ value: String?, pluginID: String, service: String? = nil, key: String,
+                                 in store: CredentialStore? = nil) throws {
         let k = storeKey(pluginID: pluginID, service: service, key: key)
+        let store = try store ?? self.store()
         if let value {
-            try store().save(Credential(flow: SHELF_HOST_CREDENTIALS, token: value), for: k)
+            try store.save(Credential(flow: SHELF_HOST_CREDENTIALS, token: value), for: k)
         } else {
-            try store().remove(for: k)
+            try store.remove(for: k)
         }
     }
 
@@ -193,8 +197,8 @@ public enum ConnectorServices {
         table.initialize(to: shelf_host_credentials_v1(
             struct_size: UInt32(MemoryLayout<shelf_host_credentials_v1>.size),
             get: { host, key, out, err in
-                ConnectorServices.credential(host, key, err) { pluginID, k in
-                    guard let value = try ConnectorServices.secret(pluginID: pluginID, key: k) else {
+                ConnectorServices.credential(host, key, err) { pluginID, k, store in
+                    guard let value = try ConnectorServices.secret(pluginID: pluginID, key: k, in: store) else {
                         return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)")
                     }
                     let s = ConnectorServices.write(Data(value.utf8), out)
@@ -202,17 +206,17 @@ public enum ConnectorServices {
                 }
             },
             set: { host, key, value, err in
-                ConnectorServices.credential(host, key, err) { pluginID, k in
+                ConnectorServices.credential(host, key, err) { pluginID, k, store in
                     guard let value else { return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value") }
                     let text = String(cString: value)
                     guard text.utf8.count <= 64 << 10 else { return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB") }
-                    try ConnectorServices.setSecret(text, pluginID: pluginID, key: k)
+                    try ConnectorServices.setSecret(text, pluginID: pluginID, key: k, in: store)
                     return SHELF_OK
                 }
             },
             remove: { host, key, err in
-                ConnectorServices.credential(host, key, err) { pluginID, k in
-                    try ConnectorServices.setSecret(nil, pluginID: pluginID, key: k)
+                ConnectorServices.credential(host, key, err) { pluginID, k, store in
+                    try ConnectorServices.setSecret(nil, pluginID: pluginID, key: k, in: store)
                     return SHELF_OK
                 }
             }))
@@ -225,8 +229,8 @@ public enum ConnectorServices {
         table.initialize(to: shelf_host_credentials_v2(
             struct_size: UInt32(MemoryLayout<shelf_host_credentials_v2>.size),
             get: { host, service, key, out, err in
-                ConnectorServices.credential(host, service, key, err) { pluginID, service, k in
-                    guard let value = try ConnectorServices.secret(pluginID: pluginID, service: service, key: k) else {
+                ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
+                    guard let value = try ConnectorServices.secret(pluginID: pluginID, service: service, key: k, in: store) else {
                         return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)" + (service.map { " for \($0)" } ?? ""))
                     }
                     let s = ConnectorServices.write(Data(value.utf8), out)
@@ -234,17 +238,17 @@ public enum ConnectorServices {
                 }
             },
             set: { host, service, key, value, err in
-                ConnectorServices.credential(host, service, key, err) { pluginID, service, k in
+                ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
                     guard let value else { return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value") }
                     let text = String(cString: value)
                     guard text.utf8.count <= 64 << 10 else { return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB") }
-                    try ConnectorServices.setSecret(text, pluginID: pluginID, service: service, key: k)
+                    try ConnectorServices.setSecret(text, pluginID: pluginID, service: service, key: k, in: store)
                     return SHELF_OK
                 }
             },
             remove: { host, service, key, err in
-                ConnectorServices.credential(host, service, key, err) { pluginID, service, k in
-                    try ConnectorServices.setSecret(nil, pluginID: pluginID, service: service, key: k)
+                ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
+                    try ConnectorServices.setSecret(nil, pluginID: pluginID, service: service, key: k, in: store)
                     return SHELF_OK
                 }
             }))
@@ -252,22 +256,25 @@ public enum ConnectorServices {
     }()
 
     static func credential(_ host: UnsafePointer<shelf_host>?, _ service: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?,
-                           _ err: UnsafeMutablePointer<shelf_error>?, _ body: (String, String?, String) throws -> shelf_status) -> shelf_status {
+                           _ err: UnsafeMutablePointer<shelf_error>?,
+                           _ body: (String, String?, String, CredentialStore?) throws -> shelf_status) -> shelf_status {
         let name = service.map { String(cString: $0) }
         if let name, !PluginDescriptor.isValidID(name) {
             return fail(err, SHELF_E_INVALID_ARGUMENT, "a service id is 1 to 128 characters of a-z 0-9 . _ -, starting with a letter or digit")
         }
-        return credential(host, key, err) { pluginID, k in try body(pluginID, name, k) }
+        return credential(host, key, err) { pluginID, k, store in try body(pluginID, name, k, store) }
     }
 
     static func credential(_ host: UnsafePointer<shelf_host>?, _ key: UnsafePointer<CChar>?, _ err: UnsafeMutablePointer<shelf_error>?,
-                           _ body: (String, String) throws -> shelf_status) -> shelf_status {
+                           _ body: (String, String, CredentialStore?) throws -> shelf_status) -> shelf_status {
         guard let host, let key else { return fail(err, SHELF_E_INVALID_ARGUMENT, "the credentials service needs a host and a key") }
         let k = String(cString: key)
         guard validKey(k) else { return fail(err, SHELF_E_INVALID_ARGUMENT, "a credential key is 1 to 128 characters of A-Z a-z 0-9 . _ -") }
         guard let pluginID = HostServices.pluginID(of: host) else { return fail(err, SHELF_E_INVALID_ARGUMENT, "an unknown host pointer") }
         do {
-            return try body(pluginID, k)
+            // The plugin's secrets are kept where the Shelf that loaded it keeps them; a plugin loaded outside a
+            // registry (conformance, tests) uses the services' own store.
+            return try body(pluginID, k, HostServices.credentials(of: host))
         } catch let error as ShelfError {
             return fail(err, SHELF_E_IO, error.message)
         } catch {

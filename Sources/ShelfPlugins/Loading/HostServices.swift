@@ -55,15 +55,18 @@ public enum HostServices {
     final class Context {
         let pluginID: String
         let logFilter: PluginLogFilter
-        init(pluginID: String, logFilter: PluginLogFilter) {
+        let credentials: CredentialStore?
+        init(pluginID: String, logFilter: PluginLogFilter, credentials: CredentialStore?) {
             self.pluginID = pluginID
             self.logFilter = logFilter
+            self.credentials = credentials
         }
     }
 
-    /// `logFilter` decides which of the plugin's log lines reach `logSink`.
+    /// `logFilter` decides which of the plugin's log lines reach `logSink`; `credentials` is where its secrets are
+    /// kept (the store of the `Shelf` that loaded it; nil: `ConnectorServices`' own).
     static func make(pluginID: String, dataDirectory: String, cacheDirectory: String,
-                     logFilter: PluginLogFilter = PluginLogFilter(nil)) -> UnsafeMutablePointer<shelf_host> {
+                     logFilter: PluginLogFilter = PluginLogFilter(nil), credentials: CredentialStore? = nil) -> UnsafeMutablePointer<shelf_host> {
         let host = UnsafeMutablePointer<shelf_host>.allocate(capacity: 1)
         host.initialize(to: shelf_host())
         host.pointee.struct_size = UInt32(MemoryLayout<shelf_host>.size)
@@ -71,7 +74,7 @@ public enum HostServices {
         host.pointee.abi_minor = UInt16(SHELF_ABI_MINOR)
         host.pointee.host_name = UnsafePointer(strdup("shelf"))
         host.pointee.host_version = UnsafePointer(strdup(ShelfVersion.string))
-        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter)).toOpaque()
+        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter, credentials: credentials)).toOpaque()
         host.pointee.data_dir = UnsafePointer(strdup(dataDirectory))
         host.pointee.cache_dir = UnsafePointer(strdup(cacheDirectory))
         host.pointee.log = { host, level, message in
@@ -94,10 +97,15 @@ public enum HostServices {
     }
 
     /// The id of the plugin a `shelf_host` was made for, or nil for a pointer this host did not make.
-    static func pluginID(of host: UnsafePointer<shelf_host>) -> String? {
+    static func pluginID(of host: UnsafePointer<shelf_host>) -> String? { madeHere(host)?.pluginID }
+
+    /// Where the plugin a `shelf_host` was made for keeps its secrets, when the registry that loaded it said.
+    static func credentials(of host: UnsafePointer<shelf_host>) -> CredentialStore? { madeHere(host)?.credentials }
+
+    private static func madeHere(_ host: UnsafePointer<shelf_host>) -> Context? {
         guard host.pointee.struct_size >= UInt32(MemoryLayout<shelf_host>.size), host.pointee.context != nil,
               let name = host.pointee.host_name, String(cString: name) == "shelf" else { return nil }
-        return context(host).pluginID
+        return context(host)
     }
 
     private static func context(_ host: UnsafePointer<shelf_host>) -> Context {

@@ -16,8 +16,10 @@ public final class LoadedPlugin: @unchecked Sendable {
     /// Set when the plugin runs in a sandboxed child process (PluginPlacement): every call goes there.
     let remote: RemotePlugin?
     public var isOutOfProcess: Bool { remote != nil }
-    /// Which of its log lines are shown (SHELF_LOG of the `Shelf` that loaded it).
+    /// Which of its log lines are shown (SHELF_LOG of the `Shelf` that loaded it), and where its secrets are kept
+    /// (that Shelf's credential store; nil: `ConnectorServices`' own).
     let logFilter: PluginLogFilter
+    let credentials: CredentialStore?
     private let callLock = NSRecursiveLock()
     private let loadLock = NSLock()
     private var loaded: UnsafePointer<shelf_plugin_descriptor>?
@@ -34,9 +36,11 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// Opens the library and reads its descriptor; does not call init. Out of process (with the placement's
     /// settings), a child reads it. `logFilter` says which of its log lines are shown.
-    public init(path: String, outOfProcess: PluginPlacement? = nil, logFilter: PluginLogFilter = PluginLogFilter(nil)) throws {
+    public init(path: String, outOfProcess: PluginPlacement? = nil, logFilter: PluginLogFilter = PluginLogFilter(nil),
+                credentials: CredentialStore? = nil) throws {
         self.path = path
         self.logFilter = logFilter
+        self.credentials = credentials
         let remote = outOfProcess.map { RemotePlugin(path: path, placement: $0, logFilter: logFilter) }
         let (raw, descriptor) = try Self.open(path, remote: remote)
         self.remote = remote
@@ -47,18 +51,19 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// A plugin known from the registry cache: opened on first use (out of process: its child started then).
     init(deferred path: String, descriptor: PluginDescriptor, capabilities: [String], outOfProcess: PluginPlacement? = nil,
-         logFilter: PluginLogFilter) {
+         logFilter: PluginLogFilter, credentials: CredentialStore?) {
         self.path = path
         self.descriptor = descriptor
         self.knownCapabilities = capabilities
         self.logFilter = logFilter
+        self.credentials = credentials
         remote = outOfProcess.map { RemotePlugin(path: path, placement: $0, logFilter: logFilter) }
         if let remote { loaded = remote.descriptor(known: descriptor, capabilities: capabilities) }
     }
 
     /// The same library placed the other way (the registry's setting named its id, read only now).
     func moved(_ placement: PluginPlacement) throws -> LoadedPlugin {
-        try LoadedPlugin(path: path, outOfProcess: remote == nil ? placement : nil, logFilter: logFilter)
+        try LoadedPlugin(path: path, outOfProcess: remote == nil ? placement : nil, logFilter: logFilter, credentials: credentials)
     }
 
     private static func open(_ path: String, remote: RemotePlugin? = nil) throws -> (UnsafePointer<shelf_plugin_descriptor>, PluginDescriptor) {
@@ -105,7 +110,7 @@ public final class LoadedPlugin: @unchecked Sendable {
             }
             loaded = raw
             if let directories = deferredDirectories {
-                try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter)
+                try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter, credentials: credentials)
             }
         } catch {
             loadFailure = (error as? LoadFailure)?.reason ?? "\(error)"
@@ -130,14 +135,15 @@ public final class LoadedPlugin: @unchecked Sendable {
         loadLock.unlock()
         guard let raw else { return }
         if let remote {
-            try remote.during { try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter) }
+            try remote.during { try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter, credentials: credentials) }
         } else {
-            try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter)
+            try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter, credentials: credentials)
         }
     }
 
     private static func callInit(_ raw: UnsafePointer<shelf_plugin_descriptor>, descriptor: PluginDescriptor,
-                                 path: String, directories: ShelfDirectories?, logFilter: PluginLogFilter) throws {
+                                 path: String, directories: ShelfDirectories?, logFilter: PluginLogFilter,
+                                 credentials: CredentialStore?) throws {
         // Without shelf's folders (no HOME) a plugin keeps its files in the temporary folder. With them, a folder that
         // cannot be made does the same, said: what the plugin keeps there (a sign-in, what it pushed) does not last.
         func folder(_ kind: String, _ make: (ShelfDirectories) throws -> URL) -> String {
@@ -152,7 +158,8 @@ public final class LoadedPlugin: @unchecked Sendable {
         }
         let data = folder("data") { try $0.pluginData(for: descriptor.id) }
         let cache = folder("cache") { try $0.pluginCache(for: descriptor.id) }
-        let host = HostServices.make(pluginID: descriptor.id, dataDirectory: data, cacheDirectory: cache, logFilter: logFilter)
+        let host = HostServices.make(pluginID: descriptor.id, dataDirectory: data, cacheDirectory: cache, logFilter: logFilter,
+                                     credentials: credentials)
         guard let initialise = raw.pointee.`init` else { return }
         var error = PluginCall.newError()
         let status = initialise(host, &error)

@@ -8,10 +8,12 @@ public final class PluginRegistry: @unchecked Sendable {
     public private(set) var refused: [LoadedPlugin.LoadFailure] = []
 
     /// `environment` (the `Shelf`'s) says which plugins run out of process (`PluginPlacement`; by default, those
-    /// shelf does not ship) and which of their log lines are shown (SHELF_LOG).
+    /// shelf does not ship), which of their log lines are shown (SHELF_LOG), and, with `directories`, where their
+    /// secrets are kept (the Shelf's credential store).
     public init(searchPath: PluginSearchPath, directories: ShelfDirectories?, environment: [String: String]) {
         let placement = PluginPlacement(environment: environment)
         let logFilter = PluginLogFilter(environment: environment)
+        let credentials = directories.map { CredentialStore(directories: $0, environment: environment) }
         var cache = PluginRegistryCache(directories: directories)
         defer { cache.save() }
         for path in searchPath.candidates() {
@@ -22,10 +24,10 @@ public final class PluginRegistry: @unchecked Sendable {
                 if let key, let known = cache.entry(for: path, key: key) {
                     let out = placement.runsOutOfProcess(id: known.descriptor.id, shipped: shipped)
                     plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities,
-                                          outOfProcess: out ? placement : nil, logFilter: logFilter)
+                                          outOfProcess: out ? placement : nil, logFilter: logFilter, credentials: credentials)
                 } else {
                     let out = placement.runsOutOfProcess(id: nil, shipped: shipped)
-                    plugin = try LoadedPlugin(path: path, outOfProcess: out ? placement : nil, logFilter: logFilter)
+                    plugin = try LoadedPlugin(path: path, outOfProcess: out ? placement : nil, logFilter: logFilter, credentials: credentials)
                     // Placed by where it was found; the setting may name its id, known only now.
                     if placement.runsOutOfProcess(id: plugin.descriptor.id, shipped: shipped) != out {
                         plugin = try plugin.moved(placement)
