@@ -116,8 +116,12 @@ let package = Package(
         // reading lists and the wish list, downloads. Knows playback, the plugins and the core, never the reader or the host.
         .target(name: "ShelfLibrary", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "XMLText", "TextFolding", "CXML2", "CDBus"],
                 path: "Sources/ShelfLibrary"),
-        // The host: the reader over the library, and the session API (the facade) every front end calls.
-        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        // The reader: books on the shelf, reading sessions, bookmarks, settings, sharing, the listening place, and
+        // annotation sync. Knows the library (downloads, loans, the database) and what is below it, never the host.
+        .target(name: "ShelfReader", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "TextFolding"],
+                path: "Sources/ShelfReader"),
+        // The host: the session API (the facade) every front end calls, over the reader and the library.
+        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
@@ -132,21 +136,21 @@ let package = Package(
 
         // Test-only helpers: the loopback HTTP server with fault injection, temporary homes, corpus paths.
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
-        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
+        .testTarget(name: "HostTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
-        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
-        .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "TestSupport"], path: "Tests/CatalogTests"),
-        .testTarget(name: "NotificationTests", dependencies: ["Host", "ShelfLibrary", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
-        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
-        .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
+        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
+        .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport"], path: "Tests/CatalogTests"),
+        .testTarget(name: "NotificationTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
+        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
+        .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         // Plugins out of process: crashes, exits, hangs, confinement (C fixtures in Fixtures/, built by the tests).
         .testTarget(name: "SandboxTests", dependencies: ["Host", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins", "TestSupport"], path: "Tests/IntegrationTests"),
+        .testTarget(name: "IntegrationTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport"], path: "Tests/IntegrationTests"),
         // Man pages, shell completions, desktop files and the Debian package (packaging/).
-        .testTarget(name: "PackagingTests", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins", "TestSupport"], path: "Tests/PackagingTests"),
+        .testTarget(name: "PackagingTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport"], path: "Tests/PackagingTests"),
     ] + plugins.map(\.1)
 )
 

@@ -1,3 +1,4 @@
+import ShelfReader
 import ShelfLibrary
 import ShelfCore
 import ShelfPlayback
@@ -95,7 +96,9 @@ public final class Shelf: @unchecked Sendable {
     public func library() throws -> LibrarySession { try LibrarySession(shelf: self) }
 
     /// The bookshelf: books added from files or downloaded from a library.
-    public func bookshelf() throws -> Bookshelf { try Bookshelf(shelf: self) }
+    public func bookshelf() throws -> Bookshelf {
+        Bookshelf(directories: try requireDirectories(), database: try openDatabase(), router: { self.router })
+    }
 
     /// Reading books on the shelf: pages, moves, bookmarks, sharing, the position saved as it goes.
     public func reader() throws -> BookReader { BookReader(bookshelf: try bookshelf()) }

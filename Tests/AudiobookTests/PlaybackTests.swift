@@ -1,6 +1,7 @@
 import Foundation
 import Host
 import ShelfLibrary
+import ShelfReader
 import ShelfPlayback
 import TestSupport
 import XCTest

@@ -1,5 +1,6 @@
 import Foundation
 import Host
+import ShelfReader
 import TestSupport
 import XCTest
 

@@ -17,8 +17,7 @@ enum CorpusReading {
     }()
 
     static let bookshelf: Result<Bookshelf, Error> = Result {
-        try Bookshelf(shelf: Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-                                   environment: ["SHELF_HOME": home.path, "HOME": home.path]))
+        try Shelf(pluginPaths: [ShelfProcess.buildDirectory.path], environment: ["SHELF_HOME": home.path, "HOME": home.path]).bookshelf()
     }
 
     /// Every EPUB of the corpus, by file name; skips the test (saying why) when the corpus is not beside the checkout.

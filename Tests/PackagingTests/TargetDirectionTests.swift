@@ -4,18 +4,19 @@ import XCTest
 
 /// The host's subsystems are targets with one-way dependencies (docs/architecture.md): the core knows nothing
 /// above it, plugins know the core, playback knows plugins and the core, the library knows playback and what is
-/// below it, and only the facade (`Host`) knows them all. SwiftPM refuses a cycle in Package.swift, but a file can still import a module its target does not declare
+/// below it, the reader knows the library and what is below it, and only the facade (`Host`) knows them all. SwiftPM refuses a cycle in Package.swift, but a file can still import a module its target does not declare
 /// when an earlier build left that module on disk; and `@_exported` in the facade would hand a subsystem to every
 /// front end. This reads the sources, so either fails here with the file and line.
 final class TargetDirectionTests: XCTestCase {
     /// Each subsystem target's folder and the modules above it, which it must never import.
     static let above: [(folder: String, modules: Set<String>)] = [
-        ("Sources/ShelfCore", ["ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "Host", "Web"]),
-        ("Sources/ShelfPlugins", ["ShelfPlayback", "ShelfLibrary", "Host", "Web"]),
-        ("Sources/ShelfPlayback", ["ShelfLibrary", "Host", "Web"]),
-        ("Sources/ShelfLibrary", ["Host", "Web"]),
+        ("Sources/ShelfCore", ["ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
+        ("Sources/ShelfPlugins", ["ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
+        ("Sources/ShelfPlayback", ["ShelfLibrary", "ShelfReader", "Host", "Web"]),
+        ("Sources/ShelfLibrary", ["ShelfReader", "Host", "Web"]),
+        ("Sources/ShelfReader", ["Host", "Web"]),
     ]
-    static let subsystems: Set<String> = ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary"]
+    static let subsystems: Set<String> = ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader"]
 
     func testNoSubsystemImportsOneAboveIt() throws {
         var found: [String] = []

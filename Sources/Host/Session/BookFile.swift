@@ -1,3 +1,4 @@
+import ShelfReader
 import Foundation
 import Readium
 import ShelfPlayback

@@ -1,3 +1,4 @@
+import ShelfReader
 import ShelfLibrary
 import ShelfCore
 import ShelfPlayback

@@ -1,3 +1,4 @@
+import ShelfReader
 import Foundation
 
 // The books on the shelf as a front end lists them, and the questions it asks about a file or a loan.

@@ -1,3 +1,4 @@
+import ShelfReader
 import ShelfCore
 import ShelfLibrary
 import ShelfPlugins

@@ -1,3 +1,4 @@
+import ShelfReader
 import ShelfCore
 import Foundation
 import Readium

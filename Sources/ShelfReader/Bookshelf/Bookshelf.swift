@@ -9,14 +9,20 @@ import Glibc
 
 /// The patron's bookshelf: books added from files or downloaded from a library, opened where they were left.
 public final class Bookshelf {
-    public let shelf: Shelf
     public let directories: ShelfDirectories
     public let database: LibraryDatabase
+    /// The facade's router, asked for when a book is opened (its registry loads the plugins on first use).
+    private let router: () -> FormatRouter
 
-    public init(shelf: Shelf) throws {
-        self.shelf = shelf
-        directories = try shelf.requireDirectories()
-        database = try shelf.openDatabase()
+    public init(directories: ShelfDirectories, database: LibraryDatabase, router: @escaping () -> FormatRouter) {
+        self.directories = directories
+        self.database = database
+        self.router = router
+    }
+
+    /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`).
+    private func openPath(_ path: String, preferring pluginID: String? = nil) throws -> Publication {
+        try router().open(path: path, preferring: pluginID)
     }
 
     /// Where `shelf add` copies books: `data/books`.
@@ -44,7 +50,7 @@ public final class Bookshelf {
             throw ShelfError(.noInput, "the file of \(book.book.title) is missing", subject: path, hint: hint)
         }
         BookWarnings.watch(path: path, bookID: book.book.id, database: database)
-        return try shelf.open(path, preferring: book.book.pluginID)
+        return try openPath(path, preferring: book.book.pluginID)
     }
 
     // MARK: Adding
@@ -63,14 +69,14 @@ public final class Bookshelf {
                     catalogLink: String? = nil, id forcedID: String? = nil) throws -> Added {
         let source = BookReference.absolutePath(path)
         BookWarnings.watch(path: source, bookID: nil, database: database)
-        let publication = try shelf.open(source)
+        let publication = try openPath(source)
         let manifest = publication.manifest
         let id = try forcedID ?? Self.bookID(manifest: manifest, path: source)
         defer { BookWarnings.added(path: source, bookID: id, database: database) }
         let existing = try database.shelfBook(id: id)
         if let existing, let reason = Self.unreadable(publication), let old = existing.book.path,
            // A probe: a kept copy that no longer opens is no readable copy to keep, and the new one takes its place.
-           let kept = try? shelf.open(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil {
+           let kept = try? openPath(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil {
             // Never trade a copy the patron can read for one they cannot (a DRM-protected edition with the same
             // identifier): the shelf keeps one file per book, so this one is refused.
             throw ShelfError(.badData, "this copy of “\(existing.book.title)” cannot be read (\(reason)); the readable copy on your shelf was kept",

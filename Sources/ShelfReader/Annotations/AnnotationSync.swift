@@ -1,3 +1,4 @@
+import ShelfPlugins
 import ShelfLibrary
 import ShelfCore
 import Foundation
