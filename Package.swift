@@ -102,6 +102,9 @@ let package = Package(
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
         .target(name: "EPUBCore", dependencies: ["PluginKit", "LibZip", "XMLText", "TextFolding", "CXML2"], path: "Plugins/EPUBCore"),
 
+        // The values every front end and the subsystems share without their behaviour (playback's state, events, times,
+        // chapters, the sleep timer's setting): the facade re-exports them, and imports the subsystems internally.
+        .target(name: "ShelfValues", dependencies: ["Readium"], path: "Sources/ShelfValues"),
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
         .target(name: "ShelfCore", dependencies: ["CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
         // Plugins: finding, loading (in process or in shelf-plugin-sandbox), the registry, routing by media type,
@@ -110,18 +113,18 @@ let package = Package(
                 path: "Sources/ShelfPlugins"),
         // Playback: the engine (decoding through the audiobook plugin, time-stretch, chapters, sleep timer, volume)
         // and its sinks. Knows the plugins and the core; where the place is kept is handed to it from above.
-        .target(name: "ShelfPlayback", dependencies: ["ShelfCore", "ShelfPlugins", "PluginAPI", "Readium"],
+        .target(name: "ShelfPlayback", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "PluginAPI", "Readium"],
                 path: "Sources/ShelfPlayback"),
         // The library: the one database file and its migrations, accounts, catalogs (OPDS), circulation, notifications,
         // reading lists and the wish list, downloads. Knows playback, the plugins and the core, never the reader or the host.
-        .target(name: "ShelfLibrary", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "XMLText", "TextFolding", "CXML2", "CDBus"],
+        .target(name: "ShelfLibrary", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "XMLText", "TextFolding", "CXML2", "CDBus"],
                 path: "Sources/ShelfLibrary"),
         // The reader: books on the shelf, reading sessions, bookmarks, settings, sharing, the listening place, and
         // annotation sync. Knows the library (downloads, loans, the database) and what is below it, never the host.
-        .target(name: "ShelfReader", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "TextFolding"],
+        .target(name: "ShelfReader", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "TextFolding"],
                 path: "Sources/ShelfReader"),
         // The host: the session API (the facade) every front end calls, over the reader and the library.
-        .target(name: "Host", dependencies: ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),

@@ -8,7 +8,6 @@ import Foundation
 public typealias ShelfError = ShelfCore.ShelfError
 public typealias ShelfDirectories = ShelfCore.ShelfDirectories
 public typealias DisplayText = ShelfCore.DisplayText
-public typealias Plural = ShelfCore.Plural
 
 // The patron's dates (ShelfCore's DateText), for the front ends' lines.
 public func localDay(_ date: Date) -> String { ShelfCore.localDay(date) }

@@ -1,7 +1,7 @@
 import ShelfReader
 import ShelfLibrary
 import ShelfCore
-import ShelfPlayback
+internal import ShelfPlayback
 import ShelfPlugins
 import Foundation
 

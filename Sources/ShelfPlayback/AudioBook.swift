@@ -1,6 +1,7 @@
 import ShelfCore
 import ShelfPlugins
 import Foundation
+import ShelfValues
 import PluginAPI
 import Readium
 

@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 import Readium
 
 /// Where each entry of an audiobook's table of contents starts on the book's timeline and how long it lasts, from
@@ -54,7 +55,7 @@ public enum ChapterSpans {
     }
 
     private static func trackKey(_ href: String) -> String {
-        let bare = Chapters.stripFragment(href)
+        let bare = Chapter.stripFragment(href)
         return bare.removingPercentEncoding ?? bare
     }
 }

@@ -1,27 +1,17 @@
 import Foundation
 import Readium
-
-/// A chapter: a TOC entry placed on the timeline (from its href's track and `#t=` fragment).
-public struct Chapter: Sendable, Equatable {
-    public let index: Int
-    public let title: String
-    public let depth: Int
-    public let track: Int
-    /// Seconds into the track, as the TOC says.
-    public let offset: Double
-    public let href: String
-}
+import ShelfValues
 
 public enum Chapters {
     /// The TOC flattened in reading order; entries whose href is not a track are left out. A book
     /// without a TOC gets one chapter per track.
     public static func from(_ manifest: Manifest) -> [Chapter] {
-        let hrefs = manifest.readingOrder.map { stripFragment($0.href) }
+        let hrefs = manifest.readingOrder.map { Chapter.stripFragment($0.href) }
         var out: [Chapter] = []
         func walk(_ links: [Link], depth: Int) {
             for link in links {
-                if let track = hrefs.firstIndex(of: stripFragment(link.href)) ?? hrefs.firstIndex(where: {
-                    ($0.removingPercentEncoding ?? $0) == (stripFragment(link.href).removingPercentEncoding ?? "")
+                if let track = hrefs.firstIndex(of: Chapter.stripFragment(link.href)) ?? hrefs.firstIndex(where: {
+                    ($0.removingPercentEncoding ?? $0) == (Chapter.stripFragment(link.href).removingPercentEncoding ?? "")
                 }) {
                     out.append(Chapter(index: out.count, title: link.title ?? "Chapter \(out.count + 1)", depth: depth,
                                        track: track, offset: fragmentSeconds(link.href) ?? 0, href: link.href))
@@ -42,10 +32,6 @@ public enum Chapters {
         return sorted.enumerated().map { i, c in
             Chapter(index: i, title: c.title, depth: c.depth, track: c.track, offset: c.offset, href: c.href)
         }
-    }
-
-    public static func stripFragment(_ href: String) -> String {
-        href.firstIndex(of: "#").map { String(href[..<$0]) } ?? href
     }
 
     /// "#t=12.5", "#t=npt:1:02.5", "#t=12,20": the start in seconds.

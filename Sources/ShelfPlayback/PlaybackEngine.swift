@@ -1,5 +1,6 @@
 import ShelfCore
 import Foundation
+import ShelfValues
 
 /// The host's audiobook player: one timeline over every track of an AudioBook, chapters from its
 /// TOC, seek and skip across tracks, speed with pitch kept, a volume of its own, a sleep timer,

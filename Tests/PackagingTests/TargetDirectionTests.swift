@@ -10,6 +10,7 @@ import XCTest
 final class TargetDirectionTests: XCTestCase {
     /// Each subsystem target's folder and the modules above it, which it must never import.
     static let above: [(folder: String, modules: Set<String>)] = [
+        ("Sources/ShelfValues", ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
         ("Sources/ShelfCore", ["ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
         ("Sources/ShelfPlugins", ["ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
         ("Sources/ShelfPlayback", ["ShelfLibrary", "ShelfReader", "Host", "Web"]),
@@ -33,6 +34,18 @@ final class TargetDirectionTests: XCTestCase {
             .filter { Self.subsystems.contains($0.module) && $0.line.contains("@_exported") }
             .map { "\($0.file):\($0.number): \($0.line)" }
         XCTAssertEqual(found, [], "the facade hands a subsystem to every front end:\n" + found.joined(separator: "\n"))
+    }
+
+    /// The subsystems the facade imports `internal`ly, so that the compiler refuses a public session call whose
+    /// signature names one of their types (an engine, a sink): a front end then gets only the session API and the
+    /// shared values (ShelfValues, Readium). A plain `import` would be public by default and let them through.
+    static let importedInternally: Set<String> = ["ShelfPlayback"]
+
+    func testTheFacadeImportsPlaybackInternally() throws {
+        let found = try Self.imports(in: "Sources/Host")
+            .filter { Self.importedInternally.contains($0.module) && !$0.line.hasPrefix("internal import ") }
+            .map { "\($0.file):\($0.number): \($0.line)" }
+        XCTAssertEqual(found, [], "the facade imports a subsystem publicly:\n" + found.joined(separator: "\n"))
     }
 
     /// Every import line under `folder`: the file (from the package root), line number, module and the line itself.

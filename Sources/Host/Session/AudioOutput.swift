@@ -1,4 +1,4 @@
-import ShelfPlayback
+internal import ShelfPlayback
 
 /// Where a listening session's sound goes, as a front end chooses it (`shelf play --out FILE.wav`, `--raw`,
 /// `--null`, else the sound device): the front end picks one of these and hands it to `ListeningSession.run(to:)`;

@@ -1,7 +1,7 @@
 import ShelfReader
 import Foundation
 import Readium
-import ShelfPlayback
+internal import ShelfPlayback
 import ShelfPlugins
 
 /// A book's file opened by the plugin that reads it, as a front end reads it outside a reading session: its

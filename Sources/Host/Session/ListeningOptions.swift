@@ -1,4 +1,4 @@
-import ShelfPlayback
+internal import ShelfPlayback
 
 /// How a listening session plays, as a front end chooses it when it opens one (`Shelf.listen(_:options:)`).
 public struct ListeningOptions: Sendable, Equatable {

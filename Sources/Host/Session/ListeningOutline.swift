@@ -17,9 +17,8 @@ extension ListeningSession {
         public let title: String?
         /// Its media type, when the manifest says.
         public let type: String?
-        /// Seconds on the book's timeline; nil while unknown (a remote part without a declared length, measured once it
-        /// has downloaded: see `ListeningSession.duration`), never 0 as if it were known.
-        public let duration: Double?
+        /// Seconds on the book's timeline (0 while unknown: see `ListeningSession.duration`).
+        public let duration: Double
         /// Whether it is whole here (a remote book's parts download while it plays).
         public let available: Bool
     }
@@ -29,7 +28,7 @@ extension ListeningSession {
         let timeline = engine.timeline
         return book.tracks.enumerated().map { index, track in
             Track(href: track.href, title: track.title, type: track.type,
-                  duration: timeline.known.indices.contains(index) && timeline.known[index] ? timeline.seconds(timeline.lengths[index]) : nil,
+                  duration: timeline.lengths.indices.contains(index) ? timeline.seconds(timeline.lengths[index]) : 0,
                   available: engine.isTrackAvailable(index))
         }
     }
@@ -37,10 +36,9 @@ extension ListeningSession {
     /// One chapter on the book's timeline.
     public struct ChapterSpan: Sendable, Equatable {
         public let title: String
-        /// Where it starts and how long it lasts, in seconds on the book's timeline; its length is nil while a part it
-        /// spans has an unknown length.
+        /// Where it starts and how long it lasts, in seconds on the book's timeline.
         public let start: Double
-        public let duration: Double?
+        public let duration: Double
         /// The track it starts in (an index into `tracks`), and whether that track is whole here.
         public let track: Int
         public let available: Bool
@@ -52,7 +50,7 @@ extension ListeningSession {
         return engine.chapters.indices.map { index in
             let start = engine.chapterStart(index), end = engine.chapterEnd(index)
             let track = engine.chapters[index].track
-            return ChapterSpan(title: engine.chapters[index].title, start: timeline.seconds(start), duration: engine.isChapterEndKnown(index) ? timeline.seconds(end - start) : nil,
+            return ChapterSpan(title: engine.chapters[index].title, start: timeline.seconds(start), duration: timeline.seconds(end - start),
                                track: track, available: engine.isTrackAvailable(track))
         }
     }

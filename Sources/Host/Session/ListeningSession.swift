@@ -1,7 +1,7 @@
 import ShelfReader
 import ShelfLibrary
 import ShelfCore
-import ShelfPlayback
+internal import ShelfPlayback
 import ShelfPlugins
 import Foundation
 import Glibc
@@ -54,7 +54,7 @@ public final class ListeningSession: @unchecked Sendable {
     /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The
     /// database that keeps the position must open: a session that could not save where the patron is would lose it
     /// silently.
-    public init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
+    init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
         var onShelf: ShelfBook?
@@ -162,7 +162,7 @@ public final class ListeningSession: @unchecked Sendable {
     /// Plays into `sink` until the end, the sleep timer, `engine.quit()` or (with `stopOnInterrupt`) Ctrl-C; the
     /// position is saved as it goes, and when it stops. Says what stopped it.
     @discardableResult
-    public func run(sink: AudioSink, startPaused: Bool = false, stopOnInterrupt: Bool = false) throws -> StopReason {
+    func run(sink: AudioSink, startPaused: Bool = false, stopOnInterrupt: Bool = false) throws -> StopReason {
         lock.withLock {
             stopReason = nil
             running = true

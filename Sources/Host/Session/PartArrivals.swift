@@ -1,5 +1,5 @@
 import ShelfLibrary
-import ShelfPlayback
+internal import ShelfPlayback
 import Foundation
 
 /// Tells a remote book's engine of each part that arrives whole, so that the part is measured then, not when it

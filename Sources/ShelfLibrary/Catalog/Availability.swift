@@ -1,5 +1,6 @@
 import ShelfCore
 import Foundation
+import ShelfValues
 
 /// Where a title stands for this patron, as the server said it (OPDS `opds:availability`, `opds:holds`,
 /// `opds:copies`, or their OPDS 2 properties), inferred the way Palace clients do.

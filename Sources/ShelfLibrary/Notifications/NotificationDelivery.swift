@@ -1,5 +1,6 @@
 import ShelfCore
 import Foundation
+import ShelfValues
 
 /// Delivers what the rules made: to the desktop when there is one, and as one line each on a terminal.
 public enum NotificationDelivery {

@@ -1,3 +1,4 @@
+import ShelfValues
 import ShelfCore
 
 /// The notification texts, word for word as the patron's requirements give them. The same text goes to the

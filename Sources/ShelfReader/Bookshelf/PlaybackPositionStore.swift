@@ -3,6 +3,7 @@ import ShelfCore
 import Foundation
 import Readium
 import ShelfPlayback
+import ShelfValues
 
 /// Where the listener is in each audiobook, in the library database: the book's row, and its
 /// position as a Readium Locator on the track (`#t=` fragment, progression and total progression).
@@ -62,7 +63,7 @@ public final class PlaybackPositionStore: PlaybackPositionSaving, @unchecked Sen
                              subject: database.path,
                              hint: "Choose where to start with --from TIME or --chapter N; the next save replaces it.")
         }
-        guard let t = book.tracks.firstIndex(where: { $0.href == Chapters.stripFragment(locator.href) }) else { return nil }
+        guard let t = book.tracks.firstIndex(where: { $0.href == Chapter.stripFragment(locator.href) }) else { return nil }
         let seconds = locator.locations.fragments?.compactMap { Chapters.fragmentSeconds("#" + $0) }.first
             ?? (locator.locations.progression ?? 0) * timeline.seconds(timeline.lengths[t])
         return timeline.global(track: t, offset: timeline.frames(seconds))

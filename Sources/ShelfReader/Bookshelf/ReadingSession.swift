@@ -2,6 +2,7 @@ import ShelfCore
 import ShelfPlayback
 import ShelfPlugins
 import Foundation
+import ShelfValues
 import Readium
 import TextFolding
 

@@ -7,7 +7,6 @@ import Host
 /// the host's own (`Shelf.listen`): it keeps the position, the chapters and the downloads; the browser only plays.
 /// Tracks are served with Range requests at `/audio/TOKEN/KEY/HREF`, TOKEN being the launch's book token (a path
 /// of its own: the audio element's Range header must reach the route, which a book resource provider does not see).
-/// A track's or chapter's `duration` is null while it is unknown (a remote part not downloaded yet), never 0.
 enum PlayerAPI: WebModule {
     static func install(in app: WebApp) {
         let router = app.router
@@ -26,15 +25,13 @@ enum PlayerAPI: WebModule {
             guard let id = request.query["book"], !id.isEmpty else { throw WebError(400, "Which audiobook? Add ?book=ID.") }
             let listening = try sessions.session(id: id)
             let tracks: [[String: Any]] = listening.session.tracks.enumerated().map { index, track in
-                let duration: Any = track.duration ?? NSNull()
-                return ["href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": duration,
+                ["href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
                  "url": audioPrefix + "/" + BookKey.key(id) + "/" + track.href.split(separator: "/").map {
                      $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/"),
                  "available": track.available]
             }
             let chapters: [[String: Any]] = listening.session.chapterSpans.map { chapter in
-                let duration: Any = chapter.duration ?? NSNull()
-                return ["title": chapter.title, "start": chapter.start, "duration": duration, "track": chapter.track,
+                ["title": chapter.title, "start": chapter.start, "duration": chapter.duration, "track": chapter.track,
                  "available": chapter.available]
             }
             var answer: [String: Any] = ["book": listening.record, "tracks": tracks, "chapters": chapters,

@@ -6,7 +6,7 @@
 import { h, replace } from "../dom.js";
 import { sharedPlayer } from "../player/shared.js";
 import { showMiniPlayer } from "../player/mini.js";
-import { spoken, clock, speedWords, LENGTH_UNKNOWN } from "../player/words.js";
+import { spoken, clock, speedWords } from "../player/words.js";
 
 const SLEEP_CHOICES = [["", "Off"], ["5", "5 minutes"], ["15", "15 minutes"], ["30", "30 minutes"], ["45", "45 minutes"],
   ["60", "60 minutes"], ["chapter", "End of chapter"]];
@@ -61,10 +61,9 @@ export default {
       h("h2", { id: "chapters-title" }, "Chapters"), ui.chapters);
 
     const chapterButtons = timeline.chapters.map((chapter) => {
-      const known = typeof chapter.duration === "number";
-      const label = [h("span", { class: "title" }, chapter.title), " ", h("span", { class: "duration" }, known ? clock(chapter.duration) : "length unknown")];
+      const label = [h("span", { class: "title" }, chapter.title), " ", h("span", { class: "duration" }, clock(chapter.duration))];
       const control = timeline.available(chapter)
-        ? h("button", { type: "button", "aria-label": `${chapter.title}, ${known ? spoken(chapter.duration) : "length unknown"}`, onclick: async () => {
+        ? h("button", { type: "button", "aria-label": `${chapter.title}, ${spoken(chapter.duration)}`, onclick: async () => {
             await player.goToChapter(chapter.index);
             app.announce(`${chapter.title}, at ${spoken(chapter.start)}${player.playing ? "" : ", paused"}`);
           } }, label)
@@ -89,15 +88,14 @@ export default {
       ui.forward.setAttribute("aria-label", `Forward ${spoken(player.step)}`);
       if (!dragging) {
         ui.scrubber.value = String(Math.round(position));
-        ui.scrubber.setAttribute("aria-valuetext", timeline.lengthKnown ? `${spoken(position)} of ${spoken(duration)}` : `${spoken(position)}; ${LENGTH_UNKNOWN}`);
-        ui.time.textContent = timeline.lengthKnown ? `${clock(position)} of ${clock(duration)}` : `${clock(position)}; ${LENGTH_UNKNOWN}`;
+        ui.scrubber.setAttribute("aria-valuetext", `${spoken(position)} of ${spoken(duration)}`);
+        ui.time.textContent = `${clock(position)} of ${clock(duration)}`;
       }
       const chapter = player.chapter;
       if (chapter) {
         ui.chapterNow.textContent = `Chapter ${chapter.index + 1} of ${timeline.chapters.length}: ${chapter.title}`;
-        const chapterLeft = typeof chapter.duration === "number" ? `${clock((chapter.start + chapter.duration - position) / player.rate)} left in this chapter` : "the chapter's length is not known yet";
-        const bookLeft = timeline.lengthKnown ? `${clock((duration - position) / player.rate)} left in the book` : LENGTH_UNKNOWN;
-        ui.left.textContent = `${chapterLeft}, ${bookLeft}, at ${Math.round(player.rate * 100) / 100}×`;
+        const chapterLeft = (chapter.start + chapter.duration - position) / player.rate;
+        ui.left.textContent = `${clock(chapterLeft)} left in this chapter, ${clock((duration - position) / player.rate)} left in the book, at ${Math.round(player.rate * 100) / 100}×`;
         chapterButtons.forEach((button, i) => {
           if (i === chapter.index) button.setAttribute("aria-current", "true"); else button.removeAttribute("aria-current");
         });
@@ -113,7 +111,7 @@ export default {
       ui.cancelSleep.hidden = left === null;
       if (!player.sleep) ui.sleep.value = "";
       ui.sleepLeft.textContent = left === null ? "Sleep timer: off"
-        : `Sleep timer: ${player.sleep.mode === "chapter" ? "end of chapter, " : ""}${Number.isFinite(left) ? `${spoken(left)} left` : "time left known once the chapter has downloaded"}`;
+        : `Sleep timer: ${player.sleep.mode === "chapter" ? "end of chapter, " : ""}${spoken(left)} left`;
     };
     const events = {
       time: show, state: show, settings: show,
@@ -137,8 +135,8 @@ export default {
     ui.scrubber.addEventListener("input", () => {
       dragging = true;
       const at = Number(ui.scrubber.value);
-      ui.scrubber.setAttribute("aria-valuetext", timeline.lengthKnown ? `${spoken(at)} of ${spoken(timeline.duration)}` : `${spoken(at)}; ${LENGTH_UNKNOWN}`);
-      ui.time.textContent = timeline.lengthKnown ? `${clock(at)} of ${clock(timeline.duration)}` : `${clock(at)}; ${LENGTH_UNKNOWN}`;
+      ui.scrubber.setAttribute("aria-valuetext", `${spoken(at)} of ${spoken(timeline.duration)}`);
+      ui.time.textContent = `${clock(at)} of ${clock(timeline.duration)}`;
     });
     ui.scrubber.addEventListener("change", async () => {
       dragging = false;

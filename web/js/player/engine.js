@@ -154,8 +154,6 @@ export class Player extends EventTarget {
     if (!this.sleep) return null;
     if (this.sleep.mode === 'minutes') return this.sleep.left;
     const chapter = this.timeline.chapters[this.sleep.chapter];
-    // A chapter whose length is not known yet ends when playback reaches the next one: nothing to count down.
-    if (typeof chapter.duration !== 'number') return Infinity;
     return Math.max(0, (chapter.start + chapter.duration - this.position) / this.rate);
   }
 

@@ -8,9 +8,6 @@ export class Timeline {
     let start = 0;
     this.starts = tracks.map((t) => { const s = start; start += t.duration || 0; return s; });
     this.duration = start;
-    // A track's duration is null while it is unknown (a remote part not downloaded yet): the book's length is then
-    // not known either, and is said so, never as the sum of the parts known.
-    this.lengthKnown = tracks.every((t) => typeof t.duration === 'number');
     this.chapters = chapters.map((chapter, index) => ({ ...chapter, index }));
   }
 

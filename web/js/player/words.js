@@ -23,6 +23,3 @@ export function speedWords(rate) {
   const value = Math.round(rate * 100) / 100;
   return value === 1 ? 'speed 1 time, normal' : `speed ${value} times`;
 }
-
-// What the page says while a length is unknown (the host's words: PlaybackState.lengthUnknown).
-export const LENGTH_UNKNOWN = "the book's length is known once every part has downloaded";

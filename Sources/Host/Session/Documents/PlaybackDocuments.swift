@@ -1,5 +1,5 @@
 import ShelfLibrary
-import ShelfPlayback
+internal import ShelfPlayback
 import Foundation
 
 // The audiobook commands' --json documents (docs/json.md, "Audiobooks").

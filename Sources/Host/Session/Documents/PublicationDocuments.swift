@@ -1,4 +1,4 @@
-import ShelfPlayback
+internal import ShelfPlayback
 import ShelfPlugins
 import Foundation
 import Readium

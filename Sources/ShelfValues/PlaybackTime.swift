@@ -1,4 +1,3 @@
-import ShelfCore
 import Foundation
 
 /// Times as people type and read them. One rounding rule for every time said: the nearest whole second (a stop

@@ -26,6 +26,26 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
     public var waitingFor: String?
 
     /// What is said in place of the book's length while it is not known.
+    package init(playing: Bool, ended: Bool, position: Double, duration: Double?, track: Int, chapter: Int?,
+                 chapterTitle: String?, chapterElapsed: Double, chapterRemaining: Double?, speed: Double, volume: Double,
+                 sleep: String?, sleepRemaining: Double?, listened: Double, waitingFor: String?) {
+        self.playing = playing
+        self.ended = ended
+        self.position = position
+        self.duration = duration
+        self.track = track
+        self.chapter = chapter
+        self.chapterTitle = chapterTitle
+        self.chapterElapsed = chapterElapsed
+        self.chapterRemaining = chapterRemaining
+        self.speed = speed
+        self.volume = volume
+        self.sleep = sleep
+        self.sleepRemaining = sleepRemaining
+        self.listened = listened
+        self.waitingFor = waitingFor
+    }
+
     public static let lengthUnknown = "the book's length is known once every part has downloaded"
 
     /// One line of words a screen reader can follow.

@@ -16,7 +16,7 @@ public struct TrackProblem: Sendable, Equatable, Encodable {
 
     /// "track 2 (Chapter two, t2.mp3)": how a listener finds the track, in words and on disk.
     public static func name(track: Int, href: String, title: String?) -> String {
-        let file = (Chapters.stripFragment(href) as NSString).lastPathComponent
+        let file = (Chapter.stripFragment(href) as NSString).lastPathComponent
         return "track \(track) (\(title.map { "\($0), " } ?? "")\(file.removingPercentEncoding ?? file))"
     }
 
