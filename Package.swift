@@ -141,7 +141,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [], path: "Tests/TestSupport"),
         .testTarget(name: "HostTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
-        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "TestSupport"], path: "Tests/AudiobookTests"),
+        .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "ShelfCore", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
         .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),

@@ -6,6 +6,7 @@ import Foundation
 // The database, SQLite, migrations, the environment and the network deadline are behind the session API; the
 // host's own files import the core.
 public typealias ShelfError = ShelfCore.ShelfError
+public typealias OutputFile = ShelfCore.OutputFile
 public typealias ShelfDirectories = ShelfCore.ShelfDirectories
 public typealias DisplayText = ShelfCore.DisplayText
 

@@ -7,7 +7,7 @@ public final class WAVFileSink: AudioSink {
     public let path: String
     public var isPaced: Bool { false }
     public var name: String { "WAV file \(path)" }
-    private var handle: FileHandle?
+    private var descriptor: Int32 = -1
     private var dataBytes: UInt64 = 0
     private var rate = 0, channels = 0
     private var buffer = [UInt8]()
@@ -17,12 +17,16 @@ public final class WAVFileSink: AudioSink {
     public func start(sampleRate: Int, channels: Int) throws {
         rate = sampleRate
         self.channels = channels
-        guard FileManager.default.createFile(atPath: path, contents: header(dataSize: 0xFFFF_FFFF)),
-              let h = FileHandle(forWritingAtPath: path) else {
-            throw ShelfError(.ioError, "cannot create the WAV file", subject: path, hint: "Check that the folder exists and that you may write there.")
+        // Written through a link and refused on a device or folder (OutputFile), never replaced by a new file.
+        let opened = try OutputFile.open(path)
+        dataBytes = 0
+        do {
+            try header(dataSize: 0xFFFF_FFFF).withUnsafeBytes { try OutputFile.write($0, at: 0, to: opened, path: path) }
+        } catch {
+            close(opened)
+            throw error
         }
-        h.seekToEndOfFile()
-        handle = h
+        descriptor = opened
     }
 
     private func header(dataSize: UInt64) -> Data {
@@ -38,7 +42,7 @@ public final class WAVFileSink: AudioSink {
     }
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws {
-        guard let handle else { return }
+        guard descriptor >= 0 else { return }
         buffer.removeAll(keepingCapacity: true)
         buffer.reserveCapacity(samples.count * 2)
         for x in samples {
@@ -46,21 +50,24 @@ public final class WAVFileSink: AudioSink {
             buffer.append(UInt8(v & 0xFF))
             buffer.append(UInt8(v >> 8))
         }
-        do { try handle.write(contentsOf: buffer) } catch {
-            throw ShelfError(.ioError, "cannot write the WAV file (\(error.localizedDescription))", subject: path)
-        }
+        try buffer.withUnsafeBytes { try OutputFile.write($0, at: 44 + dataBytes, to: descriptor, path: path) }
         dataBytes += UInt64(buffer.count)
     }
 
     public func finish() throws {
-        guard let handle else { return }
-        self.handle = nil
+        guard descriptor >= 0 else { return }
+        let finishing = descriptor
+        descriptor = -1
         do {
-            try handle.seek(toOffset: 0)
-            try handle.write(contentsOf: header(dataSize: dataBytes))
-            try handle.close()
+            try header(dataSize: dataBytes).withUnsafeBytes { try OutputFile.write($0, at: 0, to: finishing, path: path) }
         } catch {
-            throw ShelfError(.ioError, "cannot finish the WAV file (\(error.localizedDescription))", subject: path)
+            close(finishing)
+            throw error
         }
+        guard close(finishing) == 0 else { throw OutputFile.failure("cannot finish", path, errno) }
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
     }
 }

@@ -51,14 +51,4 @@ enum Output {
 
     /// Hands what is buffered for standard output to the terminal or pipe now.
     static func flush() { fflush(stdout) }
-
-    /// Writes a file atomically: a reader never sees half of it.
-    static func write(_ data: Data, to path: String) throws {
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw ShelfError(.ioError, "cannot write the file (\(error.localizedDescription))", subject: path,
-                             hint: "Check that the folder exists and that you may write there.")
-        }
-    }
 }

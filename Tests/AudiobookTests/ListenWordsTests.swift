@@ -48,7 +48,7 @@ final class ListenWordsTests: XCTestCase {
         p.waitUntilExit()
         let stderr = try String(contentsOf: errors, encoding: .utf8)
         XCTAssertEqual(p.terminationStatus, 74, said + stderr)
-        let error = "cannot write the WAV file"
+        let error = "cannot write the file (File too large)"
         XCTAssertEqual(stderr.components(separatedBy: error).count - 1, 1, stderr)
         XCTAssertTrue(stderr.hasPrefix("shelf: \(out.path): \(error)"), stderr)
         XCTAssertFalse(said.contains(error), "said once, on standard error, not also on standard output: \(said)")
