@@ -109,7 +109,7 @@ let package = Package(
         .target(name: "ShelfCore", dependencies: ["CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
         // Plugins: finding, loading (in process or in shelf-plugin-sandbox), the registry, routing by media type,
         // publications, reading-list connectors and conformance. Knows the core, never the library or the reader.
-        .target(name: "ShelfPlugins", dependencies: ["ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "LibZip", "TextFolding", "CXML2"],
+        .target(name: "ShelfPlugins", dependencies: ["ShelfValues", "ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "LibZip", "TextFolding", "CXML2"],
                 path: "Sources/ShelfPlugins"),
         // Playback: the engine (decoding through the audiobook plugin, time-stretch, chapters, sleep timer, volume)
         // and its sinks. Knows the plugins and the core; where the place is kept is handed to it from above.

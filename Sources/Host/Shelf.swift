@@ -2,7 +2,7 @@ import ShelfReader
 import ShelfLibrary
 import ShelfCore
 internal import ShelfPlayback
-import ShelfPlugins
+internal import ShelfPlugins
 import Foundation
 
 /// The host as one object, and where every front end starts: where shelf keeps its files, the plugins it found
@@ -44,8 +44,9 @@ public final class Shelf: @unchecked Sendable {
         FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("publications", isDirectory: true))
     }
 
-    /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`).
-    public func open(_ path: String, preferring pluginID: String? = nil) throws -> Publication {
+    /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`). Internal: a publication is
+    /// the plugins subsystem's behaviour, and front ends read a file through `openFile` (`BookFile`).
+    func open(_ path: String, preferring pluginID: String? = nil) throws -> Publication {
         try router.open(path: path, preferring: pluginID)
     }
 

@@ -37,11 +37,12 @@ final class TargetDirectionTests: XCTestCase {
     }
 
     /// The subsystems the facade imports `internal`ly, so that the compiler refuses a public session call whose
-    /// signature names one of their types (an engine, a sink): a front end then gets only the session API and the
-    /// shared values (ShelfValues, Readium). A plain `import` would be public by default and let them through.
-    static let importedInternally: Set<String> = ["ShelfPlayback"]
+    /// signature names one of their types (an engine, a sink, a publication, the plugin registry): a front end then
+    /// gets only the session API and the shared values (ShelfValues, Readium). A plain `import` would be public by
+    /// default and let them through.
+    static let importedInternally: Set<String> = ["ShelfPlugins", "ShelfPlayback"]
 
-    func testTheFacadeImportsPlaybackInternally() throws {
+    func testTheFacadeImportsTheseSubsystemsInternally() throws {
         let found = try Self.imports(in: "Sources/Host")
             .filter { Self.importedInternally.contains($0.module) && !$0.line.hasPrefix("internal import ") }
             .map { "\($0.file):\($0.number): \($0.line)" }

@@ -2,7 +2,7 @@ import ShelfReader
 import Foundation
 import Readium
 internal import ShelfPlayback
-import ShelfPlugins
+internal import ShelfPlugins
 
 /// A book's file opened by the plugin that reads it, as a front end reads it outside a reading session: its
 /// manifest, resources, positions, search, and a reading-order item rendered (`shelf info`, `render`, `positions`,
@@ -51,7 +51,7 @@ public final class BookFile {
     public func search(_ query: String, limit: Int = 100) throws -> [Locator] { try publication.search(query, limit: limit) }
 
     /// Renders the item at `locator` (where a reader opens the book when nil) with `settings`.
-    public func render(at locator: Locator?, with settings: RenderRequest) throws -> Publication.Rendered {
+    public func render(at locator: Locator?, with settings: RenderRequest) throws -> RenderedItem {
         try publication.render(at: locator, settings: ReadiumJSON.encode(settings))
     }
 }

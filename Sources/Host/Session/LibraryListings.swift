@@ -1,5 +1,5 @@
 import ShelfLibrary
-import ShelfPlugins
+internal import ShelfPlugins
 import Foundation
 
 // What the library session lists for a front end, as the documents of docs/json.md: the accounts, the wish list,

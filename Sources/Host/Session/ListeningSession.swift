@@ -2,7 +2,7 @@ import ShelfReader
 import ShelfLibrary
 import ShelfCore
 internal import ShelfPlayback
-import ShelfPlugins
+internal import ShelfPlugins
 import Foundation
 import Glibc
 

@@ -1,5 +1,5 @@
 import Foundation
-import ShelfPlugins
+internal import ShelfPlugins
 
 /// `shelf conformance`: the conformance suite run on a plugin library, each check in a child process of the shelf
 /// program (`shelf conformance-check`, which calls `runCheck` in that child). A value: safe to use from any thread.

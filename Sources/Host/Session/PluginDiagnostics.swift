@@ -1,5 +1,5 @@
 import Foundation
-import ShelfPlugins
+internal import ShelfPlugins
 
 // What `shelf plugins` and `shelf sniff` show about the plugins: each diagnostic opens every plugin on the search
 // path, even those the registry's cache would defer, so that what it lists is what loads.

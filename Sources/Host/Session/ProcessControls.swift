@@ -1,5 +1,5 @@
 import ShelfCore
-import ShelfPlugins
+internal import ShelfPlugins
 
 // What a front end's process sets up around the session API, as calls on `Shelf`: the version it says, Ctrl-C,
 // plugin progress, the network deadline of a one-shot command. The front end names no host service for them.

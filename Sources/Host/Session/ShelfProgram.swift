@@ -1,5 +1,5 @@
 import Foundation
-import ShelfPlugins
+internal import ShelfPlugins
 
 extension Shelf {
     /// The shelf program running now (its real path), for a command that starts another shelf: a background

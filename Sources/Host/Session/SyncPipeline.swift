@@ -1,7 +1,7 @@
 import ShelfReader
 import ShelfCore
 import ShelfLibrary
-import ShelfPlugins
+internal import ShelfPlugins
 import Foundation
 
 /// Where the notifications a sync made go, once it stored them: the desktop, a terminal, the event stream.

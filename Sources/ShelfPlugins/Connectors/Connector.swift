@@ -1,3 +1,4 @@
+import ShelfValues
 import Readium
 import ShelfCore
 import Foundation

@@ -1,3 +1,4 @@
+import ShelfValues
 import Readium
 import Foundation
 import TextFolding
@@ -18,33 +19,6 @@ extension ReadingListEntry {
 enum ServiceIDs {
     /// The identifiers key a service's connector uses for its own ids.
     static func key(for service: String) -> String { service == "google-books" ? "google" : service }
-}
-
-public struct ReadingListShelf: Codable, Equatable, Sendable {
-    public var id: String
-    public var name: String
-    public var count: Int?
-}
-
-public struct ConnectorDescription: Codable, Equatable, Sendable {
-    public struct Setting: Codable, Equatable, Sendable {
-        public var key: String
-        public var label: String
-        public var required: Bool?
-        public var secret: Bool?
-        /// "text" (the default), "file" (the host checks that it exists) or "url".
-        public var type: String?
-    }
-    public var service: String
-    public var name: String?
-    public var pull: Bool?
-    public var pushRead: Bool?
-    public var pushToRead: Bool?
-    public var pushWrites: String?
-    public var authorization: String?
-    public var settings: [Setting]?
-    /// Where the patron uploads the file a "file" push writes.
-    public var uploadURL: String?
 }
 
 public struct PullResult: Codable, Sendable {

@@ -1,3 +1,4 @@
+import ShelfValues
 import ShelfCore
 import Foundation
 import PluginAPI
@@ -108,10 +109,8 @@ public final class Publication {
         }
     }
 
-    public struct Rendered {
-        public let content: Data
-        public let locator: Locator?
-    }
+    /// What `render` gives (`ShelfValues.RenderedItem`, a value a front end shows).
+    public typealias Rendered = RenderedItem
 
     public func render(at locator: Locator?, settings: String?) throws -> Rendered {
         guard let table = plugin.extensionTable(SHELF_EXT_RENDER, minimumSize: MemoryLayout<shelf_render_v1>.size)?

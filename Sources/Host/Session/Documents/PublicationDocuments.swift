@@ -1,5 +1,5 @@
 internal import ShelfPlayback
-import ShelfPlugins
+internal import ShelfPlugins
 import Foundation
 import Readium
 
@@ -20,7 +20,7 @@ public struct PluginListing: Encodable {
     public let refused: [Refusal]
 
     /// What the registry holds now (call `loadAll()` first to list every plugin, not only those loaded).
-    public init(_ registry: PluginRegistry) {
+    init(_ registry: PluginRegistry) {
         plugins = registry.plugins.map { p in
             let d = p.descriptor
             return Entry(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
@@ -82,7 +82,7 @@ public struct RenderedJSON: Encodable {
     public let locator: Locator?
     public let content: String
 
-    public init(_ rendered: Publication.Rendered) {
+    public init(_ rendered: RenderedItem) {
         locator = rendered.locator
         content = String(decoding: rendered.content, as: UTF8.self)
     }

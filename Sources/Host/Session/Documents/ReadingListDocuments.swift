@@ -1,6 +1,6 @@
 import ShelfCore
 import ShelfLibrary
-import ShelfPlugins
+internal import ShelfPlugins
 import Foundation
 
 // The reading lists' and the wish list's --json documents (docs/json.md, "Reading lists").
