@@ -319,16 +319,19 @@ public final class PlaybackEngine: @unchecked Sendable {
     }
 
     /// Plays into `sink` (see the type's threading note), opening it unless `open` did. Starts playing unless
-    /// `startPaused`.
+    /// `startPaused`, which leaves the state the controls gave before it began: a front end that reads keys while
+    /// this thread starts keeps a play pressed at once (the engine is paused until something plays it).
     public func run(sink: AudioSink, startPaused: Bool = false) throws {
         lock.lock()
         let opened = openedSink == ObjectIdentifier(sink)
         openedSink = nil
         lock.unlock()
         if !opened { try sink.start(sampleRate: sampleRate, channels: channels) }
-        change {
-            playing = !startPaused
-            if playing { emit(.started) }
+        if !startPaused {
+            change {
+                playing = true
+                emit(.started)
+            }
         }
         defer {
             change { saveLocked() }

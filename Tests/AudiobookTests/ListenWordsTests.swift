@@ -22,36 +22,71 @@ final class ListenWordsTests: XCTestCase {
     }
 
     /// The WAV file cannot grow past a size limit (SIGXFSZ ignored, so the write fails with EFBIG as on a full
-    /// disk): playback stops, the error is said once on standard error and shelf ends with EX_IOERR (74).
+    /// disk): playback stops, the error is said once on standard error and shelf ends with EX_IOERR (74) by itself,
+    /// with no key after the error (standard input stays open; a player that waits for a key is told q after 60 s,
+    /// which only ends a wrong player instead of hanging the suite).
     func testAnErrorThatStopsPlaybackIsSaidOnce() throws {
         try AudioFixtures.require("bash")
         let book = try AudioFixtures.mp3Book()
         let out = process.home.appendingPathComponent("out.wav")
         let errors = process.home.appendingPathComponent("stderr.txt")
-        // 1 MiB is less than the book's 2 MiB of sound and more than what shelf's database writes. The keys: space
-        // once the player is up, q once the error is out (or after 10 s, so that a player that never fails ends).
-        let script = """
-            trap "" XFSZ; ulimit -f 1024
-            { sleep 1; printf " "; for i in $(seq 100); do [ -s "$ERRORS" ] && break; sleep 0.1; done; printf q; } \
-              | "$0" "$@" 2>"$ERRORS"
-            """
+        // 1 MiB is less than the book's 2 MiB of sound and more than what shelf's database writes.
+        let script = #"trap "" XFSZ; ulimit -f 1024; exec "$0" "$@" 2>"$ERRORS""#
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try XCTUnwrap(AudioFixtures.tool("bash")))
         p.arguments = ["-c", script, ShelfProcess.executable.path, "listen", book.path, "--out", out.path]
         var environment = process.environment
         environment["ERRORS"] = errors.path
         p.environment = environment
-        let stdout = Pipe()
+        let (keys, stdout) = (Pipe(), Pipe())
+        p.standardInput = keys
         p.standardOutput = stdout
         try p.run()
+        Thread.sleep(forTimeInterval: 1)
+        keys.fileHandleForWriting.write(Data(" ".utf8))
+        let ended = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { p.waitUntilExit(); ended.signal() }
+        let endedByItself = ended.wait(timeout: .now() + 60) == .success
+        if !endedByItself { keys.fileHandleForWriting.write(Data("q".utf8)) }
         let said = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
+        try keys.fileHandleForWriting.close()
         let stderr = try String(contentsOf: errors, encoding: .utf8)
+        XCTAssertTrue(endedByItself, "after the error, shelf listen waited for a key: \(said)\(stderr)")
         XCTAssertEqual(p.terminationStatus, 74, said + stderr)
         let error = "cannot write the file (File too large)"
         XCTAssertEqual(stderr.components(separatedBy: error).count - 1, 1, stderr)
         XCTAssertTrue(stderr.hasPrefix("shelf: \(out.path): \(error)"), stderr)
         XCTAssertFalse(said.contains(error), "said once, on standard error, not also on standard output: \(said)")
         XCTAssertTrue(said.contains("\nSaved at "), "the place is kept: \(said)")
+    }
+
+    /// A space typed before the playing thread has started (in the pipe as shelf starts) plays: the player does not
+    /// say "Playing" while the thread, starting paused, undoes the key. The WAV then holds the book's sound.
+    func testASpaceTypedAtOncePlays() throws {
+        let out = process.home.appendingPathComponent("at-once.wav")
+        let p = Process()
+        p.executableURL = ShelfProcess.executable
+        p.arguments = ["listen", try AudioFixtures.speechWAV(0).path, "--out", out.path]
+        p.environment = process.environment
+        let (keys, stdout) = (Pipe(), Pipe())
+        p.standardInput = keys
+        p.standardOutput = stdout
+        p.standardError = FileHandle.nullDevice
+        keys.fileHandleForWriting.write(Data(" ".utf8))
+        try p.run()
+        // The sound goes to the file as fast as it decodes; wait (at most 30 s) until some is there, then quit.
+        for _ in 0..<300 {
+            let size = (try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0   // not there yet: 0
+            if size > 44 + 4096 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        keys.fileHandleForWriting.write(Data("q".utf8))
+        try keys.fileHandleForWriting.close()
+        let said = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, said)
+        let samples = try AudioFixtures.readWAV(out).samples
+        XCTAssertTrue(samples.contains { abs($0) > 0.01 }, "the space typed at once played nothing: \(said)")
     }
 }

@@ -54,8 +54,19 @@ let listenCommand = Command(
 
 final class TerminalPlayer: @unchecked Sendable {
     let session: ListeningSession
-    var finished = false
-    var failureStatus: Int32?
+    private let lock = NSLock()
+    private var finishedFlag = false
+    private var status: Int32?
+    /// Set by the playing thread when `run` returns; the key loop, on the main thread, ends on it.
+    var finished: Bool {
+        get { lock.withLock { finishedFlag } }
+        set { lock.withLock { finishedFlag = newValue } }
+    }
+    /// The exit status of the error that stopped playback, if one did.
+    var failureStatus: Int32? {
+        get { lock.withLock { status } }
+        set { lock.withLock { status = newValue } }
+    }
     private var lastSaid = Date()
     private let sleepCycle: [SleepTimer.Mode?] = [.minutes(15), .minutes(30), .minutes(60), .endOfChapter, nil]
     private var sleepIndex = -1
@@ -82,13 +93,14 @@ final class TerminalPlayer: @unchecked Sendable {
         }
     }
 
-    /// Reads keys until q or the end of input (TerminalKeys: raw mode on a terminal, plain bytes otherwise).
+    /// Reads keys until q, the end of input, or playback stopping by itself for an error (then the command ends with
+    /// the error's status, with no key to wait for). TerminalKeys: raw mode on a terminal, plain bytes otherwise.
     func readKeys() {
         let keys = TerminalKeys()
         defer { keys.restore() }
         var number = ""
         var choosing = false
-        while !finished, let key = keys.next() {
+        while let key = keys.next(stop: { self.finished }) {
             let c: Character
             switch key {
             case .character(let typed): c = typed

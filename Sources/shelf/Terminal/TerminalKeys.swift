@@ -48,10 +48,11 @@ final class TerminalKeys {
 
     deinit { restore() }
 
-    /// The next key; nil at the end of input or when Ctrl-C asked shelf to stop.
-    func next() -> Key? {
+    /// The next key; nil at the end of input, when Ctrl-C asked shelf to stop, or once `stop` says so (asked each
+    /// tenth of a second while no key comes: a player whose playback ended on an error ends without a key).
+    func next(stop: () -> Bool = { false }) -> Key? {
         while true {
-            if Shelf.interruptRequested { return nil }
+            if Shelf.interruptRequested || stop() { return nil }
             if Self.resizedFlag != 0 {
                 Self.resizedFlag = 0
                 return .resized
