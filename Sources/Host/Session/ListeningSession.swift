@@ -65,6 +65,7 @@ public final class ListeningSession: @unchecked Sendable {
             onShelf = try Self.shelfBook(target, database: database)
             book = try AudioBook(path: onShelf?.book.path ?? target, router: shelf.router)
             remote = nil
+            Self.adoptDownloadedParts(of: book, cache: shelf.directories?.cache)
         }
         positions = PlaybackPositionStore(database: database, shelfID: onShelf?.book.id)
         bookID = positions.id(for: book)
@@ -159,6 +160,14 @@ public final class ListeningSession: @unchecked Sendable {
     /// Whether a chapter can be chosen now: its part is here (a remote book's parts download while it plays).
     public func isPlayable(_ chapter: Chapter) -> Bool { engine.isTrackPlayable(chapter.track) }
 
+    /// The file the track `href` was downloaded to, when the book is a remote one (`shelf listen URL`, `shelf fetch
+    /// URL`) and that part is whole here; nil for any other book, whose tracks are its own resources.
+    public func downloadedFile(of href: String) -> URL? {
+        remote?.adoptCompletedParts()
+        guard let index = book.tracks.firstIndex(where: { $0.href == href }) else { return nil }
+        return book.localFile(index).map { URL(fileURLWithPath: $0) }
+    }
+
     /// Plays into `sink` until the end, the sleep timer, `engine.quit()` or (with `stopOnInterrupt`) Ctrl-C; the
     /// position is saved as it goes, and when it stops. Says what stopped it.
     @discardableResult
@@ -207,6 +216,21 @@ public final class ListeningSession: @unchecked Sendable {
         }
         if target.contains("/") { return nil }
         return try BookReference.find(target, in: database)
+    }
+
+    /// A remote book's manifest kept in shelf's cache (`<cache>/audiobooks/<key>/manifest.json`, what the shelf
+    /// records for `shelf listen URL` and `shelf fetch URL`) names the publisher's files, while the parts beside it
+    /// are stored under the downloader's names: each part that is here plays (and is served) as its track.
+    static func adoptDownloadedParts(of book: AudioBook, cache: URL?) {
+        let folder = URL(fileURLWithPath: book.input.path).standardizedFileURL.deletingLastPathComponent()
+        guard let cache, folder.deletingLastPathComponent().path == cache.appendingPathComponent("audiobooks").standardizedFileURL.path else {
+            return
+        }
+        for track in book.tracks {
+            guard let url = URL(string: track.href) ?? URL(string: track.href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "") else { continue }
+            let part = PartDownloader.destination(of: track.index, url: url, in: folder)
+            if FileManager.default.fileExists(atPath: part.path) { book.adoptLocalFile(part.path, track: track.index) }
+        }
     }
 
     /// Starts downloading the parts (if remote) and waits until the one holding `track` can play: whole, or its

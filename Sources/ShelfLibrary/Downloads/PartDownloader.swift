@@ -43,8 +43,7 @@ public final class PartDownloader: @unchecked Sendable {
         self.client = client
         self.concurrency = max(1, min(concurrency, 8))
         parts = trackURLs.enumerated().map { i, url in
-            let ext = url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
-            let dest = directory.appendingPathComponent(String(format: "part-%04d.%@", i + 1, ext))
+            let dest = Self.destination(of: i, url: url, in: directory)
             let done = FileManager.default.fileExists(atPath: dest.path)
             // No file (or none readable) is nothing downloaded yet: the part starts from its first byte.
             let size = (try? FileManager.default.attributesOfItem(atPath: done ? dest.path : dest.path + ".part")[.size] as? NSNumber)?.int64Value ?? 0
@@ -54,6 +53,13 @@ public final class PartDownloader: @unchecked Sendable {
     }
 
     public var snapshot: [Part] { lock.locked { parts } }
+
+    /// The file track `index` (at `url`, whose extension it keeps) is stored as in `directory`: `part-0001.mp3`…
+    /// Whoever looks for a downloaded track (the browser's player) asks this, so the name is made in one place.
+    public static func destination(of index: Int, url: URL, in directory: URL) -> URL {
+        let ext = url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
+        return directory.appendingPathComponent(String(format: "part-%04d.%@", index + 1, ext))
+    }
 
     public func isComplete(_ index: Int) -> Bool {
         lock.locked { parts.indices.contains(index) && parts[index].state == .complete }

@@ -104,6 +104,12 @@ final class ListeningSessions: @unchecked Sendable {
         guard let track = listening.session.tracks.first(where: { $0.href == href }) else {
             throw WebError(404, "\(href) is not a track of this book")
         }
+        // A remote book's track is the part its download stored; any other book's is extracted from the book.
+        if let part = listening.session.downloadedFile(of: href) {
+            let found = (url: part, type: track.type ?? "audio/mpeg")
+            lock.withLock { files[key] = found }
+            return found
+        }
         guard let directories = shelf.directories else { throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)") }
         let folder = try directories.createCache().appendingPathComponent("serve-tracks", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
