@@ -553,7 +553,7 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// A track that cannot be opened or decoded further: said once, and playback goes on with the
     /// next track. Its length stays as the book declares it, so chapter times do not move.
     private func skipLocked(_ track: Int, because error: Error) -> Int {
-        let why = (error as? ShelfError)?.message ?? "\(error)"
+        let why = ShelfError.words(error)
         if !skipped.contains(track) {
             warned.insert(track)
             emit(.trackProblem(track, "\(trackName(track)) cannot be played (\(why)); going on with the next track"))

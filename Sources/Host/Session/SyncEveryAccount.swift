@@ -17,7 +17,7 @@ extension LibrarySession {
                 cycle.notifications += outcome.notifications
                 cycle.accounts.append(.init(accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
             } catch {
-                cycle.accounts.append(.init(accountID: account.id, result: "failed", error: (error as? ShelfError)?.message ?? "\(error)",
+                cycle.accounts.append(.init(accountID: account.id, result: "failed", error: ShelfError.words(error),
                                             newlyFailing: true, retryAt: nil))
             }
         }

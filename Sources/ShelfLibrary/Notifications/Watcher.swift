@@ -89,7 +89,7 @@ public final class Watcher {
                 let wait = min(max(interval, Self.maximumBackoff), interval * pow(2, Double(min(failures, 20))))
                 let retry = clock.now.addingTimeInterval(wait)
                 try database.setMeta(key, BackoffState(failures: failures, retryAt: retry).text)
-                let message = (error as? ShelfError)?.message ?? "\(error)"
+                let message = ShelfError.words(error)
                 if failures == 1 { cycle.changed = true }
                 cycle.accounts.append(AccountOutcome(accountID: account.id, result: "failed", error: message,
                                                      newlyFailing: failures == 1, retryAt: retry))

@@ -177,7 +177,7 @@ public final class ReadingLists {
                 outcomes.append(PullOutcome(service: s.service, entries: entries.count, shelves: result.shelves, error: nil, newWishes: added,
                                             skippedWithoutTitle: skipped))
             } catch {
-                let message = (error as? ShelfError)?.message ?? "\(error)"
+                let message = ShelfError.words(error)
                 // The error itself is thrown or returned below; the stored copy only feeds `shelf lists`.
                 try? database.setPullResult(service: s.service, error: message)
                 if only != nil || services.count == 1 { throw error }

@@ -247,7 +247,7 @@ public struct AnnotationSyncJSON: Encodable {
         bookmarksSent = 0
         bookmarksRemovedThere = 0
         problems = []
-        self.error = (error as? ShelfError)?.message ?? "\(error)"
+        self.error = ShelfError.words(error)
     }
 }
 
