@@ -106,7 +106,7 @@ let package = Package(
         // chapters, the sleep timer's setting): the facade re-exports them, and imports the subsystems internally.
         .target(name: "ShelfValues", dependencies: ["Readium"], path: "Sources/ShelfValues"),
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
-        .target(name: "ShelfCore", dependencies: ["CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
+        .target(name: "ShelfCore", dependencies: ["ShelfValues", "CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
         // Plugins: finding, loading (in process or in shelf-plugin-sandbox), the registry, routing by media type,
         // publications, reading-list connectors and conformance. Knows the core, never the library or the reader.
         .target(name: "ShelfPlugins", dependencies: ["ShelfValues", "ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "LibZip", "TextFolding", "CXML2"],
@@ -132,7 +132,7 @@ let package = Package(
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "ShelfPlugins", "ShelfCore", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         // `make bench`: Readium's JSON reader and writer against JSONDecoder/JSONEncoder on a book's documents.
         .executableTarget(name: "shelf-json-bench", dependencies: ["EPUBCore", "Readium"], path: "Benchmarks/JSONBench"),
-        .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host", "ShelfLibrary"], path: "Benchmarks/CatalogBench"),
+        .executableTarget(name: "shelf-catalog-bench", dependencies: ["Host", "ShelfLibrary", "ShelfCore"], path: "Benchmarks/CatalogBench"),
         .executableTarget(name: "shelf-lists-bench", dependencies: ["Host", "ShelfLibrary", "ShelfPlugins"], path: "Benchmarks/ListsBench"),
         // Coverage-guided fuzzing of the EPUB parsers (`bash Fuzz/run.sh`); a plain build replays saved inputs.
         .executableTarget(name: "shelf-fuzz-epub", dependencies: ["EPUBCore", "PluginKit", "CZip"], path: "Fuzz/EPUBFuzz"),
@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "HostTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "ShelfPlugins", "ShelfCore", "TestSupport", "CZip", "XMLText", "TextFolding", "CLazyLibrary"], path: "Tests/HostTests"),
         .testTarget(name: "EPUBTests", dependencies: ["EPUBCore", "PluginKit", "LibZip", "CZip", "TestSupport"], path: "Tests/EPUBTests"),
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "ShelfCore", "TestSupport"], path: "Tests/AudiobookTests"),
-        .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport"], path: "Tests/CatalogTests"),
+        .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfCore", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
         .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
         .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),

@@ -1,6 +1,7 @@
 import Foundation
 import Host
 import ShelfLibrary
+import ShelfCore
 
 // Issue 5's catalog benchmark, driven by bench/catalog/run.sh: OPDS 1 parsing (the same files feedparser reads in
 // the same run) and a sync of a large loans feed into a fresh library database. Prints figures; asserts nothing.
@@ -120,7 +121,7 @@ case "fetch":
     guard arguments.count == 3, let runs = Int(arguments[1]), runs > 0, let url = URL(string: arguments[2]) else {
         fail("usage: shelf-catalog-bench fetch RUNS URL")
     }
-    let client = CatalogClient(http: Shelf().catalogHTTP(), database: nil, authenticator: nil)
+    let client = CatalogClient(http: HTTPClient(configuration: CatalogClient.configuration(in: ProcessEnvironment.shared)), database: nil, authenticator: nil)
     var best = UInt64.max
     var entries = 0
     for _ in 0..<runs {
@@ -141,7 +142,7 @@ case "sync":
         let database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         let account = AccountRecord(id: "bench", title: "Bench Library", catalogURL: arguments[2], shelfURL: arguments[2])
         try database.upsertAccount(account)
-        let circulation = Circulation(client: CatalogClient(http: Shelf().catalogHTTP(), database: database, authenticator: nil), database: database,
+        let circulation = Circulation(client: CatalogClient(http: HTTPClient(configuration: CatalogClient.configuration(in: ProcessEnvironment.shared)), database: database, authenticator: nil), database: database,
                                       account: account, openable: ["application/epub+zip"])
         let start = now()
         let result = try SyncPipeline.steps(circulation)

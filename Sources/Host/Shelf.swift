@@ -1,6 +1,6 @@
 import ShelfReader
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 internal import ShelfPlayback
 internal import ShelfPlugins
 import Foundation
@@ -22,7 +22,9 @@ public final class Shelf: @unchecked Sendable {
     private let lock = NSLock()
     private var loadedRegistry: PluginRegistry?
 
-    public init(pluginPaths: [String] = [], environment: [String: String] = ProcessEnvironment.shared) {
+    /// `environment` nil: the process's, read once.
+    public init(pluginPaths: [String] = [], environment: [String: String]? = nil) {
+        let environment = environment ?? ProcessEnvironment.shared
         self.environment = environment
         // Without HOME or SHELF_HOME there are no folders: commands that need them say so when they are called.
         self.directories = try? ShelfDirectories(environment: environment)
@@ -54,7 +56,7 @@ public final class Shelf: @unchecked Sendable {
 
     /// A new HTTP client for catalogs, sign-in and circulation, with the limits this Shelf's environment sets
     /// (SHELF_HTTP_TIMEOUT, SHELF_HTTP_RETRIES, SHELF_DEADLINE).
-    package func catalogHTTP() -> HTTPClient { HTTPClient(configuration: CatalogClient.configuration(in: environment)) }
+    func catalogHTTP() -> HTTPClient { HTTPClient(configuration: CatalogClient.configuration(in: environment)) }
 
     // MARK: Files
 
@@ -64,6 +66,20 @@ public final class Shelf: @unchecked Sendable {
             throw ShelfError(.usage, "shelf cannot tell where to keep its files", hint: "Set HOME, or SHELF_HOME=DIR.")
         }
         return directories
+    }
+
+    /// A folder of its own in shelf's cache (`cache/NAME`, made private when missing), for what a front end keeps
+    /// between requests (serve's extracted tracks).
+    public func cacheFolder(_ name: String) throws -> URL {
+        let folder = try requireDirectories().cache.appendingPathComponent(name, isDirectory: true)
+        try ShelfDirectories.createDirectory(atPath: folder.path)
+        return folder
+    }
+
+    /// Writes `data` as the whole file the patron named (`shelf cover -o PATH`), as a shell's `>` writes: through a
+    /// link, never over a folder or a device (see OutputFile).
+    public static func writeOutputFile(_ data: Data, to path: String) throws {
+        try OutputFile.write(data, to: path)
     }
 
     /// Titles on the shelf or account names, one line each and each once, for shell completion: read only, nothing

@@ -1,6 +1,7 @@
 import Foundation
 import Host
 import ShelfLibrary
+import ShelfCore
 import TestSupport
 import XCTest
 
@@ -35,7 +36,7 @@ final class FeedCacheTests: XCTestCase {
             .text(feed("three", available: 1), contentType: type, headers: ["ETag": "\"v3\""]),
             .status(304),
         ])
-        let client = CatalogClient(http: Shelf(environment: [:]).catalogHTTP(), database: database, authenticator: nil)
+        let client = CatalogClient(http: HTTPClient(configuration: CatalogClient.configuration(in: [:])), database: database, authenticator: nil)
         let url = server.url("/feed")
         XCTAssertEqual(try client.feed(url).title, "one")
         XCTAssertEqual(try client.feed(url).title, "one", "304: the cached body")

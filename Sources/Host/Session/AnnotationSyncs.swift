@@ -1,6 +1,6 @@
 import ShelfReader
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 import Foundation
 
 extension LibrarySession {

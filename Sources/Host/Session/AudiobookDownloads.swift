@@ -1,5 +1,5 @@
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 import Foundation
 import Glibc
 

@@ -1,5 +1,5 @@
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 import Foundation
 
 /// A catalog page as the patron asked to see it: the feed after the format tab, facets and page were followed,

@@ -1,6 +1,6 @@
 import ShelfReader
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 import Foundation
 
 /// The patron's libraries as a front end sees them: the accounts and their sign-ins, one catalog client and one
@@ -15,7 +15,7 @@ public final class LibrarySession: @unchecked Sendable {
     public let shelf: Shelf
     public let directories: ShelfDirectories
     public let database: LibraryDatabase
-    public let store: CredentialStore
+    let store: CredentialStore
     private let lock = NSLock()
     private var openableTypes: Set<String>?
 
@@ -41,7 +41,7 @@ public final class LibrarySession: @unchecked Sendable {
     }
 
     /// The library's sign-in ways and sign-up link, from its authentication document.
-    public func authenticator(for account: AccountRecord, http: HTTPClient = HTTPClient()) -> Authenticator {
+    func authenticator(for account: AccountRecord, http: HTTPClient = HTTPClient()) -> Authenticator {
         Authenticator(account: account, store: store, http: http)
     }
 

@@ -1,6 +1,6 @@
 import ShelfReader
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 internal import ShelfPlayback
 internal import ShelfPlugins
 import Foundation

@@ -1,6 +1,6 @@
 import ShelfLibrary
 import Foundation
-import ShelfCore
+internal import ShelfCore
 
 extension LibrarySession {
     /// Downloads `entry` through `circulation` into its account's folder (`data/downloads/ACCOUNT`), as `shelf

@@ -1,4 +1,4 @@
-import ShelfCore
+internal import ShelfCore
 internal import ShelfPlugins
 
 // What a front end's process sets up around the session API, as calls on `Shelf`: the version it says, Ctrl-C,

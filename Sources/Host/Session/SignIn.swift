@@ -1,5 +1,5 @@
 import ShelfLibrary
-import ShelfCore
+internal import ShelfCore
 import Foundation
 
 /// Signing in to a library and out again. The front end asks the patron (a terminal prompt, a browser form) and
@@ -65,7 +65,7 @@ public struct SignIn {
 
     /// Where the account's sign-in is kept (the config folder's file or the desktop's secret service), or nil when
     /// none is.
-    public var keptIn: CredentialStore.Place? { library.store.place(of: account.id) }
+    public var keptIn: CredentialPlace? { library.store.place(of: account.id) }
 
     /// Forgets the stored card number, PIN and token.
     public func signOut() throws { try library.store.remove(for: account.id) }

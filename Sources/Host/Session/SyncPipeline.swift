@@ -1,5 +1,5 @@
 import ShelfReader
-import ShelfCore
+internal import ShelfCore
 import ShelfLibrary
 internal import ShelfPlugins
 import Foundation

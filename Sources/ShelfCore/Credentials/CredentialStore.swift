@@ -43,18 +43,7 @@ public struct CredentialStore: Sendable {
     public let file: URL
     let secretService: SecretService?
 
-    /// Where the secrets of a credential went.
-    public enum Place: Sendable, Equatable {
-        case secretService
-        case file
-
-        public var words: String {
-            switch self {
-            case .secretService: return "the desktop's Secret Service (your keyring)"
-            case .file: return "shelf's credentials file (mode 0600)"
-            }
-        }
-    }
+    public typealias Place = CredentialPlace
 
     static let keptInSecretService = "secret-service"
 

@@ -3,26 +3,11 @@ import Foundation
 import Glibc
 #endif
 
-/// Where shelf keeps its files, following the XDG base directory specification.
+/// Resolving and creating the folders (ShelfValues' `ShelfDirectories`).
 ///
 /// `SHELF_HOME=DIR` puts all three under one folder (`DIR/config`, `DIR/data`, `DIR/cache`), so that a test or a
 /// portable install never touches the patron's real library. Nothing is created until asked for.
-public struct ShelfDirectories: Sendable, Equatable {
-    /// Settings the patron may edit: `$XDG_CONFIG_HOME/shelf`.
-    public let config: URL
-    /// What must not be lost (the library database): `$XDG_DATA_HOME/shelf`.
-    public let data: URL
-    /// What can be fetched or computed again: `$XDG_CACHE_HOME/shelf`.
-    public let cache: URL
-
-    public static let databaseFileName = "library.sqlite3"
-
-    public init(config: URL, data: URL, cache: URL) {
-        self.config = config
-        self.data = data
-        self.cache = cache
-    }
-
+extension ShelfDirectories {
     /// Resolves the folders from `environment` alone, so that tests pass their own.
     ///
     /// `currentDirectory` anchors a relative `SHELF_HOME`. Relative XDG values are ignored, as the specification
@@ -57,9 +42,6 @@ public struct ShelfDirectories: Sendable, Equatable {
                   data: try base("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("shelf", isDirectory: true),
                   cache: try base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("shelf", isDirectory: true))
     }
-
-    /// The library database file (not created by asking).
-    public var databaseFile: URL { data.appendingPathComponent(Self.databaseFileName, isDirectory: false) }
 
     /// Creates the config folder if needed and returns it.
     @discardableResult public func createConfig() throws -> URL { try Self.create(config) }

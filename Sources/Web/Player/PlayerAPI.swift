@@ -110,9 +110,8 @@ final class ListeningSessions: @unchecked Sendable {
             lock.withLock { files[key] = found }
             return found
         }
-        guard let directories = shelf.directories else { throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)") }
-        let folder = try directories.createCache().appendingPathComponent("serve-tracks", isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        guard shelf.directories != nil else { throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)") }
+        let folder = try shelf.cacheFolder("serve-tracks")
         let name = BookKey.key(key).suffix(120) + "." + (URL(fileURLWithPath: href).pathExtension.isEmpty ? "audio" : URL(fileURLWithPath: href).pathExtension)
         let file = folder.appendingPathComponent(String(name))
         if !FileManager.default.fileExists(atPath: file.path) {

@@ -140,7 +140,7 @@ func extract(_ data: Data, href: String, book: BookFile, to output: String, json
         Output.raw(data)
         return
     }
-    try OutputFile.write(data, to: output)
+    try Shelf.writeOutputFile(data, to: output)
     if json {
         Output.json(ExtractedResourceJSON(href: href, file: book, path: output, bytes: data.count))
     }

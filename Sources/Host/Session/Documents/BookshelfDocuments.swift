@@ -1,5 +1,5 @@
 import ShelfReader
-import ShelfCore
+internal import ShelfCore
 import Foundation
 import Readium
 

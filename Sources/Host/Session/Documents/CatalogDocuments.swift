@@ -1,4 +1,4 @@
-import ShelfCore
+internal import ShelfCore
 import ShelfLibrary
 import Foundation
 

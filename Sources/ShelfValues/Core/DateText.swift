@@ -33,6 +33,8 @@ package func localDayAndTime(_ date: Date) -> String {
 
 /// The formatters, made once: Foundation's Locale.current on Linux ignores LC_TIME, so the locale is read here as
 /// POSIX orders the variables (LC_ALL, then LC_TIME, then LANG). Shared under a lock (serve's threads use them).
+/// The process's environment, not a Shelf's: the dates are for the person at this process's terminal, and free
+/// functions any layer calls (Availability's words too) have no Shelf to ask.
 enum PatronDates {
     static let lock = NSLock()
     static let day = formatter(time: .none)

@@ -2,12 +2,12 @@ import Glibc
 
 /// The process's environment as a dictionary, read from `environ`. Every command starts with it:
 /// ProcessInfo would first build its whole singleton (about a tenth of a millisecond).
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The environment as it was when the host first asked: read once per process (a static let is made once,
     /// safely from any thread), so that every part of the host sees the same values.
-    public static let shared: [String: String] = current()
+    package static let shared: [String: String] = current()
 
-    public static func current() -> [String: String] {
+    package static func current() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
