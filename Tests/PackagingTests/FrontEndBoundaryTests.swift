@@ -146,7 +146,7 @@ final class FrontEndBoundaryTests: XCTestCase {
         let now = """
             func audioOutput(_ args: Arguments) -> AudioOutput { args.has("--null") ? .nothing() : .device() }
             var options = ListeningOptions()
-            let runner = PluginConformance(timeout: 30, memcheck: false, settings: [:], secrets: [:])
+            let runner = PluginConformance(shelf: context.shelf, timeout: 30, memcheck: false, settings: [:], secrets: [:])
             Shelf.installInterruptHandler()
             if !command.runsUntilStopped { Shelf.beginCommandDeadline() }
             let book = try context.shelf.openFile(args.positionals[0])
