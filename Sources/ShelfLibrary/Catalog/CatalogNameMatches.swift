@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 
 /// The catalog titles a patron's words name, as `LibraryDatabase.findEntries` finds them among what shelf has seen:
 /// those named exactly (the identifier, or the whole title ignoring case, accents and the kind of quote), and those

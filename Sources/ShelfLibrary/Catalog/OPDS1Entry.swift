@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 
 /// An OPDS 1 `entry` while the parser is inside it: the first of each text element, its authors, categories and
 /// links, made into a `CatalogEntry` when it closes.

@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 
 /// An OPDS 1 `link` while the parser is inside it: its attributes, read when it opens, then its
 /// `opds:indirectAcquisition` tree and the first `opds:availability`, `opds:holds` and `opds:copies` among its

@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 
 /// OPDS 1.2 (Atom) with the Library Simplified / Palace extensions, into `CatalogFeed`, read in one pass as the
 /// parser streams the document (`OPDS1Reader`).

@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import ShelfValues
 
 /// OPDS 1 read as an `XMLStream`: each entry and link is assembled while the parser is on it, and nothing else is
 /// kept. Elements are recognised by local name in any namespace and only where the feed puts them (an entry's

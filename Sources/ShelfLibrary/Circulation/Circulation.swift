@@ -1,5 +1,6 @@
 import ShelfPlugins
 import ShelfCore
+import ShelfValues
 import Foundation
 
 /// Borrow, reserve, return, cancel, sync and download for one library account.
@@ -23,15 +24,7 @@ public final class Circulation {
 
     // MARK: Finding entries
 
-    /// How sure a patron's words must be before a command acts on the title they name.
-    public enum Naming {
-        /// A command that only reads (`book`, `download`): a unique part of an identifier or title is enough.
-        case reading
-        /// A command that changes what the library holds for the patron (`borrow`, `reserve`, `return`,
-        /// `cancel-hold`): the exact identifier or title; a unique part only when `confirm` (asked on a terminal,
-        /// nil elsewhere) says yes.
-        case changing(command: String, confirm: ((CatalogEntry) -> Bool)?)
-    }
+    public typealias Naming = CirculationNaming
 
     /// The title `words` name among those shelf has seen of this account (browsed, searched, on loan, on hold): its
     /// identifier or its title, whole or (as `naming` allows) in part. The one resolver of catalog titles.
@@ -103,14 +96,7 @@ public final class Circulation {
 
     // MARK: Borrow
 
-    public enum BorrowOutcome {
-        case loaned(CatalogEntry)
-        case alreadyOnLoan(CatalogEntry)
-        /// No copy free: nothing was requested (or a hold the server placed was cancelled).
-        case unavailable(CatalogEntry, holdCancelled: Bool)
-        /// Free to download, no loan needed.
-        case openAccess(CatalogEntry)
-    }
+    public typealias BorrowOutcome = ShelfValues.BorrowOutcome
 
     public func borrow(_ stored: CatalogEntry) throws -> BorrowOutcome {
         // The title as the library says now: what shelf stored earlier never decides an outcome.
@@ -169,14 +155,7 @@ public final class Circulation {
 
     // MARK: Reserve
 
-    public enum ReserveOutcome {
-        case placed(HoldRecord)
-        case alreadyReserved(HoldRecord)
-        /// A copy is free: nothing was reserved; borrow it instead.
-        case availableNow(CatalogEntry)
-        /// The hold came back as a loan (a copy came free meanwhile).
-        case loaned(CatalogEntry)
-    }
+    public typealias ReserveOutcome = ShelfValues.ReserveOutcome
 
     public func reserve(_ stored: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
         let view = try currentView(of: stored, nothingDone: "nothing was reserved")

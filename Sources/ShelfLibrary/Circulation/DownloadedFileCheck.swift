@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 
 /// Whether the file a library sent is the kind it said it would send. A library under maintenance, a proxy or a
 /// captive portal answers 200 with a web page; a fulfilment that went wrong answers with a document of another

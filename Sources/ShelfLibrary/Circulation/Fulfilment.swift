@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfValues
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -6,20 +7,7 @@ import Glibc
 
 /// Getting the file of a loan or an open-access title into shelf's data folder.
 extension Circulation {
-    public struct DownloadOutcome: Sendable {
-        public var entry: CatalogEntry
-        public var path: String
-        public var mediaType: String
-        public var bytes: Int64
-        /// False when no installed plugin opens the file (DRM such as Adobe ACSM or LCP): it is kept for a tool that can.
-        public var supported: Bool
-        /// The DRM or vendor scheme in the way, in words.
-        public var protection: String?
-        /// Where the file came from (after redirects and fulfilment steps).
-        public var source: URL? = nil
-        /// For an audiobook manifest: its tracks, downloaded next to it (see AudiobookParts).
-        public var parts: [PartDownloader.Part] = []
-    }
+    public typealias DownloadOutcome = ShelfValues.DownloadOutcome
 
     /// The folder downloads go to: `data/downloads/<account>`.
     public static func downloadFolder(_ directories: ShelfDirectories, accountID: String) -> URL {

@@ -8,17 +8,8 @@ import Glibc
 /// in total. A part refused with 401 or 403 makes the manifest be fetched again (signed URLs and
 /// session ids expire) and the part retried with its new URL.
 public final class PartDownloader: @unchecked Sendable {
-    public enum State: String, Sendable, Codable { case queued, downloading, paused, failed, complete }
-
-    public struct Part: Sendable, Equatable {
-        public let index: Int
-        public var url: URL
-        public let destination: URL
-        public var state: State
-        public var bytes: Int64
-        public var total: Int64?
-        public var reason: String?
-    }
+    public typealias State = DownloadPart.State
+    public typealias Part = DownloadPart
 
     public let manifestURL: URL
     public let directory: URL

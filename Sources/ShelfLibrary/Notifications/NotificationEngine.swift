@@ -1,4 +1,5 @@
 import Foundation
+import ShelfValues
 
 /// Runs the rules for one account against what the database holds, right after a successful sync, and stores
 /// the outcome. Never run after a failed sync: a feed that did not arrive says nothing about loans ending.

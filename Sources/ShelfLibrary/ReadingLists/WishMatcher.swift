@@ -1,5 +1,6 @@
 import ShelfPlugins
 import Foundation
+import ShelfValues
 
 /// Matches wishes to catalog entries: by ISBN first (normalised to ISBN-13, read from the entry's identifier),
 /// then by title and author with case, punctuation and diacritics folded. Among several matches the one that can

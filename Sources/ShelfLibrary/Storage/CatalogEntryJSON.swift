@@ -1,5 +1,6 @@
 import Foundation
 import Readium
+import ShelfValues
 
 // Catalog entries as the library database stores them (the `entry` column of loans, holds and catalog_entries),
 // written and read by hand: JSONEncoder and JSONDecoder spent most of a sync of 1,000 loans in Codable's

@@ -8,7 +8,7 @@ public enum PublicationFormat: String, Codable, Sendable, CaseIterable {
     public var words: String { self == .ebook ? "eBook" : "Audiobook" }
 
     /// From `schema:additionalType` / OPDS 2 `@type`, then from the media types the acquisitions end in.
-    static func infer(type: String?, endTypes: @autoclosure () -> [String]) -> PublicationFormat {
+    package static func infer(type: String?, endTypes: @autoclosure () -> [String]) -> PublicationFormat {
         if let type = type?.lowercased() {
             if type.hasSuffix("/audiobook") || type == "audiobook" { return .audiobook }
             if type.hasSuffix("/ebook") || type.hasSuffix("/book") { return .ebook }
@@ -51,7 +51,7 @@ public enum FormatTab: String, Codable, Sendable, CaseIterable {
     }
 
     /// Recognises an entry-point facet by its href (`entrypoint=Audio`) or its title ("Audiobooks", "eBooks").
-    static func of(facetTitle: String, href: String) -> FormatTab? {
+    package static func of(facetTitle: String, href: String) -> FormatTab? {
         if let value = URLComponents(string: href)?.queryItems?.first(where: { $0.name.lowercased() == "entrypoint" })?.value {
             switch value.lowercased() {
             case "all": return .all
@@ -85,25 +85,25 @@ public enum MediaTypes {
         return result
     }
 
-    static let opdsEntry = "application/atom+xml;type=entry;profile=opds-catalog"
-    static let bearerToken = "application/vnd.librarysimplified.bearer-token+json"
-    static let adobeACSM = ["application/vnd.adobe.adept+xml", "application/vnd.adobe/adept+xml"]
-    static let lcpLicense = "application/vnd.readium.lcp.license.v1.0+json"
-    static let problem = "application/api-problem+json"
+    package static let opdsEntry = "application/atom+xml;type=entry;profile=opds-catalog"
+    package static let bearerToken = "application/vnd.librarysimplified.bearer-token+json"
+    package static let adobeACSM = ["application/vnd.adobe.adept+xml", "application/vnd.adobe/adept+xml"]
+    package static let lcpLicense = "application/vnd.readium.lcp.license.v1.0+json"
+    package static let problem = "application/api-problem+json"
 
-    static func isAudiobook(_ type: String) -> Bool {
+    package static func isAudiobook(_ type: String) -> Bool {
         let b = base(type)
         return b.hasPrefix("audio/") || b.contains("audiobook") || b.contains("findaway")
             || (b.hasPrefix("application/vnd.overdrive") && (parameters(type)["profile"] ?? "") == "audiobook")
     }
 
-    static func isOPDSEntry(_ type: String) -> Bool {
+    package static func isOPDSEntry(_ type: String) -> Bool {
         base(type) == "application/atom+xml" && parameters(type)["type"] == "entry"
             || base(type) == "application/opds-publication+json"
     }
 
     /// DRM or vendor schemes shelf's plugins cannot open, named for the patron.
-    static func protectionName(_ type: String) -> String? {
+    package static func protectionName(_ type: String) -> String? {
         let b = base(type)
         if adobeACSM.contains(b) { return "Adobe DRM (ACSM)" }
         if b == lcpLicense || b == "application/audiobook+lcp" { return "Readium LCP" }

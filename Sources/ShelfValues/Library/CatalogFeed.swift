@@ -1,4 +1,3 @@
-import ShelfCore
 import Foundation
 
 /// A catalog page, OPDS 1 or 2: navigation, entries grouped into lanes, facets, format tabs, pagination.
@@ -32,6 +31,13 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
         public var href: String?
         public var entryIDs: [String]
         public var navigation: [CatalogLink]
+
+        public init(title: String, href: String?, entryIDs: [String], navigation: [CatalogLink]) {
+            self.title = title
+            self.href = href
+            self.entryIDs = entryIDs
+            self.navigation = navigation
+        }
     }
 
     public struct Facet: Codable, Equatable, Sendable {
@@ -39,11 +45,23 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
         public var href: String
         public var active: Bool
         public var count: Int?
+
+        public init(title: String, href: String, active: Bool, count: Int?) {
+            self.title = title
+            self.href = href
+            self.active = active
+            self.count = count
+        }
     }
 
     public struct FacetGroup: Codable, Equatable, Sendable {
         public var title: String
         public var facets: [Facet]
+
+        public init(title: String, facets: [Facet]) {
+            self.title = title
+            self.facets = facets
+        }
     }
 
     public struct EntryPoint: Codable, Equatable, Sendable {
@@ -51,6 +69,13 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
         public var title: String
         public var href: String
         public var active: Bool
+
+        public init(tab: FormatTab, title: String, href: String, active: Bool) {
+            self.tab = tab
+            self.title = title
+            self.href = href
+            self.active = active
+        }
     }
 
     public init(id: String? = nil, title: String, url: String, kind: Kind, navigation: [CatalogLink] = [],
@@ -89,7 +114,7 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
 
     /// Builds lanes from the entries' `collection` links, as Palace groups feeds do: one lane per collection, in the
     /// order each first appears, with its entries in feed order (a feed may interleave its lanes' entries).
-    static func lanes(from entries: [CatalogEntry]) -> [Lane] {
+    package static func lanes(from entries: [CatalogEntry]) -> [Lane] {
         var lanes: [Lane] = []
         var index: [String: Int] = [:]
         var members: [Set<String>] = []

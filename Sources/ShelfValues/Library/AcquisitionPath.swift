@@ -7,10 +7,16 @@ public struct AcquisitionPath: Codable, Equatable, Sendable {
     public var href: String
     public var types: [String]
 
+    public init(rel: String, href: String, types: [String]) {
+        self.rel = rel
+        self.href = href
+        self.types = types
+    }
+
     public var endType: String { types.last ?? "" }
 
     /// Every path through a link's indirect acquisitions (a tree), one per leaf.
-    static func paths(of link: CatalogLink) -> [AcquisitionPath] {
+    package static func paths(of link: CatalogLink) -> [AcquisitionPath] {
         let start = link.type ?? ""
         var result: [AcquisitionPath] = []
         func walk(_ nodes: [IndirectAcquisition], _ prefix: [String], depth: Int) {

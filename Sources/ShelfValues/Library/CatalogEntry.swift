@@ -21,6 +21,12 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
         public var name: String
         public var href: String
         public var availability: Availability?
+
+        public init(name: String, href: String, availability: Availability? = nil) {
+            self.name = name
+            self.href = href
+            self.availability = availability
+        }
     }
 
     public init(id: String, title: String, authors: [String] = [], format: PublicationFormat = .ebook,
@@ -76,7 +82,7 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
     // MARK: Availability
 
     /// The Palace clients' inference: a ready or reserved hold, or a loan, wins over what a borrow link says.
-    static func inferAvailability(_ links: [CatalogLink]) -> Availability {
+    package static func inferAvailability(_ links: [CatalogLink]) -> Availability {
         var fromBorrow: Availability?
         var borrowSaidSomething = false
         var loaned: Availability?
@@ -116,7 +122,7 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
     }
 
     /// Turns the counts written beside a link into a state when no `opds:availability` says it.
-    static func stateFromCounts(_ availability: inout Availability, hasStatus: Bool) {
+    package static func stateFromCounts(_ availability: inout Availability, hasStatus: Bool) {
         guard !hasStatus else { return }
         if let free = availability.copiesAvailable {
             availability.state = free > 0 ? .available : .unavailable

@@ -57,16 +57,16 @@ public enum Rel {
     public static let thumbnail = "http://opds-spec.org/image/thumbnail"
     public static let hold = "hold"
 
-    static func isAcquisition(_ rel: String) -> Bool {
+    package static func isAcquisition(_ rel: String) -> Bool {
         rel.hasPrefix(acquisition)
     }
 
-    static func isSampleOrPreview(_ rel: String) -> Bool {
+    package static func isSampleOrPreview(_ rel: String) -> Bool {
         rel == sample || rel == preview || rel == "http://opds-spec.org/acquisition/preview"
     }
 
     /// Physical-copy holds: rel `hold`, or a URI rel ending in `/hold` (no standard exists).
-    static func isPhysicalHold(_ rel: String, href: String) -> Bool {
+    package static func isPhysicalHold(_ rel: String, href: String) -> Bool {
         rel == hold || rel.hasSuffix("/hold")
     }
 }

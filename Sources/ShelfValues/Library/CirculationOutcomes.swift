@@ -1,0 +1,62 @@
+import Foundation
+
+// What a circulation call did, as values a front end reads (the library subsystem's `Circulation` and the facade's
+// both name them `Circulation.BorrowOutcome`, ... ).
+
+/// How sure a patron's words must be before a command acts on the title they name (`Circulation.Naming`).
+public enum CirculationNaming {
+    /// A command that only reads (`book`, `download`): a unique part of an identifier or title is enough.
+    case reading
+    /// A command that changes what the library holds for the patron (`borrow`, `reserve`, `return`,
+    /// `cancel-hold`): the exact identifier or title; a unique part only when `confirm` (asked on a terminal,
+    /// nil elsewhere) says yes.
+    case changing(command: String, confirm: ((CatalogEntry) -> Bool)?)
+}
+
+/// What `borrow` did (`Circulation.BorrowOutcome`).
+public enum BorrowOutcome {
+    case loaned(CatalogEntry)
+    case alreadyOnLoan(CatalogEntry)
+    /// No copy free: nothing was requested (or a hold the server placed was cancelled).
+    case unavailable(CatalogEntry, holdCancelled: Bool)
+    /// Free to download, no loan needed.
+    case openAccess(CatalogEntry)
+}
+
+/// What `reserve` did (`Circulation.ReserveOutcome`).
+public enum ReserveOutcome {
+    case placed(HoldRecord)
+    case alreadyReserved(HoldRecord)
+    /// A copy is free: nothing was reserved; borrow it instead.
+    case availableNow(CatalogEntry)
+    /// The hold came back as a loan (a copy came free meanwhile).
+    case loaned(CatalogEntry)
+}
+
+/// A downloaded loan or open-access title (`Circulation.DownloadOutcome`).
+public struct DownloadOutcome: Sendable {
+    public var entry: CatalogEntry
+    public var path: String
+    public var mediaType: String
+    public var bytes: Int64
+    /// False when no installed plugin opens the file (DRM such as Adobe ACSM or LCP): it is kept for a tool that can.
+    public var supported: Bool
+    /// The DRM or vendor scheme in the way, in words.
+    public var protection: String?
+    /// Where the file came from (after redirects and fulfilment steps).
+    public var source: URL?
+    /// For an audiobook manifest: its tracks, downloaded next to it (see AudiobookParts).
+    public var parts: [DownloadPart]
+
+    public init(entry: CatalogEntry, path: String, mediaType: String, bytes: Int64, supported: Bool,
+                protection: String?, source: URL? = nil, parts: [DownloadPart] = []) {
+        self.entry = entry
+        self.path = path
+        self.mediaType = mediaType
+        self.bytes = bytes
+        self.supported = supported
+        self.protection = protection
+        self.source = source
+        self.parts = parts
+    }
+}
