@@ -95,7 +95,7 @@ public final class Shelf: @unchecked Sendable {
     /// A connection of its own to the library database, made with its folder when missing. Each session keeps
     /// one, which its callers' threads may share (the connection locks each call and each transaction); `losing`
     /// says what the patron cannot have without it.
-    public func openDatabase(losing: String? = nil) throws -> LibraryDatabase {
+    func openDatabase(losing: String? = nil) throws -> LibraryDatabase {
         let directories = try requireDirectories()
         do {
             try directories.createData()

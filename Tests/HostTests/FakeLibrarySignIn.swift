@@ -8,7 +8,7 @@ extension Shelf {
     /// works on titles shelf has seen): what a test of borrowing, holds or sync starts from.
     func signedInCirculation(at fake: FakeLibrary) throws -> (library: LibrarySession, circulation: Circulation) {
         let library = try self.library()
-        let account = try library.accounts.add(fake.root, name: "fake")
+        let account = try library.addAccount(fake.root, name: "fake").account
         let signIn = SignIn(library: library, account: account)
         try signIn.signIn(flow: try XCTUnwrap(try signIn.flow()), username: fake.username, password: fake.password)
         _ = try library.browse(nil, account: "fake", format: nil, refinement: CatalogRefinement())

@@ -7,7 +7,7 @@ import Glibc
 /// show them. Safe from several threads: the store writes through the database's lock.
 public struct AudiobookDownloads {
     public let shelf: Shelf
-    public let store: DownloadStore
+    let store: DownloadStore
 
     /// Opens shelf's database; an error says why the downloads cannot be listed or recorded.
     public init(shelf: Shelf) throws {
@@ -17,12 +17,12 @@ public struct AudiobookDownloads {
 
     /// Reads the audiobook manifest at `url` and makes its parts' downloader (`concurrency` parts at once), resuming
     /// any part an interrupted run left in the cache. Nothing downloads until the downloader is run.
-    public func remote(_ url: URL, concurrency: Int) throws -> RemoteAudiobook {
+    func remote(_ url: URL, concurrency: Int) throws -> RemoteAudiobook {
         try RemoteAudiobook(url: url, cache: shelf.directories?.cache, router: shelf.router, concurrency: concurrency)
     }
 
     /// Records the download and keeps each part's state up to date as it changes (`then` runs after each record).
-    public func track(_ remote: RemoteAudiobook, then: ((PartDownloader.Part) -> Void)? = nil) {
+    func track(_ remote: RemoteAudiobook, then: ((PartDownloader.Part) -> Void)? = nil) {
         Self.track(remote, in: store, then: then)
     }
 
@@ -37,22 +37,23 @@ public struct AudiobookDownloads {
     }
 
     /// Records every part's state as it is now (a resumed download starts with parts already whole).
-    public func recordParts(of remote: RemoteAudiobook) {
+    func recordParts(of remote: RemoteAudiobook) {
         // As in `track`: the listing may lag, the download does not.
         for part in remote.downloader.snapshot { try? store.update(id: remote.id, part: part) }
     }
 
     /// Downloads every part of the audiobook at `url` (`concurrency` at once) into the cache, resuming what an
     /// interrupted run left, and records each part's state for `shelf downloads`; `progress` sees each change of a
-    /// part with the totals so far. Returns when every part is whole or has failed, or Ctrl-C stopped it.
+    /// part with the totals so far. Returns, when every part is whole or has failed or Ctrl-C stopped it, the book,
+    /// where its parts are and each part's state (docs/json.md, `shelf fetch`).
     public func fetch(_ url: URL, concurrency: Int,
-                      progress: ((PartDownloader.Part, (bytes: Int64, total: Int64?, complete: Int, count: Int)) -> Void)? = nil)
-        throws -> RemoteAudiobook {
+                      progress: ((DownloadPart, (bytes: Int64, total: Int64?, complete: Int, count: Int)) -> Void)? = nil)
+        throws -> FetchReport {
         let remote = try self.remote(url, concurrency: concurrency)
         track(remote) { part in progress?(part, remote.downloader.totals) }
         recordParts(of: remote)
         remote.downloader.run()
-        return remote
+        return FetchReport(remote)
     }
 
     /// Hands `shelf fetch URL` to a shelf process of its own (its own session, so that it goes on after this

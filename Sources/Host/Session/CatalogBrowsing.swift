@@ -132,7 +132,7 @@ extension LibrarySession {
     }
 
     /// Applies the format tab, facets, availability, page and support filters to a feed.
-    public func refine(_ start: CatalogFeed, client: CatalogClient, refinement: CatalogRefinement, tab: FormatTab?) throws -> BrowseResult {
+    func refine(_ start: CatalogFeed, client: CatalogClient, refinement: CatalogRefinement, tab: FormatTab?) throws -> BrowseResult {
         var feed = start
         func follow(_ href: String) throws {
             guard let url = URL(string: href) else { throw ShelfError(.badData, "the catalog links to an unusable address", subject: href) }

@@ -14,7 +14,7 @@ import Foundation
 public final class LibrarySession: @unchecked Sendable {
     public let shelf: Shelf
     public let directories: ShelfDirectories
-    public let database: LibraryDatabase
+    let database: LibraryDatabase
     let store: CredentialStore
     private let lock = NSLock()
     private var openableTypes: Set<String>?
@@ -29,10 +29,13 @@ public final class LibrarySession: @unchecked Sendable {
 
     // MARK: Accounts
 
-    public var accounts: AccountDirectory { AccountDirectory(database: database, store: store, http: shelf.catalogHTTP()) }
+    var accounts: AccountDirectory { AccountDirectory(database: database, store: store, http: shelf.catalogHTTP()) }
 
     /// The account NAME names, or the one in use when NAME is nil.
     public func account(_ name: String?) throws -> AccountRecord { try accounts.resolve(name) }
+
+    /// Forgets the account NAME names, with its loans, holds and stored sign-in: the account as it was.
+    public func removeAccount(_ name: String) throws -> AccountRecord { try accounts.remove(name) }
 
     /// Whether a sign-in is stored for the account (never the sign-in itself).
     public func isSignedIn(_ account: AccountRecord) -> Bool {
@@ -48,7 +51,7 @@ public final class LibrarySession: @unchecked Sendable {
     // MARK: Catalogs and circulation
 
     /// A catalog client for the account (signing in as it), or for catalogs that need no account.
-    public func client(for account: AccountRecord?) -> CatalogClient {
+    func client(for account: AccountRecord?) -> CatalogClient {
         let http = shelf.catalogHTTP()
         return CatalogClient(http: http, database: database,
                              authenticator: account.map { Authenticator(account: $0, store: store, http: http) })
@@ -56,7 +59,10 @@ public final class LibrarySession: @unchecked Sendable {
 
     /// Borrowing, holds, returns and sync for the account NAME names (the one in use when nil). With no account at
     /// all and no name, titles from catalogs on disk or given by URL, which need no sign-in.
-    public func circulation(account name: String?) throws -> Circulation {
+    public func circulation(account name: String?) throws -> Circulation { Circulation(try libraryCirculation(account: name)) }
+
+    /// The library's own circulation for `circulation(account:)`, for the host's sync.
+    func libraryCirculation(account name: String?) throws -> ShelfLibrary.Circulation {
         let account: AccountRecord
         if name == nil, try database.accounts().isEmpty {
             account = AccountRecord(id: "", title: "catalogs browsed without an account", catalogURL: "")
@@ -66,8 +72,8 @@ public final class LibrarySession: @unchecked Sendable {
         return circulation(for: account)
     }
 
-    public func circulation(for account: AccountRecord, openable: Set<String>? = nil) -> Circulation {
-        Circulation(client: client(for: account), database: database, account: account, openable: openable ?? self.openable)
+    func circulation(for account: AccountRecord, openable: Set<String>? = nil) -> ShelfLibrary.Circulation {
+        ShelfLibrary.Circulation(client: client(for: account), database: database, account: account, openable: openable ?? self.openable)
     }
 
     /// Media types that an installed format plugin opens.
@@ -131,7 +137,7 @@ public final class LibrarySession: @unchecked Sendable {
     /// what was seen before.
     public func refreshWishes() throws {
         let accounts = Dictionary(try database.accounts().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var circulations: [String: Circulation] = [:]
+        var circulations: [String: ShelfLibrary.Circulation] = [:]
         for wish in try database.wishes() where !wish.available {
             guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else { continue }
             let circulation = circulations[accountID] ?? self.circulation(for: account, openable: [])

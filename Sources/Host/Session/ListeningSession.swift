@@ -17,7 +17,7 @@ public final class ListeningSession: @unchecked Sendable {
     public let shelf: Shelf
     let book: AudioBook
     /// The remote book's downloads, when it is one.
-    public let remote: RemoteAudiobook?
+    let remote: RemoteAudiobook?
     // The engine and where the place is kept stay behind the session: a front end uses its controls (one place for
     // what every control does).
     let engine: PlaybackEngine

@@ -7,6 +7,7 @@ extension LibrarySession {
     /// download` and the browser app's Download do; `progress` is called as bytes arrive.
     public func download(_ entry: CatalogEntry, with circulation: Circulation,
                          progress: ((DownloadProgress) -> Void)? = nil) throws -> Circulation.DownloadOutcome {
-        try circulation.download(entry, into: Circulation.downloadFolder(directories, accountID: circulation.account.id), progress: progress)
+        let folder = ShelfLibrary.Circulation.downloadFolder(directories, accountID: circulation.account.id)
+        return try circulation.circulation.download(entry, into: folder, progress: progress)
     }
 }

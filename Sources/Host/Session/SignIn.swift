@@ -9,7 +9,7 @@ public struct SignIn {
     public let library: LibrarySession
     public let account: AccountRecord
     /// The library's authentication document, read once.
-    public let authenticator: Authenticator
+    let authenticator: Authenticator
     private let http: HTTPClient
 
     public init(library: LibrarySession, account: AccountRecord) {

@@ -33,7 +33,7 @@ public struct SyncPipeline {
     }
 
     public func run(account name: String?) throws -> Outcome {
-        let circulation = try library.circulation(account: name)
+        let circulation = try library.libraryCirculation(account: name)
         let before = try newestNotificationID()
         let result = try Self.steps(circulation)
         let new = try library.database.notifications(includeWithdrawn: true).filter { $0.id > before }.sorted { $0.id < $1.id }
@@ -44,7 +44,7 @@ public struct SyncPipeline {
 
     /// One sync before delivery: loans and holds, the rules on them, the wish list, annotations. A failed step
     /// after the loans and holds are stored is a warning and fails nothing: the next sync tries it again.
-    package static func steps(_ circulation: Circulation) throws -> Circulation.SyncResult {
+    package static func steps(_ circulation: ShelfLibrary.Circulation) throws -> ShelfLibrary.Circulation.SyncResult {
         let database = circulation.database, account = circulation.account
         let result = try circulation.sync { loans, holds, clock in
             do {

@@ -1,5 +1,4 @@
 import ShelfCore
-import ShelfValues
 import Foundation
 
 /// The patron's library: books, where they are in each, and small facts about the database itself.

@@ -1,7 +1,6 @@
 import ShelfPlugins
 import ShelfLibrary
 import ShelfCore
-import ShelfValues
 import Foundation
 import Readium
 

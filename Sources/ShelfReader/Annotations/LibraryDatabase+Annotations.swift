@@ -1,5 +1,4 @@
 import ShelfLibrary
-import ShelfValues
 import Foundation
 
 /// Reads and writes of `synced_bookmarks` (see `AnnotationSchema`), and this computer's device id.

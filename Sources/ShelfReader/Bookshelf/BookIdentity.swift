@@ -1,5 +1,4 @@
 import ShelfPlugins
-import ShelfValues
 import Foundation
 #if canImport(Glibc)
 import Glibc

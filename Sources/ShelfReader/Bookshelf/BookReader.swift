@@ -1,6 +1,5 @@
 import ShelfCore
 import ShelfPlugins
-import ShelfValues
 import Foundation
 import Readium
 
@@ -10,9 +9,24 @@ public struct BookReader {
 
     public init(bookshelf: Bookshelf) { self.bookshelf = bookshelf }
 
-    public typealias Move = ReadingMove
+    public enum Move: Equatable {
+        /// The saved page (or, on a first open, where a reader opens the book).
+        case resume
+        case next
+        case previous
+        case goTo(Int)
+        case tableOfContents(Int)
+        case search(String, hit: Int)
+        case bookmark(Int64)
+    }
 
-    public typealias Result = ReadingResult
+    public struct Result {
+        public let book: ShelfBook
+        public let page: ReadingSession.Page
+        /// Something the patron should know: the last page, a place not found in a new edition.
+        public let notes: [String]
+        public let hit: Locator?
+    }
 
     /// Opens a session on an eBook; an audiobook is refused with the command that plays it.
     public func session(_ book: ShelfBook, width: Int) throws -> ReadingSession {
@@ -164,7 +178,10 @@ public struct BookReader {
         return (stored, page)
     }
 
-    public typealias ResolvedBookmark = ShelfValues.ResolvedBookmark
+    public struct ResolvedBookmark {
+        public let bookmark: Bookmark
+        public let resolution: ReadingSession.Resolution
+    }
 
     /// The book's bookmarks, each found again in the file on the shelf now.
     public func bookmarks(_ book: ShelfBook) throws -> [ResolvedBookmark] {

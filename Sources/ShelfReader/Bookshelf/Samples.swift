@@ -1,6 +1,5 @@
 import ShelfLibrary
 import ShelfCore
-import ShelfValues
 import Foundation
 
 extension Bookshelf {

@@ -17,7 +17,7 @@ enum AccountsAPI {
             return .json(document: try app.library().addAccount(url, name: name).document, status: 201)
         }
         router.add("DELETE", "/api/accounts/{id}") { request in
-            let account = try app.library().accounts.remove(try name(request))
+            let account = try app.library().removeAccount(try name(request))
             sync.publishStatus()
             return .json(document: ["removed": account.id])
         }
@@ -30,7 +30,7 @@ enum AccountsAPI {
         // own web page is refused here: the pasted-address flow of `shelf login` has no form in the app yet.
         router.add("POST", "/api/accounts/{id}/sign-in") { request in
             let library = try app.library()
-            let account = try library.accounts.resolve(try name(request))
+            let account = try library.account(try name(request))
             let barcode = try request.required("barcode")
             let pin = (try request.jsonObject()["pin"] as? String) ?? ""
             let signIn = SignIn(library: library, account: account)
@@ -48,7 +48,7 @@ enum AccountsAPI {
         }
         router.add("POST", "/api/accounts/{id}/sign-out") { request in
             let library = try app.library()
-            let account = try library.accounts.resolve(try name(request))
+            let account = try library.account(try name(request))
             try SignIn(library: library, account: account).signOut()
             sync.publishStatus()
             return .json(document: ["account": account.id, "signedIn": "no"])

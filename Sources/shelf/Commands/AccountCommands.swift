@@ -41,7 +41,7 @@ let accountCommand = Command(
         return 0
     case "remove":
         guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
-        let account = try library.accounts.remove(operand)
+        let account = try library.removeAccount(operand)
         if context.json { Output.json(AccountRemovedJSON(account)) } else { Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.") }
         return 0
     case "use":
@@ -72,7 +72,7 @@ let loginCommand = Command(
                          hint: "Pipe it instead: echo PIN | shelf login --username CARD --password-stdin")
     }
     let library = try context.library()
-    let account = try library.accounts.resolve(args.positionals.first ?? args.value("--account"))
+    let account = try library.account(args.positionals.first ?? args.value("--account"))
     let signIn = SignIn(library: library, account: account)
     guard let flow = try signIn.flow(), let kind = flow.kind else {
         if context.json { Output.json(SignInStateJSON.notNeeded(account)) } else {
@@ -128,7 +128,7 @@ let logoutCommand = Command(
     valueOptions: ["--account"], positionals: 0...1
 ) { args, context in
     let library = try context.library()
-    let account = try library.accounts.resolve(args.positionals.first ?? args.value("--account"))
+    let account = try library.account(args.positionals.first ?? args.value("--account"))
     try SignIn(library: library, account: account).signOut()
     if context.json { Output.json(SignInStateJSON.signedOut(account)) } else { Output.line("Signed out of \(account.title).") }
     return 0

@@ -153,7 +153,7 @@ let fetchCommand = Command(
     }
     let tty = isatty(STDERR_FILENO) != 0
     var lastLine = Date.distantPast
-    let remote = try context.shelf.audiobookDownloads().fetch(url, concurrency: parallel) { part, t in
+    let report = try context.shelf.audiobookDownloads().fetch(url, concurrency: parallel) { part, t in
         if tty, !context.json, Date().timeIntervalSince(lastLine) > 0.2 || part.state != .downloading {
             lastLine = Date()
             let pct = t.total.map { $0 > 0 ? " (\(Int(Double(t.bytes) * 100 / Double($0)))%)" : "" } ?? ""
@@ -161,13 +161,13 @@ let fetchCommand = Command(
         }
     }
     if tty, !context.json { Output.standardError("\n") }
-    let parts = remote.downloader.snapshot
-    let failed = parts.filter { $0.state != .complete }
+    let parts = report.parts
+    let failed = parts.filter { $0.state != "complete" }
     if context.json {
-        Output.json(FetchReport(remote))
+        Output.json(report)
     } else {
-        Output.line("\"\(remote.book.title)\": \(parts.count - failed.count) of \(Plural.count(parts.count, "part")) downloaded into \(remote.directory.path)")
-        for p in failed { Output.line("  part \(p.index + 1): \(p.state.rawValue): \(p.reason ?? "")") }
+        Output.line("\"\(report.title)\": \(parts.count - failed.count) of \(Plural.count(parts.count, "part")) downloaded into \(report.directory)")
+        for p in failed { Output.line("  part \(p.part): \(p.state): \(p.reason ?? "")") }
     }
     if Shelf.interruptRequested {
         if !context.json { Output.line("Stopped by an interruption; `shelf fetch \(url.absoluteString)` resumes where it stopped.") }

@@ -29,7 +29,7 @@ public struct PartReport: Encodable {
     public let total: Int64?
     public let reason: String?
     public let path: String
-    public init(_ p: PartDownloader.Part) {
+    public init(_ p: DownloadPart) {
         part = p.index + 1
         state = p.state.rawValue
         bytes = p.bytes
@@ -45,7 +45,7 @@ public struct FetchReport: Encodable {
     public let directory: String
     public let parts: [PartReport]
 
-    public init(_ remote: RemoteAudiobook) {
+    init(_ remote: RemoteAudiobook) {
         title = remote.book.title
         directory = remote.directory.path
         parts = remote.downloader.snapshot.map(PartReport.init)

@@ -1,0 +1,42 @@
+import ShelfLibrary
+import Foundation
+
+/// Borrowing, holds and returns for one library account, as a front end uses them: find the title the patron
+/// names, ask the library about it again, borrow, reserve, return, cancel a hold. `LibrarySession.circulation(account:)`
+/// makes one and `LibrarySession.download(_:with:progress:)` downloads through it; every call is the library's own
+/// (`ShelfLibrary.Circulation`), forwarded.
+public final class Circulation {
+    public typealias Naming = CirculationNaming
+    public typealias BorrowOutcome = ShelfValues.BorrowOutcome
+    public typealias ReserveOutcome = ShelfValues.ReserveOutcome
+    public typealias DownloadOutcome = ShelfValues.DownloadOutcome
+
+    let circulation: ShelfLibrary.Circulation
+
+    init(_ circulation: ShelfLibrary.Circulation) { self.circulation = circulation }
+
+    /// The account it borrows as (an account with no id: catalogs browsed without one).
+    public var account: AccountRecord { circulation.account }
+
+    /// The title `words` name among those shelf has seen of this account, as `naming` allows (see `Naming`).
+    public func entry(_ words: String, naming: Naming = .reading) throws -> CatalogEntry {
+        try circulation.entry(words, naming: naming)
+    }
+
+    /// The entry as the library says now; the stored one when it cannot be asked.
+    public func refreshed(_ entry: CatalogEntry) -> CatalogEntry { circulation.refreshed(entry) }
+
+    /// Borrows the title if a copy is free; never places a hold.
+    public func borrow(_ entry: CatalogEntry) throws -> BorrowOutcome { try circulation.borrow(entry) }
+
+    /// Places a hold (on a physical copy at `branch` when given) when no copy is free.
+    public func reserve(_ entry: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
+        try circulation.reserve(entry, branch: branch)
+    }
+
+    /// Returns the loan through the library's revoke link.
+    public func returnLoan(_ entry: CatalogEntry) throws { try circulation.returnLoan(entry) }
+
+    /// Cancels the hold through the library's revoke link.
+    public func cancelHold(_ entry: CatalogEntry) throws { try circulation.cancelHold(entry) }
+}
