@@ -4,9 +4,6 @@ import ShelfReader
 // reading sessions, bookmarks, settings). Each is a step for the session API to take over (docs/architecture.md,
 // "What is still open").
 public typealias Bookshelf = ShelfReader.Bookshelf
-public typealias ShelfBook = ShelfReader.ShelfBook
 public typealias BookReference = ShelfReader.BookReference
 public typealias BookReader = ShelfReader.BookReader
 public typealias ReadingSession = ShelfReader.ReadingSession
-public typealias Bookmark = ShelfReader.Bookmark
-public typealias ReaderSettings = ShelfReader.ReaderSettings

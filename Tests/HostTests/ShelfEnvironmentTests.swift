@@ -76,6 +76,30 @@ final class ShelfEnvironmentTests: XCTestCase {
         XCTAssertTrue(said.contains { $0.contains("no mimetype entry") }, "the book did not warn: \(said)")
     }
 
+    /// PATH and SHELF_PLUGIN_HOST of the Shelf's environment: `shelf conformance --memcheck` runs the valgrind on
+    /// the Shelf's PATH (here a stand-in that reports an error) with the stand-in host the Shelf names, neither of
+    /// which the test process's environment has.
+    func testConformanceMemcheckFollowsTheShelfsPathAndPluginHost() throws {
+        if getenv("SHELF_PLUGIN_HOST") != nil { throw XCTSkip("SHELF_PLUGIN_HOST is set in the test process") }
+        let bin = home.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let valgrind = bin.appendingPathComponent("valgrind")
+        // valgrind --quiet --error-exitcode=99 --log-file=LOG HOST PLUGIN INPUT: an error naming the host it was given.
+        try Data("""
+            #!/bin/sh
+            log="${3#--log-file=}"
+            printf '==1== stand-in valgrind ran %s\n' "$4" > "$log"
+            exit 99
+            """.utf8).write(to: valgrind)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: valgrind.path)
+        let shelf = makeShelf(["PATH": bin.path + ":/usr/bin:/bin", "SHELF_PLUGIN_HOST": "/the/shelfs/plugin-host"])
+        let report = PluginConformance(shelf: shelf, memcheck: true)
+            .run(plugin: ShelfProcess.buildDirectory.appendingPathComponent("libshelf-epub3.so").path, samples: [], only: [])
+        let memcheck = try XCTUnwrap(report.results.first { $0.check == "memcheck" }, "\(report.results)")
+        XCTAssertEqual(memcheck.status, .failed)
+        XCTAssertTrue(memcheck.message.contains("stand-in valgrind ran /the/shelfs/plugin-host"), memcheck.message)
+    }
+
     static let bookWithoutMimetype: [(String, Data)] = [
         ("META-INF/container.xml", Data("""
             <?xml version="1.0"?>

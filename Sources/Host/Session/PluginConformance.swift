@@ -2,7 +2,8 @@ import Foundation
 internal import ShelfPlugins
 
 /// `shelf conformance`: the conformance suite run on a plugin library, each check in a child process of the shelf
-/// program (`shelf conformance-check`, which calls `runCheck` in that child). A value: safe to use from any thread.
+/// program (`shelf conformance-check`, which calls `runCheck` in that child), with the Shelf's environment (the
+/// children's; PATH and SHELF_PLUGIN_HOST for memcheck). A value: safe to use from any thread.
 public struct PluginConformance: Sendable {
     /// One check: its name (for `--check`) and what it checks, in words.
     public struct Check: Sendable, Equatable {
@@ -20,8 +21,11 @@ public struct PluginConformance: Sendable {
     /// A connector's settings (`--set KEY=VALUE`) and secrets (`--secret KEY`), for the checks that configure it.
     public var settings: [String: String]
     public var secrets: [String: String]
+    let environment: [String: String]
 
-    public init(timeout: TimeInterval = 30, memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:]) {
+    public init(shelf: Shelf, timeout: TimeInterval = 30, memcheck: Bool = false, settings: [String: String] = [:],
+                secrets: [String: String] = [:]) {
+        environment = shelf.environment
         self.timeout = timeout
         self.memcheck = memcheck
         self.settings = settings
@@ -30,12 +34,14 @@ public struct PluginConformance: Sendable {
 
     /// Runs the checks (`only` those named, or all) on the library at `plugin` with the sample files given.
     public func run(plugin: String, samples: [String], only: [String]? = nil) -> ConformanceReport {
-        ConformanceRunner(timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets)
+        ConformanceRunner(environment: environment, timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets)
             .run(plugin: plugin, samples: samples, only: only)
     }
 
     /// The child's side: runs one check in this process (its result written where SHELF_CONFORMANCE_RESULT says).
-    public static func runCheck(_ check: String, pluginPath: String, samples: [String], settings: [String: String]) -> ConformanceResult {
-        ConformanceChecks.runAsChild(check: check, pluginPath: pluginPath, samples: samples, settings: settings)
+    public static func runCheck(_ check: String, pluginPath: String, samples: [String], settings: [String: String],
+                                in shelf: Shelf) -> ConformanceResult {
+        ConformanceChecks.runAsChild(check: check, pluginPath: pluginPath, samples: samples, settings: settings,
+                                     environment: shelf.environment)
     }
 }

@@ -14,7 +14,7 @@ extension Bookshelf {
     }
 
     /// A value of the settings, to clear with `changeSettings(...clearing:)`.
-    public enum Setting: String, CaseIterable, Sendable { case fontScale, font, theme }
+    public typealias Setting = ReaderSettings.Setting
 
     /// Sets the values given in `changes` and clears those in `clearing`, keeping the others; `reset` clears every
     /// value of the scope first. The values are checked (an error names a bad one) and written in one transaction.

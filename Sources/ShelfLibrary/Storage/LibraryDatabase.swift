@@ -1,4 +1,5 @@
 import ShelfCore
+import ShelfValues
 import Foundation
 
 /// The patron's library: books, where they are in each, and small facts about the database itself.

@@ -111,9 +111,10 @@ public enum ConformanceChecks {
     ]
 
     /// The child side: runs one check in this process, with the crash channel and the watch on standard
-    /// output set up, and writes the result where the runner asked (SHELF_CONFORMANCE_RESULT).
-    public static func runAsChild(check name: String, pluginPath: String, samples: [String], settings: [String: String]) -> ConformanceResult {
-        let environment = ProcessEnvironment.shared
+    /// output set up, and writes the result where the runner asked (SHELF_CONFORMANCE_RESULT of `environment`, the
+    /// child's Shelf's).
+    public static func runAsChild(check name: String, pluginPath: String, samples: [String], settings: [String: String],
+                                  environment: [String: String]) -> ConformanceResult {
         ConformanceCall.begin(crashReport: environment["SHELF_CONFORMANCE_CRASH"])
         let secrets = environment["SHELF_CONFORMANCE_SECRETS"].flatMap { FileManager.default.contents(atPath: $0) }
             // Written by the runner a moment ago; were it unreadable, a check that needs a secret fails saying which.
@@ -140,6 +141,10 @@ public enum ConformanceChecks {
         let directories = ShelfDirectories(config: URL(fileURLWithPath: scratch + "/plugin-config"),
                                            data: URL(fileURLWithPath: scratch + "/plugin-data"),
                                            cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
+        // A plugin loaded here has no Shelf's store: in every check, not only the connector ones, its secrets go to
+        // the check's scratch file, never to the patron's credentials or keyring.
+        ConnectorServices.keepsSecretsInFile.store(true, ordering: .relaxed)
+        ConnectorServices.credentialDirectories = directories
         let plugin: LoadedPlugin
         do {
             plugin = try ConformanceCall.run("shelf_plugin_entry and init") {

@@ -17,9 +17,13 @@ public struct ConformanceRunner {
     public let settings: [String: String]
     /// Secrets for connectors (`--secret KEY`): handed to each check in a 0600 file, never on a command line.
     public let secrets: [String: String]
+    /// The environment of the Shelf that runs the suite: the children's, and where memcheck finds valgrind and the
+    /// stand-in host (PATH, SHELF_PLUGIN_HOST).
+    public let environment: [String: String]
 
-    public init(executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30, memcheck: Bool = false,
-                settings: [String: String] = [:], secrets: [String: String] = [:]) {
+    public init(environment: [String: String], executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30,
+                memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:]) {
+        self.environment = environment
         self.executable = executable
         self.timeout = timeout
         self.memcheck = memcheck
@@ -47,7 +51,7 @@ public struct ConformanceRunner {
             results.append(runChild(check: check.name, plugin: plugin, samples: samples, folder: folder))
         }
         if memcheck, results.first?.status != .failed || results.first?.check != "load" {
-            results.append(Memcheck(plugin: plugin, samples: samples, timeout: timeout * 10).run(executable: executable, folder: folder))
+            results.append(Memcheck(plugin: plugin, samples: samples, timeout: timeout * 10, environment: environment).run(executable: executable, folder: folder))
         }
         var summary: [String: Int] = [:]
         for status in ["passed", "failed", "crashed", "skipped", "warning"] {
@@ -64,7 +68,7 @@ public struct ConformanceRunner {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         // The child loads nothing but the plugin under test.
-        var environment = ProcessEnvironment.shared
+        var environment = self.environment
         environment["SHELF_PLUGIN_PATH"] = nil
         environment["SHELF_CONFORMANCE_RESULT"] = resultPath
         environment["SHELF_CONFORMANCE_CRASH"] = crashPath

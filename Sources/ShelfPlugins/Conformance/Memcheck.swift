@@ -10,15 +10,17 @@ struct Memcheck {
     let plugin: String
     let samples: [String]
     let timeout: TimeInterval
+    /// The Shelf's: valgrind is found on its PATH, the stand-in host by its SHELF_PLUGIN_HOST.
+    let environment: [String: String]
 
     static let name = "memcheck"
 
     /// SHELF_PLUGIN_HOST, else shelf-plugin-host beside shelf, else on the PATH.
-    static func standInHost(executable: String) -> String? {
-        if let given = ProcessEnvironment.shared["SHELF_PLUGIN_HOST"] { return given }
+    static func standInHost(executable: String, environment: [String: String]) -> String? {
+        if let given = environment["SHELF_PLUGIN_HOST"] { return given }
         let beside = ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent("shelf-plugin-host")
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
-        for folder in (ProcessEnvironment.shared["PATH"] ?? "").split(separator: ":") {
+        for folder in (environment["PATH"] ?? "").split(separator: ":") {
             let path = String(folder) + "/shelf-plugin-host"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
@@ -26,7 +28,7 @@ struct Memcheck {
     }
 
     func run(executable: String, folder: String) -> ConformanceResult {
-        guard let host = Self.standInHost(executable: executable) else {
+        guard let host = Self.standInHost(executable: executable, environment: environment) else {
             return ConformanceResult(check: Self.name, status: .failed,
                                      message: "shelf-plugin-host was not found beside shelf or on the PATH: `make install` installs it (or set SHELF_PLUGIN_HOST)")
         }
@@ -41,6 +43,7 @@ struct Memcheck {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["valgrind", "--quiet", "--error-exitcode=99", "--log-file=" + log, host, plugin, input]
+            process.environment = environment
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let finished = DispatchSemaphore(value: 0)

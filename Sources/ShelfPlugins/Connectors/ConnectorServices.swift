@@ -59,12 +59,13 @@ public enum ConnectorServices {
     static let keepsSecretsInFile = Atomic<Bool>(false)
 
     static func store() throws -> CredentialStore {
+        // No Shelf loaded the plugin (a test's or a benchmark's own loading; conformance sets a scratch folder), so
+        // there is no Shelf's environment to follow: the process's is the only one.
+        let environment = ProcessEnvironment.shared
         if let credentialDirectories {
             return CredentialStore(directories: credentialDirectories,
-                                   environment: keepsSecretsInFile.load(ordering: .relaxed) ? ["SHELF_SECRET_SERVICE": "off"] : ProcessEnvironment.shared)
+                                   environment: keepsSecretsInFile.load(ordering: .relaxed) ? ["SHELF_SECRET_SERVICE": "off"] : environment)
         }
-        // Still the process's environment: the connector services are one per process, not one per Shelf (open, issue 13).
-        let environment = ProcessEnvironment.shared
         return CredentialStore(directories: try ShelfDirectories(environment: environment), environment: environment)
     }
 

@@ -1,6 +1,7 @@
 import ShelfPlugins
 import ShelfLibrary
 import ShelfCore
+import ShelfValues
 import Foundation
 import Readium
 

@@ -1,4 +1,5 @@
 import ShelfLibrary
+import ShelfValues
 import Foundation
 
 /// Reads and writes of `synced_bookmarks` (see `AnnotationSchema`), and this computer's device id.

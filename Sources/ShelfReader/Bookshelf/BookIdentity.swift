@@ -1,4 +1,5 @@
 import ShelfPlugins
+import ShelfValues
 import Foundation
 #if canImport(Glibc)
 import Glibc

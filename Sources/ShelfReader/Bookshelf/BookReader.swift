@@ -1,5 +1,6 @@
 import ShelfCore
 import ShelfPlugins
+import ShelfValues
 import Foundation
 import Readium
 
@@ -9,24 +10,9 @@ public struct BookReader {
 
     public init(bookshelf: Bookshelf) { self.bookshelf = bookshelf }
 
-    public enum Move: Equatable {
-        /// The saved page (or, on a first open, where a reader opens the book).
-        case resume
-        case next
-        case previous
-        case goTo(Int)
-        case tableOfContents(Int)
-        case search(String, hit: Int)
-        case bookmark(Int64)
-    }
+    public typealias Move = ReadingMove
 
-    public struct Result {
-        public let book: ShelfBook
-        public let page: ReadingSession.Page
-        /// Something the patron should know: the last page, a place not found in a new edition.
-        public let notes: [String]
-        public let hit: Locator?
-    }
+    public typealias Result = ReadingResult
 
     /// Opens a session on an eBook; an audiobook is refused with the command that plays it.
     public func session(_ book: ShelfBook, width: Int) throws -> ReadingSession {
@@ -178,10 +164,7 @@ public struct BookReader {
         return (stored, page)
     }
 
-    public struct ResolvedBookmark {
-        public let bookmark: Bookmark
-        public let resolution: ReadingSession.Resolution
-    }
+    public typealias ResolvedBookmark = ShelfValues.ResolvedBookmark
 
     /// The book's bookmarks, each found again in the file on the shelf now.
     public func bookmarks(_ book: ShelfBook) throws -> [ResolvedBookmark] {

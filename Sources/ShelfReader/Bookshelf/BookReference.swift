@@ -1,5 +1,6 @@
 import ShelfLibrary
 import ShelfCore
+import ShelfValues
 import Foundation
 
 /// Finds the book a patron names — a path, a library id, a catalog entry's id, a whole title or any unique part of
@@ -10,11 +11,7 @@ import Foundation
 /// acts on a part only when the patron confirms it (`confirm`, asked on a terminal): `remove "M"` must never remove
 /// Moby-Dick unasked.
 public enum BookReference {
-    /// What a command does with the book, in words for the refusal: "remove it", "mark it read".
-    public enum Purpose: Equatable {
-        case read
-        case change(String)
-    }
+    public typealias Purpose = BookPurpose
 
     /// The one book `text` names. No match is `noInput` (66); several, or a part of a title for a command that
     /// changes something and no confirmation, are usage errors (64) that list the books.

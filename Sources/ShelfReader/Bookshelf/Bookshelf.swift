@@ -1,6 +1,7 @@
 import ShelfLibrary
 import ShelfCore
 import ShelfPlugins
+import ShelfValues
 import Foundation
 import Readium
 #if canImport(Glibc)
@@ -55,12 +56,7 @@ public final class Bookshelf {
 
     // MARK: Adding
 
-    public struct Added {
-        public var book: ShelfBook
-        /// True when a book with the same identifier was on the shelf: its file was replaced, and its position,
-        /// bookmarks and settings kept.
-        public var replacedEdition: Bool
-    }
+    public typealias Added = AddedBook
 
     /// Puts a file on the shelf: opened first (only a book a plugin opens is added), then copied into the data folder
     /// (or, with `link` or for a manifest whose tracks are beside it, kept where it is). A book with the same
@@ -193,11 +189,7 @@ public final class Bookshelf {
 
     // MARK: Removing
 
-    public struct Removed {
-        public var book: ShelfBook
-        /// The copy shelf deleted, if it had one.
-        public var deletedFile: String?
-    }
+    public typealias Removed = RemovedBook
 
     /// Takes the book off the shelf with its position and bookmarks; deletes shelf's own copy of the file (a linked
     /// file or a download outside shelf's folders stays).

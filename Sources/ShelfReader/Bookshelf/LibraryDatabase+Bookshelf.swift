@@ -1,5 +1,6 @@
 import ShelfLibrary
 import ShelfCore
+import ShelfValues
 import Foundation
 import Readium
 

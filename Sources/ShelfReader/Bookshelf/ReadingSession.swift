@@ -62,23 +62,7 @@ public final class ReadingSession {
 
     // MARK: Pages
 
-    public struct Page {
-        /// 1-based, over the whole book.
-        public let number: Int
-        public let pages: Int
-        /// The page's text at the session's width.
-        public let text: String
-        /// The table-of-contents entry the page is in.
-        public let chapter: String?
-        /// The position's locator, with the quote of the page's first words.
-        public let locator: Locator
-        public var percent: Int { ReadingProgress.percent(page: number, of: pages) }
-
-        /// "Chapter 3 · page 48 of 340 · 14%".
-        public var status: String {
-            ([chapter].compactMap { $0 } + ["page \(number) of \(pages)", "\(percent)%"]).joined(separator: " · ")
-        }
-    }
+    public typealias Page = ReadingPage
 
     public func page(_ number: Int) throws -> Page {
         guard number >= 1, number <= positions.count else {
@@ -127,11 +111,7 @@ public final class ReadingSession {
 
     // MARK: Resolving stored places
 
-    public enum Resolution: Equatable {
-        case page(Int)
-        /// The place cannot be found in this file; the words say why.
-        case lost(String)
-    }
+    public typealias Resolution = LocatorResolution
 
     /// The page a stored locator (a position or a bookmark) stands for in this file. With a text quote, the quote
     /// decides: looked for first where the locator points, then anywhere in the book through the plugin's search;
@@ -174,13 +154,7 @@ public final class ReadingSession {
 
     // MARK: Table of contents
 
-    public struct TOCEntry: Encodable {
-        public let number: Int
-        public let title: String
-        public let href: String
-        public let depth: Int
-        public let page: Int?
-    }
+    public typealias TOCEntry = ShelfValues.TOCEntry
 
     /// An entry of the table of contents before its page is known: the reading-order item it points into.
     struct TOCTarget { let title: String; let href: String; let depth: Int; let item: Int? }
@@ -299,11 +273,7 @@ public final class ReadingSession {
 
     // MARK: Search
 
-    public struct SearchHit {
-        public let page: Int
-        public let hit: Locator
-        public let hits: Int
-    }
+    public typealias SearchHit = PageSearchHit
 
     /// Hit `number` (from 1) of `query`, and the page that shows it.
     public func searchHit(_ query: String, number: Int) throws -> SearchHit {

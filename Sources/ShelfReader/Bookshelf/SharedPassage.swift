@@ -1,28 +1,8 @@
 import ShelfLibrary
 import ShelfCore
+import ShelfValues
 import Foundation
 import Readium
-
-/// A passage to share: the words, where they are, and a link back to the book.
-public struct SharedPassage {
-    public let book: ShelfBook
-    public let page: ReadingSession.Page
-    public let passage: String
-    public let locator: Locator
-    /// The catalog's link for the book with the locator in its fragment, when the book came from a catalog.
-    public let link: String?
-
-    /// The text a patron pastes: the passage in quotes, who wrote it and where, and the link.
-    public var text: String {
-        var lines = ["“\(passage)”"]
-        var source = "— " + book.book.title
-        if !book.book.authors.isEmpty { source += ", " + book.book.authors.prefix(3).joined(separator: ", ") }
-        source += " (" + ([page.chapter].compactMap { $0 } + ["page \(page.number) of \(page.pages)"]).joined(separator: ", ") + ")"
-        lines.append(source)
-        if let link { lines.append(link) }
-        return lines.joined(separator: "\n")
-    }
-}
 
 extension BookReader {
     /// The passage at page `number`, at `locator`, or (neither) on the page the patron is on.

@@ -52,7 +52,7 @@ let conformanceCommand = Command(
         }
         secrets[key] = value
     }
-    let runner = PluginConformance(timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings, secrets: secrets)
+    let runner = PluginConformance(shelf: context.shelf, timeout: TimeInterval(timeout), memcheck: args.has("--memcheck"), settings: settings, secrets: secrets)
     let only = args.all("--check")
     let report = runner.run(plugin: absolute(plugin), samples: args.all("--sample").map(absolute), only: only.isEmpty ? nil : only)
     if context.json {
@@ -91,7 +91,7 @@ let conformanceCheckCommand = Command(
     hidden: true
 ) { args, context in
     let result = PluginConformance.runCheck(args.positionals[1], pluginPath: args.positionals[0], samples: args.all("--sample"),
-                                            settings: try conformanceSettings(args.all("--set")))
+                                            settings: try conformanceSettings(args.all("--set")), in: context.shelf)
     if context.shelf.environment["SHELF_CONFORMANCE_RESULT"] == nil { Output.line(ReadiumJSON.encode(result)) }
     return 0
 }

@@ -222,7 +222,7 @@ public struct AnnotationSyncJSON: Encodable {
     public let problems: [String]
     public let error: String?
 
-    public init(_ o: AnnotationSync.Outcome) {
+    init(_ o: AnnotationSync.Outcome) {
         book = o.bookID
         title = o.title
         position = o.position.rawValue

@@ -1,4 +1,3 @@
-import ShelfCore
 import Foundation
 
 /// The display settings a patron chooses: font scale, serif or sans, and day, night or sepia. Stored globally and per
@@ -43,18 +42,6 @@ public struct ReaderSettings: Equatable, Sendable, Codable {
                        theme: theme ?? Self.defaultTheme)
     }
 
-    /// Refuses values outside what the settings allow, naming the option.
-    public func validated() throws -> ReaderSettings {
-        if let scale = fontScale, !Self.fontScaleRange.contains(scale) {
-            throw ShelfError(.usage, "the font scale is a percentage from 25 to 800, not \(scale)")
-        }
-        if let font, !Self.fonts.contains(font) { throw ShelfError(.usage, "the font is serif or sans, not \"\(font)\"") }
-        if let theme, !Self.themes.contains(theme) {
-            throw ShelfError(.usage, "the theme is day, night or sepia, not \"\(theme)\"")
-        }
-        return self
-    }
-
-    /// The scope key of the global settings in the database.
-    static let globalScope = "*"
+    /// A value of the settings, to clear one (`shelf settings --font default`) while keeping the others.
+    public enum Setting: String, CaseIterable, Sendable { case fontScale, font, theme }
 }

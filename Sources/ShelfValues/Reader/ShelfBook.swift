@@ -1,4 +1,3 @@
-import ShelfLibrary
 import Foundation
 
 /// How a book's file is kept on the shelf.
@@ -35,6 +34,20 @@ public struct ShelfBook: Sendable {
     public var loanEndsAt: Date?
     public var loanAccountID: String?
     public var loanEntryID: String?
+
+    public init(book: BookRecord, storage: BookStorage, isSample: Bool, link: String? = nil, progress: ReadingProgress? = nil,
+                listening: ListeningProgress? = nil, loanEndsAt: Date? = nil, loanAccountID: String? = nil,
+                loanEntryID: String? = nil) {
+        self.book = book
+        self.storage = storage
+        self.isSample = isSample
+        self.link = link
+        self.progress = progress
+        self.listening = listening
+        self.loanEndsAt = loanEndsAt
+        self.loanAccountID = loanAccountID
+        self.loanEntryID = loanEntryID
+    }
 
     /// "eBook" or "Audiobook", from the media type (no plugin is opened to list the shelf).
     public var formatInWords: String { BookFormat.words(mediaType: book.mediaType) }
