@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 import ShelfLibrary
 internal import ShelfCore
 internal import ShelfPlayback
@@ -114,7 +114,7 @@ public final class Shelf: @unchecked Sendable {
 
     /// The bookshelf: books added from files or downloaded from a library.
     public func bookshelf() throws -> Bookshelf {
-        Bookshelf(directories: try requireDirectories(), database: try openDatabase(), router: { self.router })
+        Bookshelf(ShelfReader.Bookshelf(directories: try requireDirectories(), database: try openDatabase(), router: { self.router }))
     }
 
     /// Reading books on the shelf: pages, moves, bookmarks, sharing, the position saved as it goes.

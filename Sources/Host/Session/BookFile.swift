@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 import Foundation
 import Readium
 internal import ShelfPlayback
@@ -63,10 +63,10 @@ extension Shelf {
 
 extension Bookshelf {
     /// Opens a book on the shelf's file with the plugin that added it (see `open`).
-    public func openFile(_ book: ShelfBook) throws -> BookFile { BookFile(try open(book)) }
+    public func openFile(_ book: ShelfBook) throws -> BookFile { BookFile(try reader.open(book)) }
 }
 
 extension ReadingSession {
     /// The file this session reads.
-    public var file: BookFile { BookFile(publication) }
+    public var file: BookFile { BookFile(session.publication) }
 }

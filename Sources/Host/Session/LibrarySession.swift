@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 import ShelfLibrary
 internal import ShelfCore
 import Foundation
@@ -156,7 +156,7 @@ public final class LibrarySession: @unchecked Sendable {
 extension LibrarySession {
     /// Downloads the catalog title's free sample onto the shelf, marked as a sample.
     public func addSample(_ entry: CatalogEntry, account: AccountRecord, to bookshelf: Bookshelf) throws -> ShelfBook {
-        try bookshelf.addSample(entry, accountID: account.id, openable: openable,
+        try bookshelf.reader.addSample(entry, accountID: account.id, openable: openable,
                                 http: shelf.catalogHTTP())
     }
 

@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 import ShelfLibrary
 internal import ShelfCore
 internal import ShelfPlayback

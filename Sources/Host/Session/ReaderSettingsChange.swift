@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 import Foundation
 
 /// The reader settings as a front end shows and changes them, for every book (`book` nil) or one book, whose own

@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 import Foundation
 
 // The books on the shelf as a front end lists them, and the questions it asks about a file or a loan.

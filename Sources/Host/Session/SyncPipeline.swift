@@ -1,4 +1,4 @@
-import ShelfReader
+internal import ShelfReader
 internal import ShelfCore
 import ShelfLibrary
 internal import ShelfPlugins

@@ -1,0 +1,46 @@
+internal import ShelfReader
+import Foundation
+import Readium
+import ShelfValues
+
+/// Reading a book on the shelf a page at a time, as `shelf read` and the browser's reader do: moves, the place saved
+/// as it goes, bookmarks and passages to share. The reader subsystem's BookReader does the work; this holds it and
+/// forwards what the front ends call.
+public struct BookReader {
+    let reader: ShelfReader.BookReader
+
+    public init(bookshelf: Bookshelf) { reader = ShelfReader.BookReader(bookshelf: bookshelf.reader) }
+
+    public typealias Move = ReadingMove
+    public typealias Result = ReadingResult
+    public typealias ResolvedBookmark = ShelfValues.ResolvedBookmark
+
+    /// Opens a session on an eBook; an audiobook is refused with the command that plays it.
+    public func session(_ book: ShelfBook, width: Int) throws -> ReadingSession {
+        ReadingSession(try reader.session(book, width: width))
+    }
+
+    /// Moves, shows and saves: the position is written (one transaction, full sync) before the page is returned.
+    public func read(_ book: ShelfBook, move: Move, width: Int) throws -> Result {
+        try reader.read(book, move: move, width: width)
+    }
+
+    /// The same in a session kept open (the terminal reader's and the browser's, turning many pages).
+    public func read(in session: ReadingSession, move: Move) throws -> Result {
+        try reader.read(in: session.session, move: move)
+    }
+
+    /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.
+    public func addBookmark(_ book: ShelfBook, page: Int? = nil, locator: Locator? = nil, note: String? = nil) throws
+        -> (bookmark: Bookmark, page: ReadingPage) {
+        try reader.addBookmark(book, page: page, locator: locator, note: note)
+    }
+
+    /// The book's bookmarks, each found again in the file on the shelf now.
+    public func bookmarks(_ book: ShelfBook) throws -> [ResolvedBookmark] { try reader.bookmarks(book) }
+
+    /// The passage at page `page`, at `locator`, or (neither) on the page the patron is on.
+    public func share(_ book: ShelfBook, page: Int? = nil, locator: Locator? = nil) throws -> SharedPassage {
+        try reader.share(book, page: page, locator: locator)
+    }
+}
