@@ -116,10 +116,13 @@ public final class PlaybackEngine: @unchecked Sendable {
         for track in book.tracks {
             var length: Int64?
             var isExact = false
+            var onlySoFar = false
             let reuse = track.index == first && probe.channels == channels
             if track.index == first, firstPart != nil {
-                // Still downloading: the manifest's duration (below), else what is here so far; both estimates.
+                // Still downloading: the manifest's duration (below), else what is here so far; both estimates, and
+                // the second says nothing of the part's length.
                 length = track.declaredDuration == nil ? probe.totalFrames : nil
+                onlySoFar = track.declaredDuration == nil
             // Measuring only: a track that does not open is estimated here, and says why when it is played.
             } else if available(track.index), let d = reuse ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
                 length = d.totalFrames
@@ -130,7 +133,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             exact.append(isExact)
             // A remote part with no duration in its manifest, not here yet: its length is learnt when it arrives
             // (trackBecameAvailable) or plays. A track that is here but cannot be measured plays as damaged.
-            known.append(length != nil || available(track.index))
+            known.append(length != nil && !onlySoFar || available(track.index))
         }
         timeline = Timeline(sampleRate: sampleRate, lengths: lengths, exact: exact, known: known)
         chapters = Chapters.from(book.manifest)
@@ -281,15 +284,24 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     public func chapterStart(_ index: Int) -> Int64 {
         guard chapters.indices.contains(index) else { return timeline.totalFrames }
-        let c = chapters[index]
-        let offset = min(timeline.frames(c.offset), timeline.lengths.indices.contains(c.track) ? timeline.lengths[c.track] : 0)
-        return timeline.global(track: c.track, offset: offset)
+        return timeline.global(track: chapters[index].track, offset: chapterOffset(index))
     }
 
+    /// Where chapter `index` starts inside its track.
+    private func chapterOffset(_ index: Int) -> Int64 {
+        let c = chapters[index]
+        return min(timeline.frames(c.offset), timeline.lengths.indices.contains(c.track) ? timeline.lengths[c.track] : 0)
+    }
+
+    /// The chapter playing at `global`: the last one starting at or before its place. Compared by place, not by
+    /// frame: at the end of what a part still downloading holds, the next part starts on the same frame, and the
+    /// place is still the downloading part's (it plays on there), so its chapter is too.
     public func chapterIndex(at global: Int64) -> Int? {
+        let place = placeLocked(global)
         var found: Int?
         for i in chapters.indices {
-            if chapterStart(i) <= global { found = i } else { break }
+            let track = chapters[i].track
+            if track < place.track || track == place.track && chapterOffset(i) <= place.offset { found = i } else { break }
         }
         return found ?? (chapters.isEmpty ? nil : 0)
     }
@@ -472,9 +484,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             continuing = nil
             return 0
         }
-        if !timeline.exact[track], offset + Int64(n) > timeline.lengths[track] {
-            timeline.setLength(offset + Int64(n), ofTrack: track, exact: false)
-        }
+        if !timeline.exact[track] { timeline.grow(offset + Int64(n), ofTrack: track) }
         position += Int64(n)
         decoderOffset += Int64(n)
         continuing = (track, decoderOffset)
@@ -525,13 +535,15 @@ public final class PlaybackEngine: @unchecked Sendable {
         return produced
     }
 
-    /// Where the next frame comes from: the track being decoded, when playback runs on past its estimated length,
-    /// else the timeline's place for the position.
-    private func placeLocked() -> (track: Int, offset: Int64) {
-        if let c = continuing, timeline.lengths.indices.contains(c.track), timeline.global(track: c.track, offset: c.offset) == position {
+    /// Where the frame at `global` (the next one to play when nil) comes from: the track being decoded, when
+    /// playback runs on past its estimated length or waits at the end of what a downloading part holds, else the
+    /// timeline's place for it.
+    private func placeLocked(_ global: Int64? = nil) -> (track: Int, offset: Int64) {
+        let global = global ?? position
+        if let c = continuing, timeline.lengths.indices.contains(c.track), timeline.global(track: c.track, offset: c.offset) == global {
             return c
         }
-        return timeline.locate(position)
+        return timeline.locate(global)
     }
 
     /// Nothing to play until `track` downloads further: said once, and `run` waits.
@@ -642,7 +654,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
         return PlaybackState(
             playing: playing, ended: ended, position: timeline.seconds(heard), duration: timeline.isLengthKnown ? timeline.duration : nil,
-            track: timeline.locate(heard).track, chapter: c, chapterTitle: c.map { chapters[$0].title },
+            track: placeLocked(heard).track, chapter: c, chapterTitle: c.map { chapters[$0].title },
             chapterElapsed: timeline.seconds(max(0, heard - start)), chapterRemaining: c.map(isChapterEndKnown) == false ? nil : timeline.seconds(max(0, end - heard)),
             speed: speed, volume: volume, sleep: sleepText, sleepRemaining: sleepLeft,
             listened: Double(listenedFrames) / Double(sampleRate), waitingFor: waitingFor)

@@ -75,6 +75,15 @@ public struct Timeline: Sendable, Equatable {
         return starts[track] + max(0, offset)
     }
 
+    /// What has been decoded of a track so far, when that is more than its length says: the track is longer, but
+    /// no better known than before. A part still downloading as it plays grows this way, and until it has arrived
+    /// (or its decoder ends) the book's length stays unknown and a place at the end of what it has is still in it.
+    public mutating func grow(_ frames: Int64, ofTrack i: Int) {
+        guard lengths.indices.contains(i), frames > lengths[i] else { return }
+        lengths[i] = frames
+        recompute()
+    }
+
     /// Sets a track's length once it is known.
     public mutating func setLength(_ frames: Int64, ofTrack i: Int, exact isExact: Bool = true) {
         guard lengths.indices.contains(i) else { return }

@@ -104,4 +104,40 @@ final class UnknownLengthTests: XCTestCase {
         XCTAssertEqual(session.state.chapterRemaining ?? 0, t[0], accuracy: 0.06)
         XCTAssertEqual(session.state.position, 0, "nothing played")
     }
+
+    /// A part that is still downloading as it plays is not measured by what has been decoded of it so far: with
+    /// parts 2 and 3 whole and measured, and half of part 1 played, the book's length is still unknown (it was said
+    /// to be the half of part 1 decoded plus parts 2 and 3), and the place is in part 1, which plays on when the rest
+    /// arrives (it was said to be the start of part 2, "Track 2", while shelf waited for part 1).
+    func testAPartPlayingAsItDownloadsLeavesTheLengthUnknown() throws {
+        let track1 = try Data(contentsOf: try AudioFixtures.mp3Book().deletingLastPathComponent().appendingPathComponent("track1.mp3"))
+        let server = try server { $0 == 1 ? .stallBody(after: track1.count / 2, seconds: 60) : nil }
+        defer { server.stop() }
+        let process = try ShelfProcess()
+        defer { process.cleanUp() }
+        let shelf = Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
+                          environment: ["SHELF_HOME": process.home.path, "HOME": process.home.path])
+        let session = try shelf.listen(server.url("/book/manifest.json").absoluteString)
+        _ = try session.start(from: .time(0))
+        let t = try trackSeconds()
+        let stopped = expectation(description: "the session stops")
+        DispatchQueue.global().async {
+            _ = try? session.run(to: .nothing())
+            stopped.fulfill()
+        }
+        // As fast as the output takes it: the first half of part 1, then it waits for the rest.
+        let deadline = Date().addingTimeInterval(20)
+        while session.state.position < t[0] / 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        Thread.sleep(forTimeInterval: 0.5)
+        let state = session.state
+        session.quit()
+        wait(for: [stopped], timeout: 20)
+        XCTAssertGreaterThan(state.position, t[0] / 4, "part 1 played as it downloaded: \(state)")
+        XCTAssertLessThan(state.position, t[0], "part 1 is not whole yet: \(state)")
+        XCTAssertNil(state.duration, "part 1 is still downloading: \(state)")
+        XCTAssertNil(session.duration)
+        XCTAssertEqual(state.track, 0, "still in part 1, waiting for the rest of it: \(state)")
+        XCTAssertEqual(state.chapterTitle, "Track 1")
+        XCTAssertNil(state.chapterRemaining, "part 1's end is not known yet")
+    }
 }
