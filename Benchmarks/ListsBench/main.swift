@@ -187,11 +187,12 @@ case "import":
         var environment = ProcessInfo.processInfo.environment
         environment["SHELF_HOME"] = home.path
         environment["SHELF_PLUGIN_PATH"] = nil
-        let shelf = Shelf(environment: environment)
-        let lists = try shelf.library().readingLists()
-        let database = lists.database
-        // The plugin's whole pull (CSV parse, mapping, JSON across the ABI, the host's decoding), no database.
-        let connection = try lists.connector("goodreads").connect(settings: ["file": file])
+        let library = try Shelf(environment: environment).library()
+        let lists = library.readingLists()
+        // The plugin's whole pull (CSV parse, mapping, JSON across the ABI, the host's decoding), no database: the
+        // plugin the Shelf finds (its search path), loaded apart from the session.
+        let registry = PluginRegistry(searchPath: .standard(explicit: [], environment: environment), directories: nil, environment: environment)
+        let connection = try Connector.find(service: "goodreads", in: registry).connect(settings: ["file": file])
         pluginPull.start()
         let pulled: PullResult = try connection.pull()
         pluginPull.stop()
@@ -199,12 +200,11 @@ case "import":
         // What `shelf lists connect goodreads --set file=...` and `shelf lists pull` do, stored in the database.
         importing.start()
         _ = try lists.connect(service: "goodreads", settings: ["file": file], secrets: [:], authorize: false, openBrowser: { _ in })
-        let outcome: [ReadingLists.PullOutcome] = try lists.pull(service: "goodreads")
+        let outcome: [ReadingListPullOutcome] = try lists.pull(service: "goodreads")
         importing.stop()
         wishes = outcome.first?.newWishes ?? 0
-        let stored = try database.readingListEntries(service: "goodreads").count
+        let stored = try library.readingListEntries(service: "goodreads", shelf: nil).count
         guard stored == entries else { fail("stored \(stored) entries, pulled \(entries)") }
-        database.close()
     }
     print("CSV parse (the plugin's tokeniser, \(rows) rows, \(data.count) bytes): \(tokenise.text), best of \(runs)")
     print("plugin pull (parse, map to entries, JSON across the ABI, decoded by the host): \(pluginPull.text), best of \(runs)")
@@ -233,7 +233,7 @@ case "match":
         try database.rememberEntries(parsed, accountID: "bench", feedURL: feedURL.absoluteString)
         try database.addWishes(wishes(count: count, catalog: catalog))
         first.start()
-        let announced: [ReadingLists.Notice] = try WishList(database: database).check()
+        let announced: [WishNotice] = try WishList(database: database).check()
         first.stop()
         notices = announced.count
         again.start()

@@ -71,7 +71,7 @@ final class DesktopNotificationTests: NotificationTestCase {
         let road = "urn:fake:ebook-free"
         try run(["borrow", road])
         library.setLoanEnd(road, Date().addingTimeInterval(7 * Self.day))
-        _ = try Shelf(environment: shelf.environment).library().watcher(interval: 60).cycle()
+        try Shelf(environment: shelf.environment).library().watcher(interval: 60).run(cycles: 1) { _ in }
         XCTAssertEqual(server.waitForNotify(count: 1).map(\.summary), ["The Open Road has one week left before it will be returned."])
     }
 

@@ -35,7 +35,7 @@ extension LibrarySession {
     /// The wish list matched again against the catalogs seen; unless `offline`, each library is asked again about
     /// the wished titles it holds that were not free; with the wished titles that just became available.
     public func wishlist(offline: Bool) throws -> (wishes: [Wish], notices: [ReadingLists.Notice]) {
-        let lists = readingLists()
+        let lists = readingLists().lists
         var notices = try lists.checkWishes()
         if !offline {
             try refreshWishes()
@@ -47,7 +47,7 @@ extension LibrarySession {
     /// Wishes for a title (by ISBN or title), matched at once: the wish as stored after the match, and the wished
     /// titles that just became available.
     public func wish(_ text: String, author: String?) throws -> (wish: Wish, notices: [ReadingLists.Notice]) {
-        let lists = readingLists()
+        let lists = readingLists().lists
         let added = try lists.wish(text, author: author)
         let notices = try lists.checkWishes()
         return (try database.wishes().first { $0.id == added.id } ?? added, notices)

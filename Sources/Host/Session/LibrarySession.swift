@@ -129,7 +129,8 @@ public final class LibrarySession: @unchecked Sendable {
     // MARK: Reading lists and the wish list
 
     public func readingLists() -> ReadingLists {
-        ReadingLists(database: database, store: store, registry: { self.shelf.registry }, router: { self.shelf.router })
+        ReadingLists(ShelfLibrary.ReadingLists(database: database, store: store, registry: { self.shelf.registry },
+                                               router: { self.shelf.router }))
     }
 
     /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so

@@ -1,4 +1,3 @@
-import ShelfLibrary
 import Foundation
 
 /// What happened in the host that a front end may want to show at once: a notification made by a sync, a sync's

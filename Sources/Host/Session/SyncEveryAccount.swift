@@ -4,13 +4,13 @@ import Foundation
 
 extension LibrarySession {
     /// One sync of every account with a loans feed, reported as a pass of `shelf watch` is (docs/json.md), for a
-    /// front end that serves a patron for hours (the browser app). Unlike `Watcher.cycle` it begins no command
+    /// front end that serves a patron for hours (the browser app). Unlike the watcher's pass it begins no command
     /// deadline, which would bind every later request of the process to one limit, and keeps no back-off: an
     /// account that fails is reported and tried again at the next pass. Each account goes through the sync pipeline
     /// (loans and holds, rules, wishes, annotations, then `sinks`).
-    public func syncEveryAccount(sinks: [NotificationSink]) throws -> Watcher.Cycle {
+    public func syncEveryAccount(sinks: [NotificationSink]) throws -> WatchCycle {
         let pipeline = syncPipeline(sinks: sinks)
-        var cycle = Watcher.Cycle()
+        var cycle = WatchCycle()
         for account in try database.accounts() where account.shelfURL != nil {
             do {
                 let outcome = try pipeline.run(account: account.id)

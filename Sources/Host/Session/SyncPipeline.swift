@@ -6,8 +6,8 @@ import Foundation
 
 /// Where the notifications a sync made go, once it stored them: the desktop, a terminal, the event stream.
 public protocol NotificationSink {
-    /// Hands over what is new since the sync began; each sink marks what it showed in the database itself.
-    func deliver(_ new: [NotificationRecord], database: LibraryDatabase)
+    /// Hands over what is new since the sync began; each sink marks what it showed in the library's database itself.
+    func deliver(_ new: [NotificationRecord], library: LibrarySession)
 }
 
 /// One sync of an account, in order: the library's loans and holds replace the stored ones (`Circulation.sync`, one
@@ -37,14 +37,14 @@ public struct SyncPipeline {
         let before = try newestNotificationID()
         let result = try Self.steps(circulation)
         let new = try library.database.notifications(includeWithdrawn: true).filter { $0.id > before }.sorted { $0.id < $1.id }
-        for sink in sinks { sink.deliver(new, database: library.database) }
+        for sink in sinks { sink.deliver(new, library: library) }
         library.shelf.events.publish(.synced(accountID: circulation.account.id, loans: result.loans.count, holds: result.holds.count))
         return Outcome(account: circulation.account, loans: result.loans, holds: result.holds, notifications: new)
     }
 
     /// One sync before delivery: loans and holds, the rules on them, the wish list, annotations. A failed step
     /// after the loans and holds are stored is a warning and fails nothing: the next sync tries it again.
-    package static func steps(_ circulation: ShelfLibrary.Circulation) throws -> ShelfLibrary.Circulation.SyncResult {
+    static func steps(_ circulation: ShelfLibrary.Circulation) throws -> ShelfLibrary.Circulation.SyncResult {
         let database = circulation.database, account = circulation.account
         let result = try circulation.sync { loans, holds, clock in
             do {
@@ -89,8 +89,8 @@ public struct DesktopSink: NotificationSink {
     public let environment: [String: String]
     public init(environment: [String: String]) { self.environment = environment }
 
-    public func deliver(_ new: [NotificationRecord], database: LibraryDatabase) {
-        NotificationDelivery.deliverToDesktop(database, environment: environment)
+    public func deliver(_ new: [NotificationRecord], library: LibrarySession) {
+        NotificationDelivery.deliverToDesktop(library.database, environment: environment)
     }
 }
 
@@ -100,7 +100,7 @@ public struct EventStreamSink: NotificationSink {
     public let events: ShelfEvents
     public init(events: ShelfEvents) { self.events = events }
 
-    public func deliver(_ new: [NotificationRecord], database: LibraryDatabase) {
+    public func deliver(_ new: [NotificationRecord], library: LibrarySession) {
         for record in new { events.publish(.notification(record)) }
     }
 }
@@ -110,15 +110,15 @@ public struct TerminalSink: NotificationSink {
     public let write: (String) -> Void
     public init(write: @escaping (String) -> Void) { self.write = write }
 
-    public func deliver(_ new: [NotificationRecord], database: LibraryDatabase) {
-        Self.announce(database: database, write: write)
+    public func deliver(_ new: [NotificationRecord], library: LibrarySession) {
+        Self.announce(database: library.database, write: write)
     }
 
     /// Writes, once each, the notifications not yet seen on a terminal, and marks them seen there.
-    public static func announce(database: LibraryDatabase, write: (String) -> Void) {
+    static func announce(database: LibraryDatabase, write: (String) -> Void) {
         // Announcing is a courtesy around a command: a database that cannot be read now leaves them for next time.
         guard let pending = try? database.notificationsForTerminal(), !pending.isEmpty else { return }
-        for record in pending { write("Notification: " + NotificationDelivery.terminalLine(record)) }
+        for record in pending { write("Notification: " + record.terminalLine) }
         // Not marked: they are announced again next time, which is the lesser harm than losing them.
         try? database.markNotificationsShownOnTerminal(pending.map(\.id))
     }

@@ -7,7 +7,16 @@ import Foundation
 extension LibrarySession {
     /// The lock in shelf's data folder that only one watcher holds; a second is refused (exit 75). Released with
     /// `release()`, or when the process ends.
-    public func watchLock() throws -> WatchLock { try WatchLock(directories: directories) }
+    public func watchLock() throws -> WatchLock { WatchLock(try ShelfLibrary.WatchLock(directories: directories)) }
+}
+
+/// The one-watcher lock `LibrarySession.watchLock()` took (the library's `ShelfLibrary.WatchLock`, a `flock`).
+public final class WatchLock {
+    private let lock: ShelfLibrary.WatchLock
+
+    init(_ lock: ShelfLibrary.WatchLock) { self.lock = lock }
+
+    public func release() { lock.release() }
 }
 
 extension Shelf {

@@ -1,3 +1,4 @@
+import ShelfValues
 import ShelfCore
 import Foundation
 

@@ -2,7 +2,7 @@ import ShelfCore
 import Foundation
 import ShelfValues
 
-/// Delivers what the rules made: to the desktop when there is one, and as one line each on a terminal.
+/// Delivers what the rules made to the desktop when there is one (a terminal shows `NotificationRecord.terminalLine`).
 public enum NotificationDelivery {
     /// Hands every live, unread notification the desktop has not shown to it, and closes withdrawn (and superseded)
     /// ones it still shows. One no desktop took (no notification service yet, the bus busy) is offered again at the
@@ -43,10 +43,5 @@ public enum NotificationDelivery {
     /// Where `deliverToDesktop` says it by default: one line on stderr, like shelf's errors.
     public static func reportOnStderr(_ message: String) {
         FileHandle.standardError.write(Data("shelf: \(message)\n".utf8))
-    }
-
-    /// The line a terminal shows for a notification: the text, then how to open it.
-    public static func terminalLine(_ record: NotificationRecord) -> String {
-        "\(record.text) (shelf open-notification \(record.id))"
     }
 }

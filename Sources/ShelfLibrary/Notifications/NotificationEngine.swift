@@ -1,3 +1,4 @@
+import ShelfValues
 import Foundation
 import ShelfValues
 

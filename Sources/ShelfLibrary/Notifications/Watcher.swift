@@ -1,3 +1,4 @@
+import ShelfValues
 import ShelfPlugins
 import ShelfCore
 import Foundation
@@ -9,35 +10,6 @@ import Foundation
 /// meta table), so a systemd timer running `--once` backs off too. A failed sync changes nothing: no rules run
 /// for that account, so nothing is withdrawn and no loan is said to have been returned.
 public final class Watcher {
-    public struct AccountOutcome: Sendable {
-        public var accountID: String
-        /// "synced", "failed" or "waiting" (backing off after failures).
-        public var result: String
-        public var error: String?
-        /// True when this failure is the first of a run of failures (what the patron is told about).
-        public var newlyFailing: Bool
-        public var retryAt: Date?
-
-        package init(accountID: String, result: String, error: String?, newlyFailing: Bool, retryAt: Date?) {
-            self.accountID = accountID
-            self.result = result
-            self.error = error
-            self.newlyFailing = newlyFailing
-            self.retryAt = retryAt
-        }
-    }
-
-    public struct Cycle: Sendable {
-        public var accounts: [AccountOutcome] = []
-        /// Notifications the rules made in this cycle.
-        public var notifications: [NotificationRecord] = []
-        public var failed: Bool { accounts.contains { $0.result == "failed" } }
-        /// Whether there is anything to tell: new notifications, a new failure, or a recovery.
-        public var changed = false
-
-        package init() {}
-    }
-
     public static let maximumBackoff: TimeInterval = 6 * 3600
 
     public let database: LibraryDatabase
@@ -62,19 +34,19 @@ public final class Watcher {
     }
 
     /// One pass over every account with a loans feed.
-    public func cycle() throws -> Cycle {
+    public func cycle() throws -> WatchCycle {
         // Each round has the network time limit of one command, and leaves none behind it: a process that also
         // serves other requests gives each of them a limit of its own again.
         CommandDeadline.begin(seconds: deadline)
         defer { CommandDeadline.end() }
-        var cycle = Cycle()
+        var cycle = WatchCycle()
         let before = try database.notifications().map(\.id).max() ?? 0
         for account in try database.accounts() where account.shelfURL != nil {
             let key = "watch.backoff.\(account.id)"
             let state = BackoffState(try database.meta(key))
             let now = clock.now
             if let retry = state.retryAt, retry > now {
-                cycle.accounts.append(AccountOutcome(accountID: account.id, result: "waiting", error: nil, newlyFailing: false, retryAt: retry))
+                cycle.accounts.append(WatchCycle.AccountOutcome(accountID: account.id, result: "waiting", error: nil, newlyFailing: false, retryAt: retry))
                 continue
             }
             do {
@@ -83,7 +55,7 @@ public final class Watcher {
                     try database.setMeta(key, nil)
                     cycle.changed = true
                 }
-                cycle.accounts.append(AccountOutcome(accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
+                cycle.accounts.append(WatchCycle.AccountOutcome(accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
             } catch {
                 let failures = state.failures + 1
                 let wait = min(max(interval, Self.maximumBackoff), interval * pow(2, Double(min(failures, 20))))
@@ -91,7 +63,7 @@ public final class Watcher {
                 try database.setMeta(key, BackoffState(failures: failures, retryAt: retry).text)
                 let message = ShelfError.words(error)
                 if failures == 1 { cycle.changed = true }
-                cycle.accounts.append(AccountOutcome(accountID: account.id, result: "failed", error: message,
+                cycle.accounts.append(WatchCycle.AccountOutcome(accountID: account.id, result: "failed", error: message,
                                                      newlyFailing: failures == 1, retryAt: retry))
             }
         }
@@ -103,7 +75,7 @@ public final class Watcher {
 
     /// Runs cycles until `cycles` have run (nil: until cancelled), waiting the interval in between. `report`
     /// sees each cycle.
-    public func run(cycles: Int?, report: (Cycle) -> Void) throws {
+    public func run(cycles: Int?, report: (WatchCycle) -> Void) throws {
         var done = 0
         while true {
             let cycle = try self.cycle()

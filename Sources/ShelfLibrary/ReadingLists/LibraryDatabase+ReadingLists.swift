@@ -1,21 +1,8 @@
+import ShelfValues
 import ShelfCore
 import Readium
 import ShelfPlugins
 import Foundation
-
-public struct ConnectedService: Sendable, Equatable {
-    public var service: String
-    public var pluginID: String
-    public var settings: [String: String]
-    public var connectedAt: Date
-    public var pulledAt: Date?
-    public var pullError: String?
-}
-
-public struct StoredReadingListEntry: Sendable {
-    public var service: String
-    public var entry: ReadingListEntry
-}
 
 public struct QueuedPush: Sendable {
     public var service: String
@@ -26,23 +13,6 @@ public struct QueuedPush: Sendable {
     public var pushedAt: Date?
     public var outcome: String?
     public var message: String?
-}
-
-public struct Wish: Sendable, Equatable {
-    public var id: Int64
-    public var key: String
-    public var source: String
-    public var title: String
-    public var authors: [String]
-    public var isbn: String?
-    public var addedAt: Date
-    public var accountID: String?
-    public var entryID: String?
-    public var matchedBy: String?
-    public var availability: String?
-    public var available: Bool
-    public var checkedAt: Date?
-    public var notifiedAt: Date?
 }
 
 extension LibraryDatabase {

@@ -51,35 +51,20 @@ public final class ReadingLists {
 
     // MARK: Connect
 
-    public struct ConnectOutcome {
-        public var service: String
-        public var pluginID: String
-        public var description: ConnectorDescription
-        public var authorized: Bool
-    }
-
-    public struct ServiceSettings {
-        public var service: String
-        public var pluginID: String
-        public var description: ConnectorDescription
-        /// The settings stored by the last connect; nil when the service is not connected.
-        public var stored: [String: String]?
-    }
-
     /// What a service can do and which settings it takes (through `describe`, never `connect`), with what is stored.
-    public func settings(service: String) throws -> ServiceSettings {
+    public func settings(service: String) throws -> ReadingListServiceSettings {
         let connector = try connector(service)
         let description: ConnectorDescription
         do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
         let stored = try database.services().first { $0.service == service }?.settings
-        return ServiceSettings(service: service, pluginID: connector.plugin.descriptor.id, description: description, stored: stored)
+        return ReadingListServiceSettings(service: service, pluginID: connector.plugin.descriptor.id, description: description, stored: stored)
     }
 
     /// Checks and stores a service's settings; secrets go to the credentials file through the plugin's own keys.
     /// Settings stored by an earlier connect and not given again are kept. A "file" setting must name a file.
     /// With `authorize`, runs the browser sign-in: `openBrowser` gets the address, a loopback listener the answer.
     public func connect(service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
-                        openBrowser: (String) -> Void, timeout: TimeInterval = 300) throws -> ConnectOutcome {
+                        openBrowser: (String) -> Void, timeout: TimeInterval = 300) throws -> ReadingListConnectOutcome {
         let connector = try connector(service)
         let description: ConnectorDescription
         do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
@@ -128,7 +113,7 @@ public final class ReadingLists {
                 throw Self.translate(error, service: service)
             }
         }
-        return ConnectOutcome(service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized)
+        return ReadingListConnectOutcome(service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized)
     }
 
     public func disconnect(service: String) throws {
@@ -137,18 +122,8 @@ public final class ReadingLists {
 
     // MARK: Pull
 
-    public struct PullOutcome {
-        public var service: String
-        public var entries: Int
-        public var shelves: [ReadingListShelf]
-        public var error: String?
-        public var newWishes: Int
-        /// Rows the service sent that were not kept: those without a title (a book is named by its title).
-        public var skippedWithoutTitle: Int = 0
-    }
-
     /// Pulls every connected service (or one). A service that fails keeps what the last pull saw.
-    public func pull(service only: String? = nil) throws -> [PullOutcome] {
+    public func pull(service only: String? = nil) throws -> [ReadingListPullOutcome] {
         let services = try database.services().filter { only == nil || $0.service == only }
         if let only, services.isEmpty {
             throw ShelfError(.noInput, "\(only) is not connected", hint: "`shelf lists connect \(only) ...` connects it first.")
@@ -156,7 +131,7 @@ public final class ReadingLists {
         if services.isEmpty {
             throw ShelfError(.noInput, "no reading list is connected", hint: "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.")
         }
-        var outcomes: [PullOutcome] = []
+        var outcomes: [ReadingListPullOutcome] = []
         for s in services {
             do {
                 let result: PullResult
@@ -174,14 +149,14 @@ public final class ReadingLists {
                 let added = try database.addWishes(entries.filter { $0.shelf == "to-read" }.map {
                     LibraryDatabase.NewWish(source: s.service, title: $0.title, authors: $0.authors, isbn: $0.isbn)
                 })
-                outcomes.append(PullOutcome(service: s.service, entries: entries.count, shelves: result.shelves, error: nil, newWishes: added,
+                outcomes.append(ReadingListPullOutcome(service: s.service, entries: entries.count, shelves: result.shelves, error: nil, newWishes: added,
                                             skippedWithoutTitle: skipped))
             } catch {
                 let message = ShelfError.words(error)
                 // The error itself is thrown or returned below; the stored copy only feeds `shelf lists`.
                 try? database.setPullResult(service: s.service, error: message)
                 if only != nil || services.count == 1 { throw error }
-                outcomes.append(PullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
+                outcomes.append(ReadingListPullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
             }
         }
         return outcomes
@@ -210,23 +185,17 @@ public final class ReadingLists {
                                 dateRead: ISO8601DateFormatter.day.string(from: Date()))
     }
 
-    public struct FinishedOutcome {
-        public var entry: ReadingListEntry
-        public var queued: [String]
-        public var alreadyQueued: [String]
-    }
-
     /// Marks a book read and queues the push to every connected service that records reads: a book in the library
     /// (`record`), or a file that is not on the shelf (`file`).
-    public func finished(_ record: BookRecord, isbn: String? = nil) throws -> FinishedOutcome {
+    public func finished(_ record: BookRecord, isbn: String? = nil) throws -> ReadingListFinishedOutcome {
         try finished(entry(for: record), bookID: record.id, isbn: isbn)
     }
 
-    public func finished(file path: String, isbn: String? = nil) throws -> FinishedOutcome {
+    public func finished(file path: String, isbn: String? = nil) throws -> ReadingListFinishedOutcome {
         try finished(entry(forFile: path), bookID: nil, isbn: isbn)
     }
 
-    private func finished(_ entry: ReadingListEntry, bookID: String?, isbn: String?) throws -> FinishedOutcome {
+    private func finished(_ entry: ReadingListEntry, bookID: String?, isbn: String?) throws -> ReadingListFinishedOutcome {
         var entry = entry
         if let isbn {
             guard let normalised = ISBN.normalise(isbn) else { throw ShelfError(.usage, "\(isbn) is not an ISBN-10 or ISBN-13") }
@@ -238,25 +207,12 @@ public final class ReadingLists {
             guard (try? connector(s.service).describe().pushRead) == true else { continue }
             if try database.queuePush(service: s.service, entry: entry, bookID: bookID) { queued.append(s.service) } else { already.append(s.service) }
         }
-        return FinishedOutcome(entry: entry, queued: queued, alreadyQueued: already)
-    }
-
-    public struct PushReport {
-        public var service: String
-        public var title: String
-        public var shelf: String
-        public var outcome: String
-        public var message: String?
-        public var file: String?
-        /// Where the patron uploads `file` (the connector's "uploadURL"), or nil when it does not say.
-        public var uploadURL: String?
-        /// The service's name for people.
-        public var serviceName: String
+        return ReadingListFinishedOutcome(entry: entry, queued: queued, alreadyQueued: already)
     }
 
     /// Sends every pending push. Added, unchanged and exported pushes are done and never sent again; failed ones stay.
-    public func push(service only: String? = nil) throws -> [PushReport] {
-        var reports: [PushReport] = []
+    public func push(service only: String? = nil) throws -> [ReadingListPushReport] {
+        var reports: [ReadingListPushReport] = []
         for s in try database.services() where only == nil || s.service == only {
             let pending = try database.pushes(service: s.service, pendingOnly: true)
             guard !pending.isEmpty else { continue }
@@ -270,7 +226,7 @@ public final class ReadingLists {
                 let done = ["added", "unchanged", "exported"].contains(status)
                 let message = outcome?.message ?? (outcome == nil ? "the connector gave no result for this entry" : nil)
                 try database.recordPush(service: s.service, key: p.key, outcome: status, message: message, done: done)
-                reports.append(PushReport(service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
+                reports.append(ReadingListPushReport(service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
                                           message: message, file: result.file, uploadURL: description?.uploadURL,
                                           serviceName: description?.name ?? s.service))
             }
@@ -291,20 +247,10 @@ public final class ReadingLists {
         return try database.addWish(source: "manual", title: trimmed, authors: author.map { [$0] } ?? [], isbn: nil)
     }
 
-    /// A wished title that has become available to borrow, not announced before.
-    public struct Notice {
-        public var wish: Wish
-        public var library: String
-        /// "[title] is available to borrow now at [library]."
-        public var text: String
-        /// The notification it was stored as (nil for a catalog browsed without an account).
-        public var notificationID: Int64?
-    }
-
     /// Matches every wish to the catalogs and records availability; returns the wishes that just became
     /// available (each once: `notified_at` is set here), each stored as a `wish-available` notification.
     @discardableResult
-    public func checkWishes(at date: Date = Date()) throws -> [Notice] {
+    public func checkWishes(at date: Date = Date()) throws -> [WishNotice] {
         try WishList(database: database).check(at: date)
     }
 }

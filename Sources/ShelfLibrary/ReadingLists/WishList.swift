@@ -1,3 +1,4 @@
+import ShelfValues
 import Foundation
 
 /// The wish list's check, on the database alone (no plugins): matches every wish to the catalogs shelf has seen,
@@ -16,11 +17,11 @@ public struct WishList {
 
     /// Matches every wish and records availability; returns the wishes that just became available.
     @discardableResult
-    public func check(at date: Date = Date()) throws -> [ReadingLists.Notice] {
+    public func check(at date: Date = Date()) throws -> [WishNotice] {
         let wishes = try database.wishes()
         let matcher = try wishes.isEmpty ? WishMatcher(entries: []) : WishMatcher(database: database)
         let libraries = Dictionary(try database.accounts().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
-        var notices: [ReadingLists.Notice] = []
+        var notices: [WishNotice] = []
         // One transaction: one sync to disk for the whole list, and a crash leaves the previous check whole.
         try database.connection.transaction {
             var free = Set<String>()
@@ -58,7 +59,7 @@ public struct WishList {
                         try update.run(wish, changed: wish != before, at: date)
                         continue
                     }
-                    notices.append(ReadingLists.Notice(wish: wish, library: library, text: text, notificationID: notificationID))
+                    notices.append(WishNotice(wish: wish, library: library, text: text, notificationID: notificationID))
                 }
                 if !available { wish.notifiedAt = nil }
                 wish.available = available

@@ -1,3 +1,4 @@
+import ShelfValues
 import ShelfPlugins
 import Foundation
 import ShelfValues

@@ -190,7 +190,7 @@ let syncCommand = Command(
     // Run by cron or a systemd timer, no one watches a terminal: each new notification goes to stderr (the log), one
     // line each, as a terminal shows them. On a terminal they are announced around the command (main.swift).
     if isatty(STDERR_FILENO) != 1 {
-        for record in result.announced { Output.standardError("Notification: " + NotificationDelivery.terminalLine(record) + "\n") }
+        for record in result.announced { Output.standardError("Notification: " + record.terminalLine + "\n") }
     }
     if context.json {
         Output.json(SyncJSON(result, library: library))

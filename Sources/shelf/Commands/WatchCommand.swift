@@ -53,7 +53,7 @@ let watchCommand = Command(
             Output.error("sync of \(account.accountID) failed (\(account.error ?? "unknown error")); nothing stored changed. "
                          + "Trying again \(account.retryAt.map { "after \(localDayAndTime($0))" } ?? "later").")
         }
-        for record in cycle.notifications { Output.line(NotificationDelivery.terminalLine(record)) }
+        for record in cycle.notifications { Output.line(record.terminalLine) }
         // What this watcher printed on a terminal counts as shown there.
         if isatty(STDOUT_FILENO) == 1 { library.markShownOnTerminal(cycle.notifications.map(\.id)) }
         Output.flush()

@@ -116,7 +116,7 @@ public struct WatchCycleJSON: Encodable {
     public let accounts: [Account]
     public let notifications: [NotificationJSON]
 
-    public init(_ cycle: Watcher.Cycle) {
+    public init(_ cycle: WatchCycle) {
         accounts = cycle.accounts.map { Account(account: $0.accountID, result: $0.result, error: $0.error, retryAt: $0.retryAt.map(isoDate)) }
         notifications = cycle.notifications.map(NotificationJSON.init)
     }

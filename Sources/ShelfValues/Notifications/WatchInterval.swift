@@ -1,6 +1,4 @@
-import ShelfCore
 import Foundation
-import ShelfValues
 
 /// Durations as the patron writes them for `--interval`: `30s`, `15m`, `2h`, `1d` (whole numbers).
 public enum WatchInterval {

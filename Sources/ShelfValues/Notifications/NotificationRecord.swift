@@ -19,7 +19,7 @@ public struct NotificationRecord: Equatable, Sendable {
     /// When it stopped holding (the hold was borrowed, the loan renewed or returned); nil while live.
     public var withdrawnAt: Date?
     /// When its successor replaced it (then `withdrawnAt` is set too).
-    public var supersededAt: Date? = nil
+    public var supersededAt: Date?
     /// When the patron opened it (`shelf open-notification`).
     public var readAt: Date?
     /// When its line was shown on a terminal.
@@ -29,6 +29,28 @@ public struct NotificationRecord: Equatable, Sendable {
     /// The id the desktop's notification service gave it.
     public var desktopID: UInt32?
 
+    public init(id: Int64, accountID: String, entryID: String, kind: NotificationKind, title: String, text: String,
+                route: NotificationRoute, bookRoute: NotificationRoute, endsAt: Date? = nil, createdAt: Date,
+                withdrawnAt: Date? = nil, supersededAt: Date? = nil, readAt: Date? = nil, terminalAt: Date? = nil,
+                desktopAt: Date? = nil, desktopID: UInt32? = nil) {
+        self.id = id
+        self.accountID = accountID
+        self.entryID = entryID
+        self.kind = kind
+        self.title = title
+        self.text = text
+        self.route = route
+        self.bookRoute = bookRoute
+        self.endsAt = endsAt
+        self.createdAt = createdAt
+        self.withdrawnAt = withdrawnAt
+        self.supersededAt = supersededAt
+        self.readAt = readAt
+        self.terminalAt = terminalAt
+        self.desktopAt = desktopAt
+        self.desktopID = desktopID
+    }
+
     public var isLive: Bool { withdrawnAt == nil }
     public var isUnread: Bool { isLive && readAt == nil }
 
@@ -36,4 +58,7 @@ public struct NotificationRecord: Equatable, Sendable {
     public var state: String {
         supersededAt != nil ? "superseded" : (withdrawnAt != nil ? "withdrawn" : (readAt != nil ? "read" : "unread"))
     }
+
+    /// The line a terminal shows for it: the text, then how to open it.
+    public var terminalLine: String { "\(text) (shelf open-notification \(id))" }
 }
