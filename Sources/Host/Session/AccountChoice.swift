@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 // Adding an account and choosing the one in use, as `shelf account` and the browser app's accounts do: one

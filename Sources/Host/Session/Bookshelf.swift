@@ -1,5 +1,5 @@
 internal import ShelfReader
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 import Readium
 import ShelfValues

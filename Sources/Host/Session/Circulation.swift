@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 /// Borrowing, holds and returns for one library account, as a front end uses them: find the title the patron

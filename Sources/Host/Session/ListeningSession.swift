@@ -1,5 +1,5 @@
 internal import ShelfReader
-import ShelfLibrary
+internal import ShelfLibrary
 internal import ShelfCore
 internal import ShelfPlayback
 internal import ShelfPlugins

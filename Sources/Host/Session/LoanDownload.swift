@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 internal import ShelfCore
 

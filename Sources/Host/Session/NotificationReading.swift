@@ -1,5 +1,5 @@
 internal import ShelfCore
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 // What a front end does with the notifications the sync pipeline stored: opens one, counts what it showed on a

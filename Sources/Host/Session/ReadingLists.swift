@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 /// Reading lists as a front end uses them: connect a service, pull its shelves, mark books finished and push them,

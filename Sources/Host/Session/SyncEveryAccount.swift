@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 internal import ShelfCore
 import Foundation
 

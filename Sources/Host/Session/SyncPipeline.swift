@@ -1,6 +1,6 @@
 internal import ShelfReader
 internal import ShelfCore
-import ShelfLibrary
+internal import ShelfLibrary
 internal import ShelfPlugins
 import Foundation
 

@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 // What `shelf watch` sets up around the library's watcher: the lock that keeps one watcher running, and the systemd

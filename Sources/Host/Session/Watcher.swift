@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 /// `shelf watch`'s watcher, as `LibrarySession.watcher(interval:)` sets it up: the library's

@@ -1,4 +1,4 @@
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 // The small --json documents of `shelf account remove|use`, `shelf login` and `shelf logout` (docs/json.md,

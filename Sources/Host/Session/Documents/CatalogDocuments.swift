@@ -1,5 +1,5 @@
 internal import ShelfCore
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 // The catalog's --json documents (docs/json.md, "Catalog entries" and the commands after it). Plain values, made

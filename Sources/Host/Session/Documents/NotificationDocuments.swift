@@ -1,5 +1,5 @@
 internal import ShelfCore
-import ShelfLibrary
+internal import ShelfLibrary
 import Foundation
 
 // The --json documents of notifications, status and the watcher (docs/json.md).

@@ -1,5 +1,5 @@
 internal import ShelfCore
-import ShelfLibrary
+internal import ShelfLibrary
 internal import ShelfPlugins
 import Foundation
 
