@@ -57,8 +57,25 @@ public final class BookFile {
 }
 
 extension Shelf {
-    /// Sniffs, routes and opens a local file, for reading it outside the shelf.
-    public func openFile(_ path: String) throws -> BookFile { BookFile(try open(path)) }
+    /// Sniffs, routes and opens a local file, for reading it outside the shelf. A name that is no file (and no path)
+    /// is a book on the shelf, found as `read` and `play` find one (a title or a unique part of it, a library id, a
+    /// download's catalog ID), so a patron who listens by title can see the chapters `play --chapter` takes.
+    public func openFile(_ target: String) throws -> BookFile {
+        do {
+            return BookFile(try open(target))
+        } catch let missing as ShelfError where missing.kind == .noInput && !target.contains("/")
+                    && !FileManager.default.fileExists(atPath: target) {
+            // Without a shelf to look on (no folders, a database that will not open), the missing file is what to say.
+            guard let bookshelf = try? bookshelf() else { throw missing }
+            let book: ShelfBook
+            do {
+                book = try bookshelf.find(target)
+            } catch let notOnShelf as ShelfError where notOnShelf.kind == .noInput {
+                throw missing
+            }
+            return try bookshelf.openFile(book)
+        }
+    }
 }
 
 extension Bookshelf {

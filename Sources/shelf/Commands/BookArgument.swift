@@ -12,6 +12,10 @@ let bookArgumentHelp = "BOOK is a path, a library id (`shelf books` shows them),
 let audioBookArgumentHelp = "BOOK is an audiobook file, or a book on the shelf by its path, library id, catalog ID "
     + "or any unique part of its title; its place is kept with the book on the shelf (`shelf books`)."
 
+/// The same for the commands that read a book's file (`info`, `toc`, `render`, ...), which take any file.
+let fileArgumentHelp = " FILE may also be a book on the shelf, named as `shelf read` names one (a title or a unique part "
+    + "of it, a library id, a download's catalog ID)."
+
 /// The same, for a command that changes or deletes something.
 let changingBookArgumentHelp = "BOOK is a path, a library id (`shelf books` shows them) or the whole title; a part "
     + "of a title is asked about on a terminal and refused elsewhere (exit 64), as is a part that fits several books."

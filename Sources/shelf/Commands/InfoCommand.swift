@@ -4,7 +4,7 @@ import Host
 let infoCommand = Command(
     name: "info", summary: "title, authors, format and chapters of a book",
     usage: "shelf info FILE [--json]",
-    details: "Opens FILE through the plugin that handles it and describes it.",
+    details: "Opens FILE through the plugin that handles it and describes it." + fileArgumentHelp,
     positionals: 1...1
 ) { args, context in
     let book = try context.shelf.openFile(args.positionals[0])
@@ -33,7 +33,7 @@ let infoCommand = Command(
 let manifestCommand = Command(
     name: "manifest", summary: "print the Readium Web Publication Manifest",
     usage: "shelf manifest FILE",
-    details: "Prints the book's Readium Web Publication Manifest as JSON on stdout, ready for jq.",
+    details: "Prints the book's Readium Web Publication Manifest as JSON on stdout, ready for jq." + fileArgumentHelp,
     positionals: 1...1
 ) { args, context in
     let book = try context.shelf.openFile(args.positionals[0])
@@ -45,7 +45,7 @@ let manifestCommand = Command(
 let tocCommand = Command(
     name: "toc", summary: "the table of contents",
     usage: "shelf toc FILE [--json]",
-    details: "Prints the table of contents with its nesting; --json prints the manifest's toc links.",
+    details: "Prints the table of contents with its nesting; --json prints the manifest's toc links." + fileArgumentHelp,
     positionals: 1...1
 ) { args, context in
     let book = try context.shelf.openFile(args.positionals[0])

@@ -39,7 +39,7 @@ let renderCommand = Command(
     applies the font scale in percent, serif or sans, and the theme; what is not given here comes from
     `shelf settings` (the book's own when the file is on the shelf, else the global ones). --json prints
     {"locator": ..., "content": "..."}.
-    """,
+    """ + fileArgumentHelp,
     valueOptions: ["--chapter", "--position", "--locator", "--as", "--width", "--font-scale", "--font", "--theme"],
     positionals: 1...1
 ) { args, context in
@@ -65,7 +65,7 @@ let renderCommand = Command(
 let positionsCommand = Command(
     name: "positions", summary: "the book's positions (pages), as locators",
     usage: "shelf positions FILE [--json]",
-    details: "Lists the positions of the book: stable page numbers that do not change with the reader's settings.",
+    details: "Lists the positions of the book: stable page numbers that do not change with the reader's settings." + fileArgumentHelp,
     positionals: 1...1
 ) { args, context in
     let positions = try context.shelf.openFile(args.positionals[0]).positions()
@@ -84,7 +84,7 @@ let positionsCommand = Command(
 let searchCommand = Command(
     name: "search", summary: "find text in a book",
     usage: "shelf search FILE QUERY [--limit N] [--json]",
-    details: "Finds QUERY in the book, ignoring case and accents, and prints each hit with its position and context.",
+    details: "Finds QUERY in the book, ignoring case and accents, and prints each hit with its position and context." + fileArgumentHelp,
     valueOptions: ["--limit"],
     positionals: 2...2
 ) { args, context in
@@ -106,7 +106,7 @@ let searchCommand = Command(
 let resourceCommand = Command(
     name: "resource", summary: "extract one resource of a book",
     usage: "shelf resource FILE HREF -o PATH",
-    details: "Writes the resource at HREF (as in the manifest), decoded, to PATH (- for stdout).",
+    details: "Writes the resource at HREF (as in the manifest), decoded, to PATH (- for stdout)." + fileArgumentHelp,
     valueOptions: ["-o", "--output"],
     positionals: 2...2
 ) { args, context in
@@ -120,7 +120,7 @@ let resourceCommand = Command(
 let coverCommand = Command(
     name: "cover", summary: "extract the cover image",
     usage: "shelf cover FILE -o PATH",
-    details: "Writes the book's cover image (the manifest link with rel \"cover\") to PATH (- for stdout).",
+    details: "Writes the book's cover image (the manifest link with rel \"cover\") to PATH (- for stdout)." + fileArgumentHelp,
     valueOptions: ["-o", "--output"],
     positionals: 1...1
 ) { args, context in
