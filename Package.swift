@@ -32,6 +32,11 @@ let plugins = [
     plugin("GoogleBooks", product: "shelf-googlebooks", dependencies: ["CCrypto"]),
 ]
 
+// The front ends see what the facade shows and nothing more: the facade imports every subsystem `internal`ly, and with
+// MemberImportVisibility a member declared in a module a file does not import itself (a subsystem's extension on a
+// shared value, say) is refused by the compiler instead of reaching the front end through the facade's imports.
+let frontEndSettings: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 let package = Package(
     name: "shelf",
     products: [
@@ -125,9 +130,9 @@ let package = Package(
                 path: "Sources/ShelfReader"),
         // The host: the session API (the facade) every front end calls, over the reader and the library.
         .target(name: "Host", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
-        .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf"),
+        .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf", swiftSettings: frontEndSettings),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
-        .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web"),
+        .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web", swiftSettings: frontEndSettings),
         // `make bench`: the plugin ABI's cost against direct calls (links EPUBCore directly, on purpose).
         .executableTarget(name: "shelf-bench", dependencies: ["Host", "ShelfPlugins", "ShelfCore", "EPUBCore", "PluginKit"], path: "Benchmarks/ABIBench"),
         // `make bench`: Readium's JSON reader and writer against JSONDecoder/JSONEncoder on a book's documents.

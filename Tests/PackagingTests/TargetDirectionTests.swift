@@ -40,13 +40,28 @@ final class TargetDirectionTests: XCTestCase {
     /// signature names one of their types (an engine, a sink, a publication, the plugin registry): a front end then
     /// gets only the session API and the shared values (ShelfValues, Readium). A plain `import` would be public by
     /// default and let them through.
-    static let importedInternally: Set<String> = ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader"]
+    static let importedInternally: Set<String> = subsystems
 
     func testTheFacadeImportsTheseSubsystemsInternally() throws {
         let found = try Self.imports(in: "Sources/Host")
             .filter { Self.importedInternally.contains($0.module) && !$0.line.hasPrefix("internal import ") }
             .map { "\($0.file):\($0.number): \($0.line)" }
         XCTAssertEqual(found, [], "the facade imports a subsystem publicly:\n" + found.joined(separator: "\n"))
+    }
+
+    /// An internal import hides a subsystem's types, but Swift still finds the members it declares on a type the front
+    /// end can name (the core's extensions on the folders' value, say) through any import in the program; the front
+    /// ends are compiled with MemberImportVisibility, which refuses those unless the file imports the module itself.
+    func testTheFrontEndsSeeOnlyTheMembersOfWhatTheyImport() throws {
+        let manifest = try String(contentsOf: ShelfProcess.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let lines = manifest.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("let frontEndSettings") && $0.contains(".enableUpcomingFeature(\"MemberImportVisibility\")") },
+                      "frontEndSettings in Package.swift no longer turns MemberImportVisibility on")
+        for target in ["shelf", "Web"] {
+            let declaration = lines.first { $0.lowercased().contains("target(name: \"\(target.lowercased())\"") }
+            XCTAssertTrue(declaration?.contains("swiftSettings: frontEndSettings") == true,
+                          "the \(target) target is not compiled with frontEndSettings: \(declaration ?? "not found")")
+        }
     }
 
     /// Every import line under `folder`: the file (from the package root), line number, module and the line itself.

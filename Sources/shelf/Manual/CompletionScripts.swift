@@ -1,3 +1,5 @@
+import Foundation
+
 /// The bash, zsh and fish completion scripts (`shelf generate bash|zsh|fish`), written from CompletionRules.
 ///
 /// The three scripts walk the command line the same way: global options, the command, then its words, where an
