@@ -5,7 +5,7 @@ import Glibc
 
 /// The remote audiobooks being downloaded and the state of each part, as `shelf downloads` and the browser app
 /// show them. Safe from several threads: the store writes through the database's lock.
-public struct AudiobookDownloads {
+public struct AudiobookDownloads: Sendable {
     public let shelf: Shelf
     let store: DownloadStore
 

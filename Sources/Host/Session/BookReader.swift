@@ -6,6 +6,10 @@ import ShelfValues
 /// Reading a book on the shelf a page at a time, as `shelf read` and the browser's reader do: moves, the place saved
 /// as it goes, bookmarks and passages to share. The reader subsystem's BookReader does the work; this holds it and
 /// forwards what the front ends call.
+///
+/// Safe to call from several threads as its bookshelf is (the browser app reads from many requests at once): each
+/// `read(_:move:width:)` opens the book afresh, and the place is written in one transaction of the database, which
+/// serialises its calls; a `ReadingSession` it opens is for one thread at a time.
 public struct BookReader {
     let reader: ShelfReader.BookReader
 

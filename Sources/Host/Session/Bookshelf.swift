@@ -8,6 +8,10 @@ import ShelfValues
 /// name a patron gives, added and removed (the books, settings and bookmarks it lists and changes are in
 /// ShelfBooks.swift and ReaderSettingsChange.swift). The reader subsystem's bookshelf does the work; this holds it and
 /// forwards what the front ends call, so that a publication (what `open` hands out) stays behind the facade.
+///
+/// Safe to call from several threads at once (the browser app shares one across its requests): it holds only
+/// constants, every read and write of the shelf goes through the library database, which serialises its calls under
+/// its lock, and the router it opens books with is the Shelf's, made once under the Shelf's lock.
 public final class Bookshelf {
     let reader: ShelfReader.Bookshelf
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// A catalog page as the patron asked to see it: the feed after the format tab, facets and page were followed,
 /// and its entries after the filters.
-public struct BrowseResult {
+public struct BrowseResult: Sendable {
     public var feed: CatalogFeed
     public var entries: [CatalogEntry]
     /// How many entries the filters hid.
@@ -14,7 +14,7 @@ public struct BrowseResult {
 }
 
 /// What to do to a catalog page before showing it.
-public struct CatalogRefinement {
+public struct CatalogRefinement: Sendable {
     /// Facets to follow, by group and value title (case-insensitive), in order.
     public var facets: [(group: String, value: String)] = []
     /// Only titles that can be borrowed now (the catalog's "Available now" facet when it has one).
@@ -177,12 +177,12 @@ extension LibrarySession {
 }
 
 /// A catalog page as `shelf browse --json` and `shelf catalog-search --json` print it (docs/json.md).
-public struct FeedJSON: Encodable {
-    public struct Nav: Encodable { public let title: String; public let href: String }
-    public struct Lane: Encodable { public let title: String; public let href: String?; public let entries: [String] }
-    public struct Facet: Encodable { public let title: String; public let active: Bool; public let count: Int?; public let href: String }
-    public struct FacetGroup: Encodable { public let group: String; public let facets: [Facet] }
-    public struct Tab: Encodable { public let format: String; public let title: String; public let active: Bool }
+public struct FeedJSON: Encodable, Sendable {
+    public struct Nav: Encodable, Sendable { public let title: String; public let href: String }
+    public struct Lane: Encodable, Sendable { public let title: String; public let href: String?; public let entries: [String] }
+    public struct Facet: Encodable, Sendable { public let title: String; public let active: Bool; public let count: Int?; public let href: String }
+    public struct FacetGroup: Encodable, Sendable { public let group: String; public let facets: [Facet] }
+    public struct Tab: Encodable, Sendable { public let format: String; public let title: String; public let active: Bool }
     public let title: String
     public let url: String
     public let kind: String

@@ -5,6 +5,10 @@ import Foundation
 /// names, ask the library about it again, borrow, reserve, return, cancel a hold. `LibrarySession.circulation(account:)`
 /// makes one and `LibrarySession.download(_:with:progress:)` downloads through it; every call is the library's own
 /// (`ShelfLibrary.Circulation`), forwarded.
+///
+/// Safe to call from several threads at once: it holds only constants; its catalog client's HTTP calls each run on the
+/// calling thread with their own libcurl handle, and the database serialises its calls under its lock. (The browser
+/// app makes one per request all the same: each request may name another account.)
 public final class Circulation {
     public typealias Naming = CirculationNaming
     public typealias BorrowOutcome = ShelfValues.BorrowOutcome

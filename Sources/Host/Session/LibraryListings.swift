@@ -7,7 +7,7 @@ import Foundation
 
 /// The wish list as `shelf wishlist --json` prints it: the wishes, and the wished titles that just became
 /// available (each said once).
-public struct WishlistJSON: Encodable {
+public struct WishlistJSON: Encodable, Sendable {
     public let wishes: [WishJSON]
     public let available: [String]
 
@@ -18,7 +18,7 @@ public struct WishlistJSON: Encodable {
 }
 
 /// The reading-list entries the last pull saw, as `shelf lists show --json` prints them.
-public struct ReadingListsJSON: Encodable {
+public struct ReadingListsJSON: Encodable, Sendable {
     public let entries: [ReadingListEntryJSON]
 
     public init(_ entries: [StoredReadingListEntry]) { self.entries = entries.map(ReadingListEntryJSON.init) }

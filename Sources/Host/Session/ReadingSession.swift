@@ -6,6 +6,9 @@ import ShelfValues
 /// A book opened for reading in pages, as a front end keeps one open (the terminal reader, the browser's reader): its
 /// pages at one width, its table of contents, search. The reader subsystem's session does the work and keeps the
 /// publication (its file is `file`, a BookFile); this holds it and forwards what the front ends call.
+///
+/// Not for several threads at once: it keeps pages as they are cut and a plugin's handle, which one thread uses at a
+/// time (plugin.h); a front end that shares one keeps it under a lock of its own (the browser's reader does).
 public final class ReadingSession {
     let session: ShelfReader.ReadingSession
 

@@ -5,7 +5,7 @@ import Foundation
 /// Signing in to a library and out again. The front end asks the patron (a terminal prompt, a browser form) and
 /// hands the answers over; a card and PIN are checked with the library before they are kept, and never printed.
 /// Safe from several threads as `LibrarySession` is.
-public struct SignIn {
+public struct SignIn: Sendable {
     public let library: LibrarySession
     public let account: AccountRecord
     /// The library's authentication document, read once.

@@ -5,6 +5,7 @@ internal import ShelfPlugins
 import Foundation
 
 /// Where the notifications a sync made go, once it stored them: the desktop, a terminal, the event stream.
+/// `deliver` is called on the thread that runs the sync, one sync at a time per pipeline.
 public protocol NotificationSink {
     /// Hands over what is new since the sync began; each sink marks what it showed in the library's database itself.
     func deliver(_ new: [NotificationRecord], library: LibrarySession)
@@ -85,7 +86,7 @@ public struct SyncPipeline {
 
 /// The desktop's notification server (D-Bus), as `NotificationDelivery.deliverToDesktop` speaks to it: every live
 /// notification not yet offered, not only this sync's, so that one a crash kept from the desktop goes now.
-public struct DesktopSink: NotificationSink {
+public struct DesktopSink: NotificationSink, Sendable {
     public let environment: [String: String]
     public init(environment: [String: String]) { self.environment = environment }
 
@@ -96,7 +97,7 @@ public struct DesktopSink: NotificationSink {
 
 /// The host's event stream (the browser app's), one `.notification` event each. (Every sync also publishes
 /// `.synced` there, whatever its sinks.)
-public struct EventStreamSink: NotificationSink {
+public struct EventStreamSink: NotificationSink, Sendable {
     public let events: ShelfEvents
     public init(events: ShelfEvents) { self.events = events }
 
@@ -106,6 +107,7 @@ public struct EventStreamSink: NotificationSink {
 }
 
 /// A terminal: one line each for the notifications not yet seen on one, counted as shown there once written.
+/// Delivers on the thread that runs the sync; `write` is called there, so it need not be safe from others.
 public struct TerminalSink: NotificationSink {
     public let write: (String) -> Void
     public init(write: @escaping (String) -> Void) { self.write = write }

@@ -11,6 +11,7 @@ extension LibrarySession {
 }
 
 /// The one-watcher lock `LibrarySession.watchLock()` took (the library's `ShelfLibrary.WatchLock`, a `flock`).
+/// Held by the `shelf watch` process, released once from the thread that took it; not shared between threads.
 public final class WatchLock {
     private let lock: ShelfLibrary.WatchLock
 

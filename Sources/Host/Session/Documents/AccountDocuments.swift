@@ -5,20 +5,20 @@ import Foundation
 // "Accounts"), one definition for the command line and the browser app.
 
 /// The account forgotten, with its stored sign-in.
-public struct AccountRemovedJSON: Encodable {
+public struct AccountRemovedJSON: Encodable, Sendable {
     public let removed: String
     public init(_ account: AccountRecord) { removed = account.id }
 }
 
 /// The account commands use from now on.
-public struct AccountInUseJSON: Encodable {
+public struct AccountInUseJSON: Encodable, Sendable {
     public let using: String
     public init(_ account: AccountRecord) { using = account.id }
 }
 
 /// Whether the patron is signed in to the account after `shelf login` or `shelf logout`: "yes", "no", or
 /// "not needed" for a library that asks for no sign-in.
-public struct SignInStateJSON: Encodable {
+public struct SignInStateJSON: Encodable, Sendable {
     public let account: String
     public let signedIn: String
 

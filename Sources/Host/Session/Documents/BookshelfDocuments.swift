@@ -6,7 +6,7 @@ import Readium
 // The bookshelf's and the reader's --json documents (docs/json.md, "Bookshelf" and "Reading").
 
 /// A book on the shelf and how far it has been read.
-public struct ShelfBookJSON: Encodable {
+public struct ShelfBookJSON: Encodable, Sendable {
     public let id: String
     public let title: String
     public let authors: [String]
@@ -85,7 +85,7 @@ public struct ShelfBookJSON: Encodable {
 }
 
 /// The book a page or a passage is from, briefly.
-public struct BookBriefJSON: Encodable {
+public struct BookBriefJSON: Encodable, Sendable {
     public let id: String
     public let title: String
     public let authors: [String]
@@ -101,7 +101,7 @@ public struct BookBriefJSON: Encodable {
 }
 
 /// A page as `shelf read --json` prints it.
-public struct PageJSON: Encodable {
+public struct PageJSON: Encodable, Sendable {
     public let book: BookBriefJSON
     public let page: Int
     public let pages: Int
@@ -129,7 +129,7 @@ public struct PageJSON: Encodable {
 }
 
 /// A bookmark, with the page it stands for in the file on the shelf now.
-public struct BookmarkJSON: Encodable {
+public struct BookmarkJSON: Encodable, Sendable {
     public let id: Int64
     public let book: String
     public let locator: Locator
@@ -155,7 +155,7 @@ public struct BookmarkJSON: Encodable {
 }
 
 /// A quotable passage as `shelf share --json` prints it.
-public struct ShareJSON: Encodable {
+public struct ShareJSON: Encodable, Sendable {
     public let book: BookBriefJSON
     public let passage: String
     public let page: Int
@@ -180,7 +180,7 @@ public struct ShareJSON: Encodable {
 }
 
 /// The reader settings: what applies, what is stored for the scope, and the defaults.
-public struct SettingsJSON: Encodable {
+public struct SettingsJSON: Encodable, Sendable {
     public let book: String?
     /// What applies: the book's own values over the global ones over the defaults.
     public let effective: ReaderSettings
@@ -209,7 +209,7 @@ public struct SettingsJSON: Encodable {
 }
 
 /// One book's annotation sync with its library: what moved each way, or why nothing did.
-public struct AnnotationSyncJSON: Encodable {
+public struct AnnotationSyncJSON: Encodable, Sendable {
     public let book: String
     public let title: String
     public let position: String
@@ -253,8 +253,8 @@ public struct AnnotationSyncJSON: Encodable {
 
 /// What `shelf add --json` prints: the books added (and whether each replaced an earlier edition), and the files that
 /// were not, with the error.
-public struct AddedBooksJSON: Encodable {
-    public struct Added: Encodable {
+public struct AddedBooksJSON: Encodable, Sendable {
+    public struct Added: Encodable, Sendable {
         public let book: ShelfBookJSON
         public let replacedEdition: Bool
         public init(_ added: Bookshelf.Added) {
@@ -263,7 +263,7 @@ public struct AddedBooksJSON: Encodable {
         }
     }
 
-    public struct Failure: Encodable {
+    public struct Failure: Encodable, Sendable {
         public let path: String
         public let error: String
         public init(path: String, error: String) {
@@ -280,7 +280,7 @@ public struct AddedBooksJSON: Encodable {
 
 /// A book taken off the shelf, as `shelf remove --json` prints it: the book, the file deleted (none for a linked
 /// one), and whether the loan was returned first.
-public struct RemovedBookJSON: Encodable {
+public struct RemovedBookJSON: Encodable, Sendable {
     public let removed: ShelfBookJSON
     public let deletedFile: String?
     public let returned: Bool
@@ -293,7 +293,7 @@ public struct RemovedBookJSON: Encodable {
 }
 
 /// A bookmark removed, as `shelf bookmark remove --json` prints it.
-public struct RemovedBookmarkJSON: Encodable {
+public struct RemovedBookmarkJSON: Encodable, Sendable {
     public let removed: BookmarkJSON
 
     public init(_ bookmark: Bookmark) { removed = BookmarkJSON(bookmark, resolution: nil) }

@@ -6,7 +6,7 @@ import Foundation
 // from the host's records: the command line and the browser app print the same ones.
 
 /// A catalog title: docs/json.md's **Entry**.
-public struct EntryJSON: Encodable {
+public struct EntryJSON: Encodable, Sendable {
     public let id: String
     public let title: String
     public let authors: [String]
@@ -45,7 +45,7 @@ public struct EntryJSON: Encodable {
     }
 }
 
-public struct AvailabilityJSON: Encodable {
+public struct AvailabilityJSON: Encodable, Sendable {
     public let state: String
     public let words: String
     public let since: String?
@@ -68,7 +68,7 @@ public struct AvailabilityJSON: Encodable {
 }
 
 /// A loan in My Books, with where its download is on this computer.
-public struct LoanJSON: Encodable {
+public struct LoanJSON: Encodable, Sendable {
     public let account: String
     public let entry: EntryJSON
     public let until: String?
@@ -83,7 +83,7 @@ public struct LoanJSON: Encodable {
 }
 
 /// A hold in Reservations.
-public struct HoldJSON: Encodable {
+public struct HoldJSON: Encodable, Sendable {
     public let account: String
     public let entry: EntryJSON
     public let ready: Bool
@@ -104,7 +104,7 @@ public struct HoldJSON: Encodable {
 }
 
 /// What borrow, reserve, return and cancel-hold did: the action, its result in one word, the message in words.
-public struct CirculationJSON: Encodable {
+public struct CirculationJSON: Encodable, Sendable {
     public let action: String
     public let result: String
     public let message: String
@@ -121,7 +121,7 @@ public struct CirculationJSON: Encodable {
 }
 
 /// What `shelf sync` prints: the account, its loans and holds now, and the notifications this sync made.
-public struct SyncJSON: Encodable {
+public struct SyncJSON: Encodable, Sendable {
     public let account: String
     public let loans: [LoanJSON]
     public let holds: [HoldJSON]
@@ -136,7 +136,7 @@ public struct SyncJSON: Encodable {
 }
 
 /// A downloaded title: where it is, what it is, and whether an installed plugin opens it.
-public struct DownloadedJSON: Encodable {
+public struct DownloadedJSON: Encodable, Sendable {
     public let id: String
     public let title: String
     public let path: String
@@ -157,7 +157,7 @@ public struct DownloadedJSON: Encodable {
 }
 
 /// A library account: docs/json.md's **Account**. Credentials never appear in it.
-public struct AccountJSON: Encodable {
+public struct AccountJSON: Encodable, Sendable {
     public let id: String
     public let title: String
     public let catalog: String

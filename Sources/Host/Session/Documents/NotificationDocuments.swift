@@ -4,7 +4,7 @@ import Foundation
 
 // The --json documents of notifications, status and the watcher (docs/json.md).
 
-public struct NotificationJSON: Encodable {
+public struct NotificationJSON: Encodable, Sendable {
     public let id: Int64
     public let account: String
     public let entryId: String
@@ -39,7 +39,7 @@ public struct NotificationJSON: Encodable {
 }
 
 /// `shelf open-notification --json`: the notification (now read) and the route it leads to.
-public struct OpenNotificationJSON: Encodable {
+public struct OpenNotificationJSON: Encodable, Sendable {
     public let notification: NotificationJSON
     public let route: String
     public init(notification: NotificationRecord, route: NotificationRoute) {
@@ -49,8 +49,8 @@ public struct OpenNotificationJSON: Encodable {
 }
 
 /// One look at everything: accounts, loans, holds, the ready-to-borrow badge, unread notifications.
-public struct StatusJSON: Encodable {
-    public struct Account: Encodable {
+public struct StatusJSON: Encodable, Sendable {
+    public struct Account: Encodable, Sendable {
         public let id: String
         public let title: String
         public let signedIn: Bool
@@ -105,8 +105,8 @@ public struct StatusJSON: Encodable {
 }
 
 /// One pass of `shelf watch --json`: how each account's sync went, and the notifications it made.
-public struct WatchCycleJSON: Encodable {
-    public struct Account: Encodable {
+public struct WatchCycleJSON: Encodable, Sendable {
+    public struct Account: Encodable, Sendable {
         public let account: String
         public let result: String
         public let error: String?
@@ -123,7 +123,7 @@ public struct WatchCycleJSON: Encodable {
 }
 
 /// The systemd units `shelf watch --install --json` wrote, how often they run, and the command that starts them.
-public struct WatchInstallJSON: Encodable {
+public struct WatchInstallJSON: Encodable, Sendable {
     public let files: [String]
     public let interval: String
     public let enable: String

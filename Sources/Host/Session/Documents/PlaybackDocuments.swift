@@ -5,7 +5,7 @@ import Foundation
 // The audiobook commands' --json documents (docs/json.md, "Audiobooks").
 
 /// What `shelf play --json` prints when playback stops.
-public struct PlayReport: Encodable {
+public struct PlayReport: Encodable, Sendable {
     public let title: String
     public let output: String
     public let started: String
@@ -22,7 +22,7 @@ public struct PlayReport: Encodable {
 }
 
 /// One part of a remote audiobook's download.
-public struct PartReport: Encodable {
+public struct PartReport: Encodable, Sendable {
     public let part: Int
     public let state: String
     public let bytes: Int64
@@ -40,7 +40,7 @@ public struct PartReport: Encodable {
 }
 
 /// What `shelf fetch --json` prints: the book, where its parts are, and each part's state.
-public struct FetchReport: Encodable {
+public struct FetchReport: Encodable, Sendable {
     public let title: String
     public let directory: String
     public let parts: [PartReport]
@@ -53,7 +53,7 @@ public struct FetchReport: Encodable {
 }
 
 /// A remote audiobook's download as `shelf downloads --json` lists it.
-public struct AudiobookDownloadJSON: Encodable {
+public struct AudiobookDownloadJSON: Encodable, Sendable {
     public let id: String
     public let title: String
     public let url: String
@@ -64,7 +64,7 @@ public struct AudiobookDownloadJSON: Encodable {
 }
 
 /// A download handed to a process of its own (`shelf fetch --background --json`): the process, its log, the manifest.
-public struct BackgroundFetchJSON: Encodable {
+public struct BackgroundFetchJSON: Encodable, Sendable {
     public let pid: String
     public let log: String
     public let url: String

@@ -6,8 +6,8 @@ import Readium
 // The --json documents about plugins and books opened from files (docs/json.md, "shelf plugins" and "shelf info").
 
 /// Every plugin found and every library refused, with the reason.
-public struct PluginListing: Encodable {
-    public struct Entry: Encodable {
+public struct PluginListing: Encodable, Sendable {
+    public struct Entry: Encodable, Sendable {
         public let id, name, version: String
         public let license, vendor, description: String?
         public let path: String
@@ -15,7 +15,7 @@ public struct PluginListing: Encodable {
         public let mediaTypes, fileExtensions, services, capabilities: [String]
         public let concurrentHandles: Bool
     }
-    public struct Refusal: Encodable { public let path, reason: String }
+    public struct Refusal: Encodable, Sendable { public let path, reason: String }
     public let plugins: [Entry]
     public let refused: [Refusal]
 
@@ -33,7 +33,7 @@ public struct PluginListing: Encodable {
 }
 
 /// A book opened from a file: title, authors, format, chapters.
-public struct BookInfo: Encodable {
+public struct BookInfo: Encodable, Sendable {
     public let path: String
     public let title: String?
     public let authors: [String]
@@ -78,7 +78,7 @@ public struct BookInfo: Encodable {
 }
 
 /// A reading-order item rendered, as `shelf render --json` prints it: where it is, and the text or HTML.
-public struct RenderedJSON: Encodable {
+public struct RenderedJSON: Encodable, Sendable {
     public let locator: Locator?
     public let content: String
 
@@ -90,7 +90,7 @@ public struct RenderedJSON: Encodable {
 
 /// A resource or cover written to a file, as `shelf resource` and `shelf cover` say with --json: its href, its
 /// media type (as the manifest gives it), where it went and how many bytes.
-public struct ExtractedResourceJSON: Encodable {
+public struct ExtractedResourceJSON: Encodable, Sendable {
     public let href: String
     public let type: String?
     public let path: String
@@ -107,7 +107,7 @@ public struct ExtractedResourceJSON: Encodable {
 
 /// The settings a format plugin renders with (plugin.h, render): text at a width, or HTML with the font scale
 /// (percent), the font and the theme; what is nil is the plugin's default.
-public struct RenderRequest: Encodable {
+public struct RenderRequest: Encodable, Sendable {
     public let `as`: String
     public let width: Int
     public let fontScale: Int?

@@ -6,7 +6,7 @@ import Foundation
 // The reading lists' and the wish list's --json documents (docs/json.md, "Reading lists").
 
 /// A title on a connected reading list, as the last pull saw it.
-public struct ReadingListEntryJSON: Encodable {
+public struct ReadingListEntryJSON: Encodable, Sendable {
     public let service: String
     public let identifiers: [String: String]
     public let title: String
@@ -32,7 +32,7 @@ public struct ReadingListEntryJSON: Encodable {
 }
 
 /// A wished title and where a library has it.
-public struct WishJSON: Encodable {
+public struct WishJSON: Encodable, Sendable {
     public let id: Int64
     public let title: String
     public let authors: [String]
@@ -62,7 +62,7 @@ public struct WishJSON: Encodable {
     }
 }
 
-public enum WishText {
+public enum WishText: Sendable {
     /// Where a wished title is, in words: its availability and library, or that no catalog has it yet.
     public static func words(_ wish: Wish) -> String {
         guard let entryID = wish.entryID else { return "not in any library's catalog yet" }
@@ -73,7 +73,7 @@ public enum WishText {
 }
 
 /// A reading-list service just connected, as `shelf lists connect --json` prints it.
-public struct ConnectedServiceJSON: Encodable {
+public struct ConnectedServiceJSON: Encodable, Sendable {
     public let service: String
     public let plugin: String
     public let authorized: Bool
@@ -88,7 +88,7 @@ public struct ConnectedServiceJSON: Encodable {
 }
 
 /// A service's settings from its describe, and what is stored (`shelf lists connect SERVICE --json` without options).
-public struct ServiceSettingsJSON: Encodable {
+public struct ServiceSettingsJSON: Encodable, Sendable {
     public let service: String
     public let plugin: String
     public let connected: Bool
@@ -105,8 +105,8 @@ public struct ServiceSettingsJSON: Encodable {
 }
 
 /// What `shelf lists pull --json` prints: each service pulled, and the wished titles that just became available.
-public struct PullJSON: Encodable {
-    public struct Pulled: Encodable {
+public struct PullJSON: Encodable, Sendable {
+    public struct Pulled: Encodable, Sendable {
         public let service: String
         public let entries: Int
         public let shelves: [ReadingListShelf]
@@ -129,8 +129,8 @@ public struct PullJSON: Encodable {
 }
 
 /// What `shelf lists push --json` prints: one report per finished book and service.
-public struct PushJSON: Encodable {
-    public struct Pushed: Encodable {
+public struct PushJSON: Encodable, Sendable {
+    public struct Pushed: Encodable, Sendable {
         public let service: String
         public let title: String
         public let shelf: String
@@ -152,8 +152,8 @@ public struct PushJSON: Encodable {
 }
 
 /// The connected services, as `shelf lists services --json` prints them.
-public struct ServicesJSON: Encodable {
-    public struct Service: Encodable {
+public struct ServicesJSON: Encodable, Sendable {
+    public struct Service: Encodable, Sendable {
         public let service: String
         public let plugin: String
         public let settings: [String: String]
@@ -171,7 +171,7 @@ public struct ServicesJSON: Encodable {
 }
 
 /// A book marked read, as `shelf finished --json` prints it: what is recorded, and for which services.
-public struct FinishedJSON: Encodable {
+public struct FinishedJSON: Encodable, Sendable {
     public let title: String
     public let authors: [String]
     public let identifiers: [String: String]
