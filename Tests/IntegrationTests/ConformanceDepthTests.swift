@@ -61,6 +61,27 @@ final class ConformanceDepthTests: XCTestCase {
         }
     }
 
+    /// A first sample too short to choose words from does not end the search check: the next sample is searched,
+    /// so a search that matches case still fails (it was one warning, "too little text", and the bug passed).
+    func testAShortFirstSampleDoesNotHideASearchBug() throws {
+        let short = shelf.home.appendingPathComponent("short.txt")
+        try "A short note.\n".write(to: short, atomically: true, encoding: .utf8)
+        func search(_ plugin: String, _ samples: [String]) throws -> (Int32, String, String) {
+            let result = try shelf.run(["conformance", plugin] + samples.flatMap { ["--sample", $0] } + ["--check", "search", "--json"])
+            let report = try XCTUnwrap(try result.json() as? [String: Any], result.stdout + result.stderr)
+            let check = try XCTUnwrap((report["results"] as? [[String: Any]])?.first)
+            return (result.status, check["status"] as? String ?? "", check["message"] as? String ?? "")
+        }
+        let (status, result, message) = try search(try faulty("case"), [short.path, sample])
+        XCTAssertEqual(status, 1, message)
+        XCTAssertEqual(result, "failed", message)
+        XCTAssertTrue(message.contains("search ignores case"), message)
+        // Only short samples: a warning that says what the check needs.
+        let (_, warned, words) = try search(try faulty(nil), [short.path])
+        XCTAssertEqual(warned, "warning", words)
+        XCTAssertTrue(words.contains("20 words of five letters or more"), words)
+    }
+
     /// --memcheck runs the plugin under valgrind in the stand-in host: the use of freed memory is named with its frames.
     func testMemcheckNamesTheUseAfterFree() throws {
         try buildStandInHost()
