@@ -55,6 +55,23 @@ final class OutOfProcessPluginTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 20, "the hang was cut off, not waited out")
     }
 
+    /// A plugin that fails without a message is still named, out of process and in, and the line says it is the
+    /// plugin's fault (it said "bad data (the plugin gave no message)", naming no plugin).
+    func testAFailureWithoutAMessageNamesThePlugin() throws {
+        let path = try book("silent", "silent", in: "search")
+        for placement in ["", "org.shelf.test.misbehaving"] {
+            shelf.environment["SHELF_PLUGINS_IN_PROCESS"] = placement
+            let result = try shelf.run(["search", path, "lighthouse"])
+            XCTAssertEqual(result.status, 65, result.stderr)
+            XCTAssertTrue(result.stderr.contains("the plugin org.shelf.test.misbehaving failed (bad data) without saying why"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("This is a fault in the plugin org.shelf.test.misbehaving"), result.stderr)
+        }
+        // shelf conformance says what is missing rather than ending its line on a colon.
+        let plugin = try XCTUnwrap(shelf.environment["SHELF_PLUGIN_PATH"])
+        let report = try shelf.run(["conformance", plugin, "--sample", try book("quiet", "silent", in: "render"), "--check", "render"])
+        XCTAssertTrue(report.stdout.contains("failed with bad data and no message: a failing call says what went wrong"), report.stdout)
+    }
+
     func testACrashInPullIsNamedByListsPull() throws {
         let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=crash"])
         XCTAssertEqual(connect.status, 0, connect.stderr)

@@ -135,5 +135,9 @@ final class RawPublication {
 struct PluginCallFailure: Error, CustomStringConvertible {
     let call: String
     let failure: PluginCallError
-    var description: String { "\(call) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)" }
+    var description: String {
+        failure.message.isEmpty
+            ? "\(call) failed with \(PluginCallError.name(of: failure.status)) and no message: a failing call says what went wrong, and what to do, in its shelf_error (plugin.h)"
+            : "\(call) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)"
+    }
 }

@@ -1,7 +1,8 @@
 /* Test fixture for shelf's out-of-process plugins (SandboxTests): a format and reading-list plugin that
  * misbehaves as its input says. A book is a text file whose first line is
- *     MISBEHAVE <crash|exit|hang|none> <call>
- * (call: probe, open, manifest, render, search, positions) and whose other lines are its text, except lines
+ *     MISBEHAVE <crash|exit|hang|silent|none> <call>
+ * (call: probe, open, manifest, render, search, positions; silent: render or search fails with SHELF_E_BAD_DATA and
+ * no message) and whose other lines are its text, except lines
  *     SNOOP <path>
  * naming files the plugin tries to read when it opens the book, as a stranger's plugin might: the outcome of each
  * attempt, of a socket() and of a write to its own data folder goes into the manifest's "description". The
@@ -41,6 +42,12 @@ static void misbehave(const char *action)
 static void maybe(const struct shelf_publication *p, const char *call)
 {
     if (strcmp(p->call, call) == 0) misbehave(p->action);
+}
+
+/* A failure without a word: the status alone, the shelf_error left as the host passed it. */
+static int silent(const struct shelf_publication *p, const char *call)
+{
+    return strcmp(p->call, call) == 0 && strcmp(p->action, "silent") == 0;
 }
 
 /* Reads the header line of the file at `path` into action and call. */
@@ -166,6 +173,7 @@ static shelf_status render(shelf_publication *p, const char *at, const char *set
 {
     (void)at; (void)settings; (void)err;
     maybe(p, "render");
+    if (silent(p, "render")) return SHELF_E_BAD_DATA;
     shelf_write_string(content, p->text);
     return shelf_write_string(where, locator);
 }
@@ -189,6 +197,7 @@ static shelf_status search(shelf_publication *p, const char *query, const shelf_
 {
     (void)query; (void)err;
     maybe(p, "search");
+    if (silent(p, "search")) return SHELF_E_BAD_DATA;
     return shelf_write_string(out, "[]");
 }
 
