@@ -83,7 +83,7 @@ func run(_ words: [String]) throws -> Int32 {
     pluginPaths += args.all("--plugin-path")
     args.values["--plugin-path"] = nil
     guard command.positionals.contains(args.positionals.count) else {
-        throw ShelfError(.usage, "wrong number of arguments", hint: "Usage: \(command.usage)")
+        throw command.argumentCountError(args.positionals)
     }
     let json = jsonBeforeCommand || args.has("--json")
     // Progress from plugins goes to stderr, and only where a person watches it.

@@ -30,6 +30,22 @@ for (name, action) in controls {
     }
 }
 
+// /control/fault?route=borrow&kind=garbage[&acts=0][&times=N]: the next answers on a route go wrong (FakeLibrary.Fault);
+// /control/clear-faults puts every route right again.
+library.server.route("POST", "/control/fault") { request in
+    let kinds: [String: FakeLibrary.Fault] = ["malformed": .malformed, "truncated": .truncated, "garbage": .garbage,
+                                              "never": .neverAnswers, "stalled": .stalled(seconds: 30)]
+    guard let route = request.queryItems["route"].flatMap(FakeLibrary.Route.init(rawValue:)),
+          let fault = request.queryItems["kind"].flatMap({ kinds[$0] }) else { return .status(400) }
+    library.inject(fault, on: route, acts: request.queryItems["acts"] != "0",
+                   times: request.queryItems["times"].flatMap(Int.init) ?? .max)
+    return .text("ok")
+}
+library.server.route("POST", "/control/clear-faults") { _ in
+    library.clearFaults()
+    return .text("ok")
+}
+
 let card: [String: String] = ["root": library.root, "username": library.username, "password": library.password,
                               "control": library.url("/control")]
 let line = try JSONSerialization.data(withJSONObject: card, options: [.sortedKeys])

@@ -86,7 +86,10 @@ let searchCommand = Command(
     usage: "shelf search FILE QUERY [--limit N] [--json]",
     details: "Finds QUERY in the book, ignoring case and accents, and prints each hit with its position and context." + fileArgumentHelp,
     valueOptions: ["--limit"],
-    positionals: 2...2
+    positionals: 2...2,
+    otherCommand: { words in
+        words.count == 1 ? "To search your library's catalog: shelf catalog-search \(ShellWords.quoted(words[0]))" : nil
+    }
 ) { args, context in
     let limit = try args.int("--limit", in: 1...10_000) ?? 100
     let hits = try context.shelf.openFile(args.positionals[0]).search(args.positionals[1], limit: limit)
