@@ -5,6 +5,8 @@ import XCTest
 /// What a patron meets typing commands by hand: words in the wrong number, a command meant for another, a catalog
 /// that cannot do what was asked. Each message says what is wrong and the command that would work.
 final class PatronCommandLineTests: ShelfTestCase {
+    let sampleLibrary = ShelfProcess.packageRoot.appendingPathComponent("samples/library/catalog.xml")
+
     /// A title of several words typed without quotes: the words, and the command with them in quotes.
     func testATitleWithoutQuotesIsOfferedInQuotes() throws {
         let borrow = try run(["borrow", "Waiting", "Game"], expect: 64)
@@ -22,5 +24,13 @@ final class PatronCommandLineTests: ShelfTestCase {
         XCTAssertTrue(result.stderr.contains("missing arguments: shelf search takes 2 (FILE QUERY), given 1: “lighthouse”"), result.stderr)
         XCTAssertTrue(result.stderr.contains("To search your library's catalog: shelf catalog-search lighthouse"), result.stderr)
         XCTAssertFalse(result.stderr.contains("wrong number of arguments"), result.stderr)
+    }
+
+    /// A catalog without search: what to do instead, in the format tab asked for.
+    func testACatalogWithoutSearchSaysToBrowseIt() throws {
+        try run(["account", "add", sampleLibrary.absoluteString])
+        let result = try run(["catalog-search", "winter", "--format", "audiobook"], expect: 69)
+        XCTAssertTrue(result.stderr.contains("Shelf Sample Library offers no search"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Browse its titles instead: `shelf browse --format audiobook`."), result.stderr)
     }
 }

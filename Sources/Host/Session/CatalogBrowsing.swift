@@ -101,7 +101,10 @@ extension LibrarySession {
         }
         let root = try client.feed(try CatalogClient.address(rootAddress))
         guard let link = root.search ?? root.links.first(where: { $0.templated == true && $0.rel == "search" }) else {
-            throw ShelfError(.unavailable, "\(root.title) offers no search", subject: rootAddress)
+            // What to do instead: its titles can still be browsed, in the format asked for.
+            let browse = "shelf browse" + (address.map { " \($0)" } ?? "") + (name.map { " --account \($0)" } ?? "") + (tab.map { $0 == .all ? "" : " --format \($0.rawValue)" } ?? "")
+            throw ShelfError(.unavailable, "\(root.title) offers no search", subject: rootAddress,
+                             hint: "Browse its titles instead: `\(browse)`.")
         }
         var template: String
         if link.templated == true || link.href.contains("{") {
