@@ -60,6 +60,11 @@ final class ManPageTests: XCTestCase {
             XCTAssertTrue(lines.contains { $0.hasPrefix("       \(code) ") }, "EXIT STATUS explains \(code)")
         }
         XCTAssertTrue(text.contains("SHELF_HOME") && text.contains("SHELF_PLUGIN_PATH"), "ENVIRONMENT names shelf's variables")
+        // Every setting shelf reads from the environment, found in the sources (the conformance suite's own hand-over
+        // to its children aside); SHELF_PLUGIN_TIMEOUT and the placement settings were only in the README.
+        for name in try Self.environmentNamesRead() where !name.hasPrefix("SHELF_CONFORMANCE_") {
+            XCTAssertTrue(text.contains(name), "shelf(1) ENVIRONMENT explains \(name)")
+        }
         // The options come from the table: render's are in its synopsis, hyphens as the ASCII hyphen-minus.
         XCTAssertTrue(Self.flowing(text).contains("--font-scale PCT"), "render's --font-scale, as `shelf help render` has it")
         // A hidden command stays out.
@@ -70,9 +75,25 @@ final class ManPageTests: XCTestCase {
     func testPluginPageSaysWhereToStart() throws {
         let text = try assertRendersCleanly(try page("shelf-plugin.7"))
         for words in ["shelf_plugin_entry", "pkg-config --cflags --libs shelf-plugin", "shelf-plugin-host",
-                      "SHELF_LOG=debug", "/usr/local/lib/shelf/plugins", "SHELF CONFORMANCE", "--memcheck"] {
+                      "SHELF_LOG=debug", "/usr/local/lib/shelf/plugins", "SHELF CONFORMANCE", "--memcheck",
+                      // Where a third-party plugin runs, what it may touch, and how its author debugs it.
+                      "shelf-plugin-sandbox", "EACCES", "socket() fails", "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGINS_IN_PROCESS=ID"] {
             XCTAssertTrue(Self.flowing(text).contains(words), "shelf-plugin(7) says \(words)")
         }
+    }
+
+    /// The "SHELF_..." names the Swift sources read.
+    static func environmentNamesRead() throws -> Set<String> {
+        let sources = ShelfProcess.packageRoot.appendingPathComponent("Sources")
+        let pattern = try NSRegularExpression(pattern: "\"(SHELF_[A-Z_]+)\"")
+        var names = Set<String>()
+        for case let file as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)! where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                names.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        return names
     }
 
     /// Rendered text as one line, runs of spaces made one.

@@ -29,6 +29,11 @@ enum ManualFacts {
         ("XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_CACHE_HOME", "Where the folders below are, by the XDG base directory specification; HOME/.config, HOME/.local/share and HOME/.cache when unset."),
         ("SHELF_PLUGIN_PATH", "Colon-separated folders or .so files searched for plugins after --plugin-path."),
         ("SHELF_LOG", "Which plugin messages go to standard error (warnings and errors by default): `debug` for every plugin, `org.example.fb2:debug` for one, `warning,org.example.*:info` for a family; levels debug, info, warning, error, none; the most specific entry wins."),
+        ("SHELF_PLUGINS_OUT_OF_PROCESS, SHELF_PLUGINS_IN_PROCESS", "Comma-separated plugin ids (or `all`) moved out of shelf's process into a sandboxed child, or into shelf's process; by default the plugins shelf ships run in process and every other plugin out of process (shelf-plugin(7), WHERE A PLUGIN RUNS)."),
+        ("SHELF_PLUGIN_TIMEOUT", "Seconds a plugin out of process may stay silent in one call before it is stopped (30 by default)."),
+        ("SHELF_PLUGIN_CONFINEMENT", "`off` runs the plugins out of process without Landlock and seccomp, to tell whether the sandbox is what breaks a plugin."),
+        ("SHELF_PLUGIN_HOST", "The stand-in host `shelf conformance --memcheck` runs under valgrind, instead of shelf-plugin-host on the PATH."),
+        ("SHELF_SECRET_SERVICE", "`off` keeps sign-ins in a file of mode 0600 in the config folder even when a Secret Service runs."),
         ("SHELF_DEADLINE", "Seconds a command waits in all for the network (20 by default)."),
         ("SHELF_HTTP_TIMEOUT, SHELF_HTTP_RETRIES", "Seconds one catalog request may take, and how often a failed one is tried again."),
         ("SHELF_SERVE_PASSWORD", "The password `shelf serve --listen` asks a browser on another machine for, when --password-file is not given."),
@@ -75,6 +80,21 @@ enum ManualFacts {
         shelf-plugin` links the shared library; `pkg-config --variable=staticlib shelf-plugin` carries it inside the \
         plugin. `shelf-plugin-host PLUGIN.so FILE` is a stand-in host that calls every capability and prints what came \
         back, under valgrind if you like, without shelf. On Debian the kit is in the shelf-plugin-dev package.
+        """),
+        ("WHERE A PLUGIN RUNS", """
+        The plugins shelf ships run in shelf's own process. Every other plugin (yours, from ~/.local/lib/shelf/plugins \
+        or --plugin-path) runs in a child process, shelf-plugin-sandbox, started once per command; its calls cross a \
+        socket and behave as in process. The child is confined before your library is loaded: it may read your plugin \
+        and the folders its run path names, the system's libraries and the folder of the book it was handed (an \
+        input's neighbours, such as an audiobook's tracks, are there), and write only the plugin's data_dir and \
+        cache_dir (plugin.h); on a kernel with Landlock any other open fails with EACCES. socket() fails: a connector reaches the network only \
+        through the host's HTTP service (http.h). A call that stays silent for 30 s (SHELF_PLUGIN_TIMEOUT) is \
+        stopped; a crash, an exit or a hang is one line naming the plugin and the call, and the plugin is disabled for \
+        the rest of the command.
+
+        To debug: SHELF_PLUGINS_IN_PROCESS=ID runs your plugin in shelf's process (under gdb, with your breakpoints; a \
+        crash then ends shelf, and the timeout does not apply), SHELF_PLUGIN_CONFINEMENT=off runs it out of process \
+        but unconfined, and SHELF_LOG=ID:debug shows its log.
         """),
         ("LOGGING", """
         A plugin logs through the host's `log` service, never to standard output. shelf prints warnings and errors on \
