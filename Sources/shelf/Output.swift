@@ -11,11 +11,37 @@ enum Output {
     // stdio rather than FileHandle: a closed pipe (`shelf ... | head`) is an error return here,
     // not a trap.
     static func line(_ text: String = "") {
-        fputs(text + "\n", stdout)
+        checked(fputs(text + "\n", stdout) != EOF)
     }
 
     static func raw(_ data: Data) {
-        data.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+        data.withUnsafeBytes { checked(fwrite($0.baseAddress, 1, $0.count, stdout) == $0.count) }
+    }
+
+    /// The first error writing to standard output (errno), kept until the command ends: a disk that fills under
+    /// `shelf manifest BOOK > book.json` must not end in exit 0 with half a file.
+    private static let writeError = WriteError()
+
+    private final class WriteError: @unchecked Sendable {
+        private let lock = NSLock()
+        private var code: Int32?
+        func keep(_ new: Int32) { lock.withLock { if code == nil { code = new } } }
+        var first: Int32? { lock.withLock { code } }
+    }
+
+    private static func checked(_ written: Bool) {
+        if !written { writeError.keep(errno) }
+    }
+
+    /// Ends a command: what is buffered goes out, and a write that failed on the way (a full disk, a device error)
+    /// turns `status` into a failure that says so (74), since what the command printed is not all there. A reader
+    /// that stopped reading (`shelf books | head`, EPIPE) is no failure: it had what it wanted.
+    static func finish(_ status: Int32) -> Int32 {
+        checked(fflush(stdout) == 0)
+        guard let code = writeError.first, code != EPIPE else { return status }
+        error("standard output: \(String(cString: strerror(code))): what this command wrote there is incomplete\n"
+              + "  Make room on the disk it goes to (or name another place), and run the command again.")
+        return status == 0 ? ShelfError.Kind.ioError.rawValue : status
     }
 
     static func json<T: Encodable>(_ value: T) {
@@ -45,10 +71,10 @@ enum Output {
 
     /// `text` on standard output as it is (a screen redraw), flushed when `flush`.
     static func standardOutput(_ text: String, flush: Bool = false) {
-        fputs(text, stdout)
-        if flush { fflush(stdout) }
+        checked(fputs(text, stdout) != EOF)
+        if flush { checked(fflush(stdout) == 0) }
     }
 
     /// Hands what is buffered for standard output to the terminal or pipe now.
-    static func flush() { fflush(stdout) }
+    static func flush() { checked(fflush(stdout) == 0) }
 }

@@ -108,7 +108,7 @@ Shelf.installInterruptHandler()
 signal(SIGPIPE, SIG_IGN)
 
 do {
-    exit(try run(Array(CommandLine.arguments.dropFirst())))
+    exit(Output.finish(try run(Array(CommandLine.arguments.dropFirst()))))
 } catch {
-    exit(Output.failure(error))
+    exit(Output.finish(Output.failure(error)))
 }

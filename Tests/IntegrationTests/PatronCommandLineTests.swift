@@ -33,4 +33,39 @@ final class PatronCommandLineTests: ShelfTestCase {
         XCTAssertTrue(result.stderr.contains("Shelf Sample Library offers no search"), result.stderr)
         XCTAssertTrue(result.stderr.contains("Browse its titles instead: `shelf browse --format audiobook`."), result.stderr)
     }
+
+    /// Output into a full disk (`shelf generate bash > /dev/full`, `shelf manifest BOOK > book.json` as the disk fills)
+    /// is a failure that says so (74), not exit 0 with nothing or half written; a reader that stops early
+    /// (`shelf help read | head -1`) is none.
+    func testOutputThatCannotBeWrittenIsAFailure() throws {
+        for arguments in [["generate", "bash"], ["books"], ["help", "read"], ["--json", "books"]] {
+            let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+            let result = try runShelf(arguments, output: full)
+            XCTAssertEqual(result.status, 74, "shelf \(arguments) > /dev/full: \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("shelf: standard output: No space left on device: what this command wrote there is incomplete"),
+                          result.stderr)
+        }
+        let closed = Pipe()
+        try closed.fileHandleForReading.close()
+        let result = try runShelf(["generate", "bash"], output: closed.fileHandleForWriting)
+        XCTAssertEqual(result.status, 0, "a closed pipe is a reader that had enough: \(result.stderr)")
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    /// Runs shelf with its standard output going to `output`; stderr is captured.
+    private func runShelf(_ arguments: [String], output: FileHandle) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = ShelfProcess.executable
+        process.arguments = arguments
+        process.environment = shelf.environment
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try output.close()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
 }
