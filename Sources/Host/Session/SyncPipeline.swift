@@ -36,11 +36,32 @@ public struct SyncPipeline {
     public func run(account name: String?) throws -> Outcome {
         let circulation = try library.libraryCirculation(account: name)
         let before = try newestNotificationID()
-        let result = try Self.steps(circulation)
+        let result: ShelfLibrary.Circulation.SyncResult
+        do { result = try Self.steps(circulation) } catch let error as ShelfError { throw Self.failed(error) }
         let new = try library.database.notifications(includeWithdrawn: true).filter { $0.id > before }.sorted { $0.id < $1.id }
         for sink in sinks { sink.deliver(new, library: library) }
         library.shelf.events.publish(.synced(accountID: circulation.account.id, loans: result.loans.count, holds: result.holds.count))
         return Outcome(account: circulation.account, loans: result.loans, holds: result.holds, notifications: new)
+    }
+
+    /// A sync that failed, said as a sync: that nothing stored changed and to sync again later. An answer that could
+    /// not be read is the library's passing trouble (a maintenance page, a feed cut short), not an address to check:
+    /// the patron gave none.
+    static func failed(_ error: ShelfError) -> ShelfError {
+        let unchanged = "nothing stored here changed (`shelf loans` and `shelf holds` show it)"
+        switch error.kind {
+        case .badData:
+            return ShelfError(.temporary, "the library's answer about your loans and holds could not be read (\(error.message)); \(unchanged)",
+                              subject: error.subject,
+                              hint: "Libraries answer so while their servers are busy or down for maintenance: run `shelf sync` "
+                                  + "again later. If it lasts, tell the library.")
+        case .temporary:
+            var said = error
+            said.hint = "The sync did not happen: \(unchanged). Run `shelf sync` again later."
+            return said
+        default:
+            return error
+        }
     }
 
     /// One sync before delivery: loans and holds, the rules on them, the wish list, annotations. A failed step

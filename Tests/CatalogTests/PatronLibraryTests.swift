@@ -1,0 +1,30 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A patron's library misbehaving under the commands that change or fetch what it holds for them: each message says
+/// what happened to what is stored and what to do, never advice meant for another case.
+final class PatronLibraryTests: LibraryTestCase {
+    /// `shelf sync` against a library answering a maintenance page or half a feed: the sync is said to have failed with
+    /// nothing stored changed, to be run again later (75), as `shelf watch` says it; not "check the address" (65), an
+    /// address the patron never gave.
+    func testASyncTheLibraryAnswersBadlySaysNothingChanged() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        let faults: [(String, LoopbackHTTPServer.Response)] = [
+            ("HTML", .text("<html><body>Down for maintenance</body></html>", contentType: "text/html")),
+            ("broken Atom", .text(#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>urn:fake:ebook-free</id><title>The Op"#,
+                                  contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition")),
+            ("500", .text("Internal Server Error", status: 500)),
+        ]
+        for (name, fault) in faults {
+            library.loansFault = fault
+            let result = try run(["sync"], expect: 75)
+            XCTAssertTrue(result.stderr.contains("nothing stored here changed"), "\(name): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("`shelf sync` again later"), "\(name): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("Check the address"), "\(name): \(result.stderr)")
+            XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1, name)
+        }
+    }
+}
