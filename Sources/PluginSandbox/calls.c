@@ -6,10 +6,18 @@
 
 #include <stdlib.h>
 
+#define OUTPUT_LIMIT (SHELF_CHANNEL_MAX_MESSAGE / 2)
+
+/* The plugin being answered, so that a cut answer names it. */
+static const shelf_plugin_descriptor *answering;
+
 static shelf_status write_output(void *context, const void *data, size_t size)
 {
     output *out = context;
-    if (size > SHELF_CHANNEL_MAX_MESSAGE / 2 - out->size) return SHELF_E_LIMIT;
+    if (size > OUTPUT_LIMIT - out->size) {
+        out->overflowed = 1;
+        return SHELF_E_LIMIT;
+    }
     if (out->size + size > out->capacity) {
         size_t capacity = out->capacity ? out->capacity : 4096;
         uint8_t *grown;
@@ -53,11 +61,25 @@ int reply(shelf_status status, const shelf_error *err, uint32_t count, const voi
     return shelf_channel_send(channel, SHELF_OP_REPLY, 3 + i, all, sizes);
 }
 
-static int reply_output(shelf_status status, const shelf_error *err, output *out)
+/* An answer cut at the limit is a failure the host words, not the plugin: the plugin may have passed the writer's
+ * refusal on with words of its own ("stopped"), or ignored it and returned SHELF_OK with the answer cut short. */
+static shelf_status overflow(shelf_status status, shelf_error *err, const output *a, const output *b)
+{
+    const output *cut = a->overflowed ? a : b != NULL && b->overflowed ? b : NULL;
+    if (cut == NULL) return status;
+    return shelf_error_set(err, SHELF_E_LIMIT, NULL, "the plugin \"%s\" (%s) wrote more than %u MiB in one answer, more than shelf takes",
+                           answering && answering->name ? answering->name : "?", answering && answering->id ? answering->id : "?",
+                           (unsigned)(OUTPUT_LIMIT >> 20));
+}
+
+static int reply_output(shelf_status status, shelf_error *err, output *out)
 {
     const void *field = out->data ? (const void *)out->data : "";
-    uint32_t length = status == SHELF_OK ? (uint32_t)out->size : 0;
-    int sent = reply(status, err, 1, &field, &length);
+    uint32_t length;
+    int sent;
+    status = overflow(status, err, out, NULL);
+    length = status == SHELF_OK ? (uint32_t)out->size : 0;
+    sent = reply(status, err, 1, &field, &length);
     output_free(out);
     return sent;
 }
@@ -155,6 +177,7 @@ static int publication_call(const shelf_plugin_descriptor *plugin, const shelf_m
         int sent;
         if (render == NULL) return unsupported(SHELF_EXT_RENDER);
         status = render->render(handle(m, 0), shelf_message_string(m, 1), shelf_message_string(m, 2), &w, &v, &err);
+        status = overflow(status, &err, &out, &where);
         fields[0] = out.data ? (const void *)out.data : ""; lengths[0] = status == SHELF_OK ? (uint32_t)out.size : 0;
         fields[1] = where.data ? (const void *)where.data : ""; lengths[1] = status == SHELF_OK ? (uint32_t)where.size : 0;
         sent = reply(status, &err, 2, fields, lengths);
@@ -270,6 +293,7 @@ static int readinglist_call(const shelf_plugin_descriptor *plugin, const shelf_m
 int answer_call(const shelf_plugin_descriptor *plugin, const shelf_message *m)
 {
     host_services_new_call();
+    answering = plugin;
     if (m->op == SHELF_OP_INIT) {
         shelf_error err = fresh_error();
         const shelf_host *host = host_services(shelf_message_string(m, 0), shelf_message_string(m, 1), shelf_message_string(m, 2));

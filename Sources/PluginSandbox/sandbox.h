@@ -13,6 +13,7 @@ extern int channel;
 typedef struct output {
     uint8_t *data;
     size_t size, capacity;
+    int overflowed;     /* a write was refused over the limit: the answer is cut, whatever the plugin returns */
 } output;
 shelf_writer output_writer(output *out);
 void output_free(output *out);

@@ -72,6 +72,22 @@ final class OutOfProcessPluginTests: XCTestCase {
         XCTAssertTrue(report.stdout.contains("failed with bad data and no message: a failing call says what went wrong"), report.stdout)
     }
 
+    /// An answer cut at shelf's limit fails in shelf's words, naming the plugin, even when the plugin ignores the
+    /// writer's refusal and returns SHELF_OK (it said "the plugin's output could not be taken (over a safety limit)",
+    /// naming no plugin; in process half an answer passed as whole).
+    func testAnAnswerOverTheLimitNamesThePlugin() throws {
+        let path = try book("flood", "flood", in: "search")
+        // Out of process the child's limit (512 MiB) cuts it; in process the host's (256 MiB for a JSON answer).
+        for (placement, limit) in [("", 512), ("org.shelf.test.misbehaving", 256)] {
+            shelf.environment["SHELF_PLUGINS_IN_PROCESS"] = placement
+            let result = try shelf.run(["search", path, "lighthouse"], timeout: 120)
+            XCTAssertEqual(result.status, 65, result.stderr)
+            XCTAssertTrue(result.stderr.contains("the plugin \"Misbehaving\" (org.shelf.test.misbehaving) wrote more than \(limit) MiB in one answer"),
+                          result.stderr)
+            XCTAssertTrue(result.stdout.isEmpty, "nothing of a cut answer is shown")
+        }
+    }
+
     func testACrashInPullIsNamedByListsPull() throws {
         let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=crash"])
         XCTAssertEqual(connect.status, 0, connect.stderr)

@@ -6,6 +6,8 @@ import PluginAPI
 final class OutputCollector {
     private(set) var data = Data()
     let limit: Int
+    /// A write was refused over the limit: what was collected is cut short, whatever the plugin then returned.
+    private(set) var overflowed = false
 
     init(limit: Int) { self.limit = limit }
 
@@ -17,11 +19,22 @@ final class OutputCollector {
             let me = Unmanaged<OutputCollector>.fromOpaque(context).takeUnretainedValue()
             if size == 0 { return SHELF_OK }
             guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
-            guard size <= me.limit - me.data.count else { return SHELF_E_LIMIT }
+            guard size <= me.limit - me.data.count else {
+                me.overflowed = true
+                return SHELF_E_LIMIT
+            }
             me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
             return CallCancellation.isCurrentCallCancelled ? SHELF_E_CANCELLED : SHELF_OK
         })
         return try withUnsafePointer(to: &writer) { try body($0) }
+    }
+
+    /// The failure of a call whose answer was cut at the limit, in the host's words: the plugin may have passed the
+    /// writer's refusal on with words of its own, or ignored it and returned SHELF_OK with half an answer.
+    func overflow(_ plugin: LoadedPlugin) -> PluginCallError? {
+        guard overflowed else { return nil }
+        return PluginCallError(status: SHELF_E_LIMIT, message: "the plugin \"\(plugin.descriptor.name)\" (\(plugin.descriptor.id)) wrote more than "
+                               + "\(limit >> 20) MiB in one answer, more than shelf takes", location: "", pluginID: plugin.descriptor.id)
     }
 
     static let jsonLimit = 256 << 20

@@ -28,6 +28,7 @@ package enum PluginCall {
         let output = OutputCollector(limit: limit)
         var error = newError()
         let status = plugin.call { output.withWriter { body($0, &error) } }
+        if let cut = output.overflow(plugin) { throw cut }
         try check(status, &error, plugin)
         return output.data
     }

@@ -1,8 +1,8 @@
 /* Test fixture for shelf's out-of-process plugins (SandboxTests): a format and reading-list plugin that
  * misbehaves as its input says. A book is a text file whose first line is
- *     MISBEHAVE <crash|exit|hang|silent|none> <call>
+ *     MISBEHAVE <crash|exit|hang|silent|flood|none> <call>
  * (call: probe, open, manifest, render, search, positions; silent: render or search fails with SHELF_E_BAD_DATA and
- * no message) and whose other lines are its text, except lines
+ * no message; flood: search writes until the host refuses, then returns SHELF_OK as if its answer were whole) and whose other lines are its text, except lines
  *     SNOOP <path>
  * naming files the plugin tries to read when it opens the book, as a stranger's plugin might: the outcome of each
  * attempt, of a socket() and of a write to its own data folder goes into the manifest's "description". The
@@ -198,6 +198,12 @@ static shelf_status search(shelf_publication *p, const char *query, const shelf_
     (void)query; (void)err;
     maybe(p, "search");
     if (silent(p, "search")) return SHELF_E_BAD_DATA;
+    if (strcmp(p->call, "search") == 0 && strcmp(p->action, "flood") == 0) {
+        static const char nothing[16 << 20];    /* never written: the zero page, no memory of its own */
+        shelf_write_string(out, "[\"");
+        while (out->write(out->context, nothing, sizeof nothing) == SHELF_OK) continue;
+        return SHELF_OK;
+    }
     return shelf_write_string(out, "[]");
 }
 
