@@ -27,4 +27,19 @@ final class PatronLibraryTests: LibraryTestCase {
             XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1, name)
         }
     }
+
+    /// Reserving a title the patron has on loan: it is theirs already, so the way on is to download it, not to
+    /// "borrow it with `shelf borrow`" as for a title with a free copy.
+    func testReservingYourOwnLoanSaysItIsYours() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        let result = try run(["reserve", "urn:fake:ebook-free"])
+        XCTAssertTrue(result.stdout.contains("“The Open Road” is already on loan to you"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("nothing was reserved. Download it with `shelf download urn:fake:ebook-free`."), result.stdout)
+        XCTAssertFalse(result.stdout.contains("shelf borrow"), result.stdout)
+        let json = try json(try run(["reserve", "urn:fake:ebook-free", "--json"]))
+        XCTAssertEqual(json["result"] as? String, "already-on-loan")
+        XCTAssertEqual(library.holdPosition("urn:fake:ebook-free"), nil, "no hold placed")
+    }
 }

@@ -98,6 +98,12 @@ let reserveCommand = Command(
                message: "You already have a hold on \(CatalogText.quoted(hold.entry.title)): \(hold.entry.availability.words).",
                entry: hold.entry, hold: hold)
         return 0
+    case .availableNow(let current) where current.availability.state == .loaned:
+        // Free because the copy is the patron's own loan: there is nothing to borrow, only to read.
+        call.report(action: "reserve", result: "already-on-loan",
+               message: "\(CatalogText.quoted(current.title)) is already on loan to you (\(current.availability.words)): "
+                   + "nothing was reserved. Download it with `shelf download \(current.id)`.", entry: current)
+        return 0
     case .availableNow(let current):
         call.report(action: "reserve", result: "available-now",
                message: "\(CatalogText.quoted(current.title)) is \(current.availability.words): nothing was reserved. "
