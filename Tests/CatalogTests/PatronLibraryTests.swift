@@ -42,4 +42,32 @@ final class PatronLibraryTests: LibraryTestCase {
         XCTAssertEqual(json["result"] as? String, "already-on-loan")
         XCTAssertEqual(library.holdPosition("urn:fake:ebook-free"), nil, "no hold placed")
     }
+
+    /// Two downloads of one loan at once (a second terminal, the browser app): the second says the first is
+    /// downloading it and to wait, not to check free disk space and permissions or the connection; the first
+    /// finishes and the book is on the shelf.
+    func testASecondDownloadOfTheSameBookSaysToWaitForTheFirst() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        library.inject(.stalled(seconds: 4), on: .fulfil, times: 1)
+        final class Box: @unchecked Sendable { var first: ShelfProcess.Result? }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        let shelf = self.shelf!
+        DispatchQueue.global().async {
+            box.first = try? shelf.run(["download", "urn:fake:ebook-free"])
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while library.server.requests(to: "/works/ebook-free/fulfill").isEmpty && Date() < deadline { usleep(50_000) }
+        usleep(500_000)
+        let second = try run(["download", "urn:fake:ebook-free"], expect: 75)
+        XCTAssertTrue(second.stderr.contains("Another shelf command is downloading"), second.stderr)
+        XCTAssertTrue(second.stderr.contains("Wait for that one to finish"), second.stderr)
+        XCTAssertFalse(second.stderr.contains("disk space"), second.stderr)
+        XCTAssertFalse(second.stderr.contains("Check your connection"), second.stderr)
+        done.wait()
+        XCTAssertEqual(box.first?.status, 0, box.first?.stderr ?? "")
+        XCTAssertTrue(try run(["books"]).stdout.contains("The Open Road"))
+    }
 }

@@ -22,6 +22,8 @@ public struct HTTPError: Error, LocalizedError, CustomStringConvertible, Sendabl
         case status(Int, retryAfter: TimeInterval?)
         case cancelled
         case file(path: String, reason: String)
+        /// Another shelf (a second command, the browser app) is downloading into the same file right now.
+        case busy(path: String)
         /// Any other transport failure (reset, empty reply, protocol error).
         case network
     }
@@ -92,6 +94,9 @@ public struct HTTPError: Error, LocalizedError, CustomStringConvertible, Sendabl
             return "The transfer from \(url) was cancelled."
         case .file(let path, let reason):
             return "Could not save the download from \(url) to \(path): \(reason). Check free disk space and permissions."
+        case .busy(let path):
+            return "Another shelf command is downloading \(url) into \(path) right now, so this one left it alone. "
+                + "Wait for that one to finish, or run this command again when it has."
         case .network:
             return "The connection to \(url) failed\(because). Check your internet connection and try again."
         }

@@ -104,7 +104,7 @@ final class PartFileSink: BodySink {
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return fail(errno) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            failure = .file(path: path, reason: "another download is writing it right now")
+            failure = .busy(path: path)
             return false
         }
         guard ftruncate(fd, off_t(base)) == 0, lseek(fd, off_t(base), SEEK_SET) >= 0 else { return fail(errno) }

@@ -192,9 +192,12 @@ public final class CatalogClient: @unchecked Sendable {
         case .bodyTooLarge: kind = .badData
         case .cancelled: kind = .cancelled
         case .file: kind = .ioError
+        // Not the network's doing: the other command's download is what to wait for.
+        case .busy: return ShelfError(.temporary, error.description)
         default: kind = .temporary
         }
-        return ShelfError(kind, error.description, hint: "Check your connection and try again; "
+        // A file that could not be written is this machine's disk, not the connection: its words say what to do.
+        return ShelfError(kind, error.description, hint: kind == .ioError ? nil : "Check your connection and try again; "
                           + "`shelf loans` still shows what was stored.")
     }
 
