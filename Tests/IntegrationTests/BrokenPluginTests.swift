@@ -94,6 +94,27 @@ final class BrokenPluginTests: XCTestCase {
         XCTAssertTrue(results.dropFirst().allSatisfy { $0["status"] as? String == "skipped" })
     }
 
+    /// A file no plugin opens says which plugin files were refused: the one meant for it may be among them (an author
+    /// whose FB2 plugin was built for another ABI read only "no installed plugin opens application/xml").
+    func testAFileNoPluginOpensNamesTheRefusedPlugins() throws {
+        let book = shelf.home.appendingPathComponent("book.fb2")
+        try "<?xml version=\"1.0\"?><FictionBook><body><section><p>Hello</p></section></body></FictionBook>\n"
+            .write(to: book, atomically: true, encoding: .utf8)
+        // The plugins refused at loading, without the ones that load and then crash or hang when asked to probe.
+        // (and without the text plugin, which would take the file as text).
+        shelf.environment["SHELF_PLUGIN_PATH"] = ["abi", "noentry"].map {
+            brokenDirectory.appendingPathComponent("libshelf-broken-\($0).so").path
+        }.joined(separator: ":")
+        for _ in 0..<2 {     // the second time from the plugin registry's cache
+            let info = try shelf.run(["info", book.path])
+            XCTAssertEqual(info.status, 69, info.stderr)
+            XCTAssertTrue(info.stderr.contains("no installed plugin opens"), info.stderr)
+            XCTAssertTrue(info.stderr.contains("2 plugin files were refused ("), info.stderr)
+            XCTAssertTrue(info.stderr.contains("libshelf-broken-abi.so"), info.stderr)
+            XCTAssertTrue(info.stderr.contains("`shelf plugins` says why."), info.stderr)
+        }
+    }
+
     func testABrokenPluginDoesNotStopABookOpening() throws {
         let info = try shelf.run(["info", textSample.path, "--json"])
         XCTAssertEqual(info.status, 0, info.stderr)

@@ -26,8 +26,13 @@ public struct FormatRouter {
         let others = registry.formatPlugins.filter { p in !claimants.contains { $0 === p } }
         if let best = mostConfident(others, input) { return best }
         let what = input.mediaType ?? "this kind of file"
+        // A plugin that was refused may be the very one meant for this file (built for another ABI, say): its author
+        // or the patron who installed it learns so here, not only by thinking to run `shelf plugins`.
+        let refused = registry.refused.map { ($0.path as NSString).lastPathComponent }
+        let also = refused.isEmpty ? "" : " \(refused.count == 1 ? "A plugin file was" : "\(refused.count) plugin files were") refused "
+            + "(\(refused.joined(separator: ", "))): `shelf plugins` says why."
         throw ShelfError(.unavailable, "no installed plugin opens \(what)", subject: input.path,
-                         hint: "`shelf plugins` lists the installed plugins and the formats they open.")
+                         hint: "`shelf plugins` lists the installed plugins and the formats they open." + also)
     }
 
     public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput) -> Int32 {
