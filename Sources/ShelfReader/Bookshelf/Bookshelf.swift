@@ -51,7 +51,27 @@ public final class Bookshelf {
             throw ShelfError(.noInput, "the file of \(book.book.title) is missing", subject: path, hint: hint)
         }
         BookWarnings.watch(path: path, bookID: book.book.id, database: database)
-        return try openPath(path, preferring: book.book.pluginID)
+        do {
+            return try openPath(path, preferring: book.book.pluginID)
+        } catch var error as ShelfError where error.kind == .badData && error.hint == nil {
+            // A book that opened when it was put on the shelf and no longer does: its file was damaged or cut short
+            // since (a disk, a copy that stopped). The way back is a good copy, which takes this one's place.
+            error.hint = Self.freshCopyHint(book, path: path)
+            throw error
+        }
+    }
+
+    /// How to put a good copy of a damaged book's file back, as the book came onto the shelf.
+    static func freshCopyHint(_ book: ShelfBook, path: String) -> String {
+        switch book.storage {
+        case .download, .sample:
+            let name = book.loanEntryID ?? "\"\(book.book.title)\""
+            return "Its file is damaged or cut short: download it again (`shelf \(book.storage == .sample ? "sample" : "download") \(name)`)."
+        case .copy:
+            return "Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`; it takes this one's place."
+        case .link:
+            return "The file it was added from (--link) is damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`."
+        }
     }
 
     // MARK: Adding

@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// A book on the shelf whose file was damaged or cut short after it was put there: opening it says so and how to
+/// put a good copy back, as the book came onto the shelf; the good copy opens where the patron was.
+final class DamagedBookTests: ShelfTestCase {
+    func testADamagedLinkedBookSaysWhereToPutAGoodCopy() throws {
+        let path = shelf.home.appendingPathComponent("tide.epub").path
+        try FixtureBooks.write(to: path, identifier: "urn:uuid:damaged-1", chapters: FixtureBooks.chapters(3))
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        try run(["add", path, "--link"])
+        try run(["read", "The Tide Tables", "--goto", "3"])
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path))
+        let damaged = try run(["read", "The Tide Tables"], expect: 65)
+        XCTAssertTrue(damaged.stderr.contains("damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`"), damaged.stderr)
+        try good.write(to: URL(fileURLWithPath: path))
+        XCTAssertTrue(try run(["read", "The Tide Tables"]).stdout.contains("page 3 of"), "the place is kept")
+    }
+
+    func testADamagedCopyOnTheShelfSaysToAddAGoodOne() throws {
+        let path = shelf.home.appendingPathComponent("tide.epub").path
+        try FixtureBooks.write(to: path, identifier: "urn:uuid:damaged-2", chapters: FixtureBooks.chapters(3))
+        try run(["add", path])
+        let books = try XCTUnwrap(try run(["books", "--json"]).json() as? [[String: Any]])
+        let copy = try XCTUnwrap(books.first?["path"] as? String, "\(books)")
+        try Data("PK not really".utf8).write(to: URL(fileURLWithPath: copy))
+        let damaged = try run(["read", "The Tide Tables"], expect: 65)
+        XCTAssertTrue(damaged.stderr.contains("Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`"), damaged.stderr)
+        try run(["add", path])
+        try run(["read", "The Tide Tables"])
+    }
+}
+
+final class DamagedDownloadTests: LibraryTestCase {
+    /// The fake library's loan is no EPUB at all (its bytes are a stand-in): reading it says to download it again.
+    func testADamagedDownloadSaysToDownloadItAgain() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        try run(["download", "urn:fake:ebook-free"])
+        let damaged = try run(["read", "The Open Road"], expect: 65)
+        XCTAssertTrue(damaged.stderr.contains("Its file is damaged or cut short: download it again (`shelf download urn:fake:ebook-free`)."), damaged.stderr)
+    }
+}
