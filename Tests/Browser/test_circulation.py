@@ -1,6 +1,8 @@
 """Use cases 3 to 5: details, borrow (Get), My Books, reserve, Reservations, return and cancel; by mouse and by
 keyboard; a lost connection leaves the button waiting."""
 
+import time
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -74,6 +76,51 @@ class CirculationTests(BrowserTestCase):
         self.press(Keys.ENTER)
         self.announced("Downloading “The Open Road”")
         self.announced("“The Open Road” downloaded", timeout=60)
+
+    def last_said(self):
+        """What the polite live region says once the page has settled (a later announcement replaces an earlier one)."""
+        return self.driver.find_element(By.ID, "announcer").get_attribute("textContent")
+
+    def test_my_books_shows_and_says_what_a_download_or_return_did(self):
+        # A download the library answers with a page that is no book: My Books says why, on the page and last.
+        self.api("POST", "/api/book/borrow", {"id": "urn:fake:ebook-free"})
+        self.library.control("fault", route="fulfil", kind="garbage")
+        self.go("#/my-books")
+        self.find("[data-action=download]").click()
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "main .message.error"), message="the failure on the page")
+        failure = self.text("main .message.error")
+        self.assertIn("The Open Road", failure)
+        self.assertIn("did not finish", failure)
+        self.wait_for(lambda d: "did not finish" in self.last_said(), message="the failure said last")
+        time.sleep(0.5)
+        self.assertIn("did not finish", self.last_said(), "no later announcement drowns it")
+        self.check_page("my-books-download-failed")
+        # A return is said in the library's words, and stays said.
+        self.find("[data-action=return]").click()
+        self.wait_for_text("Returned “The Open Road”.")
+        self.wait_for(lambda d: "Returned “The Open Road”." in self.last_said(), message="the return said last")
+        time.sleep(0.5)
+        self.assertIn("Returned “The Open Road”.", self.last_said())
+        self.assertIn("Nothing on loan", self.text("main"))
+
+    def test_reservations_show_why_a_borrow_failed(self):
+        self.api("POST", "/api/book/reserve", {"id": "urn:fake:ebook-out"})
+        self.library.control("hold-ready", id="urn:fake:ebook-out")
+        self.api("POST", "/api/sync")
+        self.library.control("fault", route="borrow", kind="garbage", acts="0")
+        self.go("#/reservations")
+        self.find("[data-action=borrow]").click()
+        # The library lent nothing: the page says so, and not that no copy is free (one is waiting for the patron)
+        # nor to reserve what is already reserved.
+        self.wait_for(lambda d: d.find_elements(By.ID, "action-result"), message="the outcome on the page")
+        said = self.text("#action-result")
+        self.assertIn("Nothing was borrowed", said)
+        self.assertIn("Your hold is kept", said)
+        self.assertNotIn("reserve it", said)
+        self.assertNotIn("No copy", said)
+        self.assertEqual(said, self.last_said())
+        self.assertIn("Ready to borrow", self.text("main"), "the hold is still there")
+        self.check_page("reservations-borrow-not-lent")
 
     def test_a_lost_connection_leaves_the_button_waiting(self):
         self.details("urn:fake:ebook-free")

@@ -10,10 +10,18 @@ const announcer = document.getElementById("announcer");
 let current = { name: null, page: null };
 let routeCount = 0;
 
+let lastSaid = null;
+
 /** Says `text` to screen readers through the polite live region (the same text twice is said twice). */
 export function announce(text) {
+  lastSaid = text;
   announcer.textContent = "";
   window.setTimeout(() => { announcer.textContent = text; }, 50);
+}
+
+/** Says `text` unless it is what was said last: a page drawn again to show an outcome the button already said. */
+function announceUnlessSaid(text) {
+  if (text !== lastSaid) announce(text);
 }
 
 /** What every page gets: the API, the events, the announcer, and a way to show an error in words. */
@@ -21,6 +29,7 @@ const app = {
   api,
   events,
   announce,
+  announceUnlessSaid,
   refreshStatus,
   /** A message for a failed call: what happened and what to do. */
   explain(error) {

@@ -108,6 +108,10 @@ enum CirculationAPI {
             case "loaned": return "Borrowed \(title). It is in My Books."
             case "already-on-loan": return "\(title) is already on loan to you."
             case "open-access": return "\(title) is free to read: no loan is needed. Download it."
+            case "unavailable" where entry.availability.state == .ready:
+                // The patron's hold is waiting, yet the library lent nothing (its answer did not say it did, and
+                // asked again it still lists the hold): "no copy is free, reserve it" would be false on both counts.
+                return "The library did not lend \(title) (\(entry.availability.words)). Nothing was borrowed. Your hold is kept: try Get again."
             case "unavailable":
                 return "No copy of \(title) is free right now (\(entry.availability.words)). Nothing was borrowed; you can reserve it."
             case "reserved": return "Reserved \(title)." + (hold?.position.map { " You are number \($0) in the queue." } ?? "")

@@ -12,6 +12,16 @@ const labels = {
   download: "Download",
 };
 
+/**
+ * What an action did, as a message for a page drawn again after it (null when there is nothing to say): the words
+ * the button said, kept on the page, so a failure is seen as well as heard.
+ */
+export function outcomeMessage(result) {
+  const words = result && (result.error || result.message);
+  if (!words) return null;
+  return h("p", { id: "action-result", class: result.error ? "message error" : "message" }, words);
+}
+
 /** The buttons a title offers in its state. */
 export function actionsFor(entry) {
   const state = (entry.availability || {}).state;
@@ -39,12 +49,11 @@ export function actionButton(app, entry, action, done, extra = {}) {
     if (button.getAttribute("aria-disabled") === "true") return;
     button.setAttribute("aria-disabled", "true");
     replace(button, action === "download" ? "Downloading…" : `${label}…`);
+    // A download's events are followed before it is asked for: a small one can end before the answer comes.
+    const stopFollowing = action === "download" ? followDownload(app, entry, button, done) : null;
     try {
       const result = await app.api.post(`/api/book/${action}`, { id: entry.id, ...(extra.body || {}) });
-      if (action === "download") {
-        followDownload(app, entry, button, done);
-        return;
-      }
+      if (stopFollowing) return;
       button.removeAttribute("aria-disabled");
       replace(button, label);
       // The server says what the library did in the app's words (CirculationAPI.Outcome).
@@ -52,6 +61,7 @@ export function actionButton(app, entry, action, done, extra = {}) {
       if (words) app.announce(words);
       await done({ ...result, message: words });
     } catch (error) {
+      if (stopFollowing) stopFollowing();
       if (error instanceof OfflineError) {
         waitForConnection(app, button, run);
         return;
@@ -100,16 +110,20 @@ function followDownload(app, entry, button, done) {
     if (event.state === "done") {
       stop();
       const download = event.download || {};
-      app.announce(download.supported === false
+      const words = download.supported === false
         ? `“${entry.title}” downloaded, but shelf cannot open it (${download.protection || "an unsupported format"}).`
-        : `“${entry.title}” downloaded. It is in My Books.`);
-      await done({ downloaded: download });
+        : `“${entry.title}” downloaded. It is in My Books.`;
+      app.announce(words);
+      await done({ downloaded: download, message: words });
     } else if (event.state === "failed") {
       stop();
       button.removeAttribute("aria-disabled");
       replace(button, "Download");
-      app.announce(`The download of “${entry.title}” did not finish: ${event.message}`);
-      await done({ error: event.message });
+      const why = /[.!?]$/.test(event.message || "") ? event.message : `${event.message}.`;
+      const words = `The download of “${entry.title}” did not finish: ${why}${event.retry ? " Try Download again later." : ""}`;
+      app.announce(words);
+      await done({ error: words });
     }
   });
+  return stop;
 }

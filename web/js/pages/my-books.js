@@ -2,19 +2,22 @@
 // computer with how far it is read or listened.
 import { h, replace, day, link, count } from "../dom.js";
 import { formatWords, authors } from "../components/book.js";
-import { actionButton } from "../components/actions.js";
+import { actionButton, outcomeMessage } from "../components/actions.js";
 
 export default {
   title: "My Books",
 
-  async render(main, params, app) {
+  // `outcome`: what a button on this page did, drawn with the page again (actions.js outcomeMessage).
+  async render(main, params, app, outcome = null) {
     const [loans, shelf] = await Promise.all([app.api.get("/api/loans", { limit: 500 }), app.api.get("/api/shelf", { limit: 500 })]);
-    const again = async () => {
-      await this.render(main, params, app);
+    const again = async (result) => {
+      await this.render(main, params, app, result);
       main.querySelector("h1").focus();
     };
+    const message = outcomeMessage(outcome);
     replace(main,
       h("h1", {}, "My Books"),
+      message,
       h("h2", { id: "loans-heading" }, "On loan"),
       loans.items.length
         ? h("ul", { class: "rows", "aria-labelledby": "loans-heading" }, loans.items.map((loan) => loanRow(app, loan, again)))
@@ -23,7 +26,9 @@ export default {
       shelf.items.length
         ? h("ul", { class: "rows", "aria-labelledby": "shelf-heading" }, shelf.items.map((book) => shelfRow(book)))
         : h("p", { class: "empty" }, "No books on this computer yet. Downloaded loans and books added with ", h("code", {}, "shelf add"), " appear here."));
-    app.announce(`${count(loans.items.length, "loan")}, ${count(shelf.items.length, "book")} on this computer.`);
+    // What a button did is said last (the counts would drown it).
+    if (message) app.announceUnlessSaid(message.textContent);
+    else app.announce(`${count(loans.items.length, "loan")}, ${count(shelf.items.length, "book")} on this computer.`);
   },
 };
 
