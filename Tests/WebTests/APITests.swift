@@ -68,6 +68,23 @@ final class APITests: WebServerTestCase {
         XCTAssertEqual(loans["total"] as? Int, 1)
     }
 
+    /// A title on loan to the patron has a free copy (theirs): reserving it says it is theirs, as `shelf reserve` does,
+    /// not "a copy is free now: Get it instead" (a branch's Reserve stays on the details of a loan).
+    func testReservingYourOwnLoanSaysItIsYours() throws {
+        try addAndSignIn()
+        _ = try get("/api/catalog?format=all")  // shelf knows a title once it has seen it in the catalog
+        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        let reserve = try post("/api/book/reserve", ["id": "urn:fake:ebook-free"])
+        XCTAssertEqual(reserve.status, 200, reserve.text)
+        let outcome = try reserve.json()
+        XCTAssertEqual(outcome["result"] as? String, "already-on-loan")
+        let message = try XCTUnwrap(outcome["message"] as? String)
+        XCTAssertTrue(message.hasPrefix("“The Open Road” is already on loan to you"), message)
+        XCTAssertTrue(message.contains("Nothing was reserved"), message)
+        XCTAssertFalse(message.contains("Get it"), message)
+        XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
+    }
+
     func testAHostErrorIsAProblemDocumentWithTheCommandsWords() throws {
         let answer = try get("/api/book?id=urn:nothing")
         XCTAssertGreaterThanOrEqual(answer.status, 400)

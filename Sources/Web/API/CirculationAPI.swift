@@ -76,10 +76,14 @@ enum CirculationAPI {
         let entry: CatalogEntry
         var hold: HoldRecord?
 
-        init(result: String, entry: CatalogEntry, hold: HoldRecord? = nil) {
+        /// Whether the patron asked for a hold (an outcome's words then say nothing was reserved).
+        var reserving = false
+
+        init(result: String, entry: CatalogEntry, hold: HoldRecord? = nil, reserving: Bool = false) {
             self.result = result
             self.entry = entry
             self.hold = hold
+            self.reserving = reserving
         }
 
         init(_ borrowed: Circulation.BorrowOutcome) {
@@ -95,6 +99,9 @@ enum CirculationAPI {
             switch reserved {
             case .placed(let hold): self.init(result: "reserved", entry: hold.entry, hold: hold)
             case .alreadyReserved(let hold): self.init(result: "already-reserved", entry: hold.entry, hold: hold)
+            // Free because the copy is the patron's own loan (`shelf reserve` says the same).
+            case .availableNow(let current) where current.availability.state == .loaned:
+                self.init(result: "already-on-loan", entry: current, hold: nil, reserving: true)
             case .availableNow(let current): self.init(result: "available-now", entry: current)
             case .loaned(let loan): self.init(result: "loaned", entry: loan)
             }
@@ -106,6 +113,8 @@ enum CirculationAPI {
             let title = "“\(entry.title)”"
             switch result {
             case "loaned": return "Borrowed \(title). It is in My Books."
+            case "already-on-loan" where reserving:
+                return "\(title) is already on loan to you (\(entry.availability.words)). Nothing was reserved: download it from My Books."
             case "already-on-loan": return "\(title) is already on loan to you."
             case "open-access": return "\(title) is free to read: no loan is needed. Download it."
             case "unavailable" where entry.availability.state == .ready:
