@@ -43,7 +43,7 @@ final class Context {
 extension Command {
     /// The arguments this command takes, as its usage names them ("FILE QUERY"), when the usage has one form.
     var argumentNames: [String] {
-        guard !usage.contains(" | shelf ") else { return [] }
+        guard !usage.contains(" | shelf "), !usage.contains("\n") else { return [] }
         return usage.split(separator: " ").dropFirst(2).prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") }.map(String.init)
     }
 

@@ -70,4 +70,12 @@ final class PatronLibraryTests: LibraryTestCase {
         XCTAssertEqual(box.first?.status, 0, box.first?.stderr ?? "")
         XCTAssertTrue(try run(["books"]).stdout.contains("The Open Road"))
     }
+
+    /// A page past the catalog's last: the page asked for, not the first one missing, and which pages there are.
+    func testAPagePastTheLastSaysWhichPagesThereAre() throws {
+        try addAndLogin()
+        let result = try run(["browse", "--page", "99"], expect: 66)
+        XCTAssertTrue(result.stderr.contains("there is no page 99 of Fake Public Library: the last page is 1"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Ask for a page from 1 to 1 (--page N)."), result.stderr)
+    }
 }

@@ -14,6 +14,8 @@ final class PatronCommandLineTests: ShelfTestCase {
         XCTAssertTrue(borrow.stderr.contains("shelf borrow \"Waiting Game\""), borrow.stderr)
         let search = try run(["search", "Lighthouse", "lamp", "room"], expect: 64)
         XCTAssertTrue(search.stderr.contains("shelf search Lighthouse \"lamp room\""), search.stderr)
+        let lists = try run(["lists"], expect: 64)
+        XCTAssertTrue(lists.stderr.contains("missing arguments: shelf lists takes 1 to 2, given none"), "a usage of several forms names none: \(lists.stderr)")
         let loans = try run(["loans", "now"], expect: 64)
         XCTAssertTrue(loans.stderr.contains("shelf loans takes none, given 1: “now”"), loans.stderr)
     }

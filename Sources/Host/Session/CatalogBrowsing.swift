@@ -166,7 +166,10 @@ extension LibrarySession {
         let page = refinement.page
         if page > 1 {
             for number in 2...page {
-                guard let next = feed.next else { throw ShelfError(.noInput, "there is no page \(number); the last page is \(number - 1)") }
+                guard let next = feed.next else {
+                    throw ShelfError(.noInput, "there is no page \(page) of \(feed.title): the last page is \(number - 1)",
+                                     hint: "Ask for a page from 1 to \(number - 1) (--page N).")
+                }
                 try follow(next.href)
             }
         }
