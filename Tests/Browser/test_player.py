@@ -123,6 +123,18 @@ class PlaceTests(PlayerTestCase):
         self.assertIn("Chapter 3 of 3: The Crossing", self.driver.find_element(By.ID, "chapter-now").text)
         self.wait_for(lambda d: "The Crossing, at 1 minute" in self.polite())
 
+    def test_the_current_chapter_says_now_playing_only_while_it_plays(self):
+        self.open_player()
+        marked = lambda: self.driver.execute_script(
+            "const t = document.querySelector('#chapters button[aria-current] .title');"
+            "return t ? getComputedStyle(t, '::before').content : null;")
+        self.assertEqual(marked(), '"Current chapter: "', "paused, nothing is playing")
+        self.find("#play").click()
+        self.wait_for(lambda d: not self.audio("paused"))
+        self.wait_for(lambda d: marked() == '"Now playing: "', message="playing, the chapter says so")
+        self.find("#play").click()
+        self.wait_for(lambda d: marked() == '"Current chapter: "', message="paused again")
+
 
 class ControlsTests(PlayerTestCase):
     def test_the_sleep_timer_stops_playback_and_says_so(self):

@@ -82,6 +82,8 @@ export default {
       else if (drawn) return detach();
       const position = player.position, duration = timeline.duration;
       ui.play.textContent = player.playing ? "Pause" : "Play";
+      // The current chapter says "Now playing" only while it plays: paused, nothing does.
+      ui.chapters.classList.toggle("playing", player.playing);
       ui.back.textContent = `Back ${player.step} s`;
       ui.back.setAttribute("aria-label", `Back ${spoken(player.step)}`);
       ui.forward.textContent = `Forward ${player.step} s`;
