@@ -88,6 +88,21 @@ final class OutOfProcessPluginTests: XCTestCase {
         }
     }
 
+    /// A connector's "file" setting (readinglist.h) names a file the patron chose, anywhere: the confined child may read
+    /// it (it was "Permission denied", and a connector such as a list-export reader could not work out of process).
+    func testAConnectorReadsTheFileItsFileSettingNames() throws {
+        let elsewhere = shelf.home.appendingPathComponent("exports")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let list = elsewhere.appendingPathComponent("my-list.txt")
+        try "The Left Hand of Darkness\n".write(to: list, atomically: true, encoding: .utf8)
+        let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "list=\(list.path)"])
+        XCTAssertEqual(connect.status, 0, connect.stderr)
+        let pull = try shelf.run(["lists", "pull"])
+        XCTAssertEqual(pull.status, 0, pull.stderr)
+        let shown = try shelf.run(["lists", "show"])
+        XCTAssertTrue(shown.stdout.contains("The Left Hand of Darkness"), shown.stdout + shown.stderr)
+    }
+
     func testACrashInPullIsNamedByListsPull() throws {
         let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=crash"])
         XCTAssertEqual(connect.status, 0, connect.stderr)

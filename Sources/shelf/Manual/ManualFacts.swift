@@ -86,7 +86,7 @@ enum ManualFacts {
         or --plugin-path) runs in a child process, shelf-plugin-sandbox, started once per command; its calls cross a \
         socket and behave as in process. The child is confined before your library is loaded: it may read your plugin \
         and the folders its run path names, the system's libraries and the folder of the book it was handed (an \
-        input's neighbours, such as an audiobook's tracks, are there), and write only the plugin's data_dir and \
+        input's neighbours, such as an audiobook's tracks, are there) or of the files a connector's "file" settings name, and write only the plugin's data_dir and \
         cache_dir (plugin.h); on a kernel with Landlock any other open fails with EACCES. socket() fails: a connector reaches the network only \
         through the host's HTTP service (http.h). A call that stays silent for 30 s (SHELF_PLUGIN_TIMEOUT) is \
         stopped; a crash, an exit or a hang is one line naming the plugin and the call, and the plugin is disabled for \

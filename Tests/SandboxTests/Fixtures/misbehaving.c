@@ -6,7 +6,8 @@
  *     SNOOP <path>
  * naming files the plugin tries to read when it opens the book, as a stranger's plugin might: the outcome of each
  * attempt, of a socket() and of a write to its own data folder goes into the manifest's "description". The
- * reading-list side ("misbehaving-list") does to `pull` what its connection setting "pull" says.
+ * reading-list side ("misbehaving-list") does to `pull` what its connection setting "pull" says, and pulls the first
+ * line of the file its setting "list" (a "file" setting) names as a title.
  * Never install it. SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include <shelf/shelf.h>
@@ -216,6 +217,7 @@ static const shelf_search_v1 search_table = { sizeof search_table, search };
 
 struct shelf_connection {
     char pull[16];
+    char list[1024];    /* the "list" setting, a file: its first line is the title pulled */
 };
 
 static shelf_status describe(const char *service, const shelf_writer *out, shelf_error *err)
@@ -223,7 +225,8 @@ static shelf_status describe(const char *service, const shelf_writer *out, shelf
     if (strcmp(service, "misbehaving-list") != 0) return shelf_error_set(err, SHELF_E_NOT_FOUND, NULL, "no service %s", service);
     return shelf_write_string(out, "{\"service\":\"misbehaving-list\",\"name\":\"Misbehaving list\",\"pull\":true,"
                                    "\"pushRead\":false,\"pushToRead\":false,\"authorization\":\"none\","
-                                   "\"settings\":[{\"key\":\"pull\",\"label\":\"What pull does\",\"required\":false,\"secret\":false}]}");
+                                   "\"settings\":[{\"key\":\"pull\",\"label\":\"What pull does\",\"required\":false,\"secret\":false},"
+                                   "{\"key\":\"list\",\"label\":\"A list file\",\"required\":false,\"type\":\"file\"}]}");
 }
 
 static shelf_status connect_list(const char *service, const char *settings, shelf_connection **out, shelf_error *err)
@@ -233,17 +236,27 @@ static shelf_status connect_list(const char *service, const char *settings, shel
     (void)service; (void)err;
     /* Whitespace in a scanf format matches any amount, none included. */
     if (at && sscanf(at, "\"pull\" : \"%15[a-z]\"", c->pull) != 1) c->pull[0] = 0;
+    at = settings ? strstr(settings, "\"list\"") : NULL;
+    if (at && sscanf(at, "\"list\" : \"%1023[^\"]\"", c->list) != 1) c->list[0] = 0;
     *out = c;
     return SHELF_OK;
 }
 
 static shelf_status pull(shelf_connection *c, const char *options, const shelf_writer *out, shelf_error *err)
 {
-    (void)options; (void)err;
+    char title[128] = "Pippi Longstocking";
+    (void)options;
     misbehave(c->pull);
-    return shelf_write_string(out, "{\"shelves\":[{\"id\":\"to-read\",\"name\":\"to-read\",\"count\":1}],\"entries\":["
-                                   "{\"title\":\"Pippi Longstocking\",\"authors\":[\"Astrid Lindgren\"],\"shelf\":\"to-read\","
-                                   "\"identifiers\":{\"isbn13\":\"9780142402498\"}}]}");
+    if (c->list[0]) {
+        FILE *f = fopen(c->list, "r");
+        if (f == NULL) return shelf_error_set(err, SHELF_E_IO, c->list, "cannot read %s: %s", c->list, strerror(errno));
+        if (fgets(title, sizeof title, f) == NULL) title[0] = 0;
+        title[strcspn(title, "\"\\\n")] = 0;
+        fclose(f);
+    }
+    shelf_write_string(out, "{\"shelves\":[{\"id\":\"to-read\",\"name\":\"to-read\",\"count\":1}],\"entries\":[{\"title\":\"");
+    shelf_write_string(out, title);
+    return shelf_write_string(out, "\",\"authors\":[\"Astrid Lindgren\"],\"shelf\":\"to-read\",\"identifiers\":{\"isbn13\":\"9780142402498\"}}]}");
 }
 
 static shelf_status push(shelf_connection *c, const char *entries, const shelf_writer *out, shelf_error *err)

@@ -61,12 +61,12 @@ final class RemotePlugin: @unchecked Sendable {
         defer { lock.unlock() }
         let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment)
         defer { child.stop() }
-        let answer = try load(child, inputFolder: nil, writeRoots: [])
+        let answer = try load(child, inputFolders: [], writeRoots: [])
         return buildDescriptor(answer)
     }
 
-    private func load(_ child: PluginChild, inputFolder: String?, writeRoots: [String]) throws -> ChannelMessage {
-        let reads = [(path as NSString).deletingLastPathComponent] + SandboxExecutable.runtimeFolders + [inputFolder].compactMap { $0 }
+    private func load(_ child: PluginChild, inputFolders: [String], writeRoots: [String]) throws -> ChannelMessage {
+        let reads = [(path as NSString).deletingLastPathComponent] + SandboxExecutable.runtimeFolders + inputFolders
         let answer: ChannelMessage
         do {
             answer = try child.call(SHELF_OP_LOAD, [.string(path), .string(reads.joined(separator: "\n")),
@@ -159,8 +159,13 @@ final class RemotePlugin: @unchecked Sendable {
 
     /// The child whose confinement lets it read `inputFolder` (nil for calls without an input: connectors).
     func child(for inputFolder: String?) throws -> PluginChild {
+        try child(reading: inputFolder.map { [$0] } ?? [])
+    }
+
+    /// A child that may read `inputFolders` besides the plugin's own: one child for each set of folders.
+    func child(reading inputFolders: [String]) throws -> PluginChild {
         if let failure { throw RemoteCallFailure(line: failure) }
-        let key = inputFolder ?? ""
+        let key = inputFolders.joined(separator: "\n")
         if let child = children[key], child.end == nil { return child }
         let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment)
         var writeRoots: [String] = []
@@ -168,7 +173,7 @@ final class RemotePlugin: @unchecked Sendable {
             writeRoots = [String(cString: data), String(cString: cache)]
         }
         do {
-            _ = try load(child, inputFolder: inputFolder, writeRoots: writeRoots)
+            _ = try load(child, inputFolders: inputFolders, writeRoots: writeRoots)
             if host != nil {
                 let answer = try call(child, SHELF_OP_INIT, [.string(writeRoots.first), .string(writeRoots.last), .string(ShelfVersion.string)],
                                       what: "init")

@@ -308,6 +308,22 @@ enum RemoteTables {
 
     // MARK: shelf.readinglist/1
 
+    /// The folders of the files a connection's "file" settings name (readinglist.h: the patron chose them, and the host
+    /// checked each is a readable file): the child that holds the connection may read them, as a book's child reads the
+    /// book's folder. Which settings are files the connector's own `describe` says.
+    static func fileSettingFolders(_ plugin: RemotePlugin, service: String, settings: String?) throws -> [String] {
+        guard let settings, let values = try? JSONSerialization.jsonObject(with: Data(settings.utf8)) as? [String: Any],
+              !values.isEmpty else { return [] }
+        let described = try plugin.call(try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(service)],
+                                        what: "describe (service \(service))")
+        guard described.status == SHELF_OK, let text = described.string(3),
+              let description = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let declared = description["settings"] as? [[String: Any]] else { return [] }
+        let files = declared.filter { $0["type"] as? String == "file" }.compactMap { $0["key"] as? String }
+        let folders = files.compactMap { values[$0] as? String }.filter { $0.hasPrefix("/") }.map { folder(of: $0) }
+        return Array(Set(folders)).sorted()
+    }
+
     nonisolated(unsafe) static let readingList: UnsafeMutablePointer<shelf_readinglist_v1> = {
         let t = UnsafeMutablePointer<shelf_readinglist_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_readinglist_v1())
@@ -326,7 +342,7 @@ enum RemoteTables {
             let name = string(service) ?? ""
             var child: PluginChild?
             let (status, answer) = perform(plugin, err) {
-                child = try plugin.child(for: nil)
+                child = try plugin.child(reading: try fileSettingFolders(plugin, service: name, settings: string(settings)))
                 return try plugin.call(child!, SHELF_OP_LIST_CONNECT, [.string(name), .string(string(settings))],
                                        what: "connect (service \(name))")
             }
