@@ -78,4 +78,21 @@ final class PatronLibraryTests: LibraryTestCase {
         XCTAssertTrue(result.stderr.contains("there is no page 99 of Fake Public Library: the last page is 1"), result.stderr)
         XCTAssertTrue(result.stderr.contains("Ask for a page from 1 to 1 (--page N)."), result.stderr)
     }
+
+    /// A return or a hold cancelled while the library cannot be reached: said to have changed nothing, anywhere, so
+    /// that running it again is safe; the loan and the hold stay stored.
+    func testAReturnThatNeverReachedTheLibrarySaysNothingChanged() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        try run(["reserve", "urn:fake:ebook-out"])
+        library.stop()
+        for arguments in [["return", "urn:fake:ebook-free"], ["cancel-hold", "urn:fake:ebook-out"]] {
+            let result = try run(arguments, expect: 75)
+            XCTAssertTrue(result.stderr.contains("The request never reached the library, so nothing was changed there or here."),
+                          "\(arguments): \(result.stderr)")
+        }
+        XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1)
+        XCTAssertEqual(try XCTUnwrap(try run(["holds", "--json"]).json() as? [Any]).count, 1)
+    }
 }

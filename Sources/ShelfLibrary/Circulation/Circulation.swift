@@ -353,7 +353,11 @@ public final class Circulation {
         } catch let error as HTTPError {
             switch error.kind {
             case .cannotConnect, .cannotResolveHost, .invalidRequest, .unsupportedScheme, .tls:
-                throw CatalogClient.shelfError(error)
+                // The patron is told what became of what they asked: nothing, anywhere, so running it again is safe.
+                var unsent = CatalogClient.shelfError(error)
+                unsent.hint = "The request never reached the library, so nothing was changed there or here. "
+                    + "Check your connection and run the same command again."
+                throw unsent
             default:
                 return .lost
             }
