@@ -122,6 +122,18 @@ class CirculationTests(BrowserTestCase):
         self.assertIn("Ready to borrow", self.text("main"), "the hold is still there")
         self.check_page("reservations-borrow-not-lent")
 
+    def test_a_refusal_reads_as_sentences(self):
+        # The host's words (a command line's "shelf: the library's answer ...: nothing was borrowed") and its hint are
+        # two sentences on the page, not "nothing was borrowed Try again later."
+        self.library.control("fault", route="borrow", kind="garbage", acts="0")
+        self.details("urn:fake:ebook-more")
+        self.find("[data-action=borrow]").click()
+        self.wait_for(lambda d: d.find_element(By.ID, "action-result").is_displayed(), message="the outcome")
+        said = self.text("#action-result")
+        self.assertTrue(said.startswith("The library's answer about “Northern Lights Atlas” could not be read"), said)
+        self.assertIn("nothing was borrowed. Try again later.", said)
+        self.assertEqual(said, self.last_said())
+
     def test_a_lost_connection_leaves_the_button_waiting(self):
         self.details("urn:fake:ebook-free")
         self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
