@@ -109,9 +109,7 @@ final class BrokenPluginTests: XCTestCase {
             let info = try shelf.run(["info", book.path])
             XCTAssertEqual(info.status, 69, info.stderr)
             XCTAssertTrue(info.stderr.contains("no installed plugin opens"), info.stderr)
-            XCTAssertTrue(info.stderr.contains("2 plugin files were refused ("), info.stderr)
-            XCTAssertTrue(info.stderr.contains("libshelf-broken-abi.so"), info.stderr)
-            XCTAssertTrue(info.stderr.contains("`shelf plugins` says why."), info.stderr)
+            XCTAssertTrue(info.stderr.contains("and why libshelf-broken-abi.so, libshelf-broken-noentry.so were refused."), info.stderr)
         }
     }
 

@@ -29,10 +29,9 @@ public struct FormatRouter {
         // A plugin that was refused may be the very one meant for this file (built for another ABI, say): its author
         // or the patron who installed it learns so here, not only by thinking to run `shelf plugins`.
         let refused = registry.refused.map { ($0.path as NSString).lastPathComponent }
-        let also = refused.isEmpty ? "" : " \(refused.count == 1 ? "A plugin file was" : "\(refused.count) plugin files were") refused "
-            + "(\(refused.joined(separator: ", "))): `shelf plugins` says why."
+        let also = refused.isEmpty ? "" : ", and why \(refused.joined(separator: ", ")) \(refused.count == 1 ? "was" : "were") refused"
         throw ShelfError(.unavailable, "no installed plugin opens \(what)", subject: input.path,
-                         hint: "`shelf plugins` lists the installed plugins and the formats they open." + also)
+                         hint: "`shelf plugins` lists the installed plugins and the formats they open\(also).")
     }
 
     public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput) -> Int32 {
