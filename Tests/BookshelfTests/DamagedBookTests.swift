@@ -32,6 +32,21 @@ final class DamagedBookTests: ShelfTestCase {
     }
 }
 
+/// A book file named to `shelf read` before it is on the shelf: said so, with the command that puts it there.
+final class BookFileNotOnTheShelfTests: ShelfTestCase {
+    func testReadingAFileNotOnTheShelfSaysToAddIt() throws {
+        let path = shelf.home.appendingPathComponent("tide.epub").path
+        try FixtureBooks.write(to: path, identifier: "urn:uuid:not-yet-1", chapters: FixtureBooks.chapters(2))
+        let result = try run(["read", path], expect: 66)
+        XCTAssertTrue(result.stderr.contains("\(path) is not on the shelf yet"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("Put it there with `shelf add \(path)`"), result.stderr)
+        try run(["add", path])
+        try run(["read", path])
+        let missing = try run(["read", "No Such Title"], expect: 66)
+        XCTAssertTrue(missing.stderr.contains("no book on the shelf is called \"No Such Title\""), missing.stderr)
+    }
+}
+
 final class DamagedDownloadTests: LibraryTestCase {
     /// The fake library's loan is no EPUB at all (its bytes are a stand-in): reading it says to download it again.
     func testADamagedDownloadSaysToDownloadItAgain() throws {

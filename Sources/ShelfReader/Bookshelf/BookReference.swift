@@ -19,6 +19,13 @@ public enum BookReference {
                             confirm: ((ShelfBook) -> Bool)? = nil) throws -> ShelfBook {
         let (candidates, exact) = try self.matches(text, in: database)
         if candidates.isEmpty {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: absolutePath(text), isDirectory: &isFolder), !isFolder.boolValue {
+                // A book file the patron has, not yet on the shelf: the one command that puts it there.
+                let typed = text.contains(" ") ? "\"\(text)\"" : text
+                throw ShelfError(.noInput, "\(text) is not on the shelf yet", subject: nil,
+                                 hint: "Put it there with `shelf add \(typed)`, then run this again (a title or part of it will do).")
+            }
             throw ShelfError(.noInput, "no book on the shelf is called \"\(DisplayText.oneLine(text))\"", subject: nil,
                              hint: "`shelf books` lists the shelf; `shelf add FILE` puts a book on it.")
         }
