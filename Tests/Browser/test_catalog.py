@@ -97,3 +97,18 @@ class CatalogTests(BrowserTestCase):
         self.press(Keys.ENTER)
         self.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "main h1").text == "Sound of Rivers")
         self.assertEqual(self.focused().text, "Sound of Rivers", "the new page's heading has focus")
+
+    def test_back_to_the_catalog_keeps_the_search_and_the_tab(self):
+        # A patron searches Audiobooks, opens a result, and goes back by the page's own link: the search and the tab
+        # are still there (README: format tabs stay selected while you browse and search).
+        self.tab("audiobook").click()
+        self.announced("titles loaded in Audiobooks")
+        search = self.find("#catalog-search")
+        search.send_keys("Harbour", Keys.ENTER)
+        self.wait_for_text("1 result for “Harbour” in Audiobooks.", "#catalog-summary")
+        self.driver.find_element(By.LINK_TEXT, "Quiet Harbour").click()
+        self.wait_for(lambda d: d.find_element(By.CSS_SELECTOR, "main h1").text == "Quiet Harbour")
+        self.driver.find_element(By.LINK_TEXT, "Back to the catalog").click()
+        self.wait_for_text("1 result for “Harbour” in Audiobooks.", "#catalog-summary")
+        self.assertEqual(self.find("#catalog-search").get_attribute("value"), "Harbour")
+        self.assert_chosen("audiobook")

@@ -3,6 +3,7 @@
 import { h, replace, day, link } from "../dom.js";
 import { cover, formatWords, availabilityWords, authors } from "../components/book.js";
 import { actionsFor, actionButton } from "../components/actions.js";
+import { catalogAddress } from "./catalog.js";
 
 export default {
   title: "Title details",
@@ -61,7 +62,7 @@ export default {
     ] : [];
 
     replace(main,
-      h("p", {}, h("a", { href: "#/catalog" }, "Back to the catalog")),
+      h("p", {}, h("a", { href: catalogAddress() }, "Back to the catalog")),
       h("h1", {}, entry.title),
       h("div", { class: "details" },
         cover(entry, "large"),

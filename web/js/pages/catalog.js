@@ -12,6 +12,17 @@ const defaultTabs = [
 
 let state = null;
 
+const REMEMBERED = "shelf.catalog";
+
+function rememberCatalog(address) {
+  try { sessionStorage.setItem(REMEMBERED, address); } catch { /* storage refused: the link goes to the catalog */ }
+}
+
+/** The catalog as the patron last left it in this tab (its search, format tab and filter), for a way back to it. */
+export function catalogAddress() {
+  try { return sessionStorage.getItem(REMEMBERED) || "#/catalog"; } catch { return "#/catalog"; }
+}
+
 export default {
   title: "Catalog",
 
@@ -88,8 +99,11 @@ async function load({ announceAll }) {
   const request = ++state.request;
   const app = state.app;
   state.panel.setAttribute("aria-busy", "true");
-  // The address says what is shown, without a new history entry per tab.
-  history.replaceState(null, "", link("catalog", { format: state.format, q: state.q, available: state.available ? "true" : "" }));
+  // The address says what is shown, without a new history entry per tab; a title's "Back to the catalog" goes
+  // back to it (the search and the tab as they were).
+  const address = link("catalog", { format: state.format, q: state.q, available: state.available ? "true" : "" });
+  history.replaceState(null, "", address);
+  rememberCatalog(address);
   let result;
   try {
     result = await app.api.get("/api/catalog", { format: state.format, q: state.q, available: state.available ? "true" : "" });
