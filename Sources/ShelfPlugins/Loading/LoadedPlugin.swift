@@ -72,7 +72,7 @@ public final class LoadedPlugin: @unchecked Sendable {
             do {
                 return (raw, try PluginDescriptor.read(raw))
             } catch {
-                throw LoadFailure(path: path, reason: "refused: \(error)")
+                throw LoadFailure(path: path, reason: "\(error)")
             }
         }
         guard let library = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
@@ -92,7 +92,7 @@ public final class LoadedPlugin: @unchecked Sendable {
             return (raw, try PluginDescriptor.read(raw))
         } catch {
             dlclose(library)
-            throw LoadFailure(path: path, reason: "refused: \(error)")
+            throw LoadFailure(path: path, reason: "\(error)")
         }
     }
 
@@ -165,7 +165,7 @@ public final class LoadedPlugin: @unchecked Sendable {
         let status = initialise(host, &error)
         guard status == SHELF_OK else {
             let message = PluginCall.message(of: &error)
-            throw LoadFailure(path: path, reason: "refused: init failed: \(message.isEmpty ? PluginCallError.name(of: status) : message)")
+            throw LoadFailure(path: path, reason: "init failed: \(message.isEmpty ? PluginCallError.name(of: status) : message)")
         }
     }
 

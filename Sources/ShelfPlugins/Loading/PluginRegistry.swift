@@ -34,11 +34,11 @@ public final class PluginRegistry: @unchecked Sendable {
                     }
                 }
                 if let first = plugins.first(where: { $0.descriptor.id == plugin.descriptor.id }) {
-                    refused.append(.init(path: path, reason: "refused: id \(plugin.descriptor.id) is already provided by \(first.path)"))
+                    refused.append(.init(path: path, reason: "id \(plugin.descriptor.id) is already provided by \(first.path)"))
                     continue
                 }
                 if !plugin.descriptor.mediaTypes.isEmpty && !plugin.isFormatPlugin {
-                    refused.append(.init(path: path, reason: "refused: declares media types but offers no \(KnownExtension.all[0].id)"))
+                    refused.append(.init(path: path, reason: "declares media types but offers no \(KnownExtension.all[0].id)"))
                     continue
                 }
                 try plugin.initialise(directories: directories)
