@@ -103,6 +103,30 @@ final class TerminalReaderTests: BookshelfTestCase {
                        "the terminal's search lands where `read --search` does")
     }
 
+    /// The table of contents says in words which entry the page is in and which one is chosen, not by reverse video
+    /// alone, which a screen reader does not read out.
+    func testTheContentsSayWhereYouAreAndWhatIsChosenInWords() throws {
+        let chapters = FixtureBooks.chapters(3)
+        try ok(["add", try fixture(chapters: chapters)])
+        let terminal = try TerminalSession(["read", "Tide"], environment: shelf.environment, columns: 80, rows: 40)
+        XCTAssertTrue(terminal.wait(for: "Chapter 1 · page 2 of"), terminal.output)
+        var mark = terminal.mark
+        terminal.type("t")
+        XCTAssertTrue(terminal.wait(for: ", you are here", since: mark), terminal.output(since: mark))
+        Thread.sleep(forTimeInterval: 0.2)
+        var rows = Self.drawnRows(terminal.output(since: mark))
+        XCTAssertTrue(rows.contains { $0.hasPrefix("▸ ") && $0.contains("Chapter 1") && $0.hasSuffix(", you are here") }, "\(rows)")
+        mark = terminal.mark
+        terminal.type("\u{1B}[B")
+        XCTAssertTrue(terminal.wait(for: "▸ ", since: mark), terminal.output(since: mark))
+        Thread.sleep(forTimeInterval: 0.2)
+        rows = Self.drawnRows(terminal.output(since: mark))
+        XCTAssertTrue(rows.contains { $0.hasPrefix("▸ ") && $0.contains("Chapter 2") }, "\(rows)")
+        XCTAssertTrue(rows.contains { $0.hasPrefix("  ") && $0.contains("Chapter 1") && $0.hasSuffix(", you are here") }, "\(rows)")
+        terminal.type("\u{1B}q")
+        XCTAssertEqual(terminal.finish(), 0, terminal.output)
+    }
+
     /// With a move, or without a terminal, `read` prints one page as before.
     func testWithAMoveItPrintsOnePage() throws {
         try ok(["add", try fixture()])

@@ -207,9 +207,12 @@ final class TerminalReader {
             message = "This book has no table of contents."
             return
         }
-        let items = toc.map { String(repeating: "  ", count: $0.depth) + "\($0.number). " + DisplayText.oneLine($0.title)
-            + ($0.page.map { " (page \($0))" } ?? "") }
         let current = toc.lastIndex { ($0.page ?? Int.max) <= page.number } ?? 0
+        // The current entry is said in words, as `listen` says "(playing)": reverse video alone reaches no screen reader.
+        let items = toc.enumerated().map { index, entry in
+            String(repeating: "  ", count: entry.depth) + "\(entry.number). " + DisplayText.oneLine(entry.title)
+                + (entry.page.map { " (page \($0))" } ?? "") + (index == current ? ", you are here" : "")
+        }
         guard let chosen = choose(items, title: "Contents", initial: current) else { return }
         try move(.tableOfContents(toc[chosen].number))
     }
@@ -237,7 +240,9 @@ final class TerminalReader {
         while true {
             let visible = max(1, screen.textRows - 2)
             let top = min(max(0, selected - visible / 2), max(0, items.count - visible))
-            let shown = [title + " — ↑ ↓ choose, Enter go, Esc back", ""] + items[top..<min(items.count, top + visible)]
+            // The chosen row is marked by a sign as well as reverse video, for a screen reader and a screen without it.
+            let rows = (top..<min(items.count, top + visible)).map { ($0 == selected ? "▸ " : "  ") + items[$0] }
+            let shown = [title + " — ↑ ↓ choose, Enter go, Esc back", ""] + rows
             screen.draw(shown, status: page.status, highlight: selected - top + 2)
             guard let key = keys.next() else { return nil }
             switch key {
