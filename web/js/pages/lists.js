@@ -1,11 +1,13 @@
 // Reading lists and the wish list: wished titles with their availability at the library in words, and the
 // entries pulled from reading-list services.
 import { h, replace, link, count } from "../dom.js";
+import { outcomeMessage } from "../components/actions.js";
 
 export default {
   title: "Reading lists",
 
-  async render(main, params, app) {
+  // `outcome`: what the form did, drawn with the page again (actions.js outcomeMessage).
+  async render(main, params, app, outcome = null) {
     const [wishlist, lists] = await Promise.all([app.api.get("/api/wishlist"), app.api.get("/api/lists")]);
     const wishes = wishlist.wishes || [];
     const entries = lists.entries || [];
@@ -13,20 +15,28 @@ export default {
     const author = h("input", { type: "text", id: "wish-author" });
     const form = h("form", { class: "inline-form", onsubmit: async (event) => {
       event.preventDefault();
+      const old = form.querySelector(".error");
+      if (old) old.remove();
+      const refuse = (words) => {
+        // Beside the form, seen as well as heard.
+        form.append(h("p", { class: "error" }, words));
+        app.announce(words);
+      };
+      if (!title.value.trim()) return refuse("Type a title or an ISBN to wish for.");
       try {
         const wish = await app.api.post("/api/wishlist", { title: title.value.trim(), author: author.value.trim() });
-        app.announce(`Added “${wish.title}” to your wish list. ${wish.words || ""}`);
-        await this.render(main, params, app);
+        await this.render(main, params, app, { message: `Added “${wish.title}” to your wish list. ${wish.words || ""}`.trim() });
         main.querySelector("#wish-title").focus();
       } catch (error) {
-        app.announce(app.explain(error));
+        refuse(app.explain(error));
       }
     } },
       h("div", { class: "field" }, h("label", { for: "wish-title" }, "Title or ISBN"), title),
       h("div", { class: "field" }, h("label", { for: "wish-author" }, "Author (optional)"), author),
       h("button", { type: "submit" }, "Add to wish list"));
 
-    replace(main, h("h1", {}, "Reading lists"),
+    const message = outcomeMessage(outcome);
+    replace(main, h("h1", {}, "Reading lists"), message,
       h("h2", { id: "wish-heading" }, "Wish list"),
       wishes.length
         ? h("ul", { class: "rows", "aria-labelledby": "wish-heading" }, wishes.map((wish) => h("li", {},
@@ -45,6 +55,8 @@ export default {
               entry.authors && entry.authors.length ? h("p", { class: "authors" }, `by ${entry.authors.join(", ")}`) : null),
             h("p", {}, `${entry.service} · ${entry.shelf || ""}`))))
         : h("p", { class: "empty" }, "No reading lists yet: connect Goodreads or Google Books with ", h("code", {}, "shelf lists connect"), "."));
-    if (wishes.length) app.announce(`${count(wishes.length, "wished title")}.`);
+    // What the form did is said last (the count would drown it).
+    if (message) app.announce(message.textContent);
+    else if (wishes.length) app.announce(`${count(wishes.length, "wished title")}.`);
   },
 };
