@@ -40,7 +40,11 @@ final class PluginKitTests: XCTestCase {
         let (status, output) = try run("make", ["-C", root.path, "install-plugin-kit", "PREFIX=\(prefix.path)"])
         XCTAssertEqual(status, 0, output)
         for file in ["include/shelf/plugin.h", "include/shelf/format.h", "include/shelf/helper.h", "lib/libshelf-plugin.a",
-                     "lib/libshelf-plugin.so.1", "lib/libshelf-plugin.so", "bin/shelf-plugin-host", "lib/pkgconfig/shelf-plugin.pc"] {
+                     "lib/libshelf-plugin.so.1", "lib/libshelf-plugin.so", "bin/shelf-plugin-host", "lib/pkgconfig/shelf-plugin.pc",
+                     // What helper.h and shelf-plugin(7) point an author with the kit alone to (they named docs/ and
+                     // Examples/ of a source tree the author does not have).
+                     "share/doc/shelf-plugin-dev/plugin-library.md", "share/doc/shelf-plugin-dev/examples/gemini-plugin/gemini.c",
+                     "share/doc/shelf-plugin-dev/examples/text-plugin/Makefile", "share/doc/shelf-plugin-dev/examples/readinglist-plugin/tsvlist.c"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) is installed")
         }
     }
@@ -87,6 +91,21 @@ final class PluginKitTests: XCTestCase {
         XCTAssertEqual(hostStatus, 0, hostOutput)
         XCTAssertTrue(hostOutput.contains("manifest   \"Harbour Notes\", 4 reading-order items"), hostOutput)
         XCTAssertTrue(hostOutput.hasSuffix("0 contract breaches\n"), hostOutput)
+    }
+
+    /// The installed text plugin example builds with its own Makefile against the installed kit, outside shelf's tree.
+    func testTheInstalledExampleBuildsAgainstTheInstalledKit() throws {
+        try installKit()
+        let example = shelf.home.appendingPathComponent("my-plugins")
+        try FileManager.default.copyItem(at: prefix.appendingPathComponent("share/doc/shelf-plugin-dev/examples"), to: example)
+        let (status, output) = try run("make", ["-s", "-C", example.appendingPathComponent("text-plugin").path],
+                                       environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
+        XCTAssertEqual(status, 0, output)
+        let library = example.appendingPathComponent("text-plugin/libshelf-text.so")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: library.path), output)
+        let result = try shelf.run(["info", example.appendingPathComponent("text-plugin/samples/clockmakers-daughter.txt").path,
+                                    "--plugin-path", library.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
     }
 
     func testTheStaticLibraryGoesInsideThePluginHidden() throws {

@@ -79,7 +79,10 @@ enum ManualFacts {
         bugs and builds Locators, manifests, render settings and reading-list entries. `pkg-config --cflags --libs \
         shelf-plugin` links the shared library; `pkg-config --variable=staticlib shelf-plugin` carries it inside the \
         plugin. `shelf-plugin-host PLUGIN.so FILE` is a stand-in host that calls every capability and prints what came \
-        back, under valgrind if you like, without shelf. On Debian the kit is in the shelf-plugin-dev package.
+        back, under valgrind if you like, without shelf. PREFIX/share/doc/shelf-plugin-dev holds the guide \
+        (plugin-library.md: a whole format plugin in under 150 lines) and examples/ (a format plugin for text books, \
+        a connector), each building with `make` against the installed kit. On Debian the kit is in the \
+        shelf-plugin-dev package.
         """),
         ("WHERE A PLUGIN RUNS", """
         The plugins shelf ships run in shelf's own process. Every other plugin (yours, from ~/.local/lib/shelf/plugins \

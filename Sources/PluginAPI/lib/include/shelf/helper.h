@@ -15,9 +15,11 @@
  * links the shared library (with its folder as run path); for a plugin that carries everything in
  * one file, link `$(pkg-config --variable=staticlib shelf-plugin)` instead of `--libs`. Either way
  * the plugin still exports only shelf_plugin_entry. A whole format plugin of under 150 lines written
- * with this library is in docs/plugin-library.md (Examples/gemini-plugin/gemini.c in shelf's
- * source), and `shelf-plugin-host PLUGIN SAMPLE` runs a plugin without shelf, under valgrind or a
- * sanitizer if you like.
+ * with this library is in plugin-library.md, installed with this header in
+ * PREFIX/share/doc/shelf-plugin-dev/ (docs/ in shelf's source) beside examples/: that plugin
+ * (gemini-plugin), a complete one for text books (text-plugin) and a connector (readinglist-plugin),
+ * each with a Makefile that builds against the installed kit. `shelf-plugin-host PLUGIN SAMPLE` runs
+ * a plugin without shelf, under valgrind or a sanitizer if you like.
  *
  * Conventions: functions never abort and never print. Writing goes into a `shelf_out` whose first
  * error sticks (later writes do nothing), so a call writes everything and checks once at the end
