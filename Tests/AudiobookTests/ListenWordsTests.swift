@@ -21,6 +21,19 @@ final class ListenWordsTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("1 chapters"), r.stdout)
     }
 
+    /// `g` and a chapter number that is not there says which chapters there are; Enter with none, or Escape, chooses
+    /// none and says so; a key other than a digit leaves the choosing and does what it always does (`c` lists them).
+    func testGoingToAChapterThatIsNotThereSaysWhichThereAre() throws {
+        let url = try AudioFixtures.mp3Book()
+        let r = try process.run(["listen", url.path, "--null"], stdin: Data("g99\ng\ng\u{1B}cq".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("There is no chapter 99: the chapters are 1 to "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("(c lists them, g chooses again)."), r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "No chapter chosen.").count - 1, 2, r.stdout)
+        XCTAssertTrue(r.stdout.contains("1. One, at 0:00"), "c after Escape lists the chapters: \(r.stdout)")
+        XCTAssertFalse(r.stdout.contains("No chapter ."), r.stdout)
+    }
+
     /// The WAV file cannot grow past a size limit (SIGXFSZ ignored, so the write fails with EFBIG as on a full
     /// disk): playback stops, the error is said once on standard error and shelf ends with EX_IOERR (74) by itself,
     /// with no key after the error (standard input stays open; a player that waits for a key is told q after 60 s,

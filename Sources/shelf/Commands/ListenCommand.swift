@@ -101,24 +101,38 @@ final class TerminalPlayer: @unchecked Sendable {
         var number = ""
         var choosing = false
         while let key = keys.next(stop: { self.finished }) {
+            if choosing {
+                // Typing a chapter's number: digits, Backspace, Enter to go; Escape or any other key leaves it, and
+                // that key then does what it always does (c lists the chapters, q quits).
+                switch key {
+                case .character(let d) where d.isNumber: number.append(d); continue
+                case .backspace: if !number.isEmpty { number.removeLast() }; continue
+                case .enter:
+                    choosing = false
+                    defer { number = "" }
+                    let count = session.chapters.count
+                    if let i = Int(number), session.chapters.indices.contains(i - 1) {
+                        if session.goToChapter(i - 1) { say() } else { say("Chapter \(i) is still downloading and cannot be chosen yet.") }
+                    } else if number.isEmpty {
+                        say("No chapter chosen.")
+                    } else {
+                        say("There is no chapter \(number): " + (count == 1 ? "the book has one" : "the chapters are 1 to \(count)")
+                            + " (c lists them, g chooses again).")
+                    }
+                    continue
+                default:
+                    choosing = false
+                    number = ""
+                    say("No chapter chosen.")
+                    if case .escape = key { continue }
+                }
+            }
             let c: Character
             switch key {
             case .character(let typed): c = typed
-            case .enter: c = "\n"
-            case .right where !choosing: session.skipForward(); say(); continue
-            case .left where !choosing: session.skipBackward(); say(); continue
+            case .right: session.skipForward(); say(); continue
+            case .left: session.skipBackward(); say(); continue
             default: continue
-            }
-            if choosing {
-                if c.isNumber { number.append(c); continue }
-                choosing = false
-                if let i = Int(number), session.chapters.indices.contains(i - 1) {
-                    if session.goToChapter(i - 1) { say() } else { say("Chapter \(i) is still downloading and cannot be chosen yet.") }
-                } else {
-                    say("No chapter \(number).")
-                }
-                number = ""
-                continue
             }
             switch c {
             case " ", "p": session.togglePlay(); say()
@@ -143,7 +157,7 @@ final class TerminalPlayer: @unchecked Sendable {
                 case nil: say("Sleep timer off.")
                 }
             case "c": listChapters()
-            case "g": choosing = true; say("Type a chapter number and press Enter.")
+            case "g": choosing = true; say("Type a chapter number and press Enter (Escape: none).")
             case "t": say()
             case "h", "?": say("Keys: space play or pause; f and b skip; period and comma 5 seconds; n and [ chapters; c list; g go to chapter; plus and minus speed; v and V volume; z sleep timer; t status; q quit.")
             default: break
