@@ -32,6 +32,8 @@ final class ListenWordsTests: XCTestCase {
         XCTAssertEqual(r.stdout.components(separatedBy: "No chapter chosen.").count - 1, 2, r.stdout)
         XCTAssertTrue(r.stdout.contains("1. One, at 0:00"), "c after Escape lists the chapters: \(r.stdout)")
         XCTAssertFalse(r.stdout.contains("No chapter ."), r.stdout)
+        XCTAssertTrue(r.stdout.contains("1. One, at 0:00 (you are here, paused)"), "paused is not playing: \(r.stdout)")
+        XCTAssertFalse(r.stdout.contains("(playing)"), r.stdout)
     }
 
     /// The WAV file cannot grow past a size limit (SIGXFSZ ignored, so the write fails with EFBIG as on a full

@@ -170,7 +170,7 @@ final class TerminalPlayer: @unchecked Sendable {
         for c in session.chapters {
             let start = session.start(of: c)
             var line = String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
-            if c.index == current { line += " (playing)" }
+            if c.index == current { line += session.state.playing ? " (playing)" : " (you are here, paused)" }
             if !session.isPlayable(c) { line += " (still downloading, cannot be chosen yet)" }
             Output.line(line)
         }

@@ -208,7 +208,7 @@ final class TerminalReader {
             return
         }
         let current = toc.lastIndex { ($0.page ?? Int.max) <= page.number } ?? 0
-        // The current entry is said in words, as `listen` says "(playing)": reverse video alone reaches no screen reader.
+        // The current entry is said in words, as `listen` says "(playing)" or "(you are here, paused)": reverse video alone reaches no screen reader.
         let items = toc.enumerated().map { index, entry in
             String(repeating: "  ", count: entry.depth) + "\(entry.number). " + DisplayText.oneLine(entry.title)
                 + (entry.page.map { " (page \($0))" } ?? "") + (index == current ? ", you are here" : "")
