@@ -78,8 +78,15 @@ func run(_ words: [String]) throws -> Int32 {
         Output.line(try help(for: name))
         return 0
     }
-    var args = try Arguments(words, valueOptions: command.valueOptions.union(["--plugin-path"]),
+    var args: Arguments
+    do {
+        args = try Arguments(words, valueOptions: command.valueOptions.union(["--plugin-path"]),
                              flagOptions: command.flagOptions.union(["--json"]))
+    } catch var error as ShelfError where error.hint == nil {
+        // An option this command does not take, or one without its value: the options it does take.
+        error.hint = "Usage: \(command.usage)"
+        throw error
+    }
     pluginPaths += args.all("--plugin-path")
     args.values["--plugin-path"] = nil
     guard command.positionals.contains(args.positionals.count) else {

@@ -47,6 +47,18 @@ final class BookFileNotOnTheShelfTests: ShelfTestCase {
     }
 }
 
+/// A table of contents entry or a chapter that is not there: the command that lists them, as it runs.
+final class ContentsHintTests: ShelfTestCase {
+    func testATableOfContentsEntryThatIsNotThereNamesTheCommandThatListsThem() throws {
+        let path = shelf.home.appendingPathComponent("tide.epub").path
+        try FixtureBooks.write(to: path, identifier: "urn:uuid:contents-1", chapters: FixtureBooks.chapters(2))
+        try run(["add", path])
+        let result = try run(["read", "Tide", "--toc", "9"], expect: 64)
+        XCTAssertTrue(result.stderr.contains("`shelf read \"The Tide Tables\" --toc 0` lists them."), result.stderr)
+        XCTAssertEqual(try run(["read", "The Tide Tables", "--toc", "0"]).status, 0, "the hint runs")
+    }
+}
+
 final class DamagedDownloadTests: LibraryTestCase {
     /// The fake library's loan is no EPUB at all (its bytes are a stand-in): reading it says to download it again.
     func testADamagedDownloadSaysToDownloadItAgain() throws {

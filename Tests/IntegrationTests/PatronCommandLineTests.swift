@@ -70,4 +70,12 @@ final class PatronCommandLineTests: ShelfTestCase {
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
+
+    /// An option the command does not take, or one given without its value: the options it does take.
+    func testAnUnknownOptionShowsTheUsage() throws {
+        let unknown = try run(["download", "--out", "/tmp/x", "Some Title"], expect: 64)
+        XCTAssertTrue(unknown.stderr.contains("unknown option --out\n  Usage: shelf download ID|TITLE"), unknown.stderr)
+        let valueless = try run(["read", "Some Title", "--toc"], expect: 64)
+        XCTAssertTrue(valueless.stderr.contains("--toc needs a value\n  Usage: shelf read BOOK"), valueless.stderr)
+    }
 }

@@ -108,7 +108,7 @@ public final class ListeningSession: @unchecked Sendable {
                                      subject: remote?.url.absoluteString, hint: "`shelf fetch URL` downloads every part; then start where you like.")
                 }
                 throw ShelfError(.usage, "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(duration))",
-                                 hint: "`shelf toc` shows where each chapter starts.")
+                                 hint: "`shelf toc BOOK` shows where each chapter starts.")
             }
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"

@@ -27,7 +27,7 @@ func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> Listen
     if let text = args.value("--chapter") {
         guard let n = Int(text), session.chapters.indices.contains(n - 1) else {
             throw ShelfError(.usage, "--chapter takes a number from 1 to \(session.chapters.count), not \"\(text)\"",
-                             hint: "`shelf toc` lists the chapters.")
+                             hint: "`shelf toc \(ShellWords.quoted(args.positionals[0]))` lists the chapters.")
         }
         return .chapter(n - 1)
     }
