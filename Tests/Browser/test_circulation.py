@@ -134,6 +134,19 @@ class CirculationTests(BrowserTestCase):
         self.assertIn("nothing was borrowed. Try again later.", said)
         self.assertEqual(said, self.last_said())
 
+    def test_details_say_when_the_library_did_not_answer(self):
+        # The title's own entry is answered with a maintenance page: the details are what shelf saw before, and say so,
+        # not availability that reads as the library's word now.
+        self.library.control("fault", route="entry", kind="garbage")
+        self.details("urn:fake:ebook-free")
+        self.assertEqual(self.text("#availability-note"),
+                         "The library did not answer just now: this is what shelf saw of this title before.")
+        self.assertIn("2 of 3 copies available", self.text(".details dl"))
+        self.check_page("details-library-not-answering")
+        self.library.control("clear-faults")
+        self.details("urn:fake:ebook-free")
+        self.assertEqual(self.driver.find_elements(By.ID, "availability-note"), [])
+
     def test_a_lost_connection_leaves_the_button_waiting(self):
         self.details("urn:fake:ebook-free")
         self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)

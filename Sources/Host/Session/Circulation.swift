@@ -30,6 +30,9 @@ public final class Circulation {
     /// The entry as the library says now; the stored one when it cannot be asked.
     public func refreshed(_ entry: CatalogEntry) -> CatalogEntry { circulation.refreshed(entry) }
 
+    /// The entry as the library says now, or nil when it could not be asked or did not answer with it.
+    public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? { circulation.refreshedIfAnswered(entry) }
+
     /// Borrows the title if a copy is free; never places a hold.
     public func borrow(_ entry: CatalogEntry) throws -> BorrowOutcome { try circulation.borrow(entry) }
 

@@ -39,13 +39,21 @@ enum CatalogAPI {
             return try .json(object: document)
         }
 
-        // A title's details as the library says them now (availability asked again).
+        // A title's details as the library says them now (availability asked again); when the library does not
+        // answer, what shelf saw before, marked `libraryAnswered: false` so the page does not pass it off as now.
         router.add("GET", "/api/book") { request in
             guard let id = request.query["id"], !id.isEmpty else { throw WebError(400, "Which title? Add ?id=ID.") }
             let library = try app.library()
             let circulation = try library.circulation(account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })
-            let entry = circulation.refreshed(try circulation.entry(id))
-            return .json(document: EntryJSON(entry, openable: library.openable, full: true))
+            let seen = try circulation.entry(id)
+            let now = circulation.refreshedIfAnswered(seen)
+            guard var document = try JSONSerialization.jsonObject(
+                with: Data(ReadiumJSON.encode(EntryJSON(now ?? seen, openable: library.openable, full: true)).utf8)) as? [String: Any] else {
+                throw WebError(500, "The title's details could not be written as JSON")
+            }
+            // A title with no link of its own is never asked again: that is no silence of the library's.
+            document["libraryAnswered"] = now != nil || seen.selfLink == nil
+            return try .json(object: document)
         }
     }
 }

@@ -19,6 +19,7 @@ export default {
     const redraw = async (result, focusAction) => {
       const fresh = await app.api.get("/api/book", { id: params.id, account: params.account });
       Object.assign(entry, fresh);
+      if (note) note.hidden = entry.libraryAnswered !== false;
       replace(main.querySelector("#availability"), availabilityWords(entry));
       drawActions();
       if (result && (result.message || result.error)) {
@@ -44,6 +45,10 @@ export default {
     }
 
     const sample = (entry.acquisitions || []).find((a) => /sample|preview/.test(a.rel || ""));
+    // The library did not answer: the availability and actions are what shelf saw before, and the page says so.
+    const note = entry.libraryAnswered === false
+      ? h("p", { id: "availability-note", class: "message" }, "The library did not answer just now: this is what shelf saw of this title before.")
+      : null;
     const facts = [
       ["Format", formatWords(entry)],
       ["Availability", h("span", { id: "availability" }, availabilityWords(entry))],
@@ -69,6 +74,7 @@ export default {
         h("div", { class: "facts" },
           authors(entry) && h("p", { class: "authors" }, authors(entry)),
           h("dl", {}, facts.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)])),
+          note,
           entry.supported === false && h("p", { class: "unsupported" }, "Not supported on this device: no installed plugin opens this format."),
           actions, status,
           h("h2", {}, "Description"),
