@@ -103,6 +103,19 @@ final class OutOfProcessPluginTests: XCTestCase {
         XCTAssertTrue(shown.stdout.contains("The Left Hand of Darkness"), shown.stdout + shown.stderr)
     }
 
+    /// A manifest with an empty reading order is the plugin's fault, said so, not a book of no chapters (`shelf info`
+    /// said "Chapters: 0" and exit 0, and `shelf toc` printed nothing).
+    func testAnEmptyReadingOrderIsThePluginsFault() throws {
+        let path = try book("empty", "empty", in: "manifest")
+        for command in ["info", "toc"] {
+            let result = try shelf.run([command, path])
+            XCTAssertEqual(result.status, 70, result.stderr)
+            XCTAssertTrue(result.stderr.contains("plugin org.shelf.test.misbehaving wrote a manifest"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("its readingOrder is empty"), result.stderr)
+            XCTAssertTrue(result.stderr.contains("This is a fault in the plugin org.shelf.test.misbehaving"), result.stderr)
+        }
+    }
+
     func testACrashInPullIsNamedByListsPull() throws {
         let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=crash"])
         XCTAssertEqual(connect.status, 0, connect.stderr)

@@ -40,13 +40,18 @@ public final class Publication {
                 opened.format.pointee.manifest?(opened.handle, out, err) ?? SHELF_E_UNSUPPORTED
             }
             manifestJSON = data
-            manifest = try Manifest.parse(data)
+            let parsed = try Manifest.parse(data)
+            // Nothing of a book without a reading order can be read, listed or searched (format.h requires one item).
+            // Refused before `manifest` is set: once every property is, a throw would run deinit, closing twice.
+            if parsed.readingOrder.isEmpty { throw EmptyReadingOrder() }
+            manifest = parsed
         } catch let failure as PluginCallError {
             plugin.call { opened.format.pointee.close?(opened.handle) }
             throw failure.shelfError(subject: input.path)
         } catch {
             plugin.call { opened.format.pointee.close?(opened.handle) }
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote a manifest that is not a Readium Web Publication Manifest (\(error))", subject: input.path)
+            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote a manifest that is not a Readium Web Publication Manifest (\(error))",
+                             subject: input.path, hint: "This is a fault in the plugin \(plugin.descriptor.id); please report it to its author.")
         }
     }
 
@@ -203,4 +208,8 @@ public final class Publication {
 package func withOptionalCString<T>(_ s: String?, _ body: (UnsafePointer<CChar>?) throws -> T) rethrows -> T {
     guard let s else { return try body(nil) }
     return try s.withCString { try body($0) }
+}
+
+private struct EmptyReadingOrder: Error, CustomStringConvertible {
+    var description: String { "its readingOrder is empty; format.h requires at least one item" }
 }

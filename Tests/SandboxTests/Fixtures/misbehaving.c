@@ -1,8 +1,9 @@
 /* Test fixture for shelf's out-of-process plugins (SandboxTests): a format and reading-list plugin that
  * misbehaves as its input says. A book is a text file whose first line is
- *     MISBEHAVE <crash|exit|hang|silent|flood|none> <call>
+ *     MISBEHAVE <crash|exit|hang|silent|flood|empty|none> <call>
  * (call: probe, open, manifest, render, search, positions; silent: render or search fails with SHELF_E_BAD_DATA and
- * no message; flood: search writes until the host refuses, then returns SHELF_OK as if its answer were whole) and whose other lines are its text, except lines
+ * no message; flood: search writes until the host refuses, then returns SHELF_OK as if its answer were whole; empty: manifest
+ * has an empty readingOrder) and whose other lines are its text, except lines
  *     SNOOP <path>
  * naming files the plugin tries to read when it opens the book, as a stranger's plugin might: the outcome of each
  * attempt, of a socket() and of a write to its own data folder goes into the manifest's "description". The
@@ -151,6 +152,7 @@ static shelf_status manifest(shelf_publication *p, const shelf_writer *out, shel
     maybe(p, "manifest");
     shelf_write_string(out, "{\"metadata\":{\"title\":\"A misbehaving book\",\"description\":\"");
     json_text(out, p->report);
+    if (strcmp(p->call, "manifest") == 0 && strcmp(p->action, "empty") == 0) return shelf_write_string(out, "\"},\"links\":[],\"readingOrder\":[]}");
     shelf_write_string(out, "\"},\"links\":[],\"readingOrder\":[{\"href\":\"text\",\"type\":\"text/plain\",\"title\":\"The text\"}]}");
     return SHELF_OK;
 }
