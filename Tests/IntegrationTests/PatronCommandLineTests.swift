@@ -71,6 +71,13 @@ final class PatronCommandLineTests: ShelfTestCase {
         return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
 
+    /// An empty search asks the library nothing and says what to do instead.
+    func testAnEmptyCatalogSearchSaysToBrowse() throws {
+        try run(["account", "add", sampleLibrary.absoluteString])
+        let result = try run(["catalog-search", "  "], expect: 64)
+        XCTAssertTrue(result.stderr.contains("catalog-search needs words to look for\n  To see every title, browse: `shelf browse`."), result.stderr)
+    }
+
     /// An option the command does not take, or one given without its value: the options it does take.
     func testAnUnknownOptionShowsTheUsage() throws {
         let unknown = try run(["download", "--out", "/tmp/x", "Some Title"], expect: 64)

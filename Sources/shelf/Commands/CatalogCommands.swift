@@ -91,6 +91,10 @@ let catalogSearchCommand = Command(
 ) { args, context in
     let library = try context.library()
     let query = args.positionals[0]
+    guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        // An empty search is sent to no library: some answer it with everything, some with an error page.
+        throw ShelfError(.usage, "catalog-search needs words to look for", hint: "To see every title, browse: `shelf browse`.")
+    }
     let format = try formatChoice(args)
     let result = try library.search(query, url: args.value("--url"), account: args.value("--account"), format: format,
                                     refinement: try catalogRefinement(args))
