@@ -96,6 +96,16 @@ public final class PlaybackEngine: @unchecked Sendable {
         self.isTrackAvailable = available
         self.growingFile = growing
         guard book.tracks.indices.contains(where: { available($0) || growing($0) != nil }) else {
+            // A manifest file whose tracks are on the web: shelf downloads a book's tracks from the book's address
+            // (fetch and play take a URL), so the way on is that address, which the manifest may name itself.
+            if isTrackAvailable == nil {
+                let address = book.manifest.links.first { ($0.rel ?? []).contains("self") && $0.href.lowercased().hasPrefix("http") }?.href
+                throw ShelfError(.unavailable, "the tracks of this audiobook are on the web and none is on this computer",
+                                 subject: book.input.uri,
+                                 hint: "Play it from its address, which downloads the tracks as it plays: `shelf play \(address ?? "URL")` "
+                                     + "(`shelf fetch \(address ?? "URL")` downloads them all first)"
+                                     + (address == nil ? ", URL being the address this manifest came from." : "."))
+            }
             throw ShelfError(.temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
                              hint: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.")
         }
