@@ -190,6 +190,26 @@ class SettingsTests(ReaderTestCase):
                 self.check_page(f"reader-{theme}-display")
 
 
+class ToolWordsTests(ReaderTestCase):
+    def test_every_tool_shows_its_word_not_its_icon_alone(self):
+        # The seeds' accessibility notes: nothing shown by an icon alone. A 1280-pixel window hid every word of the
+        # top bar (Display, Contents, Bookmarks, ...), and a phone-sized one those of the bottom bar too.
+        book = self.add_fixture("reflowable")
+        self.open_reader(book)
+        shown = "return [...document.querySelectorAll('.tools button span, .bar.bottom button span')]" \
+                ".filter(s => s.getBoundingClientRect().width < 8).map(s => s.textContent)"
+        for width in (1280, 900, 375):
+            self.driver.set_window_size(width, 800)
+            time.sleep(0.3)
+            self.assertEqual(self.driver.execute_script(shown), [], f"words hidden at {width} pixels")
+            # Every tool stays inside the window.
+            outside = self.driver.execute_script(
+                "return [...document.querySelectorAll('.tools button, .bar.bottom button')]"
+                ".filter(b => b.getBoundingClientRect().right > window.innerWidth + 1).map(b => b.textContent.trim())")
+            self.assertEqual(outside, [], f"tools outside the window at {width} pixels")
+            self.check_page(f"reader-tools-{width}")
+
+
 class PlaceTests(ReaderTestCase):
     def test_a_page_turn_moves_the_place_shelf_read_reads(self):
         book = self.add_fixture("reflowable")
