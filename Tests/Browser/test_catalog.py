@@ -1,5 +1,8 @@
 """Use cases 1 and 2 of the audiobook requirements: browse by format with tabs, search within a format."""
 
+import os
+import signal
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -112,3 +115,20 @@ class CatalogTests(BrowserTestCase):
         self.wait_for_text("1 result for “Harbour” in Audiobooks.", "#catalog-summary")
         self.assertEqual(self.find("#catalog-search").get_attribute("value"), "Harbour")
         self.assert_chosen("audiobook")
+
+
+class SilentLibraryTests(BrowserTestCase):
+    def test_a_library_that_does_not_answer_is_said_in_the_browsers_words(self):
+        # The library stops answering (its process paused): the catalog says what happened and what to do once,
+        # without the command line's environment variable or "a command's answers".
+        self.add_library_and_sign_in()
+        os.kill(self.library.process.pid, signal.SIGSTOP)
+        self.addCleanup(os.kill, self.library.process.pid, signal.SIGCONT)
+        self.go("#/catalog?format=ebook")
+        self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "#catalog-results .message.error"), timeout=60)
+        said = self.text("#catalog-results .message.error")
+        self.assertIn("took too long to answer", said)
+        self.assertNotIn("SHELF_", said)
+        self.assertNotIn("command", said)
+        self.assertEqual(said.lower().count("try again"), 1, said)
+        self.check_page("catalog-library-silent")

@@ -44,15 +44,25 @@ extension WebError {
     /// that name a command to type: the page offers its own way).
     init(hostExitCode code: Int32, message: String, hint: String?) {
         let hint = hint.flatMap(Self.browserHint)
+        let message = Self.browserWords(message)
+        // A message that already says to try again needs no second "Try again in a moment."
+        let tryAgain = message.range(of: "try again", options: .caseInsensitive) == nil ? "Try again in a moment." : nil
         switch code {
         case 64: self.init(400, message, hint: hint, kind: "bad-request")
         case 65: self.init(422, message, hint: hint, kind: "bad-data")
         case 66: self.init(404, message, hint: hint, kind: "not-found")
         case 69: self.init(409, message, hint: hint, kind: "unavailable")
-        case 75: self.init(503, message, hint: hint ?? "Try again in a moment.", kind: "try-again")
+        case 75: self.init(503, message, hint: hint ?? tryAgain, kind: "try-again")
         case 77: self.init(403, message, hint: hint, kind: "sign-in-refused")
         default: self.init(500, message.isEmpty ? "shelf stopped with status \(code)" : message, hint: hint, kind: "host-failure")
         }
+    }
+
+    /// The host's words without what only a terminal user acts on: an environment variable a command reads
+    /// ("shelf waits at most 20 s for a command's answers (SHELF_DEADLINE changes it)").
+    static func browserWords(_ message: String) -> String {
+        message.replacingOccurrences(of: #"\s*\(SHELF_[A-Z_]+ [^)]*\)"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "for a command's answers", with: "for the library's answers")
     }
 
     static func browserHint(_ hint: String) -> String? {
