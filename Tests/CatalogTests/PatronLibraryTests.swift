@@ -95,4 +95,18 @@ final class PatronLibraryTests: LibraryTestCase {
         XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1)
         XCTAssertEqual(try XCTUnwrap(try run(["holds", "--json"]).json() as? [Any]).count, 1)
     }
+
+    /// A loan's end in `shelf books`, in words a sentence can hold: "due back in 3 days", not "on loan until in 3 days".
+    func testTheShelfSaysWhenALoanIsDueInWords() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        let noon = Calendar.current.date(byAdding: .hour, value: 12, to: Calendar.current.startOfDay(for: Date()))!
+        library.setLoanEnd("urn:fake:ebook-free", Calendar.current.date(byAdding: .day, value: 3, to: noon)!)
+        try run(["sync"])
+        try run(["download", "urn:fake:ebook-free"])
+        let books = try run(["books"]).stdout
+        XCTAssertTrue(books.contains("· due back in 3 days"), books)
+        XCTAssertFalse(books.contains("until in"), books)
+    }
 }

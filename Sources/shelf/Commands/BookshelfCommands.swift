@@ -25,6 +25,14 @@ func relativeDay(_ date: Date, now: Date = Date()) -> String {
     }
 }
 
+/// When a loan ends, as a sentence can say it: "due back in 3 days", "due back today", "on loan until Dec 22, 2026",
+/// "loan ended yesterday" ("on loan until in 3 days" is no English).
+func loanEndWords(_ end: Date, now: Date = Date()) -> String {
+    let when = relativeDay(end, now: now)
+    if end < now { return "loan ended \(when)" }
+    return when == "today" || when == "tomorrow" || when.hasPrefix("in ") ? "due back \(when)" : "on loan until \(when)"
+}
+
 /// What `relativeDay` needs, made once per process (a listing of 10,000 books calls it for each).
 private enum RelativeDays {
     static let calendar = Calendar.current
@@ -116,7 +124,7 @@ let booksCommand = Command(
             facts.append(b.progress == nil ? "not started" : "\(b.percentRead)% read")
         }
         facts.append(b.book.openedAt.map { "opened \(relativeDay($0))" } ?? "never opened")
-        if let ends = b.loanEndsAt { facts.append("on loan until \(relativeDay(ends))") }
+        if let ends = b.loanEndsAt { facts.append(loanEndWords(ends)) }
         text += first + "\n    " + facts.joined(separator: " · ") + "\n    ID: " + DisplayText.oneLine(b.book.id) + "\n"
     }
     text += Plural.count(books.count, "book")
