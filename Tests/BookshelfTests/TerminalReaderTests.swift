@@ -127,6 +127,21 @@ final class TerminalReaderTests: BookshelfTestCase {
         XCTAssertEqual(terminal.finish(), 0, terminal.output)
     }
 
+    /// A place moved by another reader while this one was open and untouched is the one kept, and quitting says so
+    /// instead of "Saved at" the page this one showed.
+    func testQuittingAfterAnotherReaderMovedThePlaceSaysWhichPlaceIsKept() throws {
+        try ok(["add", try fixture(chapters: FixtureBooks.chapters(3))])
+        let terminal = try TerminalSession(["read", "Tide"], environment: shelf.environment, columns: 80, rows: 40)
+        XCTAssertTrue(terminal.wait(for: "Chapter 1 · page 2 of"), terminal.output)
+        try ok(["read", "Tide", "--next"])
+        terminal.type("q")
+        XCTAssertEqual(terminal.finish(), 0, terminal.output)
+        XCTAssertTrue(terminal.output.contains("Your place in “The Tide Tables” is Chapter 1 · page 3 of"), terminal.output)
+        XCTAssertTrue(terminal.output.contains("(this one stopped at Chapter 1 · page 2 of"), terminal.output)
+        XCTAssertFalse(terminal.output.contains("Saved at"), terminal.output)
+        XCTAssertEqual(try savedPage(), 3)
+    }
+
     /// With a move, or without a terminal, `read` prints one page as before.
     func testWithAMoveItPrintsOnePage() throws {
         try ok(["add", try fixture()])

@@ -90,7 +90,15 @@ let readCommand = Command(
         move = .bookmark(number)
     } else if !context.json, TerminalReaderCommand.isInteractive {
         let status = try TerminalReader(reader: reader, book: book, width: width, theme: terminalTheme(book, bookshelf, context)).run()
-        Output.line("Saved at \(DisplayText.oneLine(status)) of “\(DisplayText.oneLine(book.book.title))”.")
+        // Another reader (the browser, a second `shelf read`) may have moved the place after this one's last turn; the
+        // place kept is then theirs (a look never writes over it), and "saved at" this one's page would be untrue.
+        let title = "“\(DisplayText.oneLine(book.book.title))”"
+        if let kept = try? reader.read(book, move: .resume, width: width).page.status, kept != status {
+            Output.line("Your place in \(title) is \(DisplayText.oneLine(kept)), where another reader moved it after your last turn "
+                        + "here (this one stopped at \(DisplayText.oneLine(status))).")
+        } else {
+            Output.line("Saved at \(DisplayText.oneLine(status)) of \(title).")
+        }
         return 0
     } else { move = .resume }
     printPage(try reader.read(book, move: move, width: width), json: context.json, theme: terminalTheme(book, bookshelf, context))
