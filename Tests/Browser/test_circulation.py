@@ -147,6 +147,16 @@ class CirculationTests(BrowserTestCase):
         self.details("urn:fake:ebook-free")
         self.assertEqual(self.driver.find_elements(By.ID, "availability-note"), [])
 
+    def test_a_get_the_library_refuses_for_sign_in_leads_to_signing_in(self):
+        self.api("POST", "/api/accounts/fake/sign-out")
+        self.details("urn:fake:ebook-free")
+        self.find("[data-action=borrow]").click()
+        self.wait_for(lambda d: d.find_element(By.ID, "action-result").is_displayed(), message="the outcome")
+        self.assertIn("The library asks you to sign in.", self.text("#action-result"))
+        self.find("#action-result a").click()
+        self.wait_for(lambda d: d.current_url.endswith("#/accounts"))
+        self.wait_for_text("Library card number")
+
     def test_a_lost_connection_leaves_the_button_waiting(self):
         self.details("urn:fake:ebook-free")
         self.driver.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)

@@ -19,7 +19,13 @@ const labels = {
 export function outcomeMessage(result) {
   const words = result && (result.error || result.message);
   if (!words) return null;
-  return h("p", { id: "action-result", class: result.error ? "message error" : "message" }, words);
+  return h("p", { id: "action-result", class: result.error ? "message error" : "message" }, words, whereToGo(result));
+}
+
+/** The way to what an outcome asks of the patron: signing in, when the library asks for it. */
+export function whereToGo(result) {
+  if (!result || result.kind !== "sign-in-refused") return null;
+  return [" ", h("a", { href: "#/accounts" }, "Sign in on the Accounts page")];
 }
 
 /** The buttons a title offers in its state. */
@@ -69,7 +75,7 @@ export function actionButton(app, entry, action, done, extra = {}) {
       button.removeAttribute("aria-disabled");
       replace(button, label);
       app.announce(app.explain(error));
-      await done({ error: app.explain(error) });
+      await done({ error: app.explain(error), kind: error.kind });
     }
   }
   return button;

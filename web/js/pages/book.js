@@ -2,7 +2,7 @@
 // and holds on physical copies by branch.
 import { h, replace, day, link } from "../dom.js";
 import { cover, formatWords, availabilityWords, authors } from "../components/book.js";
-import { actionsFor, actionButton } from "../components/actions.js";
+import { actionsFor, actionButton, whereToGo } from "../components/actions.js";
 import { catalogAddress } from "./catalog.js";
 
 export default {
@@ -25,7 +25,7 @@ export default {
       if (result && (result.message || result.error)) {
         status.hidden = false;
         status.className = result.error ? "message error" : "message";
-        replace(status, result.message || result.error);
+        replace(status, result.message || result.error, whereToGo(result));
       }
       if (result && result.downloaded) {
         status.hidden = false;
