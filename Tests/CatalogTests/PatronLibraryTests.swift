@@ -109,4 +109,12 @@ final class PatronLibraryTests: LibraryTestCase {
         XCTAssertTrue(books.contains("· due back in 3 days"), books)
         XCTAssertFalse(books.contains("until in"), books)
     }
+
+    /// A title without a sample: what to do instead.
+    func testATitleWithoutASampleSaysHowToGetTheBook() throws {
+        try addAndLogin()
+        try run(["browse"])
+        let result = try run(["sample", "urn:fake:ebook-out"], expect: 69)
+        XCTAssertTrue(result.stderr.contains("`shelf book urn:fake:ebook-out` says how to borrow or reserve it."), result.stderr)
+    }
 }
