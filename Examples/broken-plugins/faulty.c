@@ -13,13 +13,18 @@
  *   comma      JSON arguments with trailing commas accepted
  *   uaf        open reads freed memory on well-formed XML that is not text (a use-after-free)
  *   abort      render as HTML calls abort()
+ *   outside    open reads /etc/hostname and opens a socket, which shelf's sandbox refuses: it passes every check
+ *              made in process, and fails the sandbox check
  */
 #include <shelf/format.h>
 #include <shelf/helper.h>
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #define BUG_stdout 1
 #define BUG_probeall 2
@@ -32,6 +37,7 @@
 #define BUG_comma 9
 #define BUG_uaf 10
 #define BUG_abort 11
+#define BUG_outside 12
 #define CAT(a, b) a##b
 #define BUG_VALUE(name) CAT(BUG_, name)
 #define STRING(x) #x
@@ -77,6 +83,14 @@ static shelf_status open_book(const shelf_input *in, const char *options, shelf_
     (void)options;
     *out = NULL;
     if (HAS(stdout)) printf("opening %s\n", in->path);
+    if (HAS(outside) && status == SHELF_OK) {
+        /* A file beside no book, and a connection of its own: what a plugin may not do in shelf's sandbox. */
+        FILE *f = fopen("/etc/hostname", "r");
+        int s = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (f == NULL || s < 0) status = shelf_error_set(err, SHELF_E_IO, "/etc/hostname", "cannot read /etc/hostname or open a socket: %s", strerror(errno));
+        if (f != NULL) fclose(f);
+        if (s >= 0) close(s);
+    }
     if (status == SHELF_OK && HAS(uaf) && strncmp(b->text, "<?xml", 5) == 0) status = not_text(b->text, in->path, err);
     else if (status == SHELF_OK && (b->size == 0 || shelf_utf8_check(b->text, b->size) != b->size)) {
         status = shelf_error_set(err, SHELF_E_BAD_DATA, in->path, "not UTF-8 text, or empty");

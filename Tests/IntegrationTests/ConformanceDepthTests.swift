@@ -31,7 +31,7 @@ final class ConformanceDepthTests: XCTestCase {
     func testWithoutABugTheFixturePasses() throws {
         let (status, checks) = try conformance(try faulty(nil))
         XCTAssertEqual(status, 0)
-        XCTAssertEqual(checks.count, 19)
+        XCTAssertEqual(checks.count, 20)
         for (name, check) in checks {
             XCTAssertTrue(["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
         }
@@ -50,6 +50,9 @@ final class ConformanceDepthTests: XCTestCase {
             ("comma", "arguments", "failed", ["render(NULL, {\"as\":\"html\",}) of clockmakers-daughter.txt answered ok", "trailing commas"]),
             ("uaf", "open-foreign", "crashed", ["signal 11", "in open(", "not_text (faulty.c:"]),
             ("abort", "render", "crashed", ["signal 6", "in render({\"href\":\"text.txt\"", "of clockmakers-daughter.txt", "render (faulty.c:"]),
+            // Passes every check made in process: only the sandbox check, which opens it as shelf will, finds it.
+            ("outside", "sandbox", "failed", ["clockmakers-daughter.txt opens in process but not in shelf-plugin-sandbox",
+                                              "cannot read /etc/hostname or open a socket", "WHERE A PLUGIN RUNS"]),
         ]
         for e in expectations {
             let (status, checks) = try conformance(try faulty(e.bug), ["--check", e.check])
@@ -128,7 +131,7 @@ final class ConformanceDepthTests: XCTestCase {
         let list = try shelf.run(["conformance", "--list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr)
         let names = (try list.json() as? [[String: String]] ?? []).compactMap { $0["check"] }
-        XCTAssertEqual(names.count, 19)
+        XCTAssertEqual(names.count, 20)
         for name in ["probe", "open-foreign", "render", "locators", "search", "arguments", "close"] { XCTAssertTrue(names.contains(name), name) }
         let unknown = try shelf.run(["conformance", try faulty(nil), "--check", "no-such-check"])
         XCTAssertEqual(unknown.status, 64)

@@ -84,7 +84,7 @@ final class ThirdPartyPluginTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout)
         let report = try XCTUnwrap(try result.json() as? [String: Any])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
-        XCTAssertEqual(results.count, 19)
+        XCTAssertEqual(results.count, 20)
         for r in results {
             XCTAssertEqual(r["status"] as? String, "passed", "\(r["check"] ?? "?"): \(r["message"] ?? "")")
         }

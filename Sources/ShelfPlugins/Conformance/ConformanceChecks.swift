@@ -104,6 +104,7 @@ public enum ConformanceChecks {
         Check(name: "arguments", summary: "malformed JSON arguments (trailing commas, wrong types) are refused with a message", formatOnly: true, run: PublicationChecks.arguments),
         Check(name: "close", summary: "handles open and close repeatedly without keeping memory", formatOnly: true, run: PublicationChecks.close),
         Check(name: "threads", summary: "separate handles work from separate threads", formatOnly: true, run: PublicationChecks.threads),
+        Check(name: "sandbox", summary: "each sample opens and renders in shelf-plugin-sandbox, confined, as shelf runs a plugin it does not ship", formatOnly: true, run: SandboxCheck.run),
         Check(name: "connector", summary: "services match shelf.readinglist/1; capabilities JSON, settings and pull without credentials fail with a message", formatOnly: false, run: ConnectorConformance.check),
         Check(name: "connector-settings", summary: "with --set: connect, describe, a missing required setting named, pull twice alike, push twice adds nothing new", formatOnly: false, run: ConnectorServiceChecks.settings),
         Check(name: "connector-failures", summary: "with --set: a service answering 500, garbage or nothing makes pull fail with a message, in time", formatOnly: false, run: ConnectorServiceChecks.failures),
@@ -127,6 +128,12 @@ public enum ConformanceChecks {
         return result
     }
 
+    /// The folders a plugin loaded by a check is given: the check's own.
+    static func directories(scratch: String) -> ShelfDirectories {
+        ShelfDirectories(config: URL(fileURLWithPath: scratch + "/plugin-config"), data: URL(fileURLWithPath: scratch + "/plugin-data"),
+                         cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
+    }
+
     /// Runs one check in this process and returns its result.
     static func run(check name: String, pluginPath: String, samples: [String], settings: [String: String] = [:],
                     secrets: [String: String] = [:]) -> ConformanceResult {
@@ -138,9 +145,7 @@ public enum ConformanceChecks {
         // Scratch space: without it the plugin's own writes fail and the check says so; removing it is tidying.
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) } // tidying only, in the temporary folder
-        let directories = ShelfDirectories(config: URL(fileURLWithPath: scratch + "/plugin-config"),
-                                           data: URL(fileURLWithPath: scratch + "/plugin-data"),
-                                           cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
+        let directories = Self.directories(scratch: scratch)
         // A plugin loaded here has no Shelf's store: in every check, not only the connector ones, its secrets go to
         // the check's scratch file, never to the patron's credentials or keyring.
         ConnectorServices.keepsSecretsInFile.store(true, ordering: .relaxed)
