@@ -117,4 +117,33 @@ final class PatronLibraryTests: LibraryTestCase {
         let result = try run(["sample", "urn:fake:ebook-out"], expect: 69)
         XCTAssertTrue(result.stderr.contains("`shelf book urn:fake:ebook-out` says how to borrow or reserve it."), result.stderr)
     }
+
+    /// Ctrl-C while the library decides a borrow: said as the patron's stop (130), with the request gone and nothing
+    /// stored changed, not as an answer that could not be read.
+    func testCtrlCDuringABorrowSaysItWasYourStop() throws {
+        try addAndLogin()
+        try run(["browse"])
+        library.inject(.neverAnswers, on: .borrow, times: 1)
+        let process = Process()
+        process.executableURL = ShelfProcess.executable
+        process.arguments = ["borrow", "urn:fake:audio-free"]
+        var environment = shelf.environment
+        environment["SHELF_DEADLINE"] = "60"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while library.server.requests(to: "/works/audio-free/borrow").isEmpty && Date() < deadline { usleep(50_000) }
+        usleep(300_000)
+        process.interrupt()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, said)
+        XCTAssertTrue(said.contains("stopped at your request before the library confirmed whether it lent you “Sound of Rivers”"), said)
+        XCTAssertFalse(said.contains("could not be read"), said)
+        XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 0, "nothing stored")
+    }
 }

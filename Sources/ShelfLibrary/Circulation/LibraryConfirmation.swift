@@ -76,10 +76,18 @@ extension Circulation {
 
     /// The words when neither the answer nor a second question told what happened: nothing stored was changed.
     static func unconfirmed(_ action: String, _ entry: CatalogEntry) -> ShelfError {
-        ShelfError(HostServices.cancelRequested ? .cancelled : .temporary, "the library did not confirm whether \(action) \(Circulation.quoted(entry.title)); "
-                       + "run `shelf sync`", subject: entry.id,
-                   hint: "Its answer could not be read and it could not be asked again; nothing stored here was changed. "
-                       + "`shelf sync` fetches what the library has.")
+        if HostServices.cancelRequested {
+            // Ctrl-C while the library was deciding: the request went, so it may have acted; say the patron's stop, not
+            // an unreadable answer.
+            return ShelfError(.cancelled, "stopped at your request before the library confirmed whether \(action) "
+                                  + "\(Circulation.quoted(entry.title)); run `shelf sync`", subject: entry.id,
+                              hint: "The request had gone to the library; nothing stored here was changed. "
+                                  + "`shelf sync` fetches what the library has.")
+        }
+        return ShelfError(.temporary, "the library did not confirm whether \(action) \(Circulation.quoted(entry.title)); "
+                              + "run `shelf sync`", subject: entry.id,
+                          hint: "Its answer could not be read and it could not be asked again; nothing stored here was changed. "
+                              + "`shelf sync` fetches what the library has.")
     }
 
     /// The entry of `id` in a circulation answer read completely, or nil when the answer holds none.
