@@ -100,7 +100,8 @@ final class CirculationCommandTests: LibraryTestCase {
         let ebooks = try json(run(["browse", "--format", "ebook", "--json"]))
         XCTAssertTrue((ebooks["entries"] as? [[String: Any]] ?? []).allSatisfy { $0["format"] as? String == "eBook" })
         let none = try run(["catalog-search", "zzzz-nothing"])
-        XCTAssertEqual(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "No results for “zzzz-nothing” in eBooks")
+        XCTAssertEqual(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "No results for “zzzz-nothing” in eBooks\nEvery format: shelf catalog-search zzzz-nothing --format all")
     }
 
     func testAvailableFilterAndBookDetails() throws {

@@ -101,6 +101,11 @@ let catalogSearchCommand = Command(
     let tab = result.tab
     if result.entries.isEmpty && !context.json {
         Output.line("No results for \(CatalogText.quoted(query))" + (tab.map { $0 == .all ? "" : " in \($0.words)" } ?? ""))
+        if let tab, tab != .all {
+            // The tab stays selected while searching, so a title in the other format is one option away.
+            let place = ["--account", "--url"].compactMap { option in args.value(option).map { " \(option) \(ShellWords.quoted($0))" } }.joined()
+            Output.line("Every format: shelf catalog-search \(ShellWords.quoted(query))\(place) --format all")
+        }
         return 0
     }
     showFeed(result, library: library, json: context.json)
