@@ -78,6 +78,15 @@ final class PatronCommandLineTests: ShelfTestCase {
         XCTAssertTrue(result.stderr.contains("catalog-search needs words to look for\n  To see every title, browse: `shelf browse`."), result.stderr)
     }
 
+    /// A title named before any library was added: the way in is an account (or a catalog's address), since plain
+    /// `shelf browse` has nothing to browse yet.
+    func testATitleBeforeAnyLibrarySaysToAddOne() throws {
+        for command in ["borrow", "book", "download"] {
+            let result = try run([command, "Moby-Dick"], expect: 66)
+            XCTAssertTrue(result.stderr.contains("Add your library with `shelf account add URL`"), "\(command): \(result.stderr)")
+        }
+    }
+
     /// An option the command does not take, or one given without its value: the options it does take.
     func testAnUnknownOptionShowsTheUsage() throws {
         let unknown = try run(["download", "--out", "/tmp/x", "Some Title"], expect: 64)

@@ -41,8 +41,11 @@ public final class Circulation {
                              hint: "Give the ID of the one you mean.")
         }
         if matches.partialCount == 0 {
+            // With no account, `shelf browse` alone has nothing to browse: the way in is an account or an address.
             throw ShelfError(.noInput, "no title or ID \(Self.quoted(words)) in what shelf has seen of \(account.title)",
-                             hint: "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the title or ID they show.")
+                             hint: account.id.isEmpty
+                                ? "Add your library with `shelf account add URL` (or browse a catalog by its address, `shelf browse URL`), then use the title or ID it shows."
+                                : "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the title or ID they show.")
         }
         if matches.partialCount > 1 {
             let which = matches.partialCount > matches.partial.count
