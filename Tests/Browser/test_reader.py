@@ -210,6 +210,21 @@ class ToolWordsTests(ReaderTestCase):
             self.check_page(f"reader-tools-{width}")
 
 
+class CannotOpenTests(ReaderTestCase):
+    def test_a_book_that_cannot_be_opened_says_why_on_the_page(self):
+        # The reason was said only to screen readers (a visually hidden alert): the page showed a blank book with
+        # every tool still offered.
+        self.driver.get(f"{self.server.url}/reader.html?book=no-such-book")
+        self.wait_for(lambda d: d.find_element(By.ID, "title").text == "The book could not be opened")
+        self.wait_for(lambda d: "No book with id no-such-book is on the shelf" in d.find_element(By.ID, "book").text,
+                      message="the reason on the page")
+        self.assertIn("Back to My Books", self.driver.find_element(By.ID, "book").text)
+        enabled = self.driver.execute_script(
+            "return [...document.querySelectorAll('.tools button, .bar.bottom button')].filter(b => !b.disabled).map(b => b.id)")
+        self.assertEqual(enabled, [], "no tool is offered for a book that is not open")
+        self.check_page("reader-cannot-open")
+
+
 class PlaceTests(ReaderTestCase):
     def test_a_page_turn_moves_the_place_shelf_read_reads(self):
         book = self.add_fixture("reflowable")

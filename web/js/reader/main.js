@@ -476,16 +476,29 @@ function setBack(bookID) {
   $('back-label').textContent = words;
 }
 
+/** A book that cannot be opened: the reason on the page as well as to screen readers, and no tool to press. */
+function cannotOpen(title, words) {
+  $('title').textContent = title;
+  for (const button of document.querySelectorAll('.tools button, .bar.bottom button')) button.disabled = true;
+  const reason = document.createElement('p');
+  reason.className = 'failure';
+  const way = document.createElement('a');
+  way.href = $('back').href;
+  way.textContent = $('back-label').textContent;
+  reason.append(words, ' ', way);
+  $('viewport').replaceChildren(reason);
+  alertNow(words);
+}
+
 const bookID = new URLSearchParams(location.search).get('book');
 if (!bookID) {
-  $('title').textContent = 'No book was named';
-  alertNow('Open a book from the bookshelf: this page needs ?book=ID.');
+  cannotOpen('No book was named', 'Open a book from the bookshelf: this page needs ?book=ID.');
 } else {
   setBack(bookID);
   const reader = new Reader(bookID);
   window.shelfReader = reader; // for the browser tests and the benchmark
   reader.start().catch((error) => {
-    $('title').textContent = 'The book could not be opened';
-    alertNow(error.message);
+    const words = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+    cannotOpen('The book could not be opened', words);
   });
 }
