@@ -18,6 +18,16 @@ final class DamagedBookTests: ShelfTestCase {
         XCTAssertTrue(try run(["read", "The Tide Tables"]).stdout.contains("page 3 of"), "the place is kept")
     }
 
+    func testAddingADamagedFileSaysNothingWasAdded() throws {
+        let path = shelf.home.appendingPathComponent("cut.epub").path
+        try FixtureBooks.write(to: path, identifier: "urn:uuid:damaged-3", chapters: FixtureBooks.chapters(3))
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path))
+        let result = try run(["add", path], expect: 65)
+        XCTAssertTrue(result.stderr.contains("Nothing was added. The file is damaged or cut short"), result.stderr)
+        XCTAssertTrue(try run(["books"]).stdout.contains("The shelf is empty"))
+    }
+
     func testADamagedCopyOnTheShelfSaysToAddAGoodOne() throws {
         let path = shelf.home.appendingPathComponent("tide.epub").path
         try FixtureBooks.write(to: path, identifier: "urn:uuid:damaged-2", chapters: FixtureBooks.chapters(3))

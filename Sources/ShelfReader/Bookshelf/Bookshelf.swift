@@ -85,7 +85,15 @@ public final class Bookshelf {
                     catalogLink: String? = nil, id forcedID: String? = nil) throws -> Added {
         let source = BookReference.absolutePath(path)
         BookWarnings.watch(path: source, bookID: nil, database: database)
-        let publication = try openPath(source)
+        let publication: Publication
+        do {
+            publication = try openPath(source)
+        } catch var error as ShelfError where error.kind == .badData && error.hint == nil {
+            // Nothing was added; the file itself is the trouble, most often a copy or download that stopped early.
+            error.hint = "Nothing was added. The file is damaged or cut short (a download or copy that stopped early?): "
+                + "get a good copy and add that."
+            throw error
+        }
         let manifest = publication.manifest
         let id = try forcedID ?? Self.bookID(manifest: manifest, path: source)
         defer { BookWarnings.added(path: source, bookID: id, database: database) }
