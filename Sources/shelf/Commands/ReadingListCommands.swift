@@ -262,10 +262,20 @@ let wishlistCommand = Command(
     positionals: 0...0
 ) { args, context in
     let rl = try ReadingListContext(context)
+    var notices: [ReadingLists.Notice] = []
     if let id = args.value("--remove") {
-        guard let n = Int64(id), try rl.library.removeWish(id: n) else { throw ShelfError(.noInput, "no wish \(id)") }
+        // The title, read before it goes, so that the patron sees which wish was removed (and what that look found
+        // newly available is said below, as it is said only once).
+        let (before, said) = try rl.library.wishlist(offline: true)
+        notices += said
+        guard let n = Int64(id), let title = before.first(where: { $0.id == n })?.title, try rl.library.removeWish(id: n) else {
+            if !context.json { printNotices(notices, rl.library) }
+            throw ShelfError(.noInput, "no wish \(id)", hint: "`shelf wishlist` lists the wishes with their numbers.")
+        }
+        if !context.json { Output.line("Removed “\(DisplayText.oneLine(title))” from the wish list.") }
     }
-    let (wishes, notices) = try rl.library.wishlist(offline: args.has("--offline"))
+    let (wishes, more) = try rl.library.wishlist(offline: args.has("--offline"))
+    notices += more
     if context.json {
         Output.json(WishlistJSON(wishes: wishes, notices: notices))
         return 0
