@@ -183,9 +183,12 @@ class ControlsTests(PlayerTestCase):
         self.assertFalse(self.audio("paused"), "playing on while the catalog shows")
         toggle = mini.find_element(By.TAG_NAME, "button")
         self.assertEqual(toggle.text, "Pause")
+        self.assertEqual(mini.get_attribute("aria-label"), "Now playing")
         toggle.click()
         self.wait_for(lambda d: self.audio("paused"))
         self.assertEqual(self.focused(), toggle, "the focus stays on the mini player's button")
+        # Paused, the region no longer calls itself "Now playing".
+        self.wait_for(lambda d: mini.get_attribute("aria-label") == "Audiobook, paused", message="the region's name paused")
         self.check_page("mini-player")
 
 

@@ -29,6 +29,8 @@ function render(player) {
   parts.bar.hidden = !player.book || location.hash.startsWith('#/listen');
   if (parts.bar.hidden) return;
   parts.toggle.textContent = player.playing ? 'Pause' : 'Play';
+  // The region's name says what it is now: "Now playing" only while something plays.
+  parts.bar.setAttribute('aria-label', player.playing ? 'Now playing' : 'Audiobook, paused');
   parts.toggle.setAttribute('aria-label', `${player.playing ? 'Pause' : 'Play'} ${player.book.title}`);
   parts.link.href = `#/listen?book=${encodeURIComponent(player.book.id)}`;
   parts.link.textContent = player.book.title;
