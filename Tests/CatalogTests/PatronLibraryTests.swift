@@ -146,4 +146,17 @@ final class PatronLibraryTests: LibraryTestCase {
         XCTAssertFalse(said.contains("could not be read"), said)
         XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 0, "nothing stored")
     }
+
+    /// Removing an account with loans and holds says they stay with the library and how to see them
+    /// again, rather than leaving My Books silently empty.
+    func testRemovingAnAccountSaysItsLoansAreStillYours() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        try run(["reserve", "urn:fake:ebook-out"])
+        let removed = try run(["account", "remove", "fake"])
+        XCTAssertTrue(removed.stdout.contains("Your 1 loan and 1 hold at Fake Public Library stay with the library; to see them here again"), removed.stdout)
+        XCTAssertTrue(removed.stdout.contains("`shelf account add \(library.root)`"), removed.stdout)
+        XCTAssertTrue(library.onLoan("urn:fake:ebook-free"), "nothing was returned")
+    }
 }

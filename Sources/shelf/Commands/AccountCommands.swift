@@ -41,8 +41,19 @@ let accountCommand = Command(
         return 0
     case "remove":
         guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
+        // Counted before they go with the account: the patron is told that the library still lends them.
+        let held = ((try? library.loans(account: operand).count) ?? 0, (try? library.holds(account: operand).count) ?? 0)
         let account = try library.removeAccount(operand)
-        if context.json { Output.json(AccountRemovedJSON(account)) } else { Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.") }
+        if context.json { Output.json(AccountRemovedJSON(account)) } else {
+            Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.")
+            if held.0 + held.1 > 0 {
+                let what = [held.0 > 0 ? Plural.count(held.0, "loan") : nil, held.1 > 0 ? Plural.count(held.1, "hold") : nil]
+                    .compactMap { $0 }.joined(separator: " and ")
+                Output.line("Your \(what) at \(account.title) \(held.0 + held.1 == 1 ? "stays" : "stay") with the library; to see "
+                            + "\(held.0 + held.1 == 1 ? "it" : "them") here again: `shelf account add \(account.catalogURL)`, "
+                            + "`shelf login`, `shelf sync`.")
+            }
+        }
         return 0
     case "use":
         guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
