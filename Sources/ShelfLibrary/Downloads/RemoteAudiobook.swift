@@ -79,6 +79,13 @@ public final class RemoteAudiobook: @unchecked Sendable {
         guard (200..<300).contains(response.status) else {
             throw ShelfError(.unavailable, "the server answered \(response.status) for the audiobook manifest", subject: url.absoluteString)
         }
+        // A manifest is a JSON object. Anything else (a maintenance page with 200, an answer cut short) must not take
+        // the place of one fetched before: that one still plays the parts already downloaded.
+        guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any] else {
+            let type = response.headers["Content-Type"].map { " (\($0))" } ?? ""
+            throw ShelfError(.temporary, "the server answered something that is not an audiobook manifest\(type)", subject: url.absoluteString,
+                             hint: "Servers answer so while busy or down for maintenance: try again later; if it lasts, check the address.")
+        }
         let temp = file.appendingPathExtension("tmp")
         try response.body.write(to: temp)
         guard rename(temp.path, file.path) == 0 else {
