@@ -67,6 +67,13 @@ class CatalogTests(BrowserTestCase):
         self.assertIn("Open Classic", self.text("#catalog-results"))
         self.check_page("catalog-search-all")
 
+    def test_a_search_still_names_the_library_searched(self):
+        self.assertEqual(self.text("#library-title"), "Fake Public Library")
+        self.find("#catalog-search").send_keys("Sound", Keys.ENTER)
+        self.announced("1 result for “Sound”")
+        # The feed of results is titled "Search results": the patron still sees which library they search.
+        self.assertEqual(self.text("#library-title"), "Fake Public Library")
+
     def test_available_now_leaves_out_titles_with_no_free_copy(self):
         self.assertIn("Waiting Game", self.text("#catalog-results"))
         self.find("#available-now").click()

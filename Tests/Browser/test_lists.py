@@ -30,6 +30,17 @@ class WishListTests(BrowserTestCase):
         self.assertEqual(self.focused().get_attribute("id"), "wish-title", "ready for the next wish")
         self.check_page("wish-list-added")
 
+    def test_a_wish_names_the_library_as_the_app_does(self):
+        self.find("#wish-title").send_keys("Sound of Rivers", Keys.ENTER)
+        self.wait_for(lambda d: d.find_elements(By.ID, "action-result"), message="the outcome on the page")
+        words = self.text("main ul.rows")
+        self.assertIn("at Fake Public Library", words)
+        # Not the account's short name, nor an id no patron reads.
+        self.assertNotIn("at fake", words)
+        self.assertNotIn("urn:", words)
+        self.assertNotIn("ID ", self.text("#action-result"))
+        self.assertNotIn("urn:", self.text("#action-result"))
+
     def test_a_refused_wish_is_shown_beside_the_form(self):
         # Spaces only pass the field's `required`: the page says what to type, not the API's "missing from the request".
         self.find("#wish-title").send_keys("   ", Keys.ENTER)

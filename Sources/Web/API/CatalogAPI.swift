@@ -36,6 +36,8 @@ enum CatalogAPI {
             document["entries"] = paged["items"]
             document["total"] = paged["total"]
             document["nextCursor"] = paged["next"]
+            // The feed's title is the page's ("Search results"); the library searched is named apart.
+            document["library"] = try LibraryNames.current(library, account: account)
             return try .json(object: document)
         }
 

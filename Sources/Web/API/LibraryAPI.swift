@@ -53,13 +53,19 @@ enum LibraryAPI: WebModule {
         // MARK: Reading lists and the wish list
 
         router.add("GET", "/api/wishlist") { _ in
-            let (wishes, notices) = try app.library().wishlist(offline: false)
-            return .json(document: WishlistJSON(wishes: wishes, notices: notices))
+            let library = try app.library()
+            let (wishes, notices) = try library.wishlist(offline: false)
+            var document = try LibraryNames.object(WishlistJSON(wishes: wishes, notices: notices))
+            let names = try LibraryNames.all(library)
+            document["wishes"] = (document["wishes"] as? [[String: Any]] ?? []).map { LibraryNames.naming($0, names) }
+            return try .json(object: document)
         }
         router.add("POST", "/api/wishlist") { request in
             let title = try request.required("title")
             let author = (try request.jsonObject()["author"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            return .json(document: WishJSON(try app.library().wish(title, author: author).wish), status: 201)
+            let library = try app.library()
+            let wish = try LibraryNames.object(WishJSON(try library.wish(title, author: author).wish))
+            return try .json(object: LibraryNames.naming(wish, try LibraryNames.all(library)), status: 201)
         }
         router.add("GET", "/api/lists") { request in
             let entries = try app.library().readingListEntries(service: request.query["service"], shelf: request.query["shelf"])
@@ -67,5 +73,32 @@ enum LibraryAPI: WebModule {
         }
 
         sync.start()
+    }
+}
+
+/// The library's name as the app names it everywhere (the account's title, "Fake Public Library"), added as
+/// `library` to the documents that carry only the account's id: a patron reads the name, never the id.
+enum LibraryNames {
+    static func all(_ library: LibrarySession) throws -> [String: String] {
+        Dictionary(try library.accountDocuments().map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The library a catalog page comes from: the account asked for, else the one in use.
+    static func current(_ library: LibrarySession, account: String?) throws -> String? {
+        let accounts = try library.accountDocuments()
+        return (accounts.first { $0.id == account } ?? accounts.first { $0.isDefault })?.title
+    }
+
+    static func naming(_ document: [String: Any], _ names: [String: String]) -> [String: Any] {
+        var named = document
+        if let account = document["account"] as? String { named["library"] = names[account] ?? account }
+        return named
+    }
+
+    static func object<T: Encodable>(_ document: T) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(document).utf8)) as? [String: Any] else {
+            throw WebError(500, "The document could not be written as JSON")
+        }
+        return object
     }
 }

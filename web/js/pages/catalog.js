@@ -131,8 +131,8 @@ async function load({ announceAll }) {
       syncTabs();
     }
   }
-  const title = result.title || "";
-  replace(state.libraryTitle, title);
+  // The library searched, not the feed's title ("Search results" during a search).
+  replace(state.libraryTitle, result.library || "");
   drawResults(result);
   state.panel.removeAttribute("aria-busy");
   const words = summaryWords(result);

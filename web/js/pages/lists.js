@@ -25,7 +25,7 @@ export default {
       if (!title.value.trim()) return refuse("Type a title or an ISBN to wish for.");
       try {
         const wish = await app.api.post("/api/wishlist", { title: title.value.trim(), author: author.value.trim() });
-        await this.render(main, params, app, { message: `Added “${wish.title}” to your wish list. ${wish.words || ""}`.trim() });
+        await this.render(main, params, app, { message: `Added “${wish.title}” to your wish list. ${whereWords(wish)}.` });
         main.querySelector("#wish-title").focus();
       } catch (error) {
         refuse(app.explain(error));
@@ -44,7 +44,7 @@ export default {
               h("h3", {}, wish.entryId ? h("a", { href: link("book", { id: wish.entryId, account: wish.account }) }, wish.title) : wish.title),
               wish.authors && wish.authors.length ? h("p", { class: "authors" }, `by ${wish.authors.join(", ")}`) : null),
             h("p", { class: wish.available ? "availability state-available" : "availability state-unavailable" },
-              wish.words || (wish.matched ? wish.availability : "Not found at your libraries")))))
+              whereWords(wish)))))
         : h("p", { class: "empty" }, "Your wish list is empty."),
       form,
       h("h2", { id: "lists-heading" }, "From your reading-list services"),
@@ -60,3 +60,11 @@ export default {
     else if (wishes.length) app.announce(`${count(wishes.length, "wished title")}.`);
   },
 };
+
+/** Where a wished title is, in a patron's words: its availability at the library named as everywhere in the app
+ * (the document's `words` are the command line's, with the account's id and the title's technical id). */
+function whereWords(wish) {
+  if (!wish.matched) return "Not in any library's catalog yet";
+  const availability = wish.availability || "availability unknown";
+  return `${availability.charAt(0).toUpperCase()}${availability.slice(1)} at ${wish.library || "your library"}`;
+}
