@@ -58,11 +58,15 @@ public final class RemoteAudiobook: @unchecked Sendable {
     /// The `.part` file of a part still downloading (or left by an interrupted run), once it holds enough to start
     /// playing from (GrowingTrack); nil when the part is whole, failed or has too little yet.
     public func growingFile(_ index: Int) -> String? {
-        guard let part = downloader.snapshot.first(where: { $0.index == index }), part.state != .complete, part.state != .failed else {
-            return nil
-        }
-        let path = part.destination.path + ".part"
-        return GrowingTrack.size(path) >= GrowingTrack.minimumBytes ? path : nil
+        downloader.snapshot.first(where: { $0.index == index }).flatMap(Self.growingFile)
+    }
+
+    /// The file a part still on its way can play from: what it has written so far (`.part`), or, in the moment
+    /// between the rename that makes it whole and its state saying so, the whole file, which is then where the
+    /// `.part` was (a book started at that moment was refused: "no track of this audiobook has been downloaded yet").
+    static func growingFile(of part: DownloadPart) -> String? {
+        guard part.state != .complete, part.state != .failed else { return nil }
+        return [part.destination.path + ".part", part.destination.path].first { GrowingTrack.size($0) >= GrowingTrack.minimumBytes }
     }
 
     static func trackURLs(_ book: AudioBook) throws -> [URL] {
