@@ -22,11 +22,11 @@ public struct AudiobookDownloads: Sendable {
     }
 
     /// Records the download and keeps each part's state up to date as it changes (`then` runs after each record).
-    func track(_ remote: RemoteAudiobook, then: ((PartDownloader.Part) -> Void)? = nil) {
+    func track(_ remote: RemoteAudiobook, then: ((DownloadPart) -> Void)? = nil) {
         Self.track(remote, in: store, then: then)
     }
 
-    static func track(_ remote: RemoteAudiobook, in store: DownloadStore, then: ((PartDownloader.Part) -> Void)? = nil) {
+    static func track(_ remote: RemoteAudiobook, in store: DownloadStore, then: ((DownloadPart) -> Void)? = nil) {
         // The record only feeds `shelf downloads`; the download itself goes on without it.
         try? store.record(id: remote.id, manifestURL: remote.url, title: remote.book.title, directory: remote.directory, pid: getpid())
         remote.downloader.onChange = { part in

@@ -24,11 +24,10 @@ public final class Circulation {
 
     // MARK: Finding entries
 
-    public typealias Naming = CirculationNaming
 
     /// The title `words` name among those shelf has seen of this account (browsed, searched, on loan, on hold): its
     /// identifier or its title, whole or (as `naming` allows) in part. The one resolver of catalog titles.
-    public func entry(_ words: String, naming: Naming = .reading) throws -> CatalogEntry {
+    public func entry(_ words: String, naming: CirculationNaming = .reading) throws -> CatalogEntry {
         var matches = try database.findEntries(matching: words, accountID: account.id)
         // Titles seen in catalogs browsed without an account (local files, a URL given outright).
         if matches.isEmpty, !account.id.isEmpty { matches = try database.findEntries(matching: words, accountID: nil) }
@@ -99,7 +98,6 @@ public final class Circulation {
 
     // MARK: Borrow
 
-    public typealias BorrowOutcome = ShelfValues.BorrowOutcome
 
     public func borrow(_ stored: CatalogEntry) throws -> BorrowOutcome {
         // The title as the library says now: what shelf stored earlier never decides an outcome.
@@ -158,7 +156,6 @@ public final class Circulation {
 
     // MARK: Reserve
 
-    public typealias ReserveOutcome = ShelfValues.ReserveOutcome
 
     public func reserve(_ stored: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
         let view = try currentView(of: stored, nothingDone: "nothing was reserved")

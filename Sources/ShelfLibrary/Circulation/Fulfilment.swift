@@ -7,7 +7,6 @@ import Glibc
 
 /// Getting the file of a loan or an open-access title into shelf's data folder.
 extension Circulation {
-    public typealias DownloadOutcome = ShelfValues.DownloadOutcome
 
     /// The folder downloads go to: `data/downloads/<account>`.
     public static func downloadFolder(_ directories: ShelfDirectories, accountID: String) -> URL {

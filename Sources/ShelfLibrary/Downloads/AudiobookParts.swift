@@ -43,7 +43,7 @@ public enum AudiobookParts {
     @discardableResult
     public static func download(manifest file: URL, source: URL, client: HTTPClient, store: DownloadStore?, id: String, title: String,
                                 concurrency: Int = 3, refresh: (() throws -> (data: Data, url: URL))?,
-                                progress: ((DownloadProgress) -> Void)? = nil) throws -> [PartDownloader.Part] {
+                                progress: ((DownloadProgress) -> Void)? = nil) throws -> [DownloadPart] {
         let data = try Data(contentsOf: file)
         guard let urls = trackURLs(data, base: source) else {
             throw ShelfError(.badData, "the audiobook manifest lists no tracks shelf can download", subject: source.absoluteString)
@@ -99,7 +99,7 @@ public enum AudiobookParts {
 
     /// The manifest with every href that names a track (in the reading order, the TOC or anywhere
     /// else, fragment kept) pointing at its downloaded file, relative to the manifest.
-    static func localManifest(_ data: Data, base: URL, parts: [PartDownloader.Part], folderName: String) throws -> Data {
+    static func localManifest(_ data: Data, base: URL, parts: [DownloadPart], folderName: String) throws -> Data {
         guard var root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
               let urls = trackURLs(data, base: base) else {
             throw ShelfError(.badData, "the audiobook manifest cannot be rewritten", subject: base.absoluteString)

@@ -12,7 +12,7 @@ public final class DownloadStore: @unchecked Sendable {
         public var title: String
         public var directory: String
         public var pid: Int32?
-        public var parts: [PartDownloader.Part]
+        public var parts: [DownloadPart]
     }
 
     public func record(id: String, manifestURL: URL, title: String, directory: URL, pid: Int32?) throws {
@@ -27,7 +27,7 @@ public final class DownloadStore: @unchecked Sendable {
         }
     }
 
-    public func update(id: String, part: PartDownloader.Part) throws {
+    public func update(id: String, part: DownloadPart) throws {
         let now = Date().databaseMilliseconds
         try database.connection.transaction {
             try database.connection.execute("""
@@ -61,14 +61,14 @@ public final class DownloadStore: @unchecked Sendable {
                 SELECT part_index, url, path, state, bytes, total, reason FROM audio_download_parts
                 WHERE download_id = ? ORDER BY part_index
                 """, [id])
-            let parts = try partRows.map { p -> PartDownloader.Part in
+            let parts = try partRows.map { p -> DownloadPart in
                 let stateText: String = try p.get("state")
                 let path: String = try p.get("path")
                 let urlText: String = try p.get("url")
-                return PartDownloader.Part(index: Int(try p.get("part_index", as: Int64.self)),
+                return DownloadPart(index: Int(try p.get("part_index", as: Int64.self)),
                                            url: URL(string: urlText) ?? URL(fileURLWithPath: "/"),
                                            destination: URL(fileURLWithPath: path),
-                                           state: PartDownloader.State(rawValue: stateText) ?? .failed,
+                                           state: DownloadPart.State(rawValue: stateText) ?? .failed,
                                            bytes: try p.get("bytes"), total: try p.get("total"), reason: try p.get("reason"))
             }
             return Download(id: id, manifestURL: try row.get("manifest_url"), title: try row.get("title"),

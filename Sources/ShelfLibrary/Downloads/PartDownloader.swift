@@ -8,20 +8,18 @@ import Glibc
 /// in total. A part refused with 401 or 403 makes the manifest be fetched again (signed URLs and
 /// session ids expire) and the part retried with its new URL.
 public final class PartDownloader: @unchecked Sendable {
-    public typealias State = DownloadPart.State
-    public typealias Part = DownloadPart
 
     public let manifestURL: URL
     public let directory: URL
     public let client: HTTPClient
     public var concurrency: Int
     /// Called (from download threads, serialised) after every change of a part.
-    public var onChange: ((Part) -> Void)?
+    public var onChange: ((DownloadPart) -> Void)?
     /// Refetches the manifest and returns the tracks' new URLs, in reading order.
     public var refreshURLs: (() throws -> [URL])?
 
     private let lock = NSCondition()
-    private var parts: [Part]
+    private var parts: [DownloadPart]
     private var refreshes = 0
     private var cancelled = false
     private let callbackLock = NSLock()
@@ -38,12 +36,12 @@ public final class PartDownloader: @unchecked Sendable {
             let done = FileManager.default.fileExists(atPath: dest.path)
             // No file (or none readable) is nothing downloaded yet: the part starts from its first byte.
             let size = (try? FileManager.default.attributesOfItem(atPath: done ? dest.path : dest.path + ".part")[.size] as? NSNumber)?.int64Value ?? 0
-            return Part(index: i, url: url, destination: dest, state: done ? .complete : .queued, bytes: size,
+            return DownloadPart(index: i, url: url, destination: dest, state: done ? .complete : .queued, bytes: size,
                         total: done ? size : nil, reason: nil)
         }
     }
 
-    public var snapshot: [Part] { lock.locked { parts } }
+    public var snapshot: [DownloadPart] { lock.locked { parts } }
 
     /// The file track `index` (at `url`, whose extension it keeps) is stored as in `directory`: `part-0001.mp3`…
     /// Whoever looks for a downloaded track (the browser's player) asks this, so the name is made in one place.
@@ -100,7 +98,7 @@ public final class PartDownloader: @unchecked Sendable {
 
     private func worker() {
         while true {
-            let next: Part? = lock.locked {
+            let next: DownloadPart? = lock.locked {
                 guard !cancelled, !HostServices.cancelRequested, let i = parts.firstIndex(where: { $0.state == .queued }) else { return nil }
                 parts[i].state = .downloading
                 return parts[i]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One track ("part") of a remote audiobook being downloaded, and how far it got (`PartDownloader.Part`).
+/// One track ("part") of a remote audiobook being downloaded, and how far it got (`DownloadPart`).
 public struct DownloadPart: Sendable, Equatable {
     public enum State: String, Sendable, Codable { case queued, downloading, paused, failed, complete }
 
