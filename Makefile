@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 
-.PHONY: deps build sample test browser-test golden examples install install-plugin-kit uninstall deb bench clean
+.PHONY: deps build sample test lint browser-test golden examples install install-plugin-kit uninstall deb bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -37,11 +37,17 @@ TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales dbus-bin gn
 
 # Builds everything (the products the integration tests run, the C examples) and runs every test.
 # The tests are XCTest; Swift Testing is off so the run closes on XCTest's own summary line.
-test: build examples
+test: build examples lint
 	@scripts/install-deps.sh $(TEST_TOOLS)
 	$(MAKE) -C Sources/PluginAPI test
 	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
 	$(MAKE) browser-test
+
+# The habits CI keeps: every shell script passes shellcheck (a check it skips says why, beside it).
+LINT_TOOLS := shellcheck
+lint:
+	@scripts/install-deps.sh $(LINT_TOOLS)
+	shellcheck .ci/run $$(git ls-files '*.sh')
 
 # The browser app in a real Chromium (headless, through chromium-driver), with Selenium and axe-core
 # (selenium-axe-python from PyPI, in a virtual environment under .build). Screenshots of every page and state

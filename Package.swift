@@ -153,6 +153,8 @@ let package = Package(
         .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),
+        // The second writer of LibraryDatabaseTests' two-process test, as a program of its own.
+        .executableTarget(name: "shelf-database-writer", dependencies: ["ShelfLibrary", "ShelfValues"], path: "Tests/DatabaseWriter"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         // Plugins out of process: crashes, exits, hangs, confinement (C fixtures in Fixtures/, built by the tests).
         .testTarget(name: "SandboxTests", dependencies: ["Host", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),

@@ -16,7 +16,10 @@ mkdir -p "$work/seeds" "$work/queue" "$work/findings"
 echo "== building the fuzz target (release, libFuzzer coverage, AddressSanitizer)"
 # libFuzzer's own main would clash with SwiftPM's entry point, so the target keeps its main, links the
 # runtime without one, and calls LLVMFuzzerRunDriver (forced in and exported, since it is found by dlsym).
-runtime=$(ls "$(dirname "$(readlink -f "$(command -v swiftc)")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a | head -1)
+runtime=""
+for candidate in "$(dirname "$(readlink -f "$(command -v swiftc)")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a; do
+    [ -e "$candidate" ] && runtime=$candidate && break
+done
 (cd "$root" && swift build -c release --product shelf-fuzz-epub --scratch-path "$work/build" \
     -Xswiftc -DFUZZING -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
     -Xlinker "$runtime" -Xlinker -lstdc++ -Xlinker -u -Xlinker LLVMFuzzerRunDriver \

@@ -34,4 +34,4 @@ bench/sandbox/run.sh "$bin"
 
 echo
 echo "== 4. The Readium shapes' JSON (manifest, locators, positions): Readium's reader and writer against JSONDecoder/JSONEncoder"
-"$bin/shelf-json-bench" "$large" ${SHELF_BENCH_BOOK2:-../shared/corpus/epub/epub2-feedbooks-memoires-outre-tombe-fr.epub}
+"$bin/shelf-json-bench" "$large" "${SHELF_BENCH_BOOK2:-../shared/corpus/epub/epub2-feedbooks-memoires-outre-tombe-fr.epub}"

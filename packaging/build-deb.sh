@@ -51,10 +51,15 @@ for file in "$build/shelf" "$build"/libshelf-*.so; do ldd "$file"; done \
 strip --remove-section=.comment --remove-section=.note "$pkg/usr/bin/shelf" "$pkg/usr/lib/shelf/shelf-plugin-sandbox"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
     "$pkg"/usr/lib/shelf/plugins/*.so "$pkg"/usr/lib/shelf/swift/*.so
+# $ORIGIN is for the dynamic loader, not the shell: the single quotes keep it.
+# shellcheck disable=SC2016
 patchelf --set-rpath '$ORIGIN/../lib/shelf/swift' "$pkg/usr/bin/shelf"
 # The sandbox is C, but SwiftPM links it with the Swift core library: the carried one, beside it.
+# shellcheck disable=SC2016
 patchelf --set-rpath '$ORIGIN/swift' "$pkg/usr/lib/shelf/shelf-plugin-sandbox"
+# shellcheck disable=SC2016
 for plugin in "$pkg"/usr/lib/shelf/plugins/*.so; do patchelf --set-rpath '$ORIGIN/../swift' "$plugin"; done
+# shellcheck disable=SC2016
 for library in "$pkg"/usr/lib/shelf/swift/*.so; do patchelf --set-rpath '$ORIGIN' "$library"; done
 
 # Man pages, completions and desktop integration.
@@ -112,6 +117,8 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 make -s -C "$here/../Sources/PluginAPI" install PREFIX=/usr DESTDIR="$dev" BUILD="$work/plugin-sdk" >/dev/null
 install -d "$dev/usr/lib/$multiarch/pkgconfig" "$dev/usr/share/man/man1" "$dev/usr/share/doc/shelf-plugin-dev" "$dev/DEBIAN"
 mv "$dev/usr/lib/libshelf-plugin.a" "$dev/usr/lib/$multiarch/"
+# ${libdir} is pkg-config's variable, matched as written: the single quotes keep it.
+# shellcheck disable=SC2016
 sed -e "s|^libdir=.*|libdir=\${prefix}/lib/$multiarch|" -e 's| -Wl,-rpath,${libdir}||' \
     "$dev/usr/lib/pkgconfig/shelf-plugin.pc" > "$dev/usr/lib/$multiarch/pkgconfig/shelf-plugin.pc"
 rm -r "$dev/usr/lib/pkgconfig" "$dev"/usr/lib/libshelf-plugin.so*

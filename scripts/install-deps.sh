@@ -11,4 +11,6 @@ done
 echo "Installing Debian packages:$missing"
 if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
 $sudo apt-get update -qq
+# $sudo and $missing are lists of words on purpose (empty, or several package names).
+# shellcheck disable=SC2086
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing

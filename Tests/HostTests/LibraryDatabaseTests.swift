@@ -5,6 +5,7 @@ import Glibc
 #endif
 @testable import Host
 import ShelfCore
+import TestSupport
 @testable import ShelfLibrary
 @testable import ShelfPlayback
 
@@ -462,11 +463,8 @@ final class LibraryDatabaseTests: XCTestCase {
         let path = databasePath
         try LibraryDatabase(path: path).close()
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["HostTests.LibraryDatabaseTests/testChildProcessWriter"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[Self.childDatabaseVariable] = path
-        child.environment = environment
+        child.executableURL = ShelfProcess.buildDirectory.appendingPathComponent("shelf-database-writer")
+        child.arguments = [path, "child", String(Self.rowsPerProcess)]
         child.standardOutput = FileHandle.nullDevice
         let errors = Pipe()
         child.standardError = errors
@@ -484,18 +482,7 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertEqual(ids.filter { $0.hasPrefix("child-") }.count, Self.rowsPerProcess, "the child's rows are all there")
     }
 
-    private static let childDatabaseVariable = "SHELF_TEST_CHILD_DATABASE"
     private static let rowsPerProcess = 150
-
-    /// The other half of the two-process test: does nothing unless that test started this process.
-    func testChildProcessWriter() throws {
-        guard let path = ProcessInfo.processInfo.environment[Self.childDatabaseVariable] else { return }
-        let database = try LibraryDatabase(path: path)
-        defer { database.close() }
-        for index in 0..<Self.rowsPerProcess {
-            try database.upsertBook(BookRecord(id: "child-\(index)", mediaType: "text/plain", title: "c\(index)"))
-        }
-    }
 
     func testPermissionDeniedIsReportedAsSuch() throws {
         try XCTSkipIf(geteuid() == 0, "root may write anywhere, so permissions cannot be refused")

@@ -58,9 +58,9 @@ seek=$(measure "$shelf" play "$book" --from $((seconds * 3 / 4)) --sleep 0.0001 
 x() { echo "scale=1; $1 / $2" | bc -l; }
 echo
 echo "book: $book (${minutes} min); times are wall / CPU seconds, best of $runs"
-printf 'ffmpeg atempo=1.5:            %s / %s s  (%sx real time by CPU, peak %s MiB)\n' $(f "$ff" 1) $(f "$ff" 2) "$(x $seconds $(f "$ff" 2))" $(f "$ff" 3)
-printf 'shelf play --speed 1.5:       %s / %s s  (%sx real time by CPU, peak %s MiB)\n' $(f "$ours" 1) $(f "$ours" 2) "$(x $seconds $(f "$ours" 2))" $(f "$ours" 3)
+printf 'ffmpeg atempo=1.5:            %s / %s s  (%sx real time by CPU, peak %s MiB)\n' "$(f "$ff" 1)" "$(f "$ff" 2)" "$(x "$seconds" "$(f "$ff" 2)")" "$(f "$ff" 3)"
+printf 'shelf play --speed 1.5:       %s / %s s  (%sx real time by CPU, peak %s MiB)\n' "$(f "$ours" 1)" "$(f "$ours" 2)" "$(x "$seconds" "$(f "$ours" 2)")" "$(f "$ours" 3)"
 printf '  ratio to ffmpeg: %s by CPU, %s by wall (target <= 1.3)\n' "$(echo "scale=2; $(f "$ours" 2) / $(f "$ff" 2)" | bc -l)" "$(echo "scale=2; $(f "$ours" 1) / $(f "$ff" 1)" | bc -l)"
-printf 'decode only: shelf at 1.0x    %s / %s s;  ffmpeg -f null  %s / %s s\n' $(f "$plain" 1) $(f "$plain" 2) $(f "$ffplain" 1) $(f "$ffplain" 2)
+printf 'decode only: shelf at 1.0x    %s / %s s;  ffmpeg -f null  %s / %s s\n' "$(f "$plain" 1)" "$(f "$plain" 2)" "$(f "$ffplain" 1)" "$(f "$ffplain" 2)"
 printf 'open + first chunk:           %s s wall;  seek to %s s + a chunk: %s s wall  (seek latency ~ %s s)\n' \
-    $(f "$open" 1) $((seconds * 3 / 4)) $(f "$seek" 1) "$(echo "scale=3; $(f "$seek" 1) - $(f "$open" 1)" | bc -l)"
+    "$(f "$open" 1)" "$((seconds * 3 / 4))" "$(f "$seek" 1)" "$(echo "scale=3; $(f "$seek" 1) - $(f "$open" 1)" | bc -l)"

@@ -34,6 +34,8 @@ print(f"{label:<48} median {statistics.median(times):7.1f} ms   best {min(times)
 PY
 }
 
+# ls -S sorts by size, which is the point here (corpus names are plain).
+# shellcheck disable=SC2012
 largest=$(ls -S "$corpus"/*.epub | head -1)
 reflowable="$corpus/epub2-feedbooks-memoires-outre-tombe-fr.epub"
 echo "== read --next (largest: $(basename "$largest"), $(du -k "$largest" | cut -f1) KB)"

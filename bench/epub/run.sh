@@ -109,15 +109,15 @@ per_run() {  # runs, command...: the median wall time of one run, in seconds
   done
   printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 } END { printf "%.4f\n", t[int((NR + 1) / 2)] / 1e9 }'
 }
-ours=""
+new_book=""
 if [ -x "$shelf" ]; then
   # A home of its own with the plugin registry warmed, as an installed shelf has it. The first figure
   # forgets the book before each run (its publication memo), so the plugin opens it as new; the second
   # is the same file asked about again, answered from the memo without loading a plugin.
   export SHELF_HOME="$work/home"; mkdir -p "$SHELF_HOME"
   "$shelf" info "$largest" >/dev/null 2>&1 || true
-  ours=$(forget="$SHELF_HOME/cache/publications" per_run 10 "$shelf" info "$largest")
-  echo "  shelf info BOOK, a book shelf has not seen (the command, release): ${ours} s per run"
+  new_book=$(forget="$SHELF_HOME/cache/publications" per_run 10 "$shelf" info "$largest")
+  echo "  shelf info BOOK, a book shelf has not seen (the command, release): ${new_book} s per run"
   "$shelf" info "$largest" >/dev/null 2>&1 || true
   known=$(per_run 10 "$shelf" info "$largest")
   echo "  shelf info BOOK, the same unchanged file again: ${known} s per run"
@@ -127,14 +127,14 @@ echo "  plugin alone (C driver: dlopen, open, manifest): ${driver_t} s per run"
 if command -v ebook-meta >/dev/null; then
   theirs=$(per_run 10 ebook-meta "$largest")
   echo "  ebook-meta: ${theirs} s per run"
-  [ -n "$ours" ] && echo "  ratio, shelf info of a new book (target >= 20x): $(ratio "$theirs" "$ours")"
-  [ -n "$ours" ] && echo "  ratio, shelf info of a known book: $(ratio "$theirs" "$known")"
+  [ -n "$new_book" ] && echo "  ratio, shelf info of a new book (target >= 20x): $(ratio "$theirs" "$new_book")"
+  [ -n "$new_book" ] && echo "  ratio, shelf info of a known book: $(ratio "$theirs" "$known")"
   echo "  ratio, plugin alone: $(ratio "$theirs" "$driver_t")"
 else
   echo "  ebook-meta: not installed (apt-get install calibre)"
   if [ $have_peer = 1 ]; then
     theirs=$(per_run 3 $py "$here/peer_ebooklib.py" info "$largest")
-    echo "  ebooklib process: ${theirs} s per run; ratio: $(ratio "$theirs" "${ours:-$driver_t}")"
+    echo "  ebooklib process: ${theirs} s per run; ratio: $(ratio "$theirs" "${new_book:-$driver_t}")"
   fi
 fi
 

@@ -44,7 +44,10 @@ export SHELF_HOME="$out/home"
 "$bin/shelf" add "$book" >/dev/null
 echo "| ($runs runs each; 1.5x decode: 3)              | in process  | out of process | ratio |"
 echo "|----------------------------------------------|-------------|----------------|-------|"
+# Each setup is a command line run later by eval, so its variables expand then: single quotes on purpose.
+# shellcheck disable=SC2016
 row "shelf info of a new book" 'rm -rf "$SHELF_HOME/cache/publications"' "$runs" "$bin/shelf" info "$book"
+# shellcheck disable=SC2016
 row "a page turn (shelf read --next)" '"$bin/shelf" read "The Lighthouse Keeper" --goto 2 >/dev/null' "$runs" "$bin/shelf" read "The Lighthouse Keeper" --next
 row "a search (shelf search BOOK harbour)" ':' "$runs" "$bin/shelf" search "$book" harbour
 row "1.5x decode of a 1-hour MP3 (play --null)" ':' 3 "$bin/shelf" play "$out/hour.mp3" --speed 1.5 --null
