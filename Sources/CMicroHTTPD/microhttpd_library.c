@@ -14,6 +14,7 @@ static struct {
     void (*destroy_response)(struct MHD_Response *);
     enum MHD_Result (*add_response_header)(struct MHD_Response *, const char *, const char *);
     enum MHD_Result (*queue_response)(struct MHD_Connection *, unsigned int, struct MHD_Response *);
+    enum MHD_Result (*set_connection_option)(struct MHD_Connection *, enum MHD_CONNECTION_OPTION, ...);
 } mhd;
 
 static const struct shelf_lazy_symbol symbols[] = {
@@ -26,6 +27,7 @@ static const struct shelf_lazy_symbol symbols[] = {
     { (void **)&mhd.destroy_response, "MHD_destroy_response" },
     { (void **)&mhd.add_response_header, "MHD_add_response_header" },
     { (void **)&mhd.queue_response, "MHD_queue_response" },
+    { (void **)&mhd.set_connection_option, "MHD_set_connection_option" },
 };
 
 /* Debian's libmicrohttpd12. */
@@ -49,6 +51,10 @@ struct MHD_Daemon *shelf_mhd_start(unsigned int flags, const struct sockaddr *ad
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
                             MHD_OPTION_END);
+}
+
+enum MHD_Result shelf_mhd_set_timeout(struct MHD_Connection *connection, unsigned int timeout_seconds) {
+    return mhd.set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, timeout_seconds);
 }
 
 void shelf_mhd_stop(struct MHD_Daemon *daemon) { mhd.stop_daemon(daemon); }

@@ -57,6 +57,7 @@ public enum Serve {
         }
         defer { sources.forEach { $0.cancel() } }
 
+        raiseDescriptorLimit()
         let port = try app.start()
         let instance = ServeInstance(pid: getpid(), port: port, key: app.guardian.secret)
         if options.listen == nil { try instance.save(in: cache) }
@@ -67,6 +68,15 @@ public enum Serve {
                         opened: options.open && openBrowser(launch, environment: environment), pid: getpid()))
         stop.wait()
         app.stop()
+    }
+
+    /// Lets the server hold its whole pool of connections (`HTTPDaemon.maxConnections`) where the soft limit on
+    /// open files is the common 1024: raised to the hard limit, at most 4096.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < 4096 else { return }
+        limit.rlim_cur = min(limit.rlim_max, 4096)
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Starts the patron's browser with xdg-open; false when it could not be started.

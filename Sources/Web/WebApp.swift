@@ -28,6 +28,9 @@ public final class WebApp: @unchecked Sendable {
         public var pluginPaths: [String] = []
         /// How often the library is synced on its own (loans, holds, notifications); nil: only when asked.
         public var syncInterval: TimeInterval? = 15 * 60
+        /// Seconds a connection may stay silent before it is closed (see `HTTPDaemon`); longer than an event
+        /// stream's keep-alive (`EventSubscription.keepAlive`).
+        public var idleTimeout: UInt32 = 30
 
         public init(webRoot: URL, environment: [String: String]) {
             self.webRoot = webRoot
@@ -82,7 +85,8 @@ public final class WebApp: @unchecked Sendable {
     /// Starts listening; returns the port.
     @discardableResult
     public func start() throws -> UInt16 {
-        let daemon = try HTTPDaemon(address: configuration.address, port: configuration.port) { [unowned self] in respond(to: $0) }
+        let daemon = try HTTPDaemon(address: configuration.address, port: configuration.port,
+                                      idleTimeout: configuration.idleTimeout) { [unowned self] in respond(to: $0) }
         self.daemon = daemon
         guardian.allow(port: daemon.port, listen: configuration.address == "127.0.0.1" ? nil : configuration.address)
         return daemon.port

@@ -24,6 +24,8 @@ struct MHD_Daemon *shelf_mhd_start(unsigned int flags, const struct sockaddr *ad
                                    MHD_RequestCompletedCallback completed,
                                    unsigned int connection_limit, unsigned int timeout_seconds);
 void shelf_mhd_stop(struct MHD_Daemon *daemon);
+/* One connection's idle time limit (0: none); going from none to a limit starts its clock afresh. */
+enum MHD_Result shelf_mhd_set_timeout(struct MHD_Connection *connection, unsigned int timeout_seconds);
 /* The port a daemon listens on (the one the kernel chose when asked for port 0). */
 uint16_t shelf_mhd_port(struct MHD_Daemon *daemon);
 

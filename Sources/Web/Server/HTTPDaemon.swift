@@ -7,25 +7,35 @@ import Glibc
 /// The HTTP server: libmicrohttpd with a thread per connection (a slow library call or an open event stream
 /// holds only its own connection). It turns each request into a `WebRequest`, asks `respond` for the answer and
 /// writes it, streaming server-sent events from their subscription until the browser goes.
+///
+/// Idle and slow connections cannot lock the app out: a connection that sends or reads nothing for `idleTimeout`
+/// seconds (a request dribbled in byte by byte, a kept-alive connection left open, an answer never read) is
+/// closed, and the pool is large enough that hundreds of them at once leave room for the patron's own requests.
+/// The time limit counts the client's silence only: while shelf works on an answer (a slow library call) the
+/// clock is stopped, and an event stream writes a keep-alive well within it.
 final class HTTPDaemon: @unchecked Sendable {
     typealias Responder = @Sendable (WebRequest) -> WebResponse
 
     /// A request body larger than this is refused (413): the API takes small JSON objects only.
     static let maxBody = 1 << 20
-    static let maxConnections: UInt32 = 64
+    /// Connections open at once (a thread each; poll(2), so descriptors above 1024 work too).
+    static let maxConnections: UInt32 = 1000
+        let idleTimeout: UInt32
 
     private var daemon: OpaquePointer?
     let responder: Responder
     private(set) var port: UInt16 = 0
 
     /// Listens on `address` (an IPv4 or IPv6 literal) and `port` (0: the kernel chooses).
-    init(address: String, port: UInt16, responder: @escaping Responder) throws {
+    init(address: String, port: UInt16, idleTimeout: UInt32, responder: @escaping Responder) throws {
         self.responder = responder
+        self.idleTimeout = idleTimeout
         if let missing = shelf_mhd_load() {
             throw WebError(503, String(cString: missing), kind: "no-http-server")
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue)
+        var flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+                        | MHD_USE_POLL.rawValue)
         var storage = sockaddr_storage()
         if address.contains(":") {
             var ipv6 = sockaddr_in6()
@@ -43,7 +53,7 @@ final class HTTPDaemon: @unchecked Sendable {
         }
         daemon = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                shelf_mhd_start(flags, address, accessHandler, context, requestCompleted, Self.maxConnections, 0)
+                shelf_mhd_start(flags, address, accessHandler, context, requestCompleted, Self.maxConnections, idleTimeout)
             }
         }
         guard let daemon else {
@@ -85,8 +95,11 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     let request = WebRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
                              query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND),
                              body: pending.body)
+    // The whole request is in: the clock stops while shelf answers, and starts afresh for sending the answer.
+    shelf_mhd_set_timeout(connection, 0)
     let response = pending.tooLarge ? WebError(413, "The request is too large").response : daemon.responder(request)
-    return queue(response, on: connection)
+    shelf_mhd_set_timeout(connection, daemon.idleTimeout)
+    return queue(response, on: connection, idleTimeout: daemon.idleTimeout)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
@@ -108,7 +121,7 @@ private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [Stri
     return box.values
 }
 
-private func queue(_ answer: WebResponse, on connection: OpaquePointer) -> MHD_Result {
+private func queue(_ answer: WebResponse, on connection: OpaquePointer, idleTimeout: UInt32) -> MHD_Result {
     let response: OpaquePointer?
     switch answer.body {
     case .bytes(let data):
@@ -116,7 +129,7 @@ private func queue(_ answer: WebResponse, on connection: OpaquePointer) -> MHD_R
             shelf_mhd_response_from_buffer(bytes.count, bytes.baseAddress)
         }
     case .events(let subscription):
-        let stream = Unmanaged.passRetained(EventStreamWriter(subscription)).toOpaque()
+        let stream = Unmanaged.passRetained(EventStreamWriter(subscription, connection: connection, idleTimeout: idleTimeout)).toOpaque()
         response = shelf_mhd_response_from_callback(UInt64.max, 4096, { context, _, buffer, size in
             guard let context, let buffer else { return -1 }
             return Unmanaged<EventStreamWriter>.fromOpaque(context).takeUnretainedValue().write(into: buffer, size: size)
@@ -133,13 +146,23 @@ private func queue(_ answer: WebResponse, on connection: OpaquePointer) -> MHD_R
 /// Hands an event stream to libmicrohttpd in pieces no larger than its buffer.
 private final class EventStreamWriter {
     let subscription: EventSubscription
+    let connection: OpaquePointer
+    let idleTimeout: UInt32
     var pending = Data()
 
-    init(_ subscription: EventSubscription) { self.subscription = subscription }
+    init(_ subscription: EventSubscription, connection: OpaquePointer, idleTimeout: UInt32) {
+        self.subscription = subscription
+        self.connection = connection
+        self.idleTimeout = idleTimeout
+    }
 
     func write(into buffer: UnsafeMutablePointer<CChar>, size: Int) -> Int {
         if pending.isEmpty {
-            guard let chunk = subscription.nextChunk() else { return -1 }
+            // Waiting for an event is the server's silence, not the browser's: the clock stops meanwhile.
+            shelf_mhd_set_timeout(connection, 0)
+            let next = subscription.nextChunk()
+            shelf_mhd_set_timeout(connection, idleTimeout)
+            guard let chunk = next else { return -1 }
             pending = chunk
         }
         let count = min(size, pending.count)
