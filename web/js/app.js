@@ -61,6 +61,7 @@ async function route() {
   const { name, params } = parseHash();
   const page = pages[name] || pages["not-found"];
   for (const link of document.querySelectorAll("nav a[data-page]")) {
+    if (!(link instanceof HTMLElement)) continue;
     if (link.dataset.page === (page.section || name)) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }

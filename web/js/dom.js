@@ -40,7 +40,7 @@ export function count(n, one, many = one + "s") {
 export function day(iso) {
   if (!iso) return "";
   const date = new Date(iso);
-  return isNaN(date) ? iso : date.toLocaleDateString(undefined, { day: "numeric", month: "long", year: "numeric" });
+  return isNaN(date.getTime()) ? iso : date.toLocaleDateString(undefined, { day: "numeric", month: "long", year: "numeric" });
 }
 
 /** The hash address of a page with its parameters. */

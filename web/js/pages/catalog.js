@@ -28,7 +28,7 @@ export default {
 
   async render(main, params, app) {
     state = { app, format: params.format || null, q: params.q || "", available: params.available === "true", tabs: defaultTabs,
-              document: null, request: 0 };
+              document: null, request: 0, tablist: null, summary: null, panel: null, libraryTitle: null };
     const heading = h("h1", { id: "catalog-heading" }, "Catalog");
     const search = h("input", { type: "search", id: "catalog-search", name: "q", value: state.q, autocomplete: "off" });
     const form = h("form", { role: "search", class: "inline-form", "aria-label": "Catalog", onsubmit: (event) => {

@@ -222,7 +222,7 @@ export class Player extends EventTarget {
       seekto: (details) => this.seek(this.timeline.starts[this.track] + details.seekTime),
     };
     for (const [action, handler] of Object.entries(handlers)) {
-      try { session.setActionHandler(action, handler); } catch { /* an action this browser does not know */ }
+      try { session.setActionHandler(/** @type {MediaSessionAction} */ (action), handler); } catch { /* an action this browser does not know */ }
     }
     this.addEventListener('chapter', () => this.updateMediaMetadata());
     this.addEventListener('state', () => { session.playbackState = this.playing ? 'playing' : 'paused'; });

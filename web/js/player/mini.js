@@ -14,6 +14,7 @@ export function showMiniPlayer() {
       toggle: h('button', { type: 'button', class: 'mini-toggle', onclick: () => player.toggle() }, 'Play'),
       link: h('a', { href: '#/listen' }),
       chapter: h('span', { class: 'mini-chapter' }),
+      bar: null,
     };
     parts.bar = h('section', { class: 'mini-player', 'aria-label': 'Now playing', hidden: true },
       parts.toggle, h('p', {}, parts.link, parts.chapter));
