@@ -37,10 +37,15 @@ public struct PluginInspection: Encodable {
     public let mediaTypes, fileExtensions: [String]
     public let capabilities: [Capability]
     public let services: [Service]
+    /// Where it runs ("in-process", "confined", "unconfined") and why.
+    public let runs: PluginRunPlace.Place
+    public let runsBecause: String
+    public var runsInWords: String { PluginRunPlace(place: runs, because: runsBecause).inWords }
 
     package init(id: String, name: String, version: String, license: String?, vendor: String?, url: String?,
                  description: String?, path: String, abi: String, descriptorSize: Int, concurrentHandles: Bool,
-                 mediaTypes: [String], fileExtensions: [String], capabilities: [Capability], services: [Service]) {
+                 mediaTypes: [String], fileExtensions: [String], capabilities: [Capability], services: [Service],
+                 runs: PluginRunPlace) {
         self.id = id
         self.name = name
         self.version = version
@@ -56,5 +61,7 @@ public struct PluginInspection: Encodable {
         self.fileExtensions = fileExtensions
         self.capabilities = capabilities
         self.services = services
+        self.runs = runs.place
+        runsBecause = runs.because
     }
 }

@@ -32,6 +32,43 @@ final class ThirdPartyPluginTests: XCTestCase {
         XCTAssertEqual(plugins.count, 6)
     }
 
+    /// `shelf plugins` says where each plugin runs and why: the bundled ones in shelf's process, the C plugin from
+    /// SHELF_PLUGIN_PATH confined, and the settings that move them named as the reason.
+    func testPluginsSaysWhereEachPluginRunsAndWhy() throws {
+        func places(_ environment: [String: String] = [:]) throws -> [String: (runs: String, because: String)] {
+            for (key, value) in environment { shelf.environment[key] = value }
+            defer { for key in environment.keys { shelf.environment[key] = nil } }
+            let result = try shelf.run(["plugins", "--json"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let plugins = try XCTUnwrap((try result.json() as? [String: Any])?["plugins"] as? [[String: Any]])
+            var byID: [String: (runs: String, because: String)] = [:]
+            for p in plugins { byID[p["id"] as? String ?? ""] = (p["runs"] as? String ?? "none", p["runsBecause"] as? String ?? "") }
+            return byID
+        }
+        let plain = try places()
+        XCTAssertEqual(plain["org.shelf.epub3"]?.runs, "in-process")
+        XCTAssertEqual(plain["org.shelf.epub3"]?.because, "shelf ships it")
+        XCTAssertEqual(plain["org.shelf.example.text"]?.runs, "confined")
+        XCTAssertEqual(plain["org.shelf.example.text"]?.because,
+                       "shelf does not ship it: it was found in \(pluginDirectory.path)")
+
+        let moved = try places(["SHELF_PLUGINS_OUT_OF_PROCESS": "org.shelf.epub3", "SHELF_PLUGINS_IN_PROCESS": "org.shelf.example.text"])
+        XCTAssertEqual(moved["org.shelf.epub3"]?.runs, "confined")
+        XCTAssertEqual(moved["org.shelf.epub3"]?.because, "SHELF_PLUGINS_OUT_OF_PROCESS names it")
+        XCTAssertEqual(moved["org.shelf.example.text"]?.runs, "in-process")
+        XCTAssertEqual(moved["org.shelf.example.text"]?.because, "SHELF_PLUGINS_IN_PROCESS names it")
+
+        let unconfined = try places(["SHELF_PLUGIN_CONFINEMENT": "off"])
+        XCTAssertEqual(unconfined["org.shelf.example.text"]?.runs, "unconfined")
+        XCTAssertTrue(unconfined["org.shelf.example.text"]?.because.hasSuffix("SHELF_PLUGIN_CONFINEMENT=off runs it without Landlock and seccomp") ?? false)
+
+        let text = try shelf.run(["plugins"])
+        XCTAssertTrue(text.stdout.contains("  runs:     confined, in a process of its own (shelf does not ship it: it was found in"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("  runs:     in shelf's process (shelf ships it)"), text.stdout)
+        let inspect = try shelf.run(["plugins", "--inspect", "org.shelf.example.text", "--json"])
+        XCTAssertEqual((try inspect.json() as? [String: Any])?["runs"] as? String, "confined")
+    }
+
     func testABookOpensThroughTheCPlugin() throws {
         let info = try shelf.run(["info", markdownSample.path, "--json"])
         XCTAssertEqual(info.status, 0, info.stderr)

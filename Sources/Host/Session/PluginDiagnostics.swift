@@ -15,7 +15,7 @@ extension Shelf {
     /// plugin has the id.
     public func pluginInspection(id: String) -> PluginInspection? {
         registry.loadAll()
-        return registry.plugin(id: id).map(PluginInspection.init)
+        return registry.plugin(id: id).map { PluginInspection($0, runs: registry.runPlace(of: $0)) }
     }
 
     /// The media type sniffed for the file, every format plugin's probe and the plugin that opens it.

@@ -5,7 +5,7 @@ import ShelfValues
 /// How a loaded plugin is inspected (the value itself is `ShelfValues.PluginInspection`): its descriptor, each
 /// known capability's vtable read for its size and filled slots, and each service asked to `describe` itself.
 extension PluginInspection {
-    public init(_ plugin: LoadedPlugin) {
+    public init(_ plugin: LoadedPlugin, runs: PluginRunPlace) {
         let d = plugin.descriptor
         let capabilities: [Capability] = KnownExtension.all.compactMap { known in
             guard let table = plugin.extensionTable(known.id, minimumSize: known.size) else { return nil }
@@ -23,6 +23,6 @@ extension PluginInspection {
         self.init(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor, url: d.url,
                   description: d.description, path: plugin.path, abi: "\(d.abiMajor).\(d.abiMinor)",
                   descriptorSize: d.structSize, concurrentHandles: d.concurrentHandles, mediaTypes: d.mediaTypes,
-                  fileExtensions: d.fileExtensions, capabilities: capabilities, services: services)
+                  fileExtensions: d.fileExtensions, capabilities: capabilities, services: services, runs: runs)
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 public final class PluginRegistry: @unchecked Sendable {
     public private(set) var plugins: [LoadedPlugin] = []
     public private(set) var refused: [LoadedPlugin.LoadFailure] = []
+    /// Where each plugin runs, and why (`shelf plugins`), by path.
+    private var places: [String: PluginRunPlace] = [:]
 
     /// `environment` (the `Shelf`'s) says which plugins run out of process (`PluginPlacement`; by default, those
     /// shelf does not ship), which of their log lines are shown (SHELF_LOG), and, with `directories`, where their
@@ -43,6 +45,7 @@ public final class PluginRegistry: @unchecked Sendable {
                 }
                 try plugin.initialise(directories: directories)
                 plugins.append(plugin)
+                places[path] = placement.runPlace(id: plugin.descriptor.id, shipped: shipped, path: path)
                 // Only a plugin that loaded, passed every check and initialised is remembered.
                 if plugin.isLoaded, let key = FileIdentity(path: path) { cache.record(path, key: key, plugin: plugin) }
             } catch let failure as LoadedPlugin.LoadFailure {
@@ -61,6 +64,11 @@ public final class PluginRegistry: @unchecked Sendable {
         let failed = plugins.filter { $0.raw == UnusablePlugin.descriptor }
         plugins.removeAll { plugin in failed.contains { $0 === plugin } }
         refused += failed.map { .init(path: $0.path, reason: $0.loadFailure ?? "no longer loads") }
+    }
+
+    /// Where `plugin` runs and why; a plugin the registry did not load says where it runs, not why.
+    public func runPlace(of plugin: LoadedPlugin) -> PluginRunPlace {
+        places[plugin.path] ?? PluginRunPlace(place: plugin.isOutOfProcess ? .confined : .inProcess, because: "loaded outside the registry")
     }
 
     public func plugin(id: String) -> LoadedPlugin? { plugins.first { $0.descriptor.id == id } }

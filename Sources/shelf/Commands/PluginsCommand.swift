@@ -7,7 +7,8 @@ let pluginsCommand = Command(
     details: """
     Lists every plugin found on the plugin search path (--plugin-path, $SHELF_PLUGIN_PATH, next to the
     shelf executable, ~/.local/lib/shelf/plugins, <prefix>/lib/shelf/plugins) with the media types or
-    reading-list services it handles, and every library that was refused, with the reason. --inspect ID
+    reading-list services it handles, where it runs (in shelf's process, or confined in a process of its
+    own) and why, and every library that was refused, with the reason. --inspect ID
     shows one plugin whole: its descriptor, each capability's vtable, and each service's capabilities.
     """,
     valueOptions: ["--inspect"],
@@ -31,6 +32,7 @@ let pluginsCommand = Command(
             if !p.services.isEmpty { Output.line("  connects: \(p.services.joined(separator: ", "))") }
             Output.line("  can:      \(p.capabilities.isEmpty ? "declare itself" : p.capabilities.joined(separator: ", "))")
             Output.line("  file:     \(p.path)")
+            Output.line("  runs:     \(p.runsInWords)")
         }
         for r in listing.refused {
             Output.line("Refused: \(r.path): \(r.reason)")
@@ -46,6 +48,7 @@ func printInspection(_ p: PluginInspection) {
     for (label, value) in [("licence", p.license), ("vendor", p.vendor), ("url", p.url), ("description", p.description)] {
         if let value { Output.line("  \((label + ":").padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
     }
+    Output.line("  runs:         \(p.runsInWords)")
     Output.line("  handles:      \(p.concurrentHandles ? "used from several threads at once" : "serialised by the host")")
     if !p.mediaTypes.isEmpty { Output.line("  media types:  \(p.mediaTypes.joined(separator: ", "))") }
     if !p.fileExtensions.isEmpty { Output.line("  extensions:   \(p.fileExtensions.joined(separator: ", "))") }

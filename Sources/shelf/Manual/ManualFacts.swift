@@ -95,6 +95,9 @@ enum ManualFacts {
         stopped; a crash, an exit or a hang is one line naming the plugin and the call, and the plugin is disabled for \
         the rest of the command.
 
+        `shelf plugins` says for each plugin where it runs (in shelf's process, confined, or out of process \
+        unconfined) and why: shipped with shelf, found elsewhere, or moved by one of the settings below.
+
         To debug: SHELF_PLUGINS_IN_PROCESS=ID runs your plugin in shelf's process (under gdb, with your breakpoints; a \
         crash then ends shelf, and the timeout does not apply), SHELF_PLUGIN_CONFINEMENT=off runs it out of process \
         but unconfined, and SHELF_LOG=ID:debug shows its log.

@@ -14,6 +14,11 @@ public struct PluginListing: Encodable, Sendable {
         public let abi: String
         public let mediaTypes, fileExtensions, services, capabilities: [String]
         public let concurrentHandles: Bool
+        /// "in-process", "confined" or "unconfined", and why (PluginRunPlace).
+        public let runs: PluginRunPlace.Place
+        public let runsBecause: String
+        /// Where it runs and why, for people.
+        public var runsInWords: String { PluginRunPlace(place: runs, because: runsBecause).inWords }
     }
     public struct Refusal: Encodable, Sendable { public let path, reason: String }
     public let plugins: [Entry]
@@ -23,10 +28,12 @@ public struct PluginListing: Encodable, Sendable {
     init(_ registry: PluginRegistry) {
         plugins = registry.plugins.map { p in
             let d = p.descriptor
+            let place = registry.runPlace(of: p)
             return Entry(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
                          description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
                          mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
-                         capabilities: p.capabilities, concurrentHandles: d.concurrentHandles)
+                         capabilities: p.capabilities, concurrentHandles: d.concurrentHandles,
+                         runs: place.place, runsBecause: place.because)
         }
         refused = registry.refused.map { Refusal(path: $0.path, reason: $0.reason) }
     }
