@@ -60,3 +60,62 @@ public struct DownloadOutcome: Sendable {
         self.parts = parts
     }
 }
+
+/// What one circulation call did, whichever it was: what `shelf borrow`, `reserve`, `return` and `cancel-hold` and the
+/// browser app's buttons report, in the words of `Sources/Host/Words/CirculationWords.swift`.
+public enum CirculationResult {
+    case borrowed(BorrowOutcome)
+    case reserved(ReserveOutcome)
+    case returned(CatalogEntry)
+    case cancelled(CatalogEntry)
+
+    /// The call, as the command and the API name it: borrow, reserve, return, cancel-hold.
+    public var action: String {
+        switch self {
+        case .borrowed: return "borrow"
+        case .reserved: return "reserve"
+        case .returned: return "return"
+        case .cancelled: return "cancel-hold"
+        }
+    }
+
+    /// What the library did, in one word (docs/json.md, Outcome's `result`).
+    public var result: String {
+        switch self {
+        case .borrowed(.loaned), .reserved(.loaned): return "loaned"
+        case .borrowed(.alreadyOnLoan): return "already-on-loan"
+        case .borrowed(.openAccess): return "open-access"
+        case .borrowed(.unavailable): return "unavailable"
+        case .reserved(.placed): return "reserved"
+        case .reserved(.alreadyReserved): return "already-reserved"
+        // Free because the copy is the patron's own loan: there is nothing to borrow, only to read.
+        case .reserved(.availableNow(let entry)) where entry.availability.state == .loaned: return "already-on-loan"
+        case .reserved(.availableNow): return "available-now"
+        case .returned: return "returned"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// The title as the library says now.
+    public var entry: CatalogEntry {
+        switch self {
+        case .borrowed(.loaned(let entry)), .borrowed(.alreadyOnLoan(let entry)), .borrowed(.openAccess(let entry)),
+             .borrowed(.unavailable(let entry, _)), .reserved(.availableNow(let entry)), .reserved(.loaned(let entry)),
+             .returned(let entry), .cancelled(let entry):
+            return entry
+        case .reserved(.placed(let hold)), .reserved(.alreadyReserved(let hold)): return hold.entry
+        }
+    }
+
+    /// The hold placed or found, for a reserve.
+    public var hold: HoldRecord? {
+        switch self {
+        case .reserved(.placed(let hold)), .reserved(.alreadyReserved(let hold)): return hold
+        default: return nil
+        }
+    }
+
+    /// Whether the library did not do what was asked (no copy to borrow, a copy free instead of a hold): `shelf`
+    /// exits 69 then.
+    public var refused: Bool { result == "unavailable" || result == "available-now" }
+}

@@ -2,7 +2,7 @@ import Foundation
 import Host
 
 /// Borrowing in the API: borrow, reserve, return and cancel a hold, each answered with the outcome as a document
-/// (docs/json.md, Outcome) whose message is in the app's words (the command line's name commands to type); and
+/// (docs/json.md, Outcome) whose message is the host's words for the browser (`CirculationResult`); and
 /// downloads, which run on after the answer with their progress, end or failure on the event stream. The same
 /// session calls as `shelf borrow`, `reserve`, `return`, `cancel-hold` and `download`.
 enum CirculationAPI {
@@ -16,22 +16,21 @@ enum CirculationAPI {
                 let library = try app.library()
                 let circulation = try library.circulation(account: account(body))
                 let entry = try circulation.entry(id)
-                let outcome: Outcome
+                let outcome: CirculationResult
                 switch action {
-                case "borrow": outcome = Outcome(try circulation.borrow(entry))
+                case "borrow": outcome = .borrowed(try circulation.borrow(entry))
                 case "reserve":
                     let branch = (body["branch"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-                    outcome = Outcome(try circulation.reserve(entry, branch: branch))
+                    outcome = .reserved(try circulation.reserve(entry, branch: branch))
                 case "return":
                     try circulation.returnLoan(entry)
-                    outcome = Outcome(result: "returned", entry: entry)
+                    outcome = .returned(entry)
                 default:
                     try circulation.cancelHold(entry)
-                    outcome = Outcome(result: "cancelled", entry: entry)
+                    outcome = .cancelled(entry)
                 }
                 sync.publishStatus()
-                return .json(document: CirculationJSON(action: action, result: outcome.result, message: outcome.words,
-                                                       entry: outcome.entry, hold: outcome.hold, openable: library.openable))
+                return .json(document: CirculationJSON(outcome, face: .browser, openable: library.openable))
             }
         }
 
@@ -68,67 +67,5 @@ enum CirculationAPI {
 
     private static func account(_ body: [String: Any]) -> String? {
         (body["account"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// What the library did, in one word and in the app's words.
-    struct Outcome {
-        let result: String
-        let entry: CatalogEntry
-        var hold: HoldRecord?
-
-        /// Whether the patron asked for a hold (an outcome's words then say nothing was reserved).
-        var reserving = false
-
-        init(result: String, entry: CatalogEntry, hold: HoldRecord? = nil, reserving: Bool = false) {
-            self.result = result
-            self.entry = entry
-            self.hold = hold
-            self.reserving = reserving
-        }
-
-        init(_ borrowed: Circulation.BorrowOutcome) {
-            switch borrowed {
-            case .loaned(let loan): self.init(result: "loaned", entry: loan)
-            case .alreadyOnLoan(let loan): self.init(result: "already-on-loan", entry: loan)
-            case .openAccess(let free): self.init(result: "open-access", entry: free)
-            case .unavailable(let current, _): self.init(result: "unavailable", entry: current)
-            }
-        }
-
-        init(_ reserved: Circulation.ReserveOutcome) {
-            switch reserved {
-            case .placed(let hold): self.init(result: "reserved", entry: hold.entry, hold: hold)
-            case .alreadyReserved(let hold): self.init(result: "already-reserved", entry: hold.entry, hold: hold)
-            // Free because the copy is the patron's own loan (`shelf reserve` says the same).
-            case .availableNow(let current) where current.availability.state == .loaned:
-                self.init(result: "already-on-loan", entry: current, hold: nil, reserving: true)
-            case .availableNow(let current): self.init(result: "available-now", entry: current)
-            case .loaned(let loan): self.init(result: "loaned", entry: loan)
-            }
-        }
-
-        /// Said by the page's live region as it is: what happened and what the patron can do next, in the
-        /// app's terms (My Books, Get, Reserve).
-        var words: String {
-            let title = "“\(entry.title)”"
-            switch result {
-            case "loaned": return "Borrowed \(title). It is in My Books."
-            case "already-on-loan" where reserving:
-                return "\(title) is already on loan to you (\(entry.availability.words)). Nothing was reserved: download it from My Books."
-            case "already-on-loan": return "\(title) is already on loan to you."
-            case "open-access": return "\(title) is free to read: no loan is needed. Download it."
-            case "unavailable" where entry.availability.state == .ready:
-                // The patron's hold is waiting, yet the library lent nothing (its answer did not say it did, and
-                // asked again it still lists the hold): "no copy is free, reserve it" would be false on both counts.
-                return "The library did not lend \(title) (\(entry.availability.words)). Nothing was borrowed. Your hold is kept: try Get again."
-            case "unavailable":
-                return "No copy of \(title) is free right now (\(entry.availability.words)). Nothing was borrowed; you can reserve it."
-            case "reserved": return "Reserved \(title)." + (hold?.position.map { " You are number \($0) in the queue." } ?? "")
-            case "already-reserved": return "You have already reserved \(title)."
-            case "available-now": return "A copy of \(title) is free now: nothing was reserved. Get it instead."
-            case "returned": return "Returned \(title)."
-            default: return "Cancelled your hold on \(title)."
-            }
-        }
     }
 }

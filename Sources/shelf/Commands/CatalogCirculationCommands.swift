@@ -23,13 +23,15 @@ struct CirculationCall {
         entry = try circulation.entry(args.positionals[0], naming: naming)
     }
 
-    func report(action: String, result: String, message: String, entry: CatalogEntry, hold: HoldRecord? = nil) {
+    /// Says what the library did (the words are the host's, `CirculationResult`) and gives the exit status: 69 when
+    /// the library did not do what was asked.
+    func report(_ outcome: CirculationResult) -> Int32 {
         if context.json {
-            Output.json(CirculationJSON(action: action, result: result, message: message, entry: entry, hold: hold,
-                                        openable: library.openable))
+            Output.json(CirculationJSON(outcome, face: .terminal, openable: library.openable))
         } else {
-            Output.line(message)
+            Output.line(outcome.words(for: .terminal).line)
         }
+        return outcome.refused ? ShelfError.Kind.unavailable.rawValue : 0
     }
 }
 
@@ -52,30 +54,7 @@ let borrowCommand = Command(
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
     let call = try CirculationCall(args, context, changing: ("borrow", "Borrow"))
-    switch try call.circulation.borrow(call.entry) {
-    case .loaned(let loan):
-        call.report(action: "borrow", result: "loaned",
-               message: "Borrowed \(CatalogText.quoted(loan.title)) (\(loan.format.words)), \(loan.availability.words). "
-                   + "Download it with `shelf download \(loan.id)`.", entry: loan)
-        return 0
-    case .alreadyOnLoan(let loan):
-        call.report(action: "borrow", result: "already-on-loan",
-               message: "\(CatalogText.quoted(loan.title)) is already on loan to you (\(loan.availability.words)).", entry: loan)
-        return 0
-    case .openAccess(let free):
-        call.report(action: "borrow", result: "open-access",
-               message: "\(CatalogText.quoted(free.title)) is free to read, no loan needed: `shelf download \(free.id)`.", entry: free)
-        return 0
-    case .unavailable(let current, let cancelled):
-        let state = current.availability.state == .reserved && !cancelled
-            ? "You are already on hold for it (\(current.availability.words))."
-            : "No copy is available right now (\(current.availability.words)). Nothing was borrowed and no hold was placed"
-                + (cancelled ? " (the library placed one anyway; shelf cancelled it)." : ".")
-                + " To join the waiting list: shelf reserve \(current.id)"
-        call.report(action: "borrow", result: "unavailable",
-               message: "\(CatalogText.quoted(current.title)): \(state)", entry: current)
-        return ShelfError.Kind.unavailable.rawValue
-    }
+    return call.report(.borrowed(try call.circulation.borrow(call.entry)))
 }
 
 let reserveCommand = Command(
@@ -86,59 +65,28 @@ let reserveCommand = Command(
     valueOptions: ["--account", "--branch"], positionals: 1...1
 ) { args, context in
     let call = try CirculationCall(args, context, changing: ("reserve", "Reserve"))
-    switch try call.circulation.reserve(call.entry, branch: args.value("--branch")) {
-    case .placed(let hold):
-        call.report(action: "reserve", result: "reserved",
-               message: "Reserved \(CatalogText.quoted(hold.entry.title)) (\(hold.entry.format.words))"
-                   + (hold.branch.map { " at \($0)" } ?? "") + ": \(hold.entry.availability.words).",
-               entry: hold.entry, hold: hold)
-        return 0
-    case .alreadyReserved(let hold):
-        call.report(action: "reserve", result: "already-reserved",
-               message: "You already have a hold on \(CatalogText.quoted(hold.entry.title)): \(hold.entry.availability.words).",
-               entry: hold.entry, hold: hold)
-        return 0
-    case .availableNow(let current) where current.availability.state == .loaned:
-        // Free because the copy is the patron's own loan: there is nothing to borrow, only to read.
-        call.report(action: "reserve", result: "already-on-loan",
-               message: "\(CatalogText.quoted(current.title)) is already on loan to you (\(current.availability.words)): "
-                   + "nothing was reserved. Download it with `shelf download \(current.id)`.", entry: current)
-        return 0
-    case .availableNow(let current):
-        call.report(action: "reserve", result: "available-now",
-               message: "\(CatalogText.quoted(current.title)) is \(current.availability.words): nothing was reserved. "
-                   + "Borrow it with `shelf borrow \(current.id)`.", entry: current)
-        return ShelfError.Kind.unavailable.rawValue
-    case .loaned(let loan):
-        call.report(action: "reserve", result: "loaned",
-               message: "A copy of \(CatalogText.quoted(loan.title)) was free, so the library lent it to you: \(loan.availability.words).",
-               entry: loan)
-        return 0
-    }
+    return call.report(.reserved(try call.circulation.reserve(call.entry, branch: args.value("--branch"))))
 }
 
 /// A command that gives something back through the library's revoke link: a loan, a hold.
-private func revokeCommand(name: String, summary: String, details: String, verb: String, result: String,
-                           revoke: @escaping @Sendable (Circulation, CatalogEntry) throws -> Void,
-                           message: @escaping @Sendable (String) -> String) -> Command {
+private func revokeCommand(name: String, summary: String, details: String, verb: String,
+                           revoke: @escaping @Sendable (Circulation, CatalogEntry) throws -> CirculationResult) -> Command {
     Command(name: name, summary: summary, usage: "shelf \(name) ID|TITLE [--account NAME] [--json]",
             details: details + " " + changingNameHelp, valueOptions: ["--account"], positionals: 1...1) { args, context in
         let call = try CirculationCall(args, context, changing: (name, verb))
-        try revoke(call.circulation, call.entry)
-        call.report(action: name, result: result, message: message(CatalogText.quoted(call.entry.title)), entry: call.entry)
-        return 0
+        return call.report(try revoke(call.circulation, call.entry))
     }
 }
 
 let returnCommand = revokeCommand(
     name: "return", summary: "return a loan early",
     details: "Returns the loan through the library's revoke link and removes it from My Books.",
-    verb: "Return", result: "returned", revoke: { try $0.returnLoan($1) }, message: { "Returned \($0)." })
+    verb: "Return", revoke: { try $0.returnLoan($1); return .returned($1) })
 
 let cancelHoldCommand = revokeCommand(
     name: "cancel-hold", summary: "cancel a hold",
     details: "Cancels the hold through the library's revoke link and removes it from Reservations.",
-    verb: "Cancel the hold on", result: "cancelled", revoke: { try $0.cancelHold($1) }, message: { "Cancelled the hold on \($0)." })
+    verb: "Cancel the hold on", revoke: { try $0.cancelHold($1); return .cancelled($1) })
 
 let loansCommand = Command(
     name: "loans", summary: "My Books: what you have on loan",

@@ -111,12 +111,13 @@ public struct CirculationJSON: Encodable, Sendable {
     public let entry: EntryJSON
     public let hold: HoldJSON?
 
-    public init(action: String, result: String, message: String, entry: CatalogEntry, hold: HoldRecord? = nil, openable: Set<String>) {
-        self.action = action
-        self.result = result
-        self.message = message
-        self.entry = EntryJSON(entry, openable: openable)
-        self.hold = hold.map { HoldJSON($0, openable: openable) }
+    /// `message` is the outcome's words for `face` (the sentence, then the hint), as that face shows them.
+    public init(_ outcome: CirculationResult, face: Face, openable: Set<String>) {
+        action = outcome.action
+        result = outcome.result
+        message = outcome.words(for: face).line
+        entry = EntryJSON(outcome.entry, openable: openable)
+        hold = outcome.hold.map { HoldJSON($0, openable: openable) }
     }
 }
 

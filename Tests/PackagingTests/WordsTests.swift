@@ -1,0 +1,128 @@
+import Foundation
+import Host
+import TestSupport
+import XCTest
+
+/// Issue 31, item 1: what the patron reads about an outcome is written once, in the host's words module
+/// (`Sources/Host/Words`), and each face only asks for it. These render every outcome value for both faces and
+/// read the faces' sources for a sentence written a second time.
+final class WordsTests: XCTestCase {
+    /// Every circulation outcome a face can be handed, on titles in each state that changes the words.
+    static var circulationOutcomes: [CirculationResult] {
+        let free = entry(.available, copies: (1, 2)), out = entry(.unavailable, copies: (0, 1))
+        let ready = entry(.ready), onHold = entry(.reserved), loaned = entry(.loaned), open = entry(.openAccess)
+        let hold = HoldRecord(accountID: "fake", entry: onHold, branch: "Main Street")
+        return [
+            .borrowed(.loaned(loaned)), .borrowed(.alreadyOnLoan(loaned)), .borrowed(.openAccess(open)),
+            .borrowed(.unavailable(out, holdCancelled: false)), .borrowed(.unavailable(out, holdCancelled: true)),
+            .borrowed(.unavailable(ready, holdCancelled: false)), .borrowed(.unavailable(ready, holdCancelled: true)), .borrowed(.unavailable(onHold, holdCancelled: false)),
+            .reserved(.placed(hold)), .reserved(.alreadyReserved(hold)), .reserved(.availableNow(free)),
+            .reserved(.availableNow(loaned)), .reserved(.loaned(loaned)),
+            .returned(loaned), .cancelled(onHold),
+        ]
+    }
+
+    static let title = "Waiting Game"
+
+    static func entry(_ state: Availability.State, copies: (Int, Int)? = nil) -> CatalogEntry {
+        var entry = CatalogEntry(id: "urn:fake:\(state.rawValue)", title: title)
+        entry.availability = Availability(state: state, until: Date(timeIntervalSince1970: 4_072_000_000),
+                                          copiesTotal: copies?.1, copiesAvailable: copies?.0, holdsTotal: 3, holdPosition: 2)
+        return entry
+    }
+
+    /// One sentence for both faces; a terminal's hint names a command, a browser's never does.
+    func testEveryCirculationOutcomeIsOneSentenceOnBothFaces() {
+        for outcome in Self.circulationOutcomes {
+            let terminal = outcome.words(for: .terminal), browser = outcome.words(for: .browser)
+            XCTAssertEqual(terminal.sentence, browser.sentence, "\(outcome)")
+            Self.assertSentence(terminal.sentence, "\(outcome)")
+            XCTAssertTrue(terminal.sentence.contains("“\(Self.title)”"), terminal.sentence)
+            XCTAssertEqual(terminal.hint == nil, browser.hint == nil, "a hint on one face only: \(outcome)")
+            if let hint = terminal.hint { XCTAssertTrue(hint.contains("`shelf "), "terminal hint names no command: \(hint)") }
+            if let hint = browser.hint {
+                Self.assertSentence(hint, "\(outcome)")
+                XCTAssertFalse(hint.contains("shelf ") || hint.contains("`"), "browser hint names a command: \(hint)")
+            }
+        }
+    }
+
+    /// The sentence that had drifted (issue 31): for a ready hold the library did not lend, `shelf borrow` said "no
+    /// hold was placed … shelf reserve" while the browser said the hold is kept. Both now say the browser's truth.
+    func testAReadyHoldTheLibraryDidNotLendIsSaidAlikeAndTruly() {
+        for cancelled in [false, true] {
+            let outcome = CirculationResult.borrowed(.unavailable(Self.entry(.ready), holdCancelled: cancelled))
+            let terminal = outcome.words(for: .terminal), browser = outcome.words(for: .browser)
+            XCTAssertEqual(terminal.sentence, browser.sentence)
+            XCTAssertTrue(terminal.sentence.hasPrefix("The library did not lend “Waiting Game”"), terminal.sentence)
+            for words in [terminal, browser] {
+                XCTAssertFalse(words.line.contains("no hold was placed"), words.line)
+                XCTAssertFalse(words.line.contains("reserve"), words.line)
+            }
+            XCTAssertEqual(terminal.hint, "Try again: `shelf borrow urn:fake:ready`.")
+            XCTAssertEqual(browser.hint, "Your hold is kept: try Get again.")
+        }
+    }
+
+    /// A whole sentence: a capital (or an opening quote) first, a full stop last.
+    static func assertSentence(_ text: String, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(text.first.map { $0.isUppercase || $0 == "“" } ?? false, "not a sentence: \(text) (\(context))", file: file, line: line)
+        XCTAssertTrue(text.last.map { ".!?".contains($0) } ?? false, "no full stop: \(text) (\(context))", file: file, line: line)
+    }
+
+    // MARK: No second copy in the faces
+
+    /// The faces' sources: what they print and what the browser shows.
+    static let faces = ["Sources/shelf", "Sources/Web", "web/js"]
+
+    /// No face writes an outcome's words itself: every fixed stretch of each sentence and hint the words module renders
+    /// (what is left between the title and the values put in) is found in no face's source.
+    func testNoFaceWritesAnOutcomeSentenceAgain() throws {
+        var fragments: Set<String> = []
+        for outcome in Self.circulationOutcomes {
+            for face in Face.allCases { fragments.formUnion(Self.fixedStretches(of: outcome.words(for: face))) }
+        }
+        XCTAssertGreaterThan(fragments.count, 15)
+        let found = try Self.facesSaying(fragments)
+        XCTAssertEqual(found, [], "a face writes the host's words again:\n" + found.joined(separator: "\n"))
+    }
+
+    /// The check finds a sentence as `shelf borrow` once wrote it.
+    func testTheCheckFindsASentenceWrittenInAFace() {
+        let outcome = CirculationResult.borrowed(.unavailable(Self.entry(.unavailable, copies: (0, 1)), holdCancelled: false))
+        let stretches = Self.fixedStretches(of: outcome.words(for: .terminal))
+        let once = #"    : "No copy is available right now (\(current.availability.words)). Nothing was borrowed and no hold was placed""#
+        XCTAssertTrue(stretches.contains { once.contains($0) }, "\(stretches)")
+    }
+
+    /// The stretches of text the words module wrote itself: the line cut at the title, the identifier and the
+    /// availability's words (values, not words of the module), each long enough to mean something.
+    static func fixedStretches(of words: Words) -> Set<String> {
+        var line = words.line
+        for value in ["“\(title)”", title] + [Availability.State.available, .unavailable, .reserved, .ready, .loaned, .openAccess].map({ "urn:fake:\($0.rawValue)" }) {
+            line = line.replacingOccurrences(of: value, with: "\u{1}")
+        }
+        for state in circulationOutcomes.map(\.entry.availability.words) + ["eBook", "Main Street"] {
+            line = line.replacingOccurrences(of: state, with: "\u{1}")
+        }
+        let pieces = line.split(separator: "\u{1}").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ().:,`")) }
+        return Set(pieces.filter { $0.count >= 16 })
+    }
+
+    static func facesSaying(_ fragments: Set<String>) throws -> [String] {
+        var found: [String] = []
+        for folder in faces {
+            let root = ShelfProcess.packageRoot.appendingPathComponent(folder)
+            let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+                .compactMap { $0 as? URL }.filter { ["swift", "js"].contains($0.pathExtension) } ?? []
+            XCTAssertFalse(files.isEmpty, "no sources at \(root.path)")
+            for file in files {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for fragment in fragments where text.contains(fragment) {
+                    found.append("\(folder)/\(file.lastPathComponent): “\(fragment)”")
+                }
+            }
+        }
+        return found.sorted()
+    }
+}
