@@ -23,10 +23,14 @@ public final class PlaybackEngine: @unchecked Sendable {
         public var unpacedChunkFrames: Int = 32768
         /// `run` returns when playback pauses (for `shelf play`); otherwise it waits (for `shelf listen`).
         public var stopWhenPaused: Bool = true
-        /// Seconds replayed when playback resumes after a stop (a pause, the sleep timer, the last play), and the
-        /// fade in over their start: the listener picks up the thread, as audiobook apps do.
+        /// Seconds replayed when playback resumes after a stop longer than `replayAfter` seconds (a pause, the sleep
+        /// timer, the last play), and the fade in over their start: the listener picks up the thread, as audiobook
+        /// apps do. A shorter stop goes on where it stopped: replaying after every quick pause would walk back.
         public var resumeRewind: Double = 2
         public var resumeFadeIn: Double = 0.5
+        public var replayAfter: Double = 5
+        /// The clock a stop is measured by (a test moves it on instead of waiting).
+        public var now: @Sendable () -> Date = { Date() }
         public init() {}
     }
 
@@ -43,6 +47,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     public var isTrackAvailable: (Int) -> Bool
     /// The file of a track still downloading that can play as far as it goes (see GrowingTrack), else nil.
     public var growingFile: (Int) -> String?
+    /// Why a remote track cannot be had ("cannot be downloaded (the server answered 404)"), once its download gave
+    /// up after its retries; nil while it may still arrive. Such a track is skipped as a missing one is.
+    public var trackFailure: (Int) -> String? = { _ in nil }
 
     private let lock = NSCondition()
     private(set) public var timeline: Timeline
@@ -59,6 +66,11 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Playback stopped where the listener was (a pause or the sleep timer) and no move has chosen a place since:
     /// the next `play` resumes as a new play does (`resume(at:)`).
     private var stoppedListening = false
+    /// When listening stopped (for `replayAfter`).
+    private var stoppedAt: Date?
+    /// While replaying the seconds before a stop: the place where listening stopped, which stays the place heard (and
+    /// saved) until playback passes it again. Opening and closing a book, or pausing, never walks the place back.
+    private var stoppedPlace: Int64?
     private var listenedFrames: Int64 = 0
     private var lastSaveListened: Int64 = 0
     private var lastSaveWall = Date()
@@ -163,11 +175,22 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     // MARK: Controls
 
-    /// Plays; after a pause or the sleep timer, from a little before where it stopped (`resume(at:)`).
+    /// Plays; after a pause or the sleep timer longer than `replayAfter`, from a little before where it stopped
+    /// (`resume(at:)`).
     public func play() {
         change {
             guard !playing else { return }
-            if stoppedListening { resumeLocked(at: heardLocked()) }
+            if stoppedListening {
+                let away = stoppedAt.map { options.now().timeIntervalSince($0) } ?? .infinity
+                if away > options.replayAfter {
+                    resumeLocked(at: heardLocked(), after: away)
+                } else {
+                    // On from where the sound stopped, which may be inside seconds still replaying: the place stays.
+                    let place = stoppedPlace
+                    seekLocked(max(0, position - Int64(stretcher.pendingInputFrames.rounded())))
+                    if let place, position < place { stoppedPlace = place }
+                }
+            }
             playing = true
             ended = false
             emit(.resumed)
@@ -178,15 +201,16 @@ public final class PlaybackEngine: @unchecked Sendable {
         change {
             guard playing else { return }
             playing = false
-            stoppedListening = true
+            stopListeningLocked()
             emit(.paused)
             saveLocked()
         }
     }
 
-    /// Goes to `options.resumeRewind` seconds before `global` (a place where listening stopped), rising from silence
-    /// over `options.resumeFadeIn`: every resume, after a pause in this run or a stop in an earlier one, does this.
-    public func resume(at global: Int64) { change { resumeLocked(at: global) } }
+    /// Goes to `global`, a place where listening stopped `away` seconds ago: after more than `options.replayAfter`,
+    /// to `options.resumeRewind` seconds before it, rising from silence over `options.resumeFadeIn` (every resume,
+    /// after a pause in this run or a stop in an earlier one, does this); the place stays `global` until it plays.
+    public func resume(at global: Int64, after away: TimeInterval = .infinity) { change { resumeLocked(at: global, after: away) } }
 
     public func togglePlay() { if state.playing { pause() } else { play() } }
 
@@ -417,6 +441,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         let (track, offset) = placeLocked()
         let whole = isTrackAvailable(track)
         let part = whole ? nil : growingFile(track)
+        if !whole, part == nil, let failure = trackFailure(track) { return skipLocked(track, saying: failure) }
         guard whole || part != nil else { return waitLocked(track) }
         // A decoder on a part still downloading gives way to the whole file once it is here.
         if whole, decoderGrowing { decoder = nil }
@@ -529,6 +554,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         finishOutput(&output)
         let produced = output.count / channels
         listenedFrames += Int64(produced)
+        if let place = stoppedPlace, position - Int64(stretcher.pendingInputFrames.rounded()) >= place { stoppedPlace = nil }
         if let c = chapterIndex(at: position), c != lastChapter {
             lastChapter = c
             emit(.chapter(c, chapters[c].title))
@@ -536,7 +562,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         if stopForSleep {
             sleep = nil
             playing = false
-            stoppedListening = true
+            stopListeningLocked()
             emit(.sleepStopped)
             saveLocked()
         } else if shouldSave() {
@@ -575,12 +601,17 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// A track that cannot be opened or decoded further: said once, and playback goes on with the
     /// next track. Its length stays as the book declares it, so chapter times do not move.
     private func skipLocked(_ track: Int, because error: Error) -> Int {
-        let why = ShelfError.words(error)
+        skipLocked(track, saying: "cannot be played (\(ShelfError.words(error)))")
+    }
+
+    /// `problem` says what is wrong with the track, after its name.
+    private func skipLocked(_ track: Int, saying problem: String) -> Int {
         if !skipped.contains(track) {
             warned.insert(track)
-            emit(.trackProblem(track, "\(trackName(track)) cannot be played (\(why)); going on with the next track"))
+            emit(.trackProblem(track, "\(trackName(track)) \(problem); going on with the next track"))
         }
         skipped.insert(track)
+        waitingFor = nil
         // A track of unknown length that cannot play lasts nothing: the next one plays after it.
         if !timeline.known[track] { timeline.setLength(0, ofTrack: track, exact: false) }
         continuing = nil
@@ -629,18 +660,34 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
     }
 
-    private func resumeLocked(at global: Int64) {
-        seekLocked(global - timeline.frames(options.resumeRewind))
+    private func stopListeningLocked() {
+        stoppedListening = true
+        stoppedAt = options.now()
+    }
+
+    private func resumeLocked(at global: Int64, after away: TimeInterval) {
+        guard away > options.replayAfter else {
+            seekLocked(global)
+            return
+        }
+        let place = min(max(0, global), timeline.totalFrames)
+        seekLocked(place - timeline.frames(options.resumeRewind))
+        if position < place { stoppedPlace = place }
         fadeInDone = 0
         fadeInLength = timeline.frames(options.resumeFadeIn)
     }
 
-    /// The frame being heard: the position less what the stretcher holds and has not given out yet.
-    private func heardLocked() -> Int64 { max(0, position - Int64(stretcher.pendingInputFrames.rounded())) }
+    /// The frame being heard: the position less what the stretcher holds and has not given out yet; while the
+    /// seconds before a stop replay, the place where it stopped.
+    private func heardLocked() -> Int64 {
+        let heard = max(0, position - Int64(stretcher.pendingInputFrames.rounded()))
+        return max(heard, stoppedPlace ?? 0)
+    }
 
     private func seekLocked(_ global: Int64) {
         position = min(max(0, global), timeline.totalFrames)
         stoppedListening = false
+        stoppedPlace = nil
         fadeInLength = 0
         decoderOffset = -1
         continuing = nil

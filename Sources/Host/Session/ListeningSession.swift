@@ -77,7 +77,10 @@ public final class ListeningSession: @unchecked Sendable {
                 return false
             }
         }, growingFile: remote.map { r in { i in r.growingFile(i) } })
-        if let remote { arrivals.attach(engine, remote) }
+        if let remote {
+            arrivals.attach(engine, remote)
+            engine.trackFailure = { i in Self.failure(of: i, in: remote) }
+        }
         engine.positionStore = positions
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
@@ -122,9 +125,10 @@ public final class ListeningSession: @unchecked Sendable {
             return "from chapter \(index + 1), \(engine.chapters[index].title)"
         case .saved:
             if let saved = try resumableFrame() {
-                // A couple of seconds again, fading in, as after a pause; the place said is the one saved, where
-                // the last play said it stopped.
-                engine.resume(at: saved)
+                // A couple of seconds again, fading in, as after a pause longer than a few seconds; the place said
+                // (and saved until it plays again) is the one saved, where the last play said it stopped.
+                let away = try positions.savedAt(book: book).map { Date().timeIntervalSince($0) } ?? .infinity
+                engine.resume(at: saved, after: away)
                 return "resuming at \(PlaybackTime.clock(engine.timeline.seconds(saved)))"
             }
             return "from the start"
@@ -233,16 +237,25 @@ public final class ListeningSession: @unchecked Sendable {
         }
     }
 
-    /// Starts downloading the parts (if remote) and waits until the one holding `track` can play: whole, or its
-    /// first bytes here and opening as audio (a container that keeps its index at the end waits to be whole). Each
-    /// part that arrives whole goes to `arrivals`.
-    static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor track: Int, arrivals: PartArrivals) throws {
+    /// What is wrong with a remote track whose download gave up (after the HTTP client's retries with back-off), in
+    /// the words the player says after the track's name; nil while it may still arrive.
+    static func failure(of track: Int, in remote: RemoteAudiobook) -> String? {
+        guard let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed else { return nil }
+        return "cannot be downloaded (\(part.reason ?? "unknown reason"))"
+    }
+
+    /// Starts downloading the parts (if remote) and waits until the one holding `track`, or the first after it that
+    /// can be had, can play: whole, or its first bytes here and opening as audio (a container that keeps its index
+    /// at the end waits to be whole). A part that cannot be downloaded is passed over as a missing track is, and
+    /// said when playback reaches it. Each part that arrives whole goes to `arrivals`.
+    static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor first: Int, arrivals: PartArrivals) throws {
         guard let remote else { return }
         AudiobookDownloads.track(remote, in: store) { part in
             if part.state == .complete { arrivals.arrived(part.index, of: remote) }
         }
         remote.downloader.start()
         var triedAt: Int64 = 0
+        var track = first
         while !remote.downloader.isComplete(track) {
             if let part = remote.growingFile(track), GrowingTrack.size(part) >= triedAt + GrowingTrack.reopenStep || triedAt == 0 {
                 triedAt = GrowingTrack.size(part)
@@ -255,8 +268,13 @@ public final class ListeningSession: @unchecked Sendable {
                                  subject: remote.url.absoluteString, hint: "The next `shelf play` or `shelf fetch` of this URL resumes it.")
             }
             if let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed {
-                throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
-                                 subject: remote.url.absoluteString, hint: "`shelf downloads` shows every part; try again later.")
+                guard track + 1 < remote.book.tracks.count else {
+                    throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
+                                     subject: remote.url.absoluteString, hint: "`shelf downloads` shows every part; try again later.")
+                }
+                track += 1
+                triedAt = 0
+                continue
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -49,6 +49,12 @@ public final class PlaybackPositionStore: PlaybackPositionSaving, @unchecked Sen
                                         duration: timeline.isLengthKnown ? timeline.duration : nil)
     }
 
+    /// When the place was last saved (how long ago listening stopped, for the seconds replayed on resuming); nil
+    /// when there is none.
+    public func savedAt(book: AudioBook) throws -> Date? {
+        try (database.position(bookID: id(for: book)) ?? database.position(bookID: Self.bookID(for: book)))?.updatedAt
+    }
+
     /// The saved position on this timeline, in global frames; nil when there is none. A position that cannot be read
     /// (the database failing, a locator that does not parse) is an error, never "none": playing from the start
     /// would save over the place the patron had.

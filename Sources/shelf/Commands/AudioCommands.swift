@@ -74,9 +74,10 @@ let playCommand = Command(
     usage: "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
     details: """
     Plays at once: the command is the request. Without --from or --chapter it resumes where the
-    last play stopped (the position is saved every few seconds, on pause and on quit), replaying
-    the 2 seconds before it and fading in. On a terminal a line shows the position, the chapter
-    and the time left at the speed chosen.
+    last play stopped (the position is saved every few seconds, on pause and on quit). When that
+    stop is more than 5 seconds ago it replays the 2 seconds before it, fading in; the saved place
+    stays where it stopped until playback passes it again, so opening and closing never moves it.
+    On a terminal a line shows the position, the chapter and the time left at the speed chosen.
       --from TIME      90, 1:30 or 1:02:03 on the book's timeline
       --chapter N      chapter N of `shelf toc` (1 is the first)
       --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept

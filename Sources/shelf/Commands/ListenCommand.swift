@@ -10,7 +10,9 @@ let listenCommand = Command(
     usage: "shelf listen BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
     details: """
     Opens the book paused at the saved position, or at --from TIME or --chapter N as `shelf play`
-    takes them. Keys:
+    takes them. Playing after a pause (or the last play) of more than 5 seconds replays the 2
+    seconds before the stop, fading in; a shorter pause goes on where it stopped. The saved place
+    stays where you stopped until playback passes it again. Keys:
       space or p   play / pause            q          quit (the position is saved)
       f or →       forward by the step     b or ←     back by the step (30 seconds)
       .  ,         forward / back 5 seconds
