@@ -41,9 +41,19 @@ public final class Circulation {
         try circulation.reserve(entry, branch: branch)
     }
 
-    /// Returns the loan through the library's revoke link.
-    public func returnLoan(_ entry: CatalogEntry) throws { try circulation.returnLoan(entry) }
+    /// Returns the patron's loan through the loan's own revoke link; a title on hold, or neither, is refused
+    /// (nothing sent) with what it is and where.
+    /// The refusal's hint is in `face`'s terms.
+    public func returnLoan(_ entry: CatalogEntry, face: Face = .terminal) throws {
+        do { try circulation.returnLoan(entry) } catch let mismatch as CirculationMismatch {
+            throw GiveBackRefusal.error(mismatch, database: circulation.database, face: face)
+        }
+    }
 
-    /// Cancels the hold through the library's revoke link.
-    public func cancelHold(_ entry: CatalogEntry) throws { try circulation.cancelHold(entry) }
+    /// Cancels the patron's hold through the hold's own revoke link; a title on loan, or neither, is refused.
+    public func cancelHold(_ entry: CatalogEntry, face: Face = .terminal) throws {
+        do { try circulation.cancelHold(entry) } catch let mismatch as CirculationMismatch {
+            throw GiveBackRefusal.error(mismatch, database: circulation.database, face: face)
+        }
+    }
 }

@@ -72,6 +72,29 @@ public final class LibrarySession: @unchecked Sendable {
         return circulation(for: account)
     }
 
+    /// The circulation a return (`.returnLoan`) or a cancel (`.cancelHold`) of the title `words` name acts through:
+    /// the account NAME names; with none named, the one account whose stored loans (holds) list the title, so that a
+    /// return goes to the library that lent it; the account in use when none or several do (the library is asked).
+    public func circulation(account name: String?, givingBack words: String, asked: CirculationMismatch.Asked) throws -> Circulation {
+        let accounts = try database.accounts()
+        guard name == nil, accounts.count > 1 else { return try circulation(account: name) }
+        let having = try accounts.filter { account in
+            let circulation = self.circulation(for: account, openable: [])
+            // A title this account has never seen is not its loan: no error, it is simply not this one.
+            guard let entry = try? circulation.entry(words) else { return false }
+            return asked == .returnLoan
+                ? try database.loans(accountID: account.id).contains { $0.entry.id == entry.id }
+                : try database.holds(accountID: account.id).contains { $0.entry.id == entry.id }
+        }
+        if having.count > 1 {
+            let names = having.map { "\($0.title) (--account \($0.id))" }.joined(separator: ", ")
+            throw ShelfError(.usage, "“\(words)” is " + (asked == .returnLoan ? "on loan" : "on hold") + " at \(having.count) libraries: \(names)",
+                             hint: "Name the library with --account.")
+        }
+        if let only = having.first { return Circulation(self.circulation(for: only)) }
+        return try circulation(account: nil)
+    }
+
     func circulation(for account: AccountRecord, openable: Set<String>? = nil) -> ShelfLibrary.Circulation {
         ShelfLibrary.Circulation(client: client(for: account), database: database, account: account, openable: openable ?? self.openable)
     }
@@ -167,7 +190,7 @@ extension LibrarySession {
             throw ShelfError(.usage, "“\(book.book.title)” is not on loan, so there is nothing to return",
                              hint: "Remove it without --return.")
         }
-        let circulation = self.circulation(for: try accounts.resolve(accountID.isEmpty ? nil : accountID))
+        let circulation = Circulation(self.circulation(for: try accounts.resolve(accountID.isEmpty ? nil : accountID)))
         try circulation.returnLoan(try circulation.entry(entryID))
     }
 }

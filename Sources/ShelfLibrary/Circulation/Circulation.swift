@@ -210,13 +210,15 @@ public final class Circulation {
 
     // MARK: Return and cancel
 
+    /// Returns the patron's loan of `stored` through the loan's own revoke link. A title the library lists as on
+    /// hold, or not at all, is refused (`CirculationMismatch`) and nothing is sent: a circulation manager gives a loan
+    /// and a hold one revoke relation, so the title's link would cancel a hold while the patron asked to return.
     public func returnLoan(_ stored: CatalogEntry) throws {
-        let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
-        let entry = loan?.entry ?? stored
+        let entry = try ownEntry(of: stored, asked: .returnLoan)
         // Without a link here the library is asked; one that cannot be asked is no library without a way to return.
         var revoke = entry.revokeLink
         if revoke == nil {
-            do { revoke = try askExplaining(about: entry).entry?.revokeLink } catch {
+            do { revoke = try askExplaining(about: entry).onLoanEntry?.revokeLink } catch {
                 throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
                                  "the library could not be asked how to return \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
                                  subject: entry.id, hint: "Nothing was changed; try again later.")
@@ -239,13 +241,14 @@ public final class Circulation {
         }
     }
 
+    /// Cancels the patron's hold on `stored` through the hold's own revoke link; a title on loan, or neither, is
+    /// refused as `returnLoan` refuses a hold.
     public func cancelHold(_ stored: CatalogEntry) throws {
-        let hold = try database.holds(accountID: account.id).first { $0.entry.id == stored.id }
-        let entry = hold?.entry ?? stored
+        let entry = try ownEntry(of: stored, asked: .cancelHold)
         // As in `returnLoan`: a library that cannot be asked is said so.
         var revoke = entry.revokeLink
         if revoke == nil {
-            do { revoke = try askExplaining(about: entry).entry?.revokeLink } catch {
+            do { revoke = try askExplaining(about: entry).heldEntry?.revokeLink } catch {
                 throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
                                  "the library could not be asked how to cancel the hold on \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
                                  subject: entry.id, hint: "Nothing was changed; try again later.")
@@ -263,6 +266,31 @@ public final class Circulation {
             throw ShelfError(.unavailable, "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
                                  + "shelf removed it from Reservations", subject: entry.id,
                              hint: "`shelf sync` shows what the library has.")
+        }
+    }
+
+    /// The patron's own loan (for a return) or hold (for a cancel) of `stored` at this account: the one the last sync,
+    /// borrow or reserve stored, else the library's entry when the library lists it so. Otherwise the library is sent
+    /// nothing and `CirculationMismatch` says what the title is here.
+    private func ownEntry(of stored: CatalogEntry, asked: CirculationMismatch.Asked) throws -> CatalogEntry {
+        let kept = asked == .returnLoan
+            ? try database.loans(accountID: account.id).first { $0.entry.id == stored.id }?.entry
+            : try database.holds(accountID: account.id).first { $0.entry.id == stored.id }?.entry
+        if let kept { return kept }
+        let view: LibraryView
+        do { view = try askExplaining(about: stored) } catch {
+            throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
+                             "the library could not be asked how to "
+                                 + (asked == .returnLoan ? "return " : "cancel the hold on ")
+                                 + "\(Circulation.quoted(stored.title)) (\(ShelfError.words(error)))",
+                             subject: stored.id, hint: "Nothing was changed; try again later.")
+        }
+        switch (asked, view.standing) {
+        case (.returnLoan, .onLoan), (.cancelHold, .onHold):
+            return view.entry ?? stored
+        case (_, let standing):
+            throw CirculationMismatch(asked: asked, entry: view.entry ?? stored, accountID: account.id,
+                                      accountTitle: account.title, standing: standing)
         }
     }
 

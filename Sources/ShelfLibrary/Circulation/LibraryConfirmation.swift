@@ -29,6 +29,15 @@ extension Circulation {
             if case .entry(let entry) = self { return [.reserved, .ready].contains(entry.availability.state) }
             return false
         }
+
+        /// On loan, on hold or neither, by the library's word.
+        public var standing: TitleStanding { isOnLoan ? .onLoan : (isHeld ? .onHold : .neither) }
+
+        /// The entry when the library lists it as the patron's loan.
+        public var onLoanEntry: CatalogEntry? { isOnLoan ? entry : nil }
+
+        /// The entry when the library lists it as the patron's hold.
+        public var heldEntry: CatalogEntry? { isHeld ? entry : nil }
     }
 
     /// Asks the library about `entry`: its own link first, then the loans feed. Nil when neither answered with a

@@ -14,7 +14,11 @@ enum CirculationAPI {
                 let body = try request.jsonObject()
                 let id = try request.required("id")
                 let library = try app.library()
-                let circulation = try library.circulation(account: account(body))
+                // A return or a cancel acts at the account that has the loan or hold (the one named, if any).
+                let circulation = action == "return" || action == "cancel-hold"
+                    ? try library.circulation(account: account(body), givingBack: id,
+                                              asked: action == "return" ? .returnLoan : .cancelHold)
+                    : try library.circulation(account: account(body))
                 let entry = try circulation.entry(id)
                 let outcome: CirculationResult
                 switch action {
@@ -23,10 +27,10 @@ enum CirculationAPI {
                     let branch = (body["branch"] as? String).flatMap { $0.isEmpty ? nil : $0 }
                     outcome = .reserved(try circulation.reserve(entry, branch: branch))
                 case "return":
-                    try circulation.returnLoan(entry)
+                    try circulation.returnLoan(entry, face: .browser)
                     outcome = .returned(entry)
                 default:
-                    try circulation.cancelHold(entry)
+                    try circulation.cancelHold(entry, face: .browser)
                     outcome = .cancelled(entry)
                 }
                 sync.publishStatus()

@@ -12,10 +12,16 @@ struct CirculationCall {
 
     /// `changing`: the words the command asks a person at a terminal to confirm a title with ("Borrow"), for a command
     /// that changes what the library holds; nil for one that only reads.
-    init(_ args: Arguments, _ context: Context, changing: (command: String, verb: String)? = nil) throws {
+    /// `givingBack`: a return or a cancel, which acts at the account that has the loan or hold.
+    init(_ args: Arguments, _ context: Context, changing: (command: String, verb: String)? = nil,
+         givingBack: CirculationMismatch.Asked? = nil) throws {
         self.context = context
         library = try context.library()
-        circulation = try library.circulation(account: args.value("--account"))
+        if let givingBack {
+            circulation = try library.circulation(account: args.value("--account"), givingBack: args.positionals[0], asked: givingBack)
+        } else {
+            circulation = try library.circulation(account: args.value("--account"))
+        }
         var naming = Circulation.Naming.reading
         if let changing {
             naming = .changing(command: changing.command, confirm: confirmOnTerminal(changing.verb))
@@ -70,23 +76,26 @@ let reserveCommand = Command(
 
 /// A command that gives something back through the library's revoke link: a loan, a hold.
 private func revokeCommand(name: String, summary: String, details: String, verb: String,
+                           asked: CirculationMismatch.Asked,
                            revoke: @escaping @Sendable (Circulation, CatalogEntry) throws -> CirculationResult) -> Command {
     Command(name: name, summary: summary, usage: "shelf \(name) ID|TITLE [--account NAME] [--json]",
             details: details + " " + changingNameHelp, valueOptions: ["--account"], positionals: 1...1) { args, context in
-        let call = try CirculationCall(args, context, changing: (name, verb))
+        let call = try CirculationCall(args, context, changing: (name, verb), givingBack: asked)
         return call.report(try revoke(call.circulation, call.entry))
     }
 }
 
 let returnCommand = revokeCommand(
     name: "return", summary: "return a loan early",
-    details: "Returns the loan through the library's revoke link and removes it from My Books.",
-    verb: "Return", revoke: { try $0.returnLoan($1); return .returned($1) })
+    details: "Returns the loan through the loan's own revoke link, at the library that lent it, and removes it from My "
+        + "Books. A title on hold, or neither on loan nor on hold, is refused and nothing is sent (exit 64).",
+    verb: "Return", asked: .returnLoan, revoke: { try $0.returnLoan($1); return .returned($1) })
 
 let cancelHoldCommand = revokeCommand(
     name: "cancel-hold", summary: "cancel a hold",
-    details: "Cancels the hold through the library's revoke link and removes it from Reservations.",
-    verb: "Cancel the hold on", revoke: { try $0.cancelHold($1); return .cancelled($1) })
+    details: "Cancels the hold through the hold's own revoke link, at the library that has it, and removes it from "
+        + "Reservations. A title on loan, or neither, is refused and nothing is sent (exit 64).",
+    verb: "Cancel the hold on", asked: .cancelHold, revoke: { try $0.cancelHold($1); return .cancelled($1) })
 
 let loansCommand = Command(
     name: "loans", summary: "My Books: what you have on loan",

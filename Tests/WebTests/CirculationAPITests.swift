@@ -1,0 +1,73 @@
+import Foundation
+import TestSupport
+import Web
+import XCTest
+
+/// The browser API's circulation tells what the library did, as the command line does (issue 32).
+final class CirculationAPITests: WebServerTestCase {
+    var library: FakeLibrary!
+    var cookie = ""
+
+    override func setUpWithError() throws {
+        library = try FakeLibrary()
+        try super.setUpWithError()
+        cookie = try signIn()
+    }
+
+    override func tearDown() {
+        library?.stop()
+        super.tearDown()
+    }
+
+    func get(_ path: String) throws -> RawHTTP.Answer { try http.send("GET", path, headers: ["Cookie": cookie]) }
+
+    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
+        try http.send("POST", path, headers: ["Cookie": cookie, "Origin": origin, "Content-Type": "application/json"],
+                      body: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    func addAndSignIn(_ fake: FakeLibrary, name: String) throws {
+        XCTAssertEqual(try post("/api/accounts", ["url": fake.root, "name": name]).status, 201)
+        let signIn = try post("/api/accounts/\(name)/sign-in", ["barcode": fake.username, "pin": fake.password])
+        XCTAssertEqual(signIn.status, 200, signIn.text)
+    }
+
+    /// Return of a title on hold: refused in words, the hold kept, nothing sent (item 1).
+    func testReturnOfAHoldAndCancelOfALoanAreRefused() throws {
+        try addAndSignIn(library, name: "fake")
+        _ = try get("/api/catalog?format=all")
+        XCTAssertEqual(try post("/api/book/reserve", ["id": "urn:fake:ebook-out"]).json()["result"] as? String, "reserved")
+        let returned = try post("/api/book/return", ["id": "urn:fake:ebook-out"])
+        XCTAssertEqual(returned.status, 400, returned.text)
+        XCTAssertTrue(returned.text.contains("is on hold at Fake Public Library, not on loan: nothing was returned"), returned.text)
+        XCTAssertTrue(returned.text.contains("press Cancel hold in Reservations"), returned.text)
+        XCTAssertFalse(returned.text.contains("shelf "), "the browser's hint names no command: \(returned.text)")
+        XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 3)
+
+        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        let cancelled = try post("/api/book/cancel-hold", ["id": "urn:fake:ebook-free"])
+        XCTAssertEqual(cancelled.status, 400, cancelled.text)
+        XCTAssertTrue(cancelled.text.contains("not on hold: nothing was cancelled"), cancelled.text)
+        XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-free/revoke").count + library.server.requests(to: "/works/ebook-out/revoke").count, 0)
+    }
+
+    /// Two libraries: a return without an account acts where the loan is, not at the account in use.
+    func testAReturnActsAtTheLibraryThatLent() throws {
+        let other = try FakeLibrary()
+        defer { other.stop() }
+        try addAndSignIn(library, name: "fake")
+        _ = try get("/api/catalog?format=all&account=fake")
+        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:audio-free", "account": "fake"]).json()["result"] as? String, "loaned")
+        try addAndSignIn(other, name: "other")
+        XCTAssertEqual(try post("/api/accounts/other/use").status, 200)
+        other.takeAllCopies("urn:fake:audio-free")
+        _ = try get("/api/catalog?format=all&account=other")
+        XCTAssertEqual(try post("/api/book/reserve", ["id": "urn:fake:audio-free", "account": "other"]).json()["result"] as? String, "reserved")
+
+        let returned = try post("/api/book/return", ["id": "urn:fake:audio-free"])
+        XCTAssertEqual(returned.status, 200, returned.text)
+        XCTAssertFalse(library.onLoan("urn:fake:audio-free"))
+        XCTAssertNotNil(other.holdPosition("urn:fake:audio-free"))
+    }
+}
