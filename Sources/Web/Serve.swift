@@ -29,8 +29,7 @@ public enum Serve {
     public static func run(_ options: Options, executable: URL, environment: [String: String], cache: URL,
                            started: (Started) -> Void) throws {
         if options.listen == nil, options.port == 0 || ServeInstance.running(in: cache)?.port == options.port,
-           let running = ServeInstance.running(in: cache) {
-            let launch = running.launchURL(file: options.file)
+           let running = ServeInstance.running(in: cache), let launch = running.newLaunchURL(file: options.file) {
             started(Started(url: running.url, launchURL: launch, reused: true,
                             opened: options.open && openBrowser(launch, environment: environment), pid: running.pid))
             return
@@ -43,6 +42,7 @@ public enum Serve {
         configuration.address = options.listen ?? "127.0.0.1"
         configuration.password = options.password
         configuration.syncInterval = options.syncInterval
+        configuration.reportRefusals = true
         let app = WebApp(configuration)
 
         // Signals are taken as events on a queue, so the handler itself does nothing but wake it.
@@ -58,16 +58,33 @@ public enum Serve {
         defer { sources.forEach { $0.cancel() } }
 
         raiseDescriptorLimit()
-        let port = try app.start()
+        let port = try start(app, asked: options.port, remembering: options.listen == nil ? cache : nil)
         let instance = ServeInstance(pid: getpid(), port: port, key: app.guardian.secret)
         if options.listen == nil { try instance.save(in: cache) }
         defer { instance.remove(in: cache) }
-        let host = options.listen.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "127.0.0.1"
-        let launch = instance.launchURL(file: options.file)
-        started(Started(url: "http://\(host):\(port)/", launchURL: launch, reused: false,
+        let launch = app.launchURL(file: options.file)
+        started(Started(url: app.url, launchURL: launch, reused: false,
                         opened: options.open && openBrowser(launch, environment: environment), pid: getpid()))
         stop.wait()
         app.stop()
+    }
+
+    /// Starts `app` on the port asked for, or else on the port of the last launch, kept in `serve-port` of the cache
+    /// folder: the app's and each book's origin include the port, and a book's storage is kept by its origin
+    /// (`BookOrigins`). When that port is taken, the kernel chooses another, remembered from then on.
+    static func start(_ app: WebApp, asked: UInt16, remembering cache: URL?) throws -> UInt16 {
+        guard asked == 0, let cache else { return try app.start(port: asked) }
+        let file = cache.appendingPathComponent("serve-port")
+        // No port remembered (or an unreadable record): the kernel chooses, as on the first launch.
+        let remembered = (try? String(contentsOf: file, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        var port: UInt16 = 0
+        // The port of the last launch may be taken by another program now: then another is chosen.
+        if let remembered, remembered > 0 { port = (try? app.start(port: remembered)) ?? 0 }
+        if port == 0 { port = try app.start(port: 0) }
+        // Remembering is a convenience: when the cache cannot be written, the next launch picks a port anew.
+        try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        try? "\(port)\n".write(to: file, atomically: true, encoding: .utf8)
+        return port
     }
 
     /// Lets the server hold its whole pool of connections (`HTTPDaemon.maxConnections`) where the soft limit on

@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The record of a running `shelf serve` (its process, port and launch key) in shelf's cache folder, readable
-/// by the patron alone, so that a second `shelf serve --open` opens the running server instead of starting
-/// another. A record whose process is gone or whose port no longer answers is stale and replaced.
+/// The record of a running `shelf serve` (its process, port and secret) in shelf's cache folder, readable by the
+/// patron alone, so that a second `shelf serve --open` opens the running server instead of starting another. A
+/// record whose process is gone or whose port no longer answers is stale and replaced. The secret never goes in an
+/// address: it asks the server for a launch key, which lets one browser in once.
 public struct ServeInstance: Codable, Equatable, Sendable {
     public let pid: Int32
     public let port: UInt16
@@ -13,13 +14,16 @@ public struct ServeInstance: Codable, Equatable, Sendable {
 
     public static func file(in cache: URL) -> URL { cache.appendingPathComponent("serve.json") }
 
-    public var url: String { "http://127.0.0.1:\(port)/" }
+    public var url: String { "http://\(RequestGuard.appName):\(port)/" }
 
-    /// The address that lets a browser in (the key is exchanged for a cookie at once).
-    public func launchURL(file: String? = nil) -> String {
-        var url = "http://127.0.0.1:\(port)/open?key=\(key)"
-        if let file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { url += "&file=\(encoded)" }
-        return url
+    /// The address that lets a browser in, with a launch key the running server gives for the secret; nil when it
+    /// gives none (it is not the server recorded any more).
+    public func newLaunchURL(file: String? = nil) -> String? {
+        let request = "POST /launch-key HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\(RequestGuard.secretHeader): \(key)\r\nContent-Length: 0\r\n\r\n"
+        guard let answer = Self.exchange(request, port: port), answer.hasPrefix("HTTP/1.") && answer.contains(" 200 "),
+              let body = answer.range(of: "\r\n\r\n").map({ answer[$0.upperBound...] }),
+              let document = try? JSONDecoder().decode([String: String].self, from: Data(body.utf8)), let key = document["key"] else { return nil }
+        return WebApp.launchURL(url, key: key, file: file)
     }
 
     /// The running server recorded in `cache`, if its process lives and its port answers as shelf.
@@ -55,11 +59,17 @@ public struct ServeInstance: Codable, Equatable, Sendable {
         unlink(target.path)
     }
 
-    /// True when something on 127.0.0.1:`port` answers `/api/session` as shelf does (401 without a cookie,
+    /// True when something on 127.0.0.1:`port` answers `/api/session` as shelf does (401 without a session,
     /// with shelf's problem type). A plain socket: linking Foundation's URL loading would slow every command.
     static func answers(port: UInt16) -> Bool {
+        guard let text = exchange("GET /api/session HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n", port: port) else { return false }
+        return text.hasPrefix("HTTP/1.") && text.contains(" 401 ") && text.contains("shelf.invalid/problems/no-session")
+    }
+
+    /// Sends `request` to 127.0.0.1:`port` and reads the whole answer; nil when nothing answers.
+    static func exchange(_ request: String, port: UInt16) -> String? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -71,9 +81,8 @@ public struct ServeInstance: Codable, Equatable, Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else { return false }
-        let request = "GET /api/session HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
-        guard request.withCString({ send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return false }
+        guard connected else { return nil }
+        guard request.withCString({ send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return nil }
         var answer = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while answer.count < 65536 {
@@ -81,7 +90,6 @@ public struct ServeInstance: Codable, Equatable, Sendable {
             if count <= 0 { break }
             answer += buffer[0..<count]
         }
-        let text = String(decoding: answer, as: UTF8.self)
-        return text.hasPrefix("HTTP/1.") && text.contains(" 401 ") && text.contains("shelf.invalid/problems/no-session")
+        return String(decoding: answer, as: UTF8.self)
     }
 }

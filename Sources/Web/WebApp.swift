@@ -31,6 +31,8 @@ public final class WebApp: @unchecked Sendable {
         /// Seconds a connection may stay silent before it is closed (see `HTTPDaemon`); longer than an event
         /// stream's keep-alive (`EventSubscription.keepAlive`).
         public var idleTimeout: UInt32 = 30
+        /// Whether refused API calls are said on standard error (`shelf serve` does; the in-process tests do not).
+        public var reportRefusals = false
 
         public init(webRoot: URL, environment: [String: String]) {
             self.webRoot = webRoot
@@ -82,10 +84,10 @@ public final class WebApp: @unchecked Sendable {
         }
     }
 
-    /// Starts listening; returns the port.
+    /// Starts listening on `port` (by default the configuration's); returns the port.
     @discardableResult
-    public func start() throws -> UInt16 {
-        let daemon = try HTTPDaemon(address: configuration.address, port: configuration.port,
+    public func start(port: UInt16? = nil) throws -> UInt16 {
+        let daemon = try HTTPDaemon(address: configuration.address, port: port ?? configuration.port,
                                       idleTimeout: configuration.idleTimeout) { [unowned self] in respond(to: $0) }
         self.daemon = daemon
         guardian.allow(port: daemon.port, listen: configuration.address == "127.0.0.1" ? nil : configuration.address)
@@ -94,17 +96,36 @@ public final class WebApp: @unchecked Sendable {
 
     public var port: UInt16 { daemon?.port ?? 0 }
 
-    /// The address a browser opens: with the launch key, which the server exchanges for a cookie.
+    /// The app's address: `http://shelf.localhost:PORT/`, or the `--listen` address's.
+    public var url: String {
+        let address = configuration.address
+        guard address != "127.0.0.1" else { return "http://\(RequestGuard.appName):\(port)/" }
+        return "http://\(address.contains(":") ? "[\(address)]" : address):\(port)/"
+    }
+
+    /// The address a browser opens: with a new launch key, which lets one browser in once.
     public func launchURL(file: String? = nil) -> String {
-        var url = "http://127.0.0.1:\(port)/open?key=\(guardian.secret)"
-        if let file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { url += "&file=\(encoded)" }
-        return url
+        Self.launchURL(url, key: guardian.mintLaunchKey(), file: file)
+    }
+
+    static func launchURL(_ url: String, key: String, file: String?) -> String {
+        var launch = "\(url)open?key=\(key)"
+        if let file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { launch += "&file=\(encoded)" }
+        return launch
     }
 
     public func stop() {
         events.close()
         daemon?.stop()
         daemon = nil
+    }
+
+    /// A refused API call is said on standard error, so the patron (and the tests) see what a page or a book
+    /// tried: one line, the request's own words cut short and shown safely.
+    private func report(_ refusal: WebError, of request: WebRequest) {
+        guard configuration.reportRefusals, refusal.status == 403 || request.header("origin") != nil else { return }
+        let safe = { (text: String?) in String((text ?? "-").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }.prefix(120)) }
+        FileHandle.standardError.write(Data("shelf serve: refused \(safe(request.method)) \(safe(request.path)) from \(safe(request.header("origin") ?? request.header("host"))): \(refusal.title)\n".utf8))
     }
 
     /// Routes a request after the guard has let it through; every answer gets the security headers.
@@ -126,7 +147,10 @@ public final class WebApp: @unchecked Sendable {
                 return response
             case .found(let route, let parameters):
                 access = route.access
-                try guardian.check(request, access: route.access)
+                do { try guardian.check(request, access: route.access) } catch let refusal as WebError {
+                    report(refusal, of: request)
+                    throw refusal
+                }
                 request.parameters = parameters
                 response = try route.handler(request)
             }

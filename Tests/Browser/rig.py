@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -26,6 +27,20 @@ BUILD = os.environ.get("SHELF_BUILD_DIR", os.path.join(ROOT, ".build", "debug"))
 ARTIFACTS = os.path.join(ROOT, ".build", "browser-artifacts")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+# Browsers resolve every name under `localhost` to loopback (RFC 6761), and shelf's origins are such names
+# (shelf.localhost, each book's); Python asks the system resolver, which may not: the tests' own calls resolve them
+# as the browser does.
+_getaddrinfo = socket.getaddrinfo
+
+
+def _loopback_names(host, *args, **kwargs):
+    if isinstance(host, str) and host.endswith(".localhost"):
+        host = "127.0.0.1"
+    return _getaddrinfo(host, *args, **kwargs)
+
+
+socket.getaddrinfo = _loopback_names
 
 
 def read_line(process, what, timeout=60):
@@ -58,16 +73,33 @@ class Library:
 class Server:
     """`shelf serve --json` in a home of its own."""
 
-    def __init__(self):
-        self.home = tempfile.mkdtemp(prefix="shelf-browser-")
+    def __init__(self, home=None):
+        self.home = home or tempfile.mkdtemp(prefix="shelf-browser-")
         env = dict(os.environ, SHELF_HOME=self.home, HOME=self.home, NO_COLOR="1", SHELF_HTTP_RETRIES="1", SHELF_HTTP_TIMEOUT="10")
         env.pop("SHELF_PLUGIN_PATH", None)
         self.env = env
-        self.process = subprocess.Popen([os.path.join(BUILD, "shelf"), "serve", "--json"], env=env,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.start()
+
+    def start(self):
+        # What the server says on standard error (the requests it refused) is kept in a file the tests read.
+        self.errors = os.path.join(self.home, "serve-stderr.txt")
+        with open(self.errors, "a") as errors:
+            self.process = subprocess.Popen([os.path.join(BUILD, "shelf"), "serve", "--json"], env=self.env,
+                                            stdout=subprocess.PIPE, stderr=errors, text=True)
         started = read_line(self.process, "shelf serve")
         self.url, self.launch = started["url"].rstrip("/"), started["open"]
         self.port = int(self.url.rsplit(":", 1)[1])
+
+    def refusals(self):
+        """The lines in which the server said it refused a request."""
+        with open(self.errors) as errors:
+            return [line.strip() for line in errors if "refused" in line]
+
+    def restart(self):
+        """Stops the server and starts it again on the same home (a patron's next `shelf serve`)."""
+        self.process.terminate()
+        self.process.wait(timeout=20)
+        self.start()
 
     def shelf(self, *args, stdin=None):
         """Runs the command line on the same home (to set up what a test needs, as a patron could)."""
@@ -77,6 +109,49 @@ class Server:
         self.process.terminate()
         self.process.wait(timeout=20)
         shutil.rmtree(self.home, ignore_errors=True)
+
+
+class Listener:
+    """Another service on loopback (or a stand-in for a remote one): it keeps every request it receives, with its
+    headers, and answers a page whose script reports what it can see of the browser's storage to /report."""
+
+    PAGE = (b"<!doctype html><title>another service</title><script>"
+            b"fetch('/report?' + new URLSearchParams({cookie: document.cookie,"
+            b" storage: JSON.stringify(Object.assign({}, localStorage, sessionStorage))}));"
+            b"</script><p>another service</p>")
+
+    def __init__(self):
+        import http.server
+        import socketserver
+        import threading
+        self.requests = []
+        listener = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def answer(self):
+                listener.requests.append({"method": self.command, "path": self.path, "headers": dict(self.headers)})
+                body = Listener.PAGE if self.path == "/" else b"ok"
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html" if self.path == "/" else "text/plain")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def reports(self):
+        return [r for r in self.requests if r["path"].startswith("/report")]
+
+    def stop(self):
+        self.server.shutdown()
+        self.server.server_close()
 
 
 class OpenAPIChecker:
@@ -147,17 +222,17 @@ class BrowserTestCase(unittest.TestCase):
             });"""})
         self.driver.get(self.server.launch)
         self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/#/") or d.current_url == self.server.url + "/")
-        self.cookie = self.driver.get_cookie("shelf_session")
-        self.assertIsNotNone(self.cookie, "the launch key gives a session cookie")
+        self.session = self.driver.execute_script("return localStorage.getItem('shelf.session')")
+        self.assertTrue(self.session, "the launch key gives the app's origin a session")
         self.openapi = OpenAPIChecker(self.api("GET", "/api/openapi.json", check=False))
 
     # MARK: The API, as the page calls it
 
     def api(self, method, path, body=None, check=True):
-        """Calls the API with the browser's cookie and origin, and checks the answer against the OpenAPI document."""
+        """Calls the API with the browser's session and origin, and checks the answer against the OpenAPI document."""
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.server.url + path, data=data, method=method, headers={
-            "Cookie": f"shelf_session={self.cookie['value']}", "Origin": self.server.url, "Content-Type": "application/json"})
+            "X-Shelf-Session": self.session, "Origin": self.server.url, "Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(request, timeout=120) as answer:
                 status, text = answer.status, answer.read()

@@ -18,6 +18,8 @@ struct RawHTTP {
     }
 
     let port: UInt16
+    /// The Host header sent unless a test names another: the app's name.
+    var host: String { "shelf.localhost:\(port)" }
 
     func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:], body: Data = Data(),
               readLimit: Int = 1 << 22, timeout: Int = 30, until done: ((String) -> Bool)? = nil) throws -> Answer {
@@ -35,7 +37,7 @@ struct RawHTTP {
         guard connected else { throw CocoaError(.fileReadNoPermission) }
         var head = "\(method) \(path) HTTP/1.0\r\n"
         var all = headers
-        if all.keys.first(where: { $0.lowercased() == "host" }) == nil { all["Host"] = "127.0.0.1:\(port)" }
+        if all.keys.first(where: { $0.lowercased() == "host" }) == nil { all["Host"] = host }
         if !body.isEmpty { all["Content-Length"] = String(body.count) }
         for (name, value) in all { head += "\(name): \(value)\r\n" }
         var request = Data((head + "\r\n").utf8)

@@ -47,16 +47,16 @@ final class RemotePlayerTests: WebServerTestCase {
         let added = try shelf.run(["add", cached.path])
         XCTAssertEqual(added.status, 0, added.stderr)
 
-        let cookie = try signIn()
-        let onShelf = try http.send("GET", "/api/shelf", headers: ["Cookie": cookie]).json()
+        let session = try signIn()
+        let onShelf = try http.send("GET", "/api/shelf", headers: ["X-Shelf-Session": session]).json()
         let books = try XCTUnwrap(onShelf["items"] as? [[String: Any]], "\(onShelf)")
         let id = try XCTUnwrap(books.first { ($0["title"] as? String) == "A Remote Tone" }?["id"] as? String, "\(books)")
         let player = try http.send("GET", "/api/player?book=" + (id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? id),
-                                   headers: ["Cookie": cookie])
+                                   headers: ["X-Shelf-Session": session])
         XCTAssertEqual(player.status, 200, player.text)
         let tracks = try XCTUnwrap(try player.json()["tracks"] as? [[String: Any]])
         let url = try XCTUnwrap(tracks.first?["url"] as? String, "\(tracks)")
-        let track = try http.send("GET", url, headers: ["Cookie": cookie])
+        let track = try http.send("GET", url, headers: ["X-Shelf-Session": session])
         XCTAssertEqual(track.status, 200, "the downloaded part is served: \(track.text)")
         XCTAssertEqual(track.body, tone)
     }

@@ -34,10 +34,10 @@ final class IdleConnectionTests: WebServerTestCase {
 
     func testAnEventStreamQuietLongerThanTheLimitStaysOpen() throws {
         // The server is the one silent here (waiting for an event), so the client's time limit does not end it.
-        let cookie = try signIn()
+        let session = try signIn()
         let events = app.events
         DispatchQueue.global().asyncAfter(deadline: .now() + 3) { events.publish("late", json: Data("{}".utf8)) }
-        let answer = try http.send("GET", "/api/events", headers: ["Cookie": cookie, "Sec-Fetch-Site": "same-origin"],
+        let answer = try http.send("GET", "/api/events", headers: ["X-Shelf-Session": session, "Sec-Fetch-Site": "same-origin"],
                                    timeout: 10, until: { $0.contains("event: late") })
         XCTAssertTrue(answer.text.contains("event: late"), answer.text)
     }

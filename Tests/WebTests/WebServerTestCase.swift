@@ -8,7 +8,7 @@ class WebServerTestCase: XCTestCase {
     var app: WebApp!
     var shelf: ShelfProcess!
     var http: RawHTTP!
-    var origin: String { "http://127.0.0.1:\(app.port)" }
+    var origin: String { "http://shelf.localhost:\(app.port)" }
 
     func configure(_ configuration: inout WebApp.Configuration) {}
 
@@ -28,11 +28,16 @@ class WebServerTestCase: XCTestCase {
         shelf?.cleanUp()
     }
 
-    /// A session cookie, got the way a browser gets it: the launch key at /open.
+    /// A session token, got the way a browser gets it: a launch key at /open, whose page carries the token.
     func signIn() throws -> String {
-        let answer = try http.send("GET", "/open?key=\(app.guardian.secret)")
-        XCTAssertEqual(answer.status, 303)
-        let cookie = try XCTUnwrap(answer.header("set-cookie"))
-        return String(try XCTUnwrap(cookie.split(separator: ";").first))
+        let answer = try http.send("GET", "/open?key=\(app.guardian.mintLaunchKey())")
+        XCTAssertEqual(answer.status, 200)
+        return try XCTUnwrap(Self.sessionToken(in: answer.text))
+    }
+
+    /// The token in the page /open or /login answers with.
+    static func sessionToken(in page: String) -> String? {
+        guard let meta = page.range(of: #"name="shelf-session" content=""#) else { return nil }
+        return String(page[meta.upperBound...].prefix { $0 != "\"" })
     }
 }

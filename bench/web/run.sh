@@ -30,9 +30,12 @@ PY
 server=$!
 for _ in $(seq 100); do [ -s "$home/serve.json" ] && break; sleep 0.1; done
 read -r url launch < <(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["url"], d["open"])' "$home/serve.json")
-cookie=$(curl -s -o /dev/null -D - "$launch" | sed -n 's/^Set-Cookie: \(shelf_session=[^;]*\).*/\1/Ip' | tr -d '\r')
+# wrk asks the system resolver, which may not know shelf.localhost: the server answers to 127.0.0.1 as well.
+url=${url/shelf.localhost/127.0.0.1}
+launch=${launch/shelf.localhost/127.0.0.1}
+session=$(curl -s "$launch" | sed -n 's/.*name="shelf-session" content="\([0-9a-f]*\)".*/\1/p')
 id=$("$bin/shelf" books --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
-first=$(curl -s -H "Cookie: $cookie" "${url}api/reader?book=$id" | python3 -c '
+first=$(curl -s -H "X-Shelf-Session: $session" "${url}api/reader?book=$id" | python3 -c '
 import json, sys
 d = json.load(sys.stdin); print(d["base"] + d["place"]["locator"]["href"])')
 chapter="${url%/}$first"
@@ -42,7 +45,7 @@ for target in "$chapter" "${url}api/shelf?limit=50"; do
     for connections in 50 200; do
         echo
         echo "== $connections connections: ${target#"$url"}"
-        wrk -t 2 -c "$connections" -d 10s --latency -H "Cookie: $cookie" -H "Origin: ${url%/}" "$target" \
+        wrk -t 2 -c "$connections" -d 10s --latency -H "X-Shelf-Session: $session" -H "Origin: ${url%/}" "$target" \
             | grep -E 'Requests/sec|Transfer/sec|^ +(50|75|90|99)%|Socket errors|Non-2xx'
     done
 done

@@ -1,5 +1,7 @@
 // The server's JSON API (described at /api/openapi.json). Every call goes to this same origin with the
-// session cookie; a refusal comes back as a problem document, which `ApiError` carries in words.
+// session token (session.js); a refusal comes back as a problem document, which `ApiError` carries in words.
+
+import { sessionHeaders } from "./session.js";
 
 export class ApiError extends Error {
   constructor(problem, status) {
@@ -23,7 +25,7 @@ async function call(method, path, body) {
     response = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? sessionHeaders() : { ...sessionHeaders(), "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {

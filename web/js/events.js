@@ -1,6 +1,8 @@
 // The server's event stream (/api/events): notifications, sync results, download progress, the counts behind
 // the badges, and the kinds the reader and the player add. Any module listens with `on(kind, handler)`.
 
+import { sessionToken } from "./session.js";
+
 const handlers = new Map();
 const connectionHandlers = new Set();
 let source = null;
@@ -43,7 +45,7 @@ function setConnected(value) {
 }
 
 export function start() {
-  source = new EventSource("/api/events");
+  source = new EventSource(`/api/events?session=${encodeURIComponent(sessionToken())}`);
   for (const kind of handlers.keys()) listen(kind);
   source.addEventListener("open", () => setConnected(true));
   // EventSource reconnects by itself (and sends Last-Event-ID, so nothing is missed).

@@ -1,19 +1,31 @@
 import Foundation
 
-/// Who may talk to the server. A browser proves it was opened by shelf with the launch secret (in the URL that
-/// `shelf serve` prints and opens), which `/open` exchanges for an HttpOnly, SameSite=Strict session cookie and
-/// takes out of the address bar. Every request must name one of our hosts in `Host` (a page on another site that
-/// points a name of its own at 127.0.0.1 gets nothing: no DNS rebinding); API requests also need the cookie and,
-/// when the browser says where they come from, our origin (no cross-site writes). With `--listen`, a password
-/// takes the place of the secret for browsers on other machines.
+/// Who may talk to the server.
+///
+/// The app has an origin of its own, `http://shelf.localhost:PORT` (browsers resolve every `*.localhost` name to
+/// loopback), and each book another (`BookOrigins`). A browser proves it was opened by shelf with a launch key (in
+/// the address `shelf serve` prints and opens), good once: `/open` exchanges it for a session token, which the app's
+/// page keeps in its origin's storage and sends in the `X-Shelf-Session` header. No cookie: a cookie is sent to
+/// every port of its host, so another local service the browser visits would receive it; the origin's storage is
+/// the app's alone (scheme, host and port). Every request must name one of our hosts in `Host` (no DNS rebinding);
+/// API requests also need the token and, when the browser says where they come from, our origin and
+/// `Sec-Fetch-Site: same-origin` (a book's origin is another site). With `--listen`, a password takes the place of
+/// the launch key for browsers on other machines.
 public final class RequestGuard: @unchecked Sendable {
-    public static let cookieName = "shelf_session"
+    /// The header that carries the session token (`session` in the query for `EventSource`, which sets no header).
+    public static let sessionHeader = "x-shelf-session"
+    /// The header `shelf serve --open` shows the running server's secret in to get a new launch key.
+    public static let secretHeader = "x-shelf-secret"
+    /// The app's host name; `BookOrigins` gives each book another under `localhost`.
+    public static let appName = "shelf.localhost"
 
-    /// The secret in the URL that `shelf serve` opens.
+    /// The running server's own secret: in `serve.json` (readable by the patron alone) and never in an address; it
+    /// asks for launch keys (`mintLaunchKey`).
     public let secret: String
     private let password: String?
     private let lock = NSLock()
     private var sessions: Set<String> = []
+    private var launchKeys: Set<String> = []
     private var hosts: Set<String> = []
 
     public init(secret: String? = nil, password: String? = nil) {
@@ -21,27 +33,34 @@ public final class RequestGuard: @unchecked Sendable {
         self.password = password
     }
 
-    /// The names browsers may use for this server: the loopback names, and the `--listen` address if any.
+    /// The names browsers may use for the app: `shelf.localhost`, the loopback names, and the `--listen` address if
+    /// any. The first is the one addresses are made with.
     public func allow(port: UInt16, listen: String?) {
-        var names = ["127.0.0.1", "localhost", "[::1]"]
+        var names = [Self.appName, "127.0.0.1", "localhost", "[::1]"]
         if let listen { names.append(listen.contains(":") && !listen.hasPrefix("[") ? "[\(listen)]" : listen) }
         lock.withLock { hosts = Set(names.map { "\($0):\(port)" }) }
     }
 
     public var allowedOrigins: Set<String> { lock.withLock { Set(hosts.map { "http://\($0)" }) } }
 
+    /// True when `host` (a Host header) is one of the app's.
+    public func isAppHost(_ host: String?) -> Bool {
+        guard let host else { return false }
+        return lock.withLock { hosts.contains(host.lowercased()) }
+    }
+
     /// Refuses the request unless `access` allows it; the error says what was wrong.
     public func check(_ request: WebRequest, access: WebRouter.Access) throws {
-        guard let host = request.header("host"), lock.withLock({ hosts.contains(host.lowercased()) }) else {
+        guard isAppHost(request.header("host")) else {
             throw WebError(403, "This server answers only to its own address", hint: "Open the address `shelf serve` printed.", kind: "refused-host")
         }
         guard access == .api else { return }
-        // Sec-Fetch-Site comes from the browser itself; a script cannot set it.
+        // Sec-Fetch-Site comes from the browser itself; a script cannot set it. A book's origin is another site.
         if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
             throw WebError(403, "Requests from other sites are refused", kind: "refused-origin")
         }
-        // The app's pages call the API with fetch and EventSource only; an image, style sheet, frame or link in a
-        // book's page (which shares our origin so the reader can lay it out) must not reach it.
+        // The app's pages call the API with fetch and EventSource only; an image, style sheet, frame or form
+        // elsewhere must not reach it.
         if let destination = request.header("sec-fetch-dest"), destination != "empty" {
             throw WebError(403, "The API answers the app's own calls only", kind: "refused-origin")
         }
@@ -52,7 +71,8 @@ public final class RequestGuard: @unchecked Sendable {
         } else if !["GET", "HEAD"].contains(request.method) {
             throw WebError(403, "A change needs the page's Origin", hint: "Browsers send it; other clients must send Origin: http://HOST:PORT.", kind: "refused-origin")
         }
-        guard let token = request.cookies[Self.cookieName], hasSession(token) else {
+        let offered = request.header(Self.sessionHeader) ?? (request.method == "GET" ? request.query["session"] : nil)
+        guard let offered, hasSession(offered) else {
             throw WebError(401, "This browser has not been let in", hint: "Open the address that `shelf serve --open` prints, with its key.", kind: "no-session")
         }
     }
@@ -61,19 +81,30 @@ public final class RequestGuard: @unchecked Sendable {
         lock.withLock { sessions.contains { RandomToken.equal($0, token) } }
     }
 
-    /// A new session for a browser that showed the secret or the password; nil when it showed neither.
-    public func admit(secret offered: String?, password offeredPassword: String? = nil) -> String? {
-        let byKey = offered.map { RandomToken.equal($0, secret) } ?? false
-        let byPassword = zip(password, offeredPassword).map { RandomToken.equal($0, $1) } ?? false
-        guard byKey || byPassword else { return nil }
-        let token = RandomToken.make()
-        lock.withLock { _ = sessions.insert(token) }
-        return token
+    /// A new launch key: it lets one browser in, once.
+    public func mintLaunchKey() -> String {
+        let key = RandomToken.make()
+        lock.withLock { _ = launchKeys.insert(key) }
+        return key
     }
 
-    /// The header that gives a browser its session. No Max-Age: it ends when the browser closes.
-    public static func cookieHeader(_ token: String) -> (String, String) {
-        ("Set-Cookie", "\(cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+    /// True when `offered` is the server's secret (a `shelf serve --open` of the patron's, which read `serve.json`).
+    public func isSecret(_ offered: String?) -> Bool {
+        offered.map { RandomToken.equal($0, secret) } ?? false
+    }
+
+    /// A new session for a browser that showed a launch key (used up here) or the password; nil when it showed
+    /// neither.
+    public func admit(key offered: String?, password offeredPassword: String? = nil) -> String? {
+        let byPassword = zip(password, offeredPassword).map { RandomToken.equal($0, $1) } ?? false
+        return lock.withLock {
+            let key = offered.flatMap { offered in launchKeys.first { RandomToken.equal($0, offered) } }
+            guard key != nil || byPassword else { return nil }
+            if let key { launchKeys.remove(key) }
+            let token = RandomToken.make()
+            sessions.insert(token)
+            return token
+        }
     }
 }
 

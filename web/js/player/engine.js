@@ -4,6 +4,7 @@
 // here ever starts playing unless the patron pressed play: not on load, not after a reload, not on a jump.
 
 import { Timeline } from './timeline.js';
+import { sessionHeaders } from '../session.js';
 import { spoken } from './words.js';
 
 const FADE_SECONDS = 10;
@@ -206,7 +207,7 @@ export class Player extends EventTarget {
     if (!this.book) return;
     this.reportedAt = this.position;
     const body = JSON.stringify({ book: this.book.id, seconds: Math.round(this.position * 1000) / 1000, playing: this.playing });
-    fetch('/api/player/position', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, keepalive: leaving })
+    fetch('/api/player/position', { method: 'POST', headers: { ...sessionHeaders(), 'Content-Type': 'application/json' }, body, keepalive: leaving })
       .catch(() => this.emit('report-failed'));
   }
 
