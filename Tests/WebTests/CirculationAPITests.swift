@@ -6,12 +6,12 @@ import XCTest
 /// The browser API's circulation tells what the library did, as the command line does (issue 32).
 final class CirculationAPITests: WebServerTestCase {
     var library: FakeLibrary!
-    var cookie = ""
+    var session = ""
 
     override func setUpWithError() throws {
         library = try FakeLibrary()
         try super.setUpWithError()
-        cookie = try signIn()
+        session = try signIn()
     }
 
     override func tearDown() {
@@ -19,10 +19,10 @@ final class CirculationAPITests: WebServerTestCase {
         super.tearDown()
     }
 
-    func get(_ path: String) throws -> RawHTTP.Answer { try http.send("GET", path, headers: ["Cookie": cookie]) }
+    func get(_ path: String) throws -> RawHTTP.Answer { try http.send("GET", path, headers: ["X-Shelf-Session": session]) }
 
     func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send("POST", path, headers: ["Cookie": cookie, "Origin": origin, "Content-Type": "application/json"],
+        try http.send("POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
                       body: try JSONSerialization.data(withJSONObject: object))
     }
 
