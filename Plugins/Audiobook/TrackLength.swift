@@ -39,7 +39,12 @@ enum TrackLength {
             return Measure(frames: whole, exact: true)
         }
         func beyond(_ e: UnsafePointer<AVIndexEntry>) -> Bool { e.pointee.pos + Int64(e.pointee.size) > size }
-        guard beyond(last) else { return Measure(frames: whole, exact: true) }
+        guard beyond(last) else {
+            // iTunes' gapless count is exact where the edit list's length is rounded to milliseconds.
+            let frameSize = Int64(stream.pointee.codecpar.pointee.frame_size)
+            let gapless = ITunesGapless(media.tag("iTunSMPB"))?.length(decodable: frameSize > 0 ? Int64(count) * frameSize : nil)
+            return Measure(frames: gapless ?? whole, exact: true)
+        }
         // Samples are stored in time order; walk back to the first one that is not all here.
         var cut = count - 1
         while cut > 0, let e = avformat_index_get_entry(stream, cut - 1), beyond(e) { cut -= 1 }
