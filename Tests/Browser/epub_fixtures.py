@@ -130,4 +130,29 @@ def vertical(path):
     write(path, files)
 
 
-MAKERS = {"reflowable": reflowable, "fixed": fixed, "rtl": rtl, "vertical": vertical}
+def framed(path):
+    """A chapter that shows pages of its own book in an iframe, an object and an embed (an interactive figure, a
+    map), and one that frames what is not the book's (another site, the app's own API)."""
+    figure = xhtml("Figure", '<p id="figure-text">FIGURE ONE OF THE BOOK</p>')
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100">'
+           '<text x="10" y="50" id="svg-text">SVG FIGURE</text></svg>')
+    chapter = ('<h1>Figures</h1><p>Before the figures.</p>'
+               '<iframe id="own-frame" src="figure.xhtml" title="The figure" width="400" height="150"></iframe>'
+               '<object id="own-object" data="map.svg" type="image/svg+xml" width="200" height="100">no object</object>'
+               '<embed id="own-embed" src="map.svg" type="image/svg+xml" width="200" height="100"/>'
+               '<iframe id="foreign-frame" src="/api/status" title="Not the book" width="200" height="50"></iframe>'
+               '<p>After the figures.</p>')
+    files = {
+        "style.css": "p { margin: 0; }",
+        "nav.xhtml": nav([("Figures", "chapter1.xhtml", [])]),
+        "chapter1.xhtml": xhtml("Figures", chapter),
+        "figure.xhtml": figure,
+        "map.svg": svg,
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("css", "style.css", "text/css", ""),
+             ("c1", "chapter1.xhtml", XHTML, ""), ("fig", "figure.xhtml", XHTML, ""), ("map", "map.svg", "image/svg+xml", "")]
+    files["package.opf"] = package("urn:uuid:0b1e5c1a-0000-4000-8000-000000000005", "The Figure Fixture", "en", items, ["c1"])
+    write(path, files)
+
+
+MAKERS = {"reflowable": reflowable, "fixed": fixed, "rtl": rtl, "vertical": vertical, "framed": framed}

@@ -383,3 +383,22 @@ class KeyboardTests(ReaderTestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class FrameTests(ReaderTestCase):
+    def test_a_books_own_pages_show_in_its_frames_and_nothing_else_does(self):
+        # An interactive figure or a map in an iframe, object or embed of the book's own resources: shown. Failed
+        # before: the book's policy allowed no frame or object at all, so each showed a broken frame.
+        book = self.add_fixture("framed")
+        self.open_reader(book)
+        seen = lambda script: self.driver.execute_script("const d = window.shelfReader.view.document; " + script)
+        self.wait_for(lambda d: seen("const f = d.getElementById('own-frame'); return f.contentDocument && "
+                                     "f.contentDocument.body && f.contentDocument.body.textContent") == "FIGURE ONE OF THE BOOK",
+                      message="the book's page in its iframe")
+        self.wait_for(lambda d: seen("const o = d.getElementById('own-object').contentDocument; return !!(o && o.getElementById('svg-text'))"),
+                      message="the book's picture in its object")
+        self.wait_for(lambda d: seen("const e = d.getElementById('own-embed').getSVGDocument(); return !!(e && e.getElementById('svg-text'))"),
+                      message="the book's picture in its embed")
+        # The app's API in a frame of the book: the server refuses it (not the app's own call), as it says.
+        self.wait_for(lambda d: any("GET /api/status" in line for line in self.server.refusals()),
+                      message=f"the server refusing the book's frame of the API: {self.server.refusals()}")
