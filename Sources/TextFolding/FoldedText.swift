@@ -106,10 +106,26 @@ public struct FoldedText: Sendable {
 
 /// What one scalar folds to: case, diacritics and character width gone, as Foundation's `folding`
 /// with those three options does it in the POSIX locale ("É" → "e", "ß" → "ss", "Ａ" → "a"), and
-/// Arabic tatweel (a stretching stroke, not a letter) dropped; white space of any kind becomes " ".
+/// Arabic tatweel (a stretching stroke, not a letter) dropped; white space of any kind becomes " ";
+/// every apostrophe and single quote becomes "'" and every double quote '"' (a patron types
+/// `n'avais` for the book's `n’avais`, `"oui"` for `« oui »` or `“oui”`).
 /// Non-ASCII results are cached: a book repeats few distinct scalars many times.
 public struct ScalarFolder: Sendable {
     private var cache: [UInt32: [Unicode.Scalar]] = [:]
+
+    /// Typographic apostrophes and quotes, and the marks typed for them, by the ASCII one they fold to.
+    static let quoteStyles: [UInt32: Unicode.Scalar] = {
+        var map: [UInt32: Unicode.Scalar] = [:]
+        // ‘ ’ ‚ ‛ ′ ‵ ʹ ʻ ʼ ʽ ˈ ´ ＇
+        for v: UInt32 in [0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x2035, 0x02B9, 0x02BB, 0x02BC, 0x02BD, 0x02C8, 0x00B4, 0xFF07] {
+            map[v] = "'"
+        }
+        // “ ” „ ‟ ″ ‶ « » ‹ › ＂ 〝 〞
+        for v: UInt32 in [0x201C, 0x201D, 0x201E, 0x201F, 0x2033, 0x2036, 0x00AB, 0x00BB, 0x2039, 0x203A, 0xFF02, 0x301D, 0x301E] {
+            map[v] = "\""
+        }
+        return map
+    }()
 
     public init() {}
 
@@ -121,7 +137,9 @@ public struct ScalarFolder: Sendable {
         }
         if let known = cache[v] { return known }
         var out: [Unicode.Scalar]
-        if s.properties.isWhitespace {
+        if let quote = Self.quoteStyles[v] {
+            out = [quote]
+        } else if s.properties.isWhitespace {
             out = [" "]
         } else {
             let folded = String(s).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],

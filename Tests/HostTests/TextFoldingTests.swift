@@ -12,6 +12,19 @@ final class TextFoldingTests: XCTestCase {
         XCTAssertEqual(FoldedText("كتـــاب", keep: .text).string, "كتاب", "Arabic tatweel is not a letter")
     }
 
+    /// Failed before: `n'avais` did not find `n’avais`, nor `"oui"` find `« oui »`.
+    func testQuoteStylesFoldToOne() {
+        XCTAssertEqual(FoldedText("n’avais ‘pas’ ʼa ＇b", keep: .text).string, "n'avais 'pas' 'a 'b")
+        XCTAssertEqual(FoldedText("“Oui” « non » „ja“ ‹si›", keep: .text).string, "\"oui\" \" non \" \"ja\" \"si\"")
+        let book = FoldedText("Je n’avais pas vu « l’homme ».", keep: .text)
+        XCTAssertEqual(book.occurrences(of: FoldedText("N'AVAIS PAS", keep: .text).scalars, overlapping: false).count, 1)
+        XCTAssertEqual(book.occurrences(of: FoldedText("\"l'homme\"", keep: .text).scalars, overlapping: false).count, 0,
+                       "a space inside the guillemets is kept, as in the book")
+        XCTAssertEqual(book.occurrences(of: FoldedText("« l'homme »", keep: .text).scalars, overlapping: false).count, 1)
+        let typed = FoldedText("Je n'avais pas vu", keep: .text)
+        XCTAssertEqual(typed.occurrences(of: FoldedText("n’avais", keep: .text).scalars, overlapping: false).count, 1, "the reverse")
+    }
+
     func testTextKeepsPunctuationAndSqueezesWhiteSpaceWithAMapBack() {
         let folded = FoldedText("  Café,\n\t au  LAIT ", keep: .text)
         XCTAssertEqual(folded.string, "cafe, au lait")

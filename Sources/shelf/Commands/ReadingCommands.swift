@@ -84,7 +84,7 @@ let positionsCommand = Command(
 let searchCommand = Command(
     name: "search", summary: "find text in a book",
     usage: "shelf search FILE QUERY [--limit N] [--json]",
-    details: "Finds QUERY in the book, ignoring case and accents, and prints each hit with its position and context." + fileArgumentHelp,
+    details: "Finds QUERY in the book, ignoring case, accents and quote styles (n'avais finds n’avais), and prints each hit with its position and context." + fileArgumentHelp,
     valueOptions: ["--limit"],
     positionals: 2...2,
     otherCommand: { words in
