@@ -51,7 +51,7 @@ public final class AudioBook: @unchecked Sendable {
         guard let audio = plugin.extensionTable(SHELF_EXT_AUDIO, minimumSize: MemoryLayout<shelf_audio_v1>.size)?
             .assumingMemoryBound(to: shelf_audio_v1.self) else {
             throw ShelfError(.unavailable, "this is not an audiobook: the plugin \(plugin.descriptor.id) that opens it cannot play audio",
-                             subject: input.path, hint: "`shelf info` describes it; `shelf render` shows an eBook's text.")
+                             subject: input.path, next: NextStep(terminal: "`shelf info` describes it; `shelf render` shows an eBook's text.", browser: nil))
         }
         self.plugin = plugin
         self.input = input

@@ -114,12 +114,14 @@ public final class PlaybackEngine: @unchecked Sendable {
                 let address = book.manifest.links.first { ($0.rel ?? []).contains("self") && $0.href.lowercased().hasPrefix("http") }?.href
                 throw ShelfError(.unavailable, "the tracks of this audiobook are on the web and none is on this computer",
                                  subject: book.input.uri,
-                                 hint: "Play it from its address, which downloads the tracks as it plays: `shelf play \(address ?? "URL")` "
-                                     + "(`shelf fetch \(address ?? "URL")` downloads them all first)"
-                                     + (address == nil ? ", URL being the address this manifest came from." : "."))
+                                 next: NextStep(
+                                     terminal: "Play it from its address, which downloads the tracks as it plays: "
+                                         + "`shelf play \(address ?? "URL")` (`shelf fetch \(address ?? "URL")` downloads them all first)"
+                                         + (address == nil ? ", URL being the address this manifest came from." : "."),
+                                     browser: nil))
             }
             throw ShelfError(.temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
-                             hint: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.")
+                             next: NextStep(terminal: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.", browser: nil))
         }
         // The first track that opens sets the format: a missing or damaged one is skipped when played.
         var opened: (Int, TrackPCMDecoder, String?)?

@@ -157,7 +157,7 @@ public final class WebApp: @unchecked Sendable {
         } catch let error as WebError {
             response = error.response
         } catch let error as ShelfError {
-            response = WebError(hostExitCode: error.exitCode, message: error.message, hint: error.hint).response
+            response = WebError(error).response
         } catch {
             response = WebError(500, "\(error)").response
         }

@@ -75,7 +75,7 @@ class CirculationTests(BrowserTestCase):
         self.assertEqual(self.focused().get_attribute("data-action"), "download")
         self.press(Keys.ENTER)
         self.announced("Downloading “The Open Road”")
-        self.announced("“The Open Road” downloaded", timeout=60)
+        self.announced("Downloaded “The Open Road”", timeout=60)
 
     def last_said(self):
         """What the polite live region says once the page has settled (a later announcement replaces an earlier one)."""

@@ -64,6 +64,62 @@ final class WordsTests: XCTestCase {
         }
     }
 
+    /// A download's states, said as the browser hears them and `shelf download` ends.
+    func testEveryDownloadStateIsOneSentenceOnBothFaces() {
+        let entry = Self.entry(.loaned)
+        let done = DownloadOutcome(entry: entry, path: "/data/book.epub", mediaType: "application/epub+zip", bytes: 10,
+                                   supported: true, protection: nil)
+        var locked = done
+        (locked.supported, locked.protection) = (false, "Adobe ACSM")
+        let states: [DownloadState] = [
+            .started(entry), .progress(entry, fraction: 0.4), .done(done), .done(locked),
+            .failed(entry, ShelfError(.temporary, "the server answered 503", subject: "https://example.org")),
+        ]
+        for state in states {
+            let terminal = state.words(for: .terminal), browser = state.words(for: .browser)
+            XCTAssertEqual(terminal.sentence, browser.sentence)
+            Self.assertSentence(terminal.sentence, "\(state)")
+            XCTAssertFalse(browser.hint?.contains("shelf ") ?? false, "\(state)")
+        }
+        XCTAssertEqual(states[1].words(for: .browser).line, "Downloading “Waiting Game”: 40 percent.")
+        XCTAssertEqual(states[4].words(for: .browser).line,
+                       "The download of “Waiting Game” did not finish: the server answered 503. Try Download again later.")
+        XCTAssertEqual(states[4].words(for: .terminal).hint,
+                       "Run `shelf download urn:fake:loaned` again later: it resumes where it stopped.")
+    }
+
+    /// An error's words: the terminal keeps the clause that follows "shelf: " and its command; the browser gets a
+    /// sentence and its own hint (a page or a button), never the command (which `WebError` once cut out by its text).
+    func testAnErrorIsSaidForEachFace() {
+        let error = ShelfError(.usage, "several accounts and none chosen",
+                               next: NextStep(terminal: "Choose one with `shelf account use NAME` or --account NAME.",
+                                              browser: "Choose one on the Accounts page."))
+        XCTAssertEqual(error.words(for: .terminal), Words("several accounts and none chosen",
+                                                           hint: "Choose one with `shelf account use NAME` or --account NAME."))
+        XCTAssertEqual(error.words(for: .browser), Words("Several accounts and none chosen.", hint: "Choose one on the Accounts page."))
+        XCTAssertEqual(error.description, "several accounts and none chosen\n  Choose one with `shelf account use NAME` or --account NAME.")
+        // A hint given as words (no command, no button) is the same on both faces; one to wait out says so in the browser.
+        let busy = ShelfError(.temporary, "the library is busy")
+        XCTAssertEqual(busy.words(for: .browser), Words("The library is busy.", hint: "Try again in a moment."))
+        XCTAssertNil(busy.words(for: .terminal).hint)
+    }
+
+    /// The faces show the words they are given: no regular expression in the browser app's server edits the host's
+    /// words, and the app's script re-capitalises none.
+    func testNoFaceEditsTheWordsItIsGiven() throws {
+        var found: [String] = []
+        let root = ShelfProcess.packageRoot
+        for file in ["Sources/Web/Server/WebError.swift", "Sources/Web/WebApp.swift", "Sources/Web/API/CirculationAPI.swift"] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            if text.contains(".regularExpression") || text.contains("replacingOccurrences") { found.append(file) }
+        }
+        for file in ["web/js/app.js", "web/js/api.js", "web/js/components/actions.js"] {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            if text.contains("toUpperCase") || text.contains("sentence(") { found.append(file) }
+        }
+        XCTAssertEqual(found, [], "a face edits the host's words")
+    }
+
     /// A whole sentence: a capital (or an opening quote) first, a full stop last.
     static func assertSentence(_ text: String, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertTrue(text.first.map { $0.isUppercase || $0 == "“" } ?? false, "not a sentence: \(text) (\(context))", file: file, line: line)
@@ -79,7 +135,10 @@ final class WordsTests: XCTestCase {
     /// (what is left between the title and the values put in) is found in no face's source.
     func testNoFaceWritesAnOutcomeSentenceAgain() throws {
         var fragments: Set<String> = []
-        for outcome in Self.circulationOutcomes {
+        var outcomes: [PatronOutcome] = Self.circulationOutcomes
+        outcomes += [DownloadState.started(Self.entry(.loaned)), .progress(Self.entry(.loaned), fraction: 0.5),
+                     .failed(Self.entry(.loaned), ShelfError(.temporary, "x"))]
+        for outcome in outcomes {
             for face in Face.allCases { fragments.formUnion(Self.fixedStretches(of: outcome.words(for: face))) }
         }
         XCTAssertGreaterThan(fragments.count, 15)

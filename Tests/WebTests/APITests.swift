@@ -106,7 +106,7 @@ final class APITests: WebServerTestCase {
             received.fulfill()
         }
         Thread.sleep(forTimeInterval: 0.5)
-        app.events.publish("download", object: ["id": "urn:x", "state": "done", "padding": String(repeating: "x", count: 2000)])
+        app.events.publish("download", json: Data(#"{"id":"urn:x","state":"done","padding":"\#(String(repeating: "x", count: 2000))"}"#.utf8))
         wait(for: [received], timeout: 15)
         XCTAssertTrue(text.contains("event: download"), text)
         XCTAssertTrue(text.contains(#""state":"done""#), text)

@@ -31,24 +31,13 @@ const app = {
   announce,
   announceUnlessSaid,
   refreshStatus,
-  /** A message for a failed call: what happened and what to do. */
+  /** A message for a failed call: what happened and what to do, in the host's words as they came. */
   explain(error) {
     if (error instanceof OfflineError) return "shelf cannot be reached right now. It will try again when the connection is back.";
-    if (error instanceof ApiError) return error.hint ? `${sentence(error.message)} ${error.hint}` : sentence(error.message);
+    if (error instanceof ApiError) return error.hint ? `${error.message} ${error.hint}` : error.message;
     return String(error.message || error);
   },
 };
-
-/**
- * The host's words as a sentence on a page: they are written to follow "shelf: " on a terminal, so they start in
- * lower case and may end without a full stop (then "nothing was borrowed Try again later." with the hint).
- */
-function sentence(text) {
-  const words = String(text || "").trim();
-  if (!words) return words;
-  const capital = words[0].toUpperCase() + words.slice(1);
-  return /[.!?…”"')]$/.test(capital) ? capital : `${capital}.`;
-}
 
 function parseHash() {
   const hash = location.hash || "#/catalog";

@@ -71,7 +71,7 @@ public struct AudiobookDownloads: Sendable {
         let log = (folder as NSString).appendingPathComponent("fetch-\(getpid()).log")
         guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
             throw ShelfError(.ioError, "the background download's log cannot be written", subject: log,
-                             hint: "Check that you may write there, or run `shelf fetch` without --background.")
+                             next: NextStep(terminal: "Check that you may write there, or run `shelf fetch` without --background.", browser: "Check that you may write there."))
         }
         let process = Process()
         let executable = shelf.executablePath

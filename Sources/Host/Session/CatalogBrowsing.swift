@@ -69,7 +69,7 @@ extension LibrarySession {
         if let target, Self.isAddress(target) {
             feed = try client.feed(try CatalogClient.address(target))
         } else {
-            guard let account else { throw ShelfError(.usage, "no catalog to browse", hint: "Give a URL, or add an account with `shelf account add URL`.") }
+            guard let account else { throw ShelfError(.usage, "no catalog to browse", next: NextStep(terminal: "Give a URL, or add an account with `shelf account add URL`.", browser: "Add a library on the Accounts page.")) }
             feed = try client.feed(try CatalogClient.address(account.catalogURL))
             if let tab, let point = feed.entryPoints.first(where: { $0.tab == tab }), !point.active, let url = URL(string: point.href) {
                 feed = try client.feed(url)

@@ -108,10 +108,10 @@ public final class ListeningSession: @unchecked Sendable {
                 guard let duration else {
                     throw ShelfError(.temporary, "\(PlaybackTime.clock(seconds)) is past the \(PlaybackTime.clock(engine.timeline.duration)) measured "
                                      + "so far: the book's length is known once every part has downloaded",
-                                     subject: remote?.url.absoluteString, hint: "`shelf fetch URL` downloads every part; then start where you like.")
+                                     subject: remote?.url.absoluteString, next: NextStep(terminal: "`shelf fetch URL` downloads every part; then start where you like.", browser: nil))
                 }
                 throw ShelfError(.usage, "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(duration))",
-                                 hint: "`shelf toc BOOK` shows where each chapter starts.")
+                                 next: NextStep(terminal: "`shelf toc BOOK` shows where each chapter starts.", browser: "The chapters list shows where each chapter starts."))
             }
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"
@@ -265,12 +265,13 @@ public final class ListeningSession: @unchecked Sendable {
             // Ctrl-C: the part in flight stops at once and stays for the next run to resume.
             if HostServices.cancelRequested {
                 throw ShelfError(.cancelled, "stopped while track \(track + 1) was downloading; what arrived is kept",
-                                 subject: remote.url.absoluteString, hint: "The next `shelf play` or `shelf fetch` of this URL resumes it.")
+                                 subject: remote.url.absoluteString, next: NextStep(terminal: "The next `shelf play` or `shelf fetch` of this URL resumes it.", browser: "Playing it again resumes it."))
             }
             if let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed {
                 guard track + 1 < remote.book.tracks.count else {
                     throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
-                                     subject: remote.url.absoluteString, hint: "`shelf downloads` shows every part; try again later.")
+                                     subject: remote.url.absoluteString, next: NextStep(terminal: "`shelf downloads` shows every part; try again later.",
+                                                                                              browser: "Try again later."))
                 }
                 track += 1
                 triedAt = 0

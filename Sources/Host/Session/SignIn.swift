@@ -52,7 +52,10 @@ public struct SignIn: Sendable {
                 try library.store.save(Credential(flow: flow.type, username: username, password: password), for: account.id)
             }
         } catch var error as ShelfError {
-            if let signUp, error.kind == .permission { error.hint = (error.hint.map { $0 + "\n  " } ?? "") + signUp }
+            if let signUp, error.kind == .permission {
+                error.next = NextStep(terminal: (error.next?.terminal.map { $0 + "\n  " } ?? "") + signUp,
+                                      browser: (error.next?.browser.map { $0 + " " } ?? "") + signUp)
+            }
             throw error
         }
     }
@@ -78,7 +81,7 @@ public struct SignIn: Sendable {
         let response = try http.send(request)
         if response.status == 401 || response.status == 403 {
             throw ShelfError(.permission, "the library did not accept that card number and PIN", subject: account.title,
-                             hint: "Check them and run `shelf login \(account.id)` again.")
+                             next: NextStep(terminal: "Check them and run `shelf login \(account.id)` again.", browser: "Check them and sign in again."))
         }
     }
 }

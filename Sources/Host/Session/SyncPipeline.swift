@@ -53,11 +53,15 @@ public struct SyncPipeline {
         case .badData:
             return ShelfError(.temporary, "the library's answer about your loans and holds could not be read (\(error.message)); \(unchanged)",
                               subject: error.subject,
-                              hint: "Libraries answer so while their servers are busy or down for maintenance: run `shelf sync` "
-                                  + "again later. If it lasts, tell the library.")
+                              next: NextStep(
+                                  terminal: "Libraries answer so while their servers are busy or down for maintenance: run "
+                                      + "`shelf sync` again later. If it lasts, tell the library.",
+                                  browser: "Libraries answer so while their servers are busy or down for maintenance: sync "
+                                      + "again later. If it lasts, tell the library."))
         case .temporary:
             var said = error
-            said.hint = "The sync did not happen: \(unchanged). Run `shelf sync` again later."
+            said.next = NextStep(terminal: "The sync did not happen: \(unchanged). Run `shelf sync` again later.",
+                                 browser: "The sync did not happen. Sync again later.")
             return said
         default:
             return error

@@ -106,7 +106,7 @@ public struct CredentialStore: Sendable {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [:] }
         guard let all = try? JSONDecoder.credentials.decode([String: Credential].self, from: data) else {
             throw ShelfError(.badData, "the credentials file cannot be read", subject: file.path,
-                             hint: "Remove it and sign in again with `shelf login`.")
+                             next: NextStep(terminal: "Remove it and sign in again with `shelf login`.", browser: "Remove it and sign in again on the Accounts page."))
         }
         return all
     }

@@ -64,8 +64,10 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// Said to the patron of either face: the environment variable that changes the wait is the terminal's hint
+    /// (CatalogClient.shelfError), since only a command reads it.
     static func deadlineWords(_ deadline: CommandDeadline) -> String {
-        "shelf waits at most \(HTTPError.duration(deadline.seconds)) for a command's answers (SHELF_DEADLINE changes it)"
+        "shelf waits at most \(HTTPError.duration(deadline.seconds)) for an answer"
     }
 
     /// Refuses what must never reach libcurl: other schemes, and header text that could smuggle

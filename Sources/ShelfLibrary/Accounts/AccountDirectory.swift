@@ -89,12 +89,13 @@ public struct AccountDirectory {
             if matches.count == 1 { return matches[0] }
             throw ShelfError(.usage, matches.isEmpty ? "no account \"\(name)\"" : "\"\(name)\" matches several accounts: "
                                 + matches.map(\.id).joined(separator: ", "),
-                             hint: "`shelf account list` shows them.")
+                             next: NextStep(terminal: "`shelf account list` shows them.", browser: "The Accounts page shows them."))
         }
         if let id = try database.defaultAccountID, let account = all.first(where: { $0.id == id }) { return account }
         if all.count == 1 { return all[0] }
         throw ShelfError(.usage, all.isEmpty ? "no library account yet" : "several accounts and none chosen",
-                         hint: all.isEmpty ? "Add one with `shelf account add URL`." : "Choose one with `shelf account use NAME` or --account NAME.")
+                         next: all.isEmpty ? NextStep(terminal: "Add one with `shelf account add URL`.", browser: "Add one on the Accounts page.")
+                             : NextStep(terminal: "Choose one with `shelf account use NAME` or --account NAME.", browser: "Choose one on the Accounts page."))
     }
 
     public func remove(_ name: String) throws -> AccountRecord {

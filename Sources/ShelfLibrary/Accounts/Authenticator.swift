@@ -77,7 +77,7 @@ public final class Authenticator: @unchecked Sendable {
         let response = try CatalogClient.mapErrors(url: url) { try http.send(request) }
         if response.status == 401 || response.status == 403 {
             throw ShelfError(.permission, "the library did not accept that card number and PIN", subject: account.title,
-                             hint: "Check them and run `shelf login \(account.id)` again.")
+                             next: NextStep(terminal: "Check them and run `shelf login \(account.id)` again.", browser: "Check them and sign in again."))
         }
         try CatalogClient.requireSuccess(response)
         guard let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any],

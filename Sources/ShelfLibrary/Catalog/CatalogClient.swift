@@ -170,10 +170,11 @@ public final class CatalogClient: @unchecked Sendable {
             return ShelfError(.permission, signedIn ? "the library did not accept your sign-in"
                                   + (problem.map { " (\($0.words))" } ?? "") : "the library asks you to sign in",
                               subject: authenticator.account.title,
-                              hint: "Sign in with `shelf login \(authenticator.account.id)`.")
+                              next: NextStep(terminal: "Sign in with `shelf login \(authenticator.account.id)`.", browser: "Sign in on the Accounts page."))
         }
         return ShelfError(.permission, "this catalog asks you to sign in", subject: url.absoluteString,
-                          hint: "Add the library first: `shelf account add \(url.absoluteString)`, then `shelf login`.")
+                          next: NextStep(terminal: "Add the library first: `shelf account add \(url.absoluteString)`, then `shelf login`.",
+                                         browser: "Add the library on the Accounts page first, then sign in."))
     }
 
     /// HTTP failures in words, with the exit code they deserve.
@@ -197,8 +198,10 @@ public final class CatalogClient: @unchecked Sendable {
         default: kind = .temporary
         }
         // A file that could not be written is this machine's disk, not the connection: its words say what to do.
-        return ShelfError(kind, error.description, hint: kind == .ioError ? nil : "Check your connection and try again; "
-                          + "`shelf loans` still shows what was stored.")
+        return ShelfError(kind, error.description, next: kind == .ioError ? nil : NextStep(
+            terminal: "Check your connection and try again (SHELF_DEADLINE sets how long shelf waits); `shelf loans` still "
+                + "shows what was stored.",
+            browser: nil))
     }
 
     /// Anything but 2xx/304 becomes an error; an RFC 7807 problem is shown as its title and detail.

@@ -31,7 +31,7 @@ public enum CatalogDocument {
             guard let json = object as? [String: Any] else { throw refuse("it is JSON but not an object") }
             if json["authentication"] != nil {
                 throw ShelfError(.badData, "this is a library's authentication document, not a catalog", subject: where_,
-                                 hint: "Add the library with `shelf account add \(where_)`.")
+                                 next: NextStep(terminal: "Add the library with `shelf account add \(where_)`.", browser: "Add the library on the Accounts page."))
             }
             if let problem = ProblemDetail(json: json) { throw refuse("the server answered with a problem: \(problem.words)") }
             do { return try OPDS2Parser.parse(json, url: url) } catch let failure as CatalogParseError { throw refuse(failure.reason) }

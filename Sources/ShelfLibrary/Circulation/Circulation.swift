@@ -63,7 +63,7 @@ public final class Circulation {
             }
             throw ShelfError(.usage, "\(Self.quoted(words)) is only part of \(Self.quoted(only.title)) (\(only.id)): "
                                  + "`shelf \(command)` acts only on a title's exact ID or title",
-                             hint: "Run `shelf \(command) \(only.id)`, or run it on a terminal to confirm.")
+                             next: NextStep(terminal: "Run `shelf \(command) \(only.id)`, or run it on a terminal to confirm.", browser: nil))
         }
     }
 
@@ -122,7 +122,8 @@ public final class Circulation {
                 // What shelf stored is a loan's entry, without the link to borrow; only the title's own could say.
                 throw ShelfError(.temporary, "the library no longer lists \(Self.quoted(entry.title)) as on loan to you, and its "
                                      + "entry could not be read: nothing was borrowed", subject: entry.id,
-                                 hint: "Try again later; `shelf browse` or `shelf catalog-search` finds the title again.")
+                                 next: NextStep(terminal: "Try again later; `shelf browse` or `shelf catalog-search` finds the title again.",
+                                                browser: "Try again later; the catalog finds the title again."))
             }
             throw ShelfError(.unavailable, "the library offers no way to borrow \(entry.title)", subject: entry.id)
         }
@@ -237,7 +238,8 @@ public final class Circulation {
         if case .gone(let words) = outcome {
             throw ShelfError(.unavailable, "the library has no loan of \(Circulation.quoted(entry.title)) for you (\(words)); "
                                  + "shelf removed it from My Books", subject: entry.id,
-                             hint: "It may have ended or been returned elsewhere; `shelf sync` shows what the library has.")
+                             next: NextStep(terminal: "It may have ended or been returned elsewhere; `shelf sync` shows what the library has.",
+                                            browser: "It may have ended or been returned elsewhere; Sync shows what the library has."))
         }
     }
 
@@ -265,7 +267,7 @@ public final class Circulation {
         if case .gone(let words) = outcome {
             throw ShelfError(.unavailable, "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
                                  + "shelf removed it from Reservations", subject: entry.id,
-                             hint: "`shelf sync` shows what the library has.")
+                             next: NextStep(terminal: "`shelf sync` shows what the library has.", browser: "Sync shows what the library has."))
         }
     }
 
@@ -315,7 +317,8 @@ public final class Circulation {
             guard !account.id.isEmpty else {
                 // Catalogs browsed without an account lend nothing: there is no one to sync with.
                 throw ShelfError(.unavailable, "no library account to sync: shelf syncs the loans and holds of a library you have added",
-                                 hint: "Add your library with `shelf account add URL` and sign in with `shelf login`; then `shelf sync`.")
+                                 next: NextStep(terminal: "Add your library with `shelf account add URL` and sign in with `shelf login`; then `shelf sync`.",
+                                                browser: "Add your library on the Accounts page and sign in."))
             }
             guard account.shelfURL.flatMap(URL.init(string:)) != nil else {
                 throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",

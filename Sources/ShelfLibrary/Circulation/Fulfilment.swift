@@ -26,7 +26,7 @@ extension Circulation {
         guard !candidates.isEmpty else {
             if entry.borrowLink != nil {
                 throw ShelfError(.unavailable, "\(entry.title) is not on loan to you", subject: entry.id,
-                                 hint: "Borrow it first: `shelf borrow \(Self.shortID(entry.id))`.")
+                                 next: NextStep(terminal: "Borrow it first: `shelf borrow \(Self.shortID(entry.id))`.", browser: "Get it first."))
             }
             throw ShelfError(.unavailable, "the library offers no file for \(entry.title)", subject: entry.id)
         }
@@ -201,7 +201,7 @@ extension CatalogClient {
             if let status = error.status {
                 if status == 401 {
                     throw ShelfError(.permission, "the library asks you to sign in to download this", subject: url.absoluteString,
-                                     hint: "Sign in with `shelf login`.")
+                                     next: NextStep(terminal: "Sign in with `shelf login`.", browser: "Sign in on the Accounts page."))
                 }
                 throw ShelfError(status >= 500 ? .temporary : .unavailable, error.description)
             }

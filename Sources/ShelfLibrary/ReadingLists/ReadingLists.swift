@@ -34,11 +34,11 @@ public final class ReadingLists {
         switch failure.status {
         case SHELF_E_PROTECTED:
             return ShelfError(.permission, failure.description, subject: service,
-                              hint: "`shelf lists connect \(service)` sets up the connection again.")
+                              next: NextStep(terminal: "`shelf lists connect \(service)` sets up the connection again.", browser: nil))
         case SHELF_E_IO:
             return ShelfError(.temporary, failure.description, subject: service, hint: "Try again later.")
         case SHELF_E_INVALID_ARGUMENT:
-            return ShelfError(.usage, failure.description, subject: service, hint: "`shelf lists connect \(service)` lists the settings.")
+            return ShelfError(.usage, failure.description, subject: service, next: NextStep(terminal: "`shelf lists connect \(service)` lists the settings.", browser: nil))
         default:
             return failure.shelfError(subject: service)
         }
@@ -126,10 +126,10 @@ public final class ReadingLists {
     public func pull(service only: String? = nil) throws -> [ReadingListPullOutcome] {
         let services = try database.services().filter { only == nil || $0.service == only }
         if let only, services.isEmpty {
-            throw ShelfError(.noInput, "\(only) is not connected", hint: "`shelf lists connect \(only) ...` connects it first.")
+            throw ShelfError(.noInput, "\(only) is not connected", next: NextStep(terminal: "`shelf lists connect \(only) ...` connects it first.", browser: nil))
         }
         if services.isEmpty {
-            throw ShelfError(.noInput, "no reading list is connected", hint: "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.")
+            throw ShelfError(.noInput, "no reading list is connected", next: NextStep(terminal: "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.", browser: nil))
         }
         var outcomes: [ReadingListPullOutcome] = []
         for s in services {

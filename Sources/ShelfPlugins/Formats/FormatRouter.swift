@@ -31,7 +31,7 @@ public struct FormatRouter {
         let refused = registry.refused.map { ($0.path as NSString).lastPathComponent }
         let also = refused.isEmpty ? "" : ", and why \(refused.joined(separator: ", ")) \(refused.count == 1 ? "was" : "were") refused"
         throw ShelfError(.unavailable, "no installed plugin opens \(what)", subject: input.path,
-                         hint: "`shelf plugins` lists the installed plugins and the formats they open\(also).")
+                         next: NextStep(terminal: "`shelf plugins` lists the installed plugins and the formats they open\(also).", browser: nil))
     }
 
     public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput) -> Int32 {

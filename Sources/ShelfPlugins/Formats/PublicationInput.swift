@@ -17,7 +17,7 @@ public struct PublicationInput: Sendable {
     public init(path: String, uri: String? = nil) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ShelfError(.noInput, "no such file", subject: path, hint: "Check the path; `shelf --help` shows how to name a book.")
+            throw ShelfError(.noInput, "no such file", subject: path, next: NextStep(terminal: "Check the path; `shelf --help` shows how to name a book.", browser: "Check the path."))
         }
         guard !isDirectory.boolValue else {
             throw ShelfError(.noInput, "is a directory, not a book", subject: path)

@@ -37,7 +37,8 @@ public struct BookReader {
 
     static func audiobook(_ book: ShelfBook) -> ShelfError {
         ShelfError(.unavailable, "“\(book.book.title)” is an audiobook: shelf reads eBooks in the terminal",
-                   subject: book.book.id, hint: "Listen with `shelf play \(book.book.path ?? book.book.id)`, which resumes where you stopped.")
+                   subject: book.book.id, next: NextStep(terminal: "Listen with `shelf play \(book.book.path ?? book.book.id)`, which resumes where you stopped.",
+                                  browser: "Listen to it instead: the player resumes where you stopped."))
     }
 
     /// The page the patron is on: the saved place, found again in this file, or where a reader opens the book.
@@ -109,7 +110,7 @@ public struct BookReader {
             target = found.page
         case .bookmark(let id):
             guard let bookmark = try bookshelf.database.bookmark(id: id), bookmark.bookID == book.book.id else {
-                throw ShelfError(.noInput, "\(book.book.title) has no bookmark \(id)", hint: "`shelf bookmarks BOOK` lists them.")
+                throw ShelfError(.noInput, "\(book.book.title) has no bookmark \(id)", next: NextStep(terminal: "`shelf bookmarks BOOK` lists them.", browser: "The Bookmarks list shows them."))
             }
             switch session.resolve(bookmark.locator) {
             case .page(let page): target = page

@@ -24,10 +24,10 @@ public enum BookReference {
                 // A book file the patron has, not yet on the shelf: the one command that puts it there.
                 let typed = text.contains(" ") ? "\"\(text)\"" : text
                 throw ShelfError(.noInput, "\(text) is not on the shelf yet", subject: nil,
-                                 hint: "Put it there with `shelf add \(typed)`, then run this again (a title or part of it will do).")
+                                 next: NextStep(terminal: "Put it there with `shelf add \(typed)`, then run this again (a title or part of it will do).", browser: nil))
             }
             throw ShelfError(.noInput, "no book on the shelf is called \"\(DisplayText.oneLine(text))\"", subject: nil,
-                             hint: "`shelf books` lists the shelf; `shelf add FILE` puts a book on it.")
+                             next: NextStep(terminal: "`shelf books` lists the shelf; `shelf add FILE` puts a book on it.", browser: "My Books lists the shelf."))
         }
         guard candidates.count == 1 else {
             throw ShelfError(.usage, "\"\(DisplayText.oneLine(text))\" matches \(candidates.count) books:\n" + list(candidates),

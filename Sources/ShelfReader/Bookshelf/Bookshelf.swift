@@ -42,7 +42,7 @@ public final class Bookshelf {
     public func open(_ book: ShelfBook) throws -> Publication {
         guard let path = book.book.path else {
             throw ShelfError(.noInput, "\(book.book.title) has no file on this computer yet", subject: book.book.id,
-                             hint: "Download it first: `shelf download ID`.")
+                             next: NextStep(terminal: "Download it first: `shelf download ID`.", browser: "Download it first from My Books."))
         }
         guard FileManager.default.fileExists(atPath: path) else {
             let hint = book.storage == .link
@@ -56,21 +56,24 @@ public final class Bookshelf {
         } catch var error as ShelfError where error.kind == .badData && error.hint == nil {
             // A book that opened when it was put on the shelf and no longer does: its file was damaged or cut short
             // since (a disk, a copy that stopped). The way back is a good copy, which takes this one's place.
-            error.hint = Self.freshCopyHint(book, path: path)
+            error.next = Self.freshCopyHint(book, path: path)
             throw error
         }
     }
 
     /// How to put a good copy of a damaged book's file back, as the book came onto the shelf.
-    static func freshCopyHint(_ book: ShelfBook, path: String) -> String {
+    static func freshCopyHint(_ book: ShelfBook, path: String) -> NextStep {
         switch book.storage {
         case .download, .sample:
             let name = book.loanEntryID ?? "\"\(book.book.title)\""
-            return "Its file is damaged or cut short: download it again (`shelf \(book.storage == .sample ? "sample" : "download") \(name)`)."
+            return NextStep(terminal: "Its file is damaged or cut short: download it again (`shelf \(book.storage == .sample ? "sample" : "download") \(name)`).",
+                            browser: "Its file is damaged or cut short: download it again.")
         case .copy:
-            return "Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`; it takes this one's place."
+            return NextStep(terminal: "Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`; it takes this one's place.",
+                            browser: "Its file on the shelf is damaged or cut short: add a good copy; it takes this one's place.")
         case .link:
-            return "The file it was added from (--link) is damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`."
+            return NextStep(terminal: "The file it was added from (--link) is damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`.",
+                            browser: "The file it was added from is damaged or cut short: put a good copy at \(path).")
         }
     }
 
@@ -105,7 +108,7 @@ public final class Bookshelf {
             // identifier): the shelf keeps one file per book, so this one is refused.
             throw ShelfError(.badData, "this copy of “\(existing.book.title)” cannot be read (\(reason)); the readable copy on your shelf was kept",
                              subject: source,
-                             hint: "To put this copy in its place anyway, remove the book first (`shelf remove ID`, with the id `shelf books --json` lists).")
+                             next: NextStep(terminal: "To put this copy in its place anyway, remove the book first (`shelf remove ID`, with the id `shelf books --json` lists).", browser: nil))
         }
         let storage = forced ?? (link || Self.refersToFilesBeside(publication) ? .link : .copy)
         var storedPath = source

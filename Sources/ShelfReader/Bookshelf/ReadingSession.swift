@@ -212,7 +212,7 @@ public final class ReadingSession {
         let toc = tocTargets
         guard number >= 1, number <= toc.count else {
             throw ShelfError(.usage, "the table of contents has entries 1 to \(toc.count), not \(number)",
-                             subject: book.book.title, hint: "`shelf read \"\(book.book.title)\" --toc 0` lists them.")
+                             subject: book.book.title, next: NextStep(terminal: "`shelf read \"\(book.book.title)\" --toc 0` lists them.", browser: "The Contents list shows them."))
         }
         guard let page = entryPage(number - 1) else {
             throw ShelfError(.badData, "the table of contents entry \(number) (\(toc[number - 1].title)) points outside the book",

@@ -27,7 +27,8 @@ extension Bookshelf {
         }
         guard let link = Self.sampleLink(entry, openable: openable) else {
             throw ShelfError(.unavailable, "the library offers no sample of \(entry.title)", subject: entry.id,
-                             hint: "The whole book is the way to read it: `shelf book \(entry.id)` says how to borrow or reserve it.")
+                             next: NextStep(terminal: "The whole book is the way to read it: `shelf book \(entry.id)` says how to borrow or reserve it.",
+                                            browser: "The whole book is the way to read it: its page says how to borrow or reserve it."))
         }
         guard let url = URL(string: link.href), let scheme = url.scheme?.lowercased() else {
             throw ShelfError(.badData, "the sample's address is not usable", subject: link.href)

@@ -119,3 +119,30 @@ public enum CirculationResult {
     /// exits 69 then.
     public var refused: Bool { result == "unavailable" || result == "available-now" }
 }
+
+/// Where a loan's download is: what `shelf download` says at its end and the browser app hears on its event stream
+/// (`download`) as it goes.
+public enum DownloadState {
+    case started(CatalogEntry)
+    /// `fraction`: 0...1 of the bytes, when the size is known.
+    case progress(CatalogEntry, fraction: Double)
+    case done(DownloadOutcome)
+    case failed(CatalogEntry, ShelfError)
+
+    public var entry: CatalogEntry {
+        switch self {
+        case .started(let entry), .progress(let entry, _), .failed(let entry, _): return entry
+        case .done(let outcome): return outcome.entry
+        }
+    }
+
+    /// The state in one word (the event's `state`): started, progress, done, failed.
+    public var name: String {
+        switch self {
+        case .started: return "started"
+        case .progress: return "progress"
+        case .done: return "done"
+        case .failed: return "failed"
+        }
+    }
+}

@@ -44,28 +44,31 @@ enum CirculationAPI {
             let id = try request.required("id")
             let name = account(try request.jsonObject())
             let library = try app.library()
-            app.events.publish("download", object: ["id": id, "state": "started"])
+            // The title is found before answering (a wrong id is refused at once); the download's own circulation is
+            // made on its thread, which it alone uses.
+            let entry = try library.circulation(account: name).entry(id)
+            let started = DownloadEventJSON(.started(entry), face: .browser)
+            app.events.publish("download", document: started)
             Thread.detachNewThread {
+                var said = Date.distantPast
+                let state: DownloadState
                 do {
                     let circulation = try library.circulation(account: name)
-                    let entry = try circulation.entry(id)
-                    var said = Date.distantPast
                     let outcome = try library.download(entry, with: circulation) { progress in
                         guard let fraction = progress.fractionCompleted, Date().timeIntervalSince(said) >= 0.5 else { return }
                         said = Date()
-                        app.events.publish("download", object: ["id": id, "state": "progress", "fraction": min(1, max(0, fraction))])
+                        app.events.publish("download", document: DownloadEventJSON(.progress(entry, fraction: fraction), face: .browser))
                     }
-                    let document = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(DownloadedJSON(entry: entry, outcome: outcome)).utf8))
-                    app.events.publish("download", object: ["id": id, "state": "done", "download": document])
+                    state = .done(outcome)
                 } catch let error as ShelfError {
-                    app.events.publish("download", object: ["id": id, "state": "failed", "message": error.message,
-                                                            "retry": error.kind == .temporary])
+                    state = .failed(entry, error)
                 } catch {
-                    app.events.publish("download", object: ["id": id, "state": "failed", "message": "\(error)", "retry": false])
+                    state = .failed(entry, ShelfError(.failure, "\(error)"))
                 }
+                app.events.publish("download", document: DownloadEventJSON(state, face: .browser))
                 sync.publishStatus()
             }
-            return try .json(object: ["id": id, "state": "started"], status: 202)
+            return .json(document: started, status: 202)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Server-sent events: what changes on its own (notifications, sync results, download progress, and the kinds
 /// the reader and the player add) goes to every open `/api/events` stream. A kind is any short name; each area
@@ -38,11 +39,9 @@ public final class EventHub: @unchecked Sendable {
     }
 
     /// Sends `kind` with a JSON body made from Foundation objects.
-    public func publish(_ kind: String, object: Any) {
-        // The app builds these from strings, numbers and booleans; JSONSerialization refuses only other types, which no
-        // caller passes (a page then misses the event and reloads on the next one).
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        publish(kind, json: data)
+    /// One of the host's documents as an event's data.
+    public func publish<T: Encodable>(_ kind: String, document: T) {
+        publish(kind, json: Data(ReadiumJSON.encode(document).utf8))
     }
 
     /// A stream from now on, or from just after `lastEventID` while that event is still kept.

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// An answer that is not a success, written as an RFC 9457 problem document: what went wrong and what to do.
 public struct WebError: Error, Sendable {
@@ -29,45 +30,34 @@ public struct WebError: Error, Sendable {
         }
     }
 
+    /// The problem document (RFC 9457): `detail` is the hint.
+    struct Problem: Encodable {
+        let type: String
+        let title: String
+        let status: Int
+        let detail: String?
+    }
+
     public var response: WebResponse {
-        var object: [String: Any] = ["type": "https://shelf.invalid/problems/\(kind)", "title": title, "status": status]
-        if let hint { object["detail"] = hint }
-        // Strings and an integer only: JSONSerialization cannot refuse them.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return WebResponse(status: status, contentType: "application/problem+json", body: data)
+        let problem = Problem(type: "https://shelf.invalid/problems/\(kind)", title: title, status: status, detail: hint)
+        return WebResponse(status: status, contentType: "application/problem+json", body: Data(ReadiumJSON.encode(problem).utf8))
     }
 }
 
 extension WebError {
-    /// The answer for what the host refused, by its sysexits code: the patron's mistake, something missing, the
-    /// library's refusal, try later. The hint keeps only the sentences a browser user can act on (not the ones
-    /// that name a command to type: the page offers its own way).
-    init(hostExitCode code: Int32, message: String, hint: String?) {
-        let hint = hint.flatMap(Self.browserHint)
-        let message = Self.browserWords(message)
-        // A message that already says to try again needs no second "Try again in a moment."
-        let tryAgain = message.range(of: "try again", options: .caseInsensitive) == nil ? "Try again in a moment." : nil
-        switch code {
-        case 64: self.init(400, message, hint: hint, kind: "bad-request")
-        case 65: self.init(422, message, hint: hint, kind: "bad-data")
-        case 66: self.init(404, message, hint: hint, kind: "not-found")
-        case 69: self.init(409, message, hint: hint, kind: "unavailable")
-        case 75: self.init(503, message, hint: hint ?? tryAgain, kind: "try-again")
-        case 77: self.init(403, message, hint: hint, kind: "sign-in-refused")
-        default: self.init(500, message.isEmpty ? "shelf stopped with status \(code)" : message, hint: hint, kind: "host-failure")
+    /// The answer for what the host refused, by its sysexits code (the patron's mistake, something missing, the
+    /// library's refusal, try later), in the host's words for the browser (`ShelfError.words(for: .browser)`).
+    init(_ error: ShelfError) {
+        let words = error.words(for: .browser)
+        let (message, hint) = (words.sentence, words.hint)
+        switch error.kind {
+        case .usage: self.init(400, message, hint: hint, kind: "bad-request")
+        case .badData: self.init(422, message, hint: hint, kind: "bad-data")
+        case .noInput: self.init(404, message, hint: hint, kind: "not-found")
+        case .unavailable: self.init(409, message, hint: hint, kind: "unavailable")
+        case .temporary: self.init(503, message, hint: hint, kind: "try-again")
+        case .permission: self.init(403, message, hint: hint, kind: "sign-in-refused")
+        default: self.init(500, message, hint: hint, kind: "host-failure")
         }
-    }
-
-    /// The host's words without what only a terminal user acts on: an environment variable a command reads
-    /// ("shelf waits at most 20 s for a command's answers (SHELF_DEADLINE changes it)").
-    static func browserWords(_ message: String) -> String {
-        message.replacingOccurrences(of: #"\s*\(SHELF_[A-Z_]+ [^)]*\)"#, with: "", options: .regularExpression)
-            .replacingOccurrences(of: "for a command's answers", with: "for the library's answers")
-    }
-
-    static func browserHint(_ hint: String) -> String? {
-        let kept = hint.components(separatedBy: ". ").filter { !$0.contains("`shelf ") }
-            .joined(separator: ". ").trimmingCharacters(in: .whitespaces)
-        return kept.isEmpty ? nil : kept
     }
 }

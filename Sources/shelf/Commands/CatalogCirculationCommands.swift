@@ -159,9 +159,7 @@ let syncCommand = Command(
         Output.json(SyncJSON(result, library: library))
         return 0
     }
-    let ready = result.holds.filter(\.isReady).count
-    Output.line("Synced \(result.account.title): \(Plural.count(result.loans.count, "loan")), "
-                + Plural.count(result.holds.count, "hold") + (ready > 0 ? " (\(ready) ready to borrow)" : "") + ".")
+    Output.line(result.words(for: .terminal).line)
     return 0
 }
 
@@ -190,11 +188,8 @@ let downloadCommand = Command(
     if showProgress { Output.standardError("\r" + String(repeating: " ", count: 40) + "\r") }
     if context.json {
         Output.json(DownloadedJSON(entry: entry, outcome: outcome))
-    } else if outcome.supported {
-        Output.line("Downloaded \(CatalogText.quoted(entry.title)) (\(entry.format.words)) to \(outcome.path)")
     } else {
-        Output.line("Downloaded \(CatalogText.quoted(entry.title)), but it is protected by \(outcome.protection ?? "a format no installed plugin opens"), "
-                    + "which shelf cannot open. The file is kept at \(outcome.path) for a tool that can.")
+        Output.line(DownloadState.done(outcome).words(for: .terminal).line)
     }
     return outcome.supported ? 0 : ShelfError.Kind.unavailable.rawValue
 }

@@ -62,7 +62,7 @@ export function actionButton(app, entry, action, done, extra = {}) {
       if (stopFollowing) return;
       button.removeAttribute("aria-disabled");
       replace(button, label);
-      // The server says what the library did in the app's words (CirculationAPI.Outcome).
+      // The server says what the library did in the host's words (CirculationResult), as they are to be shown.
       const words = (result && result.message) || "";
       if (words) app.announce(words);
       await done({ ...result, message: words });
@@ -102,33 +102,27 @@ function waitForConnection(app, button, again) {
 
 function followDownload(app, entry, button, done) {
   let lastSaid = Date.now();
-  app.announce(`Downloading “${entry.title}”.`);
+  // The server says each state in the host's words (DownloadState): the page only says them.
   const stop = app.events.on("download", async (event) => {
     if (event.id !== entry.id) return;
-    if (event.state === "progress" && typeof event.fraction === "number") {
+    if (event.state === "started") {
+      app.announce(event.message);
+    } else if (event.state === "progress" && typeof event.fraction === "number") {
       replace(button, `Downloading… ${Math.round(event.fraction * 100)}%`);
       if (Date.now() - lastSaid > 15000) {
         lastSaid = Date.now();
-        app.announce(`Downloading “${entry.title}”: ${Math.round(event.fraction * 100)} percent.`);
+        app.announce(event.message);
       }
-      return;
-    }
-    if (event.state === "done") {
+    } else if (event.state === "done") {
       stop();
-      const download = event.download || {};
-      const words = download.supported === false
-        ? `“${entry.title}” downloaded, but shelf cannot open it (${download.protection || "an unsupported format"}).`
-        : `“${entry.title}” downloaded. It is in My Books.`;
-      app.announce(words);
-      await done({ downloaded: download, message: words });
+      app.announce(event.message);
+      await done({ downloaded: event.download || {}, message: event.message });
     } else if (event.state === "failed") {
       stop();
       button.removeAttribute("aria-disabled");
       replace(button, "Download");
-      const why = /[.!?]$/.test(event.message || "") ? event.message : `${event.message}.`;
-      const words = `The download of “${entry.title}” did not finish: ${why}${event.retry ? " Try Download again later." : ""}`;
-      app.announce(words);
-      await done({ error: words });
+      app.announce(event.message);
+      await done({ error: event.message });
     }
   });
   return stop;

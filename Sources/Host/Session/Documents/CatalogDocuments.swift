@@ -157,6 +157,30 @@ public struct DownloadedJSON: Encodable, Sendable {
     }
 }
 
+/// A download's state as the browser app's event stream says it (event `download`): the title's id, the state in one
+/// word, how far it is, the download when done, and the host's words for it (`DownloadState`), said as they are.
+public struct DownloadEventJSON: Encodable, Sendable {
+    public let id: String
+    public let state: String
+    public let fraction: Double?
+    public let download: DownloadedJSON?
+    public let message: String
+    /// For a failure: whether trying again later may work.
+    public let retry: Bool?
+
+    public init(_ state: DownloadState, face: Face) {
+        id = state.entry.id
+        self.state = state.name
+        message = state.words(for: face).line
+        switch state {
+        case .progress(_, let fraction): (self.fraction, download, retry) = (min(1, max(0, fraction)), nil, nil)
+        case .done(let outcome): (fraction, download, retry) = (nil, DownloadedJSON(entry: outcome.entry, outcome: outcome), nil)
+        case .failed(_, let error): (fraction, download, retry) = (nil, nil, error.kind == .temporary)
+        case .started: (fraction, download, retry) = (nil, nil, nil)
+        }
+    }
+}
+
 /// A library account: docs/json.md's **Account**. Credentials never appear in it.
 public struct AccountJSON: Encodable, Sendable {
     public let id: String

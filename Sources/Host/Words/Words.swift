@@ -1,12 +1,3 @@
-/// Who reads the words: a person at a terminal (`shelf`) or in the browser app (`shelf serve`).
-///
-/// What happened is said the same way on every face; only what to do next differs, because each face offers its own
-/// way to do it (a command to type, a page or a button to press). See `Words` and `NextStep`.
-public enum Face: Sendable, CaseIterable {
-    case terminal
-    case browser
-}
-
 /// What a patron reads about one outcome or error, for one face: the sentence saying what happened (one for every
 /// face) and, when there is one, the hint saying what to do next in this face's terms.
 public struct Words: Sendable, Equatable, CustomStringConvertible {
