@@ -286,9 +286,20 @@ final class TerminalReader {
             parts.append("“\(DisplayText.oneLine(search.query))” hit \(search.hit) of \(search.hits)")
         }
         var line = parts.joined(separator: " · ")
+        // Too wide: the chapter's title (before the page's number in the page's status) gives way first, so that the
+        // page number and what just happened stay on the line.
+        let over = TerminalWidth.columns(line) - screen.columns
+        let at = book.isSample ? 1 : 0
+        if over > 0, let cut = parts[at].range(of: " · ") {
+            let title = String(parts[at][..<cut.lowerBound])
+            let room = max(8, TerminalWidth.columns(title) - over)
+            parts[at] = TerminalWidth.fit(title, room) + parts[at][cut.lowerBound...]
+            line = parts.joined(separator: " · ")
+        }
         let help = "? help"
-        if line.count + help.count + 3 <= screen.columns {
-            line += String(repeating: " ", count: screen.columns - line.count - help.count) + help
+        let used = TerminalWidth.columns(line)
+        if used + help.count + 3 <= screen.columns {
+            line += String(repeating: " ", count: screen.columns - used - help.count) + help
         }
         return line
     }

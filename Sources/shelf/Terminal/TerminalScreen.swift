@@ -56,10 +56,8 @@ struct TerminalScreen {
         return marked + rest
     }
 
-    /// `text` cut to `width` characters (a line wider than the terminal would wrap and push the status line off).
-    static func fit(_ text: String, _ width: Int) -> String {
-        text.count <= width ? text : String(text.prefix(max(0, width - 1))) + "…"
-    }
+    /// `text` cut to `width` columns (a line wider than the terminal would wrap and push the status line off).
+    static func fit(_ text: String, _ width: Int) -> String { TerminalWidth.fit(text, width) }
 
     private func emit(_ text: String) {
         Output.standardOutput(text, flush: true)
