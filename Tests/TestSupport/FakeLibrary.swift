@@ -49,6 +49,13 @@ public final class FakeLibrary: @unchecked Sendable {
     private var annotations = false
     /// When set, the loans feed answers with this instead of the feed.
     public var loansFault: LoopbackHTTPServer.Response?
+    /// How long the loans feed takes to arrive: the feed is made when the request comes (the library's state then)
+    /// and sent this much later, so that a change made meanwhile is newer than the answer.
+    public var loansDelay: TimeInterval {
+        get { lock.withLock { slowLoans } }
+        set { lock.withLock { slowLoans = newValue } }
+    }
+    private var slowLoans: TimeInterval = 0
 
     // MARK: Faults
 
@@ -272,7 +279,7 @@ public final class FakeLibrary: @unchecked Sendable {
             if let fault = lock.withLock({ loansFault }) { return fault }
             expireDueLoans()
             return faulted(.loans, .text(loansFeed(), contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition",
-                                         headers: ["Date": Self.httpDate(now)]))
+                                         headers: ["Date": Self.httpDate(now)]).with(delay: loansDelay))
         }
         installBookRoutes()
     }

@@ -70,4 +70,24 @@ final class CirculationAPITests: WebServerTestCase {
         XCTAssertFalse(library.onLoan("urn:fake:audio-free"))
         XCTAssertNotNil(other.holdPosition("urn:fake:audio-free"))
     }
+
+    /// A Get pressed while serve's sync waits for the library's loans feed stays in My Books (item 4).
+    func testAGetDuringTheAppsSyncIsNotUndone() throws {
+        try addAndSignIn(library, name: "fake")
+        _ = try get("/api/catalog?format=all")
+        let asked = library.server.requests(to: "/loans").count
+        library.loansDelay = 3
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? self.post("/api/sync")
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while library.server.requests(to: "/loans").count == asked && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        library.loansDelay = 0
+        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+        let loans = try get("/api/loans").json()
+        XCTAssertEqual(loans["total"] as? Int, 1, "\(loans)")
+    }
 }

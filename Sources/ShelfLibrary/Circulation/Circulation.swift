@@ -324,6 +324,8 @@ public final class Circulation {
                 throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
                                  subject: account.id, hint: "Your loans stored here are unchanged.")
             }
+            // What is changed here from now on is newer than the feed's answer (see replaceShelf).
+            let mark = try database.circulationChangeMark()
             // The entries are remembered with the loans below, in the same transaction, each encoded once.
             let pages = try readShelfFeed()
             var loans: [LoanRecord] = []
@@ -343,7 +345,7 @@ public final class Circulation {
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
             let clock = ServerClock.clock(serverDate: client.lastServerDate)
             let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
-                                                   pagesAccountID: client.accountID) { loans, holds in
+                                                   pagesAccountID: client.accountID, changesAfter: mark) { loans, holds in
                 whileStoring(loans, holds, clock)
             }
             return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),

@@ -182,11 +182,26 @@ extension LibraryDatabase {
     /// commits with the shelf or not at all. Called inside a transaction of its own, a sync's writes would run in a
     /// savepoint, and sqlite copies every page a savepoint changes to a journal first: twice the writing.
     @discardableResult
+    ///
+    /// `mark` is `circulationChangeMark()` as it was before the library was asked: a loan or hold changed here after it
+    /// (a borrow while the feed was on its way) is newer than the feed, so it is kept as stored and the feed's word on
+    /// that title waits for the next sync.
     public func replaceShelf(accountID: String, loans: [LoanRecord], holds: [HoldRecord], remembering pages: [FeedPage] = [],
-                             pagesAccountID: String? = nil, at date: Date = Date(),
+                             pagesAccountID: String? = nil, at date: Date = Date(), changesAfter mark: Int64? = nil,
                              then: (_ loans: [LoanRecord], _ holds: [HoldRecord]) -> Void = { _, _ in })
         throws -> (loans: [LoanRecord], holds: [HoldRecord]) {
         try connection.transaction {
+            var (loans, holds) = (loans, holds)
+            if let mark {
+                let newer = try circulationChanges(accountID: accountID, after: mark)
+                if !newer.isEmpty {
+                    loans = loans.filter { !newer.contains($0.entry.id) }
+                        + (try self.loans(accountID: accountID)).filter { newer.contains($0.entry.id) }
+                    holds = holds.filter { !newer.contains($0.entry.id) }
+                        + (try self.holds(accountID: accountID)).filter { newer.contains($0.entry.id) }
+                }
+                try forgetCirculationChanges(accountID: accountID, through: mark)
+            }
             var encoded: [String: (entry: CatalogEntry, json: String)] = [:]
             for page in pages {
                 for entry in page.entries {
@@ -200,7 +215,7 @@ extension LibraryDatabase {
                 return CatalogEntryJSON.encode(entry)
             }
             let storedLoans = try rows(of: "loans", columns: Self.loanColumns, accountID: accountID)
-            var loans = loans.map { loan in
+            loans = loans.map { loan in
                 var loan = loan
                 // Downloaded books stay linked.
                 if loan.bookID == nil, case .text(let book)? = storedLoans[loan.entry.id]?[8] { loan.bookID = book }
@@ -212,7 +227,6 @@ extension LibraryDatabase {
                                             stored: rows(of: "holds", columns: Self.holdColumns, accountID: accountID),
                                             with: holds.map { Self.values(of: $0, json: json($0.entry)) })
             for i in loans.indices { if let at = loansLeft[loans[i].entry.id] { loans[i].updatedAt = at } }
-            var holds = holds
             for i in holds.indices { if let at = holdsLeft[holds[i].entry.id] { holds[i].updatedAt = at } }
             try connection.execute("UPDATE accounts SET synced_at = ?, sync_error = NULL WHERE id = ?",
                                    [date.databaseMilliseconds, accountID])
@@ -230,6 +244,7 @@ extension LibraryDatabase {
             var loan = loan
             loan.bookID = loan.bookID ?? existing
             try insertLoan(loan, json: CatalogEntryJSON.encode(loan.entry))
+            try noteCirculationChange(accountID: loan.accountID, entryID: loan.entry.id)
         }
     }
 
@@ -237,6 +252,7 @@ extension LibraryDatabase {
         try connection.transaction {
             try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [hold.accountID, hold.entry.id])
             try insertHold(hold, json: CatalogEntryJSON.encode(hold.entry))
+            try noteCirculationChange(accountID: hold.accountID, entryID: hold.entry.id)
         }
     }
 
@@ -244,7 +260,9 @@ extension LibraryDatabase {
     public func deleteLoan(accountID: String, entryID: String) throws -> Bool {
         try connection.transaction {
             try connection.execute("DELETE FROM loans WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
-            return connection.changes > 0
+            let deleted = connection.changes > 0
+            if deleted { try noteCirculationChange(accountID: accountID, entryID: entryID) }
+            return deleted
         }
     }
 
@@ -252,7 +270,9 @@ extension LibraryDatabase {
     public func deleteHold(accountID: String, entryID: String) throws -> Bool {
         try connection.transaction {
             try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
-            return connection.changes > 0
+            let deleted = connection.changes > 0
+            if deleted { try noteCirculationChange(accountID: accountID, entryID: entryID) }
+            return deleted
         }
     }
 
