@@ -28,7 +28,7 @@ public final class ZipReader: @unchecked Sendable {
     private let byLowercasedName = Mutex<[String: Int]?>(nil)
     let archive: Mutex<Archive>
 
-    /// libzip's archive handle; only ever used under `archive`'s lock.
+    /// libzip's archive handle. Unchecked Sendable: only ever used under `archive`'s lock.
     struct Archive: @unchecked Sendable {
         let handle: OpaquePointer
     }

@@ -2,6 +2,7 @@ import PluginAPI
 
 /// The host's services as a Swift plugin sees them (wraps `shelf_host`). A detached host, with
 /// no C host behind it, lets tests and benchmarks call a plugin's Swift types directly.
+/// Unchecked Sendable: it holds only the C host pointer and two paths, all constant; the host's functions may be called from any thread (plugin.h).
 public final class PluginHost: @unchecked Sendable {
     public enum Level: Int32 { case debug = 0, info, warning, error }
 

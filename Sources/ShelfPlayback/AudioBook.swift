@@ -7,6 +7,7 @@ import Readium
 
 /// An audiobook opened for playback: a publication handle of its own on a plugin that offers
 /// `shelf.audio/1`, its manifest, and its tracks. Decoders are opened per track on demand.
+/// Unchecked Sendable: the manifest and tracks are constant once open; decoders are opened per track by the one playing thread, and plugin calls take the plugin's call lock.
 public final class AudioBook: @unchecked Sendable {
     public struct Track: Sendable, Equatable {
         public let index: Int

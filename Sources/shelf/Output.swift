@@ -22,6 +22,7 @@ enum Output {
     /// `shelf manifest BOOK > book.json` must not end in exit 0 with half a file.
     private static let writeError = WriteError()
 
+    /// Unchecked Sendable: `code` is read and written under `lock` only.
     private final class WriteError: @unchecked Sendable {
         private let lock = NSLock()
         private var code: Int32?

@@ -20,7 +20,8 @@ public struct Words: Sendable, Equatable, CustomStringConvertible {
 /// A value a patron is told about: a circulation outcome, a sync result, a notice, a download's state, an error.
 ///
 /// Conformances live in `Sources/Host/Words/`, one file per subject, and nowhere else: a face asks the value for its
-/// words (`outcome.words(for: .terminal)`) and prints or sends them as they are.
+/// words (`outcome.words(for: .terminal)`) and prints or sends them as they are. The words are made from the value
+/// alone, so any thread may ask for them.
 public protocol PatronOutcome {
     /// What happened, the same for every face.
     var sentence: String { get }

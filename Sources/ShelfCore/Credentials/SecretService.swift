@@ -69,7 +69,8 @@ struct SecretService: Sendable {
     }
 }
 
-/// The answer of a call made on another thread.
+/// The answer of a call made on another thread. Unchecked Sendable: that thread alone writes it, and it is read only
+/// after the thread said it finished.
 private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, Error>?
 }

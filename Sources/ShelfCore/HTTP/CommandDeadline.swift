@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Downloads of book files are not bound by it (a large audiobook takes as long as it takes); their stall limit
 /// (`lowSpeedTime`) ends one that stops moving.
-public final class CommandDeadline: @unchecked Sendable {
+public final class CommandDeadline: Sendable {
     /// Well under a minute: long enough for a slow library, short enough that nobody wonders whether shelf hangs.
     public static let defaultSeconds: TimeInterval = 20
 

@@ -4,12 +4,12 @@ import Foundation
 
 /// Signs requests for one library account with the patron's stored credential, and only towards the
 /// library's own hosts: a redirect or a link to a CDN never receives the card number, PIN or token.
-public final class Authenticator: @unchecked Sendable {
+public final class Authenticator: Sendable {
     public let account: AccountRecord
     public let store: CredentialStore
     let http: HTTPClient
     public let document: AuthenticationDocument?
-    private var trustedHosts: Set<String>
+    private let trustedHosts: Set<String>
 
     public init(account: AccountRecord, store: CredentialStore, http: HTTPClient) {
         self.account = account

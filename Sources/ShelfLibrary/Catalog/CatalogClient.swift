@@ -1,10 +1,11 @@
 import ShelfPlugins
 import ShelfCore
 import Foundation
+import Synchronization
 
 /// Fetches catalog documents for one account (or none): http(s) through the host's `HTTPClient` with the
 /// account's credential and conditional requests against cached feeds, local files and `file://` directly.
-public final class CatalogClient: @unchecked Sendable {
+public final class CatalogClient: Sendable {
     public let http: HTTPClient
     public let database: LibraryDatabase?
     public let authenticator: Authenticator?
@@ -156,12 +157,14 @@ public final class CatalogClient: @unchecked Sendable {
         }
         if response.status == 401 { throw signInError(response, url: request.url) }
         // The library's clock, for rules that must follow the library's time (a loan ends when its server says).
-        if let date = response.headers["Date"].flatMap(ServerClock.parseHTTPDate) { lastServerDate = date }
+        if let date = response.headers["Date"].flatMap(ServerClock.parseHTTPDate) { serverDate.withLock { $0 = date } }
         return response
     }
 
     /// The time the server stated (`Date` header) in its latest answer, if it stated one.
-    public private(set) var lastServerDate: Date?
+    public var lastServerDate: Date? { serverDate.withLock { $0 } }
+    /// Under a lock: a client's requests may run on several threads (it was an unguarded var in an unchecked class).
+    private let serverDate = Mutex<Date?>(nil)
 
     private func signInError(_ response: HTTPResponse, url: URL) -> ShelfError {
         let problem = ProblemDetail(data: response.body)

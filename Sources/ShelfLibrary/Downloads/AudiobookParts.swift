@@ -52,6 +52,7 @@ public enum AudiobookParts {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let original = directory.appendingPathComponent("manifest.json")
         try write(data, to: original)
+// Unchecked Sendable: written by the one refresh callback at a time (the downloader calls it under its lock), read after.
         final class Latest: @unchecked Sendable { var data: Data; var url: URL; init(_ d: Data, _ u: URL) { data = d; url = u } }
         let latest = Latest(data, source)
         let downloader = PartDownloader(manifestURL: source, trackURLs: urls, directory: directory, client: client, concurrency: concurrency)

@@ -2,7 +2,7 @@ import ShelfCore
 import Foundation
 
 /// Audiobook downloads as the library database keeps them (see DownloadSchema).
-public final class DownloadStore: @unchecked Sendable {
+public final class DownloadStore: Sendable {
     public let database: LibraryDatabase
     public init(database: LibraryDatabase) { self.database = database }
 

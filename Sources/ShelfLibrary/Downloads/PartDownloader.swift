@@ -7,6 +7,7 @@ import Glibc
 /// resumable (the HTTP client keeps `.part` files and resumes with Range), progress per part and
 /// in total. A part refused with 401 or 403 makes the manifest be fetched again (signed URLs and
 /// session ids expire) and the part retried with its new URL.
+/// Unchecked Sendable: the parts and counters are kept under `lock`, the callbacks called under `callbackLock`; the settings (`concurrency`, `onChange`, `refreshURLs`) are set before `run` starts its threads.
 public final class PartDownloader: @unchecked Sendable {
 
     public let manifestURL: URL

@@ -8,7 +8,7 @@ import Glibc
 /// signed URLs that expire, so it is never trusted from cache while the network answers), its
 /// tracks downloaded as parts into `<cache>/audiobooks/<key>/`, and an AudioBook over it that
 /// plays each part as soon as it is whole.
-public final class RemoteAudiobook: @unchecked Sendable {
+public final class RemoteAudiobook: Sendable {
     public let url: URL
     public let directory: URL
     public let manifestFile: URL

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Every write is one `BEGIN IMMEDIATE` transaction on a WAL database with full sync, so a saved position is on
 /// disk when the call returns, and two shelf processes may write at once.
-public final class LibraryDatabase: @unchecked Sendable {
+public final class LibraryDatabase: Sendable {
     /// The schema version this build writes (the number of migration steps it knows).
     public static var schemaVersion: Int { LibrarySchema.migrations.count }
 

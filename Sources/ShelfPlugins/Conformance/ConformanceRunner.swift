@@ -82,6 +82,7 @@ public struct ConformanceRunner {
         process.standardError = FileHandle.nullDevice
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
+        // Unchecked Sendable: the pipe's reader thread alone appends; `data` is read after the process ended and the reader finished.
         final class Collected: @unchecked Sendable { var data = Data() }
         let collected = Collected()
         let readDone = DispatchSemaphore(value: 0)

@@ -204,6 +204,7 @@ enum ConnectorServiceChecks {
         Background(body).wait(seconds)
     }
 
+    /// Unchecked Sendable: `result` is written by the one thread it starts and read only after `done` is signalled.
     final class Background<T>: @unchecked Sendable {
         private var result: T?
         private let done = DispatchSemaphore(value: 0)

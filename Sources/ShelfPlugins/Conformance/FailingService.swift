@@ -7,6 +7,7 @@ import Synchronization
 /// 500, or with a 200 whose body is garbage (in the media type the request accepts), or it reads the request
 /// and never answers. A connector shown it (through ConnectorDetour) must report an error, never crash, hang
 /// or pretend it read something.
+/// Unchecked Sendable: its state is atomics and a mutex; only the socket descriptor and the semaphore are plain, and they are constant.
 final class FailingService: @unchecked Sendable {
     enum Failure: String, CaseIterable {
         case serverError = "HTTP 500", garbage = "a 200 with a garbage body", stall = "no answer"

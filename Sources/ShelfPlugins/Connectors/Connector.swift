@@ -5,6 +5,7 @@ import Foundation
 import PluginAPI
 
 /// A connector plugin seen from the host: `shelf.readinglist/1` calls with JSON in and out.
+/// Unchecked Sendable: the C table is constant, and its calls go through the plugin (`LoadedPlugin`) under its call lock.
 public final class Connector: @unchecked Sendable {
     public let plugin: LoadedPlugin
     public let service: String

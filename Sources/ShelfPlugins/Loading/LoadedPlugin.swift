@@ -10,6 +10,7 @@ import PluginAPI
 /// A plugin the registry already knows (its file unchanged since it was last read, see
 /// `PluginRegistryCache`) is not opened until something needs its code: a command that reads an
 /// EPUB never loads the audiobook plugin and the hundred libraries FFmpeg brings.
+/// Unchecked Sendable: the C descriptor is loaded once under `loadLock` and every call into the plugin is made under `callLock` (plugin.h: one thread at a time), the rest is constant.
 public final class LoadedPlugin: @unchecked Sendable {
     public let path: String
     public let descriptor: PluginDescriptor

@@ -3,6 +3,7 @@ import Foundation
 
 /// Every plugin found on the search path: the ones loaded, and the ones refused with a reason.
 /// A broken plugin never stops the others from loading.
+/// Unchecked Sendable: the lists are filled while it is made (the facade makes it once under its lock) and only read after.
 public final class PluginRegistry: @unchecked Sendable {
     public private(set) var plugins: [LoadedPlugin] = []
     public private(set) var refused: [LoadedPlugin.LoadFailure] = []

@@ -7,7 +7,7 @@ import ShelfValues
 
 /// Where the listener is in each audiobook, in the library database: the book's row, and its
 /// position as a Readium Locator on the track (`#t=` fragment, progression and total progression).
-public final class PlaybackPositionStore: PlaybackPositionSaving, @unchecked Sendable {
+public final class PlaybackPositionStore: PlaybackPositionSaving, Sendable {
     public let database: LibraryDatabase
     /// The book's id on the shelf, when the book was found there: its position and progress are kept on that row,
     /// not on a second one made for the file.

@@ -5,6 +5,7 @@ import Host
 /// every `interval` and when asked, with what it found published as events: `sync` (each account's result),
 /// `notification` (each new one, with the seed's exact text) and `status` (the counts, the Reservations badge).
 /// A pass runs on a queue of its own, so a slow library keeps no other request waiting.
+/// Unchecked Sendable: passes run on `queue`, one at a time, and the rest is constant (`app` owns it and outlives it).
 final class LibrarySync: @unchecked Sendable {
     private unowned let app: WebApp
     private let interval: TimeInterval?

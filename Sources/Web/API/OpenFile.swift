@@ -31,6 +31,7 @@ enum OpenFile: WebModule {
 }
 
 /// The files launch addresses asked to open, each under an unguessable token, for the server's life.
+/// Unchecked Sendable: the files are read and written under `lock`.
 public final class FileRequests: @unchecked Sendable {
     private let lock = NSLock()
     private var files: [String: String] = [:]

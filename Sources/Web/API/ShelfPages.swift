@@ -7,6 +7,7 @@ import Host
 /// of last time.
 ///
 /// Whether the shelf is unchanged is the host's to say (`Bookshelf.changeStamp()`), read before the shelf is.
+/// Unchecked Sendable: the pages kept and their version are read and written under `lock`.
 final class ShelfPages: @unchecked Sendable {
     private let lock = NSLock()
     private var version: ShelfChangeStamp?

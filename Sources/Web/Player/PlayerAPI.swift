@@ -59,6 +59,7 @@ enum PlayerAPI: WebModule {
 }
 
 /// The host's listening sessions of the books the browser plays, one per book while the server runs.
+/// Unchecked Sendable: the open sessions and files are read and written under `lock`; each session is safe from several threads itself.
 final class ListeningSessions: @unchecked Sendable {
     struct Listening {
         let session: ListeningSession

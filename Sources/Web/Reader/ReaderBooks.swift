@@ -16,6 +16,7 @@ final class ReaderBooks: @unchecked Sendable {
 
     /// A book opened once: its reading session (an eBook's pages, table of contents and saved place, as
     /// `shelf read` keeps them open) and its file, with what was read of it.
+    /// Unchecked Sendable: what is read of the book (manifest, page ranges, contents) is kept under `lock`, which `use` holds for every call.
     final class OpenBook: @unchecked Sendable {
         let file: BookFile
         /// Nil for an audiobook, whose resources (its cover) are still served; `noSession` says why.
@@ -173,6 +174,7 @@ final class ReaderBooks: @unchecked Sendable {
 }
 
 /// Resources read from books, kept up to a number of bytes; the least recently used go first.
+/// Unchecked Sendable: the entries, their size and the clock are read and written under `lock`.
 final class ResourceCache: @unchecked Sendable {
     private let budget: Int
     private let lock = NSLock()

@@ -5,6 +5,7 @@ import Foundation
 /// (`/api/session`), so the path cannot be guessed; it needs no cookie (a sandboxed frame sends none), and its
 /// Content-Security-Policy sandboxes each page into an opaque origin that can neither read the app's cookie
 /// nor pass the API's Origin check.
+/// Unchecked Sendable: the providers are read and written under `lock`; the prefix is constant.
 public final class BookResources: @unchecked Sendable {
     public typealias Provider = @Sendable (_ path: String) throws -> WebResponse
 

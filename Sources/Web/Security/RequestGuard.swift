@@ -11,6 +11,7 @@ import Foundation
 /// API requests also need the token and, when the browser says where they come from, our origin and
 /// `Sec-Fetch-Site: same-origin` (a book's origin is another site). With `--listen`, a password takes the place of
 /// the launch key for browsers on other machines.
+/// Unchecked Sendable: sessions, launch keys and hosts are read and written under `lock`; the secret and password are constant.
 public final class RequestGuard: @unchecked Sendable {
     /// The header that carries the session token (`session` in the query for `EventSource`, which sets no header).
     public static let sessionHeader = "x-shelf-session"

@@ -4,6 +4,7 @@ import Host
 /// Server-sent events: what changes on its own (notifications, sync results, download progress, and the kinds
 /// the reader and the player add) goes to every open `/api/events` stream. A kind is any short name; each area
 /// publishes its own. The last events are kept so a browser that reconnects with `Last-Event-ID` misses none.
+/// Unchecked Sendable: the kept events, the next id and `closed` are read and written under `condition`.
 public final class EventHub: @unchecked Sendable {
     public struct Event: Sendable {
         public let id: Int

@@ -3,6 +3,7 @@ import Foundation
 /// Routes by method and path pattern. A pattern's segments are literal, `{name}` (one segment, into
 /// `request.parameters[name]`) or a final `{name...}` (the rest of the path). Each route says who may call it,
 /// and the security guard checks that before the handler runs.
+/// Unchecked Sendable: the routes are added and read under `lock`; a handler is Sendable.
 public final class WebRouter: @unchecked Sendable {
     public typealias Handler = @Sendable (WebRequest) throws -> WebResponse
 

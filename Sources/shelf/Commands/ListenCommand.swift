@@ -54,6 +54,7 @@ let listenCommand = Command(
     return player.failureStatus ?? 0
 }
 
+/// Unchecked Sendable: its flags are read and written under `lock`; the session is safe from several threads itself.
 final class TerminalPlayer: @unchecked Sendable {
     let session: ListeningSession
     private let lock = NSLock()

@@ -4,6 +4,7 @@ import Host
 
 /// `shelf play`'s live position on a terminal: one line on stderr, redrawn in place every half second and at each
 /// chapter, cleared before the closing line. Never drawn into a pipe or a file (scripts read the closing line).
+/// Unchecked Sendable: `stopped` is read and written under `lock`; the session is safe from several threads itself.
 final class LivePosition: @unchecked Sendable {
     private let session: ListeningSession
     private let lock = NSLock()

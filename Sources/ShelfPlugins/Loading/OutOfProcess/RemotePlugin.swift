@@ -10,6 +10,8 @@ import PluginAPI
 /// The host sees such a plugin through `LoadedPlugin` like any other: its descriptor is a copy of the child's
 /// answer whose capability tables (RemoteTables) send each call over the channel. A call that crashes, exits or
 /// hangs the child fails with one line naming the plugin and the call, and disables the plugin for the command.
+/// Unchecked Sendable: the child, its channel and what it said (name, id, tables, failure) are used under `lock`, one
+/// call at a time; the settings are constant.
 final class RemotePlugin: @unchecked Sendable {
     let path: String
     /// The plugin's name and id once known, for the one line.
