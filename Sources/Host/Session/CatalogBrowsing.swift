@@ -197,12 +197,19 @@ public struct FeedJSON: Encodable, Sendable {
     public let navigation: [Nav]
     public let lanes: [Lane]
     public let facets: [FacetGroup]
-    public let entries: [EntryJSON]
+    /// All the page's titles; the browser app's answer holds one window of them (`total`, `nextCursor`).
+    public var entries: [EntryJSON]
     public let hidden: Int
     public let page: Int
     public let next: String?
     public let previous: String?
     public let skipped: [String]
+    /// The browser app's: how many titles the page has (`entries` then holds a window of them) and the cursor of
+    /// the next window; the library searched, named as the app names it (the feed's own title may be "Search
+    /// results"). Absent from the command line's document.
+    public var total: Int?
+    public var nextCursor: String?
+    public var library: String?
 
     public init(_ result: BrowseResult, openable: Set<String>) {
         let feed = result.feed

@@ -8,7 +8,7 @@ import Foundation
 /// The wish list as `shelf wishlist --json` prints it: the wishes, and the wished titles that just became
 /// available (each said once).
 public struct WishlistJSON: Encodable, Sendable {
-    public let wishes: [WishJSON]
+    public var wishes: [WishJSON]
     public let available: [String]
 
     public init(wishes: [Wish], notices: [ReadingLists.Notice]) {

@@ -10,7 +10,7 @@ enum CatalogAPI {
         let router = app.router
 
         router.add("GET", "/api/catalog") { request in
-            _ = try Paging.page([], for: request)  // a bad limit or cursor is refused before the library is asked
+            _ = try Paging.window(count: 0, for: request)  // a bad limit or cursor is refused before the library is asked
             let format = request.query["format"]
             if let format, !["all", "ebook", "audiobook"].contains(format) {
                 throw WebError(400, "format=\(format) is not all, ebook or audiobook")
@@ -28,17 +28,14 @@ enum CatalogAPI {
             } else {
                 result = try library.browse(request.query["lane"], account: account, format: format, refinement: refinement)
             }
-            guard var document = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(FeedJSON(result, openable: library.openable)).utf8)) as? [String: Any] else {
-                throw WebError(500, "The catalog page could not be written as JSON")
-            }
+            var document = FeedJSON(result, openable: library.openable)
             // The entries come a page at a time like every list; the document's own `next` is the library's next page.
-            let paged = try Paging.page(document["entries"] as? [Any] ?? [], for: request)
-            document["entries"] = paged["items"]
-            document["total"] = paged["total"]
-            document["nextCursor"] = paged["next"]
+            let window = try Paging.window(count: document.entries.count, for: request)
+            document.entries = Array(document.entries[window.range])
+            (document.total, document.nextCursor) = (window.total, window.next)
             // The feed's title is the page's ("Search results"); the library searched is named apart.
-            document["library"] = try LibraryNames.current(library, account: account)
-            return try .json(object: document)
+            document.library = try LibraryNames.current(library, account: account)
+            return .json(document: document)
         }
 
         // A title's details as the library says them now (availability asked again); when the library does not
@@ -49,13 +46,10 @@ enum CatalogAPI {
             let circulation = try library.circulation(account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })
             let seen = try circulation.entry(id)
             let now = circulation.refreshedIfAnswered(seen)
-            guard var document = try JSONSerialization.jsonObject(
-                with: Data(ReadiumJSON.encode(EntryJSON(now ?? seen, openable: library.openable, full: true)).utf8)) as? [String: Any] else {
-                throw WebError(500, "The title's details could not be written as JSON")
-            }
+            var document = EntryJSON(now ?? seen, openable: library.openable, full: true)
             // A title with no link of its own is never asked again: that is no silence of the library's.
-            document["libraryAnswered"] = now != nil || seen.selfLink == nil
-            return try .json(object: document)
+            document.libraryAnswered = now != nil || seen.selfLink == nil
+            return .json(document: document)
         }
     }
 }

@@ -55,17 +55,17 @@ enum LibraryAPI: WebModule {
         router.add("GET", "/api/wishlist") { _ in
             let library = try app.library()
             let (wishes, notices) = try library.wishlist(offline: false)
-            var document = try LibraryNames.object(WishlistJSON(wishes: wishes, notices: notices))
+            var document = WishlistJSON(wishes: wishes, notices: notices)
             let names = try LibraryNames.all(library)
-            document["wishes"] = (document["wishes"] as? [[String: Any]] ?? []).map { LibraryNames.naming($0, names) }
-            return try .json(object: document)
+            document.wishes = document.wishes.map { LibraryNames.naming($0, names) }
+            return .json(document: document)
         }
         router.add("POST", "/api/wishlist") { request in
             let title = try request.required("title")
             let author = (try request.jsonObject()["author"] as? String).flatMap { $0.isEmpty ? nil : $0 }
             let library = try app.library()
-            let wish = try LibraryNames.object(WishJSON(try library.wish(title, author: author).wish))
-            return try .json(object: LibraryNames.naming(wish, try LibraryNames.all(library)), status: 201)
+            let wish = WishJSON(try library.wish(title, author: author).wish)
+            return .json(document: LibraryNames.naming(wish, try LibraryNames.all(library)), status: 201)
         }
         router.add("GET", "/api/lists") { request in
             let entries = try app.library().readingListEntries(service: request.query["service"], shelf: request.query["shelf"])
@@ -89,16 +89,9 @@ enum LibraryNames {
         return (accounts.first { $0.id == account } ?? accounts.first { $0.isDefault })?.title
     }
 
-    static func naming(_ document: [String: Any], _ names: [String: String]) -> [String: Any] {
-        var named = document
-        if let account = document["account"] as? String { named["library"] = names[account] ?? account }
+    static func naming(_ wish: WishJSON, _ names: [String: String]) -> WishJSON {
+        var named = wish
+        if let account = wish.account { named.library = names[account] ?? account }
         return named
-    }
-
-    static func object<T: Encodable>(_ document: T) throws -> [String: Any] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(document).utf8)) as? [String: Any] else {
-            throw WebError(500, "The document could not be written as JSON")
-        }
-        return object
     }
 }

@@ -19,6 +19,8 @@ public final class WebRouter: @unchecked Sendable {
 
     struct Route {
         let method: String
+        /// As given (`/api/book/{id}`), which is how the OpenAPI document names it.
+        let pattern: String
         let segments: [Substring]
         let access: Access
         let handler: Handler
@@ -30,8 +32,13 @@ public final class WebRouter: @unchecked Sendable {
     public init() {}
 
     public func add(_ method: String, _ pattern: String, access: Access = .api, _ handler: @escaping Handler) {
-        let route = Route(method: method.uppercased(), segments: pattern.split(separator: "/"), access: access, handler: handler)
+        let route = Route(method: method.uppercased(), pattern: pattern, segments: pattern.split(separator: "/"), access: access, handler: handler)
         lock.withLock { routes.append(route) }
+    }
+
+    /// Every route as added: its method, its pattern and who may call it (the OpenAPI document is checked against it).
+    public var table: [(method: String, pattern: String, access: Access)] {
+        lock.withLock { routes.map { ($0.method, $0.pattern, $0.access) } }
     }
 
     enum Match {

@@ -25,6 +25,10 @@ public struct EntryJSON: Encodable, Sendable {
     public let canReserve: Bool
 
     /// With `full`, the details `shelf book` adds (summary, publisher, language, published, categories).
+    /// The browser app's: whether the library answered just now (false: this is what shelf saw of the title
+    /// before). Absent from the command line's document.
+    public var libraryAnswered: Bool?
+
     public init(_ entry: CatalogEntry, openable: Set<String>, full: Bool = false) {
         id = entry.id
         title = entry.title

@@ -45,6 +45,9 @@ public struct WishJSON: Encodable, Sendable {
     public let availability: String?
     public let available: Bool
     public let words: String
+    /// The browser app's: the library the wish matched at, named as the app names it (the account's title).
+    /// Absent from the command line's document.
+    public var library: String?
 
     public init(_ wish: Wish) {
         id = wish.id
