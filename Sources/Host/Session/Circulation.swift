@@ -22,6 +22,14 @@ public final class Circulation {
     /// The account it borrows as (an account with no id: catalogs browsed without one).
     public var account: AccountRecord { circulation.account }
 
+    /// The account a command in a hint must name: this one's id when the patron has several libraries (a command
+    /// without `--account` acts at the one in use), else nil.
+    public var accountToName: String? {
+        // Accounts that cannot be read name none: the hint is then as it was, for the account in use.
+        let count = (try? circulation.database.accounts().count) ?? 0
+        return count > 1 && !account.id.isEmpty ? account.id : nil
+    }
+
     /// The title `words` name among those shelf has seen of this account, as `naming` allows (see `Naming`).
     public func entry(_ words: String, naming: Naming = .reading) throws -> CatalogEntry {
         try circulation.entry(words, naming: naming)

@@ -131,6 +131,14 @@ public final class LibrarySession: @unchecked Sendable {
         name.flatMap { try? accounts.resolve($0).id }
     }
 
+    /// Each account's title by its id when the patron has several libraries (lists then name the library of each loan,
+    /// hold and notification, and hints name `--account`); empty with one.
+    public func libraryNamesWhenSeveral() throws -> [String: String] {
+        let accounts = try database.accounts()
+        guard accounts.count > 1 else { return [:] }
+        return Dictionary(accounts.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+    }
+
     public func loans(account name: String?) throws -> [LoanRecord] { try database.loans(accountID: accountID(name)) }
     public func holds(account name: String?) throws -> [HoldRecord] { try database.holds(accountID: accountID(name)) }
     /// The notifications not yet opened, newest first; with `all`, also those opened and those withdrawn.

@@ -11,21 +11,29 @@ extension CirculationResult: PatronOutcome {
         }
     }
 
-    public var next: NextStep? {
+    public var next: NextStep? { next(account: nil) }
+
+    /// What to do next, with the commands naming `account` (nil when the patron has one library).
+    public func next(account: String?) -> NextStep? {
         switch self {
         case .borrowed(.loaned(let entry)), .borrowed(.openAccess(let entry)), .reserved(.loaned(let entry)):
-            return .download(entry)
+            return .download(entry, account: account)
         case .borrowed(.unavailable(let entry, let cancelled)):
             switch entry.availability.state {
-            case .ready: return .borrowAgain(entry)
+            case .ready: return .borrowAgain(entry, account: account)
             case .reserved where !cancelled: return nil
-            default: return .reserve(entry)
+            default: return .reserve(entry, account: account)
             }
         case .reserved(.availableNow(let entry)):
-            return entry.availability.state == .loaned ? .download(entry) : .borrow(entry)
+            return entry.availability.state == .loaned ? .download(entry, account: account) : .borrow(entry, account: account)
         default:
             return nil
         }
+    }
+
+    /// The sentence and `face`'s hint, whose commands name `account` (see `Circulation.accountToName`).
+    public func words(for face: Face, account: String?) -> Words {
+        Words(sentence, hint: next(account: account)?.said(on: face))
     }
 
     private static func sentence(_ outcome: BorrowOutcome) -> String {

@@ -33,9 +33,9 @@ struct CirculationCall {
     /// the library did not do what was asked.
     func report(_ outcome: CirculationResult) -> Int32 {
         if context.json {
-            Output.json(CirculationJSON(outcome, face: .terminal, openable: library.openable))
+            Output.json(CirculationJSON(outcome, face: .terminal, openable: library.openable, account: circulation.accountToName))
         } else {
-            Output.line(outcome.words(for: .terminal).line)
+            Output.line(outcome.words(for: .terminal, account: circulation.accountToName).line)
         }
         return outcome.refused ? ShelfError.Kind.unavailable.rawValue : 0
     }
@@ -108,11 +108,13 @@ let loansCommand = Command(
     if context.json { Output.json(loans.map { LoanJSON($0, library: library) }); return 0 }
     if loans.isEmpty { Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0 }
     Output.line("My Books: \(Plural.count(loans.count, "loan"))")
+    let libraries = try library.libraryNamesWhenSeveral()
     for loan in loans {
         var entry = loan.entry
         entry.availability.state = .loaned
         entry.availability.until = loan.endsAt
         Output.line(CatalogText.entry(entry, openable: library.openable))
+        if let name = libraries[loan.accountID] { Output.line("    Library: \(name)") }
         if let path = library.downloadedPath(of: loan) { Output.line("    Downloaded: \(path)") }
     }
     return 0
@@ -131,9 +133,13 @@ let holdsCommand = Command(
     let ready = holds.filter(\.isReady).count
     Output.line("Reservations: \(Plural.count(holds.count, "hold")), \(ready) ready to borrow")
     if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }
+    let libraries = try library.libraryNamesWhenSeveral()
     for hold in holds {
         Output.line(CatalogText.entry(hold.entry, openable: library.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
-        if hold.isReady { Output.line("    Borrow it now: shelf borrow \(hold.entry.id)") }
+        if let name = libraries[hold.accountID] { Output.line("    Library: \(name)") }
+        if hold.isReady {
+            Output.line("    Borrow it now: shelf borrow \(hold.entry.id)" + (libraries[hold.accountID] == nil ? "" : " --account \(hold.accountID)"))
+        }
     }
     return 0
 }

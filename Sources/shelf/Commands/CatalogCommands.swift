@@ -144,12 +144,14 @@ let bookCommand = Command(
         Output.line("Physical copies (shelf reserve ID --branch NAME):")
         for branch in entry.branches { Output.line("  \(branch.name)" + (branch.availability.map { ": \($0.words)" } ?? "")) }
     }
+    // With several libraries, the commands name this one: without --account they act at the one in use.
+    let at = call.circulation.accountToName.map { " --account \($0)" } ?? ""
     switch entry.availability.state {
-    case .available, .ready: if entry.borrowLink != nil { Output.line("Borrow it: shelf borrow \(entry.id)") }
-    case .unavailable: Output.line("Reserve it: shelf reserve \(entry.id)")
-    case .loaned: Output.line("On loan: shelf download \(entry.id), shelf return \(entry.id)")
-    case .reserved: Output.line("Cancel the hold: shelf cancel-hold \(entry.id)")
-    case .openAccess: Output.line("Free to download: shelf download \(entry.id)")
+    case .available, .ready: if entry.borrowLink != nil { Output.line("Borrow it: shelf borrow \(entry.id)\(at)") }
+    case .unavailable: Output.line("Reserve it: shelf reserve \(entry.id)\(at)")
+    case .loaned: Output.line("On loan: shelf download \(entry.id)\(at), shelf return \(entry.id)\(at)")
+    case .reserved: Output.line("Cancel the hold: shelf cancel-hold \(entry.id)\(at)")
+    case .openAccess: Output.line("Free to download: shelf download \(entry.id)\(at)")
     case .unknown: break
     }
     if let summary = entry.summary { Output.line(); Output.line(summary.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)) }

@@ -4,10 +4,12 @@ import { h, replace, day, link } from "../dom.js";
 
 const stateWords = { unread: "New", read: "Opened", withdrawn: "No longer applies" };
 
-export function target(route) {
+// A title's details are asked of the notification's own library: the same ID may be another title, or another
+// copy, at the account in use.
+export function target(route, account) {
   if (route === "reservations") return "#/reservations";
   if (route === "loans") return "#/my-books";
-  if (route && route.startsWith("book:")) return link("book", { id: route.slice(5) });
+  if (route && route.startsWith("book:")) return link("book", account ? { id: route.slice(5), account } : { id: route.slice(5) });
   return "#/catalog";
 }
 
@@ -28,16 +30,16 @@ function row(app, notification) {
     event.preventDefault();
     try {
       const opened = await app.api.post(`/api/notifications/${notification.id}/open`, { book });
-      location.hash = target(opened.route);
+      location.hash = target(opened.route, notification.account);
     } catch (error) {
       app.announce(app.explain(error));
     }
   };
   return h("li", { class: `notification ${notification.state}` },
     h("div", { class: "grow" },
-      h("p", {}, h("a", { href: target(notification.route), onclick: (event) => open(event, false) }, notification.text)),
+      h("p", {}, h("a", { href: target(notification.route, notification.account), onclick: (event) => open(event, false) }, notification.text)),
       h("p", { class: "state" }, `${stateWords[notification.state] || notification.state} · ${day(notification.created)}`)),
     notification.bookRoute && notification.bookRoute !== notification.route
-      ? h("a", { href: target(notification.bookRoute), onclick: (event) => open(event, true) }, `Details of “${notification.title}”`)
+      ? h("a", { href: target(notification.bookRoute, notification.account), onclick: (event) => open(event, true) }, `Details of “${notification.title}”`)
       : null);
 }

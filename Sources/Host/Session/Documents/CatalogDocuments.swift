@@ -116,10 +116,11 @@ public struct CirculationJSON: Encodable, Sendable {
     public let hold: HoldJSON?
 
     /// `message` is the outcome's words for `face` (the sentence, then the hint), as that face shows them.
-    public init(_ outcome: CirculationResult, face: Face, openable: Set<String>) {
+    /// `account`: the library a terminal's hint names (`Circulation.accountToName`).
+    public init(_ outcome: CirculationResult, face: Face, openable: Set<String>, account: String? = nil) {
         action = outcome.action
         result = outcome.result
-        message = outcome.words(for: face).line
+        message = outcome.words(for: face, account: account).line
         entry = EntryJSON(outcome.entry, openable: openable)
         hold = outcome.hold.map { HoldJSON($0, openable: openable) }
     }
