@@ -89,6 +89,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     private var waitingFor: String?
     private let stretcher: TimeStretcher
     private var limiter: VolumeLimiter
+    private var clicks: ClickGuard
+    /// The sound breaks off before the next output (a seek, a pause, the start): it fades in (ClickGuard).
+    private var broken = true
     private var pendingEvents: [PlaybackEvent] = []
     /// The sink `open` started, which the next `run` plays into as it is.
     private var openedSink: ObjectIdentifier?
@@ -163,6 +166,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         chapters = Chapters.from(book.manifest)
         stretcher = TimeStretcher(sampleRate: sampleRate, channels: channels)
         limiter = VolumeLimiter(sampleRate: sampleRate)
+        clicks = ClickGuard(sampleRate: sampleRate, channels: channels)
         // The first track's decoder is already open at frame 0: keep it for playing.
         if probe.channels == channels {
             decoder = probe
@@ -392,6 +396,16 @@ public final class PlaybackEngine: @unchecked Sendable {
         while true {
             flushEvents()
             lock.lock()
+            if !playing || quitting {
+                // Playback stops here (a pause, the sleep timer, quit): the sound held back fades out to silence.
+                let tail = clicks.close()
+                broken = true
+                if !tail.isEmpty {
+                    lock.unlock()
+                    try tail.withUnsafeBufferPointer { try sink.write($0) }
+                    lock.lock()
+                }
+            }
             while !playing, !quitting {
                 if options.stopWhenPaused { lock.unlock(); try sink.finish(); return }
                 _ = lock.wait(until: Date().addingTimeInterval(0.25))
@@ -435,6 +449,9 @@ public final class PlaybackEngine: @unchecked Sendable {
             finishOutput(&output)
             // What the stretcher still held is heard too.
             listenedFrames += Int64(output.count / channels)
+            clicks.pass(&output, afterBreak: broken)
+            broken = true
+            output += clicks.close()
             ended = true
             playing = false
             emit(.ended)
@@ -556,6 +573,8 @@ public final class PlaybackEngine: @unchecked Sendable {
         finishOutput(&output)
         let produced = output.count / channels
         listenedFrames += Int64(produced)
+        clicks.pass(&output, afterBreak: broken)
+        broken = false
         if let place = stoppedPlace, position - Int64(stretcher.pendingInputFrames.rounded()) >= place { stoppedPlace = nil }
         if let c = chapterIndex(at: position), c != lastChapter {
             lastChapter = c
@@ -694,6 +713,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         decoderOffset = -1
         continuing = nil
         stretcher.reset()
+        broken = true
         ended = false
         emit(.seeked(timeline.seconds(position)))
     }

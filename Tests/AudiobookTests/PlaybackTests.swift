@@ -122,7 +122,9 @@ final class PlaybackTests: XCTestCase {
         let b = try book.openDecoder(track: 1).readAll(limit: rate / 2)
         let want = Array(a.suffix(rate / 2)) + b
         XCTAssertEqual(out.count, want.count)
-        let diff = zip(out, want).map { abs($0 - $1) }.max() ?? 1
+        // After the seek's fade in (ClickGuard, 5 ms), sample for sample.
+        let faded = rate / 200 * e.channels + e.channels
+        let diff = zip(out.dropFirst(faded), want.dropFirst(faded)).map { abs($0 - $1) }.max() ?? 1
         XCTAssertLessThan(diff, 1e-6)
         // Chapters: next from inside track 1 goes to track 2's start; previous from there goes back.
         e.seek(to: 1)
