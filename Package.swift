@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "ShelfReader", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "TextFolding"],
                 path: "Sources/ShelfReader"),
         // The host: the session API (the facade) every front end calls, over the reader and the library.
-        .target(name: "Host", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "PluginAPI", "Readium", "CSQLite", "LibZip", "XMLText", "TextFolding", "CXML2", "CDBus"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Readium"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf", swiftSettings: frontEndSettings),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web", swiftSettings: frontEndSettings),

@@ -21,7 +21,9 @@ public final class BookFile {
     /// The Readium Web Publication Manifest the plugin wrote, read and as its bytes.
     public var manifest: Manifest { publication.manifest }
     public var manifestJSON: Data { publication.manifestJSON }
-    /// "EPUB 3", "Audiobook", ...
+    /// An eBook or an audiobook (by its reading order).
+    public var format: PublicationFormat { publication.format }
+    /// "eBook", "Audiobook".
     public var formatInWords: String { publication.formatInWords }
 
     /// The table of contents as `shelf toc --json` prints it: an audiobook's entries carry their length as
@@ -39,7 +41,7 @@ public final class BookFile {
         return ChapterSpans.of(publication.manifest).map { $0.map { ($0.start, $0.duration) } }
     }
 
-    private var isAudiobook: Bool { formatInWords == "Audiobook" }
+    private var isAudiobook: Bool { format == .audiobook }
 
     /// The resource at `href` (as in the manifest), decoded.
     public func resource(_ href: String) throws -> Data { try publication.resource(href) }

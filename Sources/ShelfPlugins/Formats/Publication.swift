@@ -98,12 +98,14 @@ public final class Publication {
         return fresh
     }
 
-    /// The reading order's media types in words ("eBook", "Audiobook"), as a patron says them.
-    public var formatInWords: String {
+    /// An audiobook when every item of the reading order is audio, else an eBook.
+    public var format: PublicationFormat {
         let types = manifest.readingOrder.compactMap(\.type)
-        if !types.isEmpty, types.allSatisfy({ $0.hasPrefix("audio/") }) { return "Audiobook" }
-        return "eBook"
+        return !types.isEmpty && types.allSatisfy({ $0.hasPrefix("audio/") }) ? .audiobook : .ebook
     }
+
+    /// The format in words ("eBook", "Audiobook"), as a patron says them.
+    public var formatInWords: String { format.words }
 
     public func resource(_ href: String) throws -> Data {
         let (handle, format) = try handleAndFormat()

@@ -16,9 +16,9 @@ public struct BookReader {
 
     /// Opens a session on an eBook; an audiobook is refused with the command that plays it.
     public func session(_ book: ShelfBook, width: Int) throws -> ReadingSession {
-        if book.formatInWords == "Audiobook" { throw Self.audiobook(book) }
+        if book.format == .audiobook { throw Self.audiobook(book) }
         let publication = try bookshelf.open(book)
-        if publication.formatInWords == "Audiobook" { throw Self.audiobook(book) }
+        if publication.format == .audiobook { throw Self.audiobook(book) }
         let session = try ReadingSession(book: book, publication: publication, width: width)
         session.changedFile = try identityChange(book, publication)
         return session

@@ -140,7 +140,7 @@ public final class Bookshelf {
     /// Why an eBook cannot be read (its opening page does not render: DRM, a damaged file), or nil when it can.
     /// An audiobook is not rendered here: it is played.
     static func unreadable(_ publication: Publication) -> String? {
-        guard publication.formatInWords != "Audiobook" else { return nil }
+        guard publication.format != .audiobook else { return nil }
         do {
             _ = try publication.render(at: nil, settings: "{\"as\":\"text\",\"width\":72}")
             return nil

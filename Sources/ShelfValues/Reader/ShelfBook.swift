@@ -49,8 +49,11 @@ public struct ShelfBook: Sendable {
         self.loanEntryID = loanEntryID
     }
 
-    /// "eBook" or "Audiobook", from the media type (no plugin is opened to list the shelf).
-    public var formatInWords: String { BookFormat.words(mediaType: book.mediaType) }
+    /// An eBook or an audiobook, from the media type (no plugin is opened to list the shelf).
+    public var format: PublicationFormat { BookFormat.of(mediaType: book.mediaType) }
+
+    /// "eBook" or "Audiobook".
+    public var formatInWords: String { format.words }
 
     /// How far the patron is, in whole percent: the page counter of an eBook, the time heard of an audiobook.
     public var percentRead: Int { listening?.percent ?? progress?.percent ?? 0 }
@@ -99,9 +102,8 @@ public struct ReadingProgress: Equatable, Sendable {
 }
 
 enum BookFormat {
-    static func words(mediaType: String) -> String {
+    static func of(mediaType: String) -> PublicationFormat {
         let type = mediaType.lowercased()
-        if type.hasPrefix("audio/") || type.contains("audiobook") { return "Audiobook" }
-        return "eBook"
+        return type.hasPrefix("audio/") || type.contains("audiobook") ? .audiobook : .ebook
     }
 }

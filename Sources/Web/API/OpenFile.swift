@@ -17,7 +17,7 @@ enum OpenFile: WebModule {
             let id = book.book.id
             var query = URLComponents()
             query.queryItems = [URLQueryItem(name: "book", value: id)]
-            let address = book.formatInWords == "Audiobook" ? "/#/listen?\(query.percentEncodedQuery ?? "")"
+            let address = book.format == .audiobook ? "/#/listen?\(query.percentEncodedQuery ?? "")"
                                                           : "/reader.html?\(query.percentEncodedQuery ?? "")&from=shelf"
             return .json(document: Opened(book: ShelfBookJSON(book), address: address))
         }

@@ -84,7 +84,7 @@ final class ListeningSessions: @unchecked Sendable {
     func session(id: String) throws -> Listening {
         if let known = lock.withLock({ open[id] }) { return known }
         let (book, record) = try ShelfRecord.find(id, in: app)
-        guard book.formatInWords == "Audiobook" else {
+        guard book.format == .audiobook else {
             throw WebError(409, "\(book.book.title) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
         }
         guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }

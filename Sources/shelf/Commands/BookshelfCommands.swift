@@ -77,7 +77,7 @@ let addCommand = Command(
                 if result.replacedEdition {
                     Output.line("Replaced the file of “\(DisplayText.oneLine(b.book.title))”\(by) with \(path); your place, bookmarks and settings are kept.")
                 } else {
-                    let verb = b.formatInWords == "Audiobook" ? "Listen to it with: shelf play" : "Read it with: shelf read"
+                    let verb = b.format == .audiobook ? "Listen to it with: shelf play" : "Read it with: shelf read"
                     Output.line("Added “\(DisplayText.oneLine(b.book.title))”\(by) (\(b.formatInWords), \(b.storage.words)). \(verb) \"\(DisplayText.oneLine(b.book.title))\"")
                 }
             }

@@ -50,7 +50,7 @@ let tocCommand = Command(
 ) { args, context in
     let book = try context.shelf.openFile(args.positionals[0])
     let manifest = book.manifest
-    let isAudio = book.formatInWords == "Audiobook"
+    let isAudio = book.format == .audiobook
     // An audiobook's entries carry their length as `duration` (a book without a TOC lists its tracks, which do).
     let toc = book.tableOfContents
     if context.json {

@@ -14,7 +14,7 @@ export function cover(entry, size = "") {
 }
 
 export function formatWords(entry) {
-  const id = entry.formatId || (entry.format === "Audiobook" ? "audiobook" : "ebook");
+  const id = entry.formatId || "ebook";
   const icon = id === "audiobook" ? "/icons/audiobook.svg" : "/icons/ebook.svg";
   return h("span", { class: "format" }, h("img", { src: icon, alt: "", width: 18, height: 18 }), entry.format || "eBook");
 }

@@ -49,14 +49,14 @@ function loanRow(app, loan, again) {
 function shelfRow(book) {
   const read = book.lastOpened === undefined
     ? "Not started"
-    : `${book.format === "Audiobook" ? "Listened" : "Read"}: ${book.percentRead ?? 0}%${book.page && book.pages ? ` (page ${book.page} of ${book.pages})` : ""}`;
+    : `${book.formatId === "audiobook" ? "Listened" : "Read"}: ${book.percentRead ?? 0}%${book.page && book.pages ? ` (page ${book.page} of ${book.pages})` : ""}`;
   return h("li", {},
     h("div", { class: "grow" },
       h("h3", {}, book.title),
       authors(book) && h("p", { class: "authors" }, authors(book)),
       h("p", {}, formatWords(book), book.loanEnds ? ` · Loan ends ${day(book.loanEnds)}` : "", book.sample ? " · Sample" : "")),
     h("p", { class: "progress-words" }, read),
-    h("div", { class: "actions" }, book.format === "Audiobook"
+    h("div", { class: "actions" }, book.formatId === "audiobook"
       ? h("a", { class: "button", href: link("listen", { book: book.id }) }, `Listen to ${book.title}`)
       : h("a", { class: "button", href: `/reader.html?${new URLSearchParams({ book: book.id, from: "shelf" })}` }, `Read ${book.title}`)));
 }

@@ -11,6 +11,8 @@ public struct ShelfBookJSON: Encodable, Sendable {
     public let title: String
     public let authors: [String]
     public let format: String
+    /// "ebook" or "audiobook", for a program (as a catalog entry's `formatId`).
+    public let formatId: String
     public let mediaType: String
     public let path: String?
     public let storage: String
@@ -30,6 +32,7 @@ public struct ShelfBookJSON: Encodable, Sendable {
         title = b.book.title
         authors = b.book.authors
         format = b.formatInWords
+        formatId = b.format.rawValue
         mediaType = b.book.mediaType
         path = b.book.path
         storage = b.storage.rawValue

@@ -76,7 +76,7 @@ public struct BookInfo: Encodable, Sendable {
         chapters = manifest.toc?.isEmpty == false ? manifest.toc!.count : manifest.readingOrder.count
         readingOrderItems = manifest.readingOrder.count
         damagedTracks = TrackProblem.find(in: manifest)
-        let isAudio = publication.formatInWords == "Audiobook"
+        let isAudio = publication.format == .audiobook
         let durations = manifest.readingOrder.compactMap(\.duration)
         duration = isAudio && !durations.isEmpty && durations.count == manifest.readingOrder.count ? durations.reduce(0, +) : nil
         let readers = manifest.contributors("narrator")
