@@ -161,10 +161,10 @@ final class DesktopNotificationTests: NotificationTestCase {
         try addAndLogin()
         let road = "urn:fake:ebook-free"
         try run(["borrow", "urn:fake:ebook-free"])
-        library.setLoanEnd(road, Date().addingTimeInterval(3 * Self.day))
+        library.setLoanEnd(road, Date().addingTimeInterval(6 * Self.day + 12 * 3600))
         try run(["sync"])
         XCTAssertEqual(server.waitForNotify(count: 1).map(\.summary), ["The Open Road has one week left before it will be returned."])
-        library.advanceClock(by: 2 * Self.day + 3600)
+        library.advanceClock(by: 5 * Self.day + 13 * 3600)
         try run(["sync"])
         XCTAssertEqual(server.waitForNotify(count: 2).map(\.summary).last, "The Open Road has one day left before it must be returned.")
         XCTAssertEqual(server.calls.filter { $0.method == "CloseNotification" }.map(\.closedID), [42], "the week notice withdrawn")

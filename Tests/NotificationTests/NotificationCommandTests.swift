@@ -100,6 +100,21 @@ final class NotificationCommandTests: NotificationTestCase {
         XCTAssertEqual(past.first?["text"] as? String, readyText)
     }
 
+    /// Issue 32, item 5, on the library's wire: a loan first seen with three days left gets no "one week left" (it
+    /// would be false), and the day notice when a day is left.
+    func testALoanBorrowedWithThreeDaysLeftGetsOnlyTheDayNotice() throws {
+        try addAndLogin()
+        let road = "urn:fake:ebook-free"
+        library.setLoanEnd(road, Date().addingTimeInterval(3 * Self.day))
+        try run(["borrow", road])
+        try run(["sync"])
+        XCTAssertEqual(try texts(), [])
+        library.advanceClock(by: 2 * Self.day + 3600)
+        try run(["sync"])
+        XCTAssertEqual(try texts(), ["The Open Road has one day left before it must be returned."])
+        XCTAssertFalse(try notifications(all: true).contains { $0["kind"] as? String == "loan-week" })
+    }
+
     func testLoanRunsDownOnTheServersClockWeekDayReturned() throws {
         shelf.environment["TZ"] = "America/St_Johns"
         try addAndLogin()
@@ -291,7 +306,7 @@ final class NotificationCommandTests: NotificationTestCase {
         XCTAssertFalse(synced.stdout.contains("Notification: "), synced.stdout)
 
         // The same for a script reading --json: the document lists it, and stderr still tells the log.
-        library.setLoanEnd("urn:fake:ebook-free", Date().addingTimeInterval(3 * Self.day))
+        library.setLoanEnd("urn:fake:ebook-free", Date().addingTimeInterval(6 * Self.day + 12 * 3600))
         try run(["borrow", "urn:fake:ebook-free"])
         let document = try run(["sync", "--json"])
         let made = try XCTUnwrap(try json(document)["notifications"] as? [[String: Any]], document.stdout)

@@ -69,15 +69,11 @@ final class NotificationRulesTests: XCTestCase {
                 expected: "T has one week left before it will be returned."),
             Row(name: "loan, 6 days + 1 ms", hold: false, ready: false, left: 6 * d + ms,
                 expected: "T has one week left before it will be returned."),
-            // Due from its threshold until "one day left" supersedes it: a loan first seen with less still gets it.
-            Row(name: "loan, exactly 6 days", hold: false, ready: false, left: 6 * d,
-                expected: "T has one week left before it will be returned."),
-            Row(name: "loan, 3 days", hold: false, ready: false, left: 3 * d,
-                expected: "T has one week left before it will be returned."),
-            Row(name: "loan, 2 days 23 hours", hold: false, ready: false, left: 2 * d + 23 * h,
-                expected: "T has one week left before it will be returned."),
-            Row(name: "loan, 24 h + 1 ms", hold: false, ready: false, left: 24 * h + ms,
-                expected: "T has one week left before it will be returned."),
+            // "One week left" only when about a week is left (issue 32, item 5): a loan first seen with less gets none.
+            Row(name: "loan, exactly 6 days", hold: false, ready: false, left: 6 * d, expected: nil),
+            Row(name: "loan, 3 days", hold: false, ready: false, left: 3 * d, expected: nil),
+            Row(name: "loan, 2 days 23 hours", hold: false, ready: false, left: 2 * d + 23 * h, expected: nil),
+            Row(name: "loan, 24 h + 1 ms", hold: false, ready: false, left: 24 * h + ms, expected: nil),
             Row(name: "loan, exactly 24 h", hold: false, ready: false, left: 24 * h,
                 expected: "T has one day left before it must be returned."),
             Row(name: "loan, 1 ms", hold: false, ready: false, left: ms,
@@ -191,20 +187,31 @@ final class NotificationRulesTests: XCTestCase {
         XCTAssertEqual(try database.notifications(includeWithdrawn: true).filter { $0.withdrawnAt != nil }.count, 2)
     }
 
-    func testALoanFirstSeenWithThreeDaysLeftGetsTheWeekNoticeOnceThenTheDayNoticeSupersedesIt() throws {
+    /// Issue 32, item 5: "one week left" would be false with three days left; the day notice comes when it applies.
+    func testALoanFirstSeenWithThreeDaysLeftGetsNoWeekNoticeOnlyTheDayNotice() throws {
         let end = Self.t0.addingTimeInterval(2 * Self.day + 23 * Self.hour)
-        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), ["Late Find has one week left before it will be returned."])
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [], "no week notice with three days left")
         clock.now += Self.day
-        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [], "sent once")
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [])
         clock.now = end.addingTimeInterval(-Self.hour)
         XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), ["Late Find has one day left before it must be returned."])
         XCTAssertEqual(try live(), ["Late Find has one day left before it must be returned."])
+        XCTAssertNil(try database.notifications(includeWithdrawn: true).first { $0.kind == .loanWeek })
+        clock.now += 30 * 60
+        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [], "sent once")
+    }
+
+    /// A loan seen with a week left gets the week notice, kept live until the day notice supersedes it.
+    func testALoanSeenWithAWeekLeftKeepsItsWeekNoticeUntilTheDayNotice() throws {
+        let end = Self.t0.addingTimeInterval(6 * Self.day + 20 * Self.hour)
+        XCTAssertEqual(try sync(loans: [("l", "Week Read", end)]), ["Week Read has one week left before it will be returned."])
+        clock.now += 3 * Self.day
+        XCTAssertEqual(try sync(loans: [("l", "Week Read", end)]), [])
+        XCTAssertEqual(try live(), ["Week Read has one week left before it will be returned."])
+        clock.now = end.addingTimeInterval(-Self.hour)
+        XCTAssertEqual(try sync(loans: [("l", "Week Read", end)]), ["Week Read has one day left before it must be returned."])
         let week = try XCTUnwrap(try database.notifications(includeWithdrawn: true).first { $0.kind == .loanWeek })
         XCTAssertEqual(week.state, "superseded")
-        XCTAssertFalse(week.isUnread)
-        XCTAssertEqual(try database.unreadNotificationCount(), 1)
-        clock.now += 30 * 60
-        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [], "the week notice never comes back")
     }
 
     func testHoldReadyWithLessThanADayGetsOnlyTheLastDayText() throws {

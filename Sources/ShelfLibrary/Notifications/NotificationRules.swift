@@ -9,8 +9,9 @@ import Foundation
 ///
 /// - A ready hold with more than 24 hours left: `holdReady`, N = whole days left, rounded up (72 or 71 hours: 3).
 /// - A ready hold with 24 hours or less left (and some left): `holdLastDay` only; it supersedes `holdReady`.
-/// - A loan with more than 24 hours and at most 7 days left: `loanWeek`. It is due from its threshold until the next
-///   notice supersedes it, so a loan first seen (or a sync first run) with three days left still gets it, once.
+/// - A loan seen with more than 6 days and at most 7 days left: `loanWeek` ("one week left" is true then, and only
+///   then; a loan first seen with three days left gets none, the day notice will come). Once made, it stays live
+///   until "one day left" supersedes it.
 /// - A loan with 24 hours or less left (and some left): `loanDay`, which supersedes `loanWeek`.
 /// - A loan whose end has come (`now ≥ end`), still listed or gone from the feed since the last sync: `loanReturned`.
 ///   A loan that left the feed before its end (returned here or elsewhere) fires nothing; a loan with no end date
@@ -160,7 +161,7 @@ public enum NotificationRules {
                 fire(loan, .loanReturned)
             } else if remaining <= dayMilliseconds {
                 fire(loan, .loanDay)
-            } else if remaining <= weekMilliseconds {
+            } else if remaining <= weekMilliseconds, remaining > weekMilliseconds - dayMilliseconds {
                 fire(loan, .loanWeek)
             }
         }
