@@ -7,7 +7,8 @@ import { Settings } from './settings.js';
 import { ReflowableView } from './reflowable.js';
 import { FixedView } from './fixed.js';
 import { TableOfContents } from './toc.js';
-import { openPanel, element } from './panels.js';
+import { openPanel } from './panels.js';
+import { h } from '../dom.js';
 import { announce, alertNow } from './announce.js';
 import { themeColours } from './frame-style.js';
 
@@ -288,8 +289,8 @@ class Reader {
     for (const bookmark of [...this.bookmarks].sort((a, b) => (a.page ?? 0) - (b.page ?? 0))) {
       const quote = bookmark.locator?.text?.highlight ?? '';
       const where = bookmark.found === false ? 'not in this edition' : `page ${bookmark.page}`;
-      const go = element('a', { href: '#', 'aria-disabled': bookmark.found === false ? 'true' : null },
-        element('span', { class: 'page' }, where), ' ', quote.slice(0, 90) + (quote.length > 90 ? '…' : ''));
+      const go = h('a', { href: '#', 'aria-disabled': bookmark.found === false ? 'true' : null },
+        h('span', { class: 'page' }, where), ' ', quote.slice(0, 90) + (quote.length > 90 ? '…' : ''));
       go.addEventListener('click', (event) => {
         event.preventDefault();
         if (bookmark.found === false) return alertNow(bookmark.problem ?? 'This bookmark is not in this edition.');
@@ -297,7 +298,7 @@ class Reader {
         const locator = bookmark.locator;
         this.goTo({ href: locator.href, progression: locator.locations?.progression ?? 0, text: quote.split(' ').slice(0, 8).join(' ') });
       });
-      const remove = element('button', { type: 'button' }, 'Remove');
+      const remove = h('button', { type: 'button' }, 'Remove');
       remove.setAttribute('aria-label', `Remove the bookmark on ${where}`);
       remove.addEventListener('click', async () => {
         try {
@@ -310,7 +311,7 @@ class Reader {
           next?.focus?.();
         } catch (error) { alertNow(error.message); }
       });
-      list.append(element('li', {}, go, remove));
+      list.append(h('li', {}, go, remove));
     }
   }
 
@@ -330,10 +331,10 @@ class Reader {
     $('search-status').textContent = this.hits.length === 1 ? '1 hit' : `${this.hits.length} hits`;
     this.hits.forEach((hit, index) => {
       const text = hit.text ?? {};
-      const link = element('a', { href: '#' }, element('span', { class: 'page' }, `Page ${hit.locations?.position ?? '?'}: `),
-        `…${text.before ?? ''}`, element('mark', {}, text.highlight ?? ''), `${text.after ?? ''}…`);
+      const link = h('a', { href: '#' }, h('span', { class: 'page' }, `Page ${hit.locations?.position ?? '?'}: `),
+        `…${text.before ?? ''}`, h('mark', {}, text.highlight ?? ''), `${text.after ?? ''}…`);
       link.addEventListener('click', (event) => { event.preventDefault(); this.showHit(index, true); });
-      list.append(element('li', {}, link));
+      list.append(h('li', {}, link));
     });
   }
 
@@ -480,13 +481,8 @@ function setBack(bookID) {
 function cannotOpen(title, words) {
   $('title').textContent = title;
   for (const button of document.querySelectorAll('.tools button, .bar.bottom button')) button.disabled = true;
-  const reason = document.createElement('p');
-  reason.className = 'failure';
-  const way = document.createElement('a');
-  way.href = $('back').href;
-  way.textContent = $('back-label').textContent;
-  reason.append(words, ' ', way);
-  $('viewport').replaceChildren(reason);
+  const way = h('a', { href: $('back').href }, $('back-label').textContent);
+  $('viewport').replaceChildren(h('p', { class: 'failure' }, words, ' ', way));
   alertNow(words);
 }
 

@@ -9,14 +9,3 @@ export function openPanel(dialog, opener, focusInside) {
   const target = focusInside?.() ?? null;
   if (target) target.focus();
 }
-
-// Makes an element with text, e.g. element('a', {href: '#'}, 'Chapter 1').
-export function element(name, attributes = {}, ...children) {
-  const node = document.createElement(name);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || value === false) continue;
-    node.setAttribute(key, value === true ? '' : String(value));
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}

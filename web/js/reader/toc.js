@@ -1,7 +1,7 @@
 // The table of contents, nested as the book nests it, each entry with its page; the entry holding the page
 // shown is marked (aria-current) and gets the focus when the panel opens.
 
-import { element } from './panels.js';
+import { h } from '../dom.js';
 
 export class TableOfContents {
   constructor(list, go) {
@@ -20,15 +20,15 @@ export class TableOfContents {
       while (stack.length > entry.depth + 1) stack.pop();
       while (stack.length < entry.depth + 1) {
         const parent = stack[stack.length - 1];
-        const nested = element('ol');
+        const nested = h('ol');
         (parent.lastElementChild ?? parent).append(nested);
         stack.push(nested);
       }
-      const link = element('a', { href: '#' }, element('span', {}, entry.title || `Entry ${entry.number}`),
-        entry.page ? element('span', { class: 'page' }, `page ${entry.page}`) : null);
+      const link = h('a', { href: '#' }, h('span', {}, entry.title || `Entry ${entry.number}`),
+        entry.page ? h('span', { class: 'page' }, `page ${entry.page}`) : null);
       link.addEventListener('click', (event) => { event.preventDefault(); this.go(entry); });
       this.links.push(link);
-      stack[stack.length - 1].append(element('li', {}, link));
+      stack[stack.length - 1].append(h('li', {}, link));
     }
   }
 
