@@ -22,6 +22,13 @@ enum StaticFiles: WebModule {
             }
             return WebResponse(status: 200, contentType: type, body: data)
         }
+        // The reader's scripts for book pages in an opaque origin (`BookResources`), which loads them as another
+        // origin: public code, so any origin may.
+        app.router.add("GET", "/.shelf/reader/{name}", access: .page) { request in
+            var response = try BookOrigins.readerScript(BookOrigins.readerFolder + (request.parameters["name"] ?? ""), webRoot: root)
+            response.headers.append(("Access-Control-Allow-Origin", "*"))
+            return response
+        }
         app.router.add("GET", "/", access: .page, serve)
         app.router.add("GET", "/{path...}", access: .page, serve)
     }

@@ -45,6 +45,8 @@ public final class WebApp: @unchecked Sendable {
     public let events = EventHub()
     public let guardian: RequestGuard
     public let bookResources: BookResources
+    /// Each book's origin for the reader (`BookOrigins`).
+    public let bookOrigins: BookOrigins
     /// The files `shelf serve --open FILE` asked to open (see `OpenFile`).
     public let fileRequests = FileRequests()
     /// The host in this process: one for the server's life.
@@ -59,6 +61,7 @@ public final class WebApp: @unchecked Sendable {
         shelf = Shelf(pluginPaths: configuration.pluginPaths, environment: configuration.environment)
         guardian = RequestGuard(password: configuration.password)
         bookResources = BookResources()
+        bookOrigins = BookOrigins(webRoot: configuration.webRoot)
         bookResources.install(in: router)
         for module in Self.modules { module.install(in: self) }
     }
@@ -96,6 +99,10 @@ public final class WebApp: @unchecked Sendable {
 
     public var port: UInt16 { daemon?.port ?? 0 }
 
+    /// Whether books get origins of their own: a browser on this machine resolves `*.localhost`; one on another
+    /// machine (`--listen`) does not, and reads books from `BookResources`.
+    public var booksHaveOrigins: Bool { configuration.address == "127.0.0.1" }
+
     /// The app's address: `http://shelf.localhost:PORT/`, or the `--listen` address's.
     public var url: String {
         let address = configuration.address
@@ -130,6 +137,10 @@ public final class WebApp: @unchecked Sendable {
 
     /// Routes a request after the guard has let it through; every answer gets the security headers.
     func respond(to incoming: WebRequest) -> WebResponse {
+        // A book's origin answers with that book alone (`BookOrigins`), before any route of the app.
+        if let book = bookOrigins.book(forHost: incoming.header("host"), port: port) {
+            return bookOrigins.respond(to: incoming, book: book, appOrigins: guardian.allowedOrigins)
+        }
         var request = incoming
         var access = WebRouter.Access.page
         var response: WebResponse

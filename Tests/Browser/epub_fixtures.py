@@ -155,4 +155,18 @@ def framed(path):
     write(path, files)
 
 
+def scripted(path, identifier, title, script, body="<p>An interactive page.</p>"):
+    """A book of one chapter the package declares scripted, whose script (in its head) is `script`."""
+    head = f'<script>//<![CDATA[\n{script}\n//]]></script>'
+    files = {
+        "style.css": "p { margin: 0; }",
+        "nav.xhtml": nav([("Chapter", "chapter1.xhtml", [])]),
+        "chapter1.xhtml": xhtml(title, f"<h1>{title}</h1>{body}", head=head),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("css", "style.css", "text/css", ""),
+             ("c1", "chapter1.xhtml", XHTML, ' properties="scripted"')]
+    files["package.opf"] = package(identifier, title, "en", items, ["c1"])
+    write(path, files)
+
+
 MAKERS = {"reflowable": reflowable, "fixed": fixed, "rtl": rtl, "vertical": vertical, "framed": framed}

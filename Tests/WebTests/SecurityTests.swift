@@ -92,7 +92,10 @@ final class SecurityTests: WebServerTestCase {
             XCTAssertTrue(policy.contains("default-src 'none'"), path)
             XCTAssertTrue(policy.contains("script-src 'self'"), path)
             XCTAssertTrue(policy.contains("frame-ancestors 'none'"), path)
-            XCTAssertFalse(policy.contains("unsafe-inline") || policy.contains("unsafe-eval") || policy.contains("http"), path)
+            XCTAssertFalse(policy.contains("unsafe-inline") || policy.contains("unsafe-eval"), path)
+            // The only other origins named are the books' own, which the reader frames.
+            XCTAssertEqual(policy.components(separatedBy: "http").count, 2, path)
+            XCTAssertTrue(policy.contains("frame-src 'self' http://*.localhost:*"), path)
         }
     }
 
@@ -102,10 +105,11 @@ final class SecurityTests: WebServerTestCase {
         XCTAssertTrue(url.hasPrefix(app.bookResources.prefix))
         let page = try http.send("GET", url)
         XCTAssertEqual(page.status, 200, page.text)
-        XCTAssertEqual(page.text, "<p>OEBPS/chapter 1.xhtml</p>")
+        XCTAssertEqual(page.text, "<p>OEBPS/chapter 1.xhtml</p>", "no head: nothing added")
         let policy = try XCTUnwrap(page.header("content-security-policy"))
-        XCTAssertTrue(policy.hasPrefix("sandbox allow-same-origin;"), "scripts off (the reader lays the page out in our origin)")
-        XCTAssertFalse(policy.contains("allow-scripts") || policy.contains("script-src"), "a book's script never runs")
+        XCTAssertTrue(policy.hasPrefix("sandbox allow-scripts;"), "an opaque origin: no storage, an Origin the API refuses")
+        XCTAssertFalse(policy.contains("allow-same-origin"))
+        XCTAssertTrue(policy.contains("script-src 'nonce-"), "the reader's script alone runs")
         XCTAssertTrue(policy.contains("connect-src 'none'"))
         // Another launch's path, and paths that climb out of the book, find nothing.
         XCTAssertEqual(try http.send("GET", "/book/" + String(repeating: "0", count: 64) + "/test/x").status, 404)
@@ -142,5 +146,47 @@ final class PasswordTests: WebServerTestCase {
         XCTAssertEqual(right.status, 200)
         let session = try XCTUnwrap(Self.sessionToken(in: right.text))
         XCTAssertEqual(try http.send("GET", "/api/status", headers: ["X-Shelf-Session": session]).status, 200)
+    }
+}
+
+/// Each book's own origin serves that book alone, with the reader's script first and the book's only when allowed.
+final class BookOriginTests: WebServerTestCase {
+    func testABookOriginServesItsBookAndNothingElse() throws {
+        app.bookOrigins.serve { id, href in
+            guard href == "OEBPS/c1.xhtml" else { throw WebError(404, "\(href) is not a resource of this book") }
+            return BookOrigins.Resource(data: Data("<html><head><title>\(id)</title></head><body>page</body></html>".utf8),
+                                        type: "application/xhtml+xml", scripted: true)
+        }
+        let origin = app.bookOrigins.origin(for: "urn:book:1", port: app.port)
+        XCTAssertEqual(origin, app.bookOrigins.origin(for: "urn:book:1", port: app.port), "stable")
+        XCTAssertNotEqual(origin, app.bookOrigins.origin(for: "urn:book:2", port: app.port), "one per book")
+        let host = String(origin.dropFirst("http://".count))
+        let page = try http.send("GET", "/OEBPS/c1.xhtml", headers: ["Host": host])
+        XCTAssertEqual(page.status, 200)
+        let policy = try XCTUnwrap(page.header("content-security-policy"))
+        let nonce = try XCTUnwrap(policy.range(of: "'nonce-").map { String(policy[$0.upperBound...].prefix { $0 != "'" }) })
+        XCTAssertTrue(page.text.hasPrefix("<html><head><script nonce=\"\(nonce)\" crossorigin=\"anonymous\" src=\"/.shelf/reader/\(app.bookOrigins.scriptVersion)/in-book-start.js\"></script><title>"), page.text)
+        XCTAssertTrue(policy.contains("frame-ancestors 'self' "), policy)
+        XCTAssertTrue(policy.contains("http://shelf.localhost:\(app.port)"), "the app may frame it")
+        XCTAssertNil(page.header("x-frame-options"))
+        // Allowed and declared scripted: the book's own scripts too.
+        app.bookOrigins.allowScripts(true, for: "urn:book:1")
+        let allowed = try XCTUnwrap(try http.send("GET", "/OEBPS/c1.xhtml", headers: ["Host": host]).header("content-security-policy"))
+        XCTAssertTrue(allowed.contains("script-src 'self' 'unsafe-inline'"), allowed)
+        // Nothing of the app on a book's origin, nothing else written, and a book not opened has no origin yet.
+        let session = try signIn()
+        for path in ["/api/status", "/", "/index.html", "/open?key=\(app.guardian.mintLaunchKey())"] {
+            XCTAssertEqual(try http.send("GET", path, headers: ["Host": host, "X-Shelf-Session": session]).status, 404, path)
+        }
+        XCTAssertEqual(try http.send("POST", "/OEBPS/c1.xhtml", headers: ["Host": host, "Origin": origin]).status, 405)
+        let script = try http.send("GET", "/.shelf/reader/\(app.bookOrigins.scriptVersion)/in-book.js", headers: ["Host": host])
+        XCTAssertEqual(script.status, 200)
+        XCTAssertEqual(script.header("cache-control"), "max-age=31536000, immutable")
+        XCTAssertEqual(try http.send("GET", "/.shelf/reader/in-book.js", headers: ["Host": host]).status, 404, "another version")
+        XCTAssertEqual(try http.send("GET", "/.shelf/reader/\(app.bookOrigins.scriptVersion)/../../index.html", headers: ["Host": host]).status, 404)
+        let unknown = BookOrigins.label(for: "urn:book:never-opened")
+        XCTAssertEqual(try http.send("GET", "/OEBPS/c1.xhtml", headers: ["Host": "\(unknown).localhost:\(app.port)"]).status, 403)
+        // And the book's origin is no origin of the app's API.
+        XCTAssertEqual(try http.send("GET", "/api/status", headers: ["X-Shelf-Session": session, "Origin": origin]).status, 403)
     }
 }

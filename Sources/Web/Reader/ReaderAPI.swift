@@ -14,6 +14,10 @@ enum ReaderAPI: WebModule {
         /// Bookmarks and shares, as `shelf bookmark` and `shelf share` make them.
         let reader: @Sendable () throws -> BookReader = { BookReader(bookshelf: try app.bookshelf()) }
 
+        app.bookOrigins.serve { id, href in
+            let resource = try books.resource(id: id, href: href)
+            return BookOrigins.Resource(data: resource.data, type: resource.type, scripted: resource.scripted)
+        }
         app.bookResources.mount("read") { path in
             let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
             guard parts.count == 2, let id = BookKey.id(parts[0]) else { throw WebError(404, "No such book resource") }
@@ -28,8 +32,29 @@ enum ReaderAPI: WebModule {
             return try .json(object: [
                 "book": record, "manifest": try books.manifest(try books.open(book)),
                 "place": try JSONSerialization.jsonObject(with: try books.read(book, move: .resume)),
-                "settings": try settingsObject(try app.bookshelf(), id), "base": app.bookResources.url("read", BookKey.key(id)) + "/",
+                "settings": try settingsObject(try app.bookshelf(), id), "base": base(of: id),
+                "scripts": ["possible": app.booksHaveOrigins, "allowed": app.bookOrigins.scriptsAllowed(for: id)],
             ])
+        }
+
+        // The patron's answer about a book's own scripts, which the app keeps and says again at each opening.
+        router.add("POST", "/api/reader/scripts") { request in
+            let id = try bookID(request)
+            _ = try books.book(id)
+            guard let allowed = try request.jsonObject()["allowed"] as? Bool else {
+                throw WebError(400, "\"allowed\" must be true or false", hint: "Send {\"book\": ID, \"allowed\": true}.")
+            }
+            guard app.booksHaveOrigins || !allowed else {
+                throw WebError(409, "A book's own scripts run only in a browser on this computer", kind: "scripts-not-here")
+            }
+            app.bookOrigins.allowScripts(allowed, for: id)
+            return try .json(object: ["book": id, "allowed": allowed])
+        }
+
+        /// Where the reader takes a book's files: the book's own origin, or with `--listen` the launch's book path.
+        @Sendable func base(of id: String) -> String {
+            guard app.booksHaveOrigins else { return app.bookResources.url("read", BookKey.key(id)) + "/" }
+            return app.bookOrigins.origin(for: id, port: app.port) + "/"
         }
 
         // What can come after the first page: the page ranges of each chapter and the table of contents.

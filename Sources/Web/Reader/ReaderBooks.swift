@@ -152,7 +152,9 @@ final class ReaderBooks: @unchecked Sendable {
     }
 
     /// One resource of the book (a chapter, an image, a style sheet), with the media type the manifest gives it.
-    func resource(id: String, href: String) throws -> (data: Data, type: String) {
+    /// `scripted`: a page of the reading order the book declares scripted (`properties.contains` "js"), the only
+    /// pages whose scripts may run (EPUB Reading Systems 3.3), and only once the patron allowed them.
+    func resource(id: String, href: String) throws -> (data: Data, type: String, scripted: Bool) {
         let book = try open(id: id)
         let manifest = try manifest(book)
         let links = ["readingOrder", "resources", "links"].flatMap { manifest[$0] as? [[String: Any]] ?? [] }
@@ -160,11 +162,13 @@ final class ReaderBooks: @unchecked Sendable {
             throw WebError(404, "\(href) is not a resource of this book")
         }
         let type = (link["type"] as? String) ?? "application/octet-stream"
+        let declared = ((link["properties"] as? [String: Any])?["contains"] as? [String])?.contains("js") ?? false
+        let scripted = declared && (manifest["readingOrder"] as? [[String: Any]] ?? []).contains { ($0["href"] as? String) == href }
         let key = book.file.path + "\n" + href
-        if let data = resources.get(key) { return (data, type) }
+        if let data = resources.get(key) { return (data, type, scripted) }
         let data = try book.use { try $0.file.resource(href) }
         resources.put(key, data)
-        return (data, type)
+        return (data, type, scripted)
     }
 
     /// Hits of `query` in the book, in reading order (docs/json.md: Locators with the text around each hit).

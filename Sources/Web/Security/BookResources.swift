@@ -1,10 +1,11 @@
 import Foundation
 
-/// Book resources (a chapter, its images and styles) for the reader, read-only under
-/// `/book/TOKEN/NAME/PATH`: TOKEN is new at every launch and given only to a browser with a session
-/// (`/api/session`), so the path cannot be guessed; it needs no cookie (a sandboxed frame sends none), and its
-/// Content-Security-Policy sandboxes each page into an opaque origin that can neither read the app's cookie
-/// nor pass the API's Origin check.
+/// Book resources (a chapter, its images and styles, a cover) read-only under `/book/TOKEN/NAME/PATH`: TOKEN is new
+/// at every launch and given only to a browser with a session (`/api/session`), so the path cannot be guessed; it
+/// needs no session, and its Content-Security-Policy sandboxes each page into an opaque origin that can neither
+/// read the app's storage nor pass the API's Origin check. The reader reads from here with `--listen` (a book's
+/// own origin, `BookOrigins`, is a `localhost` name another machine cannot resolve): its pages carry the
+/// reader's script, the only one that runs.
 /// Unchecked Sendable: the providers are read and written under `lock`; the prefix is constant.
 public final class BookResources: @unchecked Sendable {
     public typealias Provider = @Sendable (_ path: String) throws -> WebResponse
@@ -30,7 +31,12 @@ public final class BookResources: @unchecked Sendable {
             let path = request.parameters["path"] ?? ""
             guard let provider = lock.withLock({ providers[name] }) else { throw WebError(404, "No books are served under \(name)") }
             guard !path.split(separator: "/").contains("..") else { throw WebError(404, "No such resource") }
-            return try provider(path)
+            var response = try provider(path)
+            if case .bytes(let data) = response.body {
+                let type = response.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
+                response.body = .bytes(BookOrigins.withReaderScript(data, type: type, nonce: SecurityHeaders.launchNonce))
+            }
+            return response
         }
     }
 }

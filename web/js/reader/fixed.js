@@ -2,12 +2,16 @@
 // two pages side by side as a spread when the window is wider than tall and the book allows spreads, the
 // first page (the cover) alone. Right-to-left books put the first page of a spread on the right.
 
-import { forwardInput } from './frame-input.js';
+// Each page is in a frame of the book's origin; the reader's script there (in-book.js) says the size the page
+// declares and passes on what the patron does (channel.js).
+
+import { FrameChannel } from './channel.js';
 
 export class FixedView {
-  constructor(viewport, handlers, manifest) {
+  constructor(viewport, handlers, manifest, sandbox) {
     this.viewport = viewport;
     this.handlers = handlers;
+    this.sandbox = sandbox;
     this.items = manifest.readingOrder;
     const presentation = manifest.metadata?.presentation ?? {};
     this.spreadRule = presentation.spread ?? 'auto';
@@ -42,33 +46,31 @@ export class FixedView {
     const pages = await Promise.all(shown.map((i) => this.load(i)));
     // The spread changes only once its pages are there, so what it reports is always what is drawn.
     this.index = index;
+    for (const page of this.frames) page.channel.detach();
     this.viewport.replaceChildren(...(this.rtl ? [...pages].reverse() : pages).map((p) => p.box));
     this.frames = pages;
     this.fit();
     if (hadFocus) pages[0].frame.focus();
   }
 
-  load(index) {
-    return new Promise((resolve) => {
-      const box = document.createElement('div');
-      box.className = 'page';
-      const frame = document.createElement('iframe');
-      frame.setAttribute('sandbox', 'allow-same-origin');
-      frame.setAttribute('title', `Page ${index + 1}`);
-      frame.setAttribute('scrolling', 'no');
-      frame.addEventListener('load', () => {
-        const doc = frame.contentDocument;
-        const size = declaredSize(doc);
-        this.listen(doc);
-        resolve({ box, frame, index, ...size });
-      }, { once: true });
-      frame.src = this.urlOf(this.items[index].href);
-      box.append(frame);
-      // Loaded off screen first so its size can be read before it is drawn.
-      box.style.position = 'absolute';
-      box.style.visibility = 'hidden';
-      this.viewport.append(box);
-    });
+  async load(index) {
+    const box = document.createElement('div');
+    box.className = 'page';
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', this.sandbox);
+    frame.setAttribute('title', `Page ${index + 1}`);
+    frame.setAttribute('scrolling', 'no');
+    const channel = new FrameChannel(frame, this.handlers);
+    frame.src = this.urlOf(this.items[index].href);
+    box.append(frame);
+    // Loaded off screen first so its size can be read before it is drawn.
+    box.style.position = 'absolute';
+    box.style.visibility = 'hidden';
+    this.viewport.append(box);
+    channel.attach();
+    await channel.ready;
+    const size = channel.size ?? { width: 1200, height: 1600 };
+    return { box, frame, channel, index, width: Number(size.width) || 1200, height: Number(size.height) || 1600 };
   }
 
   fit() {
@@ -104,28 +106,14 @@ export class FixedView {
 
   get href() { return this.items[this.shown[0]].href; }
   get progression() { return 0; }
-  get selection() { return this.frames.map((p) => p.frame.contentWindow?.getSelection()?.toString() ?? '').join(' ').trim(); }
+  async selectionText() {
+    const answers = await Promise.all(this.frames.map((p) => p.channel.call('selection')));
+    return answers.map((a) => a?.result ?? '').join(' ').trim();
+  }
 
-  listen(doc) { forwardInput(doc, this.handlers); }
+  clearHighlight() {}
+
+  prefetch(urls) { this.frames[0]?.channel.call('prefetch', { urls }); }
 
   focus() { this.frames[0]?.frame.focus(); }
-}
-
-// The page size a fixed-layout document declares: the viewport meta of XHTML, the size or viewBox of SVG.
-function declaredSize(doc) {
-  const meta = doc.querySelector('meta[name=viewport]');
-  if (meta) {
-    const values = Object.fromEntries(meta.content.split(/[,;]/).map((part) => part.split('=').map((s) => s.trim().toLowerCase())));
-    const width = parseFloat(values.width), height = parseFloat(values.height);
-    if (width > 0 && height > 0) return { width, height };
-  }
-  const root = doc.documentElement;
-  if (root?.localName === 'svg') {
-    const box = root.viewBox?.baseVal;
-    const width = parseFloat(root.getAttribute('width')) || box?.width, height = parseFloat(root.getAttribute('height')) || box?.height;
-    if (width > 0 && height > 0) return { width, height };
-  }
-  const image = doc.querySelector('img');
-  if (image?.naturalWidth) return { width: image.naturalWidth, height: image.naturalHeight };
-  return { width: root?.scrollWidth || 1200, height: root?.scrollHeight || 1600 };
 }

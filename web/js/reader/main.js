@@ -49,7 +49,13 @@ class Reader {
       swipe: (direction) => ((direction === 'left') !== this.rtl ? this.next() : this.previous()),
       doubleTap: () => this.next(),
     };
-    this.view = this.fixed ? new FixedView($('viewport'), handlers, this.manifest) : new ReflowableView($('viewport'), handlers);
+    // A book's own origin (another than the app's): its pages may keep their storage and, if allowed, run their
+    // scripts; from the app's own host (--listen) they are opaque and run the reader's script alone.
+    const sandbox = new URL(this.base, location.href).origin === location.origin ? 'allow-scripts' : 'allow-scripts allow-same-origin allow-forms';
+    this.view = this.fixed ? new FixedView($('viewport'), handlers, this.manifest, sandbox) : new ReflowableView($('viewport'), handlers, sandbox);
+    this.view.fragmentsOf = (href) => (this.toc?.entries ?? []).map((e) => e.href.split('#')).filter(([h, f]) => h === href && f).map(([, f]) => f);
+    this.scripts = data.scripts ?? { possible: false, allowed: false };
+    await this.askAboutScripts();
     const locator = data.place.locator ?? {};
     await this.goTo({ href: locator.href ?? this.items[0]?.href, progression: locator.locations?.progression ?? 0 }, { quiet: true, save: false, page: data.place.page });
     // The benchmark (bench/reader) reads this mark: the first page of the book is drawn at the next frame.
@@ -95,8 +101,7 @@ class Reader {
     if (this.fixed) {
       await this.view.open((href) => this.resourceURL(href), index);
     } else if (this.view.href === this.items[index].href && !options.reload) {
-      this.view.clearHighlight();
-      this.view.go(place);
+      await this.view.go(place);
     } else {
       await this.view.open(this.resourceURL(this.items[index].href), this.items[index].href, this.settings.effective, this.language, place);
     }
@@ -109,12 +114,8 @@ class Reader {
   prefetch() {
     const shown = this.fixed ? this.view.shown : [this.indexOf(this.view.href)];
     const wanted = [shown[shown.length - 1] + 1, shown[shown.length - 1] + 2, shown[0] - 1].filter((i) => i >= 0 && i < this.items.length);
-    const next = () => {
-      const index = wanted.shift();
-      if (index === undefined) return;
-      fetch(this.resourceURL(this.items[index].href), { priority: 'low' }).then((r) => r.arrayBuffer()).catch(() => {}).finally(next);
-    };
-    (window.requestIdleCallback ?? setTimeout)(next);
+    const urls = wanted.map((index) => this.resourceURL(this.items[index].href));
+    (window.requestIdleCallback ?? setTimeout)(() => this.view.prefetch(urls));
   }
 
   goToPage(page) {
@@ -179,8 +180,8 @@ class Reader {
   reached(entry) {
     const [href, fragment] = entry.href.split('#');
     if (!fragment || this.fixed || href !== this.view.href) return true;
-    const range = this.view.rangeOfFragment(fragment);
-    return !range || this.view.scrolled || this.view.pageOfRange(range) <= this.view.page;
+    const page = this.view.pageOfFragment(fragment);
+    return page === undefined || this.view.scrolled || page <= this.view.page;
   }
 
   // The place goes to the host a moment after the last turn, so quick turns make one write.
@@ -227,17 +228,17 @@ class Reader {
     try {
       // The page follows at once (change() takes the values before it waits); the host's answer comes after.
       const save = this.settings.change(values);
-      this.applySettings();
+      await this.applySettings();
       await save;
     } catch (error) {
       alertNow(`The setting could not be saved: ${error.message}`);
     }
   }
 
-  applySettings() {
+  async applySettings() {
     this.applyChrome();
-    if (!this.fixed) this.view.relayout(this.settings.effective);
     this.fillDisplay();
+    if (!this.fixed) await this.view.relayout(this.settings.effective);
     this.updateStatus({ quiet: true });
   }
 
@@ -250,7 +251,48 @@ class Reader {
     $('brightness').value = String(s.brightness);
     $('brightness-value').value = `${s.brightness}%`;
     $('line-spacing').value = s.lineSpacing;
+    $('scripts-allowed').checked = readScripts(this.bookID) === true;
     $('margins').value = String(s.margins);
+  }
+
+  // --- the book's own scripts ----------------------------------------------------------------------------
+
+  // A book that declares scripted pages asks once whether it may run them; until the answer its pages show with
+  // their scripts off. The answer is kept (this origin's storage) and told to the server at each opening, which
+  // lets the scripts of the declared pages run in the book's own origin. The Display panel changes it.
+  get scripted() { return this.items.some((item) => [].concat(item.properties?.contains ?? []).includes('js')); }
+
+  async askAboutScripts() {
+    $('scripts-setting').hidden = !(this.scripted && this.scripts.possible);
+    if (!this.scripted || !this.scripts.possible) return;
+    const answer = readScripts(this.bookID);
+    if (answer !== null) return this.tellScripts(answer);
+    $('scripts-ask').hidden = false;
+    const answered = (allowed) => {
+      $('scripts-ask').hidden = true;
+      this.changeScripts(allowed);
+    };
+    $('scripts-allow').addEventListener('click', () => answered(true), { once: true });
+    $('scripts-deny').addEventListener('click', () => answered(false), { once: true });
+  }
+
+  async tellScripts(allowed) {
+    if (allowed === this.scripts.allowed) return;
+    try {
+      await api.post('/api/reader/scripts', { book: this.bookID, allowed });
+      this.scripts.allowed = allowed;
+    } catch (error) {
+      alertNow(`The book's interactive content could not be ${allowed ? 'allowed' : 'turned off'}: ${error.message}`);
+    }
+  }
+
+  async changeScripts(allowed) {
+    writeScripts(this.bookID, allowed);
+    const changed = allowed !== this.scripts.allowed;
+    await this.tellScripts(allowed);
+    if (!changed) return announce(allowed ? "This book's interactive content runs." : "This book's interactive content stays off.");
+    await this.goTo({ href: this.view.href, progression: this.view.progression }, { reload: true, quiet: true, save: false });
+    announce(allowed ? "This book's interactive content runs." : "This book's interactive content is off.");
   }
 
   // --- bookmarks ----------------------------------------------------------------------------------------
@@ -355,7 +397,7 @@ class Reader {
 
   async share() {
     try {
-      const selected = this.view.selection;
+      const selected = await this.view.selectionText();
       const body = { book: this.bookID };
       if (selected) body.locator = { href: this.view.href, type: 'application/xhtml+xml', locations: { progression: this.view.progression }, text: { highlight: selected.slice(0, 300) } };
       else body.page = this.page;
@@ -438,6 +480,7 @@ class Reader {
     $('brightness').addEventListener('input', () => this.changeSettings({ brightness: Number($('brightness').value) }));
     $('line-spacing').addEventListener('change', () => this.changeSettings({ lineSpacing: $('line-spacing').value }));
     $('margins').addEventListener('change', () => this.changeSettings({ margins: Number($('margins').value) }));
+    $('scripts-allowed').addEventListener('change', () => this.changeScripts($('scripts-allowed').checked));
     $('settings-everywhere').addEventListener('click', async () => {
       try { await this.settings.useEverywhere(); this.applySettings(); announce('These settings are now the ones of every book.'); } catch (error) { alertNow(error.message); }
     });
@@ -457,7 +500,7 @@ class Reader {
     let resizeTimer;
     window.addEventListener('resize', () => {
       clearTimeout(resizeTimer);
-      resizeTimer = setTimeout(() => { this.view.relayout(); this.updateStatus({ quiet: true, save: false }); }, 150);
+      resizeTimer = setTimeout(async () => { await this.view.relayout(); this.updateStatus({ quiet: true, save: false }); }, 150);
     });
   }
 }
@@ -484,6 +527,15 @@ function cannotOpen(title, words) {
   const way = h('a', { href: $('back').href }, $('back-label').textContent);
   $('viewport').replaceChildren(h('p', { class: 'failure' }, words, ' ', way));
   alertNow(words);
+}
+
+// The patron's answer about a book's scripts: true, false, or null when not asked yet.
+function readScripts(bookID) {
+  try { return JSON.parse(localStorage.getItem(`shelf.reader.scripts.${bookID}`) ?? 'null'); } catch { return null; }
+}
+
+function writeScripts(bookID, allowed) {
+  try { localStorage.setItem(`shelf.reader.scripts.${bookID}`, JSON.stringify(allowed)); } catch { /* kept for this page only */ }
 }
 
 const bookID = new URLSearchParams(location.search).get('book');
