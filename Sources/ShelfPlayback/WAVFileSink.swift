@@ -29,7 +29,10 @@ public final class WAVFileSink: AudioSink {
         descriptor = opened
     }
 
-    private func header(dataSize: UInt64) -> Data {
+    private func header(dataSize: UInt64) -> Data { Self.header(rate: rate, channels: channels, dataSize: dataSize) }
+
+    /// A 16-bit PCM WAV header; a `dataSize` of 0xFFFFFFFF or more says "to the end of the file".
+    static func header(rate: Int, channels: Int, dataSize: UInt64) -> Data {
         var d = Data()
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
         func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }

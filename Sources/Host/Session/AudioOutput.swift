@@ -20,6 +20,9 @@ public final class AudioOutput: @unchecked Sendable {
     /// Raw signed 16-bit little-endian PCM on standard output, as fast as the reader takes it.
     public static func rawPCM() -> AudioOutput { AudioOutput(RawPCMSink()) }
 
+    /// A 16-bit WAV stream on standard output (`--out -`), as fast as the reader takes it.
+    public static func wavOnStandardOutput() -> AudioOutput { AudioOutput(RawPCMSink(wav: true)) }
+
     /// Nowhere, as fast as possible (for tests and measurements).
     public static func nothing() -> AudioOutput { AudioOutput(NullSink()) }
 

@@ -5,13 +5,17 @@ import Host
 /// Audiobook commands (play, listen, fetch, downloads); registered in main.swift.
 let audioCommands: [Command] = [playCommand, listenCommand, fetchCommand, downloadsCommand]
 
-/// Where the sound goes: --null, --raw, --out FILE.wav, else the sound device.
+/// Where the sound goes: --null, --raw, --out FILE.wav (`-`: standard output, as a command line means it), else the
+/// sound device.
 func audioOutput(_ args: Arguments) -> AudioOutput {
     if args.has("--null") { return .nothing() }
     if args.has("--raw") { return .rawPCM() }
-    if let out = args.value("--out") { return .wavFile(out) }
+    if let out = args.value("--out") { return out == "-" ? .wavOnStandardOutput() : .wavFile(out) }
     return .device()
 }
+
+/// Whether the sound goes to standard output, which then carries nothing else.
+func soundOnStandardOutput(_ args: Arguments) -> Bool { args.has("--raw") || args.value("--out") == "-" }
 
 /// Where to start: --from, --chapter, else the saved position (unless the book was finished).
 func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> ListeningSession.Start {
@@ -83,7 +87,8 @@ let playCommand = Command(
       --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept
       --sleep MIN      stop after MIN minutes of listening, or "chapter" for the end of this chapter
       --volume PCT     the book's own volume, 0 to 200 percent
-      --out FILE.wav   write a WAV file (16-bit) instead of playing on the sound device
+      --out FILE.wav   write a WAV file (16-bit) instead of playing on the sound device;
+                       --out - writes it on standard output
       --raw            raw signed 16-bit little-endian PCM on stdout
       --null           play into nothing (as fast as possible; for tests)
     File and null outputs run as fast as the machine allows. A URL is an audiobook manifest:
@@ -96,7 +101,7 @@ let playCommand = Command(
     positionals: 1...1
 ) { args, context in
     let (session, started, output) = try startPlayback(args, context)
-    let toStdout = args.has("--raw")
+    let toStdout = soundOnStandardOutput(args)
     let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(session: session) : nil
     session.onEvent = { event in
         switch event {

@@ -30,6 +30,10 @@ let listenCommand = Command(
 ) { args, context in
     var options = ListeningOptions()
     options.stopWhenPaused = false
+    if args.value("--out") == "-" {
+        throw ShelfError(.usage, "`shelf listen` says what it does on standard output, so its sound cannot go there",
+                         hint: "Name a file (--out FILE.wav), or use `shelf play BOOK --out -`.")
+    }
     if let step = args.value("--step") {
         guard let s = Double(step), s >= 1, s <= 3600 else { throw ShelfError(.usage, "--step takes seconds from 1 to 3600") }
         options.skipStep = s
