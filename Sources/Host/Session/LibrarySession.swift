@@ -43,6 +43,12 @@ public final class LibrarySession: @unchecked Sendable {
         (try? store.credential(for: account.id)) != nil
     }
 
+    /// Whether the library refused the stored sign-in at the last sync (until a sync or a sign-in gets in again).
+    public func isSignInRefused(_ account: AccountRecord) -> Bool {
+        // Unread, it is not said: the last sync's error (`syncError`) still tells what happened.
+        (try? database.signInRefused(accountID: account.id)) ?? false
+    }
+
     /// The library's sign-in ways and sign-up link, from its authentication document.
     func authenticator(for account: AccountRecord, http: HTTPClient = HTTPClient()) -> Authenticator {
         Authenticator(account: account, store: store, http: http)

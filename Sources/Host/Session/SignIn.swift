@@ -58,6 +58,8 @@ public struct SignIn: Sendable {
             }
             throw error
         }
+        // The library let the new sign-in in; a failure to clear the mark is cleared by the next sync.
+        try? library.database.setSignInRefused(false, accountID: account.id)
     }
 
     /// The address the patron opens in a browser for the library's web sign-in (with the redirect shelf

@@ -348,12 +348,17 @@ public final class Circulation {
                                                    pagesAccountID: client.accountID, changesAfter: mark) { loans, holds in
                 whileStoring(loans, holds, clock)
             }
+            // The library let this sign-in in: no longer refused (a failure to clear it is cleared at the next sync).
+            try? database.setSignInRefused(false, accountID: account.id)
             return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
                               holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)),
                               storedLoans: stored.loans)
         } catch let error as ShelfError {
             // The error itself is thrown to the patron; the stored copy only feeds `shelf accounts`.
             try? database.setSyncResult(accountID: account.id, error: error.message)
+            // A refused sign-in is said by `status` and `account list` until a sync gets in again (stored so that a
+            // failure to store it costs only those words, never the sync's own error).
+            if error.kind == .permission { try? database.setSignInRefused(true, accountID: account.id) }
             throw error
         }
     }

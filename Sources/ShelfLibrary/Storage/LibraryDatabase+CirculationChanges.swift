@@ -27,3 +27,14 @@ extension LibraryDatabase {
         try connection.execute("DELETE FROM circulation_changes WHERE account_id = ? AND seq <= ?", [accountID, mark])
     }
 }
+
+/// Whether the library refused the account's stored sign-in at the last sync (issue 32, item 6).
+extension LibraryDatabase {
+    public func setSignInRefused(_ refused: Bool, accountID: String) throws {
+        try setMeta("account.signInRefused.\(accountID)", refused ? "yes" : nil)
+    }
+
+    public func signInRefused(accountID: String) throws -> Bool {
+        try meta("account.signInRefused.\(accountID)") == "yes"
+    }
+}

@@ -34,7 +34,9 @@ let accountCommand = Command(
         for account in all {
             Output.line("\(account.id)\(account.isDefault ? " (in use)" : ""): \(account.title)")
             Output.line("  Catalog: \(account.catalog)")
-            Output.line("  \(account.signedIn ? "Signed in" : (account.signIn.isEmpty ? "No sign-in needed" : "Not signed in"))"
+            let state = account.signInRefused ? "Sign-in refused"
+                : (account.signedIn ? "Signed in" : (account.signIn.isEmpty ? "No sign-in needed" : "Not signed in"))
+            Output.line("  \(state)"
                         + (account.signIn.isEmpty ? "" : " (\(account.signIn.joined(separator: "; ")))"))
             if let signUp = account.signUp, !account.signedIn { Output.line("  Sign up for a library card: \(signUp)") }
         }

@@ -25,7 +25,7 @@ let statusCommand = Command(
     } else {
         Output.line("Accounts: \(accounts.count)")
         for account in accounts {
-            var facts = [account.signedIn ? "signed in" : "not signed in"]
+            var facts = [account.signInRefused ? "sign-in refused" : (account.signedIn ? "signed in" : "not signed in")]
             facts.append(account.syncedAt.map { "last synced \(localDayAndTime($0))" } ?? "never synced")
             if let error = account.syncError { facts.append("last sync failed: \(error)") }
             Output.line("  \(account.id): \(account.title)\n    " + facts.joined(separator: " · "))

@@ -70,7 +70,7 @@ function row(app, account, again) {
       h("h2", { id: `account-${account.id}`, tabindex: "-1" }, account.title),
       h("p", { class: "authors" }, account.catalog),
       h("p", {}, account.isDefault ? "Current library · " : "",
-        needsSignIn ? (account.signedIn ? "Signed in" : "Not signed in") : "No sign-in needed",
+        needsSignIn ? (account.signInRefused ? "Sign-in refused" : account.signedIn ? "Signed in" : "Not signed in") : "No sign-in needed",
         account.syncError ? ` · Last sync failed: ${account.syncError}` : ""),
       needsSignIn && !account.signedIn ? signIn : null,
       account.signUp ? h("p", {}, h("a", { href: account.signUp, rel: "noopener" }, "Sign up for a library card")) : null),

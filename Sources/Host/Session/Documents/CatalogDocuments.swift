@@ -195,6 +195,8 @@ public struct AccountJSON: Encodable, Sendable {
     public let shelf: String?
     public let isDefault: Bool
     public let signedIn: Bool
+    /// The library refused the stored sign-in at the last sync.
+    public let signInRefused: Bool
     public let signIn: [String]
     public let signUp: String?
     public let syncedAt: String?
@@ -208,6 +210,7 @@ public struct AccountJSON: Encodable, Sendable {
         shelf = account.shelfURL
         isDefault = account.id == defaultID
         signedIn = library.isSignedIn(account)
+        signInRefused = library.isSignInRefused(account)
         let document = library.authenticator(for: account).document
         signIn = document?.flows.map { $0.kind?.words ?? $0.type } ?? []
         signUp = document?.register?.href

@@ -54,6 +54,8 @@ public struct StatusJSON: Encodable, Sendable {
         public let id: String
         public let title: String
         public let signedIn: Bool
+        /// The library refused the stored sign-in at the last sync.
+        public let signInRefused: Bool
         public let synced: String?
         public let syncError: String?
         public let loans: Int
@@ -62,7 +64,7 @@ public struct StatusJSON: Encodable, Sendable {
         /// For the text output: when it last synced, as a date.
         public let syncedAt: Date?
 
-        private enum CodingKeys: String, CodingKey { case id, title, signedIn, synced, syncError, loans, holds, readyToBorrow }
+        private enum CodingKeys: String, CodingKey { case id, title, signedIn, signInRefused, synced, syncError, loans, holds, readyToBorrow }
     }
 
     public let accounts: [Account]
@@ -81,7 +83,7 @@ public struct StatusJSON: Encodable, Sendable {
         let unread = try database.notifications().filter(\.isUnread)
         accounts = try database.accounts().map { account in
             Account(id: account.id, title: account.title, signedIn: library.isSignedIn(account),
-                    synced: account.syncedAt.map(isoDate), syncError: account.syncError,
+                    signInRefused: library.isSignInRefused(account), synced: account.syncedAt.map(isoDate), syncError: account.syncError,
                     loans: loans.filter { $0.accountID == account.id }.count,
                     holds: holds.filter { $0.accountID == account.id }.count,
                     readyToBorrow: try database.readyHoldCount(accountID: account.id, at: now), syncedAt: account.syncedAt)
