@@ -3,8 +3,10 @@
  *     folder, the system's and the Swift runtime's libraries, the input's folder), write only beneath the write
  *     roots (the plugin's own data and cache folders). From ABI 4 no TCP bind or connect, from ABI 6 no signals to
  *     processes outside the sandbox and no abstract unix sockets. Raw system calls: glibc has no wrappers.
- *   - seccomp (libseccomp): socket() fails with EACCES, whatever the family; a connector reaches the network
- *     only through the host's HTTP service.
+ *   - seccomp (libseccomp), by allowlist (`allowed_calls`): every other system call fails with EPERM, among them
+ *     socket, socketpair, io_uring, fork and exec; a connector reaches the network only through the host's HTTP
+ *     service.
+ *   - a memory limit (RLIMIT_AS), and no core files.
  * Both need no_new_privs, set here, so no setuid program can be used to step outside. */
 #define _GNU_SOURCE
 #include "sandbox.h"
@@ -15,7 +17,10 @@
 #include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -109,19 +114,104 @@ static int allow_list(int ruleset, const char *list, uint64_t rights, uint64_t h
     return 0;
 }
 
-static int refuse_sockets(char *report, size_t size)
+/* The system calls a plugin may make: what the loader, the C library, the Swift runtime and a decoder need to
+ * read files, compute, make threads and wait. Anything else fails with EPERM: no socket, socketpair, connect or
+ * bind (the network is the host's HTTP service), no io_uring (whose requests no filter sees), no fork, vfork, exec,
+ * ptrace or namespaces (nothing outlives the child or steps outside it), no signal to another process. Calls on
+ * descriptors the child already has (the channel: send, recv) stay allowed. */
+static const int allowed_calls[] = {
+    SCMP_SYS(read), SCMP_SYS(write), SCMP_SYS(readv), SCMP_SYS(writev), SCMP_SYS(pread64), SCMP_SYS(pwrite64),
+    SCMP_SYS(preadv), SCMP_SYS(pwritev), SCMP_SYS(preadv2), SCMP_SYS(pwritev2), SCMP_SYS(lseek), SCMP_SYS(close),
+    SCMP_SYS(close_range), SCMP_SYS(dup), SCMP_SYS(dup2), SCMP_SYS(dup3), SCMP_SYS(fcntl), SCMP_SYS(flock),
+    SCMP_SYS(fsync), SCMP_SYS(fdatasync), SCMP_SYS(ftruncate), SCMP_SYS(truncate), SCMP_SYS(fallocate),
+    SCMP_SYS(fadvise64), SCMP_SYS(readahead), SCMP_SYS(sendfile), SCMP_SYS(copy_file_range),
+    SCMP_SYS(open), SCMP_SYS(openat), SCMP_SYS(openat2), SCMP_SYS(creat), SCMP_SYS(stat), SCMP_SYS(fstat),
+    SCMP_SYS(lstat), SCMP_SYS(newfstatat), SCMP_SYS(statx), SCMP_SYS(statfs), SCMP_SYS(fstatfs), SCMP_SYS(access),
+    SCMP_SYS(faccessat), SCMP_SYS(faccessat2), SCMP_SYS(readlink), SCMP_SYS(readlinkat), SCMP_SYS(getdents64),
+    SCMP_SYS(getcwd), SCMP_SYS(chdir), SCMP_SYS(fchdir), SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(rmdir),
+    SCMP_SYS(unlink), SCMP_SYS(unlinkat), SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2),
+    SCMP_SYS(fchmod), SCMP_SYS(fchmodat), SCMP_SYS(chmod), SCMP_SYS(utimensat), SCMP_SYS(umask),
+    SCMP_SYS(getxattr), SCMP_SYS(lgetxattr), SCMP_SYS(fgetxattr), SCMP_SYS(pipe), SCMP_SYS(pipe2),
+    SCMP_SYS(mmap), SCMP_SYS(munmap), SCMP_SYS(mprotect), SCMP_SYS(mremap), SCMP_SYS(madvise), SCMP_SYS(brk),
+    SCMP_SYS(msync), SCMP_SYS(mincore), SCMP_SYS(membarrier), SCMP_SYS(memfd_create),
+    SCMP_SYS(futex), SCMP_SYS(futex_waitv), SCMP_SYS(set_robust_list), SCMP_SYS(get_robust_list), SCMP_SYS(rseq),
+    SCMP_SYS(set_tid_address), SCMP_SYS(arch_prctl), SCMP_SYS(exit), SCMP_SYS(exit_group), SCMP_SYS(restart_syscall),
+    SCMP_SYS(rt_sigaction), SCMP_SYS(rt_sigprocmask), SCMP_SYS(rt_sigreturn), SCMP_SYS(rt_sigtimedwait),
+    SCMP_SYS(rt_sigpending), SCMP_SYS(rt_sigsuspend), SCMP_SYS(sigaltstack),
+    SCMP_SYS(getpid), SCMP_SYS(getppid), SCMP_SYS(gettid), SCMP_SYS(getuid), SCMP_SYS(geteuid), SCMP_SYS(getgid),
+    SCMP_SYS(getegid), SCMP_SYS(getresuid), SCMP_SYS(getresgid), SCMP_SYS(getgroups), SCMP_SYS(getpgrp),
+    SCMP_SYS(getpgid), SCMP_SYS(getsid), SCMP_SYS(getpriority), SCMP_SYS(capget), SCMP_SYS(uname), SCMP_SYS(sysinfo),
+    SCMP_SYS(getrusage), SCMP_SYS(times), SCMP_SYS(getcpu), SCMP_SYS(getrandom),
+    SCMP_SYS(sched_yield), SCMP_SYS(sched_getaffinity), SCMP_SYS(sched_getparam), SCMP_SYS(sched_getscheduler),
+    SCMP_SYS(sched_get_priority_max), SCMP_SYS(sched_get_priority_min),
+    SCMP_SYS(clock_gettime), SCMP_SYS(clock_getres), SCMP_SYS(clock_nanosleep), SCMP_SYS(nanosleep),
+    SCMP_SYS(gettimeofday), SCMP_SYS(time), SCMP_SYS(getitimer), SCMP_SYS(setitimer), SCMP_SYS(alarm),
+    SCMP_SYS(poll), SCMP_SYS(ppoll), SCMP_SYS(select), SCMP_SYS(pselect6), SCMP_SYS(epoll_create),
+    SCMP_SYS(epoll_create1), SCMP_SYS(epoll_ctl), SCMP_SYS(epoll_wait), SCMP_SYS(epoll_pwait), SCMP_SYS(epoll_pwait2),
+    SCMP_SYS(eventfd), SCMP_SYS(eventfd2), SCMP_SYS(timerfd_create), SCMP_SYS(timerfd_settime),
+    SCMP_SYS(timerfd_gettime), SCMP_SYS(signalfd4),
+    /* The channel, a socket the child was given: used, never made. */
+    SCMP_SYS(sendto), SCMP_SYS(recvfrom), SCMP_SYS(sendmsg), SCMP_SYS(recvmsg), SCMP_SYS(shutdown),
+    SCMP_SYS(getsockopt), SCMP_SYS(getsockname), SCMP_SYS(getpeername),
+    /* Only ever narrower: a plugin may confine itself further. */
+    SCMP_SYS(seccomp), SCMP_SYS(landlock_create_ruleset), SCMP_SYS(landlock_add_rule), SCMP_SYS(landlock_restrict_self),
+};
+
+/* prctl options a library uses on itself (thread names, named mappings, reading its own state). */
+static const long allowed_prctl[] = { PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPABLE, PR_CAPBSET_READ, PR_GET_NO_NEW_PRIVS,
+                                      0x53564d41 /* PR_SET_VMA */ };
+/* ioctl requests of a file descriptor on itself: is it a terminal, how much is waiting, blocking, close-on-exec. */
+static const unsigned long allowed_ioctl[] = { TCGETS, FIONREAD, FIONBIO, FIOCLEX, FIONCLEX };
+
+static int allow_calls(char *report, size_t size)
 {
-    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ALLOW);
-    int rc;
+    scmp_filter_ctx filter = seccomp_init(SCMP_ACT_ERRNO(EPERM));
+    pid_t self = getpid();
+    size_t i;
+    int rc = 0;
     if (filter == NULL) { snprintf(report, size, "seccomp_init failed"); return -1; }
-    rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 0);
+    for (i = 0; rc == 0 && i < sizeof allowed_calls / sizeof allowed_calls[0]; i++) {
+        rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, allowed_calls[i], 0);
+    }
+    /* Threads, not processes: glibc makes threads with clone3 when it can and with clone otherwise, and clone3's
+     * flags lie in memory no filter reads; so clone3 answers "not here" and clone is allowed with CLONE_THREAD. */
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD));
+    /* Signals to itself only (abort, raise, a thread of its own). */
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)self));
+    /* Its own limits may be read, or lowered (the hard limits shelf set cannot be raised). */
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_EQ, 0));
+    if (rc == 0) rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(getrlimit), 0);
+    for (i = 0; rc == 0 && i < sizeof allowed_prctl / sizeof allowed_prctl[0]; i++) {
+        rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(prctl), 1, SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)allowed_prctl[i]));
+    }
+    for (i = 0; rc == 0 && i < sizeof allowed_ioctl / sizeof allowed_ioctl[0]; i++) {
+        rc = seccomp_rule_add(filter, SCMP_ACT_ALLOW, SCMP_SYS(ioctl), 1, SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL, allowed_ioctl[i]));
+    }
     if (rc == 0) rc = seccomp_load(filter);
     seccomp_release(filter);
     if (rc != 0) { snprintf(report, size, "the seccomp filter could not be loaded (%s)", strerror(-rc)); return -1; }
     return 0;
 }
 
-int confine(const char *read_roots, const char *write_roots, char *report, size_t size)
+/* The memory limit: the address space a plugin may map, in bytes (0: none). An allocation past it fails (malloc
+ * returns NULL), which a plugin can answer as SHELF_E_NO_MEMORY; the machine's memory is never at stake. */
+static int limit_memory(uint64_t bytes, char *report, size_t size)
+{
+    struct rlimit limit;
+    limit.rlim_cur = limit.rlim_max = bytes ? (rlim_t)bytes : RLIM_INFINITY;
+    if (bytes && setrlimit(RLIMIT_AS, &limit) != 0) {
+        snprintf(report, size, "the memory limit could not be set (%s)", strerror(errno));
+        return -1;
+    }
+    /* No core file of a plugin's memory (it may hold what shelf passed it). */
+    limit.rlim_cur = limit.rlim_max = 0;
+    setrlimit(RLIMIT_CORE, &limit);
+    return 0;
+}
+
+int confine(const char *read_roots, const char *write_roots, uint64_t memory, char *report, size_t size)
 {
     struct ruleset_attr attr;
     size_t attr_size;
@@ -131,11 +221,12 @@ int confine(const char *read_roots, const char *write_roots, char *report, size_
         snprintf(report, size, "no_new_privs could not be set (%s)", strerror(errno));
         return -1;
     }
+    if (limit_memory(memory, report, size) != 0) return -1;
     abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
     if (abi < 1) {
         int why = errno;
-        if (refuse_sockets(report, size) != 0) return -1;
-        snprintf(report, size, "this kernel has no Landlock (%s): the plugin may read any file shelf may; socket() is refused",
+        if (allow_calls(report, size) != 0) return -1;
+        snprintf(report, size, "this kernel has no Landlock (%s): the plugin may read any file shelf may; its system calls are filtered",
                  why == EOPNOTSUPP ? "disabled at boot" : strerror(why));
         return 1;
     }
@@ -168,7 +259,7 @@ int confine(const char *read_roots, const char *write_roots, char *report, size_
         return -1;
     }
     close(ruleset);
-    if (refuse_sockets(report, size) != 0) return -1;
-    snprintf(report, size, "confined: Landlock ABI %d, socket() refused", abi);
+    if (allow_calls(report, size) != 0) return -1;
+    snprintf(report, size, "confined: Landlock ABI %d, system calls filtered", abi);
     return 0;
 }

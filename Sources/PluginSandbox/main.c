@@ -33,7 +33,7 @@ static int refuse_load(const char *why)
     return reply(SHELF_E_BAD_DATA, &err, 0, NULL, NULL);
 }
 
-/* LOAD: [plugin path, read roots, write roots, confine (int)] -> [numbers: struct_size, abi major, abi minor,
+/* LOAD: [plugin path, read roots, write roots, confine (int), memory limit in bytes (int, 0: none)] -> [numbers: struct_size, abi major, abi minor,
  * flags; id, name, version, license, vendor, url, description; media types, extensions, services (each a
  * '\n'-separated list); offered extensions ("id size\n"); confinement report]. */
 static const shelf_plugin_descriptor *load(const shelf_message *m)
@@ -45,14 +45,14 @@ static const shelf_plugin_descriptor *load(const shelf_message *m)
     void *library;
     if (path == NULL) { refuse_load("no plugin path"); return NULL; }
     if (shelf_message_int(m, 3) != 0) {
-        /* The plugin's own libraries, where its run path says, are part of the plugin: readable too. */
+        /* The libraries the plugin links from its run path are part of it: readable too, each file alone. */
         static char reads[65536];
         const char *roots = shelf_message_string(m, 1);
         size_t used;
         snprintf(reads, sizeof reads, "%s\n", roots ? roots : "");
         used = strlen(reads);
-        runpath_folders(path, reads + used, sizeof reads - used);
-        if (confine(reads, shelf_message_string(m, 2), report, sizeof report) < 0) {
+        plugin_libraries(path, reads + used, sizeof reads - used);
+        if (confine(reads, shelf_message_string(m, 2), (uint64_t)shelf_message_int(m, 4), report, sizeof report) < 0) {
             char why[600];
             snprintf(why, sizeof why, "could not confine the plugin's process: %s", report);
             refuse_load(why);

@@ -29,12 +29,14 @@ const shelf_host *host_services(const char *data_dir, const char *cache_dir, con
 /* Clears the cancellation of the call before a new one starts. */
 void host_services_new_call(void);
 
-/* The folders the plugin's DT_RUNPATH (or DT_RPATH) names for its own libraries, each followed by '\n'. */
-void runpath_folders(const char *plugin, char *out, size_t size);
+/* The libraries the plugin links from the folders of its run path, resolved by shelf (libraries.c): each file's
+ * real path followed by '\n'. The folders themselves are never made readable. */
+void plugin_libraries(const char *plugin, char *out, size_t size);
 
-/* Landlock (reading only `read_roots`, writing only `write_roots`, each a '\n'-separated list of paths) and a
- * seccomp filter refusing socket(). Writes what was applied, or why not, to `report` (one line). Returns 0 when the
- * process is confined, 1 when the kernel lacks Landlock (the child then runs unconfined), -1 on a failure. */
-int confine(const char *read_roots, const char *write_roots, char *report, size_t report_size);
+/* Landlock (reading only `read_roots`, writing only `write_roots`, each a '\n'-separated list of paths), a seccomp
+ * filter by allowlist and a memory limit of `memory` bytes (0: none). Writes what was applied, or why not, to
+ * `report` (one line). Returns 0 when the process is confined, 1 when the kernel lacks Landlock (the child then reads
+ * as shelf may, its calls still filtered), -1 on a failure. */
+int confine(const char *read_roots, const char *write_roots, uint64_t memory, char *report, size_t report_size);
 
 #endif
