@@ -19,6 +19,8 @@ final class PluginChild {
         case crashed(signal: Int32)
         case exited(status: Int32)
         case hung(seconds: Int)
+        case overran(seconds: Int)
+        case cancelled
         case broken(String)
 
         /// The verb phrase of the one line: "crashed (signal 11, SIGSEGV)".
@@ -27,6 +29,9 @@ final class PluginChild {
             case .crashed(let signal): return "crashed (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? ""))"
             case .exited(let status): return "exited (status \(status))"
             case .hung(let seconds): return "hung (no answer within \(seconds) s; stopped)"
+            case .overran(let seconds):
+                return "ran longer than \(seconds) s, the limit of one call (SHELF_PLUGIN_CALL_LIMIT); stopped"
+            case .cancelled: return "went on after it was cancelled (stopped)"
             case .broken(let why): return "broke its channel to shelf (\(why))"
             }
         }
@@ -54,8 +59,8 @@ final class PluginChild {
     }
 
     /// Starts the sandbox executable with the channel as its descriptor 3 and /dev/null for its standard streams
-    /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's). The child gets `environment`
-    /// (the `Shelf`'s), with the runtime's folders added to LD_LIBRARY_PATH.
+    /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's). The child gets a clean
+    /// environment (`childEnvironment`), never the `Shelf`'s own.
     static func start(executable: String, environment given: [String: String]) throws -> PluginChild {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
@@ -77,13 +82,7 @@ final class PluginChild {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, childEnd, SHELF_CHANNEL_CHILD_FD)
-        var environment = given
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        // A plugin written in Swift names its runtime without a path (shelf had it loaded already): the child,
-        // written in C, finds it where shelf's own is.
-        environment["LD_LIBRARY_PATH"] = (SandboxExecutable.runtimeFolders + [environment["LD_LIBRARY_PATH"]].compactMap { $0 })
-            .filter { !$0.isEmpty }.joined(separator: ":")
-        let environ = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let environ = childEnvironment(given).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environ.forEach { free($0) } }
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { argv.forEach { free($0) } }
@@ -97,28 +96,43 @@ final class PluginChild {
         return PluginChild(pid: pid, fd: fds[0])
     }
 
+    /// What a plugin's process finds in its environment: the locale and time zone, a plain PATH, and where the
+    /// libraries are; nothing else of shelf's (a password given to `shelf serve` in its environment reached every
+    /// plugin). The plugin's folders come through its `shelf_host`, as plugin.h documents.
+    static func childEnvironment(_ given: [String: String]) -> [String: String] {
+        var environment = given.filter { key, _ in key == "LANG" || key == "LANGUAGE" || key.hasPrefix("LC_") || key == "TZ" }
+        environment["PATH"] = "/usr/bin:/bin"
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        // A plugin written in Swift names its runtime without a path (shelf had it loaded already): the child,
+        // written in C, finds it where shelf's own is.
+        environment["LD_LIBRARY_PATH"] = (SandboxExecutable.runtimeFolders + [given["LD_LIBRARY_PATH"]].compactMap { $0 })
+            .filter { !$0.isEmpty }.joined(separator: ":")
+        if environment["LANG"] == nil, environment["LC_ALL"] == nil { environment["LANG"] = "C.UTF-8" }
+        return environment
+    }
+
     /// Sends a request and waits for its reply, answering the child's own requests meanwhile. `deadline` is how
-    /// long the child may stay silent (a log line, progress or a service request counts as an answer).
-    func call(_ op: shelf_channel_op, _ fields: [ChannelField], deadline: TimeInterval, services: ServiceAnswerer) throws -> ChannelMessage {
+    /// long the child may stay silent (a log line, progress or a service request counts as an answer), `limit` how
+    /// long the whole call may take. A cancellation (Ctrl-C, or the call's own) is passed on at once, however busy
+    /// the child is; a child that has not answered `cancelGrace` later is stopped.
+    func call(_ op: shelf_channel_op, _ fields: [ChannelField], deadline: TimeInterval, limit: TimeInterval,
+              services: ServiceAnswerer) throws -> ChannelMessage {
         if let end { throw end }
         guard ChannelField.send(fd, op.rawValue, fields) else { throw ended() }
-        var cancelSent = false
-        var lastHeard = DispatchTime.now()
+        let started = DispatchTime.now()
+        var cancelSent: DispatchTime?
+        var lastHeard = started
+        func seconds(since time: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - time.uptimeNanoseconds) / 1e9 }
         while true {
-            let ready = shelf_channel_wait(fd, 100)
-            if ready == 0 {
-                if !cancelSent, CallCancellation.isCurrentCallCancelled {
-                    cancelSent = ChannelField.send(fd, UInt32(SHELF_OP_CANCEL.rawValue), [])
-                }
-                let silent = Double(DispatchTime.now().uptimeNanoseconds - lastHeard.uptimeNanoseconds) / 1e9
-                if silent >= deadline {
-                    kill(pid, SIGKILL)
-                    reap(waitingUpTo: 5)
-                    end = .hung(seconds: Int(deadline.rounded()))
-                    throw end!
-                }
-                continue
+            if cancelSent == nil, CallCancellation.isCurrentCallCancelled {
+                guard ChannelField.send(fd, UInt32(SHELF_OP_CANCEL.rawValue), []) else { throw ended() }
+                cancelSent = DispatchTime.now()
             }
+            if let cancelSent, seconds(since: cancelSent) >= Self.cancelGrace { throw stop(as: .cancelled) }
+            if seconds(since: started) >= limit { throw stop(as: .overran(seconds: Int(limit.rounded()))) }
+            if seconds(since: lastHeard) >= deadline { throw stop(as: .hung(seconds: Int(deadline.rounded()))) }
+            let ready = shelf_channel_wait(fd, 50)
+            if ready == 0 { continue }
             var raw = shelf_message()
             guard ready > 0, shelf_channel_receive(fd, &raw) == 0 else { throw ended() }
             let message = ChannelMessage(raw)
@@ -128,6 +142,17 @@ final class PluginChild {
                 guard ChannelField.send(fd, UInt32(SHELF_OP_REPLY.rawValue), answer) else { throw ended() }
             }
         }
+    }
+
+    /// How long a plugin has to stop once its call is cancelled (plugin.h: it polls is_cancelled in its loops).
+    static let cancelGrace: Double = 1
+
+    /// Kills the child for `why`, which is then how it ended.
+    private func stop(as why: End) -> End {
+        kill(pid, SIGKILL)
+        reap(waitingUpTo: 5)
+        end = why
+        return why
     }
 
     /// The channel closed or broke: the child is gone (or going); says how it ended.

@@ -8,13 +8,20 @@ import ShelfCore
 /// (comma-separated), or all of them with `all`:
 ///   SHELF_PLUGINS_OUT_OF_PROCESS=org.shelf.epub3,org.shelf.audiobook   (or `all`)
 ///   SHELF_PLUGINS_IN_PROCESS=org.example.fb2                            (or `all`)
-/// A plugin named in both runs out of process. Out of process, SHELF_PLUGIN_TIMEOUT (seconds, default 30) is how
-/// long a plugin may stay silent in one call before it is stopped, and SHELF_PLUGIN_CONFINEMENT=off runs the
-/// children without Landlock and seccomp (for finding out whether the sandbox is what breaks a plugin).
+/// A plugin named in both runs out of process. Out of process:
+///   SHELF_PLUGIN_TIMEOUT (seconds, default 30): how long a plugin may stay silent in one call before it is stopped;
+///   SHELF_PLUGIN_CALL_LIMIT (seconds, default 600): how long one call may take in all, however much progress the
+///     plugin reports;
+///   SHELF_PLUGIN_MEMORY (MiB, default 2048; 0: no limit): the memory a plugin's process may map;
+///   SHELF_PLUGIN_CONFINEMENT=off runs the children without Landlock, seccomp and the memory limit (for finding out
+///     whether the sandbox is what breaks a plugin).
 public struct PluginPlacement: Sendable {
     let outOfProcess: Set<String>
     let inProcess: Set<String>
     let deadline: TimeInterval
+    let callLimit: TimeInterval
+    /// Bytes; 0 for none.
+    let memoryLimit: UInt64
     let confined: Bool
     /// The environment these settings were read from (a `Shelf`'s): the children start with it.
     let environment: [String: String]
@@ -27,6 +34,8 @@ public struct PluginPlacement: Sendable {
         outOfProcess = ids("SHELF_PLUGINS_OUT_OF_PROCESS")
         inProcess = ids("SHELF_PLUGINS_IN_PROCESS")
         deadline = environment["SHELF_PLUGIN_TIMEOUT"].flatMap(Double.init).map { max($0, 0.1) } ?? 30
+        callLimit = environment["SHELF_PLUGIN_CALL_LIMIT"].flatMap(Double.init).map { max($0, 0.1) } ?? 600
+        memoryLimit = environment["SHELF_PLUGIN_MEMORY"].flatMap(UInt64.init).map { $0 << 20 } ?? (2048 << 20)
         confined = environment["SHELF_PLUGIN_CONFINEMENT"] != "off"
     }
 

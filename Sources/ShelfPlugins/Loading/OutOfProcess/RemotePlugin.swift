@@ -19,6 +19,8 @@ final class RemotePlugin: @unchecked Sendable {
     private(set) var id: String?
     /// How long a child may stay silent in one call, and whether it is confined (PluginPlacement).
     let deadline: TimeInterval
+    let callLimit: TimeInterval
+    let memoryLimit: UInt64
     let confined: Bool
     /// The environment its children start with (the `Shelf`'s), and which of the plugin's log lines are shown.
     let environment: [String: String]
@@ -36,6 +38,8 @@ final class RemotePlugin: @unchecked Sendable {
         self.path = path
         displayName = "the plugin \((path as NSString).lastPathComponent)"
         deadline = placement.deadline
+        callLimit = placement.callLimit
+        memoryLimit = placement.memoryLimit
         confined = placement.confined
         environment = placement.environment
         self.logFilter = logFilter
@@ -72,8 +76,9 @@ final class RemotePlugin: @unchecked Sendable {
         let answer: ChannelMessage
         do {
             answer = try child.call(SHELF_OP_LOAD, [.string(path), .string(reads.joined(separator: "\n")),
-                                                              .string(writeRoots.joined(separator: "\n")), .int(confined ? 1 : 0)],
-                                    deadline: deadline, services: { _ in nil })
+                                                              .string(writeRoots.joined(separator: "\n")), .int(confined ? 1 : 0),
+                                                              .int(Int64(clamping: memoryLimit))],
+                                    deadline: deadline, limit: callLimit, services: { _ in nil })
         } catch let end as PluginChild.End {
             throw LoadedPlugin.LoadFailure(path: path, reason: "\(end) while loading")
         }
@@ -196,7 +201,11 @@ final class RemotePlugin: @unchecked Sendable {
     func call(_ child: PluginChild, _ op: shelf_channel_op, _ fields: [ChannelField], what: @autoclosure () -> String) throws -> ChannelMessage {
         if let failure { throw RemoteCallFailure(line: failure) }
         do {
-            return try child.call(op, fields, deadline: deadline, services: { [self] request in ChildServices.answer(request, plugin: self) })
+            return try child.call(op, fields, deadline: deadline, limit: callLimit,
+                                  services: { [self] request in ChildServices.answer(request, plugin: self) })
+        } catch PluginChild.End.cancelled {
+            // Stopped because it did not stop when asked: the call is cancelled, the plugin not at fault.
+            throw CancelledCall()
         } catch let end as PluginChild.End {
             throw RemoteCallFailure(line: disable("\(displayName) \(end) in \(what()); it is disabled for this command"))
         }
@@ -209,6 +218,12 @@ final class RemotePlugin: @unchecked Sendable {
         children.removeAll()
         return failure!
     }
+}
+
+/// A call whose plugin went on after it was cancelled (Ctrl-C, or the caller's own cancellation), so its process was
+/// stopped: the call fails as cancelled.
+struct CancelledCall: Error, CustomStringConvertible {
+    var description: String { "cancelled" }
 }
 
 /// A call into an out-of-process plugin that could not be made: the one line to show.

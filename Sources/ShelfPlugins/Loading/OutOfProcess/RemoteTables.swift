@@ -74,6 +74,9 @@ enum RemoteTables {
                 fill(err, status: status, message: answer.string(1) ?? "", location: answer.string(2) ?? "")
             }
             return (status, answer)
+        } catch is CancelledCall {
+            if let err { fill(err, status: SHELF_E_CANCELLED, message: "cancelled", location: "") }
+            return (SHELF_E_CANCELLED, nil)
         } catch {
             if let err { fill(err, status: SHELF_E_INTERNAL, message: "\(error)", location: "") }
             return (SHELF_E_INTERNAL, nil)
