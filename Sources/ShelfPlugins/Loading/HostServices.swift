@@ -37,9 +37,16 @@ public enum HostServices {
     }
 
     /// A line from or about plugin `pluginID`, to `logSink` when `filter` (the SHELF_LOG of the `Shelf` that
-    /// loaded the plugin) shows it.
+    /// loaded the plugin) shows it: one line, made safe for a terminal, within the plugin's rate (PluginLogLimiter).
     static func log(_ pluginID: String, _ level: Int32, _ message: String, filter: PluginLogFilter) {
-        if filter.shows(level, from: pluginID) { logSink(pluginID, level, message) }
+        guard filter.shows(level, from: pluginID) else { return }
+        let (show, dropped) = PluginLogLimiter.admit(pluginID)
+        guard show else { return }
+        if dropped > 0 {
+            logSink(pluginID, SHELF_LOG_WARNING, "\(dropped) more line\(dropped == 1 ? "" : "s") of this plugin not shown "
+                    + "(more than \(Int(PluginLogLimiter.perSecond)) a second)")
+        }
+        logSink(pluginID, level, PluginLogLimiter.safe(message))
     }
 
     /// A warning from the host itself, said as a plugin's are (through `logSink`, as "shelf"): what the patron

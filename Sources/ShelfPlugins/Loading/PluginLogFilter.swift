@@ -1,5 +1,6 @@
 import Foundation
 import PluginAPI
+import Synchronization
 
 /// Which plugin log lines shelf shows: SHELF_LOG as plugin.h documents it, like GStreamer's GST_DEBUG. A comma-
 /// separated list of LEVEL (every plugin) and PLUGIN-ID:LEVEL (one plugin; a trailing '*' matches ids by prefix);
@@ -48,4 +49,57 @@ public struct PluginLogFilter: Equatable, Sendable {
 
     /// The filter SHELF_LOG sets in `environment`.
     public init(environment: [String: String]) { self.init(environment["SHELF_LOG"]) }
+}
+
+/// What of a plugin's log line reaches the terminal: one line, its control characters shown as escapes, so that no
+/// plugin can forge a line of shelf's own ("innocent\nshelf: error: your password expired") or move the cursor, clear
+/// the screen or retitle the window with escape sequences; and at most `burst` lines a plugin in a row, then
+/// `perSecond` a second, the rest counted and said in one line (a plugin logging in a loop cannot bury shelf's own).
+struct PluginLogLimiter: Sendable {
+    static let burst = 100.0
+    static let perSecond = 20.0
+
+    /// The line as shown: C0 and C1 controls, DEL, and the invisible characters that reorder or hide text, escaped.
+    static func safe(_ message: String) -> String {
+        var out = ""
+        out.reserveCapacity(message.utf8.count)
+        for scalar in message.unicodeScalars.prefix(4096) {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x00..<0x20, 0x7F..<0xA0, 0x200B...0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF:
+                out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private struct Bucket {
+        var tokens = PluginLogLimiter.burst
+        var last = DispatchTime.now()
+        var dropped = 0
+    }
+
+    private static let buckets = Mutex<[String: Bucket]>([:])
+
+    /// Whether the next line of `pluginID` is shown, and how many of its lines were held back before it.
+    static func admit(_ pluginID: String) -> (show: Bool, dropped: Int) {
+        buckets.withLock { all in
+            var b = all[pluginID] ?? Bucket()
+            let now = DispatchTime.now()
+            b.tokens = min(burst, b.tokens + Double(now.uptimeNanoseconds - b.last.uptimeNanoseconds) / 1e9 * perSecond)
+            b.last = now
+            defer { all[pluginID] = b }
+            guard b.tokens >= 1 else {
+                b.dropped += 1
+                return (false, 0)
+            }
+            b.tokens -= 1
+            let dropped = b.dropped
+            b.dropped = 0
+            return (true, dropped)
+        }
+    }
 }
