@@ -116,6 +116,55 @@ int shelf_channel_wait(int fd, int timeout_ms)
     }
 }
 
+int shelf_channel_send_fd(int fd, int passed)
+{
+    char byte = 'F';
+    char control[CMSG_SPACE(sizeof(int))];
+    struct iovec io = { &byte, 1 };
+    struct msghdr header;
+    struct cmsghdr *c;
+    memset(&header, 0, sizeof header);
+    memset(control, 0, sizeof control);
+    header.msg_iov = &io;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    c = CMSG_FIRSTHDR(&header);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(c), &passed, sizeof(int));
+    for (;;) {
+        ssize_t n = sendmsg(fd, &header, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        return n == 1 ? 0 : -1;
+    }
+}
+
+int shelf_channel_receive_fd(int fd)
+{
+    char byte;
+    char control[CMSG_SPACE(sizeof(int))];
+    struct iovec io = { &byte, 1 };
+    struct msghdr header;
+    struct cmsghdr *c;
+    int passed = -1;
+    ssize_t n;
+    memset(&header, 0, sizeof header);
+    header.msg_iov = &io;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    do { n = recvmsg(fd, &header, MSG_CMSG_CLOEXEC); } while (n < 0 && errno == EINTR);
+    if (n != 1) return -1;
+    for (c = CMSG_FIRSTHDR(&header); c; c = CMSG_NXTHDR(&header, c)) {
+        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS && c->cmsg_len == CMSG_LEN(sizeof(int))) {
+            memcpy(&passed, CMSG_DATA(c), sizeof(int));
+        }
+    }
+    return passed;
+}
+
 void shelf_message_free(shelf_message *message)
 {
     free(message->buffer);

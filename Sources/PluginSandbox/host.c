@@ -1,7 +1,8 @@
 /* The child's side of the host services: what the plugin calls on its shelf_host goes to shelf over the channel.
  * Log and progress lines go unanswered; cancellation is a message shelf sends during the call, looked for without
  * waiting, so is_cancelled stays cheap enough to poll in loops (plugin.h); HTTP and credentials wait for shelf's
- * answer, which shelf gives with the plugin's own rights (its own credentials, the host's HTTP client). */
+ * answer, which shelf gives with the plugin's own rights (its own credentials, the host's HTTP client, the
+ * companion files of the book it was handed). */
 #define _GNU_SOURCE
 #include "sandbox.h"
 
@@ -144,6 +145,30 @@ static shelf_status credential_remove(const shelf_host *host, const char *key, s
     return credential(SHELF_OP_CREDENTIAL_REMOVE, key, NULL, NULL, err);
 }
 
+/* Companion files (files.h): shelf opens the file, if it is the book's business, and passes the descriptor. */
+static shelf_status open_companion(const shelf_host *host, const char *book_path, const char *relative, int *fd, shelf_error *err)
+{
+    const void *fields[2] = { book_path, relative };
+    uint32_t lengths[2];
+    shelf_message answer;
+    shelf_status result;
+    (void)host;
+    if (fd == NULL) return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "open_companion needs somewhere to put the descriptor");
+    *fd = -1;
+    if (book_path == NULL || relative == NULL) return shelf_error_set(err, SHELF_E_INVALID_ARGUMENT, NULL, "open_companion needs a book and a path");
+    lengths[0] = (uint32_t)strlen(book_path);
+    lengths[1] = (uint32_t)strlen(relative);
+    ask(SHELF_OP_COMPANION, 2, fields, lengths, &answer);
+    result = answered(&answer, err);
+    shelf_message_free(&answer);
+    if (result == SHELF_OK) {
+        *fd = shelf_channel_receive_fd(channel);
+        if (*fd < 0) exit(0);  /* the channel broke */
+    }
+    return result;
+}
+
+static const shelf_host_files_v1 files = { sizeof(shelf_host_files_v1), open_companion };
 static const shelf_host_http_v1 http = { sizeof(shelf_host_http_v1), http_send };
 static const shelf_host_credentials_v1 credentials = {
     sizeof(shelf_host_credentials_v1), credential_get, credential_set, credential_remove
@@ -155,6 +180,7 @@ static const void *get_service(const shelf_host *host, const char *id)
     if (id == NULL) return NULL;
     if (strcmp(id, SHELF_HOST_HTTP) == 0) return &http;
     if (strcmp(id, SHELF_HOST_CREDENTIALS) == 0) return &credentials;
+    if (strcmp(id, SHELF_HOST_FILES) == 0) return &files;
     return NULL;
 }
 

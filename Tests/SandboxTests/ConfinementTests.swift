@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// An out-of-process plugin may read its plugin, the libraries and the folder of the book it was handed, and
+/// An out-of-process plugin may read its plugin, the libraries and the book file it was handed, and
 /// write its own data and cache folders; Landlock refuses the credentials file, the library database and any
 /// other file, and seccomp refuses socket() (EPERM: not among the calls allowed). The fixture tries each when it opens a book with SNOOP lines and
 /// says what happened in the manifest's description.
@@ -73,7 +73,8 @@ final class ConfinementTests: XCTestCase {
         }
         XCTAssertEqual(report["socket(AF_INET)"], "refused (Operation not permitted)", "\(report)")
         XCTAssertEqual(report["socket(AF_UNIX)"], "refused (Operation not permitted)", "\(report)")
-        XCTAssertEqual(report[paths["beside"]!], "OPENED and read", "a file beside the book is the book's business: \(report)")
+        XCTAssertEqual(report[paths["beside"]!], "refused (Permission denied)",
+                       "a file beside the book is asked of shelf as a companion (files.h), not read: \(report)")
         XCTAssertEqual(report["own data folder"], "OPENED and read", "\(report)")
         XCTAssertTrue(text.contains("The book's own text."), text)
     }

@@ -47,6 +47,44 @@ final class HostilePluginTests: XCTestCase {
         XCTAssertTrue(report["read \(helper.path)"]?.hasPrefix("SUCCEEDED") == true, "the library itself is the plugin's: \(report)")
     }
 
+    /// A book in the home folder made the whole home folder readable: the credentials, the database, ~/.ssh.
+    func testABookInTheHomeFolderOpensNothingElseThere() throws {
+        try Kernel.requireLandlock()
+        try arm("read")
+        let other = home.appendingPathComponent("another-book.epub")
+        try Data("PK another patron's book".utf8).write(to: other)
+        let report = try attempt(try book(in: home, reading: try secrets() + [other.path]))
+        for path in try secrets() + [other.path] { XCTAssertEqual(report["read \(path)"], "refused (Permission denied)", "\(report)") }
+    }
+
+    /// The other files of a book made of several (a manifest's tracks) come from shelf, which opens only those inside
+    /// the book's folder, not hidden and not its own; the plugin cannot open even those itself.
+    func testCompanionFilesComeFromShelfAndOnlyTheBooks() throws {
+        try Kernel.requireLandlock()
+        try arm("companion")
+        let books = home.appendingPathComponent("books")
+        try FileManager.default.createDirectory(at: books.appendingPathComponent("tracks"), withIntermediateDirectories: true)
+        try "the first track".write(to: books.appendingPathComponent("tracks/01.mp3"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: books.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
+        try "hidden".write(to: books.appendingPathComponent(".hidden/x"), atomically: true, encoding: .utf8)
+        let elsewhere = home.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        try "someone else's".write(to: elsewhere.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: books.appendingPathComponent("link.txt"), withDestinationURL: elsewhere.appendingPathComponent("notes.txt"))
+        _ = try secrets()
+        let report = try attempt(try book(in: books, reading: [books.appendingPathComponent("tracks/01.mp3").path], lines: [
+            "COMPANION tracks/01.mp3", "COMPANION ../config/credentials.json", "COMPANION .hidden/x", "COMPANION link.txt",
+            "FORGE \(elsewhere.appendingPathComponent("book.hostile").path) notes.txt",
+            "FORGE \(home.path)/config/x credentials.json",
+        ]))
+        XCTAssertEqual(report["read \(books.path)/tracks/01.mp3"], "refused (Permission denied)", "the plugin reads only its book itself: \(report)")
+        XCTAssertEqual(report["companion tracks/01.mp3"], "SUCCEEDED [the first track]", "\(report)")
+        for refused in ["companion ../config/credentials.json", "companion .hidden/x", "companion link.txt",
+                        "companion notes.txt of \(elsewhere.path)/book.hostile", "companion credentials.json of \(home.path)/config/x"] {
+            XCTAssertTrue(report[refused]?.hasPrefix("refused") == true, "\(refused): \(report)")
+        }
+    }
+
     // MARK: Environment
 
     /// A password given to `shelf serve` in its environment reached every plugin.

@@ -32,7 +32,10 @@ enum shelf_channel_op {
     SHELF_OP_CANCEL = 70,
     /* child -> shelf, during a call: log and progress go unanswered, the services are answered. */
     SHELF_OP_LOG = 80, SHELF_OP_PROGRESS, SHELF_OP_HTTP, SHELF_OP_CREDENTIAL_GET, SHELF_OP_CREDENTIAL_SET,
-    SHELF_OP_CREDENTIAL_REMOVE
+    SHELF_OP_CREDENTIAL_REMOVE,
+    /* [book path, relative path] -> [status, message, location]; on SHELF_OK a descriptor follows the reply
+     * (shelf_channel_send_fd), the companion file opened by shelf (files.h). */
+    SHELF_OP_COMPANION
 };
 
 typedef struct shelf_message {
@@ -54,6 +57,12 @@ int shelf_channel_receive(int fd, shelf_message *message);
 int shelf_channel_wait(int fd, int timeout_ms);
 
 void shelf_message_free(shelf_message *message);
+
+/* Passes descriptor `passed` over the channel (one byte carrying it, SCM_RIGHTS); the other end takes it with
+ * shelf_channel_receive_fd, right after the message it follows. Returns 0, or -1. */
+int shelf_channel_send_fd(int fd, int passed);
+/* The descriptor the other end passed (close-on-exec), or -1. */
+int shelf_channel_receive_fd(int fd);
 
 /* A field as a C string (NULL when sent as NULL; the bytes are always NUL-terminated). */
 const char *shelf_message_string(const shelf_message *message, uint32_t index);

@@ -63,17 +63,21 @@ public enum HostServices {
         let pluginID: String
         let logFilter: PluginLogFilter
         let credentials: CredentialStore?
-        init(pluginID: String, logFilter: PluginLogFilter, credentials: CredentialStore?) {
+        /// What the companion files service never hands this plugin (CompanionFiles).
+        let forbidden: CompanionFiles.Forbidden
+        init(pluginID: String, logFilter: PluginLogFilter, credentials: CredentialStore?, forbidden: CompanionFiles.Forbidden) {
             self.pluginID = pluginID
             self.logFilter = logFilter
             self.credentials = credentials
+            self.forbidden = forbidden
         }
     }
 
     /// `logFilter` decides which of the plugin's log lines reach `logSink`; `credentials` is where its secrets are
     /// kept (the store of the `Shelf` that loaded it; nil: `ConnectorServices`' own).
     static func make(pluginID: String, dataDirectory: String, cacheDirectory: String,
-                     logFilter: PluginLogFilter = PluginLogFilter(nil), credentials: CredentialStore? = nil) -> UnsafeMutablePointer<shelf_host> {
+                     logFilter: PluginLogFilter = PluginLogFilter(nil), credentials: CredentialStore? = nil,
+                     forbidden: CompanionFiles.Forbidden = CompanionFiles.Forbidden(directories: nil)) -> UnsafeMutablePointer<shelf_host> {
         let host = UnsafeMutablePointer<shelf_host>.allocate(capacity: 1)
         host.initialize(to: shelf_host())
         host.pointee.struct_size = UInt32(MemoryLayout<shelf_host>.size)
@@ -81,7 +85,7 @@ public enum HostServices {
         host.pointee.abi_minor = UInt16(SHELF_ABI_MINOR)
         host.pointee.host_name = UnsafePointer(strdup("shelf"))
         host.pointee.host_version = UnsafePointer(strdup(ShelfVersion.string))
-        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter, credentials: credentials)).toOpaque()
+        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter, credentials: credentials, forbidden: forbidden)).toOpaque()
         host.pointee.data_dir = UnsafePointer(strdup(dataDirectory))
         host.pointee.cache_dir = UnsafePointer(strdup(cacheDirectory))
         host.pointee.log = { host, level, message in
@@ -95,9 +99,11 @@ public enum HostServices {
             return CallCancellation.isCurrentCallCancelled ? SHELF_E_CANCELLED : SHELF_OK
         }
         host.pointee.is_cancelled = { _ in CallCancellation.isCurrentCallCancelled ? 1 : 0 }
-        // Optional services by id (readinglist.h): "shelf.host.http/1", "shelf.host.credentials/1".
+        // Optional services by id (readinglist.h): "shelf.host.http/1", "shelf.host.credentials/1"; files.h:
+        // "shelf.host.files/1".
         host.pointee.get_service = { host, id in
             guard host != nil, let id else { return nil }
+            if String(cString: id) == SHELF_HOST_FILES { return UnsafeRawPointer(CompanionFiles.table) }
             return ConnectorServices.service(String(cString: id))
         }
         return host
@@ -105,6 +111,11 @@ public enum HostServices {
 
     /// The id of the plugin a `shelf_host` was made for, or nil for a pointer this host did not make.
     static func pluginID(of host: UnsafePointer<shelf_host>) -> String? { madeHere(host)?.pluginID }
+
+    /// What the companion files service refuses the plugin a `shelf_host` was made for (nothing known: no folders).
+    static func forbidden(of host: UnsafePointer<shelf_host>) -> CompanionFiles.Forbidden {
+        madeHere(host)?.forbidden ?? CompanionFiles.Forbidden(directories: nil)
+    }
 
     /// Where the plugin a `shelf_host` was made for keeps its secrets, when the registry that loaded it said.
     static func credentials(of host: UnsafePointer<shelf_host>) -> CredentialStore? { madeHere(host)?.credentials }

@@ -160,7 +160,7 @@ public final class LoadedPlugin: @unchecked Sendable {
         let data = folder("data") { try $0.pluginData(for: descriptor.id) }
         let cache = folder("cache") { try $0.pluginCache(for: descriptor.id) }
         let host = HostServices.make(pluginID: descriptor.id, dataDirectory: data, cacheDirectory: cache, logFilter: logFilter,
-                                     credentials: credentials)
+                                     credentials: credentials, forbidden: CompanionFiles.Forbidden(directories: directories))
         guard let initialise = raw.pointee.`init` else { return }
         var error = PluginCall.newError()
         let status = initialise(host, &error)

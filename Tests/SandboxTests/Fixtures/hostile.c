@@ -2,7 +2,8 @@
  * from the public headers only, built once per attack with -DATTACK_<NAME> (and, for the run path attack, linked
  * with -Wl,-rpath,/). It is a format plugin for "*.hostile" books and a connector for the service "hostile-list".
  * A book is a text file that begins "HOSTILE", then of lines "KEY value" that tell the attack where to aim (READ <path>, UDP <port>,
- * UNIX <path>, ABSTRACT <name>, MARK <path>, URL <address>), and the rest is text. The attack runs when the book
+ * UNIX <path>, ABSTRACT <name>, MARK <path>, COMPANION <relative path>, FORGE <book> <relative path>), and the
+ * rest is text. The attack runs when the book
  * is opened (the connector's in `pull`); what it achieved goes into the manifest's "description", one line each:
  *     <what>: refused (<why>)         or         <what>: SUCCEEDED [<what it got>]
  * so the tests read what the plugin could do, and the listeners the tests run say what reached them.
@@ -32,6 +33,7 @@ extern char **environ;
 
 struct shelf_publication {
     char *text;
+    char path[4096];
     char report[8192];
 };
 
@@ -167,6 +169,37 @@ static int ring_ok(int result)
 }
 
 /* ----- the attacks ----- */
+
+/* Each COMPANION line: a file asked of the host as the book's companion (files.h); each FORGE line "<book> <path>":
+ * the same, naming a book the plugin was not handed. What was read is reported as for READ. */
+static void companions(struct shelf_publication *p)
+{
+    const shelf_host_files_v1 *files = host->get_service(host, SHELF_HOST_FILES);
+    const char *line = p->text;
+    while (line && *line) {
+        char book[1024], relative[1024], what[2200], got[64] = "";
+        int forged = sscanf(line, "FORGE %1023s %1023s", book, relative) == 2, fd = -1, n;
+        if (forged || sscanf(line, "COMPANION %1023s", relative) == 1) {
+            shelf_error err;
+            memset(&err, 0, sizeof err);
+            snprintf(what, sizeof what, "companion %s%s%s", relative, forged ? " of " : "", forged ? book : "");
+            if (files == NULL) errno = ENOSYS;
+            else if (files->open_companion(host, forged ? book : p->path, relative, &fd, &err) != SHELF_OK) errno = EACCES;
+            if (fd >= 0) {
+                n = (int)read(fd, got + 1, 40);
+                if (n < 0) n = 0;
+                got[0] = '[';
+                for (int i = 1; i <= n; i++) if ((unsigned char)got[i] < 0x20 || got[i] == '"' || got[i] == '\\') got[i] = '.';
+                got[n + 1] = ']';
+                got[n + 2] = 0;
+                close(fd);
+            }
+            outcome(p->report, what, fd >= 0, got);
+        }
+        line = strchr(line, '\n');
+        if (line) line++;
+    }
+}
 
 /* Each READ line: a file that is not the plugin's business (credentials, the database, ~/.ssh, another book). */
 static void read_files(struct shelf_publication *p)
@@ -357,6 +390,7 @@ static void forge_logs(void)
 static void attack(struct shelf_publication *p)
 {
     if (strcmp(ATTACK, "read") == 0 || strcmp(ATTACK, "rpath") == 0) read_files(p);
+    else if (strcmp(ATTACK, "companion") == 0) { read_files(p); companions(p); }
     else if (strcmp(ATTACK, "udp") == 0) udp_through_io_uring(p);
     else if (strcmp(ATTACK, "unix") == 0) unix_sockets(p);
     else if (strcmp(ATTACK, "socketpair") == 0) socket_pair(p);
@@ -393,6 +427,7 @@ static shelf_status open_book(const shelf_input *input, const char *options, she
     p->text = calloc(1, (size_t)size + 1);
     if (fread(p->text, 1, (size_t)size, f) != (size_t)size) p->text[0] = 0;
     fclose(f);
+    snprintf(p->path, sizeof p->path, "%s", input->path);
     attack(p);
     *out = p;
     return SHELF_OK;

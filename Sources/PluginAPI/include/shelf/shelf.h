@@ -7,4 +7,5 @@
 #include "http.h"
 #include "credentials.h"
 #include "readinglist.h"
+#include "files.h"
 #endif /* SHELF_SHELF_H */

@@ -7,8 +7,27 @@ import PluginAPI
 /// `shelf_host` the registry made for it), so the plugin's rights are the same in or out of process: its own
 /// credentials only, and the network only through the host's client.
 enum ChildServices {
-    /// The reply's fields, or nil for a message that has none (log, progress).
-    static func answer(_ request: ChannelMessage, plugin: RemotePlugin) -> [ChannelField]? {
+    /// The reply's fields (and a descriptor to pass after them), or nil for a message that has none (log, progress).
+    static func answer(_ request: ChannelMessage, plugin: RemotePlugin, child: PluginChild) -> (fields: [ChannelField], passing: Int32?)? {
+        if request.op == UInt32(SHELF_OP_COMPANION.rawValue) { return companion(request, plugin: plugin, child: child) }
+        return answer(request, plugin: plugin).map { ($0, nil) }
+    }
+
+    /// A companion file of one of the books the child was started for (files.h), opened by shelf.
+    private static func companion(_ request: ChannelMessage, plugin: RemotePlugin, child: PluginChild) -> (fields: [ChannelField], passing: Int32?) {
+        let book = request.string(0) ?? "", relative = request.string(1) ?? ""
+        let resolved = PluginSearchPath.realPath(book) ?? book
+        guard child.inputs.contains(resolved) else {
+            return (refusal(SHELF_E_IO, "the companion file \(relative) was asked of \(book), which is not the book this plugin was handed"), nil)
+        }
+        let forbidden = plugin.host.map { HostServices.forbidden(of: $0) } ?? CompanionFiles.Forbidden(directories: nil)
+        switch CompanionFiles.open(book: resolved, relative: relative, forbidden: forbidden) {
+        case .success(let fd): return ([.int(Int64(SHELF_OK)), .string(""), .string("")], fd)
+        case .failure(let refusal): return ([.int(Int64(SHELF_E_IO)), .string(refusal.message), .string(relative)], nil)
+        }
+    }
+
+    private static func answer(_ request: ChannelMessage, plugin: RemotePlugin) -> [ChannelField]? {
         guard let host = plugin.host else {
             return request.op == UInt32(SHELF_OP_LOG.rawValue) || request.op == UInt32(SHELF_OP_PROGRESS.rawValue)
                 ? nil : refusal(SHELF_E_UNSUPPORTED, "no host services before init")

@@ -2,6 +2,7 @@ import ShelfCore
 import CPluginChannel
 import Foundation
 import Glibc
+import Synchronization
 
 /// One process of shelf-plugin-sandbox running one plugin, and the channel to it. Calls are made one at a time
 /// (the caller holds its RemotePlugin's lock); while a call runs, the child's log lines and service requests are
@@ -42,8 +43,15 @@ final class PluginChild {
         }
     }
 
-    /// What shelf does with the requests a child makes during a call: answers (a reply's fields) or nil for none.
-    typealias ServiceAnswerer = (ChannelMessage) -> [ChannelField]?
+    /// What shelf does with the requests a child makes during a call: answers (a reply's fields, and a descriptor
+    /// to pass after it, which is then closed here) or nil for none.
+    typealias ServiceAnswerer = (ChannelMessage) -> (fields: [ChannelField], passing: Int32?)?
+
+    /// The files this child was confined to read besides the plugin's own (the books it was started for): the
+    /// companion files it asks for must belong to one of them.
+    private(set) var inputs: [String] = []
+    /// The handles (publications, decoders, connections) that live in this child: one without any may be stopped.
+    let handles = Atomic<Int>(0)
 
     private init(pid: pid_t, fd: Int32) {
         self.pid = pid
@@ -61,7 +69,7 @@ final class PluginChild {
     /// Starts the sandbox executable with the channel as its descriptor 3 and /dev/null for its standard streams
     /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's). The child gets a clean
     /// environment (`childEnvironment`), never the `Shelf`'s own.
-    static func start(executable: String, environment given: [String: String]) throws -> PluginChild {
+    static func start(executable: String, environment given: [String: String], inputs: [String] = []) throws -> PluginChild {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             throw ShelfError(.unavailable, "cannot make a channel for a plugin process: \(String(cString: strerror(errno)))")
@@ -93,7 +101,9 @@ final class PluginChild {
             throw ShelfError(.unavailable, "cannot start the plugin sandbox \(executable): \(String(cString: strerror(spawned)))",
                              hint: "Reinstall shelf, or run the plugin in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
         }
-        return PluginChild(pid: pid, fd: fds[0])
+        let child = PluginChild(pid: pid, fd: fds[0])
+        child.inputs = inputs
+        return child
     }
 
     /// What a plugin's process finds in its environment: the locale and time zone, a plain PATH, and where the
@@ -139,7 +149,9 @@ final class PluginChild {
             lastHeard = DispatchTime.now()
             if message.op == UInt32(SHELF_OP_REPLY.rawValue) { return message }
             if let answer = services(message) {
-                guard ChannelField.send(fd, UInt32(SHELF_OP_REPLY.rawValue), answer) else { throw ended() }
+                defer { if let passing = answer.passing { close(passing) } }
+                guard ChannelField.send(fd, UInt32(SHELF_OP_REPLY.rawValue), answer.fields) else { throw ended() }
+                if let passing = answer.passing, shelf_channel_send_fd(fd, passing) != 0 { throw ended() }
             }
         }
     }

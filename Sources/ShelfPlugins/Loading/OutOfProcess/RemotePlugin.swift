@@ -4,8 +4,9 @@ import Glibc
 import PluginAPI
 
 /// A plugin that runs out of process: shelf-plugin-sandbox children, started on first use and kept for the
-/// command, one per folder its inputs are in (Landlock lets a child read only the folders named when it
-/// started), each confined to read the plugin, the libraries, that folder, and to write its own data and cache.
+/// command, one per book file (Landlock lets a child read only the files named when it started), each confined to
+/// read the plugin, the libraries, that book, and to write its own data and cache; the book's other files it asks
+/// of shelf (CompanionFiles).
 ///
 /// The host sees such a plugin through `LoadedPlugin` like any other: its descriptor is a copy of the child's
 /// answer whose capability tables (RemoteTables) send each call over the channel. A call that crashes, exits or
@@ -67,12 +68,12 @@ final class RemotePlugin: @unchecked Sendable {
         defer { lock.unlock() }
         let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment)
         defer { child.stop() }
-        let answer = try load(child, inputFolders: [], writeRoots: [])
+        let answer = try load(child, inputs: [], writeRoots: [])
         return buildDescriptor(answer)
     }
 
-    private func load(_ child: PluginChild, inputFolders: [String], writeRoots: [String]) throws -> ChannelMessage {
-        let reads = [(path as NSString).deletingLastPathComponent] + SandboxExecutable.runtimeFolders + inputFolders
+    private func load(_ child: PluginChild, inputs: [String], writeRoots: [String]) throws -> ChannelMessage {
+        let reads = [(path as NSString).deletingLastPathComponent] + SandboxExecutable.runtimeFolders + inputs
         let answer: ChannelMessage
         do {
             answer = try child.call(SHELF_OP_LOAD, [.string(path), .string(reads.joined(separator: "\n")),
@@ -164,23 +165,33 @@ final class RemotePlugin: @unchecked Sendable {
 
     // MARK: Children and calls
 
-    /// The child whose confinement lets it read `inputFolder` (nil for calls without an input: connectors).
-    func child(for inputFolder: String?) throws -> PluginChild {
-        try child(reading: inputFolder.map { [$0] } ?? [])
+    /// The child whose confinement lets it read the file `input` (nil for calls without an input: connectors).
+    func child(for input: String?) throws -> PluginChild {
+        try child(reading: input.map { [$0] } ?? [])
     }
 
-    /// A child that may read `inputFolders` besides the plugin's own: one child for each set of folders.
-    func child(reading inputFolders: [String]) throws -> PluginChild {
+    /// How many children a plugin keeps at once: beyond it, those that hold no handle are stopped (`shelf add` of
+    /// a hundred books starts a child for each, since each reads only its own book).
+    static let keptChildren = 4
+
+    /// A child that may read the files `inputs` besides the plugin's own: one child for each set of files.
+    func child(reading inputs: [String]) throws -> PluginChild {
         if let failure { throw RemoteCallFailure(line: failure) }
-        let key = inputFolders.joined(separator: "\n")
+        let key = inputs.joined(separator: "\n")
         if let child = children[key], child.end == nil { return child }
-        let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment)
+        if children.count >= Self.keptChildren {
+            for (other, idle) in children where idle.handles.load(ordering: .relaxed) == 0 {
+                idle.stop()
+                children[other] = nil
+            }
+        }
+        let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment, inputs: inputs)
         var writeRoots: [String] = []
         if let host, let data = host.pointee.data_dir, let cache = host.pointee.cache_dir {
             writeRoots = [String(cString: data), String(cString: cache)]
         }
         do {
-            _ = try load(child, inputFolders: inputFolders, writeRoots: writeRoots)
+            _ = try load(child, inputs: inputs, writeRoots: writeRoots)
             if host != nil {
                 let answer = try call(child, SHELF_OP_INIT, [.string(writeRoots.first), .string(writeRoots.last), .string(ShelfVersion.string)],
                                       what: "init")
@@ -202,7 +213,7 @@ final class RemotePlugin: @unchecked Sendable {
         if let failure { throw RemoteCallFailure(line: failure) }
         do {
             return try child.call(op, fields, deadline: deadline, limit: callLimit,
-                                  services: { [self] request in ChildServices.answer(request, plugin: self) })
+                                  services: { [self] request in ChildServices.answer(request, plugin: self, child: child) })
         } catch PluginChild.End.cancelled {
             // Stopped because it did not stop when asked: the call is cancelled, the plugin not at fault.
             throw CancelledCall()

@@ -19,7 +19,10 @@ final class RemoteHandle {
         self.child = child
         self.id = id
         self.of = of
+        child.handles.add(1, ordering: .relaxed)
     }
+
+    deinit { child.handles.subtract(1, ordering: .relaxed) }
 
     var pointer: OpaquePointer { OpaquePointer(Unmanaged.passRetained(self).toOpaque()) }
 
@@ -134,11 +137,11 @@ enum RemoteTables {
         return href
     }
 
-    /// The folder a child must be able to read for an input: the input's own (an audiobook's tracks are beside it).
-    static func folder(of path: String) -> String {
+    /// The file a child must be able to read for an input: the input alone, its real path (its other files, an
+    /// audiobook's tracks beside it, come through the companion files service).
+    static func file(of path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let resolved = PluginSearchPath.realPath(absolute) ?? absolute
-        return (resolved as NSString).deletingLastPathComponent
+        return PluginSearchPath.realPath(absolute) ?? absolute
     }
 
     static func inputFields(_ input: UnsafePointer<shelf_input>) -> [ChannelField] {
@@ -163,7 +166,7 @@ enum RemoteTables {
             var err = PluginCall.newError()
             let failedBefore = plugin.failure != nil
             let (status, answer) = perform(plugin, &err) {
-                let child = try plugin.child(for: folder(of: path))
+                let child = try plugin.child(for: file(of: path))
                 return try plugin.call(child, SHELF_OP_PROBE, inputFields(input), what: "probe (file \(path))")
             }
             // A failed probe counts as "not mine", so the router goes on to other plugins: the line is logged, once.
@@ -179,7 +182,7 @@ enum RemoteTables {
             }
             var child: PluginChild?
             let (status, answer) = perform(plugin, err) {
-                child = try plugin.child(for: folder(of: path))
+                child = try plugin.child(for: file(of: path))
                 return try plugin.call(child!, SHELF_OP_OPEN, inputFields(input) + [.string(string(options))],
                                        what: "open (file \(path))")
             }
@@ -311,10 +314,10 @@ enum RemoteTables {
 
     // MARK: shelf.readinglist/1
 
-    /// The folders of the files a connection's "file" settings name (readinglist.h: the patron chose them, and the host
-    /// checked each is a readable file): the child that holds the connection may read them, as a book's child reads the
-    /// book's folder. Which settings are files the connector's own `describe` says.
-    static func fileSettingFolders(_ plugin: RemotePlugin, service: String, settings: String?) throws -> [String] {
+    /// The files a connection's "file" settings name (readinglist.h: the patron chose them, and the host checked each
+    /// is a readable file): the child that holds the connection may read them, as a book's child reads the book.
+    /// Which settings are files the connector's own `describe` says.
+    static func fileSettings(_ plugin: RemotePlugin, service: String, settings: String?) throws -> [String] {
         guard let settings, let values = try? JSONSerialization.jsonObject(with: Data(settings.utf8)) as? [String: Any],
               !values.isEmpty else { return [] }
         let described = try plugin.call(try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(service)],
@@ -323,8 +326,8 @@ enum RemoteTables {
               let description = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let declared = description["settings"] as? [[String: Any]] else { return [] }
         let files = declared.filter { $0["type"] as? String == "file" }.compactMap { $0["key"] as? String }
-        let folders = files.compactMap { values[$0] as? String }.filter { $0.hasPrefix("/") }.map { folder(of: $0) }
-        return Array(Set(folders)).sorted()
+        let chosen = files.compactMap { values[$0] as? String }.filter { $0.hasPrefix("/") }.map { file(of: $0) }
+        return Array(Set(chosen)).sorted()
     }
 
     nonisolated(unsafe) static let readingList: UnsafeMutablePointer<shelf_readinglist_v1> = {
@@ -345,7 +348,7 @@ enum RemoteTables {
             let name = string(service) ?? ""
             var child: PluginChild?
             let (status, answer) = perform(plugin, err) {
-                child = try plugin.child(reading: try fileSettingFolders(plugin, service: name, settings: string(settings)))
+                child = try plugin.child(reading: try fileSettings(plugin, service: name, settings: string(settings)))
                 return try plugin.call(child!, SHELF_OP_LIST_CONNECT, [.string(name), .string(string(settings))],
                                        what: "connect (service \(name))")
             }
