@@ -45,6 +45,20 @@ final class PluginHeaderTests: XCTestCase {
         }
     }
 
+    /// The companion files service (files.h, issue 30) compiles under the same strict C99 as the other headers.
+    func testTheCompanionFilesHeaderCompiles() throws {
+        let uses = """
+        static int use(const shelf_host *host, const char *book) {
+            const shelf_host_files_v1 *files = host->get_service(host, SHELF_HOST_FILES);
+            int fd = -1;
+            return files && files->open_companion(host, book, "tracks/01.mp3", &fd, NULL) == SHELF_OK ? fd : -1;
+        }
+        int main(void) { return use(NULL, "book.json") == -2; }
+        """
+        XCTAssertNil(try compilerComplaint("#include <shelf/files.h>\n" + uses))
+        XCTAssertNil(try compilerComplaint("#include <shelf/shelf.h>\n" + uses))
+    }
+
     /// The host services have headers of their own; readinglist.h still brings them, as it did in 1.0.
     func testTheHostServicesHaveTheirOwnHeadersAndReadingListStillIncludesThem() throws {
         let uses = """

@@ -208,6 +208,38 @@ final class HostilePluginTests: XCTestCase {
         XCTAssertTrue(report["socketpair"]?.hasPrefix("refused") == true, "\(report)")
     }
 
+    // MARK: The network
+
+    /// A connector reached another service on this machine through the host's HTTP client: it reaches only the
+    /// hosts its settings name (here the fake service's loopback port) or its description declares.
+    func testAConnectorReachesOnlyItsOwnService() throws {
+        try arm("http")
+        let service = try LoopbackHTTPServer(), other = try LoopbackHTTPServer()
+        defer { service.stop(); other.stop() }
+        service.route("GET", "/ok", LoopbackHTTPServer.Response(status: 200, body: Data("fine".utf8)))
+        other.route("GET", "/secret", LoopbackHTTPServer.Response(status: 200, body: Data("hunter2".utf8)))
+        let fetch = "\(service.baseURL)/ok \(other.baseURL)/secret http://localhost:\(other.port)/secret"
+        let connected = try shelf.run(["lists", "connect", "hostile-list", "--set", "baseURL=\(service.baseURL)", "--set", "fetch=\(fetch)"])
+        XCTAssertEqual(connected.status, 0, connected.stderr)
+        _ = try shelf.run(["lists", "pull", "hostile-list"])
+        let shown = try shelf.run(["lists", "show", "--json"])
+        XCTAssertEqual(other.requests.count, 0, "another loopback service was reached: \(shown.stdout)")
+        XCTAssertEqual(service.requests(to: "/ok").count, 1, "the connector's own service is reached: \(shown.stdout) \(shown.stderr)")
+        XCTAssertTrue(shown.stdout.contains("\(service.baseURL)/ok answered 200"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("\(other.baseURL)/secret refused"), shown.stdout)
+    }
+
+    /// A format plugin has no business on the network at all.
+    func testAFormatPluginGetsNoHTTP() throws {
+        try arm("http")
+        let other = try LoopbackHTTPServer()
+        defer { other.stop() }
+        other.route("GET", "/secret", LoopbackHTTPServer.Response(status: 200, body: Data("hunter2".utf8)))
+        let report = try attempt(try book(in: home.appendingPathComponent("books"), lines: ["URL \(other.baseURL)/secret"]))
+        XCTAssertEqual(other.requests.count, 0, "\(report)")
+        XCTAssertTrue(report["fetch \(other.baseURL)/secret"]?.hasPrefix("refused") == true, "\(report)")
+    }
+
     // MARK: Log lines
 
     /// A plugin's log lines passed to the terminal as written: a forged `shelf:` line, escape sequences that clear

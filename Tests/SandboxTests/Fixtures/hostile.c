@@ -386,11 +386,42 @@ static void forge_logs(void)
     }
 }
 
+static shelf_status counting(void *context, const void *data, size_t size);
+
+/* Each URL line: fetched through the host's HTTP service, which a format plugin should not have. */
+static void fetch_urls(struct shelf_publication *p)
+{
+    const shelf_host_http_v1 *http = host->get_service(host, SHELF_HOST_HTTP);
+    const char *line = p->text;
+    while ((line = strstr(line, "URL ")) != NULL) {
+        char url[1024], what[1100];
+        if (sscanf(line, "URL %1023s", url) == 1) {
+            shelf_http_request request;
+            shelf_error failure;
+            size_t got = 0;
+            int32_t status = 0;
+            shelf_writer body = { &got, counting };
+            int ok;
+            memset(&request, 0, sizeof request);
+            memset(&failure, 0, sizeof failure);
+            request.struct_size = sizeof request;
+            request.method = "GET";
+            request.url = url;
+            snprintf(what, sizeof what, "fetch %s", url);
+            ok = http != NULL && http->send(host, &request, &status, NULL, &body, &failure) == SHELF_OK;
+            if (!ok) errno = EACCES;
+            outcome(p->report, what, ok, NULL);
+        }
+        line += 4;
+    }
+}
+
 /* ATTACK is the variant's name, given at build time (-DATTACK="\"udp\""). */
 static void attack(struct shelf_publication *p)
 {
     if (strcmp(ATTACK, "read") == 0 || strcmp(ATTACK, "rpath") == 0) read_files(p);
     else if (strcmp(ATTACK, "companion") == 0) { read_files(p); companions(p); }
+    else if (strcmp(ATTACK, "http") == 0) fetch_urls(p);
     else if (strcmp(ATTACK, "udp") == 0) udp_through_io_uring(p);
     else if (strcmp(ATTACK, "unix") == 0) unix_sockets(p);
     else if (strcmp(ATTACK, "socketpair") == 0) socket_pair(p);

@@ -10,7 +10,23 @@ enum ChildServices {
     /// The reply's fields (and a descriptor to pass after them), or nil for a message that has none (log, progress).
     static func answer(_ request: ChannelMessage, plugin: RemotePlugin, child: PluginChild) -> (fields: [ChannelField], passing: Int32?)? {
         if request.op == UInt32(SHELF_OP_COMPANION.rawValue) { return companion(request, plugin: plugin, child: child) }
+        if request.op == UInt32(SHELF_OP_HTTP.rawValue), let refused = unreachable(request, plugin: plugin, child: child) {
+            return (refused, nil)
+        }
         return answer(request, plugin: plugin).map { ($0, nil) }
+    }
+
+    /// Why an HTTP request of a confined plugin may not go out, or nil when it may (ConnectorReach).
+    private static func unreachable(_ request: ChannelMessage, plugin: RemotePlugin, child: PluginChild) -> [ChannelField]? {
+        let url = request.string(1) ?? ""
+        guard plugin.offers(SHELF_EXT_READINGLIST) else {
+            return refusal(SHELF_E_UNSUPPORTED, "a format plugin gets no HTTP service (it asked for \(url))")
+        }
+        guard child.reach.allows(url) else {
+            return refusal(SHELF_E_IO, "\(url) is not an address of this connector's service: a connector reaches only the hosts "
+                           + "its settings name or its description declares (shelf-plugin(7), WHERE A PLUGIN RUNS)")
+        }
+        return nil
     }
 
     /// A companion file of one of the books the child was started for (files.h), opened by shelf.

@@ -50,6 +50,8 @@ final class PluginChild {
     /// The files this child was confined to read besides the plugin's own (the books it was started for): the
     /// companion files it asks for must belong to one of them.
     private(set) var inputs: [String] = []
+    /// Where this child's HTTP requests may go: set when a connection is made in it (ConnectorReach).
+    var reach = ConnectorReach(settings: nil, description: nil)
     /// The handles (publications, decoders, connections) that live in this child: one without any may be stopped.
     let handles = Atomic<Int>(0)
 

@@ -156,6 +156,9 @@ final class RemotePlugin: @unchecked Sendable {
         return UnsafePointer(d)
     }
 
+    /// Whether the plugin offers the capability `id` (as its child said, or the registry cache knew).
+    func offers(_ id: String) -> Bool { offered[id] != nil }
+
     /// Init from the host: the services are kept; each child calls the plugin's init when it starts.
     func initialise(host: UnsafePointer<shelf_host>) {
         lock.lock()

@@ -317,12 +317,9 @@ enum RemoteTables {
     /// The files a connection's "file" settings name (readinglist.h: the patron chose them, and the host checked each
     /// is a readable file): the child that holds the connection may read them, as a book's child reads the book.
     /// Which settings are files the connector's own `describe` says.
-    static func fileSettings(_ plugin: RemotePlugin, service: String, settings: String?) throws -> [String] {
+    static func fileSettings(_ plugin: RemotePlugin, service: String, settings: String?, description text: String?) -> [String] {
         guard let settings, let values = try? JSONSerialization.jsonObject(with: Data(settings.utf8)) as? [String: Any],
-              !values.isEmpty else { return [] }
-        let described = try plugin.call(try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(service)],
-                                        what: "describe (service \(service))")
-        guard described.status == SHELF_OK, let text = described.string(3),
+              !values.isEmpty, let text,
               let description = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
               let declared = description["settings"] as? [[String: Any]] else { return [] }
         let files = declared.filter { $0["type"] as? String == "file" }.compactMap { $0["key"] as? String }
@@ -348,7 +345,12 @@ enum RemoteTables {
             let name = string(service) ?? ""
             var child: PluginChild?
             let (status, answer) = perform(plugin, err) {
-                child = try plugin.child(reading: try fileSettings(plugin, service: name, settings: string(settings)))
+                let described = try plugin.call(try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(name)],
+                                                what: "describe (service \(name))")
+                let description = described.status == SHELF_OK ? described.string(3) : nil
+                child = try plugin.child(reading: fileSettings(plugin, service: name, settings: string(settings), description: description))
+                // The connection's requests go only to its service's hosts (ConnectorReach).
+                child!.reach.include(ConnectorReach(settings: string(settings), description: description))
                 return try plugin.call(child!, SHELF_OP_LIST_CONNECT, [.string(name), .string(string(settings))],
                                        what: "connect (service \(name))")
             }
