@@ -65,7 +65,8 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
             parts.append("\(PlaybackTime.words(position)) in the book")
             parts.append(Self.lengthUnknown)
         }
-        parts.append("speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
+        // "speed 1 times" reads oddly: as the browser's player says it.
+        parts.append(speed == 1 ? "normal speed" : "speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
         if volume != 1 { parts.append("volume \(Int((volume * 100).rounded())) percent") }
         if let sleep {
             if let r = sleepRemaining { parts.append("sleep in \(PlaybackTime.words(r))") } else { parts.append("sleep at \(sleep)") }

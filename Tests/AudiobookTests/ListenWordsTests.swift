@@ -21,6 +21,25 @@ final class ListenWordsTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("1 chapters"), r.stdout)
     }
 
+    /// A skip says what it did and where it landed, the speed at 1 is "normal speed", the digits of a chapter being
+    /// typed are said back, and a key that does nothing says how to get help. Failed before: a skip said the whole
+    /// status, "Speed 1.00 times.", the digits were silent and an unknown key said nothing.
+    func testEachKeySaysWhatItDid() throws {
+        let book = process.home.appendingPathComponent("tone.wav")
+        try FileManager.default.copyItem(at: try ListenerTimeTests.tone(), to: book)
+        let r = try process.run(["listen", book.path, "--from", "0:05", "--null"], stdin: Data("f,+-xg1\u{1B}tq".utf8))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let said = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(said.contains("Forward 30 seconds, now 0:20."), "clamped to the end: \(r.stdout)")
+        XCTAssertTrue(said.contains("Back 5 seconds, now 0:15."), r.stdout)
+        XCTAssertTrue(said.contains("Speed 1.05 times."), r.stdout)
+        XCTAssertTrue(said.contains("Normal speed."), r.stdout)
+        XCTAssertTrue(said.contains("The key x does nothing here. Press h for the keys."), r.stdout)
+        XCTAssertTrue(said.contains("Chapter 1. Enter goes there, Escape chooses none."), r.stdout)
+        XCTAssertTrue(said.contains { $0.hasPrefix("Paused;") && $0.hasSuffix("normal speed.") }, r.stdout)
+        XCTAssertFalse(r.stdout.contains("speed 1 times"), r.stdout)
+    }
+
     /// `g` and a chapter number that is not there says which chapters there are; Enter with none, or Escape, chooses
     /// none and says so; a key other than a digit leaves the choosing and does what it always does (`c` lists them).
     func testGoingToAChapterThatIsNotThereSaysWhichThereAre() throws {

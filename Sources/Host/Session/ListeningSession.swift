@@ -149,6 +149,7 @@ public final class ListeningSession: @unchecked Sendable {
     public func setSleep(_ mode: SleepTimer.Mode?) { engine.setSleep(mode) }
     public func togglePlay() { engine.togglePlay() }
     /// The skip step of the options the session was opened with (30 seconds unless chosen).
+    public var skipStep: Double { engine.options.skipStep }
     public func skipForward() { engine.skipForward() }
     public func skipBackward() { engine.skipBackward() }
     public func nextChapter() { engine.nextChapter() }

@@ -112,8 +112,8 @@ final class TerminalPlayer: @unchecked Sendable {
                 // Typing a chapter's number: digits, Backspace, Enter to go; Escape or any other key leaves it, and
                 // that key then does what it always does (c lists the chapters, q quits).
                 switch key {
-                case .character(let d) where d.isNumber: number.append(d); continue
-                case .backspace: if !number.isEmpty { number.removeLast() }; continue
+                case .character(let d) where d.isNumber: number.append(d); tell(.choosingChapter(number)); continue
+                case .backspace: if !number.isEmpty { number.removeLast() }; tell(.choosingChapter(number)); continue
                 case .enter:
                     choosing = false
                     defer { number = "" }
@@ -137,21 +137,23 @@ final class TerminalPlayer: @unchecked Sendable {
             let c: Character
             switch key {
             case .character(let typed): c = typed
-            case .right: session.skipForward(); say(); continue
-            case .left: session.skipBackward(); say(); continue
-            default: continue
+            case .right: skip(session.skipForward, by: session.skipStep); continue
+            case .left: skip(session.skipBackward, by: -session.skipStep); continue
+            default:
+                if let name = key.name { tell(.unknownKey(name)) }
+                continue
             }
             switch c {
             case " ", "p": session.togglePlay(); say()
             case "q": return
-            case "f": session.skipForward(); say()
-            case "b": session.skipBackward(); say()
-            case ".": session.skip(by: 5); say()
-            case ",": session.skip(by: -5); say()
+            case "f": skip(session.skipForward, by: session.skipStep)
+            case "b": skip(session.skipBackward, by: -session.skipStep)
+            case ".": skip({ self.session.skip(by: 5) }, by: 5)
+            case ",": skip({ self.session.skip(by: -5) }, by: -5)
             case "n", "]": session.nextChapter(); say()
             case "[": session.previousChapter(); say()
-            case "+", "=": session.setSpeed(session.state.speed + 0.05); say("Speed \(String(format: "%.2f", session.state.speed)) times.")
-            case "-", "_": session.setSpeed(session.state.speed - 0.05); say("Speed \(String(format: "%.2f", session.state.speed)) times.")
+            case "+", "=": session.setSpeed(session.state.speed + 0.05); tell(.speed(session.state.speed))
+            case "-", "_": session.setSpeed(session.state.speed - 0.05); tell(.speed(session.state.speed))
             case "v": session.setVolume(session.state.volume - 0.1); say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
             case "V": session.setVolume(session.state.volume + 0.1); say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
             case "z":
@@ -167,9 +169,18 @@ final class TerminalPlayer: @unchecked Sendable {
             case "g": choosing = true; say("Type a chapter number and press Enter (Escape: none).")
             case "t": say()
             case "h", "?": say("Keys: space play or pause; f and b skip; period and comma 5 seconds; n and [ chapters; c list; g go to chapter; plus and minus speed; v and V volume; z sleep timer; t status; q quit.")
-            default: break
+            default: tell(.unknownKey(key.name ?? String(c)))
             }
         }
+    }
+
+    /// Says what a control did, in the host's words.
+    func tell(_ control: ListeningControl) { say(control.words(for: .terminal).line) }
+
+    /// Skips (by the step, or 5 seconds) and says how far and where it landed.
+    func skip(_ move: () -> Void, by seconds: Double) {
+        move()
+        tell(.skipped(seconds: seconds, now: session.state.position))
     }
 
     func listChapters() {

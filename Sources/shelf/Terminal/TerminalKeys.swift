@@ -9,6 +9,26 @@ enum Key: Equatable {
     case enter, backspace, escape
     /// The terminal changed size (SIGWINCH): redraw.
     case resized
+
+    /// The key as a patron names it ("x", "space", "up arrow"); nil for what no one pressed (a resize).
+    var name: String? {
+        switch self {
+        case .character(" "): return "space"
+        case .character(let c): return c.isLetter || c.isNumber || c.isPunctuation || c.isSymbol ? String(c) : "U+\(String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true))"
+        case .up: return "up arrow"
+        case .down: return "down arrow"
+        case .left: return "left arrow"
+        case .right: return "right arrow"
+        case .pageUp: return "Page Up"
+        case .pageDown: return "Page Down"
+        case .home: return "Home"
+        case .end: return "End"
+        case .enter: return "Enter"
+        case .backspace: return "Backspace"
+        case .escape: return "Escape"
+        case .resized: return nil
+        }
+    }
 }
 
 /// The keyboard of an interactive command: the terminal in raw mode (each key at once, not echoed; Ctrl-C still

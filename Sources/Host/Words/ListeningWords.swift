@@ -1,0 +1,45 @@
+// What `shelf listen` says after a key, in the patron's words: a skip says what it did and where it landed, the
+// speed says "normal speed" at 1, the chapter being typed is echoed, and a key that does nothing says how to get help.
+
+/// One thing a listening control did, or a key that did nothing.
+public enum ListeningControl: Sendable, Equatable {
+    /// A skip by `seconds` (negative: back) that landed at `now` seconds on the book's timeline.
+    case skipped(seconds: Double, now: Double)
+    /// The speed now.
+    case speed(Double)
+    /// The digits typed so far for a chapter to go to.
+    case choosingChapter(String)
+    /// A key no control has.
+    case unknownKey(String)
+}
+
+extension ListeningControl: PatronOutcome {
+    public var sentence: String {
+        switch self {
+        case .skipped(let seconds, let now):
+            return "\(seconds < 0 ? "Back" : "Forward") \(PlaybackTime.words(abs(seconds))), now \(PlaybackTime.clock(now))."
+        case .speed(let speed):
+            return speed == 1 ? "Normal speed." : "Speed \(Self.speedWords(speed)) times."
+        case .choosingChapter(let digits):
+            return digits.isEmpty ? "Chapter: none typed yet." : "Chapter \(digits)."
+        case .unknownKey(let key):
+            return "The key \(key) does nothing here."
+        }
+    }
+
+    public var next: NextStep? {
+        switch self {
+        case .unknownKey: return NextStep(terminal: "Press h for the keys.", browser: nil)
+        case .choosingChapter: return NextStep(terminal: "Enter goes there, Escape chooses none.", browser: nil)
+        default: return nil
+        }
+    }
+
+    /// 1.25, 1.5, 2: as few digits as the speed needs.
+    static func speedWords(_ speed: Double) -> String {
+        var text = String(format: "%.2f", speed)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}
