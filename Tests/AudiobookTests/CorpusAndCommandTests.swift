@@ -110,10 +110,11 @@ final class CommandTests: XCTestCase {
         XCTAssertEqual(json["stoppedBecause"] as? String, "the sleep timer")
         let wav = try AudioFixtures.readWAV(out)
         XCTAssertEqual(wav.samples.count, 3 * 44100 / 1)  // 0.05 minutes = 3 seconds of sound
-        // The next play without --from resumes at 5 seconds, replaying the 2 seconds before them.
+        // The next play without --from resumes at 5 seconds; it starts at once, well within the 5 s after which the
+        // 2 seconds before the stop would be replayed, so 0.6 s on it is at 5.6 (issue 34's resume rule).
         let again = try process.run(["play", url.path, "--null", "--sleep", "0.01", "--json"])
         let state = try XCTUnwrap((try again.json() as? [String: Any])?["state"] as? [String: Any])
-        XCTAssertEqual(state["position"] as? Double ?? 0, 3.6, accuracy: 0.01)
+        XCTAssertEqual(state["position"] as? Double ?? 0, 5.6, accuracy: 0.01)
         XCTAssertEqual((try again.json() as? [String: Any])?["started"] as? String, "resuming at 0:05")
         // Bad options are usage errors.
         XCTAssertEqual(try process.run(["play", url.path, "--speed", "4", "--null"]).status, 64)

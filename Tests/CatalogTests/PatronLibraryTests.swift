@@ -36,7 +36,7 @@ final class PatronLibraryTests: LibraryTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         let result = try run(["reserve", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("“The Open Road” is already on loan to you"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("nothing was reserved. Download it with `shelf download urn:fake:ebook-free`."), result.stdout)
+        XCTAssertTrue(result.stdout.contains("Nothing was reserved. Download it with `shelf download urn:fake:ebook-free`."), result.stdout)
         XCTAssertFalse(result.stdout.contains("shelf borrow"), result.stdout)
         let json = try json(try run(["reserve", "urn:fake:ebook-free", "--json"]))
         XCTAssertEqual(json["result"] as? String, "already-on-loan")
