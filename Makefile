@@ -27,12 +27,13 @@ sample: build
 	@echo; echo "== shelf browse --format audiobook"; $(BIN)/shelf browse --format audiobook
 	@rm -rf "$(SAMPLE_HOME)"
 
-# Tools the tests use to make real audio, a private D-Bus session and Secret Service, to check the systemd units
+# Tools the tests use to make real audio and measure time-stretched speech against FFmpeg's and sox's (numpy runs
+# bench/audio/periodicity.py), a private D-Bus session and Secret Service, to check the systemd units
 # `shelf watch --install` writes (systemd-analyze), to run the plugin library's tests under valgrind and in a de_DE
 # locale, to render the man pages, load the completions in each shell, check the desktop files and build, check and
 # unpack the Debian package; not needed to build or run.
 DEB_TOOLS := patchelf dpkg-dev binutils
-TEST_TOOLS := ffmpeg espeak-ng lame zip dbus-daemon valgrind locales dbus-bin gnome-keyring systemd \
+TEST_TOOLS := ffmpeg espeak-ng lame sox python3-numpy zip dbus-daemon valgrind locales dbus-bin gnome-keyring systemd \
 	man-db groff-base zsh fish desktop-file-utils appstream shared-mime-info $(DEB_TOOLS) lintian
 
 # Builds everything (the products the integration tests run, the C examples) and runs every test.

@@ -1,35 +1,24 @@
 import Foundation
 
 /// Speed without pitch change by waveform-similarity overlap-add (WSOLA, Verhelst and Roelands 1993):
-/// Hann-windowed fragments of the input, taken `hop × speed` apart, are overlap-added `hop` apart in the
-/// output, four to a window (75% overlap); each fragment is moved (within a quarter window) to where the
-/// input best continues the previous fragment, so the periods of voiced speech line up instead of
-/// cancelling.
-///
-/// The window is longer for speeding up (about 58 ms: enough periods per fragment that voicing survives
-/// the skipping, which matters most at 2x and 3x) than for slowing down (about 29 ms: a long fragment
-/// repeated is heard as an echo). Four fragments overlapping, rather than atempo's two, average the
-/// joins out. On espeak-ng speech this keeps more periodicity than atempo at every speed from 0.5x to
-/// 3x (bench/audio/stretch.sh). The search is coarse on the signal averaged down to about 5.5 kHz, then
-/// exact at full rate around the coarse answer; both run on SIMD vectors.
+/// fragments of the input, taken `hop × speed` apart, are overlap-added `hop` apart in the output; each
+/// fragment is moved (within `search` frames) to where the input best continues the previous fragment, so
+/// the periods of voiced speech line up instead of cancelling. How long the fragments are and how they
+/// overlap depends on the speed (`FragmentLayout`). The search is coarse on the signal averaged down to
+/// about 5.5 kHz, then exact at full rate around the coarse answer; both run on SIMD vectors.
 final class WaveformSimilarityStretcher {
     let sampleRate: Int
     let channels: Int
     private(set) var speed: Double = 1
 
-    static let speedUpWindow = 0.058
-    static let slowDownWindow = 0.029
-    static let overlap = 4
-
-    private var window = 0
-    private var hop = 0
-    private var search = 0
-    /// The Hann window scaled so that `overlap` of them sum to 1, and the first fragment's gain (that sum
-    /// over the fragments before it that do not exist: full level from its first frame).
-    private var hann: [Float] = []
+    private var layout = FragmentLayout(window: 0, hop: 0, search: 0, matched: 0, weights: [])
+    private var window: Int { layout.window }
+    private var hop: Int { layout.hop }
+    private var search: Int { layout.search }
+    private var matched: Int { layout.matched }
+    /// The first fragment's gain: the weights summed over the fragments before it that do not exist, so
+    /// that it plays at full level from its first frame.
     private var firstGain: [Float] = []
-    /// Frames of input matched against the previous fragment's continuation.
-    private var matched = 0
     private let decimation: Int
 
     /// Interleaved input from absolute frame `base` on, and its mix to mono for the search.
@@ -58,8 +47,8 @@ final class WaveformSimilarityStretcher {
 
     func setSpeed(_ value: Double) {
         let clamped = min(max(value, 0.25), 4)
-        if windowFrames(for: clamped) != window {
-            // A new window size starts the overlap-add afresh from where the output has got to.
+        if FragmentLayout(speed: clamped, sampleRate: sampleRate) != layout {
+            // A new layout starts the overlap-add afresh from where the output has got to.
             configure(for: clamped)
             previous = nil
         }
@@ -104,21 +93,10 @@ final class WaveformSimilarityStretcher {
 
     // MARK: Steps
 
-    private func windowFrames(for speed: Double) -> Int {
-        let seconds = speed > 1 ? Self.speedUpWindow : Self.slowDownWindow
-        return max(16, Int(seconds * Double(sampleRate)) / Self.overlap * Self.overlap)
-    }
-
     private func configure(for speed: Double) {
-        window = windowFrames(for: speed)
-        hop = window / Self.overlap
-        search = window / 4
-        matched = window / 2
-        // Periodic Hann: `overlap` of them `hop` apart sum to overlap / 2, hence the scale.
-        let scale = 2 / Double(Self.overlap)
-        let w = (0..<window).map { scale * (0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(window))) }
-        hann = w.map { Float($0) }
-        firstGain = (0..<window).map { f in Float(stride(from: f, to: window, by: hop).reduce(0.0) { $0 + w[$1] }) }
+        layout = FragmentLayout(speed: speed, sampleRate: sampleRate)
+        let w = layout.weights
+        firstGain = (0..<window).map { f in stride(from: f, to: window, by: hop).reduce(Float(0)) { $0 + w[$1] } }
         accumulator = [Float](repeating: 0, count: window * channels)
         target = [Float](repeating: 0, count: matched)
         coarseTarget = [Float](repeating: 0, count: matched / decimation)
@@ -146,7 +124,8 @@ final class WaveformSimilarityStretcher {
     /// One fragment: placed, overlap-added, and `hop` frames given out. False when more input is needed.
     private func step(into output: inout [Float]) -> Bool {
         let start = Int(nominal)
-        guard start + search + window <= fed else { return false }
+        // The candidates, and what would have followed the last fragment, must all have arrived.
+        guard start + search + window <= fed, (previous ?? 0) + hop + matched <= fed else { return false }
         var position = start
         if let previous {
             position = bestPosition(continuing: previous + hop, around: start)
@@ -164,13 +143,13 @@ final class WaveformSimilarityStretcher {
         return true
     }
 
-    /// Adds input[position ..< position + window] × Hann to the accumulator; the very first fragment
+    /// Adds input[position ..< position + window] × the weights to the accumulator; the very first fragment
     /// after a reset starts at full level (no fade-in from silence at the start or after a seek).
     private func addFragment(at position: Int, fadeIn: Bool) {
         let offset = (position - base) * channels
         input.withUnsafeBufferPointer { i in
             accumulator.withUnsafeMutableBufferPointer { a in
-                (fadeIn ? firstGain : hann).withUnsafeBufferPointer { w in
+                (fadeIn ? firstGain : layout.weights).withUnsafeBufferPointer { w in
                     let from = i.baseAddress! + offset
                     if channels == 1 {
                         for f in 0..<window { a[f] += from[f] * w[f] }

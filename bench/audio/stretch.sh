@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Stretch quality (issue 20, item 6): the periodicity measure (periodicity.py) of speech played at
-# 0.5, 1, 1.5, 2, 2.5 and 3x by shelf (`shelf play --speed X --out`) and by ffmpeg's atempo, on the same
-# espeak-ng speech of several voices, in one run. Higher is better; the input's own figure is printed
-# first. Then the 1.5x decode time of both on a long book (run.sh does the full timing).
+# Stretch quality (issues 20 and 35): the periodicity measure (periodicity.py) of speech played at
+# 0.5, 1, 1.5, 2, 2.5 and 3x by shelf (`shelf play --speed X --out`), by ffmpeg's atempo and by sox's tempo
+# (its default, and its speech preset `tempo -s`), on the same espeak-ng speech of several voices, in one run.
+# Higher is better; the input's own figure is printed first. Then the 1.5x decode time of shelf and ffmpeg on
+# a long book (run.sh does the full timing).
 #
 #   bash bench/audio/stretch.sh
 #   SHELF=PATH        a built shelf (default: a release build into $BENCH_WORK/build, as run.sh makes)
@@ -17,7 +18,7 @@ voices=${VOICES:-"en-us en-gb+f3 en-gb-scotland+m3"}
 minutes=${MINUTES:-16}
 speeds="0.5 1 1.5 2 2.5 3"
 mkdir -p "$work/stretch"
-for tool in ffmpeg espeak-ng python3; do
+for tool in ffmpeg sox espeak-ng python3; do
     command -v "$tool" >/dev/null || { echo "$tool is needed (scripts/install-deps.sh installs it)" >&2; exit 69; }
 done
 python3 -c 'import numpy' 2>/dev/null || { echo "python3-numpy is needed (apt-get install python3-numpy)" >&2; exit 69; }
@@ -42,10 +43,10 @@ wind worked at the windows, and wondered who had kept the light before her, and 
 measure() { python3 "$here/periodicity.py" "$@" | awk '{print $1}'; }
 
 printf '%-22s %-8s' voice input
-for s in $speeds; do printf ' %11s' "${s}x"; done
+for s in $speeds; do printf ' %23s' "${s}x"; done
 echo
 printf '%-22s %-8s' "" ""
-for s in $speeds; do printf ' %11s' "shelf/ffm"; done
+for s in $speeds; do printf ' %23s' "shelf/ffmpeg/sox/sox-s"; done
 echo
 for voice in $voices; do
     name=$(echo "$voice" | tr '+' '_')
@@ -58,9 +59,13 @@ for voice in $voices; do
     for s in $speeds; do
         ours="$work/stretch/$name-shelf-$s.wav"
         theirs="$work/stretch/$name-ffmpeg-$s.wav"
+        sox="$work/stretch/$name-sox-$s.wav"
+        speech_preset="$work/stretch/$name-sox-s-$s.wav"
         "$shelf" play "$speech" --from 0 --speed "$s" --out "$ours" >/dev/null
         ffmpeg -v error -y -i "$speech" -filter:a "atempo=$s" -c:a pcm_s16le "$theirs"
-        printf ' %5s/%5s' "$(measure "$ours")" "$(measure "$theirs")"
+        sox -V1 "$speech" "$sox" tempo "$s"
+        sox -V1 "$speech" "$speech_preset" tempo -s "$s"
+        printf ' %5s/%5s/%5s/%5s' "$(measure "$ours")" "$(measure "$theirs")" "$(measure "$sox")" "$(measure "$speech_preset")"
     done
     echo
 done
