@@ -138,6 +138,10 @@ final class WordsTests: XCTestCase {
         var outcomes: [PatronOutcome] = Self.circulationOutcomes
         outcomes += [DownloadState.started(Self.entry(.loaned)), .progress(Self.entry(.loaned), fraction: 0.5),
                      .failed(Self.entry(.loaned), ShelfError(.temporary, "x"))]
+        let account = AccountRecord(id: "fake", title: Self.title, catalogURL: "https://example.org/catalog")
+        let changes: [AccountOutcome] = [.added(account, inUse: true), .removed(account, loans: 1, holds: 2), .using(account),
+                                         .signedIn(account, keptIn: nil), .signedOut(account), .noSignInNeeded(account)]
+        outcomes += changes as [PatronOutcome]
         for outcome in outcomes {
             for face in Face.allCases { fragments.formUnion(Self.fixedStretches(of: outcome.words(for: face))) }
         }

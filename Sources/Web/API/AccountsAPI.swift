@@ -14,16 +14,22 @@ enum AccountsAPI {
         router.add("POST", "/api/accounts") { request in
             let url = try request.required("url")
             let name = (try request.jsonObject()["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            return .json(document: try app.library().addAccount(url, name: name).document, status: 201)
+            let (account, added) = try app.library().addAccount(url, name: name)
+            var document = added
+            document.message = AccountOutcome.added(account, inUse: added.isDefault).words(for: .browser).line
+            return .json(document: document, status: 201)
         }
         router.add("DELETE", "/api/accounts/{id}") { request in
-            let account = try app.library().removeAccount(try name(request))
+            let library = try app.library(), id = try name(request)
+            // Counted before they go with the account: the patron is told that the library still lends them.
+            let held = ((try? library.loans(account: id).count) ?? 0, (try? library.holds(account: id).count) ?? 0)
+            let account = try library.removeAccount(id)
             sync.publishStatus()
-            return .json(document: ["removed": account.id])
+            return .json(document: AccountChangeJSON(.removed(account, loans: held.0, holds: held.1), face: .browser))
         }
         router.add("POST", "/api/accounts/{id}/use") { request in
             let account = try app.library().useAccount(try name(request))
-            return .json(document: ["using": account.id])
+            return .json(document: AccountChangeJSON(.using(account), face: .browser))
         }
 
         // A card and PIN, checked with the library before they are kept. A library that signs in only through its
@@ -35,7 +41,7 @@ enum AccountsAPI {
             let pin = (try request.jsonObject()["pin"] as? String) ?? ""
             let signIn = SignIn(library: library, account: account)
             guard let flow = try signIn.flow(), let kind = flow.kind else {
-                return .json(document: ["account": account.id, "signedIn": "not needed"])
+                return .json(document: AccountChangeJSON(.noSignInNeeded(account), face: .browser))
             }
             if kind.usesBrowser {
                 throw WebError(400, "\(account.title) signs in through its own web page, which the browser app cannot do yet",
@@ -44,14 +50,14 @@ enum AccountsAPI {
             }
             try signIn.signIn(flow: flow, username: barcode, password: pin)
             sync.soon()
-            return .json(document: ["account": account.id, "signedIn": "yes"])
+            return .json(document: AccountChangeJSON(.signedIn(account, keptIn: signIn.keptIn?.words), face: .browser))
         }
         router.add("POST", "/api/accounts/{id}/sign-out") { request in
             let library = try app.library()
             let account = try library.account(try name(request))
             try SignIn(library: library, account: account).signOut()
             sync.publishStatus()
-            return .json(document: ["account": account.id, "signedIn": "no"])
+            return .json(document: AccountChangeJSON(.signedOut(account), face: .browser))
         }
     }
 

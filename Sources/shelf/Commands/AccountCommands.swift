@@ -22,7 +22,7 @@ let accountCommand = Command(
         guard let operand else { throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL") }
         let (account, json) = try library.addAccount(operand, name: args.value("--name"))
         if context.json { Output.json(json); return 0 }
-        Output.line("Added \(account.title) as \"\(account.id)\"\(json.isDefault ? " (the account commands use)" : "").")
+        Output.line(AccountOutcome.added(account, inUse: json.isDefault).words(for: .terminal).line)
         Output.line("Catalog: \(account.catalogURL)")
         if !json.signIn.isEmpty { Output.line("Sign in: \(json.signIn.joined(separator: "; ")) — `shelf login \(account.id)`") }
         if let signUp = json.signUp { Output.line("Sign up for a library card: \(signUp)") }
@@ -47,20 +47,15 @@ let accountCommand = Command(
         let held = ((try? library.loans(account: operand).count) ?? 0, (try? library.holds(account: operand).count) ?? 0)
         let account = try library.removeAccount(operand)
         if context.json { Output.json(AccountRemovedJSON(account)) } else {
-            Output.line("Removed \(account.title) (\(account.id)) and its stored sign-in.")
-            if held.0 + held.1 > 0 {
-                let what = [held.0 > 0 ? Plural.count(held.0, "loan") : nil, held.1 > 0 ? Plural.count(held.1, "hold") : nil]
-                    .compactMap { $0 }.joined(separator: " and ")
-                Output.line("Your \(what) at \(account.title) \(held.0 + held.1 == 1 ? "stays" : "stay") with the library; to see "
-                            + "\(held.0 + held.1 == 1 ? "it" : "them") here again: `shelf account add \(account.catalogURL)`, "
-                            + "`shelf login`, `shelf sync`.")
-            }
+            let words = AccountOutcome.removed(account, loans: held.0, holds: held.1).words(for: .terminal)
+            Output.line(words.sentence)
+            if let hint = words.hint { Output.line(hint) }
         }
         return 0
     case "use":
         guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
         let account = try library.useAccount(operand)
-        if context.json { Output.json(AccountInUseJSON(account)) } else { Output.line("Using \(account.title) (\(account.id)).") }
+        if context.json { Output.json(AccountInUseJSON(account)) } else { Output.line(AccountOutcome.using(account).words(for: .terminal).line) }
         return 0
     default:
         throw ShelfError(.usage, "no account action \"\(action)\"", hint: "Usage: shelf account add URL | list | remove NAME | use NAME")
@@ -89,7 +84,7 @@ let loginCommand = Command(
     let signIn = SignIn(library: library, account: account)
     guard let flow = try signIn.flow(), let kind = flow.kind else {
         if context.json { Output.json(SignInStateJSON.notNeeded(account)) } else {
-            Output.line("\(account.title) needs no sign-in.")
+            Output.line(AccountOutcome.noSignInNeeded(account).words(for: .terminal).line)
         }
         return 0
     }
@@ -128,8 +123,7 @@ let loginCommand = Command(
         try signIn.signIn(flow: flow, username: username, password: password)
     }
     if context.json { Output.json(SignInStateJSON.signedIn(account)) } else {
-        Output.line("Signed in to \(account.title)."
-                    + (signIn.keptIn.map { " Your sign-in is kept in \($0.words)." } ?? ""))
+        Output.line(AccountOutcome.signedIn(account, keptIn: signIn.keptIn?.words).words(for: .terminal).line)
     }
     return 0
 }
@@ -143,6 +137,6 @@ let logoutCommand = Command(
     let library = try context.library()
     let account = try library.account(args.positionals.first ?? args.value("--account"))
     try SignIn(library: library, account: account).signOut()
-    if context.json { Output.json(SignInStateJSON.signedOut(account)) } else { Output.line("Signed out of \(account.title).") }
+    if context.json { Output.json(SignInStateJSON.signedOut(account)) } else { Output.line(AccountOutcome.signedOut(account).words(for: .terminal).line) }
     return 0
 }

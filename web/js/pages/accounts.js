@@ -17,7 +17,7 @@ export default {
       event.preventDefault();
       await attempt(app, addForm, async () => {
         const account = await app.api.post("/api/accounts", { url: url.value.trim() });
-        await again(`Added ${account.title}.`, `#account-${account.id}`);
+        await again(account.message, `#account-${account.id}`);
       });
     } },
       h("div", { class: "field" }, h("label", { for: "library-url" }, "Library address"), url),
@@ -50,17 +50,18 @@ function row(app, account, again) {
   const signIn = h("form", { class: "inline-form", "aria-label": `Sign in to ${account.title}`, onsubmit: async (event) => {
     event.preventDefault();
     await attempt(app, signIn, async () => {
-      await app.api.post(`/api/accounts/${encodeURIComponent(account.id)}/sign-in`, { barcode: barcode.value.trim(), pin: pin.value });
-      await again(`Signed in to ${account.title}.`, `#account-${account.id}`);
+      const done = await app.api.post(`/api/accounts/${encodeURIComponent(account.id)}/sign-in`, { barcode: barcode.value.trim(), pin: pin.value });
+      await again(done.message, `#account-${account.id}`);
     });
   } },
     h("div", { class: "field" }, h("label", { for: `barcode-${account.id}` }, "Library card number"), barcode),
     h("div", { class: "field" }, h("label", { for: `pin-${account.id}` }, "PIN"), pin),
     h("button", { type: "submit" }, "Sign in"));
-  const post = (path, message) => async () => {
+  // The server says what each change did in the host's words (AccountOutcome): the page says them as they are.
+  const post = (path) => async () => {
     try {
-      await app.api.post(`/api/accounts/${encodeURIComponent(account.id)}/${path}`);
-      await again(message, `#account-${account.id}`);
+      const done = await app.api.post(`/api/accounts/${encodeURIComponent(account.id)}/${path}`);
+      await again(done.message, `#account-${account.id}`);
     } catch (error) {
       app.announce(app.explain(error));
     }
@@ -75,12 +76,12 @@ function row(app, account, again) {
       needsSignIn && !account.signedIn ? signIn : null,
       account.signUp ? h("p", {}, h("a", { href: account.signUp, rel: "noopener" }, "Sign up for a library card")) : null),
     h("div", { class: "actions" },
-      account.isDefault ? null : h("button", { type: "button", onclick: post("use", `${account.title} is now the current library.`) }, "Use this library"),
-      needsSignIn && account.signedIn ? h("button", { type: "button", class: "secondary", onclick: post("sign-out", `Signed out of ${account.title}.`) }, "Sign out") : null,
+      account.isDefault ? null : h("button", { type: "button", onclick: post("use") }, "Use this library"),
+      needsSignIn && account.signedIn ? h("button", { type: "button", class: "secondary", onclick: post("sign-out") }, "Sign out") : null,
       h("button", { type: "button", class: "secondary", onclick: async () => {
         try {
-          await app.api.delete(`/api/accounts/${encodeURIComponent(account.id)}`);
-          await again(`Removed ${account.title}.`, "h1");
+          const done = await app.api.delete(`/api/accounts/${encodeURIComponent(account.id)}`);
+          await again(done.message, "h1");
         } catch (error) {
           app.announce(app.explain(error));
         }

@@ -26,3 +26,25 @@ public struct SignInStateJSON: Encodable, Sendable {
     public static func signedOut(_ account: AccountRecord) -> SignInStateJSON { SignInStateJSON(account: account.id, signedIn: "no") }
     public static func notNeeded(_ account: AccountRecord) -> SignInStateJSON { SignInStateJSON(account: account.id, signedIn: "not needed") }
 }
+
+/// The browser app's answer to a change of an account (removed, in use, signed in or out): the account's id under
+/// the change's name, and what it did in the host's words (`AccountOutcome`), shown as it is.
+public struct AccountChangeJSON: Encodable, Sendable {
+    public let removed: String?
+    public let using: String?
+    public let account: String?
+    public let signedIn: String?
+    public let message: String
+
+    public init(_ outcome: AccountOutcome, face: Face) {
+        message = outcome.words(for: face).line
+        switch outcome {
+        case .removed(let record, _, _): (removed, using, account, signedIn) = (record.id, nil, nil, nil)
+        case .using(let record): (removed, using, account, signedIn) = (nil, record.id, nil, nil)
+        case .signedIn(let record, _): (removed, using, account, signedIn) = (nil, nil, record.id, "yes")
+        case .signedOut(let record): (removed, using, account, signedIn) = (nil, nil, record.id, "no")
+        case .noSignInNeeded(let record): (removed, using, account, signedIn) = (nil, nil, record.id, "not needed")
+        case .added(let record, _): (removed, using, account, signedIn) = (nil, nil, record.id, nil)
+        }
+    }
+}

@@ -201,6 +201,9 @@ public struct AccountJSON: Encodable, Sendable {
     public let signUp: String?
     public let syncedAt: String?
     public let syncError: String?
+    /// The browser app's, when the answer is to a change: what it did, in the host's words. Absent from the command
+    /// line's documents.
+    public var message: String?
 
     public init(_ account: AccountRecord, library: LibrarySession, defaultID: String?) {
         id = account.id
