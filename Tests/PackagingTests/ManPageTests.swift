@@ -77,7 +77,8 @@ final class ManPageTests: XCTestCase {
         for words in ["shelf_plugin_entry", "pkg-config --cflags --libs shelf-plugin", "shelf-plugin-host",
                       "SHELF_LOG=debug", "/usr/local/lib/shelf/plugins", "SHELF CONFORMANCE", "--memcheck",
                       // Where a third-party plugin runs, what it may touch, and how its author debugs it.
-                      "shelf-plugin-sandbox", "EACCES", "socket() fails", "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGINS_IN_PROCESS=ID"] {
+                      "shelf-plugin-sandbox", "EACCES", "socket, socketpair, connect, io_uring, fork, exec", "shelf.host.files/1",
+                      "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGIN_CALL_LIMIT", "SHELF_PLUGIN_MEMORY", "SHELF_PLUGINS_IN_PROCESS=ID"] {
             XCTAssertTrue(Self.flowing(text).contains(words), "shelf-plugin(7) says \(words)")
         }
     }

@@ -3,7 +3,7 @@ import PluginAPI
 import ShelfCore
 
 /// Every other check calls the plugin in this process, but shelf runs a plugin it does not ship in
-/// shelf-plugin-sandbox, confined to the book's folder and its own (shelf-plugin(7), WHERE A PLUGIN RUNS): a plugin
+/// shelf-plugin-sandbox, confined to the book file and its own folders (shelf-plugin(7), WHERE A PLUGIN RUNS): a plugin
 /// that reads a file elsewhere, or opens a socket, passed them all and then failed for every patron. This check opens
 /// each sample there, as shelf will, and renders its opening.
 enum SandboxCheck {
@@ -25,8 +25,9 @@ enum SandboxCheck {
                 if confined.capabilities.contains(SHELF_EXT_RENDER) { _ = try publication.render(at: nil, settings: nil) }
             } catch {
                 throw CheckFailure("\(ConformanceChecks.Subject.name(sample)) opens in process but not in shelf-plugin-sandbox, where shelf runs "
-                                   + "every plugin it does not ship: \(error). There a plugin reads only its own folder, the book's folder and "
-                                   + "its data_dir and cache_dir, and socket() fails (shelf-plugin(7), WHERE A PLUGIN RUNS); "
+                                   + "every plugin it does not ship: \(error). There a plugin reads only its own folder, the book file (the book's "
+                                   + "other files through shelf.host.files/1) and its data_dir and cache_dir, and makes no socket, "
+                                   + "fork or exec (shelf-plugin(7), WHERE A PLUGIN RUNS); "
                                    + "SHELF_PLUGIN_CONFINEMENT=off tells whether the confinement is the cause")
             }
         }

@@ -31,7 +31,9 @@ enum ManualFacts {
         ("SHELF_LOG", "Which plugin messages go to standard error (warnings and errors by default): `debug` for every plugin, `org.example.fb2:debug` for one, `warning,org.example.*:info` for a family; levels debug, info, warning, error, none; the most specific entry wins."),
         ("SHELF_PLUGINS_OUT_OF_PROCESS, SHELF_PLUGINS_IN_PROCESS", "Comma-separated plugin ids (or `all`) moved out of shelf's process into a sandboxed child, or into shelf's process; by default the plugins shelf ships run in process and every other plugin out of process (shelf-plugin(7), WHERE A PLUGIN RUNS)."),
         ("SHELF_PLUGIN_TIMEOUT", "Seconds a plugin out of process may stay silent in one call before it is stopped (30 by default)."),
-        ("SHELF_PLUGIN_CONFINEMENT", "`off` runs the plugins out of process without Landlock and seccomp, to tell whether the sandbox is what breaks a plugin."),
+        ("SHELF_PLUGIN_CALL_LIMIT", "Seconds one call of a plugin out of process may take in all, however much progress it reports, before it is stopped (600 by default)."),
+        ("SHELF_PLUGIN_MEMORY", "MiB of memory a plugin out of process may map (2048 by default; 0: no limit); a larger allocation fails in the plugin."),
+        ("SHELF_PLUGIN_CONFINEMENT", "`off` runs the plugins out of process without Landlock, seccomp and the memory limit, to tell whether the sandbox is what breaks a plugin."),
         ("SHELF_PLUGIN_HOST", "The stand-in host `shelf conformance --memcheck` runs under valgrind, instead of shelf-plugin-host on the PATH."),
         ("SHELF_SECRET_SERVICE", "`off` keeps sign-ins in a file of mode 0600 in the config folder even when a Secret Service runs."),
         ("SHELF_DEADLINE", "Seconds a command waits in all for the network (20 by default)."),
@@ -86,14 +88,33 @@ enum ManualFacts {
         """),
         ("WHERE A PLUGIN RUNS", """
         The plugins shelf ships run in shelf's own process. Every other plugin (yours, from ~/.local/lib/shelf/plugins \
-        or --plugin-path) runs in a child process, shelf-plugin-sandbox, started once per command; its calls cross a \
-        socket and behave as in process. The child is confined before your library is loaded: it may read your plugin \
-        and the folders its run path names, the system's libraries and the folder of the book it was handed (an \
-        input's neighbours, such as an audiobook's tracks, are there) or of the files a connector's "file" settings name, and write only the plugin's data_dir and \
-        cache_dir (plugin.h); on a kernel with Landlock any other open fails with EACCES. socket() fails: a connector reaches the network only \
-        through the host's HTTP service (http.h). A call that stays silent for 30 s (SHELF_PLUGIN_TIMEOUT) is \
-        stopped; a crash, an exit or a hang is one line naming the plugin and the call, and the plugin is disabled for \
-        the rest of the command.
+        or --plugin-path) runs in a child process, shelf-plugin-sandbox, started on first use (one per book it opens, \
+        at most four kept); its calls cross a socket and behave as in process. The child is confined before your \
+        library is loaded, and its constructors run confined too.
+
+        It may read: your plugin's folder; the libraries your plugin links from the folders of its run path (each \
+        library file that shelf resolved, never the folders themselves); the system's libraries (/usr, /lib) and the \
+        Swift runtime; the one book file it was handed, or the files a connector's "file" settings name. The other \
+        files of a book made of several (an audiobook's tracks beside its manifest) it asks of shelf through the \
+        companion files service (files.h, "shelf.host.files/1"), which opens a file only inside the book's folder, \
+        not hidden, and none of shelf's own, and hands over a descriptor. It may write only its data_dir and \
+        cache_dir (plugin.h). Any other open fails with EACCES (Landlock; a kernel without it is said once, and the \
+        plugin then reads what shelf may).
+
+        It may reach: nothing by itself. Its system calls are filtered by an allowlist (seccomp): socket, \
+        socketpair, connect, io_uring, fork, exec, ptrace and signals to other processes fail with EPERM; unix \
+        sockets, by path or abstract, are unreachable. A connector reaches the network only through the host's HTTP \
+        service (http.h), and only the hosts of its own service: the addresses its connection's settings name (a \
+        baseURL) and the "default" addresses its `describe` declares for its settings; a loopback address only when \
+        a setting names it, and only that port. A format plugin gets no HTTP service.
+
+        Its environment holds only the locale (LANG, LC_*, TZ), PATH=/usr/bin:/bin and LD_LIBRARY_PATH; nothing \
+        else of shelf's. Its memory is limited to 2048 MiB (SHELF_PLUGIN_MEMORY): a larger allocation fails. A call \
+        that stays silent for 30 s (SHELF_PLUGIN_TIMEOUT), or takes longer than 600 s in all however much progress \
+        it reports (SHELF_PLUGIN_CALL_LIMIT), is stopped; a call that goes on 1 s after it was cancelled (Ctrl-C) \
+        is stopped and fails as cancelled. A crash, an exit, a hang or an overrun is one line naming the plugin and \
+        the call, and the plugin is disabled for the rest of the command. Its log lines are shown one line each, \
+        control characters escaped (\\n, \\u{1B}), at most 100 in a row and 20 a second.
 
         `shelf plugins` says for each plugin where it runs (in shelf's process, confined, or out of process \
         unconfined) and why: shipped with shelf, found elsewhere, or moved by one of the settings below.
@@ -104,7 +125,8 @@ enum ManualFacts {
         """),
         ("LOGGING", """
         A plugin logs through the host's `log` service, never to standard output. shelf prints warnings and errors on \
-        standard error as `shelf: ID: LEVEL: MESSAGE`; SHELF_LOG=debug shows debug messages too, and \
+        standard error as `shelf: ID: LEVEL: MESSAGE`, one line each with control characters escaped, at most 20 a \
+        second after the first 100; SHELF_LOG=debug shows debug messages too, and \
         SHELF_LOG=org.example.fb2:debug only your plugin's (like GST_DEBUG; see plugin.h).
         """),
     ]
