@@ -142,8 +142,10 @@ struct ManifestParser {
         if let url = URL(string: bare), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             return (url.absoluteString, .remote(url))
         }
+        // A track is inside the book (its folder or package) or on the web: a manifest naming file:///etc/passwd,
+        // /home/p/.ssh/id_rsa or ../../.ssh/id_rsa is refused, as an EPUB's hrefs are.
         if let url = URL(string: bare), url.scheme?.lowercased() == "file" {
-            return (bare, .file(url.path))
+            throw PluginFailure.badData("has a file: href (\(bare.prefix(60))); a track must be inside the audiobook or an http(s) address", at: location)
         }
         if bare.contains("://") || bare.lowercased().hasPrefix("data:") {
             throw PluginFailure(SHELF_E_UNSUPPORTED, "uses a kind of link shelf cannot fetch (\(bare.prefix(40)))", at: location)
@@ -157,8 +159,11 @@ struct ManifestParser {
         case .directory(let dir):
             let decoded = bare.removingPercentEncoding ?? bare
             guard !decoded.isEmpty else { throw PluginFailure.badData("has an empty href", at: location) }
-            let path = decoded.hasPrefix("/") ? decoded : (dir as NSString).appendingPathComponent(decoded)
-            return (bare, .file((path as NSString).standardizingPath))
+            guard !decoded.hasPrefix("/"), !decoded.split(separator: "/").contains("..") else {
+                throw PluginFailure.badData("has an href that leaves the audiobook's folder (\(bare.prefix(60))); a track must be inside it "
+                                            + "or an http(s) address", at: location)
+            }
+            return (bare, .file(((dir as NSString).appendingPathComponent(decoded) as NSString).standardizingPath))
         case .package:
             let decoded = bare.removingPercentEncoding ?? bare
             var parts: [Substring] = []
