@@ -326,6 +326,7 @@ public final class Circulation {
             }
             // What is changed here from now on is newer than the feed's answer (see replaceShelf).
             let mark = try database.circulationChangeMark()
+            let before = try database.loans(accountID: account.id)
             // The entries are remembered with the loans below, in the same transaction, each encoded once.
             let pages = try readShelfFeed()
             var loans: [LoanRecord] = []
@@ -348,6 +349,8 @@ public final class Circulation {
                                                    pagesAccountID: client.accountID, changesAfter: mark) { loans, holds in
                 whileStoring(loans, holds, clock)
             }
+            // Loans that left the feed ended at the library: their files go (EndedLoans.swift).
+            _ = removeFilesOfEndedLoans(before: before, after: stored.loans)
             // The library let this sign-in in: no longer refused (a failure to clear it is cleared at the next sync).
             try? database.setSignInRefused(false, accountID: account.id)
             return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
