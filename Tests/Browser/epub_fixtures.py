@@ -1,6 +1,6 @@
 """Small EPUB 3 books made by the reader's browser tests, so that every test runs without ../shared/corpus:
 a reflowable book with a cover, a nested table of contents and a script; a fixed-layout book; a right-to-left
-book; a vertical Japanese book."""
+book; a vertical Japanese book; a book of three chapters linked to each other."""
 
 import random
 import zipfile
@@ -169,4 +169,24 @@ def scripted(path, identifier, title, script, body="<p>An interactive page.</p>"
     write(path, files)
 
 
-MAKERS = {"reflowable": reflowable, "fixed": fixed, "rtl": rtl, "vertical": vertical, "framed": framed}
+def chapters(path):
+    """Three chapters of several screens each, every paragraph numbered, the first starting with links to the
+    others (a chapter reached by a link), for reading every screen of a book in turn."""
+    def chapter(n, links=""):
+        paragraphs = "".join(f"<p>{prose(1000 * n + k, 6)} ({n}.{k})</p>" for k in range(1, 46))
+        return xhtml(f"Chapter {n}", f"<h1>Chapter {n}</h1>{links}{paragraphs}")
+    links = '<p><a id="to-two" href="chapter2.xhtml">On to chapter 2</a> <a id="to-three" href="chapter3.xhtml#end">the end</a></p>'
+    files = {
+        "style.css": "p { margin: 0 0 .4em; }",
+        "nav.xhtml": nav([(f"Chapter {n}", f"chapter{n}.xhtml", []) for n in range(1, 4)]),
+        "chapter1.xhtml": chapter(1, links),
+        "chapter2.xhtml": chapter(2),
+        "chapter3.xhtml": chapter(3).replace("</body>", '<p id="end">The end.</p></body>'),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("css", "style.css", "text/css", "")]
+    items += [(f"c{n}", f"chapter{n}.xhtml", XHTML, "") for n in range(1, 4)]
+    files["package.opf"] = package("urn:uuid:0b1e5c1a-0000-4000-8000-000000000006", "The Chapters Fixture", "en", items, ["c1", "c2", "c3"])
+    write(path, files)
+
+
+MAKERS = {"reflowable": reflowable, "chapters": chapters, "fixed": fixed, "rtl": rtl, "vertical": vertical, "framed": framed}

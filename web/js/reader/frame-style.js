@@ -50,17 +50,22 @@ export function frameCSS(settings, geometry, language = '') {
   if (flow === 'scrolled') {
     lines.push(`:root { overflow: auto !important; height: auto !important; padding: ${top}px ${side}px !important; }`);
     lines.push(`body { ${vertical ? 'max-height' : 'max-width'}: 40em !important; margin: 0 auto !important; }`);
+  // Pages are columns exactly one screen long with no gap between them, the margins along the lines being the
+  // body's padding (repeated on each column): the root's own padding at the columns' end is not in the scrollable
+  // length Chromium reports, so the last page could not be scrolled to in full and showed shifted by the margin.
   } else if (vertical) {
     // Vertical writing: columns are laid out top to bottom, one page high each.
     lines.push(`:root { box-sizing: border-box !important; width: ${width}px !important; height: ${height}px !important;
-      margin: 0 !important; padding: ${top}px ${side}px !important; overflow: hidden !important;
-      column-width: ${height - 2 * top}px !important; column-gap: ${2 * top}px !important; column-fill: auto !important; }`);
+      margin: 0 !important; padding: 0 ${side}px !important; overflow: hidden !important;
+      column-width: ${height}px !important; column-gap: 0 !important; column-fill: auto !important; }`);
+    lines.push(`body { padding-top: ${top}px !important; padding-bottom: ${top}px !important; }`);
     lines.push(`img, svg, video { max-height: ${height - 2 * top}px !important; max-width: ${width - 2 * side}px !important; }`);
   } else {
     lines.push(`:root { box-sizing: border-box !important; width: ${width}px !important; height: ${height}px !important;
-      max-width: none !important; max-height: none !important; margin: 0 !important; padding: ${top}px ${side}px !important;
-      overflow: hidden !important; column-width: ${width - 2 * side}px !important; column-gap: ${2 * side}px !important;
+      max-width: none !important; max-height: none !important; margin: 0 !important; padding: ${top}px 0 !important;
+      overflow: hidden !important; column-width: ${width}px !important; column-gap: 0 !important;
       column-fill: auto !important; }`);
+    lines.push(`body { padding-left: ${side}px !important; padding-right: ${side}px !important; }`);
     lines.push(`img, svg, video { max-height: ${height - 2 * top}px !important; break-inside: avoid; }`);
   }
   return lines.join('\n');

@@ -31,7 +31,8 @@ export class ReflowableView {
   get rtl() { return this.state.rtl; }
 
   // Loads `url` (the resource `href`) in a new frame, laid out before it is shown, then shows it in place of the
-  // old one; `place` says where: {progression} or {fragment} or {text} or {end: true}.
+  // old one; `place` says where: {progression} or {fragment} or {text} or {end: true}. The new frame lies over the
+  // old one at the whole reading area's size (reader.css), so the page measures the size it is shown at.
   async open(url, href, settings, language, place) {
     const frame = document.createElement('iframe');
     frame.setAttribute('sandbox', this.sandbox);
