@@ -30,6 +30,11 @@ let plugins = [
     plugin("Audiobook", product: "shelf-audiobook", dependencies: ["CFFmpeg", "LibZip"]),
     plugin("Goodreads", product: "shelf-goodreads", dependencies: ["CCrypto", "CXML2"]),
     plugin("GoogleBooks", product: "shelf-googlebooks", dependencies: ["CCrypto"]),
+    // Speech on libespeak-ng, in C on libshelf-plugin; the library is opened on first use (CLazyLibrary), so
+    // without it the plugin is refused with the package to install.
+    (.library(name: "shelf-speech", type: .dynamic, targets: ["Speech"]),
+     .target(name: "Speech", dependencies: ["PluginHelper", "PluginAPI", "CLazyLibrary"], path: "Plugins/Speech",
+             linkerSettings: pluginLinkerSettings)),
 ]
 
 // The front ends see what the facade shows and nothing more: the facade imports every subsystem `internal`ly, and with
@@ -93,6 +98,8 @@ let package = Package(
         // The public contract: plain C99 headers, nothing else a plugin author needs. Beside them, the C
         // helper library for plugin authors (lib/) and the stand-in host (host/), built by their Makefile.
         .target(name: "PluginAPI", path: "Sources/PluginAPI", exclude: ["plugin.map", "lib", "host", "Makefile"]),
+        // libshelf-plugin (lib/) as the Makefile builds it, for the plugins shelf ships in C (Speech).
+        .target(name: "PluginHelper", dependencies: ["PluginAPI"], path: "Sources/PluginAPI/lib", exclude: ["tests"]),
 
         // XML text shared by the host's catalog reader and the EPUB plugins (references in attribute values).
         .target(name: "XMLText", dependencies: ["CXML2"], path: "Sources/XMLText"),

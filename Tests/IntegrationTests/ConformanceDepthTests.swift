@@ -31,7 +31,7 @@ final class ConformanceDepthTests: XCTestCase {
     func testWithoutABugTheFixturePasses() throws {
         let (status, checks) = try conformance(try faulty(nil))
         XCTAssertEqual(status, 0)
-        XCTAssertEqual(checks.count, 20)
+        XCTAssertEqual(checks.count, 24)
         for (name, check) in checks {
             XCTAssertTrue(["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
         }
@@ -131,7 +131,7 @@ final class ConformanceDepthTests: XCTestCase {
         let list = try shelf.run(["conformance", "--list", "--json"])
         XCTAssertEqual(list.status, 0, list.stderr)
         let names = (try list.json() as? [[String: String]] ?? []).compactMap { $0["check"] }
-        XCTAssertEqual(names.count, 20)
+        XCTAssertEqual(names.count, 24)
         for name in ["probe", "open-foreign", "render", "locators", "search", "arguments", "close"] { XCTAssertTrue(names.contains(name), name) }
         let unknown = try shelf.run(["conformance", try faulty(nil), "--check", "no-such-check"])
         XCTAssertEqual(unknown.status, 64)

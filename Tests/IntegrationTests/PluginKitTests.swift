@@ -74,7 +74,7 @@ final class PluginKitTests: XCTestCase {
         XCTAssertEqual(status, 0, output)
 
         let checks = try conformance(library)
-        XCTAssertEqual(checks.count, 20)
+        XCTAssertEqual(checks.count, 24)
         for (name, check) in checks {
             XCTAssertTrue(["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
         }

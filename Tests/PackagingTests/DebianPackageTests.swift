@@ -130,7 +130,7 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertTrue(info.stdout.contains("Version: \(version)"), info.stdout)
         // Linked (dpkg-shlibdeps) and opened with dlopen (read from the binaries) alike; no Swift package.
         for dependency in ["libc6", "libsqlite3-0", "libxml2", "libavformat", "libcurl4", "libzip4", "libmicrohttpd12",
-                           "libseccomp2"] {
+                           "libseccomp2", "libespeak-ng1"] {
             XCTAssertTrue(info.stdout.contains(dependency), "Depends names \(dependency): \(info.stdout)")
         }
         XCTAssertFalse(info.stdout.lowercased().contains("swift"), info.stdout)

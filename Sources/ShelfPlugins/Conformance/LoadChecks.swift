@@ -17,8 +17,12 @@ enum LoadChecks {
         guard let license = d.license, !license.isEmpty else { throw CheckFailure("no license: set an SPDX expression") }
         if !d.id.contains(".") { s.note("id \(d.id) is not reverse-DNS"); status = .warning }
         if d.description == nil || d.vendor == nil { s.note("vendor or description missing"); status = .warning }
-        if d.mediaTypes.isEmpty && d.services.isEmpty { throw CheckFailure("declares neither media types nor services: it can do nothing") }
+        let speaks = s.plugin.capabilities.contains(SHELF_EXT_SPEECH)
+        if d.mediaTypes.isEmpty && d.services.isEmpty && !speaks {
+            throw CheckFailure("declares neither media types nor services, and offers no \(SHELF_EXT_SPEECH): it can do nothing")
+        }
         if Set(d.mediaTypes).count != d.mediaTypes.count { throw CheckFailure("a media type is listed twice") }
+        if speaks && d.mediaTypes.isEmpty && d.services.isEmpty { s.note("speech: \(SHELF_EXT_SPEECH)"); return status }
         s.note(d.mediaTypes.isEmpty ? "services: \(d.services.joined(separator: ", "))" : "media types: \(d.mediaTypes.joined(separator: ", "))")
         return status
     }

@@ -218,6 +218,7 @@ public struct KnownExtension: Sendable {
         KnownExtension(id: SHELF_EXT_SEARCH, size: MemoryLayout<shelf_search_v1>.size),
         KnownExtension(id: SHELF_EXT_AUDIO, size: MemoryLayout<shelf_audio_v1>.size),
         KnownExtension(id: SHELF_EXT_READINGLIST, size: MemoryLayout<shelf_readinglist_v1>.size),
+        KnownExtension(id: SHELF_EXT_SPEECH, size: MemoryLayout<shelf_speech_v1>.size),
     ]
 }
 

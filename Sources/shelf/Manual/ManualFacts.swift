@@ -68,11 +68,12 @@ enum ManualFacts {
         ("DESCRIPTION", """
         A shelf plugin is a shared library that exports one symbol, `shelf_plugin_entry`, returning a descriptor: its id, \
         version, the ABI major it was built for, and its capabilities. Format plugins open books (probe, open, manifest, \
-        render, positions, search, audio decoding); reading-list plugins connect services. shelf loads plugins with \
+        render, positions, search, audio decoding); reading-list plugins connect services; speech plugins read books aloud. shelf loads plugins with \
         dlopen and calls them through C function tables only, so a plugin can be written in any language with a C ABI.
 
         The contract is the C99 headers: `shelf/plugin.h` (the rules, the descriptor, host services), `shelf/format.h` \
-        (open, render, positions, search), `shelf/audio.h` (PCM decoding), `shelf/readinglist.h` (connectors), \
+        (open, render, positions, search), `shelf/audio.h` (PCM decoding), `shelf/readinglist.h` (connectors), `shelf/speech.h` (voices, text to PCM \
+        with word and sentence marks), \
         `shelf/http.h` and `shelf/credentials.h` (the host's HTTP client and the patron's secrets). A plugin built for \
         ABI 1.x keeps working with every 1.y host.
         """),

@@ -8,4 +8,5 @@
 #include "credentials.h"
 #include "readinglist.h"
 #include "files.h"
+#include "speech.h"
 #endif /* SHELF_SHELF_H */

@@ -25,5 +25,6 @@ void test_writer(void);
 void test_numbers(void);
 void test_reader(void);
 void test_documents(void);
+void test_speech(void);
 
 #endif

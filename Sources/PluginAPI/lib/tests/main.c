@@ -56,6 +56,7 @@ int main(void)
     test_numbers();
     test_reader();
     test_documents();
+    test_speech();
     printf("libshelf-plugin: %d checks, %d failed\n", check_count, check_failures);
     return check_failures == 0 ? 0 : 1;
 }

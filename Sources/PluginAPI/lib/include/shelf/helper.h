@@ -29,6 +29,7 @@
 #define SHELF_HELPER_H
 
 #include <shelf/plugin.h>
+#include <shelf/speech.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -265,6 +266,55 @@ SHELF_HELPER_API shelf_status shelf_entry_read(const shelf_json_value *value, co
                                                shelf_entry *entry, shelf_error *err);
 /* Writes an entry; `service` (may be NULL) names the key of service_id in "identifiers". */
 SHELF_HELPER_API void shelf_json_entry(shelf_out *out, const shelf_entry *entry, const char *service);
+
+/* ----- Speech (speech.h, shelf.speech/1) ---------------------------------------------------- */
+
+#define SHELF_SPEECH_MAX_PRONUNCIATIONS 256
+#define SHELF_SPEECH_MAX_LEXICONS 16
+
+/* A span of the text said as `ph` says (ssml:ph), in `alphabet` ("ipa" unless the book says). */
+typedef struct shelf_pronunciation {
+    size_t offset, length;              /* bytes of the text */
+    const char *ph;
+    const char *alphabet;
+} shelf_pronunciation;
+
+/* The options of `speak`, with their defaults; strings point into the document. */
+typedef struct shelf_speech_options {
+    const char *voice;                  /* NULL: the best voice for `language` */
+    const char *language;               /* NULL: the voice's own */
+    double rate;                        /* 1 unless asked, clamped to 0.5..3 */
+    size_t pronunciation_count;
+    shelf_pronunciation pronunciations[SHELF_SPEECH_MAX_PRONUNCIATIONS];
+    size_t lexicon_count;
+    const char *lexicons[SHELF_SPEECH_MAX_LEXICONS];
+} shelf_speech_options;
+
+/* Reads the options of `speak` (NULL means defaults). Only JSON that does not parse, that is not
+ * an object, or a key of the wrong type is SHELF_E_INVALID_ARGUMENT, naming the key; a span
+ * outside `text_size` bytes is dropped, as is anything past the maxima. On SHELF_OK *doc holds
+ * the strings (free it with shelf_json_free; NULL when json was NULL). */
+SHELF_HELPER_API shelf_status shelf_speech_options_parse(const char *json, size_t text_size, shelf_json_doc **doc,
+                                                         shelf_speech_options *options, shelf_error *err);
+
+/* A voice as `voices` writes it; languages NULL-terminated, gender NULL when not said. */
+typedef struct shelf_voice {
+    const char *id;
+    const char *name;
+    const char *const *languages;
+    const char *gender;
+} shelf_voice;
+
+SHELF_HELPER_API void shelf_json_voice(shelf_out *out, const shelf_voice *voice);
+
+/* A mark with its struct_size set (speech.h, "Marks"). */
+SHELF_HELPER_API shelf_speech_mark shelf_speech_mark_make(uint32_t kind, size_t text_offset, size_t text_length,
+                                                          int64_t frame);
+
+/* The byte offset of character `index` (0 is the first) of the UTF-8 text[0..size), or `size`
+ * when the text has fewer characters: engines that count characters give marks in bytes so. An
+ * invalid byte counts as one character. */
+SHELF_HELPER_API size_t shelf_utf8_offset_of_character(const char *text, size_t size, size_t index);
 
 /* ----- Files and errors -------------------------------------------------------------------- */
 
