@@ -125,7 +125,7 @@ let package = Package(
                 path: "Sources/ShelfPlugins"),
         // Playback: the engine (decoding through the audiobook plugin, time-stretch, chapters, sleep timer, volume)
         // and its sinks. Knows the plugins and the core; where the place is kept is handed to it from above.
-        .target(name: "ShelfPlayback", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "PluginAPI", "Readium"],
+        .target(name: "ShelfPlayback", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "PluginAPI", "Readium", "XMLText", "CXML2"],
                 path: "Sources/ShelfPlayback"),
         // The library: the one database file and its migrations, accounts, catalogs (OPDS), circulation, notifications,
         // reading lists and the wish list, downloads. Knows playback, the plugins and the core, never the reader or the host.

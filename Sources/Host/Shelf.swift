@@ -122,7 +122,7 @@ public final class Shelf: @unchecked Sendable {
 
     /// An audiobook to listen to (a file, a downloaded loan's catalog ID, or a remote manifest).
     public func listen(_ target: String, options: ListeningOptions = ListeningOptions()) throws -> ListeningSession {
-        try ListeningSession(shelf: self, target: target, options: options.engineOptions)
+        try ListeningSession(shelf: self, target: target, options: options.engineOptions, chapter: options.chapter)
     }
 
     /// The remote audiobooks being downloaded, and each part's state.

@@ -6,6 +6,9 @@ public struct ListeningOptions: Sendable, Equatable {
     public var skipStep: Double = 30
     /// `run` returns when playback pauses (`shelf play`); otherwise it waits for the next control (`shelf listen`).
     public var stopWhenPaused = true
+    /// For a book read aloud (an EPUB): the chapter to start at, 0-based as `shelf toc` lists them, instead of where
+    /// the patron stopped; speaking starts there. An audiobook starts where `ListeningSession.start(from:)` says.
+    public var chapter: Int?
 
     public init() {}
 

@@ -23,6 +23,8 @@ public final class ListeningSession: @unchecked Sendable {
     let engine: PlaybackEngine
     let positions: PlaybackPositionStore
     public let bookID: String
+    /// The book's text read aloud, when the book is one with text (an EPUB) and not an audiobook (ReadAloud).
+    let readAloud: ReadAloud?
 
     private let lock = NSLock()
     private var listener: ((PlaybackEvent) -> Void)?
@@ -54,16 +56,19 @@ public final class ListeningSession: @unchecked Sendable {
     /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The
     /// database that keeps the position must open: a session that could not save where the patron is would lose it
     /// silently.
-    init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options()) throws {
+    init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options(), chapter: Int? = nil) throws {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
         var onShelf: ShelfBook?
         if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let remote = try RemoteAudiobook(url: url, cache: shelf.directories?.cache, router: shelf.router)
-            (book, self.remote) = (remote.book, remote)
+            (book, self.remote, readAloud) = (remote.book, remote, nil)
         } else {
             onShelf = try Self.shelfBook(target, database: database)
-            book = try AudioBook(path: onShelf?.book.path ?? target, router: shelf.router)
+            let path = onShelf?.book.path ?? target
+            // A book with text and no audio of its own is read aloud (`chapter` starts it there).
+            readAloud = try ReadAloud.open(shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
+            book = try readAloud?.book ?? AudioBook(path: path, router: shelf.router)
             remote = nil
             Self.adoptDownloadedParts(of: book, cache: shelf.directories?.cache)
         }
@@ -71,17 +76,21 @@ public final class ListeningSession: @unchecked Sendable {
         bookID = positions.id(for: book)
         let arrivals = PartArrivals()
         try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0, arrivals: arrivals)
-        engine = try PlaybackEngine(book: book, options: options, isTrackAvailable: remote.map { r in
+        engine = try PlaybackEngine(book: book, options: options, isTrackAvailable: readAloud.map { r in { i in r.isTrackAvailable(i) } } ?? remote.map { r in
             { i in
                 if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
                 return false
             }
-        }, growingFile: remote.map { r in { i in r.growingFile(i) } })
+        }, growingFile: readAloud.map { r in { i in r.growingFile(i) } } ?? remote.map { r in { i in r.growingFile(i) } })
         if let remote {
             arrivals.attach(engine, remote)
             engine.trackFailure = { i in Self.failure(of: i, in: remote) }
         }
         engine.positionStore = positions
+        if let readAloud {
+            readAloud.attach()
+            engine.positionStore = ReadAloudPlace(readAloud)
+        }
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -102,6 +111,14 @@ public final class ListeningSession: @unchecked Sendable {
 
     /// Moves to where playback starts and says it in words ("from 1:30", "resuming at 12:04", "from the start").
     public func start(from start: Start) throws -> String {
+        if let readAloud {
+            // Speaking began where it was asked to (ReadAloud.open): the engine starts there.
+            if case .time = start {
+                throw ShelfError(.usage, "a book read aloud has no times before it is spoken",
+                                 hint: "Start at a chapter with --chapter N (`shelf toc BOOK` lists them), or where you stopped.")
+            }
+            return readAloud.startWords
+        }
         switch start {
         case .time(let seconds):
             guard seconds <= engine.timeline.duration else {
@@ -134,6 +151,22 @@ public final class ListeningSession: @unchecked Sendable {
             return "from the start"
         }
     }
+
+    // MARK: A book read aloud
+
+    /// Whether the book is read aloud (a book with text), not an audiobook.
+    public var isReadAloud: Bool { readAloud != nil }
+
+    /// The sentence being heard when the book is read aloud, for a front end to show; nil for an audiobook.
+    public var spokenSentence: String? {
+        guard let readAloud else { return nil }
+        let timeline = engine.timeline
+        return readAloud.sentence(at: timeline.frames(engine.state.position), timeline: timeline)
+    }
+
+    /// Every word and sentence spoken so far, with when it is heard, when the book is read aloud; nil for an
+    /// audiobook.
+    public var spokenMarks: [SpokenMark]? { readAloud?.spokenMarks(timeline: engine.timeline) }
 
     // MARK: Controls (the engine's)
 

@@ -43,6 +43,9 @@ func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> Listen
 /// where the sound goes.
 func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOptions = ListeningOptions())
     throws -> (session: ListeningSession, started: String, output: AudioOutput) {
+    var options = options
+    // A book read aloud starts speaking at the chapter asked for.
+    if let chapter = args.value("--chapter").flatMap(Int.init) { options.chapter = chapter - 1 }
     let session = try context.shelf.listen(args.positionals[0], options: options)
     try applyCommonSettings(session, args)
     let started = try session.start(from: try startPoint(session, args))
@@ -105,7 +108,8 @@ let playCommand = Command(
     let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(session: session) : nil
     session.onEvent = { event in
         switch event {
-        case .waiting(let what) where !context.json && !toStdout:
+        // A book read aloud into a file waits for its speech as a matter of course: nothing to say.
+        case .waiting(let what) where !context.json && !toStdout && !session.isReadAloud:
             if let live { live.draw() } else { Output.error("waiting for \(what) to download") }
         case .trackProblem(_, let message):
             live?.clear()
@@ -129,7 +133,9 @@ let playCommand = Command(
     live?.stop()
     let state = session.state
     if context.json && !toStdout {
-        Output.json(PlayReport(title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state))
+        var report = PlayReport(title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state)
+        report.marks = session.spokenMarks
+        Output.json(report)
     } else if !toStdout {
         Output.line("Stopped by \(reason) at \(PlaybackTime.clock(state.position))\(state.duration.map { " of \(PlaybackTime.clock($0))" } ?? " (\(PlaybackState.lengthUnknown))"); "
                     + "\(PlaybackTime.words(state.listened)) listened.")

@@ -82,7 +82,8 @@ final class TerminalPlayer: @unchecked Sendable {
 
     func say(_ text: String? = nil) {
         lastSaid = Date()
-        Output.line(text ?? session.state.sentence)
+        // A book read aloud shows the sentence being heard after where playback is.
+        Output.line(text ?? session.spokenSentence.map { "\(session.state.sentence) \($0)" } ?? session.state.sentence)
         Output.flush()
     }
 
@@ -91,7 +92,8 @@ final class TerminalPlayer: @unchecked Sendable {
         case .chapter(let i, let title): say("Chapter \(i + 1), \(title).")
         case .sleepStopped: say("The sleep timer stopped playback. " + session.state.sentence)
         case .ended: say("The end of the book.")
-        case .waiting(let what): say("Waiting for \(what) to download.")
+        // A book read aloud waits only for its speech, which catches up: nothing to say.
+        case .waiting(let what) where !session.isReadAloud: say("Waiting for \(what) to download.")
         case .error(let message): say("Problem: \(message)")
         case .trackProblem(_, let message): say("Problem: \(message).")
         case .saved:

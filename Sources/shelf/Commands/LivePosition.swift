@@ -41,7 +41,8 @@ final class LivePosition: @unchecked Sendable {
     }
 
     func draw() {
-        let text = Self.line(session.state, chapters: session.chapters.count)
+        // A book read aloud shows the sentence being heard.
+        let text = session.spokenSentence.map { "\(PlaybackTime.clock(session.state.position)) \($0)" } ?? Self.line(session.state, chapters: session.chapters.count)
         lock.withLock {
             guard !stopped else { return }
             Output.standardError("\r" + fit(text) + "\u{1B}[K", flush: true)

@@ -11,6 +11,8 @@ public struct PlayReport: Encodable, Sendable {
     public let started: String
     public let stoppedBecause: String
     public let state: PlaybackState
+    /// A book read aloud: every word and sentence heard, in order (absent for an audiobook).
+    public var marks: [SpokenMark]?
 
     public init(title: String, output: String, started: String, stoppedBecause: String, state: PlaybackState) {
         self.title = title

@@ -1,0 +1,312 @@
+import ShelfCore
+import ShelfPlugins
+import ShelfValues
+import Readium
+import Foundation
+
+/// A book's text spoken by a speech plugin ahead of playback, a chapter at a time, each into a WAV file of its own
+/// that grows as it is spoken (16-bit, at the plugin's rate): the listening session plays those files as an
+/// audiobook's tracks, the one still being spoken as a part still downloading (GrowingTrack), and a browser can
+/// be served them as any audiobook's tracks. Beside each finished track, NNN.marks.json holds its word and sentence
+/// marks (frames of the track, bytes of the chapter's text).
+///
+/// Speaking runs on a thread of its own, from the chapter and passage where listening starts to the end of the
+/// book; chapters before it are not spoken in this session. Unchecked Sendable: safe from any thread, the state is
+/// under `condition` and the speaking thread's own values (the file, the counts) are its alone.
+public final class SpeechRecorder: @unchecked Sendable {
+    /// One reading-order item read aloud: where it is in the book; its text is read when it is first needed.
+    public struct Chapter: Sendable {
+        public let href: String
+        public let type: String?
+        public let title: String?
+        public init(href: String, type: String?, title: String?) {
+            (self.href, self.type, self.title) = (href, type, title)
+        }
+    }
+
+    /// A chapter's passages, and where each begins in the chapter's text (the passages joined by newlines), which
+    /// marks and places count in.
+    public struct ChapterText: Sendable {
+        public let passages: [SpeechPassage]
+        public let starts: [Int]
+        public let text: String
+
+        public init(passages: [SpeechPassage]) {
+            self.passages = passages
+            var starts: [Int] = []
+            var at = 0
+            for passage in passages {
+                starts.append(at)
+                at += passage.text.utf8.count + 1
+            }
+            self.starts = starts
+            text = passages.map(\.text).joined(separator: "\n")
+        }
+
+        /// The passage holding byte `offset` of the chapter's text, and the offset inside it.
+        public func passage(at offset: Int) -> (index: Int, offset: Int) {
+            guard !passages.isEmpty else { return (0, 0) }
+            let index = max(0, (starts.lastIndex { $0 <= offset }) ?? 0)
+            return (index, min(max(0, offset - starts[index]), passages[index].text.utf8.count))
+        }
+
+        /// Bytes `offset..<offset+length` of the text.
+        public func slice(_ offset: Int, _ length: Int) -> String {
+            let bytes = text.utf8
+            let from = bytes.index(bytes.startIndex, offsetBy: min(max(0, offset), bytes.count))
+            let to = bytes.index(from, offsetBy: min(max(0, length), bytes.distance(from: from, to: bytes.endIndex)))
+            return String(decoding: bytes[from..<to], as: UTF8.self)
+        }
+    }
+
+    /// A word or sentence heard: the chapter, bytes of its text, and the frame of its track where it starts.
+    public struct Mark: Sendable, Codable, Equatable {
+        public let kind: String
+        public let offset: Int
+        public let length: Int
+        public let frame: Int64
+    }
+
+    /// Where speaking starts: a chapter, a passage and a byte inside it (a sentence's start).
+    public struct Start: Sendable, Equatable {
+        public var chapter: Int
+        public var passage: Int
+        public var offset: Int
+        public init(chapter: Int, passage: Int = 0, offset: Int = 0) {
+            (self.chapter, self.passage, self.offset) = (chapter, passage, offset)
+        }
+    }
+
+    public let chapters: [Chapter]
+    public let start: Start
+    /// Reads a chapter's text (the book's XHTML through its plugin); called once a chapter, on any thread.
+    let load: (Int) throws -> ChapterText
+    private var texts: [Int: ChapterText] = [:]
+    public let folder: URL
+    let synthesis: SpeechSynthesis
+    let bookLanguage: String?
+    /// Silence between passages and after a chapter, as a reader pauses.
+    static let passagePause = 0.35
+
+    private let condition = NSCondition()
+    private var complete: Set<Int> = []
+    private var growing: Int?
+    private var frames: [Int: Int64] = [:]
+    private var marks: [Int: [Mark]] = [:]
+    private var failure: Error?
+    private var stopped = false
+    private var rate: Int?
+    /// Called (on the speaking thread) when a chapter's track is whole.
+    public var onComplete: (@Sendable (Int) -> Void)?
+
+    public init(synthesis: SpeechSynthesis, chapters: [Chapter], start: Start, folder: URL, bookLanguage: String?,
+                load: @escaping (Int) throws -> ChapterText) {
+        self.synthesis = synthesis
+        self.load = load
+        self.chapters = chapters
+        self.start = start
+        self.folder = folder
+        self.bookLanguage = bookLanguage
+    }
+
+    public func path(of chapter: Int) -> URL { folder.appendingPathComponent(String(format: "%03d.wav", chapter + 1)) }
+
+    /// Starts speaking on a thread of its own.
+    public func begin() {
+        Thread.detachNewThread { [self] in
+            do {
+                for chapter in start.chapter..<chapters.count {
+                    try record(chapter)
+                    if isStopped { return }
+                }
+            } catch {
+                condition.withLock {
+                    failure = failure ?? error
+                    condition.broadcast()
+                }
+            }
+        }
+    }
+
+    /// Waits until the first chapter's track holds `frames` of sound, or is whole, so that playback can begin;
+    /// throws what stopped speaking before it did.
+    public func waitForFirstSound(frames wanted: Int64 = 4096, timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while failure == nil, !complete.contains(start.chapter), (frames[start.chapter] ?? 0) < wanted {
+            if !condition.wait(until: deadline) {
+                throw ShelfError(.temporary, "the speech plugin \(synthesis.plugin.descriptor.id) said nothing within \(Int(timeout)) s")
+            }
+        }
+        if let failure, (frames[start.chapter] ?? 0) == 0 { throw failure }
+    }
+
+    public var sampleRate: Int? { condition.withLock { rate } }
+
+    /// A chapter's text, read once.
+    public func text(of chapter: Int) throws -> ChapterText {
+        if let known = condition.withLock({ texts[chapter] }) { return known }
+        let text = try load(chapter)
+        condition.withLock { texts[chapter] = text }
+        return text
+    }
+    public func isComplete(_ chapter: Int) -> Bool { condition.withLock { complete.contains(chapter) } }
+    public func growingFile(_ chapter: Int) -> String? {
+        condition.withLock { growing == chapter && (frames[chapter] ?? 0) > 0 ? path(of: chapter).path : nil }
+    }
+    public func marks(of chapter: Int) -> [Mark] { condition.withLock { marks[chapter] ?? [] } }
+    /// Frames spoken into a chapter's track so far.
+    public func spokenFrames(_ chapter: Int) -> Int64 { condition.withLock { frames[chapter] ?? 0 } }
+    public var error: Error? { condition.withLock { failure } }
+
+    /// Stops speaking (the session ended): the plugin's call in flight is told to stop at its next sink call.
+    public func stop() { condition.withLock { stopped = true; condition.broadcast() } }
+    private var isStopped: Bool { condition.withLock { stopped } }
+
+    // MARK: Speaking one chapter
+
+    private func record(_ index: Int) throws {
+        let chapter = try text(of: index)
+        let file = try TrackFile(path: path(of: index))
+        defer { file.close() }
+        condition.withLock { growing = index; frames[index] = 0; marks[index] = [] }
+        var written: Int64 = 0
+        let first = index == start.chapter ? min(start.passage, max(0, chapter.passages.count - 1)) : 0
+        for p in first..<chapter.passages.count {
+            let passage = chapter.passages[p]
+            // A session that starts inside a passage speaks it from that byte (a sentence's start).
+            let skip = index == start.chapter && p == first ? min(start.offset, passage.text.utf8.count) : 0
+            let text = skip == 0 ? passage.text : String(decoding: passage.text.utf8.dropFirst(skip), as: UTF8.self)
+            let base = chapter.starts[p] + skip
+            let startFrame = written
+            var pending: [Mark] = []
+            do {
+                try synthesis.speak(text, options: options(passage, skip: skip), into: .init(pcm: { samples, format in
+                    if self.isStopped { return false }
+                    do {
+                        try file.append(samples, format: format)
+                    } catch {
+                        self.condition.withLock { self.failure = self.failure ?? error }
+                        return false
+                    }
+                    written += Int64(samples.count / max(1, format.channels))
+                    self.publish(index, frames: written, marks: &pending, rate: format.sampleRate)
+                    return true
+                }, mark: { mark in
+                    guard mark.kind != .unknown else { return true }
+                    pending.append(Mark(kind: mark.kind.rawValue, offset: base + mark.offset, length: mark.length, frame: startFrame + mark.frame))
+                    return true
+                }))
+            } catch is SpeechSynthesis.Stopped {
+                return
+            }
+            if !pending.isEmpty { publish(index, frames: written, marks: &pending, rate: file.rate ?? 22050) }
+            try file.silence(Self.passagePause)
+            written = file.frames
+            publish(index, frames: written, marks: &pending, rate: file.rate ?? 22050)
+        }
+        try file.finish()
+        let done = marks(of: index)
+        // The marks beside the track, for a player outside the host (the browser's, following the text).
+        try? Data(ReadiumJSON.encode(done).utf8).write(to: path(of: index).deletingPathExtension().appendingPathExtension("marks.json"))
+        condition.withLock {
+            complete.insert(index)
+            growing = nil
+            condition.broadcast()
+        }
+        onComplete?(index)
+    }
+
+    private func publish(_ chapter: Int, frames count: Int64, marks pending: inout [Mark], rate: Int) {
+        condition.withLock {
+            self.rate = self.rate ?? rate
+            frames[chapter] = count
+            marks[chapter, default: []].append(contentsOf: pending)
+            condition.broadcast()
+        }
+        pending.removeAll()
+    }
+
+    /// speech.h's options for a passage: its language (the book's when it gives none), its pronunciations moved to
+    /// the text actually spoken.
+    func options(_ passage: SpeechPassage, skip: Int) -> String {
+        var object: [String: Any] = [:]
+        if let language = passage.language ?? bookLanguage { object["language"] = language }
+        let spans: [[String: Any]] = passage.pronunciations.compactMap { p in
+            guard p.offset >= skip else { return nil }
+            var span: [String: Any] = ["offset": p.offset - skip, "length": p.length, "ph": p.ph]
+            if let alphabet = p.alphabet { span["alphabet"] = alphabet }
+            return span
+        }
+        if !spans.isEmpty { object["pronunciations"] = spans }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A WAV file written as it is spoken: its header says "until the end of the file" while it grows (ffmpeg then
+/// reads what is there), and the true sizes once it is finished.
+final class TrackFile {
+    let handle: FileHandle
+    private(set) var frames: Int64 = 0
+    private(set) var rate: Int?
+    private var channels = 1
+    private var buffer: [Int16] = []
+
+    init(path: URL) throws {
+        guard FileManager.default.createFile(atPath: path.path, contents: nil), let handle = FileHandle(forWritingAtPath: path.path) else {
+            throw ShelfError(.ioError, "the spoken track cannot be written", subject: path.path,
+                             hint: "Check that shelf's cache folder is writable (SHELF_HOME, XDG_CACHE_HOME).")
+        }
+        self.handle = handle
+    }
+
+    func append(_ samples: UnsafeBufferPointer<Float>, format: SpeechSynthesis.Format) throws {
+        if rate == nil {
+            rate = format.sampleRate
+            channels = format.channels
+            try write(Self.header(rate: format.sampleRate, channels: format.channels, dataBytes: 0xFFFF_FFFF - 36))
+        }
+        buffer.removeAll(keepingCapacity: true)
+        buffer.reserveCapacity(samples.count)
+        for x in samples { buffer.append(Int16(max(-1, min(1, x)) * 32767)) }
+        try buffer.withUnsafeBytes { try write(Data($0)) }
+        frames += Int64(samples.count / max(1, channels))
+    }
+
+    func silence(_ seconds: Double) throws {
+        guard let rate else { return }
+        let count = Int(seconds * Double(rate)) * channels
+        try write(Data(count: count * 2))
+        frames += Int64(count / channels)
+    }
+
+    /// The true sizes, in place.
+    func finish() throws {
+        if rate == nil { try write(Self.header(rate: 22050, channels: 1, dataBytes: 0)) }
+        let dataBytes = UInt32(clamping: frames * Int64(channels) * 2)
+        try handle.seek(toOffset: 0)
+        try write(Self.header(rate: rate ?? 22050, channels: channels, dataBytes: dataBytes))
+        try handle.synchronize()
+    }
+
+    func close() { try? handle.close() } // closing a file written and synchronised: nothing left to lose
+
+    private func write(_ data: Data) throws {
+        do { try handle.write(contentsOf: data) } catch {
+            throw ShelfError(.ioError, "the spoken track cannot be written (\(error.localizedDescription))",
+                             hint: "Free some space in shelf's cache folder.")
+        }
+    }
+
+    static func header(rate: Int, channels: Int, dataBytes: UInt32) -> Data {
+        var d = Data()
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
+        d.append(contentsOf: Array("RIFF".utf8)); u32(dataBytes &+ 36); d.append(contentsOf: Array("WAVEfmt ".utf8))
+        u32(16); u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2)); u16(UInt16(channels * 2)); u16(16)
+        d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
+        return d
+    }
+}
