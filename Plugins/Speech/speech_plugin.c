@@ -194,6 +194,24 @@ static int synth_callback(short *wav, int samples, espeak_EVENT *events)
     return 0;
 }
 
+/* The voice set last, by what asked for it: setting a voice reloads its dictionary, so the same one is kept. */
+static char chosen[128];
+
+static shelf_status choose_voice(const shelf_speech_options *o, shelf_error *err);
+
+/* choose_voice, unless the same voice or language was asked for last time. */
+static shelf_status keep_or_choose_voice(const shelf_speech_options *o, shelf_error *err)
+{
+    char key[128];
+    shelf_status status;
+    snprintf(key, sizeof key, "%s|%s", o->voice != NULL ? o->voice : "", o->language != NULL ? o->language : "");
+    if (chosen[0] != 0 && strcmp(key, chosen) == 0) return SHELF_OK;
+    chosen[0] = 0;
+    status = choose_voice(o, err);
+    if (status == SHELF_OK) snprintf(chosen, sizeof chosen, "%s", key);
+    return status;
+}
+
 /* The voice for the options: the one named, else the best for the language, else eSpeak's default (English). */
 static shelf_status choose_voice(const shelf_speech_options *o, shelf_error *err)
 {
@@ -210,6 +228,8 @@ static shelf_status choose_voice(const shelf_speech_options *o, shelf_error *err
         /* BCP 47 says "en-GB", eSpeak "en-gb". */
         for (i = 0; o->language[i] != 0 && i + 1 < sizeof language; i++) language[i] = (char)tolower((unsigned char)o->language[i]);
         language[i] = 0;
+        /* By name first: eSpeak finds "fr" or "en-gb" at once, where a search by properties reads every voice file. */
+        if (espeak.SetVoiceByName(language) == EE_OK) return SHELF_OK;
         memset(&spec, 0, sizeof spec);
         spec.languages = language;
         if (espeak.SetVoiceByProperties(&spec) == EE_OK) return SHELF_OK;
@@ -242,7 +262,7 @@ static shelf_status speak(const char *text, const char *options_json, shelf_audi
     format->sample_format = SHELF_AUDIO_SAMPLE_F32;
     format->total_frames = -1;
     format->frames_exact = 0;
-    status = choose_voice(&options, err);
+    status = keep_or_choose_voice(&options, err);
     if (status == SHELF_OK) {
         /* eSpeak's normal rate is 175 words a minute. */
         espeak.SetParameter(espeakRATE, (int)(175 * options.rate + 0.5), 0);

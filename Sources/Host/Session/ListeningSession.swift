@@ -237,7 +237,9 @@ public final class ListeningSession: @unchecked Sendable {
     /// its own, and publishes it. An error says the position was not saved.
     public func reportPosition(seconds: Double, playing: Bool) throws {
         let clamped = max(0, min(seconds, duration ?? seconds))
-        try positions.save(book: book, timeline: engine.timeline, at: engine.timeline.frames(clamped))
+        // A book read aloud keeps the sentence heard as the reading place (ReadAloudPlace).
+        let store: any PlaybackPositionSaving = readAloud.map { ReadAloudPlace($0) } ?? positions
+        try store.save(book: book, timeline: engine.timeline, at: engine.timeline.frames(clamped))
         shelf.events.publish(.listening(bookID: bookID, position: clamped, playing: playing))
     }
 

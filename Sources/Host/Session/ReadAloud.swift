@@ -72,8 +72,14 @@ final class ReadAloud: @unchecked Sendable {
         guard !items.isEmpty else { return nil }
         let synthesis = try speechPlugin(shelf)
         let toc = flatten(publication.manifest.toc ?? [])
-        let chapters = items.map { link in
-            SpeechRecorder.Chapter(href: link.href, type: link.type, title: toc.first { itemPath($0.href) == itemPath(link.href) }?.title ?? link.title)
+        // Each item's first entry of the table of contents names it (a dictionary: a book has hundreds of each).
+        var itemIndex: [String: Int] = [:]
+        for (i, link) in items.enumerated() where itemIndex[itemPath(link.href)] == nil { itemIndex[itemPath(link.href)] = i }
+        let tocItems = toc.map { itemIndex[itemPath($0.href)] }
+        var titles: [Int: String] = [:]
+        for (entry, item) in zip(toc, tocItems) { if let item, titles[item] == nil, let title = entry.title { titles[item] = title } }
+        let chapters = items.enumerated().map { i, link in
+            SpeechRecorder.Chapter(href: link.href, type: link.type, title: titles[i] ?? link.title)
         }
         let language = bookLanguage(publication.manifest)
         let load: (Int) throws -> SpeechRecorder.ChapterText = { index in
@@ -85,7 +91,7 @@ final class ReadAloud: @unchecked Sendable {
         var words = "from the start"
         var startText: SpeechRecorder.ChapterText?
         if let chapter {
-            guard toc.indices.contains(chapter), let item = items.firstIndex(where: { itemPath($0.href) == itemPath(toc[chapter].href) }) else {
+            guard toc.indices.contains(chapter), let item = tocItems[chapter] else {
                 throw ShelfError(.usage, "there is no chapter \(chapter + 1); the book has \(toc.count)",
                                  hint: "`shelf toc BOOK` lists the chapters.")
             }
@@ -111,7 +117,8 @@ final class ReadAloud: @unchecked Sendable {
         recorder.begin()
         do {
             let manifest = folder.appendingPathComponent("manifest.json")
-            try audiobookManifest(publication, chapters: chapters, start: start.chapter, language: language).write(to: manifest)
+            try audiobookManifest(publication, chapters: chapters, toc: zip(toc, tocItems).map { ($0.title, $1) }, start: start.chapter,
+                                  language: language).write(to: manifest)
             let book = try AudioBook(path: manifest.path, router: shelf.router)
             try recorder.waitForFirstSound()
             return ReadAloud(recorder: recorder, book: book, folder: folder, shelfID: shelfBook?.book.id, database: database, startWords: words)
@@ -227,9 +234,10 @@ final class ReadAloud: @unchecked Sendable {
         return folder
     }
 
-    /// The session's audiobook: a track for each chapter with text, in reading order (those before where listening
-    /// starts last no time: they are not spoken in this session), its table of contents the book's.
-    static func audiobookManifest(_ publication: Publication, chapters: [SpeechRecorder.Chapter], start: Int, language: String?) throws -> Data {
+    /// The session's audiobook: a track for each reading-order item with text, in reading order (those before where
+    /// listening starts last no time: they are not spoken in this session), its table of contents the book's.
+    static func audiobookManifest(_ publication: Publication, chapters: [SpeechRecorder.Chapter], toc: [(title: String?, item: Int?)],
+                                  start: Int, language: String?) throws -> Data {
         var metadata: [String: Any] = ["@type": "http://schema.org/Audiobook", "title": publication.manifest.title ?? "Untitled",
                                        "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"]
         if let language { metadata["language"] = language }
@@ -241,8 +249,9 @@ final class ReadAloud: @unchecked Sendable {
             if i < start { track["duration"] = 0 }
             return track
         }
-        let toc: [[String: Any]] = chapters.enumerated().compactMap { i, chapter in
-            chapter.title.map { ["href": trackBase + String(format: "%03d.wav", i + 1), "title": $0] }
+        // The book's own entries, each on its item's track, so that chapter N is `shelf toc`'s chapter N.
+        let toc: [[String: Any]] = toc.compactMap { entry in
+            entry.item.map { ["href": trackBase + String(format: "%03d.wav", $0 + 1), "title": entry.title ?? chapters[$0].title ?? "Chapter"] }
         }
         let manifest: [String: Any] = ["@context": "https://readium.org/webpub-manifest/context.jsonld", "metadata": metadata,
                                        "readingOrder": order, "toc": toc, "links": []]
