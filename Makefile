@@ -72,6 +72,7 @@ examples: deps
 	$(MAKE) -C Examples/text-plugin
 	$(MAKE) -C Examples/gemini-plugin
 	$(MAKE) -C Examples/readinglist-plugin
+	$(MAKE) -C Examples/booklog-plugin
 	$(MAKE) -C Examples/broken-plugins
 
 # shelf, its plugins and browser app, and what packaging/install-data.sh adds: the man pages and completions shelf
@@ -123,4 +124,5 @@ clean:
 	$(MAKE) -C Examples/text-plugin clean
 	$(MAKE) -C Examples/gemini-plugin clean
 	$(MAKE) -C Examples/readinglist-plugin clean
+	$(MAKE) -C Examples/booklog-plugin clean
 	$(MAKE) -C Examples/broken-plugins clean

@@ -1,17 +1,23 @@
 import Foundation
 
-/// The outcome of one conformance check, as clap-validator reports them.
+/// The outcome of one conformance check, as clap-validator reports them; a connector check has one for each service.
 public struct ConformanceResult: Codable, Equatable, Sendable {
-    public enum Status: String, Codable, Sendable {
+    public enum Status: String, Codable, Sendable, CaseIterable {
         case passed, failed, crashed, skipped, warning
+        /// The check does not concern this service (a connector service that reads a file makes no HTTP request to
+        /// fail or cancel).
+        case notApplicable = "not-applicable"
     }
 
     public var check: String
+    /// The connector service this result is for; nil for a check of the whole plugin.
+    public var service: String?
     public var status: Status
     public var message: String
 
-    public init(check: String, status: Status, message: String) {
+    public init(check: String, service: String? = nil, status: Status, message: String) {
         self.check = check
+        self.service = service
         self.status = status
         self.message = message
     }

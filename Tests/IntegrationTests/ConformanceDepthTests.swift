@@ -116,13 +116,14 @@ final class ConformanceDepthTests: XCTestCase {
         defer { server.stop() }
         server.route("GET", "/list.tsv") { _ in .text("9780061020681\tMort\tTerry Pratchett\tread\t2020-11-01\t4.5\n") }
         server.route("GET", "/broken.tsv") { _ in .text("down", status: 500) }
-        for (path, status, words) in [("/list.tsv", "passed", "tsv-list with url: pull gave 1 entries, twice the same"),
+        for (path, status, words) in [("/list.tsv", "passed", "with url: pull gave 1 entries, twice the same"),
                                       ("/broken.tsv", "failed", "pull(tsv-list, {}) with {\"url\":\"\(server.url("/broken.tsv").absoluteString)\"} failed with")] {
             let result = try shelf.run(["conformance", library.path, "--check", "connector-settings", "--set", "url=\(server.url(path).absoluteString)", "--json"])
             let report = try XCTUnwrap(try result.json() as? [String: Any], result.stderr)
             let check = try XCTUnwrap((report["results"] as? [[String: Any]])?.first)
             let message = check["message"] as? String ?? ""
             XCTAssertEqual(check["status"] as? String, status, message)
+            XCTAssertEqual(check["service"] as? String, "tsv-list", "a connector check's result names its service")
             XCTAssertTrue(message.contains(words), "\"\(words)\" not in: \(message)")
         }
     }

@@ -122,4 +122,115 @@ final class ConnectorConformanceTests: ShelfTestCase {
             XCTAssertTrue(message.contains(e.words), "\(e.bug): \"\(e.words)\" not in: \(message)")
         }
     }
+
+    // MARK: a connector of two services
+
+    /// Open Library's My Books API as it documents it (GET /people/NAME/books/SHELF.json?page=N answering
+    /// {"page", "reading_log_entries": [{"work": {"title", "key", "author_names"}, "logged_date"}]}, an empty list past
+    /// the last page), on loopback, for the patron "ada".
+    func fakeOpenLibrary() throws -> LoopbackHTTPServer {
+        let server = try LoopbackHTTPServer()
+        let shelves = ["want-to-read": [("Pippi Longstocking", "OL45804W", "Astrid Lindgren")],
+                       "already-read": [("Mort", "OL27448W", "Terry Pratchett"), ("Small Gods", "OL27485W", "Terry Pratchett")],
+                       "currently-reading": []]
+        for (shelf, works) in shelves {
+            server.route("GET", "/people/ada/books/\(shelf).json") { request in
+                let page = Int(request.queryItems["page"] ?? "1") ?? 1
+                let entries = page == 1 ? works.map { title, key, author in
+                    ["work": ["title": title, "key": "/works/\(key)", "author_names": [author]] as [String: Any],
+                     "logged_date": "2024/05/01, 10:00:00"] as [String: Any]
+                } : []
+                let body = try! JSONSerialization.data(withJSONObject: ["page": page, "reading_log_entries": entries])
+                return .data(body, contentType: "application/json")
+            }
+        }
+        return server
+    }
+
+    /// The example connector of two services, a file for one and HTTP for the other, given settings for each
+    /// (`--set SERVICE.KEY=VALUE`): every configured check passes for each service, and the file's service is not
+    /// applicable to the failing-service and cancellation checks instead of failing them.
+    func testATwoServiceConnectorPassesWithSettingsForEachService() throws {
+        let library = try connector("Examples/booklog-plugin/booklog.c", output: "libshelf-booklog.so")
+        let list = shelf.home.appendingPathComponent("list.tsv")
+        try Data("# isbn\ttitle\tauthor\tshelf\n9780061020681\tMort\tTerry Pratchett\tread\t2020-11-01\t5\n".utf8).write(to: list)
+        let openLibrary = try fakeOpenLibrary()
+        defer { openLibrary.stop() }
+        let report = try json(run(["conformance", library, "--set", "tsv-file.file=\(list.path)", "--set", "openlibrary.username=ada",
+                                   "--set", "openlibrary.baseURL=\(openLibrary.url("/").absoluteString)", "--json"]))
+        let results = try XCTUnwrap(report["results"] as? [[String: Any]])
+        func result(_ check: String, _ service: String) -> (status: String, message: String) {
+            let r = results.first { $0["check"] as? String == check && $0["service"] as? String == service }
+            return (r?["status"] as? String ?? "absent", r?["message"] as? String ?? "")
+        }
+        for check in ["connector"] + Self.configuredChecks {
+            XCTAssertEqual(result(check, "openlibrary").status, "passed", "\(check) openlibrary: \(result(check, "openlibrary").message)")
+        }
+        XCTAssertEqual(result("connector", "tsv-file").status, "passed", result("connector", "tsv-file").message)
+        XCTAssertEqual(result("connector-settings", "tsv-file").status, "passed", result("connector-settings", "tsv-file").message)
+        XCTAssertTrue(result("connector-settings", "tsv-file").message.contains("pull gave 1 entries, twice the same"))
+        XCTAssertTrue(result("connector-settings", "openlibrary").message.contains("pull gave 3 entries, twice the same"))
+        for check in ["connector-failures", "connector-cancel"] {
+            XCTAssertEqual(result(check, "tsv-file").status, "not-applicable", result(check, "tsv-file").message)
+            XCTAssertTrue(result(check, "tsv-file").message.contains("pull made no HTTP request"))
+        }
+        let summary = report["summary"] as? [String: Int] ?? [:]
+        XCTAssertEqual([summary["failed"], summary["crashed"], summary["not-applicable"]], [0, 0, 2], "\(summary)")
+        // Pull twice, per shelf a page of works and the empty page after it.
+        XCTAssertEqual(openLibrary.requests(to: "/people/ada/books/already-read.json").count, 4)
+
+        // --service checks one service alone.
+        let one = try json(run(["conformance", library, "--service", "openlibrary", "--set", "openlibrary.username=ada",
+                                "--set", "openlibrary.baseURL=\(openLibrary.url("/").absoluteString)", "--check", "connector-settings", "--json"]))
+        let only = try XCTUnwrap(one["results"] as? [[String: Any]])
+        XCTAssertEqual(only.map { $0["service"] as? String }, ["openlibrary"])
+        XCTAssertEqual(only.first?["status"] as? String, "passed")
+
+        // Without settings of its own, each service is skipped on its own, saying how to give them.
+        let unset = try json(run(["conformance", library, "--set", "tsv-file.file=\(list.path)", "--check", "connector-settings", "--json"]))
+        let skipped = try XCTUnwrap(unset["results"] as? [[String: Any]]).first { $0["service"] as? String == "openlibrary" }
+        XCTAssertEqual(skipped?["status"] as? String, "skipped")
+        XCTAssertTrue((skipped?["message"] as? String ?? "").contains("--set openlibrary.KEY=VALUE"))
+
+        let text = try shelf.run(["conformance", library, "--set", "tsv-file.file=\(list.path)", "--check", "connector-failures"])
+        XCTAssertTrue(text.stdout.contains("  N/A      connector-failures [tsv-file] pull made no HTTP request"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("1 not applicable"), text.stdout)
+    }
+
+    /// Each deliberate bug of Examples/broken-plugins/faulty-booklog.c is in one service, and its check fails on that
+    /// service only: the other service's result stays what it was without the bug.
+    func testATwoServiceConnectorFailsOnTheServiceThatHasTheBug() throws {
+        let list = shelf.home.appendingPathComponent("list.tsv")
+        try Data("9780061020681\tMort\tTerry Pratchett\tread\n".utf8).write(to: list)
+        let openLibrary = try fakeOpenLibrary()
+        defer { openLibrary.stop() }
+        let set = ["--set", "tsv-file.file=\(list.path)", "--set", "openlibrary.username=ada",
+                   "--set", "openlibrary.baseURL=\(openLibrary.url("/").absoluteString)"]
+        func statuses(_ bug: String?, _ check: String) throws -> [String: (status: String, message: String)] {
+            let library = try connector("Examples/broken-plugins/faulty-booklog.c", output: "libshelf-faulty-booklog\(bug.map { "-" + $0 } ?? "").so",
+                                        flags: bug.map { ["-DBUG=\($0)"] } ?? [])
+            let result = try shelf.run(["conformance", library, "--check", check, "--json"] + set)
+            XCTAssertEqual(result.status, bug == nil ? 0 : 1, "\(bug ?? "no bug"): \(result.stdout)")
+            var byService: [String: (status: String, message: String)] = [:]
+            for r in ((try result.json() as? [String: Any])?["results"] as? [[String: Any]]) ?? [] {
+                byService[r["service"] as? String ?? "none"] = (r["status"] as? String ?? "", r["message"] as? String ?? "")
+            }
+            return byService
+        }
+        let failures = try statuses("swallow", "connector-failures")
+        XCTAssertEqual(failures["openlibrary"]?.status, "failed")
+        XCTAssertTrue(failures["openlibrary"]?.message.contains("pull(openlibrary, {}) from a service that gives HTTP 500 succeeded with 0 entries") ?? false,
+                      failures["openlibrary"]?.message ?? "")
+        XCTAssertEqual(failures["tsv-file"]?.status, "not-applicable")
+
+        let settings = try statuses("nofile", "connector-settings")
+        XCTAssertEqual(settings["tsv-file"]?.status, "failed")
+        XCTAssertTrue(settings["tsv-file"]?.message.contains("connect(tsv-file, {}) succeeded without the required setting file") ?? false,
+                      settings["tsv-file"]?.message ?? "")
+        XCTAssertEqual(settings["openlibrary"]?.status, "passed", settings["openlibrary"]?.message ?? "")
+
+        let correct = try statuses(nil, "connector-settings")
+        XCTAssertEqual(correct["tsv-file"]?.status, "passed", correct["tsv-file"]?.message ?? "")
+        XCTAssertEqual(correct["openlibrary"]?.status, "passed", correct["openlibrary"]?.message ?? "")
+    }
 }

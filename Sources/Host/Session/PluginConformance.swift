@@ -18,30 +18,36 @@ public struct PluginConformance: Sendable {
     public var timeout: TimeInterval
     /// Each check under valgrind (slow; valgrind must be installed).
     public var memcheck: Bool
-    /// A connector's settings (`--set KEY=VALUE`) and secrets (`--secret KEY`), for the checks that configure it.
+    /// A connector's settings (`--set KEY=VALUE`, or `SERVICE.KEY=VALUE` for one service) and secrets (`--secret KEY`
+    /// or `SERVICE.KEY`), for the checks that configure it.
     public var settings: [String: String]
     public var secrets: [String: String]
+    /// The one connector service to check (`--service NAME`); nil checks each.
+    public var service: String?
     let environment: [String: String]
 
     public init(shelf: Shelf, timeout: TimeInterval = 30, memcheck: Bool = false, settings: [String: String] = [:],
-                secrets: [String: String] = [:]) {
+                secrets: [String: String] = [:], service: String? = nil) {
         environment = shelf.environment
         self.timeout = timeout
         self.memcheck = memcheck
         self.settings = settings
         self.secrets = secrets
+        self.service = service
     }
 
     /// Runs the checks (`only` those named, or all) on the library at `plugin` with the sample files given.
     public func run(plugin: String, samples: [String], only: [String]? = nil) -> ConformanceReport {
-        ConformanceRunner(environment: environment, timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets)
+        ConformanceRunner(environment: environment, timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets,
+                          service: service)
             .run(plugin: plugin, samples: samples, only: only)
     }
 
-    /// The child's side: runs one check in this process (its result written where SHELF_CONFORMANCE_RESULT says).
+    /// The child's side: runs one check in this process (its results written where SHELF_CONFORMANCE_RESULT says): one,
+    /// or one for each connector service it checked.
     public static func runCheck(_ check: String, pluginPath: String, samples: [String], settings: [String: String],
-                                in shelf: Shelf) -> ConformanceResult {
-        ConformanceChecks.runAsChild(check: check, pluginPath: pluginPath, samples: samples, settings: settings,
+                                service: String? = nil, in shelf: Shelf) -> [ConformanceResult] {
+        ConformanceChecks.runAsChild(check: check, pluginPath: pluginPath, samples: samples, settings: settings, service: service,
                                      environment: shelf.environment)
     }
 }

@@ -23,20 +23,64 @@ public enum ConformanceChecks {
         let plugin: LoadedPlugin
         let samples: [String]
         let scratch: String
-        let settings: [String: String]
-        /// A connector's secrets (`--secret KEY`), stored for it in the check's own credentials folder.
-        let secrets: [String: String]
+        /// A connector's settings as given (`--set KEY=VALUE` for every service, `--set SERVICE.KEY=VALUE` for one).
+        let givenSettings: [String: String]
+        /// A connector's secrets (`--secret KEY` or `--secret SERVICE.KEY`), stored for it in the check's own
+        /// credentials folder.
+        let givenSecrets: [String: String]
+        /// The one service to check (`--service NAME`); nil for each service of the plugin.
+        let service: String?
         var notes: [String] = []
+        /// A connector check's result for each service, when it checked them one by one (`eachService`).
+        var serviceResults: [(service: String, status: ConformanceResult.Status, message: String)] = []
 
-        init(plugin: LoadedPlugin, samples: [String], scratch: String, settings: [String: String] = [:], secrets: [String: String] = [:]) {
+        init(plugin: LoadedPlugin, samples: [String], scratch: String, settings: [String: String] = [:], secrets: [String: String] = [:],
+             service: String? = nil) {
             self.plugin = plugin
             self.samples = samples
             self.scratch = scratch
-            self.settings = settings
-            self.secrets = secrets
+            givenSettings = settings
+            givenSecrets = secrets
+            self.service = service
         }
 
         func note(_ text: String) { notes.append(text) }
+
+        /// The settings and secrets given to one service (ServiceSettings).
+        func settings(for service: String) -> [String: String] {
+            ServiceSettings(given: givenSettings, services: plugin.descriptor.services).of(service)
+        }
+
+        func secrets(for service: String) -> [String: String] {
+            ServiceSettings(given: givenSecrets, services: plugin.descriptor.services).of(service)
+        }
+
+        /// The services to check: the one `--service` names, or each the plugin lists.
+        func chosenServices() throws -> [String] {
+            let listed = plugin.descriptor.services
+            guard let service else { return listed }
+            guard listed.contains(service) else {
+                throw CheckFailure("--service \(service): the plugin lists no such service (it lists \(listed.isEmpty ? "none" : listed.joined(separator: ", ")))")
+            }
+            return [service]
+        }
+
+        /// Runs `body` on each chosen service, each with notes of its own, and keeps a result for each: a service
+        /// that fails does not hide how the next one does.
+        func eachService(_ body: (String) throws -> ConformanceResult.Status) throws -> ConformanceResult.Status {
+            let plugin = notes
+            for service in try chosenServices() {
+                notes = []
+                do {
+                    let status = try body(service)
+                    serviceResults.append((service, status, notes.joined(separator: "; ")))
+                } catch {
+                    serviceResults.append((service, .failed, (notes + ["\(error)"]).joined(separator: "; ")))
+                }
+            }
+            notes = plugin
+            return serviceResults.contains { $0.status == .failed } ? .failed : .passed
+        }
 
         var format: UnsafePointer<shelf_format_v1> { plugin.format! }
 
@@ -109,27 +153,27 @@ public enum ConformanceChecks {
         Check(name: "speech", summary: "speak gives PCM as declared, in proportion to the words, with word and sentence marks in order and inside the text", formatOnly: false, run: SpeechChecks.speak),
         Check(name: "speech-arguments", summary: "speak refuses malformed options and an unknown voice with a message", formatOnly: false, run: SpeechChecks.arguments),
         Check(name: "speech-cancel", summary: "speak stops at once when its sink or the host cancels, and calls the sink no more", formatOnly: false, run: SpeechChecks.cancel),
-        Check(name: "connector", summary: "services match shelf.readinglist/1; capabilities JSON, settings and pull without credentials fail with a message", formatOnly: false, run: ConnectorConformance.check),
-        Check(name: "connector-settings", summary: "with --set: connect, describe, a missing required setting named, pull twice alike, push twice adds nothing new", formatOnly: false, run: ConnectorServiceChecks.settings),
-        Check(name: "connector-failures", summary: "with --set: a service answering 500, garbage or nothing makes pull fail with a message, in time", formatOnly: false, run: ConnectorServiceChecks.failures),
-        Check(name: "connector-cancel", summary: "with --set: a cancelled pull returns SHELF_E_CANCELLED promptly and sends nothing more", formatOnly: false, run: ConnectorServiceChecks.cancel),
+        Check(name: "connector", summary: "services match shelf.readinglist/1; each service's capabilities JSON, settings and pull without credentials fail with a message", formatOnly: false, run: ConnectorConformance.check),
+        Check(name: "connector-settings", summary: "each service given --set: connect, describe, a missing required setting named, pull twice alike, push twice adds nothing new", formatOnly: false, run: ConnectorServiceChecks.settings),
+        Check(name: "connector-failures", summary: "each service given --set: a service answering 500, garbage or nothing makes pull fail with a message, in time (not applicable without HTTP)", formatOnly: false, run: ConnectorServiceChecks.failures),
+        Check(name: "connector-cancel", summary: "each service given --set: a cancelled pull returns SHELF_E_CANCELLED promptly and sends nothing more (not applicable without HTTP)", formatOnly: false, run: ConnectorServiceChecks.cancel),
     ]
 
     /// The child side: runs one check in this process, with the crash channel and the watch on standard
     /// output set up, and writes the result where the runner asked (SHELF_CONFORMANCE_RESULT of `environment`, the
     /// child's Shelf's).
     public static func runAsChild(check name: String, pluginPath: String, samples: [String], settings: [String: String],
-                                  environment: [String: String]) -> ConformanceResult {
+                                  service: String? = nil, environment: [String: String]) -> [ConformanceResult] {
         ConformanceCall.begin(crashReport: environment["SHELF_CONFORMANCE_CRASH"])
         let secrets = environment["SHELF_CONFORMANCE_SECRETS"].flatMap { FileManager.default.contents(atPath: $0) }
             // Written by the runner a moment ago; were it unreadable, a check that needs a secret fails saying which.
             .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
-        let result = run(check: name, pluginPath: pluginPath, samples: samples, settings: settings, secrets: secrets)
+        let results = run(check: name, pluginPath: pluginPath, samples: samples, settings: settings, secrets: secrets, service: service)
         ConformanceCall.end()
         if let path = environment["SHELF_CONFORMANCE_RESULT"] {
-            _ = FileManager.default.createFile(atPath: path, contents: Data(ReadiumJSON.encode(result).utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(ReadiumJSON.encode(results).utf8))
         }
-        return result
+        return results
     }
 
     /// The folders a plugin loaded by a check is given: the check's own.
@@ -138,11 +182,11 @@ public enum ConformanceChecks {
                          cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
     }
 
-    /// Runs one check in this process and returns its result.
+    /// Runs one check in this process and returns its result: one, or one for each connector service it checked.
     static func run(check name: String, pluginPath: String, samples: [String], settings: [String: String] = [:],
-                    secrets: [String: String] = [:]) -> ConformanceResult {
+                    secrets: [String: String] = [:], service: String? = nil) -> [ConformanceResult] {
         guard let check = all.first(where: { $0.name == name }) else {
-            return ConformanceResult(check: name, status: .failed, message: "no such check")
+            return [ConformanceResult(check: name, status: .failed, message: "no such check")]
         }
         // The plugin's data and cache folders are the check's own too: what a connector exports stays there.
         let scratch = NSTemporaryDirectory() + "/shelf-conformance-\(getpid())"
@@ -162,20 +206,23 @@ public enum ConformanceChecks {
                 return plugin
             }
         } catch {
-            return ConformanceResult(check: name, status: .failed, message: "\(error)")
+            return [ConformanceResult(check: name, status: .failed, message: "\(error)")]
         }
         if check.formatOnly && !plugin.isFormatPlugin {
-            return ConformanceResult(check: name, status: .skipped, message: "not a format plugin (it declares no media types)")
+            return [ConformanceResult(check: name, status: .skipped, message: "not a format plugin (it declares no media types)")]
         }
-        let subject = Subject(plugin: plugin, samples: samples, scratch: scratch, settings: settings, secrets: secrets)
+        let subject = Subject(plugin: plugin, samples: samples, scratch: scratch, settings: settings, secrets: secrets, service: service)
         do {
             let status = try check.run(subject)
-            return ConformanceResult(check: name, status: status, message: subject.notes.joined(separator: "; "))
+            if !subject.serviceResults.isEmpty {
+                return subject.serviceResults.map { ConformanceResult(check: name, service: $0.service, status: $0.status, message: $0.message) }
+            }
+            return [ConformanceResult(check: name, status: status, message: subject.notes.joined(separator: "; "))]
         } catch let notOpened as SampleDidNotOpen where name != "open" {
-            return ConformanceResult(check: name, status: .skipped, message: notOpened.description)
+            return [ConformanceResult(check: name, status: .skipped, message: notOpened.description)]
         } catch {
             let message = (subject.notes + ["\(error)"]).joined(separator: "; ")
-            return ConformanceResult(check: name, status: .failed, message: message)
+            return [ConformanceResult(check: name, status: .failed, message: message)]
         }
     }
 }

@@ -13,8 +13,10 @@ public struct ConformanceRunner {
     public let executable: String
     public let timeout: TimeInterval
     public let memcheck: Bool
-    /// Extra settings for connectors (`--set KEY=VALUE`).
+    /// Extra settings for connectors (`--set KEY=VALUE` for every service, `--set SERVICE.KEY=VALUE` for one).
     public let settings: [String: String]
+    /// The one connector service to check (`--service NAME`); nil for each.
+    public let service: String?
     /// Secrets for connectors (`--secret KEY`): handed to each check in a 0600 file, never on a command line.
     public let secrets: [String: String]
     /// The environment of the Shelf that runs the suite: the children's, and where memcheck finds valgrind and the
@@ -22,8 +24,9 @@ public struct ConformanceRunner {
     public let environment: [String: String]
 
     public init(environment: [String: String], executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30,
-                memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:]) {
+                memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:], service: String? = nil) {
         self.environment = environment
+        self.service = service
         self.executable = executable
         self.timeout = timeout
         self.memcheck = memcheck
@@ -48,22 +51,25 @@ public struct ConformanceRunner {
                 results.append(ConformanceResult(check: check.name, status: .skipped, message: "the plugin did not load"))
                 continue
             }
-            results.append(runChild(check: check.name, plugin: plugin, samples: samples, folder: folder))
+            results += runChild(check: check.name, plugin: plugin, samples: samples, folder: folder)
         }
         if memcheck, results.first?.status != .failed || results.first?.check != "load" {
             results.append(Memcheck(plugin: plugin, samples: samples, timeout: timeout * 10, environment: environment).run(executable: executable, folder: folder))
         }
         var summary: [String: Int] = [:]
-        for status in ["passed", "failed", "crashed", "skipped", "warning"] {
-            summary[status] = results.filter { $0.status.rawValue == status }.count
+        for status in ConformanceResult.Status.allCases {
+            summary[status.rawValue] = results.filter { $0.status == status }.count
         }
         return ConformanceReport(plugin: plugin, samples: samples, results: results, summary: summary)
     }
 
-    func runChild(check: String, plugin: String, samples: [String], folder: String) -> ConformanceResult {
+    /// One check's results: one, or one for each connector service it checked; one failed or crashed result when the
+    /// child did not finish.
+    func runChild(check: String, plugin: String, samples: [String], folder: String) -> [ConformanceResult] {
         let resultPath = folder + "/\(check).result.json", crashPath = folder + "/\(check).crash"
         let arguments = ["conformance-check", plugin, check] + samples.flatMap { ["--sample", $0] }
             + settings.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
+            + (service.map { ["--service", $0] } ?? [])
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -89,7 +95,7 @@ public struct ConformanceRunner {
         do {
             try process.run()
         } catch {
-            return ConformanceResult(check: check, status: .failed, message: "could not start the check process: \(error)")
+            return [ConformanceResult(check: check, status: .failed, message: "could not start the check process: \(error)")]
         }
         DispatchQueue(label: "conformance-output").async {
             collected.data = output.fileHandleForReading.readDataToEndOfFile()
@@ -99,28 +105,28 @@ public struct ConformanceRunner {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
             _ = readDone.wait(timeout: .now() + 2)
-            return ConformanceResult(check: check, status: .failed,
-                                     message: "no answer within \(Int(timeout)) s: the plugin hangs (killed)" + Self.lastCall(crashPath))
+            return [ConformanceResult(check: check, status: .failed,
+                                      message: "no answer within \(Int(timeout)) s: the plugin hangs (killed)" + Self.lastCall(crashPath))]
         }
         _ = readDone.wait(timeout: .now() + 5)
         if process.terminationReason == .uncaughtSignal {
-            return ConformanceResult(check: check, status: .crashed,
-                                     message: CrashReport(signal: process.terminationStatus, path: crashPath, plugin: plugin).description)
+            return [ConformanceResult(check: check, status: .crashed,
+                                      message: CrashReport(signal: process.terminationStatus, path: crashPath, plugin: plugin).description)]
         }
         // No result the child wrote whole is a crash of its own kind, reported just below.
         guard let data = FileManager.default.contents(atPath: resultPath),
-              let result = try? JSONDecoder().decode(ConformanceResult.self, from: data) else {
-            return ConformanceResult(check: check, status: .crashed,
-                                     message: "the check process ended (status \(process.terminationStatus)) without a result: the plugin called exit"
-                                     + Self.lastCall(crashPath))
+              let results = try? JSONDecoder().decode([ConformanceResult].self, from: data), !results.isEmpty else {
+            return [ConformanceResult(check: check, status: .crashed,
+                                      message: "the check process ended (status \(process.terminationStatus)) without a result: the plugin called exit"
+                                      + Self.lastCall(crashPath))]
         }
         // Printing while loading (a constructor) is caught here; printing in a call, by the child, naming it.
-        if result.status != .failed, result.status != .crashed, !collected.data.isEmpty {
+        if !results.contains(where: { $0.status == .failed || $0.status == .crashed }), !collected.data.isEmpty {
             let text = String(decoding: collected.data.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n")
-            return ConformanceResult(check: check, status: .failed,
-                                     message: "the plugin printed \(collected.data.count) bytes to standard output (\"\(text)\"): a plugin never prints (plugin.h)")
+            return [ConformanceResult(check: check, status: .failed,
+                                      message: "the plugin printed \(collected.data.count) bytes to standard output (\"\(text)\"): a plugin never prints (plugin.h)")]
         }
-        return result
+        return results
     }
 
     /// ", in CALL" when the child had started a call into the plugin (read from the crash channel's header).

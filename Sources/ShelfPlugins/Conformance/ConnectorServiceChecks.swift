@@ -4,8 +4,10 @@ import Foundation
 import PluginAPI
 
 /// The connector checks that need a configured connection (`shelf conformance --set KEY=VALUE`, and
-/// `--secret KEY` for what the connector reads from the credentials service): the settings' service, then the
-/// same connection shown a failing service and cancelled. Without settings they are skipped, saying so.
+/// `--secret KEY` for what the connector reads from the credentials service; `SERVICE.KEY` for one service): the
+/// settings' service, then the same connection shown a failing service and cancelled, each service on its own. A
+/// service without settings is skipped, saying so; one whose pull makes no HTTP request (it reads a file) is not
+/// concerned by a failing or stalled HTTP service: not applicable.
 enum ConnectorServiceChecks {
     typealias Failure = ConformanceChecks.CheckFailure
 
@@ -14,20 +16,22 @@ enum ConnectorServiceChecks {
     static let giveUpLimit: TimeInterval = 20
     static let cancelLimit: TimeInterval = 5
 
-    /// Runs `body` on each service of a configured connector. A plugin that is no connector passes (as in the
-    /// "connector" check); a connector without settings is skipped, saying what to give.
-    static func configured(_ s: ConformanceChecks.Subject, _ body: (String) throws -> Void) throws -> ConformanceResult.Status {
+    /// Runs `body` on each service of a configured connector, a result for each. A plugin that is no connector
+    /// passes (as in the "connector" check); a service without settings is skipped, saying what to give.
+    static func configured(_ s: ConformanceChecks.Subject, _ body: (String) throws -> ConformanceResult.Status) throws -> ConformanceResult.Status {
         guard ConnectorConformance.isConnector(s.plugin) else {
             s.note("not a connector")
             return .passed
         }
-        guard !s.settings.isEmpty else {
-            s.note("needs a configured connection: pass --set KEY=VALUE (and --secret KEY) for a service the connector can reach, such as a loopback fake")
-            return .skipped
-        }
         try ConnectorConformance.useScratchCredentials(s)
-        for service in s.plugin.descriptor.services { try body(service) }
-        return .passed
+        return try s.eachService { service in
+            guard !s.settings(for: service).isEmpty else {
+                s.note("needs a configured connection: pass --set \(service).KEY=VALUE (or --set KEY=VALUE for every service, and --secret KEY "
+                       + "for what it reads from the credentials service) for a service the connector can reach, such as a loopback fake")
+                return .skipped
+            }
+            return try body(service)
+        }
     }
 
     // MARK: connector-settings
@@ -37,7 +41,8 @@ enum ConnectorServiceChecks {
     static func settings(_ s: ConformanceChecks.Subject) throws -> ConformanceResult.Status {
         try configured(s) { service in
             let connector = try Connector(plugin: s.plugin, service: service)
-            let settings = ReadingListJSON.string(s.settings)
+            let given = s.settings(for: service)
+            let settings = ReadingListJSON.string(given)
             let description: ConnectorDescription
             do {
                 description = try s.call("describe(\(service))") { try connector.describe() }
@@ -45,7 +50,7 @@ enum ConnectorServiceChecks {
                 throw Failure("describe(\(service)): \(error)")
             }
             for setting in description.settings ?? [] where setting.required == true && setting.secret != true {
-                var without = s.settings
+                var without = given
                 guard without.removeValue(forKey: setting.key) != nil else { continue }
                 do {
                     _ = try s.call("connect(\(service), \(ReadingListJSON.string(without)))") { try connector.connect(settings: without) }
@@ -70,11 +75,11 @@ enum ConnectorServiceChecks {
             guard ReadingListJSON.string(first.entries) == ReadingListJSON.string(second.entries) else {
                 throw Failure("pull(\(service), {}) with \(settings) twice gave different entries (\(first.entries.count), then \(second.entries.count))")
             }
-            s.note("\(service) with \(s.settings.keys.sorted().joined(separator: ", ")): pull gave \(first.entries.count) entries, twice the same")
+            s.note("with \(given.keys.sorted().joined(separator: ", ")): pull gave \(first.entries.count) entries, twice the same")
             let readable = Array(first.entries.filter { $0.shelf == "read" || $0.shelf == "to-read" }.prefix(3))
             guard !readable.isEmpty else {
-                s.note("\(service): nothing on read or to-read to push back")
-                return
+                s.note("nothing on read or to-read to push back")
+                return .passed
             }
             do {
                 _ = try s.call("push(\(service), \(readable.count) pulled entries)") { try connection.push(readable) }
@@ -82,12 +87,13 @@ enum ConnectorServiceChecks {
                 if let added = again.results.first(where: { $0.status == "added" }) {
                     throw Failure("push(\(service)) of entries already pushed added entry \(added.index) again: push is idempotent (readinglist.h)")
                 }
-                s.note("\(service): push twice, nothing added the second time")
+                s.note("push twice, nothing added the second time")
             } catch let failure as PluginCallError where failure.status == SHELF_E_UNSUPPORTED {
-                s.note("\(service): push unsupported")
+                s.note("push unsupported")
             } catch let failure as PluginCallError {
                 throw Failure("push(\(service), \(readable.count) pulled entries) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
             }
+            return .passed
         }
     }
 
@@ -111,8 +117,8 @@ enum ConnectorServiceChecks {
                 }
                 let outcome = try result.get()
                 if detour.requests == 0 {
-                    s.note("\(service): pull made no HTTP request (a file or a cache?): the failing service does not apply")
-                    break
+                    s.note("pull made no HTTP request (it reads a file or a cache), so a failing HTTP service does not concern it")
+                    return .notApplicable
                 }
                 switch outcome {
                 case .pulled(let result):
@@ -122,9 +128,10 @@ enum ConnectorServiceChecks {
                     throw Failure("\(what): \(message)")
                 case .failed(let status, let message):
                     if message.isEmpty { throw Failure("\(what) failed with \(PluginCallError.name(of: status)) but no message") }
-                    s.note("\(service), \(failure.rawValue): \(PluginCallError.name(of: status))")
+                    s.note("\(failure.rawValue): \(PluginCallError.name(of: status))")
                 }
             }
+            return .passed
         }
     }
 
@@ -143,14 +150,16 @@ enum ConnectorServiceChecks {
             let token = CallCancellation()
             let what = "pull(\(service), {}) cancelled while it waits for the service"
             let running = Background { Result { try s.call(what) { token.during { pullOutcome(connection) } } } }
-            guard server.waitForConnection(timeout: giveUpLimit) else {
-                if let outcome = try running.wait(0)?.get() {
-                    if case .pulled = outcome, detour.requests == 0 {
-                        s.note("\(service): pull made no HTTP request: nothing to cancel")
-                        return
-                    }
+            // Until the pull's first request arrives, or the pull ends without one (a file: nothing to cancel).
+            let start = Date()
+            while !server.waitForConnection(timeout: 0.1) {
+                if try running.wait(0) != nil, detour.requests == 0 {
+                    s.note("pull made no HTTP request (it reads a file or a cache), so there is no wait on a service to cancel")
+                    return .notApplicable
                 }
-                throw Failure("pull(\(service), {}) sent no request within \(Int(giveUpLimit)) s and did not return")
+                if Date().timeIntervalSince(start) > giveUpLimit {
+                    throw Failure("pull(\(service), {}) sent no request within \(Int(giveUpLimit)) s and did not return")
+                }
             }
             let sentBefore = detour.requests
             token.cancel()
@@ -162,7 +171,8 @@ enum ConnectorServiceChecks {
             }
             switch outcome {
             case .failed(SHELF_E_CANCELLED, _):
-                s.note("\(service): cancelled pull returned SHELF_E_CANCELLED")
+                s.note("cancelled pull returned SHELF_E_CANCELLED")
+                return .passed
             case .failed(let status, let message):
                 throw Failure("\(what) failed with \(PluginCallError.name(of: status)) (\(message)): a cancelled call returns SHELF_E_CANCELLED (plugin.h)")
             case .pulled(let result):
@@ -176,9 +186,10 @@ enum ConnectorServiceChecks {
     // MARK: helpers
 
     static func connect(_ s: ConformanceChecks.Subject, _ connector: Connector, _ service: String) throws -> Connector.Connection {
-        let settings = ReadingListJSON.string(s.settings)
+        let given = s.settings(for: service)
+        let settings = ReadingListJSON.string(given)
         do {
-            return try s.call("connect(\(service), \(settings))") { try connector.connect(settings: s.settings) }
+            return try s.call("connect(\(service), \(settings))") { try connector.connect(settings: given) }
         } catch let failure as PluginCallError {
             throw Failure("connect(\(service), \(settings)) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
         }
