@@ -24,6 +24,7 @@ enum Extensions {
     static func table(for capability: PluginInfo.Capability) -> UnsafeRawPointer {
         switch capability {
         case .format: return UnsafeRawPointer(format)
+        case .probe: return UnsafeRawPointer(probe)
         case .render: return UnsafeRawPointer(render)
         case .positions: return UnsafeRawPointer(positions)
         case .search: return UnsafeRawPointer(search)
@@ -78,6 +79,19 @@ enum Extensions {
         close: { handle in
             guard let handle else { return }
             Unmanaged<Box>.fromOpaque(UnsafeRawPointer(handle)).release()
+        }
+    ))
+
+    /// shelf.probe/1 (ABI 1.1): the format's probe, able to say why a file the plugin knows cannot be opened.
+    nonisolated(unsafe) static let probe: UnsafeMutablePointer<shelf_probe_v1> = allocate(shelf_probe_v1(
+        struct_size: UInt32(MemoryLayout<shelf_probe_v1>.size),
+        probe: { input, confidence, err in
+            guard let confidence else { return SHELF_E_INVALID_ARGUMENT }
+            confidence.pointee = 0
+            // As the format's probe: an input the kit cannot read is not this plugin's (0); only the plugin's own
+            // refusal is an error.
+            guard let plugin = PluginExport.instance as? FormatPlugin, let parsed = try? CBridge.input(input) else { return SHELF_OK }
+            return CBridge.guarded(err) { confidence.pointee = min(max(try plugin.probeExplaining(parsed), 0), 100) }
         }
     ))
 

@@ -6,6 +6,8 @@ import PluginAPI
 public struct PluginInfo: Sendable {
     public enum Capability: String, Sendable {
         case format = "shelf.format/1"
+        /// A probe that can say why (`FormatPlugin.probeExplaining`), ABI 1.1.
+        case probe = "shelf.probe/1"
         case render = "shelf.render/1"
         case positions = "shelf.positions/1"
         case search = "shelf.search/1"
@@ -108,7 +110,14 @@ public protocol ShelfPlugin: AnyObject {
 public protocol FormatPlugin: ShelfPlugin {
     /// 0...100; never throws on foreign bytes (see shelf_format_v1.probe).
     func probe(_ input: PluginInput) -> Int32
+    /// As `probe`, but a file that is this plugin's own and that it cannot open throws a `PluginFailure` saying why
+    /// (shelf.probe/1, ABI 1.1: declare `.probe` among the capabilities). By default, `probe`.
+    func probeExplaining(_ input: PluginInput) throws -> Int32
     func open(_ input: PluginInput) throws -> PublicationHandle
+}
+
+extension FormatPlugin {
+    public func probeExplaining(_ input: PluginInput) throws -> Int32 { probe(input) }
 }
 
 /// An open publication. The optional capabilities below are separate protocols so that a

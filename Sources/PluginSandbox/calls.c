@@ -141,8 +141,14 @@ static int format_call(const shelf_plugin_descriptor *plugin, const shelf_messag
     if (format == NULL) return unsupported(SHELF_EXT_FORMAT);
     switch (m->op) {
     case SHELF_OP_PROBE: {
+        /* The probe that can say why (shelf.probe/1, ABI 1.1) when the plugin offers it; its error goes back. */
+        const shelf_probe_v1 *explained = table(plugin, SHELF_EXT_PROBE);
         shelf_input input = input_of(m, 0);
         int32_t confidence = 0;
+        if (explained != NULL && explained->struct_size >= sizeof *explained && explained->probe != NULL) {
+            status = explained->probe(&input, &confidence, &err);
+            return reply_number(status, &err, confidence);
+        }
         status = format->probe ? format->probe(&input, &confidence) : SHELF_E_UNSUPPORTED;
         return reply_number(status, NULL, confidence);
     }

@@ -9,8 +9,16 @@
 #include <stdlib.h>
 
 static int cancelled;
+static char *plugin_path;
 
 void host_services_new_call(void) { cancelled = 0; }
+
+void host_services_plugin_path(const char *path)
+{
+    free(plugin_path);
+    plugin_path = realpath(path, NULL);
+    if (plugin_path == NULL) plugin_path = strdup(path);
+}
 
 static void take_pending_cancel(void)
 {
@@ -198,5 +206,6 @@ const shelf_host *host_services(const char *data_dir, const char *cache_dir, con
     host.progress = host_progress;
     host.is_cancelled = host_is_cancelled;
     host.get_service = get_service;
+    host.plugin_path = plugin_path;
     return &host;
 }

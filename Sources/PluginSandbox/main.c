@@ -13,7 +13,8 @@
 int channel = SHELF_CHANNEL_CHILD_FD;
 
 static const char *const known_extensions[] = {
-    SHELF_EXT_FORMAT, SHELF_EXT_RENDER, SHELF_EXT_POSITIONS, SHELF_EXT_SEARCH, SHELF_EXT_AUDIO, SHELF_EXT_READINGLIST, NULL
+    SHELF_EXT_FORMAT, SHELF_EXT_RENDER, SHELF_EXT_POSITIONS, SHELF_EXT_SEARCH, SHELF_EXT_AUDIO, SHELF_EXT_READINGLIST,
+    SHELF_EXT_PROBE, NULL
 };
 
 static void join(output *out, const char *const *list)
@@ -44,6 +45,7 @@ static const shelf_plugin_descriptor *load(const shelf_message *m)
     shelf_plugin_entry_fn entry;
     void *library;
     if (path == NULL) { refuse_load("no plugin path"); return NULL; }
+    host_services_plugin_path(path);   /* before confinement: realpath reads the folders above the plugin */
     if (shelf_message_int(m, 3) != 0) {
         /* The libraries the plugin links from its run path are part of it: readable too, each file alone. */
         static char reads[65536];

@@ -28,6 +28,8 @@ int reply(shelf_status status, const shelf_error *err, uint32_t count, const voi
 const shelf_host *host_services(const char *data_dir, const char *cache_dir, const char *host_version);
 /* Clears the cancellation of the call before a new one starts. */
 void host_services_new_call(void);
+/* The plugin's own file, for shelf_host.plugin_path (ABI 1.1); made absolute here. */
+void host_services_plugin_path(const char *path);
 
 /* The libraries the plugin links from the folders of its run path, resolved by shelf (libraries.c): each file's
  * real path followed by '\n'. The folders themselves are never made readable. */

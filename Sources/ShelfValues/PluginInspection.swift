@@ -41,11 +41,13 @@ public struct PluginInspection: Encodable {
     public let runs: PluginRunPlace.Place
     public let runsBecause: String
     public var runsInWords: String { PluginRunPlace(place: runs, because: runsBecause).inWords }
+    /// What a plugin built for another minor of ABI 1 lacks, or that it is newer than this shelf; nil when nothing.
+    public let abiNote: String?
 
     package init(id: String, name: String, version: String, license: String?, vendor: String?, url: String?,
                  description: String?, path: String, abi: String, descriptorSize: Int, concurrentHandles: Bool,
                  mediaTypes: [String], fileExtensions: [String], capabilities: [Capability], services: [Service],
-                 runs: PluginRunPlace) {
+                 runs: PluginRunPlace, abiNote: String? = nil) {
         self.id = id
         self.name = name
         self.version = version
@@ -63,5 +65,6 @@ public struct PluginInspection: Encodable {
         self.services = services
         self.runs = runs.place
         runsBecause = runs.because
+        self.abiNote = abiNote
     }
 }

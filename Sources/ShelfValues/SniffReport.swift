@@ -9,11 +9,14 @@ public struct SniffReport: Encodable {
         /// It declares the sniffed media type or the file's extension.
         public let claims: Bool
         public let confidence: Int32
+        /// Why a plugin that knows the file for its own cannot open it (its shelf.probe/1, ABI 1.1); nil otherwise.
+        public let error: String?
 
-        package init(plugin: String, claims: Bool, confidence: Int32) {
+        package init(plugin: String, claims: Bool, confidence: Int32, error: String? = nil) {
             self.plugin = plugin
             self.claims = claims
             self.confidence = confidence
+            self.error = error
         }
     }
 

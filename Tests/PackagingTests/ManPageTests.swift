@@ -78,7 +78,9 @@ final class ManPageTests: XCTestCase {
                       "SHELF_LOG=debug", "/usr/local/lib/shelf/plugins", "SHELF CONFORMANCE", "--memcheck",
                       // Where a third-party plugin runs, what it may touch, and how its author debugs it.
                       "shelf-plugin-sandbox", "EACCES", "socket, socketpair, connect, io_uring, fork, exec", "shelf.host.files/1",
-                      "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGIN_CALL_LIMIT", "SHELF_PLUGIN_MEMORY", "SHELF_PLUGINS_IN_PROCESS=ID"] {
+                      "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGIN_CALL_LIMIT", "SHELF_PLUGIN_MEMORY", "SHELF_PLUGINS_IN_PROCESS=ID",
+                      // What ABI 1.1 added, and where a plugin runs and why.
+                      "ABI VERSIONS", "shelf_host.plugin_path", "shelf.probe/1", "SHELF_HAS_FIELD", "says for each plugin where it runs"] {
             XCTAssertTrue(Self.flowing(text).contains(words), "shelf-plugin(7) says \(words)")
         }
     }

@@ -220,6 +220,19 @@ void run_format(const shelf_plugin_descriptor *d, const char *sample)
     status = format->probe(&in, &confidence);
     say("probe", "%s: status %d, confidence %d", sample, (int)status, (int)confidence);
     if (status != SHELF_OK || confidence < 0 || confidence > 100) breach("probe", "status %d, confidence %d", (int)status, (int)confidence);
+    {
+        /* ABI 1.1: the probe that can say why; a refusal with a message is an answer, not a breach. */
+        const shelf_probe_v1 *explained = d->get_extension(SHELF_EXT_PROBE);
+        if (explained != NULL && explained->struct_size >= sizeof *explained && explained->probe != NULL) {
+            shelf_error why = fresh_error();
+            int32_t sure = -1;
+            status = explained->probe(&in, &sure, &why);
+            say("shelf.probe/1", "%s: status %d, confidence %d%s%s", sample, (int)status, (int)sure,
+                status != SHELF_OK ? ", " : "", status != SHELF_OK ? why.message : "");
+            if (status != SHELF_OK && why.message[0] == '\0') breach("shelf.probe/1", "failed (status %d) without a message", (int)status);
+            if (status == SHELF_OK && (sure < 0 || sure > 100)) breach("shelf.probe/1", "confidence %d", (int)sure);
+        }
+    }
     status = format->open(&in, NULL, &pub, &err);
     if (status != SHELF_OK) {
         if (pub != NULL) breach("open", "failed but left a handle");

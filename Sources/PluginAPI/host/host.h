@@ -15,7 +15,7 @@ shelf_error fresh_error(void);
 const char *excerpt(const char *text, size_t limit);
 
 /* The host's side: the shelf_host handed to init (log, directories, progress, services). */
-const shelf_host *host_services(const char *scratch);
+const shelf_host *host_services(const char *scratch, const char *plugin_path);
 /* "KEY=VALUE" settings given with --set, as a JSON object ("{}" when none). */
 void settings_add(const char *assignment);
 const char *settings_json(void);

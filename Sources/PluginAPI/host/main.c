@@ -98,7 +98,7 @@ int main(int argc, char **argv)
         perror("shelf-plugin-host: a scratch folder");
         return 1;
     }
-    if (d->init != NULL && d->init(host_services(scratch), &err) != SHELF_OK) {
+    if (d->init != NULL && d->init(host_services(scratch, plugin), &err) != SHELF_OK) {
         breach("init", "failed: %s", err.message[0] ? err.message : "(no message)");
     } else if (d->get_extension != NULL) {
         for (i = 0; known_extensions[i]; i++) {

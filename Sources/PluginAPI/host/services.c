@@ -2,6 +2,7 @@
  * nothing is cancelled; the credentials service keeps secrets in memory for the run; there is no
  * HTTP service (a connector must say so in words, not crash).
  * SPDX-License-Identifier: MIT */
+#define _DEFAULT_SOURCE   /* realpath */
 #define _POSIX_C_SOURCE 200809L
 #include "host.h"
 
@@ -117,9 +118,10 @@ static const void *host_service(const shelf_host *host, const char *id)
     return NULL;
 }
 
-const shelf_host *host_services(const char *scratch)
+const shelf_host *host_services(const char *scratch, const char *plugin_path)
 {
     static shelf_host host;
+    static char own[4096];
     static char data[4096], cache[4096];
     snprintf(data, sizeof data, "%s/data", scratch);
     snprintf(cache, sizeof cache, "%s/cache", scratch);
@@ -137,6 +139,9 @@ const shelf_host *host_services(const char *scratch)
     host.progress = host_progress;
     host.is_cancelled = host_cancelled;
     host.get_service = host_service;
+    /* ABI 1.1: the plugin's own file, absolute */
+    if (realpath(plugin_path, own) == NULL) snprintf(own, sizeof own, "%s", plugin_path);
+    host.plugin_path = own;
     return &host;
 }
 

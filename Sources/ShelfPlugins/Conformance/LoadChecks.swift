@@ -13,7 +13,7 @@ enum LoadChecks {
         if d.structSize < MemoryLayout<shelf_plugin_descriptor>.size {
             s.note("struct_size \(d.structSize) < \(MemoryLayout<shelf_plugin_descriptor>.size): built against an older header")
         }
-        if d.abiMinor > Int(SHELF_ABI_MINOR) { s.note("built for ABI 1.\(d.abiMinor), newer than this shelf's 1.\(SHELF_ABI_MINOR): read up to the fields it knows") }
+        if let note = ABIMinor.note(s.plugin) { s.note(note) }
         guard let license = d.license, !license.isEmpty else { throw CheckFailure("no license: set an SPDX expression") }
         if !d.id.contains(".") { s.note("id \(d.id) is not reverse-DNS"); status = .warning }
         if d.description == nil || d.vendor == nil { s.note("vendor or description missing"); status = .warning }

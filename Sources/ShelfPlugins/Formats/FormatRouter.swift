@@ -22,9 +22,17 @@ public struct FormatRouter {
 
     public func choose(for input: PublicationInput) throws -> Choice {
         let claimants = registry.claimants(mediaType: input.mediaType, fileExtension: input.fileExtension)
-        if let best = mostConfident(claimants, input) { return best }
+        var refusals: [ProbeRefusal] = []
+        if let best = mostConfident(claimants, input, refusals: &refusals) { return best }
         let others = registry.formatPlugins.filter { p in !claimants.contains { $0 === p } }
-        if let best = mostConfident(others, input) { return best }
+        if let best = mostConfident(others, input, refusals: &refusals) { return best }
+        // A plugin that knows the file for its own said why it cannot open it (shelf.probe/1): that is the answer.
+        if let refusal = refusals.first {
+            let plugin = refusal.plugin.descriptor
+            var error = refusal.error.shelfError(subject: input.path)
+            error.message = "the plugin \"\(plugin.name)\" (\(plugin.id)) knows this file but cannot open it: \(refusal.error.description)"
+            throw error
+        }
         let what = input.mediaType ?? "this kind of file"
         // A plugin that was refused may be the very one meant for this file (built for another ABI, say): its author
         // or the patron who installed it learns so here, not only by thinking to run `shelf plugins`.
@@ -35,16 +43,44 @@ public struct FormatRouter {
     }
 
     public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput) -> Int32 {
-        guard let format = plugin.format, let probe = format.pointee.probe else { return 0 }
+        var refusals: [ProbeRefusal] = []
+        return probe(plugin, input, refusals: &refusals)
+    }
+
+    /// A plugin's probe that failed with a reason (shelf.probe/1, ABI 1.1): the file is its own,
+    /// and it says why it cannot open it.
+    public struct ProbeRefusal {
+        public let plugin: LoadedPlugin
+        public let error: PluginCallError
+    }
+
+    /// The plugin's confidence; a probe that failed with a reason counts as 0 and is added to `refusals`.
+    public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput, refusals: inout [ProbeRefusal]) -> Int32 {
         var confidence: Int32 = 0
+        if let explained = plugin.probeWithError {
+            var error = PluginCall.newError()
+            let status = plugin.call { input.withCInput { explained($0, &confidence, &error) } }
+            guard status == SHELF_OK else {
+                let message = PluginCall.message(of: &error)
+                // Without its words, or with a status that is no refusal of the file (a crash, no memory), a failed
+                // probe is only "not mine", as a 1.0 probe's failure is.
+                if !message.isEmpty, [SHELF_E_UNSUPPORTED, SHELF_E_PROTECTED, SHELF_E_BAD_DATA, SHELF_E_LIMIT].contains(status) {
+                    refusals.append(ProbeRefusal(plugin: plugin, error: PluginCallError(
+                        status: status, message: message, location: PluginCall.text(&error.location), pluginID: plugin.descriptor.id)))
+                }
+                return 0
+            }
+            return min(max(confidence, 0), 100)
+        }
+        guard let format = plugin.format, let probe = format.pointee.probe else { return 0 }
         let status = plugin.call { input.withCInput { probe($0, &confidence) } }
         return status == SHELF_OK ? min(max(confidence, 0), 100) : 0
     }
 
-    private func mostConfident(_ plugins: [LoadedPlugin], _ input: PublicationInput) -> Choice? {
+    private func mostConfident(_ plugins: [LoadedPlugin], _ input: PublicationInput, refusals: inout [ProbeRefusal]) -> Choice? {
         var best: Choice?
         for plugin in plugins {
-            let confidence = probe(plugin, input)
+            let confidence = probe(plugin, input, refusals: &refusals)
             if confidence > 0, confidence > (best?.confidence ?? 0) {
                 best = Choice(plugin: plugin, confidence: confidence)
                 if confidence >= 100 { break }

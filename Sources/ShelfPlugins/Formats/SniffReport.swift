@@ -11,7 +11,10 @@ extension SniffReport {
         var probes: [Probe] = []
         for plugin in router.registry.formatPlugins {
             let claims = claimants.contains { $0 === plugin }
-            probes.append(Probe(plugin: plugin.descriptor.id, claims: claims, confidence: router.probe(plugin, input)))
+            var refusals: [FormatRouter.ProbeRefusal] = []
+            let confidence = router.probe(plugin, input, refusals: &refusals)
+            probes.append(Probe(plugin: plugin.descriptor.id, claims: claims, confidence: confidence,
+                                error: refusals.first.map { "\($0.error)" }))
         }
         probes.sort { ($0.claims ? 1 : 0, $0.confidence) > ($1.claims ? 1 : 0, $1.confidence) }
         // The report lists every probe above; no plugin choosing the file is shown as none, which is the answer.

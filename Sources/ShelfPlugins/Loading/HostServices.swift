@@ -74,8 +74,9 @@ public enum HostServices {
     }
 
     /// `logFilter` decides which of the plugin's log lines reach `logSink`; `credentials` is where its secrets are
-    /// kept (the store of the `Shelf` that loaded it; nil: `ConnectorServices`' own).
-    static func make(pluginID: String, dataDirectory: String, cacheDirectory: String,
+    /// kept (the store of the `Shelf` that loaded it; nil: `ConnectorServices`' own). `pluginPath` is the plugin's
+    /// own file (ABI 1.1's `plugin_path`), made absolute here.
+    static func make(pluginID: String, pluginPath: String? = nil, dataDirectory: String, cacheDirectory: String,
                      logFilter: PluginLogFilter = PluginLogFilter(nil), credentials: CredentialStore? = nil,
                      forbidden: CompanionFiles.Forbidden = CompanionFiles.Forbidden(directories: nil)) -> UnsafeMutablePointer<shelf_host> {
         let host = UnsafeMutablePointer<shelf_host>.allocate(capacity: 1)
@@ -88,6 +89,8 @@ public enum HostServices {
         host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter, credentials: credentials, forbidden: forbidden)).toOpaque()
         host.pointee.data_dir = UnsafePointer(strdup(dataDirectory))
         host.pointee.cache_dir = UnsafePointer(strdup(cacheDirectory))
+        // nil only for the hosts tests make without a library
+        host.pointee.plugin_path = pluginPath.map { UnsafePointer(strdup(URL(fileURLWithPath: $0).standardizedFileURL.path)) }
         host.pointee.log = { host, level, message in
             guard let host, let message else { return }
             let context = HostServices.context(host)

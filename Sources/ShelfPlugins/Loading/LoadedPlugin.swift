@@ -159,8 +159,8 @@ public final class LoadedPlugin: @unchecked Sendable {
         }
         let data = folder("data") { try $0.pluginData(for: descriptor.id) }
         let cache = folder("cache") { try $0.pluginCache(for: descriptor.id) }
-        let host = HostServices.make(pluginID: descriptor.id, dataDirectory: data, cacheDirectory: cache, logFilter: logFilter,
-                                     credentials: credentials, forbidden: CompanionFiles.Forbidden(directories: directories))
+        let host = HostServices.make(pluginID: descriptor.id, pluginPath: path, dataDirectory: data, cacheDirectory: cache,
+                                     logFilter: logFilter, credentials: credentials, forbidden: CompanionFiles.Forbidden(directories: directories))
         guard let initialise = raw.pointee.`init` else { return }
         var error = PluginCall.newError()
         let status = initialise(host, &error)
@@ -195,6 +195,13 @@ public final class LoadedPlugin: @unchecked Sendable {
         extensionTable(SHELF_EXT_FORMAT, minimumSize: MemoryLayout<shelf_format_v1>.size)?.assumingMemoryBound(to: shelf_format_v1.self)
     }
 
+    /// The probe that can say why (shelf.probe/1, ABI 1.1), when the plugin offers it beside its format.
+    package var probeWithError: (@convention(c) (UnsafePointer<shelf_input>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<shelf_error>?) -> shelf_status)? {
+        guard format != nil else { return nil }
+        return extensionTable(SHELF_EXT_PROBE, minimumSize: MemoryLayout<shelf_probe_v1>.size)?
+            .assumingMemoryBound(to: shelf_probe_v1.self).pointee.probe
+    }
+
     /// Serialises calls for plugins that do not allow concurrent handles (plugin.h, "Threading").
     package func call<T>(_ body: () throws -> T) rethrows -> T {
         // Out of process, the calls without a handle (probe, open, connect) find their plugin through the thread.
@@ -206,13 +213,21 @@ public final class LoadedPlugin: @unchecked Sendable {
     }
 }
 
-/// The extension ids this host understands, with their 1.0 vtable sizes.
+/// The extension ids this host understands, with their vtable sizes and the minor of ABI 1 that added them.
 public struct KnownExtension: Sendable {
     public let id: String
     public let size: Int
+    public let minor: Int
+
+    init(id: String, size: Int, minor: Int = 0) {
+        self.id = id
+        self.size = size
+        self.minor = minor
+    }
 
     public static let all: [KnownExtension] = [
         KnownExtension(id: SHELF_EXT_FORMAT, size: MemoryLayout<shelf_format_v1>.size),
+        KnownExtension(id: SHELF_EXT_PROBE, size: MemoryLayout<shelf_probe_v1>.size, minor: 1),
         KnownExtension(id: SHELF_EXT_RENDER, size: MemoryLayout<shelf_render_v1>.size),
         KnownExtension(id: SHELF_EXT_POSITIONS, size: MemoryLayout<shelf_positions_v1>.size),
         KnownExtension(id: SHELF_EXT_SEARCH, size: MemoryLayout<shelf_search_v1>.size),

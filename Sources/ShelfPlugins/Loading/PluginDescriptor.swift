@@ -107,3 +107,32 @@ public struct PluginDescriptor: Codable, Equatable, Sendable {
         }
     }
 }
+
+/// What each minor version of ABI 1 added (plugin.h, "Minor versions"), so the host can say what a plugin built for
+/// an older minor lacks (the calls added after it that it does not offer), or, for a plugin built for a minor newer
+/// than this host's, that only this host's calls are made.
+public enum ABIMinor {
+    /// This host's minor.
+    public static let host = Int(SHELF_ABI_MINOR)
+
+    /// The calls this host would make that the plugin, built for an older minor, does not offer, each with the minor
+    /// that added it: "shelf.probe/1 (1.1)". A call a format plugin would offer is lacking only from a format plugin.
+    public static func lacking(_ plugin: LoadedPlugin) -> [String] {
+        guard plugin.descriptor.abiMinor < host, plugin.isFormatPlugin else { return [] }
+        let offered = plugin.capabilities
+        return KnownExtension.all.filter { $0.minor > plugin.descriptor.abiMinor && $0.id == SHELF_EXT_PROBE && !offered.contains($0.id) }
+            .map { "\($0.id) (1.\($0.minor))" }
+    }
+
+    /// One sentence when the plugin's minor is not this host's and that matters; nil otherwise.
+    public static func note(_ plugin: LoadedPlugin) -> String? {
+        let minor = plugin.descriptor.abiMinor
+        if minor > host {
+            return "built for ABI 1.\(minor), newer than this shelf's 1.\(host): shelf makes only the calls of 1.\(host), "
+                + "and a call added after 1.\(host) is never made"
+        }
+        let lacks = lacking(plugin)
+        guard !lacks.isEmpty else { return nil }
+        return "built for ABI 1.\(minor): it lacks \(lacks.joined(separator: ", ")), so shelf cannot say why it refuses a file"
+    }
+}

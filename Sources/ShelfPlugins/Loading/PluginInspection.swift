@@ -23,6 +23,7 @@ extension PluginInspection {
         self.init(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor, url: d.url,
                   description: d.description, path: plugin.path, abi: "\(d.abiMajor).\(d.abiMinor)",
                   descriptorSize: d.structSize, concurrentHandles: d.concurrentHandles, mediaTypes: d.mediaTypes,
-                  fileExtensions: d.fileExtensions, capabilities: capabilities, services: services, runs: runs)
+                  fileExtensions: d.fileExtensions, capabilities: capabilities, services: services, runs: runs,
+                  abiNote: ABIMinor.note(plugin))
     }
 }

@@ -33,6 +33,7 @@ let pluginsCommand = Command(
             Output.line("  can:      \(p.capabilities.isEmpty ? "declare itself" : p.capabilities.joined(separator: ", "))")
             Output.line("  file:     \(p.path)")
             Output.line("  runs:     \(p.runsInWords)")
+            if let note = p.abiNote { Output.line("  ABI:      \(p.abi), \(note)") }
         }
         for r in listing.refused {
             Output.line("Refused: \(r.path): \(r.reason)")
@@ -44,7 +45,7 @@ let pluginsCommand = Command(
 func printInspection(_ p: PluginInspection) {
     Output.line("\(p.name) \(p.version) (\(p.id))")
     Output.line("  file:         \(p.path)")
-    Output.line("  ABI:          \(p.abi), descriptor of \(p.descriptorSize) bytes")
+    Output.line("  ABI:          \(p.abi), descriptor of \(p.descriptorSize) bytes\(p.abiNote.map { "; " + $0 } ?? "")")
     for (label, value) in [("licence", p.license), ("vendor", p.vendor), ("url", p.url), ("description", p.description)] {
         if let value { Output.line("  \((label + ":").padding(toLength: 13, withPad: " ", startingAt: 0)) \(value)") }
     }
@@ -88,7 +89,8 @@ let sniffCommand = Command(
         let refined = report.sniffedMediaType != report.mediaType ? " (sniffed \(report.sniffedMediaType ?? "nothing"), refined by a plugin's declaration)" : ""
         Output.line("\(path): \(report.mediaType ?? "unknown media type")\(refined)")
         for p in report.probes {
-            Output.line("  \(String(p.confidence).padding(toLength: 4, withPad: " ", startingAt: 0)) \(p.plugin)\(p.claims ? " (declares it)" : "")")
+            Output.line("  \(String(p.confidence).padding(toLength: 4, withPad: " ", startingAt: 0)) \(p.plugin)\(p.claims ? " (declares it)" : "")"
+                        + (p.error.map { ": cannot open it: \($0)" } ?? ""))
         }
         Output.line(report.opensWith.map { "Opens with \($0)." } ?? "No installed plugin opens it.")
     }

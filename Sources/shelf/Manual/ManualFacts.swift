@@ -77,6 +77,16 @@ enum ManualFacts {
         `shelf/http.h` and `shelf/credentials.h` (the host's HTTP client and the patron's secrets). A plugin built for \
         ABI 1.x keeps working with every 1.y host.
         """),
+        ("ABI VERSIONS", """
+        The descriptor's abi_minor says which headers a plugin was built with; shelf loads a plugin of any 1.y. ABI \
+        1.1 added, without changing anything 1.0 released: `shelf_host.plugin_path`, the plugin's own file, absolute, \
+        given at init (as CLAP's init(plugin_path)), to find data files installed beside it; "shelf.probe/1", a \
+        probe that can fail with a message when a file is the plugin's own but cannot be opened (a newer edition of \
+        its format, a DRM), which the patron then reads instead of "no installed plugin opens it" and `shelf sniff` \
+        shows; and a "Threading:" rule beside every function of the headers. Read a field added after 1.0 only when \
+        struct_size covers it: SHELF_HAS_FIELD(host, shelf_host, plugin_path). `shelf plugins` says what a plugin \
+        built for an older minor lacks, and that a plugin built for a newer minor gets only this shelf's calls.
+        """),
         ("THE PLUGIN KIT", """
         libshelf-plugin (`#include <shelf/helper.h>`, C99 on libc, MIT) writes and reads JSON without escaping or locale \
         bugs and builds Locators, manifests, render settings and reading-list entries. `pkg-config --cflags --libs \

@@ -19,6 +19,9 @@ public struct PluginListing: Encodable, Sendable {
         public let runsBecause: String
         /// Where it runs and why, for people.
         public var runsInWords: String { PluginRunPlace(place: runs, because: runsBecause).inWords }
+        /// What a plugin built for another minor of ABI 1 lacks, or that it is newer than this shelf; absent when
+        /// nothing.
+        public let abiNote: String?
     }
     public struct Refusal: Encodable, Sendable { public let path, reason: String }
     public let plugins: [Entry]
@@ -33,7 +36,7 @@ public struct PluginListing: Encodable, Sendable {
                          description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
                          mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
                          capabilities: p.capabilities, concurrentHandles: d.concurrentHandles,
-                         runs: place.place, runsBecause: place.because)
+                         runs: place.place, runsBecause: place.because, abiNote: ABIMinor.note(p))
         }
         refused = registry.refused.map { Refusal(path: $0.path, reason: $0.reason) }
     }

@@ -77,6 +77,7 @@ typedef struct shelf_audio_v1 {
      * passes it to `close_decoder`, exactly once. On failure *out is NULL: SHELF_E_NOT_FOUND (no
      * such track, or not here yet), SHELF_E_PROTECTED (encrypted: name the scheme),
      * SHELF_E_BAD_DATA (not decodable audio), SHELF_E_UNSUPPORTED (format not possible).
+     * Threading: a handle call on `publication` (plugin.h); the new decoder is not yet in use.
      */
     shelf_status (*open_decoder)(shelf_publication *publication, const char *href,
                                  const char *options_json, shelf_audio_format *format,
@@ -86,6 +87,7 @@ typedef struct shelf_audio_v1 {
      * Moves to `frame` (0 <= frame; a frame at or past the end positions at the end, so the next
      * read returns 0 frames). Sample-accurate (see above). SHELF_E_INVALID_ARGUMENT for a
      * negative frame.
+     * Threading: one thread at a time for this decoder ("Threading" above).
      */
     shelf_status (*seek)(shelf_audio_decoder *decoder, int64_t frame, shelf_error *err);
 
@@ -95,11 +97,13 @@ typedef struct shelf_audio_v1 {
      * `capacity` only at the end of the track, and 0 exactly when the end was reached. The next
      * read continues where this one stopped. A broken packet in the middle of a track is skipped
      * (logged), not an error; SHELF_E_BAD_DATA only when nothing more can be decoded.
+     * Threading: one thread at a time for this decoder ("Threading" above).
      */
     shelf_status (*read)(shelf_audio_decoder *decoder, float *buffer, size_t capacity,
                          size_t *frames_read, shelf_error *err);
 
-    /* Releases the decoder and everything it owns. Never fails; never called twice. */
+    /* Releases the decoder and everything it owns. Never fails; never called twice.
+     * Threading: with no other call on this decoder in flight, before its publication's close. */
     void (*close_decoder)(shelf_audio_decoder *decoder);
 } shelf_audio_v1;
 

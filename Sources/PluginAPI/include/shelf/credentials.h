@@ -34,13 +34,14 @@ extern "C" {
 typedef struct shelf_host_credentials_v1 {
     uint32_t struct_size;
 
-    /* Writes the value stored under `key` to `out`. SHELF_E_NOT_FOUND when there is none. */
+    /* Writes the value stored under `key` to `out`. SHELF_E_NOT_FOUND when there is none.
+     * Threading: any thread the host called into, during that call (plugin.h); also from init. */
     shelf_status (*get)(const shelf_host *host, const char *key, const shelf_writer *out, shelf_error *err);
 
-    /* Stores `value` under `key`, replacing what was there. */
+    /* Stores `value` under `key`, replacing what was there. Threading: as get. */
     shelf_status (*set)(const shelf_host *host, const char *key, const char *value, shelf_error *err);
 
-    /* Deletes the value under `key`. Deleting a key that has no value is SHELF_OK. */
+    /* Deletes the value under `key`. Deleting a key that has no value is SHELF_OK. Threading: as get. */
     shelf_status (*remove)(const shelf_host *host, const char *key, shelf_error *err);
 } shelf_host_credentials_v1;
 
@@ -58,15 +59,17 @@ typedef struct shelf_host_credentials_v1 {
 typedef struct shelf_host_credentials_v2 {
     uint32_t struct_size;
 
-    /* Writes the value stored for `service` under `key` to `out`. SHELF_E_NOT_FOUND when none. */
+    /* Writes the value stored for `service` under `key` to `out`. SHELF_E_NOT_FOUND when none.
+     * Threading: any thread the host called into, during that call (plugin.h); also from init. */
     shelf_status (*get)(const shelf_host *host, const char *service, const char *key,
                         const shelf_writer *out, shelf_error *err);
 
-    /* Stores `value` for `service` under `key`, replacing what was there. */
+    /* Stores `value` for `service` under `key`, replacing what was there. Threading: as get. */
     shelf_status (*set)(const shelf_host *host, const char *service, const char *key, const char *value,
                         shelf_error *err);
 
-    /* Deletes the value for `service` under `key`. Deleting a key that has no value is SHELF_OK. */
+    /* Deletes the value for `service` under `key`. Deleting a key that has no value is SHELF_OK.
+     * Threading: as get. */
     shelf_status (*remove)(const shelf_host *host, const char *service, const char *key, shelf_error *err);
 } shelf_host_credentials_v2;
 

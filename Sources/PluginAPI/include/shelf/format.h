@@ -1,12 +1,14 @@
 /*
- * shelf plugin ABI, version 1 — publication capabilities.
+ * shelf plugin ABI, version 1.1 — publication capabilities.
  *
  *   "shelf.format/1"     probe, open, manifest, resource, close   (required of a format plugin)
  *   "shelf.render/1"     a reading-order item as text or HTML with the reader's settings
  *   "shelf.positions/1"  the list of positions ("pages") and locator normalisation
  *   "shelf.search/1"     full-text search
+ *   "shelf.probe/1"      (ABI 1.1) a probe that can say why a file it knows cannot be opened
  *
- * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here.
+ * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here; each call
+ * says from which threads it comes ("Threading:").
  *
  * JSON shapes used below (all Readium, https://readium.org/architecture/):
  *   Manifest  a Readium Web Publication Manifest: {"@context", "metadata": {"title", ...},
@@ -131,28 +133,59 @@ typedef struct shelf_format_v1 {
     /* How sure the plugin is that it should open `input`: writes 0..100 to *confidence. Fast (read
      * `head`, at most a few small reads of `path`), no side effects, never fails on foreign bytes:
      * unknown input is SHELF_OK with confidence 0. When two plugins claim one media type (EPUB 2
-     * and EPUB 3), the host opens with the most confident. */
+     * and EPUB 3), the host opens with the most confident. A 1.1 host asks "shelf.probe/1" instead
+     * when the plugin offers it (below).
+     * Threading: any thread, concurrently with any call but init and deinit (it takes no handle). */
     shelf_status (*probe)(const shelf_input *input, int32_t *confidence);
 
     /* Opens `input`. On SHELF_OK *out is a handle the host later passes to `close`; on failure *out
      * is left NULL and `err` says why (SHELF_E_BAD_DATA, SHELF_E_PROTECTED, SHELF_E_LIMIT, ...).
-     * options_json is an object of open options, or NULL; none are defined in 1.0. */
+     * options_json is an object of open options, or NULL; none are defined in 1.0.
+     * Threading: any thread; concurrently with other opens and other handles' calls only with
+     * SHELF_PLUGIN_CONCURRENT_HANDLES (the new handle is not yet in use anywhere). */
     shelf_status (*open)(const shelf_input *input, const char *options_json,
                          shelf_publication **out, shelf_error *err);
 
-    /* Writes the publication's Readium Web Publication Manifest (see above) to `out`. */
+    /* Writes the publication's Readium Web Publication Manifest (see above) to `out`.
+     * Threading: a handle call (plugin.h): one thread at a time for this publication. */
     shelf_status (*manifest)(shelf_publication *publication, const shelf_writer *out,
                              shelf_error *err);
 
     /* Writes the bytes of the resource at `href` (as in the manifest; may carry a #fragment, which
      * is ignored) to `out`, decoded (de-obfuscated fonts, unpacked entries). SHELF_E_NOT_FOUND when
-     * the publication has no such resource, SHELF_E_PROTECTED when it is encrypted by a DRM. */
+     * the publication has no such resource, SHELF_E_PROTECTED when it is encrypted by a DRM.
+     * Threading: a handle call (plugin.h): one thread at a time for this publication. */
     shelf_status (*resource)(shelf_publication *publication, const char *href,
                              const shelf_writer *out, shelf_error *err);
 
-    /* Releases the handle and everything it owns. Never fails; never called twice. */
+    /* Releases the handle and everything it owns. Never fails; never called twice.
+     * Threading: a handle call, with no other call on this publication or its decoders in flight;
+     * every decoder (audio.h) is closed before it. */
     void (*close)(shelf_publication *publication);
 } shelf_format_v1;
+
+/* ----- shelf.probe/1 (ABI 1.1) ------------------------------------------------------------- */
+
+#define SHELF_EXT_PROBE "shelf.probe/1"
+
+/*
+ * Offered beside "shelf.format/1" by a format plugin that can say why it cannot open a file it
+ * knows for its own. A 1.1 host asks this probe instead of the format's; a 1.0 host knows nothing of
+ * it (get_extension is never asked for it) and asks the format's, so keep that one answering too.
+ */
+typedef struct shelf_probe_v1 {
+    uint32_t struct_size;
+
+    /* As shelf_format_v1.probe (fast, no side effects, SHELF_OK with 0..100 in *confidence, foreign
+     * bytes SHELF_OK with 0, never an error), with one more answer: a file that is this plugin's
+     * own but that it cannot open (a version it does not read, a DRM it cannot remove, a damaged
+     * header) fails with a status (SHELF_E_UNSUPPORTED, SHELF_E_PROTECTED, SHELF_E_BAD_DATA) and
+     * `err` saying why and what to do. The host then asks the other plugins; when none opens the
+     * file, the patron reads this error instead of "no installed plugin opens it", and
+     * `shelf sniff` shows it. A failure without a message counts as 0, as the format's probe does.
+     * Threading: as shelf_format_v1.probe: any thread, concurrently (it takes no handle). */
+    shelf_status (*probe)(const shelf_input *input, int32_t *confidence, shelf_error *err);
+} shelf_probe_v1;
 
 /* ----- shelf.render/1 ---------------------------------------------------------------------- */
 
@@ -177,7 +210,8 @@ typedef struct shelf_render_v1 {
      * whole item is rendered; paging within it is the host's business. The rendered document goes
      * to `content`; to `where` goes, as JSON, the Locator of the position that holds the requested
      * locator (for an href alone, the item's first position), with href, type, title and
-     * locations, so the host can say "Chapter 3, page 48". */
+     * locations, so the host can say "Chapter 3, page 48".
+     * Threading: a handle call (plugin.h): one thread at a time for this publication. */
     shelf_status (*render)(shelf_publication *publication, const char *locator_json,
                            const char *settings_json, const shelf_writer *content,
                            const shelf_writer *where, shelf_error *err);
@@ -207,7 +241,8 @@ typedef struct shelf_positions_v1 {
      * section converted to XHTML), "storedLength" gives that count. A resource the plugin makes
      * up and that is not in the file (a generated title page) counts the bytes `resource`
      * returns. Every reading-order item has at least one position. `shelf conformance` checks
-     * the count against "storedLength", or else against what `resource` returns. */
+     * the count against "storedLength", or else against what `resource` returns.
+     * Threading: a handle call (plugin.h): one thread at a time for this publication. */
     shelf_status (*positions)(shelf_publication *publication, const shelf_writer *out,
                               shelf_error *err);
 
@@ -216,7 +251,8 @@ typedef struct shelf_positions_v1 {
      * "progression" if given, else at the first of "fragments" the plugin can find, else at the
      * resource's start ("position" is only a hint then). For any Locator L that `positions`
      * wrote, locate(L) has the same href and position as L. SHELF_E_NOT_FOUND when the locator
-     * points outside the publication. */
+     * points outside the publication.
+     * Threading: a handle call (plugin.h): one thread at a time for this publication. */
     shelf_status (*locate)(shelf_publication *publication, const char *locator_json,
                            const shelf_writer *out, shelf_error *err);
 } shelf_positions_v1;
@@ -234,7 +270,8 @@ typedef struct shelf_search_v1 {
      * Locators in reading order, each with its position and "text": {"before", "highlight",
      * "after"}, where "highlight" is the matched text as it stands in the book and before/after
      * hold up to about 50 characters of context, cut on character boundaries. An empty array
-     * when nothing matches. */
+     * when nothing matches.
+     * Threading: a handle call (plugin.h): one thread at a time for this publication. */
     shelf_status (*search)(shelf_publication *publication, const char *query_json,
                            const shelf_writer *out, shelf_error *err);
 } shelf_search_v1;

@@ -1,5 +1,5 @@
 /*
- * shelf plugin ABI, version 1 — the core.
+ * shelf plugin ABI, version 1.1 — the core.
  *
  * This header, with the extension headers beside it (format.h, ...), is all a plugin author needs.
  * It is plain C99. A plugin is a shared library that exports exactly one symbol,
@@ -14,9 +14,20 @@
  *   `shelf_writer`, a callback and its context that the host makes for one call and that never
  *   grows (an output of another shape would come with a new vtable id, not a longer writer). A
  *   struct only ever grows by appending fields, and its size says which fields exist: read a field
- *   only when `struct_size` covers it. The ABI major changes only if a released struct changes shape,
- *   and the host refuses a plugin whose major it does not know. A vtable, once released under an
- *   id, never changes: new calls come under a new id ("shelf.format/2").
+ *   only when `struct_size` covers it (SHELF_HAS_FIELD below). The ABI major changes only if a released
+ *   struct changes shape, and the host refuses a plugin whose major it does not know. A vtable, once
+ *   released under an id, never changes: new calls come under a new id ("shelf.format/2",
+ *   "shelf.probe/1"), so a plugin's source that fills a table keeps compiling, warnings and all.
+ *
+ * Minor versions.  A plugin built for ABI 1.x loads in every 1.y host. The descriptor's `abi_minor`
+ *   says which header it was built with. A plugin reads a field of `shelf_host` added after 1.0 only
+ *   when `struct_size` covers it, so it also runs in an older host (where that field is absent), and
+ *   an older host answers NULL for an extension id it does not know. `shelf plugins` says which calls
+ *   a plugin built for an older minor lacks, and that the calls of a newer minor are not made.
+ *     1.0  the first release
+ *     1.1  shelf_host.plugin_path (the plugin's own file, at init); "shelf.probe/1" (format.h: a
+ *          probe that can say why a file it knows for its own cannot be opened); the thread rules
+ *          of each call beside it
  *
  * Ownership: whoever allocates frees.  Nothing is ever freed by the other side.
  *   - Pointers passed *into* a call (strings, buffers, structs) belong to the caller and are valid
@@ -28,19 +39,16 @@
  *   - The descriptor, its strings and lists, and every vtable are static: valid until the library
  *     is unloaded, never changed after `shelf_plugin_entry` returns.
  *
- * Threading.
- *   - `shelf_plugin_entry` and `get_extension` may be called from any thread, concurrently, at any
- *     time after the library is loaded: before `init` too (the host reads what a plugin offers
- *     before it initialises it) and until `deinit` returns. They only return static pointers.
- *   - Every other call of the plugin, the functions of the vtables `get_extension` returns
- *     included, comes after `init` returned SHELF_OK and before `deinit`. A format's `probe` (and
- *     each call documented so) may come from any thread, concurrently.
- *   - `init` and `deinit` are called once each, by one thread, with no other call in flight.
- *   - One handle is used by one thread at a time. Different handles are used concurrently from
- *     different threads only if the descriptor sets SHELF_PLUGIN_CONCURRENT_HANDLES; otherwise the
- *     host serialises every call into the plugin.
- *   - Host services (log, progress, is_cancelled, get_service) may be called from any thread that
- *     the host called into, during that call. Never call the host from a thread of your own.
+ * Threading.  Each function says, beside it, from which threads it is called ("Threading:"); what
+ *   they have in common:
+ *   - Every call of the plugin but `shelf_plugin_entry` and `get_extension` comes after `init`
+ *     returned SHELF_OK and before `deinit`.
+ *   - "Handle calls" (those taking a shelf_publication, a shelf_connection, a decoder): one handle is
+ *     used by one thread at a time; different handles are used concurrently from different threads
+ *     only if the descriptor sets SHELF_PLUGIN_CONCURRENT_HANDLES, otherwise the host serialises
+ *     every call into the plugin.
+ *   - Host services are called only from a thread the host called into, during that call. Never
+ *     call the host from a thread of your own.
  *
  * Errors are values.  Every call returns a status (SHELF_OK or one of SHELF_E_*). On failure the
  *   plugin fills the `shelf_error` out-parameter when one is passed (it may be NULL): a message a
@@ -74,7 +82,15 @@ extern "C" {
 
 /* The ABI this header describes. A plugin copies these into its descriptor. */
 #define SHELF_ABI_MAJOR 1
-#define SHELF_ABI_MINOR 0
+#define SHELF_ABI_MINOR 1
+
+/*
+ * Whether the struct at `ptr` (of type `type`, beginning with `uint32_t struct_size`) has `field`:
+ * true when its struct_size covers the field, as for every field of the ABI it was built with.
+ *   if (SHELF_HAS_FIELD(host, shelf_host, plugin_path) && host->plugin_path != NULL) ...
+ */
+#define SHELF_HAS_FIELD(ptr, type, field) \
+    ((ptr)->struct_size >= offsetof(type, field) + sizeof(((type *)0)->field))
 
 /* Marks the entry symbol for export; build plugins with -fvisibility=hidden so it is the only one. */
 #if defined(_WIN32)
@@ -125,6 +141,7 @@ typedef struct shelf_error {
  * Convenience for C plugins: fills `err` (when not NULL) and returns `status`, so a failing call can
  * end with `return shelf_error_set(err, SHELF_E_BAD_DATA, "chapter1.txt", "line %d is not UTF-8", n);`.
  * `location` may be NULL. The host always passes a whole ABI 1.0 shelf_error, so its fields exist.
+ * Threading: any thread; it touches only `err`.
  */
 #if defined(__GNUC__)
 static inline shelf_status shelf_error_set(shelf_error *err, shelf_status status, const char *location,
@@ -152,7 +169,8 @@ static inline shelf_status shelf_error_set(shelf_error *err, shelf_status status
 
 /*
  * Where a plugin sends output (JSON documents, resource bytes, rendered text). Supplied by the
- * host for the duration of one call. A call may `write` any number of times; the output is the
+ * host for the duration of one call. Threading: `write` is called on the thread of that call,
+ * during it. A call may `write` any number of times; the output is the
  * concatenation. `write` returns SHELF_OK, or an error status (SHELF_E_CANCELLED, SHELF_E_LIMIT,
  * SHELF_E_IO): the plugin then stops writing, fills `err` as for any failure, and returns that
  * same status. Output of a call that fails is discarded by the host.
@@ -179,7 +197,11 @@ static inline shelf_status shelf_write_string(const shelf_writer *out, const cha
  * What the host offers a plugin, handed to `init`. The host keeps this struct alive and unchanged
  * until after `deinit` returns, so a plugin may keep the pointer. Each plugin gets its own copy
  * (its directories are its own). The struct grows only by appending: check `struct_size` before
- * reading a field added after ABI 1.0.
+ * reading a field added after ABI 1.0 (SHELF_HAS_FIELD).
+ *
+ * Threading: every function here may be called from any thread the host called into, during that
+ * call, concurrently when the host called in on several threads; never from a thread of the
+ * plugin's own, and never after `deinit` returned.
  */
 typedef struct shelf_host {
     uint32_t struct_size;
@@ -189,14 +211,16 @@ typedef struct shelf_host {
     const char *host_version;   /* e.g. "0.1.0" */
     void *context;              /* host-private: never touch */
 
-    /* Log a one-line message (no trailing newline) at a SHELF_LOG_* level. Never for the patron's
+    /* Log a one-line message (no trailing newline) at a SHELF_LOG_* level. Also from `init` and
+     * `deinit`. Never for the patron's
      * passwords or tokens. The host decides what is shown; it never blocks for long.
      * shelf shows warnings and errors on standard error as "shelf: <plugin id>: <level>: <message>".
      * The environment variable SHELF_LOG lowers or raises the threshold, as GST_DEBUG does for
      * GStreamer: a comma-separated list of LEVEL (every plugin) and PLUGIN-ID:LEVEL (that plugin,
      * a trailing '*' matches a prefix), LEVEL one of debug, info, warning, error, none. The most
      * specific entry wins:  SHELF_LOG=debug  SHELF_LOG=org.example.fb2:debug
-     * SHELF_LOG=warning,org.example.*:info  (`shelf help` says the same). */
+     * SHELF_LOG=warning,org.example.*:info  (`shelf help` says the same).
+     * Threading: as every host service (above). */
     void (*log)(const struct shelf_host *host, int32_t level, const char *message);
 
     /* Directories of this plugin's own, created by the host, absolute, without trailing slash.
@@ -207,16 +231,27 @@ typedef struct shelf_host {
 
     /* Report progress of the call in flight on this thread: fraction in [0, 1], or negative when
      * unknown; label is a short phrase ("indexing chapter 3") or NULL. Returns SHELF_OK, or
-     * SHELF_E_CANCELLED when the patron cancelled: stop and return SHELF_E_CANCELLED. */
+     * SHELF_E_CANCELLED when the patron cancelled: stop and return SHELF_E_CANCELLED.
+     * Threading: on the thread of the call it reports on, during it. */
     shelf_status (*progress)(const struct shelf_host *host, double fraction, const char *label);
 
     /* Non-zero when the call in flight on this thread has been cancelled. Each call is cancelled on
-     * its own: a call on another thread may go on. Cheap: poll it in loops. */
+     * its own: a call on another thread may go on. Cheap: poll it in loops.
+     * Threading: on the thread of the call it asks about, during it. */
     int32_t (*is_cancelled)(const struct shelf_host *host);
 
     /* Further host services by id (for example "shelf.host.http/1" for connectors). Returns a
-     * static vtable documented in that service's header, or NULL when this host lacks it. */
+     * static vtable documented in that service's header, or NULL when this host lacks it. Also from
+     * `init`: a plugin may look its services up once and keep them.
+     * Threading: as every host service (above); the vtable it returns is static. */
     const void *(*get_service)(const struct shelf_host *host, const char *id);
+
+    /* ----- ABI 1.1: read only when SHELF_HAS_FIELD(host, shelf_host, <field>) ----- */
+
+    /* The plugin's own library file, absolute, as the host loaded it (as CLAP's `init(plugin_path)`):
+     * a plugin finds the data files it installs beside itself from here (dirname of it). Read-only:
+     * a plugin writes only in data_dir and cache_dir. Never NULL in a 1.1 host. */
+    const char *plugin_path;
 } shelf_host;
 
 /* ----- The descriptor ---------------------------------------------------------------------- */
@@ -251,23 +286,30 @@ typedef struct shelf_plugin_descriptor {
     const char *const *file_extensions;
     const char *const *services;
 
-    /* Called once after loading, before any call but `shelf_plugin_entry` and `get_extension`
-     * ("Threading"). Return SHELF_OK, or an error with a message: the host then unloads the plugin
-     * and says why. May be NULL. */
+    /* Called once after loading, before any call but `shelf_plugin_entry` and `get_extension`.
+     * Return SHELF_OK, or an error with a message: the host then unloads the plugin and says why.
+     * `host->plugin_path` (ABI 1.1) is the plugin's own file. May be NULL.
+     * Threading: once, by one thread, with no other call of the plugin in flight. */
     shelf_status (*init)(const shelf_host *host, shelf_error *err);
 
-    /* Called once before unloading, after every handle has been closed. May be NULL. */
+    /* Called once before unloading, after every handle has been closed. May be NULL.
+     * Threading: once, by one thread, with no other call of the plugin in flight; no host service
+     * may be called after it returns. */
     void (*deinit)(void);
 
     /* The vtable for a capability id ("shelf.format/1", see the extension headers), or NULL when
-     * the plugin does not offer it. Returns the same pointer every time, before `init` as after
-     * ("Threading"); the vtable's functions are called only after `init`. */
+     * the plugin does not offer it. Returns the same pointer every time, before `init` as after;
+     * the vtable's functions are called only after `init`.
+     * Threading: any thread, concurrently, at any time after the library is loaded, before `init`
+     * too (the host reads what a plugin offers before it initialises it) and until `deinit`
+     * returns: it only returns static pointers. */
     const void *(*get_extension)(const char *id);
 } shelf_plugin_descriptor;
 
 /*
  * The one symbol a plugin exports. Returns a pointer to a static descriptor; must not allocate,
  * do I/O, or fail. The host calls it right after dlopen and checks the descriptor before `init`.
+ * Threading: any thread, concurrently, at any time the library is loaded (as get_extension).
  * Declared here so that a definition with another signature does not compile:
  *
  *     SHELF_EXPORT const shelf_plugin_descriptor *shelf_plugin_entry(void) { return &descriptor; }

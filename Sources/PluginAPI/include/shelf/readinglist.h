@@ -9,7 +9,8 @@
  *   "shelf.host.credentials/1"  credentials.h: the patron's secrets for this plugin, kept by the host
  *   "shelf.host.credentials/2"  credentials.h: the same, kept apart for each service of the plugin
  *
- * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here.
+ * The rules in plugin.h (ownership, threading, errors, versions) apply to every call here; each call
+ * says from which threads it comes ("Threading:").
  *
  * A connector lists the services it speaks in its descriptor's `services` ("goodreads") and
  * answers get_extension("shelf.readinglist/1"). A service id is 1 to 128 bytes of lowercase
@@ -114,6 +115,8 @@ typedef struct shelf_readinglist_v1 {
      * Checks the settings and fails with SHELF_E_INVALID_ARGUMENT naming a missing or malformed
      * one; does no network I/O. On SHELF_OK *out is a connection owned by the connector until the
      * host passes it to `disconnect`, exactly once; on failure *out is NULL.
+     * Threading: any thread; concurrently with other connects and other connections' calls only
+     * with SHELF_PLUGIN_CONCURRENT_HANDLES (the new connection is not yet in use anywhere).
      */
     shelf_status (*connect)(const char *service, const char *settings_json, shelf_connection **out,
                             shelf_error *err);
@@ -124,6 +127,7 @@ typedef struct shelf_readinglist_v1 {
      * patron's credentials or there are none (the message says how to connect),
      * SHELF_E_IO when the service cannot be reached, SHELF_E_BAD_DATA when its answer is not
      * what the service documents, SHELF_E_UNSUPPORTED when this service cannot be read.
+     * Threading: a handle call on `connection` (plugin.h); may block on the network (below).
      */
     shelf_status (*pull)(shelf_connection *connection, const char *options_json,
                          const shelf_writer *out, shelf_error *err);
@@ -133,6 +137,7 @@ typedef struct shelf_readinglist_v1 {
      * has no write path, and writes the push result to `out`. Idempotent. A per-entry failure is
      * a "failed" result, not a failed call; the call fails only when nothing could be attempted
      * (no credentials: SHELF_E_PROTECTED; malformed input: SHELF_E_INVALID_ARGUMENT).
+     * Threading: a handle call on `connection` (plugin.h); may block on the network (below).
      */
     shelf_status (*push)(shelf_connection *connection, const char *entries_json,
                          const shelf_writer *out, shelf_error *err);
@@ -140,15 +145,18 @@ typedef struct shelf_readinglist_v1 {
     /*
      * Starts an interactive sign-in (see "Authorization"). SHELF_E_UNSUPPORTED when the service
      * needs none. May use the network (an OAuth 1.0a request token).
+     * Threading: a handle call on `connection` (plugin.h).
      */
     shelf_status (*authorize_begin)(shelf_connection *connection, const char *options_json,
                                     const shelf_writer *out, shelf_error *err);
 
-    /* Finishes the sign-in with the redirect's parameters and stores the tokens. */
+    /* Finishes the sign-in with the redirect's parameters and stores the tokens.
+     * Threading: a handle call on `connection` (plugin.h). */
     shelf_status (*authorize_complete)(shelf_connection *connection, const char *callback_json,
                                        shelf_error *err);
 
-    /* Releases the connection and everything it owns. Never fails; never called twice. */
+    /* Releases the connection and everything it owns. Never fails; never called twice.
+     * Threading: with no other call on this connection in flight. */
     void (*disconnect)(shelf_connection *connection);
 } shelf_readinglist_v1;
 

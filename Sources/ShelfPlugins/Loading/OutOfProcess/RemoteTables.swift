@@ -43,6 +43,7 @@ enum RemoteTables {
     static func table(_ id: String) -> UnsafeRawPointer? {
         switch id {
         case SHELF_EXT_FORMAT: return UnsafeRawPointer(format)
+        case SHELF_EXT_PROBE: return UnsafeRawPointer(probe)
         case SHELF_EXT_RENDER: return UnsafeRawPointer(render)
         case SHELF_EXT_POSITIONS: return UnsafeRawPointer(positions)
         case SHELF_EXT_SEARCH: return UnsafeRawPointer(search)
@@ -155,6 +156,25 @@ enum RemoteTables {
 
     // C tables made once and only read afterwards, so sharing the pointers between threads is safe (Swift cannot
     // know that of a C pointer).
+    /// shelf.probe/1: the child answers the probe op with the plugin's own, and its error comes back in `err`.
+    nonisolated(unsafe) static let probe: UnsafeMutablePointer<shelf_probe_v1> = {
+        let t = UnsafeMutablePointer<shelf_probe_v1>.allocate(capacity: 1)
+        t.initialize(to: shelf_probe_v1())
+        t.pointee.struct_size = UInt32(MemoryLayout<shelf_probe_v1>.size)
+        t.pointee.probe = { input, confidence, err in
+            guard let input, let confidence, let plugin = RemotePlugin.current, let path = string(input.pointee.path) else {
+                return SHELF_E_INVALID_ARGUMENT
+            }
+            let (status, answer) = perform(plugin, err) {
+                let child = try plugin.child(for: file(of: path))
+                return try plugin.call(child, SHELF_OP_PROBE, inputFields(input), what: "probe (file \(path))")
+            }
+            confidence.pointee = Int32(truncatingIfNeeded: answer?.int(3) ?? 0)
+            return status
+        }
+        return t
+    }()
+
     nonisolated(unsafe) static let format: UnsafeMutablePointer<shelf_format_v1> = {
         let t = UnsafeMutablePointer<shelf_format_v1>.allocate(capacity: 1)
         t.initialize(to: shelf_format_v1())
