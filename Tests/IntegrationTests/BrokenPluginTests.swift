@@ -74,7 +74,7 @@ final class BrokenPluginTests: XCTestCase {
         XCTAssertEqual(byCheck["probe"]?["status"] as? String, "passed", "probe works; only open crashes")
         XCTAssertEqual(byCheck["open-errors"]?["status"] as? String, "crashed")
         XCTAssertTrue((byCheck["open-errors"]?["message"] as? String ?? "").contains("signal 11"))
-        XCTAssertEqual(results.count, 20, "the suite ran every check despite the crashes")
+        XCTAssertEqual(results.count, 24, "the suite ran every check despite the crashes")
     }
 
     func testConformanceTimesOutAHangingProbe() throws {

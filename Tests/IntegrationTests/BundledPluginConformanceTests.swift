@@ -21,7 +21,7 @@ final class BundledPluginConformanceTests: XCTestCase {
     }
 
     func assertAllPassed(_ results: [String: [String: Any]], _ plugin: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(results.count, 20, file: file, line: line)
+        XCTAssertEqual(results.count, 24, file: file, line: line)
         for (check, result) in results {
             XCTAssertEqual(result["status"] as? String, "passed", "\(plugin) \(check): \(result["message"] ?? "")", file: file, line: line)
         }

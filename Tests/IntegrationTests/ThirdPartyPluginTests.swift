@@ -29,7 +29,7 @@ final class ThirdPartyPluginTests: XCTestCase {
         XCTAssertEqual(Set(text["mediaTypes"] as? [String] ?? []), ["text/plain", "text/markdown"])
         XCTAssertEqual(Set(text["capabilities"] as? [String] ?? []),
                        ["shelf.format/1", "shelf.render/1", "shelf.positions/1", "shelf.search/1"])
-        XCTAssertEqual(plugins.count, 6)
+        XCTAssertEqual(plugins.count, 7)
     }
 
     /// `shelf plugins` says where each plugin runs and why: the bundled ones in shelf's process, the C plugin from
@@ -121,7 +121,7 @@ final class ThirdPartyPluginTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stdout)
         let report = try XCTUnwrap(try result.json() as? [String: Any])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
-        XCTAssertEqual(results.count, 20)
+        XCTAssertEqual(results.count, 24)
         for r in results {
             XCTAssertEqual(r["status"] as? String, "passed", "\(r["check"] ?? "?"): \(r["message"] ?? "")")
         }
