@@ -26,6 +26,9 @@ command -v taskset >/dev/null || pin=""
 echo "== 1. From the command to the first sample: \`shelf play BOOK --raw\` against \`espeak-ng --stdout\` of its first passage"
 "$bin/shelf" plugins >/dev/null   # the plugin registry's cache, as on any machine after the first command
 first=$("$bin/shelf" render "$book" --as text | awk 'NF { print; exit }')
+# tr deletes the characters the shell would read inside double quotes (", $, ` and backslash): the single-quoted set is
+# meant as written, not a quote to escape.
+# shellcheck disable=SC1003
 python3 "$here/first_sample.py" "$runs" \
     "shelf play" "$pin $bin/shelf play $book --raw" \
     "espeak-ng" "$pin espeak-ng --stdout -v fr \"$(echo "$first" | tr -d '"$`\\')\""
