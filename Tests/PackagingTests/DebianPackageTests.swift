@@ -164,7 +164,7 @@ final class DebianPackageTests: XCTestCase {
         let shelf = root.appendingPathComponent("usr/bin/shelf").path
         let plugins = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/lib/shelf/plugins").path)
             .filter { $0.hasSuffix(".so") }.sorted()
-        XCTAssertEqual(plugins.count, 5, "the bundled plugins")
+        XCTAssertEqual(plugins.count, 6, "the bundled plugins")
 
         // Every library resolves, the Swift ones to the package's own folder.
         let ldd = try withoutToolchain(["ldd", shelf] + plugins.map { root.appendingPathComponent("usr/lib/shelf/plugins/\($0)").path }, home: home)
@@ -180,7 +180,8 @@ final class DebianPackageTests: XCTestCase {
         // Its plugins, found beside it in lib/shelf/plugins.
         let listed = try withoutToolchain([shelf, "plugins", "--json"], home: home)
         XCTAssertEqual(listed.status, 0, listed.stderr)
-        for id in ["org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook", "org.shelf.goodreads", "org.shelf.googlebooks"] {
+        for id in ["org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook", "org.shelf.goodreads", "org.shelf.googlebooks",
+                   "org.shelf.speech.espeak-ng"] {
             XCTAssertTrue(listed.stdout.contains("\"\(id)\""), "shelf plugins lists \(id): \(listed.stdout)")
         }
 
