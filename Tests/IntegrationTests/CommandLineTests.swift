@@ -69,14 +69,14 @@ final class CommandLineTests: XCTestCase {
         let plugins = try XCTUnwrap(json["plugins"] as? [[String: Any]])
         let byID = Dictionary(uniqueKeysWithValues: plugins.map { ($0["id"] as! String, $0) })
         XCTAssertEqual(Set(byID.keys), ["org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook",
-                                        "org.shelf.goodreads", "org.shelf.googlebooks"])
+                                        "org.shelf.goodreads", "org.shelf.googlebooks", "org.shelf.speech.espeak-ng"])
         XCTAssertEqual(byID["org.shelf.epub2"]?["mediaTypes"] as? [String], ["application/epub+zip"])
         XCTAssertEqual(byID["org.shelf.epub3"]?["mediaTypes"] as? [String], ["application/epub+zip"])
         XCTAssertTrue((byID["org.shelf.audiobook"]?["mediaTypes"] as? [String] ?? []).contains("application/audiobook+json"))
         XCTAssertEqual(byID["org.shelf.goodreads"]?["services"] as? [String], ["goodreads"])
         XCTAssertEqual(byID["org.shelf.googlebooks"]?["services"] as? [String], ["google-books"])
         for plugin in plugins {
-            XCTAssertEqual(plugin["abi"] as? String, "1.0")
+            XCTAssertEqual(plugin["abi"] as? String, "1.1")
             XCTAssertNotNil(plugin["license"] as? String)
         }
         XCTAssertEqual((json["refused"] as? [Any])?.count, 0)

@@ -181,7 +181,7 @@ final class EndToEndTests: ShelfTestCase {
             let path = ShelfProcess.buildDirectory.appendingPathComponent(library).path
             let report = try json(run(["conformance", path, "--json"]))
             let results = try XCTUnwrap(report["results"] as? [[String: Any]])
-            XCTAssertEqual(results.count, 20)
+            XCTAssertEqual(results.count, 24)
             for r in results {
                 XCTAssertTrue(["passed", "skipped"].contains(r["status"] as? String ?? ""), "\(library) \(r["check"] ?? ""): \(r["message"] ?? "")")
             }
