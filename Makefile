@@ -4,7 +4,7 @@ SWIFT ?= swift
 CONFIG ?= debug
 BIN := .build/$(CONFIG)
 
-.PHONY: deps build sample test lint browser-test golden examples install install-plugin-kit uninstall deb bench clean
+.PHONY: deps build sample test lint format browser-test golden examples install install-plugin-kit uninstall deb bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -44,11 +44,20 @@ test: build examples lint
 	$(SWIFT) test -c $(CONFIG) --disable-swift-testing
 	$(MAKE) browser-test
 
-# The habits CI keeps: every shell script passes shellcheck (a check it skips says why, beside it).
-LINT_TOOLS := shellcheck
+# The habits CI keeps: every shell script passes shellcheck (a check it skips says why, beside it), the Swift
+# sources pass the toolchain's `swift format lint` in the house style (.swift-format: 4 spaces, 120 columns;
+# Package.swift is left as written, TargetDirectionTests reads it line by line), and the browser app's scripts
+# pass TypeScript's checker over their JSDoc types (web/tsconfig.json).
+LINT_TOOLS := shellcheck node-typescript
 lint:
 	@scripts/install-deps.sh $(LINT_TOOLS)
 	shellcheck .ci/run $$(git ls-files '*.sh')
+	$(SWIFT) format lint --strict --recursive --configuration .swift-format Sources Plugins Tests
+	tsc -p web
+
+# Puts the Swift sources in the house style (then `make lint` passes).
+format:
+	$(SWIFT) format --in-place --recursive --configuration .swift-format Sources Plugins Tests
 
 # The browser app in a real Chromium (headless, through chromium-driver), with Selenium and axe-core
 # (selenium-axe-python from PyPI, in a virtual environment under .build). Screenshots of every page and state

@@ -11,8 +11,10 @@ final class AudiobookPlugin: FormatPlugin {
         name: "Audiobooks",
         version: "0.2.0",
         description: "Readium audiobook manifests, .audiobook packages, W3C audiobooks, M4B and MP3.",
-        mediaTypes: ["application/audiobook+json", "application/audiobook+zip", "application/lpf+zip",
-                     "audio/mp4", "audio/mpeg", "audio/ogg", "audio/flac", "audio/wav"],
+        mediaTypes: [
+            "application/audiobook+json", "application/audiobook+zip", "application/lpf+zip",
+            "audio/mp4", "audio/mpeg", "audio/ogg", "audio/flac", "audio/wav"
+        ],
         fileExtensions: ["audiobook", "lpf", "m4b", "m4a", "mp3", "ogg", "opus", "flac", "wav"],
         capabilities: [.format, .audio],
         concurrentHandles: true
@@ -24,8 +26,10 @@ final class AudiobookPlugin: FormatPlugin {
 
     static let audioExtensions: Set<String> = ["m4b", "m4a", "mp3", "ogg", "opus", "flac", "wav"]
 
-    static let jsonTypes: Set<String> = ["application/json", "application/webpub+json", "application/ld+json",
-                                         "application/audiobook+json", "text/plain"]
+    static let jsonTypes: Set<String> = [
+        "application/json", "application/webpub+json", "application/ld+json",
+        "application/audiobook+json", "text/plain"
+    ]
 
     func probe(_ input: PluginInput) -> Int32 {
         let type = input.mediaType ?? ""
@@ -37,14 +41,19 @@ final class AudiobookPlugin: FormatPlugin {
         }
         guard Self.jsonTypes.contains(type) || type.isEmpty else { return 0 }
         // An audio file named as one but empty or unrecognisable: open says what is wrong with it.
-        if input.head.isEmpty || type.isEmpty, Self.audioExtensions.contains((input.path as NSString).pathExtension.lowercased()) {
+        if input.head.isEmpty || type.isEmpty,
+            Self.audioExtensions.contains((input.path as NSString).pathExtension.lowercased())
+        {
             return 10
         }
         // A JSON document that is an audiobook without saying so in a way the sniffer knows.
         let text = String(decoding: input.head.prefix(65536), as: UTF8.self)
         guard text.drop(while: { $0.isWhitespace || $0 == "\u{FEFF}" }).first == "{" else { return 0 }
         if text.contains("\"audio/") || text.contains("Audiobook") || text.contains("audiobook")
-            || text.contains("findaway:") || text.contains("reserveId") { return 60 }
+            || text.contains("findaway:") || text.contains("reserveId")
+        {
+            return 60
+        }
         return 0
     }
 
@@ -57,18 +66,26 @@ final class AudiobookPlugin: FormatPlugin {
         if input.head.starts(with: [0x50, 0x4B, 0x03, 0x04]) {
             return try openPackage(input, cache: cache, location: location)
         }
-        let text = input.head.prefix(4096).drop { $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let text = input.head.prefix(4096).drop {
+            $0 == 0xEF || $0 == 0xBB || $0 == 0xBF || $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09
+        }
         if text.first == UInt8(ascii: "{") || text.first == UInt8(ascii: "[") {
-            guard input.fileSize <= 64 << 20 else { throw PluginFailure.limit("manifest is larger than 64 MiB", at: location) }
+            guard input.fileSize <= 64 << 20 else {
+                throw PluginFailure.limit("manifest is larger than 64 MiB", at: location)
+            }
             guard let data = FileManager.default.contents(atPath: input.path) else {
                 throw PluginFailure.io("cannot be read", at: location)
             }
             let base: ManifestParser.Base
-            if let url = URL(string: input.uri), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            if let url = URL(string: input.uri), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https"
+            {
                 base = .url(url)
             } else {
-                base = .directory((input.path as NSString).deletingLastPathComponent.isEmpty ? "."
-                                  : (input.path as NSString).deletingLastPathComponent)
+                base = .directory(
+                    (input.path as NSString).deletingLastPathComponent.isEmpty
+                        ? "."
+                        : (input.path as NSString).deletingLastPathComponent)
             }
             var parser = ManifestParser(base: base)
             if case .directory(let dir) = base {
@@ -86,13 +103,17 @@ final class AudiobookPlugin: FormatPlugin {
 
     private func openPackage(_ input: PluginInput, cache: String, location: String) throws -> PublicationHandle {
         let package = try AudioPackage(path: input.path)
-        let manifestName = package.has("manifest.json") ? "manifest.json"
+        let manifestName =
+            package.has("manifest.json")
+            ? "manifest.json"
             : package.has("publication.json") ? "publication.json" : nil
         guard let manifestName else {
             if package.has("META-INF/container.xml") || package.has("mimetype") {
-                throw PluginFailure(SHELF_E_UNSUPPORTED, "is an EPUB or other zip publication, not an audiobook package", at: location)
+                throw PluginFailure(
+                    SHELF_E_UNSUPPORTED, "is an EPUB or other zip publication, not an audiobook package", at: location)
             }
-            throw PluginFailure.badData("is a zip without manifest.json or publication.json, so it is not an audiobook package", at: location)
+            throw PluginFailure.badData(
+                "is a zip without manifest.json or publication.json, so it is not an audiobook package", at: location)
         }
         let data = try package.read(manifestName)
         var parser = ManifestParser(base: .package)
@@ -117,12 +138,15 @@ final class AudiobookPlugin: FormatPlugin {
     private func openSingleFile(_ input: PluginInput, cache: String, location: String) throws -> PublicationHandle {
         let media = try MediaFile(path: input.path)
         let name = (input.path as NSString).lastPathComponent
-        let href = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ":"))) ?? name
+        let href =
+            name.addingPercentEncoding(
+                withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: ":"))) ?? name
         var type = input.mediaType
         if type == nil || !(type!.hasPrefix("audio/")) { type = ManifestParser.guessType(name) ?? "audio/mpeg" }
         let title = media.tag("album") ?? media.tag("title") ?? ((name as NSString).deletingPathExtension)
-        var track = Track(href: href, source: .file((input.path as NSString).standardizingPath), type: type,
-                          title: media.tag("title") ?? title, duration: media.declaredDuration, bitrate: nil, properties: nil)
+        var track = Track(
+            href: href, source: .file((input.path as NSString).standardizingPath), type: type,
+            title: media.tag("title") ?? title, duration: media.declaredDuration, bitrate: nil, properties: nil)
         TrackHealth.check(path: input.path, declared: nil).apply(to: &track)
         var book = BookModel(title: title, tracks: [track])
         book.authors = [media.tag("album_artist") ?? media.tag("artist")].compactMap { $0 }
@@ -160,13 +184,20 @@ final class AudiobookPlugin: FormatPlugin {
             case .remote: path = nil
             }
             // A file that does not open has no chapters to offer; TrackHealth says what is wrong with it.
-            let chapters = path.flatMap { FileManager.default.fileExists(atPath: $0) ? (try? MediaFile(path: $0))?.chapters : nil } ?? []
+            let chapters =
+                path.flatMap { FileManager.default.fileExists(atPath: $0) ? (try? MediaFile(path: $0))?.chapters : nil }
+                ?? []
             if chapters.count > 1 || (chapters.count == 1 && book.tracks.count == 1) {
                 entries += chapters.enumerated().map { j, c in
-                    TocEntry(title: c.title ?? "\(t.title ?? "Track \(i + 1)"), part \(j + 1)", trackIndex: i, offset: c.start, children: [])
+                    TocEntry(
+                        title: c.title ?? "\(t.title ?? "Track \(i + 1)"), part \(j + 1)", trackIndex: i,
+                        offset: c.start, children: [])
                 }
             } else {
-                entries.append(TocEntry(title: chapters.first?.title ?? t.title ?? "Track \(i + 1)", trackIndex: i, offset: 0, children: []))
+                entries.append(
+                    TocEntry(
+                        title: chapters.first?.title ?? t.title ?? "Track \(i + 1)", trackIndex: i, offset: 0,
+                        children: []))
             }
         }
         book.toc = entries

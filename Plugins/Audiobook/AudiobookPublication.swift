@@ -38,7 +38,8 @@ final class AudiobookPublication: AudioPublication {
                 guard let package else { throw PluginFailure.notFound("no package", at: name) }
                 return try package.read(name, limit: 1 << 30)
             case .remote(let url):
-                throw PluginFailure.notFound("the track is on the network (\(url.absoluteString)); the host downloads it", at: bare)
+                throw PluginFailure.notFound(
+                    "the track is on the network (\(url.absoluteString)); the host downloads it", at: bare)
             }
         }
         // Other files of a package (cover, manifest).
@@ -61,7 +62,8 @@ final class AudiobookPublication: AudioPublication {
             case .file(let p): path = p
             case .zipEntry(let name): path = try extracted(name)
             case .remote(let url):
-                throw PluginFailure.notFound("the track is on the network and has not been downloaded (\(url.absoluteString))", at: href)
+                throw PluginFailure.notFound(
+                    "the track is on the network and has not been downloaded (\(url.absoluteString))", at: href)
             }
         }
         guard FileManager.default.fileExists(atPath: path) else {
@@ -75,7 +77,8 @@ final class AudiobookPublication: AudioPublication {
         guard let package else { throw PluginFailure.notFound("no package", at: name) }
         // Only part of a cache key: unknown, the package is keyed by its path alone and copied out again if it changed.
         let attrs = try? FileManager.default.attributesOfItem(atPath: package.path)
-        let stamp = "\(package.path)|\((attrs?[.size] as? NSNumber)?.int64Value ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        let stamp =
+            "\(package.path)|\((attrs?[.size] as? NSNumber)?.int64Value ?? 0)|\((attrs?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in stamp.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         let dir = (cacheDirectory as NSString).appendingPathComponent(String(format: "pkg-%016llx", hash))

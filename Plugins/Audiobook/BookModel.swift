@@ -3,9 +3,9 @@ import PluginKit
 
 /// Where a track's bytes are.
 enum TrackSource: Equatable {
-    case file(String)       // an absolute local path
-    case zipEntry(String)   // an entry of the package the publication was opened from
-    case remote(URL)        // not here: the host downloads it and passes the file to the decoder
+    case file(String)  // an absolute local path
+    case zipEntry(String)  // an entry of the package the publication was opened from
+    case remote(URL)  // not here: the host downloads it and passes the file to the decoder
 }
 
 struct Track {
@@ -62,11 +62,13 @@ struct BookModel {
                 props = props ?? [:]
                 props?["shelf:remote"] = .bool(true)
             }
-            return Link(href: t.href, type: t.type ?? "audio/mpeg", title: t.title, properties: props,
-                        duration: t.duration.map(Self.rounded))
+            return Link(
+                href: t.href, type: t.type ?? "audio/mpeg", title: t.title, properties: props,
+                duration: t.duration.map(Self.rounded))
         }
-        return Manifest(metadata: metadata, links: links, readingOrder: order,
-                        resources: resources.isEmpty ? nil : resources, toc: toc.isEmpty ? nil : tocLinks(toc))
+        return Manifest(
+            metadata: metadata, links: links, readingOrder: order,
+            resources: resources.isEmpty ? nil : resources, toc: toc.isEmpty ? nil : tocLinks(toc))
     }
 
     private func tocLinks(_ entries: [TocEntry]) -> [Link] {
@@ -74,8 +76,9 @@ struct BookModel {
             guard tracks.indices.contains(e.trackIndex) else { return nil }
             let t = tracks[e.trackIndex]
             let kids = tocLinks(e.children)
-            return Link(href: t.href + "#t=" + Self.fragmentTime(e.offset), type: t.type ?? "audio/mpeg",
-                        title: e.title, children: kids.isEmpty ? nil : kids)
+            return Link(
+                href: t.href + "#t=" + Self.fragmentTime(e.offset), type: t.type ?? "audio/mpeg",
+                title: e.title, children: kids.isEmpty ? nil : kids)
         }
     }
 
@@ -112,6 +115,8 @@ struct BookModel {
 
     /// One entry per track when a book has no table of contents of its own.
     mutating func tocFromTracks() {
-        toc = tracks.indices.map { TocEntry(title: tracks[$0].title ?? "Track \($0 + 1)", trackIndex: $0, offset: 0, children: []) }
+        toc = tracks.indices.map {
+            TocEntry(title: tracks[$0].title ?? "Track \($0 + 1)", trackIndex: $0, offset: 0, children: [])
+        }
     }
 }

@@ -5,10 +5,10 @@ import PluginKit
 
 /// FFmpeg constants that are C macros Swift cannot import, and small helpers.
 enum FF {
-    static let eof: Int32 = -0x2046_4F45          // AVERROR_EOF = -MKTAG('E','O','F',' ')
-    static let again: Int32 = -EAGAIN             // AVERROR(EAGAIN)
-    static let noPTS: Int64 = Int64.min           // AV_NOPTS_VALUE
-    static let timeBase: Int64 = 1_000_000        // AV_TIME_BASE
+    static let eof: Int32 = -0x2046_4F45  // AVERROR_EOF = -MKTAG('E','O','F',' ')
+    static let again: Int32 = -EAGAIN  // AVERROR(EAGAIN)
+    static let noPTS: Int64 = Int64.min  // AV_NOPTS_VALUE
+    static let timeBase: Int64 = 1_000_000  // AV_TIME_BASE
 
     static func message(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
@@ -17,7 +17,7 @@ enum FF {
     }
 
     /// FFmpeg prints to stderr by default; a plugin never prints.
-    static let quiet: Void = { av_log_set_level(-8) }() // AV_LOG_QUIET
+    static let quiet: Void = { av_log_set_level(-8) }()  // AV_LOG_QUIET
 
     static func tag(_ dict: OpaquePointer?, _ key: String) -> String? {
         guard let dict, let entry = av_dict_get(dict, key, nil, 0), let value = entry.pointee.value else { return nil }

@@ -28,7 +28,9 @@ enum HTMLTableOfContents {
                     items.append(nil)
                 case "a":
                     let target: Node
-                    if let item = items[items.count - 1], item.href == nil { target = item } else {
+                    if let item = items[items.count - 1], item.href == nil {
+                        target = item
+                    } else {
                         target = Node()
                         stack[stack.count - 1].children.append(target)
                     }
@@ -47,7 +49,9 @@ enum HTMLTableOfContents {
                 default: break
                 }
             case .text(let text):
-                if link != nil { linkText += text } else if let item = items[items.count - 1], item.href == nil {
+                if link != nil {
+                    linkText += text
+                } else if let item = items[items.count - 1], item.href == nil {
                     item.heading += text
                 }
             }
@@ -61,7 +65,9 @@ enum HTMLTableOfContents {
         var heading = ""
         var children: [Node] = []
         var json: [String: Any] {
-            var o: [String: Any] = ["title": title.isEmpty ? clean(heading) : title, "children": children.map { $0.json }]
+            var o: [String: Any] = [
+                "title": title.isEmpty ? clean(heading) : title, "children": children.map { $0.json }
+            ]
             if let href { o["href"] = href }
             return o
         }
@@ -79,7 +85,8 @@ enum HTMLTableOfContents {
         var rest = html[...]
         while let start = rest.range(of: "<nav", options: .caseInsensitive) {
             let after = rest[start.upperBound...]
-            guard let next = after.first, next == ">" || next == " " || next == "\n" || next == "\t" || next == "\r" else {
+            guard let next = after.first, next == ">" || next == " " || next == "\n" || next == "\t" || next == "\r"
+            else {
                 rest = after
                 continue
             }
@@ -127,7 +134,9 @@ enum HTMLTableOfContents {
     static func attributes(_ text: Substring) -> [String: String] {
         var out: [String: String] = [:]
         var i = text.startIndex
-        func skipSpace() { while i < text.endIndex, text[i].isWhitespace || text[i] == "/" { i = text.index(after: i) } }
+        func skipSpace() {
+            while i < text.endIndex, text[i].isWhitespace || text[i] == "/" { i = text.index(after: i) }
+        }
         while true {
             skipSpace()
             guard i < text.endIndex else { return out }
@@ -202,7 +211,11 @@ enum HTMLTableOfContents {
         var parts = folder.split(separator: "/").map(String.init)
         var rest = href[...]
         while rest.hasPrefix("../") || rest.hasPrefix("./") {
-            if rest.hasPrefix("../") { if !parts.isEmpty { parts.removeLast() }; rest = rest.dropFirst(3) } else { rest = rest.dropFirst(2) }
+            if rest.hasPrefix("../") {
+                if !parts.isEmpty { parts.removeLast() }; rest = rest.dropFirst(3)
+            } else {
+                rest = rest.dropFirst(2)
+            }
         }
         return (parts + [String(rest)]).joined(separator: "/")
     }

@@ -15,8 +15,9 @@ struct ITunesGapless: Equatable {
 
     init?(_ tag: String?) {
         guard let words = tag?.split(whereSeparator: \.isWhitespace), words.count >= 4,
-              let priming = Int64(words[1], radix: 16), let padding = Int64(words[2], radix: 16),
-              let samples = Int64(words[3], radix: 16), samples > 0, priming >= 0, padding >= 0 else { return nil }
+            let priming = Int64(words[1], radix: 16), let padding = Int64(words[2], radix: 16),
+            let samples = Int64(words[3], radix: 16), samples > 0, priming >= 0, padding >= 0
+        else { return nil }
         self.priming = priming
         self.padding = padding
         self.samples = samples

@@ -50,7 +50,7 @@ enum LenientJSON {
             case ("H", true): total += value * 3600
             case ("M", true): total += value * 60
             case ("S", true): total += value
-            default: return nil // years and months have no fixed length
+            default: return nil  // years and months have no fixed length
             }
         }
         return sawAny && digits.isEmpty && total.isFinite ? total : nil

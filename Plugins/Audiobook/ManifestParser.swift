@@ -9,8 +9,8 @@ struct ManifestParser {
     /// How relative hrefs resolve.
     enum Base {
         case directory(String)  // a manifest file on disk
-        case url(URL)           // a manifest fetched from the network
-        case package            // a manifest inside a zip package: hrefs are entry names
+        case url(URL)  // a manifest fetched from the network
+        case package  // a manifest inside a zip package: hrefs are entry names
     }
 
     let base: Base
@@ -32,33 +32,44 @@ struct ManifestParser {
         }
         try refuseForeign(root, location: location)
         let metadata = LenientJSON.object(root["metadata"]) ?? [:]
-        let isW3C = root["metadata"] == nil && (root["readingOrder"] != nil || root["name"] != nil
-            || root["conformsTo"] != nil || root["url"] != nil)
+        let isW3C =
+            root["metadata"] == nil
+            && (root["readingOrder"] != nil || root["name"] != nil
+                || root["conformsTo"] != nil || root["url"] != nil)
         let meta = isW3C ? root : metadata
         try refuseDRM(root, metadata: meta, location: location)
 
         let rawOrder = LenientJSON.list(root["readingOrder"] ?? root["spine"])
         guard !rawOrder.isEmpty else {
-            throw PluginFailure.badData("has no reading order (neither \"readingOrder\" nor \"spine\" lists any track), so there is nothing to play", at: location)
+            throw PluginFailure.badData(
+                "has no reading order (neither \"readingOrder\" nor \"spine\" lists any track), so there is nothing to play",
+                at: location)
         }
         var tracks: [Track] = []
         for (i, item) in rawOrder.enumerated() {
             let o: [String: Any] = (item as? [String: Any]) ?? ((item as? String).map { ["url": $0] } ?? [:])
             guard let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]) else {
-                throw PluginFailure.badData("track \(i + 1) of the reading order has no href, so it cannot be played", at: "\(location): readingOrder[\(i)]")
+                throw PluginFailure.badData(
+                    "track \(i + 1) of the reading order has no href, so it cannot be played",
+                    at: "\(location): readingOrder[\(i)]")
             }
             let (outHref, source) = try resolve(href, location: "\(location): readingOrder[\(i)]")
             var type = LenientJSON.string(o["type"]) ?? LenientJSON.string(o["encodingFormat"])
             if type == nil || type == "LinkedResource" || !(type!.contains("/")) { type = Self.guessType(outHref) }
             if let t = type, !Self.isAudio(t) {
-                throw PluginFailure(SHELF_E_UNSUPPORTED, "is not an audiobook: its reading order holds \(t), not audio; open it as an eBook", at: "\(location): readingOrder[\(i)]")
+                throw PluginFailure(
+                    SHELF_E_UNSUPPORTED,
+                    "is not an audiobook: its reading order holds \(t), not audio; open it as an eBook",
+                    at: "\(location): readingOrder[\(i)]")
             }
             var props: [String: JSONValue]?
             if let p = o["properties"], let v = Self.jsonValue(p)?.object { props = v }
-            tracks.append(Track(href: outHref, source: source, type: type,
-                                title: LenientJSON.text(o["title"]) ?? LenientJSON.text(o["name"]),
-                                duration: LenientJSON.number(o["duration"]).flatMap { $0 >= 0 ? $0 : nil },
-                                bitrate: LenientJSON.number(o["bitrate"]), properties: props))
+            tracks.append(
+                Track(
+                    href: outHref, source: source, type: type,
+                    title: LenientJSON.text(o["title"]) ?? LenientJSON.text(o["name"]),
+                    duration: LenientJSON.number(o["duration"]).flatMap { $0 >= 0 ? $0 : nil },
+                    bitrate: LenientJSON.number(o["bitrate"]), properties: props))
         }
 
         let title = LenientJSON.text(meta["title"]) ?? LenientJSON.text(meta["name"]) ?? "Untitled audiobook"
@@ -85,21 +96,33 @@ struct ManifestParser {
 
     private func refuseForeign(_ root: [String: Any], location: String) throws {
         if let status = root["status"] as? String, root["readingOrder"] == nil, root["spine"] == nil {
-            throw PluginFailure.badData("is a Readium LCP license status document (status \"\(status)\"), not an audiobook manifest", at: location)
+            throw PluginFailure.badData(
+                "is a Readium LCP license status document (status \"\(status)\"), not an audiobook manifest",
+                at: location)
         }
         if root["encryption"] != nil, root["provider"] != nil, root["readingOrder"] == nil {
-            throw PluginFailure.protected("is a Readium LCP license, not an audiobook: LCP-protected audiobooks cannot be played by shelf", at: location)
+            throw PluginFailure.protected(
+                "is a Readium LCP license, not an audiobook: LCP-protected audiobooks cannot be played by shelf",
+                at: location)
         }
         if root["keys"] is [Any], root["readingOrder"] == nil, root["metadata"] == nil {
-            throw PluginFailure.badData("is a JSON Web Key Set (used to check Feedbooks manifest signatures), not an audiobook manifest", at: location)
+            throw PluginFailure.badData(
+                "is a JSON Web Key Set (used to check Feedbooks manifest signatures), not an audiobook manifest",
+                at: location)
         }
         if root["reserveId"] != nil || root["formatType"] != nil
-            || (LenientJSON.object(root["links"])?["contentlinks"] != nil) {
-            throw PluginFailure.protected("is an OverDrive audiobook, which is protected by OverDrive's DRM and needs OverDrive's own player; shelf cannot play it", at: location)
+            || (LenientJSON.object(root["links"])?["contentlinks"] != nil)
+        {
+            throw PluginFailure.protected(
+                "is an OverDrive audiobook, which is protected by OverDrive's DRM and needs OverDrive's own player; shelf cannot play it",
+                at: location)
         }
-        if root["tests"] != nil || (root["@context"] != nil && root["readingOrder"] == nil && root["spine"] == nil
-                                    && root["metadata"] == nil && root["name"] == nil && root["url"] == nil) {
-            throw PluginFailure.badData("has no reading order and no metadata, so it is not an audiobook manifest", at: location)
+        if root["tests"] != nil
+            || (root["@context"] != nil && root["readingOrder"] == nil && root["spine"] == nil
+                && root["metadata"] == nil && root["name"] == nil && root["url"] == nil)
+        {
+            throw PluginFailure.badData(
+                "has no reading order and no metadata, so it is not an audiobook manifest", at: location)
         }
     }
 
@@ -108,11 +131,15 @@ struct ManifestParser {
         let scheme = LenientJSON.string(encrypted?["scheme"]) ?? ""
         if scheme.contains("FAE") || scheme.lowercased().contains("findaway")
             || metadata.keys.contains(where: { $0.hasPrefix("findaway:") })
-            || (encrypted?.keys.contains(where: { $0.hasPrefix("findaway:") }) ?? false) {
-            throw PluginFailure.protected("is a Findaway audiobook: it is protected by Findaway's DRM (scheme \(scheme.isEmpty ? "FAE" : scheme)) and needs the Findaway player; shelf cannot play it", at: location)
+            || (encrypted?.keys.contains(where: { $0.hasPrefix("findaway:") }) ?? false)
+        {
+            throw PluginFailure.protected(
+                "is a Findaway audiobook: it is protected by Findaway's DRM (scheme \(scheme.isEmpty ? "FAE" : scheme)) and needs the Findaway player; shelf cannot play it",
+                at: location)
         }
         if scheme == Self.lcpScheme {
-            throw PluginFailure.protected("is protected by Readium LCP (\(Self.lcpScheme)); shelf cannot decrypt LCP audiobooks", at: location)
+            throw PluginFailure.protected(
+                "is protected by Readium LCP (\(Self.lcpScheme)); shelf cannot decrypt LCP audiobooks", at: location)
         }
         let order = LenientJSON.list(root["readingOrder"] ?? root["spine"])
         for (i, item) in order.enumerated() {
@@ -121,16 +148,24 @@ struct ManifestParser {
             let enc = LenientJSON.object(props?["encrypted"]) ?? LenientJSON.object(o["encrypted"])
             let s = LenientJSON.string(enc?["scheme"]) ?? ""
             if s == Self.lcpScheme || s.contains("readium.org/2014/01/lcp") {
-                throw PluginFailure.protected("is protected by Readium LCP (scheme \(s)); shelf cannot decrypt LCP audiobooks", at: "\(location): readingOrder[\(i)]")
+                throw PluginFailure.protected(
+                    "is protected by Readium LCP (scheme \(s)); shelf cannot decrypt LCP audiobooks",
+                    at: "\(location): readingOrder[\(i)]")
             }
             if s.contains("FAE") {
-                throw PluginFailure.protected("is a Findaway audiobook protected by Findaway's DRM (scheme \(s)); shelf cannot play it", at: "\(location): readingOrder[\(i)]")
+                throw PluginFailure.protected(
+                    "is a Findaway audiobook protected by Findaway's DRM (scheme \(s)); shelf cannot play it",
+                    at: "\(location): readingOrder[\(i)]")
             }
             if let t = LenientJSON.string(o["type"]), t.contains("rbdigital-access-document") {
-                throw PluginFailure.protected("is an RBdigital audiobook: its tracks are RBdigital access documents that only RBdigital's service unlocks; shelf cannot play it", at: "\(location): readingOrder[\(i)]")
+                throw PluginFailure.protected(
+                    "is an RBdigital audiobook: its tracks are RBdigital access documents that only RBdigital's service unlocks; shelf cannot play it",
+                    at: "\(location): readingOrder[\(i)]")
             }
             if let t = LenientJSON.string(o["type"]), t.contains("vnd.readium.lcp") {
-                throw PluginFailure.protected("is protected by Readium LCP; shelf cannot decrypt LCP audiobooks", at: "\(location): readingOrder[\(i)]")
+                throw PluginFailure.protected(
+                    "is protected by Readium LCP; shelf cannot decrypt LCP audiobooks",
+                    at: "\(location): readingOrder[\(i)]")
             }
         }
     }
@@ -145,10 +180,13 @@ struct ManifestParser {
         // A track is inside the book (its folder or package) or on the web: a manifest naming file:///etc/passwd,
         // /home/p/.ssh/id_rsa or ../../.ssh/id_rsa is refused, as an EPUB's hrefs are.
         if let url = URL(string: bare), url.scheme?.lowercased() == "file" {
-            throw PluginFailure.badData("has a file: href (\(bare.prefix(60))); a track must be inside the audiobook or an http(s) address", at: location)
+            throw PluginFailure.badData(
+                "has a file: href (\(bare.prefix(60))); a track must be inside the audiobook or an http(s) address",
+                at: location)
         }
         if bare.contains("://") || bare.lowercased().hasPrefix("data:") {
-            throw PluginFailure(SHELF_E_UNSUPPORTED, "uses a kind of link shelf cannot fetch (\(bare.prefix(40)))", at: location)
+            throw PluginFailure(
+                SHELF_E_UNSUPPORTED, "uses a kind of link shelf cannot fetch (\(bare.prefix(40)))", at: location)
         }
         switch base {
         case .url(let b):
@@ -160,8 +198,9 @@ struct ManifestParser {
             let decoded = bare.removingPercentEncoding ?? bare
             guard !decoded.isEmpty else { throw PluginFailure.badData("has an empty href", at: location) }
             guard !decoded.hasPrefix("/"), !decoded.split(separator: "/").contains("..") else {
-                throw PluginFailure.badData("has an href that leaves the audiobook's folder (\(bare.prefix(60))); a track must be inside it "
-                                            + "or an http(s) address", at: location)
+                throw PluginFailure.badData(
+                    "has an href that leaves the audiobook's folder (\(bare.prefix(60))); a track must be inside it "
+                        + "or an http(s) address", at: location)
             }
             return (bare, .file(((dir as NSString).appendingPathComponent(decoded) as NSString).standardizingPath))
         case .package:
@@ -193,8 +232,9 @@ struct ManifestParser {
             guard let o = item as? [String: Any] else { continue }
             let kids = tocEntries(LenientJSON.list(o["children"] ?? o["entries"]), tracks: tracks, depth: depth + 1)
             guard let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]),
-                  // A TOC entry pointing outside the book is skipped; its children are kept (the TOC is lenient).
-                  let resolved = try? resolve(href, location: "toc") else {
+                // A TOC entry pointing outside the book is skipped; its children are kept (the TOC is lenient).
+                let resolved = try? resolve(href, location: "toc")
+            else {
                 out += kids
                 continue
             }
@@ -203,8 +243,10 @@ struct ManifestParser {
                 continue
             }
             let offset = BookModel.fragmentSeconds(href) ?? 0
-            out.append(TocEntry(title: LenientJSON.text(o["title"]) ?? LenientJSON.text(o["name"]),
-                                trackIndex: index, offset: offset, children: kids))
+            out.append(
+                TocEntry(
+                    title: LenientJSON.text(o["title"]) ?? LenientJSON.text(o["name"]),
+                    trackIndex: index, offset: offset, children: kids))
         }
         return out
     }
@@ -217,8 +259,9 @@ struct ManifestParser {
             guard let o = item as? [String: Any] else { continue }
             let rels = (o["rel"] as? String).map { [$0] } ?? LenientJSON.list(o["rel"]).compactMap { $0 as? String }
             guard rels.contains(where: { $0.lowercased() == "contents" }),
-                  let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]),
-                  !href.contains("://"), !href.lowercased().hasPrefix("data:") else { continue }
+                let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]),
+                !href.contains("://"), !href.lowercased().hasPrefix("data:")
+            else { continue }
             let path = BookModel.stripFragment(href)
             guard let data = read(path.removingPercentEncoding ?? path), data.count <= 8 << 20 else { continue }
             let toc = tocEntries(HTMLTableOfContents.items(data, htmlPath: path), tracks: tracks, depth: 0)
@@ -229,7 +272,8 @@ struct ManifestParser {
 
     private func link(_ item: Any) -> Link? {
         guard let o = item as? [String: Any],
-              let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"]) else { return nil }
+            let href = LenientJSON.string(o["href"]) ?? LenientJSON.string(o["url"])
+        else { return nil }
         let outHref: String
         if case .url(let b) = base, let u = URL(string: href, relativeTo: b)?.absoluteURL {
             outHref = u.absoluteString
@@ -237,9 +281,14 @@ struct ManifestParser {
             outHref = href
         }
         var rel: [String]?
-        if let r = o["rel"] as? String { rel = [r] } else if let r = o["rel"] as? [Any] { rel = r.compactMap { $0 as? String } }
-        return Link(href: outHref, type: LenientJSON.string(o["type"]) ?? LenientJSON.string(o["encodingFormat"]),
-                    title: LenientJSON.text(o["title"]) ?? LenientJSON.text(o["name"]), rel: rel)
+        if let r = o["rel"] as? String {
+            rel = [r]
+        } else if let r = o["rel"] as? [Any] {
+            rel = r.compactMap { $0 as? String }
+        }
+        return Link(
+            href: outHref, type: LenientJSON.string(o["type"]) ?? LenientJSON.string(o["encodingFormat"]),
+            title: LenientJSON.text(o["title"]) ?? LenientJSON.text(o["name"]), rel: rel)
     }
 
     // MARK: Helpers

@@ -36,7 +36,9 @@ final class AudioPackage {
     func has(_ name: String) -> Bool { archive.contains(name) }
 
     private func entry(_ name: String) throws -> ZipEntry {
-        guard let e = archive.entry(named: name) else { throw PluginFailure.notFound("the package has no entry \(name)", at: name) }
+        guard let e = archive.entry(named: name) else {
+            throw PluginFailure.notFound("the package has no entry \(name)", at: name)
+        }
         return e
     }
 
@@ -54,10 +56,14 @@ final class AudioPackage {
         let e = try entry(name)
         // A probe: no copy there (or none readable) means copying it now.
         if let attrs = try? FileManager.default.attributesOfItem(atPath: destination),
-           (attrs[.size] as? NSNumber)?.uint64Value == e.size { return }
+            (attrs[.size] as? NSNumber)?.uint64Value == e.size
+        {
+            return
+        }
         let temp = destination + ".part"
         guard FileManager.default.createFile(atPath: temp, contents: nil),
-              let out = FileHandle(forWritingAtPath: temp) else {
+            let out = FileHandle(forWritingAtPath: temp)
+        else {
             throw PluginFailure.io("cannot write to the plugin's cache", at: temp)
         }
         do {
@@ -69,7 +75,7 @@ final class AudioPackage {
         } catch {
             // Tidying after the error thrown below, which is the one that matters.
             try? out.close()
-            try? FileManager.default.removeItem(atPath: temp) // as above
+            try? FileManager.default.removeItem(atPath: temp)  // as above
             throw error
         }
     }

@@ -24,8 +24,8 @@ final class TrackDecoder: AudioDecoder {
     private var pending: [Float] = []
     private var pendingHead = 0
     private var scratch: [Float] = []
-    private var nextIndex: Int64 = 0      // output frame index of the next decoded sample
-    private var dropUntil: Int64?         // after a seek: drop samples before this frame
+    private var nextIndex: Int64 = 0  // output frame index of the next decoded sample
+    private var dropUntil: Int64?  // after a seek: drop samples before this frame
     private var needAlign = true
     private var inputEnded = false
     private var ended = false
@@ -42,7 +42,9 @@ final class TrackDecoder: AudioDecoder {
         guard let par = stream.pointee.codecpar, let decoderCodec = avcodec_find_decoder(par.pointee.codec_id) else {
             throw PluginFailure.badData("uses an audio codec this FFmpeg cannot decode", at: path)
         }
-        guard let ctx = avcodec_alloc_context3(decoderCodec) else { throw PluginFailure(SHELF_E_NO_MEMORY, "out of memory") }
+        guard let ctx = avcodec_alloc_context3(decoderCodec) else {
+            throw PluginFailure(SHELF_E_NO_MEMORY, "out of memory")
+        }
         codec = ctx
         guard avcodec_parameters_to_context(ctx, par) >= 0 else {
             throw PluginFailure.badData("has audio parameters FFmpeg refuses", at: path)
@@ -53,7 +55,8 @@ final class TrackDecoder: AudioDecoder {
         inRate = Int(ctx.pointee.sample_rate)
         let inChannels = Int(ctx.pointee.ch_layout.nb_channels)
         guard (1...768_000).contains(inRate), (1...64).contains(inChannels) else {
-            throw PluginFailure.badData("declares an impossible sample rate or channel count (\(inRate) Hz, \(inChannels))", at: path)
+            throw PluginFailure.badData(
+                "declares an impossible sample rate or channel count (\(inRate) Hz, \(inChannels))", at: path)
         }
         let outRate = sampleRate ?? inRate
         let outChannels = channels ?? min(inChannels, 16)
@@ -70,9 +73,12 @@ final class TrackDecoder: AudioDecoder {
         let exact = measured?.exact ?? false
         if total == nil, let d = media.declaredDuration { total = Int64((d * Double(inRate)).rounded()) }
         let rateIn = inRate
-        let outTotal = total.map { outRate == rateIn ? $0 : Int64((Double($0) * Double(outRate) / Double(rateIn)).rounded()) }
-        format = AudioFormat(sampleRate: outRate, channels: outChannels, totalFrames: outTotal,
-                             framesExact: exact && outRate == rateIn)
+        let outTotal = total.map {
+            outRate == rateIn ? $0 : Int64((Double($0) * Double(outRate) / Double(rateIn)).rounded())
+        }
+        format = AudioFormat(
+            sampleRate: outRate, channels: outChannels, totalFrames: outTotal,
+            framesExact: exact && outRate == rateIn)
         try makeResampler()
         // Frame 0's timestamp: the first frame decoded from the start.
         try rewind()
@@ -103,12 +109,14 @@ final class TrackDecoder: AudioDecoder {
         defer { av_channel_layout_uninit(&outLayout) }
         if swr != nil { swr_free(&swr) }
         var ctx: OpaquePointer?
-        let status = swr_alloc_set_opts2(&ctx, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
-                                         &inLayout, codec.pointee.sample_fmt, Int32(inRate), 0, nil)
+        let status = swr_alloc_set_opts2(
+            &ctx, &outLayout, AV_SAMPLE_FMT_FLT, Int32(format.sampleRate),
+            &inLayout, codec.pointee.sample_fmt, Int32(inRate), 0, nil)
         guard status >= 0, let ctx, swr_init(ctx) >= 0 else {
             var c = ctx
             swr_free(&c)
-            throw PluginFailure(SHELF_E_UNSUPPORTED, "cannot convert this track's samples (\(FF.message(status)))", at: media.path)
+            throw PluginFailure(
+                SHELF_E_UNSUPPORTED, "cannot convert this track's samples (\(FF.message(status)))", at: media.path)
         }
         swr = ctx
     }
@@ -121,9 +129,11 @@ final class TrackDecoder: AudioDecoder {
         // The first packet may lie before the start: AAC's priming frame in an MP4, at a time before 0 that the edit
         // list hides. Seeking to the start passed over it, and without that frame, which the first sound overlaps,
         // the decoder began nearly silent for about 10 ms (a gap at every join of AAC tracks).
-        if let entry = avformat_index_get_entry(media.stream, 0), entry.pointee.timestamp < first { first = entry.pointee.timestamp }
+        if let entry = avformat_index_get_entry(media.stream, 0), entry.pointee.timestamp < first {
+            first = entry.pointee.timestamp
+        }
         var status = avformat_seek_file(ctx, media.streamIndex, Int64.min, first, first, 0)
-        if status < 0 { status = av_seek_frame(ctx, -1, 0, 4) } // AVSEEK_FLAG_BYTE
+        if status < 0 { status = av_seek_frame(ctx, -1, 0, 4) }  // AVSEEK_FLAG_BYTE
         if status < 0 { status = av_seek_frame(ctx, media.streamIndex, Int64.min, 1) }
         resetDecoding()
     }
@@ -154,7 +164,9 @@ final class TrackDecoder: AudioDecoder {
         guard let ctx = media.context else { return }
         dropUntil = seekTarget
         let preroll = Int64(inRate / 5) << (2 * Int64(seekAttempt))
-        let inTarget = format.sampleRate == inRate ? seekTarget
+        let inTarget =
+            format.sampleRate == inRate
+            ? seekTarget
             : Int64((Double(seekTarget) * Double(inRate) / Double(format.sampleRate)).rounded(.down))
         let from = inTarget - preroll
         if from <= 0 || seekAttempt >= 3 {
@@ -162,7 +174,7 @@ final class TrackDecoder: AudioDecoder {
             return
         }
         let ts = origin &+ av_rescale_q(from, AVRational(num: 1, den: Int32(inRate)), tb)
-        let status = av_seek_frame(ctx, media.streamIndex, ts, 1) // AVSEEK_FLAG_BACKWARD
+        let status = av_seek_frame(ctx, media.streamIndex, ts, 1)  // AVSEEK_FLAG_BACKWARD
         if status < 0 {
             try rewind()
             return
@@ -212,7 +224,9 @@ final class TrackDecoder: AudioDecoder {
             if received == FF.eof { return flushResampler() }
             if received != FF.again {
                 consecutiveErrors += 1
-                if consecutiveErrors > 1000 { throw PluginFailure.badData("cannot be decoded further (\(FF.message(received)))", at: media.path) }
+                if consecutiveErrors > 1000 {
+                    throw PluginFailure.badData("cannot be decoded further (\(FF.message(received)))", at: media.path)
+                }
                 continue
             }
             if inputEnded { return flushResampler() }
@@ -226,8 +240,10 @@ final class TrackDecoder: AudioDecoder {
             guard packet.pointee.stream_index == media.streamIndex else { continue }
             let sent = avcodec_send_packet(codec, packet)
             if sent < 0, sent != FF.again {
-                consecutiveErrors += 1 // a broken packet: skip it
-                if consecutiveErrors > 1000 { throw PluginFailure.badData("cannot be decoded further (\(FF.message(sent)))", at: media.path) }
+                consecutiveErrors += 1  // a broken packet: skip it
+                if consecutiveErrors > 1000 {
+                    throw PluginFailure.badData("cannot be decoded further (\(FF.message(sent)))", at: media.path)
+                }
             }
         }
     }
@@ -254,7 +270,9 @@ final class TrackDecoder: AudioDecoder {
             let pts = frame.pointee.best_effort_timestamp
             if pts != FF.noPTS {
                 let inIndex = av_rescale_q(pts &- origin, tb, AVRational(num: 1, den: Int32(inRate)))
-                nextIndex = format.sampleRate == inRate ? inIndex
+                nextIndex =
+                    format.sampleRate == inRate
+                    ? inIndex
                     : Int64((Double(inIndex) * Double(format.sampleRate) / Double(inRate)).rounded())
                 if let drop = dropUntil, nextIndex > drop, seekAttempt < 3 {
                     // Landed after the target: seek again from further back.
@@ -310,8 +328,10 @@ final class TrackDecoder: AudioDecoder {
         nextIndex += Int64(count)
         guard skip < count else { return false }
         scratch.withUnsafeBufferPointer { src in
-            pending.append(contentsOf: UnsafeBufferPointer(start: src.baseAddress! + skip * channels,
-                                                           count: (count - skip) * channels))
+            pending.append(
+                contentsOf: UnsafeBufferPointer(
+                    start: src.baseAddress! + skip * channels,
+                    count: (count - skip) * channels))
         }
         return true
     }

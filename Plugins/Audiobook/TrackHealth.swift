@@ -36,7 +36,10 @@ struct TrackHealth {
         if measured <= 0 { return TrackHealth(seconds: 0, problem: "holds no sound that can be decoded") }
         let declared = [header, manifestSeconds].compactMap { $0 }.max()
         if let declared, declared - measured > max(tolerance, declared * share) {
-            return TrackHealth(seconds: measured, problem: "plays \(clock(measured)) of the \(clock(declared)) it declares: the file is cut short or damaged")
+            return TrackHealth(
+                seconds: measured,
+                problem:
+                    "plays \(clock(measured)) of the \(clock(declared)) it declares: the file is cut short or damaged")
         }
         return TrackHealth(seconds: measured, problem: nil)
     }
@@ -44,7 +47,8 @@ struct TrackHealth {
     /// "0:07", "1:02:03".
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded(.down))
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
     /// Records the check on a track: its playing length, and `shelf:missing` / `shelf:damaged`.

@@ -35,14 +35,16 @@ enum TrackLength {
         guard let whole = frames(stream.pointee.duration, tb, rate: rate) else { return nil }
         let count = avformat_index_get_entries_count(stream)
         guard count > 0, let size = fileSize(media.path),
-              let last = avformat_index_get_entry(stream, count - 1), let first = avformat_index_get_entry(stream, 0) else {
+            let last = avformat_index_get_entry(stream, count - 1), let first = avformat_index_get_entry(stream, 0)
+        else {
             return Measure(frames: whole, exact: true)
         }
         func beyond(_ e: UnsafePointer<AVIndexEntry>) -> Bool { e.pointee.pos + Int64(e.pointee.size) > size }
         guard beyond(last) else {
             // iTunes' gapless count is exact where the edit list's length is rounded to milliseconds.
             let frameSize = Int64(stream.pointee.codecpar.pointee.frame_size)
-            let gapless = ITunesGapless(media.tag("iTunSMPB"))?.length(decodable: frameSize > 0 ? Int64(count) * frameSize : nil)
+            let gapless = ITunesGapless(media.tag("iTunSMPB"))?.length(
+                decodable: frameSize > 0 ? Int64(count) * frameSize : nil)
             return Measure(frames: gapless ?? whole, exact: true)
         }
         // Samples are stored in time order; walk back to the first one that is not all here.
@@ -76,7 +78,8 @@ enum TrackLength {
             count += 1
             var size: Int = 0
             if let side = av_packet_get_side_data(pkt, AV_PKT_DATA_SKIP_SAMPLES, &size), size >= 8 {
-                let start = Int64(UInt32(side[0]) | UInt32(side[1]) << 8 | UInt32(side[2]) << 16 | UInt32(side[3]) << 24)
+                let start = Int64(
+                    UInt32(side[0]) | UInt32(side[1]) << 8 | UInt32(side[2]) << 16 | UInt32(side[3]) << 24)
                 let end = Int64(UInt32(side[4]) | UInt32(side[5]) << 8 | UInt32(side[6]) << 16 | UInt32(side[7]) << 24)
                 if first { skipStart = start }
                 skipEnd = end
@@ -85,7 +88,9 @@ enum TrackLength {
             }
             first = false
         }
-        guard count > 0, let frames = frames(sum, stream.pointee.time_base, rate: rate) else { return count == 0 ? 0 : nil }
+        guard count > 0, let frames = frames(sum, stream.pointee.time_base, rate: rate) else {
+            return count == 0 ? 0 : nil
+        }
         return max(0, frames - skipStart - skipEnd)
     }
 

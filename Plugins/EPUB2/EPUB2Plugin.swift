@@ -8,7 +8,8 @@ final class EPUB2Plugin: EPUBFormatPlugin {
         id: "org.shelf.epub2",
         name: "EPUB 2",
         version: "0.2.0",
-        description: "EPUB 2.x books: metadata, NCX table of contents, guide, text and HTML rendering, positions, search.",
+        description:
+            "EPUB 2.x books: metadata, NCX table of contents, guide, text and HTML rendering, positions, search.",
         mediaTypes: ["application/epub+zip"],
         fileExtensions: ["epub"],
         capabilities: [.format, .render, .positions, .search],

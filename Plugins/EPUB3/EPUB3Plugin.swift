@@ -8,7 +8,8 @@ final class EPUB3Plugin: EPUBFormatPlugin {
         id: "org.shelf.epub3",
         name: "EPUB 3",
         version: "0.2.0",
-        description: "EPUB 3.x books: metadata with refinements, nav, landmarks, page list, media overlays, fixed layout, text and HTML rendering, positions, search.",
+        description:
+            "EPUB 3.x books: metadata with refinements, nav, landmarks, page list, media overlays, fixed layout, text and HTML rendering, positions, search.",
         mediaTypes: ["application/epub+zip"],
         fileExtensions: ["epub"],
         capabilities: [.format, .render, .positions, .search],

@@ -24,15 +24,17 @@ public final class EPUBBook {
     public let ncxPath: String?
 
     public struct ReadingItem {
-        public var item: ManifestItem        // the spine item
-        public var content: ManifestItem     // what is rendered (after fallbacks)
+        public var item: ManifestItem  // the spine item
+        public var content: ManifestItem  // what is rendered (after fallbacks)
         public var spine: SpineItem
-        public var href: String              // manifest href (percent-encoded)
+        public var href: String  // manifest href (percent-encoded)
         public var title: String?
     }
 
-    static let contentTypes: Set<String> = ["application/xhtml+xml", "text/html", "image/svg+xml",
-                                             "application/x-dtbook+xml", "text/x-oeb1-document", "application/xml", "text/xml"]
+    static let contentTypes: Set<String> = [
+        "application/xhtml+xml", "text/html", "image/svg+xml",
+        "application/x-dtbook+xml", "text/x-oeb1-document", "application/xml", "text/xml"
+    ]
 
     public var majorVersion: Int { opf.majorVersion }
 
@@ -46,31 +48,42 @@ public final class EPUBBook {
             // A mimetype entry that cannot be read says nothing either way; the book is read by its container.
             if let bytes = try? zip.read(m, limit: 64) {
                 let text = String(decoding: bytes, as: UTF8.self).trimmedASCII
-                if text != "application/epub+zip" { warnings.append("the mimetype entry says '\(text)', not application/epub+zip") }
+                if text != "application/epub+zip" {
+                    warnings.append("the mimetype entry says '\(text)', not application/epub+zip")
+                }
             }
             if zip.firstEntryName != "mimetype" {
-                warnings.append("the mimetype entry is not the first entry of the archive (the book was re-packed); opened anyway")
+                warnings.append(
+                    "the mimetype entry is not the first entry of the archive (the book was re-packed); opened anyway")
             }
         } else {
             warnings.append("the book has no mimetype entry")
         }
 
         // Container.
-        guard let containerEntry = zip.entry(named: "META-INF/container.xml") ?? zip.entry(caseInsensitive: "META-INF/container.xml") else {
-            throw PluginFailure.badData("this is not an EPUB: META-INF/container.xml is missing", at: "META-INF/container.xml")
+        guard
+            let containerEntry = zip.entry(named: "META-INF/container.xml")
+                ?? zip.entry(caseInsensitive: "META-INF/container.xml")
+        else {
+            throw PluginFailure.badData(
+                "this is not an EPUB: META-INF/container.xml is missing", at: "META-INF/container.xml")
         }
         let container = try Container.parse(try zip.read(containerEntry, limit: 1 << 20))
         let packages = container.rootfiles.filter { $0.mediaType == "application/oebps-package+xml" }
         let candidates = packages.isEmpty ? container.rootfiles : packages
         guard let first = candidates.first(where: { zip.entry(named: $0.path) != nil }) ?? candidates.first else {
-            throw PluginFailure.badData("META-INF/container.xml names no package document (rootfile)", at: "META-INF/container.xml")
+            throw PluginFailure.badData(
+                "META-INF/container.xml names no package document (rootfile)", at: "META-INF/container.xml")
         }
         otherRenditions = candidates.map(\.path).filter { $0 != first.path }
         if !otherRenditions.isEmpty {
-            warnings.append("the book has \(candidates.count) renditions; opened the first ('\(first.path)'), not: \(otherRenditions.joined(separator: ", "))")
+            warnings.append(
+                "the book has \(candidates.count) renditions; opened the first ('\(first.path)'), not: \(otherRenditions.joined(separator: ", "))"
+            )
         }
         guard let opfEntry = zip.entry(named: first.path) else {
-            throw PluginFailure.badData("the package document '\(first.path)' named by META-INF/container.xml is missing", at: first.path)
+            throw PluginFailure.badData(
+                "the package document '\(first.path)' named by META-INF/container.xml is missing", at: first.path)
         }
         let opf = try OPFPackage.parse(try zip.read(opfEntry, limit: 16 << 20), path: first.path)
         self.opf = opf
@@ -83,28 +96,34 @@ public final class EPUBBook {
             do {
                 encData = try zip.read(entry, limit: 8 << 20)
             } catch {
-                warnings.append("META-INF/encryption.xml cannot be read (\(error)); encrypted items may show as garbage")
+                warnings.append(
+                    "META-INF/encryption.xml cannot be read (\(error)); encrypted items may show as garbage")
             }
         }
-        let encryption = EncryptionInfo.parse(encData, hasRights: zip.contains("META-INF/rights.xml"),
-                                              hasLCPLicense: zip.contains("META-INF/license.lcpl"))
+        let encryption = EncryptionInfo.parse(
+            encData, hasRights: zip.contains("META-INF/rights.xml"),
+            hasLCPLicense: zip.contains("META-INF/license.lcpl"))
         self.encryption = encryption
         warnings.append(contentsOf: encryption.warnings)
 
         // Navigation: the nav document for EPUB 3, the NCX otherwise (and as fallback either way).
         let navItem = opf.items.first { $0.properties.contains("nav") }
-        let ncxItem = opf.spineTocID.flatMap { opf.item(id: $0) } ?? opf.items.first { $0.mediaType == "application/x-dtbncx+xml" }
+        let ncxItem =
+            opf.spineTocID.flatMap { opf.item(id: $0) }
+            ?? opf.items.first { $0.mediaType == "application/x-dtbncx+xml" }
         navDocumentPath = navItem?.path
         ncxPath = ncxItem?.path
         // Keyed by manifest href, the form navigation hrefs come in: a look-up needs no decoding.
-        let hrefTypes = Dictionary(opf.items.lazy.map { (Substring(Paths.href(forEntry: $0.path)), $0.mediaType) },
-                                   uniquingKeysWith: { a, _ in a })
+        let hrefTypes = Dictionary(
+            opf.items.lazy.map { (Substring(Paths.href(forEntry: $0.path)), $0.mediaType) },
+            uniquingKeysWith: { a, _ in a })
         let typeOf: (String) -> String? = { href in hrefTypes[Paths.pathPart(href)] }
         var nav = Navigation()
         func read(_ p: String) -> Data? {
             guard let e = zip.entry(named: p), encryption.protection(of: p) == nil,
-                  // Said: the warning below.
-                  let data = try? zip.read(e, limit: 16 << 20) else {
+                // Said: the warning below.
+                let data = try? zip.read(e, limit: 16 << 20)
+            else {
                 warnings.append("the navigation document '\(p)' is missing or unreadable")
                 return nil
             }
@@ -119,7 +138,9 @@ public final class EPUBBook {
             if nav.pageList.isEmpty { nav.pageList = ncx.pageList }
             nav.warnings += ncx.warnings
         }
-        if nav.toc.isEmpty, opf.majorVersion < 3, let p = navItem?.path, let doc = read(p).flatMap({ NavOutline.read($0, path: p) }) {
+        if nav.toc.isEmpty, opf.majorVersion < 3, let p = navItem?.path,
+            let doc = read(p).flatMap({ NavOutline.read($0, path: p) })
+        {
             let n = Navigation.parseNav(doc, path: p, typeOf: typeOf)
             nav.toc = n.toc
             nav.landmarks = n.landmarks
@@ -154,8 +175,10 @@ public final class EPUBBook {
             }
             let entryHref = Paths.href(forEntry: item.path)
             untitled[Substring(entryHref), default: []].append(readingOrder.count)
-            readingOrder.append(ReadingItem(item: item, content: content, spine: s,
-                                            href: entryHref + (item.fragment.map { "#" + $0 } ?? ""), title: nil))
+            readingOrder.append(
+                ReadingItem(
+                    item: item, content: content, spine: s,
+                    href: entryHref + (item.fragment.map { "#" + $0 } ?? ""), title: nil))
         }
         // Each item's title: the first in the table of contents (document order) whose href, less
         // its fragment, is the item's entry. Looked up by the path part in place, and only until
@@ -179,7 +202,8 @@ public final class EPUBBook {
             if let item = opf.item(id: ref), item.mediaType.hasPrefix("image/") {
                 coverImagePath = item.path
             } else if let p = Paths.resolve(ref, against: Paths.directory(of: opf.path)),
-                      let item = opf.items.first(where: { $0.path == p }), item.mediaType.hasPrefix("image/") {
+                let item = opf.items.first(where: { $0.path == p }), item.mediaType.hasPrefix("image/")
+            {
                 coverImagePath = item.path
             }
         }
@@ -208,7 +232,9 @@ public final class EPUBBook {
     func firstImage(in root: LibXMLElement, docPath: String) -> String? {
         for e in root.descendants() where e.isNamed("img") || e.isNamed("image") {
             let src = e.attr("src") ?? e.attr("href", ns: NS.xlink) ?? e.attr("href")
-            if let src, let p = Paths.resolve(src, against: Paths.directory(of: docPath)), archive.contains(p) { return p }
+            if let src, let p = Paths.resolve(src, against: Paths.directory(of: docPath)), archive.contains(p) {
+                return p
+            }
         }
         return nil
     }
@@ -219,8 +245,9 @@ public final class EPUBBook {
 
     /// Where the first manifest item of each path is (a linear search per look-up was quadratic
     /// over the guide and TOC).
-    private lazy var itemsByPath: [String: Int] = Dictionary(opf.items.indices.lazy.map { (self.opf.items[$0].path, $0) },
-                                                             uniquingKeysWith: { a, _ in a })
+    private lazy var itemsByPath: [String: Int] = Dictionary(
+        opf.items.indices.lazy.map { (self.opf.items[$0].path, $0) },
+        uniquingKeysWith: { a, _ in a })
 
     /// Maps a manifest href (percent-encoded, maybe with a fragment, maybe relative to the root
     /// with "./" or "/") to an entry path the archive holds.

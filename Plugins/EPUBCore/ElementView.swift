@@ -71,7 +71,8 @@ extension LibXMLElement {
         var out: [LibXMLElement] = []
         walk { e in
             if local == nil || e.isNamed(local!) { out.append(e) }
-        } text: { _ in }
+        } text: { _ in
+        }
         return out
     }
 
@@ -80,8 +81,10 @@ extension LibXMLElement {
         var out: [XAttribute] = []
         var a = node.pointee.properties
         while let attr = a {
-            out.append(XAttribute(name: document.name(attr.pointee.name), ns: document.namespace(attr.pointee.ns),
-                                  value: value(of: attr)))
+            out.append(
+                XAttribute(
+                    name: document.name(attr.pointee.name), ns: document.namespace(attr.pointee.ns),
+                    value: value(of: attr)))
             a = attr.pointee.next
         }
         return out
@@ -91,7 +94,10 @@ extension LibXMLElement {
     public var text: String {
         guard depth < XML.maxDepth else { return XML.subtreeText(node) }
         var out: [UInt8] = []
-        walk { _ in } text: { out.append(contentsOf: $0) }
+        walk { _ in
+        } text: {
+            out.append(contentsOf: $0)
+        }
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -114,7 +120,9 @@ extension LibXMLElement {
             switch n.pointee.type {
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let c = n.pointee.content {
-                    text(UnsafeBufferPointer(start: c, count: strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self))))
+                    text(
+                        UnsafeBufferPointer(
+                            start: c, count: strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self))))
                 }
             case XML_ENTITY_REF_NODE:
                 emit(XML.expandEntity(n, doc: document.doc, budget: &document.budget))

@@ -25,7 +25,9 @@ public struct EncryptionInfo {
         public var algorithm: String
         public var originalLength: UInt64?
         public var compressed: Bool
-        public var isFontObfuscation: Bool { algorithm == EncryptionInfo.idpfFont || algorithm == EncryptionInfo.adobeFont }
+        public var isFontObfuscation: Bool {
+            algorithm == EncryptionInfo.idpfFont || algorithm == EncryptionInfo.adobeFont
+        }
     }
 
     public var items: [String: Item] = [:]
@@ -45,8 +47,9 @@ public struct EncryptionInfo {
         }
         for ed in root.descendants("EncryptedData") {
             guard let method = ed.child("EncryptionMethod")?.attr("Algorithm"),
-                  let uri = ed.descendants("CipherReference").first?.attr("URI"),
-                  let path = Paths.resolve(uri, against: "") else { continue }
+                let uri = ed.descendants("CipherReference").first?.attr("URI"),
+                let path = Paths.resolve(uri, against: "")
+            else { continue }
             var item = Item(algorithm: method.trimmedASCII, originalLength: nil, compressed: false)
             for c in ed.descendants("Compression") {
                 item.compressed = c.attr("Method") == "8"
@@ -56,7 +59,9 @@ public struct EncryptionInfo {
             if let keyInfo = ed.child("KeyInfo") {
                 for e in keyInfo.descendants() {
                     if e.isIn(Scheme.adept.rawValue), info.scheme == .unknown { info.scheme = .adept }
-                    if e.isNamed("RetrievalMethod"), let u = e.attr("URI"), u.contains("license.lcpl"), info.scheme == .unknown {
+                    if e.isNamed("RetrievalMethod"), let u = e.attr("URI"), u.contains("license.lcpl"),
+                        info.scheme == .unknown
+                    {
                         info.scheme = .lcp
                     }
                 }

@@ -18,21 +18,26 @@ final class FragmentPlaces {
 
     /// The place of the element `id` in item `index`, or nil when the item has no such element (or no text).
     func place(of id: String, item index: Int, in publication: EPUBPublication) -> Place? {
-        guard let (text, anchors) = anchoredText(item: index, in: publication), let offset = anchors[id] else { return nil }
+        guard let (text, anchors) = anchoredText(item: index, in: publication), let offset = anchors[id] else {
+            return nil
+        }
         guard !text.isEmpty else { return Place(progression: 0, quote: nil) }
         let progression = min(Double(offset) / Double(text.count), 1)
         return Place(progression: progression, quote: EPUBPublication.quote(text, from: offset))
     }
 
-    private func anchoredText(item index: Int, in publication: EPUBPublication) -> (text: [UInt8], anchors: [String: Int])? {
+    private func anchoredText(item index: Int, in publication: EPUBPublication) -> (
+        text: [UInt8], anchors: [String: Int]
+    )? {
         if let last, last.index == index { return (last.text, last.anchors) }
         let book = publication.book
         guard let item = book.readingOrder[safe: index] else { return nil }
         let target = item.content
         guard !target.mediaType.hasPrefix("image/") || target.mediaType == "image/svg+xml",
-              book.encryption.protection(of: target.path) == nil,
-              // A document that does not parse has no fragments to place; rendering it says what is wrong.
-              let root = try? book.rawDocument(at: target.path).root else { return nil }
+            book.encryption.protection(of: target.path) == nil,
+            // A document that does not parse has no fragments to place; rendering it says what is wrong.
+            let root = try? book.rawDocument(at: target.path).root
+        else { return nil }
         let found = TextRenderer.anchoredText(root)
         last = (index, found.text, found.anchors)
         return found

@@ -18,8 +18,10 @@ public struct HTMLRenderer {
         }
     }
 
-    static let void: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                                    "param", "source", "track", "wbr"]
+    static let void: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+        "param", "source", "track", "wbr"
+    ]
 
     let docPath: String
     let docDir: String
@@ -32,26 +34,29 @@ public struct HTMLRenderer {
         case "sepia": (bg, fg, link) = ("#f4ecd8", "#5b4636", "#7a4b1c")
         default: (bg, fg, link) = ("#ffffff", "#000000", "#0645ad")
         }
-        let family = s.font.lowercased().hasPrefix("sans")
+        let family =
+            s.font.lowercased().hasPrefix("sans")
             ? "Calibri, Avenir, \"Helvetica Neue\", Arial, sans-serif"
             : "\"Times New Roman\", Times, Georgia, serif"
         let scale = min(max(s.fontScale, 25), 800)
         return """
-        /* shelf reader settings: font scale \(scale)%, \(s.font), \(s.theme) */
-        html { font-size: \(scale)% !important; background-color: \(bg) !important; color: \(fg) !important; }
-        body { font-family: \(family) !important; font-size: 1rem !important; background-color: \(bg) !important; color: \(fg) !important;
-               column-count: 1 !important; columns: auto !important; max-width: 40em; margin: 0 auto !important; padding: 1em 1.5em !important; line-height: 1.5; }
-        body * { color: inherit !important; background-color: transparent !important; font-family: inherit; }
-        a, a * { color: \(link) !important; }
-        img, svg, video { max-width: 100% !important; height: auto; }
-        """
+            /* shelf reader settings: font scale \(scale)%, \(s.font), \(s.theme) */
+            html { font-size: \(scale)% !important; background-color: \(bg) !important; color: \(fg) !important; }
+            body { font-family: \(family) !important; font-size: 1rem !important; background-color: \(bg) !important; color: \(fg) !important;
+                   column-count: 1 !important; columns: auto !important; max-width: 40em; margin: 0 auto !important; padding: 1em 1.5em !important; line-height: 1.5; }
+            body * { color: inherit !important; background-color: transparent !important; font-family: inherit; }
+            a, a * { color: \(link) !important; }
+            img, svg, video { max-width: 100% !important; height: auto; }
+            """
     }
 
     /// `pageProgression`: the spine's page-progression-direction ("rtl" for a Japanese vertical book), written on the
     /// page as `data-page-progression-direction` for the reader that turns its pages; the root element's own style
     /// (where such books set `writing-mode: vertical-rl`) is kept.
-    public static func render(_ doc: XDocument, path: String, settings: Settings, title: String?, language: String?,
-                              pageProgression: String? = nil) -> String {
+    public static func render(
+        _ doc: XDocument, path: String, settings: Settings, title: String?, language: String?,
+        pageProgression: String? = nil
+    ) -> String {
         var r = HTMLRenderer(docPath: path, docDir: Paths.directory(of: path))
         let root = doc.root
         let head = root.child("head")
@@ -66,7 +71,8 @@ public struct HTMLRenderer {
         if let progression = pageProgression, ["ltr", "rtl"].contains(progression) {
             r.out += " data-page-progression-direction=\"\(progression)\""
         }
-        r.out += ">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+        r.out +=
+            ">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
         let docTitle = head?.child("title")?.trimmedText.nilIfEmpty ?? title
         if let t = docTitle { r.out += "<title>\(escapeText(t))</title>\n" }
         if let head {
@@ -152,9 +158,13 @@ public struct HTMLRenderer {
             let an = a.name.lowercased()
             if an.hasPrefix("on") { continue }
             var qualified = a.name
-            if a.ns == NS.xlink { qualified = "xlink:" + a.name }
-            else if a.ns == "http://www.w3.org/XML/1998/namespace" { qualified = "xml:" + a.name }
-            else if a.ns == NS.epub { qualified = "epub:" + a.name }
+            if a.ns == NS.xlink {
+                qualified = "xlink:" + a.name
+            } else if a.ns == "http://www.w3.org/XML/1998/namespace" {
+                qualified = "xml:" + a.name
+            } else if a.ns == NS.epub {
+                qualified = "epub:" + a.name
+            }
             var value = a.value
             if HTMLRenderer.urlAttributes.contains(an), a.ns == nil || a.ns == NS.xlink {
                 if value.lowercased().hasPrefix("javascript:") { continue }
@@ -163,8 +173,12 @@ public struct HTMLRenderer {
             if lower == "style" || an == "style" { value = rewriteCSSURLs(value) }
             out += " \(qualified)=\"\(HTMLRenderer.escapeAttr(value))\""
         }
-        if e.ns == NS.svg && lower == "svg" && e.attr("xmlns") == nil { out += " xmlns=\"\(NS.svg)\" xmlns:xlink=\"\(NS.xlink)\"" }
-        if lower == "math" && e.ns == HTMLRenderer.mathML && e.attr("xmlns") == nil { out += " xmlns=\"\(HTMLRenderer.mathML)\"" }
+        if e.ns == NS.svg && lower == "svg" && e.attr("xmlns") == nil {
+            out += " xmlns=\"\(NS.svg)\" xmlns:xlink=\"\(NS.xlink)\""
+        }
+        if lower == "math" && e.ns == HTMLRenderer.mathML && e.attr("xmlns") == nil {
+            out += " xmlns=\"\(HTMLRenderer.mathML)\""
+        }
         if HTMLRenderer.void.contains(lower) && e.children.isEmpty {
             out += "/>"
             return
@@ -174,8 +188,10 @@ public struct HTMLRenderer {
             switch c {
             case .text(let t):
                 // Style text in a CDATA section behind CSS comments: XML reads it whole, HTML as plain CSS.
-                out += lower == "style" ? "/*<![CDATA[*/" + rewriteCSSURLs(t).replacingOccurrences(of: "]]>", with: "]] >") + "/*]]>*/"
-                                        : HTMLRenderer.escapeText(t)
+                out +=
+                    lower == "style"
+                    ? "/*<![CDATA[*/" + rewriteCSSURLs(t).replacingOccurrences(of: "]]>", with: "]] >") + "/*]]>*/"
+                    : HTMLRenderer.escapeText(t)
             case .element(let child):
                 element(child, depth: depth + 1)
             }
@@ -194,7 +210,9 @@ public struct HTMLRenderer {
             guard let close = rest.firstIndex(of: ")") else { break }
             var inner = String(rest[..<close]).trimmedASCII
             var quote = ""
-            if let f = inner.first, f == "\"" || f == "'" { quote = String(f); inner = String(inner.dropFirst().dropLast()) }
+            if let f = inner.first, f == "\"" || f == "'" {
+                quote = String(f); inner = String(inner.dropFirst().dropLast())
+            }
             result += quote + rewrite(inner) + quote
             rest = rest[close...]
         }

@@ -7,7 +7,7 @@ extension EPUBBook {
     static let roleNames: [String: String] = [
         "aut": "author", "trl": "translator", "edt": "editor", "ill": "illustrator", "nrt": "narrator",
         "clr": "colorist", "pbl": "publisher", "art": "artist", "pen": "penciler", "ink": "inker",
-        "let": "letterer",
+        "let": "letterer"
     ]
 
     public func buildManifest() -> Manifest {
@@ -33,17 +33,24 @@ extension EPUBBook {
         if !others.isEmpty { md["altIdentifier"] = .array(others.map { .string($0) }) }
 
         let langs = languages
-        if langs.count == 1 { md["language"] = .string(langs[0]) } else if langs.count > 1 { md["language"] = .array(langs.map { .string($0) }) }
+        if langs.count == 1 {
+            md["language"] = .string(langs[0])
+        } else if langs.count > 1 {
+            md["language"] = .array(langs.map { .string($0) })
+        }
 
         // Contributors with roles.
         var byRole: [String: [JSONValue]] = [:]
         for (i, e) in (opf.meta("dc:creator") + opf.meta("dc:contributor")).enumerated() where !e.value.isEmpty {
             let isCreator = e.property == "dc:creator"
-            let role = (e.refinement("role") ?? e.attributes["role"] ?? (isCreator ? "aut" : "")).trimmedASCII.lowercased()
+            let role = (e.refinement("role") ?? e.attributes["role"] ?? (isCreator ? "aut" : "")).trimmedASCII
+                .lowercased()
             var obj: [String: JSONValue] = ["name": .string(e.value)]
             if let fileAs = e.refinement("file-as") ?? e.attributes["file-as"] { obj["sortAs"] = .string(fileAs) }
             let key: String
-            if let known = EPUBBook.roleNames[role] { key = known } else {
+            if let known = EPUBBook.roleNames[role] {
+                key = known
+            } else {
                 key = "contributor"
                 if !role.isEmpty { obj["role"] = .string(role) }
             }
@@ -57,21 +64,27 @@ extension EPUBBook {
 
         // Dates.
         let dates = opf.meta("dc:date")
-        if let pub = dates.first(where: { ($0.attributes["event"] ?? "publication").contains("publication") && $0.attributes["event"] != "ops-publication" }) ?? dates.first {
+        if let pub = dates.first(where: {
+            ($0.attributes["event"] ?? "publication").contains("publication")
+                && $0.attributes["event"] != "ops-publication"
+        }) ?? dates.first {
             md["published"] = .string(pub.value)
         }
-        if let mod = opf.meta("dcterms:modified").first?.value ?? dates.first(where: { $0.attributes["event"] == "modification" })?.value {
+        if let mod = opf.meta("dcterms:modified").first?.value
+            ?? dates.first(where: { $0.attributes["event"] == "modification" })?.value
+        {
             md["modified"] = .string(mod)
         }
         if let d = opf.meta("dc:description").first?.value, !d.isEmpty { md["description"] = .string(d) }
         let subjects = opf.meta("dc:subject").filter { !$0.value.isEmpty }
         if !subjects.isEmpty {
-            md["subject"] = .array(subjects.map { s in
-                var o: [String: JSONValue] = ["name": .string(s.value)]
-                if let code = s.refinement("term") { o["code"] = .string(code) }
-                if let scheme = s.refinement("authority") { o["scheme"] = .string(scheme) }
-                return .object(o)
-            })
+            md["subject"] = .array(
+                subjects.map { s in
+                    var o: [String: JSONValue] = ["name": .string(s.value)]
+                    if let code = s.refinement("term") { o["code"] = .string(code) }
+                    if let scheme = s.refinement("authority") { o["scheme"] = .string(scheme) }
+                    return .object(o)
+                })
         }
         if let r = opf.meta("dc:rights").first?.value, !r.isEmpty { md["rights"] = .string(r) }
 
@@ -80,13 +93,21 @@ extension EPUBBook {
         var collections: [JSONValue] = []
         for c in opf.meta("belongs-to-collection") where !c.value.isEmpty {
             var o: [String: JSONValue] = ["name": .string(c.value)]
-            if let pos = c.refinement("group-position"), let n = EPUBBook.finite(pos.trimmedASCII) { o["position"] = .number(n) }
+            if let pos = c.refinement("group-position"), let n = EPUBBook.finite(pos.trimmedASCII) {
+                o["position"] = .number(n)
+            }
             if let id = c.refinement("identifier") { o["identifier"] = .string(id) }
-            if c.refinement("collection-type") == "series" { series.append(.object(o)) } else { collections.append(.object(o)) }
+            if c.refinement("collection-type") == "series" {
+                series.append(.object(o))
+            } else {
+                collections.append(.object(o))
+            }
         }
         if series.isEmpty, let name = opf.named("calibre:series"), !name.isEmpty {
             var o: [String: JSONValue] = ["name": .string(name)]
-            if let idx = opf.named("calibre:series_index"), let n = EPUBBook.finite(idx.trimmedASCII) { o["position"] = .number(n) }
+            if let idx = opf.named("calibre:series_index"), let n = EPUBBook.finite(idx.trimmedASCII) {
+                o["position"] = .number(n)
+            }
             series.append(.object(o))
         }
         var belongs: [String: JSONValue] = [:]
@@ -96,16 +117,24 @@ extension EPUBBook {
 
         // Accessibility (schema.org metadata in EPUB 3; EPUB 2 books rarely have it).
         var a11y: [String: JSONValue] = [:]
-        func list(_ prop: String) -> [JSONValue] { opf.meta(prop).map(\.value).filter { !$0.isEmpty }.map { .string($0) } }
+        func list(_ prop: String) -> [JSONValue] {
+            opf.meta(prop).map(\.value).filter { !$0.isEmpty }.map { .string($0) }
+        }
         let conforms = list("dcterms:conformsTo") + opf.meta("dc:conformsTo").map { .string($0.value) }
         if !conforms.isEmpty { a11y["conformsTo"] = .array(conforms) }
         if !list("schema:accessMode").isEmpty { a11y["accessMode"] = .array(list("schema:accessMode")) }
-        let sufficient = opf.meta("schema:accessModeSufficient").map { JSONValue.array($0.value.split(separator: ",").map { .string(String($0).trimmedASCII) }) }
+        let sufficient = opf.meta("schema:accessModeSufficient").map {
+            JSONValue.array($0.value.split(separator: ",").map { .string(String($0).trimmedASCII) })
+        }
         if !sufficient.isEmpty { a11y["accessModeSufficient"] = .array(sufficient) }
-        if !list("schema:accessibilityFeature").isEmpty { a11y["feature"] = .array(list("schema:accessibilityFeature")) }
+        if !list("schema:accessibilityFeature").isEmpty {
+            a11y["feature"] = .array(list("schema:accessibilityFeature"))
+        }
         if !list("schema:accessibilityHazard").isEmpty { a11y["hazard"] = .array(list("schema:accessibilityHazard")) }
         if let s = opf.meta("schema:accessibilitySummary").first?.value { a11y["summary"] = .string(s) }
-        if let cert = opf.meta("a11y:certifiedBy").first?.value { a11y["certification"] = .object(["certifiedBy": .string(cert)]) }
+        if let cert = opf.meta("a11y:certifiedBy").first?.value {
+            a11y["certification"] = .object(["certifiedBy": .string(cert)])
+        }
         if !a11y.isEmpty { md["accessibility"] = .object(a11y) }
 
         // Presentation (rendition properties) and reading progression.
@@ -114,14 +143,20 @@ extension EPUBBook {
         presentation["layout"] = .string(layout)
         md["layout"] = .string(layout)
         if let o = opf.meta("rendition:orientation").first?.value { presentation["orientation"] = .string(o) }
-        if let s = opf.meta("rendition:spread").first?.value { presentation["spread"] = .string(s == "portrait" ? "both" : s) }
+        if let s = opf.meta("rendition:spread").first?.value {
+            presentation["spread"] = .string(s == "portrait" ? "both" : s)
+        }
         if let f = opf.meta("rendition:flow").first?.value {
-            presentation["overflow"] = .string(f.hasPrefix("scrolled") ? "scrolled" : f == "paginated" ? "paginated" : "auto")
+            presentation["overflow"] = .string(
+                f.hasPrefix("scrolled") ? "scrolled" : f == "paginated" ? "paginated" : "auto")
             if f == "scrolled-continuous" { presentation["continuous"] = .bool(true) }
         }
         md["presentation"] = .object(presentation)
-        md["readingProgression"] = .string(opf.pageProgression.flatMap { ["ltr", "rtl"].contains($0) ? $0 : nil } ?? "auto")
-        if let dur = opf.meta("media:duration").first?.value, let d = EPUBBook.clockValue(dur) { md["duration"] = .number(d) }
+        md["readingProgression"] = .string(
+            opf.pageProgression.flatMap { ["ltr", "rtl"].contains($0) ? $0 : nil } ?? "auto")
+        if let dur = opf.meta("media:duration").first?.value, let d = EPUBBook.clockValue(dur) {
+            md["duration"] = .number(d)
+        }
         if let ac = opf.meta("media:active-class").first?.value { md["mediaActiveClass"] = .string(ac) }
         md["numberOfPages"] = navigation.pageList.isEmpty ? nil : .number(Double(navigation.pageList.count))
 
@@ -135,13 +170,17 @@ extension EPUBBook {
         for i in order.indices {
             readingPaths.insert(order[i].item.path)
             guard order[i].item.fallback != nil else { continue }
-            for id in opf.fallbackChain(order[i].item).ids { if let p = opf.item(id: id)?.path { alternates.insert(p) } }
+            for id in opf.fallbackChain(order[i].item).ids {
+                if let p = opf.item(id: id)?.path { alternates.insert(p) }
+            }
         }
         let reading = order.indices.map { i -> Link in
             var l = link(for: order[i].item, spine: order[i].spine, cover: cover, href: order[i].href)
             l.title = order[i].title
             if order[i].content.path != order[i].item.path {
-                l.properties = (l.properties ?? [:]).merging(["fallback": .string(Paths.href(forEntry: order[i].content.path))]) { a, _ in a }
+                l.properties = (l.properties ?? [:]).merging([
+                    "fallback": .string(Paths.href(forEntry: order[i].content.path))
+                ]) { a, _ in a }
             }
             // Positions count the entry's bytes as stored (compressed), which the host cannot see: say how many (format.h).
             if !isFixedLayout, let stored = storedLength(ofEntry: order[i].item.path) {
@@ -155,10 +194,12 @@ extension EPUBBook {
         let spine = opf.spine
         var spineByID = [String: Int](minimumCapacity: spine.count)
         for k in spine.indices.reversed() { spineByID[spine[k].idref] = k }
-        for j in items.indices where !readingPaths.contains(items[j].path) && (alternates.isEmpty || !alternates.contains(items[j].path)) {
+        for j in items.indices
+        where !readingPaths.contains(items[j].path) && (alternates.isEmpty || !alternates.contains(items[j].path)) {
             resources.append(link(for: items[j], spine: spineByID[items[j].id].map { spine[$0] }, cover: cover))
         }
-        for j in items.indices where !alternates.isEmpty && alternates.contains(items[j].path) && !readingPaths.contains(items[j].path) {
+        for j in items.indices
+        where !alternates.isEmpty && alternates.contains(items[j].path) && !readingPaths.contains(items[j].path) {
             var l = link(for: items[j], spine: nil, cover: cover)
             l.rel = (l.rel ?? []) + ["alternate"]
             resources.append(l)
@@ -166,10 +207,12 @@ extension EPUBBook {
 
         var links: [Link] = []
         if let cover {
-            links.append(Link(href: Paths.href(forEntry: cover), type: manifestItem(path: cover)?.mediaType, rel: ["cover"]))
+            links.append(
+                Link(href: Paths.href(forEntry: cover), type: manifestItem(path: cover)?.mediaType, rel: ["cover"]))
         }
-        var manifest = Manifest(metadata: md, links: links, readingOrder: reading, resources: resources,
-                                toc: navigation.toc)
+        var manifest = Manifest(
+            metadata: md, links: links, readingOrder: reading, resources: resources,
+            toc: navigation.toc)
         let landmarks = navigation.landmarks.isEmpty ? guideLandmarks() : navigation.landmarks
         // Kept as links, not built into JSON values: the host reads neither, and a long book has hundreds.
         if !landmarks.isEmpty { manifest.setLinkObjects(landmarks, in: "landmarks") }
@@ -184,15 +227,17 @@ extension EPUBBook {
         "glossary": "glossary", "bibliography": "bibliography", "copyright-page": "copyright-page",
         "foreword": "foreword", "preface": "preface", "acknowledgements": "acknowledgments",
         "dedication": "dedication", "epigraph": "epigraph", "colophon": "colophon", "loi": "loi", "lot": "lot",
-        "notes": "endnotes",
+        "notes": "endnotes"
     ].mapValues { [$0] }
 
     /// EPUB 2's guide, as landmarks with the EPUB 3 structural semantics where they correspond.
     func guideLandmarks() -> [Link] {
         let rels = EPUBBook.guideRels
         return opf.guide.map { g in
-            Link(href: Paths.href(forEntry: g.path) + (g.fragment.map { "#" + $0 } ?? ""), type: manifestItem(path: g.path)?.mediaType,
-                 title: g.title, rel: rels[g.type] ?? [g.type])
+            Link(
+                href: Paths.href(forEntry: g.path) + (g.fragment.map { "#" + $0 } ?? ""),
+                type: manifestItem(path: g.path)?.mediaType,
+                title: g.title, rel: rels[g.type] ?? [g.type])
         }
     }
 
@@ -207,15 +252,20 @@ extension EPUBBook {
     private func readClips(smilPath: String, limit: Int) -> [JSONValue] {
         // Media overlays are extra: a SMIL file that cannot be read gives no clips, and the text is still read.
         guard let data = try? data(path: smilPath, limit: 8 << 20),
-              let smil = SMILOutline.read(data, path: smilPath) else { return [] }
+            let smil = SMILOutline.read(data, path: smilPath)
+        else { return [] }
         let dir = Paths.directory(of: smilPath)
         var clips: [JSONValue] = []
         for par in smil.pars {
             guard clips.count < limit else { break }
             var clip: [String: JSONValue] = [:]
-            if let src = par.textSrc, let href = Navigation.manifestHref(src, in: smilPath) { clip["text"] = .string(href) }
+            if let src = par.textSrc, let href = Navigation.manifestHref(src, in: smilPath) {
+                clip["text"] = .string(href)
+            }
             if let audio = par.audio {
-                if let src = audio.src, let p = Paths.resolve(src, against: dir) { clip["audio"] = .string(Paths.href(forEntry: p)) }
+                if let src = audio.src, let p = Paths.resolve(src, against: dir) {
+                    clip["audio"] = .string(Paths.href(forEntry: p))
+                }
                 if let b = audio.clipBegin.flatMap(EPUBBook.clockValue) { clip["clipBegin"] = .number(b) }
                 if let e = audio.clipEnd.flatMap(EPUBBook.clockValue) { clip["clipEnd"] = .number(e) }
             }
@@ -236,7 +286,8 @@ extension EPUBBook {
         var contains: [JSONValue] = []
         for p in item.properties {
             switch p {
-            case "mathml", "svg", "scripted", "remote-resources", "switch": contains.append(.string(p == "scripted" ? "js" : p))
+            case "mathml", "svg", "scripted", "remote-resources", "switch":
+                contains.append(.string(p == "scripted" ? "js" : p))
             default: break
             }
         }
@@ -262,8 +313,12 @@ extension EPUBBook {
             let smilHref = Paths.href(forEntry: mo.path)
             props["mediaOverlay"] = .string(smilHref)
             // The overlay itself, with its duration and clips, as an alternate of the item.
-            var alt: [String: JSONValue] = ["href": .string(smilHref), "type": .string(mo.mediaType.isEmpty ? "application/smil+xml" : mo.mediaType)]
-            if let d = opf.itemRefinements[mo.id]?.first(where: { $0.property == "media:duration" }).flatMap({ EPUBBook.clockValue($0.value) }) {
+            var alt: [String: JSONValue] = [
+                "href": .string(smilHref), "type": .string(mo.mediaType.isEmpty ? "application/smil+xml" : mo.mediaType)
+            ]
+            if let d = opf.itemRefinements[mo.id]?.first(where: { $0.property == "media:duration" }).flatMap({
+                EPUBBook.clockValue($0.value)
+            }) {
                 alt["duration"] = .number(d)
             }
             // One SMIL file may narrate several items: each gets the clips of its own text.
@@ -276,16 +331,22 @@ extension EPUBBook {
         }
         if !encryption.items.isEmpty, let enc = encryption.items[item.path] {
             var e: [String: JSONValue] = ["algorithm": .string(enc.algorithm)]
-            if !enc.isFontObfuscation, encryption.scheme != .unknown { e["scheme"] = .string(encryption.scheme.rawValue) }
+            if !enc.isFontObfuscation, encryption.scheme != .unknown {
+                e["scheme"] = .string(encryption.scheme.rawValue)
+            }
             if let l = enc.originalLength { e["originalLength"] = .number(Double(l)) }
             if enc.compressed { e["compression"] = .string("deflate") }
             props["encrypted"] = .object(e)
         }
-        var link = Link(href: href ?? Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
-                        rel: rel.isEmpty ? nil : rel, properties: props.isEmpty ? nil : props)
+        var link = Link(
+            href: href ?? Paths.href(forEntry: item.path), type: item.mediaType.isEmpty ? nil : item.mediaType,
+            rel: rel.isEmpty ? nil : rel, properties: props.isEmpty ? nil : props)
         if !alternate.isEmpty { link.extra["alternate"] = .array(alternate) }
         if item.mediaType == "application/smil+xml",
-           let d = opf.itemRefinements[item.id]?.first(where: { $0.property == "media:duration" }).flatMap({ EPUBBook.clockValue($0.value) }) {
+            let d = opf.itemRefinements[item.id]?.first(where: { $0.property == "media:duration" }).flatMap({
+                EPUBBook.clockValue($0.value)
+            })
+        {
             link.duration = d
         }
         return link

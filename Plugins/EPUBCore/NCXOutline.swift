@@ -36,11 +36,15 @@ struct NCXOutline {
     init(tree root: LibXMLElement) {
         func label(_ e: LibXMLElement) -> String? { e.child("navLabel")?.child("text")?.trimmedText }
         func points(in parent: LibXMLElement) -> [Point] {
-            parent.children("navPoint").map { Point(title: label($0), src: $0.child("content")?.attr("src"), children: points(in: $0)) }
+            parent.children("navPoint").map {
+                Point(title: label($0), src: $0.child("content")?.attr("src"), children: points(in: $0))
+            }
         }
         navMap = root.child("navMap").map(points(in:))
         pageList = root.child("pageList").map {
-            $0.children("pageTarget").map { PageTarget(src: $0.child("content")?.attr("src"), label: label($0), value: $0.attr("value")) }
+            $0.children("pageTarget").map {
+                PageTarget(src: $0.child("content")?.attr("src"), label: label($0), value: $0.attr("value"))
+            }
         }
     }
 }
@@ -78,7 +82,10 @@ final class NCXStreamReader: XMLStreamHandler {
 
     func prepare(_ names: XMLNames) { n = Names(names) }
 
-    func start(_ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes, depth: Int) {
+    func start(
+        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        depth: Int
+    ) {
         frames.append(frame(name, a, parent: depth == 0 ? nil : frames.last!, depth: depth))
     }
 

@@ -47,13 +47,20 @@ struct NavOutline {
 
     init(tree root: LibXMLElement) {
         func label(_ e: LibXMLElement) -> Label {
-            Label(href: e.attr("href"), epubType: e.attr("type", ns: NS.epub), title: e.attr("title"),
-                  trimmedText: e.trimmedText, imageAlt: e.descendants("img").first?.attr("alt"))
+            Label(
+                href: e.attr("href"), epubType: e.attr("type", ns: NS.epub), title: e.attr("title"),
+                trimmedText: e.trimmedText, imageAlt: e.descendants("img").first?.attr("alt"))
         }
         func items(in ol: LibXMLElement) -> [Item] {
-            ol.children("li").map { Item(a: $0.child("a").map(label), span: $0.child("span").map(label), children: $0.child("ol").map(items(in:))) }
+            ol.children("li").map {
+                Item(
+                    a: $0.child("a").map(label), span: $0.child("span").map(label),
+                    children: $0.child("ol").map(items(in:)))
+            }
         }
-        navs = root.descendants("nav").map { Nav(type: $0.attr("type", ns: NS.epub) ?? $0.attr("type"), list: $0.child("ol").map(items(in:))) }
+        navs = root.descendants("nav").map {
+            Nav(type: $0.attr("type", ns: NS.epub) ?? $0.attr("type"), list: $0.child("ol").map(items(in:)))
+        }
     }
 }
 
@@ -84,13 +91,17 @@ final class NavStreamReader: XMLStreamHandler {
 
         init(_ t: XMLNames) {
             nav = t.intern("nav"); ol = t.intern("ol"); li = t.intern("li"); a = t.intern("a"); span = t.intern("span")
-            img = t.intern("img"); type = t.intern("type"); href = t.intern("href"); title = t.intern("title"); alt = t.intern("alt")
+            img = t.intern("img"); type = t.intern("type"); href = t.intern("href"); title = t.intern("title");
+            alt = t.intern("alt")
         }
     }
 
     func prepare(_ names: XMLNames) { n = Names(names) }
 
-    func start(_ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes, depth: Int) {
+    func start(
+        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        depth: Int
+    ) {
         // Once a nav is found inside a nav the stream's outline is dropped: nothing more is read.
         frames.append(nested ? .other : frame(name, a, parent: frames.last ?? .other))
     }
@@ -139,8 +150,12 @@ final class NavStreamReader: XMLStreamHandler {
     }
 
     private func startLabel(isA: Bool, _ a: XMLStreamAttributes) {
-        label = (isA, NavOutline.Label(href: a.string(n.href), epubType: a.string(n.type, namespace: NS.epub),
-                                       title: a.string(n.title), trimmedText: "", imageAlt: nil), false)
+        label = (
+            isA,
+            NavOutline.Label(
+                href: a.string(n.href), epubType: a.string(n.type, namespace: NS.epub),
+                title: a.string(n.title), trimmedText: "", imageAlt: nil), false
+        )
         text.removeAll(keepingCapacity: true)
     }
 

@@ -54,22 +54,27 @@ public struct Navigation {
             let types = (n.type ?? "").split(separator: " ").map(String.init)
             guard let ol = n.list else { continue }
             let links = parseOL(ol, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
-            if types.contains("toc"), nav.toc.isEmpty { nav.toc = links }
-            else if types.contains("landmarks"), nav.landmarks.isEmpty {
+            if types.contains("toc"), nav.toc.isEmpty {
+                nav.toc = links
+            } else if types.contains("landmarks"), nav.landmarks.isEmpty {
                 // Landmarks carry their epub:type as rel.
                 nav.landmarks = ol.compactMap { li -> Link? in
                     guard let a = li.a, let raw = a.href, let href = hrefs.manifestHref(raw) else { return nil }
                     let t = (a.epubType ?? "").split(separator: " ").map(String.init)
-                    return Link(href: href, type: typeOf(href), title: a.trimmedText.nilIfEmpty, rel: t.isEmpty ? nil : t)
+                    return Link(
+                        href: href, type: typeOf(href), title: a.trimmedText.nilIfEmpty, rel: t.isEmpty ? nil : t)
                 }
+            } else if types.contains("page-list"), nav.pageList.isEmpty {
+                nav.pageList = links
             }
-            else if types.contains("page-list"), nav.pageList.isEmpty { nav.pageList = links }
         }
         return nav
     }
 
-    private static func parseOL(_ ol: [NavOutline.Item], hrefs: DocumentHrefs, depth: Int, count: inout Int,
-                                typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
+    private static func parseOL(
+        _ ol: [NavOutline.Item], hrefs: DocumentHrefs, depth: Int, count: inout Int,
+        typeOf: (String) -> String?, warnings: inout [String]
+    ) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the table of contents nests deeper than \(maxDepth) levels; deeper entries were dropped")
             return []
@@ -81,11 +86,16 @@ public struct Navigation {
             let label = li.a ?? li.span
             let href = label?.href.flatMap { hrefs.manifestHref($0) }
             let title = label.map { titleText($0) }
-            let children = li.children.map { parseOL($0, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings) } ?? []
+            let children =
+                li.children.map {
+                    parseOL($0, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
+                } ?? []
             // A heading without href keeps its children; readers show it as a group.
             guard href != nil || !children.isEmpty else { continue }
-            out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
-                            title: title?.nilIfEmpty, children: children.isEmpty ? nil : children))
+            out.append(
+                Link(
+                    href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
+                    title: title?.nilIfEmpty, children: children.isEmpty ? nil : children))
         }
         return out
     }
@@ -104,7 +114,8 @@ public struct Navigation {
         var count = 0
         let hrefs = DocumentHrefs(path)
         if let map = ncx.navMap {
-            nav.toc = parseNavPoints(map, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
+            nav.toc = parseNavPoints(
+                map, hrefs: hrefs, depth: 0, count: &count, typeOf: typeOf, warnings: &nav.warnings)
         }
         if let pl = ncx.pageList {
             nav.pageList = pl.compactMap { pt in
@@ -116,8 +127,10 @@ public struct Navigation {
         return nav
     }
 
-    private static func parseNavPoints(_ points: [NCXOutline.Point], hrefs: DocumentHrefs, depth: Int, count: inout Int,
-                                       typeOf: (String) -> String?, warnings: inout [String]) -> [Link] {
+    private static func parseNavPoints(
+        _ points: [NCXOutline.Point], hrefs: DocumentHrefs, depth: Int, count: inout Int,
+        typeOf: (String) -> String?, warnings: inout [String]
+    ) -> [Link] {
         guard depth < maxDepth else {
             warnings.append("the NCX nests deeper than \(maxDepth) levels; deeper entries were dropped")
             return []
@@ -127,10 +140,13 @@ public struct Navigation {
             guard count < maxEntries else { break }
             count += 1
             let href = np.src.flatMap { hrefs.manifestHref($0) }
-            let children = parseNavPoints(np.children, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
+            let children = parseNavPoints(
+                np.children, hrefs: hrefs, depth: depth + 1, count: &count, typeOf: typeOf, warnings: &warnings)
             guard href != nil || !children.isEmpty else { continue }
-            out.append(Link(href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
-                            title: np.title?.nilIfEmpty, children: children.isEmpty ? nil : children))
+            out.append(
+                Link(
+                    href: href ?? children.first?.href ?? "", type: href.flatMap(typeOf),
+                    title: np.title?.nilIfEmpty, children: children.isEmpty ? nil : children))
         }
         return out
     }

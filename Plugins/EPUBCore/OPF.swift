@@ -34,8 +34,8 @@ public struct Container {
 
 public struct ManifestItem {
     public var id: String
-    public var path: String          // entry path
-    public var fragment: String? = nil   // some books point several items at fragments of one file
+    public var path: String  // entry path
+    public var fragment: String? = nil  // some books point several items at fragments of one file
     public var mediaType: String
     public var properties: [String]
     public var fallback: String?
@@ -57,7 +57,7 @@ public struct GuideReference {
 
 /// One metadata expression (dc:* element or EPUB 3 meta), with its refinements.
 public struct MetaEntry {
-    public var property: String      // "dc:title", "dc:creator", "belongs-to-collection", ...
+    public var property: String  // "dc:title", "dc:creator", "belongs-to-collection", ...
     public var value: String
     public var id: String?
     public var lang: String?
@@ -100,9 +100,11 @@ public struct OPFPackage {
     public static func parse(_ data: Data, path: String) throws -> OPFPackage {
         let doc = try PackageOutline.read(data, path: path)
         guard doc.rootName == "package" else {
-            throw PluginFailure.badData("'\(path)' is not an OPF package document (root element <\(doc.rootName)>)", at: path)
+            throw PluginFailure.badData(
+                "'\(path)' is not an OPF package document (root element <\(doc.rootName)>)", at: path)
         }
-        var opf = OPFPackage(path: path, version: doc.version?.trimmedASCII ?? "2.0", uniqueIdentifierID: doc.uniqueIdentifier)
+        var opf = OPFPackage(
+            path: path, version: doc.version?.trimmedASCII ?? "2.0", uniqueIdentifierID: doc.uniqueIdentifier)
         if !doc.wellFormed { opf.warnings.append("'\(path)' is not well-formed XML; read what could be recovered") }
         let base = Paths.directory(of: path)
 
@@ -114,8 +116,9 @@ public struct OPFPackage {
                 if e.inDC {
                     var attrs: [String: String] = [:]
                     for a in e.attributes where a.ns == NS.opf || a.ns == nil { attrs[a.name] = a.value }
-                    let entry = MetaEntry(property: "dc:" + e.name, value: e.trimmedText, id: e.attributes.value("id"),
-                                          lang: e.attributes.value("lang", ns: "http://www.w3.org/XML/1998/namespace"), attributes: attrs)
+                    let entry = MetaEntry(
+                        property: "dc:" + e.name, value: e.trimmedText, id: e.attributes.value("id"),
+                        lang: e.attributes.value("lang", ns: "http://www.w3.org/XML/1998/namespace"), attributes: attrs)
                     if let id = entry.id { byID[id] = opf.entries.count }
                     opf.entries.append(entry)
                 } else {
@@ -127,7 +130,8 @@ public struct OPFPackage {
                         if let target = a.value("refines") {
                             refines.append((target, property, value, a.value("scheme")))
                         } else {
-                            let entry = MetaEntry(property: property, value: value, id: a.value("id"), lang: nil, attributes: [:])
+                            let entry = MetaEntry(
+                                property: property, value: value, id: a.value("id"), lang: nil, attributes: [:])
                             if let id = entry.id { byID[id] = opf.entries.count }
                             opf.entries.append(entry)
                         }
@@ -161,7 +165,9 @@ public struct OPFPackage {
             }
             // The package's folder is clean (normalised): a plain href needs no resolving.
             let plain = Paths.PlainRelative(href)
-            guard let entryPath = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base), !entryPath.isEmpty else {
+            guard let entryPath = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base),
+                !entryPath.isEmpty
+            else {
                 opf.warnings.append("manifest item '\(id)' has an href outside the book ('\(href)') and was skipped")
                 continue
             }
@@ -171,9 +177,11 @@ public struct OPFPackage {
             }
             let props = OPFPackage.propertyList(e.properties)
             opf.itemsByID[id] = opf.items.count
-            opf.items.append(ManifestItem(id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
-                                          mediaType: (e.mediaType ?? "").trimmedASCII.lowercasedFast,
-                                          properties: props, fallback: e.fallback, mediaOverlay: e.mediaOverlay))
+            opf.items.append(
+                ManifestItem(
+                    id: id, path: entryPath, fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment,
+                    mediaType: (e.mediaType ?? "").trimmedASCII.lowercasedFast,
+                    properties: props, fallback: e.fallback, mediaOverlay: e.mediaOverlay))
         }
 
         // Spine.
@@ -187,11 +195,13 @@ public struct OPFPackage {
                     continue
                 }
                 let props = OPFPackage.propertyList(e.properties)
-                opf.spine.append(SpineItem(idref: idref, linear: (e.linear ?? "yes").lowercasedFast != "no", properties: props))
+                opf.spine.append(
+                    SpineItem(idref: idref, linear: (e.linear ?? "yes").lowercasedFast != "no", properties: props))
             }
         }
         if opf.spine.isEmpty {
-            throw PluginFailure.badData("the package document '\(path)' has no readable spine (no itemref points to a manifest item)", at: path)
+            throw PluginFailure.badData(
+                "the package document '\(path)' has no readable spine (no itemref points to a manifest item)", at: path)
         }
 
         // Guide (EPUB 2; deprecated but present in many EPUB 3 books).
@@ -199,8 +209,10 @@ public struct OPFPackage {
             guard let type = e.type, let href = e.href else { continue }
             let plain = Paths.PlainRelative(href)
             guard let p = plain.map({ base + $0.path }) ?? Paths.resolve(href, against: base) else { continue }
-            opf.guide.append(GuideReference(type: type.lowercasedFast, title: e.title, path: p,
-                                            fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment))
+            opf.guide.append(
+                GuideReference(
+                    type: type.lowercasedFast, title: e.title, path: p,
+                    fragment: plain.map(\.fragment) ?? Paths.splitFragment(href).fragment))
         }
         return opf
     }
@@ -211,7 +223,9 @@ public struct OPFPackage {
     static func propertyList(_ value: String?) -> [String] {
         guard let value, !value.isEmpty else { return [] }
         let u = value.utf8
-        guard u.allSatisfy({ $0 < 0x80 }) else { return value.split(whereSeparator: { $0.isWhitespace }).map(String.init) }
+        guard u.allSatisfy({ $0 < 0x80 }) else {
+            return value.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+        }
         return u.split(whereSeparator: { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }).map { String(Substring($0)) }
     }
 

@@ -40,7 +40,7 @@ extension EPUBPublication {
     static let frontMatterTypes: Set<String> = [
         "frontmatter", "cover", "titlepage", "title-page", "halftitlepage", "half-title-page", "toc", "copyright-page",
         "dedication", "epigraph", "foreword", "preface", "colophon", "imprint", "imprimatur", "acknowledgments",
-        "acknowledgements", "contributors", "other-credits", "errata", "loi", "lot", "lov", "landmarks", "seriespage",
+        "acknowledgements", "contributors", "other-credits", "errata", "loi", "lot", "lov", "landmarks", "seriespage"
     ]
     static let bodyMatterTypes: Set<String> = ["bodymatter", "chapter", "part", "volume", "division"]
     /// Titles of front matter in a table of contents, folded (lowercase, letters and digits only).
@@ -50,7 +50,7 @@ extension EPUBPublication {
         "couverture", "titre", "pagedetitre", "tabledesmatieres", "sommaire", "dedicace",
         "titelseite", "titelblatt", "inhalt", "inhaltsverzeichnis", "widmung",
         "portada", "indice", "contenido", "dedicatoria", "copertina", "frontespizio", "sommario",
-        "表紙", "目次", "扉", "封面", "目录", "目錄", "版权", "版權",
+        "表紙", "目次", "扉", "封面", "目录", "目錄", "版权", "版權"
     ]
     static let littleText = 1000
     static let itemsRead = 24
@@ -69,7 +69,9 @@ extension EPUBPublication {
         let order = book.readingOrder
         guard !order.isEmpty else { return Opening(index: 0, fragment: nil) }
         var named: Opening?
-        if let l = book.navigation.landmarks.first(where: { ($0.rel ?? []).contains("bodymatter") }), let i = itemIndex(href: l.href) {
+        if let l = book.navigation.landmarks.first(where: { ($0.rel ?? []).contains("bodymatter") }),
+            let i = itemIndex(href: l.href)
+        {
             named = Opening(index: i, fragment: Paths.splitFragment(l.href).fragment.map(Paths.percentDecode))
         } else {
             for g in book.opf.guide where g.type == "text" || g.type == "start" {
@@ -80,7 +82,11 @@ extension EPUBPublication {
             }
         }
         if let named, named.fragment?.isEmpty == false { return named }
-        if named == nil, let marked = (0..<min(order.count, Self.itemsRead)).first(where: { structureTypes(of: $0).contains("bodymatter") }) {
+        if named == nil,
+            let marked = (0..<min(order.count, Self.itemsRead)).first(where: {
+                structureTypes(of: $0).contains("bodymatter")
+            })
+        {
             return Opening(index: marked, fragment: nil)
         }
         let from = named?.index ?? 0
@@ -119,7 +125,9 @@ extension EPUBPublication {
     /// with more words after it ("Front Page (hebrew version)").
     static func namesFrontMatter(_ title: String) -> Bool {
         frontMatterTitles.contains(title)
-            || ["frontpage", "titlepage", "tableofcontents", "halftitle", "copyrightpage"].contains { title.hasPrefix($0) }
+            || ["frontpage", "titlepage", "tableofcontents", "halftitle", "copyrightpage"].contains {
+                title.hasPrefix($0)
+            }
     }
 
     /// Characters other than white space in UTF-8 text.
@@ -138,7 +146,9 @@ extension EPUBPublication {
     /// The parsed content document of reading-order item `index`, when it is one shelf can read.
     private func document(of index: Int) -> LibXMLElement? {
         let content = book.readingOrder[index].content
-        guard !content.mediaType.hasPrefix("image/"), book.encryption.protection(of: content.path) == nil else { return nil }
+        guard !content.mediaType.hasPrefix("image/"), book.encryption.protection(of: content.path) == nil else {
+            return nil
+        }
         // Nil: a document shelf cannot read is passed over when looking for where the book opens.
         return (try? book.rawDocument(at: content.path))?.root
     }
@@ -148,8 +158,11 @@ extension EPUBPublication {
     /// The files the guide or the landmarks name as front matter (a title page, the contents, a dedication…).
     private var namedFrontMatterPaths: Set<String> {
         var paths = Set<String>()
-        for g in book.opf.guide where Self.frontMatterTypes.contains(g.type) || g.type == "acknowledgements" { paths.insert(g.path) }
-        for l in book.navigation.landmarks where !Set(l.rel ?? []).isDisjoint(with: Self.frontMatterTypes.subtracting(["frontmatter"])) {
+        for g in book.opf.guide where Self.frontMatterTypes.contains(g.type) || g.type == "acknowledgements" {
+            paths.insert(g.path)
+        }
+        for l in book.navigation.landmarks
+        where !Set(l.rel ?? []).isDisjoint(with: Self.frontMatterTypes.subtracting(["frontmatter"])) {
             // A landmark inside a file names a part of it, not the file.
             let (raw, fragment) = Paths.splitFragment(l.href)
             if fragment == nil, let p = book.entryPath(forHref: raw) { paths.insert(p) }
@@ -163,7 +176,9 @@ extension EPUBPublication {
         var types = Set<String>()
         var current = root.child("body") ?? root
         for _ in 0..<4 {
-            for word in (current.attr("type", ns: NS.epub) ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
+            for word in (current.attr("type", ns: NS.epub) ?? "").split(whereSeparator: {
+                $0 == " " || $0 == "\t" || $0 == "\n"
+            }) {
                 types.insert(word.lowercased())
             }
             guard let next = current.elements.first(where: { !$0.isNamed("a") && !$0.isNamed("span") }) else { break }
@@ -174,7 +189,9 @@ extension EPUBPublication {
 
     /// Letters and digits, lowercased, accents dropped: "Table of Contents" and "TABLE OF CONTENTS" are the same.
     static func fold(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars
-            .filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }))
+        String(
+            String.UnicodeScalarView(
+                s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars
+                    .filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }))
     }
 }

@@ -51,7 +51,11 @@ struct PackageOutline {
         if let m = root.child("metadata") {
             var all: [LibXMLElement] = []
             m.forEachElement { e in
-                if e.isNamed("dc-metadata") || e.isNamed("x-metadata") { all.append(contentsOf: e.elements) } else { all.append(e) }
+                if e.isNamed("dc-metadata") || e.isNamed("x-metadata") {
+                    all.append(contentsOf: e.elements)
+                } else {
+                    all.append(e)
+                }
             }
             metadata = all.compactMap { e in
                 let inDC = e.isIn(NS.dc)
@@ -61,17 +65,26 @@ struct PackageOutline {
         }
         items = root.child("manifest").map {
             $0.children("item").map { e in
-                Item(id: e.attr("id"), href: e.attr("href"), mediaType: e.attr("media-type"), properties: e.attr("properties"),
-                     fallback: e.attr("fallback"), mediaOverlay: e.attr("media-overlay"))
+                Item(
+                    id: e.attr("id"), href: e.attr("href"), mediaType: e.attr("media-type"),
+                    properties: e.attr("properties"),
+                    fallback: e.attr("fallback"), mediaOverlay: e.attr("media-overlay"))
             }
         }
         spine = root.child("spine").map { s in
-            (s.attr("toc"), s.attr("page-progression-direction"),
-             s.children("itemref").map { ItemRef(idref: $0.attr("idref"), properties: $0.attr("properties"), linear: $0.attr("linear")) })
+            (
+                s.attr("toc"), s.attr("page-progression-direction"),
+                s.children("itemref").map {
+                    ItemRef(idref: $0.attr("idref"), properties: $0.attr("properties"), linear: $0.attr("linear"))
+                }
+            )
         }
-        guide = root.child("guide").map {
-            $0.children("reference").map { Reference(type: $0.attr("type"), href: $0.attr("href"), title: $0.attr("title")) }
-        } ?? []
+        guide =
+            root.child("guide").map {
+                $0.children("reference").map {
+                    Reference(type: $0.attr("type"), href: $0.attr("href"), title: $0.attr("title"))
+                }
+            } ?? []
     }
 }
 
@@ -92,7 +105,8 @@ final class PackageStreamReader: XMLStreamHandler {
     @exclusivity(unchecked) private var namespaces: [UnsafeRawPointer: String] = [:]
 
     private struct Names {
-        let package, metadata, manifest, spine, guide, dcMetadata, xMetadata, meta, item, itemref, reference: UnsafePointer<xmlChar>?
+        let package, metadata, manifest, spine, guide, dcMetadata, xMetadata, meta, item, itemref,
+            reference: UnsafePointer<xmlChar>?
         let version, uniqueIdentifier, id, href, mediaType, properties, fallback, mediaOverlay, toc, pageProgression,
             idref, linear, type, title: UnsafePointer<xmlChar>?
 
@@ -111,7 +125,10 @@ final class PackageStreamReader: XMLStreamHandler {
 
     func prepare(_ names: XMLNames) { n = Names(names) }
 
-    func start(_ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes, depth: Int) {
+    func start(
+        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        depth: Int
+    ) {
         switch depth {
         case 0:
             outline.rootName = String(cString: name)
@@ -137,13 +154,20 @@ final class PackageStreamReader: XMLStreamHandler {
         case 2:
             switch section {
             case .metadata:
-                if name == n.dcMetadata || name == n.xMetadata { inWrapper = true } else { open(meta: name, namespace, a, depth) }
+                if name == n.dcMetadata || name == n.xMetadata {
+                    inWrapper = true
+                } else {
+                    open(meta: name, namespace, a, depth)
+                }
             case .manifest where name == n.item:
-                outline.items!.append(.init(id: a.string(n.id), href: a.string(n.href), mediaType: a.string(n.mediaType),
-                                            properties: a.string(n.properties), fallback: a.string(n.fallback),
-                                            mediaOverlay: a.string(n.mediaOverlay)))
+                outline.items!.append(
+                    .init(
+                        id: a.string(n.id), href: a.string(n.href), mediaType: a.string(n.mediaType),
+                        properties: a.string(n.properties), fallback: a.string(n.fallback),
+                        mediaOverlay: a.string(n.mediaOverlay)))
             case .spine where name == n.itemref:
-                outline.spine!.itemrefs.append(.init(idref: a.string(n.idref), properties: a.string(n.properties), linear: a.string(n.linear)))
+                outline.spine!.itemrefs.append(
+                    .init(idref: a.string(n.idref), properties: a.string(n.properties), linear: a.string(n.linear)))
             case .guide where name == n.reference:
                 outline.guide.append(.init(type: a.string(n.type), href: a.string(n.href), title: a.string(n.title)))
             default:
@@ -156,10 +180,16 @@ final class PackageStreamReader: XMLStreamHandler {
         }
     }
 
-    private func open(meta name: UnsafePointer<xmlChar>, _ namespace: UnsafePointer<xmlChar>?, _ a: XMLStreamAttributes, _ depth: Int) {
-        let inDC = namespace.map { strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), NS.dc) == 0 } ?? false
+    private func open(
+        meta name: UnsafePointer<xmlChar>, _ namespace: UnsafePointer<xmlChar>?, _ a: XMLStreamAttributes, _ depth: Int
+    ) {
+        let inDC =
+            namespace.map { strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), NS.dc) == 0 } ?? false
         guard inDC || name == n.meta else { return }
-        meta = (depth, .init(name: String(cString: name), inDC: inDC, attributes: a.all(namespaces: &namespaces), trimmedText: ""))
+        meta = (
+            depth,
+            .init(name: String(cString: name), inDC: inDC, attributes: a.all(namespaces: &namespaces), trimmedText: "")
+        )
         text.removeAll(keepingCapacity: true)
     }
 

@@ -13,7 +13,9 @@ public enum Paths {
     /// Splits "a/b.xhtml#frag" into the path part and the fragment (without '#'); drops a query.
     public static func splitFragment(_ href: String) -> (path: String, fragment: String?) {
         let u = href.utf8
-        guard let cut = u.firstIndex(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }) else { return (href, nil) }
+        guard let cut = u.firstIndex(where: { $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "?") }) else {
+            return (href, nil)
+        }
         let path = String(href[..<cut])
         guard let hash = u.firstIndex(of: UInt8(ascii: "#")) else { return (path, nil) }
         return (path, String(href[href.utf8.index(after: hash)...]))
@@ -38,7 +40,8 @@ public enum Paths {
         out.reserveCapacity(bytes.count)
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2])
+            {
                 out.append(h << 4 | l)
                 i += 3
             } else {
@@ -55,7 +58,8 @@ public enum Paths {
         for b in href.utf8 {
             switch b {
             case UInt8(ascii: ":"): return sawAny
-            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): sawAny = true
+            case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                sawAny = true
             case UInt8(ascii: "/"): return !sawAny && href.utf8.starts(with: "//".utf8)
             default: return false
             }
@@ -83,7 +87,10 @@ public enum Paths {
             for i in 0...u.count {
                 if i == u.count || u[i] == UInt8(ascii: "/") {
                     let len = i - segmentStart
-                    if len == 0 || (u[segmentStart] == UInt8(ascii: ".") && (len == 1 || (len == 2 && u[segmentStart + 1] == UInt8(ascii: ".")))) {
+                    if len == 0
+                        || (u[segmentStart] == UInt8(ascii: ".")
+                            && (len == 1 || (len == 2 && u[segmentStart + 1] == UInt8(ascii: "."))))
+                    {
                         clean = false
                         break
                     }
@@ -109,9 +116,12 @@ public enum Paths {
     static func allowed(_ b: UInt8) -> Bool {
         switch b {
         case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: return true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"), UInt8(ascii: "@"),
-             UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "="): return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"),
+            UInt8(ascii: "@"),
+            UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: "="):
+            return true
         default: return false
         }
     }
@@ -132,7 +142,9 @@ public enum Paths {
         public var fragment: String? { rest.isEmpty ? nil : String(rest.dropFirst()) }
 
         public init?(_ reference: String) {
-            guard let (end, escaped) = reference.utf8.withContiguousStorageIfAvailable(PlainRelative.scan) ?? nil else { return nil }
+            guard let (end, escaped) = reference.utf8.withContiguousStorageIfAvailable(PlainRelative.scan) ?? nil else {
+                return nil
+            }
             let cut = reference.utf8.index(reference.utf8.startIndex, offsetBy: end)
             rest = reference[cut...]
             guard escaped else {
@@ -181,12 +193,16 @@ public enum Paths {
     /// Percent-encodes an entry path into a manifest href: everything but unreserved characters,
     /// sub-delimiters (less ':' and ';'), '@' and '/' is escaped, non-ASCII as UTF-8 bytes.
     public static func href(forEntry path: String) -> String {
-        if path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(allowed) }) ?? path.utf8.allSatisfy(allowed) { return path }
+        if path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(allowed) }) ?? path.utf8.allSatisfy(allowed) {
+            return path
+        }
         let digits = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(path.utf8.count + 16)
         for b in path.utf8 {
-            if allowed(b) { out.append(b) } else {
+            if allowed(b) {
+                out.append(b)
+            } else {
                 out.append(UInt8(ascii: "%")); out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 0xF)])
             }
         }

@@ -10,11 +10,13 @@ public enum EPUBProbe {
         guard let zip = try? ZipArchive(path: path) else { return nil }
         // As above.
         guard let c = zip.entry(named: "META-INF/container.xml"), let data = try? zip.read(c, limit: 1 << 20),
-              let container = try? Container.parse(data) else { return nil }
+            let container = try? Container.parse(data)
+        else { return nil }
         let roots = container.rootfiles.filter { $0.mediaType == "application/oebps-package+xml" }
         guard let root = (roots.isEmpty ? container.rootfiles : roots).first(where: { zip.contains($0.path) }),
-              // As above.
-              let e = zip.entry(named: root.path), let head = try? zip.read(e, limit: 8192) else { return nil }
+            // As above.
+            let e = zip.entry(named: root.path), let head = try? zip.read(e, limit: 8192)
+        else { return nil }
         guard let version = versionAttribute(String(decoding: head, as: UTF8.self)) else { return nil }
         ProbedArchive.keep(zip, path: path)
         return version

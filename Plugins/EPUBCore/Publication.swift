@@ -47,8 +47,11 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             let type = r.item.mediaType.isEmpty ? "text/html" : r.item.mediaType
             if fixed {
                 last += 1
-                groups.append([Locator(href: r.href, type: type, title: r.title,
-                                       locations: .init(position: last, progression: 0))])
+                groups.append([
+                    Locator(
+                        href: r.href, type: type, title: r.title,
+                        locations: .init(position: last, progression: 0))
+                ])
                 continue
             }
             guard let length = book.storedLength(ofEntry: r.item.path) else {
@@ -60,8 +63,10 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             var group: [Locator] = []
             group.reserveCapacity(count)
             for i in 1...count {
-                group.append(Locator(href: r.href, type: type, title: r.title,
-                                     locations: .init(position: last + i, progression: Double(i - 1) / Double(count))))
+                group.append(
+                    Locator(
+                        href: r.href, type: type, title: r.title,
+                        locations: .init(position: last + i, progression: Double(i - 1) / Double(count))))
             }
             last += count
             groups.append(group)
@@ -103,31 +108,42 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         if let position {
             let groups = positionsByItem()
             if let i = candidates.first(where: { i in
-                guard let f = groups[safe: i]?.first?.locations.position, let l = groups[safe: i]?.last?.locations.position else { return false }
+                guard let f = groups[safe: i]?.first?.locations.position,
+                    let l = groups[safe: i]?.last?.locations.position
+                else { return false }
                 return position >= f && position <= l
-            }) { return i }
+            }) {
+                return i
+            }
         }
         return candidates.first { book.readingOrder[$0].href == href } ?? candidates.first
     }
 
     func itemIndex(position: Int) -> Int? {
         for (i, g) in positionsByItem().enumerated() {
-            if let f = g.first?.locations.position, let l = g.last?.locations.position, position >= f, position <= l { return i }
+            if let f = g.first?.locations.position, let l = g.last?.locations.position, position >= f, position <= l {
+                return i
+            }
         }
         return nil
     }
 
     public func locate(_ locator: Locator) throws -> Locator {
         let groups = positionsByItem()
-        if !locator.href.isEmpty, let i = itemIndex(href: locator.href, position: locator.locations.position), i < groups.count {
+        if !locator.href.isEmpty, let i = itemIndex(href: locator.href, position: locator.locations.position),
+            i < groups.count
+        {
             let g = groups[i]
-            guard !g.isEmpty else { throw PluginFailure.notFound("'\(locator.href)' has no positions (its resource is missing)") }
+            guard !g.isEmpty else {
+                throw PluginFailure.notFound("'\(locator.href)' has no positions (its resource is missing)")
+            }
             if let p = locator.locations.position, let f = g.first?.locations.position, p >= f, p - f < g.count {
                 return g[p - f]
             }
             // A fragment names an element: the position that holds it (see FragmentPlaces).
             if locator.locations.progression == nil, let id = FragmentPlaces.elementID(locator),
-               let place = fragmentPlaces.place(of: id, item: i, in: self) {
+                let place = fragmentPlaces.place(of: id, item: i, in: self)
+            {
                 var out = g[min(g.count - 1, Int(place.progression * Double(g.count)))]
                 out.locations.progression = place.progression
                 out.locations.fragments = [id]
@@ -143,7 +159,9 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             return out
         }
         if locator.href.isEmpty || locator.href == "#" {
-            if let p = locator.locations.position, let i = itemIndex(position: p), let f = groups[i].first?.locations.position {
+            if let p = locator.locations.position, let i = itemIndex(position: p),
+                let f = groups[i].first?.locations.position
+            {
                 return groups[i][p - f]
             }
             if let raw = locator.locations.totalProgression, raw.isFinite {
@@ -153,7 +171,8 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 return all[min(all.count - 1, max(0, Int(t * Double(all.count))))]
             }
         }
-        throw PluginFailure.notFound("the locator points outside this book (\(locator.href.isEmpty ? "no href" : locator.href))")
+        throw PluginFailure.notFound(
+            "the locator points outside this book (\(locator.href.isEmpty ? "no href" : locator.href))")
     }
 
     // MARK: Render
@@ -164,7 +183,9 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         if let locator {
             if locator.href.isEmpty, let p = locator.locations.position {
                 guard let i = itemIndex(position: p) else {
-                    throw PluginFailure.notFound("position \(p) is outside this book (it has \(positionsByItem().reduce(0) { $0 + $1.count }) positions)")
+                    throw PluginFailure.notFound(
+                        "position \(p) is outside this book (it has \(positionsByItem().reduce(0) { $0 + $1.count }) positions)"
+                    )
                 }
                 index = i
                 // The page renders either way; a place that cannot be refined is reported as the item's start.
@@ -178,14 +199,21 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                 // As above.
                 located = try? locate(Locator(href: "", type: "", locations: .init(position: p)))
             } else if let path = book.entryPath(forHref: locator.href), let item = book.manifestItem(path: path),
-                      EPUBBook.contentTypes.contains(item.mediaType) {
+                EPUBBook.contentTypes.contains(item.mediaType)
+            {
                 // A content document outside the reading order (non-linear notes, a nav page): it
                 // renders as well, without positions.
-                let spine = book.opf.spine.first { $0.idref == item.id } ?? SpineItem(idref: item.id, linear: false, properties: [])
-                let extra = EPUBBook.ReadingItem(item: item, content: item, spine: spine, href: Paths.href(forEntry: path), title: nil)
+                let spine =
+                    book.opf.spine.first { $0.idref == item.id }
+                    ?? SpineItem(idref: item.id, linear: false, properties: [])
+                let extra = EPUBBook.ReadingItem(
+                    item: item, content: item, spine: spine, href: Paths.href(forEntry: path), title: nil)
                 let (content, plain) = try renderContent(extra, settings: settings, quoteAt: 0)
-                var whereOut = Locator(href: extra.href, type: item.mediaType, locations: .init(progression: 0,
-                                                                                               fragments: Paths.splitFragment(locator.href).fragment.map { [$0] }))
+                var whereOut = Locator(
+                    href: extra.href, type: item.mediaType,
+                    locations: .init(
+                        progression: 0,
+                        fragments: Paths.splitFragment(locator.href).fragment.map { [$0] }))
                 if let plain { whereOut.text = EPUBPublication.quote(plain, progression: 0) }
                 return Rendered(content: content, locator: whereOut)
             } else {
@@ -194,19 +222,25 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         } else {
             let opening = opening()
             if let fragment = opening.fragment, let item = book.readingOrder[safe: opening.index] {
-                return try render(at: Locator(href: Paths.splitFragment(item.href).path, type: item.item.mediaType,
-                                              locations: .init(fragments: [fragment])), settings: settings)
+                return try render(
+                    at: Locator(
+                        href: Paths.splitFragment(item.href).path, type: item.item.mediaType,
+                        locations: .init(fragments: [fragment])), settings: settings)
             }
             index = opening.index
         }
         guard index < book.readingOrder.count else { throw PluginFailure.notFound("the book has no reading order") }
         let item = book.readingOrder[index]
-        let where_ = located ?? positionsByItem()[safe: index]?.first
+        let where_ =
+            located ?? positionsByItem()[safe: index]?.first
             ?? Locator(href: item.href, type: item.item.mediaType, title: item.title, locations: .init(progression: 0))
         var whereOut = where_
         whereOut.title = item.title ?? whereOut.title
-        let (content, plain) = try renderItemAndText(index, settings: settings, quoteAt: whereOut.locations.progression ?? 0)
-        if whereOut.text == nil, let plain, let quote = EPUBPublication.quote(plain, progression: whereOut.locations.progression ?? 0) {
+        let (content, plain) = try renderItemAndText(
+            index, settings: settings, quoteAt: whereOut.locations.progression ?? 0)
+        if whereOut.text == nil, let plain,
+            let quote = EPUBPublication.quote(plain, progression: whereOut.locations.progression ?? 0)
+        {
             whereOut.text = quote
         }
         return Rendered(content: content, locator: whereOut)
@@ -245,20 +279,31 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     }
 
     /// The rendered item, and its text (for the where-locator's quote) when it has any.
-    func renderItemAndText(_ index: Int, settings: RenderSettings, quoteAt progression: Double = 0) throws -> (content: Data, text: String?) {
+    func renderItemAndText(_ index: Int, settings: RenderSettings, quoteAt progression: Double = 0) throws -> (
+        content: Data, text: String?
+    ) {
         // A quote at the start needs the first few hundred bytes of text only.
-        guard index >= 0, index < book.readingOrder.count else { throw PluginFailure.notFound("no reading-order item \(index + 1)") }
+        guard index >= 0, index < book.readingOrder.count else {
+            throw PluginFailure.notFound("no reading-order item \(index + 1)")
+        }
         return try renderContent(book.readingOrder[index], settings: settings, quoteAt: progression)
     }
 
-    func renderContent(_ item: EPUBBook.ReadingItem, settings: RenderSettings, quoteAt progression: Double) throws -> (content: Data, text: String?) {
+    func renderContent(_ item: EPUBBook.ReadingItem, settings: RenderSettings, quoteAt progression: Double) throws -> (
+        content: Data, text: String?
+    ) {
         let quoteLimit = progression > 0 ? Int.max : 600
         let target = item.content
         if target.mediaType.hasPrefix("image/") && target.mediaType != "image/svg+xml" {
             let href = Paths.href(forEntry: target.path)
             if settings.as == .html {
-                let body = "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\"/>"
-                return (Data("<!DOCTYPE html>\n<html \(HTMLRenderer.rootNamespaces)>\n<head>\n<meta charset=\"utf-8\"/>\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n".utf8), nil)
+                let body =
+                    "<img src=\"\(HTMLRenderer.escapeAttr(href))\" alt=\"\(HTMLRenderer.escapeAttr(item.title ?? "page"))\"/>"
+                return (
+                    Data(
+                        "<!DOCTYPE html>\n<html \(HTMLRenderer.rootNamespaces)>\n<head>\n<meta charset=\"utf-8\"/>\n<style id=\"shelf-settings\">\n\(HTMLRenderer.css(.init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme)))\n</style>\n</head>\n<body>\(body)</body>\n</html>\n"
+                            .utf8), nil
+                )
             }
             return (Data("[Image: \(item.title ?? href)]\n".utf8), nil)
         }
@@ -274,13 +319,17 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             }
             // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
             let images = root.descendants().filter { $0.isNamed("img") || $0.isNamed("image") }.count
-            return (Data((images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n").utf8), nil)
+            return (
+                Data((images > 0 ? "[Image\(images > 1 ? "s: \(images)" : "")]\n" : "[This page has no text]\n").utf8),
+                nil
+            )
         case .html:
             let doc = try book.document(at: target.path)
-            let html = HTMLRenderer.render(doc, path: target.path,
-                                           settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
-                                           title: item.title ?? book.title, language: book.languages.first,
-                                           pageProgression: book.opf.pageProgression)
+            let html = HTMLRenderer.render(
+                doc, path: target.path,
+                settings: .init(fontScale: settings.fontScale, font: settings.font, theme: settings.theme),
+                title: item.title ?? book.title, language: book.languages.first,
+                pageProgression: book.opf.pageProgression)
             return (Data(html.utf8), TextRenderer.render(doc.root, width: 100_000, decorate: false, limit: quoteLimit))
         }
     }
@@ -325,15 +374,15 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
                     loc = Locator(href: item.href, type: item.item.mediaType, title: item.title)
                 }
                 loc.locations.progression = progression
-                loc.text = Locator.Text(before: Snippet.squeeze(before), highlight: highlight,
-                                        after: Snippet.squeeze(after))
+                loc.text = Locator.Text(
+                    before: Snippet.squeeze(before), highlight: highlight,
+                    after: Snippet.squeeze(after))
                 results.append(loc)
             }
         }
         return results
     }
 }
-
 
 extension Array {
     subscript(safe i: Int) -> Element? { i >= 0 && i < count ? self[i] : nil }

@@ -27,7 +27,8 @@ struct SMILOutline {
 
     init(tree root: LibXMLElement) {
         pars = root.descendants("par").map { par in
-            Par(textSrc: par.child("text")?.attr("src"),
+            Par(
+                textSrc: par.child("text")?.attr("src"),
                 audio: par.child("audio").map { ($0.attr("src"), $0.attr("clipBegin"), $0.attr("clipEnd")) })
         }
     }
@@ -54,7 +55,10 @@ final class SMILStreamReader: XMLStreamHandler {
 
     func prepare(_ names: XMLNames) { n = Names(names) }
 
-    func start(_ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes, depth: Int) {
+    func start(
+        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        depth: Int
+    ) {
         if name == n.par {
             frames.append(outline.pars.count)
             outline.pars.append(.init(textSrc: nil, audio: nil))

@@ -12,7 +12,8 @@ enum DisplayWidth {
         let v = s.value
         if v < 0x300 { return 1 }
         if v < 0x1100 {
-            return s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark ? 0 : 1
+            return s.properties.generalCategory == .nonspacingMark || s.properties.generalCategory == .enclosingMark
+                ? 0 : 1
         }
         switch s.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
@@ -22,7 +23,8 @@ enum DisplayWidth {
             || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
             || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
             || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v)
-            || (0x20000...0x3FFFD).contains(v) {
+            || (0x20000...0x3FFFD).contains(v)
+        {
             return 2
         }
         return 1
@@ -106,7 +108,7 @@ public struct TextRenderer {
     private var inline: [UInt8] = []
     private var prefixes: [String] = []
     private var firstLinePrefix: String?
-    private var listCounters: [Int?] = []   // nil: bulleted list
+    private var listCounters: [Int?] = []  // nil: bulleted list
     /// Stop after this many bytes of output (for quotes from the start of an item).
     private var limit = Int.max
     private var emitted = 0
@@ -128,22 +130,26 @@ public struct TextRenderer {
     enum Tag {
         case skipped, title, rt, rp, br, img, image, hr, a, sup, pre, table, tr, blockquote, dd, listItem
         case heading(underline: UInt8?)
-        case list(ordered: Bool?)   // nil: DTBook <list>, ordered when type="ol"
+        case list(ordered: Bool?)  // nil: DTBook <list>, ordered when type="ol"
         case block, inline
     }
 
     static let tags: [String: Tag] = {
         var t: [String: Tag] = [:]
-        for n in ["p", "div", "section", "article", "aside", "header", "footer", "nav", "main",
-                  "figure", "figcaption", "address", "center", "dl", "dt", "body", "html",
-                  "caption", "thead", "tbody", "tfoot", "details", "summary",
-                  "fieldset", "form", "hgroup", "level1", "level2", "level3", "level4", "level5",
-                  "level6", "level", "book", "frontmatter", "bodymatter", "rearmatter",
-                  "docauthor", "sidebar", "note", "prodnote", "poem", "linegroup",
-                  "line", "epigraph", "byline", "dateline", "imggroup", "dtbook",
-                  "svg", "text", "tspan", "math"] { t[n] = .block }
-        for n in ["head", "script", "style", "template", "noscript", "meta", "link",
-                  "annotation-xml", "param", "source", "track"] { t[n] = .skipped }
+        for n in [
+            "p", "div", "section", "article", "aside", "header", "footer", "nav", "main",
+            "figure", "figcaption", "address", "center", "dl", "dt", "body", "html",
+            "caption", "thead", "tbody", "tfoot", "details", "summary",
+            "fieldset", "form", "hgroup", "level1", "level2", "level3", "level4", "level5",
+            "level6", "level", "book", "frontmatter", "bodymatter", "rearmatter",
+            "docauthor", "sidebar", "note", "prodnote", "poem", "linegroup",
+            "line", "epigraph", "byline", "dateline", "imggroup", "dtbook",
+            "svg", "text", "tspan", "math"
+        ] { t[n] = .block }
+        for n in [
+            "head", "script", "style", "template", "noscript", "meta", "link",
+            "annotation-xml", "param", "source", "track"
+        ] { t[n] = .skipped }
         for n in ["h3", "h4", "h5", "h6", "bridgehead"] { t[n] = .heading(underline: nil) }
         t["h1"] = .heading(underline: UInt8(ascii: "=")); t["doctitle"] = .heading(underline: UInt8(ascii: "="))
         t["h2"] = .heading(underline: UInt8(ascii: "-"))
@@ -155,14 +161,18 @@ public struct TextRenderer {
         return t
     }()
 
-    public static func render<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> String {
+    public static func render<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max)
+        -> String
+    {
         String(decoding: renderUTF8(root, width: width, decorate: decorate, limit: limit), as: UTF8.self)
     }
 
     /// The rendering as UTF-8 bytes, valid as they are: libxml2 holds its text as UTF-8 (it
     /// converts, or reads bytes it cannot decode as Latin-1) and the renderer breaks lines only
     /// between characters. A book's text needs no second pass to validate it.
-    public static func renderUTF8<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max) -> [UInt8] {
+    public static func renderUTF8<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max)
+        -> [UInt8]
+    {
         var r = TextRenderer(width: width, decorate: decorate)
         r.limit = limit
         let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
@@ -255,10 +265,15 @@ public struct TextRenderer {
             inline.append(contentsOf: TextRenderer.lineBreak)
             return
         case .img, .image:
-            if case .image = tag, e.ns == NS.svg, e.attribute("alt", ns: nil) == nil { return }  // described by the svg title
+            // described by the svg title
+            if case .image = tag, e.ns == NS.svg, e.attribute("alt", ns: nil) == nil { return }
             let alt = XML.collapse(e.attribute("alt", ns: nil) ?? e.attribute("title", ns: nil) ?? "")
             if decorate {
-                if e.attribute("alt", ns: nil) == nil { append(" [Image] ") } else if !alt.isEmpty { append(" [Image: \(alt)] ") }
+                if e.attribute("alt", ns: nil) == nil {
+                    append(" [Image] ")
+                } else if !alt.isEmpty {
+                    append(" [Image: \(alt)] ")
+                }
             } else if !alt.isEmpty {
                 append(" \(alt) ")
             }
@@ -269,16 +284,20 @@ public struct TextRenderer {
             return
         case .a:
             if decorate {
-                let noteref = TextRenderer.contains(e.attribute("type", ns: NS.epub), "noteref")
+                let noteref =
+                    TextRenderer.contains(e.attribute("type", ns: NS.epub), "noteref")
                     || TextRenderer.contains(e.attribute("role", ns: nil), "noteref")
-                if noteref || (e.attribute("href", ns: nil)?.utf8.contains(UInt8(ascii: "#")) == true && isNoteLike(e)) {
+                if noteref || (e.attribute("href", ns: nil)?.utf8.contains(UInt8(ascii: "#")) == true && isNoteLike(e))
+                {
                     append("[\(XML.collapse(e.text))]")
                     return
                 }
             }
         case .sup:
-            if decorate, let a = TextRenderer.firstChild(of: e, named: "a"), TextRenderer.elementChildren(of: e).count == 1,
-               a.attribute("href", ns: nil)?.utf8.contains(UInt8(ascii: "#")) == true {
+            if decorate, let a = TextRenderer.firstChild(of: e, named: "a"),
+                TextRenderer.elementChildren(of: e).count == 1,
+                a.attribute("href", ns: nil)?.utf8.contains(UInt8(ascii: "#")) == true
+            {
                 append("[\(XML.collapse(e.text))]")
                 return
             }
@@ -297,7 +316,8 @@ public struct TextRenderer {
         case .list(let ordered):
             flush()
             let isOrdered = ordered ?? (e.attribute("type", ns: nil) == "ol")
-            listCounters.append(isOrdered ? min(max(Int(e.attribute("start", ns: nil) ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
+            listCounters.append(
+                isOrdered ? min(max(Int(e.attribute("start", ns: nil) ?? "") ?? 1, -1_000_000), 1_000_000_000) : nil)
             prefixes.append(decorate ? "  " : "")
             visitChildren(of: e, depth: depth)
             flush()
@@ -329,7 +349,9 @@ public struct TextRenderer {
             return
         case .tr:
             flush()
-            let cells = TextRenderer.elementChildren(of: e).filter { $0.name == "td" || $0.name == "th" }.map { XML.collapse(inlineText($0, depth: depth)) }
+            let cells = TextRenderer.elementChildren(of: e).filter { $0.name == "td" || $0.name == "th" }.map {
+                XML.collapse(inlineText($0, depth: depth))
+            }
             let row = cells.filter { !$0.isEmpty }.joined(separator: decorate ? " | " : " ")
             if !row.isEmpty { Array(row.utf8).withUnsafeBufferPointer { emitWrapped($0) } }
             return
@@ -384,14 +406,17 @@ public struct TextRenderer {
         let t = XML.collapse(a.text)
         guard !t.isEmpty, t.count <= 4 else { return false }
         let cls = (a.attribute("class", ns: nil) ?? "").lowercased()
-        return TextRenderer.contains(cls, "note") || TextRenderer.contains(cls, "fn") || t.allSatisfy { $0.isNumber || $0 == "*" || $0 == "†" }
+        return TextRenderer.contains(cls, "note") || TextRenderer.contains(cls, "fn")
+            || t.allSatisfy { $0.isNumber || $0 == "*" || $0 == "†" }
     }
 
     /// Text of an element for one-line uses (headings, cells), with images as alt text: its lines
     /// joined by spaces.
     private func inlineText<E: TextElement>(_ e: E, depth: Int) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
-        e.forEachChild { r.visit($0, depth: depth + 1); return true }
+        e.forEachChild {
+            r.visit($0, depth: depth + 1); return true
+        }
         r.flush(blank: false)
         if !r.out.isEmpty { r.out.removeLast() }
         for i in r.out.indices where r.out[i] == 0x0A { r.out[i] = 0x20 }
@@ -409,7 +434,9 @@ public struct TextRenderer {
 
     static func elementChildren<E: TextElement>(of e: E) -> [E] {
         var out: [E] = []
-        e.forEachChild { if case .element(let c) = $0 { out.append(c) }; return true }
+        e.forEachChild {
+            if case .element(let c) = $0 { out.append(c) }; return true
+        }
         return out
     }
 
@@ -484,7 +511,7 @@ public struct TextRenderer {
         // UTF-8 length bounds the display width from above: short paragraphs need no wrapping.
         guard decorate, bytes.count > avail else { emitLine(bytes); return }
         let n = bytes.count
-        var lineStart = -1      // where the current line's text starts in `out`; -1 while it has none
+        var lineStart = -1  // where the current line's text starts in `out`; -1 while it has none
         var lineWidth = 0
         var wordStart = -1
         var wordWidth = 0

@@ -8,7 +8,9 @@ extension String {
     /// (media types, guide types, attribute values the OPF carries).
     public var lowercasedFast: String {
         func unchanged(_ b: UInt8) -> Bool { b < 0x80 && !(b >= 0x41 && b <= 0x5A) }
-        if utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(unchanged) }) ?? utf8.allSatisfy(unchanged) { return self }
+        if utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(unchanged) }) ?? utf8.allSatisfy(unchanged) {
+            return self
+        }
         return lowercased()
     }
 
@@ -25,8 +27,8 @@ extension String {
 
 /// A small immutable XML tree, copied out of libxml2 so that no libxml2 pointer outlives a parse.
 public final class XElement {
-    public let name: String          // local name (lowercased for HTML-parsed documents)
-    public let ns: String?           // namespace URI
+    public let name: String  // local name (lowercased for HTML-parsed documents)
+    public let ns: String?  // namespace URI
     public let attributes: [XAttribute]
     public internal(set) var children: [XNode] = []
 
@@ -41,7 +43,9 @@ public final class XElement {
     public func attr(_ local: String, ns: String? = nil) -> String? { attributes.value(local, ns: ns) }
 
     public var elements: [XElement] {
-        children.compactMap { if case .element(let e) = $0 { return e }; return nil }
+        children.compactMap {
+            if case .element(let e) = $0 { return e }; return nil
+        }
     }
 
     public func child(_ local: String, ns: String? = nil) -> XElement? {
@@ -133,7 +137,9 @@ public final class RawDocument {
         if let r = xmlDocGetRootElement(doc) { stack.append(r) }
         while let n = stack.popLast() {
             if n.pointee.type == XML_TEXT_NODE || n.pointee.type == XML_CDATA_SECTION_NODE {
-                if let c = n.pointee.content { total += strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self)) }
+                if let c = n.pointee.content {
+                    total += strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self))
+                }
             } else if n.pointee.type == XML_ELEMENT_NODE {
                 var c = n.pointee.children
                 while let k = c { stack.append(k); c = k.pointee.next }
@@ -201,8 +207,11 @@ public struct LibXMLElement {
         var out = ""
         var c = attr.pointee.children
         while let child = c {
-            if child.pointee.type == XML_TEXT_NODE, let t = child.pointee.content { out += String(cString: t) }
-            else if child.pointee.type == XML_ENTITY_REF_NODE { out += XML.expandEntity(child, doc: document.doc, budget: &document.budget) }
+            if child.pointee.type == XML_TEXT_NODE, let t = child.pointee.content {
+                out += String(cString: t)
+            } else if child.pointee.type == XML_ENTITY_REF_NODE {
+                out += XML.expandEntity(child, doc: document.doc, budget: &document.budget)
+            }
             c = child.pointee.next
         }
         return out
@@ -217,7 +226,10 @@ public struct LibXMLElement {
                 more = body(.element(LibXMLElement(node: child, document: document, depth: depth + 1)))
             case XML_TEXT_NODE, XML_CDATA_SECTION_NODE:
                 if let t = child.pointee.content {
-                    more = body(.text(UnsafeBufferPointer(start: t, count: strlen(UnsafeRawPointer(t).assumingMemoryBound(to: CChar.self)))))
+                    more = body(
+                        .text(
+                            UnsafeBufferPointer(
+                                start: t, count: strlen(UnsafeRawPointer(t).assumingMemoryBound(to: CChar.self)))))
                 }
             case XML_ENTITY_REF_NODE:
                 var t = XML.expandEntity(child, doc: document.doc, budget: &document.budget)
@@ -255,10 +267,12 @@ public enum XML {
         return true
     }()
 
-    static let xmlOptions = Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-        | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
-    static let htmlOptions = Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-        | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_COMPACT.rawValue)
+    static let xmlOptions = Int32(
+        XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+            | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue)
+    static let htmlOptions = Int32(
+        HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+            | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_COMPACT.rawValue)
 
     /// Parses XML safely: no network, no DTD loading, no entity substitution (entities declared in
     /// the document are expanded by us, one level, within a small budget), libxml2's default
@@ -290,7 +304,9 @@ public enum XML {
 
     private static func parseQuietly(_ input: Data, name: String, htmlFallback: Bool) throws -> RawDocument {
         guard input.count <= maxDocumentSize else {
-            throw PluginFailure.limit("'\(name)' is \(input.count) bytes, more than the \(maxDocumentSize)-byte limit for one document", at: name)
+            throw PluginFailure.limit(
+                "'\(name)' is \(input.count) bytes, more than the \(maxDocumentSize)-byte limit for one document",
+                at: name)
         }
         let data = replaceHTMLEntities(stripInternalSubset(input))
         var best = parseXML(data)
@@ -299,7 +315,8 @@ public enum XML {
         if !isValidUTF8(data) && declaresUTF8(data) {
             let repaired = Data(String(decoding: data, as: UTF8.self).utf8)
             if let doc = parseXML(repaired, markRecovered: true),
-               doc.ctxtWellFormed || best == nil || doc.textLength > best!.textLength {
+                doc.ctxtWellFormed || best == nil || doc.textLength > best!.textLength
+            {
                 if doc.ctxtWellFormed { return doc }
                 best = doc
             }
@@ -337,10 +354,15 @@ public enum XML {
         let entity = Data("<!ENTITY".utf8)
         while i < bytes.endIndex {
             let b = bytes[i]
-            if b == UInt8(ascii: "[") { depthBracket += 1 }
-            else if b == UInt8(ascii: "]") { depthBracket -= 1 }
-            else if b == UInt8(ascii: "<"), depthBracket > 0, bytes[i...].starts(with: entity) { sawEntity = true }
-            else if b == UInt8(ascii: ">"), depthBracket <= 0 { break }
+            if b == UInt8(ascii: "[") {
+                depthBracket += 1
+            } else if b == UInt8(ascii: "]") {
+                depthBracket -= 1
+            } else if b == UInt8(ascii: "<"), depthBracket > 0, bytes[i...].starts(with: entity) {
+                sawEntity = true
+            } else if b == UInt8(ascii: ">"), depthBracket <= 0 {
+                break
+            }
             i += 1
         }
         guard sawEntity, i < bytes.endIndex else { return data }
@@ -365,7 +387,8 @@ public enum XML {
         defer { xmlFreeParserCtxt(ctxt) }
         let doc: xmlDocPtr? = data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return nil }
-            return xmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.xml", nil, xmlOptions)
+            return xmlCtxtReadMemory(
+                ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.xml", nil, xmlOptions)
         }
         guard let doc else { return nil }
         guard xmlDocGetRootElement(doc) != nil else { xmlFreeDoc(doc); return nil }
@@ -378,7 +401,8 @@ public enum XML {
         defer { htmlFreeParserCtxt(ctxt) }
         let doc: htmlDocPtr? = data.withUnsafeBytes { raw in
             guard let base = raw.baseAddress, raw.count > 0 else { return nil }
-            return htmlCtxtReadMemory(ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.html", "UTF-8", htmlOptions)
+            return htmlCtxtReadMemory(
+                ctxt, base.assumingMemoryBound(to: CChar.self), Int32(raw.count), "book.html", "UTF-8", htmlOptions)
         }
         guard let doc else { return nil }
         guard xmlDocGetRootElement(doc) != nil else { xmlFreeDoc(doc); return nil }
@@ -416,11 +440,15 @@ public enum XML {
                 var value = ""
                 var c = attr.pointee.children
                 while let child = c {
-                    if child.pointee.type == XML_TEXT_NODE { value += XML.string(child.pointee.content) }
-                    else if child.pointee.type == XML_ENTITY_REF_NODE { value += XML.expandEntity(child, doc: doc, budget: &context.budget) }
+                    if child.pointee.type == XML_TEXT_NODE {
+                        value += XML.string(child.pointee.content)
+                    } else if child.pointee.type == XML_ENTITY_REF_NODE {
+                        value += XML.expandEntity(child, doc: doc, budget: &context.budget)
+                    }
                     c = child.pointee.next
                 }
-                attributes.append(XAttribute(name: name(attr.pointee.name), ns: namespace(attr.pointee.ns), value: value))
+                attributes.append(
+                    XAttribute(name: name(attr.pointee.name), ns: namespace(attr.pointee.ns), value: value))
                 a = attr.pointee.next
             }
             let element = XElement(name: elementName, ns: ns, attributes: attributes)
@@ -498,7 +526,7 @@ public enum XML {
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { return data }
             let n = raw.count
             var out: [UInt8] = []
-            var copied = 0          // bytes of the input already in `out`
+            var copied = 0  // bytes of the input already in `out`
             var from = 0
             while from < n, let hit = memchr(base + from, Int32(UInt8(ascii: "&")), n - from) {
                 let i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
@@ -508,7 +536,9 @@ public enum XML {
                 guard j < n, j > i + 1, base[j] == UInt8(ascii: ";") else { continue }
                 let name = Array(UnsafeBufferPointer(start: base + i + 1, count: j - i - 1))
                 guard !xmlPredefined(name) else { continue }
-                let code: UInt32? = (name + [0]).withUnsafeBufferPointer { htmlEntityLookup($0.baseAddress).map { $0.pointee.value } }
+                let code: UInt32? = (name + [0]).withUnsafeBufferPointer {
+                    htmlEntityLookup($0.baseAddress).map { $0.pointee.value }
+                }
                 guard let code else { continue }
                 if out.isEmpty { out.reserveCapacity(n + 64) }
                 out.append(contentsOf: UnsafeBufferPointer(start: base + copied, count: i - copied))

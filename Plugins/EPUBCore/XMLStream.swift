@@ -9,7 +9,8 @@ protocol XMLStreamHandler: AnyObject {
     /// Before the first event: the parse's name table, to intern the names the handler looks for.
     func prepare(_ names: XMLNames)
     /// An element opens at `depth` (the root is 0). `namespace` is its namespace URI, if it has one.
-    func start(_ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes: XMLStreamAttributes, depth: Int)
+    func start(
+        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes: XMLStreamAttributes, depth: Int)
     func end(depth: Int)
     /// Character data of the element open at `depth` (CDATA and references included), in pieces.
     func text(_ bytes: UnsafeBufferPointer<UInt8>, depth: Int)
@@ -29,8 +30,10 @@ enum XMLStream {
     static func read(_ input: Data, _ handler: XMLStreamHandler) -> Bool {
         guard !input.isEmpty, input.count <= XML.maxDocumentSize else { return false }
         var state: XMLStreamState?
-        let outcome = XMLSAX.parse(XML.replaceHTMLEntities(XML.stripInternalSubset(input)), options: XML.xmlOptions,
-                                   documentName: "book.xml") { parser in
+        let outcome = XMLSAX.parse(
+            XML.replaceHTMLEntities(XML.stripInternalSubset(input)), options: XML.xmlOptions,
+            documentName: "book.xml"
+        ) { parser in
             let made = XMLStreamState(handler: handler, parser: parser)
             handler.prepare(XMLNames(dict: parser.pointee.dict))
             state = made
@@ -61,8 +64,10 @@ final class XMLStreamState: XMLSAXEvents {
         XMLSAX.stop(parser)
     }
 
-    func startElement(_ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-                      attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
+    func startElement(
+        _ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int
+    ) {
         depth += 1
         sawRoot = true
         guard !refused else { return }
@@ -70,7 +75,8 @@ final class XMLStreamState: XMLSAXEvents {
             refused = true
             return
         }
-        handler.start(localname, namespace: uri, attributes: XMLStreamAttributes(pointer: attributes, count: count), depth: depth)
+        handler.start(
+            localname, namespace: uri, attributes: XMLStreamAttributes(pointer: attributes, count: count), depth: depth)
     }
 
     func endElement() {

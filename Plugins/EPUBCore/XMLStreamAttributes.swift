@@ -40,7 +40,9 @@ struct XMLStreamAttributes {
         for i in 0..<count {
             var ns: String?
             if let uri = pointer[5 * i + 2] {
-                if let known = namespaces[UnsafeRawPointer(uri)] { ns = known } else {
+                if let known = namespaces[UnsafeRawPointer(uri)] {
+                    ns = known
+                } else {
                     ns = String(cString: uri)
                     namespaces[UnsafeRawPointer(uri)] = ns
                 }

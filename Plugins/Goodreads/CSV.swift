@@ -102,8 +102,12 @@ enum Text {
         if parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }), parts[0].count == 4 {
             return String(format: "%@-%02d", String(parts[0]), Int(parts[1]) ?? 1)
         }
-        if s.count >= 10, s.prefix(4).allSatisfy(\.isNumber), s.dropFirst(4).first == "-" { return String(s.prefix(10)) }
-        for format in ["EEE MMM dd HH:mm:ss Z yyyy", "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss Z", "EEE, dd MMM yyyy"] {
+        if s.count >= 10, s.prefix(4).allSatisfy(\.isNumber), s.dropFirst(4).first == "-" {
+            return String(s.prefix(10))
+        }
+        for format in [
+            "EEE MMM dd HH:mm:ss Z yyyy", "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss Z", "EEE, dd MMM yyyy"
+        ] {
             let f = DateFormatter()
             f.locale = Locale(identifier: "en_US_POSIX")
             f.dateFormat = format

@@ -5,7 +5,9 @@ import PluginKit
 final class GoodreadsConnection: ReadingListConnection {
     let host: PluginHost
     let settings: [String: String]
-    var base: String { (settings["baseURL"] ?? "https://www.goodreads.com").trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+    var base: String {
+        (settings["baseURL"] ?? "https://www.goodreads.com").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+    }
 
     init(host: PluginHost, settings: [String: String]) {
         self.host = host
@@ -24,8 +26,9 @@ final class GoodreadsConnection: ReadingListConnection {
         if let user = settings["userId"] {
             return try pullRSS(user: user, shelf: shelf)
         }
-        throw PluginFailure.protected("nothing to read Goodreads from: connect with an export file (--set file=goodreads_library_export.csv), "
-            + "a user id for the public shelf feed (--set userId=...), or a legacy API key")
+        throw PluginFailure.protected(
+            "nothing to read Goodreads from: connect with an export file (--set file=goodreads_library_export.csv), "
+                + "a user id for the public shelf feed (--set userId=...), or a legacy API key")
     }
 
     func importCSV(path: String, shelf: String?) throws -> PullResult {
@@ -52,9 +55,13 @@ final class GoodreadsConnection: ReadingListConnection {
             let response = try host.http("GET", url)
             if response.status == 404 { throw PluginFailure.notFound("Goodreads has no user \(user)") }
             if response.status == 401 || response.status == 403 {
-                throw PluginFailure.protected("Goodreads refused the shelf feed of user \(user): the profile is private (give its RSS key as a secret setting rssKey)")
+                throw PluginFailure.protected(
+                    "Goodreads refused the shelf feed of user \(user): the profile is private (give its RSS key as a secret setting rssKey)"
+                )
             }
-            guard response.isSuccess else { throw PluginFailure.io("Goodreads answered \(response.status) for the \(name) shelf feed") }
+            guard response.isSuccess else {
+                throw PluginFailure.io("Goodreads answered \(response.status) for the \(name) shelf feed")
+            }
             let got = try GoodreadsRSS.entries(response.body, shelf: name)
             listed.append(ReadingListShelf(id: name, name: name, count: got.count))
             entries += got
@@ -66,7 +73,9 @@ final class GoodreadsConnection: ReadingListConnection {
 
     func oauth() throws -> OAuth1? {
         guard let key = try host.secret("apiKey"), let secret = try host.secret("apiSecret") else { return nil }
-        guard let token = try host.secret("oauth_token"), let tokenSecret = try host.secret("oauth_token_secret") else { return nil }
+        guard let token = try host.secret("oauth_token"), let tokenSecret = try host.secret("oauth_token_secret") else {
+            return nil
+        }
         return OAuth1(consumerKey: key, consumerSecret: secret, token: token, tokenSecret: tokenSecret)
     }
 
@@ -94,7 +103,9 @@ final class GoodreadsConnection: ReadingListConnection {
         switch response.status {
         case 200..<300: return
         case 401, 403:
-            throw PluginFailure.protected("Goodreads refused the key or the authorisation (\(response.status)): connect again with `shelf lists connect goodreads`")
+            throw PluginFailure.protected(
+                "Goodreads refused the key or the authorisation (\(response.status)): connect again with `shelf lists connect goodreads`"
+            )
         case 404: throw PluginFailure.notFound("Goodreads has no \(what)")
         case 429: throw PluginFailure.io("Goodreads is limiting requests (429): try again later")
         default: throw PluginFailure.io("Goodreads answered \(response.status) for \(what)")
@@ -118,8 +129,9 @@ final class GoodreadsConnection: ReadingListConnection {
             var page = 1
             while page <= 500 {
                 if host.isCancelled { throw PluginFailure.cancelled }
-                let doc = try apiGet("/review/list/\(PercentEncoding.encode(user)).xml",
-                                     [("v", "2"), ("shelf", name), ("page", String(page)), ("per_page", "200")], key: key)
+                let doc = try apiGet(
+                    "/review/list/\(PercentEncoding.encode(user)).xml",
+                    [("v", "2"), ("shelf", name), ("page", String(page)), ("per_page", "200")], key: key)
                 let (got, end, total) = try GoodreadsXML.reviews(doc, requested: name)
                 entries += got
                 // Progress only; a cancellation it would report is seen by `host.isCancelled` at the next page.
@@ -135,12 +147,14 @@ final class GoodreadsConnection: ReadingListConnection {
 
     func authorizeBegin(redirectURI: String) throws -> AuthorizationStart {
         guard let key = try host.secret("apiKey"), let secret = try host.secret("apiSecret") else {
-            throw PluginFailure.protected("signing in to Goodreads needs a legacy API key and secret (secret settings apiKey and apiSecret); "
-                + "Goodreads issues no new keys: use the export file instead")
+            throw PluginFailure.protected(
+                "signing in to Goodreads needs a legacy API key and secret (secret settings apiKey and apiSecret); "
+                    + "Goodreads issues no new keys: use the export file instead")
         }
         let url = "\(base)/oauth/request_token"
         let oauth = OAuth1(consumerKey: key, consumerSecret: secret)
-        let header = oauth.authorization(method: "POST", url: url, parameters: [], extra: [("oauth_callback", redirectURI)])
+        let header = oauth.authorization(
+            method: "POST", url: url, parameters: [], extra: [("oauth_callback", redirectURI)])
         let response = try host.http("POST", url, headers: ["Authorization": header], noRetry: true)
         try check(response, what: "a request token")
         let form = Text.parseForm(String(decoding: response.body, as: UTF8.self))
@@ -149,23 +163,32 @@ final class GoodreadsConnection: ReadingListConnection {
         }
         try host.setSecret(token, for: "request_token")
         try host.setSecret(tokenSecret, for: "request_token_secret")
-        return AuthorizationStart(url: "\(base)/oauth/authorize?" + PercentEncoding.form([("oauth_token", token), ("oauth_callback", redirectURI)]),
-                                  state: token)
+        return AuthorizationStart(
+            url: "\(base)/oauth/authorize?"
+                + PercentEncoding.form([("oauth_token", token), ("oauth_callback", redirectURI)]),
+            state: token)
     }
 
     func authorizeComplete(query: [String: String]) throws {
         guard let key = try host.secret("apiKey"), let secret = try host.secret("apiSecret"),
-              let requestToken = try host.secret("request_token"), let requestSecret = try host.secret("request_token_secret") else {
-            throw PluginFailure.protected("no Goodreads sign-in is in progress: run `shelf lists connect goodreads --authorize` again")
+            let requestToken = try host.secret("request_token"),
+            let requestSecret = try host.secret("request_token_secret")
+        else {
+            throw PluginFailure.protected(
+                "no Goodreads sign-in is in progress: run `shelf lists connect goodreads --authorize` again")
         }
         if let got = query["oauth_token"], got != requestToken {
-            throw PluginFailure.protected("the browser returned another request token than the one shelf asked for: sign in again")
+            throw PluginFailure.protected(
+                "the browser returned another request token than the one shelf asked for: sign in again")
         }
         if query["authorize"] == "0" { throw PluginFailure.protected("the sign-in was declined on Goodreads") }
         let url = "\(base)/oauth/access_token"
         let oauth = OAuth1(consumerKey: key, consumerSecret: secret, token: requestToken, tokenSecret: requestSecret)
         let extra = query["oauth_verifier"].map { [("oauth_verifier", $0)] } ?? []
-        let response = try host.http("POST", url, headers: ["Authorization": oauth.authorization(method: "POST", url: url, parameters: [], extra: extra)], noRetry: true)
+        let response = try host.http(
+            "POST", url,
+            headers: ["Authorization": oauth.authorization(method: "POST", url: url, parameters: [], extra: extra)],
+            noRetry: true)
         try check(response, what: "an access token")
         let form = Text.parseForm(String(decoding: response.body, as: UTF8.self))
         guard let token = form["oauth_token"], let tokenSecret = form["oauth_token_secret"] else {
@@ -203,32 +226,41 @@ final class GoodreadsConnection: ReadingListConnection {
             do {
                 rows = try CSV.parse(data)
             } catch {
-                throw PluginFailure.badData("the export file is not a CSV file shelf can add to (\(error)); move it away and push again", at: path)
+                throw PluginFailure.badData(
+                    "the export file is not a CSV file shelf can add to (\(error)); move it away and push again",
+                    at: path)
             }
             for row in rows.dropFirst() where row.count >= 9 {
-                existing.insert(GoodreadsCSV.importKey(title: row[1], author: row[2], isbn: Text.isbn(row[4]) ?? Text.isbn(row[3]), shelf: row[8]))
+                existing.insert(
+                    GoodreadsCSV.importKey(
+                        title: row[1], author: row[2], isbn: Text.isbn(row[4]) ?? Text.isbn(row[3]), shelf: row[8]))
             }
         }
         if text.isEmpty { text = CSV.line(GoodreadsCSV.importHeader) }
         var results: [PushOutcome] = []
         for (i, e) in entries.enumerated() {
             guard e.shelf == "read" || e.shelf == "to-read" || e.shelf == "currently-reading" else {
-                results.append(PushOutcome(index: i, status: .failed, message: "shelf \(e.shelf) cannot be pushed (read or to-read)"))
+                results.append(
+                    PushOutcome(
+                        index: i, status: .failed, message: "shelf \(e.shelf) cannot be pushed (read or to-read)"))
                 continue
             }
             guard !e.title.isEmpty || e.isbn13 != nil || e.isbn10 != nil else {
                 results.append(PushOutcome(index: i, status: .failed, message: "an entry needs a title or an ISBN"))
                 continue
             }
-            let key = GoodreadsCSV.importKey(title: e.title, author: e.authors.first ?? "", isbn: e.isbn13 ?? e.isbn10, shelf: e.shelf)
+            let key = GoodreadsCSV.importKey(
+                title: e.title, author: e.authors.first ?? "", isbn: e.isbn13 ?? e.isbn10, shelf: e.shelf)
             if existing.contains(key) {
                 results.append(PushOutcome(index: i, status: .unchanged, message: "already in \(path)"))
                 continue
             }
             existing.insert(key)
             text += CSV.line(GoodreadsCSV.importRow(e))
-            results.append(PushOutcome(index: i, status: .exported,
-                                       message: "written to \(path): upload it at https://www.goodreads.com/review/import"))
+            results.append(
+                PushOutcome(
+                    index: i, status: .exported,
+                    message: "written to \(path): upload it at https://www.goodreads.com/review/import"))
         }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
@@ -241,13 +273,21 @@ final class GoodreadsConnection: ReadingListConnection {
     /// POST shelf/add_to_shelf.xml for each entry; the book id comes from the entry or from its ISBN.
     func pushAPI(_ entries: [ReadingListEntry], oauth: OAuth1) throws -> PushResult {
         // What was pushed before, to skip it: unknown, it is pushed again, which adding to a shelf takes as a no-op.
-        var done = Set((try? String(contentsOfFile: host.dataDirectory + "/pushed.txt", encoding: .utf8))?.split(separator: "\n").map(String.init) ?? [])
+        var done = Set(
+            (try? String(contentsOfFile: host.dataDirectory + "/pushed.txt", encoding: .utf8))?.split(separator: "\n")
+                .map(String.init) ?? [])
         var results: [PushOutcome] = []
         for (i, e) in entries.enumerated() {
             if host.isCancelled { throw PluginFailure.cancelled }
             do {
-                guard let bookID = try e.identifiers["goodreads"] ?? bookID(isbn: e.isbn13 ?? e.isbn10, key: oauth.consumerKey) else {
-                    results.append(PushOutcome(index: i, status: .failed, message: "Goodreads has no book with this ISBN, and the entry has no Goodreads id"))
+                guard
+                    let bookID = try e.identifiers["goodreads"]
+                        ?? bookID(isbn: e.isbn13 ?? e.isbn10, key: oauth.consumerKey)
+                else {
+                    results.append(
+                        PushOutcome(
+                            index: i, status: .failed,
+                            message: "Goodreads has no book with this ISBN, and the entry has no Goodreads id"))
                     continue
                 }
                 let mark = "\(bookID) \(e.shelf)"
@@ -258,10 +298,12 @@ final class GoodreadsConnection: ReadingListConnection {
                 let url = "\(base)/shelf/add_to_shelf.xml"
                 let parameters = [("book_id", bookID), ("name", e.shelf)]
                 let body = PercentEncoding.form(parameters)
-                let response = try host.http("POST", url, headers: [
-                    "Authorization": oauth.authorization(method: "POST", url: url, parameters: parameters),
-                    "Content-Type": "application/x-www-form-urlencoded",
-                ], body: Data(body.utf8), noRetry: true)
+                let response = try host.http(
+                    "POST", url,
+                    headers: [
+                        "Authorization": oauth.authorization(method: "POST", url: url, parameters: parameters),
+                        "Content-Type": "application/x-www-form-urlencoded"
+                    ], body: Data(body.utf8), noRetry: true)
                 try check(response, what: "adding book \(bookID) to \(e.shelf)")
                 if let refused = GoodreadsXML.writeFailure(response.body) {
                     results.append(PushOutcome(index: i, status: .failed, message: refused))
@@ -269,12 +311,15 @@ final class GoodreadsConnection: ReadingListConnection {
                 }
                 done.insert(mark)
                 results.append(PushOutcome(index: i, status: .added))
-            } catch let failure as PluginFailure where failure.status != SHELF_E_CANCELLED && failure.status != SHELF_E_PROTECTED {
+            } catch let failure as PluginFailure
+                where failure.status != SHELF_E_CANCELLED && failure.status != SHELF_E_PROTECTED
+            {
                 results.append(PushOutcome(index: i, status: .failed, message: failure.message))
             }
         }
         // As above: not remembered, the next push sends these again, harmlessly; the results say what was done.
-        try? done.sorted().joined(separator: "\n").write(toFile: host.dataDirectory + "/pushed.txt", atomically: true, encoding: .utf8)
+        try? done.sorted().joined(separator: "\n").write(
+            toFile: host.dataDirectory + "/pushed.txt", atomically: true, encoding: .utf8)
         return PushResult(results: results)
     }
 

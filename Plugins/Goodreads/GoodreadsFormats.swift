@@ -10,7 +10,9 @@ enum GoodreadsCSV {
         var column: [String: Int] = [:]
         for (i, h) in header.enumerated() { column[h.trimmingCharacters(in: .whitespaces)] = i }
         guard column["Title"] != nil, column["Author"] != nil || column["ISBN"] != nil else {
-            throw PluginFailure.badData("\(name) is not a Goodreads library export: its first line has no Title and Author columns", at: "line 1")
+            throw PluginFailure.badData(
+                "\(name) is not a Goodreads library export: its first line has no Title and Author columns",
+                at: "line 1")
         }
         func value(_ row: [String], _ key: String) -> String? {
             guard let i = column[key], i < row.count else { return nil }
@@ -42,9 +44,11 @@ enum GoodreadsCSV {
                 }
             }
             let rating = value(row, "My Rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? Double($0) : nil }
-            out.append(ReadingListEntry(identifiers: ids, title: title, authors: authors, shelf: exclusive, shelves: shelves,
-                                        dateAdded: value(row, "Date Added").flatMap(Text.date),
-                                        dateRead: value(row, "Date Read").flatMap(Text.date), rating: rating))
+            out.append(
+                ReadingListEntry(
+                    identifiers: ids, title: title, authors: authors, shelf: exclusive, shelves: shelves,
+                    dateAdded: value(row, "Date Added").flatMap(Text.date),
+                    dateRead: value(row, "Date Read").flatMap(Text.date), rating: rating))
         }
         return out
     }
@@ -62,14 +66,18 @@ enum GoodreadsCSV {
     }
 
     /// The columns Goodreads' import (https://www.goodreads.com/review/import) reads.
-    static let importHeader = ["Book Id", "Title", "Author", "ISBN", "ISBN13", "My Rating", "Date Read", "Date Added",
-                               "Exclusive Shelf", "Bookshelves"]
+    static let importHeader = [
+        "Book Id", "Title", "Author", "ISBN", "ISBN13", "My Rating", "Date Read", "Date Added",
+        "Exclusive Shelf", "Bookshelves"
+    ]
 
     static func importRow(_ e: ReadingListEntry) -> [String] {
         let slash = { (d: String?) in (d.map { String($0.prefix(10)) } ?? "").replacingOccurrences(of: "-", with: "/") }
-        return [e.identifiers["goodreads"] ?? "", e.title, e.authors.first ?? "",
-                e.isbn10.map { "=\"\($0)\"" } ?? "", e.isbn13.map { "=\"\($0)\"" } ?? "",
-                e.rating.map { String(Int($0.rounded())) } ?? "0", slash(e.dateRead), slash(e.dateAdded), e.shelf, e.shelf]
+        return [
+            e.identifiers["goodreads"] ?? "", e.title, e.authors.first ?? "",
+            e.isbn10.map { "=\"\($0)\"" } ?? "", e.isbn13.map { "=\"\($0)\"" } ?? "",
+            e.rating.map { String(Int($0.rounded())) } ?? "0", slash(e.dateRead), slash(e.dateAdded), e.shelf, e.shelf
+        ]
     }
 
     static func importKey(title: String, author: String, isbn: String?, shelf: String) -> String {
@@ -90,7 +98,7 @@ enum GoodreadsRSS {
         }
         let exclusive = Text.shelf(shelf)
         return channel.all("item").compactMap { item in
-            let title = item.string("title") ?? ""   // without one, the host skips the entry and says so
+            let title = item.string("title") ?? ""  // without one, the host skips the entry and says so
             var ids: [String: String] = [:]
             if let id = item.string("book_id") ?? item.child("book")?.attributes["id"] { ids["goodreads"] = id }
             if let isbn = item.string("isbn").flatMap(Text.isbn) { ids[isbn.count == 13 ? "isbn13" : "isbn10"] = isbn }
@@ -100,12 +108,15 @@ enum GoodreadsRSS {
                 let n = s.trimmingCharacters(in: .whitespaces)
                 if !n.isEmpty && !shelves.contains(n) { shelves.append(n) }
             }
-            let rating = item.string("user_rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? Double($0) : nil }
-            return ReadingListEntry(identifiers: ids, title: Text.collapse(title),
-                                    authors: item.string("author_name").map { [Text.collapse($0)] } ?? [],
-                                    shelf: exclusive, shelves: shelves,
-                                    dateAdded: item.string("user_date_added").flatMap(Text.date),
-                                    dateRead: item.string("user_read_at").flatMap(Text.date), rating: rating)
+            let rating = item.string("user_rating").flatMap { Int($0) }.flatMap {
+                (1...5).contains($0) ? Double($0) : nil
+            }
+            return ReadingListEntry(
+                identifiers: ids, title: Text.collapse(title),
+                authors: item.string("author_name").map { [Text.collapse($0)] } ?? [],
+                shelf: exclusive, shelves: shelves,
+                dateAdded: item.string("user_date_added").flatMap(Text.date),
+                dateRead: item.string("user_read_at").flatMap(Text.date), rating: rating)
         }
     }
 }
@@ -113,10 +124,13 @@ enum GoodreadsRSS {
 /// The legacy XML API's documents (FORMATS.md §6; sosedoff/goodreads fixtures).
 enum GoodreadsXML {
     static func shelves(_ root: XNode) throws -> [ReadingListShelf] {
-        guard let list = root.find("shelves") else { throw PluginFailure.badData("Goodreads' shelf list has no <shelves>") }
+        guard let list = root.find("shelves") else {
+            throw PluginFailure.badData("Goodreads' shelf list has no <shelves>")
+        }
         return list.all("user_shelf").compactMap { s in
             guard let name = s.string("name") else { return nil }
-            return ReadingListShelf(id: s.string("id") ?? name, name: name, count: s.string("book_count").flatMap { Int($0) })
+            return ReadingListShelf(
+                id: s.string("id") ?? name, name: name, count: s.string("book_count").flatMap { Int($0) })
         }
     }
 
@@ -144,30 +158,36 @@ enum GoodreadsXML {
             }
         }
         if root.name == "review", let book = root.child("book") { pairs.append((book, root)) } else { walk(root) }
-        guard list != nil || !pairs.isEmpty else { throw PluginFailure.badData("Goodreads' review list has no <reviews>") }
+        guard list != nil || !pairs.isEmpty else {
+            throw PluginFailure.badData("Goodreads' review list has no <reviews>")
+        }
         let end = Int(list?.attributes["end"] ?? "") ?? pairs.count
         let total = Int(list?.attributes["total"] ?? "") ?? pairs.count
         let entries: [ReadingListEntry] = pairs.compactMap { pair in
             let (book, review) = pair
-            let title = book.string("title") ?? ""   // without one, the host skips the entry and says so
+            let title = book.string("title") ?? ""  // without one, the host skips the entry and says so
             var ids: [String: String] = [:]
             if let id = book.string("id") { ids["goodreads"] = id }
             if let isbn = book.string("isbn").flatMap(Text.isbn) { ids[isbn.count == 13 ? "isbn13" : "isbn10"] = isbn }
             if let isbn = book.string("isbn13").flatMap(Text.isbn) { ids["isbn13"] = isbn }
-            let authors = (book.child("authors")?.all("author") ?? []).compactMap { $0.string("name").map(Text.collapse) }
+            let authors = (book.child("authors")?.all("author") ?? []).compactMap {
+                $0.string("name").map(Text.collapse)
+            }
             let shelfNodes = review.child("shelves")?.all("shelf") ?? []
             let names = shelfNodes.compactMap { $0.attributes["name"] }
             // The exclusive shelf: flagged as such, else a well-known exclusive name, else the shelf asked for.
             let known = ["read", "currently-reading", "to-read"]
-            let exclusive = shelfNodes.first { $0.attributes["exclusive"] == "true" }?.attributes["name"].map(Text.shelf)
+            let exclusive =
+                shelfNodes.first { $0.attributes["exclusive"] == "true" }?.attributes["name"].map(Text.shelf)
                 ?? names.map(Text.shelf).first { known.contains($0) }
                 ?? requested.map(Text.shelf) ?? names.first.map(Text.shelf) ?? "read"
             var shelves = [exclusive]
             for n in names where !shelves.contains(n) && Text.shelf(n) != exclusive { shelves.append(n) }
             let rating = review.string("rating").flatMap { Int($0) }.flatMap { (1...5).contains($0) ? Double($0) : nil }
-            return ReadingListEntry(identifiers: ids, title: Text.collapse(title), authors: authors, shelf: exclusive, shelves: shelves,
-                                    dateAdded: review.string("date_added").flatMap(Text.date),
-                                    dateRead: review.string("read_at").flatMap(Text.date), rating: rating)
+            return ReadingListEntry(
+                identifiers: ids, title: Text.collapse(title), authors: authors, shelf: exclusive, shelves: shelves,
+                dateAdded: review.string("date_added").flatMap(Text.date),
+                dateRead: review.string("read_at").flatMap(Text.date), rating: rating)
         }
         return (entries, end, total)
     }
@@ -176,8 +196,12 @@ enum GoodreadsXML {
     /// An answer that is not XML (or empty) is taken at its HTTP status.
     static func writeFailure(_ body: Data) -> String? {
         // As the comment above says: an answer that is not XML is taken at its HTTP status, which was checked.
-        guard body.contains(UInt8(ascii: "<")), let root = try? XNode.parse(body, what: "the answer") else { return nil }
-        if let result = root.string("result"), result.lowercased() != "ok" { return "Goodreads answered: \(Text.collapse(result))" }
+        guard body.contains(UInt8(ascii: "<")), let root = try? XNode.parse(body, what: "the answer") else {
+            return nil
+        }
+        if let result = root.string("result"), result.lowercased() != "ok" {
+            return "Goodreads answered: \(Text.collapse(result))"
+        }
         if let error = root.string("error") { return "Goodreads answered: \(Text.collapse(error))" }
         return nil
     }
@@ -189,7 +213,9 @@ enum GoodreadsXML {
         for e in entries {
             guard let id = e.identifiers["goodreads"] else { out.append(e); continue }
             if let i = seen[id] {
-                for s in e.shelves ?? [] where !(out[i].shelves ?? []).contains(s) { out[i].shelves = (out[i].shelves ?? []) + [s] }
+                for s in e.shelves ?? [] where !(out[i].shelves ?? []).contains(s) {
+                    out[i].shelves = (out[i].shelves ?? []) + [s]
+                }
             } else {
                 seen[id] = out.count
                 out.append(e)

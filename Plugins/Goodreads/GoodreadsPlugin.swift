@@ -25,28 +25,35 @@ final class GoodreadsPlugin: ReadingListPlugin {
             service: "goodreads", name: "Goodreads", pull: true, pushRead: true, pushToRead: true,
             pushWrites: .file, authorization: .oauth1,
             settings: [
-                ConnectorSetting(key: "file", label: "Goodreads library export (goodreads_library_export.csv)", type: .file),
+                ConnectorSetting(
+                    key: "file", label: "Goodreads library export (goodreads_library_export.csv)", type: .file),
                 ConnectorSetting(key: "userId", label: "Goodreads user id (for the shelf RSS feed or the API)"),
                 ConnectorSetting(key: "rssKey", label: "RSS key of a private profile's feed", secret: true),
                 ConnectorSetting(key: "apiKey", label: "legacy Goodreads API key", secret: true),
                 ConnectorSetting(key: "apiSecret", label: "legacy Goodreads API secret", secret: true),
                 ConnectorSetting(key: "exportFile", label: "where pushes write the import CSV"),
-                ConnectorSetting(key: "baseURL", label: "service address (default https://www.goodreads.com)", type: .url),
+                ConnectorSetting(
+                    key: "baseURL", label: "service address (default https://www.goodreads.com)", type: .url)
             ],
             uploadURL: "https://www.goodreads.com/review/import")
     }
 
     func connect(service: String, settings: [String: String]) throws -> ReadingListConnection {
         if let base = settings["baseURL"] {
-            guard let url = URL(string: base), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            guard let url = URL(string: base), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                url.host != nil
+            else {
                 throw PluginFailure.invalidArgument("the setting baseURL is not an http(s) address")
             }
         }
         if let file = settings["file"], !FileManager.default.isReadableFile(atPath: file) {
             throw PluginFailure.invalidArgument("the setting file names no readable file: \(file)")
         }
-        if let id = settings["userId"], id.isEmpty || !id.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter || $0 == "-") }) {
-            throw PluginFailure.invalidArgument("the setting userId must be a Goodreads user id such as 12345 or 12345-name")
+        if let id = settings["userId"],
+            id.isEmpty || !id.allSatisfy({ $0.isASCII && ($0.isNumber || $0.isLetter || $0 == "-") })
+        {
+            throw PluginFailure.invalidArgument(
+                "the setting userId must be a Goodreads user id such as 12345 or 12345-name")
         }
         return GoodreadsConnection(host: host, settings: settings)
     }

@@ -10,17 +10,22 @@ struct OAuth1 {
     var tokenSecret: String?
 
     /// The Authorization header for a request. `parameters` are the query and form-body parameters.
-    func authorization(method: String, url: String, parameters: [(String, String)],
-                       extra: [(String, String)] = [], nonce: String = OAuth1.nonce(),
-                       timestamp: String = String(Int(Date().timeIntervalSince1970))) -> String {
-        var oauth: [(String, String)] = [
-            ("oauth_consumer_key", consumerKey), ("oauth_nonce", nonce), ("oauth_signature_method", "HMAC-SHA1"),
-            ("oauth_timestamp", timestamp), ("oauth_version", "1.0"),
-        ] + extra
+    func authorization(
+        method: String, url: String, parameters: [(String, String)],
+        extra: [(String, String)] = [], nonce: String = OAuth1.nonce(),
+        timestamp: String = String(Int(Date().timeIntervalSince1970))
+    ) -> String {
+        var oauth: [(String, String)] =
+            [
+                ("oauth_consumer_key", consumerKey), ("oauth_nonce", nonce), ("oauth_signature_method", "HMAC-SHA1"),
+                ("oauth_timestamp", timestamp), ("oauth_version", "1.0")
+            ] + extra
         if let token { oauth.append(("oauth_token", token)) }
         let signature = sign(method: method, url: url, parameters: parameters + oauth)
         oauth.append(("oauth_signature", signature))
-        return "OAuth " + oauth.sorted { $0.0 < $1.0 }.map { "\(PercentEncoding.encode($0.0))=\"\(PercentEncoding.encode($0.1))\"" }.joined(separator: ", ")
+        return "OAuth "
+            + oauth.sorted { $0.0 < $1.0 }.map { "\(PercentEncoding.encode($0.0))=\"\(PercentEncoding.encode($0.1))\"" }
+            .joined(separator: ", ")
     }
 
     func sign(method: String, url: String, parameters: [(String, String)]) -> String {

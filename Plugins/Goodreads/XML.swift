@@ -30,14 +30,20 @@ final class XNode {
     static func parse(_ data: Data, what: String) throws -> XNode {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        while let first = bytes.first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 { bytes.removeFirst() }
+        while let first = bytes.first, first == 0x20 || first == 0x0A || first == 0x0D || first == 0x09 {
+            bytes.removeFirst()
+        }
         guard !bytes.isEmpty, bytes.count < 64 << 20 else { throw XMLFailure("\(what) is empty or too large") }
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
-        guard let doc = bytes.withUnsafeBufferPointer({ buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                xmlReadMemory($0, Int32(buffer.count), nil, nil, options)
-            }
-        }) else {
+        let options = Int32(
+            XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOERROR.rawValue
+                | XML_PARSE_NOWARNING.rawValue)
+        guard
+            let doc = bytes.withUnsafeBufferPointer({ buffer in
+                buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                    xmlReadMemory($0, Int32(buffer.count), nil, nil, options)
+                }
+            })
+        else {
             throw XMLFailure("\(what) is not well-formed XML")
         }
         defer { xmlFreeDoc(doc) }

@@ -24,20 +24,23 @@ final class GoogleBooksPlugin: ReadingListPlugin {
             service: "google-books", name: "Google Books", pull: true, pushRead: true, pushToRead: true,
             pushWrites: .service, authorization: .oauth2,
             settings: [
-                ConnectorSetting(key: "clientId", label: "OAuth client id of your own Google Cloud project (Desktop app)"),
+                ConnectorSetting(
+                    key: "clientId", label: "OAuth client id of your own Google Cloud project (Desktop app)"),
                 ConnectorSetting(key: "clientSecret", label: "OAuth client secret of that client", secret: true),
                 ConnectorSetting(key: "userId", label: "Google Books user id, for public shelves with an API key"),
                 ConnectorSetting(key: "apiKey", label: "Google API key, for public shelves", secret: true),
                 ConnectorSetting(key: "baseURL", label: "API address (default https://www.googleapis.com/books/v1)"),
                 ConnectorSetting(key: "authURL", label: "authorisation address (default Google's)"),
-                ConnectorSetting(key: "tokenURL", label: "token address (default Google's)"),
+                ConnectorSetting(key: "tokenURL", label: "token address (default Google's)")
             ])
     }
 
     func connect(service: String, settings: [String: String]) throws -> ReadingListConnection {
         for key in ["baseURL", "authURL", "tokenURL"] {
             if let value = settings[key] {
-                guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                guard let url = URL(string: value), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                    url.host != nil
+                else {
                     throw PluginFailure.invalidArgument("the setting \(key) is not an http(s) address")
                 }
             }

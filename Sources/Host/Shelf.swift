@@ -43,7 +43,9 @@ public final class Shelf: @unchecked Sendable {
 
     /// Routes a file to the format plugin that opens it.
     var router: FormatRouter {
-        FormatRouter(registry: registry, memoFolder: directories?.cache.appendingPathComponent("publications", isDirectory: true))
+        FormatRouter(
+            registry: registry, memoFolder: directories?.cache.appendingPathComponent("publications", isDirectory: true)
+        )
     }
 
     /// Sniffs, routes and opens a local file (see `FormatRouter.open` for `preferring`). Internal: a publication is
@@ -101,9 +103,10 @@ public final class Shelf: @unchecked Sendable {
             try directories.createData()
             return try LibraryDatabase(directories: directories)
         } catch {
-            throw ShelfError(.ioError, "the library database cannot be opened" + (losing.map { ", so \($0)" } ?? "") + " (\(error))",
-                             subject: directories.databaseFile.path,
-                             hint: "Check that shelf's data folder exists and that you may write there.")
+            throw ShelfError(
+                .ioError, "the library database cannot be opened" + (losing.map { ", so \($0)" } ?? "") + " (\(error))",
+                subject: directories.databaseFile.path,
+                hint: "Check that shelf's data folder exists and that you may write there.")
         }
     }
 
@@ -114,7 +117,9 @@ public final class Shelf: @unchecked Sendable {
 
     /// The bookshelf: books added from files or downloaded from a library.
     public func bookshelf() throws -> Bookshelf {
-        Bookshelf(ShelfReader.Bookshelf(directories: try requireDirectories(), database: try openDatabase(), router: { self.router }))
+        Bookshelf(
+            ShelfReader.Bookshelf(
+                directories: try requireDirectories(), database: try openDatabase(), router: { self.router }))
     }
 
     /// Reading books on the shelf: pages, moves, bookmarks, sharing, the position saved as it goes.

@@ -6,7 +6,8 @@ public enum ZipNames {
         name.utf8.withContiguousStorageIfAvailable(unsafeReason(bytes:)) ?? unsafeReason(bytes: Array(name.utf8))
     }
 
-    static func unsafeReason<C: RandomAccessCollection>(bytes u: C) -> String? where C.Element == UInt8, C.Index == Int {
+    static func unsafeReason<C: RandomAccessCollection>(bytes u: C) -> String?
+    where C.Element == UInt8, C.Index == Int {
         if u.isEmpty { return "empty name" }
         if u[u.startIndex] == UInt8(ascii: "/") { return "absolute path" }
         if u.count >= 2, u[u.startIndex + 1] == UInt8(ascii: ":") { return "drive letter" }
@@ -17,7 +18,8 @@ public enum ZipNames {
                 if u[i] == 0 { return "NUL in name" }
                 if u[i] != UInt8(ascii: "/") { continue }
             }
-            if i - segmentStart == 2 && u[segmentStart] == UInt8(ascii: ".") && u[segmentStart + 1] == UInt8(ascii: ".") {
+            if i - segmentStart == 2 && u[segmentStart] == UInt8(ascii: ".") && u[segmentStart + 1] == UInt8(ascii: ".")
+            {
                 return "'..' component"
             }
             segmentStart = i + 1

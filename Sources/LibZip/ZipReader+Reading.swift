@@ -1,7 +1,7 @@
 import CLibZip
 import FoundationEssentials
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension ZipReader {
@@ -22,7 +22,8 @@ extension ZipReader {
         do {
             try withOpenEntry(entry) { file in
                 while filled < expected {
-                    let n = try Self.read(file, into: memory + filled, count: expected - filled, entry, produced: filled)
+                    let n = try Self.read(
+                        file, into: memory + filled, count: expected - filled, entry, produced: filled)
                     if n == 0 { break }
                     filled += n
                 }
@@ -77,25 +78,36 @@ extension ZipReader {
     /// Runs `body` with the entry opened in libzip, under the archive's lock.
     private func withOpenEntry(_ entry: ZipEntry, _ body: (OpaquePointer) throws -> Void) throws {
         guard entry.method == 0 || entry.method == 8 else {
-            throw ZipError(.unsupported, "entry '\(entry.name)' uses zip compression method \(entry.method); only Stored and Deflate are supported", at: entry.name)
+            throw ZipError(
+                .unsupported,
+                "entry '\(entry.name)' uses zip compression method \(entry.method); only Stored and Deflate are supported",
+                at: entry.name)
         }
         if entry.encrypted {
             throw ZipError(.protected, "entry '\(entry.name)' is protected by zip encryption", at: entry.name)
         }
         guard entry.method != 0 || entry.compressedSize == entry.size else {
-            throw ZipError(.badData, "entry '\(entry.name)' is damaged (a stored entry whose two sizes differ)", at: entry.name)
+            throw ZipError(
+                .badData, "entry '\(entry.name)' is damaged (a stored entry whose two sizes differ)", at: entry.name)
         }
         try archive.withLock { archive in
             var code: Int32 = 0
             guard let file = shelf_zip_file_open(archive.handle, entry.index, &code) else {
                 switch Int(code) {
-                case SHELF_ZIP_ER_MEMORY: throw ZipError(.noMemory, "out of memory opening '\(entry.name)'", at: entry.name)
+                case SHELF_ZIP_ER_MEMORY:
+                    throw ZipError(.noMemory, "out of memory opening '\(entry.name)'", at: entry.name)
                 case SHELF_ZIP_ER_COMPNOTSUPP:
-                    throw ZipError(.unsupported, "entry '\(entry.name)' uses zip compression method \(entry.method); only Stored and Deflate are supported", at: entry.name)
+                    throw ZipError(
+                        .unsupported,
+                        "entry '\(entry.name)' uses zip compression method \(entry.method); only Stored and Deflate are supported",
+                        at: entry.name)
                 case SHELF_ZIP_ER_ENCRNOTSUPP, SHELF_ZIP_ER_NOPASSWD:
                     throw ZipError(.protected, "entry '\(entry.name)' is protected by zip encryption", at: entry.name)
                 default:
-                    throw ZipError(.badData, "entry '\(entry.name)' cannot be opened: its local header is missing or out of place (truncated or damaged archive?)", at: entry.name)
+                    throw ZipError(
+                        .badData,
+                        "entry '\(entry.name)' cannot be opened: its local header is missing or out of place (truncated or damaged archive?)",
+                        at: entry.name)
                 }
             }
             defer { shelf_zip_file_close(file) }
@@ -104,23 +116,35 @@ extension ZipReader {
     }
 
     /// Up to `count` bytes of an open entry; 0 at its end. A failure says what libzip found.
-    private static func read(_ file: OpaquePointer, into buffer: UnsafeMutableRawPointer, count: Int,
-                             _ entry: ZipEntry, produced: Int) throws -> Int {
+    private static func read(
+        _ file: OpaquePointer, into buffer: UnsafeMutableRawPointer, count: Int,
+        _ entry: ZipEntry, produced: Int
+    ) throws -> Int {
         var code: Int32 = 0
         let n = shelf_zip_file_read(file, buffer, UInt64(count), &code)
         if n >= 0 { return Int(n) }
         switch Int(code) {
-        case SHELF_ZIP_ER_CRC: throw ZipError(.badData, "entry '\(entry.name)' is damaged (CRC mismatch)", at: entry.name)
+        case SHELF_ZIP_ER_CRC:
+            throw ZipError(.badData, "entry '\(entry.name)' is damaged (CRC mismatch)", at: entry.name)
         case SHELF_ZIP_ER_INCONS where UInt64(produced) != entry.size: throw sizeMismatch(entry, produced: produced)
         case SHELF_ZIP_ER_MEMORY: throw ZipError(.noMemory, "out of memory inflating '\(entry.name)'", at: entry.name)
         case SHELF_ZIP_ER_EOF, SHELF_ZIP_ER_READ, SHELF_ZIP_ER_SEEK:
-            throw ZipError(.badData, "entry '\(entry.name)' cannot be inflated: its data ends early (truncated or damaged archive?)", at: entry.name)
+            throw ZipError(
+                .badData,
+                "entry '\(entry.name)' cannot be inflated: its data ends early (truncated or damaged archive?)",
+                at: entry.name)
         default:
-            throw ZipError(.badData, "entry '\(entry.name)' cannot be inflated: its compressed data is damaged (truncated or damaged archive?)", at: entry.name)
+            throw ZipError(
+                .badData,
+                "entry '\(entry.name)' cannot be inflated: its compressed data is damaged (truncated or damaged archive?)",
+                at: entry.name)
         }
     }
 
     private static func sizeMismatch(_ entry: ZipEntry, produced: Int) -> ZipError {
-        ZipError(.badData, "entry '\(entry.name)' is damaged (it holds \(produced) bytes, not the \(entry.size) its directory says)", at: entry.name)
+        ZipError(
+            .badData,
+            "entry '\(entry.name)' is damaged (it holds \(produced) bytes, not the \(entry.size) its directory says)",
+            at: entry.name)
     }
 }

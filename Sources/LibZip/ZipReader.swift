@@ -1,6 +1,6 @@
 import CLibZip
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Synchronization
 
@@ -56,7 +56,9 @@ public final class ZipReader: @unchecked Sendable {
             // Made on the first miss, not on every open: most books never ask.
             if index == nil {
                 var made: [String: Int] = [:]
-                for (i, e) in entries.enumerated() where made[e.name.lowercased()] == nil { made[e.name.lowercased()] = i }
+                for (i, e) in entries.enumerated() where made[e.name.lowercased()] == nil {
+                    made[e.name.lowercased()] = i
+                }
                 index = made
             }
             return index![name.lowercased()].map { entries[$0] }
@@ -81,8 +83,10 @@ public final class ZipReader: @unchecked Sendable {
         if let handle = shelf_zip_open(path, &code) { return handle }
         switch Int(code) {
         case -1: throw ZipError(.unsupported, String(cString: shelf_zip_load()!), at: path)
-        case SHELF_ZIP_ER_NOZIP: throw ZipError(.badData, "this is not a zip archive, or it is truncated (no central directory was found)")
-        case SHELF_ZIP_ER_MULTIDISK: throw ZipError(.badData, "this is a split (multi-part) zip archive; join the parts into one file first")
+        case SHELF_ZIP_ER_NOZIP:
+            throw ZipError(.badData, "this is not a zip archive, or it is truncated (no central directory was found)")
+        case SHELF_ZIP_ER_MULTIDISK:
+            throw ZipError(.badData, "this is a split (multi-part) zip archive; join the parts into one file first")
         case SHELF_ZIP_ER_INCONS: throw ZipError.damaged("its directory is inconsistent")
         case SHELF_ZIP_ER_MEMORY: throw ZipError(.noMemory, "out of memory reading the archive's directory", at: path)
         case SHELF_ZIP_ER_NOENT: throw ZipError(.notFound, "no file at \(path)")
@@ -112,26 +116,36 @@ public final class ZipReader: @unchecked Sendable {
             }
             if name.utf8.last == UInt8(ascii: "/") { continue }  // a directory
             guard byName[name] == nil || !limits.refusesDuplicateNames else {
-                throw ZipError(.badData, "the archive holds two entries named '\(name)'; it may have been tampered with", at: name)
+                throw ZipError(
+                    .badData, "the archive holds two entries named '\(name)'; it may have been tampered with", at: name)
             }
             let size = info.size, compressed = info.compressed_size
             guard size <= limits.maxEntrySize else {
-                throw ZipError(.limit, "entry '\(name)' would inflate to \(size) bytes, more than the limit of \(limits.maxEntrySize)", at: name)
+                throw ZipError(
+                    .limit,
+                    "entry '\(name)' would inflate to \(size) bytes, more than the limit of \(limits.maxEntrySize)",
+                    at: name)
             }
             if size > limits.ratioFloor {
                 let ratio = compressed == 0 ? UInt64.max : size / compressed
                 if ratio > limits.maxRatio {
-                    throw ZipError(.limit, "entry '\(name)' has a compression ratio of \(ratio == UInt64.max ? "∞" : String(ratio)):1, above the limit of \(limits.maxRatio):1 (a zip bomb?)", at: name)
+                    throw ZipError(
+                        .limit,
+                        "entry '\(name)' has a compression ratio of \(ratio == UInt64.max ? "∞" : String(ratio)):1, above the limit of \(limits.maxRatio):1 (a zip bomb?)",
+                        at: name)
                 }
             }
             let (sum, overflow) = total.addingReportingOverflow(size)
             guard !overflow, sum <= limits.maxTotalSize else {
-                throw ZipError(.limit, "the archive would inflate to more than \(limits.maxTotalSize) bytes in all (a zip bomb?)")
+                throw ZipError(
+                    .limit, "the archive would inflate to more than \(limits.maxTotalSize) bytes in all (a zip bomb?)")
             }
             total = sum
             if byName[name] == nil { byName[name] = entries.count }  // the first of a name wins
-            entries.append(ZipEntry(index: index, name: name, size: size, compressedSize: compressed,
-                                    method: Int32(info.method), encrypted: info.encryption != 0))
+            entries.append(
+                ZipEntry(
+                    index: index, name: name, size: size, compressedSize: compressed,
+                    method: Int32(info.method), encrypted: info.encryption != 0))
         }
     }
 }

@@ -52,7 +52,8 @@ enum CBridge {
 
     static func input(_ raw: UnsafePointer<shelf_input>?) throws -> PluginInput {
         guard let raw, raw.pointee.struct_size >= MemoryLayout<shelf_input>.size,
-              let path = raw.pointee.path else {
+            let path = raw.pointee.path
+        else {
             throw PluginFailure.invalidArgument("missing or short shelf_input")
         }
         let p = String(cString: path)
@@ -62,11 +63,12 @@ enum CBridge {
         } else {
             head = []
         }
-        return PluginInput(path: p,
-                           uri: raw.pointee.uri.map { String(cString: $0) } ?? p,
-                           mediaType: raw.pointee.media_type.map { String(cString: $0) },
-                           head: head,
-                           fileSize: raw.pointee.file_size)
+        return PluginInput(
+            path: p,
+            uri: raw.pointee.uri.map { String(cString: $0) } ?? p,
+            mediaType: raw.pointee.media_type.map { String(cString: $0) },
+            head: head,
+            fileSize: raw.pointee.file_size)
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ json: UnsafePointer<CChar>?, what: String) throws -> T? {

@@ -25,7 +25,8 @@ extension PluginHost {
 
     private func service<T>(_ id: String, _ type: T.Type) -> UnsafePointer<T>? {
         guard let raw = rawHost, raw.pointee.struct_size >= UInt32(MemoryLayout<shelf_host>.size),
-              let get = raw.pointee.get_service, let table = get(raw, id) else { return nil }
+            let get = raw.pointee.get_service, let table = get(raw, id)
+        else { return nil }
         guard Int(table.load(as: UInt32.self)) >= MemoryLayout<T>.size else { return nil }
         return table.assumingMemoryBound(to: T.self)
     }
@@ -34,9 +35,13 @@ extension PluginHost {
     public var hasHTTP: Bool { service(SHELF_HOST_HTTP, shelf_host_http_v1.self) != nil }
 
     /// One request through the host's HTTP client. Throws a PluginFailure when no answer came.
-    public func http(_ method: String, _ url: String, headers: [String: String] = [:], body: Data? = nil,
-                     noRetry: Bool = false, timeout: TimeInterval? = nil) throws -> HostHTTPResponse {
-        guard let raw = rawHost, let table = service(SHELF_HOST_HTTP, shelf_host_http_v1.self), let send = table.pointee.send else {
+    public func http(
+        _ method: String, _ url: String, headers: [String: String] = [:], body: Data? = nil,
+        noRetry: Bool = false, timeout: TimeInterval? = nil
+    ) throws -> HostHTTPResponse {
+        guard let raw = rawHost, let table = service(SHELF_HOST_HTTP, shelf_host_http_v1.self),
+            let send = table.pointee.send
+        else {
             throw PluginFailure.unsupported("this host offers no HTTP service (\(SHELF_HOST_HTTP))")
         }
         let headerLines = headers.sorted { $0.key < $1.key }.map { strdup("\($0.key): \($0.value)") }
@@ -89,7 +94,8 @@ extension PluginHost {
     /// The secret stored under `key` for this plugin, or nil.
     public func secret(_ key: String) throws -> String? {
         guard let raw = rawHost, let table = service(SHELF_HOST_CREDENTIALS, shelf_host_credentials_v1.self),
-              let get = table.pointee.get else { return nil }
+            let get = table.pointee.get
+        else { return nil }
         let collector = Collector()
         var error = shelf_error()
         error.struct_size = UInt32(MemoryLayout<shelf_error>.size)
@@ -121,15 +127,17 @@ final class Collector {
     var data = Data()
     func withWriter<T>(_ body: (UnsafePointer<shelf_writer>) -> T) -> T {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var writer = shelf_writer(context: context, write: { context, bytes, size in
-            guard let context else { return SHELF_E_INVALID_ARGUMENT }
-            let me = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-            if size == 0 { return SHELF_OK }
-            guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
-            guard me.data.count + size <= 64 << 20 else { return SHELF_E_LIMIT }
-            me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
-            return SHELF_OK
-        })
+        var writer = shelf_writer(
+            context: context,
+            write: { context, bytes, size in
+                guard let context else { return SHELF_E_INVALID_ARGUMENT }
+                let me = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+                if size == 0 { return SHELF_OK }
+                guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
+                guard me.data.count + size <= 64 << 20 else { return SHELF_E_LIMIT }
+                me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
+                return SHELF_OK
+            })
         return withUnsafePointer(to: &writer) { body($0) }
     }
 }

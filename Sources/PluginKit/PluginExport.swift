@@ -63,7 +63,9 @@ public enum PluginExport {
         d.pointee.`init` = { host, err in
             CBridge.guarded(err) {
                 guard let host else { throw PluginFailure.invalidArgument("init without host services") }
-                guard let type = PluginExport.pluginType else { throw PluginFailure(SHELF_E_INTERNAL, "no plugin type") }
+                guard let type = PluginExport.pluginType else {
+                    throw PluginFailure(SHELF_E_INTERNAL, "no plugin type")
+                }
                 let services = PluginHost(host)
                 PluginExport.hostServices = services
                 PluginExport.instance = try type.init(host: services)
@@ -75,7 +77,8 @@ public enum PluginExport {
         }
         d.pointee.get_extension = { id in
             guard let id, let capability = PluginInfo.Capability(rawValue: String(cString: id)),
-                  PluginExport.pluginType?.info.capabilities.contains(capability) == true else { return nil }
+                PluginExport.pluginType?.info.capabilities.contains(capability) == true
+            else { return nil }
             return Extensions.table(for: capability)
         }
         return d

@@ -11,8 +11,10 @@ public final class PluginHost: @unchecked Sendable {
 
     init(_ raw: UnsafePointer<shelf_host>) {
         self.raw = raw
-        directories = (raw.pointee.data_dir.map { String(cString: $0) } ?? "",
-                       raw.pointee.cache_dir.map { String(cString: $0) } ?? "")
+        directories = (
+            raw.pointee.data_dir.map { String(cString: $0) } ?? "",
+            raw.pointee.cache_dir.map { String(cString: $0) } ?? ""
+        )
     }
 
     private init(dataDirectory: String, cacheDirectory: String) {

@@ -30,10 +30,12 @@ public struct PluginInfo: Sendable {
     /// Off unless the plugin asks: then the host serialises every call into it (plugin.h, "Threading").
     public var concurrentHandles: Bool
 
-    public init(id: String, name: String, version: String, license: String = "MIT",
-                vendor: String? = "shelf", url: String? = nil, description: String? = nil,
-                mediaTypes: [String] = [], fileExtensions: [String] = [], services: [String] = [],
-                capabilities: Set<Capability> = [], concurrentHandles: Bool = false) {
+    public init(
+        id: String, name: String, version: String, license: String = "MIT",
+        vendor: String? = "shelf", url: String? = nil, description: String? = nil,
+        mediaTypes: [String] = [], fileExtensions: [String] = [], services: [String] = [],
+        capabilities: Set<Capability> = [], concurrentHandles: Bool = false
+    ) {
         self.id = id
         self.name = name
         self.version = version
@@ -77,8 +79,10 @@ public struct RenderSettings: Codable, Equatable, Sendable {
     public var font: String
     public var theme: String
 
-    public init(as output: Output = .text, width: Int = 72, fontScale: Int = 100,
-                font: String = "serif", theme: String = "day") {
+    public init(
+        as output: Output = .text, width: Int = 72, fontScale: Int = 100,
+        font: String = "serif", theme: String = "day"
+    ) {
         self.as = output
         self.width = width
         self.fontScale = fontScale

@@ -36,9 +36,11 @@ public struct ConnectorDescription: Codable, Equatable, Sendable {
     /// With `pushWrites` "file": the page where the patron uploads the file.
     public var uploadURL: String?
 
-    public init(service: String, name: String, pull: Bool, pushRead: Bool, pushToRead: Bool,
-                pushWrites: PushWrites = .service, authorization: Authorization = .none, settings: [ConnectorSetting],
-                uploadURL: String? = nil) {
+    public init(
+        service: String, name: String, pull: Bool, pushRead: Bool, pushToRead: Bool,
+        pushWrites: PushWrites = .service, authorization: Authorization = .none, settings: [ConnectorSetting],
+        uploadURL: String? = nil
+    ) {
         self.uploadURL = uploadURL
         self.service = service
         self.name = name
@@ -152,7 +154,8 @@ enum ReadingListExtension {
         guard let raw else { return [:] }
         // The `try?` becomes the refusal below, which says what the argument must be.
         guard let value = try? JSONSerialization.jsonObject(with: Data(String(cString: raw).utf8)),
-              let object = value as? [String: Any] else {
+            let object = value as? [String: Any]
+        else {
             throw PluginFailure.invalidArgument("the \(what) is not a JSON object")
         }
         return object
@@ -168,75 +171,76 @@ enum ReadingListExtension {
     struct EntriesInput: Decodable { var entries: [ReadingListEntry] }
 
     // Written once, then only read (see Extensions.allocate).
-    nonisolated(unsafe) static let table: UnsafeMutablePointer<shelf_readinglist_v1> = Extensions.allocate(shelf_readinglist_v1(
-        struct_size: UInt32(MemoryLayout<shelf_readinglist_v1>.size),
-        describe: { service, out, err in
-            CBridge.guarded(err) {
-                let name = try string(service, "service")
-                let plugin = try plugin()
-                guard type(of: plugin).info.services.contains(name) else {
-                    throw PluginFailure.notFound("this connector does not speak the service \"\(name)\"")
-                }
-                try CBridge.emit(encode(try plugin.describe(service: name)), to: out)
-            }
-        },
-        connect: { service, settings, out, err in
-            CBridge.guarded(err) {
-                guard let out else { throw PluginFailure.invalidArgument("NULL out connection") }
-                out.pointee = nil
-                let name = try string(service, "service")
-                let plugin = try plugin()
-                guard type(of: plugin).info.services.contains(name) else {
-                    throw PluginFailure.notFound("this connector does not speak the service \"\(name)\"")
-                }
-                var values: [String: String] = [:]
-                for (key, value) in try object(settings, "settings") {
-                    guard let text = value as? String else {
-                        throw PluginFailure.invalidArgument("the setting \"\(key)\" must be a string")
+    nonisolated(unsafe) static let table: UnsafeMutablePointer<shelf_readinglist_v1> = Extensions.allocate(
+        shelf_readinglist_v1(
+            struct_size: UInt32(MemoryLayout<shelf_readinglist_v1>.size),
+            describe: { service, out, err in
+                CBridge.guarded(err) {
+                    let name = try string(service, "service")
+                    let plugin = try plugin()
+                    guard type(of: plugin).info.services.contains(name) else {
+                        throw PluginFailure.notFound("this connector does not speak the service \"\(name)\"")
                     }
-                    values[key] = text
+                    try CBridge.emit(encode(try plugin.describe(service: name)), to: out)
                 }
-                let connection = try plugin.connect(service: name, settings: values)
-                out.pointee = OpaquePointer(Unmanaged.passRetained(Box(connection)).toOpaque())
-            }
-        },
-        pull: { handle, options, out, err in
-            CBridge.guarded(err) {
-                let c = try connection(handle)
-                let shelf = try object(options, "pull options")["shelf"] as? String
-                try CBridge.emit(encode(try c.pull(shelf: shelf)), to: out)
-            }
-        },
-        push: { handle, entries, out, err in
-            CBridge.guarded(err) {
-                let c = try connection(handle)
-                let text = try string(entries, "entries")
-                // The `try?` becomes the refusal below, which says the shape expected.
-                guard let input = try? JSONDecoder().decode(EntriesInput.self, from: Data(text.utf8)) else {
-                    throw PluginFailure.invalidArgument("the entries are not {\"entries\": [...]}")
+            },
+            connect: { service, settings, out, err in
+                CBridge.guarded(err) {
+                    guard let out else { throw PluginFailure.invalidArgument("NULL out connection") }
+                    out.pointee = nil
+                    let name = try string(service, "service")
+                    let plugin = try plugin()
+                    guard type(of: plugin).info.services.contains(name) else {
+                        throw PluginFailure.notFound("this connector does not speak the service \"\(name)\"")
+                    }
+                    var values: [String: String] = [:]
+                    for (key, value) in try object(settings, "settings") {
+                        guard let text = value as? String else {
+                            throw PluginFailure.invalidArgument("the setting \"\(key)\" must be a string")
+                        }
+                        values[key] = text
+                    }
+                    let connection = try plugin.connect(service: name, settings: values)
+                    out.pointee = OpaquePointer(Unmanaged.passRetained(Box(connection)).toOpaque())
                 }
-                try CBridge.emit(encode(try c.push(input.entries)), to: out)
-            }
-        },
-        authorize_begin: { handle, options, out, err in
-            CBridge.guarded(err) {
-                let c = try connection(handle)
-                guard let redirect = try object(options, "authorization options")["redirectURI"] as? String else {
-                    throw PluginFailure.invalidArgument("authorize_begin needs {\"redirectURI\": ...}")
+            },
+            pull: { handle, options, out, err in
+                CBridge.guarded(err) {
+                    let c = try connection(handle)
+                    let shelf = try object(options, "pull options")["shelf"] as? String
+                    try CBridge.emit(encode(try c.pull(shelf: shelf)), to: out)
                 }
-                try CBridge.emit(encode(try c.authorizeBegin(redirectURI: redirect)), to: out)
+            },
+            push: { handle, entries, out, err in
+                CBridge.guarded(err) {
+                    let c = try connection(handle)
+                    let text = try string(entries, "entries")
+                    // The `try?` becomes the refusal below, which says the shape expected.
+                    guard let input = try? JSONDecoder().decode(EntriesInput.self, from: Data(text.utf8)) else {
+                        throw PluginFailure.invalidArgument("the entries are not {\"entries\": [...]}")
+                    }
+                    try CBridge.emit(encode(try c.push(input.entries)), to: out)
+                }
+            },
+            authorize_begin: { handle, options, out, err in
+                CBridge.guarded(err) {
+                    let c = try connection(handle)
+                    guard let redirect = try object(options, "authorization options")["redirectURI"] as? String else {
+                        throw PluginFailure.invalidArgument("authorize_begin needs {\"redirectURI\": ...}")
+                    }
+                    try CBridge.emit(encode(try c.authorizeBegin(redirectURI: redirect)), to: out)
+                }
+            },
+            authorize_complete: { handle, callback, err in
+                CBridge.guarded(err) {
+                    let c = try connection(handle)
+                    let query = try object(callback, "callback")["query"] as? [String: Any] ?? [:]
+                    try c.authorizeComplete(query: query.compactMapValues { $0 as? String })
+                }
+            },
+            disconnect: { handle in
+                guard let handle else { return }
+                Unmanaged<Box>.fromOpaque(UnsafeRawPointer(handle)).release()
             }
-        },
-        authorize_complete: { handle, callback, err in
-            CBridge.guarded(err) {
-                let c = try connection(handle)
-                let query = try object(callback, "callback")["query"] as? [String: Any] ?? [:]
-                try c.authorizeComplete(query: query.compactMapValues { $0 as? String })
-            }
-        },
-        disconnect: { handle in
-            guard let handle else { return }
-            Unmanaged<Box>.fromOpaque(UnsafeRawPointer(handle)).release()
-        }
-    ))
+        ))
 }

@@ -15,7 +15,8 @@ public struct JSONReader {
 
     public static func parse(_ data: Data) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
-            try parse(UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            try parse(
+                UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
         }
     }
 
@@ -63,7 +64,9 @@ public struct JSONReader {
         }
 
         mutating func value(depth: Int) throws -> JSONValue {
-            guard depth < JSONReader.maxDepth else { throw JSONError("nested deeper than \(JSONReader.maxDepth) levels at byte \(i)") }
+            guard depth < JSONReader.maxDepth else {
+                throw JSONError("nested deeper than \(JSONReader.maxDepth) levels at byte \(i)")
+            }
             switch try peek() {
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "{"):
@@ -157,7 +160,8 @@ public struct JSONReader {
                 let end = previous.withUTF8 { p -> Int? in
                     let end = start + p.count
                     guard end < buffer.count, buffer[end] == 0x22, let base = p.baseAddress,
-                          memcmp(base, buffer.baseAddress! + start, p.count) == 0 else { return nil }
+                        memcmp(base, buffer.baseAddress! + start, p.count) == 0
+                    else { return nil }
                     return end
                 }
                 if let end {
@@ -245,7 +249,9 @@ public struct JSONReader {
                 let slice = UnsafeBufferPointer(rebasing: buffer[start..<end])
                 i += 1
                 if ascii { return String(decoding: slice, as: UTF8.self) }
-                guard let s = String(validating: slice, as: UTF8.self) else { throw JSONError("a string that is not UTF-8 before byte \(i)") }
+                guard let s = String(validating: slice, as: UTF8.self) else {
+                    throw JSONError("a string that is not UTF-8 before byte \(i)")
+                }
                 return s
             case 0x5C: return try escapedString(from: start)
             default: throw JSONError("control character in a string at byte \(i)")
@@ -281,7 +287,9 @@ public struct JSONReader {
                 let b = buffer[i]
                 if b == 0x22 {
                     i += 1
-                    guard let s = String(validating: out, as: UTF8.self) else { throw JSONError("a string that is not UTF-8 before byte \(i)") }
+                    guard let s = String(validating: out, as: UTF8.self) else {
+                        throw JSONError("a string that is not UTF-8 before byte \(i)")
+                    }
                     return s
                 }
                 if b < 0x20 { throw JSONError("control character in a string at byte \(i)") }
@@ -305,12 +313,16 @@ public struct JSONReader {
                         }
                         i += 2
                         let low = try hex4()
-                        guard low >= 0xDC00 && low < 0xE000 else { throw JSONError("a lone surrogate escape before byte \(i)") }
+                        guard low >= 0xDC00 && low < 0xE000 else {
+                            throw JSONError("a lone surrogate escape before byte \(i)")
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if scalar >= 0xDC00 && scalar < 0xE000 {
                         throw JSONError("a lone surrogate escape before byte \(i)")
                     }
-                    guard let u = Unicode.Scalar(scalar) else { throw JSONError("a \\u escape that is no character before byte \(i)") }
+                    guard let u = Unicode.Scalar(scalar) else {
+                        throw JSONError("a \\u escape that is no character before byte \(i)")
+                    }
                     out.append(contentsOf: UTF8.encode(u)!)
                 default: throw JSONError("bad escape at byte \(i - 1)")
                 }

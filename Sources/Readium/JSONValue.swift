@@ -12,12 +12,19 @@ public enum JSONValue: Codable, Equatable, Sendable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         // Each `try?` asks whether the value is of one JSON type; an error only says it is another, tried next.
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: JSONValue].self))
+        }
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -59,8 +66,10 @@ public enum ReadiumJSON {
     /// Sorted keys and unescaped slashes: stable output that diffs and reads well.
     public static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-                                          : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty
+            ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+            : [.sortedKeys, .withoutEscapingSlashes]
         // `try?`: encoding our own Codable values fails only for a non-finite number, which none of them holds;
         // JSON has no way to say one, so `null` stands for it.
         guard let data = try? encoder.encode(value) else { return "null" }

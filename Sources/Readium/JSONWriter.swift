@@ -103,7 +103,9 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// One byte of a string at `o`, escaped if it must be; where the next goes.
-    @inline(__always) private static func put(_ b: UInt8, at o: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+    @inline(__always) private static func put(_ b: UInt8, at o: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
+        UInt8
+    > {
         if b >= 0x20 && b != 0x22 && b != 0x5C {
             o.pointee = b
             return o + 1

@@ -16,14 +16,19 @@ public struct Link: Equatable, Sendable {
 
     static let known: Set<String> = ["href", "type", "title", "rel", "properties", "duration", "children"]
 
-    public init(href: String, type: String? = nil, title: String? = nil, rel: [String]? = nil,
-                properties: [String: JSONValue]? = nil, duration: Double? = nil, children: [Link]? = nil) {
-        self.init(href: href, type: type, title: title, rel: rel, properties: properties, duration: duration,
-                  children: children, extra: [:])
+    public init(
+        href: String, type: String? = nil, title: String? = nil, rel: [String]? = nil,
+        properties: [String: JSONValue]? = nil, duration: Double? = nil, children: [Link]? = nil
+    ) {
+        self.init(
+            href: href, type: type, title: title, rel: rel, properties: properties, duration: duration,
+            children: children, extra: [:])
     }
 
-    init(href: String, type: String?, title: String?, rel: [String]?, properties: [String: JSONValue]?,
-         duration: Double?, children: [Link]?, extra: [String: JSONValue]) {
+    init(
+        href: String, type: String?, title: String?, rel: [String]?, properties: [String: JSONValue]?,
+        duration: Double?, children: [Link]?, extra: [String: JSONValue]
+    ) {
         self.href = href
         self.type = type
         self.title = title

@@ -26,8 +26,10 @@ public struct Locator: Equatable, Sendable {
 
         static let known: Set<String> = ["position", "progression", "totalProgression", "fragments"]
 
-        public init(position: Int? = nil, progression: Double? = nil,
-                    totalProgression: Double? = nil, fragments: [String]? = nil) {
+        public init(
+            position: Int? = nil, progression: Double? = nil,
+            totalProgression: Double? = nil, fragments: [String]? = nil
+        ) {
             self.position = position
             self.progression = progression
             self.totalProgression = totalProgression
@@ -47,8 +49,10 @@ public struct Locator: Equatable, Sendable {
         }
     }
 
-    public init(href: String, type: String, title: String? = nil,
-                locations: Locations = Locations(), text: Text? = nil) {
+    public init(
+        href: String, type: String, title: String? = nil,
+        locations: Locations = Locations(), text: Text? = nil
+    ) {
         self.href = href
         self.type = type
         self.title = title

@@ -65,15 +65,18 @@ public struct Manifest: Equatable, Sendable {
         // An error here is a non-finite duration or property, which JSON cannot hold: the subcollection is
         // left out rather than written wrong.
         guard !links.isEmpty, let data = try? ReadiumJSON.written(links),
-              let value = try? JSONReader.parse(data) else {
+            let value = try? JSONReader.parse(data)
+        else {
             others[subcollection] = nil
             return
         }
         others[subcollection] = .value(value)
     }
 
-    public init(metadata: [String: JSONValue], links: [Link] = [], readingOrder: [Link],
-                resources: [Link]? = nil, toc: [Link]? = nil) {
+    public init(
+        metadata: [String: JSONValue], links: [Link] = [], readingOrder: [Link],
+        resources: [Link]? = nil, toc: [Link]? = nil
+    ) {
         self.context = .string("https://readium.org/webpub-manifest/context.jsonld")
         self.metadata = metadata
         self.links = links

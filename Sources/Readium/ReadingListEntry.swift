@@ -13,8 +13,10 @@ public struct ReadingListEntry: Codable, Equatable, Sendable {
     /// 1 to 5 stars in steps of a half (readinglist.h): 4.5 is a rating, 0 or absent is none.
     public var rating: Double?
 
-    public init(identifiers: [String: String] = [:], title: String, authors: [String] = [], shelf: String,
-                shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Double? = nil) {
+    public init(
+        identifiers: [String: String] = [:], title: String, authors: [String] = [], shelf: String,
+        shelves: [String]? = nil, dateAdded: String? = nil, dateRead: String? = nil, rating: Double? = nil
+    ) {
         self.identifiers = identifiers
         self.title = title
         self.authors = authors

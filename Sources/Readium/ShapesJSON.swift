@@ -130,7 +130,9 @@ extension JSONWriter {
     mutating func linkObjects(_ links: [Link]) throws {
         try linkArray(links) { w, l in
             w.raw(UInt8(ascii: "{"))
-            if let children = l.pointee.children, !children.isEmpty { w.raw("\"children\":"); try w.linkObjects(children); w.raw(UInt8(ascii: ",")) }
+            if let children = l.pointee.children, !children.isEmpty {
+                w.raw("\"children\":"); try w.linkObjects(children); w.raw(UInt8(ascii: ","))
+            }
             w.raw("\"href\":")
             w.string(l.pointee.href)
             if let properties = l.pointee.properties { w.raw(",\"properties\":"); try w.object(properties) }
@@ -166,7 +168,9 @@ extension JSONReader.Cursor {
         func string(at i: Int) throws -> String {
             if let unescaped { return unescaped }
             if ascii { return String(decoding: bytes, as: UTF8.self) }
-            guard let s = String(validating: bytes, as: UTF8.self) else { throw JSONError("a name that is not UTF-8 before byte \(i)") }
+            guard let s = String(validating: bytes, as: UTF8.self) else {
+                throw JSONError("a name that is not UTF-8 before byte \(i)")
+            }
             return s
         }
     }
@@ -197,7 +201,9 @@ extension JSONReader.Cursor {
         case .null: return nil
         case .array(let a):
             return try a.map { item in
-                guard case .string(let s) = item else { throw JSONError("expected an array of strings before byte \(i)") }
+                guard case .string(let s) = item else {
+                    throw JSONError("expected an array of strings before byte \(i)")
+                }
                 return s
             }
         default: throw JSONError("expected an array of strings before byte \(i)")
@@ -212,11 +218,15 @@ extension JSONReader.Cursor {
         try members { c in
             let name = try c.name()
             if name.is("href") {
-                guard try c.peek() == UInt8(ascii: "\"") else { throw JSONError("\"href\" is not a string at byte \(c.i)") }
+                guard try c.peek() == UInt8(ascii: "\"") else {
+                    throw JSONError("\"href\" is not a string at byte \(c.i)")
+                }
                 href = try c.string()
-            } else if name.is("type") { locator.type = try c.optionalString() ?? "" }
-            else if name.is("title") { locator.title = try c.optionalString() }
-            else if name.is("locations") {
+            } else if name.is("type") {
+                locator.type = try c.optionalString() ?? ""
+            } else if name.is("title") {
+                locator.title = try c.optionalString()
+            } else if name.is("locations") {
                 locator.locations = Locator.Locations()
                 if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null); return }
                 try c.members { l in
@@ -224,30 +234,43 @@ extension JSONReader.Cursor {
                     if name.is("position") {
                         let at = l.i
                         if let n = try l.optionalDouble() {
-                            guard let exact = Int(exactly: n) else { throw JSONError("\"position\" is not a whole number at byte \(at)") }
+                            guard let exact = Int(exactly: n) else {
+                                throw JSONError("\"position\" is not a whole number at byte \(at)")
+                            }
                             locator.locations.position = exact
-                        } else { locator.locations.position = nil }
+                        } else {
+                            locator.locations.position = nil
+                        }
+                    } else if name.is("progression") {
+                        locator.locations.progression = try l.optionalDouble()
+                    } else if name.is("totalProgression") {
+                        locator.locations.totalProgression = try l.optionalDouble()
+                    } else if name.is("fragments") {
+                        locator.locations.fragments = try l.strings(depth: 3)
+                    } else {
+                        try l.other(name, into: &locator.locations.extra, depth: 3)
                     }
-                    else if name.is("progression") { locator.locations.progression = try l.optionalDouble() }
-                    else if name.is("totalProgression") { locator.locations.totalProgression = try l.optionalDouble() }
-                    else if name.is("fragments") { locator.locations.fragments = try l.strings(depth: 3) }
-                    else { try l.other(name, into: &locator.locations.extra, depth: 3) }
                 }
-            }
-            else if name.is("text") {
+            } else if name.is("text") {
                 locator.text = nil
                 if try c.peek() == UInt8(ascii: "n") { _ = try c.literal("null", .null); return }
                 var t = Locator.Text()
                 try c.members { m in
                     let name = try m.name()
-                    if name.is("before") { t.before = try m.optionalString() }
-                    else if name.is("highlight") { t.highlight = try m.optionalString() }
-                    else if name.is("after") { t.after = try m.optionalString() }
-                    else { _ = try m.value(depth: 3) }  // Readium's text has these three; others are not kept
+                    if name.is("before") {
+                        t.before = try m.optionalString()
+                    } else if name.is("highlight") {
+                        t.highlight = try m.optionalString()
+                    } else if name.is("after") {
+                        t.after = try m.optionalString()
+                    } else {
+                        _ = try m.value(depth: 3)
+                    }  // Readium's text has these three; others are not kept
                 }
                 locator.text = t
+            } else {
+                try c.other(name, into: &locator.extra, depth: 2)
             }
-            else { try c.other(name, into: &locator.extra, depth: 2) }
         }
         guard let href else { throw JSONError("a locator without \"href\" at byte \(start)") }
         locator.href = href
@@ -257,7 +280,9 @@ extension JSONReader.Cursor {
     /// A link. A loop rather than `members` and its closure: the variables a closure captures live on the
     /// heap, behind exclusivity checks, and a manifest of a long book has thousands of links.
     mutating func link(depth: Int) throws -> Link {
-        guard depth < JSONReader.maxDepth else { throw JSONError("nested deeper than \(JSONReader.maxDepth) levels at byte \(i)") }
+        guard depth < JSONReader.maxDepth else {
+            throw JSONError("nested deeper than \(JSONReader.maxDepth) levels at byte \(i)")
+        }
         guard try peek() == UInt8(ascii: "{") else { throw JSONError("expected a link (an object) at byte \(i)") }
         let start = i
         i += 1
@@ -273,13 +298,21 @@ extension JSONReader.Cursor {
                 skipSpace()
                 let name = try name()
                 if name.is("href") {
-                    guard try peek() == UInt8(ascii: "\"") else { throw JSONError("\"href\" is not a string at byte \(i)") }
+                    guard try peek() == UInt8(ascii: "\"") else {
+                        throw JSONError("\"href\" is not a string at byte \(i)")
+                    }
                     href = try string()
-                } else if name.is("type") { type = try optionalType() }
-                else if name.is("title") { title = try optionalString() }
-                else if name.is("rel") {
+                } else if name.is("type") {
+                    type = try optionalType()
+                } else if name.is("title") {
+                    title = try optionalString()
+                } else if name.is("rel") {
                     // A string or an array of strings in the wild.
-                    if try peek() == UInt8(ascii: "\"") { rel = [try string()] } else { rel = try strings(depth: depth + 1) }
+                    if try peek() == UInt8(ascii: "\"") {
+                        rel = [try string()]
+                    } else {
+                        rel = try strings(depth: depth + 1)
+                    }
                 } else if name.is("properties") {
                     switch try value(depth: depth + 1) {
                     case .null: properties = nil
@@ -290,7 +323,11 @@ extension JSONReader.Cursor {
                     // A duration that is no number is left out: it only informs, and plugins write strings.
                     if case .number(let d) = try value(depth: depth + 1) { duration = d } else { duration = nil }
                 } else if name.is("children") {
-                    if try peek() == UInt8(ascii: "n") { _ = try literal("null", .null); children = nil } else { children = try links(depth: depth + 1) }
+                    if try peek() == UInt8(ascii: "n") {
+                        _ = try literal("null", .null); children = nil
+                    } else {
+                        children = try links(depth: depth + 1)
+                    }
                 } else {
                     try other(name, into: &extra, depth: depth + 1)
                 }
@@ -303,8 +340,9 @@ extension JSONReader.Cursor {
             }
         }
         guard let href else { throw JSONError("a link without \"href\" at byte \(start)") }
-        return Link(href: href, type: type, title: title, rel: rel, properties: properties, duration: duration,
-                    children: children, extra: extra)
+        return Link(
+            href: href, type: type, title: title, rel: rel, properties: properties, duration: duration,
+            children: children, extra: extra)
     }
 
     mutating func links(depth: Int) throws -> [Link] {
@@ -327,21 +365,30 @@ extension JSONReader.Cursor {
         try members { c in
             let name = try c.name()
             if name.is("metadata") {
-                guard case .object(let o) = try c.value(depth: 1) else { throw JSONError("\"metadata\" is not an object before byte \(c.i)") }
+                guard case .object(let o) = try c.value(depth: 1) else {
+                    throw JSONError("\"metadata\" is not an object before byte \(c.i)")
+                }
                 metadata = o
-            } else if name.is("readingOrder") { readingOrder = try c.links(depth: 1) }
-            else if name.is("@context") {
+            } else if name.is("readingOrder") {
+                readingOrder = try c.links(depth: 1)
+            } else if name.is("@context") {
                 let value = try c.value(depth: 1)
                 context = value == .null ? nil : value
-            } else if name.is("links") { links = try optionalLinks(&c) }
-            else if name.is("resources") { resources = try optionalLinks(&c) }
-            else if name.is("toc") { toc = try optionalLinks(&c) }
-            else { others[try name.string(at: c.i)] = .value(try c.value(depth: 1)) }
+            } else if name.is("links") {
+                links = try optionalLinks(&c)
+            } else if name.is("resources") {
+                resources = try optionalLinks(&c)
+            } else if name.is("toc") {
+                toc = try optionalLinks(&c)
+            } else {
+                others[try name.string(at: c.i)] = .value(try c.value(depth: 1))
+            }
         }
         guard let metadata else { throw JSONError("a manifest without \"metadata\"") }
         guard let readingOrder else { throw JSONError("a manifest without \"readingOrder\"") }
-        var manifest = Manifest(metadata: metadata, links: links ?? [], readingOrder: readingOrder,
-                                resources: resources, toc: toc)
+        var manifest = Manifest(
+            metadata: metadata, links: links ?? [], readingOrder: readingOrder,
+            resources: resources, toc: toc)
         manifest.context = context
         manifest.others = others
         return manifest
@@ -379,7 +426,9 @@ extension JSONReader {
 
     static func whole<T>(_ data: Data, _ read: (inout Cursor) throws -> T) throws -> T {
         try data.withUnsafeBytes { raw in
-            var c = Cursor(buffer: UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
+            var c = Cursor(
+                buffer: UnsafeBufferPointer(
+                    start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count))
             c.skipSpace()
             let out = try read(&c)
             c.skipSpace()

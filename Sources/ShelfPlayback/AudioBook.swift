@@ -49,10 +49,16 @@ public final class AudioBook: @unchecked Sendable {
         guard let format = plugin.format, let open = format.pointee.open else {
             throw ShelfError(.unavailable, "plugin \(plugin.descriptor.id) cannot open files", subject: input.path)
         }
-        guard let audio = plugin.extensionTable(SHELF_EXT_AUDIO, minimumSize: MemoryLayout<shelf_audio_v1>.size)?
-            .assumingMemoryBound(to: shelf_audio_v1.self) else {
-            throw ShelfError(.unavailable, "this is not an audiobook: the plugin \(plugin.descriptor.id) that opens it cannot play audio",
-                             subject: input.path, next: NextStep(terminal: "`shelf info` describes it; `shelf render` shows an eBook's text.", browser: nil))
+        guard
+            let audio = plugin.extensionTable(SHELF_EXT_AUDIO, minimumSize: MemoryLayout<shelf_audio_v1>.size)?
+                .assumingMemoryBound(to: shelf_audio_v1.self)
+        else {
+            throw ShelfError(
+                .unavailable,
+                "this is not an audiobook: the plugin \(plugin.descriptor.id) that opens it cannot play audio",
+                subject: input.path,
+                next: NextStep(
+                    terminal: "`shelf info` describes it; `shelf render` shows an eBook's text.", browser: nil))
         }
         self.plugin = plugin
         self.input = input
@@ -65,22 +71,29 @@ public final class AudioBook: @unchecked Sendable {
             throw failure.shelfError(subject: input.path)
         }
         guard let raw else {
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) reported success but returned no publication", subject: input.path)
+            throw ShelfError(
+                .software, "plugin \(plugin.descriptor.id) reported success but returned no publication",
+                subject: input.path)
         }
         handle = raw
         do {
-            let data = try PluginCall.collect(plugin) { out, err in format.pointee.manifest?(raw, out, err) ?? SHELF_E_UNSUPPORTED }
+            let data = try PluginCall.collect(plugin) { out, err in
+                format.pointee.manifest?(raw, out, err) ?? SHELF_E_UNSUPPORTED
+            }
             manifest = try Manifest.parse(data)
         } catch {
             plugin.call { format.pointee.close?(raw) }
             if let failure = error as? PluginCallError { throw failure.shelfError(subject: input.path) }
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote a manifest that is not valid (\(error))", subject: input.path)
+            throw ShelfError(
+                .software, "plugin \(plugin.descriptor.id) wrote a manifest that is not valid (\(error))",
+                subject: input.path)
         }
         tracks = manifest.readingOrder.enumerated().map { i, link in
             let remote = link.href.lowercased().hasPrefix("http://") || link.href.lowercased().hasPrefix("https://")
             let problem = TrackProblem.problem(of: link)?.text
-            return Track(index: i, href: link.href, type: link.type, title: link.title,
-                         declaredDuration: link.duration, isRemote: remote, problem: problem)
+            return Track(
+                index: i, href: link.href, type: link.type, title: link.title,
+                declaredDuration: link.duration, isRemote: remote, problem: problem)
         }
         guard !tracks.isEmpty else {
             plugin.call { format.pointee.close?(raw) }
@@ -110,7 +123,9 @@ public final class AudioBook: @unchecked Sendable {
 
     /// Opens a decoder for a track; `sampleRate`/`channels` 0 mean the track's own. `file` reads the track from
     /// that file instead (a part still downloading: the decoder plays the bytes already there).
-    public func openDecoder(track index: Int, sampleRate: Int = 0, channels: Int = 0, file: String? = nil) throws -> TrackPCMDecoder {
+    public func openDecoder(track index: Int, sampleRate: Int = 0, channels: Int = 0, file: String? = nil) throws
+        -> TrackPCMDecoder
+    {
         guard tracks.indices.contains(index) else {
             throw ShelfError(.noInput, "no track \(index + 1)", subject: input.path)
         }
@@ -119,7 +134,8 @@ public final class AudioBook: @unchecked Sendable {
         if let file = file ?? localFile(index) {
             options = ReadiumJSON.encode(["file": file])
         }
-        return try TrackPCMDecoder(book: self, href: track.href, options: options, sampleRate: sampleRate, channels: channels)
+        return try TrackPCMDecoder(
+            book: self, href: track.href, options: options, sampleRate: sampleRate, channels: channels)
     }
 
     func withHandle<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T { try body(handle) }

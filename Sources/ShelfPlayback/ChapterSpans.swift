@@ -45,7 +45,9 @@ public enum ChapterSpans {
         func walk(_ links: [Link], depth: Int) -> [Link] {
             links.map { link in
                 var out = link
-                if spans.indices.contains(i), let span = spans[i] { out.duration = (span.duration * 1000).rounded() / 1000 }
+                if spans.indices.contains(i), let span = spans[i] {
+                    out.duration = (span.duration * 1000).rounded() / 1000
+                }
                 i += 1
                 if depth < 16, let children = link.children { out.children = walk(children, depth: depth + 1) }
                 return out

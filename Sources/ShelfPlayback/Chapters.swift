@@ -10,11 +10,16 @@ public enum Chapters {
         var out: [Chapter] = []
         func walk(_ links: [Link], depth: Int) {
             for link in links {
-                if let track = hrefs.firstIndex(of: Chapter.stripFragment(link.href)) ?? hrefs.firstIndex(where: {
-                    ($0.removingPercentEncoding ?? $0) == (Chapter.stripFragment(link.href).removingPercentEncoding ?? "")
-                }) {
-                    out.append(Chapter(index: out.count, title: link.title ?? "Chapter \(out.count + 1)", depth: depth,
-                                       track: track, offset: fragmentSeconds(link.href) ?? 0, href: link.href))
+                if let track = hrefs.firstIndex(of: Chapter.stripFragment(link.href))
+                    ?? hrefs.firstIndex(where: {
+                        ($0.removingPercentEncoding ?? $0)
+                            == (Chapter.stripFragment(link.href).removingPercentEncoding ?? "")
+                    })
+                {
+                    out.append(
+                        Chapter(
+                            index: out.count, title: link.title ?? "Chapter \(out.count + 1)", depth: depth,
+                            track: track, offset: fragmentSeconds(link.href) ?? 0, href: link.href))
                 }
                 if depth < 16 { walk(link.children ?? [], depth: depth + 1) }
             }

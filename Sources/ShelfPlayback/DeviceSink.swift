@@ -10,26 +10,39 @@ public final class DeviceSink: AudioSink {
     private var backend: Backend?
 
     private enum Backend {
-        case pulse(library: UnsafeMutableRawPointer, simple: OpaquePointer, write: PulseWrite, drain: PulseDrain, flush: PulseDrain, free: PulseFree)
-        case alsa(library: UnsafeMutableRawPointer, pcm: OpaquePointer, writei: AlsaWrite, recover: AlsaRecover, drain: AlsaClose, drop: AlsaClose, close: AlsaClose, channels: Int)
+        case pulse(
+            library: UnsafeMutableRawPointer, simple: OpaquePointer, write: PulseWrite, drain: PulseDrain,
+            flush: PulseDrain, free: PulseFree)
+        case alsa(
+            library: UnsafeMutableRawPointer, pcm: OpaquePointer, writei: AlsaWrite, recover: AlsaRecover,
+            drain: AlsaClose, drop: AlsaClose, close: AlsaClose, channels: Int)
     }
 
     private struct PASampleSpec { var format: Int32; var rate: UInt32; var channels: UInt8 }
-    private typealias PulseNew = @convention(c) (UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?,
-                                                 UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?,
-                                                 UnsafeMutablePointer<Int32>?) -> OpaquePointer?
-    private typealias PulseWrite = @convention(c) (OpaquePointer?, UnsafeRawPointer?, Int, UnsafeMutablePointer<Int32>?) -> Int32
+    private typealias PulseNew =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?,
+            UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeRawPointer?, UnsafeRawPointer?,
+            UnsafeMutablePointer<Int32>?
+        ) -> OpaquePointer?
+    private typealias PulseWrite =
+        @convention(c) (OpaquePointer?, UnsafeRawPointer?, Int, UnsafeMutablePointer<Int32>?) -> Int32
     private typealias PulseDrain = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?) -> Int32
     private typealias PulseFree = @convention(c) (OpaquePointer?) -> Void
-    private typealias AlsaOpen = @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, Int32, Int32) -> Int32
-    private typealias AlsaSetParams = @convention(c) (OpaquePointer?, Int32, Int32, UInt32, UInt32, Int32, UInt32) -> Int32
+    private typealias AlsaOpen =
+        @convention(c) (UnsafeMutablePointer<OpaquePointer?>?, UnsafePointer<CChar>?, Int32, Int32) -> Int32
+    private typealias AlsaSetParams =
+        @convention(c) (OpaquePointer?, Int32, Int32, UInt32, UInt32, Int32, UInt32) -> Int32
     private typealias AlsaWrite = @convention(c) (OpaquePointer?, UnsafeRawPointer?, UInt) -> Int
     private typealias AlsaRecover = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     private typealias AlsaClose = @convention(c) (OpaquePointer?) -> Int32
     /// snd_lib_error_handler_t is variadic; a handler that reads none of its arguments can be given as one that
     /// takes only the fixed ones (the caller's extra arguments are ignored, as the C calling convention allows).
-    private typealias AlsaErrorHandler = @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, Int32,
-                                                         UnsafePointer<CChar>?) -> Void
+    private typealias AlsaErrorHandler =
+        @convention(c) (
+            UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, Int32,
+            UnsafePointer<CChar>?
+        ) -> Void
     private typealias AlsaSetErrorHandler = @convention(c) (AlsaErrorHandler?) -> Int32
 
     public init() {}
@@ -37,16 +50,22 @@ public final class DeviceSink: AudioSink {
     public func start(sampleRate: Int, channels: Int) throws {
         var reasons: [String] = []
         if let lib = dlopen("libpulse-simple.so.0", RTLD_NOW | RTLD_LOCAL) {
-            if let n = dlsym(lib, "pa_simple_new"), let w = dlsym(lib, "pa_simple_write"), let d = dlsym(lib, "pa_simple_drain"),
-               let fl = dlsym(lib, "pa_simple_flush"), let f = dlsym(lib, "pa_simple_free") {
-                var spec = PASampleSpec(format: 5 /* PA_SAMPLE_FLOAT32LE */, rate: UInt32(sampleRate), channels: UInt8(channels))
+            if let n = dlsym(lib, "pa_simple_new"), let w = dlsym(lib, "pa_simple_write"),
+                let d = dlsym(lib, "pa_simple_drain"),
+                let fl = dlsym(lib, "pa_simple_flush"), let f = dlsym(lib, "pa_simple_free")
+            {
+                var spec = PASampleSpec(
+                    format: 5 /* PA_SAMPLE_FLOAT32LE */, rate: UInt32(sampleRate), channels: UInt8(channels))
                 var error: Int32 = 0
                 let new = unsafeBitCast(n, to: PulseNew.self)
-                let simple = withUnsafePointer(to: &spec) { new(nil, "shelf", 1 /* PLAYBACK */, nil, "audiobook", UnsafeRawPointer($0), nil, nil, &error) }
+                let simple = withUnsafePointer(to: &spec) {
+                    new(nil, "shelf", 1 /* PLAYBACK */, nil, "audiobook", UnsafeRawPointer($0), nil, nil, &error)
+                }
                 if let simple {
-                    backend = .pulse(library: lib, simple: simple, write: unsafeBitCast(w, to: PulseWrite.self),
-                                     drain: unsafeBitCast(d, to: PulseDrain.self), flush: unsafeBitCast(fl, to: PulseDrain.self),
-                                     free: unsafeBitCast(f, to: PulseFree.self))
+                    backend = .pulse(
+                        library: lib, simple: simple, write: unsafeBitCast(w, to: PulseWrite.self),
+                        drain: unsafeBitCast(d, to: PulseDrain.self), flush: unsafeBitCast(fl, to: PulseDrain.self),
+                        free: unsafeBitCast(f, to: PulseFree.self))
                     name = "PulseAudio"
                     return
                 }
@@ -57,9 +76,12 @@ public final class DeviceSink: AudioSink {
             reasons.append("PulseAudio is not installed (libpulse-simple.so.0)")
         }
         if let lib = dlopen("libasound.so.2", RTLD_NOW | RTLD_LOCAL) {
-            if let o = dlsym(lib, "snd_pcm_open"), let p = dlsym(lib, "snd_pcm_set_params"), let w = dlsym(lib, "snd_pcm_writei"),
-               let r = dlsym(lib, "snd_pcm_recover"), let d = dlsym(lib, "snd_pcm_drain"), let dr = dlsym(lib, "snd_pcm_drop"),
-               let c = dlsym(lib, "snd_pcm_close") {
+            if let o = dlsym(lib, "snd_pcm_open"), let p = dlsym(lib, "snd_pcm_set_params"),
+                let w = dlsym(lib, "snd_pcm_writei"),
+                let r = dlsym(lib, "snd_pcm_recover"), let d = dlsym(lib, "snd_pcm_drain"),
+                let dr = dlsym(lib, "snd_pcm_drop"),
+                let c = dlsym(lib, "snd_pcm_close")
+            {
                 // ALSA prints its own errors ("ALSA lib confmisc.c:855:(parse_card) cannot find card '0'", eight
                 // lines without a sound card) before shelf can say what is wrong: its reasons are in the status codes.
                 if let setHandler = dlsym(lib, "snd_lib_error_set_handler") {
@@ -68,13 +90,16 @@ public final class DeviceSink: AudioSink {
                 var pcm: OpaquePointer?
                 let status = unsafeBitCast(o, to: AlsaOpen.self)(&pcm, "default", 0, 0)
                 if status >= 0, let pcm {
-                    let set = unsafeBitCast(p, to: AlsaSetParams.self)(pcm, 14 /* FLOAT_LE */, 3 /* RW_INTERLEAVED */,
-                                                                      UInt32(channels), UInt32(sampleRate), 1, 300_000)
+                    let set = unsafeBitCast(p, to: AlsaSetParams.self)(
+                        pcm, 14 /* FLOAT_LE */, 3 /* RW_INTERLEAVED */,
+                        UInt32(channels), UInt32(sampleRate), 1, 300_000)
                     if set >= 0 {
-                        backend = .alsa(library: lib, pcm: pcm, writei: unsafeBitCast(w, to: AlsaWrite.self),
-                                        recover: unsafeBitCast(r, to: AlsaRecover.self), drain: unsafeBitCast(d, to: AlsaClose.self),
-                                        drop: unsafeBitCast(dr, to: AlsaClose.self), close: unsafeBitCast(c, to: AlsaClose.self),
-                                        channels: channels)
+                        backend = .alsa(
+                            library: lib, pcm: pcm, writei: unsafeBitCast(w, to: AlsaWrite.self),
+                            recover: unsafeBitCast(r, to: AlsaRecover.self),
+                            drain: unsafeBitCast(d, to: AlsaClose.self),
+                            drop: unsafeBitCast(dr, to: AlsaClose.self), close: unsafeBitCast(c, to: AlsaClose.self),
+                            channels: channels)
                         name = "ALSA"
                         return
                     }
@@ -88,10 +113,11 @@ public final class DeviceSink: AudioSink {
         } else {
             reasons.append("ALSA is not installed (libasound.so.2)")
         }
-        throw ShelfError(.unavailable, "there is no sound device to play on: \(reasons.joined(separator: "; "))",
-                         subject: "sound device",
-                         hint: "Start PipeWire or PulseAudio (or give ALSA a sound card: apt-get install libasound2); "
-                             + "or play into a file with --out book.wav, or with --null to play without sound.")
+        throw ShelfError(
+            .unavailable, "there is no sound device to play on: \(reasons.joined(separator: "; "))",
+            subject: "sound device",
+            hint: "Start PipeWire or PulseAudio (or give ALSA a sound card: apt-get install libasound2); "
+                + "or play into a file with --out book.wav, or with --null to play without sound.")
     }
 
     public func write(_ samples: UnsafeBufferPointer<Float>) throws {

@@ -102,8 +102,10 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Loads the book: the first track sets the rate and channels (at most two); every track
     /// that is here is measured, the others keep the manifest's duration until they arrive.
     /// `growingFile` names the file of a track still downloading that can play so far.
-    public init(book: AudioBook, options: Options = Options(), isTrackAvailable: ((Int) -> Bool)? = nil,
-                growingFile: ((Int) -> String?)? = nil) throws {
+    public init(
+        book: AudioBook, options: Options = Options(), isTrackAvailable: ((Int) -> Bool)? = nil,
+        growingFile: ((Int) -> String?)? = nil
+    ) throws {
         self.book = book
         self.options = options
         let available = isTrackAvailable ?? { i in !book.tracks[i].isRemote || book.localFile(i) != nil }
@@ -114,17 +116,22 @@ public final class PlaybackEngine: @unchecked Sendable {
             // A manifest file whose tracks are on the web: shelf downloads a book's tracks from the book's address
             // (fetch and play take a URL), so the way on is that address, which the manifest may name itself.
             if isTrackAvailable == nil {
-                let address = book.manifest.links.first { ($0.rel ?? []).contains("self") && $0.href.lowercased().hasPrefix("http") }?.href
-                throw ShelfError(.unavailable, "the tracks of this audiobook are on the web and none is on this computer",
-                                 subject: book.input.uri,
-                                 next: NextStep(
-                                     terminal: "Play it from its address, which downloads the tracks as it plays: "
-                                         + "`shelf play \(address ?? "URL")` (`shelf fetch \(address ?? "URL")` downloads them all first)"
-                                         + (address == nil ? ", URL being the address this manifest came from." : "."),
-                                     browser: nil))
+                let address = book.manifest.links.first {
+                    ($0.rel ?? []).contains("self") && $0.href.lowercased().hasPrefix("http")
+                }?.href
+                throw ShelfError(
+                    .unavailable, "the tracks of this audiobook are on the web and none is on this computer",
+                    subject: book.input.uri,
+                    next: NextStep(
+                        terminal: "Play it from its address, which downloads the tracks as it plays: "
+                            + "`shelf play \(address ?? "URL")` (`shelf fetch \(address ?? "URL")` downloads them all first)"
+                            + (address == nil ? ", URL being the address this manifest came from." : "."),
+                        browser: nil))
             }
-            throw ShelfError(.temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
-                             next: NextStep(terminal: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.", browser: nil))
+            throw ShelfError(
+                .temporary, "no track of this audiobook has been downloaded yet", subject: book.input.uri,
+                next: NextStep(
+                    terminal: "`shelf fetch URL` downloads it; `shelf downloads` shows how far it is.", browser: nil))
         }
         // The first track that opens sets the format: a missing or damaged one is skipped when played.
         var opened: (Int, TrackPCMDecoder, String?)?
@@ -132,7 +139,9 @@ public final class PlaybackEngine: @unchecked Sendable {
         for i in book.tracks.indices {
             let part = available(i) ? nil : growing(i)
             guard available(i) || part != nil else { continue }
-            do { opened = (i, try book.openDecoder(track: i, file: part), part); break } catch { firstError = firstError ?? error }
+            do { opened = (i, try book.openDecoder(track: i, file: part), part); break } catch {
+                firstError = firstError ?? error
+            }
         }
         guard let (first, probe, firstPart) = opened else { throw firstError! }
         sampleRate = probe.sampleRate
@@ -150,8 +159,11 @@ public final class PlaybackEngine: @unchecked Sendable {
                 // the second says nothing of the part's length.
                 length = track.declaredDuration == nil ? probe.totalFrames : nil
                 onlySoFar = track.declaredDuration == nil
-            // Measuring only: a track that does not open is estimated here, and says why when it is played.
-            } else if available(track.index), let d = reuse ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels) {
+                // Measuring only: a track that does not open is estimated here, and says why when it is played.
+            } else if available(track.index),
+                let d = reuse
+                    ? probe : try? book.openDecoder(track: track.index, sampleRate: sampleRate, channels: channels)
+            {
                 length = d.totalFrames
                 isExact = d.framesExact
             }
@@ -216,7 +228,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Goes to `global`, a place where listening stopped `away` seconds ago: after more than `options.replayAfter`,
     /// to `options.resumeRewind` seconds before it, rising from silence over `options.resumeFadeIn` (every resume,
     /// after a pause in this run or a stop in an earlier one, does this); the place stays `global` until it plays.
-    public func resume(at global: Int64, after away: TimeInterval = .infinity) { change { resumeLocked(at: global, after: away) } }
+    public func resume(at global: Int64, after away: TimeInterval = .infinity) {
+        change { resumeLocked(at: global, after: away) }
+    }
 
     public func togglePlay() { if state.playing { pause() } else { play() } }
 
@@ -248,7 +262,11 @@ public final class PlaybackEngine: @unchecked Sendable {
     public func nextChapter() {
         change {
             let c = chapterIndex(at: position) ?? -1
-            if chapters.indices.contains(c + 1) { seekLocked(chapterStart(c + 1)) } else { seekLocked(timeline.totalFrames) }
+            if chapters.indices.contains(c + 1) {
+                seekLocked(chapterStart(c + 1))
+            } else {
+                seekLocked(timeline.totalFrames)
+            }
         }
     }
 
@@ -303,9 +321,10 @@ public final class PlaybackEngine: @unchecked Sendable {
     public func trackBecameAvailable(_ index: Int) {
         change {
             guard book.tracks.indices.contains(index), !timeline.exact[index],
-                  // As at the start: not measured, the estimate stays, and playing the track says what is wrong.
-                  let d = try? book.openDecoder(track: index, sampleRate: sampleRate, channels: channels),
-                  let frames = d.totalFrames else { return }
+                // As at the start: not measured, the estimate stays, and playing the track says what is wrong.
+                let d = try? book.openDecoder(track: index, sampleRate: sampleRate, channels: channels),
+                let frames = d.totalFrames
+            else { return }
             let before = timeline.locate(position)
             timeline.setLength(frames, ofTrack: index, exact: d.framesExact)
             position = timeline.global(track: before.track, offset: before.offset)
@@ -330,7 +349,8 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Where chapter `index` starts inside its track.
     private func chapterOffset(_ index: Int) -> Int64 {
         let c = chapters[index]
-        return min(timeline.frames(c.offset), timeline.lengths.indices.contains(c.track) ? timeline.lengths[c.track] : 0)
+        return min(
+            timeline.frames(c.offset), timeline.lengths.indices.contains(c.track) ? timeline.lengths[c.track] : 0)
     }
 
     /// The chapter playing at `global`: the last one starting at or before its place. Compared by place, not by
@@ -341,7 +361,11 @@ public final class PlaybackEngine: @unchecked Sendable {
         var found: Int?
         for i in chapters.indices {
             let track = chapters[i].track
-            if track < place.track || track == place.track && chapterOffset(i) <= place.offset { found = i } else { break }
+            if track < place.track || track == place.track && chapterOffset(i) <= place.offset {
+                found = i
+            } else {
+                break
+            }
         }
         return found ?? (chapters.isEmpty ? nil : 0)
     }
@@ -443,8 +467,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     private func produceLocked(into input: inout [Float], output: inout [Float]) throws -> Int {
         output.removeAll(keepingCapacity: true)
         if position >= timeline.totalFrames, continuing == nil || continuing.map({ timeline.exact[$0.track] }) == true,
-           // A track whose length is not known yet is still to play, not past the end.
-           timeline.known[timeline.locate(position).track] {
+            // A track whose length is not known yet is still to play, not past the end.
+            timeline.known[timeline.locate(position).track]
+        {
             stretcher.flush(into: &output)
             finishOutput(&output)
             // What the stretcher still held is heard too.
@@ -470,7 +495,10 @@ public final class PlaybackEngine: @unchecked Sendable {
                 let size = GrowingTrack.size(part)
                 if let retry = growingRetry, retry.track == track, size < retry.bytes { return waitLocked(track) }
                 // A probe of a growing file: see below.
-                guard let opened = try? book.openDecoder(track: track, sampleRate: sampleRate, channels: channels, file: part) else {
+                guard
+                    let opened = try? book.openDecoder(
+                        track: track, sampleRate: sampleRate, channels: channels, file: part)
+                else {
                     // Not enough of it to open yet (or a container that needs its end): wait for more.
                     growingRetry = (track, size + GrowingTrack.reopenStep)
                     return waitLocked(track)
@@ -519,7 +547,9 @@ public final class PlaybackEngine: @unchecked Sendable {
         var n = 0
         if want > 0 {
             do {
-                n = try input.withUnsafeMutableBufferPointer { try decoder!.read(into: $0.baseAddress!, capacity: want) }
+                n = try input.withUnsafeMutableBufferPointer {
+                    try decoder!.read(into: $0.baseAddress!, capacity: want)
+                }
             } catch {
                 if decoderGrowing { return ranDryLocked(track) }
                 return skipLocked(track, because: error)
@@ -575,7 +605,9 @@ public final class PlaybackEngine: @unchecked Sendable {
         listenedFrames += Int64(produced)
         clicks.pass(&output, afterBreak: broken)
         broken = false
-        if let place = stoppedPlace, position - Int64(stretcher.pendingInputFrames.rounded()) >= place { stoppedPlace = nil }
+        if let place = stoppedPlace, position - Int64(stretcher.pendingInputFrames.rounded()) >= place {
+            stoppedPlace = nil
+        }
         if let c = chapterIndex(at: position), c != lastChapter {
             lastChapter = c
             emit(.chapter(c, chapters[c].title))
@@ -597,7 +629,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// timeline's place for it.
     private func placeLocked(_ global: Int64? = nil) -> (track: Int, offset: Int64) {
         let global = global ?? position
-        if let c = continuing, timeline.lengths.indices.contains(c.track), timeline.global(track: c.track, offset: c.offset) == global {
+        if let c = continuing, timeline.lengths.indices.contains(c.track),
+            timeline.global(track: c.track, offset: c.offset) == global
+        {
             return c
         }
         return timeline.locate(global)
@@ -727,14 +761,18 @@ public final class PlaybackEngine: @unchecked Sendable {
         var sleepLeft: Double?
         if let s = sleep {
             switch s.mode {
-            case .minutes(let m): sleepText = "\(m)"; sleepLeft = Double(s.remainingFrames(sampleRate: sampleRate) ?? 0) / Double(sampleRate)
+            case .minutes(let m):
+                sleepText = "\(m)";
+                sleepLeft = Double(s.remainingFrames(sampleRate: sampleRate) ?? 0) / Double(sampleRate)
             case .endOfChapter: sleepText = "end of chapter"
             }
         }
         return PlaybackState(
-            playing: playing, ended: ended, position: timeline.seconds(heard), duration: timeline.isLengthKnown ? timeline.duration : nil,
+            playing: playing, ended: ended, position: timeline.seconds(heard),
+            duration: timeline.isLengthKnown ? timeline.duration : nil,
             track: placeLocked(heard).track, chapter: c, chapterTitle: c.map { chapters[$0].title },
-            chapterElapsed: timeline.seconds(max(0, heard - start)), chapterRemaining: c.map(isChapterEndKnown) == false ? nil : timeline.seconds(max(0, end - heard)),
+            chapterElapsed: timeline.seconds(max(0, heard - start)),
+            chapterRemaining: c.map(isChapterEndKnown) == false ? nil : timeline.seconds(max(0, end - heard)),
             speed: speed, volume: volume, sleep: sleepText, sleepRemaining: sleepLeft,
             listened: Double(listenedFrames) / Double(sampleRate), waitingFor: waitingFor)
     }

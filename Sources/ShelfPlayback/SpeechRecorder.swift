@@ -99,8 +99,10 @@ public final class SpeechRecorder: @unchecked Sendable {
     /// Called (on the speaking thread) when a chapter's track is whole.
     public var onComplete: (@Sendable (Int) -> Void)?
 
-    public init(synthesis: SpeechSynthesis, chapters: [Chapter], start: Start, folder: URL, bookLanguage: String?,
-                load: @escaping (Int) throws -> ChapterText) {
+    public init(
+        synthesis: SpeechSynthesis, chapters: [Chapter], start: Start, folder: URL, bookLanguage: String?,
+        load: @escaping (Int) throws -> ChapterText
+    ) {
         self.synthesis = synthesis
         self.load = load
         self.chapters = chapters
@@ -136,7 +138,9 @@ public final class SpeechRecorder: @unchecked Sendable {
         defer { condition.unlock() }
         while failure == nil, !complete.contains(start.chapter), (frames[start.chapter] ?? 0) < wanted {
             if !condition.wait(until: deadline) {
-                throw ShelfError(.temporary, "the speech plugin \(synthesis.plugin.descriptor.id) said nothing within \(Int(timeout)) s")
+                throw ShelfError(
+                    .temporary,
+                    "the speech plugin \(synthesis.plugin.descriptor.id) said nothing within \(Int(timeout)) s")
             }
         }
         if let failure, (frames[start.chapter] ?? 0) == 0 { throw failure }
@@ -161,7 +165,11 @@ public final class SpeechRecorder: @unchecked Sendable {
     public var error: Error? { condition.withLock { failure } }
 
     /// Stops speaking (the session ended): the plugin's call in flight is told to stop at its next sink call.
-    public func stop() { condition.withLock { stopped = true; condition.broadcast() } }
+    public func stop() {
+        condition.withLock {
+            stopped = true; condition.broadcast()
+        }
+    }
     private var isStopped: Bool { condition.withLock { stopped } }
 
     // MARK: Speaking one chapter
@@ -170,7 +178,9 @@ public final class SpeechRecorder: @unchecked Sendable {
         let chapter = try text(of: index)
         let file = try TrackFile(path: path(of: index))
         defer { file.close() }
-        condition.withLock { growing = index; frames[index] = 0; marks[index] = [] }
+        condition.withLock {
+            growing = index; frames[index] = 0; marks[index] = []
+        }
         var written: Int64 = 0
         let first = index == start.chapter ? min(start.passage, max(0, chapter.passages.count - 1)) : 0
         for p in first..<chapter.passages.count {
@@ -182,22 +192,29 @@ public final class SpeechRecorder: @unchecked Sendable {
             let startFrame = written
             var pending: [Mark] = []
             do {
-                try synthesis.speak(text, options: options(passage, skip: skip), into: .init(pcm: { samples, format in
-                    if self.isStopped { return false }
-                    do {
-                        try file.append(samples, format: format)
-                    } catch {
-                        self.condition.withLock { self.failure = self.failure ?? error }
-                        return false
-                    }
-                    written += Int64(samples.count / max(1, format.channels))
-                    self.publish(index, frames: written, marks: &pending, rate: format.sampleRate)
-                    return true
-                }, mark: { mark in
-                    guard mark.kind != .unknown else { return true }
-                    pending.append(Mark(kind: mark.kind.rawValue, offset: base + mark.offset, length: mark.length, frame: startFrame + mark.frame))
-                    return true
-                }))
+                try synthesis.speak(
+                    text, options: options(passage, skip: skip),
+                    into: .init(
+                        pcm: { samples, format in
+                            if self.isStopped { return false }
+                            do {
+                                try file.append(samples, format: format)
+                            } catch {
+                                self.condition.withLock { self.failure = self.failure ?? error }
+                                return false
+                            }
+                            written += Int64(samples.count / max(1, format.channels))
+                            self.publish(index, frames: written, marks: &pending, rate: format.sampleRate)
+                            return true
+                        },
+                        mark: { mark in
+                            guard mark.kind != .unknown else { return true }
+                            pending.append(
+                                Mark(
+                                    kind: mark.kind.rawValue, offset: base + mark.offset, length: mark.length,
+                                    frame: startFrame + mark.frame))
+                            return true
+                        }))
             } catch is SpeechSynthesis.Stopped {
                 return
             }
@@ -209,7 +226,8 @@ public final class SpeechRecorder: @unchecked Sendable {
         try file.finish()
         let done = marks(of: index)
         // The marks beside the track, for a player outside the host (the browser's, following the text).
-        try? Data(ReadiumJSON.encode(done).utf8).write(to: path(of: index).deletingPathExtension().appendingPathExtension("marks.json"))
+        try? Data(ReadiumJSON.encode(done).utf8).write(
+            to: path(of: index).deletingPathExtension().appendingPathExtension("marks.json"))
         condition.withLock {
             complete.insert(index)
             growing = nil
@@ -240,7 +258,9 @@ public final class SpeechRecorder: @unchecked Sendable {
             return span
         }
         if !spans.isEmpty { object["pronunciations"] = spans }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            return "{}"
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }
@@ -255,9 +275,12 @@ final class TrackFile {
     private var buffer: [Int16] = []
 
     init(path: URL) throws {
-        guard FileManager.default.createFile(atPath: path.path, contents: nil), let handle = FileHandle(forWritingAtPath: path.path) else {
-            throw ShelfError(.ioError, "the spoken track cannot be written", subject: path.path,
-                             hint: "Check that shelf's cache folder is writable (SHELF_HOME, XDG_CACHE_HOME).")
+        guard FileManager.default.createFile(atPath: path.path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path.path)
+        else {
+            throw ShelfError(
+                .ioError, "the spoken track cannot be written", subject: path.path,
+                hint: "Check that shelf's cache folder is writable (SHELF_HOME, XDG_CACHE_HOME).")
         }
         self.handle = handle
     }
@@ -291,12 +314,13 @@ final class TrackFile {
         try handle.synchronize()
     }
 
-    func close() { try? handle.close() } // closing a file written and synchronised: nothing left to lose
+    func close() { try? handle.close() }  // closing a file written and synchronised: nothing left to lose
 
     private func write(_ data: Data) throws {
         do { try handle.write(contentsOf: data) } catch {
-            throw ShelfError(.ioError, "the spoken track cannot be written (\(error.localizedDescription))",
-                             hint: "Free some space in shelf's cache folder.")
+            throw ShelfError(
+                .ioError, "the spoken track cannot be written (\(error.localizedDescription))",
+                hint: "Free some space in shelf's cache folder.")
         }
     }
 
@@ -305,7 +329,8 @@ final class TrackFile {
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
         func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
         d.append(contentsOf: Array("RIFF".utf8)); u32(dataBytes &+ 36); d.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2)); u16(UInt16(channels * 2)); u16(16)
+        u32(16); u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2));
+        u16(UInt16(channels * 2)); u16(16)
         d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
         return d
     }

@@ -27,7 +27,12 @@ public struct SpeechPassage: Sendable, Equatable {
 public enum SpeechText {
     public static func passages(of xhtml: Data, href: String) -> [SpeechPassage] {
         var reader: SpeechTextReader?
-        let outcome = XMLSAX.parse(xhtml, options: Int32(XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue), documentName: href) { _ in
+        let outcome = XMLSAX.parse(
+            xhtml,
+            options: Int32(
+                XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
+                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue), documentName: href
+        ) { _ in
             let made = SpeechTextReader()
             reader = made
             return made
@@ -46,9 +51,11 @@ final class SpeechTextReader: XMLSAXEvents {
     static let epubNamespace = "http://www.idpf.org/2007/ops"
     static let ssmlNamespace = "http://www.w3.org/2001/10/synthesis"
     static let skipped: Set<String> = ["head", "script", "style", "rt", "rp", "template", "noscript"]
-    static let blocks: Set<String> = ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "section", "article",
-                                      "aside", "header", "footer", "nav", "figure", "figcaption", "table", "tr", "td", "th",
-                                      "caption", "dt", "dd", "pre", "br", "hr", "ul", "ol", "dl", "body", "main", "address"]
+    static let blocks: Set<String> = [
+        "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "section", "article",
+        "aside", "header", "footer", "nav", "figure", "figcaption", "table", "tr", "td", "th",
+        "caption", "dt", "dd", "pre", "br", "hr", "ul", "ol", "dl", "body", "main", "address"
+    ]
 
     struct Open {
         var skip: Bool
@@ -68,21 +75,27 @@ final class SpeechTextReader: XMLSAXEvents {
     private var skipping: Bool { stack.last?.skip ?? false }
     private var currentLanguage: String? { stack.last?.language }
 
-    func startElement(_ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-                      attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int) {
+    func startElement(
+        _ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int
+    ) {
         let name = localname.map { String(cString: $0) } ?? ""
         var attrs: [String: String] = [:]
         for i in 0..<count {
-            guard let attributes, let local = attributes[i * 5], let start = attributes[i * 5 + 3], let end = attributes[i * 5 + 4] else { continue }
+            guard let attributes, let local = attributes[i * 5], let start = attributes[i * 5 + 3],
+                let end = attributes[i * 5 + 4]
+            else { continue }
             let ns = attributes[i * 5 + 2].map { String(cString: $0) }
             let key = ns.map { "\($0) \(String(cString: local))" } ?? String(cString: local)
             attrs[key] = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
         }
         let parent = stack.last
-        var open = Open(skip: parent?.skip ?? false, block: Self.blocks.contains(name),
-                        language: attrs["\(Self.xmlNamespace) lang"] ?? attrs["lang"] ?? parent?.language)
+        var open = Open(
+            skip: parent?.skip ?? false, block: Self.blocks.contains(name),
+            language: attrs["\(Self.xmlNamespace) lang"] ?? attrs["lang"] ?? parent?.language)
         if Self.skipped.contains(name) || attrs["hidden"] != nil || attrs["aria-hidden"]?.lowercased() == "true"
-            || Self.hidesByStyle(attrs["style"]) || Self.isPageBreak(attrs) {
+            || Self.hidesByStyle(attrs["style"]) || Self.isPageBreak(attrs)
+        {
             open.skip = true
         }
         if open.block || open.language != currentLanguage { flush() }
@@ -94,7 +107,10 @@ final class SpeechTextReader: XMLSAXEvents {
             flush()
         }
         if !open.skip, let ph = attrs["\(Self.ssmlNamespace) ph"] {
-            open.ph = (ph, attrs["\(Self.ssmlNamespace) alphabet"], bytes.count + (space && !bytes.isEmpty ? 1 : 0), passages.count)
+            open.ph = (
+                ph, attrs["\(Self.ssmlNamespace) alphabet"], bytes.count + (space && !bytes.isEmpty ? 1 : 0),
+                passages.count
+            )
         }
         stack.append(open)
         if bytes.isEmpty { language = open.language }
@@ -103,7 +119,8 @@ final class SpeechTextReader: XMLSAXEvents {
     func endElement() {
         guard let open = stack.popLast() else { return }
         if let ph = open.ph, ph.passage == passages.count, bytes.count > ph.start {
-            pronunciations.append(.init(offset: ph.start, length: bytes.count - ph.start, ph: ph.ph, alphabet: ph.alphabet))
+            pronunciations.append(
+                .init(offset: ph.start, length: bytes.count - ph.start, ph: ph.ph, alphabet: ph.alphabet))
         }
         if open.block || open.language != currentLanguage { flush() }
         if bytes.isEmpty { language = currentLanguage }
@@ -140,7 +157,9 @@ final class SpeechTextReader: XMLSAXEvents {
             pronunciations.removeAll()
         }
         guard bytes.contains(where: { $0 > 0x20 }) else { return }
-        passages.append(SpeechPassage(text: String(decoding: bytes, as: UTF8.self), language: language, pronunciations: pronunciations))
+        passages.append(
+            SpeechPassage(
+                text: String(decoding: bytes, as: UTF8.self), language: language, pronunciations: pronunciations))
     }
 
     static func hidesByStyle(_ style: String?) -> Bool {

@@ -18,7 +18,8 @@ public struct Timeline: Sendable, Equatable {
         self.sampleRate = max(1, sampleRate)
         self.lengths = lengths.map { max(0, $0) }
         self.exact = exact.count == lengths.count ? exact : Array(repeating: false, count: lengths.count)
-        self.known = known.flatMap { $0.count == lengths.count ? $0 : nil } ?? Array(repeating: true, count: lengths.count)
+        self.known =
+            known.flatMap { $0.count == lengths.count ? $0 : nil } ?? Array(repeating: true, count: lengths.count)
         self.starts = []
         recompute()
     }

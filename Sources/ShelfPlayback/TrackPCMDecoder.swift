@@ -41,9 +41,11 @@ public final class TrackPCMDecoder {
         }
         raw = out
         guard format.sample_format == UInt32(SHELF_AUDIO_SAMPLE_F32), (1...768_000).contains(format.sample_rate),
-              (1...16).contains(format.channels) else {
+            (1...16).contains(format.channels)
+        else {
             book.plugin.call { table.pointee.close_decoder(out) }
-            throw ShelfError(.software, "plugin \(book.plugin.descriptor.id) described an impossible PCM format", subject: href)
+            throw ShelfError(
+                .software, "plugin \(book.plugin.descriptor.id) described an impossible PCM format", subject: href)
         }
         self.sampleRate = Int(format.sample_rate)
         self.channels = Int(format.channels)
@@ -82,7 +84,9 @@ public final class TrackPCMDecoder {
         var out: [Float] = []
         var chunk = [Float](repeating: 0, count: 8192 * channels)
         while out.count / channels < limit {
-            let n = try chunk.withUnsafeMutableBufferPointer { try read(into: $0.baseAddress!, capacity: min(8192, limit - out.count / channels)) }
+            let n = try chunk.withUnsafeMutableBufferPointer {
+                try read(into: $0.baseAddress!, capacity: min(8192, limit - out.count / channels))
+            }
             if n == 0 { break }
             out.append(contentsOf: chunk[0..<(n * channels)])
         }

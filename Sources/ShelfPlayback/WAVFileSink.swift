@@ -21,7 +21,9 @@ public final class WAVFileSink: AudioSink {
         let opened = try OutputFile.open(path)
         dataBytes = 0
         do {
-            try header(dataSize: 0xFFFF_FFFF).withUnsafeBytes { try OutputFile.write($0, at: 0, to: opened, path: path) }
+            try header(dataSize: 0xFFFF_FFFF).withUnsafeBytes {
+                try OutputFile.write($0, at: 0, to: opened, path: path)
+            }
         } catch {
             close(opened)
             throw error
@@ -39,7 +41,8 @@ public final class WAVFileSink: AudioSink {
         let data32 = UInt32(min(dataSize, 0xFFFF_FFFF - 36))
         d.append(contentsOf: Array("RIFF".utf8)); u32(dataSize >= 0xFFFF_FFFF - 36 ? 0xFFFF_FFFF : data32 + 36)
         d.append(contentsOf: Array("WAVEfmt ".utf8)); u32(16)
-        u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2)); u16(UInt16(channels * 2)); u16(16)
+        u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2)); u16(UInt16(channels * 2));
+        u16(16)
         d.append(contentsOf: Array("data".utf8)); u32(dataSize >= 0xFFFF_FFFF - 36 ? 0xFFFF_FFFF : data32)
         return d
     }
@@ -62,7 +65,9 @@ public final class WAVFileSink: AudioSink {
         let finishing = descriptor
         descriptor = -1
         do {
-            try header(dataSize: dataBytes).withUnsafeBytes { try OutputFile.write($0, at: 0, to: finishing, path: path) }
+            try header(dataSize: dataBytes).withUnsafeBytes {
+                try OutputFile.write($0, at: 0, to: finishing, path: path)
+            }
         } catch {
             close(finishing)
             throw error

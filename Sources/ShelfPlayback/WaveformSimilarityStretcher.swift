@@ -197,8 +197,9 @@ final class WaveformSimilarityStretcher {
                 }
                 let best = coarseTarget.withUnsafeBufferPointer { ct in
                     coarseSignal.withUnsafeBufferPointer { cs in
-                        Self.bestLag(ct.baseAddress!, coarseLength, in: cs.baseAddress!, lags: (upper - lower) / d + 1,
-                                     available: min(span, cs.count))
+                        Self.bestLag(
+                            ct.baseAddress!, coarseLength, in: cs.baseAddress!, lags: (upper - lower) / d + 1,
+                            available: min(span, cs.count))
                     }
                 }
                 coarse = lower + best * d
@@ -213,7 +214,8 @@ final class WaveformSimilarityStretcher {
         }
     }
 
-    private static func average(_ s: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int, by d: Int) {
+    private static func average(_ s: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, count: Int, by d: Int)
+    {
         let scale = 1 / Float(d)
         for j in 0..<count {
             var sum: Float = 0
@@ -224,7 +226,9 @@ final class WaveformSimilarityStretcher {
     }
 
     /// The lag in 0..<lags maximising Σ t[i]·s[lag + i] / √(Σ s[lag + i]²) (i < n); s holds `available` values.
-    private static func bestLag(_ t: UnsafePointer<Float>, _ n: Int, in s: UnsafePointer<Float>, lags: Int, available: Int) -> Int {
+    private static func bestLag(
+        _ t: UnsafePointer<Float>, _ n: Int, in s: UnsafePointer<Float>, lags: Int, available: Int
+    ) -> Int {
         let count = min(lags, available - n + 1)
         guard count > 1 else { return 0 }
         var energy = 0.0
@@ -254,9 +258,11 @@ final class WaveformSimilarityStretcher {
         var acc1 = SIMD8<Float>(repeating: 0)
         var i = 0
         while i + 16 <= n {
-            acc0 += ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
+            acc0 +=
+                ra.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
                 * rb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Float>.self)
-            acc1 += ra.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
+            acc1 +=
+                ra.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
                 * rb.loadUnaligned(fromByteOffset: (i + 8) * stride, as: SIMD8<Float>.self)
             i += 16
         }

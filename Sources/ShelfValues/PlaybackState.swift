@@ -26,9 +26,11 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
     public var waitingFor: String?
 
     /// What is said in place of the book's length while it is not known.
-    package init(playing: Bool, ended: Bool, position: Double, duration: Double?, track: Int, chapter: Int?,
-                 chapterTitle: String?, chapterElapsed: Double, chapterRemaining: Double?, speed: Double, volume: Double,
-                 sleep: String?, sleepRemaining: Double?, listened: Double, waitingFor: String?) {
+    package init(
+        playing: Bool, ended: Bool, position: Double, duration: Double?, track: Int, chapter: Int?,
+        chapterTitle: String?, chapterElapsed: Double, chapterRemaining: Double?, speed: Double, volume: Double,
+        sleep: String?, sleepRemaining: Double?, listened: Double, waitingFor: String?
+    ) {
         self.playing = playing
         self.ended = ended
         self.position = position
@@ -55,7 +57,9 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
         if let chapterTitle, let chapter { parts.append("chapter \(chapter + 1), \(chapterTitle)") }
         // What is left is said in listening time: at 2x, ten minutes of chapter take five.
         if let chapterRemaining {
-            parts.append("\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining / max(speed, 0.01))) left in the chapter")
+            parts.append(
+                "\(PlaybackTime.words(chapterElapsed)) in, \(PlaybackTime.words(chapterRemaining / max(speed, 0.01))) left in the chapter"
+            )
         } else {
             parts.append("\(PlaybackTime.words(chapterElapsed)) in the chapter")
         }
@@ -66,10 +70,17 @@ public struct PlaybackState: Sendable, Equatable, Encodable {
             parts.append(Self.lengthUnknown)
         }
         // "speed 1 times" reads oddly: as the browser's player says it.
-        parts.append(speed == 1 ? "normal speed" : "speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
+        parts.append(
+            speed == 1
+                ? "normal speed"
+                : "speed \(String(format: "%.2f", speed).replacingOccurrences(of: ".00", with: "")) times")
         if volume != 1 { parts.append("volume \(Int((volume * 100).rounded())) percent") }
         if let sleep {
-            if let r = sleepRemaining { parts.append("sleep in \(PlaybackTime.words(r))") } else { parts.append("sleep at \(sleep)") }
+            if let r = sleepRemaining {
+                parts.append("sleep in \(PlaybackTime.words(r))")
+            } else {
+                parts.append("sleep at \(sleep)")
+            }
         }
         if let waitingFor { parts.append("waiting for \(waitingFor) to download") }
         return parts.joined(separator: "; ") + "."

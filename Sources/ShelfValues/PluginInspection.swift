@@ -44,10 +44,12 @@ public struct PluginInspection: Encodable {
     /// What a plugin built for another minor of ABI 1 lacks, or that it is newer than this shelf; nil when nothing.
     public let abiNote: String?
 
-    package init(id: String, name: String, version: String, license: String?, vendor: String?, url: String?,
-                 description: String?, path: String, abi: String, descriptorSize: Int, concurrentHandles: Bool,
-                 mediaTypes: [String], fileExtensions: [String], capabilities: [Capability], services: [Service],
-                 runs: PluginRunPlace, abiNote: String? = nil) {
+    package init(
+        id: String, name: String, version: String, license: String?, vendor: String?, url: String?,
+        description: String?, path: String, abi: String, descriptorSize: Int, concurrentHandles: Bool,
+        mediaTypes: [String], fileExtensions: [String], capabilities: [Capability], services: [Service],
+        runs: PluginRunPlace, abiNote: String? = nil
+    ) {
         self.id = id
         self.name = name
         self.version = version

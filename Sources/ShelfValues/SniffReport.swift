@@ -30,8 +30,10 @@ public struct SniffReport: Encodable {
     /// The plugin that opens it, or nil when none does.
     public let opensWith: String?
 
-    package init(file: String, sniffedMediaType: String?, mediaType: String?, fileExtension: String, probes: [Probe],
-                 opensWith: String?) {
+    package init(
+        file: String, sniffedMediaType: String?, mediaType: String?, fileExtension: String, probes: [Probe],
+        opensWith: String?
+    ) {
         self.file = file
         self.sniffedMediaType = sniffedMediaType
         self.mediaType = mediaType

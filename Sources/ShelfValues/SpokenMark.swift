@@ -13,6 +13,8 @@ public struct SpokenMark: Codable, Sendable, Equatable {
     public let text: String
 
     public init(kind: String, href: String, time: Double, offset: Int, length: Int, text: String) {
-        (self.kind, self.href, self.time, self.offset, self.length, self.text) = (kind, href, time, offset, length, text)
+        (self.kind, self.href, self.time, self.offset, self.length, self.text) = (
+            kind, href, time, offset, length, text
+        )
     }
 }

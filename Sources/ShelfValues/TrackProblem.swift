@@ -30,7 +30,9 @@ public struct TrackProblem: Sendable, Equatable, Encodable {
 
     public static func find(in manifest: Manifest) -> [TrackProblem] {
         manifest.readingOrder.enumerated().compactMap { i, link in
-            problem(of: link).map { TrackProblem(track: i + 1, href: link.href, title: link.title, problem: $0.text, missing: $0.missing) }
+            problem(of: link).map {
+                TrackProblem(track: i + 1, href: link.href, title: link.title, problem: $0.text, missing: $0.missing)
+            }
         }
     }
 }

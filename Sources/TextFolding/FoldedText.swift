@@ -33,7 +33,9 @@ public struct FoldedText: Sendable {
             let v = scalar.value
             if v < 0x80 {
                 // ASCII, most of most books: folded here, without the folder's arrays.
-                add(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 0x20)) : scalar, at: position, keep, &pendingSpace)
+                add(
+                    v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 0x20)) : scalar, at: position, keep, &pendingSpace
+                )
             } else {
                 for folded in folder.fold(scalar) { add(folded, at: position, keep, &pendingSpace) }
             }
@@ -117,11 +119,15 @@ public struct ScalarFolder: Sendable {
     static let quoteStyles: [UInt32: Unicode.Scalar] = {
         var map: [UInt32: Unicode.Scalar] = [:]
         // ‘ ’ ‚ ‛ ′ ‵ ʹ ʻ ʼ ʽ ˈ ´ ＇
-        for v: UInt32 in [0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x2035, 0x02B9, 0x02BB, 0x02BC, 0x02BD, 0x02C8, 0x00B4, 0xFF07] {
+        for v: UInt32 in [
+            0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x2035, 0x02B9, 0x02BB, 0x02BC, 0x02BD, 0x02C8, 0x00B4, 0xFF07
+        ] {
             map[v] = "'"
         }
         // “ ” „ ‟ ″ ‶ « » ‹ › ＂ 〝 〞
-        for v: UInt32 in [0x201C, 0x201D, 0x201E, 0x201F, 0x2033, 0x2036, 0x00AB, 0x00BB, 0x2039, 0x203A, 0xFF02, 0x301D, 0x301E] {
+        for v: UInt32 in [
+            0x201C, 0x201D, 0x201E, 0x201F, 0x2033, 0x2036, 0x00AB, 0x00BB, 0x2039, 0x203A, 0xFF02, 0x301D, 0x301E
+        ] {
             map[v] = "\""
         }
         return map
@@ -142,11 +148,14 @@ public struct ScalarFolder: Sendable {
         } else if s.properties.isWhitespace {
             out = [" "]
         } else {
-            let folded = String(s).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
-                                           locale: Self.posix)
+            let folded = String(s).folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive],
+                locale: Self.posix)
             // Foundation keeps a combining mark that has no letter before it in the string it is given: one
             // scalar at a time, every mark is alone, so marks go here (as folding the whole text drops them).
-            out = folded.unicodeScalars.filter { $0.value != 0x0640 && $0.properties.generalCategory != .nonspacingMark }
+            out = folded.unicodeScalars.filter {
+                $0.value != 0x0640 && $0.properties.generalCategory != .nonspacingMark
+            }
             // Anything else that would vanish stays as it is.
             if out.isEmpty && s.properties.generalCategory != .nonspacingMark && v != 0x0640 { out = [s] }
         }
@@ -160,7 +169,7 @@ public struct ScalarFolder: Sendable {
         if v < 0x80 { return (v >= 0x61 && v <= 0x7A) || (v >= 0x41 && v <= 0x5A) || (v >= 0x30 && v <= 0x39) }
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
             return true
         default:
             return false

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `shelf serve` from start to Ctrl-C: reuse a running server or start one, record it, open the browser, serve.
@@ -26,16 +26,23 @@ public enum Serve {
 
     /// Opens the running server when there is one (and `--listen`/`--port` ask nothing else of it); otherwise
     /// starts one, calls `started`, and serves until SIGINT or SIGTERM.
-    public static func run(_ options: Options, executable: URL, environment: [String: String], cache: URL,
-                           started: (Started) -> Void) throws {
+    public static func run(
+        _ options: Options, executable: URL, environment: [String: String], cache: URL,
+        started: (Started) -> Void
+    ) throws {
         if options.listen == nil, options.port == 0 || ServeInstance.running(in: cache)?.port == options.port,
-           let running = ServeInstance.running(in: cache), let launch = running.newLaunchURL(file: options.file) {
-            started(Started(url: running.url, launchURL: launch, reused: true,
-                            opened: options.open && openBrowser(launch, environment: environment), pid: running.pid))
+            let running = ServeInstance.running(in: cache), let launch = running.newLaunchURL(file: options.file)
+        {
+            started(
+                Started(
+                    url: running.url, launchURL: launch, reused: true,
+                    opened: options.open && openBrowser(launch, environment: environment), pid: running.pid))
             return
         }
         guard let webRoot = StaticFiles.findRoot(executable: executable, environment: environment) else {
-            throw WebError(500, "The browser app's files are missing", hint: "Reinstall shelf (`make install`), or set SHELF_WEB_ROOT to its web folder.", kind: "no-web-root")
+            throw WebError(
+                500, "The browser app's files are missing",
+                hint: "Reinstall shelf (`make install`), or set SHELF_WEB_ROOT to its web folder.", kind: "no-web-root")
         }
         var configuration = WebApp.Configuration(webRoot: webRoot, environment: environment)
         configuration.port = options.port
@@ -63,8 +70,10 @@ public enum Serve {
         if options.listen == nil { try instance.save(in: cache) }
         defer { instance.remove(in: cache) }
         let launch = app.launchURL(file: options.file)
-        started(Started(url: app.url, launchURL: launch, reused: false,
-                        opened: options.open && openBrowser(launch, environment: environment), pid: getpid()))
+        started(
+            Started(
+                url: app.url, launchURL: launch, reused: false,
+                opened: options.open && openBrowser(launch, environment: environment), pid: getpid()))
         stop.wait()
         app.stop()
     }
@@ -76,7 +85,9 @@ public enum Serve {
         guard asked == 0, let cache else { return try app.start(port: asked) }
         let file = cache.appendingPathComponent("serve-port")
         // No port remembered (or an unreadable record): the kernel chooses, as on the first launch.
-        let remembered = (try? String(contentsOf: file, encoding: .utf8)).flatMap { UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let remembered = (try? String(contentsOf: file, encoding: .utf8)).flatMap {
+            UInt16($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
         var port: UInt16 = 0
         // The port of the last launch may be taken by another program now: then another is chosen.
         if let remembered, remembered > 0 { port = (try? app.start(port: remembered)) ?? 0 }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The record of a running `shelf serve` (its process, port and secret) in shelf's cache folder, readable by the
@@ -19,10 +19,13 @@ public struct ServeInstance: Codable, Equatable, Sendable {
     /// The address that lets a browser in, with a launch key the running server gives for the secret; nil when it
     /// gives none (it is not the server recorded any more).
     public func newLaunchURL(file: String? = nil) -> String? {
-        let request = "POST /launch-key HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\(RequestGuard.secretHeader): \(key)\r\nContent-Length: 0\r\n\r\n"
+        let request =
+            "POST /launch-key HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\(RequestGuard.secretHeader): \(key)\r\nContent-Length: 0\r\n\r\n"
         guard let answer = Self.exchange(request, port: port), answer.hasPrefix("HTTP/1.") && answer.contains(" 200 "),
-              let body = answer.range(of: "\r\n\r\n").map({ answer[$0.upperBound...] }),
-              let document = try? JSONDecoder().decode([String: String].self, from: Data(body.utf8)), let key = document["key"] else { return nil }
+            let body = answer.range(of: "\r\n\r\n").map({ answer[$0.upperBound...] }),
+            let document = try? JSONDecoder().decode([String: String].self, from: Data(body.utf8)),
+            let key = document["key"]
+        else { return nil }
         return WebApp.launchURL(url, key: key, file: file)
     }
 
@@ -30,7 +33,8 @@ public struct ServeInstance: Codable, Equatable, Sendable {
     public static func running(in cache: URL) -> ServeInstance? {
         // A record that cannot be read names no server to reuse: a new one starts, and `save` replaces the record.
         guard let data = FileManager.default.contents(atPath: file(in: cache).path),
-              let instance = try? JSONDecoder().decode(ServeInstance.self, from: data) else { return nil }
+            let instance = try? JSONDecoder().decode(ServeInstance.self, from: data)
+        else { return nil }
         guard instance.pid != getpid(), kill(instance.pid, 0) == 0, answers(port: instance.port) else { return nil }
         return instance
     }
@@ -41,7 +45,10 @@ public struct ServeInstance: Codable, Equatable, Sendable {
         let target = Self.file(in: cache)
         let temporary = cache.appendingPathComponent(".serve.json.\(getpid())")
         let data = try JSONEncoder().encode(self)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
+        else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path])
         }
         guard rename(temporary.path, target.path) == 0 else {
@@ -55,14 +62,17 @@ public struct ServeInstance: Codable, Equatable, Sendable {
         let target = Self.file(in: cache)
         // Removed only when it is surely this one's; another's (or an unreadable one) is left to its owner.
         guard let data = FileManager.default.contents(atPath: target.path),
-              (try? JSONDecoder().decode(ServeInstance.self, from: data)) == self else { return }
+            (try? JSONDecoder().decode(ServeInstance.self, from: data)) == self
+        else { return }
         unlink(target.path)
     }
 
     /// True when something on 127.0.0.1:`port` answers `/api/session` as shelf does (401 without a session,
     /// with shelf's problem type). A plain socket: linking Foundation's URL loading would slow every command.
     static func answers(port: UInt16) -> Bool {
-        guard let text = exchange("GET /api/session HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n", port: port) else { return false }
+        guard let text = exchange("GET /api/session HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n\r\n", port: port) else {
+            return false
+        }
         return text.hasPrefix("HTTP/1.") && text.contains(" 401 ") && text.contains("shelf.invalid/problems/no-session")
     }
 
@@ -79,7 +89,9 @@ public struct ServeInstance: Codable, Equatable, Sendable {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
         guard connected else { return nil }
         guard request.withCString({ send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) > 0 else { return nil }

@@ -10,11 +10,18 @@ enum SessionRoutes: WebModule {
         // token to the app's origin and leaves for the app at once (the key leaves the address bar).
         router.add("GET", "/open", access: .page) { request in
             guard let token = guardian.admit(key: request.query["key"]) else {
-                return .html(StaticFiles.notice(title: "This link has expired",
-                                                text: "Each link lets a browser in once. Run <code>shelf serve --open</code> again to open shelf in your browser."), status: 403)
+                return .html(
+                    StaticFiles.notice(
+                        title: "This link has expired",
+                        text:
+                            "Each link lets a browser in once. Run <code>shelf serve --open</code> again to open shelf in your browser."
+                    ), status: 403)
             }
             // A file to open is kept here, and the page asks for it by a token (`OpenFile`).
-            let target = request.query["file"].flatMap { $0.isEmpty ? nil : "/#/open?request=\(app.fileRequests.token(for: $0))" } ?? "/"
+            let target =
+                request.query["file"].flatMap {
+                    $0.isEmpty ? nil : "/#/open?request=\(app.fileRequests.token(for: $0))"
+                } ?? "/"
             return .html(welcome(token: token, next: target))
         }
 
@@ -35,7 +42,9 @@ enum SessionRoutes: WebModule {
             let form = URLComponents(string: "?" + String(decoding: request.body, as: UTF8.self))?.queryItems ?? []
             let password = form.first { $0.name == "password" }?.value?.replacingOccurrences(of: "+", with: " ")
             guard let token = guardian.admit(key: nil, password: password) else {
-                return .html(StaticFiles.notice(title: "Wrong password", text: "<a href=\"/login.html\">Try again</a>."), status: 403)
+                return .html(
+                    StaticFiles.notice(title: "Wrong password", text: "<a href=\"/login.html\">Try again</a>."),
+                    status: 403)
             }
             return .html(welcome(token: token, next: "/"))
         }
@@ -46,7 +55,8 @@ enum SessionRoutes: WebModule {
 
         router.add("GET", "/api/events") { request in
             let last = (request.header("last-event-id")).flatMap(Int.init)
-            var response = WebResponse(status: 200, contentType: "text/event-stream", headers: [("X-Accel-Buffering", "no")])
+            var response = WebResponse(
+                status: 200, contentType: "text/event-stream", headers: [("X-Accel-Buffering", "no")])
             response.body = .events(app.events.subscribe(after: last))
             return response
         }
@@ -62,12 +72,12 @@ enum SessionRoutes: WebModule {
         let escaped = next.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
             .replacingOccurrences(of: "<", with: "&lt;")
         return """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>Opening shelf</title>
-        <meta name="shelf-session" content="\(token)" data-next="\(escaped)">
-        <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/css/app.css">
-        <script type="module" src="/js/welcome.js"></script></head>
-        <body><main class="notice"><h1>Opening shelf…</h1></main></body></html>
-        """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>Opening shelf</title>
+            <meta name="shelf-session" content="\(token)" data-next="\(escaped)">
+            <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/css/app.css">
+            <script type="module" src="/js/welcome.js"></script></head>
+            <body><main class="notice"><h1>Opening shelf…</h1></main></body></html>
+            """
     }
 }

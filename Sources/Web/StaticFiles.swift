@@ -6,7 +6,7 @@ enum StaticFiles: WebModule {
     static let types = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
         "json": "application/json", "svg": "image/svg+xml", "png": "image/png", "ico": "image/x-icon",
-        "woff2": "font/woff2", "webmanifest": "application/manifest+json",
+        "woff2": "font/woff2", "webmanifest": "application/manifest+json"
     ]
 
     static func install(in app: WebApp) {
@@ -14,10 +14,13 @@ enum StaticFiles: WebModule {
         let serve: WebRouter.Handler = { request in
             var path = request.parameters["path"] ?? "index.html"
             if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
-            guard !path.split(separator: "/").contains(where: { $0 == ".." || $0.hasPrefix(".") }) else { throw WebError(404, "No such file") }
+            guard !path.split(separator: "/").contains(where: { $0 == ".." || $0.hasPrefix(".") }) else {
+                throw WebError(404, "No such file")
+            }
             let file = root.appendingPathComponent(path).standardizedFileURL
             guard file.path.hasPrefix(root.path + "/"), let type = types[file.pathExtension.lowercased()],
-                  let data = FileManager.default.contents(atPath: file.path) else {
+                let data = FileManager.default.contents(atPath: file.path)
+            else {
                 throw WebError(404, "No such file: /\(path)")
             }
             return WebResponse(status: 200, contentType: type, body: data)
@@ -25,7 +28,8 @@ enum StaticFiles: WebModule {
         // The reader's scripts for book pages in an opaque origin (`BookResources`), which loads them as another
         // origin: public code, so any origin may.
         app.router.add("GET", "/.shelf/reader/{name}", access: .page) { request in
-            var response = try BookOrigins.readerScript(BookOrigins.readerFolder + (request.parameters["name"] ?? ""), webRoot: root)
+            var response = try BookOrigins.readerScript(
+                BookOrigins.readerFolder + (request.parameters["name"] ?? ""), webRoot: root)
             response.headers.append(("Access-Control-Allow-Origin", "*"))
             return response
         }

@@ -12,8 +12,12 @@ public protocol WebModule {
 /// the same calls the command line makes.
 public final class WebApp: @unchecked Sendable {
     /// Every area of the app. Add a line here for a new one.
-    static var modules: [WebModule.Type] { [SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, OpenFile.self,
-                                            StaticFiles.self] }
+    static var modules: [WebModule.Type] {
+        [
+            SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, OpenFile.self,
+            StaticFiles.self
+        ]
+    }
 
     public struct Configuration: Sendable {
         /// The address to listen on: 127.0.0.1 unless `--listen` named another (which needs `password`).
@@ -90,8 +94,10 @@ public final class WebApp: @unchecked Sendable {
     /// Starts listening on `port` (by default the configuration's); returns the port.
     @discardableResult
     public func start(port: UInt16? = nil) throws -> UInt16 {
-        let daemon = try HTTPDaemon(address: configuration.address, port: port ?? configuration.port,
-                                      idleTimeout: configuration.idleTimeout) { [unowned self] in respond(to: $0) }
+        let daemon = try HTTPDaemon(
+            address: configuration.address, port: port ?? configuration.port,
+            idleTimeout: configuration.idleTimeout
+        ) { [unowned self] in respond(to: $0) }
         self.daemon = daemon
         guardian.allow(port: daemon.port, listen: configuration.address == "127.0.0.1" ? nil : configuration.address)
         return daemon.port
@@ -117,7 +123,9 @@ public final class WebApp: @unchecked Sendable {
 
     static func launchURL(_ url: String, key: String, file: String?) -> String {
         var launch = "\(url)open?key=\(key)"
-        if let file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) { launch += "&file=\(encoded)" }
+        if let file, let encoded = file.addingPercentEncoding(withAllowedCharacters: .alphanumerics) {
+            launch += "&file=\(encoded)"
+        }
         return launch
     }
 
@@ -131,8 +139,15 @@ public final class WebApp: @unchecked Sendable {
     /// tried: one line, the request's own words cut short and shown safely.
     private func report(_ refusal: WebError, of request: WebRequest) {
         guard configuration.reportRefusals, refusal.status == 403 || request.header("origin") != nil else { return }
-        let safe = { (text: String?) in String((text ?? "-").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }.prefix(120)) }
-        FileHandle.standardError.write(Data("shelf serve: refused \(safe(request.method)) \(safe(request.path)) from \(safe(request.header("origin") ?? request.header("host"))): \(refusal.title)\n".utf8))
+        let safe = { (text: String?) in
+            String(
+                (text ?? "-").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }.prefix(
+                    120))
+        }
+        FileHandle.standardError.write(
+            Data(
+                "shelf serve: refused \(safe(request.method)) \(safe(request.path)) from \(safe(request.header("origin") ?? request.header("host"))): \(refusal.title)\n"
+                    .utf8))
     }
 
     /// Routes a request after the guard has let it through; every answer gets the security headers.

@@ -6,8 +6,9 @@ import Foundation
 /// substituted, so each reader decides whether a document that declares anything is still its business.
 public protocol XMLSAXEvents: AnyObject {
     /// `attributes` holds `count` attributes of five pointers each: local name, prefix, URI, value start, value end.
-    func startElement(_ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-                      attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int)
+    func startElement(
+        _ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count: Int)
     func endElement()
     /// Character data, CDATA included, in pieces.
     func characters(_ bytes: UnsafePointer<xmlChar>?, _ length: Int)
@@ -45,8 +46,10 @@ public enum XMLSAX {
 
     /// Parses `data` with `options` (XML_PARSE_*; NONET is always added). `events` is made once the parser exists,
     /// for readers that look at its name table (`xmlDictLookup`) or its namespace state while they read.
-    public static func parse(_ data: Data, options: Int32, documentName: String,
-                             events: (xmlParserCtxtPtr) -> XMLSAXEvents) -> Outcome? {
+    public static func parse(
+        _ data: Data, options: Int32, documentName: String,
+        events: (xmlParserCtxtPtr) -> XMLSAXEvents
+    ) -> Outcome? {
         _ = initialised
         guard !data.isEmpty, let ctxt = xmlNewParserCtxt() else { return nil }
         defer { xmlFreeParserCtxt(ctxt) }
@@ -61,12 +64,14 @@ public enum XMLSAX {
         withExtendedLifetime(reader) {
             data.withUnsafeBytes { raw in
                 // No document comes back: the handler has no startDocument, so no tree is ever made.
-                _ = xmlCtxtReadMemory(ctxt, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count),
-                                      documentName, nil, options | Int32(XML_PARSE_NONET.rawValue))
+                _ = xmlCtxtReadMemory(
+                    ctxt, raw.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(raw.count),
+                    documentName, nil, options | Int32(XML_PARSE_NONET.rawValue))
             }
         }
-        return Outcome(wellFormed: ctxt.pointee.wellFormed != 0, namespacesWellFormed: ctxt.pointee.nsWellFormed != 0,
-                       lastError: lastError(ctxt))
+        return Outcome(
+            wellFormed: ctxt.pointee.wellFormed != 0, namespacesWellFormed: ctxt.pointee.nsWellFormed != 0,
+            lastError: lastError(ctxt))
     }
 
     /// Ends the parse from inside a callback: no further events come.
@@ -97,8 +102,9 @@ public enum XMLSAX {
         var sax = xmlSAXHandler()
         sax.initialized = 0xDEEDBEAF  // XML_SAX2_MAGIC: namespace-aware callbacks
         sax.startElementNs = { ctx, localname, prefix, uri, _, _, count, defaulted, attributes in
-            reader(ctx).startElement(localname, prefix: prefix, uri: uri, attributes: attributes,
-                                     count: Int(count - defaulted))
+            reader(ctx).startElement(
+                localname, prefix: prefix, uri: uri, attributes: attributes,
+                count: Int(count - defaulted))
         }
         sax.endElementNs = { ctx, _, _, _ in reader(ctx).endElement() }
         sax.characters = { ctx, bytes, length in reader(ctx).characters(bytes, Int(length)) }

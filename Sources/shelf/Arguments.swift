@@ -45,7 +45,8 @@ struct Arguments {
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {
-            throw ShelfError(.usage, "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            throw ShelfError(
+                .usage, "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return n
     }

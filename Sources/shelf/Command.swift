@@ -44,7 +44,8 @@ extension Command {
     /// The arguments this command takes, as its usage names them ("FILE QUERY"), when the usage has one form.
     var argumentNames: [String] {
         guard !usage.contains(" | shelf "), !usage.contains("\n") else { return [] }
-        return usage.split(separator: " ").dropFirst(2).prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") }.map(String.init)
+        return usage.split(separator: " ").dropFirst(2).prefix { !$0.hasPrefix("[") && !$0.hasPrefix("-") }.map(
+            String.init)
     }
 
     /// Too few or too many words: which, what they were, and how to write the command so it runs. The usual cause
@@ -52,20 +53,25 @@ extension Command {
     /// are offered joined in quotes.
     func argumentCountError(_ given: [String]) -> ShelfError {
         let range = positionals
-        let names = range.upperBound > 0 && argumentNames.count == range.upperBound ? " (" + argumentNames.joined(separator: " ") + ")" : ""
-        let takes = range.lowerBound == range.upperBound ? "\(range.upperBound)" : "\(range.lowerBound) to \(range.upperBound)"
+        let names =
+            range.upperBound > 0 && argumentNames.count == range.upperBound
+            ? " (" + argumentNames.joined(separator: " ") + ")" : ""
+        let takes =
+            range.lowerBound == range.upperBound ? "\(range.upperBound)" : "\(range.lowerBound) to \(range.upperBound)"
         let got = given.isEmpty ? "none" : "\(given.count): " + given.map { "“\($0)”" }.joined(separator: " ")
         var hints: [String] = []
         if let other = otherCommand?(given) { hints.append(other) }
         if given.count > range.upperBound, range.upperBound > 0 {
             let kept = given.prefix(range.upperBound - 1).map(ShellWords.quoted)
             let joined = ShellWords.quoted(given.dropFirst(range.upperBound - 1).joined(separator: " "))
-            hints.append("Words that belong together go in quotes: shelf \(name) " + (kept + [joined]).joined(separator: " "))
+            hints.append(
+                "Words that belong together go in quotes: shelf \(name) " + (kept + [joined]).joined(separator: " "))
         }
         hints.append("Usage: \(usage)")
         let what = given.count > range.upperBound ? "too many arguments" : "missing arguments"
-        return ShelfError(.usage, "\(what): shelf \(name) takes \(range.upperBound == 0 ? "none" : takes)\(names), given \(got)",
-                          hint: hints.joined(separator: "\n  "))
+        return ShelfError(
+            .usage, "\(what): shelf \(name) takes \(range.upperBound == 0 ? "none" : takes)\(names), given \(got)",
+            hint: hints.joined(separator: "\n  "))
     }
 }
 
@@ -73,11 +79,14 @@ extension Command {
 /// quotes, as shelf's other messages quote a title ("Read it with: shelf read "…"").
 enum ShellWords {
     static func quoted(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
-            CharacterSet.alphanumerics.contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar)
-        }
+        let plain =
+            !word.isEmpty
+            && word.unicodeScalars.allSatisfy { scalar in
+                CharacterSet.alphanumerics.contains(scalar) || "-_./:=@%+,".unicodeScalars.contains(scalar)
+            }
         if plain { return word }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\""
+            + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "`", with: "\\`") + "\""
     }
 }

@@ -40,8 +40,9 @@ enum Output {
     static func finish(_ status: Int32) -> Int32 {
         checked(fflush(stdout) == 0)
         guard let code = writeError.first, code != EPIPE else { return status }
-        error("standard output: \(String(cString: strerror(code))): what this command wrote there is incomplete\n"
-              + "  Make room on the disk it goes to (or name another place), and run the command again.")
+        error(
+            "standard output: \(String(cString: strerror(code))): what this command wrote there is incomplete\n"
+                + "  Make room on the disk it goes to (or name another place), and run the command again.")
         return status == 0 ? ShelfError.Kind.ioError.rawValue : status
     }
 

@@ -12,7 +12,9 @@ struct TerminalTheme {
 
     /// The colours for `theme`, or nil when output is not coloured.
     static func colours(theme: String?, environment: [String: String], terminal: Bool) -> TerminalTheme? {
-        guard terminal, environment["NO_COLOR"].map({ $0.isEmpty }) ?? true, environment["TERM"] != "dumb" else { return nil }
+        guard terminal, environment["NO_COLOR"].map({ $0.isEmpty }) ?? true, environment["TERM"] != "dumb" else {
+            return nil
+        }
         switch theme {
         case "night": return TerminalTheme(start: "\u{1B}[38;5;252;48;5;234m")
         case "sepia": return TerminalTheme(start: "\u{1B}[38;5;94;48;5;230m")

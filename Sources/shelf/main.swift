@@ -7,25 +7,26 @@ import Host
 
 func usage() -> String {
     var text = """
-    shelf \(Shelf.version): a reading host for library books, with formats and connectors as plugins.
+        shelf \(Shelf.version): a reading host for library books, with formats and connectors as plugins.
 
-    Usage: shelf [--plugin-path DIR]... COMMAND [ARGS] [--json]
+        Usage: shelf [--plugin-path DIR]... COMMAND [ARGS] [--json]
 
-    Commands:
+        Commands:
 
-    """
+        """
     for c in commands where !c.hidden {
-        text += "  " + c.name.padding(toLength: max(16, c.name.count + 2), withPad: " ", startingAt: 0) + c.summary + "\n"
+        text +=
+            "  " + c.name.padding(toLength: max(16, c.name.count + 2), withPad: " ", startingAt: 0) + c.summary + "\n"
     }
     text += """
 
-    Every command takes --json (before or after the command) for output that scripts can rely on (docs/json.md).
-    `shelf help COMMAND` explains one command.
-    Plugin log lines go to standard error from warning up; SHELF_LOG=debug shows every plugin's
-    debug lines, SHELF_LOG=org.example.fb2:debug one plugin's, SHELF_LOG=warning,org.example.*:info
-    a family's (levels: debug, info, warning, error, none; plugin.h).
+        Every command takes --json (before or after the command) for output that scripts can rely on (docs/json.md).
+        `shelf help COMMAND` explains one command.
+        Plugin log lines go to standard error from warning up; SHELF_LOG=debug shows every plugin's
+        debug lines, SHELF_LOG=org.example.fb2:debug one plugin's, SHELF_LOG=warning,org.example.*:info
+        a family's (levels: debug, info, warning, error, none; plugin.h).
 
-    """
+        """
     return text + ExitStatus.helpText
 }
 
@@ -58,7 +59,8 @@ func run(_ words: [String]) throws -> Int32 {
                 pluginPaths.append(String(first.dropFirst("--plugin-path=".count)))
                 rest = rest.dropFirst()
             } else {
-                throw ShelfError(.usage, "unknown option \(first)", hint: "`shelf --help` lists the commands and options.")
+                throw ShelfError(
+                    .usage, "unknown option \(first)", hint: "`shelf --help` lists the commands and options.")
             }
         }
     }
@@ -80,8 +82,9 @@ func run(_ words: [String]) throws -> Int32 {
     }
     var args: Arguments
     do {
-        args = try Arguments(words, valueOptions: command.valueOptions.union(["--plugin-path"]),
-                             flagOptions: command.flagOptions.union(["--json"]))
+        args = try Arguments(
+            words, valueOptions: command.valueOptions.union(["--plugin-path"]),
+            flagOptions: command.flagOptions.union(["--json"]))
     } catch var error as ShelfError where error.hint == nil {
         // An option this command does not take, or one without its value: the options it does take.
         error.hint = "Usage: \(command.usage)"

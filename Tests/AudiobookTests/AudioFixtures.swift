@@ -24,7 +24,8 @@ enum AudioFixtures {
     static func require(_ tools: String...) throws {
         let missing = tools.filter { tool($0) == nil }
         if !missing.isEmpty {
-            throw XCTSkip("needs \(missing.joined(separator: ", ")) to make test audio (scripts/install-deps.sh installs them)")
+            throw XCTSkip(
+                "needs \(missing.joined(separator: ", ")) to make test audio (scripts/install-deps.sh installs them)")
         }
     }
 
@@ -41,8 +42,12 @@ enum AudioFixtures {
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw NSError(domain: "fixtures", code: Int(p.terminationStatus), userInfo: [NSLocalizedDescriptionKey:
-                "\(tool) \(args.joined(separator: " ")) failed: \(String(decoding: e, as: UTF8.self).suffix(600))"])
+            throw NSError(
+                domain: "fixtures", code: Int(p.terminationStatus),
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "\(tool) \(args.joined(separator: " ")) failed: \(String(decoding: e, as: UTF8.self).suffix(600))"
+                ])
         }
         return String(decoding: o, as: UTF8.self)
     }
@@ -50,7 +55,7 @@ enum AudioFixtures {
     static let sentences = [
         "Chapter one. The ferry came in late that evening, low in the water and slow against the tide, and Ada watched the harbour lights gather out of the dark.",
         "Chapter two. The stairs of the lighthouse turned one hundred and twelve times, and by the second night her legs had learned the number for her.",
-        "Chapter three. In the back of the logbook, upside down, were other entries: a list of birds, a recipe for fish soup, and a drawing of the lens.",
+        "Chapter three. In the back of the logbook, upside down, were other entries: a list of birds, a recipe for fish soup, and a drawing of the lens."
     ]
 
     // Recursive: one fixture is made from others (an M4B from the speech WAVs) inside `once`.
@@ -73,7 +78,9 @@ enum AudioFixtures {
             let raw = directory.appendingPathComponent("raw\(i).wav")
             let wav = directory.appendingPathComponent("speech\(i).wav")
             try run("espeak-ng", ["-s", "160", "-w", raw.path, sentences[i]])
-            try run("ffmpeg", ["-y", "-v", "error", "-i", raw.path, "-ar", "44100", "-ac", "1", "-c:a", "pcm_s16le", wav.path])
+            try run(
+                "ffmpeg",
+                ["-y", "-v", "error", "-i", raw.path, "-ar", "44100", "-ac", "1", "-c:a", "pcm_s16le", wav.path])
             return wav
         }
     }
@@ -89,17 +96,24 @@ enum AudioFixtures {
             for i in 0..<3 {
                 let mp3 = dir.appendingPathComponent("track\(i + 1).mp3")
                 try run("lame", ["--quiet", "-b", "64", "-m", "m", try speechWAV(i).path, mp3.path])
-                order.append(["href": "track\(i + 1).mp3", "type": "audio/mpeg", "title": "Track \(i + 1)", "duration": "1"])
+                order.append([
+                    "href": "track\(i + 1).mp3", "type": "audio/mpeg", "title": "Track \(i + 1)", "duration": "1"
+                ])
             }
             let manifest: [String: Any] = [
                 "@context": "https://readium.org/webpub-manifest/context.jsonld",
-                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Three Openings", "author": "Test Voices"],
+                "metadata": [
+                    "@type": "http://schema.org/Audiobook", "title": "Three Openings", "author": "Test Voices"
+                ],
                 "readingOrder": order,
                 "toc": [
                     ["href": "track1.mp3#t=0", "title": "One"],
-                    ["href": "track2.mp3", "title": "Two", "children": [["href": "track2.mp3#t=2.5", "title": "Two, later"]]],
-                    ["href": "track3.mp3#t=0", "title": "Three"],
-                ],
+                    [
+                        "href": "track2.mp3", "title": "Two",
+                        "children": [["href": "track2.mp3#t=2.5", "title": "Two, later"]]
+                    ],
+                    ["href": "track3.mp3#t=0", "title": "Three"]
+                ]
             ]
             let url = dir.appendingPathComponent("manifest.json")
             try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted]).write(to: url)
@@ -133,21 +147,30 @@ enum AudioFixtures {
             let dir = directory.appendingPathComponent("m4b")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             let list = dir.appendingPathComponent("list.txt")
-            try (0..<3).map { "file '\(try speechWAV($0).path)'" }.joined(separator: "\n").write(to: list, atomically: true, encoding: .utf8)
+            try (0..<3).map { "file '\(try speechWAV($0).path)'" }.joined(separator: "\n").write(
+                to: list, atomically: true, encoding: .utf8)
             let joined = dir.appendingPathComponent("joined.wav")
-            try run("ffmpeg", ["-y", "-v", "error", "-f", "concat", "-safe", "0", "-i", list.path, "-c", "copy", joined.path])
+            try run(
+                "ffmpeg",
+                ["-y", "-v", "error", "-f", "concat", "-safe", "0", "-i", list.path, "-c", "copy", joined.path])
             var meta = ";FFMETADATA1\ntitle=Joined Openings\nartist=Test Voices\n"
             var t = 0.0
             for i in 0..<3 {
                 let d = try duration(of: try speechWAV(i))
-                meta += "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(Int((t * 1000).rounded()))\nEND=\(Int(((t + d) * 1000).rounded()))\ntitle=Opening \(i + 1)\n"
+                meta +=
+                    "[CHAPTER]\nTIMEBASE=1/1000\nSTART=\(Int((t * 1000).rounded()))\nEND=\(Int(((t + d) * 1000).rounded()))\ntitle=Opening \(i + 1)\n"
                 t += d
             }
             let metaURL = dir.appendingPathComponent("meta.txt")
             try meta.write(to: metaURL, atomically: true, encoding: .utf8)
             let out = dir.appendingPathComponent("joined.m4b")
-            try run("ffmpeg", ["-y", "-v", "error", "-i", joined.path, "-i", metaURL.path, "-map_metadata", "1", "-map_chapters", "1",
-                               "-c:a", "aac", "-b:a", "96k", "-f", "ipod", out.path])
+            try run(
+                "ffmpeg",
+                [
+                    "-y", "-v", "error", "-i", joined.path, "-i", metaURL.path, "-map_metadata", "1", "-map_chapters",
+                    "1",
+                    "-c:a", "aac", "-b:a", "96k", "-f", "ipod", out.path
+                ])
             return out
         }
         var t = 0.0
@@ -161,9 +184,13 @@ enum AudioFixtures {
         return try once("chapmp3") {
             let dir = m4b.deletingLastPathComponent()
             let out = dir.appendingPathComponent("joined.mp3")
-            try run("ffmpeg", ["-y", "-v", "error", "-i", dir.appendingPathComponent("joined.wav").path,
-                               "-i", dir.appendingPathComponent("meta.txt").path, "-map_metadata", "1", "-map_chapters", "1",
-                               "-c:a", "libmp3lame", "-b:a", "64k", "-id3v2_version", "3", out.path])
+            try run(
+                "ffmpeg",
+                [
+                    "-y", "-v", "error", "-i", dir.appendingPathComponent("joined.wav").path,
+                    "-i", dir.appendingPathComponent("meta.txt").path, "-map_metadata", "1", "-map_chapters", "1",
+                    "-c:a", "libmp3lame", "-b:a", "64k", "-id3v2_version", "3", out.path
+                ])
             return out
         }
     }
@@ -172,14 +199,18 @@ enum AudioFixtures {
     static func duration(of wav: URL) throws -> Double {
         let data = try Data(contentsOf: wav)
         guard let range = data.range(of: Data("data".utf8)) else { return 0 }
-        let size = data[range.upperBound..<range.upperBound + 4].enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+        let size = data[range.upperBound..<range.upperBound + 4].enumerated().reduce(0) {
+            $0 | Int($1.element) << (8 * $1.offset)
+        }
         return Double(size) / 2 / 44100
     }
 
     /// Reads 16-bit or float WAV as mono floats (first channel) with its rate.
     static func readWAV(_ url: URL) throws -> (samples: [Float], rate: Int) {
         let data = [UInt8](try Data(contentsOf: url))
-        func u32(_ o: Int) -> Int { Int(data[o]) | Int(data[o + 1]) << 8 | Int(data[o + 2]) << 16 | Int(data[o + 3]) << 24 }
+        func u32(_ o: Int) -> Int {
+            Int(data[o]) | Int(data[o + 1]) << 8 | Int(data[o + 2]) << 16 | Int(data[o + 3]) << 24
+        }
         func u16(_ o: Int) -> Int { Int(data[o]) | Int(data[o + 1]) << 8 }
         var o = 12, rate = 0, channels = 1, bits = 16, format = 1
         var samples: [Float] = []

@@ -9,36 +9,41 @@ import XCTest
 final class CorpusTests: XCTestCase {
     /// Files refused, with a word of the reason each must give.
     static let refused: [String: String] = [
-        "rwpm/best-new-horror.audiobook-manifest.json": "LCP",       // LCP-encrypted tracks
+        "rwpm/best-new-horror.audiobook-manifest.json": "LCP",  // LCP-encrypted tracks
         "rwpm/igen-lcp.json": "LCP",
         "rwpm/lcp-demon.json": "LCP",
         "rwpm/lcp-i-strahd.json": "LCP",
         "rwpm/lcp-quicksilver.json": "LCP",
         "rwpm/master-of-evil-lcp.json": "LCP",
-        "rwpm/findaway.json": "Findaway",                           // Findaway DRM, href null
+        "rwpm/findaway.json": "Findaway",  // Findaway DRM, href null
         "rwpm/findaway-20201015.json": "Findaway",
         "rwpm/findaway-leading-0.json": "Findaway",
-        "rwpm/feedbooks-jwks-0.json": "Key Set",                    // not manifests at all
+        "rwpm/feedbooks-jwks-0.json": "Key Set",  // not manifests at all
         "rwpm/feedbooks-jwks-1.json": "no installed plugin",
         "rwpm/lcp-license-status.json": "no installed plugin",
         "rwpm/lcp-license-status-revoked.json": "no installed plugin",
-        "rwpm/error-minimal.json": "no installed plugin",            // only @context
-        "rwpm/nypl-rwpm-spec-example.json": "no installed plugin",   // an eBook (text/html) webpub
-        "rwpm/readium-webpub.json": "no installed plugin",           // an eBook webpub
-        "rwpm/readium-w3c-wpub.json": "no installed plugin",         // broken JSON
-        "w3c/lpf/index.json": "no installed plugin",                  // a test index
-        "w3c/processing-tests/index.json": "not an audiobook",        // a test index
-        "w3c/processing-tests/a5.6.01.jsonld": "not an audiobook",    // reading order of HTML
+        "rwpm/error-minimal.json": "no installed plugin",  // only @context
+        "rwpm/nypl-rwpm-spec-example.json": "no installed plugin",  // an eBook (text/html) webpub
+        "rwpm/readium-webpub.json": "no installed plugin",  // an eBook webpub
+        "rwpm/readium-w3c-wpub.json": "no installed plugin",  // broken JSON
+        "w3c/lpf/index.json": "no installed plugin",  // a test index
+        "w3c/processing-tests/index.json": "not an audiobook",  // a test index
+        "w3c/processing-tests/a5.6.01.jsonld": "not an audiobook"  // reading order of HTML
     ]
 
     func testEveryCorpusManifestOpensOrIsRefusedWithAReason() throws {
         guard let root = Corpus.root?.appendingPathComponent("audiobook"),
-              FileManager.default.fileExists(atPath: root.path) else {
+            FileManager.default.fileExists(atPath: root.path)
+        else {
             throw XCTSkip("../shared/corpus/audiobook is absent: the corpus test needs the shared corpus")
         }
         let files = FileManager.default.enumerator(atPath: root.path)!.compactMap { $0 as? String }
             .filter { !$0.hasSuffix(".md") && !$0.hasSuffix("/") }
-            .filter { var d: ObjCBool = false; return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &d) && !d.boolValue }
+            .filter {
+                var d: ObjCBool = false;
+                return FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path, isDirectory: &d)
+                    && !d.boolValue
+            }
             .sorted()
         XCTAssertGreaterThan(files.count, 50)
         var opened = 0
@@ -49,10 +54,15 @@ final class CorpusTests: XCTestCase {
                 XCTAssertNil(Self.refused[name], "\(name) should have been refused")
                 XCTAssertFalse(book.tracks.isEmpty, name)
                 XCTAssertFalse(book.manifest.toc?.isEmpty ?? true, "\(name) has a TOC")
-                XCTAssertTrue(book.manifest.readingOrder.allSatisfy { ($0.type ?? "").hasPrefix("audio/") || $0.type == "video/mp4" }, name)
+                XCTAssertTrue(
+                    book.manifest.readingOrder.allSatisfy {
+                        ($0.type ?? "").hasPrefix("audio/") || $0.type == "video/mp4"
+                    }, name)
                 let timed = book.tracks.filter { ($0.declaredDuration ?? 0) > 0 }.count
-                XCTAssertTrue(timed == book.tracks.count || name.contains("w3c") || name.hasSuffix(".lpf") || name.hasSuffix(".audiobook"),
-                              "\(name): \(timed) of \(book.tracks.count) tracks have durations")
+                XCTAssertTrue(
+                    timed == book.tracks.count || name.contains("w3c") || name.hasSuffix(".lpf")
+                        || name.hasSuffix(".audiobook"),
+                    "\(name): \(timed) of \(book.tracks.count) tracks have durations")
                 opened += 1
             } catch let error as ShelfError {
                 guard let word = Self.refused[name] else {
@@ -67,18 +77,23 @@ final class CorpusTests: XCTestCase {
 
     func testCorpusVariants() throws {
         guard let root = Corpus.root?.appendingPathComponent("audiobook/rwpm"),
-              FileManager.default.fileExists(atPath: root.path) else {
+            FileManager.default.fileExists(atPath: root.path)
+        else {
             throw XCTSkip("../shared/corpus/audiobook is absent")
         }
         // Old `spine` with audio/mp4.
-        let spine = try AudioBook(path: root.appendingPathComponent("feedbooks-spine-1.json").path, router: TestHost.shelf.router)
+        let spine = try AudioBook(
+            path: root.appendingPathComponent("feedbooks-spine-1.json").path, router: TestHost.shelf.router)
         XCTAssertGreaterThan(spine.tracks.count, 1)
         XCTAssertTrue(spine.tracks.allSatisfy { $0.isRemote })
         // Null titles keep the tracks.
-        let nulls = try AudioBook(path: root.appendingPathComponent("null-titles.json").path, router: TestHost.shelf.router)
+        let nulls = try AudioBook(
+            path: root.appendingPathComponent("null-titles.json").path, router: TestHost.shelf.router)
         XCTAssertEqual(nulls.tracks.map(\.declaredDuration), [100, 200])
         // Nested TOC with #t= fragments.
-        let flat = try AudioBook(path: root.appendingPathComponent("flatland-toc.audiobook-manifest.json").path, router: TestHost.shelf.router)
+        let flat = try AudioBook(
+            path: root.appendingPathComponent("flatland-toc.audiobook-manifest.json").path,
+            router: TestHost.shelf.router)
         XCTAssertTrue((flat.manifest.toc ?? []).contains { $0.href.contains("#t=") })
     }
 }
@@ -93,8 +108,10 @@ final class CommandTests: XCTestCase {
     func testConformance() throws {
         let manifest = try AudioFixtures.mp3Book()
         let (m4b, _) = try AudioFixtures.m4b()
-        let r = try process.run(["conformance", pluginPath, "--sample", manifest.path, "--sample", m4b.path,
-                                 "--sample", try AudioFixtures.packagedBook().path])
+        let r = try process.run([
+            "conformance", pluginPath, "--sample", manifest.path, "--sample", m4b.path,
+            "--sample", try AudioFixtures.packagedBook().path
+        ])
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
     }
 
@@ -153,9 +170,12 @@ final class RemoteTests: XCTestCase {
         let fetches = Count()
         server.route("GET", "/book/manifest.json") { _ in
             fetches.lock.lock(); fetches.n += 1; let token = fetches.n == 1 ? "old" : "new"; fetches.lock.unlock()
-            let order = (1...3).map { ["href": "/signed/track\($0).mp3?token=\(token)", "type": "audio/mpeg", "title": "Track \($0)"] }
+            let order = (1...3).map {
+                ["href": "/signed/track\($0).mp3?token=\(token)", "type": "audio/mpeg", "title": "Track \($0)"]
+            }
             let body = try! JSONSerialization.data(withJSONObject: [
-                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Remote Openings"], "readingOrder": order])
+                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Remote Openings"], "readingOrder": order
+            ])
             return .data(body, contentType: "application/audiobook+json")
         }
         let dropped = Count()
@@ -166,7 +186,10 @@ final class RemoteTests: XCTestCase {
                 // Track 2: the first answer drops the connection half way.
                 if i == 2 {
                     dropped.lock.lock(); dropped.n += 1; let first = dropped.n == 1; dropped.lock.unlock()
-                    if first { return .content(data, for: request, contentType: "audio/mpeg").with(fault: .truncateBody(after: data.count / 2)) }
+                    if first {
+                        return .content(data, for: request, contentType: "audio/mpeg").with(
+                            fault: .truncateBody(after: data.count / 2))
+                    }
                 }
                 return .content(data, for: request, contentType: "audio/mpeg")
             }
@@ -181,15 +204,19 @@ final class RemoteTests: XCTestCase {
         XCTAssertEqual(parts.map { $0["state"] as? String }, ["complete", "complete", "complete"])
         for (i, p) in parts.enumerated() {
             let got = try Data(contentsOf: URL(fileURLWithPath: p["path"] as! String))
-            XCTAssertEqual(got, try Data(contentsOf: dir.appendingPathComponent("track\(i + 1).mp3")), "part \(i + 1) is whole")
+            XCTAssertEqual(
+                got, try Data(contentsOf: dir.appendingPathComponent("track\(i + 1).mp3")), "part \(i + 1) is whole")
         }
-        XCTAssertGreaterThanOrEqual(server.requests(to: "/book/manifest.json").count, 2, "the manifest was fetched again after a 403")
+        XCTAssertGreaterThanOrEqual(
+            server.requests(to: "/book/manifest.json").count, 2, "the manifest was fetched again after a 403")
         let resumed = server.requests(to: "/signed/track2.mp3").filter { $0.header("Range") != nil }
         XCTAssertFalse(resumed.isEmpty, "the dropped part resumed with Range")
         // `shelf downloads` shows every part complete.
         let d = try process.run(["downloads", "--json"])
         let items = try XCTUnwrap(try d.json() as? [[String: Any]])
-        XCTAssertEqual((items.first?["parts"] as? [[String: Any]])?.map { $0["state"] as? String }, ["complete", "complete", "complete"])
+        XCTAssertEqual(
+            (items.first?["parts"] as? [[String: Any]])?.map { $0["state"] as? String },
+            ["complete", "complete", "complete"])
         // And it plays from the cache, the manifest fetched afresh.
         let play = try process.run(["play", url, "--null", "--json"])
         XCTAssertEqual(play.status, 0, play.stderr)

@@ -18,12 +18,16 @@ extension AudioFixtures {
             let file = dir.appendingPathComponent("track\(i).mp3")
             try FileManager.default.copyItem(at: source.appendingPathComponent("track\(i).mp3"), to: file)
             files[i] = file
-            order.append(["href": "track\(i).mp3", "type": "audio/mpeg", "title": "Part \(i)",
-                          "duration": try duration(of: speechWAV(i - 1))])
+            order.append([
+                "href": "track\(i).mp3", "type": "audio/mpeg", "title": "Part \(i)",
+                "duration": try duration(of: speechWAV(i - 1))
+            ])
         }
         try damage(files)
-        let json: [String: Any] = ["metadata": ["@type": "http://schema.org/Audiobook", "title": "Damaged \(name)"],
-                                   "readingOrder": order]
+        let json: [String: Any] = [
+            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Damaged \(name)"],
+            "readingOrder": order
+        ]
         let url = dir.appendingPathComponent("manifest.json")
         try JSONSerialization.data(withJSONObject: json).write(to: url)
         return url
@@ -58,7 +62,9 @@ final class DamagedTrackTests: XCTestCase {
         engine.onEvent = { events.append($0) }
         let sink = NullSink(keep: true)
         try engine.run(sink: sink)
-        let warnings = events.compactMap { if case .trackProblem(let t, let m) = $0 { return (t, m) } else { return nil } }
+        let warnings = events.compactMap {
+            if case .trackProblem(let t, let m) = $0 { return (t, m) } else { return nil }
+        }
         XCTAssertEqual(warnings.map(\.0), [1], "\(events)")
         XCTAssertTrue(warnings.first?.1.contains("track 2") ?? false)
         XCTAssertEqual(Double(sink.samples.count) / Double(engine.sampleRate), engine.timeline.duration, accuracy: 0.05)
@@ -66,10 +72,11 @@ final class DamagedTrackTests: XCTestCase {
 
     func testMissingGarbageAndEmptyTracksAreSkippedWithAWarning() throws {
         var state: UInt64 = 20
-        let noise = Data((0..<100_000).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt8(truncatingIfNeeded: state >> 56)
-        })
+        let noise = Data(
+            (0..<100_000).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 56)
+            })
         let url = try AudioFixtures.damagedBook("gone") { files in
             try noise.write(to: files[1]!)
             try FileManager.default.removeItem(at: files[2]!)
@@ -87,7 +94,8 @@ final class DamagedTrackTests: XCTestCase {
         XCTAssertEqual(warned, [0, 1])
         XCTAssertTrue(engine.state.ended)
         let third = try AudioFixtures.duration(of: AudioFixtures.speechWAV(2))
-        XCTAssertEqual(Double(sink.samples.count) / Double(engine.sampleRate), third, accuracy: 0.1, "only track 3 had sound")
+        XCTAssertEqual(
+            Double(sink.samples.count) / Double(engine.sampleRate), third, accuracy: 0.1, "only track 3 had sound")
         // The chapters keep the times the book declares for the tracks that are not here.
         let declared = try (0..<2).map { try AudioFixtures.duration(of: AudioFixtures.speechWAV($0)) }.reduce(0, +)
         XCTAssertEqual(engine.timeline.seconds(engine.chapterStart(2)), declared, accuracy: 0.05)

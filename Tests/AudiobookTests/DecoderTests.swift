@@ -12,8 +12,9 @@ enum TestHost {
         return url
     }()
 
-    static let shelf: Shelf = Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-                                    environment: ["SHELF_HOME": home.path, "HOME": home.path])
+    static let shelf: Shelf = Shelf(
+        pluginPaths: [ShelfProcess.buildDirectory.path],
+        environment: ["SHELF_HOME": home.path, "HOME": home.path])
 
     static func book(_ url: URL) throws -> AudioBook {
         try AudioBook(path: url.path, router: shelf.router)
@@ -22,7 +23,9 @@ enum TestHost {
 
 final class DecoderTests: XCTestCase {
     /// Seeking to a frame yields the frames that decoding from the start and discarding gives.
-    func assertSeeksMatch(_ url: URL, track: Int = 0, at seconds: [Double], file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertSeeksMatch(
+        _ url: URL, track: Int = 0, at seconds: [Double], file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         let book = try TestHost.book(url)
         let whole = try book.openDecoder(track: track).readAll()
         let probe = try book.openDecoder(track: track)
@@ -47,15 +50,21 @@ final class DecoderTests: XCTestCase {
             let ms = Double(abs(best.offset)) / Double(rate) * 1000
             // In a pause between words any offset matches silence: only speech can show a misalignment.
             let rms = (want.reduce(0) { $0 + $1 * $1 } / Float(want.count)).squareRoot()
-            if rms > 0.02 { XCTAssertLessThanOrEqual(ms, 1.0, "seek to \(s)s is \(ms) ms off (\(best.offset) samples of \(whole.count))", file: file, line: line) }
+            if rms > 0.02 {
+                XCTAssertLessThanOrEqual(
+                    ms, 1.0, "seek to \(s)s is \(ms) ms off (\(best.offset) samples of \(whole.count))", file: file,
+                    line: line)
+            }
             let maxDiff = zip(got, want).map { abs($0 - $1) }.max() ?? 0
-            XCTAssertLessThan(maxDiff, 0.01, "seek to \(s)s: samples differ by up to \(maxDiff)", file: file, line: line)
+            XCTAssertLessThan(
+                maxDiff, 0.01, "seek to \(s)s: samples differ by up to \(maxDiff)", file: file, line: line)
         }
     }
 
     func testMP3SeekIsSampleAccurate() throws {
         let url = try AudioFixtures.mp3Book()
-        try assertSeeksMatch(url, track: 1, at: [0, 0.013, 0.5, 1.234, 2.0, 3.333, 4.9] + stride(from: 0.1, to: 9, by: 0.37).map { $0 })
+        try assertSeeksMatch(
+            url, track: 1, at: [0, 0.013, 0.5, 1.234, 2.0, 3.333, 4.9] + stride(from: 0.1, to: 9, by: 0.37).map { $0 })
     }
 
     func testM4BSeekIsSampleAccurate() throws {

@@ -15,14 +15,20 @@ final class DownloadTests: XCTestCase {
     }
 
     @discardableResult
-    func run(_ process: ShelfProcess, _ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
-             file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
+    func run(
+        _ process: ShelfProcess, _ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ShelfProcess.Result {
         let r = try process.run(arguments, stdin: stdin.map { Data($0.utf8) })
-        XCTAssertEqual(r.status, status, "shelf \(arguments.joined(separator: " ")):\n\(r.stdout)\n\(r.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            r.status, status, "shelf \(arguments.joined(separator: " ")):\n\(r.stdout)\n\(r.stderr)", file: file,
+            line: line)
         return r
     }
 
-    func object(_ r: ShelfProcess.Result) throws -> [String: Any] { try XCTUnwrap(try r.json() as? [String: Any], r.stdout) }
+    func object(_ r: ShelfProcess.Result) throws -> [String: Any] {
+        try XCTUnwrap(try r.json() as? [String: Any], r.stdout)
+    }
 
     /// The bundled library on disk (a file:// account): the manifest and both tracks land in the
     /// downloads folder, `shelf downloads` lists them complete, and the book plays with the library gone.
@@ -30,7 +36,8 @@ final class DownloadTests: XCTestCase {
         let process = try ShelfProcess()
         defer { process.cleanUp() }
         let copy = process.home.appendingPathComponent("library-copy")
-        try FileManager.default.copyItem(at: ShelfProcess.packageRoot.appendingPathComponent("samples/library"), to: copy)
+        try FileManager.default.copyItem(
+            at: ShelfProcess.packageRoot.appendingPathComponent("samples/library"), to: copy)
         try run(process, ["account", "add", "file://" + copy.path, "--name", "sample"])
         try run(process, ["browse", "--format", "audiobook"])
         let r = try object(run(process, ["download", "harbour-bells", "--json"]))
@@ -40,13 +47,16 @@ final class DownloadTests: XCTestCase {
         let folder = manifest.deletingPathExtension()
         for (i, name) in ["harbour-bells-1.wav", "harbour-bells-2.wav"].enumerated() {
             let part = folder.appendingPathComponent(String(format: "part-%04d.wav", i + 1))
-            XCTAssertEqual(try Data(contentsOf: part), try Data(contentsOf: copy.appendingPathComponent("audio/\(name)")), name)
+            XCTAssertEqual(
+                try Data(contentsOf: part), try Data(contentsOf: copy.appendingPathComponent("audio/\(name)")), name)
         }
-        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("manifest.json").path),
-                      "the manifest as the library sent it is kept")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("manifest.json").path),
+            "the manifest as the library sent it is kept")
         let downloads = try XCTUnwrap(try run(process, ["downloads", "--json"]).json() as? [[String: Any]])
         XCTAssertEqual(downloads.first?["title"] as? String, "Harbour Bells")
-        XCTAssertEqual((downloads.first?["parts"] as? [[String: Any]])?.map { $0["state"] as? String }, ["complete", "complete"])
+        XCTAssertEqual(
+            (downloads.first?["parts"] as? [[String: Any]])?.map { $0["state"] as? String }, ["complete", "complete"])
 
         // Offline: the library is gone, the book plays from the downloads folder, TOC and all.
         try FileManager.default.removeItem(at: copy)
@@ -72,22 +82,32 @@ final class DownloadTests: XCTestCase {
         let tracks = try AudioFixtures.mp3Book().deletingLastPathComponent()
         let library = try FakeLibrary()
         defer { library.stop() }
-        library.add(FakeLibrary.Book(id: "urn:fake:audio-free", title: "Sound of Rivers", author: "Cleo Hart", audiobook: true,
-                                     copies: 2, available: 1, fulfilment: "bearer"))
+        library.add(
+            FakeLibrary.Book(
+                id: "urn:fake:audio-free", title: "Sound of Rivers", author: "Cleo Hart", audiobook: true,
+                copies: 2, available: 1, fulfilment: "bearer"))
         let fulfils = Count()
         // Each fulfilment opens a new session: a bearer-token document leading to that session's manifest.
         library.server.route("GET", "/works/audio-free/fulfill") { _ in
             let session = fulfils.next()
-            return .text(#"{"token_type": "Bearer", "expires_in": 500, "access_token": "t\#(session)", "location": "\#(library.url("/sessions/\(session)/manifest.json"))"}"#,
-                         contentType: "application/vnd.librarysimplified.bearer-token+json")
+            return .text(
+                #"{"token_type": "Bearer", "expires_in": 500, "access_token": "t\#(session)", "location": "\#(library.url("/sessions/\(session)/manifest.json"))"}"#,
+                contentType: "application/vnd.librarysimplified.bearer-token+json")
         }
         for session in 1...4 {
             library.server.route("GET", "/sessions/\(session)/manifest.json") { _ in
-                let order = (1...3).map { ["href": "/signed/track\($0).mp3?sig=s\(session)", "type": "audio/mpeg", "title": "Track \($0)"] }
-                let body = try! JSONSerialization.data(withJSONObject: [
-                    "metadata": ["@type": "http://schema.org/Audiobook", "title": "Sound of Rivers"], "readingOrder": order,
-                    "toc": [["href": "/signed/track1.mp3?sig=s\(session)#t=0", "title": "Source"],
-                            ["href": "/signed/track3.mp3?sig=s\(session)#t=1", "title": "Estuary"]]] as [String: Any])
+                let order = (1...3).map {
+                    ["href": "/signed/track\($0).mp3?sig=s\(session)", "type": "audio/mpeg", "title": "Track \($0)"]
+                }
+                let body = try! JSONSerialization.data(
+                    withJSONObject: [
+                        "metadata": ["@type": "http://schema.org/Audiobook", "title": "Sound of Rivers"],
+                        "readingOrder": order,
+                        "toc": [
+                            ["href": "/signed/track1.mp3?sig=s\(session)#t=0", "title": "Source"],
+                            ["href": "/signed/track3.mp3?sig=s\(session)#t=1", "title": "Estuary"]
+                        ]
+                    ] as [String: Any])
                 return .data(body, contentType: "application/audiobook+json")
             }
         }
@@ -108,12 +128,15 @@ final class DownloadTests: XCTestCase {
         let r = try object(run(process, ["download", "audio-free", "--json"]))
         XCTAssertEqual(r["mediaType"] as? String, "application/audiobook+json")
         XCTAssertEqual(fulfils.value, 2, "the expired links were renewed through the fulfil link, once")
-        XCTAssertTrue(library.server.requests(to: "/sessions/1/manifest.json").count == 1
-                      && library.server.requests(to: "/sessions/2/manifest.json").count == 1)
+        XCTAssertTrue(
+            library.server.requests(to: "/sessions/1/manifest.json").count == 1
+                && library.server.requests(to: "/sessions/2/manifest.json").count == 1)
         let manifest = URL(fileURLWithPath: try XCTUnwrap(r["path"] as? String))
         for i in 1...3 {
             let part = manifest.deletingPathExtension().appendingPathComponent(String(format: "part-%04d.mp3", i))
-            XCTAssertEqual(try Data(contentsOf: part), try Data(contentsOf: tracks.appendingPathComponent("track\(i).mp3")), "track \(i)")
+            XCTAssertEqual(
+                try Data(contentsOf: part), try Data(contentsOf: tracks.appendingPathComponent("track\(i).mp3")),
+                "track \(i)")
         }
         // The rewritten manifest keeps the TOC's time fragments on the local files.
         let toc = try run(process, ["toc", manifest.path])
@@ -130,11 +153,18 @@ final class DownloadTests: XCTestCase {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/book/manifest.json") { _ in
-            let order = (1...3).map { ["href": "/t/track\($0).mp3", "type": "audio/mpeg", "title": "Track \($0)", "duration": 2] as [String: Any] }
-            let body = try! JSONSerialization.data(withJSONObject: [
-                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Slow Middle"], "readingOrder": order,
-                "toc": [["href": "/t/track1.mp3", "title": "First"], ["href": "/t/track2.mp3", "title": "Middle"],
-                        ["href": "/t/track3.mp3", "title": "Last"]]] as [String: Any])
+            let order = (1...3).map {
+                ["href": "/t/track\($0).mp3", "type": "audio/mpeg", "title": "Track \($0)", "duration": 2]
+                    as [String: Any]
+            }
+            let body = try! JSONSerialization.data(
+                withJSONObject: [
+                    "metadata": ["@type": "http://schema.org/Audiobook", "title": "Slow Middle"], "readingOrder": order,
+                    "toc": [
+                        ["href": "/t/track1.mp3", "title": "First"], ["href": "/t/track2.mp3", "title": "Middle"],
+                        ["href": "/t/track3.mp3", "title": "Last"]
+                    ]
+                ] as [String: Any])
             return .data(body, contentType: "application/audiobook+json")
         }
         for i in 1...3 {
@@ -146,13 +176,18 @@ final class DownloadTests: XCTestCase {
         }
         let process = try ShelfProcess()
         defer { process.cleanUp() }
-        let r = try run(process, ["listen", server.url("/book/manifest.json").absoluteString, "--null"], stdin: "cg2\nq")
-        XCTAssertTrue(r.stdout.contains("2. Middle, at 0:0") && r.stdout.contains("(still downloading, cannot be chosen yet)"), r.stdout)
+        let r = try run(
+            process, ["listen", server.url("/book/manifest.json").absoluteString, "--null"], stdin: "cg2\nq")
+        XCTAssertTrue(
+            r.stdout.contains("2. Middle, at 0:0") && r.stdout.contains("(still downloading, cannot be chosen yet)"),
+            r.stdout)
         let lines = r.stdout.split(separator: "\n")
         XCTAssertFalse(lines.contains { $0.hasPrefix("1. First") && $0.contains("still downloading") }, r.stdout)
         XCTAssertTrue(r.stdout.contains("Chapter 2 is still downloading and cannot be chosen yet."), r.stdout)
         // From the command line too.
-        let play = try process.run(["play", server.url("/book/manifest.json").absoluteString, "--chapter", "2", "--null"])
+        let play = try process.run([
+            "play", server.url("/book/manifest.json").absoluteString, "--chapter", "2", "--null"
+        ])
         if play.status != 0 { XCTAssertTrue(play.stderr.contains("still downloading"), play.stderr) }
     }
 
@@ -164,8 +199,11 @@ final class DownloadTests: XCTestCase {
         defer { server.stop() }
         server.route("GET", "/bg/manifest.json") { _ in
             let order = (1...3).map { ["href": "track\($0).mp3", "type": "audio/mpeg", "title": "Track \($0)"] }
-            let body = try! JSONSerialization.data(withJSONObject: [
-                "metadata": ["@type": "http://schema.org/Audiobook", "title": "In The Background"], "readingOrder": order] as [String: Any])
+            let body = try! JSONSerialization.data(
+                withJSONObject: [
+                    "metadata": ["@type": "http://schema.org/Audiobook", "title": "In The Background"],
+                    "readingOrder": order
+                ] as [String: Any])
             return .data(body, contentType: "application/audiobook+json")
         }
         for i in 1...3 {
@@ -189,12 +227,14 @@ final class DownloadTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.3)
             items = (try? process.run(["downloads", "--json"]).json() as? [[String: Any]]) ?? []
             states = (items.first?["parts"] as? [[String: Any]])?.map { $0["state"] as? String } ?? []
-        } while (states != ["complete", "complete", "complete"] || items.first?["active"] as? Bool == true) && Date() < deadline
+        } while (states != ["complete", "complete", "complete"] || items.first?["active"] as? Bool == true)
+            && Date() < deadline
         XCTAssertEqual(states, ["complete", "complete", "complete"], "\(items)")
         XCTAssertEqual(items.first?["title"] as? String, "In The Background")
         for (i, p) in ((items.first?["parts"] as? [[String: Any]]) ?? []).enumerated() {
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: p["path"] as! String)),
-                           try Data(contentsOf: tracks.appendingPathComponent("track\(i + 1).mp3")))
+            XCTAssertEqual(
+                try Data(contentsOf: URL(fileURLWithPath: p["path"] as! String)),
+                try Data(contentsOf: tracks.appendingPathComponent("track\(i + 1).mp3")))
         }
         let text = try run(process, ["downloads"]).stdout
         XCTAssertTrue(text.contains("In The Background: 3 of 3 parts complete"), text)

@@ -22,11 +22,13 @@ final class FailedPartTests: XCTestCase {
             let data = try Data(contentsOf: dir.appendingPathComponent("track\(i).mp3"))
             let count = Counter()
             server.route("GET", "/track\(i).mp3") { request in
-                answer(i, count.next()) ?? LoopbackHTTPServer.Response.content(data, for: request, contentType: "audio/mpeg")
+                answer(i, count.next())
+                    ?? LoopbackHTTPServer.Response.content(data, for: request, contentType: "audio/mpeg")
             }
         }
         let body = try JSONSerialization.data(withJSONObject: [
-            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Openings on the Wire"], "readingOrder": order])
+            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Openings on the Wire"], "readingOrder": order
+        ])
         server.route("GET", "/book/manifest.json") { _ in .data(body, contentType: "application/audiobook+json") }
         return server
     }
@@ -67,5 +69,9 @@ final class FailedPartTests: XCTestCase {
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var n = 0
-    func next() -> Int { lock.withLock { n += 1; return n } }
+    func next() -> Int {
+        lock.withLock {
+            n += 1; return n
+        }
+    }
 }

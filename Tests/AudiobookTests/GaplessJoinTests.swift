@@ -15,9 +15,11 @@ final class GaplessJoinTests: XCTestCase {
 
     /// The unsplit speech (44.1 kHz mono) and two cuts, each in the loudest 10 ms near a third of it: inside a word.
     func source() throws -> (url: URL, samples: [Float], cuts: [Int]) {
-        let raw = process.home.appendingPathComponent("raw.wav"), wav = process.home.appendingPathComponent("speech.wav")
+        let raw = process.home.appendingPathComponent("raw.wav"),
+            wav = process.home.appendingPathComponent("speech.wav")
         try AudioFixtures.run("espeak-ng", ["-s", "160", "-w", raw.path, AudioFixtures.sentences[1]])
-        try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-i", raw.path, "-ar", "44100", "-ac", "1", "-c:a", "pcm_s16le", wav.path])
+        try AudioFixtures.run(
+            "ffmpeg", ["-y", "-v", "error", "-i", raw.path, "-ar", "44100", "-ac", "1", "-c:a", "pcm_s16le", wav.path])
         let samples = try AudioFixtures.readWAV(wav).samples
         let cuts = [1, 2].map { k -> Int in
             let around = samples.count * k / 3
@@ -25,29 +27,41 @@ final class GaplessJoinTests: XCTestCase {
                 energy(samples[a..<a + 441]) < energy(samples[b..<b + 441])
             }! + 220
         }
-        for cut in cuts { XCTAssertGreaterThan(energy(samples[(cut - 100)..<(cut + 100)]) / 200, 1e-3, "a cut inside a word") }
+        for cut in cuts {
+            XCTAssertGreaterThan(energy(samples[(cut - 100)..<(cut + 100)]) / 200, 1e-3, "a cut inside a word")
+        }
         return (wav, samples, cuts)
     }
 
     func energy(_ x: ArraySlice<Float>) -> Double { x.reduce(0.0) { $0 + Double($1 * $1) } }
 
     /// Splits the speech at `cuts`, encodes each part with `encode(wav, out, frames)` and plays the book into a WAV.
-    func playSplit(_ ext: String, type: String, _ encode: (URL, URL, Int) throws -> Void) throws -> (source: [Float], played: [Float], cuts: [Int]) {
+    func playSplit(_ ext: String, type: String, _ encode: (URL, URL, Int) throws -> Void) throws -> (
+        source: [Float], played: [Float], cuts: [Int]
+    ) {
         let (wav, samples, cuts) = try source()
         let bounds = [0] + cuts + [samples.count]
         let folder = process.home.appendingPathComponent(ext)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var order: [[String: Any]] = []
         for i in 0..<3 {
-            let part = folder.appendingPathComponent("part\(i + 1).wav"), out = folder.appendingPathComponent("part\(i + 1).\(ext)")
-            try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-i", wav.path, "-af", "atrim=start_sample=\(bounds[i]):end_sample=\(bounds[i + 1])",
-                                             "-c:a", "pcm_s16le", part.path])
+            let part = folder.appendingPathComponent("part\(i + 1).wav"),
+                out = folder.appendingPathComponent("part\(i + 1).\(ext)")
+            try AudioFixtures.run(
+                "ffmpeg",
+                [
+                    "-y", "-v", "error", "-i", wav.path, "-af",
+                    "atrim=start_sample=\(bounds[i]):end_sample=\(bounds[i + 1])",
+                    "-c:a", "pcm_s16le", part.path
+                ])
             try encode(part, out, bounds[i + 1] - bounds[i])
             order.append(["href": out.lastPathComponent, "type": type, "title": "Part \(i + 1)"])
         }
         let manifest = folder.appendingPathComponent("manifest.json")
-        try JSONSerialization.data(withJSONObject: ["metadata": ["@type": "http://schema.org/Audiobook", "title": "Split"], "readingOrder": order])
-            .write(to: manifest)
+        try JSONSerialization.data(withJSONObject: [
+            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Split"], "readingOrder": order
+        ])
+        .write(to: manifest)
         let played = folder.appendingPathComponent("played.wav")
         let r = try process.run(["play", manifest.path, "--from", "0", "--out", played.path])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -80,8 +94,11 @@ final class GaplessJoinTests: XCTestCase {
         return (lag(join - 1423), lag(join + 100), longest)
     }
 
-    func assertGapless(_ result: (source: [Float], played: [Float], cuts: [Int]), within tolerance: Int, _ what: String) {
-        XCTAssertEqual(Double(result.played.count), Double(result.source.count), accuracy: Double(2 * tolerance + 2), "\(what): the whole length")
+    func assertGapless(_ result: (source: [Float], played: [Float], cuts: [Int]), within tolerance: Int, _ what: String)
+    {
+        XCTAssertEqual(
+            Double(result.played.count), Double(result.source.count), accuracy: Double(2 * tolerance + 2),
+            "\(what): the whole length")
         for join in result.cuts {
             let m = measure(result.source, result.played, at: join)
             XCTAssertLessThanOrEqual(abs(m.before), tolerance, "\(what): before the join at \(join)")
@@ -103,7 +120,8 @@ final class GaplessJoinTests: XCTestCase {
     /// join may be off by up to 22 samples (half a millisecond) and no more.
     func testAACTracksJoinWithoutSilence() throws {
         let result = try playSplit("m4a", type: "audio/mp4") { wav, out, _ in
-            try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-i", wav.path, "-c:a", "aac", "-b:a", "128k", out.path])
+            try AudioFixtures.run(
+                "ffmpeg", ["-y", "-v", "error", "-i", wav.path, "-c:a", "aac", "-b:a", "128k", out.path])
         }
         assertGapless(result, within: 24, "AAC")
     }
@@ -114,8 +132,12 @@ final class GaplessJoinTests: XCTestCase {
         let result = try playSplit("m4a", type: "audio/mp4") { wav, out, frames in
             let padding = (frames + 1024 + 1023) / 1024 * 1024 - 1024 - frames
             let tag = String(format: " 00000000 00000400 %08X %016llX 00000000 00000000", padding, UInt64(frames))
-            try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-i", wav.path, "-c:a", "aac", "-b:a", "128k",
-                                             "-movflags", "use_metadata_tags", "-metadata", "iTunSMPB=\(tag)", out.path])
+            try AudioFixtures.run(
+                "ffmpeg",
+                [
+                    "-y", "-v", "error", "-i", wav.path, "-c:a", "aac", "-b:a", "128k",
+                    "-movflags", "use_metadata_tags", "-metadata", "iTunSMPB=\(tag)", out.path
+                ])
         }
         assertGapless(result, within: 2, "AAC with iTunSMPB")
     }

@@ -12,8 +12,9 @@ final class GrowingPartTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let whole = folder.appendingPathComponent("part-0001.mp3")
-        var part = DownloadPart(index: 0, url: URL(string: "http://127.0.0.1/track1.mp3")!, destination: whole,
-                                state: .downloading, bytes: 0, total: nil, reason: nil)
+        var part = DownloadPart(
+            index: 0, url: URL(string: "http://127.0.0.1/track1.mp3")!, destination: whole,
+            state: .downloading, bytes: 0, total: nil, reason: nil)
         let bytes = Data(repeating: 0xFF, count: 64 * 1024)
 
         XCTAssertNil(RemoteAudiobook.growingFile(of: part), "nothing here yet")
@@ -22,6 +23,7 @@ final class GrowingPartTests: XCTestCase {
         XCTAssertEqual(rename(whole.path + ".part", whole.path), 0)
         XCTAssertEqual(RemoteAudiobook.growingFile(of: part), whole.path, "renamed whole, not yet said complete")
         part.state = .complete
-        XCTAssertNil(RemoteAudiobook.growingFile(of: part), "complete: it plays as a track that is here, not a growing one")
+        XCTAssertNil(
+            RemoteAudiobook.growingFile(of: part), "complete: it plays as a track that is here, not a growing one")
     }
 }

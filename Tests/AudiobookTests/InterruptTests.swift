@@ -22,7 +22,8 @@ final class InterruptTests: XCTestCase {
         let server = try LoopbackHTTPServer()
         let order = (1...3).map { ["href": "/track\($0).mp3", "type": "audio/mpeg", "title": "Track \($0)"] }
         let body = try JSONSerialization.data(withJSONObject: [
-            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Slow Openings"], "readingOrder": order])
+            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Slow Openings"], "readingOrder": order
+        ])
         server.route("GET", "/book/manifest.json") { _ in .data(body, contentType: "application/audiobook+json") }
         for i in 1...3 {
             let data = try Data(contentsOf: dir.appendingPathComponent("track\(i).mp3"))
@@ -36,7 +37,8 @@ final class InterruptTests: XCTestCase {
 
     /// Runs shelf with `arguments`, interrupts it (SIGINT) a second after the first part was asked
     /// for, and returns its exit status and output.
-    func interrupted(_ process: ShelfProcess, _ arguments: [String], server: LoopbackHTTPServer) throws -> (Int32, Data) {
+    func interrupted(_ process: ShelfProcess, _ arguments: [String], server: LoopbackHTTPServer) throws -> (Int32, Data)
+    {
         let shelf = Process()
         shelf.executableURL = ShelfProcess.executable
         shelf.arguments = arguments
@@ -63,11 +65,14 @@ final class InterruptTests: XCTestCase {
         let url = server.url("/book/manifest.json").absoluteString
         let (status, report) = try interrupted(process, ["fetch", url, "--parallel", "1", "--json"], server: server)
         XCTAssertEqual(status, 130, "an interrupted fetch says it was interrupted")
-        let parts = try XCTUnwrap((try JSONSerialization.jsonObject(with: report) as? [String: Any])?["parts"] as? [[String: Any]],
-                                  String(decoding: report, as: UTF8.self))
-        XCTAssertEqual(parts.map { $0["state"] as? String }, ["paused", "queued", "queued"], "the download stopped at once")
+        let parts = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: report) as? [String: Any])?["parts"] as? [[String: Any]],
+            String(decoding: report, as: UTF8.self))
+        XCTAssertEqual(
+            parts.map { $0["state"] as? String }, ["paused", "queued", "queued"], "the download stopped at once")
         let path = try XCTUnwrap(parts[0]["path"] as? String)
-        let kept = (try? FileManager.default.attributesOfItem(atPath: path + ".part")[.size] as? NSNumber)?.intValue ?? 0
+        let kept =
+            (try? FileManager.default.attributesOfItem(atPath: path + ".part")[.size] as? NSNumber)?.intValue ?? 0
         XCTAssertGreaterThan(kept, 0, "the partial part is kept for resuming")
         XCTAssertTrue(server.requests(to: "/track2.mp3").isEmpty, "no other part was started")
 
@@ -75,7 +80,9 @@ final class InterruptTests: XCTestCase {
         let again = try process.run(["fetch", url, "--json"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(server.requests(to: "/track1.mp3").compactMap { $0.header("Range") }, ["bytes=\(kept)-"])
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), try Data(contentsOf: dir.appendingPathComponent("track1.mp3")))
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: path)),
+            try Data(contentsOf: dir.appendingPathComponent("track1.mp3")))
     }
 
     func testCtrlCStopsPlayWaitingForItsFirstPart() throws {

@@ -79,7 +79,9 @@ final class ListenWordsTests: XCTestCase {
         Thread.sleep(forTimeInterval: 1)
         keys.fileHandleForWriting.write(Data(" ".utf8))
         let ended = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { p.waitUntilExit(); ended.signal() }
+        DispatchQueue.global().async {
+            p.waitUntilExit(); ended.signal()
+        }
         let endedByItself = ended.wait(timeout: .now() + 60) == .success
         if !endedByItself { keys.fileHandleForWriting.write(Data("q".utf8)) }
         let said = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -111,7 +113,8 @@ final class ListenWordsTests: XCTestCase {
         try p.run()
         // The sound goes to the file as fast as it decodes; wait (at most 30 s) until some is there, then quit.
         for _ in 0..<300 {
-            let size = (try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0   // not there yet: 0
+            // not there yet: 0
+            let size = (try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int) ?? 0
             if size > 44 + 4096 { break }
             Thread.sleep(forTimeInterval: 0.1)
         }

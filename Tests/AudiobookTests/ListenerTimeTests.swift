@@ -12,17 +12,23 @@ final class ListenerTimeTests: XCTestCase {
         try AudioFixtures.require("ffmpeg")
         return try AudioFixtures.once("tone") {
             let url = AudioFixtures.directory.appendingPathComponent("tone.wav")
-            try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=220:duration=20:sample_rate=44100",
-                                             "-af", "volume=0.5", "-c:a", "pcm_s16le", url.path])
+            try AudioFixtures.run(
+                "ffmpeg",
+                [
+                    "-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=220:duration=20:sample_rate=44100",
+                    "-af", "volume=0.5", "-c:a", "pcm_s16le", url.path
+                ])
             return url
         }
     }
 
-    func rms(_ x: ArraySlice<Float>) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
+    func rms(_ x: ArraySlice<Float>) -> Double {
+        (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot()
+    }
 
     func testTheSleepTimerFadesOut() throws {
         let engine = try PlaybackEngine(book: TestHost.book(Self.tone()))
-        engine.setSleep(.minutes(0.15)) // 9 seconds
+        engine.setSleep(.minutes(0.15))  // 9 seconds
         let sink = NullSink(keep: true)
         try engine.run(sink: sink)
         let rate = engine.sampleRate

@@ -13,7 +13,9 @@ final class ListenerViewTests: XCTestCase {
     override func tearDown() { process?.cleanUp() }
 
     /// The fixture's tracks' lengths in seconds.
-    func trackSeconds() throws -> [Double] { try (0..<3).map { try AudioFixtures.duration(of: AudioFixtures.speechWAV($0)) } }
+    func trackSeconds() throws -> [Double] {
+        try (0..<3).map { try AudioFixtures.duration(of: AudioFixtures.speechWAV($0)) }
+    }
 
     func testTocGivesEachChapterItsLength() throws {
         let url = try AudioFixtures.mp3Book()
@@ -23,10 +25,13 @@ final class ListenerViewTests: XCTestCase {
         let lines = text.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 4, text.stdout)
         XCTAssertEqual(lines[0], "One, at 0:00, \(PlaybackTime.clock(t[0])) long")
-        XCTAssertEqual(lines[2], "  Two, later, at \(PlaybackTime.clock(t[0] + 2.5)), \(PlaybackTime.clock(t[1] - 2.5)) long")
+        XCTAssertEqual(
+            lines[2], "  Two, later, at \(PlaybackTime.clock(t[0] + 2.5)), \(PlaybackTime.clock(t[1] - 2.5)) long")
         let json = try XCTUnwrap(try process.run(["toc", url.path, "--json"]).json() as? [[String: Any]])
         let lengths = json.map { $0["duration"] as? Double ?? -1 }
-        for (got, want) in zip(lengths, t) { XCTAssertEqual(got, want, accuracy: 0.06, "a part holds its chapters: \(lengths)") }
+        for (got, want) in zip(lengths, t) {
+            XCTAssertEqual(got, want, accuracy: 0.06, "a part holds its chapters: \(lengths)")
+        }
         let child = try XCTUnwrap((json[1]["children"] as? [[String: Any]])?.first?["duration"] as? Double)
         XCTAssertEqual(child, t[1] - 2.5, accuracy: 0.06)
     }
@@ -53,18 +58,25 @@ final class ListenerViewTests: XCTestCase {
     func testPlayShowsALivePositionOnATerminal() throws {
         let url = try AudioFixtures.mp3Book()
         let total = try trackSeconds().reduce(0, +)
-        let terminal = try TerminalProcess.run(["play", url.path, "--from", "0", "--null"], environment: process.environment)
+        let terminal = try TerminalProcess.run(
+            ["play", url.path, "--from", "0", "--null"], environment: process.environment)
         XCTAssertEqual(terminal.status, 0, terminal.stderr)
         let line = #"\r0:00 of 0:\d\d, chapter 1 of 4, One; 0:\d\d left"#
-        let first = try XCTUnwrap(terminal.stderr.range(of: line, options: .regularExpression), terminal.stderr.debugDescription)
+        let first = try XCTUnwrap(
+            terminal.stderr.range(of: line, options: .regularExpression), terminal.stderr.debugDescription)
         let numbers = terminal.stderr[first].split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }
         XCTAssertEqual(numbers[3], total, accuracy: 1, "the book's length")
         XCTAssertEqual(numbers[7], total, accuracy: 1, "all of it left")
-        XCTAssertTrue(terminal.stderr.contains(", chapter 2 of 4, Two; "), "redrawn at each chapter: \(terminal.stderr.debugDescription)")
+        XCTAssertTrue(
+            terminal.stderr.contains(", chapter 2 of 4, Two; "),
+            "redrawn at each chapter: \(terminal.stderr.debugDescription)")
         XCTAssertTrue(terminal.stderr.contains("\r\u{1B}[K"), "cleared before the closing line")
         // At 2x what is left takes half as long (a short sleep timer: stretching runs slowly in a debug build).
-        let fast = try TerminalProcess.run(["play", url.path, "--from", "0", "--speed", "2", "--sleep", "0.01", "--null"], environment: process.environment)
-        let shown = try XCTUnwrap(fast.stderr.range(of: line + " at 2x", options: .regularExpression), fast.stderr.debugDescription)
+        let fast = try TerminalProcess.run(
+            ["play", url.path, "--from", "0", "--speed", "2", "--sleep", "0.01", "--null"],
+            environment: process.environment)
+        let shown = try XCTUnwrap(
+            fast.stderr.range(of: line + " at 2x", options: .regularExpression), fast.stderr.debugDescription)
         let left = fast.stderr[shown].split(whereSeparator: { !$0.isNumber }).compactMap { Double($0) }[7]
         XCTAssertEqual(left, total / 2, accuracy: 1)
         let piped = try process.run(["play", url.path, "--from", "0", "--null"])
@@ -77,9 +89,14 @@ final class ListenerViewTests: XCTestCase {
     func testResumeSaysTheStopsTimeReplaysTwoSecondsAndFadesIn() throws {
         let tone = try ListenerTimeTests.tone()
         // One frame before 0:10: a position saved to the millisecond came back as 0:10 after a stop at 0:09.
-        let first = try process.run(["play", tone.path, "--from", "\(Double(10 * 44100 - 1) / 44100 - 1.2)", "--sleep", "0.02", "--null"])
+        let first = try process.run([
+            "play", tone.path, "--from", "\(Double(10 * 44100 - 1) / 44100 - 1.2)", "--sleep", "0.02", "--null"
+        ])
         XCTAssertEqual(first.status, 0, first.stderr)
-        let stopped = try XCTUnwrap(first.stdout.range(of: #"at \d+:\d\d of"#, options: .regularExpression).map { String(first.stdout[$0].dropFirst(3).dropLast(3)) })
+        let stopped = try XCTUnwrap(
+            first.stdout.range(of: #"at \d+:\d\d of"#, options: .regularExpression).map {
+                String(first.stdout[$0].dropFirst(3).dropLast(3))
+            })
         let out = process.home.appendingPathComponent("resumed.wav")
         Thread.sleep(forTimeInterval: 5.5)
         // Six seconds: the sleep timer's fade out covers only the last five.
@@ -90,7 +107,9 @@ final class ListenerViewTests: XCTestCase {
         let position = try XCTUnwrap((report["state"] as? [String: Any])?["position"] as? Double)
         XCTAssertEqual(position, 10 - 2 + 6, accuracy: 0.01, "two seconds replayed")
         let wav = try AudioFixtures.readWAV(out).samples
-        func rms(_ x: ArraySlice<Float>) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
+        func rms(_ x: ArraySlice<Float>) -> Double {
+            (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot()
+        }
         let steady = rms(wav[(44100 * 3 / 5)..<44100])
         let source = try AudioFixtures.readWAV(tone).samples
         let level = rms(source[(44100 * 86 / 10)..<(44100 * 9)])

@@ -24,13 +24,17 @@ final class ManifestAnswerTests: XCTestCase {
                 return .text("<html><body>Down for maintenance</body></html>", contentType: "text/html; charset=utf-8")
             }
             let order = (1...3).map { ["href": "track\($0).mp3", "type": "audio/mpeg", "title": "Track \($0)"] }
-            let body = try! JSONSerialization.data(withJSONObject: [
-                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Kept Through Maintenance"], "readingOrder": order] as [String: Any])
+            let body = try! JSONSerialization.data(
+                withJSONObject: [
+                    "metadata": ["@type": "http://schema.org/Audiobook", "title": "Kept Through Maintenance"],
+                    "readingOrder": order
+                ] as [String: Any])
             return .data(body, contentType: "application/audiobook+json")
         }
         for i in 1...3 {
             let data = try Data(contentsOf: tracks.appendingPathComponent("track\(i).mp3"))
-            server.route("GET", "/m/track\(i).mp3") { request in .content(data, for: request, contentType: "audio/mpeg") }
+            server.route("GET", "/m/track\(i).mp3") { request in .content(data, for: request, contentType: "audio/mpeg")
+            }
         }
         let process = try ShelfProcess()
         defer { process.cleanUp() }
@@ -47,7 +51,9 @@ final class ManifestAnswerTests: XCTestCase {
         defer { fresh.cleanUp() }
         let first = try fresh.run(["play", url, "--null"])
         XCTAssertEqual(first.status, 75, first.stderr)
-        XCTAssertTrue(first.stderr.contains("the server answered something that is not an audiobook manifest (text/html"), first.stderr)
+        XCTAssertTrue(
+            first.stderr.contains("the server answered something that is not an audiobook manifest (text/html"),
+            first.stderr)
         XCTAssertFalse(first.stderr.contains("no installed plugin"), first.stderr)
     }
 }

@@ -11,14 +11,19 @@ final class ManifestHrefTests: XCTestCase {
         defer { shelf.cleanUp() }
         let folder = shelf.home.appendingPathComponent("books/escape")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        for (name, href, words) in [("dotdot", "../../.ssh/id_rsa", "leaves the audiobook's folder"),
-                                    ("absolute", "/etc/passwd", "leaves the audiobook's folder"),
-                                    ("scheme", "file:///etc/passwd", "has a file: href")] {
+        for (name, href, words) in [
+            ("dotdot", "../../.ssh/id_rsa", "leaves the audiobook's folder"),
+            ("absolute", "/etc/passwd", "leaves the audiobook's folder"),
+            ("scheme", "file:///etc/passwd", "has a file: href")
+        ] {
             let manifest = folder.appendingPathComponent("\(name).json")
             let json: [String: Any] = [
                 "@context": "https://readium.org/webpub-manifest/context.jsonld",
-                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Escape \(name)", "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"],
-                "readingOrder": [["href": "01.mp3", "type": "audio/mpeg"], ["href": href, "type": "audio/mpeg"]],
+                "metadata": [
+                    "@type": "http://schema.org/Audiobook", "title": "Escape \(name)",
+                    "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"
+                ],
+                "readingOrder": [["href": "01.mp3", "type": "audio/mpeg"], ["href": href, "type": "audio/mpeg"]]
             ]
             try JSONSerialization.data(withJSONObject: json).write(to: manifest)
             let result = try shelf.run(["manifest", manifest.path])

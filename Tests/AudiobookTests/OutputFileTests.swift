@@ -18,7 +18,9 @@ final class OutputFileTests: XCTestCase {
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "target.wav")
         let r = try process.run(["play", book.path, "--out", link.path])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "target.wav", "the link is still a link")
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "target.wav",
+            "the link is still a link")
         let written = try Data(contentsOf: target)
         XCTAssertGreaterThan(written.count, 44, "the sound went to the file the link names")
         XCTAssertEqual(String(decoding: written.prefix(4), as: UTF8.self), "RIFF")
@@ -49,7 +51,8 @@ final class OutputFileTests: XCTestCase {
         XCTAssertThrowsError(try OutputFile.write(Data("x".utf8), to: folder.path)) { error in
             XCTAssertTrue("\(error)".contains("cannot write a file where a folder is"), "\(error)")
         }
-        XCTAssertThrowsError(try OutputFile.write(Data("x".utf8), to: folder.appendingPathComponent("missing/x").path)) { error in
+        XCTAssertThrowsError(try OutputFile.write(Data("x".utf8), to: folder.appendingPathComponent("missing/x").path))
+        { error in
             XCTAssertTrue("\(error)".contains("(No such file or directory)"), "the cause is said: \(error)")
         }
     }

@@ -24,7 +24,9 @@ final class PauseResumeTests: XCTestCase {
         return sink.samples
     }
 
-    func rms(_ x: ArraySlice<Float>) -> Double { (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot() }
+    func rms(_ x: ArraySlice<Float>) -> Double {
+        (x.reduce(0.0) { $0 + Double($1 * $1) } / Double(max(1, x.count))).squareRoot()
+    }
 
     func testPlayAfterALongPauseReplaysTwoSecondsAndFadesIn() throws {
         let e = try engine()
@@ -42,7 +44,8 @@ final class PauseResumeTests: XCTestCase {
         XCTAssertGreaterThan(steady, 0.01, "the tone itself")
         XCTAssertLessThan(rms(heard[0..<(rate / 100)]), steady * 0.05, "the first 10 ms are almost silent")
         XCTAssertLessThan(rms(heard[(rate / 5)..<(rate / 5 + rate / 100)]), steady * 0.9, "still rising at 0.2 s")
-        XCTAssertEqual(e.state.position, paused, accuracy: 0.001, "one second of the two replayed: the place has not moved")
+        XCTAssertEqual(
+            e.state.position, paused, accuracy: 0.001, "one second of the two replayed: the place has not moved")
         e.play()
         _ = try play(e, seconds: 1.5) { e.pause() }
         // Steps of 32768 frames on a sink that is not a device: at least 2.5 s played since the replay began.
@@ -66,7 +69,8 @@ final class PauseResumeTests: XCTestCase {
         for _ in 0..<3 {
             e.play()
             e.pause()
-            XCTAssertEqual(e.state.position, paused, accuracy: 0.001, "replayed seconds not yet heard are not the place")
+            XCTAssertEqual(
+                e.state.position, paused, accuracy: 0.001, "replayed seconds not yet heard are not the place")
         }
     }
 

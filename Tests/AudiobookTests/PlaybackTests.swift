@@ -11,9 +11,13 @@ extension AudioFixtures {
     static func longBook() throws -> URL {
         let manifest = try mp3Book()
         return try once("long") {
-            let order = (0..<12).map { ["href": "track\($0 % 3 + 1).mp3", "type": "audio/mpeg", "title": "Part \($0 + 1)"] }
-            let json: [String: Any] = ["metadata": ["@type": "http://schema.org/Audiobook", "title": "Long", "identifier": "urn:test:long"],
-                                       "readingOrder": order]
+            let order = (0..<12).map {
+                ["href": "track\($0 % 3 + 1).mp3", "type": "audio/mpeg", "title": "Part \($0 + 1)"]
+            }
+            let json: [String: Any] = [
+                "metadata": ["@type": "http://schema.org/Audiobook", "title": "Long", "identifier": "urn:test:long"],
+                "readingOrder": order
+            ]
             let url = manifest.deletingLastPathComponent().appendingPathComponent("long.json")
             try JSONSerialization.data(withJSONObject: json).write(to: url)
             return url
@@ -49,14 +53,17 @@ final class PlaybackTests: XCTestCase {
         let e = try PlaybackEngine(book: book)
         for i in 0..<3 {
             let wav = try AudioFixtures.duration(of: AudioFixtures.speechWAV(i))
-            XCTAssertEqual(book.tracks[i].declaredDuration ?? 0, wav, accuracy: 0.06, "manifest duration of track \(i + 1)")
-            XCTAssertEqual(e.timeline.seconds(e.timeline.lengths[i]), wav, accuracy: 0.03, "measured duration of track \(i + 1)")
+            XCTAssertEqual(
+                book.tracks[i].declaredDuration ?? 0, wav, accuracy: 0.06, "manifest duration of track \(i + 1)")
+            XCTAssertEqual(
+                e.timeline.seconds(e.timeline.lengths[i]), wav, accuracy: 0.03, "measured duration of track \(i + 1)")
             XCTAssertTrue(e.timeline.exact[i])
         }
         XCTAssertEqual(e.chapters.map(\.title), ["One", "Two", "Two, later", "Three"])
         let t1 = e.timeline.seconds(e.timeline.lengths[0])
         XCTAssertEqual(e.timeline.seconds(e.chapterStart(2)), t1 + 2.5, accuracy: 0.001)
-        XCTAssertEqual(e.timeline.seconds(e.chapterStart(3)), t1 + e.timeline.seconds(e.timeline.lengths[1]), accuracy: 0.001)
+        XCTAssertEqual(
+            e.timeline.seconds(e.chapterStart(3)), t1 + e.timeline.seconds(e.timeline.lengths[1]), accuracy: 0.001)
         // The manifest's TOC points into tracks with #t=.
         XCTAssertEqual(book.manifest.toc?[1].children?.first?.href, "track2.mp3#t=2.5")
     }
@@ -197,7 +204,7 @@ final class PlaybackTests: XCTestCase {
         let e = try engine(url)
         e.positionStore = store
         e.seek(to: 10)
-        e.setSleep(.minutes(0.25)) // 15 seconds
+        e.setSleep(.minutes(0.25))  // 15 seconds
         try e.run(sink: NullSink())
         XCTAssertEqual(e.state.position, 25, accuracy: 0.01)
         let f = try engine(url)

@@ -16,8 +16,10 @@ final class SpeechConformanceTests: XCTestCase {
 
     func faulty(_ bug: String?) throws -> String {
         let output = shelf.home.appendingPathComponent("libshelf-faulty-speech\(bug.map { "-" + $0 } ?? "").so")
-        try CCompiler.sharedLibrary(sources: [root.appendingPathComponent("Examples/broken-plugins/faulty-speech.c")] + CCompiler.helperLibrarySources,
-                                    output: output, includes: CCompiler.pluginIncludes, flags: ["-lm"] + (bug.map { ["-DBUG=\($0)"] } ?? []))
+        try CCompiler.sharedLibrary(
+            sources: [root.appendingPathComponent("Examples/broken-plugins/faulty-speech.c")]
+                + CCompiler.helperLibrarySources,
+            output: output, includes: CCompiler.pluginIncludes, flags: ["-lm"] + (bug.map { ["-DBUG=\($0)"] } ?? []))
         return output.path
     }
 
@@ -53,7 +55,10 @@ final class SpeechConformanceTests: XCTestCase {
             ("outside", "speech", ["is outside the text of 104 bytes"]),
             ("format", "speech", ["declared sample format 2", "SHELF_AUDIO_SAMPLE_F32"]),
             ("silent", "speech", ["of silence"]),
-            ("nocancel", "speech-cancel", ["told to stop by its sink", "more times after it answered SHELF_E_CANCELLED"]),
+            (
+                "nocancel", "speech-cancel",
+                ["told to stop by its sink", "more times after it answered SHELF_E_CANCELLED"]
+            )
         ]
         for e in expectations {
             let (status, checks) = try speechChecks(try faulty(e.bug))
@@ -62,7 +67,9 @@ final class SpeechConformanceTests: XCTestCase {
             let message = checks[e.check]?["message"] as? String ?? ""
             for word in e.words { XCTAssertTrue(message.contains(word), "\(e.bug): \(message)") }
             for (name, check) in checks where name != e.check {
-                XCTAssertEqual(check["status"] as? String, "passed", "\(e.bug) fails only \(e.check), not \(name): \(check["message"] ?? "")")
+                XCTAssertEqual(
+                    check["status"] as? String, "passed",
+                    "\(e.bug) fails only \(e.check), not \(name): \(check["message"] ?? "")")
             }
         }
     }

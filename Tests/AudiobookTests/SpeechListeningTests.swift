@@ -26,7 +26,8 @@ final class SpeechListeningTests: XCTestCase {
         let result = try shelf.run(["play", target, "--out", out.path, "--json"] + extra, timeout: 300)
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(try result.json() as? [String: Any], result.stdout + result.stderr)
-        let marks = try XCTUnwrap(report["marks"] as? [[String: Any]], "play --json of an EPUB gives its marks: \(result.stdout.prefix(400))")
+        let marks = try XCTUnwrap(
+            report["marks"] as? [[String: Any]], "play --json of an EPUB gives its marks: \(result.stdout.prefix(400))")
         return Played(report: report, marks: marks)
     }
 
@@ -80,7 +81,8 @@ final class SpeechListeningTests: XCTestCase {
             for s in sentences {
                 let offset = try XCTUnwrap(s["offset"] as? Int), length = try XCTUnwrap(s["length"] as? Int)
                 XCTAssertGreaterThanOrEqual(offset, end, "sentences do not overlap in \(href)")
-                XCTAssertLessThanOrEqual(offset - end, 2, "no text left out between sentences in \(href) at \(offset): \(s)")
+                XCTAssertLessThanOrEqual(
+                    offset - end, 2, "no text left out between sentences in \(href) at \(offset): \(s)")
                 end = offset + length
             }
             let chapterWords = played.words.filter { $0["href"] as? String == href }
@@ -90,8 +92,12 @@ final class SpeechListeningTests: XCTestCase {
         }
         let renderedFirst = try shelf.run(["render", book, "--chapter", "1", "--as", "text"]).stdout
         let firstChapter = played.sentences.first.flatMap { $0["href"] as? String }
-        let spokenFirst = played.sentences.filter { $0["href"] as? String == firstChapter }.compactMap { $0["text"] as? String }.joined(separator: " ")
-        XCTAssertTrue(letters(renderedFirst).contains(letters(spokenFirst).prefix(200)), "chapter 1 is spoken as the reader shows it")
+        let spokenFirst = played.sentences.filter { $0["href"] as? String == firstChapter }.compactMap {
+            $0["text"] as? String
+        }.joined(separator: " ")
+        XCTAssertTrue(
+            letters(renderedFirst).contains(letters(spokenFirst).prefix(200)),
+            "chapter 1 is spoken as the reader shows it")
     }
 
     func testListeningThenReadingOpensAtTheSentenceWhereListeningStopped() throws {
@@ -101,11 +107,14 @@ final class SpeechListeningTests: XCTestCase {
         let state = try XCTUnwrap(played.report["state"] as? [String: Any])
         let position = try XCTUnwrap(state["position"] as? Double)
         XCTAssertEqual(played.report["stoppedBecause"] as? String, "the sleep timer")
-        let heard = try XCTUnwrap(played.sentences.last { ($0["time"] as? Double ?? 0) <= position + 0.01 }?["text"] as? String)
+        let heard = try XCTUnwrap(
+            played.sentences.last { ($0["time"] as? Double ?? 0) <= position + 0.01 }?["text"] as? String)
         let page = try shelf.run(["read", "Lighthouse", "--json"])
         XCTAssertEqual(page.status, 0, page.stderr)
         let text = try XCTUnwrap((try page.json() as? [String: Any])?["text"] as? String, page.stdout)
-        XCTAssertTrue(letters(text).contains(letters(heard).prefix(30)), "the page shows the sentence heard, \"\(heard)\":\n\(text)")
+        XCTAssertTrue(
+            letters(text).contains(letters(heard).prefix(30)),
+            "the page shows the sentence heard, \"\(heard)\":\n\(text)")
     }
 
     func testReadingThenListeningStartsAtTheSentenceWhereReadingStopped() throws {
@@ -116,9 +125,11 @@ final class SpeechListeningTests: XCTestCase {
         let played = try play("Lighthouse", ["--sleep", "1"])
         let first = try XCTUnwrap(played.sentences.first?["text"] as? String)
         let pageLetters = letters(text), firstLetters = letters(first)
-        XCTAssertTrue(pageLetters.hasPrefix(firstLetters.suffix(min(20, firstLetters.count))) || pageLetters.contains(firstLetters.prefix(30))
-                      || firstLetters.contains(pageLetters.prefix(20)),
-                      "listening starts at the sentence reading stopped on (\"\(first)\"), page 3:\n\(text)")
+        XCTAssertTrue(
+            pageLetters.hasPrefix(firstLetters.suffix(min(20, firstLetters.count)))
+                || pageLetters.contains(firstLetters.prefix(30))
+                || firstLetters.contains(pageLetters.prefix(20)),
+            "listening starts at the sentence reading stopped on (\"\(first)\"), page 3:\n\(text)")
         // And not at the book's start.
         let opening = try shelf.run(["render", book, "--chapter", "1", "--as", "text"]).stdout
         XCTAssertFalse(letters(opening).contains(firstLetters.prefix(30)), "not chapter 1: \(first)")

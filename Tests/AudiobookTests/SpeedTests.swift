@@ -25,7 +25,9 @@ final class SpeedTests: XCTestCase {
         let (out, rate, frames) = try stretched(wav, speed: 1.5)
         // Duration: 1/1.5 within 2%.
         let expected = Double(frames) / 1.5
-        XCTAssertEqual(Double(out.count), expected, accuracy: expected * 0.02, "1.5x lasts \(Double(out.count) / Double(rate)) s for \(Double(frames) / Double(rate)) s")
+        XCTAssertEqual(
+            Double(out.count), expected, accuracy: expected * 0.02,
+            "1.5x lasts \(Double(out.count) / Double(rate)) s for \(Double(frames) / Double(rate)) s")
         // Pitch: the median fundamental of voiced frames stays within 5%.
         let original = try AudioFixtures.readWAV(wav)
         let f0In = Spectral.medianF0(original.samples, rate: rate)
@@ -34,12 +36,15 @@ final class SpeedTests: XCTestCase {
         XCTAssertEqual(f0Out, f0In, accuracy: f0In * 0.05, "fundamental \(f0In) Hz became \(f0Out) Hz")
         // Spectrogram against ffmpeg -filter:a atempo=1.5 of the same input.
         let ref = AudioFixtures.directory.appendingPathComponent("atempo.wav")
-        try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-i", wav.path, "-filter:a", "atempo=1.5", "-c:a", "pcm_f32le", ref.path])
+        try AudioFixtures.run(
+            "ffmpeg", ["-y", "-v", "error", "-i", wav.path, "-filter:a", "atempo=1.5", "-c:a", "pcm_f32le", ref.path])
         let reference = try AudioFixtures.readWAV(ref).samples
         let similarity = Spectral.spectrogramCorrelation(out, reference, rate: rate)
         // A control: the original at 1x against atempo is far less alike (timing differs).
         let control = Spectral.spectrogramCorrelation(original.samples, reference, rate: rate)
-        print("speed 1.5: duration ratio \(Double(out.count) / expected), f0 \(f0In) -> \(f0Out) Hz, spectrogram correlation with atempo \(similarity) (control at 1x: \(control))")
+        print(
+            "speed 1.5: duration ratio \(Double(out.count) / expected), f0 \(f0In) -> \(f0Out) Hz, spectrogram correlation with atempo \(similarity) (control at 1x: \(control))"
+        )
         XCTAssertGreaterThan(similarity, 0.85, "log-band spectrogram correlation with atempo")
         XCTAssertGreaterThan(similarity, control + 0.1)
     }
@@ -53,7 +58,6 @@ final class SpeedTests: XCTestCase {
         }
     }
 }
-
 
 /// The measures the speed test uses, stated:
 /// - F0: per 40 ms frame, the lag of the highest normalised autocorrelation between 60 and 400 Hz;

@@ -25,7 +25,8 @@ final class StandardOutputTests: XCTestCase {
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         shelf.waitUntilExit()
         XCTAssertEqual(shelf.terminationStatus, 0, errors)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path), "no file named -")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path), "no file named -")
         XCTAssertEqual(String(decoding: data.prefix(4), as: UTF8.self), "RIFF")
         XCTAssertEqual(String(decoding: data.dropFirst(8).prefix(4), as: UTF8.self), "WAVE")
         // 1.2 seconds of 16-bit mono at 44.1 kHz after the 44 bytes of header, and nothing else.

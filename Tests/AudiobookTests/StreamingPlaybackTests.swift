@@ -22,14 +22,18 @@ final class StreamingPlaybackTests: XCTestCase {
         var order: [[String: Any]] = []
         for i in 1...3 {
             let seconds = try AudioFixtures.duration(of: AudioFixtures.speechWAV(i - 1))
-            order.append(["href": "/track\(i).mp3", "type": "audio/mpeg", "title": "Track \(i)", "duration": seconds.rounded(.down)])
+            order.append([
+                "href": "/track\(i).mp3", "type": "audio/mpeg", "title": "Track \(i)",
+                "duration": seconds.rounded(.down)
+            ])
             let data = try Data(contentsOf: dir.appendingPathComponent("track\(i).mp3"))
             server.route("GET", "/track\(i).mp3") { request in
                 LoopbackHTTPServer.Response.content(data, for: request, contentType: "audio/mpeg").with(fault: fault(i))
             }
         }
         let body = try JSONSerialization.data(withJSONObject: [
-            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Openings on the Wire"], "readingOrder": order])
+            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Openings on the Wire"], "readingOrder": order
+        ])
         server.route("GET", "/book/manifest.json") { _ in .data(body, contentType: "application/audiobook+json") }
         return server
     }
@@ -61,13 +65,16 @@ final class StreamingPlaybackTests: XCTestCase {
     }
 
     func testTheFirstSoundComesBeforeTheFirstPartIsWhole() throws {
-        let track1 = try Data(contentsOf: try AudioFixtures.mp3Book().deletingLastPathComponent().appendingPathComponent("track1.mp3"))
+        let track1 = try Data(
+            contentsOf: try AudioFixtures.mp3Book().deletingLastPathComponent().appendingPathComponent("track1.mp3"))
         // Half of track 1 arrives at once; the rest only after a minute.
-        let server = try server { i in i == 1 ? .stallBody(after: track1.count / 2, seconds: 60) : .stallBody(after: 0, seconds: 60) }
+        let server = try server { i in
+            i == 1 ? .stallBody(after: track1.count / 2, seconds: 60) : .stallBody(after: 0, seconds: 60)
+        }
         defer { server.stop() }
         let process = try ShelfProcess()
         defer { process.cleanUp() }
-        let second = 44100 * 2 // a second of 16-bit mono
+        let second = 44100 * 2  // a second of 16-bit mono
         let (shelf, collected) = try startRawPlay(process, server.url("/book/manifest.json").absoluteString)
         let deadline = Date().addingTimeInterval(20)
         while collected.bytes.count < second, shelf.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }

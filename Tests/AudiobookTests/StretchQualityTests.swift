@@ -12,9 +12,12 @@ final class StretchQualityTests: XCTestCase {
     static let voices = ["en-us", "en-gb+f3"]
     static let speeds = [0.5, 1.5, 2.0, 2.5, 3.0]
     static let peers: [(name: String, tool: String, arguments: (URL, URL, Double) -> [String])] = [
-        ("ffmpeg atempo", "ffmpeg", { ["-y", "-v", "error", "-i", $0.path, "-filter:a", "atempo=\($2)", "-c:a", "pcm_s16le", $1.path] }),
+        (
+            "ffmpeg atempo", "ffmpeg",
+            { ["-y", "-v", "error", "-i", $0.path, "-filter:a", "atempo=\($2)", "-c:a", "pcm_s16le", $1.path] }
+        ),
         ("sox tempo", "sox", { [$0.path, $1.path, "tempo", "\($2)"] }),
-        ("sox tempo -s", "sox", { [$0.path, $1.path, "tempo", "-s", "\($2)"] }),
+        ("sox tempo -s", "sox", { [$0.path, $1.path, "tempo", "-s", "\($2)"] })
     ]
     static let measure = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("bench/audio/periodicity.py")
@@ -23,8 +26,12 @@ final class StretchQualityTests: XCTestCase {
         return try AudioFixtures.once("voice-\(voice)") {
             let raw = AudioFixtures.directory.appendingPathComponent("voice-\(voice)-raw.wav")
             let wav = AudioFixtures.directory.appendingPathComponent("voice-\(voice).wav")
-            try AudioFixtures.run("espeak-ng", ["-v", voice, "-s", "165", "-w", raw.path, AudioFixtures.sentences.prefix(2).joined(separator: " ")])
-            try AudioFixtures.run("ffmpeg", ["-y", "-v", "error", "-i", raw.path, "-ar", "44100", "-ac", "1", "-c:a", "pcm_s16le", wav.path])
+            try AudioFixtures.run(
+                "espeak-ng",
+                ["-v", voice, "-s", "165", "-w", raw.path, AudioFixtures.sentences.prefix(2).joined(separator: " ")])
+            try AudioFixtures.run(
+                "ffmpeg",
+                ["-y", "-v", "error", "-i", raw.path, "-ar", "44100", "-ac", "1", "-c:a", "pcm_s16le", wav.path])
             return wav
         }
     }

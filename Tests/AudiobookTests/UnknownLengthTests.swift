@@ -10,7 +10,9 @@ import XCTest
 /// then shelf says the length is not known, never 0 as if it were.
 final class UnknownLengthTests: XCTestCase {
     /// The fixture's tracks' lengths in seconds.
-    func trackSeconds() throws -> [Double] { try (0..<3).map { try AudioFixtures.duration(of: AudioFixtures.speechWAV($0)) } }
+    func trackSeconds() throws -> [Double] {
+        try (0..<3).map { try AudioFixtures.duration(of: AudioFixtures.speechWAV($0)) }
+    }
 
     /// A loopback server with the three-track book, no durations in its manifest; track i (1 to 3) answered with
     /// `fault(i)` when there is one.
@@ -27,8 +29,11 @@ final class UnknownLengthTests: XCTestCase {
             }
         }
         let body = try JSONSerialization.data(withJSONObject: [
-            "metadata": ["@type": "http://schema.org/Audiobook", "title": "Lengths Untold", "identifier": "urn:test:untold"],
-            "readingOrder": order])
+            "metadata": [
+                "@type": "http://schema.org/Audiobook", "title": "Lengths Untold", "identifier": "urn:test:untold"
+            ],
+            "readingOrder": order
+        ])
         // Two addresses for it: the cache keeps a book's parts by its address.
         for path in ["/book/manifest.json", "/again/manifest.json"] {
             server.route("GET", path) { _ in .data(body, contentType: "application/audiobook+json") }
@@ -39,8 +44,9 @@ final class UnknownLengthTests: XCTestCase {
     /// On the timeline a part whose length is unknown is where the frame after the known ones plays (it was
     /// skipped, as a part of no length), until it is measured.
     func testAPartOfUnknownLengthIsWherePlaybackGoesNext() {
-        var timeline = Timeline(sampleRate: 10, lengths: [50, 0, 0, 30], exact: [true, false, false, true],
-                                known: [true, false, false, true])
+        var timeline = Timeline(
+            sampleRate: 10, lengths: [50, 0, 0, 30], exact: [true, false, false, true],
+            known: [true, false, false, true])
         XCTAssertFalse(timeline.isLengthKnown)
         XCTAssertEqual(timeline.unknownTracks, 2)
         XCTAssertEqual(timeline.locate(50).track, 1)
@@ -63,7 +69,9 @@ final class UnknownLengthTests: XCTestCase {
         let process = try ShelfProcess()
         defer { process.cleanUp() }
         let total = try trackSeconds().reduce(0, +)
-        let played = try process.run(["play", server.url("/book/manifest.json").absoluteString, "--from", "0", "--null", "--json"])
+        let played = try process.run([
+            "play", server.url("/book/manifest.json").absoluteString, "--from", "0", "--null", "--json"
+        ])
         XCTAssertEqual(played.status, 0, played.stderr)
         let report = try XCTUnwrap(try played.json() as? [String: Any])
         XCTAssertEqual(report["stoppedBecause"] as? String, "the end of the book")
@@ -82,16 +90,22 @@ final class UnknownLengthTests: XCTestCase {
         defer { server.stop() }
         let process = try ShelfProcess()
         defer { process.cleanUp() }
-        let listen = try process.run(["listen", server.url("/book/manifest.json").absoluteString, "--null"], stdin: Data("tq".utf8))
+        let listen = try process.run(
+            ["listen", server.url("/book/manifest.json").absoluteString, "--null"], stdin: Data("tq".utf8))
         XCTAssertEqual(listen.status, 0, listen.stderr)
         let said = listen.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(said.first, "\"Lengths Untold\", 3 chapters, \(PlaybackState.lengthUnknown); from the start. "
-                       + "Paused: press space to play, h for help, q to quit.", listen.stdout)
-        XCTAssertTrue(said.count > 1 && said[1].hasSuffix("0 seconds in the book; \(PlaybackState.lengthUnknown); normal speed."), listen.stdout)
+        XCTAssertEqual(
+            said.first,
+            "\"Lengths Untold\", 3 chapters, \(PlaybackState.lengthUnknown); from the start. "
+                + "Paused: press space to play, h for help, q to quit.", listen.stdout)
+        XCTAssertTrue(
+            said.count > 1 && said[1].hasSuffix("0 seconds in the book; \(PlaybackState.lengthUnknown); normal speed."),
+            listen.stdout)
 
         let t = try trackSeconds()
-        let shelf = Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-                          environment: ["SHELF_HOME": process.home.path, "HOME": process.home.path])
+        let shelf = Shelf(
+            pluginPaths: [ShelfProcess.buildDirectory.path],
+            environment: ["SHELF_HOME": process.home.path, "HOME": process.home.path])
         // The other address: its parts download afresh, not from the cache `listen` filled.
         let session = try shelf.listen(server.url("/again/manifest.json").absoluteString)
         XCTAssertNil(session.duration, "not known while parts 2 and 3 are on their way")
@@ -110,13 +124,15 @@ final class UnknownLengthTests: XCTestCase {
     /// to be the half of part 1 decoded plus parts 2 and 3), and the place is in part 1, which plays on when the rest
     /// arrives (it was said to be the start of part 2, "Track 2", while shelf waited for part 1).
     func testAPartPlayingAsItDownloadsLeavesTheLengthUnknown() throws {
-        let track1 = try Data(contentsOf: try AudioFixtures.mp3Book().deletingLastPathComponent().appendingPathComponent("track1.mp3"))
+        let track1 = try Data(
+            contentsOf: try AudioFixtures.mp3Book().deletingLastPathComponent().appendingPathComponent("track1.mp3"))
         let server = try server { $0 == 1 ? .stallBody(after: track1.count / 2, seconds: 60) : nil }
         defer { server.stop() }
         let process = try ShelfProcess()
         defer { process.cleanUp() }
-        let shelf = Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-                          environment: ["SHELF_HOME": process.home.path, "HOME": process.home.path])
+        let shelf = Shelf(
+            pluginPaths: [ShelfProcess.buildDirectory.path],
+            environment: ["SHELF_HOME": process.home.path, "HOME": process.home.path])
         let session = try shelf.listen(server.url("/book/manifest.json").absoluteString)
         _ = try session.start(from: .time(0))
         let t = try trackSeconds()

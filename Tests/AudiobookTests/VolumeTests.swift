@@ -26,10 +26,13 @@ final class VolumeTests: XCTestCase {
             // What 16-bit output would hold at its extremes: a sample at or past full scale is clipped.
             let clipped = loud.filter { abs($0) >= 1 }.count
             XCTAssertEqual(clipped, 0, "\(clipped) clipped samples at \(Int(volume * 100))%")
-            XCTAssertGreaterThan(rms(loud) / rms(plain), volume * 0.8, "the limiter keeps most of the gain at \(Int(volume * 100))%")
+            XCTAssertGreaterThan(
+                rms(loud) / rms(plain), volume * 0.8, "the limiter keeps most of the gain at \(Int(volume * 100))%")
         }
         // At or below 100% the volume is a plain multiplication.
         let half = try render(volume: 0.5)
-        XCTAssertEqual(Double(half[1000...].first { $0 != 0 } ?? 0), Double(plain[1000...].first { $0 != 0 } ?? 0) / 2, accuracy: 1e-6)
+        XCTAssertEqual(
+            Double(half[1000...].first { $0 != 0 } ?? 0), Double(plain[1000...].first { $0 != 0 } ?? 0) / 2,
+            accuracy: 1e-6)
     }
 }

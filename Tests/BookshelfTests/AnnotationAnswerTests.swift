@@ -16,7 +16,8 @@ final class AnnotationAnswerTests: BookshelfTestCase {
         library = try FakeLibrary(epub: try Data(contentsOf: URL(fileURLWithPath: book)))
         service = FakeAnnotationService(library: library, ids: [entryID])
         _ = try ok(["account", "add", library.root, "--name", "fake"])
-        let login = try shelf.run(["login", "--username", library.username, "--password-stdin"], stdin: Data((library.password + "\n").utf8))
+        let login = try shelf.run(
+            ["login", "--username", library.username, "--password-stdin"], stdin: Data((library.password + "\n").utf8))
         XCTAssertEqual(login.status, 0, login.stderr)
         shelf.environment["SHELF_HTTP_RETRIES"] = "1"
         _ = try ok(["browse"])
@@ -52,7 +53,8 @@ final class AnnotationAnswerTests: BookshelfTestCase {
     /// was not synced (it said nothing).
     func testASyncSaysWhenAnnotationsWereNotSynced() throws {
         _ = try ok(["read", try bookID(), "--goto", "2"])
-        service.fault = .text(#"{"title": "Internal error", "status": 500}"#, status: 500, contentType: "application/api-problem+json")
+        service.fault = .text(
+            #"{"title": "Internal error", "status": 500}"#, status: 500, contentType: "application/api-problem+json")
         let synced = try ok(["sync"])
         // One line, in the host's own words (not "shelf: shelf: ...", as a plugin's would be named).
         XCTAssertTrue(synced.stderr.contains("shelf: warning: the reading position and bookmarks of "), synced.stderr)

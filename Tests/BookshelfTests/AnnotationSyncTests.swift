@@ -23,7 +23,8 @@ final class AnnotationSyncTests: BookshelfTestCase {
         other = try ShelfProcess()
         for device in [shelf!, other!] {
             try run(device, ["account", "add", library.root, "--name", "fake"])
-            try run(device, ["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+            try run(
+                device, ["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         }
         shelf.environment["SHELF_HTTP_RETRIES"] = "1"
         other.environment["SHELF_HTTP_RETRIES"] = "1"
@@ -36,21 +37,28 @@ final class AnnotationSyncTests: BookshelfTestCase {
     }
 
     @discardableResult
-    func run(_ device: ShelfProcess, _ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
-             file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
+    func run(
+        _ device: ShelfProcess, _ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ShelfProcess.Result {
         let result = try device.run(arguments, stdin: stdin.map { Data($0.utf8) })
-        XCTAssertEqual(result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)",
+            file: file, line: line)
         return result
     }
 
-    func object(_ device: ShelfProcess, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Any {
+    func object(_ device: ShelfProcess, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line)
+        throws -> Any
+    {
         let result = try run(device, arguments + ["--json"], file: file, line: line)
         return try result.json()
     }
 
     /// The page `device` resumes at.
-    func resumes(_ device: ShelfProcess, _ book: String, file: StaticString = #filePath, line: UInt = #line) throws -> Int {
+    func resumes(_ device: ShelfProcess, _ book: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> Int
+    {
         (try object(device, ["read", book], file: file, line: line) as? [String: Any])?["page"] as? Int ?? -1
     }
 
@@ -59,9 +67,12 @@ final class AnnotationSyncTests: BookshelfTestCase {
     }
 
     @discardableResult
-    func syncResults(_ device: ShelfProcess, _ arguments: [String] = [], expect status: Int32 = 0,
-                     file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
-        let result = try run(device, ["annotations", "sync"] + arguments + ["--json"], expect: status, file: file, line: line)
+    func syncResults(
+        _ device: ShelfProcess, _ arguments: [String] = [], expect status: Int32 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> [[String: Any]] {
+        let result = try run(
+            device, ["annotations", "sync"] + arguments + ["--json"], expect: status, file: file, line: line)
         return try result.json() as? [[String: Any]] ?? []
     }
 
@@ -125,7 +136,9 @@ final class AnnotationSyncTests: BookshelfTestCase {
         for _ in 0..<4 { try run(other, ["read", bookB, "--next"]) }
         XCTAssertEqual(try resumes(other, bookB), 9)
         try run(other, ["sync"])
-        let value = ((service.annotations(entryID, motivation: idling).first?["target"] as? [String: Any])?["selector"] as? [String: Any])?["value"] as? String
+        let value =
+            ((service.annotations(entryID, motivation: idling).first?["target"] as? [String: Any])?["selector"]
+            as? [String: Any])?["value"] as? String
         XCTAssertEqual((try locator(try XCTUnwrap(value))["locations"] as? [String: Any])?["position"] as? Int, 9)
         try run(shelf, ["sync"])
         XCTAssertEqual(try resumes(shelf, bookA), 9)
@@ -167,9 +180,17 @@ final class AnnotationSyncTests: BookshelfTestCase {
         XCTAssertEqual((try object(other, ["read", bookB, "--goto", "2"]) as? [String: Any])?["page"] as? Int, 2)
 
         let faults: [(String, LoopbackHTTPServer.Response)] = [
-            ("500", .text(#"{"title": "Internal error", "status": 500}"#, status: 500, contentType: "application/api-problem+json")),
+            (
+                "500",
+                .text(
+                    #"{"title": "Internal error", "status": 500}"#, status: 500,
+                    contentType: "application/api-problem+json")
+            ),
             ("garbage", .text("<html><body>Gateway says hello</body></html>", contentType: "application/ld+json")),
-            ("wrong JSON", .text(#"{"type": "AnnotationCollection", "first": "nope"}"#, contentType: "application/ld+json")),
+            (
+                "wrong JSON",
+                .text(#"{"type": "AnnotationCollection", "first": "nope"}"#, contentType: "application/ld+json")
+            )
         ]
         for (name, fault) in faults {
             service.fault = fault

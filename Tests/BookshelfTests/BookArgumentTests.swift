@@ -10,15 +10,21 @@ import XCTest
 final class BookArgumentTests: BookshelfTestCase {
     func testEveryCommandFindsTheBookAndChangesNeedTheWholeTitle() throws {
         try ok(["add", try fixture(), sample])
-        for command in [["read", "Tide"], ["bookmark", "add", "Tide"], ["bookmarks", "Tide"], ["share", "Tide"], ["settings", "Tide"]] {
+        for command in [
+            ["read", "Tide"], ["bookmark", "add", "Tide"], ["bookmarks", "Tide"], ["share", "Tide"],
+            ["settings", "Tide"]
+        ] {
             try ok(command)
         }
         // `finished Lighthouse` said "no book in the library" (66) where `read Lighthouse` worked.
         let part = try shelf.run(["finished", "Lighthouse"])
         XCTAssertEqual(part.status, 64, part.stderr)
-        XCTAssertTrue(part.stderr.contains("only part of a title") && part.stderr.contains("urn:uuid:6f1d3c1e-9a51-4c39-9d43-2f8a0c7b5e11  The Lighthouse Keeper"),
-                      part.stderr)
-        XCTAssertTrue(try ok(["finished", "the lighthouse keeper"]).stdout.contains("Marked The Lighthouse Keeper read."))
+        XCTAssertTrue(
+            part.stderr.contains("only part of a title")
+                && part.stderr.contains("urn:uuid:6f1d3c1e-9a51-4c39-9d43-2f8a0c7b5e11  The Lighthouse Keeper"),
+            part.stderr)
+        XCTAssertTrue(
+            try ok(["finished", "the lighthouse keeper"]).stdout.contains("Marked The Lighthouse Keeper read."))
 
         // `remove "M"` removed a book unasked: a part of a title removes nothing without a terminal to confirm on.
         let removal = try shelf.run(["remove", "Tide"])
@@ -37,7 +43,9 @@ final class BookArgumentTests: BookshelfTestCase {
         // No: nothing is removed.
         let declined = try TerminalSession(["remove", "Tide"], environment: shelf.environment)
         XCTAssertTrue(declined.wait(for: "[y/N]"), declined.output)
-        XCTAssertTrue(declined.output.contains("Remove “The Tide Tables” (urn:uuid:tide-tables-1) from the shelf"), declined.output)
+        XCTAssertTrue(
+            declined.output.contains("Remove “The Tide Tables” (urn:uuid:tide-tables-1) from the shelf"),
+            declined.output)
         declined.type("n\r")
         XCTAssertEqual(declined.finish(), 64, declined.output)
         XCTAssertEqual(try XCTUnwrap(try ok(["books", "--json"]).json() as? [Any]).count, 1)
@@ -53,10 +61,13 @@ final class BookArgumentTests: BookshelfTestCase {
     /// "the mimetype entry is not the first entry of the archive (the book was re-packed)" was said on every page turn.
     func testARepackedBookIsWarnedAboutOnce() throws {
         let path = folder.appendingPathComponent("repacked.epub").path
-        try FixtureBooks.write(to: path, identifier: "urn:uuid:repacked-1", chapters: FixtureBooks.chapters(2), repacked: true)
+        try FixtureBooks.write(
+            to: path, identifier: "urn:uuid:repacked-1", chapters: FixtureBooks.chapters(2), repacked: true)
         let added = try ok(["add", path]).stderr
         let turns = try (0..<3).map { _ in try ok(["read", "Tide", "--next"]).stderr }
-        XCTAssertEqual(([added] + turns).map { $0.components(separatedBy: "re-packed").count - 1 }, [1, 0, 0, 0], "\(added) \(turns)")
+        XCTAssertEqual(
+            ([added] + turns).map { $0.components(separatedBy: "re-packed").count - 1 }, [1, 0, 0, 0],
+            "\(added) \(turns)")
     }
 
     /// An audiobook is found by its title as an eBook is, keeps one entry however it is played, and the shelf shows
@@ -69,11 +80,13 @@ final class BookArgumentTests: BookshelfTestCase {
              "readingOrder": [{"href": "one.wav", "type": "audio/wav", "title": "One"}, {"href": "two.wav", "type": "audio/wav", "title": "Two"}]}
             """
         let book = folder.appendingPathComponent("evening.audiobook").path
-        try FixtureBooks.zip(path: book, entries: [
-            ("manifest.json", Data(manifest.utf8)),
-            ("one.wav", try Data(contentsOf: audio.appendingPathComponent("harbour-bells-1.wav"))),
-            ("two.wav", try Data(contentsOf: audio.appendingPathComponent("harbour-bells-2.wav"))),
-        ])
+        try FixtureBooks.zip(
+            path: book,
+            entries: [
+                ("manifest.json", Data(manifest.utf8)),
+                ("one.wav", try Data(contentsOf: audio.appendingPathComponent("harbour-bells-1.wav"))),
+                ("two.wav", try Data(contentsOf: audio.appendingPathComponent("harbour-bells-2.wav")))
+            ])
         try ok(["add", book])
         XCTAssertTrue(try ok(["books"]).stdout.contains("Audiobook · not started"))
         let played = try ok(["play", "A Patron's Evening", "--from", "2", "--sleep", "0.01", "--null"])
@@ -90,7 +103,10 @@ final class BookArgumentTests: BookshelfTestCase {
         XCTAssertLessThan(listened, duration)
         XCTAssertEqual(entry["percentRead"] as? Int, Int(listened / duration * 100))
         let text = try ok(["books"]).stdout
-        XCTAssertTrue(text.contains("Audiobook · \(PlaybackTime.clock(listened)) of 0:04 listened (\(Int(listened / duration * 100))%) · opened today"), text)
+        XCTAssertTrue(
+            text.contains(
+                "Audiobook · \(PlaybackTime.clock(listened)) of 0:04 listened (\(Int(listened / duration * 100))%) · opened today"
+            ), text)
     }
 
     func testTitlesAreShownOnOneLine() {
@@ -106,7 +122,8 @@ final class AudiobookManifestOnTheShelfTests: BookshelfTestCase {
     func testAManifestStaysBesideItsTracks() throws {
         let audio = ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio")
         for name in ["lamp-room-clock.json", "lamp-room-clock-1.wav"] {
-            try FileManager.default.copyItem(at: audio.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: audio.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
         let manifest = folder.appendingPathComponent("lamp-room-clock.json").path
         let added = try json(["add", manifest])
@@ -114,6 +131,7 @@ final class AudiobookManifestOnTheShelfTests: BookshelfTestCase {
         XCTAssertEqual(entry["storage"] as? String, "link")
         XCTAssertEqual(entry["path"] as? String, manifest)
         let played = try ok(["play", "Lamp Room", "--null"])
-        XCTAssertTrue(played.stdout.contains("Stopped by the end of the book at 0:02 of 0:02"), played.stdout + played.stderr)
+        XCTAssertTrue(
+            played.stdout.contains("Stopped by the end of the book at 0:02 of 0:02"), played.stdout + played.stderr)
     }
 }

@@ -9,7 +9,8 @@ final class BookFileByNameTests: BookshelfTestCase {
     func testTheFileCommandsFindABookOnTheShelfByName() throws {
         try ok(["add", try fixture()])
         let byPath = try ok(["toc", try fixture(), "--json"]).stdout
-        XCTAssertEqual(try ok(["toc", "Tide", "--json"]).stdout, byPath, "the same table of contents by title as by path")
+        XCTAssertEqual(
+            try ok(["toc", "Tide", "--json"]).stdout, byPath, "the same table of contents by title as by path")
         XCTAssertTrue(try ok(["info", "tide tables"]).stdout.hasPrefix("The Tide Tables\n"))
         // The shelf's copy of the file, described as the file itself is.
         var byID = try json(["info", "urn:uuid:tide-tables-1"]), byFile = try json(["info", try fixture()])

@@ -12,7 +12,9 @@ final class BookIdentityTests: BookshelfTestCase {
         try ok(["add", readable])
         try ok(["read", "tide", "--goto", "4"])
         let protectedCopy = folder.appendingPathComponent("tide-bookshop.epub").path
-        try FixtureBooks.write(to: protectedCopy, identifier: "urn:uuid:tide-tables-1", chapters: FixtureBooks.chapters(3), protected: true)
+        try FixtureBooks.write(
+            to: protectedCopy, identifier: "urn:uuid:tide-tables-1", chapters: FixtureBooks.chapters(3), protected: true
+        )
 
         let refused = try shelf.run(["add", protectedCopy])
         XCTAssertEqual(refused.status, 65, refused.stdout + refused.stderr)
@@ -29,7 +31,9 @@ final class BookIdentityTests: BookshelfTestCase {
     /// readable copy replaces a protected one.
     func testAReadableCopyReplacesAProtectedOne() throws {
         let protectedCopy = folder.appendingPathComponent("tide-bookshop.epub").path
-        try FixtureBooks.write(to: protectedCopy, identifier: "urn:uuid:tide-tables-1", chapters: FixtureBooks.chapters(3), protected: true)
+        try FixtureBooks.write(
+            to: protectedCopy, identifier: "urn:uuid:tide-tables-1", chapters: FixtureBooks.chapters(3), protected: true
+        )
         try ok(["add", protectedCopy])
         XCTAssertNotEqual(try shelf.run(["read", "tide"]).status, 0)
         let added = try json(["add", try fixture()])
@@ -45,8 +49,9 @@ final class BookIdentityTests: BookshelfTestCase {
         try ok(["read", "tide", "--goto", "5"])
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        try FixtureBooks.write(to: path, identifier: "urn:uuid:another-book", title: "The Salt Road", author: "Someone Else",
-                               chapters: FixtureBooks.chapters(2, first: 7))
+        try FixtureBooks.write(
+            to: path, identifier: "urn:uuid:another-book", title: "The Salt Road", author: "Someone Else",
+            chapters: FixtureBooks.chapters(2, first: 7))
         let swapped = try json(["read", "tide", "--next"])
         let notes = (swapped["notes"] as? [String] ?? []).joined(separator: " ")
         XCTAssertTrue(notes.contains("now holds “The Salt Road”, not the book you added"), notes)

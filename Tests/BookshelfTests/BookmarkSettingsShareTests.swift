@@ -12,7 +12,8 @@ final class BookmarkTests: BookshelfTestCase {
         try ok(["add", try fixture(chapters: first)])
         let mark = try json(["bookmark", "add", "Tide", "--page", "6", "--note", "the gale"])
         let id = try XCTUnwrap(mark["id"] as? Int)
-        let quote = try XCTUnwrap((mark["locator"] as? [String: Any]).flatMap { $0["text"] as? [String: Any] }?["highlight"] as? String)
+        let quote = try XCTUnwrap(
+            (mark["locator"] as? [String: Any]).flatMap { $0["text"] as? [String: Any] }?["highlight"] as? String)
         let marked = try page(["read", "Tide", "--goto", "6"])
         XCTAssertTrue(Self.squeeze(marked.text).hasPrefix(quote), "the quote is the page's first words")
         // A second bookmark on a passage the new edition rewrites.
@@ -22,11 +23,16 @@ final class BookmarkTests: BookshelfTestCase {
         try ok(["read", "Tide", "--goto", "6"])
 
         // The new edition: a foreword in front, files renamed, and chapter 3 rewritten.
-        var second = [FixtureBooks.Chapter(file: "foreword.xhtml", title: "Foreword",
-                                           paragraphs: (1...6).map { FixtureBooks.paragraph(0, $0, tag: " (foreword)") })]
+        var second = [
+            FixtureBooks.Chapter(
+                file: "foreword.xhtml", title: "Foreword",
+                paragraphs: (1...6).map { FixtureBooks.paragraph(0, $0, tag: " (foreword)") })
+        ]
         second += FixtureBooks.chapters(2, filePrefix: "part")
-        second.append(FixtureBooks.Chapter(file: "part-3.xhtml", title: "Chapter 3",
-                                           paragraphs: (1...9).map { FixtureBooks.paragraph(3, $0, tag: " revised") }))
+        second.append(
+            FixtureBooks.Chapter(
+                file: "part-3.xhtml", title: "Chapter 3",
+                paragraphs: (1...9).map { FixtureBooks.paragraph(3, $0, tag: " revised") }))
         let edition = try fixture("tide-2nd.epub", chapters: second)
         let replaced = try json(["add", edition])
         XCTAssertEqual((replaced["added"] as? [[String: Any]])?.first?["replacedEdition"] as? Bool, true)
@@ -63,7 +69,9 @@ final class BookmarkTests: BookshelfTestCase {
 
     func testBookmarkFromALocator() throws {
         try ok(["add", try fixture()])
-        let hit = try XCTUnwrap(try ok(["search", try fixture(), "part 3 passage 5", "--json"]).json() as? [[String: Any]]).first
+        let hit = try XCTUnwrap(
+            try ok(["search", try fixture(), "part 3 passage 5", "--json"]).json() as? [[String: Any]]
+        ).first
         let data = try JSONSerialization.data(withJSONObject: try XCTUnwrap(hit))
         let mark = try json(["bookmark", "add", "Tide", "--locator", String(decoding: data, as: UTF8.self)])
         let jumped = try page(["read", "Tide", "--bookmark", "\(mark["id"] as? Int ?? 0)"])
@@ -93,7 +101,8 @@ final class SettingsTests: BookshelfTestCase {
         XCTAssertEqual((own["effective"] as? [String: Any])?["fontScale"] as? Int, 150)
         XCTAssertTrue(try ok(["render", book, "--as", "html"]).stdout.contains("font scale 150%, sans, sepia"))
         XCTAssertTrue(try ok(["render", sample, "--as", "html"]).stdout.contains("font scale 150%, sans, night"))
-        XCTAssertTrue(try ok(["render", book, "--as", "html", "--theme", "day"]).stdout.contains("font scale 150%, sans, day"))
+        XCTAssertTrue(
+            try ok(["render", book, "--as", "html", "--theme", "day"]).stdout.contains("font scale 150%, sans, day"))
 
         try ok(["settings", "--font-scale", "default", "--theme", "default"])
         XCTAssertTrue(try ok(["render", sample, "--as", "html"]).stdout.contains("font scale 117%, sans, day"))
@@ -115,8 +124,10 @@ final class ShareTests: BookshelfTestCase {
         XCTAssertTrue(text.contains("page 2 of"), text)
 
         // From a search hit's locator, the passage starts at the hit.
-        let hits = try XCTUnwrap(try ok(["search", try fixture(), "part 2 passage 7", "--json"]).json() as? [[String: Any]])
-        let locator = String(decoding: try JSONSerialization.data(withJSONObject: try XCTUnwrap(hits.first)), as: UTF8.self)
+        let hits = try XCTUnwrap(
+            try ok(["search", try fixture(), "part 2 passage 7", "--json"]).json() as? [[String: Any]])
+        let locator = String(
+            decoding: try JSONSerialization.data(withJSONObject: try XCTUnwrap(hits.first)), as: UTF8.self)
         let fromHit = try json(["share", "Tide", "--locator", locator])
         let words = try XCTUnwrap(fromHit["passage"] as? String)
         XCTAssertTrue(words.hasPrefix("part 2 passage 7 the keeper noted"), words)
@@ -139,7 +150,8 @@ final class SampleTests: BookshelfTestCase {
     /// opens it; `share` links to the catalog's page for the book.
     func testSampleIsDownloadedMarkedAndRead() throws {
         let copy = folder.appendingPathComponent("winter-sample.epub")
-        try FileManager.default.copyItem(at: ShelfProcess.packageRoot.appendingPathComponent("samples/a-winter-crossing.epub"), to: copy)
+        try FileManager.default.copyItem(
+            at: ShelfProcess.packageRoot.appendingPathComponent("samples/a-winter-crossing.epub"), to: copy)
         let feed = folder.appendingPathComponent("feed.xml")
         try """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -160,8 +172,11 @@ final class SampleTests: BookshelfTestCase {
         XCTAssertEqual(books.first?["sample"] as? Bool, true)
         XCTAssertEqual(books.first?["storage"] as? String, "sample")
         let shared = try json(["share", "Winter"])
-        XCTAssertTrue((shared["link"] as? String ?? "").hasPrefix("https://library.example/book/winter#locator=%7B"), "\(shared)")
-        XCTAssertTrue((shared["passage"] as? String ?? "").hasPrefix("Departure\n\nThey left the village before dawn"), "\(shared)")
+        XCTAssertTrue(
+            (shared["link"] as? String ?? "").hasPrefix("https://library.example/book/winter#locator=%7B"), "\(shared)")
+        XCTAssertTrue(
+            (shared["passage"] as? String ?? "").hasPrefix("Departure\n\nThey left the village before dawn"),
+            "\(shared)")
         XCTAssertEqual(try page(["read", "Winter", "--next"]).number, 2)
     }
 }

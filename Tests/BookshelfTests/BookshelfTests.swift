@@ -21,7 +21,8 @@ class BookshelfTestCase: XCTestCase {
     @discardableResult
     func ok(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
         let result = try shelf.run(arguments)
-        XCTAssertEqual(result.status, 0, "shelf \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(
+            result.status, 0, "shelf \(arguments.joined(separator: " ")): \(result.stderr)", file: file, line: line)
         return result
     }
 
@@ -34,20 +35,26 @@ class BookshelfTestCase: XCTestCase {
         return object
     }
 
-    func page(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (number: Int, text: String, chapter: String?) {
+    func page(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (
+        number: Int, text: String, chapter: String?
+    ) {
         let object = try json(arguments, file: file, line: line)
         return (object["page"] as? Int ?? -1, object["text"] as? String ?? "", object["chapter"] as? String)
     }
 
     /// The fixture book: a cover, then `chapters` chapters of 9 paragraphs (3 pages each).
-    func fixture(_ name: String = "tide.epub", identifier: String = "urn:uuid:tide-tables-1",
-                 chapters: [FixtureBooks.Chapter] = FixtureBooks.chapters(3)) throws -> String {
+    func fixture(
+        _ name: String = "tide.epub", identifier: String = "urn:uuid:tide-tables-1",
+        chapters: [FixtureBooks.Chapter] = FixtureBooks.chapters(3)
+    ) throws -> String {
         let path = folder.appendingPathComponent(name).path
         try FixtureBooks.write(to: path, identifier: identifier, chapters: chapters)
         return path
     }
 
-    static func squeeze(_ text: String) -> String { text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+    static func squeeze(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
 
     var sample: String { ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path }
 }
@@ -82,7 +89,9 @@ final class BookshelfListingTests: BookshelfTestCase {
         // BOOK: a part of a title, the id, the original path; ambiguous and unknown names.
         let ambiguous = try shelf.run(["read", "e"])
         XCTAssertEqual(ambiguous.status, 64)
-        XCTAssertTrue(ambiguous.stderr.contains("The Tide Tables") && ambiguous.stderr.contains("The Lighthouse Keeper"), ambiguous.stderr)
+        XCTAssertTrue(
+            ambiguous.stderr.contains("The Tide Tables") && ambiguous.stderr.contains("The Lighthouse Keeper"),
+            ambiguous.stderr)
         XCTAssertEqual(try shelf.run(["read", "no such book"]).status, 66)
         XCTAssertEqual(try page(["read", "urn:uuid:tide-tables-1"]).number, 5)
         XCTAssertEqual(try page(["read", book]).number, 5)
@@ -94,7 +103,8 @@ final class BookshelfListingTests: BookshelfTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: book), "the original stays")
         books = try XCTUnwrap(try ok(["books", "--json"]).json() as? [[String: Any]])
         XCTAssertEqual(books.count, 1)
-        XCTAssertEqual(try shelf.run(["remove", "The Lighthouse Keeper", "--return"]).status, 64, "not on loan: nothing to return")
+        XCTAssertEqual(
+            try shelf.run(["remove", "The Lighthouse Keeper", "--return"]).status, 64, "not on loan: nothing to return")
     }
 
     func testLinkKeepsTheFileWhereItIs() throws {
@@ -185,7 +195,8 @@ final class ReadingTests: BookshelfTestCase {
         XCTAssertNotNil(hit["hit"])
         // The second hit of words found in every chapter is in chapter 2.
         let second = try json(["read", "Tide", "--search", "closed the log for entry", "--hit", "10"])
-        XCTAssertTrue(Self.squeeze(second["text"] as? String ?? "").contains("closed the log for entry 2-1."), "\(second)")
+        XCTAssertTrue(
+            Self.squeeze(second["text"] as? String ?? "").contains("closed the log for entry 2-1."), "\(second)")
         XCTAssertEqual(try shelf.run(["read", "Tide", "--search", "zeppelin"]).status, 66)
     }
 }

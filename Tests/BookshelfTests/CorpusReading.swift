@@ -1,6 +1,6 @@
 import CZip
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import Foundation
 import Host
@@ -17,14 +17,19 @@ enum CorpusReading {
     }()
 
     static let bookshelf: Result<Bookshelf, Error> = Result {
-        try Shelf(pluginPaths: [ShelfProcess.buildDirectory.path], environment: ["SHELF_HOME": home.path, "HOME": home.path]).bookshelf()
+        try Shelf(
+            pluginPaths: [ShelfProcess.buildDirectory.path], environment: ["SHELF_HOME": home.path, "HOME": home.path]
+        ).bookshelf()
     }
 
     /// Every EPUB of the corpus, by file name; skips the test (saying why) when the corpus is not beside the checkout.
     static func books() throws -> [URL] {
-        guard let root = Corpus.root else { throw XCTSkip("the shared corpus is not beside this checkout (../shared/corpus)") }
+        guard let root = Corpus.root else {
+            throw XCTSkip("the shared corpus is not beside this checkout (../shared/corpus)")
+        }
         let folder = root.appendingPathComponent("epub")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".epub") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".epub") }
+            .sorted()
         return names.map { folder.appendingPathComponent($0) }
     }
 
@@ -50,8 +55,10 @@ enum CorpusReading {
 
     /// Letters and digits, lowercased: how words are compared whatever the wrapping, decorations and punctuation.
     static func letters(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
-            .flatMap { $0.properties.lowercaseMapping.unicodeScalars }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+                    .flatMap { $0.properties.lowercaseMapping.unicodeScalars }))
     }
 }
 
@@ -84,16 +91,21 @@ final class ElementWords: NSObject, XMLParserDelegate {
 
     private var enough: Bool { CorpusReading.letters(words).unicodeScalars.count >= wanted }
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let local = name.split(separator: ":").last.map(String.init) ?? name
-        if skipping > 0 || ["head", "script", "style", "template", "noscript"].contains(local) || attributes["hidden"] != nil {
+        if skipping > 0 || ["head", "script", "style", "template", "noscript"].contains(local)
+            || attributes["hidden"] != nil
+        {
             skipping += 1
             return
         }
         if started, hasLetters { parser.abortParsing(); return }
         if !started {
-            let matches = id.map { attributes["id"] == $0 || (local == "a" && attributes["name"] == $0) } ?? (local == "body")
+            let matches =
+                id.map { attributes["id"] == $0 || (local == "a" && attributes["name"] == $0) } ?? (local == "body")
             if matches { started = true; found = true }
         }
     }

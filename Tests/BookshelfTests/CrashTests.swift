@@ -10,13 +10,16 @@ final class CrashTests: BookshelfTestCase {
     func testKillDuringReadNextAndBookmarkWrites() throws {
         try ok(["add", try fixture(chapters: FixtureBooks.chapters(4))])
         var known = Set<Int64>()
-        for page in 3...5 { known.insert(Int64(try json(["bookmark", "add", "Tide", "--page", "\(page)"])["id"] as? Int ?? 0)) }
+        for page in 3...5 {
+            known.insert(Int64(try json(["bookmark", "add", "Tide", "--page", "\(page)"])["id"] as? Int ?? 0))
+        }
         var page = try self.page(["read", "Tide"]).number
         let databasePath = shelf.home.appendingPathComponent("data/library.sqlite3").path
         XCTAssertTrue(FileManager.default.fileExists(atPath: databasePath))
         var generator = SystemRandomNumberGenerator()
         for round in 0..<16 {
-            let arguments = round % 2 == 0 ? ["read", "Tide", "--next"] : ["bookmark", "add", "Tide", "--note", "round \(round)"]
+            let arguments =
+                round % 2 == 0 ? ["read", "Tide", "--next"] : ["bookmark", "add", "Tide", "--note", "round \(round)"]
             let process = Process()
             process.executableURL = ShelfProcess.executable
             process.arguments = arguments
@@ -31,8 +34,10 @@ final class CrashTests: BookshelfTestCase {
 
             let database = try LibraryDatabase(path: databasePath)
             defer { database.close() }
-            XCTAssertEqual(try database.connection.scalar("PRAGMA integrity_check", as: String.self), "ok", "round \(round)")
-            let now = try XCTUnwrap(try database.shelfBook(id: "urn:uuid:tide-tables-1")?.progress?.page, "round \(round)")
+            XCTAssertEqual(
+                try database.connection.scalar("PRAGMA integrity_check", as: String.self), "ok", "round \(round)")
+            let now = try XCTUnwrap(
+                try database.shelfBook(id: "urn:uuid:tide-tables-1")?.progress?.page, "round \(round)")
             XCTAssertNotNil(try database.readingLocator(bookID: "urn:uuid:tide-tables-1"))
             if round % 2 == 0 {
                 XCTAssertTrue(now == page || now == page + 1, "round \(round): page \(now) after \(page)")
@@ -53,7 +58,9 @@ final class CrashTests: BookshelfTestCase {
 /// Real books from the shared corpus: reading across chapter boundaries, search and bookmarks over another copy.
 final class CorpusReadingTests: BookshelfTestCase {
     func testReadAcrossChaptersOfACorpusBook() throws {
-        guard let corpus = Corpus.root else { throw XCTSkip("../shared/corpus is absent: the fixture tests cover the same behaviour") }
+        guard let corpus = Corpus.root else {
+            throw XCTSkip("../shared/corpus is absent: the fixture tests cover the same behaviour")
+        }
         let book = corpus.appendingPathComponent("epub/epub2-feedbooks-moby-dick.epub").path
         guard FileManager.default.fileExists(atPath: book) else { throw XCTSkip("the corpus has no Moby Dick EPUB") }
         try ok(["add", book])

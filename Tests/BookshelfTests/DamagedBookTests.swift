@@ -13,7 +13,9 @@ final class DamagedBookTests: ShelfTestCase {
         try run(["read", "The Tide Tables", "--goto", "3"])
         try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: path))
         let damaged = try run(["read", "The Tide Tables"], expect: 65)
-        XCTAssertTrue(damaged.stderr.contains("damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`"), damaged.stderr)
+        XCTAssertTrue(
+            damaged.stderr.contains(
+                "damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`"), damaged.stderr)
         try good.write(to: URL(fileURLWithPath: path))
         XCTAssertTrue(try run(["read", "The Tide Tables"]).stdout.contains("page 3 of"), "the place is kept")
     }
@@ -36,7 +38,9 @@ final class DamagedBookTests: ShelfTestCase {
         let copy = try XCTUnwrap(books.first?["path"] as? String, "\(books)")
         try Data("PK not really".utf8).write(to: URL(fileURLWithPath: copy))
         let damaged = try run(["read", "The Tide Tables"], expect: 65)
-        XCTAssertTrue(damaged.stderr.contains("Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`"), damaged.stderr)
+        XCTAssertTrue(
+            damaged.stderr.contains(
+                "Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`"), damaged.stderr)
         try run(["add", path])
         try run(["read", "The Tide Tables"])
     }
@@ -77,6 +81,9 @@ final class DamagedDownloadTests: LibraryTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         try run(["download", "urn:fake:ebook-free"])
         let damaged = try run(["read", "The Open Road"], expect: 65)
-        XCTAssertTrue(damaged.stderr.contains("Its file is damaged or cut short: download it again (`shelf download urn:fake:ebook-free`)."), damaged.stderr)
+        XCTAssertTrue(
+            damaged.stderr.contains(
+                "Its file is damaged or cut short: download it again (`shelf download urn:fake:ebook-free`)."),
+            damaged.stderr)
     }
 }

@@ -16,7 +16,7 @@ final class LookingAtThePlaceTests: BookshelfTestCase {
         let id = "urn:uuid:tide-tables-1"
         let saved = try XCTUnwrap(try database.position(bookID: id))
         let opened = try XCTUnwrap(try database.book(id: id)?.openedAt)
-        Thread.sleep(forTimeInterval: 0.01) // the times are kept in milliseconds
+        Thread.sleep(forTimeInterval: 0.01)  // the times are kept in milliseconds
         XCTAssertEqual(try json(["read", "Tide"])["page"] as? Int, 3)
         XCTAssertEqual(try database.position(bookID: id), saved, "the place is not written again")
         XCTAssertGreaterThan(try XCTUnwrap(try database.book(id: id)?.openedAt), opened, "the book was opened now")

@@ -19,10 +19,12 @@ final class OpeningPageTests: XCTestCase {
         } catch {
             // A book whose opening cannot be read (DRM) says so in the table.
             let reason = (error as? ShelfError)?.message ?? "\(error)"
-            return "| \(url.lastPathComponent) | – | \(session.pageCount) | (cannot be read: \(TextQuoteWords.first(reason, 60))) |"
+            return
+                "| \(url.lastPathComponent) | – | \(session.pageCount) | (cannot be read: \(TextQuoteWords.first(reason, 60))) |"
         }
         let words = TextQuoteWords.first(try session.page(start).text, 60)
-        return "| \(url.lastPathComponent) | \(start) | \(session.pageCount) | \(words.replacingOccurrences(of: "|", with: "\\|")) |"
+        return
+            "| \(url.lastPathComponent) | \(start) | \(session.pageCount) | \(words.replacingOccurrences(of: "|", with: "\\|")) |"
     }
 
     func testEveryCorpusBookOpensWhereTheTableSays() throws {
@@ -31,9 +33,12 @@ final class OpeningPageTests: XCTestCase {
         let document = try String(contentsOf: Self.table, encoding: .utf8)
         guard let start = document.range(of: Self.header) else { return XCTFail("docs/opening-pages.md has no table") }
         let before = String(document[..<start.lowerBound])
-        let written = document[start.upperBound...].split(separator: "\n").map(String.init).filter { $0.hasPrefix("| ") }
+        let written = document[start.upperBound...].split(separator: "\n").map(String.init).filter {
+            $0.hasPrefix("| ")
+        }
         if ProcessInfo.processInfo.environment["SHELF_WRITE_OPENING_PAGES"] == "1" {
-            try (before + Self.header + rows.joined(separator: "\n") + "\n").write(to: Self.table, atomically: true, encoding: .utf8)
+            try (before + Self.header + rows.joined(separator: "\n") + "\n").write(
+                to: Self.table, atomically: true, encoding: .utf8)
         }
         for (row, expected) in zip(rows, written) where row != expected {
             XCTFail("opens elsewhere than the table says:\n  table: \(expected)\n  code:  \(row)")
@@ -48,7 +53,9 @@ enum TextQuoteWords {
         let words = text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
         guard words.count > limit else { return words }
         let cut = String(words.prefix(limit))
-        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 { return String(cut[..<space]) + " …" }
+        if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > limit / 2 {
+            return String(cut[..<space]) + " …"
+        }
         return cut + "…"
     }
 }

@@ -8,12 +8,16 @@ import XCTest
 final class QuoteStyleSearchTests: BookshelfTestCase {
     func book() throws -> String {
         let path = folder.appendingPathComponent("francais.epub").path
-        try FixtureBooks.write(to: path, identifier: "urn:uuid:quotes-1", title: "Le Phare", chapters: [
-            FixtureBooks.Chapter(file: "c1.xhtml", title: "Un", paragraphs: [
-                "Je n’avais pas vu « l’homme du phare » depuis des années.",
-                "Il m'avait dit : \"reviens\" et je n'étais jamais revenu.",
-            ]),
-        ])
+        try FixtureBooks.write(
+            to: path, identifier: "urn:uuid:quotes-1", title: "Le Phare",
+            chapters: [
+                FixtureBooks.Chapter(
+                    file: "c1.xhtml", title: "Un",
+                    paragraphs: [
+                        "Je n’avais pas vu « l’homme du phare » depuis des années.",
+                        "Il m'avait dit : \"reviens\" et je n'étais jamais revenu."
+                    ])
+            ])
         return path
     }
 

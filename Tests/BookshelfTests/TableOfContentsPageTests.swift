@@ -21,8 +21,11 @@ final class TableOfContentsPageTests: XCTestCase {
             var starts: [Int: Int] = [:]
             for entry in session.tableOfContents { if let p = entry.page { starts[p, default: 0] += 1 } }
             for entry in session.tableOfContents {
-                guard let page = entry.page else { skipped["no page (outside the reading order)", default: 0] += 1; continue }
-                XCTAssertEqual(try session.tocPage(entry.number), page, "\(url.lastPathComponent) --toc \(entry.number)")
+                guard let page = entry.page else {
+                    skipped["no page (outside the reading order)", default: 0] += 1; continue
+                }
+                XCTAssertEqual(
+                    try session.tocPage(entry.number), page, "\(url.lastPathComponent) --toc \(entry.number)")
                 let parts = entry.href.split(separator: "#", maxSplits: 1).map(String.init)
                 let entryName = parts[0].removingPercentEncoding ?? parts[0]
                 guard let data = CorpusReading.entry(entryName, in: rootFolder) else {
@@ -31,23 +34,31 @@ final class TableOfContentsPageTests: XCTestCase {
                 }
                 let fragment = parts.count == 2 ? parts[1].removingPercentEncoding : nil
                 let target = ElementWords.read(data, id: fragment)
-                guard target.found else { skipped["Foundation's parser finds no such element (or cannot read the file)", default: 0] += 1; continue }
+                guard target.found else {
+                    skipped["Foundation's parser finds no such element (or cannot read the file)", default: 0] += 1;
+                    continue
+                }
                 let wanted = String(CorpusReading.letters(target.words).unicodeScalars.prefix(16))
                 guard !wanted.isEmpty else { skipped["the element has no words after it", default: 0] += 1; continue }
                 let shown = try session.page(page)
                 checked += 1
                 if !CorpusReading.letters(shown.text).contains(wanted) {
-                    failures.append("\(url.lastPathComponent): entry \(entry.number) “\(entry.title)” (\(entry.href)) → page \(page), which does not show “\(target.words.prefix(60))”")
+                    failures.append(
+                        "\(url.lastPathComponent): entry \(entry.number) “\(entry.title)” (\(entry.href)) → page \(page), which does not show “\(target.words.prefix(60))”"
+                    )
                 } else if starts[page] == 1, shown.chapter != entry.title {
                     // The only entry starting on this page: the status line names it.
-                    failures.append("\(url.lastPathComponent): page \(page) is entry \(entry.number)’s, but its status names “\(shown.chapter ?? "-")”")
+                    failures.append(
+                        "\(url.lastPathComponent): page \(page) is entry \(entry.number)’s, but its status names “\(shown.chapter ?? "-")”"
+                    )
                 }
             }
         }
         print("table of contents entries checked: \(checked) in \(books) books; skipped: \(skipped)")
         XCTAssertEqual(books, 55)
         XCTAssertGreaterThan(checked, 1000)
-        XCTAssertTrue(failures.isEmpty, "\(failures.count) entries land elsewhere:\n" + failures.joined(separator: "\n"))
+        XCTAssertTrue(
+            failures.isEmpty, "\(failures.count) entries land elsewhere:\n" + failures.joined(separator: "\n"))
     }
 
     /// One file of three sections, the table of contents pointing at each (`sections.xhtml#s2`): `read --toc 0
@@ -57,7 +68,9 @@ final class TableOfContentsPageTests: XCTestCase {
         let shelf = try ShelfProcess()
         defer { shelf.cleanUp() }
         let path = shelf.home.appendingPathComponent("sections.epub").path
-        let sections = (1...3).map { s in (id: "s\(s)", title: "Section \(s) of the log", paragraphs: (1...9).map { FixtureBooks.paragraph(s, $0) }) }
+        let sections = (1...3).map { s in
+            (id: "s\(s)", title: "Section \(s) of the log", paragraphs: (1...9).map { FixtureBooks.paragraph(s, $0) })
+        }
         try FixtureBooks.writeSections(to: path, sections: sections)
         func run(_ arguments: [String]) throws -> ShelfProcess.Result {
             let result = try shelf.run(arguments)
@@ -73,14 +86,17 @@ final class TableOfContentsPageTests: XCTestCase {
         XCTAssertEqual(Set(pages).count, 3, "each section has its own page: \(pages)")
         var ranges: [(Int, String)] = []
         for (n, section) in sections.enumerated() {
-            let page = try XCTUnwrap(try run(["read", "sections", "--toc", "\(n + 1)", "--json"]).json() as? [String: Any])
+            let page = try XCTUnwrap(
+                try run(["read", "sections", "--toc", "\(n + 1)", "--json"]).json() as? [String: Any])
             XCTAssertEqual(page["page"] as? Int, pages[n], "--toc \(n + 1) goes to the page --toc 0 lists")
-            XCTAssertTrue((page["text"] as? String ?? "").contains(section.title), "page \(pages[n]) shows “\(section.title)”")
+            XCTAssertTrue(
+                (page["text"] as? String ?? "").contains(section.title), "page \(pages[n]) shows “\(section.title)”")
             ranges.append((pages[n], section.title))
         }
         let total = try XCTUnwrap(try run(["read", "sections", "--json"]).json() as? [String: Any])["pages"] as? Int
         for number in pages[0]...(total ?? 0) {
-            let page = try XCTUnwrap(try run(["read", "sections", "--goto", "\(number)", "--json"]).json() as? [String: Any])
+            let page = try XCTUnwrap(
+                try run(["read", "sections", "--goto", "\(number)", "--json"]).json() as? [String: Any])
             let expected = ranges.last { $0.0 <= number }?.1
             XCTAssertEqual(page["chapter"] as? String, expected, "the status line of page \(number)")
         }

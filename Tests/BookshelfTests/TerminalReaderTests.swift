@@ -49,8 +49,9 @@ final class TerminalReaderTests: BookshelfTestCase {
         terminal.type("/closed the log for entry\r")
         XCTAssertTrue(terminal.wait(for: "hit 1 of", since: mark), terminal.output(since: mark))
         // The words found are marked on the page (reverse video), so the eye finds them.
-        XCTAssertTrue(terminal.output(since: mark).contains("\u{1B}[7mclosed the log for entry\u{1B}[27m 1-1."),
-                      terminal.output(since: mark))
+        XCTAssertTrue(
+            terminal.output(since: mark).contains("\u{1B}[7mclosed the log for entry\u{1B}[27m 1-1."),
+            terminal.output(since: mark))
         mark = terminal.mark
         terminal.type("n")
         XCTAssertTrue(terminal.wait(for: "hit 2 of", since: mark), terminal.output(since: mark))
@@ -72,7 +73,8 @@ final class TerminalReaderTests: BookshelfTestCase {
         // A bookmark, then the bookmarks list takes the reader back to it.
         mark = terminal.mark
         terminal.type("b")
-        XCTAssertTrue(terminal.wait(for: "Bookmark 1 added on page \(third)", since: mark), terminal.output(since: mark))
+        XCTAssertTrue(
+            terminal.wait(for: "Bookmark 1 added on page \(third)", since: mark), terminal.output(since: mark))
         terminal.type(" ")
         mark = terminal.mark
         terminal.type("B")
@@ -99,8 +101,9 @@ final class TerminalReaderTests: BookshelfTestCase {
         XCTAssertTrue(terminal.output.contains("Saved at Chapter 3 · page \(third) of \(total)"), terminal.output)
         XCTAssertEqual(try savedPage(), third)
         XCTAssertNotEqual(searched, third)
-        XCTAssertEqual(try page(["read", "Tide", "--search", "part 2 passage 8 the keeper noted"]).number, searched,
-                       "the terminal's search lands where `read --search` does")
+        XCTAssertEqual(
+            try page(["read", "Tide", "--search", "part 2 passage 8 the keeper noted"]).number, searched,
+            "the terminal's search lands where `read --search` does")
     }
 
     /// The table of contents says in words which entry the page is in and which one is chosen, not by reverse video
@@ -115,14 +118,18 @@ final class TerminalReaderTests: BookshelfTestCase {
         XCTAssertTrue(terminal.wait(for: ", you are here", since: mark), terminal.output(since: mark))
         Thread.sleep(forTimeInterval: 0.2)
         var rows = Self.drawnRows(terminal.output(since: mark))
-        XCTAssertTrue(rows.contains { $0.hasPrefix("▸ ") && $0.contains("Chapter 1") && $0.hasSuffix(", you are here") }, "\(rows)")
+        XCTAssertTrue(
+            rows.contains { $0.hasPrefix("▸ ") && $0.contains("Chapter 1") && $0.hasSuffix(", you are here") },
+            "\(rows)")
         mark = terminal.mark
         terminal.type("\u{1B}[B")
         XCTAssertTrue(terminal.wait(for: "▸ ", since: mark), terminal.output(since: mark))
         Thread.sleep(forTimeInterval: 0.2)
         rows = Self.drawnRows(terminal.output(since: mark))
         XCTAssertTrue(rows.contains { $0.hasPrefix("▸ ") && $0.contains("Chapter 2") }, "\(rows)")
-        XCTAssertTrue(rows.contains { $0.hasPrefix("  ") && $0.contains("Chapter 1") && $0.hasSuffix(", you are here") }, "\(rows)")
+        XCTAssertTrue(
+            rows.contains { $0.hasPrefix("  ") && $0.contains("Chapter 1") && $0.hasSuffix(", you are here") },
+            "\(rows)")
         terminal.type("\u{1B}q")
         XCTAssertEqual(terminal.finish(), 0, terminal.output)
     }
@@ -136,7 +143,8 @@ final class TerminalReaderTests: BookshelfTestCase {
         try ok(["read", "Tide", "--next"])
         terminal.type("q")
         XCTAssertEqual(terminal.finish(), 0, terminal.output)
-        XCTAssertTrue(terminal.output.contains("Your place in “The Tide Tables” is Chapter 1 · page 3 of"), terminal.output)
+        XCTAssertTrue(
+            terminal.output.contains("Your place in “The Tide Tables” is Chapter 1 · page 3 of"), terminal.output)
         XCTAssertTrue(terminal.output.contains("(this one stopped at Chapter 1 · page 2 of"), terminal.output)
         XCTAssertFalse(terminal.output.contains("Saved at"), terminal.output)
         XCTAssertEqual(try savedPage(), 3)

@@ -17,19 +17,26 @@ final class TerminalThemeTests: BookshelfTestCase {
         XCTAssertFalse(day.stderr.contains("\u{1B}["), "day: the terminal's own colours")
 
         try ok(["settings", "--theme", "night"])
-        let night = try TerminalProcess.run(["read", "tide", "--goto", "2"], environment: colour, outputOnTerminal: true)
+        let night = try TerminalProcess.run(
+            ["read", "tide", "--goto", "2"], environment: colour, outputOnTerminal: true)
         XCTAssertTrue(night.stderr.contains(Self.night), night.stderr)
         XCTAssertTrue(night.stderr.contains("page 2 of"), night.stderr)
-        let plain = night.stderr.replacingOccurrences(of: Self.night, with: "").replacingOccurrences(of: "\u{1B}[K", with: "")
-            .replacingOccurrences(of: "\u{1B}[0m", with: "")
+        let plain = night.stderr.replacingOccurrences(of: Self.night, with: "").replacingOccurrences(
+            of: "\u{1B}[K", with: ""
+        )
+        .replacingOccurrences(of: "\u{1B}[0m", with: "")
         XCTAssertEqual(Self.squeeze(plain), Self.squeeze(day.stderr), "the same words, only coloured")
 
         try ok(["settings", "tide", "--theme", "sepia"])
-        XCTAssertTrue(try TerminalProcess.run(["read", "tide"], environment: colour, outputOnTerminal: true).stderr.contains(Self.sepia))
+        XCTAssertTrue(
+            try TerminalProcess.run(["read", "tide"], environment: colour, outputOnTerminal: true).stderr.contains(
+                Self.sepia))
 
         var noColour = colour
         noColour["NO_COLOR"] = "1"
-        XCTAssertFalse(try TerminalProcess.run(["read", "tide"], environment: noColour, outputOnTerminal: true).stderr.contains("\u{1B}["))
+        XCTAssertFalse(
+            try TerminalProcess.run(["read", "tide"], environment: noColour, outputOnTerminal: true).stderr.contains(
+                "\u{1B}["))
         var piped = shelf!
         piped.environment = colour
         XCTAssertFalse(try piped.run(["read", "tide"]).stdout.contains("\u{1B}["), "not a terminal: no colour")

@@ -30,9 +30,12 @@ final class TerminalWideScriptTests: BookshelfTestCase {
     func testADevanagariStatusLineFitsTheTerminal() throws {
         let title = "अध्याय एक: क्षितिज की ओर समुद्र यात्रा"
         let path = folder.appendingPathComponent("hindi.epub").path
-        try FixtureBooks.write(to: path, identifier: "urn:uuid:hindi-1", title: "समुद्र", chapters: [
-            FixtureBooks.Chapter(file: "c1.xhtml", title: title, paragraphs: (1...30).map { "अनुच्छेद \($0): समुद्र के किनारे एक दीपस्तंभ था।" }),
-        ])
+        try FixtureBooks.write(
+            to: path, identifier: "urn:uuid:hindi-1", title: "समुद्र",
+            chapters: [
+                FixtureBooks.Chapter(
+                    file: "c1.xhtml", title: title, paragraphs: (1...30).map { "अनुच्छेद \($0): समुद्र के किनारे एक दीपस्तंभ था।" })
+            ])
         try ok(["add", path])
         XCTAssertGreaterThan(try Self.columns(title), title.count, "more columns than characters")
         let terminal = try TerminalSession(["read", "समुद्र"], environment: shelf.environment, columns: 40, rows: 20)

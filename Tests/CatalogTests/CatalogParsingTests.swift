@@ -13,7 +13,8 @@ final class CatalogParsingTests: XCTestCase {
     }
 
     func entry(_ links: String, extra: String = "") throws -> CatalogEntry {
-        let feed = try parse("""
+        let feed = try parse(
+            """
             <entry xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" \(extra)>
               <id>urn:x</id><title>X</title>\(links)</entry>
             """)
@@ -24,22 +25,38 @@ final class CatalogParsingTests: XCTestCase {
 
     func testAvailabilityWords() throws {
         let borrow = #"<link rel="http://opds-spec.org/acquisition/borrow" href="b" type="application/epub+zip">"#
-        XCTAssertEqual(try entry(borrow + #"<opds:copies total="5" available="2"/></link>"#).availability.words, "2 of 5 copies available")
-        XCTAssertEqual(try entry(borrow + #"<opds:availability status="available"/></link>"#).availability.words, "available")
-        XCTAssertEqual(try entry(borrow + #"<opds:availability status="reserved"/><opds:holds total="12" position="3"/></link>"#).availability.words,
-                       "on hold, position 3 of 12")
-        XCTAssertEqual(try entry(borrow + #"<opds:availability status="ready" until="2026-12-03T10:00:00Z"/></link>"#).availability.words,
-                       "ready to borrow until Dec 3, 2026")
-        XCTAssertEqual(try entry(borrow + #"<opds:copies total="1" available="0"/><opds:holds total="4"/></link>"#).availability.words,
-                       "0 of 1 copy available, 4 waiting")
-        let loan = try entry(#"<link rel="http://opds-spec.org/acquisition" href="f" type="application/epub+zip"><opds:availability status="available" until="2027-01-02T00:00:00Z"/></link><link rel="http://librarysimplified.org/terms/rel/revoke" href="r"/>"#)
+        XCTAssertEqual(
+            try entry(borrow + #"<opds:copies total="5" available="2"/></link>"#).availability.words,
+            "2 of 5 copies available")
+        XCTAssertEqual(
+            try entry(borrow + #"<opds:availability status="available"/></link>"#).availability.words, "available")
+        XCTAssertEqual(
+            try entry(borrow + #"<opds:availability status="reserved"/><opds:holds total="12" position="3"/></link>"#)
+                .availability.words,
+            "on hold, position 3 of 12")
+        XCTAssertEqual(
+            try entry(borrow + #"<opds:availability status="ready" until="2026-12-03T10:00:00Z"/></link>"#).availability
+                .words,
+            "ready to borrow until Dec 3, 2026")
+        XCTAssertEqual(
+            try entry(borrow + #"<opds:copies total="1" available="0"/><opds:holds total="4"/></link>"#).availability
+                .words,
+            "0 of 1 copy available, 4 waiting")
+        let loan = try entry(
+            #"<link rel="http://opds-spec.org/acquisition" href="f" type="application/epub+zip"><opds:availability status="available" until="2027-01-02T00:00:00Z"/></link><link rel="http://librarysimplified.org/terms/rel/revoke" href="r"/>"#
+        )
         XCTAssertEqual(loan.availability.words, "on loan until Jan 2, 2027")
         XCTAssertEqual(loan.revokeLink?.href, "https://library.example/catalog/r")
-        XCTAssertEqual(try entry(#"<link rel="http://opds-spec.org/acquisition/open-access" href="f" type="application/epub+zip"/>"#).availability.state, .openAccess)
+        XCTAssertEqual(
+            try entry(
+                #"<link rel="http://opds-spec.org/acquisition/open-access" href="f" type="application/epub+zip"/>"#
+            ).availability.state, .openAccess)
     }
 
     func testCorpusAvailabilityEntries() throws {
-        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else { throw XCTSkip("../shared/corpus is absent") }
+        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else {
+            throw XCTSkip("../shared/corpus is absent")
+        }
         func load(_ name: String) throws -> CatalogEntry {
             let url = corpus.appendingPathComponent(name)
             return try XCTUnwrap(try CatalogDocument.parse(Data(contentsOf: url), url: url).entries.first, name)
@@ -58,22 +75,32 @@ final class CatalogParsingTests: XCTestCase {
         let unsupported = try load("entry-no-supported-format.xml")
         XCTAssertFalse(unsupported.isSupported(by: ["application/epub+zip", "application/audiobook+json"]))
         let holdable = try load("entry-availability-holdable.xml")
-        XCTAssertEqual(holdable.acquisitionPaths.map(\.types), [["application/atom+xml;relation=entry;profile=opds-catalog",
-                                                                "application/vnd.adobe.adept+xml", "application/epub+zip"]])
+        XCTAssertEqual(
+            holdable.acquisitionPaths.map(\.types),
+            [
+                [
+                    "application/atom+xml;relation=entry;profile=opds-catalog",
+                    "application/vnd.adobe.adept+xml", "application/epub+zip"
+                ]
+            ])
         XCTAssertFalse(holdable.isSupported(by: ["application/epub+zip"]), "Adobe DRM needs a tool shelf does not have")
         XCTAssertEqual(holdable.acquisitionPaths.first?.protection, "Adobe DRM (ACSM)")
     }
 
     /// Every corpus feed parses (or, for the bad ones, is refused with a reason); entry counts match a plain count.
     func testEveryCorpusFeedParses() throws {
-        guard let corpus = Corpus.root?.appendingPathComponent("opds") else { throw XCTSkip("../shared/corpus is absent") }
+        guard let corpus = Corpus.root?.appendingPathComponent("opds") else {
+            throw XCTSkip("../shared/corpus is absent")
+        }
         var parsed = 0
         for folder in ["opds1", "opds2"] {
             let dir = corpus.appendingPathComponent(folder)
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
                 let url = dir.appendingPathComponent(name)
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory),
+                    !isDirectory.boolValue
+                else { continue }
                 let data = try Data(contentsOf: url)
                 do {
                     let feed = try CatalogDocument.parse(data, url: url)
@@ -86,16 +113,21 @@ final class CatalogParsingTests: XCTestCase {
                     }
                     if folder == "opds1" {
                         let text = String(decoding: data, as: UTF8.self)
-                        let independent = text.components(separatedBy: "<entry").count - 1
+                        let independent =
+                            text.components(separatedBy: "<entry").count - 1
                             - text.components(separatedBy: "<entry/").count + 1
-                        XCTAssertEqual(feed.entries.count + feed.navigation.count
-                                       + (feed.kind == .entry ? 0 : 0), independent - skippedEntries(feed), name)
+                        XCTAssertEqual(
+                            feed.entries.count + feed.navigation.count
+                                + (feed.kind == .entry ? 0 : 0), independent - skippedEntries(feed), name)
                     }
                 } catch let error as ShelfError {
-                    let refusedOK = name.hasPrefix("bad-") || name.contains("bad-feed") || name == "adobe-token.xml"
+                    let refusedOK =
+                        name.hasPrefix("bad-") || name.contains("bad-feed") || name == "adobe-token.xml"
                         || (folder == "opds2" && (name.hasPrefix("problem") || name.hasPrefix("palace-auth")))
                     XCTAssertTrue(refusedOK, "\(name): \(error)")
-                    XCTAssertTrue(error.message.contains("not a catalog") || error.message.contains("authentication"), "\(name): \(error)")
+                    XCTAssertTrue(
+                        error.message.contains("not a catalog") || error.message.contains("authentication"),
+                        "\(name): \(error)")
                 }
             }
         }
@@ -107,13 +139,16 @@ final class CatalogParsingTests: XCTestCase {
     }
 
     func testGroupsFacetsEntryPointsAndSearch() throws {
-        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else { throw XCTSkip("../shared/corpus is absent") }
+        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else {
+            throw XCTSkip("../shared/corpus is absent")
+        }
         let url = corpus.appendingPathComponent("palace-a1qa-groups-20260605.xml")
         let feed = try CatalogDocument.parse(Data(contentsOf: url), url: url)
         XCTAssertEqual(feed.entryPoints.map(\.tab), [.all, .ebook, .audiobook])
         XCTAssertEqual(feed.activeTab, .all)
         XCTAssertFalse(feed.lanes.isEmpty)
-        XCTAssertEqual(feed.lanes.reduce(0) { $0 + $1.entryIDs.count }, feed.entries.filter { $0.collectionLink != nil }.count)
+        XCTAssertEqual(
+            feed.lanes.reduce(0) { $0 + $1.entryIDs.count }, feed.entries.filter { $0.collectionLink != nil }.count)
         XCTAssertNotNil(feed.search)
         XCTAssertEqual(feed.shelf?.href, "https://gorgon.staging.palaceproject.io/a1qa-test/loans/")
         let paginated = corpus.appendingPathComponent("nypl-acquisition-paginated.xml")
@@ -132,11 +167,14 @@ final class CatalogParsingTests: XCTestCase {
             </OpenSearchDescription>
             """
         let description = try OpenSearchDescription.parse(Data(osd.utf8), url: URL(string: "https://lib.example/osd")!)
-        XCTAssertEqual(SearchTemplate.fill(description.template, query: "war & peace"), "https://lib.example/search?q=war%20%26%20peace&p=")
+        XCTAssertEqual(
+            SearchTemplate.fill(description.template, query: "war & peace"),
+            "https://lib.example/search?q=war%20%26%20peace&p=")
         XCTAssertEqual(SearchTemplate.fill("https://x/s{?query}", query: "a b"), "https://x/s?query=a%20b")
         if let corpus = Corpus.root {
             let url = corpus.appendingPathComponent("opds/opensearch/openlibrary-opensearch.xml")
-            XCTAssertTrue(try OpenSearchDescription.parse(Data(contentsOf: url), url: url).template.contains("{searchTerms}"))
+            XCTAssertTrue(
+                try OpenSearchDescription.parse(Data(contentsOf: url), url: url).template.contains("{searchTerms}"))
         }
     }
 
@@ -174,11 +212,13 @@ final class CatalogParsingTests: XCTestCase {
         refused("This is not XML.", "neither XML nor JSON")
         refused("", "empty")
         refused("<feed><entry></feed>", "not well-formed")
-        refused("""
+        refused(
+            """
             <?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
             <feed xmlns="http://www.w3.org/2005/Atom"><title>&lol2;</title></feed>
             """, "entities")
-        refused("""
+        refused(
+            """
             <?xml version="1.0"?><!DOCTYPE f [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed><title>&xxe;</title></feed>
             """, "entities")
         refused(String(repeating: "<a>", count: 5000) + String(repeating: "</a>", count: 5000), "not")
@@ -189,7 +229,8 @@ final class CatalogParsingTests: XCTestCase {
         huge.append(Data(repeating: 0x20, count: XMLStream.maxDocumentSize))
         XCTAssertThrowsError(try CatalogDocument.parse(huge, url: base))
         // A remote feed cannot point shelf at local files or odd schemes; the links are dropped, the feed kept.
-        let feed = try parse("""
+        let feed = try parse(
+            """
             <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><entry><id>e</id><title>E</title>
             <link rel="http://opds-spec.org/acquisition/open-access" href="file:///etc/passwd" type="application/epub+zip"/>
             <link rel="http://opds-spec.org/acquisition/open-access" href="javascript:alert(1)" type="application/epub+zip"/>
@@ -202,8 +243,11 @@ final class CatalogParsingTests: XCTestCase {
     // MARK: Authentication documents
 
     func testAuthenticationDocuments() throws {
-        guard let corpus = Corpus.root?.appendingPathComponent("opds/auth") else { throw XCTSkip("../shared/corpus is absent") }
-        for name in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted() where name.hasSuffix(".json") {
+        guard let corpus = Corpus.root?.appendingPathComponent("opds/auth") else {
+            throw XCTSkip("../shared/corpus is absent")
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted()
+        where name.hasSuffix(".json") {
             let url = corpus.appendingPathComponent(name)
             let data = try Data(contentsOf: url)
             if name.contains("trailing-comma") {
@@ -214,31 +258,40 @@ final class CatalogParsingTests: XCTestCase {
                 XCTAssertNoThrow(try AuthenticationDocument.parse(data, url: url), name)
             }
         }
-        let example = try AuthenticationDocument.parse(Data(contentsOf: corpus.appendingPathComponent("spec-example-with-basic-token.json")),
-                                                       url: URL(string: "http://example.com/auth.json")!)
+        let example = try AuthenticationDocument.parse(
+            Data(contentsOf: corpus.appendingPathComponent("spec-example-with-basic-token.json")),
+            url: URL(string: "http://example.com/auth.json")!)
         XCTAssertEqual(example.register?.href, "http://example.com/registration")
         XCTAssertEqual(example.preferredFlow?.kind, .basicToken)
         XCTAssertEqual(example.flows.first?.loginLabel, "Library card")
-        let nypl = try AuthenticationDocument.parse(Data(contentsOf: corpus.appendingPathComponent("nypl-20190603.json")),
-                                                    url: URL(string: "https://circulation.librarysimplified.org/NYNYPL/authentication_document")!)
+        let nypl = try AuthenticationDocument.parse(
+            Data(contentsOf: corpus.appendingPathComponent("nypl-20190603.json")),
+            url: URL(string: "https://circulation.librarysimplified.org/NYNYPL/authentication_document")!)
         XCTAssertTrue(nypl.flows.contains { $0.kind == .basic })
         XCTAssertNotNil(nypl.shelf)
     }
 
     func testBrowserTokenIsReadFromTheRedirect() {
-        XCTAssertEqual(Authenticator.token(fromPasted: "opds://authorize/?id=x&access_token=abc%2B1&token_type=bearer"), "abc+1")
+        XCTAssertEqual(
+            Authenticator.token(fromPasted: "opds://authorize/?id=x&access_token=abc%2B1&token_type=bearer"), "abc+1")
         XCTAssertEqual(Authenticator.token(fromPasted: "https://app/cb#access_token=tok&x=1"), "tok")
         XCTAssertEqual(Authenticator.token(fromPasted: "  plain-token \n"), "plain-token")
         XCTAssertNil(Authenticator.token(fromPasted: "two words"))
-        XCTAssertTrue(Authenticator.browserAddress(CatalogLink(href: "https://idp/auth?a=1")).contains("redirect_uri=opds://authorize/"))
+        XCTAssertTrue(
+            Authenticator.browserAddress(CatalogLink(href: "https://idp/auth?a=1")).contains(
+                "redirect_uri=opds://authorize/"))
     }
 
     func testProblemDetail() {
-        let problem = ProblemDetail(data: Data(#"{"type": "http://x/loan-limit", "title": "Loan limit reached.", "status": 403, "detail": "You have reached your loan limit."}"#.utf8))
+        let problem = ProblemDetail(
+            data: Data(
+                #"{"type": "http://x/loan-limit", "title": "Loan limit reached.", "status": 403, "detail": "You have reached your loan limit."}"#
+                    .utf8))
         XCTAssertEqual(problem?.words, "Loan limit reached.: You have reached your loan limit.")
         XCTAssertNil(ProblemDetail(data: Data("not json".utf8)))
         if let corpus = Corpus.root {
-            let data = try? Data(contentsOf: corpus.appendingPathComponent("opds/opds2/problem-detail-unavailable.json"))
+            let data = try? Data(
+                contentsOf: corpus.appendingPathComponent("opds/opds2/problem-detail-unavailable.json"))
             XCTAssertNotNil(data.flatMap(ProblemDetail.init(data:)))
         }
     }

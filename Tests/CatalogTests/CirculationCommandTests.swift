@@ -37,7 +37,8 @@ final class CirculationCommandTests: LibraryTestCase {
 
     func testCredentialsAreStored0600AndNeverPrinted() throws {
         try run(["account", "add", library.root, "--name", "fake"])
-        let login = try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        let login = try run(
+            ["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         let attributes = try FileManager.default.attributesOfItem(atPath: credentialsPath)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
         let stored = try String(contentsOfFile: credentialsPath, encoding: .utf8)
@@ -100,8 +101,9 @@ final class CirculationCommandTests: LibraryTestCase {
         let ebooks = try json(run(["browse", "--format", "ebook", "--json"]))
         XCTAssertTrue((ebooks["entries"] as? [[String: Any]] ?? []).allSatisfy { $0["format"] as? String == "eBook" })
         let none = try run(["catalog-search", "zzzz-nothing"])
-        XCTAssertEqual(none.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                       "No results for “zzzz-nothing” in eBooks\nEvery format: shelf catalog-search zzzz-nothing --format all")
+        XCTAssertEqual(
+            none.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            "No results for “zzzz-nothing” in eBooks\nEvery format: shelf catalog-search zzzz-nothing --format all")
     }
 
     func testAvailableFilterAndBookDetails() throws {
@@ -127,7 +129,8 @@ final class CirculationCommandTests: LibraryTestCase {
         XCTAssertEqual(borrowed["result"] as? String, "loaned")
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
         let loans = try run(["loans"])
-        XCTAssertTrue(loans.stdout.contains("The Open Road") && loans.stdout.contains("on loan until Jan 22, 2099"), loans.stdout)
+        XCTAssertTrue(
+            loans.stdout.contains("The Open Road") && loans.stdout.contains("on loan until Jan 22, 2099"), loans.stdout)
 
         let download = try json(run(["download", "ebook-free", "--json"]))
         let path = try XCTUnwrap(download["path"] as? String)
@@ -146,7 +149,9 @@ final class CirculationCommandTests: LibraryTestCase {
         XCTAssertTrue(refused.stdout.contains("is available right now"), refused.stdout)
         XCTAssertTrue(refused.stdout.contains("no hold was placed"), refused.stdout)
         XCTAssertTrue(refused.stdout.contains("shelf reserve urn:fake:ebook-out"), refused.stdout)
-        XCTAssertTrue(library.server.requests(to: "/works/ebook-out/borrow").isEmpty, "borrow must not touch the hold-placing link")
+        XCTAssertTrue(
+            library.server.requests(to: "/works/ebook-out/borrow").isEmpty,
+            "borrow must not touch the hold-placing link")
         XCTAssertNil(library.holdPosition("urn:fake:ebook-out"))
         XCTAssertTrue(try run(["holds"]).stdout.contains("No reservations"))
     }
@@ -196,7 +201,8 @@ final class CirculationCommandTests: LibraryTestCase {
         try run(["browse"])
         let placed = try run(["reserve", "urn:fake:ebook-out", "--branch", "eastside branch"])
         XCTAssertTrue(placed.stdout.contains("at Eastside Branch"), placed.stdout)
-        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/hold").last?.queryItems["branch"], "Eastside Branch")
+        XCTAssertEqual(
+            library.server.requests(to: "/works/ebook-out/hold").last?.queryItems["branch"], "Eastside Branch")
         XCTAssertTrue(try run(["holds"]).stdout.contains("Branch: Eastside Branch"))
     }
 
@@ -210,17 +216,22 @@ final class CirculationCommandTests: LibraryTestCase {
         let faults: [LoopbackHTTPServer.Response] = [
             .text("boom", status: 500),
             .text("<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>", contentType: "application/atom+xml"),
-            .text(String(repeating: "x", count: 100), contentType: "application/atom+xml").with(fault: .truncateBody(after: 10)),
+            .text(String(repeating: "x", count: 100), contentType: "application/atom+xml").with(
+                fault: .truncateBody(after: 10)),
             .dropConnection,
-            .text(#"{"type": "x", "title": "Service unavailable", "status": 503, "detail": "The ILS is down."}"#, status: 503,
-                  contentType: "application/api-problem+json"),
+            .text(
+                #"{"type": "x", "title": "Service unavailable", "status": 503, "detail": "The ILS is down."}"#,
+                status: 503,
+                contentType: "application/api-problem+json")
         ]
         for fault in faults {
             library.loansFault = fault
             let failed = try shelf.run(["sync"])
             XCTAssertNotEqual(failed.status, 0, failed.stdout)
             XCTAssertTrue([65, 69, 75].contains(failed.status), "exit \(failed.status): \(failed.stderr)")
-            XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 2, "loans lost after \(fault.status)")
+            XCTAssertEqual(
+                try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 2,
+                "loans lost after \(fault.status)")
         }
         library.loansFault = faults.last
         XCTAssertTrue(try shelf.run(["sync"]).stderr.contains("Service unavailable: The ILS is down."))
@@ -270,8 +281,10 @@ final class CirculationCommandTests: LibraryTestCase {
 /// Downloads through bearer-token documents and DRM that shelf names and keeps; static catalogs on disk.
 final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
     func testBearerTokenFulfilment() throws {
-        library.add(FakeLibrary.Book(id: "urn:fake:bearer", title: "Token Tale", author: "Fay Key", audiobook: false,
-                                     copies: 1, available: 1, fulfilment: "bearer"))
+        library.add(
+            FakeLibrary.Book(
+                id: "urn:fake:bearer", title: "Token Tale", author: "Fay Key", audiobook: false,
+                copies: 1, available: 1, fulfilment: "bearer"))
         library.addMany(0)
         try addAndLogin()
         try run(["browse"])
@@ -279,19 +292,23 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         let download = try json(run(["download", "bearer", "--json"]))
         XCTAssertEqual(download["supported"] as? Bool, true)
         XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(download["path"] as? String)), library.epub)
-        XCTAssertEqual(library.server.requests(to: "/files/bearer.epub").last?.header("Authorization"), "Bearer doc-token-bearer")
+        XCTAssertEqual(
+            library.server.requests(to: "/files/bearer.epub").last?.header("Authorization"), "Bearer doc-token-bearer")
     }
 
     func testAdobeDRMIsNamedAndTheFileKept() throws {
-        library.add(FakeLibrary.Book(id: "urn:fake:adobe", title: "Locked Book", author: "Gus Lock", audiobook: false,
-                                     copies: 1, available: 1, fulfilment: "acsm"))
+        library.add(
+            FakeLibrary.Book(
+                id: "urn:fake:adobe", title: "Locked Book", author: "Gus Lock", audiobook: false,
+                copies: 1, available: 1, fulfilment: "acsm"))
         library.addMany(0)
         try addAndLogin()
         try run(["browse"])
         try run(["borrow", "urn:fake:adobe"])
         let result = try run(["download", "adobe"], expect: 69)
         XCTAssertTrue(result.stdout.contains("Adobe DRM (ACSM)"), result.stdout)
-        let path = try XCTUnwrap(result.stdout.components(separatedBy: "kept at ").last?.components(separatedBy: " for").first)
+        let path = try XCTUnwrap(
+            result.stdout.components(separatedBy: "kept at ").last?.components(separatedBy: " for").first)
         XCTAssertTrue(path.hasSuffix(".acsm") && FileManager.default.fileExists(atPath: path), path)
     }
 
@@ -315,18 +332,21 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         }
         try page(1, entries: [("static:a", "Alpha"), ("static:b", "Beta")], next: "page2.xml")
             .write(to: folder.appendingPathComponent("catalog.xml"), atomically: true, encoding: .utf8)
-        try page(2, entries: [("static:c", "Gamma")], next: nil).write(to: folder.appendingPathComponent("page2.xml"), atomically: true, encoding: .utf8)
+        try page(2, entries: [("static:c", "Gamma")], next: nil).write(
+            to: folder.appendingPathComponent("page2.xml"), atomically: true, encoding: .utf8)
         try page(1, entries: [("static:b", "Beta"), ("static:a", "Alpha")], next: nil)
             .write(to: folder.appendingPathComponent("by-author.xml"), atomically: true, encoding: .utf8)
 
         let first = try run(["browse", folder.path])
         XCTAssertTrue(first.stdout.contains("Alpha") && first.stdout.contains("--page 2"), first.stdout)
         XCTAssertTrue(first.stdout.contains("Sort by: Author, [Title]"), first.stdout)
-        let second = try json(run(["browse", "file://" + folder.appendingPathComponent("catalog.xml").path, "--page", "2", "--json"]))
+        let second = try json(
+            run(["browse", "file://" + folder.appendingPathComponent("catalog.xml").path, "--page", "2", "--json"]))
         XCTAssertEqual((second["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["Gamma"])
         try run(["browse", folder.path, "--page", "3"], expect: 66)
         let sorted = try json(run(["browse", folder.path, "--facet", "Sort by=Author", "--json"]))
-        XCTAssertEqual((sorted["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["Beta", "Alpha"])
+        XCTAssertEqual(
+            (sorted["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }, ["Beta", "Alpha"])
         try run(["browse", folder.path, "--facet", "Colour=Red"], expect: 64)
         let download = try json(run(["download", "static:c", "--json"]))
         XCTAssertEqual(FileManager.default.contents(atPath: try XCTUnwrap(download["path"] as? String)), library.epub)
@@ -338,7 +358,8 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         try run(["browse"])
         try run(["borrow", "urn:fake:ebook-free"])
         try run(["sync"])
-        library.loansFault = .text("<feed/>", contentType: "application/atom+xml").with(fault: .stallBody(after: 3, seconds: 5))
+        library.loansFault = .text("<feed/>", contentType: "application/atom+xml").with(
+            fault: .stallBody(after: 3, seconds: 5))
         let process = Process()
         process.executableURL = ShelfProcess.executable
         process.arguments = ["sync"]
@@ -353,13 +374,17 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
         XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1)
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["sqlite3", shelf.home.appendingPathComponent("data/library.sqlite3").path, "PRAGMA integrity_check"]
+        check.arguments = [
+            "sqlite3", shelf.home.appendingPathComponent("data/library.sqlite3").path, "PRAGMA integrity_check"
+        ]
         let out = Pipe()
         check.standardOutput = out
         if (try? check.run()) != nil {
             check.waitUntilExit()
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            if check.terminationStatus == 0 { XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "ok") }
+            if check.terminationStatus == 0 {
+                XCTAssertEqual(text.trimmingCharacters(in: .whitespacesAndNewlines), "ok")
+            }
         }
         try run(["sync"])
     }
@@ -368,7 +393,9 @@ final class FulfilmentAndStaticCatalogTests: LibraryTestCase {
 /// Corpus feeds served over HTTP with validators; browser (OAuth implicit) sign-in.
 final class ServedCorpusAndBrowserSignInTests: LibraryTestCase {
     func testCorpusFeedServedWithConditionalRequests() throws {
-        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else { throw XCTSkip("../shared/corpus is absent") }
+        guard let corpus = Corpus.root?.appendingPathComponent("opds/opds1") else {
+            throw XCTSkip("../shared/corpus is absent")
+        }
         library.server.serveFiles(from: corpus, at: "/corpus/")
         let address = library.url("/corpus/palace-a1qa-groups-20260605.xml")
         let first = try run(["browse", address])
@@ -394,12 +421,16 @@ final class ServedCorpusAndBrowserSignInTests: LibraryTestCase {
         library.server.route("GET", "/web-auth", .text(auth, contentType: "application/opds-authentication+json"))
         library.server.route("GET", "/web-loans") { request in
             guard request.header("Authorization") == "Bearer browser-token-1" else { return .status(401) }
-            return .text(#"<feed xmlns="http://www.w3.org/2005/Atom"><id>l</id><title>Loans</title></feed>"#,
-                         contentType: "application/atom+xml")
+            return .text(
+                #"<feed xmlns="http://www.w3.org/2005/Atom"><id>l</id><title>Loans</title></feed>"#,
+                contentType: "application/atom+xml")
         }
         try run(["account", "add", library.url("/web-auth"), "--name", "web"])
-        let login = try run(["login", "web"], stdin: "opds://authorize/?id=x&access_token=browser-token-1&token_type=bearer\n")
-        XCTAssertTrue(login.stderr.contains("https://idp.example/authorize?client=shelf&redirect_uri=opds://authorize/"), login.stderr)
+        let login = try run(
+            ["login", "web"], stdin: "opds://authorize/?id=x&access_token=browser-token-1&token_type=bearer\n")
+        XCTAssertTrue(
+            login.stderr.contains("https://idp.example/authorize?client=shelf&redirect_uri=opds://authorize/"),
+            login.stderr)
         XCTAssertFalse(login.stdout.contains("browser-token-1") || login.stderr.contains("browser-token-1"))
         try run(["sync", "--account", "web"])
         try run(["logout", "web"])

@@ -7,7 +7,9 @@ import XCTest
 /// each case the library's state and shelf's agree (or shelf says it could not tell, exits 75 and changed nothing).
 final class CirculationFaultTests: LibraryTestCase {
     private func storedLoans() throws -> [String] {
-        try XCTUnwrap(try run(["loans", "--json"]).json() as? [[String: Any]]).compactMap { ($0["entry"] as? [String: Any])?["id"] as? String }
+        try XCTUnwrap(try run(["loans", "--json"]).json() as? [[String: Any]]).compactMap {
+            ($0["entry"] as? [String: Any])?["id"] as? String
+        }
     }
 
     private func storedHolds() throws -> [String] {
@@ -18,9 +20,11 @@ final class CirculationFaultTests: LibraryTestCase {
 
     /// Asserts that shelf's loans are exactly the library's.
     private func assertLoansAgree(file: StaticString = #filePath, line: UInt = #line) throws {
-        let library = Set(["urn:fake:ebook-free", "urn:fake:ebook-out", "urn:fake:audio-free", "urn:fake:classic"]
-            .filter { self.library.onLoan($0) })
-        XCTAssertEqual(Set(try storedLoans()), library, "shelf's loans and the library's differ", file: file, line: line)
+        let library = Set(
+            ["urn:fake:ebook-free", "urn:fake:ebook-out", "urn:fake:audio-free", "urn:fake:classic"]
+                .filter { self.library.onLoan($0) })
+        XCTAssertEqual(
+            Set(try storedLoans()), library, "shelf's loans and the library's differ", file: file, line: line)
     }
 
     private func requests(_ path: String) -> Int { library.server.requests(to: path).count }
@@ -72,13 +76,16 @@ final class CirculationFaultTests: LibraryTestCase {
         try run(["browse"])
         try run(["borrow", "urn:fake:ebook-free"])
         let folder = shelf.home.appendingPathComponent("data/downloads/fake")
-        func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() }
+        func files() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        }
         library.inject(.garbage, on: .fulfil, times: 1)
         let garbage = try run(["download", "urn:fake:ebook-free"], expect: 75)
         XCTAssertFalse(garbage.stdout.contains("Downloaded"), garbage.stdout)
         XCTAssertTrue(garbage.stderr.contains("web page"), garbage.stderr)
         XCTAssertEqual(files(), [], "a garbage answer was kept")
-        XCTAssertEqual(try XCTUnwrap(try run(["books", "--json"]).json() as? [Any]).count, 0, "a garbage answer went on the shelf")
+        XCTAssertEqual(
+            try XCTUnwrap(try run(["books", "--json"]).json() as? [Any]).count, 0, "a garbage answer went on the shelf")
 
         let good = try json(run(["download", "urn:fake:ebook-free", "--json"]))
         let path = try XCTUnwrap(good["path"] as? String)
@@ -89,8 +96,10 @@ final class CirculationFaultTests: LibraryTestCase {
         XCTAssertEqual(files(), [URL(fileURLWithPath: path).lastPathComponent])
 
         // A bearer-token step answered with garbage: not followed, nothing kept.
-        library.add(FakeLibrary.Book(id: "urn:fake:bearer", title: "Token Tale", author: "Fay Key", audiobook: false,
-                                     copies: 1, available: 1, fulfilment: "bearer"))
+        library.add(
+            FakeLibrary.Book(
+                id: "urn:fake:bearer", title: "Token Tale", author: "Fay Key", audiobook: false,
+                copies: 1, available: 1, fulfilment: "bearer"))
         try run(["browse"])
         try run(["borrow", "urn:fake:bearer"])
         library.inject(.garbage, on: .fulfil, times: 1)
@@ -265,6 +274,8 @@ final class CirculationFaultTests: LibraryTestCase {
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         XCTAssertLessThan(Date().timeIntervalSince(interrupted), 10, "Ctrl-C did not end the wait")
-        XCTAssertEqual(process.terminationStatus, 130, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        XCTAssertEqual(
+            process.terminationStatus, 130,
+            String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 }

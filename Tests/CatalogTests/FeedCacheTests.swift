@@ -29,14 +29,18 @@ final class FeedCacheTests: XCTestCase {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let type = "application/atom+xml;profile=opds-catalog"
-        server.route("GET", "/feed", sequence: [
-            .text(feed("one", available: 0), contentType: type, headers: ["ETag": "\"v1\""]),
-            .status(304),
-            .text(feed("two", available: 1), contentType: type),                               // 200, no validators
-            .text(feed("three", available: 1), contentType: type, headers: ["ETag": "\"v3\""]),
-            .status(304),
-        ])
-        let client = CatalogClient(http: HTTPClient(configuration: CatalogClient.configuration(in: [:])), database: database, authenticator: nil)
+        server.route(
+            "GET", "/feed",
+            sequence: [
+                .text(feed("one", available: 0), contentType: type, headers: ["ETag": "\"v1\""]),
+                .status(304),
+                .text(feed("two", available: 1), contentType: type),  // 200, no validators
+                .text(feed("three", available: 1), contentType: type, headers: ["ETag": "\"v3\""]),
+                .status(304)
+            ])
+        let client = CatalogClient(
+            http: HTTPClient(configuration: CatalogClient.configuration(in: [:])), database: database,
+            authenticator: nil)
         let url = server.url("/feed")
         XCTAssertEqual(try client.feed(url).title, "one")
         XCTAssertEqual(try client.feed(url).title, "one", "304: the cached body")
@@ -45,10 +49,15 @@ final class FeedCacheTests: XCTestCase {
         XCTAssertEqual(second.title, "two")
         XCTAssertEqual(second.entries.first?.availability.words, "1 of 1 copy available")
         XCTAssertNil(try database.cachedFeed(url: url.absoluteString), "the stale copy is gone")
-        XCTAssertEqual(try database.findEntries(matching: "urn:t", accountID: nil).exact.first?.availability.words, "1 of 1 copy available")
+        XCTAssertEqual(
+            try database.findEntries(matching: "urn:t", accountID: nil).exact.first?.availability.words,
+            "1 of 1 copy available")
         XCTAssertEqual(try client.feed(url).title, "three")
         XCTAssertNil(server.requests(to: "/feed").last?.header("If-None-Match"), "no validators left to send")
-        XCTAssertEqual(try database.cachedFeed(url: url.absoluteString).map { String(decoding: $0.body, as: UTF8.self).contains("three") }, true)
+        XCTAssertEqual(
+            try database.cachedFeed(url: url.absoluteString).map {
+                String(decoding: $0.body, as: UTF8.self).contains("three")
+            }, true)
         XCTAssertEqual(try client.feed(url).title, "three", "304 against the new copy")
     }
 }

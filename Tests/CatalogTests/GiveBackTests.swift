@@ -13,8 +13,10 @@ final class GiveBackTests: LibraryTestCase {
         XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 3)
         let refused = try run(["return", "urn:fake:ebook-out"], expect: 64)
         XCTAssertFalse(refused.stdout.contains("Returned"), refused.stdout)
-        XCTAssertTrue(refused.stderr.contains("“Waiting Game” is on hold at Fake Public Library, not on loan: nothing was returned"),
-                      refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "“Waiting Game” is on hold at Fake Public Library, not on loan: nothing was returned"),
+            refused.stderr)
         XCTAssertTrue(refused.stderr.contains("shelf cancel-hold urn:fake:ebook-out"), refused.stderr)
         XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 3, "the hold is still the patron's")
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0, "nothing was sent")
@@ -27,8 +29,10 @@ final class GiveBackTests: LibraryTestCase {
         try run(["browse"])
         try run(["borrow", "urn:fake:ebook-free"])
         let refused = try run(["cancel-hold", "urn:fake:ebook-free", "--json"], expect: 64)
-        XCTAssertTrue(refused.stderr.contains("“The Open Road” is on loan to you at Fake Public Library, not on hold: nothing was cancelled"),
-                      refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "“The Open Road” is on loan to you at Fake Public Library, not on hold: nothing was cancelled"),
+            refused.stderr)
         XCTAssertTrue(refused.stderr.contains("shelf return urn:fake:ebook-free"), refused.stderr)
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"), "the loan is still the patron's")
         XCTAssertEqual(library.server.requests(to: "/works/ebook-free/revoke").count, 0)
@@ -38,8 +42,10 @@ final class GiveBackTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         let refused = try run(["return", "urn:fake:audio-free"], expect: 64)
-        XCTAssertTrue(refused.stderr.contains("“Sound of Rivers” is neither on loan nor on hold at Fake Public Library: nothing was returned"),
-                      refused.stderr)
+        XCTAssertTrue(
+            refused.stderr.contains(
+                "“Sound of Rivers” is neither on loan nor on hold at Fake Public Library: nothing was returned"),
+            refused.stderr)
         XCTAssertEqual(library.server.requests(to: "/works/audio-free/revoke").count, 0)
     }
 
@@ -70,8 +76,10 @@ final class GiveBackTests: LibraryTestCase {
         let wrong = try run(["cancel-hold", "urn:fake:audio-free", "--account", "fake"], expect: 64)
         XCTAssertTrue(wrong.stderr.contains("is on loan to you at Fake Public Library, not on hold"), wrong.stderr)
         XCTAssertTrue(wrong.stderr.contains("shelf return urn:fake:audio-free --account fake"), wrong.stderr)
-        XCTAssertTrue(wrong.stderr.contains("It is on hold at Fake Public Library: `shelf cancel-hold urn:fake:audio-free --account other`"),
-                      wrong.stderr)
+        XCTAssertTrue(
+            wrong.stderr.contains(
+                "It is on hold at Fake Public Library: `shelf cancel-hold urn:fake:audio-free --account other`"),
+            wrong.stderr)
         XCTAssertTrue(library.onLoan("urn:fake:audio-free"))
     }
 }

@@ -45,7 +45,9 @@ final class LibraryWordsTests: LibraryTestCase {
         try run(["browse"])
         let declined = try TerminalProcess.run(["borrow", "rivers"], environment: shelf.environment, input: "n\n")
         XCTAssertEqual(declined.status, 64, declined.stderr)
-        XCTAssertTrue(declined.stderr.contains("Borrow “Sound of Rivers” (Audiobook, urn:fake:audio-free)? [y/N]"), declined.stderr)
+        XCTAssertTrue(
+            declined.stderr.contains("Borrow “Sound of Rivers” (Audiobook, urn:fake:audio-free)? [y/N]"),
+            declined.stderr)
         XCTAssertFalse(library.onLoan("urn:fake:audio-free"))
         let confirmed = try TerminalProcess.run(["borrow", "rivers"], environment: shelf.environment, input: "y\n")
         XCTAssertEqual(confirmed.status, 0, confirmed.stderr)
@@ -58,7 +60,9 @@ final class LibraryWordsTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         let many = try run(["book", "Many"], expect: 64)
-        XCTAssertTrue(many.stderr.contains("“Many” matches 7 titles; the first 5 of 7: urn:fake:many-0 (Many 0, eBook)"), many.stderr)
+        XCTAssertTrue(
+            many.stderr.contains("“Many” matches 7 titles; the first 5 of 7: urn:fake:many-0 (Many 0, eBook)"),
+            many.stderr)
         XCTAssertEqual(many.stderr.components(separatedBy: "urn:fake:many-").count - 1, 5, many.stderr)
         let two = try run(["book", "open"], expect: 64)
         XCTAssertTrue(two.stderr.contains("“open” matches 2 titles: "), two.stderr)

@@ -13,6 +13,7 @@ final class OpenAccessTests: ShelfTestCase {
         let borrowed = try json(try run(["borrow", "urn:shelf:sample:a-winter-crossing", "--json"]))
         XCTAssertEqual(borrowed["result"] as? String, "open-access", "\(borrowed)")
         let loans = try run(["loans", "--json"])
-        XCTAssertFalse(loans.stdout.contains("a-winter-crossing"), "an open-access title became a loan: \(loans.stdout)")
+        XCTAssertFalse(
+            loans.stdout.contains("a-winter-crossing"), "an open-access title became a loan: \(loans.stdout)")
     }
 }

@@ -14,9 +14,13 @@ final class PatronLibraryTests: LibraryTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         let faults: [(String, LoopbackHTTPServer.Response)] = [
             ("HTML", .text("<html><body>Down for maintenance</body></html>", contentType: "text/html")),
-            ("broken Atom", .text(#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>urn:fake:ebook-free</id><title>The Op"#,
-                                  contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition")),
-            ("500", .text("Internal Server Error", status: 500)),
+            (
+                "broken Atom",
+                .text(
+                    #"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>urn:fake:ebook-free</id><title>The Op"#,
+                    contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition")
+            ),
+            ("500", .text("Internal Server Error", status: 500))
         ]
         for (name, fault) in faults {
             library.loansFault = fault
@@ -36,7 +40,9 @@ final class PatronLibraryTests: LibraryTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         let result = try run(["reserve", "urn:fake:ebook-free"])
         XCTAssertTrue(result.stdout.contains("“The Open Road” is already on loan to you"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("Nothing was reserved. Download it with `shelf download urn:fake:ebook-free`."), result.stdout)
+        XCTAssertTrue(
+            result.stdout.contains("Nothing was reserved. Download it with `shelf download urn:fake:ebook-free`."),
+            result.stdout)
         XCTAssertFalse(result.stdout.contains("shelf borrow"), result.stdout)
         let json = try json(try run(["reserve", "urn:fake:ebook-free", "--json"]))
         XCTAssertEqual(json["result"] as? String, "already-on-loan")
@@ -75,7 +81,8 @@ final class PatronLibraryTests: LibraryTestCase {
     func testAPagePastTheLastSaysWhichPagesThereAre() throws {
         try addAndLogin()
         let result = try run(["browse", "--page", "99"], expect: 66)
-        XCTAssertTrue(result.stderr.contains("there is no page 99 of Fake Public Library: the last page is 1"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("there is no page 99 of Fake Public Library: the last page is 1"), result.stderr)
         XCTAssertTrue(result.stderr.contains("Ask for a page from 1 to 1 (--page N)."), result.stderr)
     }
 
@@ -89,8 +96,9 @@ final class PatronLibraryTests: LibraryTestCase {
         library.stop()
         for arguments in [["return", "urn:fake:ebook-free"], ["cancel-hold", "urn:fake:ebook-out"]] {
             let result = try run(arguments, expect: 75)
-            XCTAssertTrue(result.stderr.contains("The request never reached the library, so nothing was changed there or here."),
-                          "\(arguments): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("The request never reached the library, so nothing was changed there or here."),
+                "\(arguments): \(result.stderr)")
         }
         XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 1)
         XCTAssertEqual(try XCTUnwrap(try run(["holds", "--json"]).json() as? [Any]).count, 1)
@@ -115,7 +123,8 @@ final class PatronLibraryTests: LibraryTestCase {
         try addAndLogin()
         try run(["browse"])
         let result = try run(["sample", "urn:fake:ebook-out"], expect: 69)
-        XCTAssertTrue(result.stderr.contains("`shelf book urn:fake:ebook-out` says how to borrow or reserve it."), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("`shelf book urn:fake:ebook-out` says how to borrow or reserve it."), result.stderr)
     }
 
     /// Ctrl-C while the library decides a borrow: said as the patron's stop (130), with the request gone and nothing
@@ -142,7 +151,9 @@ final class PatronLibraryTests: LibraryTestCase {
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130, said)
-        XCTAssertTrue(said.contains("stopped at your request before the library confirmed whether it lent you “Sound of Rivers”"), said)
+        XCTAssertTrue(
+            said.contains("stopped at your request before the library confirmed whether it lent you “Sound of Rivers”"),
+            said)
         XCTAssertFalse(said.contains("could not be read"), said)
         XCTAssertEqual(try XCTUnwrap(try run(["loans", "--json"]).json() as? [Any]).count, 0, "nothing stored")
     }
@@ -155,7 +166,10 @@ final class PatronLibraryTests: LibraryTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         try run(["reserve", "urn:fake:ebook-out"])
         let removed = try run(["account", "remove", "fake"])
-        XCTAssertTrue(removed.stdout.contains("Your 1 loan and 1 hold at Fake Public Library stay with the library; to see them here again"), removed.stdout)
+        XCTAssertTrue(
+            removed.stdout.contains(
+                "Your 1 loan and 1 hold at Fake Public Library stay with the library; to see them here again"),
+            removed.stdout)
         XCTAssertTrue(removed.stdout.contains("`shelf account add \(library.root)`"), removed.stdout)
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"), "nothing was returned")
     }

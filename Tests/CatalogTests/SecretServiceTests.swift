@@ -28,12 +28,15 @@ final class SecretServiceTests: LibraryTestCase {
 
     private func filesUnderShelf() -> [URL] {
         let walker = FileManager.default.enumerator(at: shelf.home, includingPropertiesForKeys: [.isRegularFileKey])
-        return (walker?.allObjects as? [URL] ?? []).filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        return (walker?.allObjects as? [URL] ?? []).filter {
+            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        }
     }
 
     func testPasswordAndTokenLiveInTheKeyringAndInNoFile() throws {
         try run(["account", "add", library.root, "--name", "fake"])
-        let login = try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        let login = try run(
+            ["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         XCTAssertTrue(login.stdout.contains("kept in the desktop's Secret Service"), login.stdout)
         try run(["browse"])
         try run(["borrow", "urn:fake:ebook-free"])
@@ -50,7 +53,8 @@ final class SecretServiceTests: LibraryTestCase {
                 XCTAssertNil(data.range(of: secret), "\(file.path) holds a secret")
             }
         }
-        let stored = try String(contentsOf: shelf.home.appendingPathComponent("config/credentials.json"), encoding: .utf8)
+        let stored = try String(
+            contentsOf: shelf.home.appendingPathComponent("config/credentials.json"), encoding: .utf8)
         XCTAssertTrue(stored.contains("secret-service"), stored)
 
         // A token the library forgets is renewed with the card and PIN from the keyring.
@@ -67,11 +71,14 @@ final class SecretServiceTests: LibraryTestCase {
         keyring.stop()
         shelf.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
         try run(["account", "add", library.root, "--name", "fake"])
-        let login = try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        let login = try run(
+            ["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         XCTAssertTrue(login.stdout.contains("kept in shelf's credentials file"), login.stdout)
-        let stored = try String(contentsOf: shelf.home.appendingPathComponent("config/credentials.json"), encoding: .utf8)
+        let stored = try String(
+            contentsOf: shelf.home.appendingPathComponent("config/credentials.json"), encoding: .utf8)
         XCTAssertTrue(stored.contains("password") && !stored.contains("secret-service"), stored)
-        let mode = try FileManager.default.attributesOfItem(atPath: shelf.home.appendingPathComponent("config/credentials.json").path)[.posixPermissions]
+        let mode = try FileManager.default.attributesOfItem(
+            atPath: shelf.home.appendingPathComponent("config/credentials.json").path)[.posixPermissions]
         XCTAssertEqual((mode as? NSNumber)?.intValue, 0o600)
     }
 }

@@ -34,7 +34,8 @@ final class SeveralLibrariesTests: LibraryTestCase {
         XCTAssertTrue(downloaded.stdout.contains("Downloaded"), downloaded.stdout)
 
         let unavailable = try run(["borrow", "urn:fake:ebook-out", "--account", "other"], expect: 69)
-        XCTAssertTrue(unavailable.stdout.contains("`shelf reserve urn:fake:ebook-out --account other`"), unavailable.stdout)
+        XCTAssertTrue(
+            unavailable.stdout.contains("`shelf reserve urn:fake:ebook-out --account other`"), unavailable.stdout)
 
         let book = try run(["book", "urn:fake:ebook-free", "--account", "other"])
         XCTAssertTrue(book.stdout.contains("shelf return urn:fake:ebook-free --account other"), book.stdout)
@@ -50,7 +51,8 @@ final class SeveralLibrariesTests: LibraryTestCase {
         other.makeHoldReady("urn:fake:audio-free")
         try run(["sync", "--account", "other"])
         let holds = try run(["holds"])
-        XCTAssertTrue(holds.stdout.contains("Borrow it now: shelf borrow urn:fake:audio-free --account other"), holds.stdout)
+        XCTAssertTrue(
+            holds.stdout.contains("Borrow it now: shelf borrow urn:fake:audio-free --account other"), holds.stdout)
         XCTAssertTrue(holds.stdout.contains("Library: Fake Public Library"), holds.stdout)
         try run(["borrow", "urn:fake:audio-free", "--account", "other"])
         XCTAssertTrue(other.onLoan("urn:fake:audio-free"))

@@ -7,14 +7,17 @@ import XCTest
 /// which white space counts, first-of-each elements, references in attributes, nesting rules, refusals.
 final class StreamParsingTests: XCTestCase {
     let base = URL(string: "https://library.example/catalog/")!
-    let atom = #"xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:dc="http://purl.org/dc/terms/""#
+    let atom =
+        #"xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:dc="http://purl.org/dc/terms/""#
 
     func feed(_ body: String) throws -> CatalogFeed {
         try CatalogDocument.parse(Data("<feed \(atom)><id>f</id><title>F</title>\(body)</feed>".utf8), url: base)
     }
 
     func entry(_ body: String) throws -> CatalogEntry {
-        try XCTUnwrap(feed("<entry>\(body)<link rel=\"http://opds-spec.org/acquisition\" href=\"a.epub\"/></entry>").entries.first)
+        try XCTUnwrap(
+            feed("<entry>\(body)<link rel=\"http://opds-spec.org/acquisition\" href=\"a.epub\"/></entry>").entries.first
+        )
     }
 
     /// libxml2's NOBLANKS tree dropped white space between child elements unless the element already held text, and
@@ -32,12 +35,16 @@ final class StreamParsingTests: XCTestCase {
             </div></content>
             """
         XCTAssertEqual(try entry(xhtml).summary, "Hello  worldboldxa c & yz")
-        XCTAssertEqual(try entry("<id>a</id><summary type=\"xhtml\">  <div><p>one</p>\n<p>two <em>three</em></p></div>  tail</summary>").summary,
-                       "tailonetwo three")
+        XCTAssertEqual(
+            try entry(
+                "<id>a</id><summary type=\"xhtml\">  <div><p>one</p>\n<p>two <em>three</em></p></div>  tail</summary>"
+            ).summary,
+            "tailonetwo three")
     }
 
     func testTheFirstOfEachElementCountsInAnyNamespace() throws {
-        let e = try entry("""
+        let e = try entry(
+            """
             <id>c</id><dc:title>DC</dc:title><title>Atom</title><title>Second</title>
             <summary>  s1  </summary><summary>s2</summary><content>c</content>
             <dc:issued>2020</dc:issued><published>2019</published>
@@ -49,13 +56,17 @@ final class StreamParsingTests: XCTestCase {
         XCTAssertEqual(e.published, "2020")
         XCTAssertEqual(e.authors, ["A1"])
         XCTAssertEqual(e.categories, ["t1", "L2"])
-        XCTAssertNil(try entry("<id>d</id><summary> </summary><content>c</content>").summary, "an empty summary is not replaced by content")
+        XCTAssertNil(
+            try entry("<id>d</id><summary> </summary><content>c</content>").summary,
+            "an empty summary is not replaced by content")
         // Elements only count where the feed puts them.
-        XCTAssertEqual(try entry("<id>n</id><title>T</title><x><title>nested</title><link href=\"x\"/></x>").links.count, 1)
+        XCTAssertEqual(
+            try entry("<id>n</id><title>T</title><x><title>nested</title><link href=\"x\"/></x>").links.count, 1)
     }
 
     func testLinksAsTheyWereRead() throws {
-        let f = try feed("""
+        let f = try feed(
+            """
             <link rel="next" href="next?a=1&amp;b=2&#38;c=&#x26;&lt;d&gt;&#233;&quot;"/>
             <link rel="search" href="  https://example.org/search  " title="t&#9;a&#10;b"/>
             <link rel="start" href="/root" dc:title="nsTitle" title="plain"/>
@@ -73,9 +84,11 @@ final class StreamParsingTests: XCTestCase {
     }
 
     func testIndirectAcquisitionsAndAvailability() throws {
-        let nested = (1...20).map { #"<opds:indirectAcquisition type="t\#($0)">"# }.joined()
+        let nested =
+            (1...20).map { #"<opds:indirectAcquisition type="t\#($0)">"# }.joined()
             + String(repeating: "</opds:indirectAcquisition>", count: 20)
-        let e = try entry("""
+        let e = try entry(
+            """
             <id>i</id><title>I</title>
             <link rel="http://opds-spec.org/acquisition/borrow" href="b" type="application/atom+xml;type=entry;profile=opds-catalog">
             <opds:indirectAcquisition type="application/vnd.adobe.adept+xml"><opds:indirectAcquisition type="application/epub+zip"/>
@@ -85,22 +98,32 @@ final class StreamParsingTests: XCTestCase {
             <link rel="http://opds-spec.org/acquisition/open-access" href="o" type="t0">\(nested)</link>
             """)
         let borrow = try XCTUnwrap(e.borrowLink)
-        XCTAssertEqual(borrow.indirect, [IndirectAcquisition(type: "application/vnd.adobe.adept+xml",
-                                                             children: [IndirectAcquisition(type: "application/epub+zip")])])
+        XCTAssertEqual(
+            borrow.indirect,
+            [
+                IndirectAcquisition(
+                    type: "application/vnd.adobe.adept+xml",
+                    children: [IndirectAcquisition(type: "application/epub+zip")])
+            ])
         let availability = try XCTUnwrap(borrow.availability)
         XCTAssertEqual(availability.state, .reserved)
         XCTAssertEqual(availability.since, ISO8601DateFormatter().date(from: "2026-01-01T00:00:00Z"))
         XCTAssertEqual(availability.until?.timeIntervalSince1970, 1_769_932_800.5)
-        XCTAssertEqual([availability.holdsTotal, availability.holdPosition, availability.copiesTotal, availability.copiesAvailable],
-                       [12, 3, nil, 2])
+        XCTAssertEqual(
+            [
+                availability.holdsTotal, availability.holdPosition, availability.copiesTotal,
+                availability.copiesAvailable
+            ],
+            [12, 3, nil, 2])
         // Sixteen levels of indirect acquisition are read; deeper ones are dropped.
         XCTAssertEqual(e.openAccessLinks.first.map(AcquisitionPath.paths)?.first?.types.count, 17)
     }
 
     func testEntityDeclarationsAnywhereAreRefused() {
-        let late = "<!--" + String(repeating: "x", count: 70_000) + """
-            --><!DOCTYPE feed [<!ENTITY e "expanded">]><feed \(atom)><id>d</id><title>t &e;</title></feed>
-            """
+        let late =
+            "<!--" + String(repeating: "x", count: 70_000) + """
+                --><!DOCTYPE feed [<!ENTITY e "expanded">]><feed \(atom)><id>d</id><title>t &e;</title></feed>
+                """
         XCTAssertThrowsError(try CatalogDocument.parse(Data(late.utf8), url: base)) { error in
             XCTAssertTrue("\(error)".contains("entities"), "\(error)")
         }
@@ -113,19 +136,26 @@ final class StreamParsingTests: XCTestCase {
             return "read"
         }
         let open = "<feed \(atom)><id>x</id><title>t</title>"
-        XCTAssertEqual(refusal(open + String(repeating: "<a>", count: 199) + String(repeating: "</a>", count: 199) + "</feed>"), "read")
-        XCTAssertTrue(refusal(open + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200) + "</feed>")
-            .contains("more than 200 deep"))
-        XCTAssertTrue(refusal(open + String(repeating: "<a/>", count: XMLStream.maxElements) + "</feed>").contains("more than 400000 elements"))
+        XCTAssertEqual(
+            refusal(open + String(repeating: "<a>", count: 199) + String(repeating: "</a>", count: 199) + "</feed>"),
+            "read")
+        XCTAssertTrue(
+            refusal(open + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200) + "</feed>")
+                .contains("more than 200 deep"))
+        XCTAssertTrue(
+            refusal(open + String(repeating: "<a/>", count: XMLStream.maxElements) + "</feed>").contains(
+                "more than 400000 elements"))
         XCTAssertTrue(refusal(open + "<entry><id>a</id><title>T").contains("not well-formed"))
         XCTAssertTrue(refusal("<x:foo><a/></x:foo>").contains("its root element is <foo>"))
     }
 
     func testTheGenericTreeStillReadsSearchDescriptions() throws {
-        let description = try OpenSearchDescription.parse(Data("""
-            <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/"><ShortName> Search </ShortName>
-            <Url type="application/atom+xml;profile=opds-catalog" template="/search?q={searchTerms}&amp;x=1"/></OpenSearchDescription>
-            """.utf8), url: base)
+        let description = try OpenSearchDescription.parse(
+            Data(
+                """
+                <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/"><ShortName> Search </ShortName>
+                <Url type="application/atom+xml;profile=opds-catalog" template="/search?q={searchTerms}&amp;x=1"/></OpenSearchDescription>
+                """.utf8), url: base)
         XCTAssertEqual(description.shortName, "Search")
         XCTAssertEqual(description.template, "https://library.example/search?q={searchTerms}&x=1")
         let tree = try XMLTree.parse(Data(#"<a xmlns:p="urn:p" p:x="1" y="2"><p:b>t<c/>u</p:b></a>"#.utf8))

@@ -17,7 +17,9 @@ final class SyncRaceTests: LibraryTestCase {
             done.signal()
         }
         let deadline = Date().addingTimeInterval(20)
-        while library.server.requests(to: "/loans").count == asked && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while library.server.requests(to: "/loans").count == asked && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         library.loansDelay = 0
         try meanwhile()
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
@@ -25,11 +27,15 @@ final class SyncRaceTests: LibraryTestCase {
     }
 
     func loans() throws -> [String] {
-        try XCTUnwrap(try run(["loans", "--json"]).json() as? [[String: Any]]).compactMap { ($0["entry"] as? [String: Any])?["id"] as? String }
+        try XCTUnwrap(try run(["loans", "--json"]).json() as? [[String: Any]]).compactMap {
+            ($0["entry"] as? [String: Any])?["id"] as? String
+        }
     }
 
     func holds() throws -> [String] {
-        try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]]).compactMap { ($0["entry"] as? [String: Any])?["id"] as? String }
+        try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]]).compactMap {
+            ($0["entry"] as? [String: Any])?["id"] as? String
+        }
     }
 
     func testABorrowDuringASyncIsNotUndoneByItsOlderAnswer() throws {

@@ -13,13 +13,18 @@ final class WishSearchTests: LibraryTestCase {
     private func searches() -> [LoopbackHTTPServer.Request] { library.server.requests(to: "/search") }
 
     func testSyncFindsAWishedTitleInACatalogNeverBrowsed() throws {
-        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 2, available: 1))
+        library.add(
+            .init(
+                id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 2, available: 1
+            ))
         try run(["account", "add", library.root, "--name", "fake"])
         try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         // Nothing browsed or searched: the catalog's entries are unknown to shelf.
         try run(["wish", "Range", "--author", "David Epstein"])
         let synced = try run(["sync"])
-        XCTAssertEqual(try wishNotices(), ["Range is available to borrow now at Fake Public Library."], synced.stdout + synced.stderr)
+        XCTAssertEqual(
+            try wishNotices(), ["Range is available to borrow now at Fake Public Library."],
+            synced.stdout + synced.stderr)
         let wishes = try XCTUnwrap(try json(run(["wishlist", "--json"]))["wishes"] as? [[String: Any]])
         XCTAssertEqual(wishes.first?["entryId"] as? String, "urn:fake:range")
         // Matched now: later syncs do not search for it again.
@@ -44,7 +49,10 @@ final class WishSearchTests: LibraryTestCase {
     }
 
     func testTwoWishesForOneTitleGiveOneNotice() throws {
-        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 0))
+        library.add(
+            .init(
+                id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 0
+            ))
         try addAndLogin()
         try run(["catalog-search", "Range"])
         try run(["wish", "Range", "--author", "David Epstein"])

@@ -2,7 +2,7 @@ import CZip
 import EPUBCore
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 import PluginAPI
 import PluginKit
@@ -33,7 +33,9 @@ final class CorpusTests: XCTestCase {
     func rows() throws -> [Row] {
         let manifest = Self.corpusDirectory.appendingPathComponent("MANIFEST.tsv")
         guard FileManager.default.fileExists(atPath: manifest.path) else {
-            throw XCTSkip("corpus not found at \(Self.corpusDirectory.path) (../shared/corpus is absent); set SHELF_CORPUS to run these tests")
+            throw XCTSkip(
+                "corpus not found at \(Self.corpusDirectory.path) (../shared/corpus is absent); set SHELF_CORPUS to run these tests"
+            )
         }
         let text = try String(contentsOf: manifest, encoding: .utf8)
         var out: [Row] = []
@@ -47,8 +49,10 @@ final class CorpusTests: XCTestCase {
             }
             // EPUB 3 books are navigated by their nav document, EPUB 2 books by their NCX.
             let toc = f[3].hasPrefix("3") ? (number(after: "nav(") ?? number(after: "NCX(")) : number(after: "NCX(")
-            out.append(Row(file: f[0], version: f[3], title: f[4], languages: f[5].split(separator: ",").map(String.init),
-                           spine: number(after: "spine "), tocPoints: toc))
+            out.append(
+                Row(
+                    file: f[0], version: f[3], title: f[4], languages: f[5].split(separator: ",").map(String.init),
+                    spine: number(after: "spine "), tocPoints: toc))
         }
         XCTAssertEqual(out.count, 55, "MANIFEST.tsv rows")
         return out
@@ -74,8 +78,9 @@ final class CorpusTests: XCTestCase {
             XCTAssertFalse(m.readingOrder.isEmpty, row.file)
             // The probe routes each book to the plugin of its version.
             let major = Int(row.version.prefix(1)) ?? 0
-            let input = PluginInput(path: path(row.file), uri: path(row.file), mediaType: "application/epub+zip",
-                                    head: [0x50, 0x4B, 0x03, 0x04], fileSize: 0)
+            let input = PluginInput(
+                path: path(row.file), uri: path(row.file), mediaType: "application/epub+zip",
+                head: [0x50, 0x4B, 0x03, 0x04], fileSize: 0)
             XCTAssertEqual(EPUBProbe.confidence(for: input, major: major), 100, row.file)
             XCTAssertLessThan(EPUBProbe.confidence(for: input, major: major == 2 ? 3 : 2), 50, row.file)
         }
@@ -103,7 +108,10 @@ final class CorpusTests: XCTestCase {
         private var current: String?
         private var buffer = ""
         init(_ wanted: Set<String>) { self.wanted = wanted }
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes a: [String: String]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes a: [String: String]
+        ) {
             let local = String(name.split(separator: ":").last ?? "")
             attributes.append((local, a))
             if wanted.contains(local) { current = local; buffer = "" }
@@ -112,7 +120,12 @@ final class CorpusTests: XCTestCase {
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             let local = String(name.split(separator: ":").last ?? "")
             if local == current {
-                texts.append((local, buffer.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(separator: " ")))
+                texts.append(
+                    (
+                        local,
+                        buffer.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }).joined(
+                            separator: " ")
+                    ))
                 current = nil
             }
         }
@@ -122,13 +135,16 @@ final class CorpusTests: XCTestCase {
         var checked = 0
         for row in try rows() {
             let file = path(row.file)
-            guard let containerData = Self.entry("META-INF/container.xml", in: file) else { XCTFail("\(row.file): no container"); continue }
+            guard let containerData = Self.entry("META-INF/container.xml", in: file) else {
+                XCTFail("\(row.file): no container"); continue
+            }
             let c = Collector([])
             let cp = XMLParser(data: containerData)
             cp.delegate = c
             _ = cp.parse()
             guard let opfPath = c.attributes.first(where: { $0.0 == "rootfile" })?.1["full-path"],
-                  let opfData = Self.entry(opfPath, in: file) else { XCTFail("\(row.file): no OPF"); continue }
+                let opfData = Self.entry(opfPath, in: file)
+            else { XCTFail("\(row.file): no OPF"); continue }
             let o = Collector(["creator", "contributor"])
             let op = XMLParser(data: opfData)
             op.delegate = o
@@ -138,11 +154,20 @@ final class CorpusTests: XCTestCase {
             let everyone = Set(o.texts.map(\.1))
             let m = try EPUBPublication(path: file).manifest()
             var named: Set<String> = []
-            for role in ["author", "translator", "editor", "illustrator", "narrator", "contributor", "artist", "colorist", "penciler", "inker", "letterer"] {
+            for role in [
+                "author", "translator", "editor", "illustrator", "narrator", "contributor", "artist", "colorist",
+                "penciler", "inker", "letterer"
+            ] {
                 named.formUnion(m.contributors(role))
             }
-            for name in creators { XCTAssertTrue(named.contains(name), "\(row.file): creator '\(name)' is missing from the manifest") }
-            for author in m.authors { XCTAssertTrue(everyone.contains(author), "\(row.file): author '\(author)' is not a creator or contributor of the package") }
+            for name in creators {
+                XCTAssertTrue(named.contains(name), "\(row.file): creator '\(name)' is missing from the manifest")
+            }
+            for author in m.authors {
+                XCTAssertTrue(
+                    everyone.contains(author),
+                    "\(row.file): author '\(author)' is not a creator or contributor of the package")
+            }
             checked += creators.count
         }
         XCTAssertGreaterThan(checked, 50)
@@ -154,7 +179,10 @@ final class CorpusTests: XCTestCase {
             var withText = 0
             var failures: [String] = []
             for (i, item) in pub.book.readingOrder.enumerated() {
-                guard item.content.mediaType == "application/xhtml+xml" || item.content.mediaType == "application/x-dtbook+xml" else { continue }
+                guard
+                    item.content.mediaType == "application/xhtml+xml"
+                        || item.content.mediaType == "application/x-dtbook+xml"
+                else { continue }
                 if pub.book.encryption.protection(of: item.content.path) != nil { continue }
                 let text = try pub.plainText(i)
                 if !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { withText += 1; continue }
@@ -176,7 +204,8 @@ final class CorpusTests: XCTestCase {
         _ = try rows()
         for file in ["epub2-calibre-quickstart-eng.epub", "epub2-live-manual-ja.epub"] {
             let pub = try EPUBPublication(path: path(file))
-            XCTAssertTrue(pub.warnings.contains { $0.contains("mimetype entry is not the first") }, "\(file): \(pub.warnings)")
+            XCTAssertTrue(
+                pub.warnings.contains { $0.contains("mimetype entry is not the first") }, "\(file): \(pub.warnings)")
         }
         let clean = try EPUBPublication(path: path("epub3-idpf-moby-dick.epub"))
         XCTAssertFalse(clean.warnings.contains { $0.contains("mimetype") }, "\(clean.warnings)")
@@ -203,15 +232,20 @@ final class CorpusTests: XCTestCase {
         var checked: [String: Int] = [:]
         // epub3-epubtest-0130 is left out: its fonts were obfuscated with a key derived from none of
         // its identifiers (checked with Python's hashlib), so no reading system can restore them.
-        for file in ["epub3-readium-smoketest-fxl.epub", "epub3-idpf-wasteland-otf-obf.epub", "epub3-epubtest-0103.epub"] {
+        for file in [
+            "epub3-readium-smoketest-fxl.epub", "epub3-idpf-wasteland-otf-obf.epub", "epub3-epubtest-0103.epub"
+        ] {
             let pub = try EPUBPublication(path: path(file))
             for (entry, item) in pub.book.encryption.items where item.isFontObfuscation {
                 guard pub.book.archive.contains(entry) else { continue }
                 let font = try pub.resource(href: Paths.href(forEntry: entry))
                 let magic = [UInt8](font.prefix(4))
-                let known: [[UInt8]] = [[0x4F, 0x54, 0x54, 0x4F], [0x00, 0x01, 0x00, 0x00], [0x77, 0x4F, 0x46, 0x46],
-                                        [0x77, 0x4F, 0x46, 0x32], [0x74, 0x72, 0x75, 0x65]]
-                XCTAssertTrue(known.contains(magic), "\(file) \(entry): \(magic) is not a font signature after de-obfuscation")
+                let known: [[UInt8]] = [
+                    [0x4F, 0x54, 0x54, 0x4F], [0x00, 0x01, 0x00, 0x00], [0x77, 0x4F, 0x46, 0x46],
+                    [0x77, 0x4F, 0x46, 0x32], [0x74, 0x72, 0x75, 0x65]
+                ]
+                XCTAssertTrue(
+                    known.contains(magic), "\(file) \(entry): \(magic) is not a font signature after de-obfuscation")
                 checked[item.algorithm, default: 0] += 1
             }
         }
@@ -229,7 +263,9 @@ final class CorpusTests: XCTestCase {
             XCTAssertFalse(clips.isEmpty, link.href)
             for clip in clips {
                 XCTAssertNotNil(clip["audio"]?.string, link.href)
-                XCTAssertEqual(clip["text"]?.string.map { Paths.splitFragment($0).path }, link.href, "a page gets the clips of its own text")
+                XCTAssertEqual(
+                    clip["text"]?.string.map { Paths.splitFragment($0).path }, link.href,
+                    "a page gets the clips of its own text")
             }
         }
         // And they survive the trip through JSON, as the host reads them.
@@ -250,7 +286,11 @@ final class CorpusTests: XCTestCase {
             var flat: [Link] = []
             var stack = toc.reversed() as [Link]
             while let l = stack.popLast() { flat.append(l); stack.append(contentsOf: (l.children ?? []).reversed()) }
-            let chapter1 = try XCTUnwrap(flat.first { ($0.title ?? "").lowercased().contains("loomings") || ($0.title ?? "").lowercased().hasPrefix("chapter 1") }, file)
+            let chapter1 = try XCTUnwrap(
+                flat.first {
+                    ($0.title ?? "").lowercased().contains("loomings")
+                        || ($0.title ?? "").lowercased().hasPrefix("chapter 1")
+                }, file)
             XCTAssertEqual(hit.href, Paths.splitFragment(chapter1.href).path, file)
             XCTAssertNotNil(hit.locations.position)
             XCTAssertEqual(try pub.locate(hit).locations.position, hit.locations.position)
@@ -259,8 +299,10 @@ final class CorpusTests: XCTestCase {
 
     func testSearchWorksOnCJKArabicAndVerticalBooks() throws {
         _ = try rows()
-        for file in ["epub3-i18n-chinese.epub", "epub3-i18n-japanese-vertical.epub", "epub3-idpf-regime-anticancer-arabic.epub",
-                     "epub3-i18n-korean.epub", "epub3-i18n-mixed-directions.epub", "epub3-i18n-hindi.epub"] {
+        for file in [
+            "epub3-i18n-chinese.epub", "epub3-i18n-japanese-vertical.epub", "epub3-idpf-regime-anticancer-arabic.epub",
+            "epub3-i18n-korean.epub", "epub3-i18n-mixed-directions.epub", "epub3-i18n-hindi.epub"
+        ] {
             let pub = try EPUBPublication(path: path(file))
             // A phrase taken from the book's own text (the middle of the longest paragraph).
             var best = ""
@@ -302,31 +344,31 @@ final class CorpusTests: XCTestCase {
 /// the same entries from the same zip, and at least 95% of its words must appear in ours.
 final class CorpusTextAgreementTests: XCTestCase {
     static let script = #"""
-    import sys, json, zipfile, re
-    from html.parser import HTMLParser
-    class P(HTMLParser):
-        def __init__(self):
-            super().__init__(convert_charrefs=True); self.skip = 0; self.inbody = False; self.out = []
-        VOID = {'br','img','hr','meta','link','input','source','track','param','wbr','col','area','embed','base'}
-        BLOCKS = {'p','div','li','ul','ol','h1','h2','h3','h4','h5','h6','br','td','th','tr','table','section','blockquote',
-                  'dt','dd','pre','hr','figure','figcaption','aside','header','footer','nav','article','body','tbody','thead'}
-        def handle_starttag(self, tag, attrs):
-            t = tag.split(':')[-1].lower()
-            if t in self.BLOCKS: self.out.append(' ')
-            # Not shown by a reader: scripts, styles, the head, and elements marked hidden.
-            if t in ('script', 'style', 'head', 'title') or (self.skip and t not in self.VOID) or any(k == 'hidden' for k, _ in attrs): self.skip += 1
-        def handle_endtag(self, tag):
-            t = tag.split(':')[-1].lower()
-            if t in self.BLOCKS: self.out.append(' ')
-            if self.skip and t not in self.VOID: self.skip -= 1
-        def handle_data(self, d):
-            if not self.skip: self.out.append(d)
-    z = zipfile.ZipFile(sys.argv[1]); res = {}
-    for name in sys.argv[2:]:
-        p = P(); p.feed(z.read(name).decode('utf-8', 'replace')); p.close()
-        res[name] = ''.join(p.out)
-    print(json.dumps(res))
-    """#
+        import sys, json, zipfile, re
+        from html.parser import HTMLParser
+        class P(HTMLParser):
+            def __init__(self):
+                super().__init__(convert_charrefs=True); self.skip = 0; self.inbody = False; self.out = []
+            VOID = {'br','img','hr','meta','link','input','source','track','param','wbr','col','area','embed','base'}
+            BLOCKS = {'p','div','li','ul','ol','h1','h2','h3','h4','h5','h6','br','td','th','tr','table','section','blockquote',
+                      'dt','dd','pre','hr','figure','figcaption','aside','header','footer','nav','article','body','tbody','thead'}
+            def handle_starttag(self, tag, attrs):
+                t = tag.split(':')[-1].lower()
+                if t in self.BLOCKS: self.out.append(' ')
+                # Not shown by a reader: scripts, styles, the head, and elements marked hidden.
+                if t in ('script', 'style', 'head', 'title') or (self.skip and t not in self.VOID) or any(k == 'hidden' for k, _ in attrs): self.skip += 1
+            def handle_endtag(self, tag):
+                t = tag.split(':')[-1].lower()
+                if t in self.BLOCKS: self.out.append(' ')
+                if self.skip and t not in self.VOID: self.skip -= 1
+            def handle_data(self, d):
+                if not self.skip: self.out.append(d)
+        z = zipfile.ZipFile(sys.argv[1]); res = {}
+        for name in sys.argv[2:]:
+            p = P(); p.feed(z.read(name).decode('utf-8', 'replace')); p.close()
+            res[name] = ''.join(p.out)
+        print(json.dumps(res))
+        """#
 
     static func words(_ s: String) -> [String: Int] {
         var counts: [String: Int] = [:]
@@ -342,15 +384,19 @@ final class CorpusTextAgreementTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: dir.appendingPathComponent("MANIFEST.tsv").path) else {
             throw XCTSkip("corpus not found at \(dir.path) (../shared/corpus is absent)")
         }
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else { throw XCTSkip("python3 is not installed") }
-        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".epub") }.sorted()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+            throw XCTSkip("python3 is not installed")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".epub") }
+            .sorted()
         var compared = 0
         var failures: [String] = []
         for file in files {
             let path = dir.appendingPathComponent(file).path
             let pub = try EPUBPublication(path: path)
             let items = pub.book.readingOrder.enumerated().filter {
-                $0.element.content.mediaType == "application/xhtml+xml" && pub.book.encryption.protection(of: $0.element.content.path) == nil
+                $0.element.content.mediaType == "application/xhtml+xml"
+                    && pub.book.encryption.protection(of: $0.element.content.path) == nil
                     && pub.book.archive.contains($0.element.content.path)
             }
             guard !items.isEmpty else { continue }

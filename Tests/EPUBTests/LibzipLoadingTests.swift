@@ -20,7 +20,9 @@ final class LibzipLoadingTests: XCTestCase {
     func testNeitherTheCommandNorAPluginLinksLibzip() throws {
         for name in ["shelf", "libshelf-epub2.so", "libshelf-epub3.so", "libshelf-audiobook.so"] {
             let file = ShelfProcess.buildDirectory.appendingPathComponent(name)
-            guard FileManager.default.fileExists(atPath: file.path) else { throw XCTSkip("\(name) is not built beside the tests") }
+            guard FileManager.default.fileExists(atPath: file.path) else {
+                throw XCTSkip("\(name) is not built beside the tests")
+            }
             let libraries = try needed(file)
             XCTAssertTrue(libraries.contains("libc.so"), "\(name): \(libraries)")
             XCTAssertFalse(libraries.contains("libzip"), "\(name) links libzip: \(libraries)")

@@ -11,7 +11,8 @@ final class PercentEncodingTests: XCTestCase {
     }
 
     func testAFormJoinsEncodedPairs() {
-        XCTAssertEqual(PercentEncoding.form([("q", "isbn:978 0"), ("redirect_uri", "http://127.0.0.1:8/cb")]),
-                       "q=isbn%3A978%200&redirect_uri=http%3A%2F%2F127.0.0.1%3A8%2Fcb")
+        XCTAssertEqual(
+            PercentEncoding.form([("q", "isbn:978 0"), ("redirect_uri", "http://127.0.0.1:8/cb")]),
+            "q=isbn%3A978%200&redirect_uri=http%3A%2F%2F127.0.0.1%3A8%2Fcb")
     }
 }

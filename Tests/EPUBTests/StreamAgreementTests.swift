@@ -17,7 +17,9 @@ final class StreamAgreementTests: XCTestCase {
             let streamed = try EPUBPublication(path: try dir.zip("\(name).epub", entries))
             let forced = entries.map { entry -> (String, Data) in
                 let (path, data) = entry
-                guard [".opf", ".ncx", ".smil", "nav.xhtml"].contains(where: { path.hasSuffix($0) }) else { return entry }
+                guard [".opf", ".ncx", ".smil", "nav.xhtml"].contains(where: { path.hasSuffix($0) }) else {
+                    return entry
+                }
                 var text = String(decoding: data, as: UTF8.self)
                 let end = try! XCTUnwrap(text.range(of: "</", options: .backwards))
                 text.insert(contentsOf: "<stray:element/>", at: end.lowerBound)

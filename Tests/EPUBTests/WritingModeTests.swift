@@ -8,8 +8,11 @@ import XCTest
 /// page progression direction.
 final class WritingModeTests: XCTestCase {
     func testTheJapaneseVerticalBookStaysVertical() throws {
-        guard let corpus = Corpus.root else { throw XCTSkip("the shared corpus is not beside this checkout (../shared/corpus)") }
-        let pub = try EPUBPublication(path: corpus.appendingPathComponent("epub/epub3-i18n-japanese-vertical.epub").path)
+        guard let corpus = Corpus.root else {
+            throw XCTSkip("the shared corpus is not beside this checkout (../shared/corpus)")
+        }
+        let pub = try EPUBPublication(
+            path: corpus.appendingPathComponent("epub/epub3-i18n-japanese-vertical.epub").path)
         let index = try XCTUnwrap(pub.book.readingOrder.firstIndex { $0.item.path.hasSuffix("ch001.xhtml") })
         let html = try pub.renderItem(index, settings: RenderSettings(as: .html))
         let root = try XCTUnwrap(html.range(of: "<html[^>]*>", options: .regularExpression).map { String(html[$0]) })

@@ -57,18 +57,23 @@ final class ZipReaderTests: XCTestCase {
     func testAgreesWithPythonOnEveryEntryOfArchivesLibzipWrote() throws {
         var big = Data(count: 3 << 20)  // several inflate rounds, compressible but not trivially
         for i in stride(from: 0, to: big.count, by: 7) { big[i] = UInt8(truncatingIfNeeded: i / 7 % 251) }
-        let path = try dir.zip("mixed.zip", [
-            ("mimetype", Data("application/epub+zip".utf8)), ("empty.txt", Data()),
-            ("OEBPS/big.bin", big), ("OEBPS/é ü/名前.xhtml", Data("<p>non-ASCII names</p>".utf8)),
-            ("stored.bin", Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })),
-        ], stored: ["mimetype", "stored.bin"])
+        let path = try dir.zip(
+            "mixed.zip",
+            [
+                ("mimetype", Data("application/epub+zip".utf8)), ("empty.txt", Data()),
+                ("OEBPS/big.bin", big), ("OEBPS/é ü/名前.xhtml", Data("<p>non-ASCII names</p>".utf8)),
+                ("stored.bin", Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }))
+            ], stored: ["mimetype", "stored.bin"])
         try assertAgreesWithPython(path)
     }
 
     func testAgreesWithPythonOnEveryEntryOfTheCorpus() throws {
-        let books = (try? FileManager.default.contentsOfDirectory(atPath: CorpusTests.corpusDirectory.path))?
+        let books =
+            (try? FileManager.default.contentsOfDirectory(atPath: CorpusTests.corpusDirectory.path))?
             .filter { $0.hasSuffix(".epub") }.sorted() ?? []
-        if books.isEmpty { throw XCTSkip("corpus not found at \(CorpusTests.corpusDirectory.path) (../shared/corpus is absent)") }
+        if books.isEmpty {
+            throw XCTSkip("corpus not found at \(CorpusTests.corpusDirectory.path) (../shared/corpus is absent)")
+        }
         for book in books { try assertAgreesWithPython(CorpusTests.corpusDirectory.appendingPathComponent(book).path) }
     }
 
@@ -114,7 +119,10 @@ final class ZipReaderTests: XCTestCase {
     }
 
     func testZip64DirectoryIsRead() throws {
-        let z = RawZip(entries: [.init(name: "a.txt", data: Data("first".utf8)), .init(name: "b/c.txt", data: Data("second".utf8))], zip64: true)
+        let z = RawZip(
+            entries: [
+                .init(name: "a.txt", data: Data("first".utf8)), .init(name: "b/c.txt", data: Data("second".utf8))
+            ], zip64: true)
         let reader = try ZipReader(path: try dir.write("z64.zip", z.bytes()))
         XCTAssertEqual(reader.entries.map(\.name), ["a.txt", "b/c.txt"])
         XCTAssertEqual(try reader.read("b/c.txt"), Data("second".utf8))
@@ -140,7 +148,9 @@ final class ZipReaderTests: XCTestCase {
     }
 
     func testNamesThatAreNotUTF8AreReadAsCodePage437() throws {
-        let z = RawZip(entries: [.init(name: "", data: Data("x".utf8), rawName: Data([0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]), flags: 0)])
+        let z = RawZip(entries: [
+            .init(name: "", data: Data("x".utf8), rawName: Data([0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]), flags: 0)
+        ])
         let reader = try ZipReader(path: try dir.write("cp437.zip", z.bytes()))
         XCTAssertEqual(reader.entries.map(\.name), ["été.txt"])
     }
@@ -148,7 +158,9 @@ final class ZipReaderTests: XCTestCase {
     /// A local header that is not there (libzip reads its name and extra lengths from whatever lies at the
     /// directory's offset): that entry fails as damaged, never as other bytes; the others read.
     func testLocalHeaderOutOfPlaceIsDamageForThatEntryOnly() throws {
-        var bytes = RawZip(entries: [.init(name: "a.txt", data: Data("aaaa".utf8)), .init(name: "b.txt", data: Data("bbbb".utf8))]).bytes()
+        var bytes = RawZip(entries: [
+            .init(name: "a.txt", data: Data("aaaa".utf8)), .init(name: "b.txt", data: Data("bbbb".utf8))
+        ]).bytes()
         for i in 0..<30 { bytes[i] = 0x51 }  // the first local header
         let reader = try ZipReader(path: try dir.write("local.zip", bytes))
         let f = failure { _ = try reader.read("a.txt") }
@@ -169,22 +181,32 @@ final class ZipReaderTests: XCTestCase {
         let reader = try ZipReader(path: try dir.zip("s.zip", [("t.bin", text)]))
         var streamed = Data()
         var pieces = 0
-        try reader.stream(try XCTUnwrap(reader.entry(named: "t.bin"))) { streamed.append(contentsOf: $0); pieces += 1 }
+        try reader.stream(try XCTUnwrap(reader.entry(named: "t.bin"))) {
+            streamed.append(contentsOf: $0); pieces += 1
+        }
         XCTAssertEqual(streamed, text)
         XCTAssertGreaterThan(pieces, 1)
     }
 
     func testNamesOnlyLimitsLetASnifferSeeWhatAPluginWouldRefuse() throws {
-        let z = RawZip(entries: [.init(name: "META-INF/container.xml", data: Data("a".utf8)), .init(name: "META-INF/container.xml", data: Data("b".utf8))])
+        let z = RawZip(entries: [
+            .init(name: "META-INF/container.xml", data: Data("a".utf8)),
+            .init(name: "META-INF/container.xml", data: Data("b".utf8))
+        ])
         let path = try dir.write("dup.zip", z.bytes())
         XCTAssertNotNil(failure { _ = try ZipReader(path: path) })
         XCTAssertTrue(try ZipReader(path: path, limits: .namesOnly).contains("META-INF/container.xml"))
     }
 
     func testRecordsWrittenByteByByteAgreeWithPython() throws {
-        let z64 = RawZip(entries: [.init(name: "a.txt", data: Data("first".utf8)), .init(name: "b/c.txt", data: Data("second".utf8))], zip64: true)
+        let z64 = RawZip(
+            entries: [
+                .init(name: "a.txt", data: Data("first".utf8)), .init(name: "b/c.txt", data: Data("second".utf8))
+            ], zip64: true)
         try assertAgreesWithPython(try dir.write("z64.zip", z64.bytes()))
-        let cp437 = RawZip(entries: [.init(name: "", data: Data("x".utf8), rawName: Data([0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]), flags: 0)])
+        let cp437 = RawZip(entries: [
+            .init(name: "", data: Data("x".utf8), rawName: Data([0x82, 0x74, 0x82, 0x2E, 0x74, 0x78, 0x74]), flags: 0)
+        ])
         try assertAgreesWithPython(try dir.write("cp437.zip", cp437.bytes()))
     }
 
@@ -202,7 +224,9 @@ final class ZipReaderTests: XCTestCase {
                 for (name, _) in entries.shuffled() {
                     do {
                         let data = round % 2 == 0 ? try reader.read(name) : try streamed(reader, name)
-                        if RawZip.crc32(data) != expected[name] { failures.withLock { $0.append("\(thread): \(name) differs") } }
+                        if RawZip.crc32(data) != expected[name] {
+                            failures.withLock { $0.append("\(thread): \(name) differs") }
+                        }
                     } catch {
                         failures.withLock { $0.append("\(thread): \(name): \(error)") }
                     }
@@ -219,16 +243,21 @@ final class ZipReaderTests: XCTestCase {
     }
 
     func testCaseInsensitiveLookUpFindsTheFirstOfAName() throws {
-        let z = RawZip(entries: [.init(name: "OEBPS/Text/Ch1.xhtml", data: Data("one".utf8)),
-                                 .init(name: "OEBPS/text/ch1.XHTML", data: Data("two".utf8))])
+        let z = RawZip(entries: [
+            .init(name: "OEBPS/Text/Ch1.xhtml", data: Data("one".utf8)),
+            .init(name: "OEBPS/text/ch1.XHTML", data: Data("two".utf8))
+        ])
         let reader = try ZipReader(path: try dir.write("case.zip", z.bytes()))
         XCTAssertEqual(reader.entry(caseInsensitive: "oebps/TEXT/ch1.xhtml")?.name, "OEBPS/Text/Ch1.xhtml")
-        XCTAssertEqual(reader.entry(caseInsensitive: "OEBPS/text/ch1.XHTML")?.name, "OEBPS/text/ch1.XHTML", "an exact name first")
+        XCTAssertEqual(
+            reader.entry(caseInsensitive: "OEBPS/text/ch1.XHTML")?.name, "OEBPS/text/ch1.XHTML", "an exact name first")
         XCTAssertNil(reader.entry(caseInsensitive: "OEBPS/Text/Ch2.xhtml"))
     }
 
     func testNotAZipAndMissingFilesAreNamed() throws {
-        XCTAssertEqual(failure { _ = try ZipReader(path: try dir.write("text.zip", Data(repeating: 0x41, count: 5000))) }?.kind, .badData)
+        XCTAssertEqual(
+            failure { _ = try ZipReader(path: try dir.write("text.zip", Data(repeating: 0x41, count: 5000))) }?.kind,
+            .badData)
         XCTAssertEqual(failure { _ = try ZipReader(path: dir.path("absent.zip")) }?.kind, .notFound)
         XCTAssertEqual(failure { _ = try ZipReader(path: dir.url.path) }?.kind, .io)
     }

@@ -6,9 +6,14 @@ import TestSupport
 // standard input closes. Tests change the library's state through /control/… routes on the same server.
 
 let library = try FakeLibrary()
-library.add(.init(id: "urn:fake:audio-out", title: "Quiet Harbour", author: "Ines Vale", audiobook: true, copies: 1, available: 0,
-                  holds: ["someone"]))
-library.add(.init(id: "urn:fake:ebook-more", title: "Northern Lights Atlas", author: "Jon Frost", audiobook: false, copies: 4, available: 4))
+library.add(
+    .init(
+        id: "urn:fake:audio-out", title: "Quiet Harbour", author: "Ines Vale", audiobook: true, copies: 1, available: 0,
+        holds: ["someone"]))
+library.add(
+    .init(
+        id: "urn:fake:ebook-more", title: "Northern Lights Atlas", author: "Jon Frost", audiobook: false, copies: 4,
+        available: 4))
 
 func seconds(_ request: LoopbackHTTPServer.Request) -> Date {
     Date().addingTimeInterval(TimeInterval(request.queryItems["in"].flatMap(Double.init) ?? 0))
@@ -20,7 +25,7 @@ let controls: [String: (FakeLibrary, String, LoopbackHTTPServer.Request) -> Void
     "loan-end": { library, id, request in library.setLoanEnd(id, seconds(request)) },
     "expire-loan": { library, id, _ in library.expireLoan(id) },
     "take-all": { library, id, _ in library.takeAllCopies(id) },
-    "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) },
+    "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) }
 ]
 for (name, action) in controls {
     library.server.route("POST", "/control/\(name)") { request in
@@ -33,12 +38,16 @@ for (name, action) in controls {
 // /control/fault?route=borrow&kind=garbage[&acts=0][&times=N]: the next answers on a route go wrong (FakeLibrary.Fault);
 // /control/clear-faults puts every route right again.
 library.server.route("POST", "/control/fault") { request in
-    let kinds: [String: FakeLibrary.Fault] = ["malformed": .malformed, "truncated": .truncated, "garbage": .garbage,
-                                              "never": .neverAnswers, "stalled": .stalled(seconds: 30)]
+    let kinds: [String: FakeLibrary.Fault] = [
+        "malformed": .malformed, "truncated": .truncated, "garbage": .garbage,
+        "never": .neverAnswers, "stalled": .stalled(seconds: 30)
+    ]
     guard let route = request.queryItems["route"].flatMap(FakeLibrary.Route.init(rawValue:)),
-          let fault = request.queryItems["kind"].flatMap({ kinds[$0] }) else { return .status(400) }
-    library.inject(fault, on: route, acts: request.queryItems["acts"] != "0",
-                   times: request.queryItems["times"].flatMap(Int.init) ?? .max)
+        let fault = request.queryItems["kind"].flatMap({ kinds[$0] })
+    else { return .status(400) }
+    library.inject(
+        fault, on: route, acts: request.queryItems["acts"] != "0",
+        times: request.queryItems["times"].flatMap(Int.init) ?? .max)
     return .text("ok")
 }
 library.server.route("POST", "/control/clear-faults") { _ in
@@ -46,8 +55,10 @@ library.server.route("POST", "/control/clear-faults") { _ in
     return .text("ok")
 }
 
-let card: [String: String] = ["root": library.root, "username": library.username, "password": library.password,
-                              "control": library.url("/control")]
+let card: [String: String] = [
+    "root": library.root, "username": library.username, "password": library.password,
+    "control": library.url("/control")
+]
 let line = try JSONSerialization.data(withJSONObject: card, options: [.sortedKeys])
 FileHandle.standardOutput.write(line + Data("\n".utf8))
 

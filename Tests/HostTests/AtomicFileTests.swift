@@ -13,7 +13,8 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertTrue(AtomicFile.replace(file, with: Array("first, and longer".utf8)))
         XCTAssertTrue(AtomicFile.replace(file, with: Array("second".utf8)))
         XCTAssertEqual(FileManager.default.contents(atPath: file), Data("second".utf8))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["cache"], "no temporary file left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path), ["cache"], "no temporary file left")
         let big = [UInt8](repeating: 7, count: 3 << 20)
         XCTAssertTrue(AtomicFile.replace(file, with: big))
         XCTAssertEqual(FileManager.default.contents(atPath: file).map { [UInt8]($0) }, big)

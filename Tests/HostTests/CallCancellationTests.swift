@@ -8,8 +8,9 @@ import XCTest
 final class CallCancellationTests: XCTestCase {
     func testCancellingOneCallLeavesTheCallOnAnotherThreadRunning() throws {
         // The host services table is made once and only read, by both threads (plugin.h: callable from any thread).
-        nonisolated(unsafe) let host = HostServices.make(pluginID: "org.example.test", dataDirectory: NSTemporaryDirectory(),
-                                                         cacheDirectory: NSTemporaryDirectory())
+        nonisolated(unsafe) let host = HostServices.make(
+            pluginID: "org.example.test", dataDirectory: NSTemporaryDirectory(),
+            cacheDirectory: NSTemporaryDirectory())
         let isCancelled = try XCTUnwrap(host.pointee.is_cancelled)
         let progress = try XCTUnwrap(host.pointee.progress)
         let first = CallCancellation(), second = CallCancellation()

@@ -11,8 +11,9 @@ final class CommandDeadlineTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.2)
         let second = CommandDeadline.current(orNew: CommandDeadline.defaultSeconds)
         XCTAssertFalse(first === second, "a request outside a command shared an earlier request's limit")
-        XCTAssertGreaterThan(second.remaining, first.remaining,
-                             "the later request's limit started when the earlier one's did")
+        XCTAssertGreaterThan(
+            second.remaining, first.remaining,
+            "the later request's limit started when the earlier one's did")
         XCTAssertEqual(second.remaining, CommandDeadline.defaultSeconds, accuracy: 1)
     }
 

@@ -18,12 +18,15 @@ final class DroppedErrorTests: XCTestCase {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
 
-    override func tearDown() { try? FileManager.default.removeItem(at: home) } // a temporary folder
+    override func tearDown() { try? FileManager.default.removeItem(at: home) }  // a temporary folder
 
     func makeShelf() -> Shelf {
-        Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-              environment: ["SHELF_HOME": home.path, "HOME": home.path, "SHELF_HTTP_RETRIES": "1", "SHELF_HTTP_TIMEOUT": "10",
-                            "SHELF_PLUGINS_IN_PROCESS": "all"])
+        Shelf(
+            pluginPaths: [ShelfProcess.buildDirectory.path],
+            environment: [
+                "SHELF_HOME": home.path, "HOME": home.path, "SHELF_HTTP_RETRIES": "1", "SHELF_HTTP_TIMEOUT": "10",
+                "SHELF_PLUGINS_IN_PROCESS": "all"
+            ])
     }
 
     /// What the host warns about (`HostServices.warn`) while `body` runs.
@@ -45,12 +48,15 @@ final class DroppedErrorTests: XCTestCase {
     /// Makes every insert into `table` fail, as a full disk or a read-only file would, in the real database file.
     func refuseInserts(into table: String, in shelf: Shelf) throws {
         try shelf.openDatabase().connection.execute(
-            "CREATE TRIGGER refuse_\(table) BEFORE INSERT ON \(table) BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+            "CREATE TRIGGER refuse_\(table) BEFORE INSERT ON \(table) BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
     }
 
     // MARK: Saved places
 
-    var audiobook: String { ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio/harbour-bells.json").path }
+    var audiobook: String {
+        ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio/harbour-bells.json").path
+    }
     var eBook: String { ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path }
 
     /// A listening place that cannot be read is an error, not "from the start" (which saved over it as playback went
@@ -81,7 +87,8 @@ final class DroppedErrorTests: XCTestCase {
         let book = try shelf.bookshelf().add(path: eBook).book
         let start = try reader.read(book, move: .resume, width: 60).page.number
         XCTAssertEqual(try reader.read(book, move: .goTo(start + 2), width: 60).page.number, start + 2)
-        try shelf.openDatabase().connection.execute("UPDATE positions SET locator = '[1]' WHERE book_id = ?", [book.book.id])
+        try shelf.openDatabase().connection.execute(
+            "UPDATE positions SET locator = '[1]' WHERE book_id = ?", [book.book.id])
 
         let opened = try reader.read(book, move: .resume, width: 60)
         XCTAssertEqual(opened.page.number, start)
@@ -114,7 +121,8 @@ final class DroppedErrorTests: XCTestCase {
         let said = try warnings { outcome = try library.syncPipeline(sinks: []).run(account: "fake") }
         XCTAssertEqual(outcome?.holds.filter(\.isReady).count, 1, "the loans and holds are stored")
         XCTAssertEqual(outcome?.notifications.count, 0)
-        XCTAssertTrue(said.contains { $0.contains("notifications of") && $0.contains("refused by the test") }, "\(said)")
+        XCTAssertTrue(
+            said.contains { $0.contains("notifications of") && $0.contains("refused by the test") }, "\(said)")
     }
 
     /// A wish list that could not be checked during a sync is warned about; the sync stands (it used to say nothing,
@@ -126,12 +134,14 @@ final class DroppedErrorTests: XCTestCase {
         let library = try libraryWithAReadyHold(fake, shelf: shelf)
         _ = try library.wish("A title no library has", author: nil)
         try shelf.openDatabase().connection.execute(
-            "CREATE TRIGGER refuse_wishes BEFORE UPDATE ON wishes BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+            "CREATE TRIGGER refuse_wishes BEFORE UPDATE ON wishes BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+        )
 
         var outcome: SyncPipeline.Outcome?
         let said = try warnings { outcome = try library.syncPipeline(sinks: []).run(account: "fake") }
         XCTAssertEqual(outcome?.holds.filter(\.isReady).count, 1, "the loans and holds are stored")
-        XCTAssertTrue(said.contains { $0.contains("wish list was not checked") && $0.contains("refused by the test") }, "\(said)")
+        XCTAssertTrue(
+            said.contains { $0.contains("wish list was not checked") && $0.contains("refused by the test") }, "\(said)")
     }
 
     /// A catalog page whose titles cannot be remembered is shown, with a warning: borrowing them by title would
@@ -149,7 +159,8 @@ final class DroppedErrorTests: XCTestCase {
             shown = try library.browse(nil, account: "fake", format: nil, refinement: CatalogRefinement()).entries.count
         }
         XCTAssertGreaterThan(shown, 0)
-        XCTAssertTrue(said.contains { $0.contains("were not remembered") && $0.contains("refused by the test") }, "\(said)")
+        XCTAssertTrue(
+            said.contains { $0.contains("were not remembered") && $0.contains("refused by the test") }, "\(said)")
     }
 
     /// A return of a title borrowed elsewhere (no loan here, so no return link) asks the library for the link; a
@@ -163,7 +174,7 @@ final class DroppedErrorTests: XCTestCase {
         let seen = try circulation.entry("urn:fake:ebook-free")
         XCTAssertNil(seen.revokeLink, "as browsed, before the loan")
         _ = try circulation.borrow(seen)
-        try shelf.openDatabase().connection.execute("DELETE FROM loans")   // as if borrowed on another device
+        try shelf.openDatabase().connection.execute("DELETE FROM loans")  // as if borrowed on another device
 
         fake.inject(.garbage, on: .entry)
         fake.loansFault = .text("<html><body>Down for maintenance</body></html>", contentType: "text/html")
@@ -178,7 +189,9 @@ final class DroppedErrorTests: XCTestCase {
 
     func database() throws -> LibraryDatabase { try makeShelf().openDatabase() }
 
-    func assertDamaged(_ expression: @autoclosure () throws -> Any, _ words: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertDamaged(
+        _ expression: @autoclosure () throws -> Any, _ words: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try expression(), file: file, line: line) { error in
             XCTAssertEqual((error as? DatabaseError)?.kind, .damaged, "\(error)", file: file, line: line)
             XCTAssertTrue("\(error)".contains(words), "\(error)", file: file, line: line)
@@ -197,7 +210,8 @@ final class DroppedErrorTests: XCTestCase {
     func testDamagedServiceSettingsAreAnError() throws {
         let database = try database()
         try database.connection.execute(
-            "INSERT INTO reading_list_services (service, plugin_id, settings, connected_at) VALUES ('goodreads', 'org.shelf.goodreads', '[1]', 0)")
+            "INSERT INTO reading_list_services (service, plugin_id, settings, connected_at) VALUES ('goodreads', 'org.shelf.goodreads', '[1]', 0)"
+        )
         assertDamaged(try database.services(), "settings of goodreads")
     }
 
@@ -222,8 +236,10 @@ final class DroppedErrorTests: XCTestCase {
     func testADamagedRememberedEntryIsAnErrorNotUnknown() throws {
         let database = try database()
         try database.connection.execute(
-            "INSERT INTO catalog_entries (account_id, entry_id, title, entry, seen_at) VALUES ('', 'urn:x', 'X', '{\"x\": 1}', 0)")
-        assertDamaged(try database.findEntries(matching: "urn:x", accountID: nil), "urn:x in a form that cannot be read")
+            "INSERT INTO catalog_entries (account_id, entry_id, title, entry, seen_at) VALUES ('', 'urn:x', 'X', '{\"x\": 1}', 0)"
+        )
+        assertDamaged(
+            try database.findEntries(matching: "urn:x", accountID: nil), "urn:x in a form that cannot be read")
     }
 
     // MARK: Plugin folders
@@ -235,7 +251,9 @@ final class DroppedErrorTests: XCTestCase {
         let data = try XCTUnwrap(shelf.directories).data
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         // A file where the plugins' folder goes.
-        XCTAssertTrue(FileManager.default.createFile(atPath: data.appendingPathComponent("plugins").path, contents: Data("x".utf8)))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: data.appendingPathComponent("plugins").path, contents: Data("x".utf8)))
         let said = try warnings { _ = try shelf.open(eBook) }
         XCTAssertTrue(said.contains { $0.contains("data folder of plugin") && $0.contains("do not last") }, "\(said)")
     }

@@ -72,8 +72,10 @@ final class HTTPClientTests: XCTestCase {
             server.route(method, "/shelf") { request in .text("\(request.method):\(request.text)") }
         }
         let http = client()
-        let put = try http.send(HTTPRequest(.put, server.url("/shelf"), headers: ["Content-Type": "application/json"],
-                                            body: Data("{\"read\":true}".utf8)))
+        let put = try http.send(
+            HTTPRequest(
+                .put, server.url("/shelf"), headers: ["Content-Type": "application/json"],
+                body: Data("{\"read\":true}".utf8)))
         XCTAssertEqual(put.text, "PUT:{\"read\":true}")
         XCTAssertEqual(try http.send(HTTPRequest(.post, server.url("/shelf"), body: Data([0, 1, 2, 255]))).status, 200)
         XCTAssertEqual(try http.send(HTTPRequest(.post, server.url("/shelf"))).text, "POST:")
@@ -95,8 +97,9 @@ final class HTTPClientTests: XCTestCase {
         var request = get("/loans?key=apikey123456")
         request.setBasicAuth(user: "patron42", password: "s3cret-pin")
         let response = try client().send(request)
-        XCTAssertEqual(server.requests.first?.header("Authorization"),
-                       "Basic " + Data("patron42:s3cret-pin".utf8).base64EncodedString())
+        XCTAssertEqual(
+            server.requests.first?.header("Authorization"),
+            "Basic " + Data("patron42:s3cret-pin".utf8).base64EncodedString())
 
         let error = try XCTUnwrap(httpError { try response.requireSuccess() })
         XCTAssertEqual(error.status, 401)
@@ -185,8 +188,10 @@ final class HTTPClientTests: XCTestCase {
     func testTotalWaitBoundStopsRetrying() throws {
         server.route("GET", "/slow-down", .status(503, headers: ["Retry-After": "1"]))
         let start = Date()
-        let response = try client { $0.retry = .init(maxAttempts: 10, initialDelay: 0.01, maxDelay: 1, maxTotalWait: 0.5) }
-            .send(get("/slow-down"))
+        let response = try client {
+            $0.retry = .init(maxAttempts: 10, initialDelay: 0.01, maxDelay: 1, maxTotalWait: 0.5)
+        }
+        .send(get("/slow-down"))
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(server.requests.count, 1, "a 1 s wait does not fit a 0.5 s budget")
         XCTAssertLessThan(Date().timeIntervalSince(start), 0.9)
@@ -243,8 +248,9 @@ final class HTTPClientTests: XCTestCase {
         let ftp = httpError { try self.client().send(HTTPRequest(.get, URL(string: "ftp://127.0.0.1/x")!)) }
         XCTAssertEqual(ftp?.kind, .unsupportedScheme("ftp:"))
         let download = httpError {
-            try self.client().download(HTTPRequest(.get, self.server.url("/sneaky")),
-                                       to: self.folder.appendingPathComponent("passwd"))
+            try self.client().download(
+                HTTPRequest(.get, self.server.url("/sneaky")),
+                to: self.folder.appendingPathComponent("passwd"))
         }
         XCTAssertEqual(download?.kind, .redirectRefused)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("passwd").path))
@@ -263,7 +269,8 @@ final class HTTPClientTests: XCTestCase {
         XCTAssertEqual(head.headers["Content-Length"], "20000", "HEAD reads no body, so no limit applies")
 
         let download = httpError {
-            try self.client { $0.maxDownloadSize = 8_000 }.download(self.get("/huge"), to: self.folder.appendingPathComponent("huge"))
+            try self.client { $0.maxDownloadSize = 8_000 }.download(
+                self.get("/huge"), to: self.folder.appendingPathComponent("huge"))
         }
         XCTAssertEqual(download?.kind, .bodyTooLarge(limit: 8_000))
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("huge").path))
@@ -439,7 +446,8 @@ final class HTTPClientTests: XCTestCase {
         try data.write(to: folder.appendingPathComponent("done.bin"))
         server.serveFiles(from: folder, at: "/")
         let destination = folder.appendingPathComponent("out/done.bin")
-        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         try data.write(to: URL(fileURLWithPath: destination.path + ".part"))
 
         let result = try client().download(get("/done.bin"), to: destination)
@@ -483,9 +491,10 @@ final class HTTPClientTests: XCTestCase {
         let flag = Counter()
         let start = Date()
         let error = httpError {
-            try self.client().download(self.get("/long.m4b"), to: destination,
-                                       progress: { if $0.bytesWritten >= 16_384 { _ = flag.next() } },
-                                       isCancelled: { flag.value > 0 })
+            try self.client().download(
+                self.get("/long.m4b"), to: destination,
+                progress: { if $0.bytesWritten >= 16_384 { _ = flag.next() } },
+                isCancelled: { flag.value > 0 })
         }
         XCTAssertEqual(error?.kind, .cancelled)
         XCTAssertLessThan(Date().timeIntervalSince(start), 2, "the whole body would take 2.5 s")
@@ -512,7 +521,11 @@ private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     var value: Int { lock.withLock { count } }
-    func next() -> Int { lock.withLock { defer { count += 1 }; return count } }
+    func next() -> Int {
+        lock.withLock {
+            defer { count += 1 }; return count
+        }
+    }
 }
 
 private final class Results: @unchecked Sendable {

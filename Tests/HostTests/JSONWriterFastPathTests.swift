@@ -53,7 +53,9 @@ final class JSONWriterFastPathTests: XCTestCase {
 
     func testRandomTextIsWrittenAsByteByByteEscaping() {
         var rng = SplitMix(seed: 7)
-        let alphabet: [Character] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "日", "😀", "\u{2028}"]
+        let alphabet: [Character] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "日", "😀", "\u{2028}"
+        ]
         for _ in 0..<2000 {
             let n = Int(rng.next() % 70)
             let s = String((0..<n).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
@@ -61,15 +63,19 @@ final class JSONWriterFastPathTests: XCTestCase {
         }
         // Strings in every storage: small (inline), large (native), a substring made into a string, and
         // one that Foundation made.
-        for s in ["", "a", "short \"one\"", String(repeating: "long\\", count: 200),
-                  String(String(repeating: "x\u{0}", count: 50).dropFirst(3)),
-                  NSString(string: "bridged \t text").description] {
+        for s in [
+            "", "a", "short \"one\"", String(repeating: "long\\", count: 200),
+            String(String(repeating: "x\u{0}", count: 50).dropFirst(3)),
+            NSString(string: "bridged \t text").description
+        ] {
             XCTAssertEqual(written(s), plainlyQuoted(s), s.debugDescription)
         }
     }
 
     func testIntegersAreWrittenAsStringDoes() throws {
-        var values = [0, 1, 9, 10, -1, -9, -10, 99, 100, 123456789, -987654321, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var values = [
+            0, 1, 9, 10, -1, -9, -10, 99, 100, 123456789, -987654321, Int.max, Int.min, Int.max - 1, Int.min + 1
+        ]
         var rng = SplitMix(seed: 11)
         for _ in 0..<1000 { values.append(Int(bitPattern: UInt(rng.next())) >> Int(rng.next() % 63)) }
         for n in values {

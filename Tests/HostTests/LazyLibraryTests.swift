@@ -28,7 +28,11 @@ final class LazyLibraryTests: XCTestCase {
             library.deallocate()
         }
         withUnsafeMutableBytes(of: &library.pointee.sonames) { raw in
-            for (i, name) in names.enumerated() { raw.storeBytes(of: name, toByteOffset: i * MemoryLayout<UnsafePointer<CChar>?>.stride, as: UnsafePointer<CChar>?.self) }
+            for (i, name) in names.enumerated() {
+                raw.storeBytes(
+                    of: name, toByteOffset: i * MemoryLayout<UnsafePointer<CChar>?>.stride,
+                    as: UnsafePointer<CChar>?.self)
+            }
         }
         library.pointee.what = texts[0]
         library.pointee.needs = texts[1]
@@ -51,11 +55,16 @@ final class LazyLibraryTests: XCTestCase {
     func testNoSonameOpeningSaysWhatToInstall() {
         let (failure, address) = load(["libshelf-absent.so.0", "libshelf-absent.so.1"], "zlibVersion")
         XCTAssertNil(address)
-        XCTAssertEqual(failure, "zlib could not be opened (libshelf-absent.so.1: cannot open shared object file: No such file or directory): install it with apt-get install zlib1g")
+        XCTAssertEqual(
+            failure,
+            "zlib could not be opened (libshelf-absent.so.1: cannot open shared object file: No such file or directory): install it with apt-get install zlib1g"
+        )
     }
 
     func testAMissingFunctionNamesTheLibraryThatOpened() {
         let (failure, _) = load(["libshelf-absent.so.0", "libz.so.1"], "shelf_no_such_function")
-        XCTAssertEqual(failure, "the libz.so.1 found has no shelf_no_such_function: install zlib 1.2 or newer with apt-get install zlib1g")
+        XCTAssertEqual(
+            failure,
+            "the libz.so.1 found has no shelf_no_such_function: install zlib 1.2 or newer with apt-get install zlib1g")
     }
 }

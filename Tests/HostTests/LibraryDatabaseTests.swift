@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import Host
 import ShelfCore
@@ -25,15 +25,18 @@ final class LibraryDatabaseTests: XCTestCase {
 
     // Whole seconds, so that the millisecond storage gives back an equal Date.
     private func book(_ id: String, title: String? = nil, authors: [String] = ["Ursula K. Le Guin"]) -> BookRecord {
-        BookRecord(id: id, path: "/books/\(id).epub", sourceURI: "https://library.example/\(id)",
-                   mediaType: "application/epub+zip", pluginID: "org.shelf.epub3", title: title ?? "Title \(id)",
-                   authors: authors, addedAt: Date(timeIntervalSince1970: 1_700_000_000),
-                   openedAt: Date(timeIntervalSince1970: 1_700_000_100))
+        BookRecord(
+            id: id, path: "/books/\(id).epub", sourceURI: "https://library.example/\(id)",
+            mediaType: "application/epub+zip", pluginID: "org.shelf.epub3", title: title ?? "Title \(id)",
+            authors: authors, addedAt: Date(timeIntervalSince1970: 1_700_000_000),
+            openedAt: Date(timeIntervalSince1970: 1_700_000_100))
     }
 
-    private func assertDatabaseError(_ kind: DatabaseError.Kind, _ expression: @autoclosure () throws -> Void,
-                                     file: StaticString = #filePath, line: UInt = #line,
-                                     _ check: (DatabaseError) -> Void = { _ in }) {
+    private func assertDatabaseError(
+        _ kind: DatabaseError.Kind, _ expression: @autoclosure () throws -> Void,
+        file: StaticString = #filePath, line: UInt = #line,
+        _ check: (DatabaseError) -> Void = { _ in }
+    ) {
         XCTAssertThrowsError(try expression(), file: file, line: line) { error in
             guard let failure = error as? DatabaseError else {
                 return XCTFail("not a DatabaseError: \(error)", file: file, line: line)
@@ -76,14 +79,18 @@ final class LibraryDatabaseTests: XCTestCase {
     func testMigrationsApplyOnceInOrderAndPersist() throws {
         final class Log: @unchecked Sendable { var applied: [String] = [] }
         let log = Log()
-        let first = SchemaMigration("one", apply: { connection in
-            log.applied.append("one")
-            try connection.executeScript("CREATE TABLE one (x INTEGER);")
-        })
-        let second = SchemaMigration("two", apply: { connection in
-            log.applied.append("two")
-            try connection.execute("INSERT INTO one (x) VALUES (?)", [42])
-        })
+        let first = SchemaMigration(
+            "one",
+            apply: { connection in
+                log.applied.append("one")
+                try connection.executeScript("CREATE TABLE one (x INTEGER);")
+            })
+        let second = SchemaMigration(
+            "two",
+            apply: { connection in
+                log.applied.append("two")
+                try connection.execute("INSERT INTO one (x) VALUES (?)", [42])
+            })
         let path = folder.appendingPathComponent("migrations.sqlite3").path
 
         var connection: SQLiteConnection? = try SQLiteConnection(path: path)
@@ -113,14 +120,18 @@ final class LibraryDatabaseTests: XCTestCase {
         let connection = try SQLiteConnection(path: path)
         let steps = [
             SchemaMigration("one", sql: "CREATE TABLE one (x INTEGER);"),
-            SchemaMigration("two", apply: { connection in
-                try connection.executeScript("CREATE TABLE two (y INTEGER);")
-                throw Boom()
-            }),
+            SchemaMigration(
+                "two",
+                apply: { connection in
+                    try connection.executeScript("CREATE TABLE two (y INTEGER);")
+                    throw Boom()
+                })
         ]
         XCTAssertThrowsError(try SchemaMigrator.migrate(connection, steps: steps)) { XCTAssertTrue($0 is Boom) }
         XCTAssertEqual(try SchemaMigrator.version(of: connection), 1)
-        let tables = try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'").map { try $0.get(0, as: String.self) }
+        let tables = try connection.query("SELECT name FROM sqlite_schema WHERE type = 'table'").map {
+            try $0.get(0, as: String.self)
+        }
         XCTAssertEqual(tables, ["one"], "step two's table went with its transaction")
     }
 
@@ -144,26 +155,35 @@ final class LibraryDatabaseTests: XCTestCase {
 
     // MARK: Damaged files
 
-    private func assertDamagedAndUntouched(_ contents: Data, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func assertDamagedAndUntouched(_ contents: Data, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let path = folder.appendingPathComponent("damaged-\(UUID().uuidString).sqlite3").path
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: contents), file: file, line: line)
-        assertDatabaseError(.damaged, try {
-            // Damage may show at open or at the first read of a table; either way it is the damaged error.
-            let database = try LibraryDatabase(path: path)
-            defer { database.close() }
-            _ = try database.books()
-            _ = try database.connection.query("SELECT * FROM positions")
-        }(), file: file, line: line) { failure in
+        assertDatabaseError(
+            .damaged,
+            try {
+                // Damage may show at open or at the first read of a table; either way it is the damaged error.
+                let database = try LibraryDatabase(path: path)
+                defer { database.close() }
+                _ = try database.books()
+                _ = try database.connection.query("SELECT * FROM positions")
+            }(), file: file, line: line
+        ) { failure in
             XCTAssertTrue(failure.message.contains(path), failure.message, file: file, line: line)
             XCTAssertTrue(failure.message.contains("is damaged"), failure.message, file: file, line: line)
             XCTAssertTrue(failure.message.contains("move it aside"), failure.message, file: file, line: line)
         }
-        XCTAssertEqual(FileManager.default.contents(atPath: path), contents, "the file is untouched", file: file, line: line)
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: path), contents, "the file is untouched", file: file, line: line)
     }
 
     func testAFileThatIsNotADatabaseIsReportedDamagedAndUntouched() throws {
-        try assertDamagedAndUntouched(Data(String(repeating: "Chapter one. It was a dark and stormy night.\n",
-                                                  count: 200).utf8))
+        try assertDamagedAndUntouched(
+            Data(
+                String(
+                    repeating: "Chapter one. It was a dark and stormy night.\n",
+                    count: 200
+                ).utf8))
     }
 
     func testRandomBytesAreReportedDamagedAndUntouched() throws {
@@ -186,9 +206,11 @@ final class LibraryDatabaseTests: XCTestCase {
             try database.connection.transaction {
                 for index in 0..<400 {
                     try database.upsertBook(book("book-\(index)", title: String(repeating: "long title ", count: 20)))
-                    try database.savePosition(ReadingPosition(
-                        bookID: "book-\(index)", locator: #"{"href":"chapter.xhtml","locations":{"progression":0.5}}"#,
-                        updatedAt: Date(timeIntervalSince1970: 1_700_000_000)))
+                    try database.savePosition(
+                        ReadingPosition(
+                            bookID: "book-\(index)",
+                            locator: #"{"href":"chapter.xhtml","locations":{"progression":0.5}}"#,
+                            updatedAt: Date(timeIntervalSince1970: 1_700_000_000)))
                 }
             }
             try database.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -202,9 +224,10 @@ final class LibraryDatabaseTests: XCTestCase {
     // MARK: Books, positions, meta
 
     func testReopeningKeepsBooksPositionsAndMeta() throws {
-        let position = ReadingPosition(bookID: "earthsea",
-                                       locator: #"{"href":"ch3.xhtml","type":"application/xhtml+xml","locations":{"progression":0.25}}"#,
-                                       updatedAt: Date(timeIntervalSince1970: 1_700_000_500.123))
+        let position = ReadingPosition(
+            bookID: "earthsea",
+            locator: #"{"href":"ch3.xhtml","type":"application/xhtml+xml","locations":{"progression":0.25}}"#,
+            updatedAt: Date(timeIntervalSince1970: 1_700_000_500.123))
         do {
             let database = try LibraryDatabase(path: databasePath)
             try database.upsertBook(book("earthsea", title: "A Wizard of Earthsea"))
@@ -243,8 +266,9 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertNil(stored.path)
         XCTAssertNil(stored.openedAt)
         XCTAssertEqual(stored.addedAt, Date(timeIntervalSince1970: 1_700_000_000), "added once, not at every update")
-        XCTAssertEqual(try database.position(bookID: "a")?.locator, #"{"href":"one"}"#,
-                       "an upsert must not delete and re-insert (which would cascade)")
+        XCTAssertEqual(
+            try database.position(bookID: "a")?.locator, #"{"href":"one"}"#,
+            "an upsert must not delete and re-insert (which would cascade)")
         XCTAssertTrue(try database.markOpened(id: "a", at: Date(timeIntervalSince1970: 1_750_000_000)))
         XCTAssertEqual(try database.book(id: "a")?.openedAt, Date(timeIntervalSince1970: 1_750_000_000))
         XCTAssertFalse(try database.markOpened(id: "missing"))
@@ -283,11 +307,13 @@ final class LibraryDatabaseTests: XCTestCase {
         let database = try LibraryDatabase(path: databasePath)
         defer { database.close() }
         try database.upsertBook(book("kept"))
-        XCTAssertThrowsError(try database.connection.transaction {
-            try database.upsertBook(book("lost"))
-            try database.deleteBook(id: "kept")
-            throw Cancelled()
-        }) { XCTAssertTrue($0 is Cancelled) }
+        XCTAssertThrowsError(
+            try database.connection.transaction {
+                try database.upsertBook(book("lost"))
+                try database.deleteBook(id: "kept")
+                throw Cancelled()
+            }
+        ) { XCTAssertTrue($0 is Cancelled) }
         XCTAssertFalse(database.connection.isInTransaction)
         XCTAssertEqual(try database.books().map(\.id), ["kept"])
     }
@@ -298,10 +324,11 @@ final class LibraryDatabaseTests: XCTestCase {
         defer { database.close() }
         try database.connection.transaction {
             try database.upsertBook(book("outer"))
-            XCTAssertThrowsError(try database.connection.transaction {
-                try database.upsertBook(book("inner"))
-                throw Cancelled()
-            })
+            XCTAssertThrowsError(
+                try database.connection.transaction {
+                    try database.upsertBook(book("inner"))
+                    throw Cancelled()
+                })
             XCTAssertTrue(database.connection.isInTransaction, "the outer transaction goes on")
         }
         XCTAssertEqual(try database.books().map(\.id), ["outer"])
@@ -314,8 +341,9 @@ final class LibraryDatabaseTests: XCTestCase {
         defer { connection.close() }
         try connection.execute("CREATE TABLE t (i, r, s, e, b, z, n)")
         let bytes = Data([0, 1, 2, 255])
-        try connection.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)",
-                               [Int64.max, 2.5, "Ærø — 書\u{0}tail", "", bytes, Data(), SQLiteValue.null])
+        try connection.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [Int64.max, 2.5, "Ærø — 書\u{0}tail", "", bytes, Data(), SQLiteValue.null])
         let row = try XCTUnwrap(try connection.query("SELECT * FROM t").first)
         XCTAssertEqual(try row.get("i", as: Int64.self), .max)
         XCTAssertEqual(try row.get("r", as: Double.self), 2.5)
@@ -339,7 +367,8 @@ final class LibraryDatabaseTests: XCTestCase {
         assertDatabaseError(.other, try connection.execute("INSERT INTO t VALUES (?, ?)", [1]))
         assertDatabaseError(.other, try connection.execute("INSERT INTO t VALUES (1); DROP TABLE t"))
         assertDatabaseError(.other, try connection.execute("SELEKT 1"))
-        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM t", as: Int.self), 0, "the second statement never ran")
+        XCTAssertEqual(
+            try connection.scalar("SELECT count(*) FROM t", as: Int.self), 0, "the second statement never ran")
         let statement = try connection.prepare("INSERT INTO t VALUES (?)")
         try connection.transaction { for value in 0..<10 { try statement.run([value]) } }
         XCTAssertEqual(try connection.scalar("SELECT sum(x) FROM t", as: Int.self), 45)
@@ -479,7 +508,8 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertEqual(child.terminationStatus, 0, String(decoding: childOutput, as: UTF8.self))
         let ids = try database.books().map(\.id)
         XCTAssertEqual(ids.filter { $0.hasPrefix("parent-") }.count, Self.rowsPerProcess)
-        XCTAssertEqual(ids.filter { $0.hasPrefix("child-") }.count, Self.rowsPerProcess, "the child's rows are all there")
+        XCTAssertEqual(
+            ids.filter { $0.hasPrefix("child-") }.count, Self.rowsPerProcess, "the child's rows are all there")
     }
 
     private static let rowsPerProcess = 150
@@ -487,10 +517,12 @@ final class LibraryDatabaseTests: XCTestCase {
     func testPermissionDeniedIsReportedAsSuch() throws {
         try XCTSkipIf(geteuid() == 0, "root may write anywhere, so permissions cannot be refused")
         let locked = folder.appendingPathComponent("locked")
-        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o500])
+        try FileManager.default.createDirectory(
+            at: locked, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o500])
         defer { chmod(locked.path, 0o700) }
-        assertDatabaseError(.permission, try LibraryDatabase(path: locked.appendingPathComponent("library.sqlite3").path).close())
+        assertDatabaseError(
+            .permission, try LibraryDatabase(path: locked.appendingPathComponent("library.sqlite3").path).close())
     }
 
     // MARK: Statement cache
@@ -533,24 +565,33 @@ final class LibraryDatabaseTests: XCTestCase {
     // MARK: Catalog entries as stored
 
     private var richEntry: CatalogEntry {
-        var link = CatalogLink(href: "https://lib.example/works/1/borrow", rel: Rel.borrow, type: "application/atom+xml",
-                               title: "Borrow \"this\"\n\tnow \\ \u{1}")
+        var link = CatalogLink(
+            href: "https://lib.example/works/1/borrow", rel: Rel.borrow, type: "application/atom+xml",
+            title: "Borrow \"this\"\n\tnow \\ \u{1}")
         link.facetGroup = "Formats"
         link.activeFacet = true
         link.facetGroupType = Rel.entryPointType
-        link.availability = Availability(state: .unavailable, since: Date(timeIntervalSince1970: 1_700_000_000.125),
-                                         until: Date(timeIntervalSinceReferenceDate: -12.5), copiesTotal: 5,
-                                         copiesAvailable: 0, holdsTotal: 7, holdPosition: 3)
-        link.indirect = [IndirectAcquisition(type: "application/vnd.adobe.adept+xml",
-                                             children: [IndirectAcquisition(type: "application/epub+zip")])]
+        link.availability = Availability(
+            state: .unavailable, since: Date(timeIntervalSince1970: 1_700_000_000.125),
+            until: Date(timeIntervalSinceReferenceDate: -12.5), copiesTotal: 5,
+            copiesAvailable: 0, holdsTotal: 7, holdPosition: 3)
+        link.indirect = [
+            IndirectAcquisition(
+                type: "application/vnd.adobe.adept+xml",
+                children: [IndirectAcquisition(type: "application/epub+zip")])
+        ]
         link.templated = false
-        var entry = CatalogEntry(id: "urn:isbn:9780000000001", title: "Ünïcode — “quoted” 📚", authors: ["A, B", "C"],
-                                 format: .audiobook, summary: "<p>sum</p>", publisher: "Press", language: "en",
-                                 published: "2020-01-02", categories: ["Fiction", ""],
-                                 links: [link, CatalogLink(href: "https://lib.example/works/1")],
-                                 branches: [.init(name: "Eastside", href: "https://lib.example/hold?b=e",
-                                                  availability: Availability(state: .reserved, holdPosition: 2)),
-                                            .init(name: "West", href: "https://lib.example/hold?b=w", availability: nil)])
+        var entry = CatalogEntry(
+            id: "urn:isbn:9780000000001", title: "Ünïcode — “quoted” 📚", authors: ["A, B", "C"],
+            format: .audiobook, summary: "<p>sum</p>", publisher: "Press", language: "en",
+            published: "2020-01-02", categories: ["Fiction", ""],
+            links: [link, CatalogLink(href: "https://lib.example/works/1")],
+            branches: [
+                .init(
+                    name: "Eastside", href: "https://lib.example/hold?b=e",
+                    availability: Availability(state: .reserved, holdPosition: 2)),
+                .init(name: "West", href: "https://lib.example/hold?b=w", availability: nil)
+            ])
         entry.availability = Availability(state: .ready, until: Date(timeIntervalSince1970: 1_800_000_000))
         return entry
     }
@@ -560,11 +601,13 @@ final class LibraryDatabaseTests: XCTestCase {
         for entry in entries {
             let written = CatalogEntryJSON.encode(entry)
             XCTAssertEqual(try JSONDecoder().decode(CatalogEntry.self, from: Data(written.utf8)), entry, written)
-            XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(written.utf8)) as? NSDictionary,
-                           try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry)) as? NSDictionary)
+            XCTAssertEqual(
+                try JSONSerialization.jsonObject(with: Data(written.utf8)) as? NSDictionary,
+                try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry)) as? NSDictionary)
             XCTAssertEqual(try CatalogEntryJSON.decode(written), entry)
             // Rows written before, by JSONEncoder, read the same.
-            XCTAssertEqual(try CatalogEntryJSON.decode(String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)), entry)
+            XCTAssertEqual(
+                try CatalogEntryJSON.decode(String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)), entry)
         }
         XCTAssertEqual(CatalogEntryJSON.encode(strings: ["a\"b", "ü"]), #"["a\"b","ü"]"#)
         // Text is scanned eight bytes at a time: every character that needs escaping, at every place in a word.
@@ -576,20 +619,34 @@ final class LibraryDatabaseTests: XCTestCase {
             }
         }
         // What the fast reader does not take (a number with a fraction where an Int goes) is JSONDecoder's to refuse.
-        XCTAssertThrowsError(try CatalogEntryJSON.decode(
-            #"{"id":"x","title":"t","authors":[],"format":"ebook","categories":[],"links":[],"branches":[],"availability":{"state":"available","copiesTotal":1.5}}"#))
+        XCTAssertThrowsError(
+            try CatalogEntryJSON.decode(
+                #"{"id":"x","title":"t","authors":[],"format":"ebook","categories":[],"links":[],"branches":[],"availability":{"state":"available","copiesTotal":1.5}}"#
+            ))
     }
 
     /// The writer and reader name every stored property; one added to these types must be added there too.
     func testTheHandWrittenEntryFormKnowsEveryProperty() {
         func labels(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         let entry = richEntry
-        XCTAssertEqual(labels(entry), ["id", "title", "authors", "format", "summary", "publisher", "language", "published",
-                                       "categories", "links", "availability", "branches"])
-        XCTAssertEqual(labels(entry.links[0]), ["href", "rel", "type", "title", "facetGroup", "activeFacet", "facetGroupType",
-                                                "availability", "indirect", "templated"])
-        XCTAssertEqual(labels(entry.availability), ["state", "since", "until", "copiesTotal", "copiesAvailable", "holdsTotal",
-                                                    "holdPosition"])
+        XCTAssertEqual(
+            labels(entry),
+            [
+                "id", "title", "authors", "format", "summary", "publisher", "language", "published",
+                "categories", "links", "availability", "branches"
+            ])
+        XCTAssertEqual(
+            labels(entry.links[0]),
+            [
+                "href", "rel", "type", "title", "facetGroup", "activeFacet", "facetGroupType",
+                "availability", "indirect", "templated"
+            ])
+        XCTAssertEqual(
+            labels(entry.availability),
+            [
+                "state", "since", "until", "copiesTotal", "copiesAvailable", "holdsTotal",
+                "holdPosition"
+            ])
         XCTAssertEqual(labels(entry.branches[0]), ["name", "href", "availability"])
         XCTAssertEqual(labels(IndirectAcquisition(type: "x")), ["type", "children"])
     }
@@ -607,20 +664,27 @@ final class LibraryDatabaseTests: XCTestCase {
         try database.setLoanBook(accountID: "lib", entryID: "b", bookID: "book-b")
         let hold = HoldRecord(accountID: "lib", entry: richEntry)
         let stored = try database.replaceShelf(
-            accountID: "lib", loans: [LoanRecord(accountID: "lib", entry: loaned), LoanRecord(accountID: "lib", entry: asLoan)],
+            accountID: "lib",
+            loans: [LoanRecord(accountID: "lib", entry: loaned), LoanRecord(accountID: "lib", entry: asLoan)],
             holds: [hold],
-            remembering: [.init(url: "https://lib.example/loans", entries: [loaned, openAccess, richEntry])], pagesAccountID: "lib")
+            remembering: [.init(url: "https://lib.example/loans", entries: [loaned, openAccess, richEntry])],
+            pagesAccountID: "lib")
         XCTAssertEqual(stored.loans.map(\.bookID), ["book-b", nil])
         // What a sync hands back without reading the rows again is what reading them gives.
         XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)), try database.loans(accountID: "lib"))
         XCTAssertEqual(LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)), try database.holds(accountID: "lib"))
         XCTAssertEqual(stored.holds.map(\.entry), [hold.entry])
         // The feed's entries as the feed said them (not as loans), found by `shelf book ID`.
-        XCTAssertEqual(try database.findEntries(matching: "a", accountID: "lib").exact.first { $0.id == "a" }?.availability.state,
-                       .loaned, "a loan is found first")
-        XCTAssertEqual(try database.connection.scalar("SELECT json_extract(entry, '$.availability.state') FROM catalog_entries WHERE entry_id = 'a'",
-                                                      as: String.self), "open-access")
-        XCTAssertEqual(try database.connection.scalar("SELECT count(*) FROM catalog_entries WHERE account_id = 'lib'", as: Int.self), 3)
+        XCTAssertEqual(
+            try database.findEntries(matching: "a", accountID: "lib").exact.first { $0.id == "a" }?.availability.state,
+            .loaned, "a loan is found first")
+        XCTAssertEqual(
+            try database.connection.scalar(
+                "SELECT json_extract(entry, '$.availability.state') FROM catalog_entries WHERE entry_id = 'a'",
+                as: String.self), "open-access")
+        XCTAssertEqual(
+            try database.connection.scalar(
+                "SELECT count(*) FROM catalog_entries WHERE account_id = 'lib'", as: Int.self), 3)
     }
 
     func testASyncThatFindsTheSameShelfLeavesItsRowsAlone() throws {
@@ -633,12 +697,14 @@ final class LibraryDatabaseTests: XCTestCase {
             return LoanRecord(accountID: "lib", entry: entry, updatedAt: Date(timeIntervalSince1970: 1_000))
         }
         let hold = HoldRecord(accountID: "lib", entry: richEntry, updatedAt: Date(timeIntervalSince1970: 1_000))
-        try database.replaceShelf(accountID: "lib", loans: [loan("a", until: 5_000), loan("b", until: 5_000)], holds: [hold])
+        try database.replaceShelf(
+            accountID: "lib", loans: [loan("a", until: 5_000), loan("b", until: 5_000)], holds: [hold])
         try database.setLoanBook(accountID: "lib", entryID: "a", bookID: "book-a")
         func rowids(_ table: String) throws -> [String: Int64] {
-            Dictionary(uniqueKeysWithValues: try database.connection.query("SELECT entry_id, rowid FROM \(table)").map {
-                (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self))
-            })
+            Dictionary(
+                uniqueKeysWithValues: try database.connection.query("SELECT entry_id, rowid FROM \(table)").map {
+                    (try $0.get(0, as: String.self), try $0.get(1, as: Int64.self))
+                })
         }
         let before = try rowids("loans"), holdsBefore = try rowids("holds")
         var later = hold
@@ -670,20 +736,31 @@ final class LibraryDatabaseTests: XCTestCase {
         let database = try LibraryDatabase(path: databasePath)
         defer { database.close() }
         try database.upsertAccount(AccountRecord(id: "lib", title: "Library", catalogURL: "https://lib.example/"))
-        func entry(_ id: String, _ title: String, _ state: Availability.State, until: TimeInterval?, position: Int? = nil) -> CatalogEntry {
+        func entry(
+            _ id: String, _ title: String, _ state: Availability.State, until: TimeInterval?, position: Int? = nil
+        ) -> CatalogEntry {
             var entry = CatalogEntry(id: id, title: title)
-            entry.availability = Availability(state: state, until: until.map(Date.init(timeIntervalSince1970:)), holdPosition: position)
+            entry.availability = Availability(
+                state: state, until: until.map(Date.init(timeIntervalSince1970:)), holdPosition: position)
             return entry
         }
-        let loans = [entry("1", "b", .loaned, until: nil), entry("2", "B", .loaned, until: 5), entry("3", "a", .loaned, until: 5),
-                     entry("4", "Ä", .loaned, until: 5), entry("5", "z", .loaned, until: 1), entry("6", "A", .loaned, until: nil),
-                     entry("7", "ab", .loaned, until: 5)].map { LoanRecord(accountID: "lib", entry: $0) }
-        let holds = [entry("h1", "x", .reserved, until: nil, position: 2), entry("h2", "y", .ready, until: 9),
-                     entry("h3", "a", .reserved, until: nil), entry("h4", "b", .reserved, until: nil, position: 1),
-                     entry("h5", "B", .ready, until: nil)].map { HoldRecord(accountID: "lib", entry: $0) }
+        let loans = [
+            entry("1", "b", .loaned, until: nil), entry("2", "B", .loaned, until: 5),
+            entry("3", "a", .loaned, until: 5),
+            entry("4", "Ä", .loaned, until: 5), entry("5", "z", .loaned, until: 1),
+            entry("6", "A", .loaned, until: nil),
+            entry("7", "ab", .loaned, until: 5)
+        ].map { LoanRecord(accountID: "lib", entry: $0) }
+        let holds = [
+            entry("h1", "x", .reserved, until: nil, position: 2), entry("h2", "y", .ready, until: 9),
+            entry("h3", "a", .reserved, until: nil), entry("h4", "b", .reserved, until: nil, position: 1),
+            entry("h5", "B", .ready, until: nil)
+        ].map { HoldRecord(accountID: "lib", entry: $0) }
         try database.replaceShelf(accountID: "lib", loans: loans, holds: holds)
-        XCTAssertEqual(LibraryDatabase.inShelfOrder(loans).map(\.entry.id), try database.loans(accountID: "lib").map(\.entry.id))
-        XCTAssertEqual(LibraryDatabase.inShelfOrder(holds).map(\.entry.id), try database.holds(accountID: "lib").map(\.entry.id))
+        XCTAssertEqual(
+            LibraryDatabase.inShelfOrder(loans).map(\.entry.id), try database.loans(accountID: "lib").map(\.entry.id))
+        XCTAssertEqual(
+            LibraryDatabase.inShelfOrder(holds).map(\.entry.id), try database.holds(accountID: "lib").map(\.entry.id))
     }
 
     func testTheEntryCheckMigrationKeepsEveryRow() throws {
@@ -692,17 +769,21 @@ final class LibraryDatabaseTests: XCTestCase {
         let before = try SQLiteConnection(path: databasePath)
         try SchemaMigrator.migrate(before, steps: Array(LibrarySchema.migrations.dropLast()))
         let entry = String(decoding: try JSONEncoder().encode(richEntry), as: UTF8.self)
-        try before.executeScript("""
+        try before.executeScript(
+            """
             INSERT INTO accounts (id, title, catalog_url, added_at) VALUES ('lib', 'Library', 'https://lib.example/', 1);
             INSERT INTO books (id, media_type, title, added_at) VALUES ('book-1', 'application/epub+zip', 'One', 1);
             INSERT INTO positions (book_id, locator, updated_at) VALUES ('book-1', '{"href":"c1.xhtml"}', 2);
             """)
-        try before.execute("INSERT INTO catalog_entries (rowid, entry_id, title, entry, seen_at) VALUES (7, 'e', 't', ?, 3)", [entry])
-        try before.execute("""
+        try before.execute(
+            "INSERT INTO catalog_entries (rowid, entry_id, title, entry, seen_at) VALUES (7, 'e', 't', ?, 3)", [entry])
+        try before.execute(
+            """
             INSERT INTO loans (account_id, entry_id, title, authors, format, ends_at, entry, book_id, updated_at)
             VALUES ('lib', 'l', 'Loan', '["A"]', 'ebook', 5, ?, 'book-1', 4)
             """, [entry])
-        try before.execute("""
+        try before.execute(
+            """
             INSERT INTO holds (account_id, entry_id, title, format, state, position, entry, updated_at)
             VALUES ('lib', 'h', 'Hold', 'audiobook', 'reserved', 2, ?, 4)
             """, [entry])
@@ -717,16 +798,21 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertEqual(loans.map(\.endsAt), [Date(databaseMilliseconds: 5)])
         XCTAssertEqual(holds.map(\.entry), [richEntry])
         XCTAssertEqual(holds.map(\.position), [2])
-        XCTAssertEqual(try database.connection.scalar("SELECT rowid FROM catalog_entries WHERE entry_id = 'e'", as: Int.self), 7)
+        XCTAssertEqual(
+            try database.connection.scalar("SELECT rowid FROM catalog_entries WHERE entry_id = 'e'", as: Int.self), 7)
         XCTAssertEqual(try database.position(bookID: "book-1")?.locator, #"{"href":"c1.xhtml"}"#)
         XCTAssertEqual(try database.connection.scalar("PRAGMA integrity_check", as: String.self), "ok")
         XCTAssertTrue(try database.connection.query("PRAGMA foreign_key_check").isEmpty)
-        let schema = try database.connection.query("SELECT sql FROM sqlite_schema WHERE name IN ('catalog_entries', 'loans', 'holds')")
-            .map { try $0.get(0, as: String.self) }
+        let schema = try database.connection.query(
+            "SELECT sql FROM sqlite_schema WHERE name IN ('catalog_entries', 'loans', 'holds')"
+        )
+        .map { try $0.get(0, as: String.self) }
         XCTAssertEqual(schema.count, 3)
         XCTAssertFalse(schema.contains { $0.contains("json_valid(entry)") }, "\(schema)")
         XCTAssertTrue(try database.connection.query("SELECT name FROM sqlite_schema WHERE name LIKE '%_new'").isEmpty)
-        XCTAssertNotNil(try database.connection.scalar("SELECT name FROM sqlite_schema WHERE name = 'catalog_entries_seen'", as: String.self))
+        XCTAssertNotNil(
+            try database.connection.scalar(
+                "SELECT name FROM sqlite_schema WHERE name = 'catalog_entries_seen'", as: String.self))
         // Accounts still own their loans and holds.
         XCTAssertTrue(try database.deleteAccount(id: "lib"))
         XCTAssertEqual(try database.loans().count + database.holds().count, 0)

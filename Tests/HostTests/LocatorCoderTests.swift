@@ -15,14 +15,16 @@ final class LocatorCoderTests: XCTestCase {
     }
 
     func testUnknownMembersOfALocatorAndItsLocationsSurvive() throws {
-        var precise = Locator(href: "ch1.xhtml", type: "application/xhtml+xml", title: "One",
-                              locations: .init(position: 1, progression: 0, totalProgression: 0))
+        var precise = Locator(
+            href: "ch1.xhtml", type: "application/xhtml+xml", title: "One",
+            locations: .init(position: 1, progression: 0, totalProgression: 0))
         precise.extra["x-plugin-note"] = .string("kept")
         precise.locations.extra["cssSelector"] = .string("#p12")
         precise.locations.extra["partialCfi"] = .string("/4/2[p12]")
-        let plain = Locator(href: "ch2.xhtml", type: "application/xhtml+xml",
-                            locations: .init(position: 2, progression: 0.5, totalProgression: 0.5, fragments: ["t=3"]),
-                            text: .init(before: "a", highlight: "b", after: nil))
+        let plain = Locator(
+            href: "ch2.xhtml", type: "application/xhtml+xml",
+            locations: .init(position: 2, progression: 0.5, totalProgression: 0.5, fragments: ["t=3"]),
+            text: .init(before: "a", highlight: "b", after: nil))
         XCTAssertEqual(try roundTrip([precise, plain]), [precise, plain])
     }
 

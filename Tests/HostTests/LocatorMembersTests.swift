@@ -15,9 +15,12 @@ final class LocatorMembersTests: XCTestCase {
 
     func check(_ locator: Locator, _ how: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(locator.locations.progression, 0.25, how, file: file, line: line)
-        XCTAssertEqual(locator.locations.extra["cssSelector"], .string("#c1 > p:nth-child(3)"), how, file: file, line: line)
+        XCTAssertEqual(
+            locator.locations.extra["cssSelector"], .string("#c1 > p:nth-child(3)"), how, file: file, line: line)
         XCTAssertEqual(locator.locations.extra["partialCfi"], .string("/4/2/6:12"), how, file: file, line: line)
-        XCTAssertEqual(locator.extra["x-vendor"], .object(["note": .array([.number(1), .bool(true), .null])]), how, file: file, line: line)
+        XCTAssertEqual(
+            locator.extra["x-vendor"], .object(["note": .array([.number(1), .bool(true), .null])]), how, file: file,
+            line: line)
         XCTAssertNil(locator.extra["href"], how, file: file, line: line)
     }
 
@@ -32,13 +35,16 @@ final class LocatorMembersTests: XCTestCase {
     }
 
     func testABookmarksCSSSelectorSurvivesTheLibrary() throws {
-        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("shelf-locator-\(UUID().uuidString)")
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "shelf-locator-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         defer { database.close() }
-        try database.upsertBook(BookRecord(id: "moby", path: "/books/moby.epub", sourceURI: nil, mediaType: "application/epub+zip",
-                                           pluginID: "org.shelf.epub3", title: "Moby-Dick", authors: ["Herman Melville"],
-                                           addedAt: Date(), openedAt: nil))
+        try database.upsertBook(
+            BookRecord(
+                id: "moby", path: "/books/moby.epub", sourceURI: nil, mediaType: "application/epub+zip",
+                pluginID: "org.shelf.epub3", title: "Moby-Dick", authors: ["Herman Melville"],
+                addedAt: Date(), openedAt: nil))
         let stored = try database.addBookmark(Bookmark(bookID: "moby", locator: try Locator.parse(json), note: "whale"))
         let read = try XCTUnwrap(try database.bookmark(id: stored.id))
         check(read.locator, "stored bookmark")

@@ -11,18 +11,22 @@ final class ManifestJSONTests: XCTestCase {
     func testObjectsAreWrittenInNameOrderWhateverTheHashSeed() throws {
         let names = ["title", "author", "language", "identifier", "publisher", "modified", "subject", "description"]
         let metadata = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, JSONValue.number(Double($0))) })
-        let text = String(decoding: ReadiumJSON.wire(JSONValue.object(["metadata": .object(metadata), "a": .null])), as: UTF8.self)
-        let expected = "{\"a\":null,\"metadata\":{" + names.sorted().map { name in
-            "\"\(name)\":\(names.firstIndex(of: name)!)"
-        }.joined(separator: ",") + "}}"
+        let text = String(
+            decoding: ReadiumJSON.wire(JSONValue.object(["metadata": .object(metadata), "a": .null])), as: UTF8.self)
+        let expected =
+            "{\"a\":null,\"metadata\":{"
+            + names.sorted().map { name in
+                "\"\(name)\":\(names.firstIndex(of: name)!)"
+            }.joined(separator: ",") + "}}"
         XCTAssertEqual(text, expected)
     }
 
     func randomLinks(_ rng: inout SplitMix, depth: Int = 0) -> [Link] {
         (0..<Int(rng.next() % 5)).map { i in
             func maybe<T>(_ value: @autoclosure () -> T) -> T? { rng.next() % 2 == 0 ? value() : nil }
-            var link = Link(href: "ch\(i).xhtml#p\(rng.next() % 100)", type: maybe("application/xhtml+xml"),
-                            title: maybe("Titre « \(i) » \"quoted\" \\ \u{1}"))
+            var link = Link(
+                href: "ch\(i).xhtml#p\(rng.next() % 100)", type: maybe("application/xhtml+xml"),
+                title: maybe("Titre « \(i) » \"quoted\" \\ \u{1}"))
             link.rel = maybe((0..<Int(rng.next() % 3)).map { ["cover", "bodymatter", "toc"][$0] })
             link.properties = maybe(["page": .string("left"), "n": .number(Double(i)), "on": .bool(true)])
             link.duration = maybe(12.5)
@@ -35,15 +39,16 @@ final class ManifestJSONTests: XCTestCase {
     /// Link objects as the subcollection format describes them, built plainly: "href", and "type", "title",
     /// "rel" (a string when there is one), "properties" and "children" (when not empty).
     func plainLinkObjects(_ links: [Link]) -> JSONValue {
-        .array(links.map { l in
-            var o: [String: JSONValue] = ["href": .string(l.href)]
-            if let t = l.type { o["type"] = .string(t) }
-            if let t = l.title { o["title"] = .string(t) }
-            if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }
-            if let p = l.properties { o["properties"] = .object(p) }
-            if let c = l.children, !c.isEmpty { o["children"] = plainLinkObjects(c) }
-            return .object(o)
-        })
+        .array(
+            links.map { l in
+                var o: [String: JSONValue] = ["href": .string(l.href)]
+                if let t = l.type { o["type"] = .string(t) }
+                if let t = l.title { o["title"] = .string(t) }
+                if let r = l.rel { o["rel"] = r.count == 1 ? .string(r[0]) : .array(r.map { .string($0) }) }
+                if let p = l.properties { o["properties"] = .object(p) }
+                if let c = l.children, !c.isEmpty { o["children"] = plainLinkObjects(c) }
+                return .object(o)
+            })
     }
 
     func testLinkObjectsAreWrittenAsTheirJSONValue() throws {
@@ -92,7 +97,7 @@ final class ManifestJSONTests: XCTestCase {
         #"[{"é":1,"e\u0301":2}]"#, #"["\ud800"]"#, #"["\udc00x"]"#, #"["\x"]"#, "[\"\u{01}\"]", #"[1e999]"#, #"[01]"#,
         #"[1.]"#, #"[-]"#, #"[tru]"#, #"[nul]"#, #"[1,]"#, #"[,1]"#, #"{"a" 1}"#, #"{"a":1,}"#, #"{1:2}"#, #"[1 2]"#,
         #"["abc"#, "[", String(repeating: "[", count: 520) + String(repeating: "]", count: 520),
-        String(repeating: "[", count: 511) + String(repeating: "]", count: 511),
+        String(repeating: "[", count: 511) + String(repeating: "]", count: 511)
     ]
 
     /// Every fragment, whole and damaged (bytes replaced, dropped or doubled), as a whole document and as a
@@ -100,7 +105,8 @@ final class ManifestJSONTests: XCTestCase {
     /// manifest reader reads as the same value (nested one level deeper, only the depth bound may refuse it).
     func testDamagedTextIsReadOrRefusedAndNeverCrashes() {
         var rng = SplitMix(seed: 5)
-        let damage: [UInt8] = Array("\"\\{}[],:0123456789.eE+-tfnu \t\nxé".utf8) + [0x00, 0x1F, 0x80, 0xBF, 0xC3, 0xED, 0xFF]
+        let damage: [UInt8] =
+            Array("\"\\{}[],:0123456789.eE+-tfnu \t\nxé".utf8) + [0x00, 0x1F, 0x80, 0xBF, 0xC3, 0xED, 0xFF]
         for round in 0..<20_000 {
             var text = Array(fragments[round % fragments.count].utf8)
             if round >= fragments.count {
@@ -134,17 +140,22 @@ final class ManifestJSONTests: XCTestCase {
         // A byte that ends or breaks the plain run of a string at every offset of strings of up to 40 bytes:
         // before, inside and after the eight-byte blocks the reader checks at once.
         let probes: [(bytes: [UInt8], decoded: String?)] = [
-            (Array(#"\n"#.utf8), "\n"), (Array(#"\""#.utf8), "\""), (Array(#"\\"#.utf8), "\\"), (Array(#"\u00e9"#.utf8), "é"),
-            ([0xC3, 0xA9], "é"), ([0x7F], "\u{7F}"), ([0x20], " "), ([0x1F], nil), ([0x00], nil), ([0x09], nil), ([0xFF], nil),
-            ([0xC3], nil), (Array(#"\x"#.utf8), nil),
+            (Array(#"\n"#.utf8), "\n"), (Array(#"\""#.utf8), "\""), (Array(#"\\"#.utf8), "\\"),
+            (Array(#"\u00e9"#.utf8), "é"),
+            ([0xC3, 0xA9], "é"), ([0x7F], "\u{7F}"), ([0x20], " "), ([0x1F], nil), ([0x00], nil), ([0x09], nil),
+            ([0xFF], nil),
+            ([0xC3], nil), (Array(#"\x"#.utf8), nil)
         ]
         for length in 0...40 {
             for offset in 0...length {
                 for probe in probes {
-                    let before = String(repeating: "a", count: offset), after = String(repeating: "b", count: length - offset)
-                    let text = Array("[\"".utf8) + Array(before.utf8) + probe.bytes + Array(after.utf8) + Array("\"]".utf8)
+                    let before = String(repeating: "a", count: offset),
+                        after = String(repeating: "b", count: length - offset)
+                    let text =
+                        Array("[\"".utf8) + Array(before.utf8) + probe.bytes + Array(after.utf8) + Array("\"]".utf8)
                     let expected = probe.decoded.map { JSONValue.array([.string(before + $0 + after)]) }
-                    XCTAssertEqual(try? JSONReader.parse(Data(text)), expected, "\(probe.bytes) at \(offset) of \(length)")
+                    XCTAssertEqual(
+                        try? JSONReader.parse(Data(text)), expected, "\(probe.bytes) at \(offset) of \(length)")
                 }
             }
         }
@@ -172,21 +183,26 @@ final class ManifestJSONTests: XCTestCase {
             XCTAssertEqual(ReadiumJSON.wire(read), wire, "round \(round)")
         }
         let escapedKey = Data(#"{"metadata":{},"readingOrder":[],"landmarks":[{"hr\u0065f":"a"}]}"#.utf8)
-        XCTAssertEqual(try Manifest.parse(escapedKey).subcollections["landmarks"], .array([.object(["href": .string("a")])]))
+        XCTAssertEqual(
+            try Manifest.parse(escapedKey).subcollections["landmarks"], .array([.object(["href": .string("a")])]))
         XCTAssertEqual(try Manifest.parse(escapedKey).links(in: "landmarks"), [Link(href: "a")])
         let duplicate = Data(#"{"metadata":{},"readingOrder":[],"landmarks":[{"href":"a","href":"b"}]}"#.utf8)
         XCTAssertEqual(try Manifest.parse(duplicate).links(in: "landmarks"), [Link(href: "b")], "the last one wins")
         let notLinks = Data(#"{"metadata":{},"readingOrder":[],"landmarks":{"href":"a"}}"#.utf8)
-        XCTAssertEqual(try Manifest.parse(notLinks).links(in: "landmarks"), [], "a subcollection that is no array of links has none")
+        XCTAssertEqual(
+            try Manifest.parse(notLinks).links(in: "landmarks"), [],
+            "a subcollection that is no array of links has none")
     }
 
     func testRepeatedMediaTypesReadAsTheValueReaderReadsThem() throws {
         // The same bytes again, and near misses: longer, shorter, escaped, with a quote or a control character
         // inside, not a string at all.
-        let types = [#""application/xhtml+xml""#, #""application/xhtml+xml""#, #""application/xhtml+xmlx""#,
-                     #""application/xhtml+xm""#, #""application\/xhtml+xml""#, #""application/xhtml+xml""#, "null",
-                     #""a\"b""#, #""a\"b""#, #""a\nb""#, #""a\nb""#, #""é/ü""#, #""é/ü""#, #""""#, #""""#, #""a""#,
-                     #""a""#, #""a\u0000""#, #""a""#, "1", #""image/png""#]
+        let types = [
+            #""application/xhtml+xml""#, #""application/xhtml+xml""#, #""application/xhtml+xmlx""#,
+            #""application/xhtml+xm""#, #""application\/xhtml+xml""#, #""application/xhtml+xml""#, "null",
+            #""a\"b""#, #""a\"b""#, #""a\nb""#, #""a\nb""#, #""é/ü""#, #""é/ü""#, #""""#, #""""#, #""a""#,
+            #""a""#, #""a\u0000""#, #""a""#, "1", #""image/png""#
+        ]
         var rng = SplitMix(seed: 17)
         for round in 0..<200 {
             let links = (0..<Int(rng.next() % 12)).map { i in
@@ -204,8 +220,9 @@ final class ManifestJSONTests: XCTestCase {
                 }
             }
             if plain == nil { expected = nil }
-            XCTAssertEqual((try? JSONReader.manifest(text))?.readingOrder.map(\.type), expected,
-                           "round \(round): \(String(decoding: text, as: UTF8.self))")
+            XCTAssertEqual(
+                (try? JSONReader.manifest(text))?.readingOrder.map(\.type), expected,
+                "round \(round): \(String(decoding: text, as: UTF8.self))")
         }
     }
 

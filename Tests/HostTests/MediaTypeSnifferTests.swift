@@ -28,7 +28,8 @@ final class MediaTypeSnifferTests: XCTestCase {
     }
 
     func testJSONManifestsAreToldByTheirProfile() throws {
-        let audiobook = #"{"metadata": {"conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook", "title": "x"}, "readingOrder": []}"#
+        let audiobook =
+            #"{"metadata": {"conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook", "title": "x"}, "readingOrder": []}"#
         XCTAssertEqual(try sniff(Array(audiobook.utf8), name: "m.json"), "application/audiobook+json")
         let schemaType = #"{"metadata": {"@type": "http://schema.org/Audiobook"}, "readingOrder": []}"#
         XCTAssertEqual(try sniff(Array(schemaType.utf8)), "application/audiobook+json")
@@ -62,8 +63,12 @@ final class MediaTypeSnifferTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("book.bin").path
-        try ZipWriter.write(path: path, entries: [("META-INF/container.xml", Data("<container/>".utf8)),
-                                                  ("mimetype", Data("application/epub+zip".utf8))])
+        try ZipWriter.write(
+            path: path,
+            entries: [
+                ("META-INF/container.xml", Data("<container/>".utf8)),
+                ("mimetype", Data("application/epub+zip".utf8))
+            ])
         XCTAssertEqual(try PublicationInput(path: path).mediaType, "application/epub+zip")
         try ZipWriter.write(path: path, entries: [("manifest.json", Data("{}".utf8))])
         XCTAssertEqual(try PublicationInput(path: path).mediaType, "application/audiobook+zip")

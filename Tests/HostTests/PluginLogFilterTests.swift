@@ -24,7 +24,8 @@ final class PluginLogFilterTests: XCTestCase {
     }
 
     func testTheMostSpecificEntryWins() {
-        let filter = PluginLogFilter("error, org.example.*:info, org.example.fb2:debug, org.example.noisy:none, junk, x:loud")
+        let filter = PluginLogFilter(
+            "error, org.example.*:info, org.example.fb2:debug, org.example.noisy:none, junk, x:loud")
         XCTAssertEqual(filter.threshold(for: "org.example.fb2"), SHELF_LOG_DEBUG)
         XCTAssertEqual(filter.threshold(for: "org.example.other"), SHELF_LOG_INFO)
         XCTAssertFalse(filter.shows(SHELF_LOG_ERROR, from: "org.example.noisy"), "none silences a plugin")

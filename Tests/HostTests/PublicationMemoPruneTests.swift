@@ -15,11 +15,15 @@ final class PublicationMemoPruneTests: XCTestCase {
             try Data("x".utf8).write(to: file)
             // a is the oldest, d the newest; the other file is older than all of them.
             let age = name == "notes.txt" ? 10_000.0 : Double(100 * (4 - i))
-            try FileManager.default.setAttributes([.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: file.path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: now.addingTimeInterval(-age)], ofItemAtPath: file.path)
         }
         PublicationMemo.prune(folder, limit: 2)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["c.memo", "d.memo", "notes.txt"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["c.memo", "d.memo", "notes.txt"]
+        )
         PublicationMemo.prune(folder, limit: 2)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 3, "under the limit, nothing goes")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 3, "under the limit, nothing goes")
     }
 }

@@ -5,31 +5,42 @@ import XCTest
 /// The Readium shapes' one JSON reader and writer (Sources/Readium: JSONReader, JSONWriter, ShapesJSON) against
 /// Foundation's JSONSerialization, and the Codable conformances that go through them.
 final class ReadiumJSONTests: XCTestCase {
-    let tricky = "quote \" backslash \\ slash / tab \t newline \n cr \r bell \u{07} nul \u{00} unit \u{1F} del \u{7F} "
+    let tricky =
+        "quote \" backslash \\ slash / tab \t newline \n cr \r bell \u{07} nul \u{00} unit \u{1F} del \u{7F} "
         + "é ü 日本語 עברית 😀 \u{2028}"
 
     func sampleLocators() -> [Locator] {
         [
-            Locator(href: "OEBPS/ch1.xhtml", type: "application/xhtml+xml", title: "Chapitre 1 — « début »",
-                    locations: .init(position: 1, progression: 0, totalProgression: 0)),
-            Locator(href: "ch 2.xhtml#frag", type: "", locations: .init(position: 42, progression: 0.125, totalProgression: 1e-05,
-                                                                          fragments: ["a", tricky]),
-                    text: .init(before: tricky, highlight: "mid", after: nil)),
+            Locator(
+                href: "OEBPS/ch1.xhtml", type: "application/xhtml+xml", title: "Chapitre 1 — « début »",
+                locations: .init(position: 1, progression: 0, totalProgression: 0)),
+            Locator(
+                href: "ch 2.xhtml#frag", type: "",
+                locations: .init(
+                    position: 42, progression: 0.125, totalProgression: 1e-05,
+                    fragments: ["a", tricky]),
+                text: .init(before: tricky, highlight: "mid", after: nil)),
             Locator(href: "x", type: "text/html"),
-            Locator(href: "", type: "t", locations: .init(progression: 0.3333333333333333, totalProgression: 1)),
+            Locator(href: "", type: "t", locations: .init(progression: 0.3333333333333333, totalProgression: 1))
         ]
     }
 
     func sampleManifest() -> Manifest {
-        var m = Manifest(metadata: ["title": .string(tricky), "n": .number(3), "big": .number(1e20), "neg": .number(-2.5),
-                                    "flags": .array([.bool(true), .bool(false), .null]),
-                                    "author": .object(["name": .object(["en": .string("A"), "fr": .string("É")])])],
-                         links: [Link(href: "self.json", type: "application/webpub+json", rel: ["self"])],
-                         readingOrder: [Link(href: "c1.xhtml", type: "application/xhtml+xml", title: "One",
-                                             properties: ["page": .string("right")], duration: 12.5,
-                                             children: [Link(href: "c1.xhtml#a", title: tricky)])],
-                         resources: [Link(href: "cover.jpg", type: "image/jpeg", rel: ["cover"])],
-                         toc: [Link(href: "c1.xhtml", title: "One", children: [Link(href: "c1.xhtml#b")])])
+        var m = Manifest(
+            metadata: [
+                "title": .string(tricky), "n": .number(3), "big": .number(1e20), "neg": .number(-2.5),
+                "flags": .array([.bool(true), .bool(false), .null]),
+                "author": .object(["name": .object(["en": .string("A"), "fr": .string("É")])])
+            ],
+            links: [Link(href: "self.json", type: "application/webpub+json", rel: ["self"])],
+            readingOrder: [
+                Link(
+                    href: "c1.xhtml", type: "application/xhtml+xml", title: "One",
+                    properties: ["page": .string("right")], duration: 12.5,
+                    children: [Link(href: "c1.xhtml#a", title: tricky)])
+            ],
+            resources: [Link(href: "cover.jpg", type: "image/jpeg", rel: ["cover"])],
+            toc: [Link(href: "c1.xhtml", title: "One", children: [Link(href: "c1.xhtml#b")])])
         m.readingOrder[0].extra["width"] = .number(600)
         m.readingOrder[0].extra["language"] = .string("en")
         m.setLinks([Link(href: "c1.xhtml", title: "Start", rel: ["bodymatter"])], in: "landmarks")
@@ -42,8 +53,10 @@ final class ReadiumJSONTests: XCTestCase {
         let wire = ReadiumJSON.wire(locators)
         XCTAssertEqual(try ReadiumJSON.decode([Locator].self, from: wire), locators)
         XCTAssertEqual(try JSONReader.locators(wire), locators)
-        XCTAssertEqual(try JSONDecoder().decode([Locator].self, from: wire), locators, "Codable reads through the reader")
-        XCTAssertEqual(try JSONReader.locators(JSONEncoder().encode(locators)), locators, "Codable writes through the writer")
+        XCTAssertEqual(
+            try JSONDecoder().decode([Locator].self, from: wire), locators, "Codable reads through the reader")
+        XCTAssertEqual(
+            try JSONReader.locators(JSONEncoder().encode(locators)), locators, "Codable writes through the writer")
         XCTAssertEqual(try Locator.parse(locators[1].jsonString()), locators[1])
         XCTAssertEqual(try JSONReader.locator(Data(locators[1].jsonString().utf8)), locators[1])
         // Foundation's own reader sees the same JSON values.
@@ -56,7 +69,8 @@ final class ReadiumJSONTests: XCTestCase {
     func testLocatorsInOddButValidShapes() throws {
         // Members in any order, nulls, unknown members at every level, a name written with escapes, and a member
         // named twice (the last one wins, as in JavaScript).
-        let odd = #" [ {"extra":{"a":[1,{"b":null}]},"href":"a\u00e9","type":null,"locations":{"position":7,"other":"x","fragments":null},"#
+        let odd =
+            #" [ {"extra":{"a":[1,{"b":null}]},"href":"a\u00e9","type":null,"locations":{"position":7,"other":"x","fragments":null},"#
             + #""text":{"highlight":"h\n","more":1},"href":"b"} , {"hr\u0065f":"c","locations":null,"text":null}] "#
         let parsed = try ReadiumJSON.decode([Locator].self, from: Data(odd.utf8))
         XCTAssertEqual(parsed.count, 2)
@@ -81,7 +95,10 @@ final class ReadiumJSONTests: XCTestCase {
             ("[{\"href\":\"a\",\"text\":{\"after\":2}}]", "expected a string"),
             ("[{\"href\":\"a\",\"locations\":{\"fragments\":[1]}}]", "array of strings"),
             ("[{\"href\":\"a\"}] x", "trailing characters"), ("[{\"href\":\"\\ud800\"}]", "lone surrogate"),
-            ("[{\"href\":\"a\",\"x\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}]", "nested deeper"),
+            (
+                "[{\"href\":\"a\",\"x\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+                    + "}]", "nested deeper"
+            )
         ]
         for (text, reason) in bad {
             XCTAssertThrowsError(try ReadiumJSON.decode([Locator].self, from: Data(text.utf8)), text) { error in
@@ -91,7 +108,8 @@ final class ReadiumJSONTests: XCTestCase {
                     XCTAssertTrue(message.contains("byte"), "where: \(message)")
                 }
             }
-            XCTAssertThrowsError(try JSONDecoder().decode([Locator].self, from: Data(text.utf8)), "Codable refuses it too: \(text)")
+            XCTAssertThrowsError(
+                try JSONDecoder().decode([Locator].self, from: Data(text.utf8)), "Codable refuses it too: \(text)")
         }
         XCTAssertThrowsError(try Locator.parse(#"{"type":"a"}"#), "href is required")
     }
@@ -105,14 +123,18 @@ final class ReadiumJSONTests: XCTestCase {
         XCTAssertEqual(manifest.links(in: "landmarks").first?.rel, ["bodymatter"])
         // Codable writes the same JSON values as the writer, whatever the encoder's options.
         let ours = try JSONSerialization.jsonObject(with: wire) as? NSDictionary
-        let theirs = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(manifest, pretty: true).utf8)) as? NSDictionary
+        let theirs =
+            try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(manifest, pretty: true).utf8))
+            as? NSDictionary
         XCTAssertEqual(ours, theirs)
-        XCTAssertEqual((ours?["readingOrder"] as? [NSDictionary])?.first?["width"] as? Int, 600, "unknown members are kept")
+        XCTAssertEqual(
+            (ours?["readingOrder"] as? [NSDictionary])?.first?["width"] as? Int, 600, "unknown members are kept")
     }
 
     func testManifestsInOddButValidShapes() throws {
         // Nulls, a lone rel, a duration that is no number, unknown members, nested children.
-        let odd = #"{"metadata":{"title":"T"},"@context":null,"links":null,"resources":[{"href":"r","rel":"cover","duration":"x","#
+        let odd =
+            #"{"metadata":{"title":"T"},"@context":null,"links":null,"resources":[{"href":"r","rel":"cover","duration":"x","#
             + #""properties":null,"x":[1]}],"readingOrder":[{"href":"a","type":null,"children":[{"href":"b","children":null}]}],"#
             + #""toc":null,"landmarks":[{"href":"a"}]}"#
         let read = try JSONReader.manifest(Data(odd.utf8))
@@ -124,8 +146,10 @@ final class ReadiumJSONTests: XCTestCase {
         XCTAssertEqual(read.resources?.first?.extra["x"], .array([.number(1)]))
         XCTAssertEqual(read.readingOrder.first?.children?.first?.href, "b")
         XCTAssertEqual(read.links(in: "landmarks"), [Link(href: "a")])
-        let twice = try Manifest.parse(Data(#"{"metadata":{},"readingOrder":[{"href":"a","href":"b"}],"readingOrder":[{"hr\u0065f":"c"}]}"#.utf8))
-        XCTAssertEqual(twice.readingOrder, [Link(href: "c")], "the last of a member named twice; a name written with escapes")
+        let twice = try Manifest.parse(
+            Data(#"{"metadata":{},"readingOrder":[{"href":"a","href":"b"}],"readingOrder":[{"hr\u0065f":"c"}]}"#.utf8))
+        XCTAssertEqual(
+            twice.readingOrder, [Link(href: "c")], "the last of a member named twice; a name written with escapes")
     }
 
     /// Hostile or broken manifests: refused with an error that says what is wrong, never a crash.
@@ -140,8 +164,10 @@ final class ReadiumJSONTests: XCTestCase {
             (#"{"metadata":{},"readingOrder":[],}"#, "expected a key"),
             ("{\"metadata\":{},\"readingOrder\":[],\"x\":\"\u{01}\"}", "control character"),
             (#"{"metadata":{"n":1e999},"readingOrder":[]}"#, "number out of range"),
-            (#"{"metadata":{},"readingOrder":["# + String(repeating: #"{"href":"a","children":["#, count: 600)
-                + String(repeating: "]}", count: 600) + "]}", "nested deeper"),
+            (
+                #"{"metadata":{},"readingOrder":["# + String(repeating: #"{"href":"a","children":["#, count: 600)
+                    + String(repeating: "]}", count: 600) + "]}", "nested deeper"
+            )
         ]
         for (text, reason) in bad {
             XCTAssertThrowsError(try Manifest.parse(Data(text.utf8)), text) { error in
@@ -149,20 +175,25 @@ final class ReadiumJSONTests: XCTestCase {
             }
             // Foundation's parser, which comes first through Codable, takes a trailing comma; the rest it refuses too.
             if reason != "expected a key" {
-                XCTAssertThrowsError(try JSONDecoder().decode(Manifest.self, from: Data(text.utf8)), "Codable refuses it too: \(text)")
+                XCTAssertThrowsError(
+                    try JSONDecoder().decode(Manifest.self, from: Data(text.utf8)), "Codable refuses it too: \(text)")
             }
         }
-        XCTAssertThrowsError(try Manifest.parse(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])), "a name that is not UTF-8")
+        XCTAssertThrowsError(
+            try Manifest.parse(Data([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D])), "a name that is not UTF-8")
     }
 
     func testStringEscaping() throws {
         var writer = JSONWriter()
         writer.string(tricky)
         let text = String(decoding: writer.bytes, as: UTF8.self)
-        XCTAssertTrue(text.hasPrefix(#""quote \" backslash \\ slash / tab \t newline \n cr \r bell \u0007 nul \u0000 unit \u001f"#), text)
+        XCTAssertTrue(
+            text.hasPrefix(
+                #""quote \" backslash \\ slash / tab \t newline \n cr \r bell \u0007 nul \u0000 unit \u001f"#), text)
         XCTAssertTrue(text.contains("é ü 日本語 עברית 😀"), "non-ASCII is written as UTF-8")
         XCTAssertFalse(writer.bytes.contains { $0 < 0x20 }, "no raw control character")
-        XCTAssertEqual(try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed) as? String, tricky)
+        XCTAssertEqual(
+            try JSONSerialization.jsonObject(with: Data(writer.bytes), options: .fragmentsAllowed) as? String, tricky)
         XCTAssertEqual(try JSONReader.parse(Data(writer.bytes)), .string(tricky))
         // Escapes Foundation writes, and \u surrogate pairs, read back.
         XCTAssertEqual(try JSONReader.parse(#""a\/b \u00e9 \ud83d\ude00 \u0041""#), .string("a/b é 😀 A"))
@@ -179,8 +210,10 @@ final class ReadiumJSONTests: XCTestCase {
     }
 
     func testNumbers() throws {
-        let values: [JSONValue] = [.number(0), .number(1), .number(-7), .number(0.5), .number(1e-7), .number(123456789012345),
-                                   .number(1e15), .number(1.7976931348623157e308), .number(-0.1)]
+        let values: [JSONValue] = [
+            .number(0), .number(1), .number(-7), .number(0.5), .number(1e-7), .number(123456789012345),
+            .number(1e15), .number(1.7976931348623157e308), .number(-0.1)
+        ]
         let wire = ReadiumJSON.wire(values)
         XCTAssertEqual(String(decoding: wire, as: UTF8.self).prefix(10), "[0,1,-7,0.")
         XCTAssertEqual(try JSONReader.parse(wire), .array(values))
@@ -189,12 +222,15 @@ final class ReadiumJSONTests: XCTestCase {
     }
 
     func testTheReaderIsStrict() {
-        for bad in ["", "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[+1]", "\"\u{01}\"", "\"\\x\"", "[1] x", "{a:1}",
-                    "[\"\\ud800\"]", "tru", "[1e999]", String(repeating: "[", count: 600) + String(repeating: "]", count: 600)] {
+        for bad in [
+            "", "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "[+1]", "\"\u{01}\"", "\"\\x\"", "[1] x", "{a:1}",
+            "[\"\\ud800\"]", "tru", "[1e999]", String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        ] {
             XCTAssertThrowsError(try JSONReader.parse(bad), bad)
         }
         XCTAssertThrowsError(try JSONReader.parse(Data([0x22, 0xFF, 0x22])), "invalid UTF-8")
-        XCTAssertEqual(try JSONReader.parse(" \n\t{ \"a\" : [ true , null ] } \r\n"), .object(["a": .array([.bool(true), .null])]))
+        XCTAssertEqual(
+            try JSONReader.parse(" \n\t{ \"a\" : [ true , null ] } \r\n"), .object(["a": .array([.bool(true), .null])]))
     }
 
     func testShapesReadAsPluginsWriteThem() throws {
@@ -202,11 +238,15 @@ final class ReadiumJSONTests: XCTestCase {
         let locator = try Locator.parse(#"{"href":"a","locations":{"position":3.0}}"#)
         XCTAssertEqual(locator.locations.position, 3)
         XCTAssertEqual(locator.type, "", "a hand-typed locator may lack a type")
-        let link = try ReadiumJSON.decode(Link.self, from: Data(#"{"href":"a","rel":"self","duration":"x","bitrate":96}"#.utf8))
+        let link = try ReadiumJSON.decode(
+            Link.self, from: Data(#"{"href":"a","rel":"self","duration":"x","bitrate":96}"#.utf8))
         XCTAssertEqual(link.rel, ["self"])
         XCTAssertNil(link.duration, "a duration that is not a number is dropped, as before")
         XCTAssertEqual(link.extra["bitrate"], .number(96))
-        XCTAssertEqual(link, try JSONDecoder().decode(Link.self, from: Data(#"{"href":"a","rel":"self","duration":"x","bitrate":96}"#.utf8)))
+        XCTAssertEqual(
+            link,
+            try JSONDecoder().decode(
+                Link.self, from: Data(#"{"href":"a","rel":"self","duration":"x","bitrate":96}"#.utf8)))
         // Nulls read as absent.
         let nulls = try Locator.parse(#"{"href":"a","type":null,"title":null,"locations":null,"text":null}"#)
         XCTAssertEqual(nulls, Locator(href: "a", type: ""))
@@ -223,8 +263,12 @@ final class ReadiumJSONTests: XCTestCase {
         XCTAssertTrue(pretty.contains("\n  \"locator\" : {\n    \"href\" : \"ch 2.xhtml#frag\","), pretty)
         XCTAssertTrue(pretty.contains(##""cssSelector" : "#c2 > p""##), pretty)
         XCTAssertEqual(try JSONDecoder().decode(Page.self, from: Data(pretty.utf8)), page)
-        XCTAssertThrowsError(try JSONDecoder().decode(Page.self, from: Data(#"{"number":1,"locator":{"type":"t"},"toc":[]}"#.utf8))) { error in
-            guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(
+            try JSONDecoder().decode(Page.self, from: Data(#"{"number":1,"locator":{"type":"t"},"toc":[]}"#.utf8))
+        ) { error in
+            guard case DecodingError.dataCorrupted(let context)? = error as? DecodingError else {
+                return XCTFail("\(error)")
+            }
             XCTAssertEqual(context.codingPath.map(\.stringValue), ["locator"], "where")
             XCTAssertTrue(context.debugDescription.contains("without \"href\""), context.debugDescription)
         }

@@ -4,16 +4,16 @@ import XCTest
 
 final class ReadiumModelTests: XCTestCase {
     let json = #"""
-    {"@context": "https://readium.org/webpub-manifest/context.jsonld",
-     "metadata": {"title": {"fr": "Le Titre", "en": "The Title"},
-                  "author": [{"name": "Ann Author", "sortAs": "Author, Ann"}, "Bo Writer"],
-                  "narrator": {"name": {"en": "Cy Voice"}}},
-     "links": [{"href": "manifest.json", "rel": "self", "type": "application/webpub+json"}],
-     "readingOrder": [{"href": "c1.xhtml", "type": "application/xhtml+xml", "width": 600, "language": "en"}],
-     "landmarks": [{"href": "c1.xhtml", "title": "Start", "rel": "bodymatter"}],
-     "pageList": [{"href": "c1.xhtml#p1", "title": "1"}],
-     "x-vendor": {"anything": [1, true, null]}}
-    """#
+        {"@context": "https://readium.org/webpub-manifest/context.jsonld",
+         "metadata": {"title": {"fr": "Le Titre", "en": "The Title"},
+                      "author": [{"name": "Ann Author", "sortAs": "Author, Ann"}, "Bo Writer"],
+                      "narrator": {"name": {"en": "Cy Voice"}}},
+         "links": [{"href": "manifest.json", "rel": "self", "type": "application/webpub+json"}],
+         "readingOrder": [{"href": "c1.xhtml", "type": "application/xhtml+xml", "width": 600, "language": "en"}],
+         "landmarks": [{"href": "c1.xhtml", "title": "Start", "rel": "bodymatter"}],
+         "pageList": [{"href": "c1.xhtml#p1", "title": "1"}],
+         "x-vendor": {"anything": [1, true, null]}}
+        """#
 
     func testAManifestSurvivesARoundTripWhole() throws {
         let manifest = try Manifest.parse(Data(json.utf8))
@@ -23,7 +23,8 @@ final class ReadiumModelTests: XCTestCase {
         XCTAssertEqual(manifest.links(in: "pageList").count, 1)
         let again = try Manifest.parse(Data(ReadiumJSON.encode(manifest).utf8))
         XCTAssertEqual(again, manifest)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(manifest).utf8)) as? [String: Any])
+        let object = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(manifest).utf8)) as? [String: Any])
         XCTAssertNotNil(object["x-vendor"], "unknown members are kept")
         XCTAssertEqual((object["readingOrder"] as? [[String: Any]])?.first?["language"] as? String, "en")
     }
@@ -37,7 +38,8 @@ final class ReadiumModelTests: XCTestCase {
     }
 
     func testSettingLinksInASubcollection() throws {
-        var manifest = Manifest(metadata: ["title": .string("T")], readingOrder: [Link(href: "a.xhtml", type: "application/xhtml+xml")])
+        var manifest = Manifest(
+            metadata: ["title": .string("T")], readingOrder: [Link(href: "a.xhtml", type: "application/xhtml+xml")])
         manifest.setLinks([Link(href: "a.xhtml", title: "Start", rel: ["bodymatter"])], in: "landmarks")
         XCTAssertEqual(manifest.links(in: "landmarks").map(\.href), ["a.xhtml"])
         manifest.setLinks([], in: "landmarks")

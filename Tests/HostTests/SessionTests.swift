@@ -16,8 +16,11 @@ final class SessionTests: XCTestCase {
     override func tearDown() { try? FileManager.default.removeItem(at: home) }
 
     func makeShelf() -> Shelf {
-        Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-              environment: ["SHELF_HOME": home.path, "HOME": home.path, "SHELF_HTTP_RETRIES": "1", "SHELF_HTTP_TIMEOUT": "10"])
+        Shelf(
+            pluginPaths: [ShelfProcess.buildDirectory.path],
+            environment: [
+                "SHELF_HOME": home.path, "HOME": home.path, "SHELF_HTTP_RETRIES": "1", "SHELF_HTTP_TIMEOUT": "10"
+            ])
     }
 
     // MARK: Events
@@ -74,7 +77,9 @@ final class SessionTests: XCTestCase {
 
     // MARK: Listening
 
-    var audiobook: String { ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio/harbour-bells.json").path }
+    var audiobook: String {
+        ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio/harbour-bells.json").path
+    }
 
     /// A position reported by a player outside the host (a browser's) is where the next session resumes.
     func testReportedPositionIsWhereTheNextSessionResumes() throws {

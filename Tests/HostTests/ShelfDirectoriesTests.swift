@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 @testable import Host
 import ShelfLibrary
@@ -37,7 +37,7 @@ final class ShelfDirectoriesTests: XCTestCase {
             "HOME": "/home/patron",
             "XDG_CONFIG_HOME": "/elsewhere/config",
             "XDG_DATA_HOME": "/elsewhere/data",
-            "XDG_CACHE_HOME": "/elsewhere/cache",
+            "XDG_CACHE_HOME": "/elsewhere/cache"
         ])
         XCTAssertEqual(dirs.config.path, "/srv/portable/config")
         XCTAssertEqual(dirs.data.path, "/srv/portable/data")
@@ -46,7 +46,8 @@ final class ShelfDirectoriesTests: XCTestCase {
     }
 
     func testRelativeShelfHomeIsAnchoredToTheCurrentDirectory() throws {
-        let dirs = try ShelfDirectories(environment: ["SHELF_HOME": "portable/../home"], currentDirectory: "/media/stick")
+        let dirs = try ShelfDirectories(
+            environment: ["SHELF_HOME": "portable/../home"], currentDirectory: "/media/stick")
         XCTAssertEqual(dirs.data.path, "/media/stick/home/data")
     }
 
@@ -55,7 +56,7 @@ final class ShelfDirectoriesTests: XCTestCase {
             "HOME": "/home/patron",
             "XDG_CONFIG_HOME": "/x/config",
             "XDG_DATA_HOME": "/x/data",
-            "XDG_CACHE_HOME": "/x/cache",
+            "XDG_CACHE_HOME": "/x/cache"
         ])
         XCTAssertEqual(dirs.config.path, "/x/config/shelf")
         XCTAssertEqual(dirs.data.path, "/x/data/shelf")
@@ -66,8 +67,8 @@ final class ShelfDirectoriesTests: XCTestCase {
     func testDefaultsUnderHomeWhenXDGIsUnsetEmptyOrRelative() throws {
         let dirs = try ShelfDirectories(environment: [
             "HOME": "/home/patron",
-            "XDG_CONFIG_HOME": "",              // empty: treated as unset
-            "XDG_DATA_HOME": "relative/data",  // relative: invalid per the XDG specification
+            "XDG_CONFIG_HOME": "",  // empty: treated as unset
+            "XDG_DATA_HOME": "relative/data"  // relative: invalid per the XDG specification
         ])
         XCTAssertEqual(dirs.config.path, "/home/patron/.config/shelf")
         XCTAssertEqual(dirs.data.path, "/home/patron/.local/share/shelf")
@@ -109,8 +110,9 @@ final class ShelfDirectoriesTests: XCTestCase {
 
     func testAnExistingFolderKeepsItsMode() throws {
         let data = root.appendingPathComponent("xdg-data")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            at: data, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755])
         let dirs = try ShelfDirectories(environment: ["HOME": "/nonexistent", "XDG_DATA_HOME": data.path])
         try dirs.createData()
         XCTAssertEqual(try mode(data), 0o755, "the patron's own folder is not ours to change")
@@ -122,8 +124,10 @@ final class ShelfDirectoriesTests: XCTestCase {
     func testAFileWhereAFolderBelongsIsRefused() throws {
         let home = root.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: home.appendingPathComponent("data").path,
-                                                     contents: Data("not a folder".utf8)))
+        XCTAssertTrue(
+            FileManager.default.createFile(
+                atPath: home.appendingPathComponent("data").path,
+                contents: Data("not a folder".utf8)))
         let dirs = try ShelfDirectories(environment: ["SHELF_HOME": home.path])
         XCTAssertThrowsError(try dirs.createData()) { error in
             XCTAssertEqual((error as? ShelfDirectoriesError)?.kind, .notADirectory, "\(error)")

@@ -14,17 +14,20 @@ final class ShelfEnvironmentTests: XCTestCase {
     override func setUpWithError() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-environment-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        for name in ["SHELF_HTTP_RETRIES", "SHELF_HTTP_TIMEOUT", "SHELF_DEADLINE", "SHELF_LOG"] where getenv(name) != nil {
-            throw XCTSkip("\(name) is set in the test process, so it cannot tell the Shelf's environment from the process's")
+        for name in ["SHELF_HTTP_RETRIES", "SHELF_HTTP_TIMEOUT", "SHELF_DEADLINE", "SHELF_LOG"]
+        where getenv(name) != nil {
+            throw XCTSkip(
+                "\(name) is set in the test process, so it cannot tell the Shelf's environment from the process's")
         }
     }
 
-    override func tearDown() { try? FileManager.default.removeItem(at: home) } // a temporary folder
+    override func tearDown() { try? FileManager.default.removeItem(at: home) }  // a temporary folder
 
     func makeShelf(_ settings: [String: String], home: URL? = nil) -> Shelf {
         let folder = home ?? self.home!
-        return Shelf(pluginPaths: [ShelfProcess.buildDirectory.path],
-                     environment: ["SHELF_HOME": folder.path, "HOME": folder.path].merging(settings) { _, new in new })
+        return Shelf(
+            pluginPaths: [ShelfProcess.buildDirectory.path],
+            environment: ["SHELF_HOME": folder.path, "HOME": folder.path].merging(settings) { _, new in new })
     }
 
     /// SHELF_HTTP_RETRIES of the Shelf's environment: a catalog answering 503 is asked twice, not the default four times.
@@ -34,7 +37,9 @@ final class ShelfEnvironmentTests: XCTestCase {
         server.route("GET", "/feed", .status(503))
         let client = try makeShelf(["SHELF_HTTP_RETRIES": "2"]).library().client(for: nil)
         XCTAssertThrowsError(try client.fetch(server.url("/feed"), useCache: false))
-        XCTAssertEqual(server.requests(to: "/feed").count, 2, "the catalog was not asked as often as the Shelf's SHELF_HTTP_RETRIES says")
+        XCTAssertEqual(
+            server.requests(to: "/feed").count, 2,
+            "the catalog was not asked as often as the Shelf's SHELF_HTTP_RETRIES says")
     }
 
     /// SHELF_DEADLINE of the Shelf's environment: a catalog that answers after 5 s is given up after 1 s, and the
@@ -85,51 +90,71 @@ final class ShelfEnvironmentTests: XCTestCase {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let valgrind = bin.appendingPathComponent("valgrind")
         // valgrind --quiet --error-exitcode=99 --log-file=LOG HOST PLUGIN INPUT: an error naming the host it was given.
-        try Data("""
+        try Data(
+            """
             #!/bin/sh
             log="${3#--log-file=}"
             printf '==1== stand-in valgrind ran %s\n' "$4" > "$log"
             exit 99
-            """.utf8).write(to: valgrind)
+            """.utf8
+        ).write(to: valgrind)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: valgrind.path)
         let shelf = makeShelf(["PATH": bin.path + ":/usr/bin:/bin", "SHELF_PLUGIN_HOST": "/the/shelfs/plugin-host"])
         let report = PluginConformance(shelf: shelf, memcheck: true)
-            .run(plugin: ShelfProcess.buildDirectory.appendingPathComponent("libshelf-epub3.so").path, samples: [], only: [])
+            .run(
+                plugin: ShelfProcess.buildDirectory.appendingPathComponent("libshelf-epub3.so").path, samples: [],
+                only: [])
         let memcheck = try XCTUnwrap(report.results.first { $0.check == "memcheck" }, "\(report.results)")
         XCTAssertEqual(memcheck.status, .failed)
         XCTAssertTrue(memcheck.message.contains("stand-in valgrind ran /the/shelfs/plugin-host"), memcheck.message)
     }
 
     static let bookWithoutMimetype: [(String, Data)] = [
-        ("META-INF/container.xml", Data("""
-            <?xml version="1.0"?>
-            <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
-              <rootfiles><rootfile full-path="book.opf" media-type="application/oebps-package+xml"/></rootfiles>
-            </container>
-            """.utf8)),
-        ("book.opf", Data("""
-            <?xml version="1.0"?>
-            <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
-              <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
-                <dc:identifier id="id">urn:uuid:7d1c1a52-shelf-environment</dc:identifier>
-                <dc:title>Without a mimetype</dc:title><dc:language>en</dc:language>
-                <meta property="dcterms:modified">2026-01-01T00:00:00Z</meta>
-              </metadata>
-              <manifest>
-                <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
-                <item id="one" href="one.xhtml" media-type="application/xhtml+xml"/>
-              </manifest>
-              <spine><itemref idref="one"/></spine>
-            </package>
-            """.utf8)),
-        ("nav.xhtml", Data("""
-            <?xml version="1.0"?>
-            <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
-            <body><nav epub:type="toc"><ol><li><a href="one.xhtml">One</a></li></ol></nav></body></html>
-            """.utf8)),
-        ("one.xhtml", Data("""
-            <?xml version="1.0"?>
-            <html xmlns="http://www.w3.org/1999/xhtml"><head><title>One</title></head><body><p>A page.</p></body></html>
-            """.utf8)),
+        (
+            "META-INF/container.xml",
+            Data(
+                """
+                <?xml version="1.0"?>
+                <container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+                  <rootfiles><rootfile full-path="book.opf" media-type="application/oebps-package+xml"/></rootfiles>
+                </container>
+                """.utf8)
+        ),
+        (
+            "book.opf",
+            Data(
+                """
+                <?xml version="1.0"?>
+                <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id">
+                  <metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+                    <dc:identifier id="id">urn:uuid:7d1c1a52-shelf-environment</dc:identifier>
+                    <dc:title>Without a mimetype</dc:title><dc:language>en</dc:language>
+                    <meta property="dcterms:modified">2026-01-01T00:00:00Z</meta>
+                  </metadata>
+                  <manifest>
+                    <item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>
+                    <item id="one" href="one.xhtml" media-type="application/xhtml+xml"/>
+                  </manifest>
+                  <spine><itemref idref="one"/></spine>
+                </package>
+                """.utf8)
+        ),
+        (
+            "nav.xhtml",
+            Data(
+                """
+                <?xml version="1.0"?>
+                <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
+                <body><nav epub:type="toc"><ol><li><a href="one.xhtml">One</a></li></ol></nav></body></html>
+                """.utf8)
+        ),
+        (
+            "one.xhtml",
+            Data(
+                """
+                <?xml version="1.0"?>
+                <html xmlns="http://www.w3.org/1999/xhtml"><head><title>One</title></head><body><p>A page.</p></body></html>
+                """.utf8)
+        )
     ]
 }

@@ -14,7 +14,8 @@ enum ZipWriter {
             data.copyBytes(to: copy.assumingMemoryBound(to: UInt8.self), count: data.count)
             // libzip frees the buffer (freep = 1) once written.
             guard let source = zip_source_buffer(archive, copy, zip_uint64_t(data.count), 1),
-                  zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_OVERWRITE)) >= 0 else {
+                zip_file_add(archive, name, source, zip_flags_t(ZIP_FL_OVERWRITE)) >= 0
+            else {
                 zip_discard(archive)
                 throw NSError(domain: "zip", code: 2)
             }

@@ -21,8 +21,9 @@ final class ABIMinorTests: XCTestCase {
     override func tearDown() { shelf.cleanUp() }
 
     func build(_ source: String, _ name: String, headers: URL, flags: [String] = []) throws {
-        try CCompiler.sharedLibrary(sources: [Self.folder.appendingPathComponent(source)], output: plugins.appendingPathComponent(name),
-                                    includes: [headers], flags: flags)
+        try CCompiler.sharedLibrary(
+            sources: [Self.folder.appendingPathComponent(source)], output: plugins.appendingPathComponent(name),
+            includes: [headers], flags: flags)
     }
 
     func book(_ name: String, _ text: String) throws -> String {
@@ -51,7 +52,9 @@ final class ABIMinorTests: XCTestCase {
         try build("oldie.c", "libshelf-oldie.so", headers: Self.folder.appendingPathComponent("1.0"))
         let oldie = try listed("org.shelf.test.oldie")
         XCTAssertEqual(oldie["abi"] as? String, "1.0")
-        XCTAssertEqual(oldie["abiNote"] as? String, "built for ABI 1.0: it lacks shelf.probe/1 (1.1), so shelf cannot say why it refuses a file")
+        XCTAssertEqual(
+            oldie["abiNote"] as? String,
+            "built for ABI 1.0: it lacks shelf.probe/1 (1.1), so shelf cannot say why it refuses a file")
         let path = try book("first.oldie", "OLDIE\nThe First Book\n")
         try inEachPlace("org.shelf.test.oldie") { place in
             let info = try shelf.run(["info", path, "--json"])
@@ -59,9 +62,12 @@ final class ABIMinorTests: XCTestCase {
             XCTAssertEqual((try info.json() as? [String: Any])?["title"] as? String, "The First Book", place)
         }
         let text = try shelf.run(["plugins"])
-        XCTAssertTrue(text.stdout.contains("  ABI:      1.0, built for ABI 1.0: it lacks shelf.probe/1 (1.1)"), text.stdout)
-        let conformance = try shelf.run(["conformance", plugins.appendingPathComponent("libshelf-oldie.so").path, "--check", "load",
-                                         "--check", "descriptor", "--check", "extensions", "--json"])
+        XCTAssertTrue(
+            text.stdout.contains("  ABI:      1.0, built for ABI 1.0: it lacks shelf.probe/1 (1.1)"), text.stdout)
+        let conformance = try shelf.run([
+            "conformance", plugins.appendingPathComponent("libshelf-oldie.so").path, "--check", "load",
+            "--check", "descriptor", "--check", "extensions", "--json"
+        ])
         XCTAssertEqual(conformance.status, 0, conformance.stdout)
     }
 
@@ -77,7 +83,9 @@ final class ABIMinorTests: XCTestCase {
             // The path itself reaches the plugin in both places; the file beside it is read in shelf's process (the
             // sandbox may refuse a confined plugin the folder it was found in: shelf-plugin(7)).
             XCTAssertTrue(title.hasSuffix(": The Path [libshelf-pathy.so]"), "\(place): \(title)")
-            if place == "in-process" { XCTAssertEqual(title, "Hello from beside the plugin: The Path [libshelf-pathy.so]") }
+            if place == "in-process" {
+                XCTAssertEqual(title, "Hello from beside the plugin: The Path [libshelf-pathy.so]")
+            }
         }
     }
 
@@ -87,15 +95,20 @@ final class ABIMinorTests: XCTestCase {
         try inEachPlace("org.shelf.test.pathy") { place in
             let info = try shelf.run(["info", path])
             XCTAssertEqual(info.status, 69, "\(place): \(info.stderr)")
-            XCTAssertTrue(info.stderr.contains("the plugin \"Pathy\" (org.shelf.test.pathy) knows this file but cannot open it: "
-                                               + "this is a Pathy 2 book, and this plugin reads Pathy 1 only: update it"), "\(place): \(info.stderr)")
+            XCTAssertTrue(
+                info.stderr.contains(
+                    "the plugin \"Pathy\" (org.shelf.test.pathy) knows this file but cannot open it: "
+                        + "this is a Pathy 2 book, and this plugin reads Pathy 1 only: update it"),
+                "\(place): \(info.stderr)")
             XCTAssertFalse(info.stderr.contains("no installed plugin opens"), info.stderr)
             let sniff = try shelf.run(["sniff", path, "--json"])
             let probes = (try sniff.json() as? [String: Any])?["probes"] as? [[String: Any]] ?? []
             let pathy = probes.first { $0["plugin"] as? String == "org.shelf.test.pathy" }
             XCTAssertEqual(pathy?["confidence"] as? Int, 0)
             XCTAssertTrue((pathy?["error"] as? String ?? "").contains("this is a Pathy 2 book"), "\(place): \(probes)")
-            XCTAssertNil(probes.first { $0["plugin"] as? String == "org.shelf.epub3" }?["error"], "a probe without a reason says none")
+            XCTAssertNil(
+                probes.first { $0["plugin"] as? String == "org.shelf.epub3" }?["error"],
+                "a probe without a reason says none")
         }
     }
 
@@ -103,8 +116,10 @@ final class ABIMinorTests: XCTestCase {
         try build("pathy.c", "libshelf-pathy.so", headers: CCompiler.pluginIncludes[0], flags: ["-DPATHY_MINOR=9"])
         let pathy = try listed("org.shelf.test.pathy")
         XCTAssertEqual(pathy["abi"] as? String, "1.9")
-        XCTAssertEqual(pathy["abiNote"] as? String,
-                       "built for ABI 1.9, newer than this shelf's 1.1: shelf makes only the calls of 1.1, and a call added after 1.1 is never made")
+        XCTAssertEqual(
+            pathy["abiNote"] as? String,
+            "built for ABI 1.9, newer than this shelf's 1.1: shelf makes only the calls of 1.1, and a call added after 1.1 is never made"
+        )
         let path = try book("one.pathy", "PATHY1\nThe Path\n")
         let info = try shelf.run(["info", path, "--json"])
         XCTAssertEqual(info.status, 0, info.stderr)

@@ -22,9 +22,10 @@ final class BrokenPluginTests: XCTestCase {
         let include = root.appendingPathComponent("Sources/PluginAPI/include")
         let examples = root.appendingPathComponent("Examples/broken-plugins")
         for name in ["abi", "crash", "noentry", "mediatype", "hang", "duplicate"] {
-            try CCompiler.sharedLibrary(sources: [examples.appendingPathComponent("broken-\(name).c")],
-                                        output: brokenDirectory.appendingPathComponent("libshelf-broken-\(name).so"),
-                                        includes: [include, examples])
+            try CCompiler.sharedLibrary(
+                sources: [examples.appendingPathComponent("broken-\(name).c")],
+                output: brokenDirectory.appendingPathComponent("libshelf-broken-\(name).so"),
+                includes: [include, examples])
         }
         try CCompiler.examplePlugin("text-plugin", output: textDirectory.appendingPathComponent("libshelf-text.so"))
         // The text plugin comes first on the path, so the duplicate id is the one refused.
@@ -45,9 +46,14 @@ final class BrokenPluginTests: XCTestCase {
             refused[((entry["path"] as? String ?? "") as NSString).lastPathComponent] = entry["reason"] as? String
         }
         XCTAssertTrue(refused["libshelf-broken-abi.so"]?.contains("ABI 99") == true, refused.description)
-        XCTAssertTrue(refused["libshelf-broken-noentry.so"]?.contains("exports no shelf_plugin_entry") == true, refused.description)
-        XCTAssertTrue(refused["libshelf-broken-mediatype.so"]?.contains("\"Not A Type\" is malformed") == true, refused.description)
-        XCTAssertTrue(refused["libshelf-broken-duplicate.so"]?.contains("already provided by") == true, refused.description)
+        XCTAssertTrue(
+            refused["libshelf-broken-noentry.so"]?.contains("exports no shelf_plugin_entry") == true,
+            refused.description)
+        XCTAssertTrue(
+            refused["libshelf-broken-mediatype.so"]?.contains("\"Not A Type\" is malformed") == true,
+            refused.description)
+        XCTAssertTrue(
+            refused["libshelf-broken-duplicate.so"]?.contains("already provided by") == true, refused.description)
         // The crash and hang plugins have valid descriptors: loading them is fine; using them is not.
         XCTAssertTrue(loaded.contains("org.shelf.test.broken-crash"), loaded.description)
         XCTAssertTrue(loaded.contains("org.shelf.test.broken-hang"), loaded.description)
@@ -64,8 +70,10 @@ final class BrokenPluginTests: XCTestCase {
     }
 
     func testConformanceReportsACrashInOpenWithItsSignal() throws {
-        let result = try shelf.run(["conformance", brokenDirectory.appendingPathComponent("libshelf-broken-crash.so").path,
-                                    "--sample", textSample.path, "--json"])
+        let result = try shelf.run([
+            "conformance", brokenDirectory.appendingPathComponent("libshelf-broken-crash.so").path,
+            "--sample", textSample.path, "--json"
+        ])
         XCTAssertEqual(result.status, 1, "a crashed check fails the suite")
         let report = try XCTUnwrap(try result.json() as? [String: Any])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
@@ -78,8 +86,10 @@ final class BrokenPluginTests: XCTestCase {
     }
 
     func testConformanceTimesOutAHangingProbe() throws {
-        let result = try shelf.run(["conformance", brokenDirectory.appendingPathComponent("libshelf-broken-hang.so").path,
-                                    "--sample", textSample.path, "--timeout", "2", "--json"])
+        let result = try shelf.run([
+            "conformance", brokenDirectory.appendingPathComponent("libshelf-broken-hang.so").path,
+            "--sample", textSample.path, "--timeout", "2", "--json"
+        ])
         XCTAssertEqual(result.status, 1)
         let results = try XCTUnwrap((try result.json() as? [String: Any])?["results"] as? [[String: Any]])
         let probe = try XCTUnwrap(results.first { $0["check"] as? String == "probe" })
@@ -88,7 +98,9 @@ final class BrokenPluginTests: XCTestCase {
     }
 
     func testConformanceOnARefusedPluginFailsLoadAndSkipsTheRest() throws {
-        let result = try shelf.run(["conformance", brokenDirectory.appendingPathComponent("libshelf-broken-abi.so").path, "--json"])
+        let result = try shelf.run([
+            "conformance", brokenDirectory.appendingPathComponent("libshelf-broken-abi.so").path, "--json"
+        ])
         XCTAssertEqual(result.status, 1)
         let results = try XCTUnwrap((try result.json() as? [String: Any])?["results"] as? [[String: Any]])
         XCTAssertEqual(results.first?["status"] as? String, "failed")
@@ -107,11 +119,13 @@ final class BrokenPluginTests: XCTestCase {
         shelf.environment["SHELF_PLUGIN_PATH"] = ["abi", "noentry"].map {
             brokenDirectory.appendingPathComponent("libshelf-broken-\($0).so").path
         }.joined(separator: ":")
-        for _ in 0..<2 {     // the second time from the plugin registry's cache
+        for _ in 0..<2 {  // the second time from the plugin registry's cache
             let info = try shelf.run(["info", book.path])
             XCTAssertEqual(info.status, 69, info.stderr)
             XCTAssertTrue(info.stderr.contains("no installed plugin opens"), info.stderr)
-            XCTAssertTrue(info.stderr.contains("and why libshelf-broken-abi.so, libshelf-broken-noentry.so were refused."), info.stderr)
+            XCTAssertTrue(
+                info.stderr.contains("and why libshelf-broken-abi.so, libshelf-broken-noentry.so were refused."),
+                info.stderr)
         }
     }
 

@@ -13,17 +13,22 @@ final class BundledPluginConformanceTests: XCTestCase {
 
     func conformance(_ library: String, samples names: [String]) throws -> [String: [String: Any]] {
         let plugin = ShelfProcess.buildDirectory.appendingPathComponent(library).path
-        let result = try shelf.run(["conformance", plugin, "--json"]
-                                   + names.flatMap { ["--sample", samples.appendingPathComponent($0).path] })
+        let result = try shelf.run(
+            ["conformance", plugin, "--json"]
+                + names.flatMap { ["--sample", samples.appendingPathComponent($0).path] })
         let report = try XCTUnwrap(try result.json() as? [String: Any], result.stderr)
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])
         return Dictionary(uniqueKeysWithValues: results.map { ($0["check"] as! String, $0) })
     }
 
-    func assertAllPassed(_ results: [String: [String: Any]], _ plugin: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertAllPassed(
+        _ results: [String: [String: Any]], _ plugin: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(results.count, 24, file: file, line: line)
         for (check, result) in results {
-            XCTAssertEqual(result["status"] as? String, "passed", "\(plugin) \(check): \(result["message"] ?? "")", file: file, line: line)
+            XCTAssertEqual(
+                result["status"] as? String, "passed", "\(plugin) \(check): \(result["message"] ?? "")", file: file,
+                line: line)
         }
     }
 

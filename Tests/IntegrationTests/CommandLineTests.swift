@@ -32,7 +32,9 @@ final class CommandLineTests: XCTestCase {
         let badOption = try shelf.run(["info", "x.epub", "--colour"])
         XCTAssertEqual(badOption.status, 64)
         XCTAssertTrue(badOption.stderr.contains("unknown option --colour"))
-        let badValue = try shelf.run(["render", samples.appendingPathComponent("a-winter-crossing.epub").path, "--width", "wide"])
+        let badValue = try shelf.run([
+            "render", samples.appendingPathComponent("a-winter-crossing.epub").path, "--width", "wide"
+        ])
         XCTAssertEqual(badValue.status, 64)
         XCTAssertTrue(badValue.stderr.contains("--width takes a whole number"))
         XCTAssertEqual(try shelf.run(["info"]).status, 64)
@@ -68,11 +70,16 @@ final class CommandLineTests: XCTestCase {
         let json = try XCTUnwrap(try result.json() as? [String: Any])
         let plugins = try XCTUnwrap(json["plugins"] as? [[String: Any]])
         let byID = Dictionary(uniqueKeysWithValues: plugins.map { ($0["id"] as! String, $0) })
-        XCTAssertEqual(Set(byID.keys), ["org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook",
-                                        "org.shelf.goodreads", "org.shelf.googlebooks", "org.shelf.speech.espeak-ng"])
+        XCTAssertEqual(
+            Set(byID.keys),
+            [
+                "org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook",
+                "org.shelf.goodreads", "org.shelf.googlebooks", "org.shelf.speech.espeak-ng"
+            ])
         XCTAssertEqual(byID["org.shelf.epub2"]?["mediaTypes"] as? [String], ["application/epub+zip"])
         XCTAssertEqual(byID["org.shelf.epub3"]?["mediaTypes"] as? [String], ["application/epub+zip"])
-        XCTAssertTrue((byID["org.shelf.audiobook"]?["mediaTypes"] as? [String] ?? []).contains("application/audiobook+json"))
+        XCTAssertTrue(
+            (byID["org.shelf.audiobook"]?["mediaTypes"] as? [String] ?? []).contains("application/audiobook+json"))
         XCTAssertEqual(byID["org.shelf.goodreads"]?["services"] as? [String], ["goodreads"])
         XCTAssertEqual(byID["org.shelf.googlebooks"]?["services"] as? [String], ["google-books"])
         for plugin in plugins {

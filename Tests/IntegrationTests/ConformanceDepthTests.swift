@@ -16,8 +16,9 @@ final class ConformanceDepthTests: XCTestCase {
     /// libshelf-faulty[-BUG].so, built with debug information so that a backtrace has file and line.
     func faulty(_ bug: String?) throws -> String {
         let output = shelf.home.appendingPathComponent("libshelf-faulty\(bug.map { "-" + $0 } ?? "").so")
-        try CCompiler.sharedLibrary(sources: [root.appendingPathComponent("Examples/broken-plugins/faulty.c")] + CCompiler.helperLibrarySources,
-                                    output: output, includes: CCompiler.pluginIncludes, flags: ["-g"] + (bug.map { ["-DBUG=\($0)"] } ?? []))
+        try CCompiler.sharedLibrary(
+            sources: [root.appendingPathComponent("Examples/broken-plugins/faulty.c")] + CCompiler.helperLibrarySources,
+            output: output, includes: CCompiler.pluginIncludes, flags: ["-g"] + (bug.map { ["-DBUG=\($0)"] } ?? []))
         return output.path
     }
 
@@ -33,26 +34,62 @@ final class ConformanceDepthTests: XCTestCase {
         XCTAssertEqual(status, 0)
         XCTAssertEqual(checks.count, 24)
         for (name, check) in checks {
-            XCTAssertTrue(["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
+            XCTAssertTrue(
+                ["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
         }
     }
 
     func testEachBugFailsItsCheckNamingTheCallAndTheInput() throws {
         let expectations: [(bug: String, check: String, status: String, words: [String])] = [
             ("stdout", "open", "failed", ["open(clockmakers-daughter.txt) printed", "a plugin never prints"]),
-            ("probeall", "probe", "failed", ["probe(catalog.xml, media type application/xml) answered 100", "declares text/plain"]),
-            ("leak", "close", "failed", ["open(clockmakers-daughter.txt) and close, ", "times, left", "KiB more memory in use"]),
-            ("spacing", "locators", "failed", ["positions() of clockmakers-daughter.txt: text.txt has 2 positions, but its 2134 bytes make 3"]),
-            ("total", "locators", "failed", ["position 1 of 3 (text.txt) has totalProgression 0.333", "(p - 1) / n = 0.0"]),
-            ("where", "render", "failed", ["render({\"href\":\"text.txt\"", "of clockmakers-daughter.txt: `where` says text.txt position 1, but the locator asked for is position 2"]),
-            ("html", "render", "failed", ["{\"as\":\"html\"", "of clockmakers-daughter.txt wrote HTML that is not XHTML: it is not well-formed XML: line"]),
+            (
+                "probeall", "probe", "failed",
+                ["probe(catalog.xml, media type application/xml) answered 100", "declares text/plain"]
+            ),
+            (
+                "leak", "close", "failed",
+                ["open(clockmakers-daughter.txt) and close, ", "times, left", "KiB more memory in use"]
+            ),
+            (
+                "spacing", "locators", "failed",
+                ["positions() of clockmakers-daughter.txt: text.txt has 2 positions, but its 2134 bytes make 3"]
+            ),
+            (
+                "total", "locators", "failed",
+                ["position 1 of 3 (text.txt) has totalProgression 0.333", "(p - 1) / n = 0.0"]
+            ),
+            (
+                "where", "render", "failed",
+                [
+                    "render({\"href\":\"text.txt\"",
+                    "of clockmakers-daughter.txt: `where` says text.txt position 1, but the locator asked for is position 2"
+                ]
+            ),
+            (
+                "html", "render", "failed",
+                [
+                    "{\"as\":\"html\"",
+                    "of clockmakers-daughter.txt wrote HTML that is not XHTML: it is not well-formed XML: line"
+                ]
+            ),
             ("case", "search", "failed", ["of clockmakers-daughter.txt found nothing", "search ignores case"]),
-            ("comma", "arguments", "failed", ["render(NULL, {\"as\":\"html\",}) of clockmakers-daughter.txt answered ok", "trailing commas"]),
+            (
+                "comma", "arguments", "failed",
+                ["render(NULL, {\"as\":\"html\",}) of clockmakers-daughter.txt answered ok", "trailing commas"]
+            ),
             ("uaf", "open-foreign", "crashed", ["signal 11", "in open(", "not_text (faulty.c:"]),
-            ("abort", "render", "crashed", ["signal 6", "in render({\"href\":\"text.txt\"", "of clockmakers-daughter.txt", "render (faulty.c:"]),
+            (
+                "abort", "render", "crashed",
+                ["signal 6", "in render({\"href\":\"text.txt\"", "of clockmakers-daughter.txt", "render (faulty.c:"]
+            ),
             // Passes every check made in process: only the sandbox check, which opens it as shelf will, finds it.
-            ("outside", "sandbox", "failed", ["clockmakers-daughter.txt opens in process but not in shelf-plugin-sandbox",
-                                              "cannot read /etc/hostname or open a socket", "WHERE A PLUGIN RUNS"]),
+            (
+                "outside", "sandbox", "failed",
+                [
+                    "clockmakers-daughter.txt opens in process but not in shelf-plugin-sandbox",
+                    "cannot read /etc/hostname or open a socket", "WHERE A PLUGIN RUNS"
+                ]
+            )
         ]
         for e in expectations {
             let (status, checks) = try conformance(try faulty(e.bug), ["--check", e.check])
@@ -70,7 +107,8 @@ final class ConformanceDepthTests: XCTestCase {
         let short = shelf.home.appendingPathComponent("short.txt")
         try "A short note.\n".write(to: short, atomically: true, encoding: .utf8)
         func search(_ plugin: String, _ samples: [String]) throws -> (Int32, String, String) {
-            let result = try shelf.run(["conformance", plugin] + samples.flatMap { ["--sample", $0] } + ["--check", "search", "--json"])
+            let result = try shelf.run(
+                ["conformance", plugin] + samples.flatMap { ["--sample", $0] } + ["--check", "search", "--json"])
             let report = try XCTUnwrap(try result.json() as? [String: Any], result.stdout + result.stderr)
             let check = try XCTUnwrap((report["results"] as? [[String: Any]])?.first)
             return (result.status, check["status"] as? String ?? "", check["message"] as? String ?? "")
@@ -116,9 +154,17 @@ final class ConformanceDepthTests: XCTestCase {
         defer { server.stop() }
         server.route("GET", "/list.tsv") { _ in .text("9780061020681\tMort\tTerry Pratchett\tread\t2020-11-01\t4.5\n") }
         server.route("GET", "/broken.tsv") { _ in .text("down", status: 500) }
-        for (path, status, words) in [("/list.tsv", "passed", "with url: pull gave 1 entries, twice the same"),
-                                      ("/broken.tsv", "failed", "pull(tsv-list, {}) with {\"url\":\"\(server.url("/broken.tsv").absoluteString)\"} failed with")] {
-            let result = try shelf.run(["conformance", library.path, "--check", "connector-settings", "--set", "url=\(server.url(path).absoluteString)", "--json"])
+        for (path, status, words) in [
+            ("/list.tsv", "passed", "with url: pull gave 1 entries, twice the same"),
+            (
+                "/broken.tsv", "failed",
+                "pull(tsv-list, {}) with {\"url\":\"\(server.url("/broken.tsv").absoluteString)\"} failed with"
+            )
+        ] {
+            let result = try shelf.run([
+                "conformance", library.path, "--check", "connector-settings", "--set",
+                "url=\(server.url(path).absoluteString)", "--json"
+            ])
             let report = try XCTUnwrap(try result.json() as? [String: Any], result.stderr)
             let check = try XCTUnwrap((report["results"] as? [[String: Any]])?.first)
             let message = check["message"] as? String ?? ""
@@ -133,7 +179,9 @@ final class ConformanceDepthTests: XCTestCase {
         XCTAssertEqual(list.status, 0, list.stderr)
         let names = (try list.json() as? [[String: String]] ?? []).compactMap { $0["check"] }
         XCTAssertEqual(names.count, 24)
-        for name in ["probe", "open-foreign", "render", "locators", "search", "arguments", "close"] { XCTAssertTrue(names.contains(name), name) }
+        for name in ["probe", "open-foreign", "render", "locators", "search", "arguments", "close"] {
+            XCTAssertTrue(names.contains(name), name)
+        }
         let unknown = try shelf.run(["conformance", try faulty(nil), "--check", "no-such-check"])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("open-foreign"), "the error lists the checks: \(unknown.stderr)")
@@ -151,6 +199,8 @@ final class ConformanceDepthTests: XCTestCase {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         host.waitUntilExit()
         XCTAssertEqual(host.terminationStatus, 1, output)
-        XCTAssertTrue(output.contains("BREACH     positions[1]: totalProgression 0.333333, but position 1 of 3 has (p - 1) / n = 0"), output)
+        XCTAssertTrue(
+            output.contains(
+                "BREACH     positions[1]: totalProgression 0.333333, but position 1 of 3 has (p - 1) / n = 0"), output)
     }
 }

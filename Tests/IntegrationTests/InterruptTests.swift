@@ -6,7 +6,9 @@ import XCTest
 /// else, and the player, waiting for a key, stops at once); a second one ends shelf at once with 130 even while it
 /// is stuck where the flag is not looked at.
 final class InterruptTests: XCTestCase {
-    var book: String { ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio/harbour-bells.json").path }
+    var book: String {
+        ShelfProcess.packageRoot.appendingPathComponent("samples/library/audio/harbour-bells.json").path
+    }
 
     func start(_ shelf: ShelfProcess, _ arguments: [String], input: Pipe, output: Pipe) throws -> Process {
         let process = Process()
@@ -33,7 +35,8 @@ final class InterruptTests: XCTestCase {
         let process = try start(shelf, ["listen", book, "--null"], input: input, output: output)
         defer { if process.isRunning { process.terminate() } }
         let firstLine = output.fileHandleForReading.availableData
-        XCTAssertTrue(String(decoding: firstLine, as: UTF8.self).contains("Paused"), String(decoding: firstLine, as: UTF8.self))
+        XCTAssertTrue(
+            String(decoding: firstLine, as: UTF8.self).contains("Paused"), String(decoding: firstLine, as: UTF8.self))
         kill(process.processIdentifier, SIGINT)
         waitForExit(process, within: 5)
         XCTAssertFalse(process.isRunning, "one Ctrl-C stops the player")

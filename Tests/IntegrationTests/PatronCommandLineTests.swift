@@ -10,12 +10,16 @@ final class PatronCommandLineTests: ShelfTestCase {
     /// A title of several words typed without quotes: the words, and the command with them in quotes.
     func testATitleWithoutQuotesIsOfferedInQuotes() throws {
         let borrow = try run(["borrow", "Waiting", "Game"], expect: 64)
-        XCTAssertTrue(borrow.stderr.contains("too many arguments: shelf borrow takes 1 (ID|TITLE), given 2: “Waiting” “Game”"), borrow.stderr)
+        XCTAssertTrue(
+            borrow.stderr.contains("too many arguments: shelf borrow takes 1 (ID|TITLE), given 2: “Waiting” “Game”"),
+            borrow.stderr)
         XCTAssertTrue(borrow.stderr.contains("shelf borrow \"Waiting Game\""), borrow.stderr)
         let search = try run(["search", "Lighthouse", "lamp", "room"], expect: 64)
         XCTAssertTrue(search.stderr.contains("shelf search Lighthouse \"lamp room\""), search.stderr)
         let lists = try run(["lists"], expect: 64)
-        XCTAssertTrue(lists.stderr.contains("missing arguments: shelf lists takes 1 to 2, given none"), "a usage of several forms names none: \(lists.stderr)")
+        XCTAssertTrue(
+            lists.stderr.contains("missing arguments: shelf lists takes 1 to 2, given none"),
+            "a usage of several forms names none: \(lists.stderr)")
         let loans = try run(["loans", "now"], expect: 64)
         XCTAssertTrue(loans.stderr.contains("shelf loans takes none, given 1: “now”"), loans.stderr)
     }
@@ -23,8 +27,11 @@ final class PatronCommandLineTests: ShelfTestCase {
     /// `shelf search WORD` is the in-book search missing its book; a patron means the catalog.
     func testOneWordToSearchPointsAtTheCatalogSearch() throws {
         let result = try run(["search", "lighthouse"], expect: 64)
-        XCTAssertTrue(result.stderr.contains("missing arguments: shelf search takes 2 (FILE QUERY), given 1: “lighthouse”"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("To search your library's catalog: shelf catalog-search lighthouse"), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("missing arguments: shelf search takes 2 (FILE QUERY), given 1: “lighthouse”"),
+            result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("To search your library's catalog: shelf catalog-search lighthouse"), result.stderr)
         XCTAssertFalse(result.stderr.contains("wrong number of arguments"), result.stderr)
     }
 
@@ -33,7 +40,8 @@ final class PatronCommandLineTests: ShelfTestCase {
         try run(["account", "add", sampleLibrary.absoluteString])
         let result = try run(["catalog-search", "winter", "--format", "audiobook"], expect: 69)
         XCTAssertTrue(result.stderr.contains("Shelf Sample Library offers no search"), result.stderr)
-        XCTAssertTrue(result.stderr.contains("Browse its titles instead: `shelf browse --format audiobook`."), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains("Browse its titles instead: `shelf browse --format audiobook`."), result.stderr)
     }
 
     /// Output into a full disk (`shelf generate bash > /dev/full`, `shelf manifest BOOK > book.json` as the disk fills)
@@ -44,8 +52,10 @@ final class PatronCommandLineTests: ShelfTestCase {
             let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
             let result = try runShelf(arguments, output: full)
             XCTAssertEqual(result.status, 74, "shelf \(arguments) > /dev/full: \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("shelf: standard output: No space left on device: what this command wrote there is incomplete"),
-                          result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains(
+                    "shelf: standard output: No space left on device: what this command wrote there is incomplete"),
+                result.stderr)
         }
         let closed = Pipe()
         try closed.fileHandleForReading.close()
@@ -75,7 +85,9 @@ final class PatronCommandLineTests: ShelfTestCase {
     func testAnEmptyCatalogSearchSaysToBrowse() throws {
         try run(["account", "add", sampleLibrary.absoluteString])
         let result = try run(["catalog-search", "  "], expect: 64)
-        XCTAssertTrue(result.stderr.contains("catalog-search needs words to look for\n  To see every title, browse: `shelf browse`."), result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "catalog-search needs words to look for\n  To see every title, browse: `shelf browse`."), result.stderr)
     }
 
     /// A title named before any library was added: the way in is an account (or a catalog's address), since plain
@@ -83,7 +95,8 @@ final class PatronCommandLineTests: ShelfTestCase {
     func testATitleBeforeAnyLibrarySaysToAddOne() throws {
         for command in ["borrow", "book", "download"] {
             let result = try run([command, "Moby-Dick"], expect: 66)
-            XCTAssertTrue(result.stderr.contains("Add your library with `shelf account add URL`"), "\(command): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("Add your library with `shelf account add URL`"), "\(command): \(result.stderr)")
         }
     }
 
@@ -93,7 +106,9 @@ final class PatronCommandLineTests: ShelfTestCase {
         let removed = try run(["wishlist", "--remove", "1"])
         XCTAssertTrue(removed.stdout.hasPrefix("Removed “Some Book” from the wish list.\n"), removed.stdout)
         let missing = try run(["wishlist", "--remove", "7"], expect: 66)
-        XCTAssertTrue(missing.stderr.contains("no wish 7\n  `shelf wishlist` lists the wishes with their numbers."), missing.stderr)
+        XCTAssertTrue(
+            missing.stderr.contains("no wish 7\n  `shelf wishlist` lists the wishes with their numbers."),
+            missing.stderr)
     }
 
     /// An option the command does not take, or one given without its value: the options it does take.

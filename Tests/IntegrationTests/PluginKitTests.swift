@@ -39,19 +39,27 @@ final class PluginKitTests: XCTestCase {
     func installKit() throws {
         let (status, output) = try run("make", ["-C", root.path, "install-plugin-kit", "PREFIX=\(prefix.path)"])
         XCTAssertEqual(status, 0, output)
-        for file in ["include/shelf/plugin.h", "include/shelf/format.h", "include/shelf/helper.h", "lib/libshelf-plugin.a",
-                     "lib/libshelf-plugin.so.1", "lib/libshelf-plugin.so", "bin/shelf-plugin-host", "lib/pkgconfig/shelf-plugin.pc",
-                     // What helper.h and shelf-plugin(7) point an author with the kit alone to (they named docs/ and
-                     // Examples/ of a source tree the author does not have).
-                     "share/doc/shelf-plugin-dev/plugin-library.md", "share/doc/shelf-plugin-dev/examples/gemini-plugin/gemini.c",
-                     "share/doc/shelf-plugin-dev/examples/text-plugin/Makefile", "share/doc/shelf-plugin-dev/examples/readinglist-plugin/tsvlist.c"] {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) is installed")
+        for file in [
+            "include/shelf/plugin.h", "include/shelf/format.h", "include/shelf/helper.h", "lib/libshelf-plugin.a",
+            "lib/libshelf-plugin.so.1", "lib/libshelf-plugin.so", "bin/shelf-plugin-host",
+            "lib/pkgconfig/shelf-plugin.pc",
+            // What helper.h and shelf-plugin(7) point an author with the kit alone to (they named docs/ and
+            // Examples/ of a source tree the author does not have).
+            "share/doc/shelf-plugin-dev/plugin-library.md",
+            "share/doc/shelf-plugin-dev/examples/gemini-plugin/gemini.c",
+            "share/doc/shelf-plugin-dev/examples/text-plugin/Makefile",
+            "share/doc/shelf-plugin-dev/examples/readinglist-plugin/tsvlist.c"
+        ] {
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) is installed"
+            )
         }
     }
 
     func pkgConfig(_ arguments: [String]) throws -> [String] {
-        let (status, output) = try run("pkg-config", arguments + ["shelf-plugin"],
-                                       environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
+        let (status, output) = try run(
+            "pkg-config", arguments + ["shelf-plugin"],
+            environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
         XCTAssertEqual(status, 0, output)
         return output.split(whereSeparator: \.isWhitespace).map(String.init)
     }
@@ -68,15 +76,21 @@ final class PluginKitTests: XCTestCase {
         let flags = try pkgConfig(["--cflags", "--libs"])
         XCTAssertTrue(flags.contains("-lshelf-plugin"), flags.description)
         let library = shelf.home.appendingPathComponent("plugins/libshelf-gemini.so")
-        try FileManager.default.createDirectory(at: library.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let (status, output) = try run("cc", ["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fPIC", "-shared",
-                                              "-fvisibility=hidden", "-o", library.path, gemini.path] + flags)
+        try FileManager.default.createDirectory(
+            at: library.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let (status, output) = try run(
+            "cc",
+            [
+                "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-fPIC", "-shared",
+                "-fvisibility=hidden", "-o", library.path, gemini.path
+            ] + flags)
         XCTAssertEqual(status, 0, output)
 
         let checks = try conformance(library)
         XCTAssertEqual(checks.count, 24)
         for (name, check) in checks {
-            XCTAssertTrue(["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
+            XCTAssertTrue(
+                ["passed", "skipped"].contains(check["status"] as? String ?? ""), "\(name): \(check["message"] ?? "")")
         }
         XCTAssertEqual(checks["render"]?["status"] as? String, "passed", "the plugin renders through the library")
         XCTAssertEqual(checks["exports"]?["status"] as? String, "passed", "the library adds no exported symbol")
@@ -97,14 +111,18 @@ final class PluginKitTests: XCTestCase {
     func testTheInstalledExampleBuildsAgainstTheInstalledKit() throws {
         try installKit()
         let example = shelf.home.appendingPathComponent("my-plugins")
-        try FileManager.default.copyItem(at: prefix.appendingPathComponent("share/doc/shelf-plugin-dev/examples"), to: example)
-        let (status, output) = try run("make", ["-s", "-C", example.appendingPathComponent("text-plugin").path],
-                                       environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
+        try FileManager.default.copyItem(
+            at: prefix.appendingPathComponent("share/doc/shelf-plugin-dev/examples"), to: example)
+        let (status, output) = try run(
+            "make", ["-s", "-C", example.appendingPathComponent("text-plugin").path],
+            environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path])
         XCTAssertEqual(status, 0, output)
         let library = example.appendingPathComponent("text-plugin/libshelf-text.so")
         XCTAssertTrue(FileManager.default.fileExists(atPath: library.path), output)
-        let result = try shelf.run(["info", example.appendingPathComponent("text-plugin/samples/clockmakers-daughter.txt").path,
-                                    "--plugin-path", library.path])
+        let result = try shelf.run([
+            "info", example.appendingPathComponent("text-plugin/samples/clockmakers-daughter.txt").path,
+            "--plugin-path", library.path
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 
@@ -113,8 +131,10 @@ final class PluginKitTests: XCTestCase {
         let staticLibrary = try pkgConfig(["--variable=staticlib"])
         XCTAssertEqual(staticLibrary, [prefix.appendingPathComponent("lib/libshelf-plugin.a").path])
         let library = shelf.home.appendingPathComponent("libshelf-gemini-static.so")
-        let (status, output) = try run("cc", ["-std=c99", "-fPIC", "-shared", "-fvisibility=hidden", "-o", library.path, gemini.path]
-                                             + (try pkgConfig(["--cflags"])) + staticLibrary)
+        let (status, output) = try run(
+            "cc",
+            ["-std=c99", "-fPIC", "-shared", "-fvisibility=hidden", "-o", library.path, gemini.path]
+                + (try pkgConfig(["--cflags"])) + staticLibrary)
         XCTAssertEqual(status, 0, output)
         let (_, needed) = try run("readelf", ["-d", library.path])
         XCTAssertFalse(needed.contains("libshelf-plugin"), "linked in, not needed at run time: \(needed)")
@@ -126,7 +146,8 @@ final class PluginKitTests: XCTestCase {
         let code = try String(contentsOf: gemini, encoding: .utf8)
         XCTAssertLessThan(code.split(separator: "\n", omittingEmptySubsequences: false).count - 1, 150)
         let doc = try String(contentsOf: root.appendingPathComponent("docs/plugin-library.md"), encoding: .utf8)
-        let block = try XCTUnwrap(doc.components(separatedBy: "```c\n").dropFirst().first?.components(separatedBy: "```\n").first)
+        let block = try XCTUnwrap(
+            doc.components(separatedBy: "```c\n").dropFirst().first?.components(separatedBy: "```\n").first)
         XCTAssertEqual(block, code, "docs/plugin-library.md has drifted from Examples/gemini-plugin/gemini.c")
     }
 }

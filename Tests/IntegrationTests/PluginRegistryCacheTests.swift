@@ -24,7 +24,8 @@ final class PluginRegistryCacheTests: XCTestCase {
         let first = try librariesLoaded(["info", book])
         XCTAssertTrue(first.contains("libshelf-audiobook.so"), "the first run reads every plugin")
         let cacheFile = shelf.home.appendingPathComponent("cache/plugin-registry")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: cacheFile.path), "the registry is kept for the next command")
+        XCTAssertTrue(
+            FileManager.default.fileExists(atPath: cacheFile.path), "the registry is kept for the next command")
 
         // render: a call only the plugin can answer (a second info comes from the publication memo).
         let second = try librariesLoaded(["render", book])
@@ -51,7 +52,9 @@ final class PluginRegistryCacheTests: XCTestCase {
         let good = try Data(contentsOf: cacheFile)
         try good.prefix(good.count / 2).write(to: cacheFile)
         let plugins = try librariesLoaded(["info", book])
-        XCTAssertTrue(plugins.contains("libshelf-audiobook.so"), "nothing is believed from a damaged registry: every plugin is read")
+        XCTAssertTrue(
+            plugins.contains("libshelf-audiobook.so"),
+            "nothing is believed from a damaged registry: every plugin is read")
         XCTAssertEqual(try Data(contentsOf: cacheFile).count, good.count, "and the registry is written again")
     }
 
@@ -69,8 +72,9 @@ final class PluginRegistryCacheTests: XCTestCase {
 
         // The same path now holds a plugin built for ABI 99: it must be refused, not taken from the cache.
         let broken = shelf.home.appendingPathComponent("broken.so")
-        try CCompiler.sharedLibrary(sources: [examples.appendingPathComponent("broken-plugins/broken-abi.c")], output: broken,
-                                    includes: [include, examples.appendingPathComponent("broken-plugins")])
+        try CCompiler.sharedLibrary(
+            sources: [examples.appendingPathComponent("broken-plugins/broken-abi.c")], output: broken,
+            includes: [include, examples.appendingPathComponent("broken-plugins")])
         XCTAssertEqual(rename(broken.path, library.path), 0, "replace the library in one step")
         let info = try shelf.run(["info", sample])
         XCTAssertEqual(info.status, 69, "no plugin opens Markdown any more: \(info.stderr)")

@@ -12,7 +12,9 @@ final class PluginToolsTests: XCTestCase {
     override func tearDown() { shelf.cleanUp() }
 
     func testSniffNamesTheMediaTypeEveryProbeAndTheWinner() throws {
-        let result = try shelf.run(["sniff", samples.appendingPathComponent("the-lighthouse-keeper.epub").path, "--json"])
+        let result = try shelf.run([
+            "sniff", samples.appendingPathComponent("the-lighthouse-keeper.epub").path, "--json"
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         let report = try XCTUnwrap(try result.json() as? [String: Any])
         XCTAssertEqual(report["mediaType"] as? String, "application/epub+zip")
@@ -21,7 +23,9 @@ final class PluginToolsTests: XCTestCase {
         let byPlugin = Dictionary(uniqueKeysWithValues: probes.map { ($0["plugin"] as! String, $0) })
         XCTAssertEqual(byPlugin["org.shelf.epub3"]?["claims"] as? Bool, true)
         XCTAssertEqual(byPlugin["org.shelf.epub2"]?["claims"] as? Bool, true, "both EPUB plugins declare the type")
-        XCTAssertGreaterThan(byPlugin["org.shelf.epub3"]?["confidence"] as? Int ?? 0, byPlugin["org.shelf.epub2"]?["confidence"] as? Int ?? 100)
+        XCTAssertGreaterThan(
+            byPlugin["org.shelf.epub3"]?["confidence"] as? Int ?? 0,
+            byPlugin["org.shelf.epub2"]?["confidence"] as? Int ?? 100)
         XCTAssertEqual(byPlugin["org.shelf.audiobook"]?["claims"] as? Bool, false)
 
         let text = try shelf.run(["sniff", samples.appendingPathComponent("the-lighthouse-keeper.epub").path])

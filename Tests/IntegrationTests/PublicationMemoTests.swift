@@ -41,7 +41,8 @@ final class PublicationMemoTests: XCTestCase {
         let second = try traced.run(["positions", book, "--json"])
         XCTAssertEqual(second.status, 0)
         XCTAssertEqual(second.stdout, first, "the memo gives exactly what the plugin gave")
-        XCTAssertFalse(second.stderr.contains("libshelf-"), "positions and manifest come from the memo: no plugin is loaded")
+        XCTAssertFalse(
+            second.stderr.contains("libshelf-"), "positions and manifest come from the memo: no plugin is loaded")
         // A call the memo cannot answer opens the file through the plugin that opened it, and only that one.
         let render = try traced.run(["render", book, "--chapter", "2", "--width", "60"])
         XCTAssertEqual(render.status, 0, render.stderr)
@@ -50,8 +51,9 @@ final class PublicationMemoTests: XCTestCase {
         XCTAssertFalse(render.stderr.contains("libshelf-epub2.so"), "no probing: the other EPUB plugin is not loaded")
         let fresh = try ShelfProcess()
         defer { fresh.cleanUp() }
-        XCTAssertEqual(render.stdout, try fresh.run(["render", book, "--chapter", "2", "--width", "60"]).stdout,
-                       "the same text as a first open")
+        XCTAssertEqual(
+            render.stdout, try fresh.run(["render", book, "--chapter", "2", "--width", "60"]).stdout,
+            "the same text as a first open")
     }
 
     func testASecondInfoLoadsNoPlugin() throws {
@@ -67,7 +69,8 @@ final class PublicationMemoTests: XCTestCase {
         let manifest = try shelf.run(["manifest", book])
         let fresh = try ShelfProcess()
         defer { fresh.cleanUp() }
-        XCTAssertEqual(manifest.stdout, try fresh.run(["manifest", book]).stdout, "the remembered manifest is the plugin's")
+        XCTAssertEqual(
+            manifest.stdout, try fresh.run(["manifest", book]).stdout, "the remembered manifest is the plugin's")
         // Positions asked for later are computed once and kept in the same memo.
         let positions = try positions(book)
         XCTAssertEqual(memoFiles().count, 1)
@@ -81,12 +84,17 @@ final class PublicationMemoTests: XCTestCase {
         let good = try Data(contentsOf: memo)
         var traced = shelf!
         traced.environment["LD_DEBUG"] = "files"
-        for damage in [good.prefix(good.count / 2), Data("not a memo".utf8), Data(), good.prefix(40) + Data(repeating: 0xFF, count: 64)] {
+        for damage in [
+            good.prefix(good.count / 2), Data("not a memo".utf8), Data(),
+            good.prefix(40) + Data(repeating: 0xFF, count: 64)
+        ] {
             try damage.write(to: memo)
             let reopened = try traced.run(["positions", book, "--json"])
             XCTAssertEqual(reopened.stdout, first)
-            XCTAssertTrue(reopened.stderr.contains("libshelf-epub"), "a damaged memo is not believed: the plugins are asked")
-            XCTAssertEqual(try Data(contentsOf: memo).count, good.count, "the memo is written again from the plugin's answer")
+            XCTAssertTrue(
+                reopened.stderr.contains("libshelf-epub"), "a damaged memo is not believed: the plugins are asked")
+            XCTAssertEqual(
+                try Data(contentsOf: memo).count, good.count, "the memo is written again from the plugin's answer")
             let again = try traced.run(["positions", book, "--json"])
             XCTAssertEqual(again.stdout, first)
             XCTAssertFalse(again.stderr.contains("libshelf-"), "and serves the next command")
@@ -101,6 +109,8 @@ final class PublicationMemoTests: XCTestCase {
         defer { fresh.cleanUp() }
         let winter = try positions(samples.appendingPathComponent("a-winter-crossing.epub").path, in: fresh)
         XCTAssertNotEqual(lighthouse, winter)
-        XCTAssertEqual(try positions(book), winter.replacingOccurrences(of: samples.appendingPathComponent("a-winter-crossing.epub").path, with: book))
+        XCTAssertEqual(
+            try positions(book),
+            winter.replacingOccurrences(of: samples.appendingPathComponent("a-winter-crossing.epub").path, with: book))
     }
 }

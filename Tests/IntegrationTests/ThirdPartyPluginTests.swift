@@ -27,8 +27,9 @@ final class ThirdPartyPluginTests: XCTestCase {
         let plugins = try XCTUnwrap((try result.json() as? [String: Any])?["plugins"] as? [[String: Any]])
         let text = try XCTUnwrap(plugins.first { $0["id"] as? String == "org.shelf.example.text" })
         XCTAssertEqual(Set(text["mediaTypes"] as? [String] ?? []), ["text/plain", "text/markdown"])
-        XCTAssertEqual(Set(text["capabilities"] as? [String] ?? []),
-                       ["shelf.format/1", "shelf.render/1", "shelf.positions/1", "shelf.search/1"])
+        XCTAssertEqual(
+            Set(text["capabilities"] as? [String] ?? []),
+            ["shelf.format/1", "shelf.render/1", "shelf.positions/1", "shelf.search/1"])
         XCTAssertEqual(plugins.count, 7)
     }
 
@@ -42,17 +43,22 @@ final class ThirdPartyPluginTests: XCTestCase {
             XCTAssertEqual(result.status, 0, result.stderr)
             let plugins = try XCTUnwrap((try result.json() as? [String: Any])?["plugins"] as? [[String: Any]])
             var byID: [String: (runs: String, because: String)] = [:]
-            for p in plugins { byID[p["id"] as? String ?? ""] = (p["runs"] as? String ?? "none", p["runsBecause"] as? String ?? "") }
+            for p in plugins {
+                byID[p["id"] as? String ?? ""] = (p["runs"] as? String ?? "none", p["runsBecause"] as? String ?? "")
+            }
             return byID
         }
         let plain = try places()
         XCTAssertEqual(plain["org.shelf.epub3"]?.runs, "in-process")
         XCTAssertEqual(plain["org.shelf.epub3"]?.because, "shelf ships it")
         XCTAssertEqual(plain["org.shelf.example.text"]?.runs, "confined")
-        XCTAssertEqual(plain["org.shelf.example.text"]?.because,
-                       "shelf does not ship it: it was found in \(pluginDirectory.path)")
+        XCTAssertEqual(
+            plain["org.shelf.example.text"]?.because,
+            "shelf does not ship it: it was found in \(pluginDirectory.path)")
 
-        let moved = try places(["SHELF_PLUGINS_OUT_OF_PROCESS": "org.shelf.epub3", "SHELF_PLUGINS_IN_PROCESS": "org.shelf.example.text"])
+        let moved = try places([
+            "SHELF_PLUGINS_OUT_OF_PROCESS": "org.shelf.epub3", "SHELF_PLUGINS_IN_PROCESS": "org.shelf.example.text"
+        ])
         XCTAssertEqual(moved["org.shelf.epub3"]?.runs, "confined")
         XCTAssertEqual(moved["org.shelf.epub3"]?.because, "SHELF_PLUGINS_OUT_OF_PROCESS names it")
         XCTAssertEqual(moved["org.shelf.example.text"]?.runs, "in-process")
@@ -60,10 +66,14 @@ final class ThirdPartyPluginTests: XCTestCase {
 
         let unconfined = try places(["SHELF_PLUGIN_CONFINEMENT": "off"])
         XCTAssertEqual(unconfined["org.shelf.example.text"]?.runs, "unconfined")
-        XCTAssertTrue(unconfined["org.shelf.example.text"]?.because.hasSuffix("SHELF_PLUGIN_CONFINEMENT=off runs it without Landlock and seccomp") ?? false)
+        XCTAssertTrue(
+            unconfined["org.shelf.example.text"]?.because.hasSuffix(
+                "SHELF_PLUGIN_CONFINEMENT=off runs it without Landlock and seccomp") ?? false)
 
         let text = try shelf.run(["plugins"])
-        XCTAssertTrue(text.stdout.contains("  runs:     confined, in a process of its own (shelf does not ship it: it was found in"), text.stdout)
+        XCTAssertTrue(
+            text.stdout.contains(
+                "  runs:     confined, in a process of its own (shelf does not ship it: it was found in"), text.stdout)
         XCTAssertTrue(text.stdout.contains("  runs:     in shelf's process (shelf ships it)"), text.stdout)
         let inspect = try shelf.run(["plugins", "--inspect", "org.shelf.example.text", "--json"])
         XCTAssertEqual((try inspect.json() as? [String: Any])?["runs"] as? String, "confined")
@@ -91,7 +101,9 @@ final class ThirdPartyPluginTests: XCTestCase {
         XCTAssertGreaterThan(lines.count, 3)
         XCTAssertTrue(lines.allSatisfy { $0.count <= 40 }, "text is wrapped to the width asked for")
 
-        let html = try shelf.run(["render", markdownSample.path, "--as", "html", "--theme", "night", "--font-scale", "150"])
+        let html = try shelf.run([
+            "render", markdownSample.path, "--as", "html", "--theme", "night", "--font-scale", "150"
+        ])
         XCTAssertEqual(html.status, 0)
         XCTAssertTrue(html.stdout.contains("<"), "HTML output")
         XCTAssertTrue(html.stdout.contains("150"), "the font scale reaches the plugin")
@@ -116,8 +128,10 @@ final class ThirdPartyPluginTests: XCTestCase {
     }
 
     func testTheCPluginPassesConformance() throws {
-        let result = try shelf.run(["conformance", pluginDirectory.appendingPathComponent("libshelf-text.so").path,
-                                    "--sample", markdownSample.path, "--sample", textSample.path, "--json"])
+        let result = try shelf.run([
+            "conformance", pluginDirectory.appendingPathComponent("libshelf-text.so").path,
+            "--sample", markdownSample.path, "--sample", textSample.path, "--json"
+        ])
         XCTAssertEqual(result.status, 0, result.stdout)
         let report = try XCTUnwrap(try result.json() as? [String: Any])
         let results = try XCTUnwrap(report["results"] as? [[String: Any]])

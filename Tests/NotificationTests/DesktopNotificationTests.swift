@@ -11,7 +11,8 @@ final class DesktopNotificationTests: NotificationTestCase {
 
     override func setUpWithError() throws {
         guard PrivateSessionBus.daemonPath != nil else {
-            throw XCTSkip("dbus-daemon is not installed (Debian package dbus-daemon; scripts/install-deps.sh installs it)")
+            throw XCTSkip(
+                "dbus-daemon is not installed (Debian package dbus-daemon; scripts/install-deps.sh installs it)")
         }
         try super.setUpWithError()
         bus = try PrivateSessionBus()
@@ -60,8 +61,9 @@ final class DesktopNotificationTests: NotificationTestCase {
         try run(["watch", "--once"])
         library.advanceClock(by: 7 * Self.day)
         try run(["watch", "--once"])
-        XCTAssertEqual(server.waitForNotify(count: 2).map(\.summary),
-                       ["The Open Road has one week left before it will be returned.", "The Open Road has been returned."])
+        XCTAssertEqual(
+            server.waitForNotify(count: 2).map(\.summary),
+            ["The Open Road has one week left before it will be returned.", "The Open Road has been returned."])
     }
 
     /// A watcher of a `Shelf` made in this process (as the browser app makes one) delivers to the desktop of the
@@ -72,7 +74,9 @@ final class DesktopNotificationTests: NotificationTestCase {
         try run(["borrow", road])
         library.setLoanEnd(road, Date().addingTimeInterval(7 * Self.day))
         try Shelf(environment: shelf.environment).library().watcher(interval: 60).run(cycles: 1) { _ in }
-        XCTAssertEqual(server.waitForNotify(count: 1).map(\.summary), ["The Open Road has one week left before it will be returned."])
+        XCTAssertEqual(
+            server.waitForNotify(count: 1).map(\.summary),
+            ["The Open Road has one week left before it will be returned."])
     }
 
     func testANotificationServiceAnsweringGarbageOrFailingChangesNothingElse() throws {
@@ -90,10 +94,12 @@ final class DesktopNotificationTests: NotificationTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         library.setLoanEnd("urn:fake:ebook-free", Date().addingTimeInterval(Self.day))
         let result = try run(["watch", "--once"])
-        XCTAssertEqual(result.stdout, "The Open Road has one day left before it must be returned. (shelf open-notification 2)\n")
+        XCTAssertEqual(
+            result.stdout, "The Open Road has one day left before it must be returned. (shelf open-notification 2)\n")
         // The first, which the garbage answer did not take, is offered again beside the new one.
-        XCTAssertEqual(server.waitForNotify(count: 3).map(\.summary).sorted(),
-                       [readyText, readyText, "The Open Road has one day left before it must be returned."].sorted())
+        XCTAssertEqual(
+            server.waitForNotify(count: 3).map(\.summary).sorted(),
+            [readyText, readyText, "The Open Road has one day left before it must be returned."].sorted())
         XCTAssertEqual(try texts().count, 2)
     }
 
@@ -106,7 +112,8 @@ final class DesktopNotificationTests: NotificationTestCase {
         try run(["reserve", "urn:fake:ebook-out"])
         shelf.environment["LD_DEBUG"] = "libs"
         let version = try run(["--version"])
-        XCTAssertTrue(version.stderr.contains("library=libsqlite3.so.0"), "ld.so names what it loads:\n\(version.stderr)")
+        XCTAssertTrue(
+            version.stderr.contains("library=libsqlite3.so.0"), "ld.so names what it loads:\n\(version.stderr)")
         XCTAssertFalse(version.stderr.contains(libdbus), "shelf --version loaded libdbus")
         XCTAssertFalse(try run(["sync"]).stderr.contains(libdbus), "a sync with nothing to notify loaded libdbus")
         library.makeHoldReady(waiting)
@@ -130,8 +137,11 @@ final class DesktopNotificationTests: NotificationTestCase {
         library.setHoldEnd(waiting, Date().addingTimeInterval(3 * Self.day))
         let result = try run(["sync"])
         let said = complaints(result.stderr)
-        XCTAssertTrue(said.hasPrefix("shelf: 1 notification could not be shown on the desktop: libdbus could not be opened ("), said)
-        XCTAssertTrue(said.hasSuffix("): install it with apt-get install libdbus-1-3. `shelf notifications` lists it.\n"), said)
+        XCTAssertTrue(
+            said.hasPrefix("shelf: 1 notification could not be shown on the desktop: libdbus could not be opened ("),
+            said)
+        XCTAssertTrue(
+            said.hasSuffix("): install it with apt-get install libdbus-1-3. `shelf notifications` lists it.\n"), said)
         XCTAssertEqual(try texts(), [readyText])
         XCTAssertEqual(try notifications().first?["onDesktop"] as? Bool, false)
         XCTAssertEqual(try run(["sync"]).stderr, "", "offered once, said once")
@@ -163,12 +173,18 @@ final class DesktopNotificationTests: NotificationTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         library.setLoanEnd(road, Date().addingTimeInterval(6 * Self.day + 12 * 3600))
         try run(["sync"])
-        XCTAssertEqual(server.waitForNotify(count: 1).map(\.summary), ["The Open Road has one week left before it will be returned."])
+        XCTAssertEqual(
+            server.waitForNotify(count: 1).map(\.summary),
+            ["The Open Road has one week left before it will be returned."])
         library.advanceClock(by: 5 * Self.day + 13 * 3600)
         try run(["sync"])
-        XCTAssertEqual(server.waitForNotify(count: 2).map(\.summary).last, "The Open Road has one day left before it must be returned.")
-        XCTAssertEqual(server.calls.filter { $0.method == "CloseNotification" }.map(\.closedID), [42], "the week notice withdrawn")
-        XCTAssertEqual(try notifications(all: true).compactMap { $0["state"] as? String }.sorted(), ["superseded", "unread"])
+        XCTAssertEqual(
+            server.waitForNotify(count: 2).map(\.summary).last,
+            "The Open Road has one day left before it must be returned.")
+        XCTAssertEqual(
+            server.calls.filter { $0.method == "CloseNotification" }.map(\.closedID), [42], "the week notice withdrawn")
+        XCTAssertEqual(
+            try notifications(all: true).compactMap { $0["state"] as? String }.sorted(), ["superseded", "unread"])
     }
 
     func testANotificationNoDesktopTookIsShownAtALaterSync() throws {

@@ -41,13 +41,15 @@ final class FakeNotificationServer: @unchecked Sendable {
     init(address: String) throws {
         var failure = [CChar](repeating: 0, count: 512)
         guard let opened = shelf_dbus_connect(address, &failure, failure.count) else {
-            throw NSError(domain: "FakeNotificationServer", code: 1,
-                          userInfo: [NSLocalizedDescriptionKey: String(cString: failure)])
+            throw NSError(
+                domain: "FakeNotificationServer", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: String(cString: failure)])
         }
         let reply = shelf_dbus_request_name(opened, "org.freedesktop.Notifications", shelf_dbus_name_flag_do_not_queue)
         guard reply == shelf_dbus_request_name_reply_primary_owner else {
             shelf_dbus_disconnect(opened)
-            throw NSError(domain: "FakeNotificationServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot own the name"])
+            throw NSError(
+                domain: "FakeNotificationServer", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot own the name"])
         }
         connection = opened
         let thread = Thread { [self] in serve() }
@@ -55,7 +57,11 @@ final class FakeNotificationServer: @unchecked Sendable {
     }
 
     func stop() {
-        guard lock.withLock({ let was = running; running = false; return was }) else { return }
+        guard
+            lock.withLock({
+                let was = running; running = false; return was
+            })
+        else { return }
         finished.wait()
         shelf_dbus_disconnect(connection)
     }
@@ -81,7 +87,8 @@ final class FakeNotificationServer: @unchecked Sendable {
 
     private func handle(_ message: OpaquePointer) {
         guard shelf_dbus_message_get_type(message) == shelf_dbus_message_method_call,
-              let member = shelf_dbus_message_get_member(message).map({ String(cString: $0) }) else { return }
+            let member = shelf_dbus_message_get_member(message).map({ String(cString: $0) })
+        else { return }
         var call = Call(method: member)
         var reply: OpaquePointer?
         switch member {
@@ -89,8 +96,8 @@ final class FakeNotificationServer: @unchecked Sendable {
             var args = shelf_dbus_iter()
             if shelf_dbus_message_iter_init(message, &args) != 0 {
                 call.appName = Self.string(&args) ?? ""
-                _ = shelf_dbus_message_iter_next(&args)   // replaces_id
-                _ = shelf_dbus_message_iter_next(&args)   // app_icon
+                _ = shelf_dbus_message_iter_next(&args)  // replaces_id
+                _ = shelf_dbus_message_iter_next(&args)  // app_icon
                 call.summary = Self.string(&args) ?? ""
                 call.body = Self.string(&args) ?? ""
                 if shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_array {
@@ -100,8 +107,8 @@ final class FakeNotificationServer: @unchecked Sendable {
                         if let text = Self.string(&inner) { call.actions.append(text) }
                     }
                 }
-                _ = shelf_dbus_message_iter_next(&args)   // actions
-                _ = shelf_dbus_message_iter_next(&args)   // hints
+                _ = shelf_dbus_message_iter_next(&args)  // actions
+                _ = shelf_dbus_message_iter_next(&args)  // hints
                 if shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_int32 {
                     var timeout: Int32 = 0
                     shelf_dbus_message_iter_get_basic(&args, &timeout)
@@ -113,7 +120,9 @@ final class FakeNotificationServer: @unchecked Sendable {
                 reply = shelf_dbus_message_new_method_return(message)
                 var args = shelf_dbus_iter()
                 shelf_dbus_message_iter_init_append(reply, &args)
-                var id = lock.withLock { () -> UInt32 in nextID += 1; return nextID }
+                var id = lock.withLock { () -> UInt32 in
+                    nextID += 1; return nextID
+                }
                 _ = shelf_dbus_message_iter_append_basic(&args, shelf_dbus_type_uint32, &id)
             case .garbage:
                 reply = shelf_dbus_message_new_method_return(message)
@@ -124,11 +133,14 @@ final class FakeNotificationServer: @unchecked Sendable {
                     _ = shelf_dbus_message_iter_append_basic(&args, shelf_dbus_type_string, &value)
                 }
             case .failing:
-                reply = shelf_dbus_message_new_error(message, "org.freedesktop.DBus.Error.Failed", "the notification service is broken")
+                reply = shelf_dbus_message_new_error(
+                    message, "org.freedesktop.DBus.Error.Failed", "the notification service is broken")
             }
         case "CloseNotification":
             var args = shelf_dbus_iter()
-            if shelf_dbus_message_iter_init(message, &args) != 0, shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_uint32 {
+            if shelf_dbus_message_iter_init(message, &args) != 0,
+                shelf_dbus_message_iter_get_arg_type(&args) == shelf_dbus_type_uint32
+            {
                 var id: UInt32 = 0
                 shelf_dbus_message_iter_get_basic(&args, &id)
                 call.closedID = id

@@ -20,12 +20,15 @@ class NotificationTestCase: LibraryTestCase {
     }
 
     /// The notifications as `shelf notifications --json` lists them (`all`: past ones too).
-    func notifications(all: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+    func notifications(all: Bool = false, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]]
+    {
         let result = try run(["notifications", "--json"] + (all ? ["--all"] : []), file: file, line: line)
         return try XCTUnwrap(try result.json() as? [[String: Any]], result.stdout)
     }
 
-    func texts(all: Bool = false) throws -> [String] { try notifications(all: all).compactMap { $0["text"] as? String } }
+    func texts(all: Bool = false) throws -> [String] {
+        try notifications(all: all).compactMap { $0["text"] as? String }
+    }
 
     func status() throws -> [String: Any] { try XCTUnwrap(try run(["status", "--json"]).json() as? [String: Any]) }
 
@@ -83,7 +86,8 @@ final class NotificationCommandTests: NotificationTestCase {
         XCTAssertTrue(opened.stdout.contains("Opening Reservations (reservations)"), opened.stdout)
         XCTAssertTrue(opened.stdout.contains("Borrow it now: shelf borrow \(waiting)"), opened.stdout)
         XCTAssertEqual(try status()["unreadNotifications"] as? Int, 0)
-        let openedJSON = try XCTUnwrap(try run(["open-notification", "\(id)", "--book", "--json"]).json() as? [String: Any])
+        let openedJSON = try XCTUnwrap(
+            try run(["open-notification", "\(id)", "--book", "--json"]).json() as? [String: Any])
         XCTAssertEqual(openedJSON["route"] as? String, "book:\(waiting)")
         let book = try run(["open-notification", "\(id)", "--book"])
         XCTAssertTrue(book.stdout.contains("Waiting Game"), book.stdout)
@@ -137,7 +141,8 @@ final class NotificationCommandTests: NotificationTestCase {
         try run(["sync"])
         // "One week left" is superseded by its successor: no longer live beside it.
         XCTAssertEqual(try texts(), ["The Open Road has one day left before it must be returned."])
-        XCTAssertEqual(try notifications(all: true).compactMap { $0["state"] as? String }.sorted(), ["superseded", "unread"])
+        XCTAssertEqual(
+            try notifications(all: true).compactMap { $0["state"] as? String }.sorted(), ["superseded", "unread"])
 
         // The period ends on the server's clock: the loan leaves the feed.
         library.advanceClock(by: Self.day + 60)
@@ -171,7 +176,9 @@ final class NotificationCommandTests: NotificationTestCase {
         library.makeHoldReady(waiting)
         library.setHoldEnd(waiting, Date().addingTimeInterval(20 * 3600))
         try run(["sync"])
-        XCTAssertEqual(try texts(), ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
+        XCTAssertEqual(
+            try texts(),
+            ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
     }
 
     // MARK: The terminal line
@@ -189,7 +196,9 @@ final class NotificationCommandTests: NotificationTestCase {
         XCTAssertFalse(json.stderr.contains("Notification:"), json.stderr)
         let first = try TerminalProcess.run(["loans"], environment: shelf.environment)
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stderr.components(separatedBy: "Notification: \(readyText) (shelf open-notification 1)").count - 1, 1, first.stderr)
+        XCTAssertEqual(
+            first.stderr.components(separatedBy: "Notification: \(readyText) (shelf open-notification 1)").count - 1, 1,
+            first.stderr)
         XCTAssertFalse(first.stdout.contains("Notification:"), "stderr only")
         XCTAssertFalse(first.stderr.contains("\u{1B}["), "no colour codes carry meaning")
         let second = try TerminalProcess.run(["loans"], environment: shelf.environment)
@@ -205,7 +214,8 @@ final class NotificationCommandTests: NotificationTestCase {
         try run(["borrow", "urn:fake:ebook-free"])
         library.setLoanEnd("urn:fake:ebook-free", Date().addingTimeInterval(Self.day))
         let first = try run(["watch", "--once"])
-        XCTAssertEqual(first.stdout, "The Open Road has one day left before it must be returned. (shelf open-notification 1)\n")
+        XCTAssertEqual(
+            first.stdout, "The Open Road has one day left before it must be returned. (shelf open-notification 1)\n")
         XCTAssertEqual(first.stderr, "")
         let second = try run(["watch", "--once"])
         XCTAssertEqual(second.stdout, "", "quiet when nothing changed")
@@ -235,9 +245,16 @@ final class NotificationCommandTests: NotificationTestCase {
             ("500", .text("Internal Server Error", status: 500)),
             ("HTML", .text("<html><body>Down for maintenance</body></html>", contentType: "text/html")),
             ("JSON", .text(#"{"not": "a feed"}"#, contentType: "application/json")),
-            ("truncated Atom", .text(#"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>urn:fake:ebook-free</id><title>The Op"#,
-                                     contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition")),
-            ("binary", .data(Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) }), contentType: "application/atom+xml")),
+            (
+                "truncated Atom",
+                .text(
+                    #"<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>urn:fake:ebook-free</id><title>The Op"#,
+                    contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition")
+            ),
+            (
+                "binary",
+                .data(Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37) }), contentType: "application/atom+xml")
+            )
         ]
         for (name, fault) in faults {
             library.loansFault = fault
@@ -245,7 +262,9 @@ final class NotificationCommandTests: NotificationTestCase {
             try database.setMeta("watch.backoff.fake", nil)
             let result = try run(["watch", "--once"], expect: 75)
             XCTAssertEqual(result.stdout, "", "\(name): no notification printed")
-            XCTAssertTrue(result.stderr.contains("sync of fake failed") && result.stderr.contains("nothing stored changed"), "\(name): \(result.stderr)")
+            XCTAssertTrue(
+                result.stderr.contains("sync of fake failed") && result.stderr.contains("nothing stored changed"),
+                "\(name): \(result.stderr)")
             XCTAssertEqual(try texts(all: true), [], "\(name): no notification stored")
             let loans = try XCTUnwrap(try run(["loans", "--json"]).json() as? [[String: Any]])
             XCTAssertEqual(loans.count, 1, "\(name): the loan is still stored")
@@ -273,7 +292,8 @@ final class NotificationCommandTests: NotificationTestCase {
         // 1 s interval: the failure at 0 s waits 2 s, so of cycles at 0, 1, 2, 3 s only 0 and 2 ask.
         let result = try run(["watch", "--cycles", "4", "--interval", "1s"])
         XCTAssertEqual(library.server.requests(to: "/loans").count - before, 2, result.stderr)
-        XCTAssertEqual(result.stderr.components(separatedBy: "sync of fake failed").count - 1, 1, "said once: \(result.stderr)")
+        XCTAssertEqual(
+            result.stderr.components(separatedBy: "sync of fake failed").count - 1, 1, "said once: \(result.stderr)")
         XCTAssertEqual(result.stdout, "")
     }
 
@@ -311,7 +331,8 @@ final class NotificationCommandTests: NotificationTestCase {
         let document = try run(["sync", "--json"])
         let made = try XCTUnwrap(try json(document)["notifications"] as? [[String: Any]], document.stdout)
         XCTAssertEqual(made.map { $0["kind"] as? String }, ["loan-week"], document.stdout)
-        XCTAssertEqual(document.stderr.split(separator: "\n").filter { $0.hasPrefix("Notification: ") }.count, 1, document.stderr)
+        XCTAssertEqual(
+            document.stderr.split(separator: "\n").filter { $0.hasPrefix("Notification: ") }.count, 1, document.stderr)
 
         let again = try run(["sync", "--json"])
         XCTAssertEqual((try json(again)["notifications"] as? [Any])?.count, 0, again.stdout)
@@ -325,12 +346,16 @@ final class NotificationCommandTests: NotificationTestCase {
         let folder = shelf.home.appendingPathComponent(".config/systemd/user")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         XCTAssertEqual(names.count, 2, "\(names)")
-        let name = try XCTUnwrap(names.first { $0.hasSuffix(".service") }).replacingOccurrences(of: ".service", with: "")
+        let name = try XCTUnwrap(names.first { $0.hasSuffix(".service") }).replacingOccurrences(
+            of: ".service", with: "")
         XCTAssertTrue(name.hasPrefix("shelf-watch-" + shelf.home.lastPathComponent.prefix(40) + "-"), name)
         XCTAssertEqual(names, [name + ".service", name + ".timer"])
         let service = try String(contentsOf: folder.appendingPathComponent(name + ".service"), encoding: .utf8)
         let timer = try String(contentsOf: folder.appendingPathComponent(name + ".timer"), encoding: .utf8)
-        XCTAssertTrue(service.contains("ExecStart=\"\(ShelfProcess.executable.resolvingSymlinksInPath().path)\" watch --once --interval 1800s"), service)
+        XCTAssertTrue(
+            service.contains(
+                "ExecStart=\"\(ShelfProcess.executable.resolvingSymlinksInPath().path)\" watch --once --interval 1800s"),
+            service)
         XCTAssertTrue(service.contains("Type=oneshot"), service)
         XCTAssertTrue(service.contains("Environment=\"SHELF_HOME=\(shelf.home.path)\""), service)
         XCTAssertTrue(timer.contains("OnUnitActiveSec=1800s"), timer)
@@ -339,19 +364,25 @@ final class NotificationCommandTests: NotificationTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: shelf.home.appendingPathComponent("config/systemd").path))
 
         // systemd itself accepts both units.
-        guard let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(where: FileManager.default.isExecutableFile) else {
+        guard
+            let analyze = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].first(
+                where: FileManager.default.isExecutableFile)
+        else {
             throw XCTSkip("systemd-analyze is not installed (Debian package systemd): the units were not verified")
         }
         let verify = Process()
         verify.executableURL = URL(fileURLWithPath: analyze)
-        verify.arguments = ["verify", "--man=no", "--user", folder.appendingPathComponent(name + ".service").path,
-                            folder.appendingPathComponent(name + ".timer").path]
+        verify.arguments = [
+            "verify", "--man=no", "--user", folder.appendingPathComponent(name + ".service").path,
+            folder.appendingPathComponent(name + ".timer").path
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = shelf.home.path
         environment["XDG_CONFIG_HOME"] = nil
         // A user manager of systemd-analyze's own needs a runtime folder; this test's, not the session's.
         let runtime = shelf.home.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         environment["XDG_RUNTIME_DIR"] = runtime.path
         verify.environment = environment
         let errors = Pipe()

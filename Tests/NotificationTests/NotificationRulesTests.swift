@@ -15,21 +15,30 @@ final class NotificationRulesTests: XCTestCase {
     // MARK: The texts
 
     func testTextsAreExactlyTheUsersWords() {
-        XCTAssertEqual(NotificationText.holdReady("Waiting Game", days: 3),
-                       "Waiting Game is ready to be checked out. You have 3 days to complete checkout of this item.")
-        XCTAssertEqual(NotificationText.holdReady("Waiting Game", days: 1),
-                       "Waiting Game is ready to be checked out. You have 1 day to complete checkout of this item.")
-        XCTAssertEqual(NotificationText.holdLastDay("Waiting Game"),
-                       "Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item.")
-        XCTAssertEqual(NotificationText.loanWeek("The Open Road"), "The Open Road has one week left before it will be returned.")
-        XCTAssertEqual(NotificationText.loanDay("The Open Road"), "The Open Road has one day left before it must be returned.")
+        XCTAssertEqual(
+            NotificationText.holdReady("Waiting Game", days: 3),
+            "Waiting Game is ready to be checked out. You have 3 days to complete checkout of this item.")
+        XCTAssertEqual(
+            NotificationText.holdReady("Waiting Game", days: 1),
+            "Waiting Game is ready to be checked out. You have 1 day to complete checkout of this item.")
+        XCTAssertEqual(
+            NotificationText.holdLastDay("Waiting Game"),
+            "Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item.")
+        XCTAssertEqual(
+            NotificationText.loanWeek("The Open Road"), "The Open Road has one week left before it will be returned.")
+        XCTAssertEqual(
+            NotificationText.loanDay("The Open Road"), "The Open Road has one day left before it must be returned.")
         XCTAssertEqual(NotificationText.loanReturned("The Open Road"), "The Open Road has been returned.")
     }
 
     func testDaysAreRoundedUp() {
-        let table: [(hours: Double, days: Int)] = [(72, 3), (71, 3), (48.001, 3), (48, 2), (24.5, 2), (24, 1), (0.001, 1), (168, 7), (167, 7)]
+        let table: [(hours: Double, days: Int)] = [
+            (72, 3), (71, 3), (48.001, 3), (48, 2), (24.5, 2), (24, 1), (0.001, 1), (168, 7), (167, 7)
+        ]
         for row in table {
-            XCTAssertEqual(NotificationRules.wholeDaysRoundedUp(Int64((row.hours * 3_600_000).rounded())), row.days, "\(row.hours) hours")
+            XCTAssertEqual(
+                NotificationRules.wholeDaysRoundedUp(Int64((row.hours * 3_600_000).rounded())), row.days,
+                "\(row.hours) hours")
         }
     }
 
@@ -46,48 +55,63 @@ final class NotificationRulesTests: XCTestCase {
     func testFirstSyncTable() {
         let h = Self.hour, d = Self.day, ms = Self.ms
         let rows: [Row] = [
-            Row(name: "hold ready, 72 h", hold: true, ready: true, left: 72 * h,
+            Row(
+                name: "hold ready, 72 h", hold: true, ready: true, left: 72 * h,
                 expected: "T is ready to be checked out. You have 3 days to complete checkout of this item."),
-            Row(name: "hold ready, 71 h", hold: true, ready: true, left: 71 * h,
+            Row(
+                name: "hold ready, 71 h", hold: true, ready: true, left: 71 * h,
                 expected: "T is ready to be checked out. You have 3 days to complete checkout of this item."),
-            Row(name: "hold ready, 48 h", hold: true, ready: true, left: 48 * h,
+            Row(
+                name: "hold ready, 48 h", hold: true, ready: true, left: 48 * h,
                 expected: "T is ready to be checked out. You have 2 days to complete checkout of this item."),
-            Row(name: "hold ready, 24 h + 1 ms", hold: true, ready: true, left: 24 * h + ms,
+            Row(
+                name: "hold ready, 24 h + 1 ms", hold: true, ready: true, left: 24 * h + ms,
                 expected: "T is ready to be checked out. You have 2 days to complete checkout of this item."),
-            Row(name: "hold ready, exactly 24 h", hold: true, ready: true, left: 24 * h,
+            Row(
+                name: "hold ready, exactly 24 h", hold: true, ready: true, left: 24 * h,
                 expected: "T is ready to be checked out. You have 1 day left to complete checkout of this item."),
-            Row(name: "hold ready, 1 h", hold: true, ready: true, left: h,
+            Row(
+                name: "hold ready, 1 h", hold: true, ready: true, left: h,
                 expected: "T is ready to be checked out. You have 1 day left to complete checkout of this item."),
-            Row(name: "hold ready, 1 ms", hold: true, ready: true, left: ms,
+            Row(
+                name: "hold ready, 1 ms", hold: true, ready: true, left: ms,
                 expected: "T is ready to be checked out. You have 1 day left to complete checkout of this item."),
             Row(name: "hold ready, ends this instant", hold: true, ready: true, left: 0, expected: nil),
-            Row(name: "hold ready, already run out at the first sync", hold: true, ready: true, left: -h, expected: nil),
+            Row(
+                name: "hold ready, already run out at the first sync", hold: true, ready: true, left: -h, expected: nil),
             Row(name: "hold ready, no end given", hold: true, ready: true, left: nil, expected: nil),
             Row(name: "hold still queued", hold: true, ready: false, left: 72 * h, expected: nil),
             Row(name: "loan, 7 days + 1 ms", hold: false, ready: false, left: 7 * d + ms, expected: nil),
-            Row(name: "loan, exactly 7 days", hold: false, ready: false, left: 7 * d,
+            Row(
+                name: "loan, exactly 7 days", hold: false, ready: false, left: 7 * d,
                 expected: "T has one week left before it will be returned."),
-            Row(name: "loan, 6 days + 1 ms", hold: false, ready: false, left: 6 * d + ms,
+            Row(
+                name: "loan, 6 days + 1 ms", hold: false, ready: false, left: 6 * d + ms,
                 expected: "T has one week left before it will be returned."),
             // "One week left" only when about a week is left (issue 32, item 5): a loan first seen with less gets none.
             Row(name: "loan, exactly 6 days", hold: false, ready: false, left: 6 * d, expected: nil),
             Row(name: "loan, 3 days", hold: false, ready: false, left: 3 * d, expected: nil),
             Row(name: "loan, 2 days 23 hours", hold: false, ready: false, left: 2 * d + 23 * h, expected: nil),
             Row(name: "loan, 24 h + 1 ms", hold: false, ready: false, left: 24 * h + ms, expected: nil),
-            Row(name: "loan, exactly 24 h", hold: false, ready: false, left: 24 * h,
+            Row(
+                name: "loan, exactly 24 h", hold: false, ready: false, left: 24 * h,
                 expected: "T has one day left before it must be returned."),
-            Row(name: "loan, 1 ms", hold: false, ready: false, left: ms,
+            Row(
+                name: "loan, 1 ms", hold: false, ready: false, left: ms,
                 expected: "T has one day left before it must be returned."),
             Row(name: "loan, ends this instant", hold: false, ready: false, left: 0, expected: "T has been returned."),
-            Row(name: "loan, due date already past at the first sync", hold: false, ready: false, left: -3 * d,
+            Row(
+                name: "loan, due date already past at the first sync", hold: false, ready: false, left: -3 * d,
                 expected: "T has been returned."),
-            Row(name: "loan, no end given", hold: false, ready: false, left: nil, expected: nil),
+            Row(name: "loan, no end given", hold: false, ready: false, left: nil, expected: nil)
         ]
         for row in rows {
-            let subject = NotificationRules.Subject(entryID: "e", title: "T", endsAt: row.left.map { Self.t0.addingTimeInterval($0) },
-                                                    isReady: row.ready)
-            let decision = NotificationRules.evaluate(now: Self.t0, loans: row.hold ? [] : [subject], holds: row.hold ? [subject] : [],
-                                                      previousLoans: [], live: [])
+            let subject = NotificationRules.Subject(
+                entryID: "e", title: "T", endsAt: row.left.map { Self.t0.addingTimeInterval($0) },
+                isReady: row.ready)
+            let decision = NotificationRules.evaluate(
+                now: Self.t0, loans: row.hold ? [] : [subject], holds: row.hold ? [subject] : [],
+                previousLoans: [], live: [])
             XCTAssertEqual(decision.fire.map(\.text), row.expected.map { [$0] } ?? [], row.name)
         }
     }
@@ -95,11 +119,17 @@ final class NotificationRulesTests: XCTestCase {
     /// Feed dates carry their own offset: the same instant written in three zones gives the same days.
     func testTimeZonesInFeedDatesDoNotChangeTheCount() throws {
         let formatter = ISO8601DateFormatter()
-        for text in ["2026-03-11T12:00:00Z", "2026-03-11T13:00:00+01:00", "2026-03-11T07:00:00-05:00", "2026-03-12T01:45:00+13:45"] {
+        for text in [
+            "2026-03-11T12:00:00Z", "2026-03-11T13:00:00+01:00", "2026-03-11T07:00:00-05:00",
+            "2026-03-12T01:45:00+13:45"
+        ] {
             let end = try XCTUnwrap(formatter.date(from: text))
             let hold = NotificationRules.Subject(entryID: "e", title: "T", endsAt: end, isReady: true)
-            let decision = NotificationRules.evaluate(now: Self.t0, loans: [], holds: [hold], previousLoans: [], live: [])
-            XCTAssertEqual(decision.fire.map(\.text), ["T is ready to be checked out. You have 3 days to complete checkout of this item."], text)
+            let decision = NotificationRules.evaluate(
+                now: Self.t0, loans: [], holds: [hold], previousLoans: [], live: [])
+            XCTAssertEqual(
+                decision.fire.map(\.text),
+                ["T is ready to be checked out. You have 3 days to complete checkout of this item."], text)
         }
     }
 
@@ -113,7 +143,9 @@ final class NotificationRulesTests: XCTestCase {
     var folder: URL!
     var database: LibraryDatabase!
     var clock: Clock!
-    var engine: NotificationEngine { NotificationEngine(database: database, clock: NotificationClock { [clock] in clock!.now }) }
+    var engine: NotificationEngine {
+        NotificationEngine(database: database, clock: NotificationClock { [clock] in clock!.now })
+    }
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-rules-\(UUID().uuidString)")
@@ -137,13 +169,22 @@ final class NotificationRulesTests: XCTestCase {
     /// What a successful sync stores, followed by the rules on what it stored in the same transaction, as
     /// `Circulation.sync` does; with `readBack`, the rules read the loans and holds from the database instead.
     @discardableResult
-    func sync(loans: [(String, String, Date?)] = [], holds: [(String, String, Bool, Date?)] = [], readBack: Bool = false) throws -> [String] {
-        let holds = holds.map { HoldRecord(accountID: "lib", entry: entry($0.0, $0.1, $0.2 ? .ready : .reserved, until: $0.3)) }
+    func sync(
+        loans: [(String, String, Date?)] = [], holds: [(String, String, Bool, Date?)] = [], readBack: Bool = false
+    ) throws -> [String] {
+        let holds = holds.map {
+            HoldRecord(accountID: "lib", entry: entry($0.0, $0.1, $0.2 ? .ready : .reserved, until: $0.3))
+        }
         var made: Result<[NotificationRecord], Error>?
         try database.replaceShelf(
-            accountID: "lib", loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
-            holds: holds) { loans, holds in
-            made = Result { try readBack ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: loans, holds: holds) }
+            accountID: "lib",
+            loans: loans.map { LoanRecord(accountID: "lib", entry: entry($0.0, $0.1, .loaned, until: $0.2)) },
+            holds: holds
+        ) { loans, holds in
+            made = Result {
+                try readBack
+                    ? engine.evaluate(accountID: "lib") : engine.evaluate(accountID: "lib", loans: loans, holds: holds)
+            }
         }
         return try XCTUnwrap(made).get().map(\.text)
     }
@@ -153,7 +194,8 @@ final class NotificationRulesTests: XCTestCase {
     func testTheNotificationsMadeAreTheRowsStored() throws {
         let end = Self.t0.addingTimeInterval(3 * Self.day + 0.0004)
         let hold = HoldRecord(accountID: "lib", entry: entry("h", "Waiting Game", .ready, until: end))
-        let loan = LoanRecord(accountID: "lib", entry: entry("l", "Long Road", .loaned, until: Self.t0.addingTimeInterval(-1)))
+        let loan = LoanRecord(
+            accountID: "lib", entry: entry("l", "Long Road", .loaned, until: Self.t0.addingTimeInterval(-1)))
         try database.replaceShelf(accountID: "lib", loans: [loan], holds: [hold])
         let made = try engine.evaluate(accountID: "lib", loans: [loan], holds: [hold])
         XCTAssertEqual(made.count, 2)
@@ -164,8 +206,9 @@ final class NotificationRulesTests: XCTestCase {
     func testHoldBecomesReadyFiresOnceThenLastDayThenWithdrawnWhenBorrowed() throws {
         let end = Self.t0.addingTimeInterval(3 * Self.day)
         XCTAssertEqual(try sync(holds: [("h", "Waiting Game", false, nil)]), [])
-        XCTAssertEqual(try sync(holds: [("h", "Waiting Game", true, end)]),
-                       ["Waiting Game is ready to be checked out. You have 3 days to complete checkout of this item."])
+        XCTAssertEqual(
+            try sync(holds: [("h", "Waiting Game", true, end)]),
+            ["Waiting Game is ready to be checked out. You have 3 days to complete checkout of this item."])
         // Every later sync: nothing new.
         for _ in 0..<3 {
             clock.now += Self.hour
@@ -174,11 +217,15 @@ final class NotificationRulesTests: XCTestCase {
         XCTAssertEqual(try database.readyHoldCount(at: clock.now), 1)
         // 24 hours left: the second event.
         clock.now = end.addingTimeInterval(-Self.day)
-        XCTAssertEqual(try sync(holds: [("h", "Waiting Game", true, end)]),
-                       ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
+        XCTAssertEqual(
+            try sync(holds: [("h", "Waiting Game", true, end)]),
+            ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
         // "You have 3 days" is superseded: not live (not unread) beside its successor.
-        XCTAssertEqual(try live(), ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
-        XCTAssertEqual(try database.notifications(includeWithdrawn: true).map(\.state).sorted(), ["superseded", "unread"])
+        XCTAssertEqual(
+            try live(),
+            ["Waiting Game is ready to be checked out. You have 1 day left to complete checkout of this item."])
+        XCTAssertEqual(
+            try database.notifications(includeWithdrawn: true).map(\.state).sorted(), ["superseded", "unread"])
         // Borrowed: both withdrawn, the badge clears.
         clock.now += Self.hour
         XCTAssertEqual(try sync(loans: [("h", "Waiting Game", clock.now.addingTimeInterval(21 * Self.day))]), [])
@@ -194,7 +241,8 @@ final class NotificationRulesTests: XCTestCase {
         clock.now += Self.day
         XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), [])
         clock.now = end.addingTimeInterval(-Self.hour)
-        XCTAssertEqual(try sync(loans: [("l", "Late Find", end)]), ["Late Find has one day left before it must be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "Late Find", end)]), ["Late Find has one day left before it must be returned."])
         XCTAssertEqual(try live(), ["Late Find has one day left before it must be returned."])
         XCTAssertNil(try database.notifications(includeWithdrawn: true).first { $0.kind == .loanWeek })
         clock.now += 30 * 60
@@ -204,26 +252,31 @@ final class NotificationRulesTests: XCTestCase {
     /// A loan seen with a week left gets the week notice, kept live until the day notice supersedes it.
     func testALoanSeenWithAWeekLeftKeepsItsWeekNoticeUntilTheDayNotice() throws {
         let end = Self.t0.addingTimeInterval(6 * Self.day + 20 * Self.hour)
-        XCTAssertEqual(try sync(loans: [("l", "Week Read", end)]), ["Week Read has one week left before it will be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "Week Read", end)]), ["Week Read has one week left before it will be returned."])
         clock.now += 3 * Self.day
         XCTAssertEqual(try sync(loans: [("l", "Week Read", end)]), [])
         XCTAssertEqual(try live(), ["Week Read has one week left before it will be returned."])
         clock.now = end.addingTimeInterval(-Self.hour)
-        XCTAssertEqual(try sync(loans: [("l", "Week Read", end)]), ["Week Read has one day left before it must be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "Week Read", end)]), ["Week Read has one day left before it must be returned."])
         let week = try XCTUnwrap(try database.notifications(includeWithdrawn: true).first { $0.kind == .loanWeek })
         XCTAssertEqual(week.state, "superseded")
     }
 
     func testHoldReadyWithLessThanADayGetsOnlyTheLastDayText() throws {
         let end = Self.t0.addingTimeInterval(20 * Self.hour)
-        XCTAssertEqual(try sync(holds: [("h", "Quick One", true, end)]),
-                       ["Quick One is ready to be checked out. You have 1 day left to complete checkout of this item."])
+        XCTAssertEqual(
+            try sync(holds: [("h", "Quick One", true, end)]),
+            ["Quick One is ready to be checked out. You have 1 day left to complete checkout of this item."])
         XCTAssertEqual(try sync(holds: [("h", "Quick One", true, end)]), [])
         // The library extends the hold beyond a day: the last-day notice no longer holds, the ready one comes.
         let later = Self.t0.addingTimeInterval(2 * Self.day)
-        XCTAssertEqual(try sync(holds: [("h", "Quick One", true, later)]),
-                       ["Quick One is ready to be checked out. You have 2 days to complete checkout of this item."])
-        XCTAssertEqual(try live(), ["Quick One is ready to be checked out. You have 2 days to complete checkout of this item."])
+        XCTAssertEqual(
+            try sync(holds: [("h", "Quick One", true, later)]),
+            ["Quick One is ready to be checked out. You have 2 days to complete checkout of this item."])
+        XCTAssertEqual(
+            try live(), ["Quick One is ready to be checked out. You have 2 days to complete checkout of this item."])
         // The hold runs out unborrowed: withdrawn, no text claims it is still ready.
         clock.now = later.addingTimeInterval(1)
         XCTAssertEqual(try sync(holds: [("h", "Quick One", true, later)]), [])
@@ -232,7 +285,9 @@ final class NotificationRulesTests: XCTestCase {
 
     func testLoanWeekDayAndReturnedOnceEachAcrossARestart() throws {
         let end = Self.t0.addingTimeInterval(7 * Self.day)
-        XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)]), ["The Open Road has one week left before it will be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "The Open Road", end)]),
+            ["The Open Road has one week left before it will be returned."])
         XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)]), [])
         // shelf stops and starts again: the database remembers what fired.
         database.close()
@@ -240,8 +295,9 @@ final class NotificationRulesTests: XCTestCase {
         clock.now += Self.day
         XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)], readBack: true), [])
         clock.now = end.addingTimeInterval(-Self.day)
-        XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)], readBack: true),
-                       ["The Open Road has one day left before it must be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "The Open Road", end)], readBack: true),
+            ["The Open Road has one day left before it must be returned."])
         database.close()
         database = try LibraryDatabase(path: folder.appendingPathComponent("library.sqlite3").path)
         XCTAssertEqual(try sync(loans: [("l", "The Open Road", end)]), [])
@@ -277,14 +333,17 @@ final class NotificationRulesTests: XCTestCase {
 
     func testRenewalWithdrawsAndTheNewPeriodFiresAgain() throws {
         let end = Self.t0.addingTimeInterval(Self.day)
-        XCTAssertEqual(try sync(loans: [("l", "Renewed", end)]), ["Renewed has one day left before it must be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "Renewed", end)]), ["Renewed has one day left before it must be returned."])
         let renewed = end.addingTimeInterval(14 * Self.day)
         XCTAssertEqual(try sync(loans: [("l", "Renewed", renewed)]), [])
         XCTAssertEqual(try live(), [], "renewed: one day left no longer holds")
         clock.now = renewed.addingTimeInterval(-7 * Self.day)
-        XCTAssertEqual(try sync(loans: [("l", "Renewed", renewed)]), ["Renewed has one week left before it will be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "Renewed", renewed)]), ["Renewed has one week left before it will be returned."])
         clock.now = renewed.addingTimeInterval(-Self.day)
-        XCTAssertEqual(try sync(loans: [("l", "Renewed", renewed)]), ["Renewed has one day left before it must be returned."])
+        XCTAssertEqual(
+            try sync(loans: [("l", "Renewed", renewed)]), ["Renewed has one day left before it must be returned."])
     }
 
     func testExpiredLoanStillListedIsReturnedOnceAndBorrowingAgainWithdrawsIt() throws {
@@ -343,8 +402,10 @@ final class NotificationRulesTests: XCTestCase {
         XCTAssertNil(WatchInterval.parse("15"))
         XCTAssertNil(WatchInterval.parse("-5m"))
         XCTAssertNil(WatchInterval.parse("soon"))
-        let units = SystemdUnits(executable: "/opt/my shelf/bin/shelf", interval: 900, environment: ["SHELF_HOME": "/tmp/50%"])
-        XCTAssertTrue(units.service.contains(#"ExecStart="/opt/my shelf/bin/shelf" watch --once --interval 900s"#), units.service)
+        let units = SystemdUnits(
+            executable: "/opt/my shelf/bin/shelf", interval: 900, environment: ["SHELF_HOME": "/tmp/50%"])
+        XCTAssertTrue(
+            units.service.contains(#"ExecStart="/opt/my shelf/bin/shelf" watch --once --interval 900s"#), units.service)
         XCTAssertTrue(units.service.contains(#"Environment="SHELF_HOME=/tmp/50%%""#), units.service)
         XCTAssertTrue(units.timer.contains("OnUnitActiveSec=900s"), units.timer)
         XCTAssertTrue(units.timer.contains("WantedBy=timers.target"), units.timer)

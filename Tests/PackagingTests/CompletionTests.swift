@@ -39,17 +39,22 @@ final class CompletionTests: XCTestCase {
         return answers
     }
 
-    private let questions = ["shelf rea", "shelf render x.epub --theme ", "shelf read The", "shelf read the",
-                             "shelf browse --account ", "shelf account remove ", "shelf browse --format audio", "shelf help li"]
+    private let questions = [
+        "shelf rea", "shelf render x.epub --theme ", "shelf read The", "shelf read the",
+        "shelf browse --account ", "shelf account remove ", "shelf browse --format audio", "shelf help li"
+    ]
 
     private func check(_ answers: [String: [String]], quoted: Bool, shell: String) {
         func offered(_ question: String) -> [String] { answers[question] ?? [] }
         XCTAssertEqual(offered("shelf rea"), ["read"], "\(shell) completes a command")
-        XCTAssertEqual(offered("shelf render x.epub --theme "), ["day", "night", "sepia"], "\(shell) completes an option's value")
+        XCTAssertEqual(
+            offered("shelf render x.epub --theme "), ["day", "night", "sepia"], "\(shell) completes an option's value")
         let title = quoted ? "The\\ Lighthouse\\ Keeper" : "The Lighthouse Keeper"
         XCTAssertEqual(offered("shelf read The"), [title], "\(shell) completes a book title from the shelf")
-        XCTAssertEqual(offered("shelf browse --account "), ["shelf-sample-library"], "\(shell) completes an account name")
-        XCTAssertEqual(offered("shelf account remove "), ["shelf-sample-library"], "\(shell) completes an account operand")
+        XCTAssertEqual(
+            offered("shelf browse --account "), ["shelf-sample-library"], "\(shell) completes an account name")
+        XCTAssertEqual(
+            offered("shelf account remove "), ["shelf-sample-library"], "\(shell) completes an account operand")
         XCTAssertEqual(offered("shelf browse --format audio"), ["audiobook"], "\(shell) completes --format")
         XCTAssertEqual(offered("shelf help li").sorted(), ["listen", "lists"], "\(shell) completes help's command")
     }
@@ -59,13 +64,15 @@ final class CompletionTests: XCTestCase {
         let file = try script("bash")
         var body = "source \(file.path)\n"
         // COMP_WORDS as bash's readline would split each line.
-        body += "ask() { echo \">>> $1\"; read -ra COMP_WORDS <<< \"$1\"; [[ $1 == *' ' ]] && COMP_WORDS+=(''); "
+        body +=
+            "ask() { echo \">>> $1\"; read -ra COMP_WORDS <<< \"$1\"; [[ $1 == *' ' ]] && COMP_WORDS+=(''); "
             + "COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); COMPREPLY=(); _shelf; printf '%s\\n' \"${COMPREPLY[@]}\"; }\n"
         body += "complete -p shelf\n"
         for question in questions { body += "ask '\(question)'\n" }
         let result = try bash.run(["--norc", "--noprofile", "-c", body], environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdout.hasPrefix("complete -F _shelf shelf"), "the script registers itself: \(result.stdout)")
+        XCTAssertTrue(
+            result.stdout.hasPrefix("complete -F _shelf shelf"), "the script registers itself: \(result.stdout)")
         var answers = answers(result.stdout)
         // bash matches a title without regard to case.
         XCTAssertEqual(answers["shelf read the"], ["The\\ Lighthouse\\ Keeper"])
@@ -81,11 +88,14 @@ final class CompletionTests: XCTestCase {
         let folder = shelf.home.appendingPathComponent("zsh-functions")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: file, to: folder.appendingPathComponent("_shelf"))
-        var body = "fpath=(\(folder.path) $fpath); autoload -Uz compinit && compinit -u -d \(shelf.home.path)/zcompdump\n"
+        var body =
+            "fpath=(\(folder.path) $fpath); autoload -Uz compinit && compinit -u -d \(shelf.home.path)/zcompdump\n"
         body += "[[ ${_comps[shelf]} == _shelf ]] || { print 'compinit did not register _shelf'; exit 1 }\n"
-        body += "compadd() { local -a found; while (( $# )) && [[ $1 != -- ]]; do [[ $1 == -d ]] && shift; shift; done; shift; "
+        body +=
+            "compadd() { local -a found; while (( $# )) && [[ $1 != -- ]]; do [[ $1 == -d ]] && shift; shift; done; shift; "
             + "for w in \"$@\"; do [[ $w == ${PREFIX}* ]] && print -r -- $w; done }\n"
-        body += "ask() { print -r -- \">>> $1\"; words=(${(z)1}); [[ $1 == *' ' ]] && words+=(''); CURRENT=${#words}; "
+        body +=
+            "ask() { print -r -- \">>> $1\"; words=(${(z)1}); [[ $1 == *' ' ]] && words+=(''); CURRENT=${#words}; "
             + "PREFIX=${words[CURRENT]}; _shelf }\n"
         for question in questions where question != "shelf read the" { body += "ask '\(question)'\n" }
         let result = try zsh.run(["-f", "-c", body + "true\n"], environment: environment)
@@ -114,9 +124,13 @@ final class CompletionTests: XCTestCase {
         for command in try shelf.listedCommands() {
             let help = try shelf.run(["help", command])
             let usage = help.stdout.components(separatedBy: "\n\n").first ?? ""
-            expected["shelf \(command) --"] = Set(usage.split(whereSeparator: { " []|()\n".contains($0) })
-                .filter { $0.hasPrefix("--") }.map { String($0.split(separator: "=")[0]).replacingOccurrences(of: "...", with: "") })
-            body += "echo '>>> shelf \(command) --'; complete -C 'shelf \(command) --' | string replace -r '\\t.*' ''; true\n"
+            expected["shelf \(command) --"] = Set(
+                usage.split(whereSeparator: { " []|()\n".contains($0) })
+                    .filter { $0.hasPrefix("--") }.map {
+                        String($0.split(separator: "=")[0]).replacingOccurrences(of: "...", with: "")
+                    })
+            body +=
+                "echo '>>> shelf \(command) --'; complete -C 'shelf \(command) --' | string replace -r '\\t.*' ''; true\n"
         }
         let result = try fish.run(["--no-config", "-c", body], environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -136,6 +150,7 @@ final class CompletionTests: XCTestCase {
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertEqual(result.stdout, "")
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: fresh.home.path), [], "no folder or database made")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: fresh.home.path), [], "no folder or database made")
     }
 }

@@ -22,19 +22,28 @@ final class DebianPackageTests: XCTestCase {
             }
             var environment = ProcessInfo.processInfo.environment
             environment["DEB_COMPRESSION"] = "gzip"
-            let result = try script.run([ShelfProcess.packageRoot.appendingPathComponent("packaging/build-deb.sh").path,
-                                         ShelfProcess.buildDirectory.path, folder.path], environment: environment)
+            let result = try script.run(
+                [
+                    ShelfProcess.packageRoot.appendingPathComponent("packaging/build-deb.sh").path,
+                    ShelfProcess.buildDirectory.path, folder.path
+                ], environment: environment)
             guard result.status == 0 else {
-                throw NSError(domain: "build-deb.sh", code: Int(result.status), userInfo: [NSLocalizedDescriptionKey: result.stderr])
+                throw NSError(
+                    domain: "build-deb.sh", code: Int(result.status),
+                    userInfo: [NSLocalizedDescriptionKey: result.stderr])
             }
             // It prints the two packages' paths: shelf's, then shelf-plugin-dev's.
             let debs = result.stdout.split(separator: "\n").map { URL(fileURLWithPath: String($0)) }
-            guard debs.count == 2 else { throw NSError(domain: "build-deb.sh", code: 0, userInfo: [NSLocalizedDescriptionKey: result.stdout]) }
+            guard debs.count == 2 else {
+                throw NSError(domain: "build-deb.sh", code: 0, userInfo: [NSLocalizedDescriptionKey: result.stdout])
+            }
             let root = folder.appendingPathComponent("root")
             for deb in debs {
                 let unpacked = try Tool("dpkg-deb", package: "dpkg").run(["-x", deb.path, root.path])
                 guard unpacked.status == 0 else {
-                    throw NSError(domain: "dpkg-deb", code: Int(unpacked.status), userInfo: [NSLocalizedDescriptionKey: unpacked.stderr])
+                    throw NSError(
+                        domain: "dpkg-deb", code: Int(unpacked.status),
+                        userInfo: [NSLocalizedDescriptionKey: unpacked.stderr])
                 }
             }
             built = (debs[0], debs[1], root, folder)
@@ -79,9 +88,12 @@ final class DebianPackageTests: XCTestCase {
         environment["SHELF_HOME"] = home.path
         environment["HOME"] = home.path
         let probe = try unshare.run(["-rm", "true"])
-        if probe.status != 0 { throw XCTSkip("this kernel refuses a user and mount namespace (unshare -rm: \(probe.stderr))") }
-        return try unshare.run(["-rm", "sh", "-c", "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"", hidden] + arguments,
-                               environment: environment)
+        if probe.status != 0 {
+            throw XCTSkip("this kernel refuses a user and mount namespace (unshare -rm: \(probe.stderr))")
+        }
+        return try unshare.run(
+            ["-rm", "sh", "-c", "mount -t tmpfs tmpfs \"$0\" && exec \"$@\"", hidden] + arguments,
+            environment: environment)
     }
 
     func testLintianAcceptsBothPackages() throws {
@@ -100,8 +112,9 @@ final class DebianPackageTests: XCTestCase {
         let pkgConfig = try Tool("pkg-config", package: "pkg-config")
         let cc = try Tool("cc", package: "gcc")
         var environment = ProcessInfo.processInfo.environment
-        let multiarch = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/lib").path)
-            .first { $0.hasSuffix("-linux-gnu") })
+        let multiarch = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/lib").path)
+                .first { $0.hasSuffix("-linux-gnu") })
         environment["PKG_CONFIG_LIBDIR"] = root.appendingPathComponent("usr/lib/\(multiarch)/pkgconfig").path
         environment["PKG_CONFIG_SYSROOT_DIR"] = root.path
         let flags = try pkgConfig.run(["--cflags", "--libs", "shelf-plugin"], environment: environment)
@@ -112,44 +125,60 @@ final class DebianPackageTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: home) }
         let plugin = home.appendingPathComponent("libshelf-gemini.so")
         let examples = ShelfProcess.packageRoot.appendingPathComponent("Examples/gemini-plugin")
-        let compiled = try cc.run(["-std=c99", "-shared", "-fPIC", "-fvisibility=hidden", "-o", plugin.path,
-                                   examples.appendingPathComponent("gemini.c").path]
-                                  + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init))
+        let compiled = try cc.run(
+            [
+                "-std=c99", "-shared", "-fPIC", "-fvisibility=hidden", "-o", plugin.path,
+                examples.appendingPathComponent("gemini.c").path
+            ]
+                + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init))
         XCTAssertEqual(compiled.status, 0, compiled.stderr)
-        let result = try withoutToolchain([root.appendingPathComponent("usr/bin/shelf").path, "conformance", plugin.path,
-                                           "--sample", examples.appendingPathComponent("samples/harbour-notes.gmi").path], home: home)
+        let result = try withoutToolchain(
+            [
+                root.appendingPathComponent("usr/bin/shelf").path, "conformance", plugin.path,
+                "--sample", examples.appendingPathComponent("samples/harbour-notes.gmi").path
+            ], home: home)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         XCTAssertTrue(result.stdout.contains(" 0 failed"), result.stdout)
     }
 
     func testControlFieldsAndContents() throws {
         let (deb, root) = try package()
-        let info = try Tool("dpkg-deb", package: "dpkg").run(["-f", deb.path, "Package", "Version", "Architecture", "Depends"])
+        let info = try Tool("dpkg-deb", package: "dpkg").run([
+            "-f", deb.path, "Package", "Version", "Architecture", "Depends"
+        ])
         XCTAssertEqual(info.status, 0, info.stderr)
         let version = try ShelfProcess().run(["--version"]).stdout.split(separator: " ")[1]
         XCTAssertTrue(info.stdout.contains("Version: \(version)"), info.stdout)
         // Linked (dpkg-shlibdeps) and opened with dlopen (read from the binaries) alike; no Swift package.
-        for dependency in ["libc6", "libsqlite3-0", "libxml2", "libavformat", "libcurl4", "libzip4", "libmicrohttpd12",
-                           "libseccomp2", "libespeak-ng1"] {
+        for dependency in [
+            "libc6", "libsqlite3-0", "libxml2", "libavformat", "libcurl4", "libzip4", "libmicrohttpd12",
+            "libseccomp2", "libespeak-ng1"
+        ] {
             XCTAssertTrue(info.stdout.contains(dependency), "Depends names \(dependency): \(info.stdout)")
         }
         XCTAssertFalse(info.stdout.lowercased().contains("swift"), info.stdout)
-        for path in ["usr/bin/shelf", "usr/lib/shelf/shelf-plugin-sandbox", "usr/lib/shelf/plugins/libshelf-epub3.so",
-                     "usr/lib/shelf/swift/libswiftCore.so",
-                     "usr/share/shelf/web/index.html", "usr/share/man/man1/shelf.1.gz", "usr/share/man/man7/shelf-plugin.7.gz",
-                     "usr/share/bash-completion/completions/shelf", "usr/share/zsh/vendor-completions/_shelf",
-                     "usr/share/fish/vendor_completions.d/shelf.fish", "usr/share/applications/org.shelfreader.Shelf.desktop",
-                     "usr/share/mime/packages/shelf.xml", "usr/share/metainfo/org.shelfreader.Shelf.metainfo.xml",
-                     "usr/share/icons/hicolor/scalable/apps/org.shelfreader.Shelf.svg", "usr/share/doc/shelf/copyright",
-                     "usr/include/shelf/plugin.h", "usr/bin/shelf-plugin-host", "usr/share/doc/shelf-plugin-dev/copyright"] {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "the package holds \(path)")
+        for path in [
+            "usr/bin/shelf", "usr/lib/shelf/shelf-plugin-sandbox", "usr/lib/shelf/plugins/libshelf-epub3.so",
+            "usr/lib/shelf/swift/libswiftCore.so",
+            "usr/share/shelf/web/index.html", "usr/share/man/man1/shelf.1.gz", "usr/share/man/man7/shelf-plugin.7.gz",
+            "usr/share/bash-completion/completions/shelf", "usr/share/zsh/vendor-completions/_shelf",
+            "usr/share/fish/vendor_completions.d/shelf.fish", "usr/share/applications/org.shelfreader.Shelf.desktop",
+            "usr/share/mime/packages/shelf.xml", "usr/share/metainfo/org.shelfreader.Shelf.metainfo.xml",
+            "usr/share/icons/hicolor/scalable/apps/org.shelfreader.Shelf.svg", "usr/share/doc/shelf/copyright",
+            "usr/include/shelf/plugin.h", "usr/bin/shelf-plugin-host", "usr/share/doc/shelf-plugin-dev/copyright"
+        ] {
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path),
+                "the package holds \(path)")
         }
         // RUNPATHs relative to each file, never the build machine's toolchain.
         let readelf = try Tool("readelf", package: "binutils")
         let toolchain = try toolchainRuntime()
-        for (path, runpath) in [("usr/bin/shelf", "$ORIGIN/../lib/shelf/swift"),
-                                ("usr/lib/shelf/plugins/libshelf-audiobook.so", "$ORIGIN/../swift"),
-                                ("usr/lib/shelf/swift/libFoundation.so", "$ORIGIN")] {
+        for (path, runpath) in [
+            ("usr/bin/shelf", "$ORIGIN/../lib/shelf/swift"),
+            ("usr/lib/shelf/plugins/libshelf-audiobook.so", "$ORIGIN/../swift"),
+            ("usr/lib/shelf/swift/libFoundation.so", "$ORIGIN")
+        ] {
             let dynamic = try readelf.run(["-d", root.appendingPathComponent(path).path]).stdout
             XCTAssertTrue(dynamic.contains("Library runpath: [\(runpath)]"), "\(path): \(dynamic)")
             XCTAssertFalse(dynamic.contains(toolchain), path)
@@ -162,26 +191,34 @@ final class DebianPackageTests: XCTestCase {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
         let shelf = root.appendingPathComponent("usr/bin/shelf").path
-        let plugins = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/lib/shelf/plugins").path)
-            .filter { $0.hasSuffix(".so") }.sorted()
+        let plugins = try FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("usr/lib/shelf/plugins").path
+        )
+        .filter { $0.hasSuffix(".so") }.sorted()
         XCTAssertEqual(plugins.count, 6, "the bundled plugins")
 
         // Every library resolves, the Swift ones to the package's own folder.
-        let ldd = try withoutToolchain(["ldd", shelf] + plugins.map { root.appendingPathComponent("usr/lib/shelf/plugins/\($0)").path }, home: home)
+        let ldd = try withoutToolchain(
+            ["ldd", shelf] + plugins.map { root.appendingPathComponent("usr/lib/shelf/plugins/\($0)").path }, home: home
+        )
         XCTAssertEqual(ldd.status, 0, ldd.stderr)
         XCTAssertFalse(ldd.stdout.contains("not found"), ldd.stdout)
-        for line in ldd.stdout.split(separator: "\n") where line.contains("libswift") || line.contains("libFoundation") {
+        for line in ldd.stdout.split(separator: "\n") where line.contains("libswift") || line.contains("libFoundation")
+        {
             // ldd prints the path as the RUNPATH makes it: usr/bin/../lib/shelf/swift, usr/lib/shelf/plugins/../swift.
             let path = String(line.split(separator: " ")[2])
-            XCTAssertEqual(URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path,
-                           root.appendingPathComponent("usr/lib/shelf/swift").path, String(line))
+            XCTAssertEqual(
+                URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent().path,
+                root.appendingPathComponent("usr/lib/shelf/swift").path, String(line))
         }
 
         // Its plugins, found beside it in lib/shelf/plugins.
         let listed = try withoutToolchain([shelf, "plugins", "--json"], home: home)
         XCTAssertEqual(listed.status, 0, listed.stderr)
-        for id in ["org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook", "org.shelf.goodreads", "org.shelf.googlebooks",
-                   "org.shelf.speech.espeak-ng"] {
+        for id in [
+            "org.shelf.epub2", "org.shelf.epub3", "org.shelf.audiobook", "org.shelf.goodreads", "org.shelf.googlebooks",
+            "org.shelf.speech.espeak-ng"
+        ] {
             XCTAssertTrue(listed.stdout.contains("\"\(id)\""), "shelf plugins lists \(id): \(listed.stdout)")
         }
 
@@ -189,12 +226,16 @@ final class DebianPackageTests: XCTestCase {
         let samples = ShelfProcess.packageRoot.appendingPathComponent("samples")
         let tone = home.appendingPathComponent("tone.mp3")
         let ffmpeg = try Tool("ffmpeg", package: "ffmpeg")
-        let made = try ffmpeg.run(["-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
-                                   "-c:a", "libmp3lame", "-b:a", "32k", tone.path])
+        let made = try ffmpeg.run([
+            "-y", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3",
+            "-c:a", "libmp3lame", "-b:a", "32k", tone.path
+        ])
         XCTAssertEqual(made.status, 0, made.stderr)
-        let sampleFor = ["libshelf-epub2.so": samples.appendingPathComponent("a-winter-crossing.epub").path,
-                         "libshelf-epub3.so": samples.appendingPathComponent("the-lighthouse-keeper.epub").path,
-                         "libshelf-audiobook.so": tone.path]
+        let sampleFor = [
+            "libshelf-epub2.so": samples.appendingPathComponent("a-winter-crossing.epub").path,
+            "libshelf-epub3.so": samples.appendingPathComponent("the-lighthouse-keeper.epub").path,
+            "libshelf-audiobook.so": tone.path
+        ]
         for plugin in plugins {
             let path = root.appendingPathComponent("usr/lib/shelf/plugins/\(plugin)").path
             let sample = sampleFor[plugin].map { ["--sample", $0] } ?? []

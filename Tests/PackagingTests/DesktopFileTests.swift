@@ -27,8 +27,9 @@ final class DesktopFileTests: XCTestCase {
         let shelf = try ShelfProcess()
         defer { shelf.cleanUp() }
         let version = String(try shelf.run(["--version"]).stdout.split(separator: " ")[1])
-        XCTAssertTrue(try String(contentsOf: metainfo, encoding: .utf8).contains("<release version=\"\(version)\""),
-                      "the metainfo's newest release is shelf \(version): add a <release> when the version changes")
+        XCTAssertTrue(
+            try String(contentsOf: metainfo, encoding: .utf8).contains("<release version=\"\(version)\""),
+            "the metainfo's newest release is shelf \(version): add a <release> when the version changes")
     }
 
     /// update-mime-database takes the types (it refuses malformed XML) and indexes their globs and magic.
@@ -37,9 +38,11 @@ final class DesktopFileTests: XCTestCase {
         let shelf = try ShelfProcess()
         defer { shelf.cleanUp() }
         let database = shelf.home.appendingPathComponent("mime")
-        try FileManager.default.createDirectory(at: database.appendingPathComponent("packages"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: packaging.appendingPathComponent("shelf-mime.xml"),
-                                         to: database.appendingPathComponent("packages/shelf.xml"))
+        try FileManager.default.createDirectory(
+            at: database.appendingPathComponent("packages"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: packaging.appendingPathComponent("shelf-mime.xml"),
+            to: database.appendingPathComponent("packages/shelf.xml"))
         let result = try update.run(["-V", database.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertFalse(result.stderr.contains("rror"), result.stderr)

@@ -20,23 +20,55 @@ final class FrontEndBoundaryTests: XCTestCase {
         (#"\bAuthenticator\b"#, "sign-in goes through SignIn"),
         (#"\bCredentialStore\b|\.store\b"#, "credentials are kept by the host (SignIn, LibrarySession)"),
         (#"\bPlugin(Registry|Loader)\b|\.registry\b|\bLoadedPlugin\b|\bdlopen\b"#, "plugins are loaded by Shelf"),
-        (#"\bProcessInfo\b|\bProcessEnvironment\b|\bgetenv\b"#, "the environment is read once, by Shelf (Shelf.environment)"),
-        (#"\.engine\b"#, "a front end plays through the listening session's controls, not its engine: one place for what every control does"),
-        (#"\bPlaybackEngine\b"#, "the engine is the listening session's: open one with Shelf.listen(_:options:) and ListeningOptions"),
-        (#"\b(Audio|Device|WAVFile|RawPCM|Null)Sink\b"#, "a front end chooses where sound goes with AudioOutput; the sinks are the playback subsystem's"),
-        (#"\bFormatRouter\b|\bshelf\.router\b|\bPluginSearchPath\b"#, "books are routed to plugins by Shelf (open, sniff, pluginListing)"),
-        (#"\bHostServices\b|\bCommandDeadline\b|\bShelfVersion\b"#, "Ctrl-C, plugin progress, the network deadline and the version are Shelf's calls (Session/ProcessControls.swift)"),
+        (
+            #"\bProcessInfo\b|\bProcessEnvironment\b|\bgetenv\b"#,
+            "the environment is read once, by Shelf (Shelf.environment)"
+        ),
+        (
+            #"\.engine\b"#,
+            "a front end plays through the listening session's controls, not its engine: one place for what every control does"
+        ),
+        (
+            #"\bPlaybackEngine\b"#,
+            "the engine is the listening session's: open one with Shelf.listen(_:options:) and ListeningOptions"
+        ),
+        (
+            #"\b(Audio|Device|WAVFile|RawPCM|Null)Sink\b"#,
+            "a front end chooses where sound goes with AudioOutput; the sinks are the playback subsystem's"
+        ),
+        (
+            #"\bFormatRouter\b|\bshelf\.router\b|\bPluginSearchPath\b"#,
+            "books are routed to plugins by Shelf (open, sniff, pluginListing)"
+        ),
+        (
+            #"\bHostServices\b|\bCommandDeadline\b|\bShelfVersion\b"#,
+            "Ctrl-C, plugin progress, the network deadline and the version are Shelf's calls (Session/ProcessControls.swift)"
+        ),
         (#"\bConformance(Runner|Checks)\b"#, "the conformance suite runs through PluginConformance"),
         (#"\bOutputFile\b"#, "a file the patron names is written by Shelf.writeOutputFile"),
         // The core's extensions on the folders' value reach a front end even so (a member of a module Host imports
         // internally is still found): the compiler does not stop these, this does.
-        (#"\.create(Config|Data|Cache)\(|\bcreateDirectory\(atPath|\bShelfDirectories\(environment"#,
-         "shelf's folders are resolved and made by the host (Shelf.directories, Shelf.cacheFolder)"),
+        (
+            #"\.create(Config|Data|Cache)\(|\bcreateDirectory\(atPath|\bShelfDirectories\(environment"#,
+            "shelf's folders are resolved and made by the host (Shelf.directories, Shelf.cacheFolder)"
+        ),
         (#"\bChapterSpans\b"#, "a table of contents' spans are BookFile's (tableOfContents, tableOfContentsSpans)"),
-        (#"\bSystemdUnits\b|\bWatchLock\(|\.downloadFolder\b"#, "the watcher's lock and units and a loan's folder are session calls (watchLock, installWatchUnits, LibrarySession.download)"),
-        (#"\bPublication\b|\.publication\b|\bshelf\.open\(|\bbookshelf\.open\("#, "a book's file is read through BookFile (Shelf.openFile, Bookshelf.openFile, ReadingSession.file)"),
-        (#"\bstruct\s+\w+\s*:\s*[^{]*\bEncodable\b"#, "--json documents are defined in the host (Sources/Host/Session/Documents)"),
-        (#"Output\.json\(\["#, "--json documents are defined in the host (Sources/Host/Session/Documents), not as literals"),
+        (
+            #"\bSystemdUnits\b|\bWatchLock\(|\.downloadFolder\b"#,
+            "the watcher's lock and units and a loan's folder are session calls (watchLock, installWatchUnits, LibrarySession.download)"
+        ),
+        (
+            #"\bPublication\b|\.publication\b|\bshelf\.open\(|\bbookshelf\.open\("#,
+            "a book's file is read through BookFile (Shelf.openFile, Bookshelf.openFile, ReadingSession.file)"
+        ),
+        (
+            #"\bstruct\s+\w+\s*:\s*[^{]*\bEncodable\b"#,
+            "--json documents are defined in the host (Sources/Host/Session/Documents)"
+        ),
+        (
+            #"Output\.json\(\["#,
+            "--json documents are defined in the host (Sources/Host/Session/Documents), not as literals"
+        )
     ]
 
     /// The modules the command line may import: the facade and the system. `Web` is the browser front end that
@@ -47,8 +79,10 @@ final class FrontEndBoundaryTests: XCTestCase {
     static let webImports: Set<String> = ["Foundation", "Glibc", "Host", "CMicroHTTPD"]
 
     func testTheCommandLineReachesNothingBelowTheFacade() throws {
-        let found = try Self.reachesBelow(in: "Sources/shelf", rules: Self.forbidden, imports: Self.allowedImports, least: 20)
-        XCTAssertEqual(found, [], "the command line reaches below the host's session API:\n" + found.joined(separator: "\n"))
+        let found = try Self.reachesBelow(
+            in: "Sources/shelf", rules: Self.forbidden, imports: Self.allowedImports, least: 20)
+        XCTAssertEqual(
+            found, [], "the command line reaches below the host's session API:\n" + found.joined(separator: "\n"))
     }
 
     /// The browser app is held to the same line. Its own API answers (a redirect, a page of a list) are shapes of
@@ -56,25 +90,31 @@ final class FrontEndBoundaryTests: XCTestCase {
     func testTheBrowserAppReachesNothingBelowTheFacade() throws {
         let rules = Self.forbidden.filter { !$0.why.hasPrefix("--json documents") }
         let found = try Self.reachesBelow(in: "Sources/Web", rules: rules, imports: Self.webImports, least: 25)
-        XCTAssertEqual(found, [], "the browser app reaches below the host's session API:\n" + found.joined(separator: "\n"))
+        XCTAssertEqual(
+            found, [], "the browser app reaches below the host's session API:\n" + found.joined(separator: "\n"))
     }
 
     /// Every line of the front end's sources under `folder` that names what `rules` forbid, or imports a module
     /// outside `imports`: "FILE:LINE: why: the line".
-    static func reachesBelow(in folder: String, rules: [(pattern: String, why: String)], imports: Set<String>, least: Int) throws -> [String] {
+    static func reachesBelow(
+        in folder: String, rules: [(pattern: String, why: String)], imports: Set<String>, least: Int
+    ) throws -> [String] {
         let url = ShelfProcess.packageRoot.appendingPathComponent(folder)
         let files = try swiftFiles(in: url)
         XCTAssertGreaterThan(files.count, least, "the front end's sources were not found at \(url.path)")
         var found: [String] = []
         for file in files {
             let name = file.path.replacingOccurrences(of: ShelfProcess.packageRoot.path + "/", with: "")
-            found += try violations(in: String(contentsOf: file, encoding: .utf8), named: name, rules: rules, imports: imports)
+            found += try violations(
+                in: String(contentsOf: file, encoding: .utf8), named: name, rules: rules, imports: imports)
         }
         return found
     }
 
     /// The lines of one source text that break `rules` or import a module outside `imports`.
-    static func violations(in text: String, named name: String, rules: [(pattern: String, why: String)], imports: Set<String>) throws -> [String] {
+    static func violations(
+        in text: String, named name: String, rules: [(pattern: String, why: String)], imports: Set<String>
+    ) throws -> [String] {
         let patterns = try rules.map { (try NSRegularExpression(pattern: $0.pattern), $0.why) }
         var found: [String] = []
         for (number, line, code) in codeLines(text) {
@@ -84,7 +124,9 @@ final class FrontEndBoundaryTests: XCTestCase {
             }
             if code.hasPrefix("import ") || code.contains(" import ") {
                 let module = code.split(separator: " ").last.map(String.init) ?? ""
-                if !imports.contains(module) { found.append("\(name):\(number): imports \(module), not only the facade") }
+                if !imports.contains(module) {
+                    found.append("\(name):\(number): imports \(module), not only the facade")
+                }
             }
         }
         return found
@@ -99,11 +141,14 @@ final class FrontEndBoundaryTests: XCTestCase {
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             for (index, line) in lines.enumerated() where Self.code(of: line).contains("try?") {
                 if !line.contains("//") && !Self.statementHasCommentAbove(lines, index) {
-                    silent.append("\(file.lastPathComponent):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                    silent.append(
+                        "\(file.lastPathComponent):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
                 }
             }
         }
-        XCTAssertEqual(silent, [], "a try? without a comment saying why its error does not matter:\n" + silent.joined(separator: "\n"))
+        XCTAssertEqual(
+            silent, [],
+            "a try? without a comment saying why its error does not matter:\n" + silent.joined(separator: "\n"))
     }
 
     /// Whether the statement that line `index` belongs to has a comment on the line above it: the statement starts on
@@ -122,7 +167,9 @@ final class FrontEndBoundaryTests: XCTestCase {
 
     /// A try? in a statement a formatter broke over lines is still said why by the comment above the statement.
     func testACommentAboveABrokenStatementSaysWhy() {
-        let lines = ["// Counted before they go.", "let held = (", "    (try? loans()) ?? 0,", "    (try? holds()) ?? 0", ")"]
+        let lines = [
+            "// Counted before they go.", "let held = (", "    (try? loans()) ?? 0,", "    (try? holds()) ?? 0", ")"
+        ]
         XCTAssertTrue(Self.statementHasCommentAbove(lines, 2))
         XCTAssertTrue(Self.statementHasCommentAbove(lines, 1))
         XCTAssertFalse(Self.statementHasCommentAbove(["let a = 1", "let held = (", "    (try? loans()) ?? 0"], 2))
@@ -139,7 +186,8 @@ final class FrontEndBoundaryTests: XCTestCase {
         XCTAssertEqual(matched.map(\.why), ["a session's database is the host's: add a session call instead"])
         XCTAssertEqual(Self.code(of: "/// reads the library database (LibraryDatabase) only"), "")
         XCTAssertEqual(Self.code(of: #"Output.line("the .database") // LibraryDatabase"#), #"Output.line("")"#)
-        XCTAssertEqual(Self.code(of: #"Output.line("at \(library.database.path)")"#), #"Output.line(" library.database.path ")"#)
+        XCTAssertEqual(
+            Self.code(of: #"Output.line("at \(library.database.path)")"#), #"Output.line(" library.database.path ")"#)
     }
 
     /// The lower types the session API now wraps are found as the command line once named them (issue 13, item 2):
@@ -161,13 +209,16 @@ final class FrontEndBoundaryTests: XCTestCase {
             func extract(_ data: Data, href: String, publication: Publication, to output: String, json: Bool) throws {
             let publication = try context.shelf.open(args.positionals[0])
             """
-        let found = try Self.violations(in: once, named: "Once.swift", rules: Self.forbidden, imports: Self.allowedImports)
-        XCTAssertEqual(found.map { $0.components(separatedBy: ": ")[0] }, [
-            "Once.swift:1",  // imports ShelfPlayback
-            "Once.swift:2", "Once.swift:3", "Once.swift:4", "Once.swift:6", "Once.swift:7",
-            "Once.swift:8", "Once.swift:8",  // the router, and the registry
-            "Once.swift:9", "Once.swift:10", "Once.swift:11", "Once.swift:12",
-        ], found.joined(separator: "\n"))
+        let found = try Self.violations(
+            in: once, named: "Once.swift", rules: Self.forbidden, imports: Self.allowedImports)
+        XCTAssertEqual(
+            found.map { $0.components(separatedBy: ": ")[0] },
+            [
+                "Once.swift:1",  // imports ShelfPlayback
+                "Once.swift:2", "Once.swift:3", "Once.swift:4", "Once.swift:6", "Once.swift:7",
+                "Once.swift:8", "Once.swift:8",  // the router, and the registry
+                "Once.swift:9", "Once.swift:10", "Once.swift:11", "Once.swift:12"
+            ], found.joined(separator: "\n"))
         let now = """
             func audioOutput(_ args: Arguments) -> AudioOutput { args.has("--null") ? .nothing() : .device() }
             var options = ListeningOptions()
@@ -176,7 +227,8 @@ final class FrontEndBoundaryTests: XCTestCase {
             if !command.runsUntilStopped { Shelf.beginCommandDeadline() }
             let book = try context.shelf.openFile(args.positionals[0])
             """
-        XCTAssertEqual(try Self.violations(in: now, named: "Now.swift", rules: Self.forbidden, imports: Self.allowedImports), [])
+        XCTAssertEqual(
+            try Self.violations(in: now, named: "Now.swift", rules: Self.forbidden, imports: Self.allowedImports), [])
     }
 
     /// The line without its comment and with the text of its string literals left out (what is interpolated in them
@@ -190,11 +242,19 @@ final class FrontEndBoundaryTests: XCTestCase {
                 if escaped {
                     escaped = false
                     if c == "(" { interpolation = 1; code.append(" ") }
-                } else if c == "\\" { escaped = true } else if c == "\"" { inString = false; code.append(c) }
+                } else if c == "\\" {
+                    escaped = true
+                } else if c == "\"" {
+                    inString = false; code.append(c)
+                }
                 continue
             }
             if interpolation > 0 {
-                if c == "(" { interpolation += 1 } else if c == ")" { interpolation -= 1; if interpolation == 0 { code.append(" "); continue } }
+                if c == "(" {
+                    interpolation += 1
+                } else if c == ")" {
+                    interpolation -= 1; if interpolation == 0 { code.append(" "); continue }
+                }
             }
             if c == "/", characters.first == "/" { break }
             if c == "\"", interpolation == 0 { inString = true }
@@ -220,7 +280,9 @@ final class FrontEndBoundaryTests: XCTestCase {
     }
 
     static func swiftFiles(in folder: URL) throws -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+        guard let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else {
+            return []
+        }
         return walker.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
     }
 }

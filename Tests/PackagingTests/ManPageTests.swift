@@ -50,7 +50,8 @@ final class ManPageTests: XCTestCase {
                 XCTFail("shelf(1) has no section for \(command)")
                 continue
             }
-            XCTAssertTrue(lines[heading + 1].contains("shelf \(command)"), "the \(command) section opens with its synopsis")
+            XCTAssertTrue(
+                lines[heading + 1].contains("shelf \(command)"), "the \(command) section opens with its synopsis")
         }
         for section in ["SYNOPSIS", "OPTIONS", "COMMANDS", "EXIT STATUS", "ENVIRONMENT", "FILES"] {
             XCTAssertTrue(lines.contains(section), "shelf(1) has \(section)")
@@ -59,14 +60,16 @@ final class ManPageTests: XCTestCase {
         for code in ["64", "65", "66", "69", "70", "74", "75", "77"] {
             XCTAssertTrue(lines.contains { $0.hasPrefix("       \(code) ") }, "EXIT STATUS explains \(code)")
         }
-        XCTAssertTrue(text.contains("SHELF_HOME") && text.contains("SHELF_PLUGIN_PATH"), "ENVIRONMENT names shelf's variables")
+        XCTAssertTrue(
+            text.contains("SHELF_HOME") && text.contains("SHELF_PLUGIN_PATH"), "ENVIRONMENT names shelf's variables")
         // Every setting shelf reads from the environment, found in the sources (the conformance suite's own hand-over
         // to its children aside); SHELF_PLUGIN_TIMEOUT and the placement settings were only in the README.
         for name in try Self.environmentNamesRead() where !name.hasPrefix("SHELF_CONFORMANCE_") {
             XCTAssertTrue(text.contains(name), "shelf(1) ENVIRONMENT explains \(name)")
         }
         // The options come from the table: render's are in its synopsis, hyphens as the ASCII hyphen-minus.
-        XCTAssertTrue(Self.flowing(text).contains("--font-scale PCT"), "render's --font-scale, as `shelf help render` has it")
+        XCTAssertTrue(
+            Self.flowing(text).contains("--font-scale PCT"), "render's --font-scale, as `shelf help render` has it")
         // A hidden command stays out.
         XCTAssertFalse(lines.contains("   conformance-check"))
         XCTAssertFalse(lines.contains("   generate"))
@@ -74,13 +77,16 @@ final class ManPageTests: XCTestCase {
 
     func testPluginPageSaysWhereToStart() throws {
         let text = try assertRendersCleanly(try page("shelf-plugin.7"))
-        for words in ["shelf_plugin_entry", "pkg-config --cflags --libs shelf-plugin", "shelf-plugin-host",
-                      "SHELF_LOG=debug", "/usr/local/lib/shelf/plugins", "SHELF CONFORMANCE", "--memcheck",
-                      // Where a third-party plugin runs, what it may touch, and how its author debugs it.
-                      "shelf-plugin-sandbox", "EACCES", "socket, socketpair, connect, io_uring, fork, exec", "shelf.host.files/1",
-                      "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGIN_CALL_LIMIT", "SHELF_PLUGIN_MEMORY", "SHELF_PLUGINS_IN_PROCESS=ID",
-                      // What ABI 1.1 added, and where a plugin runs and why.
-                      "ABI VERSIONS", "shelf_host.plugin_path", "shelf.probe/1", "SHELF_HAS_FIELD", "says for each plugin where it runs"] {
+        for words in [
+            "shelf_plugin_entry", "pkg-config --cflags --libs shelf-plugin", "shelf-plugin-host",
+            "SHELF_LOG=debug", "/usr/local/lib/shelf/plugins", "SHELF CONFORMANCE", "--memcheck",
+            // Where a third-party plugin runs, what it may touch, and how its author debugs it.
+            "shelf-plugin-sandbox", "EACCES", "socket, socketpair, connect, io_uring, fork, exec", "shelf.host.files/1",
+            "SHELF_PLUGIN_TIMEOUT", "SHELF_PLUGIN_CALL_LIMIT", "SHELF_PLUGIN_MEMORY", "SHELF_PLUGINS_IN_PROCESS=ID",
+            // What ABI 1.1 added, and where a plugin runs and why.
+            "ABI VERSIONS", "shelf_host.plugin_path", "shelf.probe/1", "SHELF_HAS_FIELD",
+            "says for each plugin where it runs"
+        ] {
             XCTAssertTrue(Self.flowing(text).contains(words), "shelf-plugin(7) says \(words)")
         }
     }
@@ -90,7 +96,8 @@ final class ManPageTests: XCTestCase {
         let sources = ShelfProcess.packageRoot.appendingPathComponent("Sources")
         let pattern = try NSRegularExpression(pattern: "\"(SHELF_[A-Z_]+)\"")
         var names = Set<String>()
-        for case let file as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)! where file.pathExtension == "swift" {
+        for case let file as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
+        where file.pathExtension == "swift" {
             let text = try String(contentsOf: file, encoding: .utf8)
             for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
                 names.insert(String(text[Range(match.range(at: 1), in: text)!]))
@@ -113,7 +120,9 @@ final class ManPageTests: XCTestCase {
     /// A shelf installed in /usr (the package) looks in /usr/local/lib/shelf/plugins too, before its own folder.
     func testAPackagedShelfLooksInUsrLocal() throws {
         let search = PluginSearchPath.standard(explicit: [], environment: [:], executable: "/usr/bin/shelf")
-        XCTAssertEqual(search.entries.suffix(2), [.directory("/usr/local/lib/shelf/plugins"), .directory("/usr/lib/shelf/plugins")])
+        XCTAssertEqual(
+            search.entries.suffix(2), [.directory("/usr/local/lib/shelf/plugins"), .directory("/usr/lib/shelf/plugins")]
+        )
         let elsewhere = PluginSearchPath.standard(explicit: [], environment: [:], executable: "/opt/shelf/bin/shelf")
         XCTAssertFalse(elsewhere.entries.contains(.directory("/usr/local/lib/shelf/plugins")))
     }

@@ -14,10 +14,15 @@ final class SessionThreadingTests: XCTestCase {
         var silent: [String] = [], types = 0
         for case let url as URL in walker where url.pathExtension == "swift" {
             var comment = ""
-            for (number, line) in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            for (number, line) in try String(contentsOf: url, encoding: .utf8).split(
+                separator: "\n", omittingEmptySubsequences: false
+            ).enumerated() {
                 if line.hasPrefix("///") { comment += line; continue }
                 defer { comment = "" }
-                guard line.range(of: #"^public (final class|class|struct|enum|protocol) "#, options: .regularExpression) != nil else { continue }
+                guard
+                    line.range(of: #"^public (final class|class|struct|enum|protocol) "#, options: .regularExpression)
+                        != nil
+                else { continue }
                 types += 1
                 if line.contains("Sendable") || comment.localizedCaseInsensitiveContains("thread") { continue }
                 silent.append("\(url.path.dropFirst(root.path.count + 1)):\(number + 1): \(line)")
@@ -38,7 +43,9 @@ final class SessionThreadingTests: XCTestCase {
             for (index, line) in lines.enumerated() where Self.declaresUncheckedSendable(line) {
                 count += 1
                 if !Self.saysWhy(Self.comment(above: index, in: lines) + " " + Self.trailingComment(line)) {
-                    silent.append("\(url.path.dropFirst(root.path.count + 1)):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                    silent.append(
+                        "\(url.path.dropFirst(root.path.count + 1)):\(index + 1): \(line.trimmingCharacters(in: .whitespaces))"
+                    )
                 }
             }
         }
@@ -51,8 +58,11 @@ final class SessionThreadingTests: XCTestCase {
         let bare = ["/// Keeps the pages.", "final class Pages: @unchecked Sendable {"]
         XCTAssertTrue(Self.declaresUncheckedSendable(bare[1]))
         XCTAssertFalse(Self.saysWhy(Self.comment(above: 1, in: bare)))
-        let said = ["/// Keeps the pages.", "/// Unchecked Sendable: the pages are kept under `lock`.", "@available(*, deprecated)",
-                    "final class Pages: @unchecked Sendable {"]
+        let said = [
+            "/// Keeps the pages.", "/// Unchecked Sendable: the pages are kept under `lock`.",
+            "@available(*, deprecated)",
+            "final class Pages: @unchecked Sendable {"
+        ]
         XCTAssertTrue(Self.saysWhy(Self.comment(above: 3, in: said)))
         XCTAssertFalse(Self.declaresUncheckedSendable("// an @unchecked Sendable in a comment"))
     }
@@ -63,7 +73,9 @@ final class SessionThreadingTests: XCTestCase {
     }
 
     static func saysWhy(_ comment: String) -> Bool {
-        ["unchecked sendable:", "sendable by hand", "thread", "hence unchecked"].contains { comment.lowercased().contains($0) }
+        ["unchecked sendable:", "sendable by hand", "thread", "hence unchecked"].contains {
+            comment.lowercased().contains($0)
+        }
     }
 
     /// The comment lines just above line `index` (attributes between them and the declaration skipped).

@@ -10,12 +10,15 @@ import XCTest
 final class TargetDirectionTests: XCTestCase {
     /// Each subsystem target's folder and the modules above it, which it must never import.
     static let above: [(folder: String, modules: Set<String>)] = [
-        ("Sources/ShelfValues", ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
+        (
+            "Sources/ShelfValues",
+            ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]
+        ),
         ("Sources/ShelfCore", ["ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
         ("Sources/ShelfPlugins", ["ShelfPlayback", "ShelfLibrary", "ShelfReader", "Host", "Web"]),
         ("Sources/ShelfPlayback", ["ShelfLibrary", "ShelfReader", "Host", "Web"]),
         ("Sources/ShelfLibrary", ["ShelfReader", "Host", "Web"]),
-        ("Sources/ShelfReader", ["Host", "Web"]),
+        ("Sources/ShelfReader", ["Host", "Web"])
     ]
     static let subsystems: Set<String> = ["ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader"]
 
@@ -53,14 +56,20 @@ final class TargetDirectionTests: XCTestCase {
     /// end can name (the core's extensions on the folders' value, say) through any import in the program; the front
     /// ends are compiled with MemberImportVisibility, which refuses those unless the file imports the module itself.
     func testTheFrontEndsSeeOnlyTheMembersOfWhatTheyImport() throws {
-        let manifest = try String(contentsOf: ShelfProcess.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let manifest = try String(
+            contentsOf: ShelfProcess.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         let lines = manifest.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("let frontEndSettings") && $0.contains(".enableUpcomingFeature(\"MemberImportVisibility\")") },
-                      "frontEndSettings in Package.swift no longer turns MemberImportVisibility on")
+        XCTAssertTrue(
+            lines.contains {
+                $0.hasPrefix("let frontEndSettings")
+                    && $0.contains(".enableUpcomingFeature(\"MemberImportVisibility\")")
+            },
+            "frontEndSettings in Package.swift no longer turns MemberImportVisibility on")
         for target in ["shelf", "Web"] {
             let declaration = lines.first { $0.lowercased().contains("target(name: \"\(target.lowercased())\"") }
-            XCTAssertTrue(declaration?.contains("swiftSettings: frontEndSettings") == true,
-                          "the \(target) target is not compiled with frontEndSettings: \(declaration ?? "not found")")
+            XCTAssertTrue(
+                declaration?.contains("swiftSettings: frontEndSettings") == true,
+                "the \(target) target is not compiled with frontEndSettings: \(declaration ?? "not found")")
         }
     }
 
@@ -76,10 +85,12 @@ final class TargetDirectionTests: XCTestCase {
         for case let file as URL in walker where file.pathExtension == "swift" {
             files += 1
             let name = file.path.replacingOccurrences(of: root.path + "/", with: "")
-            for (index, line) in try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n").enumerated() {
+            for (index, line) in try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                .enumerated()
+            {
                 let words = line.split(separator: " ").map(String.init)
                 guard let at = words.firstIndex(of: "import"), at + 1 < words.count,
-                      words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) })
+                    words[..<at].allSatisfy({ $0.hasPrefix("@") || ["public", "package", "internal"].contains($0) })
                 else { continue }
                 result.append((name, index + 1, words[at + 1], line))
             }

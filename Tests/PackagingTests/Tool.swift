@@ -18,7 +18,9 @@ struct Tool {
         let searched = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         let folders: [String] = searched.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin"]
         guard let found = folders.map({ $0 + "/" + name }).first(where: { access($0, X_OK) == 0 }) else {
-            throw XCTSkip("\(name) is not installed: `make test` installs it (Debian package \(package), TEST_TOOLS in the Makefile)")
+            throw XCTSkip(
+                "\(name) is not installed: `make test` installs it (Debian package \(package), TEST_TOOLS in the Makefile)"
+            )
         }
         path = found
     }
@@ -45,8 +47,9 @@ struct Tool {
             XCTFail("\(path) \(arguments) did not finish in 300 s")
         }
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
-                      stderr: String(decoding: box.err, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+            stderr: String(decoding: box.err, as: UTF8.self))
     }
 }
 
@@ -55,7 +58,9 @@ extension ShelfProcess {
     func listedCommands() throws -> [String] {
         let help = try run(["--help"])
         XCTAssertEqual(help.status, 0, help.stderr)
-        guard let start = help.stdout.range(of: "Commands:\n") else { XCTFail("no Commands: in shelf --help"); return [] }
+        guard let start = help.stdout.range(of: "Commands:\n") else {
+            XCTFail("no Commands: in shelf --help"); return []
+        }
         return help.stdout[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false)
             .prefix { !$0.isEmpty }
             .compactMap { $0.split(separator: " ").first.map(String.init) }
@@ -64,8 +69,10 @@ extension ShelfProcess {
     /// A shelf with two books and the bundled sample library as an account.
     func withSampleShelf() throws {
         let samples = Self.packageRoot.appendingPathComponent("samples")
-        let added = try run(["add", samples.appendingPathComponent("the-lighthouse-keeper.epub").path,
-                             samples.appendingPathComponent("a-winter-crossing.epub").path])
+        let added = try run([
+            "add", samples.appendingPathComponent("the-lighthouse-keeper.epub").path,
+            samples.appendingPathComponent("a-winter-crossing.epub").path
+        ])
         XCTAssertEqual(added.status, 0, added.stderr)
         let account = try run(["account", "add", samples.appendingPathComponent("library").absoluteString])
         XCTAssertEqual(account.status, 0, account.stderr)

@@ -15,10 +15,11 @@ final class WordsTests: XCTestCase {
         return [
             .borrowed(.loaned(loaned)), .borrowed(.alreadyOnLoan(loaned)), .borrowed(.openAccess(open)),
             .borrowed(.unavailable(out, holdCancelled: false)), .borrowed(.unavailable(out, holdCancelled: true)),
-            .borrowed(.unavailable(ready, holdCancelled: false)), .borrowed(.unavailable(ready, holdCancelled: true)), .borrowed(.unavailable(onHold, holdCancelled: false)),
+            .borrowed(.unavailable(ready, holdCancelled: false)), .borrowed(.unavailable(ready, holdCancelled: true)),
+            .borrowed(.unavailable(onHold, holdCancelled: false)),
             .reserved(.placed(hold)), .reserved(.alreadyReserved(hold)), .reserved(.availableNow(free)),
             .reserved(.availableNow(loaned)), .reserved(.loaned(loaned)),
-            .returned(loaned), .cancelled(onHold),
+            .returned(loaned), .cancelled(onHold)
         ]
     }
 
@@ -26,8 +27,9 @@ final class WordsTests: XCTestCase {
 
     static func entry(_ state: Availability.State, copies: (Int, Int)? = nil) -> CatalogEntry {
         var entry = CatalogEntry(id: "urn:fake:\(state.rawValue)", title: title)
-        entry.availability = Availability(state: state, until: Date(timeIntervalSince1970: 4_072_000_000),
-                                          copiesTotal: copies?.1, copiesAvailable: copies?.0, holdsTotal: 3, holdPosition: 2)
+        entry.availability = Availability(
+            state: state, until: Date(timeIntervalSince1970: 4_072_000_000),
+            copiesTotal: copies?.1, copiesAvailable: copies?.0, holdsTotal: 3, holdPosition: 2)
         return entry
     }
 
@@ -39,7 +41,9 @@ final class WordsTests: XCTestCase {
             Self.assertSentence(terminal.sentence, "\(outcome)")
             XCTAssertTrue(terminal.sentence.contains("“\(Self.title)”"), terminal.sentence)
             XCTAssertEqual(terminal.hint == nil, browser.hint == nil, "a hint on one face only: \(outcome)")
-            if let hint = terminal.hint { XCTAssertTrue(hint.contains("`shelf "), "terminal hint names no command: \(hint)") }
+            if let hint = terminal.hint {
+                XCTAssertTrue(hint.contains("`shelf "), "terminal hint names no command: \(hint)")
+            }
             if let hint = browser.hint {
                 Self.assertSentence(hint, "\(outcome)")
                 XCTAssertFalse(hint.contains("shelf ") || hint.contains("`"), "browser hint names a command: \(hint)")
@@ -67,13 +71,14 @@ final class WordsTests: XCTestCase {
     /// A download's states, said as the browser hears them and `shelf download` ends.
     func testEveryDownloadStateIsOneSentenceOnBothFaces() {
         let entry = Self.entry(.loaned)
-        let done = DownloadOutcome(entry: entry, path: "/data/book.epub", mediaType: "application/epub+zip", bytes: 10,
-                                   supported: true, protection: nil)
+        let done = DownloadOutcome(
+            entry: entry, path: "/data/book.epub", mediaType: "application/epub+zip", bytes: 10,
+            supported: true, protection: nil)
         var locked = done
         (locked.supported, locked.protection) = (false, "Adobe ACSM")
         let states: [DownloadState] = [
             .started(entry), .progress(entry, fraction: 0.4), .done(done), .done(locked),
-            .failed(entry, ShelfError(.temporary, "the server answered 503", subject: "https://example.org")),
+            .failed(entry, ShelfError(.temporary, "the server answered 503", subject: "https://example.org"))
         ]
         for state in states {
             let terminal = state.words(for: .terminal), browser = state.words(for: .browser)
@@ -82,22 +87,33 @@ final class WordsTests: XCTestCase {
             XCTAssertFalse(browser.hint?.contains("shelf ") ?? false, "\(state)")
         }
         XCTAssertEqual(states[1].words(for: .browser).line, "Downloading “Waiting Game”: 40 percent.")
-        XCTAssertEqual(states[4].words(for: .browser).line,
-                       "The download of “Waiting Game” did not finish: the server answered 503. Try Download again later.")
-        XCTAssertEqual(states[4].words(for: .terminal).hint,
-                       "Run `shelf download urn:fake:loaned` again later: it resumes where it stopped.")
+        XCTAssertEqual(
+            states[4].words(for: .browser).line,
+            "The download of “Waiting Game” did not finish: the server answered 503. Try Download again later.")
+        XCTAssertEqual(
+            states[4].words(for: .terminal).hint,
+            "Run `shelf download urn:fake:loaned` again later: it resumes where it stopped.")
     }
 
     /// An error's words: the terminal keeps the clause that follows "shelf: " and its command; the browser gets a
     /// sentence and its own hint (a page or a button), never the command (which `WebError` once cut out by its text).
     func testAnErrorIsSaidForEachFace() {
-        let error = ShelfError(.usage, "several accounts and none chosen",
-                               next: NextStep(terminal: "Choose one with `shelf account use NAME` or --account NAME.",
-                                              browser: "Choose one on the Accounts page."))
-        XCTAssertEqual(error.words(for: .terminal), Words("several accounts and none chosen",
-                                                           hint: "Choose one with `shelf account use NAME` or --account NAME."))
-        XCTAssertEqual(error.words(for: .browser), Words("Several accounts and none chosen.", hint: "Choose one on the Accounts page."))
-        XCTAssertEqual(error.description, "several accounts and none chosen\n  Choose one with `shelf account use NAME` or --account NAME.")
+        let error = ShelfError(
+            .usage, "several accounts and none chosen",
+            next: NextStep(
+                terminal: "Choose one with `shelf account use NAME` or --account NAME.",
+                browser: "Choose one on the Accounts page."))
+        XCTAssertEqual(
+            error.words(for: .terminal),
+            Words(
+                "several accounts and none chosen",
+                hint: "Choose one with `shelf account use NAME` or --account NAME."))
+        XCTAssertEqual(
+            error.words(for: .browser),
+            Words("Several accounts and none chosen.", hint: "Choose one on the Accounts page."))
+        XCTAssertEqual(
+            error.description,
+            "several accounts and none chosen\n  Choose one with `shelf account use NAME` or --account NAME.")
         // A hint given as words (no command, no button) is the same on both faces; one to wait out says so in the browser.
         let busy = ShelfError(.temporary, "the library is busy")
         XCTAssertEqual(busy.words(for: .browser), Words("The library is busy.", hint: "Try again in a moment."))
@@ -109,7 +125,9 @@ final class WordsTests: XCTestCase {
     func testNoFaceEditsTheWordsItIsGiven() throws {
         var found: [String] = []
         let root = ShelfProcess.packageRoot
-        for file in ["Sources/Web/Server/WebError.swift", "Sources/Web/WebApp.swift", "Sources/Web/API/CirculationAPI.swift"] {
+        for file in [
+            "Sources/Web/Server/WebError.swift", "Sources/Web/WebApp.swift", "Sources/Web/API/CirculationAPI.swift"
+        ] {
             let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
             if text.contains(".regularExpression") || text.contains("replacingOccurrences") { found.append(file) }
         }
@@ -122,8 +140,11 @@ final class WordsTests: XCTestCase {
 
     /// A whole sentence: a capital (or an opening quote) first, a full stop last.
     static func assertSentence(_ text: String, _ context: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(text.first.map { $0.isUppercase || $0 == "“" } ?? false, "not a sentence: \(text) (\(context))", file: file, line: line)
-        XCTAssertTrue(text.last.map { ".!?".contains($0) } ?? false, "no full stop: \(text) (\(context))", file: file, line: line)
+        XCTAssertTrue(
+            text.first.map { $0.isUppercase || $0 == "“" } ?? false, "not a sentence: \(text) (\(context))", file: file,
+            line: line)
+        XCTAssertTrue(
+            text.last.map { ".!?".contains($0) } ?? false, "no full stop: \(text) (\(context))", file: file, line: line)
     }
 
     // MARK: No second copy in the faces
@@ -136,11 +157,15 @@ final class WordsTests: XCTestCase {
     func testNoFaceWritesAnOutcomeSentenceAgain() throws {
         var fragments: Set<String> = []
         var outcomes: [PatronOutcome] = Self.circulationOutcomes
-        outcomes += [DownloadState.started(Self.entry(.loaned)), .progress(Self.entry(.loaned), fraction: 0.5),
-                     .failed(Self.entry(.loaned), ShelfError(.temporary, "x"))]
+        outcomes += [
+            DownloadState.started(Self.entry(.loaned)), .progress(Self.entry(.loaned), fraction: 0.5),
+            .failed(Self.entry(.loaned), ShelfError(.temporary, "x"))
+        ]
         let account = AccountRecord(id: "fake", title: Self.title, catalogURL: "https://example.org/catalog")
-        let changes: [AccountOutcome] = [.added(account, inUse: true), .removed(account, loans: 1, holds: 2), .using(account),
-                                         .signedIn(account, keptIn: nil), .signedOut(account), .noSignInNeeded(account)]
+        let changes: [AccountOutcome] = [
+            .added(account, inUse: true), .removed(account, loans: 1, holds: 2), .using(account),
+            .signedIn(account, keptIn: nil), .signedOut(account), .noSignInNeeded(account)
+        ]
         outcomes += changes as [PatronOutcome]
         for outcome in outcomes {
             for face in Face.allCases { fragments.formUnion(Self.fixedStretches(of: outcome.words(for: face))) }
@@ -152,9 +177,11 @@ final class WordsTests: XCTestCase {
 
     /// The check finds a sentence as `shelf borrow` once wrote it.
     func testTheCheckFindsASentenceWrittenInAFace() {
-        let outcome = CirculationResult.borrowed(.unavailable(Self.entry(.unavailable, copies: (0, 1)), holdCancelled: false))
+        let outcome = CirculationResult.borrowed(
+            .unavailable(Self.entry(.unavailable, copies: (0, 1)), holdCancelled: false))
         let stretches = Self.fixedStretches(of: outcome.words(for: .terminal))
-        let once = #"    : "No copy is available right now (\(current.availability.words)). Nothing was borrowed and no hold was placed""#
+        let once =
+            #"    : "No copy is available right now (\(current.availability.words)). Nothing was borrowed and no hold was placed""#
         XCTAssertTrue(stretches.contains { once.contains($0) }, "\(stretches)")
     }
 
@@ -162,13 +189,19 @@ final class WordsTests: XCTestCase {
     /// availability's words (values, not words of the module), each long enough to mean something.
     static func fixedStretches(of words: Words) -> Set<String> {
         var line = words.line
-        for value in ["“\(title)”", title] + [Availability.State.available, .unavailable, .reserved, .ready, .loaned, .openAccess].map({ "urn:fake:\($0.rawValue)" }) {
+        for value in ["“\(title)”", title]
+            + [Availability.State.available, .unavailable, .reserved, .ready, .loaned, .openAccess].map({
+                "urn:fake:\($0.rawValue)"
+            })
+        {
             line = line.replacingOccurrences(of: value, with: "\u{1}")
         }
         for state in circulationOutcomes.map(\.entry.availability.words) + ["eBook", "Main Street"] {
             line = line.replacingOccurrences(of: state, with: "\u{1}")
         }
-        let pieces = line.split(separator: "\u{1}").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " ().:,`")) }
+        let pieces = line.split(separator: "\u{1}").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: " ().:,`"))
+        }
         return Set(pieces.filter { $0.count >= 16 })
     }
 
@@ -176,7 +209,8 @@ final class WordsTests: XCTestCase {
         var found: [String] = []
         for folder in faces {
             let root = ShelfProcess.packageRoot.appendingPathComponent(folder)
-            let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
+            let files =
+                FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { ["swift", "js"].contains($0.pathExtension) } ?? []
             XCTAssertFalse(files.isEmpty, "no sources at \(root.path)")
             for file in files {

@@ -11,9 +11,10 @@ class ConnectorTestCase: XCTestCase {
     override func setUpWithError() throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("shelf-rl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        ConnectorServices.credentialDirectories = ShelfDirectories(config: home.appendingPathComponent("config"),
-                                                                  data: home.appendingPathComponent("data"),
-                                                                  cache: home.appendingPathComponent("cache"))
+        ConnectorServices.credentialDirectories = ShelfDirectories(
+            config: home.appendingPathComponent("config"),
+            data: home.appendingPathComponent("data"),
+            cache: home.appendingPathComponent("cache"))
     }
 
     override func tearDown() { try? FileManager.default.removeItem(at: home) }

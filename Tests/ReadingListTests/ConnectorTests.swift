@@ -38,7 +38,9 @@ final class ConnectorTests: ConnectorTestCase {
     }
 
     func testGoodreadsExportWith24Columns() throws {
-        let path = try corpus().appendingPathComponent("readinglists/goodreads/csv/andgineer-create-goodreads_library_export.csv").path
+        let path = try corpus().appendingPathComponent(
+            "readinglists/goodreads/csv/andgineer-create-goodreads_library_export.csv"
+        ).path
         let result = try goodreads(["file": path]).pull()
         let rows = try independentRows(path)
         XCTAssertEqual(result.entries.count, rows.count)
@@ -57,15 +59,18 @@ final class ConnectorTests: ConnectorTestCase {
         XCTAssertNil(earth.dateRead)
         let review = try XCTUnwrap(result.entries.first { $0.title.hasPrefix("Икарова") })
         XCTAssertEqual(review.isbn13, "9785170774845")
-        XCTAssertEqual(result.entries.compactMap(\.isbn13).sorted(),
-                       rows.compactMap { (row: String) -> String? in
-                           guard let r = row.range(of: #"=""(\d{13})"""#, options: .regularExpression) else { return nil }
-                           return String(row[r]).filter(\.isNumber)
-                       }.sorted())
+        XCTAssertEqual(
+            result.entries.compactMap(\.isbn13).sorted(),
+            rows.compactMap { (row: String) -> String? in
+                guard let r = row.range(of: #"=""(\d{13})"""#, options: .regularExpression) else { return nil }
+                return String(row[r]).filter(\.isNumber)
+            }.sorted())
     }
 
     func testGoodreadsExportWith31Columns() throws {
-        let path = try corpus().appendingPathComponent("readinglists/goodreads/csv/openlibrary-goodreads_library_export.csv").path
+        let path = try corpus().appendingPathComponent(
+            "readinglists/goodreads/csv/openlibrary-goodreads_library_export.csv"
+        ).path
         let result = try goodreads(["file": path]).pull()
         XCTAssertEqual(result.entries.count, try independentRows(path).count)
         XCTAssertEqual(Set(result.entries.map(\.shelf)), ["to-read"])
@@ -82,7 +87,8 @@ final class ConnectorTests: ConnectorTestCase {
     }
 
     func testGoodreadsCSVQuotingMultiLineReviewsBOMAndCRLF() throws {
-        let csv = "\u{FEFF}Book Id,Title,Author,Additional Authors,ISBN,ISBN13,My Rating,Date Read,Date Added,Exclusive Shelf,Bookshelves,My Review\r\n"
+        let csv =
+            "\u{FEFF}Book Id,Title,Author,Additional Authors,ISBN,ISBN13,My Rating,Date Read,Date Added,Exclusive Shelf,Bookshelves,My Review\r\n"
             + "1,\"Comma, Quote \"\"and\"\" Line\",Ann Author,,\"=\"\"0306406152\"\"\",\"=\"\"\"\"\",4,2021/03/04,2021/01/02,read,\"classics, favourites\",\"Line one,\r\nline two<br/>\n\"\"quoted\"\"\"\r\n"
             + "2,Second,Bob Writer,,,=\"9780306406157\",0,,2022/05/06,currently-reading,,\r\n"
             + "3,Third,Cy Scribe,,,,,,2022/05/07,to-read,,"
@@ -102,8 +108,10 @@ final class ConnectorTests: ConnectorTestCase {
     }
 
     func testBrokenExportsFailWithAMessage() throws {
-        for (name, text) in [("unterminated.csv", "Book Id,Title,Author\n1,\"never closed,x\n"),
-                             ("other.csv", "a,b,c\n1,2,3\n"), ("empty.csv", "")] {
+        for (name, text) in [
+            ("unterminated.csv", "Book Id,Title,Author\n1,\"never closed,x\n"),
+            ("other.csv", "a,b,c\n1,2,3\n"), ("empty.csv", "")
+        ] {
             XCTAssertThrowsError(try goodreads(["file": try write(text, name)]).pull(), name) { error in
                 let e = error as? PluginCallError
                 XCTAssertNotNil(e, "\(error)")
@@ -115,7 +123,7 @@ final class ConnectorTests: ConnectorTestCase {
         let bytes = Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &random) })
         let path = home.appendingPathComponent("random.csv")
         try bytes.write(to: path)
-        _ = try? goodreads(["file": path.path]).pull()   // any answer but a crash
+        _ = try? goodreads(["file": path.path]).pull()  // any answer but a crash
     }
 
     func testSettingsAreChecked() throws {
@@ -137,9 +145,12 @@ final class ConnectorTests: ConnectorTestCase {
     func testGoodreadsPushWritesAnImportCSVOnce() throws {
         let export = home.appendingPathComponent("import.csv").path
         let c = try goodreads(["exportFile": export])
-        let entries = [ReadingListEntry(identifiers: ["isbn13": "9780061020681"], title: "Mort", authors: ["Terry Pratchett"], shelf: "read",
-                                        dateRead: "2026-11-29", rating: 4),
-                       ReadingListEntry(title: "A \"quoted\", title", authors: ["X"], shelf: "to-read")]
+        let entries = [
+            ReadingListEntry(
+                identifiers: ["isbn13": "9780061020681"], title: "Mort", authors: ["Terry Pratchett"], shelf: "read",
+                dateRead: "2026-11-29", rating: 4),
+            ReadingListEntry(title: "A \"quoted\", title", authors: ["X"], shelf: "to-read")
+        ]
         let first = try c.push(entries)
         XCTAssertEqual(first.results.map(\.status), ["exported", "exported"])
         XCTAssertEqual(first.file, export)
@@ -148,7 +159,9 @@ final class ConnectorTests: ConnectorTestCase {
         XCTAssertEqual(second.results.map(\.status), ["unchanged", "unchanged"])
         let text = try String(contentsOfFile: export, encoding: .utf8)
         XCTAssertEqual(text.split(separator: "\n").count, 3, text)
-        XCTAssertTrue(text.hasPrefix("Book Id,Title,Author,ISBN,ISBN13,My Rating,Date Read,Date Added,Exclusive Shelf,Bookshelves\n"))
+        XCTAssertTrue(
+            text.hasPrefix(
+                "Book Id,Title,Author,ISBN,ISBN13,My Rating,Date Read,Date Added,Exclusive Shelf,Bookshelves\n"))
         XCTAssertTrue(text.contains(",Mort,Terry Pratchett,,\"=\"\"9780061020681\"\"\",4,2026/11/29,,read,read"), text)
         // The file reads back as an export.
         let back = try goodreads(["file": export]).pull()
@@ -163,7 +176,9 @@ final class ConnectorTests: ConnectorTestCase {
         defer { server.stop() }
         try ConnectorServices.setSecret(server.consumerKey, pluginID: "org.shelf.goodreads", key: "apiKey")
         let result = try goodreads(["baseURL": server.base, "userId": server.user]).pull()
-        XCTAssertEqual(result.shelves.map(\.name), ["read", "currently-reading", "to-read", "to-be-processed", "owned", "want-to-own"])
+        XCTAssertEqual(
+            result.shelves.map(\.name),
+            ["read", "currently-reading", "to-read", "to-be-processed", "owned", "want-to-own"])
         // Independent read of the served documents: <review> elements and their isbn13s.
         let dir = root.appendingPathComponent("readinglists/goodreads/api-xml")
         var served = 0
@@ -187,7 +202,9 @@ final class ConnectorTests: ConnectorTestCase {
         XCTAssertFalse(first.authors.isEmpty)
         XCTAssertNotNil(first.dateAdded)
         // Page 2 of to-read was asked for, and reads used key=.
-        let pages = server.server.requests(to: "/review/list/\(server.user).xml").filter { $0.queryItems["shelf"] == "to-read" }
+        let pages = server.server.requests(to: "/review/list/\(server.user).xml").filter {
+            $0.queryItems["shelf"] == "to-read"
+        }
         XCTAssertEqual(pages.compactMap { $0.queryItems["page"] }, ["1", "2"])
         XCTAssertTrue(pages.allSatisfy { $0.queryItems["key"] == server.consumerKey })
     }
@@ -213,11 +230,18 @@ final class ConnectorTests: ConnectorTestCase {
     func testHostileGoodreadsAnswersFailCleanly() throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.route("GET", "/review/list_rss/1", .text("<rss><channel><item><title>x</title>", contentType: "application/rss+xml"))
-        server.route("GET", "/review/list_rss/2", .text("<!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]><rss><channel><item><title>&b;</title></item></channel></rss>"))
+        server.route(
+            "GET", "/review/list_rss/1",
+            .text("<rss><channel><item><title>x</title>", contentType: "application/rss+xml"))
+        server.route(
+            "GET", "/review/list_rss/2",
+            .text(
+                "<!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]><rss><channel><item><title>&b;</title></item></channel></rss>"
+            ))
         server.route("GET", "/review/list_rss/3", .text("<html/>"))
         for user in ["1", "3"] {
-            XCTAssertThrowsError(try goodreads(["baseURL": server.url("").absoluteString, "userId": user]).pull(shelf: "read"), user)
+            XCTAssertThrowsError(
+                try goodreads(["baseURL": server.url("").absoluteString, "userId": user]).pull(shelf: "read"), user)
         }
         // Entities are not expanded: the title stays unexpanded or the feed is refused, never a blow-up.
         if let result = try? goodreads(["baseURL": server.url("").absoluteString, "userId": "2"]).pull(shelf: "read") {
@@ -265,18 +289,22 @@ final class ConnectorTests: ConnectorTestCase {
         let result = try googleBooks(["baseURL": server.base, "userId": server.publicUser]).pull(shelf: "to-read")
         XCTAssertEqual(result.entries.count, 45)
         XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9, "waited for Retry-After: 1")
-        XCTAssertEqual(server.server.requests(to: "/books/v1/users/\(server.publicUser)/bookshelves/2/volumes").count, 3)
+        XCTAssertEqual(
+            server.server.requests(to: "/books/v1/users/\(server.publicUser)/bookshelves/2/volumes").count, 3)
     }
 
     func testGoogleBooksWithoutCredentialsOrWithGarbageAnswersFailsWithAMessage() throws {
         XCTAssertThrowsError(try googleBooks([:]).pull()) { error in
-            XCTAssertTrue((error as? PluginCallError)?.message.contains("shelf lists connect google-books") == true, "\(error)")
+            XCTAssertTrue(
+                (error as? PluginCallError)?.message.contains("shelf lists connect google-books") == true, "\(error)")
         }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.route("GET", "/books/v1/users/1/bookshelves", .text("{\"items\": [{\"id\": 4}", contentType: "application/json"))
+        server.route(
+            "GET", "/books/v1/users/1/bookshelves", .text("{\"items\": [{\"id\": 4}", contentType: "application/json"))
         try ConnectorServices.setSecret("k", pluginID: "org.shelf.googlebooks", key: "apiKey")
-        XCTAssertThrowsError(try googleBooks(["baseURL": server.url("/books/v1").absoluteString, "userId": "1"]).pull()) { error in
+        XCTAssertThrowsError(try googleBooks(["baseURL": server.url("/books/v1").absoluteString, "userId": "1"]).pull())
+        { error in
             XCTAssertEqual((error as? PluginCallError)?.status, 4, "\(error)")
         }
     }

@@ -13,14 +13,16 @@ final class CorpusTests: ConnectorTestCase {
     }
 
     func goodreads(_ settings: [String: String]) throws -> Connector.Connection {
-        let plugin = try LoadedPlugin(path: ShelfProcess.buildDirectory.appendingPathComponent("libshelf-goodreads.so").path)
+        let plugin = try LoadedPlugin(
+            path: ShelfProcess.buildDirectory.appendingPathComponent("libshelf-goodreads.so").path)
         try plugin.initialise(directories: ConnectorServices.credentialDirectories)
         return try Connector(plugin: plugin, service: "goodreads").connect(settings: settings)
     }
 
     /// Where each corpus file is read; a file added to the corpus without a reader here fails this test.
     static let coverage: [String: String] = [
-        "goodreads/csv/andgineer-create-goodreads_library_export.csv": "ConnectorTests.testGoodreadsExportWith24Columns",
+        "goodreads/csv/andgineer-create-goodreads_library_export.csv":
+            "ConnectorTests.testGoodreadsExportWith24Columns",
         "goodreads/csv/openlibrary-goodreads_library_export.csv": "ConnectorTests.testGoodreadsExportWith31Columns",
         "goodreads/api-xml/reviews.xml": "testGoodreadsReviewAnswers",
         "goodreads/api-xml/review-list-to-read-p1.xml": "testGoodreadsReviewAnswers",
@@ -37,7 +39,7 @@ final class CorpusTests: ConnectorTestCase {
         "goodreads/api-xml/oauth-response.xml": "EndToEndTests.testGoodreadsLegacyKeySignInPullAndSignedPush",
         "google-books/volumes-search.json": "ConnectorTests.testGoogleBooksPublicShelvesWithAnAPIKeyAndPagination",
         "google-books/volume-en.json": "ConnectorTests.testGoogleBooksPublicShelvesWithAnAPIKeyAndPagination",
-        "google-books/books-v1-discovery.json": "FakeGoogleBooks (wire formats); not a captured answer",
+        "google-books/books-v1-discovery.json": "FakeGoogleBooks (wire formats); not a captured answer"
     ]
 
     func testEveryCorpusFileHasAReader() throws {
@@ -55,7 +57,9 @@ final class CorpusTests: ConnectorTestCase {
         let regex = try! NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators])
         let ns = text as NSString
         return regex.matches(in: text, range: NSRange(location: 0, length: ns.length)).map { m in
-            (0..<m.numberOfRanges).map { m.range(at: $0).location == NSNotFound ? "" : ns.substring(with: m.range(at: $0)) }
+            (0..<m.numberOfRanges).map {
+                m.range(at: $0).location == NSNotFound ? "" : ns.substring(with: m.range(at: $0))
+            }
         }
     }
 
@@ -68,7 +72,9 @@ final class CorpusTests: ConnectorTestCase {
     }
 
     /// One patron's book per `<review>` holding a `<book>` (or per `<owned_book>`), read as plain text.
-    struct Block { var isbn13: String?; var isbn10: String?; var shelves: [String]; var added: String?; var read: String? }
+    struct Block {
+        var isbn13: String?; var isbn10: String?; var shelves: [String]; var added: String?; var read: String?
+    }
 
     static func blocks(_ text: String) -> [Block] {
         let owned = text.contains("<owned_book>")
@@ -81,8 +87,9 @@ final class CorpusTests: ConnectorTestCase {
                     .trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty
             }
             let shelves = matches("<shelf name=\"([^\"]+)\"", body).map { $0[1] }
-            return Block(isbn13: value("isbn13"), isbn10: value("isbn"), shelves: shelves,
-                         added: value("date_added").flatMap(day), read: value("read_at").flatMap(day))
+            return Block(
+                isbn13: value("isbn13"), isbn10: value("isbn"), shelves: shelves,
+                added: value("date_added").flatMap(day), read: value("read_at").flatMap(day))
         }
     }
 
@@ -105,18 +112,27 @@ final class CorpusTests: ConnectorTestCase {
 
     func testGoodreadsReviewAnswers() throws {
         let root = try corpus().appendingPathComponent("goodreads/api-xml")
-        for name in ["reviews.xml", "review-list-to-read-p1.xml", "reviews-empty.xml", "review-show.xml", "review-create.xml", "owned-books.xml"] {
+        for name in [
+            "reviews.xml", "review-list-to-read-p1.xml", "reviews-empty.xml", "review-show.xml", "review-create.xml",
+            "owned-books.xml"
+        ] {
             let server = try serve(shelves: "shelves-list-3.xml", reviews: name)
             defer { server.stop() }
             let result = try goodreads(["baseURL": server.url("").absoluteString, "userId": "1"]).pull(shelf: "to-read")
             let expected = Self.blocks(try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8))
             XCTAssertEqual(result.entries.count, expected.count, name)
-            XCTAssertEqual(result.entries.compactMap(\.isbn13).sorted(),
-                           expected.compactMap { $0.isbn13 ?? $0.isbn10.flatMap(ISBN.thirteen) }.sorted(), name)
+            XCTAssertEqual(
+                result.entries.compactMap(\.isbn13).sorted(),
+                expected.compactMap { $0.isbn13 ?? $0.isbn10.flatMap(ISBN.thirteen) }.sorted(), name)
             XCTAssertEqual(result.entries.compactMap(\.dateAdded).sorted(), expected.compactMap(\.added).sorted(), name)
             XCTAssertEqual(result.entries.compactMap(\.dateRead).sorted(), expected.compactMap(\.read).sorted(), name)
-            XCTAssertEqual(result.entries.map { Set($0.shelves ?? [$0.shelf]) }.map { $0.sorted() }.sorted { $0.description < $1.description },
-                           expected.map { Set($0.shelves.isEmpty ? ["to-read"] : $0.shelves).sorted() }.sorted { $0.description < $1.description }, name)
+            XCTAssertEqual(
+                result.entries.map { Set($0.shelves ?? [$0.shelf]) }.map { $0.sorted() }.sorted {
+                    $0.description < $1.description
+                },
+                expected.map { Set($0.shelves.isEmpty ? ["to-read"] : $0.shelves).sorted() }.sorted {
+                    $0.description < $1.description
+                }, name)
         }
     }
 
@@ -128,7 +144,9 @@ final class CorpusTests: ConnectorTestCase {
             XCTAssertEqual(Self.blocks(text).count, 0, name)
             let server = try serve(shelves: "shelves-list-3.xml", reviews: name)
             defer { server.stop() }
-            XCTAssertThrowsError(try goodreads(["baseURL": server.url("").absoluteString, "userId": "1"]).pull(shelf: "to-read"), name) { error in
+            XCTAssertThrowsError(
+                try goodreads(["baseURL": server.url("").absoluteString, "userId": "1"]).pull(shelf: "to-read"), name
+            ) { error in
                 XCTAssertEqual((error as? PluginCallError)?.status, 4, "\(name): refused as bad data: \(error)")
             }
         }
@@ -142,25 +160,38 @@ final class CorpusTests: ConnectorTestCase {
             let result = try goodreads(["baseURL": server.url("").absoluteString, "userId": "1"]).pull()
             let text = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
             let blocks = Self.matches("<user_shelf>(.*?)</user_shelf>", text).map { $0[1] }
-            XCTAssertEqual(result.shelves.map(\.name), blocks.map { Self.matches("<name>([^<]*)</name>", $0).first?[1] ?? "" }, name)
-            XCTAssertEqual(result.shelves.map(\.count), blocks.map { Self.matches("<book_count[^>]*>(\\d+)</book_count>", $0).first.flatMap { Int($0[1]) } }, name)
+            XCTAssertEqual(
+                result.shelves.map(\.name), blocks.map { Self.matches("<name>([^<]*)</name>", $0).first?[1] ?? "" },
+                name)
+            XCTAssertEqual(
+                result.shelves.map(\.count),
+                blocks.map { Self.matches("<book_count[^>]*>(\\d+)</book_count>", $0).first.flatMap { Int($0[1]) } },
+                name)
             XCTAssertEqual(result.entries.count, 0)
         }
     }
 
     func testGoodreadsWriteAnswers() throws {
         let root = try corpus().appendingPathComponent("goodreads/api-xml")
-        for (name, refused) in [("shelf-add-to-shelf.xml", false), ("add-books-to-shelves.xml", false), ("add-books-to-shelves.xml", true)] {
+        for (name, refused) in [
+            ("shelf-add-to-shelf.xml", false), ("add-books-to-shelves.xml", false), ("add-books-to-shelves.xml", true)
+        ] {
             let recorded = try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
             XCTAssertEqual(Self.matches("<result>([^<]*)</result>", recorded).first?[1] ?? "ok", "ok", name)
-            let answer = refused ? recorded.replacingOccurrences(of: "<result>ok</result>", with: "<result>book not found</result>") : recorded
+            let answer =
+                refused
+                ? recorded.replacingOccurrences(of: "<result>ok</result>", with: "<result>book not found</result>")
+                : recorded
             let server = try LoopbackHTTPServer()
             defer { server.stop() }
-            server.route("POST", "/shelf/add_to_shelf.xml") { _ in .text(answer, status: 201, contentType: "application/xml") }
+            server.route("POST", "/shelf/add_to_shelf.xml") { _ in
+                .text(answer, status: 201, contentType: "application/xml")
+            }
             for (key, value) in ["apiKey": "k", "apiSecret": "s", "oauth_token": "t", "oauth_token_secret": "ts"] {
                 try ConnectorServices.setSecret(value, pluginID: "org.shelf.goodreads", key: key)
             }
-            let entry = ReadingListEntry(identifiers: ["goodreads": "456"], title: "Mindware", authors: ["Andy Clark"], shelf: "read")
+            let entry = ReadingListEntry(
+                identifiers: ["goodreads": "456"], title: "Mindware", authors: ["Andy Clark"], shelf: "read")
             let result = try goodreads(["baseURL": server.url("").absoluteString, "userId": "1"]).push([entry])
             XCTAssertEqual(result.results.first?.status, refused ? "failed" : "added", name)
             if refused { XCTAssertEqual(result.results.first?.message, "Goodreads answered: book not found") }

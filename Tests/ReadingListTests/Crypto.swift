@@ -7,7 +7,9 @@ enum TestCrypto {
     static func percent(_ s: String) -> String {
         var out = ""
         for b in s.utf8 {
-            if (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E || b == 0x5F || b == 0x7E {
+            if (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39) || b == 0x2D
+                || b == 0x2E || b == 0x5F || b == 0x7E
+            {
                 out.append(Character(Unicode.Scalar(b)))
             } else {
                 out += String(format: "%%%02X", b)
@@ -26,14 +28,20 @@ enum TestCrypto {
 
     /// OAuth 1.0 signature base string (Core 1.0 §9.1 / RFC 5849 §3.4.1).
     static func baseString(method: String, url: String, parameters: [(String, String)]) -> String {
-        var pairs: [(String, String)] = parameters.map { (p: (String, String)) -> (String, String) in (percent(p.0), percent(p.1)) }
+        var pairs: [(String, String)] = parameters.map { (p: (String, String)) -> (String, String) in
+            (percent(p.0), percent(p.1))
+        }
         pairs.sort { (a: (String, String), b: (String, String)) -> Bool in a.0 == b.0 ? a.1 < b.1 : a.0 < b.0 }
         let normalized: String = pairs.map { (p: (String, String)) -> String in p.0 + "=" + p.1 }.joined(separator: "&")
         return "\(method)&\(percent(url))&\(percent(normalized))"
     }
 
-    static func signature(method: String, url: String, parameters: [(String, String)], consumerSecret: String, tokenSecret: String) -> String {
-        hmacSHA1(key: percent(consumerSecret) + "&" + percent(tokenSecret), message: baseString(method: method, url: url, parameters: parameters))
+    static func signature(
+        method: String, url: String, parameters: [(String, String)], consumerSecret: String, tokenSecret: String
+    ) -> String {
+        hmacSHA1(
+            key: percent(consumerSecret) + "&" + percent(tokenSecret),
+            message: baseString(method: method, url: url, parameters: parameters))
     }
 
     /// Parses `OAuth k="v", ...`.

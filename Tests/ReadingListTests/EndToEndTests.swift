@@ -12,13 +12,15 @@ final class EndToEndTests: ShelfTestCase {
         shelf.environment["SHELF_HTTP_TIMEOUT"] = nil
         // The patron's browser: follows the sign-in page's redirects to shelf's loopback listener.
         let browser = shelf.home.appendingPathComponent("browser.sh")
-        try "#!/bin/sh\ncurl -s -L --max-time 20 \"$1\" > /dev/null &\n".write(to: browser, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ncurl -s -L --max-time 20 \"$1\" > /dev/null &\n".write(
+            to: browser, atomically: true, encoding: .utf8)
         chmod(browser.path, 0o755)
         shelf.environment["SHELF_BROWSER"] = browser.path
     }
 
     func export() throws -> String {
-        let text = "Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,"
+        let text =
+            "Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,"
             + "Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,Bookshelves with positions,Exclusive Shelf,My Review,"
             + "Spoiler,Private Notes,Read Count,Owned Copies\n"
             + "386372,\"Mort (Discworld, #4; Death, #1)\",Terry Pratchett,\"Pratchett, Terry\",,\"=\"\"0061020680\"\"\",\"=\"\"9780061020681\"\"\",5,4.24,"
@@ -39,17 +41,24 @@ final class EndToEndTests: ShelfTestCase {
         XCTAssertEqual(first["entries"] as? Int, 2)
         XCTAssertEqual(first["newWishes"] as? Int, 1)
         let show = try run(["lists", "show", "--shelf", "read"])
-        XCTAssertTrue(show.stdout.contains("Mort (Discworld, #4; Death, #1) — by Terry Pratchett · read 2020-11-01 · rated 5 of 5 · ISBN 9780061020681"), show.stdout)
+        XCTAssertTrue(
+            show.stdout.contains(
+                "Mort (Discworld, #4; Death, #1) — by Terry Pratchett · read 2020-11-01 · rated 5 of 5 · ISBN 9780061020681"
+            ), show.stdout)
         XCTAssertFalse(show.stdout.contains("Range"))
         let entries = try XCTUnwrap(try json(run(["lists", "show", "--json"]))["entries"] as? [[String: Any]])
         XCTAssertEqual(entries.count, 2)
-        XCTAssertEqual((entries.first { ($0["title"] as? String)?.hasPrefix("Range") == true }?["authors"] as? [String]), ["David Epstein"])
+        XCTAssertEqual(
+            (entries.first { ($0["title"] as? String)?.hasPrefix("Range") == true }?["authors"] as? [String]),
+            ["David Epstein"])
 
         let book = samples.appendingPathComponent("the-lighthouse-keeper.epub").path
         let finished = try json(run(["finished", book, "--isbn", "978-0-306-40615-7", "--json"]))
         XCTAssertEqual(finished["title"] as? String, "The Lighthouse Keeper")
         XCTAssertEqual(finished["queued"] as? [String], ["goodreads"])
-        XCTAssertEqual(try json(run(["finished", book, "--isbn", "9780306406157", "--json"]))["alreadyQueued"] as? [String], ["goodreads"])
+        XCTAssertEqual(
+            try json(run(["finished", book, "--isbn", "9780306406157", "--json"]))["alreadyQueued"] as? [String],
+            ["goodreads"])
 
         let pushed = try json(run(["lists", "push", "--json"]))
         let report = try XCTUnwrap((pushed["pushed"] as? [[String: Any]])?.first)
@@ -72,26 +81,35 @@ final class EndToEndTests: ShelfTestCase {
         defer { google.stop() }
         google.put(["gen001", "gen002"], on: 4)
         google.put((10..<55).map { String(format: "gen%03d", $0 % 45) }.uniqued(), on: 2)
-        let connected = try json(run(["lists", "connect", "google-books", "--set", "clientId=test-client.apps.googleusercontent.com",
-                                      "--set", "baseURL=\(google.base)", "--set", "authURL=\(google.authURL)",
-                                      "--set", "tokenURL=\(google.tokenURL)", "--authorize", "--json"]))
+        let connected = try json(
+            run([
+                "lists", "connect", "google-books", "--set", "clientId=test-client.apps.googleusercontent.com",
+                "--set", "baseURL=\(google.base)", "--set", "authURL=\(google.authURL)",
+                "--set", "tokenURL=\(google.tokenURL)", "--authorize", "--json"
+            ]))
         XCTAssertEqual(connected["authorized"] as? Bool, true)
         XCTAssertEqual(google.verifiedPKCE, 1, "the token endpoint checked code_verifier against the S256 challenge")
         // Tokens are in the 0600 credentials file, never in the database or the output.
         let credentials = shelf.home.appendingPathComponent("config/credentials.json").path
         XCTAssertTrue(try String(contentsOfFile: credentials, encoding: .utf8).contains("refresh_token"))
-        let mode = (try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? NSNumber)?.intValue
+        let mode = (try FileManager.default.attributesOfItem(atPath: credentials)[.posixPermissions] as? NSNumber)?
+            .intValue
         XCTAssertEqual(mode, 0o600)
 
         google.throttleOnce = [2]
         let pulled = try json(run(["lists", "pull", "google-books", "--json"]))
-        XCTAssertEqual((pulled["pulled"] as? [[String: Any]])?.first?["entries"] as? Int, 45, "to-read and read, one entry per volume")
-        XCTAssertEqual(google.server.requests(to: "/books/v1/mylibrary/bookshelves/2/volumes").count, 3, "a 429, then two pages")
+        XCTAssertEqual(
+            (pulled["pulled"] as? [[String: Any]])?.first?["entries"] as? Int, 45,
+            "to-read and read, one entry per volume")
+        XCTAssertEqual(
+            google.server.requests(to: "/books/v1/mylibrary/bookshelves/2/volumes").count, 3, "a 429, then two pages")
 
         google.expireTokens()
         let again = try run(["lists", "pull", "google-books", "--json"])
         XCTAssertEqual(google.refreshes, 1, "a refused token is renewed with the refresh token, once")
-        XCTAssertFalse(again.stdout.contains("at-") || again.stderr.contains("at-") || again.stderr.contains("rt-1"), "no token printed")
+        XCTAssertFalse(
+            again.stdout.contains("at-") || again.stderr.contains("at-") || again.stderr.contains("rt-1"),
+            "no token printed")
 
         let book = samples.appendingPathComponent("a-winter-crossing.epub").path
         try run(["finished", book, "--isbn", Corpus.root == nil ? "9780000000007" : "9780316452502"])
@@ -107,8 +125,10 @@ final class EndToEndTests: ShelfTestCase {
     func testGoogleBooksRefusedSignInSaysSo() throws {
         let google = try FakeGoogleBooks(corpus: nil)
         defer { google.stop() }
-        try run(["lists", "connect", "google-books", "--set", "clientId=x", "--set", "baseURL=\(google.base)",
-                 "--set", "tokenURL=\(google.tokenURL)"])
+        try run([
+            "lists", "connect", "google-books", "--set", "clientId=x", "--set", "baseURL=\(google.base)",
+            "--set", "tokenURL=\(google.tokenURL)"
+        ])
         let result = try run(["lists", "pull", "google-books"], expect: 77)
         XCTAssertTrue(result.stderr.contains("shelf lists connect google-books"), result.stderr)
     }
@@ -116,19 +136,28 @@ final class EndToEndTests: ShelfTestCase {
     // MARK: Goodreads legacy API: OAuth 1.0a sign-in, signed pull and push
 
     func testGoodreadsLegacyKeySignInPullAndSignedPush() throws {
-        guard let corpus = Corpus.root else { throw XCTSkip("../shared/corpus is absent: the fake Goodreads answers with its XML files") }
+        guard let corpus = Corpus.root else {
+            throw XCTSkip("../shared/corpus is absent: the fake Goodreads answers with its XML files")
+        }
         let goodreads = try FakeGoodreads(corpus: corpus)
         defer { goodreads.stop() }
-        let connected = try run(["lists", "connect", "goodreads", "--set", "baseURL=\(goodreads.base)", "--secret", "apiKey",
-                                 "--secret", "apiSecret", "--authorize"], stdin: "\(goodreads.consumerKey)\n\(goodreads.consumerSecret)\n")
+        let connected = try run(
+            [
+                "lists", "connect", "goodreads", "--set", "baseURL=\(goodreads.base)", "--secret", "apiKey",
+                "--secret", "apiSecret", "--authorize"
+            ], stdin: "\(goodreads.consumerKey)\n\(goodreads.consumerSecret)\n")
         XCTAssertTrue(connected.stdout.contains("signed in"), connected.stdout)
-        XCTAssertFalse(connected.stdout.contains(goodreads.consumerSecret) || connected.stderr.contains(goodreads.consumerSecret))
+        XCTAssertFalse(
+            connected.stdout.contains(goodreads.consumerSecret) || connected.stderr.contains(goodreads.consumerSecret))
         let pulled = try json(run(["lists", "pull", "--json"]))
         XCTAssertEqual((pulled["pulled"] as? [[String: Any]])?.first?["entries"] as? Int, 22)
         XCTAssertEqual(goodreads.badSignatures, 0)
-        XCTAssertGreaterThan(goodreads.verified, 6, "request token, access token, auth_user and every list read were signed")
+        XCTAssertGreaterThan(
+            goodreads.verified, 6, "request token, access token, auth_user and every list read were signed")
 
-        try run(["finished", samples.appendingPathComponent("the-lighthouse-keeper.epub").path, "--isbn", "9780061020681"])
+        try run([
+            "finished", samples.appendingPathComponent("the-lighthouse-keeper.epub").path, "--isbn", "9780061020681"
+        ])
         let pushed = try json(run(["lists", "push", "--json"]))
         XCTAssertEqual((pushed["pushed"] as? [[String: Any]])?.first?["outcome"] as? String, "added")
         XCTAssertEqual(goodreads.added.map(\.book), ["386372"])
@@ -148,32 +177,42 @@ final class EndToEndTests: ShelfTestCase {
         defer { server.stop() }
         server.route("GET", "/list.tsv") { request in
             guard request.header("Authorization") == "Bearer tsv-token" else { return .text("no", status: 401) }
-            return .text("# isbn\ttitle\tauthor\tshelf\tread\trating\n9780061020681\tMort\tTerry Pratchett\tread\t2020-11-01\t5\n"
-                         + "9780142402498\tPippi \"Longstocking\"\tAstrid Lindgren\tto-read\t\t\n\tNo ISBN\tAnon\tread\t\t9\n"
-                         + "9780735214484\tRange\tDavid Epstein\tread\t2021-02-03\t4.5\n",
-                         contentType: "text/tab-separated-values")
+            return .text(
+                "# isbn\ttitle\tauthor\tshelf\tread\trating\n9780061020681\tMort\tTerry Pratchett\tread\t2020-11-01\t5\n"
+                    + "9780142402498\tPippi \"Longstocking\"\tAstrid Lindgren\tto-read\t\t\n\tNo ISBN\tAnon\tread\t\t9\n"
+                    + "9780735214484\tRange\tDavid Epstein\tread\t2021-02-03\t4.5\n",
+                contentType: "text/tab-separated-values")
         }
         try run(["lists", "connect", "tsv-list", "--set", "url=\(server.url("/list.tsv").absoluteString)"])
         let refused = try run(["lists", "pull", "tsv-list"], expect: 77)
         XCTAssertTrue(refused.stderr.contains("--secret token"), refused.stderr)
-        try run(["lists", "connect", "tsv-list", "--set", "url=\(server.url("/list.tsv").absoluteString)", "--secret", "token"], stdin: "tsv-token\n")
+        try run(
+            [
+                "lists", "connect", "tsv-list", "--set", "url=\(server.url("/list.tsv").absoluteString)", "--secret",
+                "token"
+            ], stdin: "tsv-token\n")
         let pulled = try json(run(["lists", "pull", "tsv-list", "--json"]))
         XCTAssertEqual((pulled["pulled"] as? [[String: Any]])?.first?["entries"] as? Int, 4)
-        let entries = try XCTUnwrap(try json(run(["lists", "show", "--service", "tsv-list", "--json"]))["entries"] as? [[String: Any]])
+        let entries = try XCTUnwrap(
+            try json(run(["lists", "show", "--service", "tsv-list", "--json"]))["entries"] as? [[String: Any]])
         let pippi = try XCTUnwrap(entries.first { $0["shelf"] as? String == "to-read" })
         XCTAssertEqual(pippi["title"] as? String, "Pippi \"Longstocking\"")
         XCTAssertEqual((pippi["identifiers"] as? [String: String])?["isbn13"], "9780142402498")
         XCTAssertEqual(entries.first { $0["title"] as? String == "Mort" }?["rating"] as? Int, 5)
         XCTAssertNil(entries.first { $0["title"] as? String == "No ISBN" }?["rating"])
-        XCTAssertEqual(entries.first { $0["title"] as? String == "Range" }?["rating"] as? Double, 4.5, "half stars are ratings (readinglist.h)")
+        XCTAssertEqual(
+            entries.first { $0["title"] as? String == "Range" }?["rating"] as? Double, 4.5,
+            "half stars are ratings (readinglist.h)")
         let shown = try run(["lists", "show", "--service", "tsv-list"])
-        XCTAssertTrue(shown.stdout.contains("Range — by David Epstein · read 2021-02-03 · rated 4.5 of 5"), shown.stdout)
+        XCTAssertTrue(
+            shown.stdout.contains("Range — by David Epstein · read 2021-02-03 · rated 4.5 of 5"), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("Mort — by Terry Pratchett · read 2020-11-01 · rated 5 of 5"), shown.stdout)
 
         let conformance = try json(run(["conformance", library.path, "--json"]))
         let results = try XCTUnwrap(conformance["results"] as? [[String: Any]])
         XCTAssertEqual(results.first { $0["check"] as? String == "connector" }?["status"] as? String, "passed")
-        XCTAssertEqual(results.filter { $0["status"] as? String == "failed" || $0["status"] as? String == "crashed" }.count, 0)
+        XCTAssertEqual(
+            results.filter { $0["status"] as? String == "failed" || $0["status"] as? String == "crashed" }.count, 0)
     }
 
     func testBundledConnectorsPassConformance() throws {
@@ -183,7 +222,9 @@ final class EndToEndTests: ShelfTestCase {
             let results = try XCTUnwrap(report["results"] as? [[String: Any]])
             XCTAssertEqual(results.count, 24)
             for r in results {
-                XCTAssertTrue(["passed", "skipped"].contains(r["status"] as? String ?? ""), "\(library) \(r["check"] ?? ""): \(r["message"] ?? "")")
+                XCTAssertTrue(
+                    ["passed", "skipped"].contains(r["status"] as? String ?? ""),
+                    "\(library) \(r["check"] ?? ""): \(r["message"] ?? "")")
             }
             XCTAssertEqual(results.first { $0["check"] as? String == "connector" }?["status"] as? String, "passed")
         }
@@ -194,7 +235,10 @@ final class EndToEndTests: ShelfTestCase {
     func testAWishedTitleIsAnnouncedOnceWhenACopyIsFree() throws {
         let library = try FakeLibrary()
         defer { library.stop() }
-        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 0))
+        library.add(
+            .init(
+                id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 0
+            ))
         try run(["account", "add", library.root, "--name", "fake"])
         try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         try run(["catalog-search", "Range"])
@@ -209,11 +253,13 @@ final class EndToEndTests: ShelfTestCase {
         library.setAvailable("urn:fake:range", 1)
         // `shelf wishlist` asks the library again about the wished title itself (no catalog browse needed).
         let now = try run(["wishlist"])
-        XCTAssertTrue(now.stdout.contains("Range is available to borrow now at Fake Public Library."), now.stdout + now.stderr)
+        XCTAssertTrue(
+            now.stdout.contains("Range is available to borrow now at Fake Public Library."), now.stdout + now.stderr)
         let later = try run(["wishlist"])
         XCTAssertFalse(later.stdout.contains("is available to borrow now"), "announced once: \(later.stdout)")
         wishes = try XCTUnwrap(try json(run(["wishlist", "--json"]))["wishes"] as? [[String: Any]])
-        XCTAssertEqual(wishes.first { ($0["title"] as? String)?.hasPrefix("Range") == true }?["available"] as? Bool, true)
+        XCTAssertEqual(
+            wishes.first { ($0["title"] as? String)?.hasPrefix("Range") == true }?["available"] as? Bool, true)
 
         // The notice is a notification too, once.
         let notes = try XCTUnwrap(try run(["notifications", "--json"]).json() as? [[String: Any]])
@@ -233,24 +279,32 @@ extension EndToEndTests {
     func testSyncAnnouncesAFreedWishedTitleAsANotificationOnceAndWithdrawsIt() throws {
         let library = try FakeLibrary()
         defer { library.stop() }
-        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 0,
-                          holds: ["someone"]))
+        library.add(
+            .init(
+                id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1,
+                available: 0,
+                holds: ["someone"]))
         try run(["account", "add", library.root, "--name", "fake"])
         try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         try run(["catalog-search", "Range"])
         try run(["wish", "Range", "--author", "David Epstein"])
         try run(["sync"])
         func wishNotes(all: Bool = false) throws -> [[String: Any]] {
-            let list = try XCTUnwrap(try run(["notifications", "--json"] + (all ? ["--all"] : [])).json() as? [[String: Any]])
+            let list = try XCTUnwrap(
+                try run(["notifications", "--json"] + (all ? ["--all"] : [])).json() as? [[String: Any]])
             return list.filter { $0["kind"] as? String == "wish-available" }
         }
         XCTAssertEqual(try wishNotes().count, 0, "no copy free: nothing to say")
         let before = library.server.requests(to: "/works/range").count
 
         // Someone returns the copy; the queue empties. Only `shelf sync` runs.
-        library.add(.init(id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 1))
+        library.add(
+            .init(
+                id: "urn:fake:range", title: "Range", author: "David Epstein", audiobook: false, copies: 1, available: 1
+            ))
         try run(["sync"])
-        XCTAssertEqual(library.server.requests(to: "/works/range").count, before + 1, "one GET of the wished entry's own link")
+        XCTAssertEqual(
+            library.server.requests(to: "/works/range").count, before + 1, "one GET of the wished entry's own link")
         var notes = try wishNotes()
         XCTAssertEqual(notes.count, 1, "\(notes)")
         let note = try XCTUnwrap(notes.first)
@@ -259,7 +313,8 @@ extension EndToEndTests {
         XCTAssertEqual(note["entryId"] as? String, "urn:fake:range")
         // Details are the library's of now (the stale "0 of 1" is gone).
         let details = try run(["book", "urn:fake:range"])
-        XCTAssertTrue(details.stdout.contains("1 of 1 copy available") || details.stdout.contains("available"), details.stdout)
+        XCTAssertTrue(
+            details.stdout.contains("1 of 1 copy available") || details.stdout.contains("available"), details.stdout)
         XCTAssertFalse(details.stdout.contains("0 of 1"), details.stdout)
 
         // Once: another sync and a watch pass make nothing new.

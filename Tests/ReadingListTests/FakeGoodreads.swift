@@ -36,7 +36,8 @@ final class FakeGoodreads: @unchecked Sendable {
         guard let header = r.header("Authorization") else { return nil }
         let oauth = TestCrypto.authorization(header)
         guard oauth["oauth_consumer_key"] == consumerKey, oauth["oauth_signature_method"] == "HMAC-SHA1",
-              let signature = oauth["oauth_signature"] else { return nil }
+            let signature = oauth["oauth_signature"]
+        else { return nil }
         var parameters: [(String, String)] = oauth.filter { $0.key != "oauth_signature" }.map { ($0.key, $0.value) }
         parameters += r.queryItems.map { ($0.key, $0.value) }
         if extraBody, r.header("Content-Type")?.hasPrefix("application/x-www-form-urlencoded") == true {
@@ -45,32 +46,43 @@ final class FakeGoodreads: @unchecked Sendable {
         let token = oauth["oauth_token"]
         let tokenSecret = token.flatMap { secrets[$0] } ?? ""
         if token != nil && secrets[token!] == nil { return nil }
-        let expected = TestCrypto.signature(method: r.method, url: "http://127.0.0.1:\(server.port)\(r.path)", parameters: parameters,
-                                            consumerSecret: consumerSecret, tokenSecret: tokenSecret)
+        let expected = TestCrypto.signature(
+            method: r.method, url: "http://127.0.0.1:\(server.port)\(r.path)", parameters: parameters,
+            consumerSecret: consumerSecret, tokenSecret: tokenSecret)
         lock.withLock { if expected == signature { verified += 1 } else { badSignatures += 1 } }
         return expected == signature ? (token ?? "") : nil
     }
 
     func routes() {
         server.route("POST", "/oauth/request_token") { [unowned self] r in
-            guard verify(r, secrets: [:]) != nil, TestCrypto.authorization(r.header("Authorization") ?? "")["oauth_callback"] != nil else {
+            guard verify(r, secrets: [:]) != nil,
+                TestCrypto.authorization(r.header("Authorization") ?? "")["oauth_callback"] != nil
+            else {
                 return .text("Invalid OAuth Request", status: 401)
             }
-            return .text("oauth_token=rq-token&oauth_token_secret=rq-secret", contentType: "application/x-www-form-urlencoded")
+            return .text(
+                "oauth_token=rq-token&oauth_token_secret=rq-secret", contentType: "application/x-www-form-urlencoded")
         }
         server.route("GET", "/oauth/authorize") { r in
             let q = r.queryItems
-            guard let token = q["oauth_token"], let callback = q["oauth_callback"] else { return .text("bad", status: 400) }
+            guard let token = q["oauth_token"], let callback = q["oauth_callback"] else {
+                return .text("bad", status: 400)
+            }
             return .redirect(to: "\(callback)?oauth_token=\(token)&authorize=1")
         }
         server.route("POST", "/oauth/access_token") { [unowned self] r in
             let secrets = lock.withLock { requestTokens }
-            guard let token = verify(r, secrets: secrets), token == "rq-token" else { return .text("Invalid OAuth Request", status: 401) }
+            guard let token = verify(r, secrets: secrets), token == "rq-token" else {
+                return .text("Invalid OAuth Request", status: 401)
+            }
             lock.withLock { accessTokens["ac-token"] = "ac-secret" }
-            return .text("oauth_token=ac-token&oauth_token_secret=ac-secret", contentType: "application/x-www-form-urlencoded")
+            return .text(
+                "oauth_token=ac-token&oauth_token_secret=ac-secret", contentType: "application/x-www-form-urlencoded")
         }
         server.route("GET", "/api/auth_user") { [unowned self] r in
-            guard verify(r, secrets: lock.withLock { accessTokens }) != nil else { return .text("Invalid OAuth Request", status: 401) }
+            guard verify(r, secrets: lock.withLock { accessTokens }) != nil else {
+                return .text("Invalid OAuth Request", status: 401)
+            }
             return file("oauth-response.xml")
         }
         server.route("GET", "/shelf/list.xml") { [unowned self] r in
@@ -87,7 +99,9 @@ final class FakeGoodreads: @unchecked Sendable {
             }
         }
         server.route("POST", "/shelf/add_to_shelf.xml") { [unowned self] r in
-            guard verify(r, secrets: lock.withLock { accessTokens }) != nil else { return .text("Invalid OAuth Request", status: 401) }
+            guard verify(r, secrets: lock.withLock { accessTokens }) != nil else {
+                return .text("Invalid OAuth Request", status: 401)
+            }
             let f = TestCrypto.form(r.text)
             lock.withLock { added.append((f["book_id"] ?? "", f["name"] ?? "")) }
             return file("shelf-add-to-shelf.xml").adding("Status", "201")
@@ -97,7 +111,9 @@ final class FakeGoodreads: @unchecked Sendable {
             let shelf = r.queryItems["shelf"] ?? "read"
             return .text(FakeGoodreads.rss(shelf: shelf), contentType: "application/rss+xml; charset=utf-8")
         }
-        server.route("GET", "/review/list_rss/999") { _ in .text("<html>private</html>", status: 403, contentType: "text/html") }
+        server.route("GET", "/review/list_rss/999") { _ in
+            .text("<html>private</html>", status: 403, contentType: "text/html")
+        }
     }
 
     /// key= reads, or a signed request.
@@ -108,12 +124,21 @@ final class FakeGoodreads: @unchecked Sendable {
 
     /// A shelf feed in the review/list_rss shape (FORMATS.md §6: RFC 822 dates in CDATA, user_shelves, ...).
     static func rss(shelf: String) -> String {
-        let items: [(String, String, String, String, String, String, String)] = shelf == "read"
-            ? [("386372", "Mort (Discworld, #4; Death, #1)", "Terry Pratchett", "0061020680", "5", "Sun, 01 Nov 2020 00:00:00 -0700", "audio, fiction"),
-               ("34506", "The Light Fantastic (Discworld, #2; Rincewind, #2)", "Terry Pratchett", "0061020702", "5", "Mon, 04 Jul 2016 00:00:00 -0700", "")]
+        let items: [(String, String, String, String, String, String, String)] =
+            shelf == "read"
+            ? [
+                (
+                    "386372", "Mort (Discworld, #4; Death, #1)", "Terry Pratchett", "0061020680", "5",
+                    "Sun, 01 Nov 2020 00:00:00 -0700", "audio, fiction"
+                ),
+                (
+                    "34506", "The Light Fantastic (Discworld, #2; Rincewind, #2)", "Terry Pratchett", "0061020702", "5",
+                    "Mon, 04 Jul 2016 00:00:00 -0700", ""
+                )
+            ]
             : shelf == "to-read"
-            ? [("19302", "Pippi Longstocking (Pippi Långstrump, #1)", "Astrid Lindgren", "0142402494", "0", "", "")]
-            : []
+                ? [("19302", "Pippi Longstocking (Pippi Långstrump, #1)", "Astrid Lindgren", "0142402494", "0", "", "")]
+                : []
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">

@@ -9,7 +9,7 @@ final class FakeGoogleBooks: @unchecked Sendable {
     let lock = NSLock()
     var volumes: [String: [String: Any]] = [:]
     var shelves: [Int: (title: String, ids: [String])] = [
-        0: ("Favorites", []), 2: ("To read", []), 3: ("Reading now", []), 4: ("Have read", []), 7: ("My eBooks", []),
+        0: ("Favorites", []), 2: ("To read", []), 3: ("Reading now", []), 4: ("Have read", []), 7: ("My eBooks", [])
     ]
     var challenges: [String: String] = [:]
     var validTokens: Set<String> = []
@@ -41,9 +41,13 @@ final class FakeGoogleBooks: @unchecked Sendable {
         for i in 0..<46 {
             let id = String(format: "gen%03d", i)
             let isbn = String(format: "9780000%06d", i)
-            volumes[id] = ["kind": "books#volume", "id": id, "volumeInfo": [
-                "title": "Generated Volume \(i)", "authors": ["Author \(i)"],
-                "industryIdentifiers": [["type": "ISBN_13", "identifier": isbn]]]]
+            volumes[id] = [
+                "kind": "books#volume", "id": id,
+                "volumeInfo": [
+                    "title": "Generated Volume \(i)", "authors": ["Author \(i)"],
+                    "industryIdentifiers": [["type": "ISBN_13", "identifier": isbn]]
+                ]
+            ]
         }
         routes()
     }
@@ -51,11 +55,15 @@ final class FakeGoogleBooks: @unchecked Sendable {
     func stop() { server.stop() }
 
     static func json(_ object: Any, status: Int = 200) -> LoopbackHTTPServer.Response {
-        .data(try! JSONSerialization.data(withJSONObject: object), status: status, contentType: "application/json; charset=UTF-8")
+        .data(
+            try! JSONSerialization.data(withJSONObject: object), status: status,
+            contentType: "application/json; charset=UTF-8")
     }
 
     static func error(_ status: Int, _ message: String) -> LoopbackHTTPServer.Response {
-        json(["error": ["code": status, "message": message, "errors": [["reason": "x", "message": message]]]], status: status)
+        json(
+            ["error": ["code": status, "message": message, "errors": [["reason": "x", "message": message]]]],
+            status: status)
     }
 
     func authorised(_ r: LoopbackHTTPServer.Request) -> Bool {
@@ -72,9 +80,11 @@ final class FakeGoogleBooks: @unchecked Sendable {
 
     func shelfJSON(_ id: Int) -> [String: Any] {
         let s = shelves[id]!
-        return ["kind": "books#bookshelf", "id": id, "title": s.title, "access": id == 2 || id == 4 ? "PUBLIC" : "PRIVATE",
-                "updated": "2026-01-02T10:00:00.000Z", "created": "2025-01-02T10:00:00.000Z", "volumeCount": s.ids.count,
-                "volumesLastUpdated": "2026-01-02T10:00:00.000Z", "selfLink": "\(base)/mylibrary/bookshelves/\(id)"]
+        return [
+            "kind": "books#bookshelf", "id": id, "title": s.title, "access": id == 2 || id == 4 ? "PUBLIC" : "PRIVATE",
+            "updated": "2026-01-02T10:00:00.000Z", "created": "2025-01-02T10:00:00.000Z", "volumeCount": s.ids.count,
+            "volumesLastUpdated": "2026-01-02T10:00:00.000Z", "selfLink": "\(base)/mylibrary/bookshelves/\(id)"
+        ]
     }
 
     func volumesPage(_ id: Int, _ r: LoopbackHTTPServer.Request) -> LoopbackHTTPServer.Response {
@@ -100,12 +110,15 @@ final class FakeGoogleBooks: @unchecked Sendable {
     func routes() {
         server.route("GET", "/o/oauth2/v2/auth") { [unowned self] r in
             let q = r.queryItems
-            guard q["response_type"] == "code", q["code_challenge_method"] == "S256", let challenge = q["code_challenge"],
-                  let redirect = q["redirect_uri"], redirect.hasPrefix("http://127.0.0.1:"), let state = q["state"],
-                  q["scope"] == "https://www.googleapis.com/auth/books" else { return .text("bad authorization request", status: 400) }
+            guard q["response_type"] == "code", q["code_challenge_method"] == "S256",
+                let challenge = q["code_challenge"],
+                let redirect = q["redirect_uri"], redirect.hasPrefix("http://127.0.0.1:"), let state = q["state"],
+                q["scope"] == "https://www.googleapis.com/auth/books"
+            else { return .text("bad authorization request", status: 400) }
             let code = "code-\(UUID().uuidString.prefix(8))"
             lock.withLock { challenges[code] = challenge }
-            return .redirect(to: "\(redirect)?state=\(state)&code=\(code)&scope=https%3A//www.googleapis.com/auth/books")
+            return .redirect(
+                to: "\(redirect)?state=\(state)&code=\(code)&scope=https%3A//www.googleapis.com/auth/books")
         }
         server.route("POST", "/token") { [unowned self] r in
             let f = TestCrypto.form(r.text)
@@ -113,41 +126,57 @@ final class FakeGoogleBooks: @unchecked Sendable {
             defer { lock.unlock() }
             switch f["grant_type"] {
             case "authorization_code":
-                guard let code = f["code"], let challenge = challenges.removeValue(forKey: code), let verifier = f["code_verifier"] else {
+                guard let code = f["code"], let challenge = challenges.removeValue(forKey: code),
+                    let verifier = f["code_verifier"]
+                else {
                     return Self.json(["error": "invalid_grant", "error_description": "Bad Request"], status: 400)
                 }
                 guard TestCrypto.sha256base64url(verifier) == challenge else {
-                    return Self.json(["error": "invalid_grant", "error_description": "Invalid code verifier."], status: 400)
+                    return Self.json(
+                        ["error": "invalid_grant", "error_description": "Invalid code verifier."], status: 400)
                 }
                 verifiedPKCE += 1
                 issued += 1
                 validTokens.insert("at-\(issued)")
-                return Self.json(["access_token": "at-\(issued)", "expires_in": 3599, "refresh_token": "rt-1",
-                                  "scope": "https://www.googleapis.com/auth/books", "token_type": "Bearer"])
+                return Self.json([
+                    "access_token": "at-\(issued)", "expires_in": 3599, "refresh_token": "rt-1",
+                    "scope": "https://www.googleapis.com/auth/books", "token_type": "Bearer"
+                ])
             case "refresh_token":
                 guard let token = f["refresh_token"], refreshTokens.contains(token) else {
-                    return Self.json(["error": "invalid_grant", "error_description": "Token has been expired or revoked."], status: 400)
+                    return Self.json(
+                        ["error": "invalid_grant", "error_description": "Token has been expired or revoked."],
+                        status: 400)
                 }
                 refreshes += 1
                 issued += 1
                 validTokens.insert("at-\(issued)")
-                return Self.json(["access_token": "at-\(issued)", "expires_in": 3599, "scope": "https://www.googleapis.com/auth/books", "token_type": "Bearer"])
+                return Self.json([
+                    "access_token": "at-\(issued)", "expires_in": 3599,
+                    "scope": "https://www.googleapis.com/auth/books", "token_type": "Bearer"
+                ])
             default:
                 return Self.json(["error": "unsupported_grant_type"], status: 400)
             }
         }
         server.route("GET", "/books/v1/mylibrary/bookshelves") { [unowned self] r in
             guard authorised(r) else { return Self.error(401, "Invalid Credentials") }
-            return lock.withLock { Self.json(["kind": "books#bookshelves", "items": shelves.keys.sorted().map(shelfJSON)]) }
+            return lock.withLock {
+                Self.json(["kind": "books#bookshelves", "items": shelves.keys.sorted().map(shelfJSON)])
+            }
         }
         server.route("GET", "/books/v1/users/\(publicUser)/bookshelves") { [unowned self] r in
-            guard r.queryItems["key"] == apiKey else { return Self.error(400, "API key not valid. Please pass a valid API key.") }
+            guard r.queryItems["key"] == apiKey else {
+                return Self.error(400, "API key not valid. Please pass a valid API key.")
+            }
             return lock.withLock { Self.json(["kind": "books#bookshelves", "items": [2, 4].map(shelfJSON)]) }
         }
         for id in 0...9 {
             server.route("GET", "/books/v1/mylibrary/bookshelves/\(id)/volumes") { [unowned self] r in
                 guard authorised(r) else { return Self.error(401, "Invalid Credentials") }
-                guard lock.withLock({ shelves[id] != nil }) else { return Self.error(404, "The bookshelf ID could not be found.") }
+                guard lock.withLock({ shelves[id] != nil }) else {
+                    return Self.error(404, "The bookshelf ID could not be found.")
+                }
                 return volumesPage(id, r)
             }
             server.route("GET", "/books/v1/users/\(publicUser)/bookshelves/\(id)/volumes") { [unowned self] r in

@@ -8,8 +8,10 @@ import XCTest
 final class ListsConnectTests: ShelfTestCase {
     func export() throws -> String {
         let path = shelf.home.appendingPathComponent("goodreads_library_export.csv")
-        try ("Book Id,Title,Author,ISBN13,My Rating,Date Read,Date Added,Bookshelves,Exclusive Shelf\n"
-             + "386372,Mort,Terry Pratchett,\"=\"\"9780061020681\"\"\",5,2020/11/01,2020/11/27,,read\n").write(to: path, atomically: true, encoding: .utf8)
+        try
+            ("Book Id,Title,Author,ISBN13,My Rating,Date Read,Date Added,Bookshelves,Exclusive Shelf\n"
+            + "386372,Mort,Terry Pratchett,\"=\"\"9780061020681\"\"\",5,2020/11/01,2020/11/27,,read\n").write(
+                to: path, atomically: true, encoding: .utf8)
         return path.path
     }
 
@@ -22,9 +24,12 @@ final class ListsConnectTests: ShelfTestCase {
         XCTAssertEqual(listed["connected"] as? Bool, false)
         let settings = try XCTUnwrap((listed["capabilities"] as? [String: Any])?["settings"] as? [[String: Any]])
         XCTAssertEqual(settings.first { $0["key"] as? String == "file" }?["type"] as? String, "file")
-        XCTAssertEqual((listed["capabilities"] as? [String: Any])?["uploadURL"] as? String, "https://www.goodreads.com/review/import")
+        XCTAssertEqual(
+            (listed["capabilities"] as? [String: Any])?["uploadURL"] as? String,
+            "https://www.goodreads.com/review/import")
         let human = try run(["lists", "connect", "goodreads"])
-        XCTAssertTrue(human.stdout.contains("Goodreads (goodreads, plugin org.shelf.goodreads): not connected"), human.stdout)
+        XCTAssertTrue(
+            human.stdout.contains("Goodreads (goodreads, plugin org.shelf.goodreads): not connected"), human.stdout)
         XCTAssertTrue(human.stdout.contains("rssKey"), human.stdout)
         XCTAssertTrue(human.stdout.contains("secret: --secret rssKey"), human.stdout)
         XCTAssertTrue(human.stdout.contains("Connect: `shelf lists connect goodreads --set KEY=VALUE"), human.stdout)

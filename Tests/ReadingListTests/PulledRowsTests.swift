@@ -6,7 +6,8 @@ import XCTest
 /// title was dropped silently, and a title with a newline broke `lists show`.
 final class PulledRowsTests: ShelfTestCase {
     func testRowsWithoutATitleAreCountedAndTitlesStayOnOneLine() throws {
-        let csv = "Book Id,Title,Author,ISBN,ISBN13,My Rating,Date Read,Date Added,Bookshelves,Exclusive Shelf\n"
+        let csv =
+            "Book Id,Title,Author,ISBN,ISBN13,My Rating,Date Read,Date Added,Bookshelves,Exclusive Shelf\n"
             + "1,\"The Long\nWay Home\",Ada Vale,,,4,2021/03/02,2021/01/01,,read\n"
             + "2,,Nobody,,,0,,2021/01/02,,read\n"
             + "3,   ,Nobody Either,,,0,,2021/01/03,,to-read\n"

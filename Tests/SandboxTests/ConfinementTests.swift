@@ -19,18 +19,24 @@ final class ConfinementTests: XCTestCase {
     override func tearDown() { shelf.cleanUp() }
 
     /// What the plugin saw, one line per attempt: "PATH: refused (Permission denied)" or "PATH: OPENED ...".
-    func snoop(_ environment: [String: String] = [:]) throws -> (report: [String: String], text: String, paths: [String: String]) {
+    func snoop(_ environment: [String: String] = [:]) throws -> (
+        report: [String: String], text: String, paths: [String: String]
+    ) {
         let home = shelf.home
         // The library database and the credentials file exist, as they do for a patron.
         let added = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=none"])
         XCTAssertEqual(added.status, 0, added.stderr)
         let credentials = home.appendingPathComponent("config/credentials.json")
-        try FileManager.default.createDirectory(at: credentials.deletingLastPathComponent(), withIntermediateDirectories: true)
-        if !FileManager.default.fileExists(atPath: credentials.path) { try "{}".write(to: credentials, atomically: true, encoding: .utf8) }
+        try FileManager.default.createDirectory(
+            at: credentials.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if !FileManager.default.fileExists(atPath: credentials.path) {
+            try "{}".write(to: credentials, atomically: true, encoding: .utf8)
+        }
         let database = home.appendingPathComponent("data/library.sqlite3")
         XCTAssertTrue(FileManager.default.fileExists(atPath: database.path))
         let elsewhere = home.appendingPathComponent("elsewhere/notes.txt")
-        try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "not the plugin's business".write(to: elsewhere, atomically: true, encoding: .utf8)
         let books = home.appendingPathComponent("books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
@@ -59,22 +65,30 @@ final class ConfinementTests: XCTestCase {
         }
         let render = try process.run(["render", book.path])
         XCTAssertEqual(render.status, 0, render.stderr)
-        return (report, render.stdout, ["credentials": credentials.path, "database": database.path, "elsewhere": elsewhere.path,
-                                        "beside": beside.path])
+        return (
+            report, render.stdout,
+            [
+                "credentials": credentials.path, "database": database.path, "elsewhere": elsewhere.path,
+                "beside": beside.path
+            ]
+        )
     }
 
     func testTheSandboxRefusesWhatIsNotThePluginsBusinessAndTheBookStillReads() throws {
         let (report, text, paths) = try snoop()
         guard let abi = report["landlock ABI"].flatMap(Int.init), abi >= 1 else {
-            throw XCTSkip("this kernel has no Landlock (the plugin saw ABI \(report["landlock ABI"] ?? "?")): children run unconfined")
+            throw XCTSkip(
+                "this kernel has no Landlock (the plugin saw ABI \(report["landlock ABI"] ?? "?")): children run unconfined"
+            )
         }
         for what in ["credentials", "database", "elsewhere"] {
             XCTAssertEqual(report[paths[what]!], "refused (Permission denied)", "\(what): \(report)")
         }
         XCTAssertEqual(report["socket(AF_INET)"], "refused (Operation not permitted)", "\(report)")
         XCTAssertEqual(report["socket(AF_UNIX)"], "refused (Operation not permitted)", "\(report)")
-        XCTAssertEqual(report[paths["beside"]!], "refused (Permission denied)",
-                       "a file beside the book is asked of shelf as a companion (files.h), not read: \(report)")
+        XCTAssertEqual(
+            report[paths["beside"]!], "refused (Permission denied)",
+            "a file beside the book is asked of shelf as a companion (files.h), not read: \(report)")
         XCTAssertEqual(report["own data folder"], "OPENED and read", "\(report)")
         XCTAssertTrue(text.contains("The book's own text."), text)
     }

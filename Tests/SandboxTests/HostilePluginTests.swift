@@ -41,10 +41,14 @@ final class HostilePluginTests: XCTestCase {
         try CCompiler.sharedLibrary(sources: [source], output: helper, flags: ["-fvisibility=default"])
         let secret = vendor.appendingPathComponent("vendor-licence-key.txt")
         try "a secret beside the library".write(to: secret, atomically: true, encoding: .utf8)
-        try arm("read", flags: ["-Wl,-rpath,\(vendor.path)", "-L\(vendor.path)", "-Wl,--no-as-needed", "-lhostilehelper"])
-        let report = try attempt(try book(in: home.appendingPathComponent("books"), reading: [secret.path, helper.path]))
+        try arm(
+            "read", flags: ["-Wl,-rpath,\(vendor.path)", "-L\(vendor.path)", "-Wl,--no-as-needed", "-lhostilehelper"])
+        let report = try attempt(
+            try book(in: home.appendingPathComponent("books"), reading: [secret.path, helper.path]))
         XCTAssertEqual(report["read \(secret.path)"], "refused (Permission denied)", "\(report)")
-        XCTAssertTrue(report["read \(helper.path)"]?.hasPrefix("SUCCEEDED") == true, "the library itself is the plugin's: \(report)")
+        XCTAssertTrue(
+            report["read \(helper.path)"]?.hasPrefix("SUCCEEDED") == true,
+            "the library itself is the plugin's: \(report)")
     }
 
     /// A book in the home folder made the whole home folder readable: the credentials, the database, ~/.ssh.
@@ -54,7 +58,9 @@ final class HostilePluginTests: XCTestCase {
         let other = home.appendingPathComponent("another-book.epub")
         try Data("PK another patron's book".utf8).write(to: other)
         let report = try attempt(try book(in: home, reading: try secrets() + [other.path]))
-        for path in try secrets() + [other.path] { XCTAssertEqual(report["read \(path)"], "refused (Permission denied)", "\(report)") }
+        for path in try secrets() + [other.path] {
+            XCTAssertEqual(report["read \(path)"], "refused (Permission denied)", "\(report)")
+        }
     }
 
     /// The other files of a book made of several (a manifest's tracks) come from shelf, which opens only those inside
@@ -63,24 +69,38 @@ final class HostilePluginTests: XCTestCase {
         try Kernel.requireLandlock()
         try arm("companion")
         let books = home.appendingPathComponent("books")
-        try FileManager.default.createDirectory(at: books.appendingPathComponent("tracks"), withIntermediateDirectories: true)
-        try "the first track".write(to: books.appendingPathComponent("tracks/01.mp3"), atomically: true, encoding: .utf8)
-        try FileManager.default.createDirectory(at: books.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: books.appendingPathComponent("tracks"), withIntermediateDirectories: true)
+        try "the first track".write(
+            to: books.appendingPathComponent("tracks/01.mp3"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            at: books.appendingPathComponent(".hidden"), withIntermediateDirectories: true)
         try "hidden".write(to: books.appendingPathComponent(".hidden/x"), atomically: true, encoding: .utf8)
         let elsewhere = home.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         try "someone else's".write(to: elsewhere.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: books.appendingPathComponent("link.txt"), withDestinationURL: elsewhere.appendingPathComponent("notes.txt"))
+        try FileManager.default.createSymbolicLink(
+            at: books.appendingPathComponent("link.txt"),
+            withDestinationURL: elsewhere.appendingPathComponent("notes.txt"))
         _ = try secrets()
-        let report = try attempt(try book(in: books, reading: [books.appendingPathComponent("tracks/01.mp3").path], lines: [
-            "COMPANION tracks/01.mp3", "COMPANION ../config/credentials.json", "COMPANION .hidden/x", "COMPANION link.txt",
-            "FORGE \(elsewhere.appendingPathComponent("book.hostile").path) notes.txt",
-            "FORGE \(home.path)/config/x credentials.json",
-        ]))
-        XCTAssertEqual(report["read \(books.path)/tracks/01.mp3"], "refused (Permission denied)", "the plugin reads only its book itself: \(report)")
+        let report = try attempt(
+            try book(
+                in: books, reading: [books.appendingPathComponent("tracks/01.mp3").path],
+                lines: [
+                    "COMPANION tracks/01.mp3", "COMPANION ../config/credentials.json", "COMPANION .hidden/x",
+                    "COMPANION link.txt",
+                    "FORGE \(elsewhere.appendingPathComponent("book.hostile").path) notes.txt",
+                    "FORGE \(home.path)/config/x credentials.json"
+                ]))
+        XCTAssertEqual(
+            report["read \(books.path)/tracks/01.mp3"], "refused (Permission denied)",
+            "the plugin reads only its book itself: \(report)")
         XCTAssertEqual(report["companion tracks/01.mp3"], "SUCCEEDED [the first track]", "\(report)")
-        for refused in ["companion ../config/credentials.json", "companion .hidden/x", "companion link.txt",
-                        "companion notes.txt of \(elsewhere.path)/book.hostile", "companion credentials.json of \(home.path)/config/x"] {
+        for refused in [
+            "companion ../config/credentials.json", "companion .hidden/x", "companion link.txt",
+            "companion notes.txt of \(elsewhere.path)/book.hostile",
+            "companion credentials.json of \(home.path)/config/x"
+        ] {
             XCTAssertTrue(report[refused]?.hasPrefix("refused") == true, "\(refused): \(report)")
         }
     }
@@ -98,7 +118,9 @@ final class HostilePluginTests: XCTestCase {
         XCTAssertFalse(text.contains("hunter2"), text)
         XCTAssertFalse(text.contains("hunter3"), text)
         XCTAssertFalse(text.contains("SHELF_HOME"), "shelf's own settings are not the plugin's: \(text)")
-        XCTAssertTrue(report.keys.contains { $0.hasPrefix("env LANG=") || $0.hasPrefix("env LC_ALL=") }, "the locale is given: \(text)")
+        XCTAssertTrue(
+            report.keys.contains { $0.hasPrefix("env LANG=") || $0.hasPrefix("env LC_ALL=") },
+            "the locale is given: \(text)")
     }
 
     // MARK: Lifetime and resources
@@ -163,7 +185,9 @@ final class HostilePluginTests: XCTestCase {
         let pressed = Date()
         process.interrupt()
         let exited = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { process.waitUntilExit(); exited.signal() }
+        DispatchQueue.global().async {
+            process.waitUntilExit(); exited.signal()
+        }
         if exited.wait(timeout: .now() + 10) == .timedOut {
             process.terminate()
             XCTFail("one Ctrl-C did not stop shelf within 10 s")
@@ -195,7 +219,8 @@ final class HostilePluginTests: XCTestCase {
         let path = home.appendingPathComponent("run/agent.sock").path
         let named = try UnixListener(path: path)
         let abstract = try UnixListener(abstract: "shelf-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-        let report = try attempt(try book(in: home.appendingPathComponent("books"), lines: ["UNIX \(path)", "ABSTRACT \(abstract.name)"]))
+        let report = try attempt(
+            try book(in: home.appendingPathComponent("books"), lines: ["UNIX \(path)", "ABSTRACT \(abstract.name)"]))
         XCTAssertFalse(named.accepted(), "the path socket was reached: \(report)")
         XCTAssertFalse(abstract.accepted(), "the abstract socket was reached: \(report)")
         XCTAssertEqual(report.count, 4, "\(report)")
@@ -219,12 +244,16 @@ final class HostilePluginTests: XCTestCase {
         service.route("GET", "/ok", LoopbackHTTPServer.Response(status: 200, body: Data("fine".utf8)))
         other.route("GET", "/secret", LoopbackHTTPServer.Response(status: 200, body: Data("hunter2".utf8)))
         let fetch = "\(service.baseURL)/ok \(other.baseURL)/secret http://localhost:\(other.port)/secret"
-        let connected = try shelf.run(["lists", "connect", "hostile-list", "--set", "baseURL=\(service.baseURL)", "--set", "fetch=\(fetch)"])
+        let connected = try shelf.run([
+            "lists", "connect", "hostile-list", "--set", "baseURL=\(service.baseURL)", "--set", "fetch=\(fetch)"
+        ])
         XCTAssertEqual(connected.status, 0, connected.stderr)
         _ = try shelf.run(["lists", "pull", "hostile-list"])
         let shown = try shelf.run(["lists", "show", "--json"])
         XCTAssertEqual(other.requests.count, 0, "another loopback service was reached: \(shown.stdout)")
-        XCTAssertEqual(service.requests(to: "/ok").count, 1, "the connector's own service is reached: \(shown.stdout) \(shown.stderr)")
+        XCTAssertEqual(
+            service.requests(to: "/ok").count, 1,
+            "the connector's own service is reached: \(shown.stdout) \(shown.stderr)")
         XCTAssertTrue(shown.stdout.contains("\(service.baseURL)/ok answered 200"), shown.stdout)
         XCTAssertTrue(shown.stdout.contains("\(other.baseURL)/secret refused"), shown.stdout)
     }
@@ -235,7 +264,8 @@ final class HostilePluginTests: XCTestCase {
         let other = try LoopbackHTTPServer()
         defer { other.stop() }
         other.route("GET", "/secret", LoopbackHTTPServer.Response(status: 200, body: Data("hunter2".utf8)))
-        let report = try attempt(try book(in: home.appendingPathComponent("books"), lines: ["URL \(other.baseURL)/secret"]))
+        let report = try attempt(
+            try book(in: home.appendingPathComponent("books"), lines: ["URL \(other.baseURL)/secret"]))
         XCTAssertEqual(other.requests.count, 0, "\(report)")
         XCTAssertTrue(report["fetch \(other.baseURL)/secret"]?.hasPrefix("refused") == true, "\(report)")
     }
@@ -250,15 +280,22 @@ final class HostilePluginTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         for line in lines where !line.isEmpty {
-            XCTAssertTrue(line.hasPrefix("shelf: org.shelf.test.hostile: "), "a line of the plugin's not named as its own: \(line)")
+            XCTAssertTrue(
+                line.hasPrefix("shelf: org.shelf.test.hostile: "),
+                "a line of the plugin's not named as its own: \(line)")
         }
-        XCTAssertFalse(result.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D || $0.value == 0x07 || $0.value == 0x9B },
-                       "a control character reached the terminal: \(result.stderr.debugDescription)")
+        XCTAssertFalse(
+            result.stderr.unicodeScalars.contains {
+                $0.value == 0x1B || $0.value == 0x0D || $0.value == 0x07 || $0.value == 0x9B
+            },
+            "a control character reached the terminal: \(result.stderr.debugDescription)")
         XCTAssertTrue(result.stderr.contains("innocent\\nshelf: error: your library password expired"), result.stderr)
         let floods = lines.filter { $0.hasSuffix("warning: flood") }.count
         XCTAssertGreaterThan(floods, 10, "lines within the rate are shown")
         XCTAssertLessThan(floods, 1000, "5000 lines at once are not all shown")
-        XCTAssertTrue(lines.contains { $0.contains("more lines of this plugin not shown") }, "the lines held back are counted: \(lines.suffix(3))")
+        XCTAssertTrue(
+            lines.contains { $0.contains("more lines of this plugin not shown") },
+            "the lines held back are counted: \(lines.suffix(3))")
     }
 
     // MARK: Helpers
@@ -269,8 +306,9 @@ final class HostilePluginTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("libshelf-hostile.so")
         let source = ShelfProcess.packageRoot.appendingPathComponent("Tests/SandboxTests/Fixtures/hostile.c")
-        try CCompiler.sharedLibrary(sources: [source], output: output, includes: CCompiler.pluginIncludes,
-                                    flags: ["-std=gnu11", "-Wno-pedantic", "-DATTACK=\"\(attack)\""] + flags)
+        try CCompiler.sharedLibrary(
+            sources: [source], output: output, includes: CCompiler.pluginIncludes,
+            flags: ["-std=gnu11", "-Wno-pedantic", "-DATTACK=\"\(attack)\""] + flags)
         shelf.environment["SHELF_PLUGIN_PATH"] = output.path
     }
 
@@ -280,8 +318,11 @@ final class HostilePluginTests: XCTestCase {
         let database = home.appendingPathComponent("data/library.sqlite3")
         let key = home.appendingPathComponent(".ssh/id_ed25519")
         for (url, text) in [(credentials, "{\"library\":\"hunter2\"}"), (key, "-----BEGIN OPENSSH PRIVATE KEY-----")] {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if !FileManager.default.fileExists(atPath: url.path) { try text.write(to: url, atomically: true, encoding: .utf8) }
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if !FileManager.default.fileExists(atPath: url.path) {
+                try text.write(to: url, atomically: true, encoding: .utf8)
+            }
         }
         if !FileManager.default.fileExists(atPath: database.path) {
             let made = try shelf.run(["books"])
@@ -292,7 +333,9 @@ final class HostilePluginTests: XCTestCase {
     }
 
     /// A book in `folder` whose lines aim the attack.
-    func book(in folder: URL, named name: String = "attack", reading: [String] = [], lines: [String] = []) throws -> String {
+    func book(in folder: URL, named name: String = "attack", reading: [String] = [], lines: [String] = []) throws
+        -> String
+    {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent("\(name).hostile")
         try (["HOSTILE"] + reading.map { "READ \($0)" } + lines + ["The book's own text.", ""]).joined(separator: "\n")
@@ -327,8 +370,10 @@ final class HostilePluginTests: XCTestCase {
 
     /// Ends a grandchild that got away (before the fix), by the pid it wrote.
     func killMarked(_ mark: URL) {
-        guard let text = try? String(contentsOf: mark, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              pid > 1 else { return }
+        guard let text = try? String(contentsOf: mark, encoding: .utf8),
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+            pid > 1
+        else { return }
         kill(pid, SIGKILL)
     }
 }
@@ -340,7 +385,10 @@ enum Kernel {
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("libkernelprobe.so")
         let source = ShelfProcess.packageRoot.appendingPathComponent("Tests/SandboxTests/Fixtures/kernel.c")
-        guard (try? CCompiler.sharedLibrary(sources: [source], output: output, flags: ["-std=gnu11", "-Wno-pedantic"])) != nil else { return nil }
+        guard
+            (try? CCompiler.sharedLibrary(sources: [source], output: output, flags: ["-std=gnu11", "-Wno-pedantic"]))
+                != nil
+        else { return nil }
         return dlopen(output.path, RTLD_NOW)
     }()
 
@@ -354,12 +402,16 @@ enum Kernel {
 
     static func requireLandlock(abi: Int = 1, for what: String = "file confinement") throws {
         guard landlockABI >= abi else {
-            throw XCTSkip("this kernel's Landlock ABI is \(landlockABI), below \(abi), which \(what) needs: the attack cannot be shown here")
+            throw XCTSkip(
+                "this kernel's Landlock ABI is \(landlockABI), below \(abi), which \(what) needs: the attack cannot be shown here"
+            )
         }
     }
 
     static func requireIoUring() throws {
-        guard ioUring else { throw XCTSkip("io_uring is disabled on this kernel (or by its container): the attack cannot be shown here") }
+        guard ioUring else {
+            throw XCTSkip("io_uring is disabled on this kernel (or by its container): the attack cannot be shown here")
+        }
     }
 }
 
@@ -375,9 +427,13 @@ final class UDPListener {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
         var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
         guard fd >= 0, bound == 0 else { throw NSError(domain: "UDPListener", code: Int(errno)) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &size) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &size) }
+        }
         port = UInt16(bigEndian: address.sin_port)
     }
 
@@ -396,7 +452,8 @@ final class UnixListener {
     let name: String
 
     convenience init(path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try self.init(name: path, abstract: false)
     }
 
@@ -410,10 +467,16 @@ final class UnixListener {
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(name.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, byte) in bytes.enumerated() where i + (abstract ? 1 : 0) < raw.count - 1 { raw[i + (abstract ? 1 : 0)] = byte }
+            for (i, byte) in bytes.enumerated() where i + (abstract ? 1 : 0) < raw.count - 1 {
+                raw[i + (abstract ? 1 : 0)] = byte
+            }
         }
-        let size = abstract ? socklen_t(MemoryLayout<sa_family_t>.size + 1 + bytes.count) : socklen_t(MemoryLayout<sockaddr_un>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) } }
+        let size =
+            abstract
+            ? socklen_t(MemoryLayout<sa_family_t>.size + 1 + bytes.count) : socklen_t(MemoryLayout<sockaddr_un>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, size) }
+        }
         guard fd >= 0, bound == 0, listen(fd, 4) == 0 else { throw NSError(domain: "UnixListener", code: Int(errno)) }
     }
 

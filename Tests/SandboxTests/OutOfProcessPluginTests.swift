@@ -20,17 +20,23 @@ final class OutOfProcessPluginTests: XCTestCase {
 
     override func tearDown() { shelf.cleanUp() }
 
-    func book(_ name: String, _ action: String, in call: String, text: String = "Some text to read.\n") throws -> String {
+    func book(_ name: String, _ action: String, in call: String, text: String = "Some text to read.\n") throws -> String
+    {
         let url = books.appendingPathComponent("\(name).misbehave")
         try "MISBEHAVE \(action) \(call)\n\(text)".write(to: url, atomically: true, encoding: .utf8)
         return url.path
     }
 
     /// The first line of standard error: the failure, naming the plugin, what it did and in which call.
-    func assertOneLine(_ result: ShelfProcess.Result, _ what: String, in call: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue((1..<128).contains(result.status), "exit \(result.status): \(result.stderr)", file: file, line: line)
+    func assertOneLine(
+        _ result: ShelfProcess.Result, _ what: String, in call: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
+        XCTAssertTrue(
+            (1..<128).contains(result.status), "exit \(result.status): \(result.stderr)", file: file, line: line)
         let first = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
-        XCTAssertTrue(first.contains("\"Misbehaving\" (org.shelf.test.misbehaving) \(what)"), first, file: file, line: line)
+        XCTAssertTrue(
+            first.contains("\"Misbehaving\" (org.shelf.test.misbehaving) \(what)"), first, file: file, line: line)
         XCTAssertTrue(first.contains(" in \(call)"), first, file: file, line: line)
         XCTAssertTrue(first.hasSuffix("it is disabled for this command"), first, file: file, line: line)
     }
@@ -63,13 +69,20 @@ final class OutOfProcessPluginTests: XCTestCase {
             shelf.environment["SHELF_PLUGINS_IN_PROCESS"] = placement
             let result = try shelf.run(["search", path, "lighthouse"])
             XCTAssertEqual(result.status, 65, result.stderr)
-            XCTAssertTrue(result.stderr.contains("the plugin org.shelf.test.misbehaving failed (bad data) without saying why"), result.stderr)
-            XCTAssertTrue(result.stderr.contains("This is a fault in the plugin org.shelf.test.misbehaving"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("the plugin org.shelf.test.misbehaving failed (bad data) without saying why"),
+                result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("This is a fault in the plugin org.shelf.test.misbehaving"), result.stderr)
         }
         // shelf conformance says what is missing rather than ending its line on a colon.
         let plugin = try XCTUnwrap(shelf.environment["SHELF_PLUGIN_PATH"])
-        let report = try shelf.run(["conformance", plugin, "--sample", try book("quiet", "silent", in: "render"), "--check", "render"])
-        XCTAssertTrue(report.stdout.contains("failed with bad data and no message: a failing call says what went wrong"), report.stdout)
+        let report = try shelf.run([
+            "conformance", plugin, "--sample", try book("quiet", "silent", in: "render"), "--check", "render"
+        ])
+        XCTAssertTrue(
+            report.stdout.contains("failed with bad data and no message: a failing call says what went wrong"),
+            report.stdout)
     }
 
     /// An answer cut at shelf's limit fails in shelf's words, naming the plugin, even when the plugin ignores the
@@ -82,8 +95,11 @@ final class OutOfProcessPluginTests: XCTestCase {
             shelf.environment["SHELF_PLUGINS_IN_PROCESS"] = placement
             let result = try shelf.run(["search", path, "lighthouse"], timeout: 120)
             XCTAssertEqual(result.status, 65, result.stderr)
-            XCTAssertTrue(result.stderr.contains("the plugin \"Misbehaving\" (org.shelf.test.misbehaving) wrote more than \(limit) MiB in one answer"),
-                          result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains(
+                    "the plugin \"Misbehaving\" (org.shelf.test.misbehaving) wrote more than \(limit) MiB in one answer"
+                ),
+                result.stderr)
             XCTAssertTrue(result.stdout.isEmpty, "nothing of a cut answer is shown")
         }
     }
@@ -112,18 +128,22 @@ final class OutOfProcessPluginTests: XCTestCase {
             XCTAssertEqual(result.status, 70, result.stderr)
             XCTAssertTrue(result.stderr.contains("plugin org.shelf.test.misbehaving wrote a manifest"), result.stderr)
             XCTAssertTrue(result.stderr.contains("its readingOrder is empty"), result.stderr)
-            XCTAssertTrue(result.stderr.contains("This is a fault in the plugin org.shelf.test.misbehaving"), result.stderr)
+            XCTAssertTrue(
+                result.stderr.contains("This is a fault in the plugin org.shelf.test.misbehaving"), result.stderr)
         }
     }
 
     func testACrashInPullIsNamedByListsPull() throws {
         let connect = try shelf.run(["lists", "connect", "misbehaving-list", "--set", "pull=crash"])
         XCTAssertEqual(connect.status, 0, connect.stderr)
-        assertOneLine(try shelf.run(["lists", "pull"]), "crashed (signal 11, SIGSEGV)", in: "pull (service misbehaving-list)")
+        assertOneLine(
+            try shelf.run(["lists", "pull"]), "crashed (signal 11, SIGSEGV)", in: "pull (service misbehaving-list)")
     }
 
     func testAWellBehavedThirdPartyPluginWorksOutOfProcess() throws {
-        let added = try shelf.run(["add", try book("fine", "none", in: "none", text: "Hello from a stranger's plugin.\n")])
+        let added = try shelf.run([
+            "add", try book("fine", "none", in: "none", text: "Hello from a stranger's plugin.\n")
+        ])
         XCTAssertEqual(added.status, 0, added.stderr)
         let result = try shelf.run(["read", "A misbehaving book"])
         XCTAssertEqual(result.status, 0, result.stderr)

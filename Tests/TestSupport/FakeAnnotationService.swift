@@ -42,21 +42,24 @@ public final class FakeAnnotationService: @unchecked Sendable {
             let collection: [String: Any] = [
                 "@context": ["http://www.w3.org/ns/anno.jsonld", "http://www.w3.org/ns/ldp.jsonld"],
                 "id": library.url(path), "type": ["BasicContainer", "AnnotationCollection"],
-                "total": items.count, "first": page,
+                "total": items.count, "first": page
             ]
-            return .data(try! JSONSerialization.data(withJSONObject: collection, options: [.sortedKeys]),
-                         contentType: #"application/ld+json; profile="http://www.w3.org/ns/anno.jsonld""#)
+            return .data(
+                try! JSONSerialization.data(withJSONObject: collection, options: [.sortedKeys]),
+                contentType: #"application/ld+json; profile="http://www.w3.org/ns/anno.jsonld""#)
         }
         server.route("POST", path) { [unowned self] request in
             guard library.isSignedIn(request) else { return .status(401) }
             if let fault { return fault }
             guard var annotation = (try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any],
-                  annotation["type"] as? String == "Annotation",
-                  let motivation = annotation["motivation"] as? String,
-                  let target = annotation["target"] as? [String: Any], target["source"] is String,
-                  let selector = target["selector"] as? [String: Any], selector["value"] is String else {
-                return .text(#"{"type": "http://librarysimplified.org/terms/problem/invalid-annotation-format", "title": "Invalid annotation format", "status": 400}"#,
-                             status: 400, contentType: "application/api-problem+json")
+                annotation["type"] as? String == "Annotation",
+                let motivation = annotation["motivation"] as? String,
+                let target = annotation["target"] as? [String: Any], target["source"] is String,
+                let selector = target["selector"] as? [String: Any], selector["value"] is String
+            else {
+                return .text(
+                    #"{"type": "http://librarysimplified.org/terms/problem/invalid-annotation-format", "title": "Invalid annotation format", "status": 400}"#,
+                    status: 400, contentType: "application/api-problem+json")
             }
             let id: String = lock.withLock {
                 counter += 1
@@ -71,8 +74,9 @@ public final class FakeAnnotationService: @unchecked Sendable {
                 list.append(annotation)
                 stored[key] = list
             }
-            return .data(try! JSONSerialization.data(withJSONObject: annotation, options: [.sortedKeys]),
-                         contentType: #"application/ld+json; profile="http://www.w3.org/ns/anno.jsonld""#)
+            return .data(
+                try! JSONSerialization.data(withJSONObject: annotation, options: [.sortedKeys]),
+                contentType: #"application/ld+json; profile="http://www.w3.org/ns/anno.jsonld""#)
         }
         server.route("DELETE", path + "item") { [unowned self] request in
             guard library.isSignedIn(request) else { return .status(401) }

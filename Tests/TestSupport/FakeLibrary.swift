@@ -13,13 +13,15 @@ public final class FakeLibrary: @unchecked Sendable {
         public var copies: Int
         public var available: Int
         public var openAccess = false
-        public var holds: [String] = []   // patrons in the queue, in order
+        public var holds: [String] = []  // patrons in the queue, in order
         public var branches: [String] = []
         /// How a loan is fulfilled: "direct" EPUB, a "bearer" token document, or an Adobe "acsm".
         public var fulfilment = "direct"
 
-        public init(id: String, title: String, author: String, audiobook: Bool, copies: Int, available: Int,
-                    openAccess: Bool = false, holds: [String] = [], branches: [String] = [], fulfilment: String = "direct") {
+        public init(
+            id: String, title: String, author: String, audiobook: Bool, copies: Int, available: Int,
+            openAccess: Bool = false, holds: [String] = [], branches: [String] = [], fulfilment: String = "direct"
+        ) {
             self.id = id
             self.title = title
             self.author = author
@@ -95,7 +97,9 @@ public final class FakeLibrary: @unchecked Sendable {
     public func clearFaults() { lock.withLock { injected.removeAll() } }
 
     /// Whether a state-changing route should change the library's state now.
-    private func acts(_ route: Route) -> Bool { lock.withLock { injected[route].map { $0.acts || $0.remaining <= 0 } ?? true } }
+    private func acts(_ route: Route) -> Bool {
+        lock.withLock { injected[route].map { $0.acts || $0.remaining <= 0 } ?? true }
+    }
 
     /// `response` as the fault injected on `route` (if any left) turns it.
     private func faulted(_ route: Route, _ response: LoopbackHTTPServer.Response) -> LoopbackHTTPServer.Response {
@@ -109,8 +113,9 @@ public final class FakeLibrary: @unchecked Sendable {
         let half = max(1, response.body.count / 2)
         switch fault {
         case .malformed:
-            return .text("<?xml version=\"1.0\"?>\n<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>urn:fake:broken</id><title>Bro",
-                         contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+            return .text(
+                "<?xml version=\"1.0\"?>\n<entry xmlns=\"http://www.w3.org/2005/Atom\"><id>urn:fake:broken</id><title>Bro",
+                contentType: "application/atom+xml;type=entry;profile=opds-catalog")
         case .truncated:
             return response.with(fault: .truncateBody(after: half))
         case .stalled(let seconds):
@@ -118,8 +123,9 @@ public final class FakeLibrary: @unchecked Sendable {
         case .neverAnswers:
             return response.with(delay: 3600)
         case .garbage:
-            return .text("<html><head><title>Down for maintenance</title></head><body><p>Back soon.</p></body></html>",
-                         contentType: "text/html; charset=utf-8")
+            return .text(
+                "<html><head><title>Down for maintenance</title></head><body><p>Back soon.</p></body></html>",
+                contentType: "text/html; charset=utf-8")
         }
     }
     public let epub: Data
@@ -127,11 +133,23 @@ public final class FakeLibrary: @unchecked Sendable {
     public init(epub: Data = FakeLibrary.minimalEPUB()) throws {
         server = try LoopbackHTTPServer()
         self.epub = epub
-        add(Book(id: "urn:fake:ebook-free", title: "The Open Road", author: "Ada Lane", audiobook: false, copies: 3, available: 2))
-        add(Book(id: "urn:fake:ebook-out", title: "Waiting Game", author: "Ben Moss", audiobook: false, copies: 1, available: 0,
-                 holds: ["someone", "else"], branches: ["Central Library", "Eastside Branch"]))
-        add(Book(id: "urn:fake:audio-free", title: "Sound of Rivers", author: "Cleo Hart", audiobook: true, copies: 2, available: 1))
-        add(Book(id: "urn:fake:classic", title: "Open Classic", author: "Dora Old", audiobook: false, copies: 0, available: 0, openAccess: true))
+        add(
+            Book(
+                id: "urn:fake:ebook-free", title: "The Open Road", author: "Ada Lane", audiobook: false, copies: 3,
+                available: 2))
+        add(
+            Book(
+                id: "urn:fake:ebook-out", title: "Waiting Game", author: "Ben Moss", audiobook: false, copies: 1,
+                available: 0,
+                holds: ["someone", "else"], branches: ["Central Library", "Eastside Branch"]))
+        add(
+            Book(
+                id: "urn:fake:audio-free", title: "Sound of Rivers", author: "Cleo Hart", audiobook: true, copies: 2,
+                available: 1))
+        add(
+            Book(
+                id: "urn:fake:classic", title: "Open Classic", author: "Dora Old", audiobook: false, copies: 0,
+                available: 0, openAccess: true))
         install()
     }
 
@@ -236,14 +254,19 @@ public final class FakeLibrary: @unchecked Sendable {
     /// Adds `count` free titles `urn:fake:many-N` with routes.
     public func addMany(_ count: Int) {
         for index in 0..<count {
-            add(Book(id: "urn:fake:many-\(index)", title: "Many \(index)", author: "Ed Many", audiobook: false, copies: 1, available: 1))
+            add(
+                Book(
+                    id: "urn:fake:many-\(index)", title: "Many \(index)", author: "Ed Many", audiobook: false,
+                    copies: 1, available: 1))
         }
         installBookRoutes()
     }
 
     public var loanCount: Int { lock.withLock { loans.count } }
     public func onLoan(_ id: String) -> Bool { lock.withLock { loans.contains(id) } }
-    public func holdPosition(_ id: String) -> Int? { lock.withLock { books[id]?.holds.firstIndex(of: username).map { $0 + 1 } } }
+    public func holdPosition(_ id: String) -> Int? {
+        lock.withLock { books[id]?.holds.firstIndex(of: username).map { $0 + 1 } }
+    }
 
     // MARK: Routes
 
@@ -253,7 +276,8 @@ public final class FakeLibrary: @unchecked Sendable {
         }
         server.route("GET", "/search-description") { [unowned self] request in
             let entrypoint = request.queryItems["entrypoint"] ?? "All"
-            return .text("""
+            return .text(
+                """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">
                   <ShortName>Search</ShortName><Description>Search the fake library</Description>
@@ -262,7 +286,10 @@ public final class FakeLibrary: @unchecked Sendable {
                 """, contentType: "application/opensearchdescription+xml")
         }
         server.route("GET", "/search") { [unowned self] request in
-            atom(feed(title: "Search results", entrypoint: request.queryItems["entrypoint"] ?? "All", query: request.queryItems["q"] ?? ""))
+            atom(
+                feed(
+                    title: "Search results", entrypoint: request.queryItems["entrypoint"] ?? "All",
+                    query: request.queryItems["q"] ?? ""))
         }
         server.route("GET", "/auth") { [unowned self] _ in
             .text(authDocument, contentType: "application/vnd.opds.authentication.v1.0+json")
@@ -272,14 +299,20 @@ public final class FakeLibrary: @unchecked Sendable {
             guard request.header("Authorization") == expected else { return unauthorized }
             let token = UUID().uuidString
             lock.withLock { _ = tokens.insert(token) }
-            return .text(#"{"access_token": "\#(token)", "token_type": "Bearer", "expires_in": 3600}"#, contentType: "application/json")
+            return .text(
+                #"{"access_token": "\#(token)", "token_type": "Bearer", "expires_in": 3600}"#,
+                contentType: "application/json")
         }
         server.route("GET", "/loans") { [unowned self] request in
             guard authorised(request) else { return unauthorized }
             if let fault = lock.withLock({ loansFault }) { return fault }
             expireDueLoans()
-            return faulted(.loans, .text(loansFeed(), contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition",
-                                         headers: ["Date": Self.httpDate(now)]).with(delay: loansDelay))
+            return faulted(
+                .loans,
+                .text(
+                    loansFeed(), contentType: "application/atom+xml;profile=opds-catalog;kind=acquisition",
+                    headers: ["Date": Self.httpDate(now)]
+                ).with(delay: loansDelay))
         }
         installBookRoutes()
     }
@@ -289,19 +322,25 @@ public final class FakeLibrary: @unchecked Sendable {
         for id in lock.withLock({ order }) {
             let key = Self.key(id)
             server.route("GET", "/works/\(key)") { [unowned self] request in
-                faulted(.entry, .text(entryDocument(id, patron: authorised(request)),
-                                      contentType: "application/atom+xml;type=entry;profile=opds-catalog"))
+                faulted(
+                    .entry,
+                    .text(
+                        entryDocument(id, patron: authorised(request)),
+                        contentType: "application/atom+xml;type=entry;profile=opds-catalog"))
             }
             server.route("GET", "/works/\(key)/borrow") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
-                return faulted(.borrow, acts(.borrow) ? borrow(id) : .text(entryDocument(id, patron: true), status: 201))
+                return faulted(
+                    .borrow, acts(.borrow) ? borrow(id) : .text(entryDocument(id, patron: true), status: 201))
             }
             server.route("GET", "/works/\(key)/revoke") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
                 return faulted(.revoke, acts(.revoke) ? revoke(id) : .text(entryDocument(id, patron: true)))
             }
             server.route("GET", "/works/\(key)/fulfill") { [unowned self] request in
-                guard authorised(request) || lock.withLock({ books[id]?.openAccess == true }) else { return unauthorized }
+                guard authorised(request) || lock.withLock({ books[id]?.openAccess == true }) else {
+                    return unauthorized
+                }
                 return faulted(.fulfil, fulfil(id, key: key, request: request))
             }
             server.route("GET", "/files/\(key).epub") { [unowned self] request in
@@ -312,8 +351,11 @@ public final class FakeLibrary: @unchecked Sendable {
                 guard authorised(request) else { return unauthorized }
                 let branch = request.queryItems["branch"] ?? "?"
                 if acts(.hold) { lock.withLock { books[id]?.holds.append(username) } }
-                return faulted(.hold, .text(entryDocument(id, patron: true, branchHeld: branch),
-                                            contentType: "application/atom+xml;type=entry;profile=opds-catalog"))
+                return faulted(
+                    .hold,
+                    .text(
+                        entryDocument(id, patron: true, branchHeld: branch),
+                        contentType: "application/atom+xml;type=entry;profile=opds-catalog"))
             }
         }
     }
@@ -324,10 +366,13 @@ public final class FakeLibrary: @unchecked Sendable {
         }
         switch lock.withLock({ books[id]?.fulfilment }) {
         case "bearer":
-            return .text(#"{"token_type": "Bearer", "expires_in": 500, "access_token": "doc-token-\#(key)", "location": "\#(url("/files/\(key).epub"))"}"#,
-                         contentType: "application/vnd.librarysimplified.bearer-token+json")
+            return .text(
+                #"{"token_type": "Bearer", "expires_in": 500, "access_token": "doc-token-\#(key)", "location": "\#(url("/files/\(key).epub"))"}"#,
+                contentType: "application/vnd.librarysimplified.bearer-token+json")
         case "acsm":
-            return .text("<fulfillmentToken xmlns=\"http://ns.adobe.com/adept\"/>", contentType: "application/vnd.adobe.adept+xml")
+            return .text(
+                "<fulfillmentToken xmlns=\"http://ns.adobe.com/adept\"/>",
+                contentType: "application/vnd.adobe.adept+xml")
         default:
             return .content(epub, for: request, contentType: "application/epub+zip")
         }
@@ -346,8 +391,9 @@ public final class FakeLibrary: @unchecked Sendable {
     }
 
     private func problem(_ status: Int, _ title: String, _ detail: String) -> LoopbackHTTPServer.Response {
-        .text(#"{"type": "http://librarysimplified.org/terms/problem/\#(title.lowercased().replacingOccurrences(of: " ", with: "-"))", "title": "\#(title)", "status": \#(status), "detail": "\#(detail)"}"#,
-              status: status, contentType: "application/api-problem+json")
+        .text(
+            #"{"type": "http://librarysimplified.org/terms/problem/\#(title.lowercased().replacingOccurrences(of: " ", with: "-"))", "title": "\#(title)", "status": \#(status), "detail": "\#(detail)"}"#,
+            status: status, contentType: "application/api-problem+json")
     }
 
     private func atom(_ text: String) -> LoopbackHTTPServer.Response {
@@ -375,7 +421,9 @@ public final class FakeLibrary: @unchecked Sendable {
         case "missing": return problem(404, "Not found", "No such title.")
         case "limit": return problem(403, "Loan limit reached", "You have reached your loan limit.")
         default:
-            return .text(entryDocument(id, patron: true), status: 201, contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+            return .text(
+                entryDocument(id, patron: true), status: 201,
+                contentType: "application/atom+xml;type=entry;profile=opds-catalog")
         }
     }
 
@@ -392,7 +440,8 @@ public final class FakeLibrary: @unchecked Sendable {
             return false
         }
         guard done else { return problem(404, "No active loan or hold", "There is nothing to return or cancel.") }
-        return .text(entryDocument(id, patron: false), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+        return .text(
+            entryDocument(id, patron: false), contentType: "application/atom+xml;type=entry;profile=opds-catalog")
     }
 
     // MARK: Documents
@@ -419,7 +468,8 @@ public final class FakeLibrary: @unchecked Sendable {
     }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: "\"", with: "&quot;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     private func feed(title: String, entrypoint: String, query: String?) -> String {
@@ -431,7 +481,9 @@ public final class FakeLibrary: @unchecked Sendable {
         let tabs = [("All", "All"), ("Book", "eBooks"), ("Audio", "Audiobooks")].map { value, name in
             #"<link rel="http://opds-spec.org/facet" href="\#(url(query == nil ? "/catalog" : "/search"))?entrypoint=\#(value)\#(query.map { "&amp;q=" + escape($0) } ?? "")" title="\#(name)" opds:facetGroup="Formats" simplified:facetGroupType="http://librarysimplified.org/terms/rel/entrypoint"\#(value == entrypoint ? #" opds:activeFacet="true""# : "")/>"#
         }.joined(separator: "\n  ")
-        let entries = chosen.map { entryXML($0, patron: false, lane: query == nil ? ($0.audiobook ? "Listen" : "Read") : nil) }.joined(separator: "\n")
+        let entries = chosen.map {
+            entryXML($0, patron: false, lane: query == nil ? ($0.audiobook ? "Listen" : "Read") : nil)
+        }.joined(separator: "\n")
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog"
@@ -456,7 +508,9 @@ public final class FakeLibrary: @unchecked Sendable {
     }
 
     private func loansFeed() -> String {
-        let mine = lock.withLock { order.compactMap { books[$0] }.filter { loans.contains($0.id) || $0.holds.contains(username) } }
+        let mine = lock.withLock {
+            order.compactMap { books[$0] }.filter { loans.contains($0.id) || $0.holds.contains(username) }
+        }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <feed xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:schema="http://schema.org/">
@@ -479,38 +533,66 @@ public final class FakeLibrary: @unchecked Sendable {
         let key = Self.key(book.id)
         let type = book.audiobook ? "http://bib.schema.org/Audiobook" : "http://schema.org/EBook"
         let end = book.audiobook ? "application/audiobook+json" : "application/epub+zip"
-        let fulfilType = book.fulfilment == "bearer" ? "application/vnd.librarysimplified.bearer-token+json"
+        let fulfilType =
+            book.fulfilment == "bearer"
+            ? "application/vnd.librarysimplified.bearer-token+json"
             : (book.fulfilment == "acsm" ? "application/vnd.adobe.adept+xml" : end)
         let fulfilInner = book.fulfilment == "direct" ? "" : #"<opds:indirectAcquisition type="\#(end)"/>"#
         let (loanEnd, holdEnd) = lock.withLock {
-            (Self.stamp(loanEnds[book.id], default: "2099-01-22T00:00:00Z"), Self.stamp(holdEnds[book.id], default: "2099-02-01T00:00:00Z"))
+            (
+                Self.stamp(loanEnds[book.id], default: "2099-01-22T00:00:00Z"),
+                Self.stamp(holdEnds[book.id], default: "2099-02-01T00:00:00Z")
+            )
         }
         let (onLoan, position, queue) = lock.withLock { () -> (Bool, Int?, Int) in
-            (loans.contains(book.id), books[book.id]?.holds.firstIndex(of: username).map { $0 + 1 }, books[book.id]?.holds.count ?? 0)
+            (
+                loans.contains(book.id), books[book.id]?.holds.firstIndex(of: username).map { $0 + 1 },
+                books[book.id]?.holds.count ?? 0
+            )
         }
-        var links = [#"<link rel="alternate" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)"))"/>"#]
+        var links = [
+            #"<link rel="alternate" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)"))"/>"#
+        ]
         if let lane { links.append(#"<link rel="collection" href="\#(url("/lanes/\(lane)"))" title="\#(lane)"/>"#) }
-        let counts = #"<opds:holds total="\#(queue)"\#(patron && position != nil ? #" position="\#(position!)""# : "")/><opds:copies total="\#(book.copies)" available="\#(book.available)"/>"#
+        let counts =
+            #"<opds:holds total="\#(queue)"\#(patron && position != nil ? #" position="\#(position!)""# : "")/><opds:copies total="\#(book.copies)" available="\#(book.available)"/>"#
         if book.openAccess {
-            links.append(#"<link rel="http://opds-spec.org/acquisition/open-access" type="application/epub+zip" href="\#(url("/works/\(key)/fulfill"))"/>"#)
+            links.append(
+                #"<link rel="http://opds-spec.org/acquisition/open-access" type="application/epub+zip" href="\#(url("/works/\(key)/fulfill"))"/>"#
+            )
         } else if patron && onLoan {
-            links.append(#"<link rel="http://opds-spec.org/acquisition" type="\#(fulfilType)" href="\#(url("/works/\(key)/fulfill"))">\#(fulfilInner)<opds:availability status="available" since="2026-01-01T00:00:00Z" until="\#(loanEnd)"/>\#(counts)</link>"#)
-            links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
+            links.append(
+                #"<link rel="http://opds-spec.org/acquisition" type="\#(fulfilType)" href="\#(url("/works/\(key)/fulfill"))">\#(fulfilInner)<opds:availability status="available" since="2026-01-01T00:00:00Z" until="\#(loanEnd)"/>\#(counts)</link>"#
+            )
+            links.append(
+                #"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
             if offersAnnotations {
-                links.append(#"<link rel="http://www.w3.org/ns/oa#annotationService" type="application/ld+json; profile=&quot;http://www.w3.org/ns/anno.jsonld&quot;" href="\#(url("/annotations/\(key)/"))"/>"#)
+                links.append(
+                    #"<link rel="http://www.w3.org/ns/oa#annotationService" type="application/ld+json; profile=&quot;http://www.w3.org/ns/anno.jsonld&quot;" href="\#(url("/annotations/\(key)/"))"/>"#
+                )
             }
         } else if patron, let position {
             let ready = position == 1 && book.available > 0
-            links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(ready ? "ready" : "reserved")" since="2026-01-01T00:00:00Z"\#(ready ? #" until="\#(holdEnd)""# : "")/>\#(counts)</link>"#)
-            links.append(#"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
+            links.append(
+                #"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(ready ? "ready" : "reserved")" since="2026-01-01T00:00:00Z"\#(ready ? #" until="\#(holdEnd)""# : "")/>\#(counts)</link>"#
+            )
+            links.append(
+                #"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(url("/works/\(key)/revoke"))"/>"#)
         } else {
             let status = book.available > 0 || lock.withLock({ stale }) ? "available" : "unavailable"
-            links.append(#"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(status)"/>\#(counts)</link>"#)
+            links.append(
+                #"<link rel="http://opds-spec.org/acquisition/borrow" type="application/atom+xml;type=entry;profile=opds-catalog" href="\#(url("/works/\(key)/borrow"))"><opds:indirectAcquisition type="\#(end)"/><opds:availability status="\#(status)"/>\#(counts)</link>"#
+            )
         }
         for branch in book.branches {
-            links.append(#"<link rel="hold" title="\#(branch)" href="\#(url("/works/\(key)/hold"))?branch=\#(branch.replacingOccurrences(of: " ", with: "%20"))"/>"#)
+            links.append(
+                #"<link rel="hold" title="\#(branch)" href="\#(url("/works/\(key)/hold"))?branch=\#(branch.replacingOccurrences(of: " ", with: "%20"))"/>"#
+            )
         }
-        let ns = namespaces ? #" xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:schema="http://schema.org/""# : ""
+        let ns =
+            namespaces
+            ? #" xmlns="http://www.w3.org/2005/Atom" xmlns:opds="http://opds-spec.org/2010/catalog" xmlns:schema="http://schema.org/""#
+            : ""
         return """
               <entry\(ns) schema:additionalType="\(type)">
                 <id>\(book.id)</id>

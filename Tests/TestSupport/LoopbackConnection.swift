@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One accepted connection: read one request, answer it (faults included), close.
@@ -37,14 +37,17 @@ struct LoopbackConnection {
             headerEnd = buffer.range(of: separator)
         }
         guard let headerEnd,
-              let head = String(data: buffer[..<headerEnd.lowerBound], encoding: .utf8) else { return nil }
+            let head = String(data: buffer[..<headerEnd.lowerBound], encoding: .utf8)
+        else { return nil }
         var lines = head.components(separatedBy: "\r\n")
         let requestLine = lines.removeFirst().split(separator: " ")
         guard requestLine.count == 3 else { return nil }
         let headers: [(name: String, value: String)] = lines.compactMap { line in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (name: String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-                    value: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+            return (
+                name: String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+                value: String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+            )
         }
         func header(_ name: String) -> String? {
             headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
@@ -67,8 +70,9 @@ struct LoopbackConnection {
 
         let target = String(requestLine[1])
         let split = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        return .init(method: String(requestLine[0]).uppercased(), target: target, path: String(split[0]),
-                     query: split.count > 1 ? String(split[1]) : nil, headers: headers, body: body)
+        return .init(
+            method: String(requestLine[0]).uppercased(), target: target, path: String(split[0]),
+            query: split.count > 1 ? String(split[1]) : nil, headers: headers, body: body)
     }
 
     private func receive() -> Data? {

@@ -6,10 +6,13 @@ extension LoopbackHTTPServer.Response {
     /// single `Range` honoured with 206 (or 416), unless an `If-Range` no longer matches.
     ///
     /// Scripted routes can call this and then add a fault, e.g. truncate the first answer.
-    public static func content(_ data: Data, for request: LoopbackHTTPServer.Request,
-                               contentType: String = "application/octet-stream",
-                               etag: String? = nil, lastModified: Date = Date(timeIntervalSince1970: 1_700_000_000))
-        -> LoopbackHTTPServer.Response {
+    public static func content(
+        _ data: Data, for request: LoopbackHTTPServer.Request,
+        contentType: String = "application/octet-stream",
+        etag: String? = nil, lastModified: Date = Date(timeIntervalSince1970: 1_700_000_000)
+    )
+        -> LoopbackHTTPServer.Response
+    {
         let tag = etag ?? "\"\(data.count)-\(Int(lastModified.timeIntervalSince1970))\""
         let modified = LoopbackHTTPServer.httpDate(lastModified)
         let validators = ["ETag": tag, "Last-Modified": modified]
@@ -18,7 +21,8 @@ extension LoopbackHTTPServer.Response {
             let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             if tags.contains("*") || tags.contains(tag) { return .status(304, headers: validators) }
         } else if let since = request.header("If-Modified-Since").flatMap(LoopbackHTTPServer.parseHTTPDate),
-                  lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970 {
+            lastModified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        {
             return .status(304, headers: validators)
         }
 

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests that need a server
@@ -153,15 +153,20 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     func respond(to request: Request) -> Response {
         let (handler, mounts) = lock.withLock {
             // HEAD falls back to the GET route, as HTTP intends; the body is then left out on the wire.
-            (routes["\(request.method) \(request.path)"]
-                ?? (request.method == "HEAD" ? routes["GET \(request.path)"] : nil)
-                ?? routes["* \(request.path)"], self.mounts)
+            (
+                routes["\(request.method) \(request.path)"]
+                    ?? (request.method == "HEAD" ? routes["GET \(request.path)"] : nil)
+                        ?? routes["* \(request.path)"],
+                self.mounts
+            )
         }
         if let handler { return handler(request) }
         if request.method == "GET" || request.method == "HEAD" {
             for mount in mounts where request.path.hasPrefix(mount.prefix) {
-                if let response = serveFile(String(request.path.dropFirst(mount.prefix.count)), from: mount.directory,
-                                            request: request) {
+                if let response = serveFile(
+                    String(request.path.dropFirst(mount.prefix.count)), from: mount.directory,
+                    request: request)
+                {
                     return response
                 }
             }
@@ -176,11 +181,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         guard !parts.isEmpty, !parts.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
         let file = parts.reduce(directory) { $0.appendingPathComponent(String($1)) }
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-              attributes[.type] as? FileAttributeType == .typeRegular,
-              let data = try? Data(contentsOf: file) else { return nil }
+            attributes[.type] as? FileAttributeType == .typeRegular,
+            let data = try? Data(contentsOf: file)
+        else { return nil }
         let modified = (attributes[.modificationDate] as? Date) ?? Date()
-        return .content(data, for: request, contentType: Self.contentType(for: file.pathExtension),
-                        lastModified: modified)
+        return .content(
+            data, for: request, contentType: Self.contentType(for: file.pathExtension),
+            lastModified: modified)
     }
 
     static func contentType(for fileExtension: String) -> String {
@@ -219,5 +226,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 private final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { defer { value += 1 }; return value } }
+    func next() -> Int {
+        lock.withLock {
+            defer { value += 1 }; return value
+        }
+    }
 }

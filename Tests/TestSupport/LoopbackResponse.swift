@@ -12,8 +12,10 @@ extension LoopbackHTTPServer {
         public var delay: TimeInterval
         public var fault: Fault?
 
-        public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
-                    delay: TimeInterval = 0, fault: Fault? = nil) {
+        public init(
+            status: Int = 200, headers: [String: String] = [:], body: Data = Data(),
+            delay: TimeInterval = 0, fault: Fault? = nil
+        ) {
             self.status = status
             self.headers = headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
             self.body = body
@@ -21,13 +23,17 @@ extension LoopbackHTTPServer {
             self.fault = fault
         }
 
-        public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
-                                headers: [String: String] = [:]) -> Response {
+        public static func text(
+            _ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8",
+            headers: [String: String] = [:]
+        ) -> Response {
             data(Data(text.utf8), status: status, contentType: contentType, headers: headers)
         }
 
-        public static func data(_ data: Data, status: Int = 200, contentType: String = "application/octet-stream",
-                                headers: [String: String] = [:]) -> Response {
+        public static func data(
+            _ data: Data, status: Int = 200, contentType: String = "application/octet-stream",
+            headers: [String: String] = [:]
+        ) -> Response {
             var all = headers
             all["Content-Type"] = all["Content-Type"] ?? contentType
             return Response(status: status, headers: all, body: data)

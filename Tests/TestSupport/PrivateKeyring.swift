@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A Secret Service of the test's own: Debian's `gnome-keyring-daemon --unlock` on a session bus that
@@ -24,23 +24,24 @@ public final class PrivateKeyring {
 
     public init() throws {
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("shelf-keyring-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("run"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("run"), withIntermediateDirectories: true)
         chmod(folder.appendingPathComponent("run").path, 0o700)
         let script = folder.appendingPathComponent("session.sh")
         // Runs inside dbus-run-session: the keyring daemon, unlocked with a password on its stdin, then the bus's
         // address for the test; SIGTERM ends the daemon and the session.
         try """
-            #!/bin/sh
-            export HOME="\(folder.path)" XDG_DATA_HOME="\(folder.path)/data" XDG_RUNTIME_DIR="\(folder.path)/run"
-            printf 'keyring-unlock' | gnome-keyring-daemon --foreground --unlock --components=secrets >"\(folder.path)/daemon.log" 2>&1 &
-            keyring=$!
-            trap 'kill $keyring 2>/dev/null; exit 0' TERM INT
-            echo $$ > "\(folder.path)/pid"
-            echo "$DBUS_SESSION_BUS_ADDRESS" > "\(folder.path)/address.tmp" && mv "\(folder.path)/address.tmp" "\(folder.path)/address"
-            sleep 600 &
-            wait $!
-            kill $keyring 2>/dev/null
-            """.write(to: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        export HOME="\(folder.path)" XDG_DATA_HOME="\(folder.path)/data" XDG_RUNTIME_DIR="\(folder.path)/run"
+        printf 'keyring-unlock' | gnome-keyring-daemon --foreground --unlock --components=secrets >"\(folder.path)/daemon.log" 2>&1 &
+        keyring=$!
+        trap 'kill $keyring 2>/dev/null; exit 0' TERM INT
+        echo $$ > "\(folder.path)/pid"
+        echo "$DBUS_SESSION_BUS_ADDRESS" > "\(folder.path)/address.tmp" && mv "\(folder.path)/address.tmp" "\(folder.path)/address"
+        sleep 600 &
+        wait $!
+        kill $keyring 2>/dev/null
+        """.write(to: script, atomically: true, encoding: .utf8)
         chmod(script.path, 0o755)
         session = Process()
         session.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
@@ -50,11 +51,17 @@ public final class PrivateKeyring {
         try session.run()
         let addressFile = folder.appendingPathComponent("address"), pidFile = folder.appendingPathComponent("pid")
         let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !FileManager.default.fileExists(atPath: addressFile.path) { Thread.sleep(forTimeInterval: 0.05) }
+        while Date() < deadline, !FileManager.default.fileExists(atPath: addressFile.path) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         guard let text = try? String(contentsOf: addressFile, encoding: .utf8),
-              let pidText = try? String(contentsOf: pidFile, encoding: .utf8), let pid = pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            let pidText = try? String(contentsOf: pidFile, encoding: .utf8),
+            let pid = pid_t(pidText.trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             session.terminate()
-            throw NSError(domain: "PrivateKeyring", code: 1, userInfo: [NSLocalizedDescriptionKey: "dbus-run-session gave no bus address"])
+            throw NSError(
+                domain: "PrivateKeyring", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "dbus-run-session gave no bus address"])
         }
         address = text.trimmingCharacters(in: .whitespacesAndNewlines)
         scriptPID = pid
@@ -65,8 +72,10 @@ public final class PrivateKeyring {
     private static func secretsOwned(_ address: String) -> Bool {
         let check = Process()
         check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        check.arguments = ["dbus-send", "--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                           "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"]
+        check.arguments = [
+            "dbus-send", "--bus=\(address)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.NameHasOwner", "string:org.freedesktop.secrets"
+        ]
         let out = Pipe()
         check.standardOutput = out
         check.standardError = FileHandle.nullDevice

@@ -20,25 +20,27 @@ public final class PrivateSessionBus {
 
     public init() throws {
         guard let daemon = Self.daemonPath else {
-            throw NSError(domain: "PrivateSessionBus", code: 1, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon is not installed"])
+            throw NSError(
+                domain: "PrivateSessionBus", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "dbus-daemon is not installed"])
         }
         folder = URL(fileURLWithPath: "/tmp").appendingPathComponent("shelf-bus-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let config = folder.appendingPathComponent("session.conf")
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(folder.path)/bus</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """.write(to: config, atomically: true, encoding: .utf8)
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-BUS Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(folder.path)/bus</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
         process = Process()
         process.executableURL = URL(fileURLWithPath: daemon)
         process.arguments = ["--config-file=\(config.path)", "--print-address", "--nofork"]
@@ -58,7 +60,9 @@ public final class PrivateSessionBus {
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
             process.terminate()
-            throw NSError(domain: "PrivateSessionBus", code: 2, userInfo: [NSLocalizedDescriptionKey: "dbus-daemon printed no address"])
+            throw NSError(
+                domain: "PrivateSessionBus", code: 2,
+                userInfo: [NSLocalizedDescriptionKey: "dbus-daemon printed no address"])
         }
         address = text.components(separatedBy: "\n")[0]
     }

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A new pseudo-terminal: the master end the test reads and writes, and the terminal end a program is given.
@@ -10,9 +10,12 @@ public enum PseudoTerminal {
         typealias OpenPT = @convention(c) (Int32) -> Int32
         typealias PTName = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
         guard let handle = dlopen(nil, RTLD_NOW), let openSymbol = dlsym(handle, "posix_openpt"),
-              let grantSymbol = dlsym(handle, "grantpt"), let unlockSymbol = dlsym(handle, "unlockpt"),
-              let nameSymbol = dlsym(handle, "ptsname") else {
-            throw NSError(domain: "PseudoTerminal", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal functions"])
+            let grantSymbol = dlsym(handle, "grantpt"), let unlockSymbol = dlsym(handle, "unlockpt"),
+            let nameSymbol = dlsym(handle, "ptsname")
+        else {
+            throw NSError(
+                domain: "PseudoTerminal", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal functions"]
+            )
         }
         let openpt = unsafeBitCast(openSymbol, to: OpenPT.self)
         let grantpt = unsafeBitCast(grantSymbol, to: OpenPT.self)
@@ -21,13 +24,15 @@ public enum PseudoTerminal {
         let master = openpt(O_RDWR | O_NOCTTY)
         guard master >= 0, grantpt(master) == 0, unlockpt(master) == 0, let name = ptsname(master) else {
             if master >= 0 { close(master) }
-            throw NSError(domain: "PseudoTerminal", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"])
+            throw NSError(
+                domain: "PseudoTerminal", code: 1, userInfo: [NSLocalizedDescriptionKey: "no pseudo-terminal"])
         }
         let path = String(cString: name)
         let terminal = Glibc.open(path, O_RDWR | O_NOCTTY)
         guard terminal >= 0 else {
             close(master)
-            throw NSError(domain: "PseudoTerminal", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot open \(path)"])
+            throw NSError(
+                domain: "PseudoTerminal", code: 2, userInfo: [NSLocalizedDescriptionKey: "cannot open \(path)"])
         }
         return (master, terminal)
     }

@@ -15,7 +15,8 @@ public struct ShelfProcess {
     /// The folder holding `shelf` and the `libshelf-*.so` plugins of this build.
     public static var buildDirectory: URL {
         // The test runner (shelfPackageTests.xctest) is built into the same folder as the products.
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let runner =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: runner).deletingLastPathComponent()
     }
 
@@ -30,7 +31,8 @@ public struct ShelfProcess {
 
     /// The checkout's root, found from this source file.
     public static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
     }
 
     public let home: URL
@@ -72,12 +74,15 @@ public struct ShelfProcess {
         DispatchQueue.global().async(group: group) { box.err = err.fileHandleForReading.readDataToEndOfFile() }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
-            throw NSError(domain: "ShelfProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "shelf \(arguments) did not finish in \(timeout) s"])
+            throw NSError(
+                domain: "ShelfProcess", code: 1,
+                userInfo: [NSLocalizedDescriptionKey: "shelf \(arguments) did not finish in \(timeout) s"])
         }
         process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: box.out, as: UTF8.self),
-                      stderr: String(decoding: box.err, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: box.out, as: UTF8.self),
+            stderr: String(decoding: box.err, as: UTF8.self))
     }
 }
 
@@ -94,7 +99,9 @@ public enum CCompiler {
     static let pluginAPI = ShelfProcess.packageRoot.appendingPathComponent("Sources/PluginAPI")
 
     /// The plugin headers, and the folder of libshelf-plugin's header (shelf/helper.h).
-    public static let pluginIncludes = [pluginAPI.appendingPathComponent("include"), pluginAPI.appendingPathComponent("lib/include")]
+    public static let pluginIncludes = [
+        pluginAPI.appendingPathComponent("include"), pluginAPI.appendingPathComponent("lib/include")
+    ]
 
     /// libshelf-plugin's sources: a plugin that uses the helper library compiles them in, as linking
     /// the static library would, hidden like the rest of the plugin.
@@ -115,7 +122,8 @@ public enum CCompiler {
     public static func sharedLibrary(sources: [URL], output: URL, includes: [URL] = [], flags: [String] = []) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-std=c99", "-Wall", "-Werror", "-pedantic", "-fPIC", "-shared", "-fvisibility=hidden", "-O1"]
+        process.arguments =
+            ["cc", "-std=c99", "-Wall", "-Werror", "-pedantic", "-fPIC", "-shared", "-fvisibility=hidden", "-O1"]
             + includes.map { "-I" + $0.path } + flags + sources.map(\.path) + ["-o", output.path]
         let err = Pipe()
         process.standardError = err
@@ -123,8 +131,9 @@ public enum CCompiler {
         let message = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw NSError(domain: "CCompiler", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "cc failed: " + String(decoding: message, as: UTF8.self)])
+            throw NSError(
+                domain: "CCompiler", code: Int(process.terminationStatus),
+                userInfo: [NSLocalizedDescriptionKey: "cc failed: " + String(decoding: message, as: UTF8.self)])
         }
     }
 }

@@ -18,11 +18,14 @@ open class ShelfTestCase: XCTestCase {
 
     /// Runs shelf; a different exit status fails the test with the command and both outputs.
     @discardableResult
-    public func run(_ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
-                    file: StaticString = #filePath, line: UInt = #line) throws -> ShelfProcess.Result {
+    public func run(
+        _ arguments: [String], stdin: String? = nil, expect status: Int32 = 0,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> ShelfProcess.Result {
         let result = try shelf.run(arguments, stdin: stdin.map { Data($0.utf8) })
-        XCTAssertEqual(result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)",
-                       file: file, line: line)
+        XCTAssertEqual(
+            result.status, status, "shelf \(arguments.joined(separator: " ")):\n\(result.stdout)\n\(result.stderr)",
+            file: file, line: line)
         return result
     }
 

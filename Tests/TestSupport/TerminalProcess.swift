@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs the built `shelf` with its stderr on a pseudo-terminal (stdout stays a pipe), to see what a person at a
@@ -15,8 +15,10 @@ public enum TerminalProcess {
     /// `outputOnTerminal`: stdout goes to the terminal too (what `shelf read` shows a person), and `stderr` holds
     /// everything the terminal showed.
     /// `input`: typed at the terminal (stdin is the terminal too), as a person answers a question.
-    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60,
-                           outputOnTerminal: Bool = false, input: String? = nil) throws -> Result {
+    public static func run(
+        _ arguments: [String], environment: [String: String], timeout: TimeInterval = 60,
+        outputOnTerminal: Bool = false, input: String? = nil
+    ) throws -> Result {
         let (master, slave) = try PseudoTerminal.open()
         let process = Process()
         process.executableURL = ShelfProcess.executable
@@ -25,7 +27,8 @@ public enum TerminalProcess {
         let out = Pipe()
         process.standardOutput = outputOnTerminal ? FileHandle(fileDescriptor: slave, closeOnDealloc: false) : out
         process.standardError = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardInput = input == nil ? FileHandle.nullDevice : FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput =
+            input == nil ? FileHandle.nullDevice : FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         try process.run()
         close(slave)
         if let input {
@@ -43,17 +46,20 @@ public enum TerminalProcess {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let count = read(master, &buffer, buffer.count)
-                if count <= 0 { break }   // EIO once the last writer closed the terminal
+                if count <= 0 { break }  // EIO once the last writer closed the terminal
                 box.err.append(contentsOf: buffer[..<count])
             }
         }
         process.waitUntilExit()
         if group.wait(timeout: .now() + timeout) == .timedOut {
             close(master)
-            throw NSError(domain: "TerminalProcess", code: 3, userInfo: [NSLocalizedDescriptionKey: "shelf \(arguments) did not finish"])
+            throw NSError(
+                domain: "TerminalProcess", code: 3,
+                userInfo: [NSLocalizedDescriptionKey: "shelf \(arguments) did not finish"])
         }
         close(master)
-        return Result(status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
-                      stderr: String(decoding: box.err, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: box.out, as: UTF8.self),
+            stderr: String(decoding: box.err, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
     }
 }

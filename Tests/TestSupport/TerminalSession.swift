@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The built `shelf` driven as a person at a terminal drives it: stdin, stdout and stderr on one pseudo-terminal
@@ -34,7 +34,7 @@ public final class TerminalSession {
             var buffer = [UInt8](repeating: 0, count: 8192)
             while true {
                 let count = read(fd, &buffer, buffer.count)
-                if count <= 0 { break }   // EIO once the last writer closed the terminal
+                if count <= 0 { break }  // EIO once the last writer closed the terminal
                 guard let self else { break }
                 self.lock.withLock { self.received.append(contentsOf: buffer[..<count]) }
             }

@@ -20,11 +20,14 @@ final class APITests: WebServerTestCase {
         super.tearDown()
     }
 
-    func get(_ path: String) throws -> RawHTTP.Answer { try http.send("GET", path, headers: ["X-Shelf-Session": session]) }
+    func get(_ path: String) throws -> RawHTTP.Answer {
+        try http.send("GET", path, headers: ["X-Shelf-Session": session])
+    }
 
     func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send("POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
-                      body: try JSONSerialization.data(withJSONObject: object))
+        try http.send(
+            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
+            body: try JSONSerialization.data(withJSONObject: object))
     }
 
     func addAndSignIn() throws {
@@ -42,9 +45,11 @@ final class APITests: WebServerTestCase {
         let cursor = try XCTUnwrap(first["nextCursor"] as? String)
         let second = try get("/api/catalog?format=all&limit=5&cursor=\(cursor)").json()
         XCTAssertEqual((second["entries"] as? [[String: Any]])?.count, 5)
-        XCTAssertNotEqual((first["entries"] as? [[String: Any]])?.first?["id"] as? String,
-                          (second["entries"] as? [[String: Any]])?.first?["id"] as? String)
-        let last = try get("/api/catalog?format=all&limit=5&cursor=\(try XCTUnwrap(second["nextCursor"] as? String))").json()
+        XCTAssertNotEqual(
+            (first["entries"] as? [[String: Any]])?.first?["id"] as? String,
+            (second["entries"] as? [[String: Any]])?.first?["id"] as? String)
+        let last = try get("/api/catalog?format=all&limit=5&cursor=\(try XCTUnwrap(second["nextCursor"] as? String))")
+            .json()
         XCTAssertEqual((last["entries"] as? [Any])?.count, 1)
         XCTAssertNil(last["nextCursor"])
         XCTAssertEqual(try get("/api/catalog?limit=0").status, 400)
@@ -73,7 +78,8 @@ final class APITests: WebServerTestCase {
     func testReservingYourOwnLoanSaysItIsYours() throws {
         try addAndSignIn()
         _ = try get("/api/catalog?format=all")  // shelf knows a title once it has seen it in the catalog
-        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        XCTAssertEqual(
+            try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
         let reserve = try post("/api/book/reserve", ["id": "urn:fake:ebook-free"])
         XCTAssertEqual(reserve.status, 200, reserve.text)
         let outcome = try reserve.json()
@@ -101,12 +107,15 @@ final class APITests: WebServerTestCase {
         nonisolated(unsafe) var text = ""
         let port = app.port, session = self.session
         DispatchQueue.global().async {
-            let answer = try? RawHTTP(port: port).send("GET", "/api/events", headers: ["X-Shelf-Session": session], readLimit: 2000, timeout: 10)
+            let answer = try? RawHTTP(port: port).send(
+                "GET", "/api/events", headers: ["X-Shelf-Session": session], readLimit: 2000, timeout: 10)
             text = answer?.text ?? ""
             received.fulfill()
         }
         Thread.sleep(forTimeInterval: 0.5)
-        app.events.publish("download", json: Data(#"{"id":"urn:x","state":"done","padding":"\#(String(repeating: "x", count: 2000))"}"#.utf8))
+        app.events.publish(
+            "download",
+            json: Data(#"{"id":"urn:x","state":"done","padding":"\#(String(repeating: "x", count: 2000))"}"#.utf8))
         wait(for: [received], timeout: 15)
         XCTAssertTrue(text.contains("event: download"), text)
         XCTAssertTrue(text.contains(#""state":"done""#), text)
@@ -122,8 +131,9 @@ final class APITests: WebServerTestCase {
         nonisolated(unsafe) var text = ""
         let port = app.port, session = self.session
         DispatchQueue.global().async {
-            let answer = try? RawHTTP(port: port).send("GET", "/api/events", headers: ["X-Shelf-Session": session], readLimit: 6000, timeout: 20,
-                                                       until: { $0.contains(#""state":"done""#) || $0.contains(#""state":"failed""#) })
+            let answer = try? RawHTTP(port: port).send(
+                "GET", "/api/events", headers: ["X-Shelf-Session": session], readLimit: 6000, timeout: 20,
+                until: { $0.contains(#""state":"done""#) || $0.contains(#""state":"failed""#) })
             text = answer?.text ?? ""
             finished.fulfill()
         }
@@ -157,9 +167,13 @@ final class APITests: WebServerTestCase {
     func testALaunchAddressWithAFileOpensItInTheReader() throws {
         // `shelf serve --open FILE`: the address names the file once; the page asks for it by a token.
         let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
-        let launch = try http.send("GET", "/open?key=\(app.guardian.mintLaunchKey())&file=\(sample.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        let launch = try http.send(
+            "GET",
+            "/open?key=\(app.guardian.mintLaunchKey())&file=\(sample.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        )
         XCTAssertEqual(launch.status, 200)
-        let location = try XCTUnwrap(launch.text.range(of: "data-next=\"").map { String(launch.text[$0.upperBound...].prefix { $0 != "\"" }) })
+        let location = try XCTUnwrap(
+            launch.text.range(of: "data-next=\"").map { String(launch.text[$0.upperBound...].prefix { $0 != "\"" }) })
         XCTAssertFalse(location.contains("lighthouse"), location)
         let token = try XCTUnwrap(location.components(separatedBy: "request=").last)
         let opened = try post("/api/open", ["request": token])
@@ -189,11 +203,13 @@ final class APITests: WebServerTestCase {
         let served = Set(routes.map { "\($0.method.lowercased()) \($0.pattern)" })
         var described: [String] = []
         for (path, item) in paths {
-            for method in (item as? [String: Any] ?? [:]).keys where ["get", "post", "put", "delete", "patch"].contains(method) {
+            for method in (item as? [String: Any] ?? [:]).keys
+            where ["get", "post", "put", "delete", "patch"].contains(method) {
                 described.append("\(method) \(path)")
             }
         }
-        XCTAssertEqual(described.filter { !served.contains($0) }.sorted(), [], "described routes the router does not have")
+        XCTAssertEqual(
+            described.filter { !served.contains($0) }.sorted(), [], "described routes the router does not have")
     }
 }
 
@@ -203,7 +219,9 @@ final class PagingTests: XCTestCase {
         var seen: [Int] = []
         var cursor: String?
         repeat {
-            let request = WebRequest(method: "GET", path: "/", query: ["limit": "10"].merging(cursor.map { ["cursor": $0] } ?? [:]) { a, _ in a })
+            let request = WebRequest(
+                method: "GET", path: "/",
+                query: ["limit": "10"].merging(cursor.map { ["cursor": $0] } ?? [:]) { a, _ in a })
             let page = try Paging.page(items, for: request)
             seen += page["items"] as? [Int] ?? []
             cursor = page["next"] as? String

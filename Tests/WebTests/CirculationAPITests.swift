@@ -19,11 +19,14 @@ final class CirculationAPITests: WebServerTestCase {
         super.tearDown()
     }
 
-    func get(_ path: String) throws -> RawHTTP.Answer { try http.send("GET", path, headers: ["X-Shelf-Session": session]) }
+    func get(_ path: String) throws -> RawHTTP.Answer {
+        try http.send("GET", path, headers: ["X-Shelf-Session": session])
+    }
 
     func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send("POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
-                      body: try JSONSerialization.data(withJSONObject: object))
+        try http.send(
+            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
+            body: try JSONSerialization.data(withJSONObject: object))
     }
 
     func addAndSignIn(_ fake: FakeLibrary, name: String) throws {
@@ -36,20 +39,26 @@ final class CirculationAPITests: WebServerTestCase {
     func testReturnOfAHoldAndCancelOfALoanAreRefused() throws {
         try addAndSignIn(library, name: "fake")
         _ = try get("/api/catalog?format=all")
-        XCTAssertEqual(try post("/api/book/reserve", ["id": "urn:fake:ebook-out"]).json()["result"] as? String, "reserved")
+        XCTAssertEqual(
+            try post("/api/book/reserve", ["id": "urn:fake:ebook-out"]).json()["result"] as? String, "reserved")
         let returned = try post("/api/book/return", ["id": "urn:fake:ebook-out"])
         XCTAssertEqual(returned.status, 400, returned.text)
-        XCTAssertTrue(returned.text.contains("is on hold at Fake Public Library, not on loan: nothing was returned"), returned.text)
+        XCTAssertTrue(
+            returned.text.contains("is on hold at Fake Public Library, not on loan: nothing was returned"),
+            returned.text)
         XCTAssertTrue(returned.text.contains("press Cancel hold in Reservations"), returned.text)
         XCTAssertFalse(returned.text.contains("shelf "), "the browser's hint names no command: \(returned.text)")
         XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 3)
 
-        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        XCTAssertEqual(
+            try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
         let cancelled = try post("/api/book/cancel-hold", ["id": "urn:fake:ebook-free"])
         XCTAssertEqual(cancelled.status, 400, cancelled.text)
         XCTAssertTrue(cancelled.text.contains("not on hold: nothing was cancelled"), cancelled.text)
         XCTAssertTrue(library.onLoan("urn:fake:ebook-free"))
-        XCTAssertEqual(library.server.requests(to: "/works/ebook-free/revoke").count + library.server.requests(to: "/works/ebook-out/revoke").count, 0)
+        XCTAssertEqual(
+            library.server.requests(to: "/works/ebook-free/revoke").count
+                + library.server.requests(to: "/works/ebook-out/revoke").count, 0)
     }
 
     /// Two libraries: a return without an account acts where the loan is, not at the account in use.
@@ -58,12 +67,16 @@ final class CirculationAPITests: WebServerTestCase {
         defer { other.stop() }
         try addAndSignIn(library, name: "fake")
         _ = try get("/api/catalog?format=all&account=fake")
-        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:audio-free", "account": "fake"]).json()["result"] as? String, "loaned")
+        XCTAssertEqual(
+            try post("/api/book/borrow", ["id": "urn:fake:audio-free", "account": "fake"]).json()["result"] as? String,
+            "loaned")
         try addAndSignIn(other, name: "other")
         XCTAssertEqual(try post("/api/accounts/other/use").status, 200)
         other.takeAllCopies("urn:fake:audio-free")
         _ = try get("/api/catalog?format=all&account=other")
-        XCTAssertEqual(try post("/api/book/reserve", ["id": "urn:fake:audio-free", "account": "other"]).json()["result"] as? String, "reserved")
+        XCTAssertEqual(
+            try post("/api/book/reserve", ["id": "urn:fake:audio-free", "account": "other"]).json()["result"]
+                as? String, "reserved")
 
         let returned = try post("/api/book/return", ["id": "urn:fake:audio-free"])
         XCTAssertEqual(returned.status, 200, returned.text)
@@ -83,9 +96,12 @@ final class CirculationAPITests: WebServerTestCase {
             done.signal()
         }
         let deadline = Date().addingTimeInterval(20)
-        while library.server.requests(to: "/loans").count == asked && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while library.server.requests(to: "/loans").count == asked && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         library.loansDelay = 0
-        XCTAssertEqual(try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        XCTAssertEqual(
+            try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
         XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
         let loans = try get("/api/loans").json()
         XCTAssertEqual(loans["total"] as? Int, 1, "\(loans)")

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.0 client on a plain socket, so tests can send exactly the headers a browser or an attacker
@@ -21,8 +21,10 @@ struct RawHTTP {
     /// The Host header sent unless a test names another: the app's name.
     var host: String { "shelf.localhost:\(port)" }
 
-    func send(_ method: String = "GET", _ path: String, headers: [String: String] = [:], body: Data = Data(),
-              readLimit: Int = 1 << 22, timeout: Int = 30, until done: ((String) -> Bool)? = nil) throws -> Answer {
+    func send(
+        _ method: String = "GET", _ path: String, headers: [String: String] = [:], body: Data = Data(),
+        readLimit: Int = 1 << 22, timeout: Int = 30, until done: ((String) -> Bool)? = nil
+    ) throws -> Answer {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var time = timeval(tv_sec: timeout, tv_usec: 0)
@@ -32,7 +34,9 @@ struct RawHTTP {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
         guard connected else { throw CocoaError(.fileReadNoPermission) }
         var head = "\(method) \(path) HTTP/1.0\r\n"
@@ -57,13 +61,16 @@ struct RawHTTP {
     }
 
     static func parse(_ answer: Data) -> Answer {
-        guard let split = answer.range(of: Data("\r\n\r\n".utf8)) else { return Answer(status: 0, headers: [:], body: answer) }
+        guard let split = answer.range(of: Data("\r\n\r\n".utf8)) else {
+            return Answer(status: 0, headers: [:], body: answer)
+        }
         let lines = String(decoding: answer[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased(), value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = line[..<colon].lowercased(),
+                value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers[name] = headers[name].map { $0 + "\n" + value } ?? value
         }
         return Answer(status: status, headers: headers, body: answer[split.upperBound...])

@@ -31,7 +31,8 @@ final class ServeCommandTests: ShelfTestCase {
             if chunk.isEmpty { break }
             line.append(chunk)
         }
-        return try XCTUnwrap(try JSONSerialization.jsonObject(with: line) as? [String: Any], String(decoding: line, as: UTF8.self))
+        return try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: line) as? [String: Any], String(decoding: line, as: UTF8.self))
     }
 
     /// A stand-in for xdg-open that writes the address it was given into a file.
@@ -73,7 +74,9 @@ final class ServeCommandTests: ShelfTestCase {
         _ = try run(["serve", "--open", book, "--json"])
         let lines = try String(contentsOf: opened, encoding: .utf8).split(separator: "\n")
         XCTAssertEqual(lines.count, 2)
-        XCTAssertTrue(lines.last?.hasSuffix("&file=" + book.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!) == true, String(lines.last ?? ""))
+        XCTAssertTrue(
+            lines.last?.hasSuffix("&file=" + book.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+                == true, String(lines.last ?? ""))
     }
 
     func testListeningBeyondLoopbackNeedsAPassword() throws {

@@ -3,7 +3,7 @@ import TestSupport
 import Web
 import XCTest
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Connections that say nothing, or dribble a request in, cannot lock the patron out of the app.
@@ -37,8 +37,9 @@ final class IdleConnectionTests: WebServerTestCase {
         let session = try signIn()
         let events = app.events
         DispatchQueue.global().asyncAfter(deadline: .now() + 3) { events.publish("late", json: Data("{}".utf8)) }
-        let answer = try http.send("GET", "/api/events", headers: ["X-Shelf-Session": session, "Sec-Fetch-Site": "same-origin"],
-                                   timeout: 10, until: { $0.contains("event: late") })
+        let answer = try http.send(
+            "GET", "/api/events", headers: ["X-Shelf-Session": session, "Sec-Fetch-Site": "same-origin"],
+            timeout: 10, until: { $0.contains("event: late") })
         XCTAssertTrue(answer.text.contains("event: late"), answer.text)
     }
 }
@@ -54,7 +55,9 @@ private final class SlowClient {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
         }
         guard connected else {
             Glibc.close(fd)

@@ -14,8 +14,9 @@ class WebServerTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         shelf = try ShelfProcess()
-        var configuration = WebApp.Configuration(webRoot: ShelfProcess.packageRoot.appendingPathComponent("web"),
-                                                 environment: shelf.environment)
+        var configuration = WebApp.Configuration(
+            webRoot: ShelfProcess.packageRoot.appendingPathComponent("web"),
+            environment: shelf.environment)
         configuration.syncInterval = nil
         configure(&configuration)
         app = WebApp(configuration)

@@ -15,21 +15,25 @@ extension LibrarySession {
         for book in books {
             guard let accountID = book.loanAccountID else {
                 if single {
-                    throw ShelfError(.unavailable, "“\(book.book.title)” is not on loan from a library, so there is nothing to sync",
-                                     subject: book.book.id)
+                    throw ShelfError(
+                        .unavailable, "“\(book.book.title)” is not on loan from a library, so there is nothing to sync",
+                        subject: book.book.id)
                 }
                 continue
             }
             let client: CatalogClient
-            if let known = clients[accountID] { client = known } else {
+            if let known = clients[accountID] {
+                client = known
+            } else {
                 client = self.client(for: try accounts.resolve(accountID.isEmpty ? nil : accountID))
                 clients[accountID] = client
             }
             let sync = AnnotationSync(database: database, client: client)
             guard let entry = try sync.loanEntry(of: book), entry.annotationServiceLink != nil else {
                 if single {
-                    throw ShelfError(.unavailable, "the library keeps no reading positions or bookmarks for “\(book.book.title)”",
-                                     subject: book.book.id, hint: "Only loans from libraries with an annotation service sync.")
+                    throw ShelfError(
+                        .unavailable, "the library keeps no reading positions or bookmarks for “\(book.book.title)”",
+                        subject: book.book.id, hint: "Only loans from libraries with an annotation service sync.")
                 }
                 continue
             }

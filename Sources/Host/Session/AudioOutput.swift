@@ -39,7 +39,9 @@ extension ListeningSession {
     /// Plays into `output` until the end, the sleep timer, `quit()` or (with `stopOnInterrupt`) Ctrl-C; the
     /// position is saved as it goes, and when it stops. Says what stopped it.
     @discardableResult
-    public func run(to output: AudioOutput, startPaused: Bool = false, stopOnInterrupt: Bool = false) throws -> StopReason {
+    public func run(to output: AudioOutput, startPaused: Bool = false, stopOnInterrupt: Bool = false) throws
+        -> StopReason
+    {
         try run(sink: output.sink, startPaused: startPaused, stopOnInterrupt: stopOnInterrupt)
     }
 }

@@ -28,7 +28,9 @@ public struct AudiobookDownloads: Sendable {
 
     static func track(_ remote: RemoteAudiobook, in store: DownloadStore, then: ((DownloadPart) -> Void)? = nil) {
         // The record only feeds `shelf downloads`; the download itself goes on without it.
-        try? store.record(id: remote.id, manifestURL: remote.url, title: remote.book.title, directory: remote.directory, pid: getpid())
+        try? store.record(
+            id: remote.id, manifestURL: remote.url, title: remote.book.title, directory: remote.directory, pid: getpid()
+        )
         remote.downloader.onChange = { part in
             // As above: a part's state missing from the listing does not stop the part.
             try? store.update(id: remote.id, part: part)
@@ -46,9 +48,12 @@ public struct AudiobookDownloads: Sendable {
     /// interrupted run left, and records each part's state for `shelf downloads`; `progress` sees each change of a
     /// part with the totals so far. Returns, when every part is whole or has failed or Ctrl-C stopped it, the book,
     /// where its parts are and each part's state (docs/json.md, `shelf fetch`).
-    public func fetch(_ url: URL, concurrency: Int,
-                      progress: ((DownloadPart, (bytes: Int64, total: Int64?, complete: Int, count: Int)) -> Void)? = nil)
-        throws -> FetchReport {
+    public func fetch(
+        _ url: URL, concurrency: Int,
+        progress: ((DownloadPart, (bytes: Int64, total: Int64?, complete: Int, count: Int)) -> Void)? = nil
+    )
+        throws -> FetchReport
+    {
         let remote = try self.remote(url, concurrency: concurrency)
         track(remote) { part in progress?(part, remote.downloader.totals) }
         recordParts(of: remote)
@@ -69,9 +74,13 @@ public struct AudiobookDownloads: Sendable {
             folder = NSTemporaryDirectory()
         }
         let log = (folder as NSString).appendingPathComponent("fetch-\(getpid()).log")
-        guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
-            throw ShelfError(.ioError, "the background download's log cannot be written", subject: log,
-                             next: NextStep(terminal: "Check that you may write there, or run `shelf fetch` without --background.", browser: "Check that you may write there."))
+        guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log)
+        else {
+            throw ShelfError(
+                .ioError, "the background download's log cannot be written", subject: log,
+                next: NextStep(
+                    terminal: "Check that you may write there, or run `shelf fetch` without --background.",
+                    browser: "Check that you may write there."))
         }
         let process = Process()
         let executable = shelf.executablePath
@@ -96,10 +105,13 @@ public struct AudiobookDownloads: Sendable {
             let alive = d.pid.map { kill($0, 0) == 0 } ?? false
             let parts = d.parts.map { p -> PartReport in
                 var p = p
-                if p.state == .downloading, !alive { p.state = .paused; p.reason = "the download stopped; `shelf fetch` resumes it" }
+                if p.state == .downloading, !alive {
+                    p.state = .paused; p.reason = "the download stopped; `shelf fetch` resumes it"
+                }
                 return PartReport(p)
             }
-            return AudiobookDownloadJSON(id: d.id, title: d.title, url: d.manifestURL, directory: d.directory, active: alive, parts: parts)
+            return AudiobookDownloadJSON(
+                id: d.id, title: d.title, url: d.manifestURL, directory: d.directory, active: alive, parts: parts)
         }
     }
 }

@@ -50,7 +50,9 @@ public final class BookFile {
     public func positions() throws -> [Locator] { try publication.positions() }
 
     /// Where `query` is found, at most `limit` places.
-    public func search(_ query: String, limit: Int = 100) throws -> [Locator] { try publication.search(query, limit: limit) }
+    public func search(_ query: String, limit: Int = 100) throws -> [Locator] {
+        try publication.search(query, limit: limit)
+    }
 
     /// Renders the item at `locator` (where a reader opens the book when nil) with `settings`.
     public func render(at locator: Locator?, with settings: RenderRequest) throws -> RenderedItem {
@@ -65,8 +67,10 @@ extension Shelf {
     public func openFile(_ target: String) throws -> BookFile {
         do {
             return BookFile(try open(target))
-        } catch let missing as ShelfError where missing.kind == .noInput && !target.contains("/")
-                    && !FileManager.default.fileExists(atPath: target) {
+        } catch let missing as ShelfError
+            where missing.kind == .noInput && !target.contains("/")
+            && !FileManager.default.fileExists(atPath: target)
+        {
             // Without a shelf to look on (no folders, a database that will not open), the missing file is what to say.
             guard let bookshelf = try? bookshelf() else { throw missing }
             let book: ShelfBook

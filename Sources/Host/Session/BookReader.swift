@@ -36,7 +36,8 @@ public struct BookReader {
 
     /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.
     public func addBookmark(_ book: ShelfBook, page: Int? = nil, locator: Locator? = nil, note: String? = nil) throws
-        -> (bookmark: Bookmark, page: ReadingPage) {
+        -> (bookmark: Bookmark, page: ReadingPage)
+    {
         try reader.addBookmark(book, page: page, locator: locator, note: note)
     }
 

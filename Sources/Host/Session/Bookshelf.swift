@@ -24,7 +24,9 @@ public final class Bookshelf {
     public typealias Removed = RemovedBook
 
     /// The book `text` names (BookReference): at once for reading; for a change, exactly or once `confirm` agrees.
-    public func find(_ text: String, for purpose: BookPurpose = .read, confirm: ((ShelfBook) -> Bool)? = nil) throws -> ShelfBook {
+    public func find(_ text: String, for purpose: BookPurpose = .read, confirm: ((ShelfBook) -> Bool)? = nil) throws
+        -> ShelfBook
+    {
         try reader.find(text, for: purpose, confirm: confirm)
     }
 

@@ -29,7 +29,9 @@ extension LibrarySession {
     public func accountDocuments() throws -> [AccountJSON] {
         let defaultID = try database.defaultAccountID
         let accounts = try database.accounts()
-        return accounts.map { AccountJSON($0, library: self, defaultID: defaultID ?? (accounts.count == 1 ? $0.id : nil)) }
+        return accounts.map {
+            AccountJSON($0, library: self, defaultID: defaultID ?? (accounts.count == 1 ? $0.id : nil))
+        }
     }
 
     /// The wish list matched again against the catalogs seen; unless `offline`, each library is asked again about

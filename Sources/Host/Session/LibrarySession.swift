@@ -59,13 +59,16 @@ public final class LibrarySession: @unchecked Sendable {
     /// A catalog client for the account (signing in as it), or for catalogs that need no account.
     func client(for account: AccountRecord?) -> CatalogClient {
         let http = shelf.catalogHTTP()
-        return CatalogClient(http: http, database: database,
-                             authenticator: account.map { Authenticator(account: $0, store: store, http: http) })
+        return CatalogClient(
+            http: http, database: database,
+            authenticator: account.map { Authenticator(account: $0, store: store, http: http) })
     }
 
     /// Borrowing, holds, returns and sync for the account NAME names (the one in use when nil). With no account at
     /// all and no name, titles from catalogs on disk or given by URL, which need no sign-in.
-    public func circulation(account name: String?) throws -> Circulation { Circulation(try libraryCirculation(account: name)) }
+    public func circulation(account name: String?) throws -> Circulation {
+        Circulation(try libraryCirculation(account: name))
+    }
 
     /// The library's own circulation for `circulation(account:)`, for the host's sync.
     func libraryCirculation(account name: String?) throws -> ShelfLibrary.Circulation {
@@ -81,7 +84,9 @@ public final class LibrarySession: @unchecked Sendable {
     /// The circulation a return (`.returnLoan`) or a cancel (`.cancelHold`) of the title `words` name acts through:
     /// the account NAME names; with none named, the one account whose stored loans (holds) list the title, so that a
     /// return goes to the library that lent it; the account in use when none or several do (the library is asked).
-    public func circulation(account name: String?, givingBack words: String, asked: CirculationMismatch.Asked) throws -> Circulation {
+    public func circulation(account name: String?, givingBack words: String, asked: CirculationMismatch.Asked) throws
+        -> Circulation
+    {
         let accounts = try database.accounts()
         guard name == nil, accounts.count > 1 else { return try circulation(account: name) }
         let having = try accounts.filter { account in
@@ -94,15 +99,19 @@ public final class LibrarySession: @unchecked Sendable {
         }
         if having.count > 1 {
             let names = having.map { "\($0.title) (--account \($0.id))" }.joined(separator: ", ")
-            throw ShelfError(.usage, "“\(words)” is " + (asked == .returnLoan ? "on loan" : "on hold") + " at \(having.count) libraries: \(names)",
-                             hint: "Name the library with --account.")
+            throw ShelfError(
+                .usage,
+                "“\(words)” is " + (asked == .returnLoan ? "on loan" : "on hold")
+                    + " at \(having.count) libraries: \(names)",
+                hint: "Name the library with --account.")
         }
         if let only = having.first { return Circulation(self.circulation(for: only)) }
         return try circulation(account: nil)
     }
 
     func circulation(for account: AccountRecord, openable: Set<String>? = nil) -> ShelfLibrary.Circulation {
-        ShelfLibrary.Circulation(client: client(for: account), database: database, account: account, openable: openable ?? self.openable)
+        ShelfLibrary.Circulation(
+            client: client(for: account), database: database, account: account, openable: openable ?? self.openable)
     }
 
     /// Media types that an installed format plugin opens.
@@ -166,8 +175,10 @@ public final class LibrarySession: @unchecked Sendable {
     // MARK: Reading lists and the wish list
 
     public func readingLists() -> ReadingLists {
-        ReadingLists(ShelfLibrary.ReadingLists(database: database, store: store, registry: { self.shelf.registry },
-                                               router: { self.shelf.router }))
+        ReadingLists(
+            ShelfLibrary.ReadingLists(
+                database: database, store: store, registry: { self.shelf.registry },
+                router: { self.shelf.router }))
     }
 
     /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so
@@ -177,7 +188,9 @@ public final class LibrarySession: @unchecked Sendable {
         let accounts = Dictionary(try database.accounts().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var circulations: [String: ShelfLibrary.Circulation] = [:]
         for wish in try database.wishes() where !wish.available {
-            guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else { continue }
+            guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else {
+                continue
+            }
             let circulation = circulations[accountID] ?? self.circulation(for: account, openable: [])
             circulations[accountID] = circulation
             // A title the library no longer knows keeps what was seen before.
@@ -194,15 +207,17 @@ public final class LibrarySession: @unchecked Sendable {
 extension LibrarySession {
     /// Downloads the catalog title's free sample onto the shelf, marked as a sample.
     public func addSample(_ entry: CatalogEntry, account: AccountRecord, to bookshelf: Bookshelf) throws -> ShelfBook {
-        try bookshelf.reader.addSample(entry, accountID: account.id, openable: openable,
-                                http: shelf.catalogHTTP())
+        try bookshelf.reader.addSample(
+            entry, accountID: account.id, openable: openable,
+            http: shelf.catalogHTTP())
     }
 
     /// Returns the loan a book on the shelf came from; an error (and nothing returned) when it is not on loan.
     public func returnLoan(of book: ShelfBook) throws {
         guard let accountID = book.loanAccountID, let entryID = book.loanEntryID else {
-            throw ShelfError(.usage, "“\(book.book.title)” is not on loan, so there is nothing to return",
-                             hint: "Remove it without --return.")
+            throw ShelfError(
+                .usage, "“\(book.book.title)” is not on loan, so there is nothing to return",
+                hint: "Remove it without --return.")
         }
         let circulation = Circulation(self.circulation(for: try accounts.resolve(accountID.isEmpty ? nil : accountID)))
         try circulation.returnLoan(try circulation.entry(entryID))

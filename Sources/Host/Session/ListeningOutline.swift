@@ -27,9 +27,10 @@ extension ListeningSession {
     public var tracks: [Track] {
         let timeline = engine.timeline
         return book.tracks.enumerated().map { index, track in
-            Track(href: track.href, title: track.title, type: track.type,
-                  duration: timeline.lengths.indices.contains(index) ? timeline.seconds(timeline.lengths[index]) : 0,
-                  available: engine.isTrackAvailable(index))
+            Track(
+                href: track.href, title: track.title, type: track.type,
+                duration: timeline.lengths.indices.contains(index) ? timeline.seconds(timeline.lengths[index]) : 0,
+                available: engine.isTrackAvailable(index))
         }
     }
 
@@ -50,8 +51,10 @@ extension ListeningSession {
         return engine.chapters.indices.map { index in
             let start = engine.chapterStart(index), end = engine.chapterEnd(index)
             let track = engine.chapters[index].track
-            return ChapterSpan(title: engine.chapters[index].title, start: timeline.seconds(start), duration: timeline.seconds(end - start),
-                               track: track, available: engine.isTrackAvailable(track))
+            return ChapterSpan(
+                title: engine.chapters[index].title, start: timeline.seconds(start),
+                duration: timeline.seconds(end - start),
+                track: track, available: engine.isTrackAvailable(track))
         }
     }
 
@@ -65,7 +68,8 @@ extension ListeningSession {
     func resumableFrame() throws -> Int64? {
         // Finished only when the book's length is known: a place in parts not measured yet is not past the end.
         guard let saved = try positions.restore(book: engine.book, timeline: engine.timeline),
-              !engine.timeline.isLengthKnown || saved < engine.timeline.totalFrames - Int64(engine.sampleRate) else { return nil }
+            !engine.timeline.isLengthKnown || saved < engine.timeline.totalFrames - Int64(engine.sampleRate)
+        else { return nil }
         return saved
     }
 }

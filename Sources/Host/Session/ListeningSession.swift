@@ -56,7 +56,9 @@ public final class ListeningSession: @unchecked Sendable {
     /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The
     /// database that keeps the position must open: a session that could not save where the patron is would lose it
     /// silently.
-    init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options(), chapter: Int? = nil) throws {
+    init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options(), chapter: Int? = nil)
+        throws
+    {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
         var onShelf: ShelfBook?
@@ -67,7 +69,8 @@ public final class ListeningSession: @unchecked Sendable {
             onShelf = try Self.shelfBook(target, database: database)
             let path = onShelf?.book.path ?? target
             // A book with text and no audio of its own is read aloud (`chapter` starts it there).
-            readAloud = try ReadAloud.open(shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
+            readAloud = try ReadAloud.open(
+                shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
             book = try readAloud?.book ?? AudioBook(path: path, router: shelf.router)
             remote = nil
             Self.adoptDownloadedParts(of: book, cache: shelf.directories?.cache)
@@ -76,12 +79,17 @@ public final class ListeningSession: @unchecked Sendable {
         bookID = positions.id(for: book)
         let arrivals = PartArrivals()
         try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0, arrivals: arrivals)
-        engine = try PlaybackEngine(book: book, options: options, isTrackAvailable: readAloud.map { r in { i in r.isTrackAvailable(i) } } ?? remote.map { r in
-            { i in
-                if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
-                return false
-            }
-        }, growingFile: readAloud.map { r in { i in r.growingFile(i) } } ?? remote.map { r in { i in r.growingFile(i) } })
+        engine = try PlaybackEngine(
+            book: book, options: options,
+            isTrackAvailable: readAloud.map { r in { i in r.isTrackAvailable(i) } }
+                ?? remote.map { r in
+                    { i in
+                        if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
+                        return false
+                    }
+                },
+            growingFile: readAloud.map { r in { i in r.growingFile(i) } }
+                ?? remote.map { r in { i in r.growingFile(i) } })
         if let remote {
             arrivals.attach(engine, remote)
             engine.trackFailure = { i in Self.failure(of: i, in: remote) }
@@ -114,8 +122,9 @@ public final class ListeningSession: @unchecked Sendable {
         if let readAloud {
             // Speaking began where it was asked to (ReadAloud.open): the engine starts there.
             if case .time = start {
-                throw ShelfError(.usage, "a book read aloud has no times before it is spoken",
-                                 hint: "Start at a chapter with --chapter N (`shelf toc BOOK` lists them), or where you stopped.")
+                throw ShelfError(
+                    .usage, "a book read aloud has no times before it is spoken",
+                    hint: "Start at a chapter with --chapter N (`shelf toc BOOK` lists them), or where you stopped.")
             }
             return readAloud.startWords
         }
@@ -123,12 +132,21 @@ public final class ListeningSession: @unchecked Sendable {
         case .time(let seconds):
             guard seconds <= engine.timeline.duration else {
                 guard let duration else {
-                    throw ShelfError(.temporary, "\(PlaybackTime.clock(seconds)) is past the \(PlaybackTime.clock(engine.timeline.duration)) measured "
-                                     + "so far: the book's length is known once every part has downloaded",
-                                     subject: remote?.url.absoluteString, next: NextStep(terminal: "`shelf fetch URL` downloads every part; then start where you like.", browser: nil))
+                    throw ShelfError(
+                        .temporary,
+                        "\(PlaybackTime.clock(seconds)) is past the \(PlaybackTime.clock(engine.timeline.duration)) measured "
+                            + "so far: the book's length is known once every part has downloaded",
+                        subject: remote?.url.absoluteString,
+                        next: NextStep(
+                            terminal: "`shelf fetch URL` downloads every part; then start where you like.", browser: nil
+                        ))
                 }
-                throw ShelfError(.usage, "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(duration))",
-                                 next: NextStep(terminal: "`shelf toc BOOK` shows where each chapter starts.", browser: "The chapters list shows where each chapter starts."))
+                throw ShelfError(
+                    .usage,
+                    "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(duration))",
+                    next: NextStep(
+                        terminal: "`shelf toc BOOK` shows where each chapter starts.",
+                        browser: "The chapters list shows where each chapter starts."))
             }
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"
@@ -251,7 +269,9 @@ public final class ListeningSession: @unchecked Sendable {
     static func shelfBook(_ target: String, database: LibraryDatabase) throws -> ShelfBook? {
         if FileManager.default.fileExists(atPath: target) {
             let found = try BookReference.candidates(target, in: database, byTitle: false)
-            guard found.count == 1, let path = found[0].book.path, FileManager.default.fileExists(atPath: path) else { return nil }
+            guard found.count == 1, let path = found[0].book.path, FileManager.default.fileExists(atPath: path) else {
+                return nil
+            }
             return found[0]
         }
         if target.contains("/") { return nil }
@@ -263,11 +283,17 @@ public final class ListeningSession: @unchecked Sendable {
     /// are stored under the downloader's names: each part that is here plays (and is served) as its track.
     static func adoptDownloadedParts(of book: AudioBook, cache: URL?) {
         let folder = URL(fileURLWithPath: book.input.path).standardizedFileURL.deletingLastPathComponent()
-        guard let cache, folder.deletingLastPathComponent().path == cache.appendingPathComponent("audiobooks").standardizedFileURL.path else {
+        guard let cache,
+            folder.deletingLastPathComponent().path
+                == cache.appendingPathComponent("audiobooks").standardizedFileURL.path
+        else {
             return
         }
         for track in book.tracks {
-            guard let url = URL(string: track.href) ?? URL(string: track.href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "") else { continue }
+            guard
+                let url = URL(string: track.href)
+                    ?? URL(string: track.href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
+            else { continue }
             let part = PartDownloader.destination(of: track.index, url: url, in: folder)
             if FileManager.default.fileExists(atPath: part.path) { book.adoptLocalFile(part.path, track: track.index) }
         }
@@ -276,7 +302,9 @@ public final class ListeningSession: @unchecked Sendable {
     /// What is wrong with a remote track whose download gave up (after the HTTP client's retries with back-off), in
     /// the words the player says after the track's name; nil while it may still arrive.
     static func failure(of track: Int, in remote: RemoteAudiobook) -> String? {
-        guard let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed else { return nil }
+        guard let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed else {
+            return nil
+        }
         return "cannot be downloaded (\(part.reason ?? "unknown reason"))"
     }
 
@@ -284,7 +312,9 @@ public final class ListeningSession: @unchecked Sendable {
     /// can be had, can play: whole, or its first bytes here and opening as audio (a container that keeps its index
     /// at the end waits to be whole). A part that cannot be downloaded is passed over as a missing track is, and
     /// said when playback reaches it. Each part that arrives whole goes to `arrivals`.
-    static func startDownloads(_ remote: RemoteAudiobook?, store: DownloadStore, waitFor first: Int, arrivals: PartArrivals) throws {
+    static func startDownloads(
+        _ remote: RemoteAudiobook?, store: DownloadStore, waitFor first: Int, arrivals: PartArrivals
+    ) throws {
         guard let remote else { return }
         AudiobookDownloads.track(remote, in: store) { part in
             if part.state == .complete { arrivals.arrived(part.index, of: remote) }
@@ -293,21 +323,30 @@ public final class ListeningSession: @unchecked Sendable {
         var triedAt: Int64 = 0
         var track = first
         while !remote.downloader.isComplete(track) {
-            if let part = remote.growingFile(track), GrowingTrack.size(part) >= triedAt + GrowingTrack.reopenStep || triedAt == 0 {
+            if let part = remote.growingFile(track),
+                GrowingTrack.size(part) >= triedAt + GrowingTrack.reopenStep || triedAt == 0
+            {
                 triedAt = GrowingTrack.size(part)
                 // A probe: not opening yet means "not enough of it here"; the loop waits for more.
                 if (try? remote.book.openDecoder(track: track, file: part)) != nil { return }
             }
             // Ctrl-C: the part in flight stops at once and stays for the next run to resume.
             if HostServices.cancelRequested {
-                throw ShelfError(.cancelled, "stopped while track \(track + 1) was downloading; what arrived is kept",
-                                 subject: remote.url.absoluteString, next: NextStep(terminal: "The next `shelf play` or `shelf fetch` of this URL resumes it.", browser: "Playing it again resumes it."))
+                throw ShelfError(
+                    .cancelled, "stopped while track \(track + 1) was downloading; what arrived is kept",
+                    subject: remote.url.absoluteString,
+                    next: NextStep(
+                        terminal: "The next `shelf play` or `shelf fetch` of this URL resumes it.",
+                        browser: "Playing it again resumes it."))
             }
             if let part = remote.downloader.snapshot.first(where: { $0.index == track }), part.state == .failed {
                 guard track + 1 < remote.book.tracks.count else {
-                    throw ShelfError(.temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
-                                     subject: remote.url.absoluteString, next: NextStep(terminal: "`shelf downloads` shows every part; try again later.",
-                                                                                              browser: "Try again later."))
+                    throw ShelfError(
+                        .temporary, "track \(track + 1) cannot be downloaded: \(part.reason ?? "unknown reason")",
+                        subject: remote.url.absoluteString,
+                        next: NextStep(
+                            terminal: "`shelf downloads` shows every part; try again later.",
+                            browser: "Try again later."))
                 }
                 track += 1
                 triedAt = 0

@@ -37,9 +37,12 @@ extension LibrarySession {
     /// and hands new notifications to the desktop.
     public func watcher(interval: TimeInterval) -> Watcher {
         let environment = shelf.environment
-        return Watcher(ShelfLibrary.Watcher(database: database, interval: interval, deadline: CommandDeadline.configuredSeconds(in: environment),
-                                            deliver: { NotificationDelivery.deliverToDesktop($0, environment: environment) }) { account in
-            _ = try SyncPipeline.steps(self.circulation(for: account, openable: []))
-        })
+        return Watcher(
+            ShelfLibrary.Watcher(
+                database: database, interval: interval, deadline: CommandDeadline.configuredSeconds(in: environment),
+                deliver: { NotificationDelivery.deliverToDesktop($0, environment: environment) }
+            ) { account in
+                _ = try SyncPipeline.steps(self.circulation(for: account, openable: []))
+            })
     }
 }

@@ -26,8 +26,10 @@ public struct PluginConformance: Sendable {
     public var service: String?
     let environment: [String: String]
 
-    public init(shelf: Shelf, timeout: TimeInterval = 30, memcheck: Bool = false, settings: [String: String] = [:],
-                secrets: [String: String] = [:], service: String? = nil) {
+    public init(
+        shelf: Shelf, timeout: TimeInterval = 30, memcheck: Bool = false, settings: [String: String] = [:],
+        secrets: [String: String] = [:], service: String? = nil
+    ) {
         environment = shelf.environment
         self.timeout = timeout
         self.memcheck = memcheck
@@ -38,16 +40,21 @@ public struct PluginConformance: Sendable {
 
     /// Runs the checks (`only` those named, or all) on the library at `plugin` with the sample files given.
     public func run(plugin: String, samples: [String], only: [String]? = nil) -> ConformanceReport {
-        ConformanceRunner(environment: environment, timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets,
-                          service: service)
-            .run(plugin: plugin, samples: samples, only: only)
+        ConformanceRunner(
+            environment: environment, timeout: timeout, memcheck: memcheck, settings: settings, secrets: secrets,
+            service: service
+        )
+        .run(plugin: plugin, samples: samples, only: only)
     }
 
     /// The child's side: runs one check in this process (its results written where SHELF_CONFORMANCE_RESULT says): one,
     /// or one for each connector service it checked.
-    public static func runCheck(_ check: String, pluginPath: String, samples: [String], settings: [String: String],
-                                service: String? = nil, in shelf: Shelf) -> [ConformanceResult] {
-        ConformanceChecks.runAsChild(check: check, pluginPath: pluginPath, samples: samples, settings: settings, service: service,
-                                     environment: shelf.environment)
+    public static func runCheck(
+        _ check: String, pluginPath: String, samples: [String], settings: [String: String],
+        service: String? = nil, in shelf: Shelf
+    ) -> [ConformanceResult] {
+        ConformanceChecks.runAsChild(
+            check: check, pluginPath: pluginPath, samples: samples, settings: settings, service: service,
+            environment: shelf.environment)
     }
 }

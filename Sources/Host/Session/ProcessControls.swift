@@ -17,11 +17,15 @@ extension Shelf {
 
     /// Where plugins' progress goes from now on: `show(pluginID, fraction, label)`, on any thread; a fraction
     /// below 0 is progress of unknown length. Nowhere unless a front end asks.
-    public static func showPluginProgress(_ show: @escaping @Sendable (_ pluginID: String, _ fraction: Double, _ label: String?) -> Void) {
+    public static func showPluginProgress(
+        _ show: @escaping @Sendable (_ pluginID: String, _ fraction: Double, _ label: String?) -> Void
+    ) {
         HostServices.progressSink = show
     }
 
     /// Starts one time limit for everything this process asks the network from now on (a one-shot command's), as
     /// long as SHELF_DEADLINE in this Shelf's environment says. A front end that serves many actions never calls it.
-    public func beginCommandDeadline() { CommandDeadline.begin(seconds: CommandDeadline.configuredSeconds(in: environment)) }
+    public func beginCommandDeadline() {
+        CommandDeadline.begin(seconds: CommandDeadline.configuredSeconds(in: environment))
+    }
 }

@@ -29,8 +29,13 @@ final class ReadAloud: @unchecked Sendable {
 
     static let trackBase = "https://speech.invalid/"
 
-    init(recorder: SpeechRecorder, book: AudioBook, folder: URL, shelfID: String?, database: LibraryDatabase, startWords: String) {
-        (self.recorder, self.book, self.folder, self.shelfID, self.database, self.startWords) = (recorder, book, folder, shelfID, database, startWords)
+    init(
+        recorder: SpeechRecorder, book: AudioBook, folder: URL, shelfID: String?, database: LibraryDatabase,
+        startWords: String
+    ) {
+        (self.recorder, self.book, self.folder, self.shelfID, self.database, self.startWords) = (
+            recorder, book, folder, shelfID, database, startWords
+        )
     }
 
     deinit {
@@ -62,11 +67,15 @@ final class ReadAloud: @unchecked Sendable {
     /// A read-aloud session for `path` when it is a book with text and no audio of its own; nil for an audiobook
     /// (the caller plays it as one). `chapter` (0-based, as `shelf toc` numbers them) starts there instead of at
     /// the reader's place.
-    static func open(shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?) throws -> ReadAloud? {
+    static func open(shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?) throws
+        -> ReadAloud?
+    {
         // Asked of the plugin that would open it, before opening: an audiobook is played as one.
         guard FileManager.default.fileExists(atPath: path),
-              let choice = try? shelf.router.choose(for: try PublicationInput(path: path)), // not a book shelf opens: the audiobook path says why
-              !choice.plugin.capabilities.contains(SHELF_EXT_AUDIO), choice.plugin.capabilities.contains(SHELF_EXT_RENDER) else { return nil }
+            // not a book shelf opens: the audiobook path says why
+            let choice = try? shelf.router.choose(for: try PublicationInput(path: path)),
+            !choice.plugin.capabilities.contains(SHELF_EXT_AUDIO), choice.plugin.capabilities.contains(SHELF_EXT_RENDER)
+        else { return nil }
         let publication = try shelf.open(path)
         let items = publication.manifest.readingOrder.filter { ($0.type ?? "").contains("html") }
         guard !items.isEmpty else { return nil }
@@ -74,10 +83,14 @@ final class ReadAloud: @unchecked Sendable {
         let toc = flatten(publication.manifest.toc ?? [])
         // Each item's first entry of the table of contents names it (a dictionary: a book has hundreds of each).
         var itemIndex: [String: Int] = [:]
-        for (i, link) in items.enumerated() where itemIndex[itemPath(link.href)] == nil { itemIndex[itemPath(link.href)] = i }
+        for (i, link) in items.enumerated() where itemIndex[itemPath(link.href)] == nil {
+            itemIndex[itemPath(link.href)] = i
+        }
         let tocItems = toc.map { itemIndex[itemPath($0.href)] }
         var titles: [Int: String] = [:]
-        for (entry, item) in zip(toc, tocItems) { if let item, titles[item] == nil, let title = entry.title { titles[item] = title } }
+        for (entry, item) in zip(toc, tocItems) {
+            if let item, titles[item] == nil, let title = entry.title { titles[item] = title }
+        }
         let chapters = items.enumerated().map { i, link in
             SpeechRecorder.Chapter(href: link.href, type: link.type, title: titles[i] ?? link.title)
         }
@@ -92,39 +105,51 @@ final class ReadAloud: @unchecked Sendable {
         var startText: SpeechRecorder.ChapterText?
         if let chapter {
             guard toc.indices.contains(chapter), let item = tocItems[chapter] else {
-                throw ShelfError(.usage, "there is no chapter \(chapter + 1); the book has \(toc.count)",
-                                 hint: "`shelf toc BOOK` lists the chapters.")
+                throw ShelfError(
+                    .usage, "there is no chapter \(chapter + 1); the book has \(toc.count)",
+                    hint: "`shelf toc BOOK` lists the chapters.")
             }
             start = SpeechRecorder.Start(chapter: item)
             words = "from chapter \(chapter + 1), \(toc[chapter].title ?? toc[chapter].href)"
         } else if let id = shelfBook?.book.id, let saved = try database.readingLocator(bookID: id),
-                  let item = items.firstIndex(where: { itemPath($0.href) == itemPath(saved.href) }) {
+            let item = items.firstIndex(where: { itemPath($0.href) == itemPath(saved.href) })
+        {
             let text = try load(item)
             startText = text
             let byte = place(of: saved, in: text)
             let (passage, offset) = text.passage(at: byte)
-            start = SpeechRecorder.Start(chapter: item, passage: passage, offset: sentenceStart(in: text.passages[safe: passage]?.text ?? "", before: offset))
+            start = SpeechRecorder.Start(
+                chapter: item, passage: passage,
+                offset: sentenceStart(in: text.passages[safe: passage]?.text ?? "", before: offset))
             words = "from the sentence where you stopped"
-        } else if let opening = try? publication.render(at: nil, settings: "{\"as\":\"text\"}").locator, // where a reader opens it
-                  let item = items.firstIndex(where: { itemPath($0.href) == itemPath(opening.href) }) {
+        } else if let opening = try? publication.render(at: nil, settings: "{\"as\":\"text\"}").locator,
+            // where a reader opens it
+            let item = items.firstIndex(where: { itemPath($0.href) == itemPath(opening.href) })
+        {
             start = SpeechRecorder.Start(chapter: item)
         }
         let folder = try sessionFolder(shelf)
-        let recorder = SpeechRecorder(synthesis: synthesis, chapters: chapters, start: start, folder: folder, bookLanguage: language) { index in
+        let recorder = SpeechRecorder(
+            synthesis: synthesis, chapters: chapters, start: start, folder: folder, bookLanguage: language
+        ) { index in
             if index == start.chapter, let startText { return startText }
             return try load(index)
         }
         recorder.begin()
         do {
             let manifest = folder.appendingPathComponent("manifest.json")
-            try audiobookManifest(publication, chapters: chapters, toc: zip(toc, tocItems).map { ($0.title, $1) }, start: start.chapter,
-                                  language: language).write(to: manifest)
+            try audiobookManifest(
+                publication, chapters: chapters, toc: zip(toc, tocItems).map { ($0.title, $1) }, start: start.chapter,
+                language: language
+            ).write(to: manifest)
             let book = try AudioBook(path: manifest.path, router: shelf.router)
             try recorder.waitForFirstSound()
-            return ReadAloud(recorder: recorder, book: book, folder: folder, shelfID: shelfBook?.book.id, database: database, startWords: words)
+            return ReadAloud(
+                recorder: recorder, book: book, folder: folder, shelfID: shelfBook?.book.id, database: database,
+                startWords: words)
         } catch {
             recorder.stop()
-            try? FileManager.default.removeItem(at: folder) // only the session's cache
+            try? FileManager.default.removeItem(at: folder)  // only the session's cache
             throw error
         }
     }
@@ -161,7 +186,10 @@ final class ReadAloud: @unchecked Sendable {
         let bytes = Array(passage.utf8)
         var i = min(offset, bytes.count)
         while i > 1 {
-            if bytes[i - 1] == 0x20, [0x2E, 0x21, 0x3F, 0x22, 0x27, 0x29].contains(bytes[i - 2]) || (i >= 4 && bytes[i - 4...i - 2] == [0xE2, 0x80, 0xA6]) {
+            if bytes[i - 1] == 0x20,
+                [0x2E, 0x21, 0x3F, 0x22, 0x27, 0x29].contains(bytes[i - 2])
+                    || (i >= 4 && bytes[i - 4...i - 2] == [0xE2, 0x80, 0xA6])
+            {
                 return i
             }
             i -= 1
@@ -178,10 +206,12 @@ final class ReadAloud: @unchecked Sendable {
         guard let sentence = sentences.last(where: { $0.frame <= offset }) ?? sentences.first else { return nil }
         let chapter = recorder.chapters[track]
         let length = max(1, text.text.utf8.count)
-        return Locator(href: chapter.href, type: chapter.type ?? "application/xhtml+xml", title: chapter.title,
-                       locations: .init(progression: min(1, Double(sentence.offset) / Double(length))),
-                       text: .init(before: text.slice(max(0, sentence.offset - 40), min(40, sentence.offset)),
-                                   highlight: text.slice(sentence.offset, sentence.length)))
+        return Locator(
+            href: chapter.href, type: chapter.type ?? "application/xhtml+xml", title: chapter.title,
+            locations: .init(progression: min(1, Double(sentence.offset) / Double(length))),
+            text: .init(
+                before: text.slice(max(0, sentence.offset - 40), min(40, sentence.offset)),
+                highlight: text.slice(sentence.offset, sentence.length)))
     }
 
     /// Every word and sentence spoken so far, at its time on the session's timeline.
@@ -192,15 +222,20 @@ final class ReadAloud: @unchecked Sendable {
             guard !marks.isEmpty, let text = try? recorder.text(of: track) else { continue }
             let href = recorder.chapters[track].href
             for m in marks {
-                out.append(SpokenMark(kind: m.kind, href: href, time: timeline.seconds(timeline.global(track: track, offset: m.frame)),
-                                      offset: m.offset, length: m.length, text: text.slice(m.offset, m.length)))
+                out.append(
+                    SpokenMark(
+                        kind: m.kind, href: href,
+                        time: timeline.seconds(timeline.global(track: track, offset: m.frame)),
+                        offset: m.offset, length: m.length, text: text.slice(m.offset, m.length)))
             }
         }
         return out
     }
 
     /// The sentence being heard, for a front end to show.
-    func sentence(at global: Int64, timeline: Timeline) -> String? { locator(at: global, timeline: timeline)?.text?.highlight }
+    func sentence(at global: Int64, timeline: Timeline) -> String? {
+        locator(at: global, timeline: timeline)?.text?.highlight
+    }
 
     // MARK: Helpers
 
@@ -219,27 +254,34 @@ final class ReadAloud: @unchecked Sendable {
     /// `speech/session-PID` in the cache, emptied; folders of sessions whose process is gone are removed.
     static func sessionFolder(_ shelf: Shelf) throws -> URL {
         let speech = try shelf.cacheFolder("speech")
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: speech.path)) ?? [] where name.hasPrefix("session-") {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: speech.path)) ?? []
+        where name.hasPrefix("session-") {
             if let pid = Int32(name.dropFirst("session-".count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
-                try? FileManager.default.removeItem(at: speech.appendingPathComponent(name)) // a dead session's cache
+                try? FileManager.default.removeItem(at: speech.appendingPathComponent(name))  // a dead session's cache
             }
         }
         let folder = speech.appendingPathComponent("session-\(getpid())", isDirectory: true)
-        try? FileManager.default.removeItem(at: folder) // an earlier session of this process: cache
+        try? FileManager.default.removeItem(at: folder)  // an earlier session of this process: cache
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw ShelfError(.ioError, "the folder for the spoken book cannot be made (\(error.localizedDescription))", subject: folder.path)
+            throw ShelfError(
+                .ioError, "the folder for the spoken book cannot be made (\(error.localizedDescription))",
+                subject: folder.path)
         }
         return folder
     }
 
     /// The session's audiobook: a track for each reading-order item with text, in reading order (those before where
     /// listening starts last no time: they are not spoken in this session), its table of contents the book's.
-    static func audiobookManifest(_ publication: Publication, chapters: [SpeechRecorder.Chapter], toc: [(title: String?, item: Int?)],
-                                  start: Int, language: String?) throws -> Data {
-        var metadata: [String: Any] = ["@type": "http://schema.org/Audiobook", "title": publication.manifest.title ?? "Untitled",
-                                       "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"]
+    static func audiobookManifest(
+        _ publication: Publication, chapters: [SpeechRecorder.Chapter], toc: [(title: String?, item: Int?)],
+        start: Int, language: String?
+    ) throws -> Data {
+        var metadata: [String: Any] = [
+            "@type": "http://schema.org/Audiobook", "title": publication.manifest.title ?? "Untitled",
+            "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"
+        ]
         if let language { metadata["language"] = language }
         let authors = publication.manifest.authors
         if !authors.isEmpty { metadata["author"] = authors }
@@ -251,10 +293,17 @@ final class ReadAloud: @unchecked Sendable {
         }
         // The book's own entries, each on its item's track, so that chapter N is `shelf toc`'s chapter N.
         let toc: [[String: Any]] = toc.compactMap { entry in
-            entry.item.map { ["href": trackBase + String(format: "%03d.wav", $0 + 1), "title": entry.title ?? chapters[$0].title ?? "Chapter"] }
+            entry.item.map {
+                [
+                    "href": trackBase + String(format: "%03d.wav", $0 + 1),
+                    "title": entry.title ?? chapters[$0].title ?? "Chapter"
+                ]
+            }
         }
-        let manifest: [String: Any] = ["@context": "https://readium.org/webpub-manifest/context.jsonld", "metadata": metadata,
-                                       "readingOrder": order, "toc": toc, "links": []]
+        let manifest: [String: Any] = [
+            "@context": "https://readium.org/webpub-manifest/context.jsonld", "metadata": metadata,
+            "readingOrder": order, "toc": toc, "links": []
+        ]
         return try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])
     }
 }
@@ -266,9 +315,12 @@ final class ReadAloudPlace: PlaybackPositionSaving, @unchecked Sendable {
     init(_ readAloud: ReadAloud) { self.readAloud = readAloud }
 
     func save(book: AudioBook, timeline: Timeline, at global: Int64) throws {
-        guard let id = readAloud.shelfID, let locator = readAloud.locator(at: global, timeline: timeline) else { return }
+        guard let id = readAloud.shelfID, let locator = readAloud.locator(at: global, timeline: timeline) else {
+            return
+        }
         // No listening progress: the seconds of a session's synthesis are not the book's length.
-        try readAloud.database.saveListeningPlace(bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global), duration: nil)
+        try readAloud.database.saveListeningPlace(
+            bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global), duration: nil)
     }
 }
 

@@ -6,7 +6,9 @@ import Foundation
 /// rest). `shelf settings`, `shelf read`, `shelf render` and the browser's reader use these.
 extension Bookshelf {
     /// The values stored for the book (or, with nil, for every book); unset values are nil.
-    public func storedSettings(book bookID: String?) throws -> ReaderSettings { try database.readerSettings(bookID: bookID) }
+    public func storedSettings(book bookID: String?) throws -> ReaderSettings {
+        try database.readerSettings(bookID: bookID)
+    }
 
     /// What applies to the book: its values over the global ones, defaults for the rest.
     public func effectiveSettings(book bookID: String?) throws -> ReaderSettings {
@@ -19,8 +21,10 @@ extension Bookshelf {
     /// Sets the values given in `changes` and clears those in `clearing`, keeping the others; `reset` clears every
     /// value of the scope first. The values are checked (an error names a bad one) and written in one transaction.
     @discardableResult
-    public func changeSettings(book bookID: String?, _ changes: ReaderSettings, clearing: Set<Setting> = [],
-                               reset: Bool = false) throws -> ReaderSettings {
+    public func changeSettings(
+        book bookID: String?, _ changes: ReaderSettings, clearing: Set<Setting> = [],
+        reset: Bool = false
+    ) throws -> ReaderSettings {
         var base = reset ? ReaderSettings() : try database.readerSettings(bookID: bookID)
         if clearing.contains(.fontScale) { base.fontScale = nil }
         if clearing.contains(.font) { base.font = nil }
@@ -44,7 +48,9 @@ extension Shelf {
         // No folder or no database: rendering goes on with the defaults, which is what a first run has too.
         guard let bookshelf = try? bookshelf() else { return ReaderSettings().effective() }
         // A look-up that fails counts as a file not on the shelf: the global settings apply.
-        let bookID = (try? BookReference.candidates(path, in: bookshelf.database)).flatMap { $0.count == 1 ? $0[0].book.id : nil }
+        let bookID = (try? BookReference.candidates(path, in: bookshelf.database)).flatMap {
+            $0.count == 1 ? $0[0].book.id : nil
+        }
         // Settings that cannot be read give the defaults; the rendering itself does not depend on them.
         return ((try? bookshelf.database.applicableReaderSettings(bookID: bookID)) ?? ReaderSettings()).effective()
     }

@@ -21,9 +21,12 @@ public final class ReadingLists {
 
     /// Checks and stores a service's settings and secrets; with `authorize`, signs in through the browser
     /// (`openBrowser` gets the address).
-    public func connect(service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
-                        openBrowser: (String) -> Void) throws -> ConnectOutcome {
-        try lists.connect(service: service, settings: settings, secrets: secrets, authorize: authorize, openBrowser: openBrowser)
+    public func connect(
+        service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
+        openBrowser: (String) -> Void
+    ) throws -> ConnectOutcome {
+        try lists.connect(
+            service: service, settings: settings, secrets: secrets, authorize: authorize, openBrowser: openBrowser)
     }
 
     public func disconnect(service: String) throws { try lists.disconnect(service: service) }
@@ -32,10 +35,14 @@ public final class ReadingLists {
     public func pull(service: String?) throws -> [PullOutcome] { try lists.pull(service: service) }
 
     /// Marks a book on the shelf read and queues it for every connected service that records reads.
-    public func finished(_ record: BookRecord, isbn: String?) throws -> FinishedOutcome { try lists.finished(record, isbn: isbn) }
+    public func finished(_ record: BookRecord, isbn: String?) throws -> FinishedOutcome {
+        try lists.finished(record, isbn: isbn)
+    }
 
     /// Marks a book file that is not on the shelf read, as above.
-    public func finished(file path: String, isbn: String?) throws -> FinishedOutcome { try lists.finished(file: path, isbn: isbn) }
+    public func finished(file path: String, isbn: String?) throws -> FinishedOutcome {
+        try lists.finished(file: path, isbn: isbn)
+    }
 
     /// Sends every pending push (to one service, or all).
     public func push(service: String?) throws -> [PushReport] { try lists.push(service: service) }

@@ -37,5 +37,7 @@ public final class ReadingSession {
     public func tocPage(_ number: Int) throws -> Int { try session.tocPage(number) }
 
     /// Hit `number` (from 1) of `query`, and the page that shows it.
-    public func searchHit(_ query: String, number: Int) throws -> SearchHit { try session.searchHit(query, number: number) }
+    public func searchHit(_ query: String, number: Int) throws -> SearchHit {
+        try session.searchHit(query, number: number)
+    }
 }

@@ -35,8 +35,9 @@ extension Bookshelf {
     /// listening session) and `total_changes()` counts this connection's own changes. Read it before the shelf,
     /// so a change made meanwhile only costs the next answer a miss.
     public func changeStamp() throws -> ShelfChangeStamp {
-        ShelfChangeStamp(others: try database.connection.scalar("PRAGMA data_version") ?? 0,
-                         own: try database.connection.scalar("SELECT total_changes()") ?? 0)
+        ShelfChangeStamp(
+            others: try database.connection.scalar("PRAGMA data_version") ?? 0,
+            own: try database.connection.scalar("SELECT total_changes()") ?? 0)
     }
 
     /// Removes bookmark `id`; the bookmark as it was, or nil when there is none with that number.

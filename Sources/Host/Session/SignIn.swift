@@ -25,7 +25,9 @@ public struct SignIn: Sendable {
         guard let document = authenticator.document, let flow = document.preferredFlow, flow.kind != nil else {
             if authenticator.document?.flows.isEmpty ?? true { return nil }
             let ways = authenticator.document?.flows.map { $0.kind?.words ?? $0.type }.joined(separator: "; ") ?? ""
-            throw ShelfError(.unavailable, "\(account.title) signs in only in ways shelf cannot carry out (\(ways))", subject: account.id)
+            throw ShelfError(
+                .unavailable, "\(account.title) signs in only in ways shelf cannot carry out (\(ways))",
+                subject: account.id)
         }
         return flow
     }
@@ -49,12 +51,14 @@ public struct SignIn: Sendable {
                 try authenticator.exchangeToken(username: username, password: password)
             } else {
                 try verifyBasic(username: username, password: password)
-                try library.store.save(Credential(flow: flow.type, username: username, password: password), for: account.id)
+                try library.store.save(
+                    Credential(flow: flow.type, username: username, password: password), for: account.id)
             }
         } catch var error as ShelfError {
             if let signUp, error.kind == .permission {
-                error.next = NextStep(terminal: (error.next?.terminal.map { $0 + "\n  " } ?? "") + signUp,
-                                      browser: (error.next?.browser.map { $0 + " " } ?? "") + signUp)
+                error.next = NextStep(
+                    terminal: (error.next?.terminal.map { $0 + "\n  " } ?? "") + signUp,
+                    browser: (error.next?.browser.map { $0 + " " } ?? "") + signUp)
             }
             throw error
         }
@@ -82,8 +86,11 @@ public struct SignIn: Sendable {
         request.setBasicAuth(user: username, password: password)
         let response = try http.send(request)
         if response.status == 401 || response.status == 403 {
-            throw ShelfError(.permission, "the library did not accept that card number and PIN", subject: account.title,
-                             next: NextStep(terminal: "Check them and run `shelf login \(account.id)` again.", browser: "Check them and sign in again."))
+            throw ShelfError(
+                .permission, "the library did not accept that card number and PIN", subject: account.title,
+                next: NextStep(
+                    terminal: "Check them and run `shelf login \(account.id)` again.",
+                    browser: "Check them and sign in again."))
         }
     }
 }

@@ -15,10 +15,13 @@ extension LibrarySession {
             do {
                 let outcome = try pipeline.run(account: account.id)
                 cycle.notifications += outcome.notifications
-                cycle.accounts.append(.init(accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
+                cycle.accounts.append(
+                    .init(accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
             } catch {
-                cycle.accounts.append(.init(accountID: account.id, result: "failed", error: ShelfError.words(error),
-                                            newlyFailing: true, retryAt: nil))
+                cycle.accounts.append(
+                    .init(
+                        accountID: account.id, result: "failed", error: ShelfError.words(error),
+                        newlyFailing: true, retryAt: nil))
             }
         }
         cycle.changed = !cycle.notifications.isEmpty || cycle.failed

@@ -38,9 +38,12 @@ public struct SyncPipeline {
         let before = try newestNotificationID()
         let result: ShelfLibrary.Circulation.SyncResult
         do { result = try Self.steps(circulation) } catch let error as ShelfError { throw Self.failed(error) }
-        let new = try library.database.notifications(includeWithdrawn: true).filter { $0.id > before }.sorted { $0.id < $1.id }
+        let new = try library.database.notifications(includeWithdrawn: true).filter { $0.id > before }.sorted {
+            $0.id < $1.id
+        }
         for sink in sinks { sink.deliver(new, library: library) }
-        library.shelf.events.publish(.synced(accountID: circulation.account.id, loans: result.loans.count, holds: result.holds.count))
+        library.shelf.events.publish(
+            .synced(accountID: circulation.account.id, loans: result.loans.count, holds: result.holds.count))
         return Outcome(account: circulation.account, loans: result.loans, holds: result.holds, notifications: new)
     }
 
@@ -51,17 +54,20 @@ public struct SyncPipeline {
         let unchanged = "nothing stored here changed (`shelf loans` and `shelf holds` show it)"
         switch error.kind {
         case .badData:
-            return ShelfError(.temporary, "the library's answer about your loans and holds could not be read (\(error.message)); \(unchanged)",
-                              subject: error.subject,
-                              next: NextStep(
-                                  terminal: "Libraries answer so while their servers are busy or down for maintenance: run "
-                                      + "`shelf sync` again later. If it lasts, tell the library.",
-                                  browser: "Libraries answer so while their servers are busy or down for maintenance: sync "
-                                      + "again later. If it lasts, tell the library."))
+            return ShelfError(
+                .temporary,
+                "the library's answer about your loans and holds could not be read (\(error.message)); \(unchanged)",
+                subject: error.subject,
+                next: NextStep(
+                    terminal: "Libraries answer so while their servers are busy or down for maintenance: run "
+                        + "`shelf sync` again later. If it lasts, tell the library.",
+                    browser: "Libraries answer so while their servers are busy or down for maintenance: sync "
+                        + "again later. If it lasts, tell the library."))
         case .temporary:
             var said = error
-            said.next = NextStep(terminal: "The sync did not happen: \(unchanged). Run `shelf sync` again later.",
-                                 browser: "The sync did not happen. Sync again later.")
+            said.next = NextStep(
+                terminal: "The sync did not happen: \(unchanged). Run `shelf sync` again later.",
+                browser: "The sync did not happen. Sync again later.")
             return said
         default:
             return error
@@ -74,10 +80,12 @@ public struct SyncPipeline {
         let database = circulation.database, account = circulation.account
         let result = try circulation.sync { loans, holds, clock in
             do {
-                _ = try NotificationEngine(database: database, clock: clock).evaluate(accountID: account.id, loans: loans, holds: holds)
+                _ = try NotificationEngine(database: database, clock: clock).evaluate(
+                    accountID: account.id, loans: loans, holds: holds)
             } catch {
                 // The loans and holds are kept; the notifications this sync should have made are said missing.
-                HostServices.warn("the notifications of \(account.title) were not updated (\(error)); `shelf sync` tries again")
+                HostServices.warn(
+                    "the notifications of \(account.title) were not updated (\(error)); `shelf sync` tries again")
             }
         }
         // Then the wish list: the library is asked again about each wished title it holds, its catalog is searched
@@ -89,16 +97,20 @@ public struct SyncPipeline {
             _ = try WishList(database: database).check()
         } catch {
             // As for the rules: the sync stands, the wish list's news is said missing rather than lost unsaid.
-            HostServices.warn("the wish list was not checked against \(account.title) (\(error)); `shelf sync` tries again")
+            HostServices.warn(
+                "the wish list was not checked against \(account.title) (\(error)); `shelf sync` tries again")
         }
         // Then reading positions and bookmarks of downloaded loans, where the library keeps annotations. A failure
         // there changes nothing stored here and does not fail the sync; it is said, as `shelf annotations sync` would.
-        for (bookID, outcome) in AnnotationSync(database: database, client: circulation.client).syncLoans(result.storedLoans) {
+        for (bookID, outcome) in AnnotationSync(database: database, client: circulation.client).syncLoans(
+            result.storedLoans)
+        {
             switch outcome {
             case .success(let outcome):
                 for problem in outcome.problems { HostServices.warn("\(outcome.title): \(problem)") }
             case .failure(let error):
-                HostServices.warn("the reading position and bookmarks of \(bookID) were not synced (\(ShelfError.words(error)))")
+                HostServices.warn(
+                    "the reading position and bookmarks of \(bookID) were not synced (\(ShelfError.words(error)))")
             }
         }
         return result
@@ -152,9 +164,11 @@ public struct TerminalSink: NotificationSink {
 
     /// As above, only when shelf's database exists already: announcing never creates one.
     public static func announce(shelf: Shelf, write: (String) -> Void) {
-        guard let directories = shelf.directories, FileManager.default.fileExists(atPath: directories.databaseFile.path),
-              // A database that cannot be opened is said by the command that needs it, not here.
-              let database = try? LibraryDatabase(directories: directories) else { return }
+        guard let directories = shelf.directories,
+            FileManager.default.fileExists(atPath: directories.databaseFile.path),
+            // A database that cannot be opened is said by the command that needs it, not here.
+            let database = try? LibraryDatabase(directories: directories)
+        else { return }
         announce(database: database, write: write)
     }
 }

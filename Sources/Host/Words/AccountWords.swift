@@ -18,16 +18,18 @@ extension AccountOutcome: PatronOutcome {
         switch self {
         case .added(let account, let inUse):
             // Only a command names an account by its id; the app names it by its title.
-            return NextStep(terminal: "Commands name it “\(account.id)”"
-                                + (inUse ? " and use it when no --account is given." : ": --account \(account.id) chooses it."),
-                            browser: nil)
+            return NextStep(
+                terminal: "Commands name it “\(account.id)”"
+                    + (inUse ? " and use it when no --account is given." : ": --account \(account.id) chooses it."),
+                browser: nil)
         case .removed(let account, let loans, let holds) where loans + holds > 0:
             let what = [loans > 0 ? Plural.count(loans, "loan") : nil, holds > 0 ? Plural.count(holds, "hold") : nil]
                 .compactMap { $0 }.joined(separator: " and ")
             let (stay, them) = loans + holds == 1 ? ("stays", "it") : ("stay", "them")
-            return NextStep(terminal: "Your \(what) at \(account.title) \(stay) with the library; to see \(them) here again: "
-                                + "`shelf account add \(account.catalogURL)`, `shelf login`, `shelf sync`.",
-                            browser: "Your \(what) at \(account.title) \(stay) with the library; add it again to see \(them) here.")
+            return NextStep(
+                terminal: "Your \(what) at \(account.title) \(stay) with the library; to see \(them) here again: "
+                    + "`shelf account add \(account.catalogURL)`, `shelf login`, `shelf sync`.",
+                browser: "Your \(what) at \(account.title) \(stay) with the library; add it again to see \(them) here.")
         default:
             return nil
         }

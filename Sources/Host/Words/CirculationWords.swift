@@ -25,7 +25,8 @@ extension CirculationResult: PatronOutcome {
             default: return .reserve(entry, account: account)
             }
         case .reserved(.availableNow(let entry)):
-            return entry.availability.state == .loaned ? .download(entry, account: account) : .borrow(entry, account: account)
+            return entry.availability.state == .loaned
+                ? .download(entry, account: account) : .borrow(entry, account: account)
         default:
             return nil
         }
@@ -62,7 +63,8 @@ extension CirculationResult: PatronOutcome {
     private static func sentence(_ outcome: ReserveOutcome) -> String {
         switch outcome {
         case .placed(let hold):
-            return "Reserved \(quoted(hold.entry)) (\(hold.entry.format.words))" + (hold.branch.map { " at \($0)" } ?? "")
+            return "Reserved \(quoted(hold.entry)) (\(hold.entry.format.words))"
+                + (hold.branch.map { " at \($0)" } ?? "")
                 + ": \(hold.entry.availability.words)."
         case .alreadyReserved(let hold):
             return "You already have a hold on \(quoted(hold.entry)): \(hold.entry.availability.words)."

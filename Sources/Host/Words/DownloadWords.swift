@@ -14,7 +14,8 @@ extension DownloadState: PatronOutcome {
             return "Downloaded \(quoted(outcome.entry)), but it is protected by "
                 + "\(outcome.protection ?? "a format no installed plugin opens"), which shelf cannot open."
         case .failed(let entry, let error):
-            return "The download of \(quoted(entry)) did not finish: " + ShelfError.sentence(error.message).lowercasedFirst
+            return "The download of \(quoted(entry)) did not finish: "
+                + ShelfError.sentence(error.message).lowercasedFirst
         }
     }
 
@@ -25,8 +26,9 @@ extension DownloadState: PatronOutcome {
         case .done(let outcome): return NextStep("The file is kept at \(outcome.path) for a tool that can.")
         case .failed(let entry, let error):
             if error.kind == .temporary {
-                return NextStep(terminal: "Run `shelf download \(entry.id)` again later: it resumes where it stopped.",
-                                browser: "Try Download again later.")
+                return NextStep(
+                    terminal: "Run `shelf download \(entry.id)` again later: it resumes where it stopped.",
+                    browser: "Try Download again later.")
             }
             return error.next
         }

@@ -14,7 +14,9 @@ extension ShelfError {
         case .browser:
             let said = Self.sentence(message)
             var hint = next?.browser.map(Self.sentence)
-            if hint == nil, kind == .temporary, !said.lowercased().contains("try again") { hint = "Try again in a moment." }
+            if hint == nil, kind == .temporary, !said.lowercased().contains("try again") {
+                hint = "Try again in a moment."
+            }
             return Words(said, hint: hint)
         }
     }

@@ -28,17 +28,22 @@ struct GiveBackRefusal: PatronOutcome {
         default: break
         }
         if let elsewhere = mismatch.elsewhere {
-            let (there, name, page) = mismatch.asked == .returnLoan
-                ? ("on loan", "return", "return it from My Books") : ("on hold", "cancel-hold", "cancel it in Reservations")
-            steps.append(NextStep(terminal: "It is \(there) at \(elsewhere.title): "
-                                      + "`shelf \(name) \(mismatch.entry.id)\(account(elsewhere.id).map { " --account \($0)" } ?? "")`.",
-                                  browser: "It is \(there) at \(elsewhere.title): \(page)."))
+            let (there, name, page) =
+                mismatch.asked == .returnLoan
+                ? ("on loan", "return", "return it from My Books")
+                : ("on hold", "cancel-hold", "cancel it in Reservations")
+            steps.append(
+                NextStep(
+                    terminal: "It is \(there) at \(elsewhere.title): "
+                        + "`shelf \(name) \(mismatch.entry.id)\(account(elsewhere.id).map { " --account \($0)" } ?? "")`.",
+                    browser: "It is \(there) at \(elsewhere.title): \(page)."))
         } else if mismatch.standing == .neither {
             steps.append(.sync)
         }
         guard !steps.isEmpty else { return nil }
-        return NextStep(terminal: steps.compactMap(\.terminal).joined(separator: " "),
-                        browser: steps.compactMap(\.browser).joined(separator: " "))
+        return NextStep(
+            terminal: steps.compactMap(\.terminal).joined(separator: " "),
+            browser: steps.compactMap(\.browser).joined(separator: " "))
     }
 
     /// The account to name in a command: only when there are several.
@@ -56,7 +61,8 @@ struct GiveBackRefusal: PatronOutcome {
         var found = mismatch
         let id = mismatch.entry.id
         // What the last sync stored of the other accounts; unread, the hint names none of them.
-        let other: String? = mismatch.asked == .returnLoan
+        let other: String? =
+            mismatch.asked == .returnLoan
             ? (try? database.loans())?.first { $0.entry.id == id && $0.accountID != mismatch.accountID }?.accountID
             : (try? database.holds())?.first { $0.entry.id == id && $0.accountID != mismatch.accountID }?.accountID
         if let other { found.elsewhere = (other, accounts.first { $0.id == other }?.title ?? other) }
@@ -67,18 +73,22 @@ struct GiveBackRefusal: PatronOutcome {
 extension NextStep {
     /// Return the loan (at `account` when the patron has several libraries).
     static func returnLoan(_ entry: CatalogEntry, account: String?) -> NextStep {
-        NextStep(terminal: "To return it: `shelf return \(entry.id)\(account.map { " --account \($0)" } ?? "")`.",
-                 browser: "To return it, press Return in My Books.")
+        NextStep(
+            terminal: "To return it: `shelf return \(entry.id)\(account.map { " --account \($0)" } ?? "")`.",
+            browser: "To return it, press Return in My Books.")
     }
 
     /// Cancel the hold (at `account` when the patron has several libraries).
     static func cancelHold(_ entry: CatalogEntry, account: String?) -> NextStep {
-        NextStep(terminal: "To cancel the hold: `shelf cancel-hold \(entry.id)\(account.map { " --account \($0)" } ?? "")`.",
-                 browser: "To cancel the hold, press Cancel hold in Reservations.")
+        NextStep(
+            terminal: "To cancel the hold: `shelf cancel-hold \(entry.id)\(account.map { " --account \($0)" } ?? "")`.",
+            browser: "To cancel the hold, press Cancel hold in Reservations.")
     }
 
     /// Ask the library what it has.
     static var sync: NextStep {
-        NextStep(terminal: "`shelf sync` shows what the library has.", browser: "My Books and Reservations show what the library has after its next sync.")
+        NextStep(
+            terminal: "`shelf sync` shows what the library has.",
+            browser: "My Books and Reservations show what the library has after its next sync.")
     }
 }

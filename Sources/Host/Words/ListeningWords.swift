@@ -17,7 +17,8 @@ extension ListeningControl: PatronOutcome {
     public var sentence: String {
         switch self {
         case .skipped(let seconds, let now):
-            return "\(seconds < 0 ? "Back" : "Forward") \(PlaybackTime.words(abs(seconds))), now \(PlaybackTime.clock(now))."
+            return
+                "\(seconds < 0 ? "Back" : "Forward") \(PlaybackTime.words(abs(seconds))), now \(PlaybackTime.clock(now))."
         case .speed(let speed):
             return speed == 1 ? "Normal speed." : "Speed \(Self.speedWords(speed)) times."
         case .choosingChapter(let digits):

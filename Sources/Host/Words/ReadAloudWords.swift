@@ -9,7 +9,8 @@ public struct SpeechUnavailable: PatronOutcome, Sendable, Equatable {
     public init(refusals: [String]) { self.refusals = refusals }
 
     public var sentence: String {
-        "No speech plugin can read this book aloud" + (refusals.isEmpty ? "." : ": " + refusals.joined(separator: "; ") + ".")
+        "No speech plugin can read this book aloud"
+            + (refusals.isEmpty ? "." : ": " + refusals.joined(separator: "; ") + ".")
     }
 
     public var next: NextStep? { .installSpeech }
@@ -18,6 +19,9 @@ public struct SpeechUnavailable: PatronOutcome, Sendable, Equatable {
 extension NextStep {
     /// shelf reads aloud with eSpeak NG, Debian's speech synthesiser.
     public static let installSpeech = NextStep(
-        terminal: "Install eSpeak NG with `sudo apt-get install libespeak-ng1`; `shelf plugins` says what each plugin needs.",
-        browser: "Ask for eSpeak NG (the Debian package libespeak-ng1) to be installed on this computer, then press Listen again.")
+        terminal:
+            "Install eSpeak NG with `sudo apt-get install libespeak-ng1`; `shelf plugins` says what each plugin needs.",
+        browser:
+            "Ask for eSpeak NG (the Debian package libespeak-ng1) to be installed on this computer, then press Listen again."
+    )
 }

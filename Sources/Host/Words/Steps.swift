@@ -3,7 +3,9 @@
 extension NextStep {
     /// A loan or an open-access title is the patron's to fetch.
     public static func download(_ entry: CatalogEntry, account: String? = nil) -> NextStep {
-        NextStep(terminal: "Download it with `shelf download \(entry.id)\(option(account))`.", browser: "Download it from My Books.")
+        NextStep(
+            terminal: "Download it with `shelf download \(entry.id)\(option(account))`.",
+            browser: "Download it from My Books.")
     }
 
     /// A copy is free: borrow it.
@@ -13,12 +15,16 @@ extension NextStep {
 
     /// The patron's hold is ready yet the library lent nothing: ask again.
     public static func borrowAgain(_ entry: CatalogEntry, account: String? = nil) -> NextStep {
-        NextStep(terminal: "Try again: `shelf borrow \(entry.id)\(option(account))`.", browser: "Your hold is kept: try Get again.")
+        NextStep(
+            terminal: "Try again: `shelf borrow \(entry.id)\(option(account))`.",
+            browser: "Your hold is kept: try Get again.")
     }
 
     /// No copy is free: join the waiting list.
     public static func reserve(_ entry: CatalogEntry, account: String? = nil) -> NextStep {
-        NextStep(terminal: "To join the waiting list: `shelf reserve \(entry.id)\(option(account))`.", browser: "You can reserve it.")
+        NextStep(
+            terminal: "To join the waiting list: `shelf reserve \(entry.id)\(option(account))`.",
+            browser: "You can reserve it.")
     }
 
     /// ` --account NAME` when a command must name the library (the patron has several), else nothing: the command a

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What shelf keeps to sign a patron in. Never printed, never logged: `description` hides the secrets.
@@ -15,8 +15,10 @@ public struct Credential: Codable, Equatable, Sendable, CustomStringConvertible 
     /// "secret-service" when the password and token are kept in the desktop's Secret Service, not in the file.
     public var secretsIn: String?
 
-    public init(flow: String, username: String? = nil, password: String? = nil, token: String? = nil,
-                tokenExpires: Date? = nil) {
+    public init(
+        flow: String, username: String? = nil, password: String? = nil, token: String? = nil,
+        tokenExpires: Date? = nil
+    ) {
         self.flow = flow
         self.username = username
         self.password = password
@@ -96,7 +98,9 @@ public struct CredentialStore: Sendable {
 
     private func keep(_ credential: Credential, for accountID: String, in service: SecretService) throws {
         for (field, value) in [("password", credential.password), ("token", credential.token)] {
-            if let value { try service.store(value, account: accountID, field: field) } else {
+            if let value {
+                try service.store(value, account: accountID, field: field)
+            } else {
                 try service.clear(account: accountID, field: field)
             }
         }
@@ -105,8 +109,11 @@ public struct CredentialStore: Sendable {
     func load() throws -> [String: Credential] {
         guard let data = FileManager.default.contents(atPath: file.path) else { return [:] }
         guard let all = try? JSONDecoder.credentials.decode([String: Credential].self, from: data) else {
-            throw ShelfError(.badData, "the credentials file cannot be read", subject: file.path,
-                             next: NextStep(terminal: "Remove it and sign in again with `shelf login`.", browser: "Remove it and sign in again on the Accounts page."))
+            throw ShelfError(
+                .badData, "the credentials file cannot be read", subject: file.path,
+                next: NextStep(
+                    terminal: "Remove it and sign in again with `shelf login`.",
+                    browser: "Remove it and sign in again on the Accounts page."))
         }
         return all
     }
@@ -116,8 +123,9 @@ public struct CredentialStore: Sendable {
         let lockPath = file.path + ".lock"
         let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lock >= 0 else {
-            throw ShelfError(.permission, "cannot lock the credentials file", subject: lockPath,
-                             hint: "Check the permissions of shelf's config folder.")
+            throw ShelfError(
+                .permission, "cannot lock the credentials file", subject: lockPath,
+                hint: "Check the permissions of shelf's config folder.")
         }
         defer { close(lock) }
         flock(lock, LOCK_EX)
@@ -129,8 +137,9 @@ public struct CredentialStore: Sendable {
         unlink(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw ShelfError(.permission, "cannot write the credentials file", subject: temporary,
-                             hint: "Check the permissions of shelf's config folder.")
+            throw ShelfError(
+                .permission, "cannot write the credentials file", subject: temporary,
+                hint: "Check the permissions of shelf's config folder.")
         }
         fchmod(descriptor, 0o600)
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
@@ -138,8 +147,9 @@ public struct CredentialStore: Sendable {
         close(descriptor)
         guard written == data.count, synced, rename(temporary, file.path) == 0 else {
             unlink(temporary)
-            throw ShelfError(.ioError, "cannot write the credentials file", subject: file.path,
-                             hint: "Check free space and the permissions of shelf's config folder.")
+            throw ShelfError(
+                .ioError, "cannot write the credentials file", subject: file.path,
+                hint: "Check free space and the permissions of shelf's config folder.")
         }
     }
 }

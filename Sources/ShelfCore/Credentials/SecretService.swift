@@ -12,7 +12,8 @@ struct SecretService: Sendable {
     /// nil without a session bus, or when `SHELF_SECRET_SERVICE=off` asks for the file.
     init?(home: String, environment: [String: String]) {
         guard let bus = environment["DBUS_SESSION_BUS_ADDRESS"], !bus.isEmpty,
-              environment["SHELF_SECRET_SERVICE"] != "off" else { return nil }
+            environment["SHELF_SECRET_SERVICE"] != "off"
+        else { return nil }
         self.home = home
     }
 
@@ -24,7 +25,9 @@ struct SecretService: Sendable {
         let home = self.home
         try Self.bounded {
             var error = [CChar](repeating: 0, count: 512)
-            guard shelf_secret_store("shelf: \(account) \(field)", home, account, field, value, &error, error.count) == 0 else {
+            guard
+                shelf_secret_store("shelf: \(account) \(field)", home, account, field, value, &error, error.count) == 0
+            else {
                 throw Failure(description: error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
             }
         }
@@ -38,7 +41,9 @@ struct SecretService: Sendable {
             var found: Int32 = 0
             let value = shelf_secret_lookup(home, account, field, &found, &error, error.count)
             defer { shelf_secret_free(value) }
-            if found < 0 { throw Failure(description: error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) }
+            if found < 0 {
+                throw Failure(description: error.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            }
             return value.map { String(cString: $0) }
         }
     }

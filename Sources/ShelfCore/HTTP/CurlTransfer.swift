@@ -38,8 +38,10 @@ final class CurlTransfer {
     private var headers = HTTPHeaders()
     private var cancelled = false
 
-    init(_ request: HTTPRequest, configuration: HTTPClient.Configuration, options: Options,
-         sink: BodySink, isCancelled: (() -> Bool)?, tick: (() -> Void)? = nil) {
+    init(
+        _ request: HTTPRequest, configuration: HTTPClient.Configuration, options: Options,
+        sink: BodySink, isCancelled: (() -> Bool)?, tick: (() -> Void)? = nil
+    ) {
         self.request = request
         self.tick = tick
         self.configuration = configuration
@@ -50,12 +52,14 @@ final class CurlTransfer {
 
     func perform() -> Outcome {
         if let failure = shelf_curl_load() {
-            return Outcome(code: CURLE_FAILED_INIT, status: 0, headers: [:], effectiveURL: nil,
-                           message: String(cString: failure), cancelled: false)
+            return Outcome(
+                code: CURLE_FAILED_INIT, status: 0, headers: [:], effectiveURL: nil,
+                message: String(cString: failure), cancelled: false)
         }
         guard let handle = shelf_curl_easy_init() else {
-            return Outcome(code: CURLE_FAILED_INIT, status: 0, headers: [:], effectiveURL: nil,
-                           message: "libcurl could not start", cancelled: false)
+            return Outcome(
+                code: CURLE_FAILED_INIT, status: 0, headers: [:], effectiveURL: nil,
+                message: "libcurl could not start", cancelled: false)
         }
         defer { shelf_curl_easy_cleanup(handle) }
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -72,14 +76,17 @@ final class CurlTransfer {
         var effective: UnsafePointer<CChar>?
         _ = shelf_curl_get_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
         let message = String(cString: errorBuffer)
-        return Outcome(code: code, status: status, headers: headers,
-                       effectiveURL: effective.flatMap { URL(string: String(cString: $0)) },
-                       message: message.isEmpty ? String(cString: shelf_curl_easy_strerror(code)) : message,
-                       cancelled: cancelled)
+        return Outcome(
+            code: code, status: status, headers: headers,
+            effectiveURL: effective.flatMap { URL(string: String(cString: $0)) },
+            message: message.isEmpty ? String(cString: shelf_curl_easy_strerror(code)) : message,
+            cancelled: cancelled)
     }
 
-    private func configure(_ handle: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>,
-                           headerList: inout UnsafeMutablePointer<curl_slist>?) -> CURLcode {
+    private func configure(
+        _ handle: UnsafeMutableRawPointer, errorBuffer: UnsafeMutablePointer<CChar>,
+        headerList: inout UnsafeMutablePointer<curl_slist>?
+    ) -> CURLcode {
         let context = Unmanaged.passUnretained(self).toOpaque()
         let config = configuration
         var codes: [CURLcode] = [
@@ -107,7 +114,7 @@ final class CurlTransfer {
             shelf_curl_set_pointer(handle, CURLOPT_WRITEDATA, context),
             shelf_curl_set_xferinfo_callback(handle, curlProgressCallback),
             shelf_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context),
-            shelf_curl_set_long(handle, CURLOPT_NOPROGRESS, 0),
+            shelf_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
         ]
         if request.method != .head {
             // Refuses an announced length above the limit before any byte is read; the sinks
@@ -129,8 +136,10 @@ final class CurlTransfer {
         if !outgoing.contains("Expect") { outgoing["Expect"] = "" }
         for field in outgoing {
             // "Name;" is libcurl's spelling for a header sent with an empty value, "Name:" removes one.
-            let line = field.value.isEmpty ? (field.name == "Expect" ? "Expect:" : "\(field.name);")
-                                           : "\(field.name): \(field.value)"
+            let line =
+                field.value.isEmpty
+                ? (field.name == "Expect" ? "Expect:" : "\(field.name);")
+                : "\(field.name): \(field.value)"
             headerList = shelf_curl_slist_append(headerList, line)
         }
         codes.append(shelf_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headerList))
@@ -154,9 +163,10 @@ final class CurlTransfer {
             // COPYPOSTFIELDS copies the bytes at once. The extra NUL gives an empty body an address.
             var bytes = [UInt8](body)
             bytes.append(0)
-            codes.append(bytes.withUnsafeMutableBytes {
-                shelf_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress)
-            })
+            codes.append(
+                bytes.withUnsafeMutableBytes {
+                    shelf_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, $0.baseAddress)
+                })
         }
         return codes.first { $0 != CURLE_OK } ?? CURLE_OK
     }

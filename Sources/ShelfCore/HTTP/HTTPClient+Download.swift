@@ -15,20 +15,25 @@ extension HTTPClient {
     /// `progress` runs on the calling thread after each write; it may go back once, to zero,
     /// when a server refuses to resume. `isCancelled` is polled at least once a second; a
     /// cancelled download keeps its `.part`.
-    public func download(_ request: HTTPRequest, to destination: URL,
-                         progress: ((DownloadProgress) -> Void)? = nil,
-                         isCancelled: (() -> Bool)? = nil) throws -> DownloadResult {
+    public func download(
+        _ request: HTTPRequest, to destination: URL,
+        progress: ((DownloadProgress) -> Void)? = nil,
+        isCancelled: (() -> Bool)? = nil
+    ) throws -> DownloadResult {
         try validate(request)
         guard request.method == .get else {
             throw HTTPError(.invalidRequest("only GET can be downloaded to a file"), url: request.url)
         }
         let partPath = destination.path + ".part"
         do {
-            try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: destination.deletingLastPathComponent(),
+                withIntermediateDirectories: true)
         } catch {
-            throw HTTPError(.file(path: destination.deletingLastPathComponent().path,
-                                  reason: "the folder cannot be created"), url: request.url)
+            throw HTTPError(
+                .file(
+                    path: destination.deletingLastPathComponent().path,
+                    reason: "the folder cannot be created"), url: request.url)
         }
 
         // Ctrl-C (the host's cancel flag) ends a download at once; its `.part` stays for the next attempt.
@@ -45,18 +50,23 @@ extension HTTPClient {
                     attempt.headers["If-Range"] = validator
                 }
             }
-            let sink = PartFileSink(path: partPath, resumeFrom: existing,
-                                    limit: configuration.maxDownloadSize, progress: progress)
-            let options = CurlTransfer.Options(totalTimeout: request.timeout ?? configuration.downloadTimeout,
-                                               maxBodySize: configuration.maxDownloadSize,
-                                               acceptCompression: false)
-            let outcome = CurlTransfer(attempt, configuration: configuration, options: options,
-                                       sink: sink, isCancelled: isCancelled).perform()
+            let sink = PartFileSink(
+                path: partPath, resumeFrom: existing,
+                limit: configuration.maxDownloadSize, progress: progress)
+            let options = CurlTransfer.Options(
+                totalTimeout: request.timeout ?? configuration.downloadTimeout,
+                maxBodySize: configuration.maxDownloadSize,
+                acceptCompression: false)
+            let outcome = CurlTransfer(
+                attempt, configuration: configuration, options: options,
+                sink: sink, isCancelled: isCancelled
+            ).perform()
 
             func result(notModified: Bool, bytes: Int64) -> DownloadResult {
-                DownloadResult(destination: destination, bytes: bytes, resumedFrom: notModified ? 0 : sink.base,
-                               notModified: notModified, status: outcome.status, headers: outcome.headers,
-                               url: outcome.effectiveURL ?? request.url, attempts: schedule.attempts)
+                DownloadResult(
+                    destination: destination, bytes: bytes, resumedFrom: notModified ? 0 : sink.base,
+                    notModified: notModified, status: outcome.status, headers: outcome.headers,
+                    url: outcome.effectiveURL ?? request.url, attempts: schedule.attempts)
             }
             func startOver() throws {
                 // A resume the server will not honour: drop the partial file, once, and fetch it all.
@@ -118,7 +128,8 @@ extension HTTPClient {
                     sink.discard()
                 }
             } else {
-                let kind: HTTPError.Kind = outcome.code == CURLE_PARTIAL_FILE
+                let kind: HTTPError.Kind =
+                    outcome.code == CURLE_PARTIAL_FILE
                     ? .truncated(expected: sink.expectedTotal, received: sink.fileSize)
                     : kind(of: outcome, received: sink.fileSize, sizeLimit: configuration.maxDownloadSize)
                 failure = error(kind, request, schedule, detail: outcome.message)
@@ -126,14 +137,17 @@ extension HTTPClient {
                 _ = sink.finish()
             }
             guard RetrySchedule.isRetryable(failure.kind, repeatable: request.isRepeatable),
-                  let delay = schedule.nextDelay(serverDelay: serverDelay) else { throw failure }
+                let delay = schedule.nextDelay(serverDelay: serverDelay)
+            else { throw failure }
             try pause(delay, request, schedule, isCancelled)
         }
     }
 
     /// rename(2) replaces the destination in one step: readers see the old file or the new one.
-    private func publish(_ partPath: String, to destination: URL, _ request: HTTPRequest,
-                         _ schedule: RetrySchedule) throws {
+    private func publish(
+        _ partPath: String, to destination: URL, _ request: HTTPRequest,
+        _ schedule: RetrySchedule
+    ) throws {
         guard rename(partPath, destination.path) == 0 else {
             let reason = String(cString: strerror(errno))
             throw error(.file(path: destination.path, reason: reason), request, schedule)

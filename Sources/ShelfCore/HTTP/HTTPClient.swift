@@ -32,10 +32,13 @@ public final class HTTPClient: Sendable {
             schedule.startAttempt()
             let sink = MemorySink(limit: configuration.maxBodySize)
             let allowed = min(request.timeout ?? configuration.requestTimeout, deadline?.remaining ?? .infinity)
-            let options = CurlTransfer.Options(totalTimeout: allowed,
-                                               maxBodySize: configuration.maxBodySize, acceptCompression: true)
-            let outcome = CurlTransfer(request, configuration: configuration, options: options,
-                                       sink: sink, isCancelled: cancelled, tick: waiting.tick).perform()
+            let options = CurlTransfer.Options(
+                totalTimeout: allowed,
+                maxBodySize: configuration.maxBodySize, acceptCompression: true)
+            let outcome = CurlTransfer(
+                request, configuration: configuration, options: options,
+                sink: sink, isCancelled: cancelled, tick: waiting.tick
+            ).perform()
 
             let failure: HTTPError
             if sink.exceeded || outcome.code == CURLE_FILESIZE_EXCEEDED {
@@ -44,22 +47,26 @@ public final class HTTPClient: Sendable {
                 throw error(.cancelled, request, schedule)
             } else if outcome.code != CURLE_OK {
                 let ranOut = outcome.code == CURLE_OPERATION_TIMEDOUT && (deadline?.remaining ?? 1) <= 0.05
-                failure = error(kind(of: outcome, received: Int64(sink.data.count), sizeLimit: configuration.maxBodySize),
-                                request, schedule,
-                                detail: ranOut ? deadline.map(Self.deadlineWords) : outcome.message)
+                failure = error(
+                    kind(of: outcome, received: Int64(sink.data.count), sizeLimit: configuration.maxBodySize),
+                    request, schedule,
+                    detail: ranOut ? deadline.map(Self.deadlineWords) : outcome.message)
             } else {
-                let response = HTTPResponse(status: outcome.status, headers: outcome.headers, body: sink.data,
-                                            url: outcome.effectiveURL ?? request.url, attempts: schedule.attempts)
-                let kind = HTTPError.Kind.status(response.status, retryAfter: RetryAfter.seconds(from: response.headers))
+                let response = HTTPResponse(
+                    status: outcome.status, headers: outcome.headers, body: sink.data,
+                    url: outcome.effectiveURL ?? request.url, attempts: schedule.attempts)
+                let kind = HTTPError.Kind.status(
+                    response.status, retryAfter: RetryAfter.seconds(from: response.headers))
                 guard !response.isSuccess, RetrySchedule.isRetryable(kind, repeatable: request.isRepeatable),
-                      let delay = schedule.nextDelay(serverDelay: RetryAfter.seconds(from: response.headers)),
-                      delay < deadline?.remaining ?? .infinity
+                    let delay = schedule.nextDelay(serverDelay: RetryAfter.seconds(from: response.headers)),
+                    delay < deadline?.remaining ?? .infinity
                 else { return response }
                 try pause(delay, request, schedule, cancelled, tick: waiting.tick)
                 continue
             }
             guard RetrySchedule.isRetryable(failure.kind, repeatable: request.isRepeatable),
-                  let delay = schedule.nextDelay(serverDelay: nil), delay < deadline?.remaining ?? .infinity else { throw failure }
+                let delay = schedule.nextDelay(serverDelay: nil), delay < deadline?.remaining ?? .infinity
+            else { throw failure }
             try pause(delay, request, schedule, cancelled, tick: waiting.tick)
         }
     }
@@ -75,25 +82,31 @@ public final class HTTPClient: Sendable {
     func validate(_ request: HTTPRequest) throws {
         let scheme = request.url.scheme?.lowercased() ?? ""
         guard scheme == "http" || scheme == "https" else {
-            throw HTTPError(.unsupportedScheme(scheme.isEmpty ? "an address without a scheme" : scheme + ":"),
-                            url: request.url)
+            throw HTTPError(
+                .unsupportedScheme(scheme.isEmpty ? "an address without a scheme" : scheme + ":"),
+                url: request.url)
         }
         guard request.url.host?.isEmpty == false else {
             throw HTTPError(.invalidRequest("the address has no host"), url: request.url)
         }
         // Scalars, not Characters: "\r\n" is a single Character and would slip past a Character test.
         let forbidden: (Unicode.Scalar) -> Bool = { $0 == "\r" || $0 == "\n" || $0 == "\0" }
-        for field in request.headers where field.name.isEmpty || field.name.unicodeScalars.contains(where: forbidden)
-            || field.name.contains(":") || field.value.unicodeScalars.contains(where: forbidden) {
+        for field in request.headers
+        where field.name.isEmpty || field.name.unicodeScalars.contains(where: forbidden)
+            || field.name.contains(":") || field.value.unicodeScalars.contains(where: forbidden)
+        {
             let shown = String(String.UnicodeScalarView(field.name.unicodeScalars.filter { !forbidden($0) }))
-            throw HTTPError(.invalidRequest("the header \"\(shown)\" is malformed"),
-                            url: request.url)
+            throw HTTPError(
+                .invalidRequest("the header \"\(shown)\" is malformed"),
+                url: request.url)
         }
     }
 
     /// Waits between attempts in short slices so that cancellation is noticed promptly.
-    func pause(_ delay: TimeInterval, _ request: HTTPRequest, _ schedule: RetrySchedule,
-               _ isCancelled: (() -> Bool)?, tick: (() -> Void)? = nil) throws {
+    func pause(
+        _ delay: TimeInterval, _ request: HTTPRequest, _ schedule: RetrySchedule,
+        _ isCancelled: (() -> Bool)?, tick: (() -> Void)? = nil
+    ) throws {
         let end = Date().addingTimeInterval(delay)
         while Date() < end {
             if isCancelled?() == true { throw error(.cancelled, request, schedule) }
@@ -102,10 +115,13 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    func error(_ kind: HTTPError.Kind, _ request: HTTPRequest, _ schedule: RetrySchedule,
-               detail: String? = nil) -> HTTPError {
-        HTTPError(kind, url: request.url, detail: detail, attempts: schedule.attempts,
-                  secrets: Redaction.secrets(in: request.headers))
+    func error(
+        _ kind: HTTPError.Kind, _ request: HTTPRequest, _ schedule: RetrySchedule,
+        detail: String? = nil
+    ) -> HTTPError {
+        HTTPError(
+            kind, url: request.url, detail: detail, attempts: schedule.attempts,
+            secrets: Redaction.secrets(in: request.headers))
     }
 
     /// Sorts libcurl's many codes into the few a patron can act on differently.
@@ -123,8 +139,8 @@ public final class HTTPClient: Sendable {
             let expected = outcome.headers["Content-Length"].flatMap { Int64($0) }
             return .truncated(expected: expected, received: received)
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM,
-             CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
-             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND:
+            CURLE_SSL_CIPHER, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR,
+            CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_ENGINE_NOTFOUND:
             return .tls
         default: return .network
         }

@@ -39,8 +39,10 @@ extension HTTPClient {
         /// When the waits so far plus the next would exceed this, the client gives up instead.
         public var maxTotalWait: TimeInterval = 60
 
-        public init(maxAttempts: Int = 4, initialDelay: TimeInterval = 0.5,
-                    maxDelay: TimeInterval = 30, maxTotalWait: TimeInterval = 60) {
+        public init(
+            maxAttempts: Int = 4, initialDelay: TimeInterval = 0.5,
+            maxDelay: TimeInterval = 30, maxTotalWait: TimeInterval = 60
+        ) {
             self.maxAttempts = maxAttempts
             self.initialDelay = initialDelay
             self.maxDelay = maxDelay

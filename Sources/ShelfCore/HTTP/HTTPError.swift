@@ -82,7 +82,8 @@ public struct HTTPError: Error, LocalizedError, CustomStringConvertible, Sendabl
         case .redirectRefused:
             return "\(url) redirected to an address that is not http or https\(because); shelf refused to follow it."
         case .bodyTooLarge(let limit):
-            return "The answer from \(url) is larger than the \(Self.size(limit)) shelf accepts, so it stopped reading. "
+            return
+                "The answer from \(url) is larger than the \(Self.size(limit)) shelf accepts, so it stopped reading. "
                 + "The server may be misbehaving; tell the library if this persists."
         case .truncated(let expected, let received):
             let of = expected.map { " of \(Self.size($0))" } ?? ""
@@ -93,7 +94,8 @@ public struct HTTPError: Error, LocalizedError, CustomStringConvertible, Sendabl
         case .cancelled:
             return "The transfer from \(url) was cancelled."
         case .file(let path, let reason):
-            return "Could not save the download from \(url) to \(path): \(reason). Check free disk space and permissions."
+            return
+                "Could not save the download from \(url) to \(path): \(reason). Check free disk space and permissions."
         case .busy(let path):
             return "Another shelf command is downloading \(url) into \(path) right now, so this one left it alone. "
                 + "Wait for that one to finish, or run this command again when it has."
@@ -108,7 +110,8 @@ public struct HTTPError: Error, LocalizedError, CustomStringConvertible, Sendabl
         case 403: return "Your account may not have access to this; check it with the library."
         case 404, 410: return "It is not there any more; refresh the catalog or check the address."
         case 429:
-            return "Too many requests: " + (retryAfter.map { "wait \(Self.duration($0)) and try again." } ?? "wait a little and try again.")
+            return "Too many requests: "
+                + (retryAfter.map { "wait \(Self.duration($0)) and try again." } ?? "wait a little and try again.")
         case 500...599:
             return "The server has a problem; try again later"
                 + (retryAfter.map { " (it asked to wait \(Self.duration($0)))." } ?? ".")

@@ -23,8 +23,10 @@ public struct HTTPRequest: Sendable {
     /// Whether sending it twice does no more than sending it once.
     public var isRepeatable: Bool { method.isIdempotent && !changesState }
 
-    public init(_ method: HTTPMethod = .get, _ url: URL, headers: HTTPHeaders = [:],
-                body: Data? = nil, timeout: TimeInterval? = nil) {
+    public init(
+        _ method: HTTPMethod = .get, _ url: URL, headers: HTTPHeaders = [:],
+        body: Data? = nil, timeout: TimeInterval? = nil
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

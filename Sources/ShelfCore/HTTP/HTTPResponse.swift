@@ -31,7 +31,8 @@ public struct HTTPResponse: Sendable {
     @discardableResult
     public func requireSuccess() throws -> HTTPResponse {
         if isSuccess || isNotModified { return self }
-        throw HTTPError(.status(status, retryAfter: RetryAfter.seconds(from: headers)),
-                        url: url, attempts: attempts)
+        throw HTTPError(
+            .status(status, retryAfter: RetryAfter.seconds(from: headers)),
+            url: url, attempts: attempts)
     }
 }

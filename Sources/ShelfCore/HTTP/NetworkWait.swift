@@ -63,7 +63,9 @@ final class WaitReporter {
 
     func finish() {
         guard reported > 0 else { return }
-        NetworkWait.report(NetworkWait(url: url, elapsed: ProcessInfo.processInfo.systemUptime - start, limit: limit,
-                                       finished: true))
+        NetworkWait.report(
+            NetworkWait(
+                url: url, elapsed: ProcessInfo.processInfo.systemUptime - start, limit: limit,
+                finished: true))
     }
 }

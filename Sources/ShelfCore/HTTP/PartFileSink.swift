@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes a download into `<destination>.part`, deciding from the first bytes of the final

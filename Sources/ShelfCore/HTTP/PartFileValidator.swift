@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Remembers, on the `.part` file itself (an extended attribute), which version of the

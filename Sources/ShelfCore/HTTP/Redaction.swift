@@ -5,7 +5,7 @@ enum Redaction {
     /// Query parameters that carry secrets in the services shelf talks to (API keys, OAuth tokens).
     static let sensitiveQueryNames: Set<String> = [
         "key", "api_key", "apikey", "token", "access_token", "refresh_token", "password", "passwd",
-        "secret", "client_secret", "signature", "sig", "oauth_token", "oauth_signature", "auth",
+        "secret", "client_secret", "signature", "sig", "oauth_token", "oauth_signature", "auth"
     ]
 
     /// The URL without user info, with sensitive query values replaced by `***`.

@@ -82,7 +82,8 @@ public struct ByteReader {
     }
 
     public mutating func identity() throws -> FileIdentity {
-        FileIdentity(size: Int64(bitPattern: try u64()), modified: Int64(bitPattern: try u64()),
-                     changed: Int64(bitPattern: try u64()), inode: try u64())
+        FileIdentity(
+            size: Int64(bitPattern: try u64()), modified: Int64(bitPattern: try u64()),
+            changed: Int64(bitPattern: try u64()), inode: try u64())
     }
 }

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A failure of the library database, worded for the patron: which file, what sqlite said, what to do.
@@ -50,8 +50,10 @@ extension DatabaseError {
     ///
     /// `systemErrno` separates "permission denied" from other reasons sqlite could not open a file, which share
     /// one result code. `label` names the database in the sentence ("library database").
-    public static func fromSQLite(code: Int32, sqliteMessage: String, systemErrno: Int32, path: String,
-                          label: String, context: String) -> DatabaseError {
+    public static func fromSQLite(
+        code: Int32, sqliteMessage: String, systemErrno: Int32, path: String,
+        label: String, context: String
+    ) -> DatabaseError {
         let primary = code & 0xff
         let said = "\(sqliteMessage), while \(context)"
         let permissionErrnos: Set<Int32> = [EACCES, EPERM, EROFS]
@@ -67,7 +69,7 @@ extension DatabaseError {
         case SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
             return permission(path: path, label: label, code: code, sqliteMessage: sqliteMessage, said: said)
         case SQLITE_CANTOPEN where permissionErrnos.contains(systemErrno),
-             SQLITE_IOERR where permissionErrnos.contains(systemErrno):
+            SQLITE_IOERR where permissionErrnos.contains(systemErrno):
             return permission(path: path, label: label, code: code, sqliteMessage: sqliteMessage, said: said)
         case SQLITE_CONSTRAINT:
             return DatabaseError(
@@ -80,7 +82,9 @@ extension DatabaseError {
         case SQLITE_CANTOPEN:
             return DatabaseError(
                 kind: .other, path: path, sqliteCode: code, sqliteMessage: sqliteMessage,
-                message: "the \(label) at \(path) could not be opened (\(said)): check that this path names a file, not a folder, and that its folder exists")
+                message:
+                    "the \(label) at \(path) could not be opened (\(said)): check that this path names a file, not a folder, and that its folder exists"
+            )
         case SQLITE_IOERR:
             return DatabaseError(
                 kind: .other, path: path, sqliteCode: code, sqliteMessage: sqliteMessage,
@@ -92,11 +96,14 @@ extension DatabaseError {
         }
     }
 
-    private static func permission(path: String, label: String, code: Int32, sqliteMessage: String,
-                                   said: String) -> DatabaseError {
+    private static func permission(
+        path: String, label: String, code: Int32, sqliteMessage: String,
+        said: String
+    ) -> DatabaseError {
         DatabaseError(
             kind: .permission, path: path, sqliteCode: code, sqliteMessage: sqliteMessage,
-            message: "shelf may not use the \(label) at \(path) (\(said)): check the permissions of the file and its folder")
+            message:
+                "shelf may not use the \(label) at \(path) (\(said)): check the permissions of the file and its folder")
     }
 
     /// The schema is newer than this build: refusing is the only safe answer, since an older shelf cannot know

@@ -5,8 +5,8 @@ import Glibc
 /// with its old modification time restored still counts as new.
 public struct FileIdentity: Codable, Equatable {
     public var size: Int64
-    public var modified: Int64     // nanoseconds
-    public var changed: Int64      // nanoseconds
+    public var modified: Int64  // nanoseconds
+    public var changed: Int64  // nanoseconds
     public var inode: UInt64
 
     public init?(path: String) {

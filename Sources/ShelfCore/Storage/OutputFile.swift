@@ -22,13 +22,20 @@ public enum OutputFile {
                 return resolved
             case S_IFLNK:
                 let link = try FileManager.default.destinationOfSymbolicLink(atPath: resolved)
-                resolved = link.hasPrefix("/") ? link : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+                resolved =
+                    link.hasPrefix("/")
+                    ? link : ((resolved as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
             case S_IFDIR:
-                throw ShelfError(.ioError, "cannot write a file where a folder is", subject: resolved,
-                                 hint: "Name a file inside it, e.g. \((resolved as NSString).appendingPathComponent("out")).")
+                throw ShelfError(
+                    .ioError, "cannot write a file where a folder is", subject: resolved,
+                    hint: "Name a file inside it, e.g. \((resolved as NSString).appendingPathComponent("out")).")
             default:
-                throw ShelfError(.ioError, "is not a regular file (a device, pipe or socket): shelf writes only regular files",
-                                 subject: resolved, hint: "Name a new file; to send the bytes elsewhere, write to - (standard output) where the command allows it.")
+                throw ShelfError(
+                    .ioError, "is not a regular file (a device, pipe or socket): shelf writes only regular files",
+                    subject: resolved,
+                    hint:
+                        "Name a new file; to send the bytes elsewhere, write to - (standard output) where the command allows it."
+                )
             }
         }
         throw ShelfError(.ioError, "has too many symbolic links in a row", subject: path, hint: "Name the file itself.")
@@ -44,7 +51,9 @@ public enum OutputFile {
     }
 
     /// Writes all of `bytes` at `offset` of an opened output file, or says why not (a full disk, a size limit).
-    public static func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, to descriptor: Int32, path: String) throws {
+    public static func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64, to descriptor: Int32, path: String)
+        throws
+    {
         var done = 0
         while done < bytes.count {
             let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
@@ -58,7 +67,9 @@ public enum OutputFile {
     /// the old file or the new one.
     public static func write(_ data: Data, to path: String) throws {
         let target = try target(path)
-        guard AtomicFile.replace(target, with: [UInt8](data), mode: 0o644) else { throw failure("cannot write", target, errno) }
+        guard AtomicFile.replace(target, with: [UInt8](data), mode: 0o644) else {
+            throw failure("cannot write", target, errno)
+        }
     }
 
     /// "cannot write the file (No space left on device)", with what to do.

@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One open sqlite database file, set up the way shelf needs it: WAL, full sync, foreign keys, a busy timeout.
@@ -47,9 +47,11 @@ public final class SQLiteConnection: @unchecked Sendable {
         let code = sqlite3_open_v2(path, &opened, flags, nil)
         handle = opened
         guard code == SQLITE_OK, opened != nil else {
-            let failure = opened.map { error(code, in: $0, while: "opening") }
-                ?? DatabaseError(kind: .other, path: path, sqliteCode: code,
-                                 message: "the \(options.label) at \(path) could not be opened (out of memory)")
+            let failure =
+                opened.map { error(code, in: $0, while: "opening") }
+                ?? DatabaseError(
+                    kind: .other, path: path, sqliteCode: code,
+                    message: "the \(options.label) at \(path) could not be opened (out of memory)")
             close()
             throw failure
         }
@@ -79,8 +81,9 @@ public final class SQLiteConnection: @unchecked Sendable {
             do {
                 try ShelfDirectories.createDirectory(atPath: parent)
             } catch let failure as ShelfDirectoriesError {
-                throw DatabaseError(kind: failure.kind == .permission ? .permission : .other, path: path,
-                                    message: "the \(options.label) at \(path) could not be created: \(failure.message)")
+                throw DatabaseError(
+                    kind: failure.kind == .permission ? .permission : .other, path: path,
+                    message: "the \(options.label) at \(path) could not be created: \(failure.message)")
             }
         }
         // sqlite would create the file 0644; the library says what a patron reads and which accounts they use.
@@ -138,7 +141,8 @@ public final class SQLiteConnection: @unchecked Sendable {
             // sqlite would silently ignore everything after the first statement: refuse it instead.
             if trailingText {
                 sqlite3_finalize(statement)
-                throw misuse("more than one statement in \(SQLiteStatement.summarize(sql)); use executeScript for several")
+                throw misuse(
+                    "more than one statement in \(SQLiteStatement.summarize(sql)); use executeScript for several")
             }
             guard let statement else { throw misuse("no statement in \(SQLiteStatement.summarize(sql))") }
             return CompiledStatement(handle: statement, sql: sql)
@@ -167,8 +171,10 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     /// The first column of the first row as `T`, or nil when there is no row or the column holds NULL (a nullable
     /// column read as `String?` must not fail on the NULL it is allowed to hold).
-    public func scalar<T: SQLiteValueConvertible>(_ sql: String, _ parameters: [any SQLiteValueConvertible] = [],
-                                                  as type: T.Type = T.self) throws -> T? {
+    public func scalar<T: SQLiteValueConvertible>(
+        _ sql: String, _ parameters: [any SQLiteValueConvertible] = [],
+        as type: T.Type = T.self
+    ) throws -> T? {
         guard let row = try query(sql, parameters).first else { return nil }
         return try row.get(0, as: T?.self) ?? nil
     }
@@ -287,8 +293,9 @@ public final class SQLiteConnection: @unchecked Sendable {
         let last = sqlite3_extended_errcode(handle)
         let precise = (last & 0xff) == (code & 0xff) ? last : code
         let said = String(cString: sqlite3_errmsg(handle))
-        return DatabaseError.fromSQLite(code: precise, sqliteMessage: said, systemErrno: sqlite3_system_errno(handle),
-                                        path: path, label: options.label, context: context)
+        return DatabaseError.fromSQLite(
+            code: precise, sqliteMessage: said, systemErrno: sqlite3_system_errno(handle),
+            path: path, label: options.label, context: context)
     }
 
     public func misuse(_ what: String) -> DatabaseError {

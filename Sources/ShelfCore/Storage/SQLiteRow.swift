@@ -60,8 +60,9 @@ public struct SQLiteRow: Sendable {
 
     private func convert<T: SQLiteValueConvertible>(_ value: SQLiteValue, column: String) throws -> T {
         guard let converted = T(sqliteValue: value) else {
-            throw DatabaseError.misuse(path: path, label: label,
-                                       "column \(column) holds \(value.storageClassName), not \(T.self)")
+            throw DatabaseError.misuse(
+                path: path, label: label,
+                "column \(column) holds \(value.storageClassName), not \(T.self)")
         }
         return converted
     }

@@ -56,9 +56,10 @@ struct CompiledStatement {
         self.handle = handle
         self.sql = sql
         let count = Int(sqlite3_column_count(handle))
-        self.columns = SQLiteRow.Columns(names: (0..<count).map { index in
-            sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? "column\(index)"
-        })
+        self.columns = SQLiteRow.Columns(
+            names: (0..<count).map { index in
+                sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? "column\(index)"
+            })
     }
 
     /// The statement's start, on one line, for messages: enough to recognise it, short enough for a terminal.
@@ -112,8 +113,9 @@ struct CompiledStatement {
                     return sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
                 }
                 return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                    sqlite3_bind_text64(handle, index, $0, sqlite3_uint64(buffer.count), sqliteTransient,
-                                        UInt8(SQLITE_UTF8))
+                    sqlite3_bind_text64(
+                        handle, index, $0, sqlite3_uint64(buffer.count), sqliteTransient,
+                        UInt8(SQLITE_UTF8))
                 }
             }
         case .blob(let data):

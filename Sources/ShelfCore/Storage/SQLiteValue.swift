@@ -88,7 +88,8 @@ extension Optional: SQLiteValueConvertible where Wrapped: SQLiteValueConvertible
 }
 
 extension SQLiteValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByStringLiteral,
-    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral {
+    ExpressibleByNilLiteral, ExpressibleByBooleanLiteral
+{
     public init(integerLiteral value: Int64) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .real(value) }
     public init(stringLiteral value: String) { self = .text(value) }

@@ -60,7 +60,8 @@ public enum SchemaMigrator {
                     + "is not one shelf writes): move it aside and shelf will create a new one")
         }
         guard found > known else { return }
-        throw DatabaseError.newerVersion(path: connection.path, label: connection.options.label,
-                                         found: found, known: known)
+        throw DatabaseError.newerVersion(
+            path: connection.path, label: connection.options.label,
+            found: found, known: known)
     }
 }

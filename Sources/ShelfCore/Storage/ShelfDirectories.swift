@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Resolving and creating the folders (ShelfValues' `ShelfDirectories`).
@@ -12,15 +12,21 @@ extension ShelfDirectories {
     ///
     /// `currentDirectory` anchors a relative `SHELF_HOME`. Relative XDG values are ignored, as the specification
     /// asks; so are empty ones.
-    public init(environment: [String: String],
-                currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath) throws {
+    public init(
+        environment: [String: String],
+        currentDirectory: @autoclosure () -> String = FileManager.default.currentDirectoryPath
+    ) throws {
         if let home = environment["SHELF_HOME"], !home.isEmpty {
-            let root = home.hasPrefix("/") ? URL(fileURLWithPath: home, isDirectory: true)
-                : URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent(home, isDirectory: true)
+            let root =
+                home.hasPrefix("/")
+                ? URL(fileURLWithPath: home, isDirectory: true)
+                : URL(fileURLWithPath: currentDirectory(), isDirectory: true).appendingPathComponent(
+                    home, isDirectory: true)
             let standard = root.standardizedFileURL
-            self.init(config: standard.appendingPathComponent("config", isDirectory: true),
-                      data: standard.appendingPathComponent("data", isDirectory: true),
-                      cache: standard.appendingPathComponent("cache", isDirectory: true))
+            self.init(
+                config: standard.appendingPathComponent("config", isDirectory: true),
+                data: standard.appendingPathComponent("data", isDirectory: true),
+                cache: standard.appendingPathComponent("cache", isDirectory: true))
             return
         }
 
@@ -38,9 +44,10 @@ extension ShelfDirectories {
                 .appendingPathComponent(relativeToHome, isDirectory: true).standardizedFileURL
         }
 
-        self.init(config: try base("XDG_CONFIG_HOME", default: ".config").appendingPathComponent("shelf", isDirectory: true),
-                  data: try base("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("shelf", isDirectory: true),
-                  cache: try base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("shelf", isDirectory: true))
+        self.init(
+            config: try base("XDG_CONFIG_HOME", default: ".config").appendingPathComponent("shelf", isDirectory: true),
+            data: try base("XDG_DATA_HOME", default: ".local/share").appendingPathComponent("shelf", isDirectory: true),
+            cache: try base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("shelf", isDirectory: true))
     }
 
     /// Creates the config folder if needed and returns it.
@@ -52,21 +59,24 @@ extension ShelfDirectories {
 
     /// A plugin's own data folder, `data/plugins/<id>`, created if needed.
     public func pluginData(for pluginID: String) throws -> URL {
-        try Self.create(data.appendingPathComponent("plugins", isDirectory: true)
-            .appendingPathComponent(try Self.checked(pluginID), isDirectory: true))
+        try Self.create(
+            data.appendingPathComponent("plugins", isDirectory: true)
+                .appendingPathComponent(try Self.checked(pluginID), isDirectory: true))
     }
 
     /// A plugin's own cache folder, `cache/plugins/<id>`, created if needed.
     public func pluginCache(for pluginID: String) throws -> URL {
-        try Self.create(cache.appendingPathComponent("plugins", isDirectory: true)
-            .appendingPathComponent(try Self.checked(pluginID), isDirectory: true))
+        try Self.create(
+            cache.appendingPathComponent("plugins", isDirectory: true)
+                .appendingPathComponent(try Self.checked(pluginID), isDirectory: true))
     }
 
     /// A plugin id becomes one path component: anything that could name another folder is refused, so a plugin
     /// cannot be handed a neighbour's data or a folder outside shelf's.
     public static func checked(_ pluginID: String) throws -> String {
         guard !pluginID.isEmpty, pluginID != ".", pluginID != "..",
-              !pluginID.contains("/"), !pluginID.contains("\0") else {
+            !pluginID.contains("/"), !pluginID.contains("\0")
+        else {
             throw ShelfDirectoriesError(
                 kind: .invalidPluginID, path: nil,
                 message: "the plugin id \"\(pluginID)\" cannot name a folder (it is empty, \".\" or \"..\", or holds "
@@ -86,8 +96,9 @@ extension ShelfDirectories {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw ShelfDirectoriesError(kind: .notADirectory, path: path,
-                                            message: "\(path) is a file, where shelf needs a folder: move it aside")
+                throw ShelfDirectoriesError(
+                    kind: .notADirectory, path: path,
+                    message: "\(path) is a file, where shelf needs a folder: move it aside")
             }
             return
         }

@@ -35,7 +35,9 @@ public struct AccountDirectory {
         }
         if let fetched {
             // A probe: what is not JSON is parsed as a feed below, whose error says what the document is not.
-            if let json = (try? JSONSerialization.jsonObject(with: fetched.data)) as? [String: Any], json["authentication"] != nil {
+            if let json = (try? JSONSerialization.jsonObject(with: fetched.data)) as? [String: Any],
+                json["authentication"] != nil
+            {
                 authURL = fetched.url.absoluteString
                 authText = String(decoding: fetched.data, as: UTF8.self)
             } else {
@@ -45,8 +47,9 @@ public struct AccountDirectory {
                 shelfURL = feed.shelf?.href
                 authURL = feed.authDocument?.href
                 if let authURL, let authAddress = URL(string: authURL), !authAddress.isFileURL || url.isFileURL {
-                    let answer = try client.fetch(authAddress, accept: AuthenticationDocument.mediaTypes.joined(separator: ", "),
-                                                  useCache: false)
+                    let answer = try client.fetch(
+                        authAddress, accept: AuthenticationDocument.mediaTypes.joined(separator: ", "),
+                        useCache: false)
                     authText = String(decoding: answer.data, as: UTF8.self)
                 }
             }
@@ -57,8 +60,9 @@ public struct AccountDirectory {
             shelfURL = shelfURL ?? document.shelf?.href
             if catalogURL == authURL, let start = document.start?.href { catalogURL = start }
             if catalogURL == authURL {
-                throw ShelfError(.badData, "the authentication document names no catalog (no \"start\" link)",
-                                 subject: authURL, hint: "Add the library by its catalog address instead.")
+                throw ShelfError(
+                    .badData, "the authentication document names no catalog (no \"start\" link)",
+                    subject: authURL, hint: "Add the library by its catalog address instead.")
             }
         }
         let base = name ?? Self.slug(title ?? URL(string: catalogURL)?.host ?? "library")
@@ -69,12 +73,15 @@ public struct AccountDirectory {
         var counter = 2
         while let existing = try database.account(id: id) {
             if existing.catalogURL == catalogURL { break }
-            if name != nil { throw ShelfError(.usage, "an account called \"\(id)\" already exists", hint: "Choose another --name.") }
+            if name != nil {
+                throw ShelfError(.usage, "an account called \"\(id)\" already exists", hint: "Choose another --name.")
+            }
             id = "\(base)-\(counter)"
             counter += 1
         }
-        let account = AccountRecord(id: id, title: title ?? id, catalogURL: catalogURL, authDocumentURL: authURL,
-                                    authDocument: authText, shelfURL: shelfURL)
+        let account = AccountRecord(
+            id: id, title: title ?? id, catalogURL: catalogURL, authDocumentURL: authURL,
+            authDocument: authText, shelfURL: shelfURL)
         try database.upsertAccount(account)
         if try database.defaultAccountID == nil { try database.setDefaultAccount(id) }
         return try database.account(id: id) ?? account
@@ -87,15 +94,23 @@ public struct AccountDirectory {
             if let exact = all.first(where: { $0.id == name }) { return exact }
             let matches = all.filter { $0.id.hasPrefix(name) || $0.title.localizedCaseInsensitiveContains(name) }
             if matches.count == 1 { return matches[0] }
-            throw ShelfError(.usage, matches.isEmpty ? "no account \"\(name)\"" : "\"\(name)\" matches several accounts: "
-                                + matches.map(\.id).joined(separator: ", "),
-                             next: NextStep(terminal: "`shelf account list` shows them.", browser: "The Accounts page shows them."))
+            throw ShelfError(
+                .usage,
+                matches.isEmpty
+                    ? "no account \"\(name)\""
+                    : "\"\(name)\" matches several accounts: "
+                        + matches.map(\.id).joined(separator: ", "),
+                next: NextStep(terminal: "`shelf account list` shows them.", browser: "The Accounts page shows them."))
         }
         if let id = try database.defaultAccountID, let account = all.first(where: { $0.id == id }) { return account }
         if all.count == 1 { return all[0] }
-        throw ShelfError(.usage, all.isEmpty ? "no library account yet" : "several accounts and none chosen",
-                         next: all.isEmpty ? NextStep(terminal: "Add one with `shelf account add URL`.", browser: "Add one on the Accounts page.")
-                             : NextStep(terminal: "Choose one with `shelf account use NAME` or --account NAME.", browser: "Choose one on the Accounts page."))
+        throw ShelfError(
+            .usage, all.isEmpty ? "no library account yet" : "several accounts and none chosen",
+            next: all.isEmpty
+                ? NextStep(terminal: "Add one with `shelf account add URL`.", browser: "Add one on the Accounts page.")
+                : NextStep(
+                    terminal: "Choose one with `shelf account use NAME` or --account NAME.",
+                    browser: "Choose one on the Accounts page."))
     }
 
     public func remove(_ name: String) throws -> AccountRecord {
@@ -106,14 +121,17 @@ public struct AccountDirectory {
     }
 
     static func slug(_ title: String) -> String {
-        let lowered = title.lowercased().unicodeScalars.map { CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-" }
+        let lowered = title.lowercased().unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII ? Character($0) : "-"
+        }
         let collapsed = String(lowered).split(separator: "-").joined(separator: "-")
         return collapsed.isEmpty ? "library" : String(collapsed.prefix(40))
     }
 
     static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 64 && name.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
-        }
+        !name.isEmpty && name.count <= 64
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
+            }
     }
 }

@@ -27,7 +27,9 @@ public final class Authenticator: Sendable {
             if let host = address.flatMap({ URL(string: $0)?.host?.lowercased() }) { hosts.insert(host) }
         }
         for flow in document?.flows ?? [] {
-            for link in flow.authenticate { if let host = URL(string: link.href)?.host?.lowercased() { hosts.insert(host) } }
+            for link in flow.authenticate {
+                if let host = URL(string: link.href)?.host?.lowercased() { hosts.insert(host) }
+            }
         }
         trustedHosts = hosts
     }
@@ -45,7 +47,8 @@ public final class Authenticator: Sendable {
         if let token = credential.token, credential.hasUsableToken || credential.password == nil {
             request.setBearerToken(token)
         } else if credential.flow == AuthenticationDocument.FlowKind.basicToken.rawValue,
-                  let user = credential.username, let password = credential.password {
+            let user = credential.username, let password = credential.password
+        {
             let renewed = try exchangeToken(username: user, password: password)
             request.setBearerToken(renewed.token ?? "")
         } else if let user = credential.username, let password = credential.password {
@@ -57,8 +60,9 @@ public final class Authenticator: Sendable {
     /// the request is worth repeating.
     public func recoverFrom401() throws -> Bool {
         guard let credential = try store.credential(for: account.id),
-              credential.flow == AuthenticationDocument.FlowKind.basicToken.rawValue,
-              credential.token != nil, let user = credential.username, let password = credential.password else { return false }
+            credential.flow == AuthenticationDocument.FlowKind.basicToken.rawValue,
+            credential.token != nil, let user = credential.username, let password = credential.password
+        else { return false }
         _ = try exchangeToken(username: user, password: password)
         return true
     }
@@ -68,26 +72,34 @@ public final class Authenticator: Sendable {
     @discardableResult
     public func exchangeToken(username: String, password: String) throws -> Credential {
         guard let flow = document?.flows.first(where: { $0.kind == .basicToken }),
-              let link = flow.authenticate.first, let url = URL(string: link.href) else {
-            throw ShelfError(.badData, "the library offers a token sign-in without an address to get the token from",
-                             subject: account.title, hint: "Tell the library; its authentication document is incomplete.")
+            let link = flow.authenticate.first, let url = URL(string: link.href)
+        else {
+            throw ShelfError(
+                .badData, "the library offers a token sign-in without an address to get the token from",
+                subject: account.title, hint: "Tell the library; its authentication document is incomplete.")
         }
         var request = HTTPRequest(.post, url, headers: ["Accept": "application/json"])
         request.setBasicAuth(user: username, password: password)
         let response = try CatalogClient.mapErrors(url: url) { try http.send(request) }
         if response.status == 401 || response.status == 403 {
-            throw ShelfError(.permission, "the library did not accept that card number and PIN", subject: account.title,
-                             next: NextStep(terminal: "Check them and run `shelf login \(account.id)` again.", browser: "Check them and sign in again."))
+            throw ShelfError(
+                .permission, "the library did not accept that card number and PIN", subject: account.title,
+                next: NextStep(
+                    terminal: "Check them and run `shelf login \(account.id)` again.",
+                    browser: "Check them and sign in again."))
         }
         try CatalogClient.requireSuccess(response)
         guard let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any],
-              let token = json["access_token"] as? String, !token.isEmpty else {
-            throw ShelfError(.badData, "the library's token answer has no access_token", subject: url.absoluteString,
-                             hint: "Try again later; if it persists, tell the library.")
+            let token = json["access_token"] as? String, !token.isEmpty
+        else {
+            throw ShelfError(
+                .badData, "the library's token answer has no access_token", subject: url.absoluteString,
+                hint: "Try again later; if it persists, tell the library.")
         }
         let expires = (json["expires_in"] as? NSNumber).map { Date().addingTimeInterval($0.doubleValue) }
-        let credential = Credential(flow: flow.type, username: username, password: password, token: token,
-                                    tokenExpires: expires)
+        let credential = Credential(
+            flow: flow.type, username: username, password: password, token: token,
+            tokenExpires: expires)
         try store.save(credential, for: account.id)
         return credential
     }

@@ -19,8 +19,9 @@ public enum CatalogAddress {
 
     private static func resolveInFull(_ trimmed: String, against base: URL) -> String? {
         guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == " " }),
-              let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
-              let scheme = url.scheme?.lowercased() else { return nil }
+            let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme?.lowercased()
+        else { return nil }
         switch scheme {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else { return nil }

@@ -40,7 +40,9 @@ public final class CatalogClient: Sendable {
     public static func address(_ text: String) throws -> URL {
         if text.hasPrefix("http://") || text.hasPrefix("https://") {
             guard let url = URL(string: text), url.host?.isEmpty == false else {
-                throw ShelfError(.usage, "\"\(text)\" is not a usable address", hint: "Give an http(s) address, a file:// URL or a file.")
+                throw ShelfError(
+                    .usage, "\"\(text)\" is not a usable address",
+                    hint: "Give an http(s) address, a file:// URL or a file.")
             }
             return url
         }
@@ -66,8 +68,11 @@ public final class CatalogClient: Sendable {
         public var fromCache: Bool
     }
 
-    public func fetch(_ url: URL, accept: String = "application/atom+xml;profile=opds-catalog, application/opds+json;q=0.9, */*;q=0.5",
-                      useCache: Bool = true) throws -> Fetched {
+    public func fetch(
+        _ url: URL,
+        accept: String = "application/atom+xml;profile=opds-catalog, application/opds+json;q=0.9, */*;q=0.5",
+        useCache: Bool = true
+    ) throws -> Fetched {
         if url.isFileURL { return try readLocal(url) }
         var request = HTTPRequest(.get, url, headers: ["Accept": accept])
         // The feed cache is optional: a row that cannot be read is fetched whole, as if never cached.
@@ -84,15 +89,18 @@ public final class CatalogClient: Sendable {
         if let database {
             if useCache, !response.validators.isEmpty, response.body.count <= 4 << 20 {
                 // Not cached: the next visit fetches it whole, which is all the cache saves.
-                try? database.storeFeed(CachedFeed(url: url.absoluteString, validators: response.validators,
-                                                   contentType: response.headers["Content-Type"], body: response.body,
-                                                   fetchedAt: Date()), accountID: accountID)
+                try? database.storeFeed(
+                    CachedFeed(
+                        url: url.absoluteString, validators: response.validators,
+                        contentType: response.headers["Content-Type"], body: response.body,
+                        fetchedAt: Date()), accountID: accountID)
             } else if cached != nil || (!useCache && (try? database.hasCachedFeed(url: url.absoluteString)) == true) {
                 // Optional as above: a stale row left is answered 304 only while the server's validators still match it.
                 try? database.deleteCachedFeed(url: url.absoluteString)
             }
         }
-        return Fetched(data: response.body, contentType: response.headers["Content-Type"], url: response.url, fromCache: false)
+        return Fetched(
+            data: response.body, contentType: response.headers["Content-Type"], url: response.url, fromCache: false)
     }
 
     /// Fetches and parses a feed, remembering its entries for `shelf book ID` (unless the caller stores them itself,
@@ -105,8 +113,9 @@ public final class CatalogClient: Sendable {
                 try database.rememberEntries(feed.entries, accountID: accountID, feedURL: feed.url)
             } catch {
                 // The feed is shown; but borrowing, reserving or `shelf book` by a title of it looks it up there.
-                HostServices.warn("the titles of \(feed.url) were not remembered (\(error)): "
-                                  + "borrowing or reserving them by title or ID will not find them")
+                HostServices.warn(
+                    "the titles of \(feed.url) were not remembered (\(error)): "
+                        + "borrowing or reserving them by title or ID will not find them")
             }
         }
         return feed
@@ -116,7 +125,8 @@ public final class CatalogClient: Sendable {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ShelfError(.noInput, "there is no such file", subject: path, hint: "Check the path of the catalog file.")
+            throw ShelfError(
+                .noInput, "there is no such file", subject: path, hint: "Check the path of the catalog file.")
         }
         if isDirectory.boolValue {
             // A static catalog folder: its root feed.
@@ -129,7 +139,8 @@ public final class CatalogClient: Sendable {
         // A size that cannot be read leaves the check to the read below, which says why.
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         guard size <= Self.maxLocalFileSize else {
-            throw ShelfError(.badData, "the file is \(size) bytes, more than shelf reads as one catalog document", subject: path)
+            throw ShelfError(
+                .badData, "the file is \(size) bytes, more than shelf reads as one catalog document", subject: path)
         }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ShelfError(.permission, "the file cannot be read", subject: path, hint: "Check its permissions.")
@@ -170,14 +181,21 @@ public final class CatalogClient: Sendable {
         let problem = ProblemDetail(data: response.body)
         if let authenticator {
             let signedIn = authenticator.credential != nil
-            return ShelfError(.permission, signedIn ? "the library did not accept your sign-in"
-                                  + (problem.map { " (\($0.words))" } ?? "") : "the library asks you to sign in",
-                              subject: authenticator.account.title,
-                              next: NextStep(terminal: "Sign in with `shelf login \(authenticator.account.id)`.", browser: "Sign in on the Accounts page."))
+            return ShelfError(
+                .permission,
+                signedIn
+                    ? "the library did not accept your sign-in"
+                        + (problem.map { " (\($0.words))" } ?? "") : "the library asks you to sign in",
+                subject: authenticator.account.title,
+                next: NextStep(
+                    terminal: "Sign in with `shelf login \(authenticator.account.id)`.",
+                    browser: "Sign in on the Accounts page."))
         }
-        return ShelfError(.permission, "this catalog asks you to sign in", subject: url.absoluteString,
-                          next: NextStep(terminal: "Add the library first: `shelf account add \(url.absoluteString)`, then `shelf login`.",
-                                         browser: "Add the library on the Accounts page first, then sign in."))
+        return ShelfError(
+            .permission, "this catalog asks you to sign in", subject: url.absoluteString,
+            next: NextStep(
+                terminal: "Add the library first: `shelf account add \(url.absoluteString)`, then `shelf login`.",
+                browser: "Add the library on the Accounts page first, then sign in."))
     }
 
     /// HTTP failures in words, with the exit code they deserve.
@@ -201,10 +219,15 @@ public final class CatalogClient: Sendable {
         default: kind = .temporary
         }
         // A file that could not be written is this machine's disk, not the connection: its words say what to do.
-        return ShelfError(kind, error.description, next: kind == .ioError ? nil : NextStep(
-            terminal: "Check your connection and try again (SHELF_DEADLINE sets how long shelf waits); `shelf loans` still "
-                + "shows what was stored.",
-            browser: nil))
+        return ShelfError(
+            kind, error.description,
+            next: kind == .ioError
+                ? nil
+                : NextStep(
+                    terminal:
+                        "Check your connection and try again (SHELF_DEADLINE sets how long shelf waits); `shelf loans` still "
+                        + "shows what was stored.",
+                    browser: nil))
     }
 
     /// Anything but 2xx/304 becomes an error; an RFC 7807 problem is shown as its title and detail.
@@ -212,12 +235,17 @@ public final class CatalogClient: Sendable {
         guard !response.isSuccess, !response.isNotModified else { return }
         let where_ = response.url.absoluteString
         if let problem = ProblemDetail(data: response.body) {
-            throw ShelfError(problem.kind, problem.words, subject: where_,
-                             hint: response.status >= 500 ? "The library's server has a problem; try again later." : nil)
+            throw ShelfError(
+                problem.kind, problem.words, subject: where_,
+                hint: response.status >= 500 ? "The library's server has a problem; try again later." : nil)
         }
-        let kind: ShelfError.Kind = response.status >= 500 || response.status == 429 ? .temporary
-            : (response.status == 403 ? .permission : (response.status == 404 || response.status == 410 ? .noInput : .unavailable))
-        throw ShelfError(kind, "the server answered \(response.status)", subject: where_,
-                         hint: response.status >= 500 ? "The library's server has a problem; try again later." : nil)
+        let kind: ShelfError.Kind =
+            response.status >= 500 || response.status == 429
+            ? .temporary
+            : (response.status == 403
+                ? .permission : (response.status == 404 || response.status == 410 ? .noInput : .unavailable))
+        throw ShelfError(
+            kind, "the server answered \(response.status)", subject: where_,
+            hint: response.status >= 500 ? "The library's server has a problem; try again later." : nil)
     }
 }

@@ -8,8 +8,9 @@ public enum CatalogDocument {
     public static func parse(_ data: Data, url: URL, contentType: String? = nil) throws -> CatalogFeed {
         let where_ = url.isFileURL ? url.path : url.absoluteString
         func refuse(_ reason: String) -> ShelfError {
-            ShelfError(.badData, "this is not a catalog shelf can read: \(reason)", subject: where_,
-                       hint: "Check the address; an OPDS catalog is an Atom feed or OPDS 2 JSON.")
+            ShelfError(
+                .badData, "this is not a catalog shelf can read: \(reason)", subject: where_,
+                hint: "Check the address; an OPDS catalog is an Atom feed or OPDS 2 JSON.")
         }
         switch firstSignificantByte(data) {
         case UInt8(ascii: "<"):
@@ -30,11 +31,18 @@ public enum CatalogDocument {
             }
             guard let json = object as? [String: Any] else { throw refuse("it is JSON but not an object") }
             if json["authentication"] != nil {
-                throw ShelfError(.badData, "this is a library's authentication document, not a catalog", subject: where_,
-                                 next: NextStep(terminal: "Add the library with `shelf account add \(where_)`.", browser: "Add the library on the Accounts page."))
+                throw ShelfError(
+                    .badData, "this is a library's authentication document, not a catalog", subject: where_,
+                    next: NextStep(
+                        terminal: "Add the library with `shelf account add \(where_)`.",
+                        browser: "Add the library on the Accounts page."))
             }
-            if let problem = ProblemDetail(json: json) { throw refuse("the server answered with a problem: \(problem.words)") }
-            do { return try OPDS2Parser.parse(json, url: url) } catch let failure as CatalogParseError { throw refuse(failure.reason) }
+            if let problem = ProblemDetail(json: json) {
+                throw refuse("the server answered with a problem: \(problem.words)")
+            }
+            do { return try OPDS2Parser.parse(json, url: url) } catch let failure as CatalogParseError {
+                throw refuse(failure.reason)
+            }
         case nil:
             throw refuse("it is empty")
         default:
@@ -70,13 +78,18 @@ public struct ProblemDetail: Codable, Equatable, Sendable {
 
     public init?(data: Data) {
         // Nil is this initialiser's answer for a body that is not a problem document; the caller words the status.
-        guard data.count < 1 << 20, let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        guard data.count < 1 << 20, let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            return nil
+        }
         self.init(json: json)
     }
 
     /// "Title: detail", or whichever is there.
     public var words: String {
-        switch (title?.trimmingCharacters(in: .whitespacesAndNewlines), detail?.trimmingCharacters(in: .whitespacesAndNewlines)) {
+        switch (
+            title?.trimmingCharacters(in: .whitespacesAndNewlines),
+            detail?.trimmingCharacters(in: .whitespacesAndNewlines)
+        ) {
         case let (title?, detail?) where !detail.isEmpty && detail != title: return "\(title): \(detail)"
         case let (title?, _): return title
         case let (nil, detail?): return detail

@@ -15,7 +15,9 @@ public struct CatalogNameMatches {
 
     /// Words as they are compared: lower case, without accents, typographic quotes as plain ones, single spaces.
     static func key(_ text: String) -> String {
-        let folded = text.unicodeScalars.allSatisfy(\.isASCII) ? text.lowercased()
+        let folded =
+            text.unicodeScalars.allSatisfy(\.isASCII)
+            ? text.lowercased()
             : text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
                 .replacingOccurrences(of: "[‘’ʼ]", with: "'", options: .regularExpression)
                 .replacingOccurrences(of: "[“”]", with: "\"", options: .regularExpression)

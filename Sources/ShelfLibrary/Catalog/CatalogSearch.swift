@@ -6,11 +6,16 @@ import Foundation
 public enum CatalogSearch {
     /// The search template of the catalog whose root feed is `root`, or nil when it offers no search. `entryPoint`
     /// (a format tab's value) goes into an OpenSearch description's address, as Palace expects.
-    public static func template(of root: CatalogFeed, client: CatalogClient, entryPoint: String? = nil) throws -> String? {
-        guard let link = root.search ?? root.links.first(where: { $0.templated == true && $0.rel == "search" }) else { return nil }
+    public static func template(of root: CatalogFeed, client: CatalogClient, entryPoint: String? = nil) throws
+        -> String?
+    {
+        guard let link = root.search ?? root.links.first(where: { $0.templated == true && $0.rel == "search" }) else {
+            return nil
+        }
         if link.templated == true || link.href.contains("{") { return link.href }
         if let type = link.type, type.contains("opensearchdescription") || type.contains("xml"),
-           let url = URL(string: withEntryPoint(link.href, entryPoint)) {
+            let url = URL(string: withEntryPoint(link.href, entryPoint))
+        {
             let fetched = try client.fetch(url, accept: "application/opensearchdescription+xml, */*;q=0.5")
             do {
                 return try OpenSearchDescription.parse(fetched.data, url: fetched.url).template
@@ -32,12 +37,16 @@ public enum CatalogSearch {
 
     /// `address` with its `entrypoint` query parameter set to `entryPoint` (nil leaves it as it is).
     public static func withEntryPoint(_ address: String, _ entryPoint: String?) -> String {
-        guard let entryPoint, var components = URLComponents(string: address.replacingOccurrences(of: "{", with: "%7B")
-            .replacingOccurrences(of: "}", with: "%7D")) else { return address }
+        guard let entryPoint,
+            var components = URLComponents(
+                string: address.replacingOccurrences(of: "{", with: "%7B")
+                    .replacingOccurrences(of: "}", with: "%7D"))
+        else { return address }
         var items = components.queryItems ?? []
         items.removeAll { $0.name.lowercased() == "entrypoint" }
         items.append(URLQueryItem(name: "entrypoint", value: entryPoint))
         components.queryItems = items
-        return (components.string ?? address).replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}")
+        return (components.string ?? address).replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(
+            of: "%7D", with: "}")
     }
 }

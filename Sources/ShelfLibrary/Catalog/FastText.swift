@@ -12,7 +12,9 @@ enum FastText {
         var copy = text
         return copy.withUTF8 { bytes in
             // Nothing to trim: the same String, not a copy.
-            if let first = bytes.first, let last = bytes.last, first < 0x80, last < 0x80, !isSpace(first), !isSpace(last) {
+            if let first = bytes.first, let last = bytes.last, first < 0x80, last < 0x80, !isSpace(first),
+                !isSpace(last)
+            {
                 return text
             }
             return trimmed(bytes)
@@ -26,7 +28,8 @@ enum FastText {
         // ends with any other non-ASCII character (an accent, a closing guillemet) has nothing to trim there.
         if first >= 0x80 || last >= 0x80 {
             if !(first < 0x80 ? isSpace(first) : isUnicodeSpace(firstScalar(bytes))),
-               !(last < 0x80 ? isSpace(last) : isUnicodeSpace(lastScalar(bytes))) {
+                !(last < 0x80 ? isSpace(last) : isUnicodeSpace(lastScalar(bytes)))
+            {
                 return String(decoding: bytes, as: UTF8.self)
             }
             return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -106,9 +109,10 @@ enum FastText {
             return value
         }
         guard b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54 || b[10] == 0x74, b[13] == 0x3A, b[16] == 0x3A,
-              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
-              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60 else { return nil }
+            let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour <= 23, minute <= 59, second <= 60
+        else { return nil }
         var i = 19
         var fraction = 0.0
         if b[i] == 0x2E {
@@ -127,14 +131,18 @@ enum FastText {
         if b[i] == 0x5A || b[i] == 0x7A {
             i += 1
         } else if b[i] == 0x2B || b[i] == 0x2D {
-            guard i + 6 == n, b[i + 3] == 0x3A, let h = digits(i + 1, 2), let m = digits(i + 4, 2), h <= 23, m <= 59 else { return nil }
+            guard i + 6 == n, b[i + 3] == 0x3A, let h = digits(i + 1, 2), let m = digits(i + 4, 2), h <= 23, m <= 59
+            else { return nil }
             offset = (h * 3600 + m * 60) * (b[i] == 0x2D ? -1 : 1)
             i += 6
         } else {
             return nil
         }
         guard i == n else { return nil }
-        let daysInMonth = [31, (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        let daysInMonth = [
+            31, (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30,
+            31
+        ]
         guard day <= daysInMonth[month - 1] else { return nil }
         // Days from the civil date (Howard Hinnant's algorithm), proleptic Gregorian, UTC.
         let y = month <= 2 ? year - 1 : year
@@ -158,9 +166,13 @@ enum FastText {
     static func isPlainAbsoluteHTTP(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         let prefix: Int
         if b.count > 8, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 {
-            if b[4] == 0x3A, b[5] == 0x2F, b[6] == 0x2F { prefix = 7 }
-            else if b[4] == 0x73, b[5] == 0x3A, b[6] == 0x2F, b[7] == 0x2F { prefix = 8 }
-            else { return false }
+            if b[4] == 0x3A, b[5] == 0x2F, b[6] == 0x2F {
+                prefix = 7
+            } else if b[4] == 0x73, b[5] == 0x3A, b[6] == 0x2F, b[7] == 0x2F {
+                prefix = 8
+            } else {
+                return false
+            }
         } else {
             return false
         }
@@ -169,7 +181,9 @@ enum FastText {
         // The authority: a host name or IPv4 address, an optional port; no user part, no IPv6 literal.
         while i < b.count, b[i] != 0x2F, b[i] != 0x3F, b[i] != 0x23 {
             let c = b[i]
-            let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2E || c == 0x2D || c == 0x3A
+            let ok =
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39) || c == 0x2E
+                || c == 0x2D || c == 0x3A
             guard ok else { return false }
             if c == 0x3A { break }
             hostLength += 1
@@ -188,7 +202,8 @@ enum FastText {
         while i < b.count {
             let c = b[i]
             // RFC 3986 unreserved, reserved and '%': what a URL keeps as it is.
-            let ok = (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
+            let ok =
+                (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
                 || c == 0x2D || c == 0x2E || c == 0x5F || c == 0x7E || c == 0x25
                 || c == 0x3A || c == 0x2F || c == 0x3F || c == 0x23 || c == 0x40
                 || c == 0x21 || c == 0x24 || c == 0x26 || c == 0x27 || c == 0x28 || c == 0x29 || c == 0x2A

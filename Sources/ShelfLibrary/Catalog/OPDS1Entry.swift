@@ -18,8 +18,10 @@ struct EntryParts {
 
     mutating func add(_ link: consuming CatalogLink) {
         if let rel = link.rel, Rel.isPhysicalHold(rel, href: link.href), !link.isAcquisition {
-            branches.append(.init(name: link.title ?? "Branch \(branches.count + 1)", href: link.href,
-                                  availability: link.availability))
+            branches.append(
+                .init(
+                    name: link.title ?? "Branch \(branches.count + 1)", href: link.href,
+                    availability: link.availability))
         }
         links.append(link)
     }
@@ -34,8 +36,9 @@ struct EntryParts {
         let summary = sawSummary ? summary : content
         return CatalogEntry(
             id: id.isEmpty ? title : id, title: title.isEmpty ? id : title, authors: authors,
-            format: PublicationFormat.infer(type: additionalType,
-                                            endTypes: links.filter(\.isAcquisition).flatMap(AcquisitionPath.paths).map(\.endType)),
+            format: PublicationFormat.infer(
+                type: additionalType,
+                endTypes: links.filter(\.isAcquisition).flatMap(AcquisitionPath.paths).map(\.endType)),
             summary: summary?.isEmpty == false ? summary : nil,
             publisher: publisher, language: language, published: issued ?? published,
             categories: categories, links: links, branches: branches)

@@ -21,12 +21,15 @@ struct FeedParts {
             return
         }
         let active = link.activeFacet ?? false
-        if link.facetGroupType == Rel.entryPointType, let tab = FormatTab.of(facetTitle: link.title ?? "", href: link.href) {
+        if link.facetGroupType == Rel.entryPointType,
+            let tab = FormatTab.of(facetTitle: link.title ?? "", href: link.href)
+        {
             entryPoints.append(.init(tab: tab, title: link.title ?? tab.words, href: link.href, active: active))
             return
         }
         let group = link.facetGroup ?? "Facets"
-        let facet = CatalogFeed.Facet(title: link.title ?? link.href, href: link.href, active: active, count: facetCount)
+        let facet = CatalogFeed.Facet(
+            title: link.title ?? link.href, href: link.href, active: active, count: facetCount)
         if let index = facetGroups.firstIndex(where: { $0.title == group }) {
             facetGroups[index].facets.append(facet)
         } else {
@@ -38,7 +41,8 @@ struct FeedParts {
         let kind: CatalogFeed.Kind = entries.isEmpty && !navigation.isEmpty ? .navigation : .acquisition
         return CatalogFeed(
             id: id, title: title ?? "(untitled catalog)", url: url.absoluteString, kind: kind, navigation: navigation,
-            entries: entries, lanes: CatalogFeed.lanes(from: entries), facetGroups: facetGroups, entryPoints: entryPoints,
+            entries: entries, lanes: CatalogFeed.lanes(from: entries), facetGroups: facetGroups,
+            entryPoints: entryPoints,
             links: links, activeEntryPointType: activeEntryPointType, skipped: linkSkipped + entrySkipped)
     }
 }

@@ -34,7 +34,8 @@ struct LinkParts {
             case n.activeFacet where activeFacet == nil:
                 activeFacet = attributes.withValue(at: i) { $0.elementsEqual("true".utf8) }
             case n.facetGroupType where facetGroupType == nil: facetGroupType = attributes.string(at: i)
-            case n.activeFacetCount where activeFacetCount == nil: activeFacetCount = attributes.withValue(at: i, FastText.int)
+            case n.activeFacetCount where activeFacetCount == nil:
+                activeFacetCount = attributes.withValue(at: i, FastText.int)
             case n.count where count == nil: count = attributes.withValue(at: i, FastText.int)
             default: break
             }
@@ -67,11 +68,20 @@ struct LinkParts {
         guard depth == 1 else { return }
         if name == n.availability, status == nil {
             let state = attributes.withValue(n.status, Availability.State.init(lowercasing:)) ?? nil
-            status = (state, attributes.withValue(n.since, FeedDate.parse) ?? nil, attributes.withValue(n.until, FeedDate.parse) ?? nil)
+            status = (
+                state, attributes.withValue(n.since, FeedDate.parse) ?? nil,
+                attributes.withValue(n.until, FeedDate.parse) ?? nil
+            )
         } else if name == n.holds, holds == nil {
-            holds = (attributes.withValue(n.total, FastText.int) ?? nil, attributes.withValue(n.position, FastText.int) ?? nil)
+            holds = (
+                attributes.withValue(n.total, FastText.int) ?? nil,
+                attributes.withValue(n.position, FastText.int) ?? nil
+            )
         } else if name == n.copies, copies == nil {
-            copies = (attributes.withValue(n.total, FastText.int) ?? nil, attributes.withValue(n.available, FastText.int) ?? nil)
+            copies = (
+                attributes.withValue(n.total, FastText.int) ?? nil,
+                attributes.withValue(n.available, FastText.int) ?? nil
+            )
         }
     }
 
@@ -96,9 +106,10 @@ struct LinkParts {
 
     private var availability: Availability? {
         guard status != nil || holds != nil || copies != nil else { return nil }
-        var availability = Availability(state: status?.state ?? .unknown, since: status?.since, until: status?.until,
-                                        copiesTotal: copies?.total, copiesAvailable: copies?.available,
-                                        holdsTotal: holds?.total, holdPosition: holds?.position)
+        var availability = Availability(
+            state: status?.state ?? .unknown, since: status?.since, until: status?.until,
+            copiesTotal: copies?.total, copiesAvailable: copies?.available,
+            holdsTotal: holds?.total, holdPosition: holds?.position)
         CatalogEntry.stateFromCounts(&availability, hasStatus: status?.state != nil)
         return availability
     }

@@ -13,7 +13,8 @@ enum OPDS1Parser {
     /// A navigation entry's target: a link to another catalog document.
     static func navigationTarget(_ entry: CatalogEntry) -> CatalogLink? {
         let catalogLinks = entry.links.filter {
-            ($0.type?.contains("opds-catalog") ?? false) || ($0.type.map { MediaTypes.base($0) == "application/atom+xml" } ?? false)
+            ($0.type?.contains("opds-catalog") ?? false)
+                || ($0.type.map { MediaTypes.base($0) == "application/atom+xml" } ?? false)
         }
         return catalogLinks.first { $0.rel == nil || $0.rel == "subsection" || $0.rel == "alternate" }
             ?? catalogLinks.first { $0.rel != "collection" && $0.rel != "related" && $0.rel != "self" }

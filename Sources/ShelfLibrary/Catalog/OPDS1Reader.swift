@@ -39,9 +39,12 @@ final class OPDS1Reader: XMLStreamHandler {
     func finish(url: URL) throws -> CatalogFeed {
         switch root {
         case .entry:
-            guard let entry = feed.entries.first else { throw CatalogParseError("the entry has neither an id nor a title") }
-            return CatalogFeed(id: entry.id, title: entry.title, url: url.absoluteString, kind: .entry,
-                               entries: [entry], skipped: feed.entrySkipped)
+            guard let entry = feed.entries.first else {
+                throw CatalogParseError("the entry has neither an id nor a title")
+            }
+            return CatalogFeed(
+                id: entry.id, title: entry.title, url: url.absoluteString, kind: .entry,
+                entries: [entry], skipped: feed.entrySkipped)
         case .feed:
             return feed.build(url: url)
         case .other(let name):
@@ -92,7 +95,8 @@ final class OPDS1Reader: XMLStreamHandler {
         } else if entry != nil {
             if depth == entryDepth + 1 {
                 startInEntry(name, attributes, depth: depth)
-            } else if let authorDepth, depth == authorDepth + 1, name == n.name, authorName == nil, authorCapture == nil {
+            } else if let authorDepth, depth == authorDepth + 1, name == n.name, authorName == nil, authorCapture == nil
+            {
                 authorCapture = depth
                 captured.removeAll(keepingCapacity: true)
             }
@@ -110,7 +114,9 @@ final class OPDS1Reader: XMLStreamHandler {
             authorName = nil
             return
         case n.category:
-            if let category = attributes.string(n.label) ?? attributes.string(n.term) { entry!.categories.append(category) }
+            if let category = attributes.string(n.label) ?? attributes.string(n.term) {
+                entry!.categories.append(category)
+            }
             return
         case n.summary where !entry!.sawSummary:
             entry!.sawSummary = true
@@ -196,7 +202,9 @@ final class OPDS1Reader: XMLStreamHandler {
 
     private func startLink(_ attributes: XMLAttributes, depth: Int) {
         // An unusable link is dropped with its children; its depth is kept to know where it ends.
-        link = entry == nil ? LinkParts(attributes, base: base, n, skipped: &feed.linkSkipped)
+        link =
+            entry == nil
+            ? LinkParts(attributes, base: base, n, skipped: &feed.linkSkipped)
             : LinkParts(attributes, base: base, n, skipped: &feed.entrySkipped)
         linkDepth = depth
     }

@@ -14,21 +14,26 @@ enum OPDS2Parser {
             guard let entry = publication(json, base: url, skipped: &skipped) else {
                 throw CatalogParseError("the publication has neither an identifier nor a title")
             }
-            return CatalogFeed(id: entry.id, title: entry.title, url: url.absoluteString, kind: .entry,
-                               entries: [entry], skipped: skipped)
+            return CatalogFeed(
+                id: entry.id, title: entry.title, url: url.absoluteString, kind: .entry,
+                entries: [entry], skipped: skipped)
         }
         guard hasCollections || json["links"] != nil else {
-            throw CatalogParseError("it is JSON but not an OPDS 2 feed (no metadata, links, publications or navigation)")
+            throw CatalogParseError(
+                "it is JSON but not an OPDS 2 feed (no metadata, links, publications or navigation)")
         }
         var links = linkList(json["links"], base: url, skipped: &skipped)
-        var entries = (json["publications"] as? [Any] ?? []).compactMap { ($0 as? Object).flatMap { publication($0, base: url, skipped: &skipped) } }
+        var entries = (json["publications"] as? [Any] ?? []).compactMap {
+            ($0 as? Object).flatMap { publication($0, base: url, skipped: &skipped) }
+        }
         var navigation = linkList(json["navigation"], base: url, skipped: &skipped)
         // Registries list libraries as `catalogs`: each is a way into another catalog.
         for case let catalog as Object in json["catalogs"] as? [Any] ?? [] {
             let name = string((catalog["metadata"] as? Object)?["title"]) ?? "Library"
             let catalogLinks = linkList(catalog["links"], base: url, skipped: &skipped)
             if var start = catalogLinks.first(where: { $0.rel == "http://opds-spec.org/catalog" || $0.rel == "start" })
-                ?? catalogLinks.first {
+                ?? catalogLinks.first
+            {
                 start.title = name
                 navigation.append(start)
             }
@@ -42,8 +47,10 @@ enum OPDS2Parser {
             }
             let groupNavigation = linkList(group["navigation"], base: url, skipped: &skipped)
             entries += publications
-            lanes.append(.init(title: groupTitle, href: groupLinks.first { $0.rel == "self" }?.href,
-                               entryIDs: publications.map(\.id), navigation: groupNavigation))
+            lanes.append(
+                .init(
+                    title: groupTitle, href: groupLinks.first { $0.rel == "self" }?.href,
+                    entryIDs: publications.map(\.id), navigation: groupNavigation))
         }
         var facetGroups: [CatalogFeed.FacetGroup] = []
         var entryPoints: [CatalogFeed.EntryPoint] = []
@@ -54,21 +61,26 @@ enum OPDS2Parser {
             for raw in facetLinks {
                 guard let link = self.link(raw, base: url, skipped: &skipped) else { continue }
                 let properties = raw["properties"] as? Object
-                facets.append(.init(title: link.title ?? link.href, href: link.href, active: link.rel == "self",
-                                    count: int(properties?["numberOfItems"])))
+                facets.append(
+                    .init(
+                        title: link.title ?? link.href, href: link.href, active: link.rel == "self",
+                        count: int(properties?["numberOfItems"])))
             }
             let tabs = facets.map { FormatTab.of(facetTitle: $0.title, href: $0.href) }
             if groupTitle.lowercased().contains("format"), !tabs.isEmpty, tabs.allSatisfy({ $0 != nil }) {
-                entryPoints += zip(facets, tabs).map { .init(tab: $1!, title: $0.title, href: $0.href, active: $0.active) }
+                entryPoints += zip(facets, tabs).map {
+                    .init(tab: $1!, title: $0.title, href: $0.href, active: $0.active)
+                }
             } else {
                 facetGroups.append(.init(title: groupTitle, facets: facets))
             }
         }
         links.removeAll { $0.rel == Rel.facet }
         let kind: CatalogFeed.Kind = entries.isEmpty && !navigation.isEmpty ? .navigation : .acquisition
-        return CatalogFeed(id: string(metadata["identifier"]), title: title, url: url.absoluteString, kind: kind,
-                           navigation: navigation, entries: entries, lanes: lanes, facetGroups: facetGroups,
-                           entryPoints: entryPoints, links: links, skipped: skipped)
+        return CatalogFeed(
+            id: string(metadata["identifier"]), title: title, url: url.absoluteString, kind: kind,
+            navigation: navigation, entries: entries, lanes: lanes, facetGroups: facetGroups,
+            entryPoints: entryPoints, links: links, skipped: skipped)
     }
 
     static func publication(_ json: Object, base: URL, skipped: inout [String]) -> CatalogEntry? {
@@ -94,8 +106,10 @@ enum OPDS2Parser {
         var branches: [CatalogEntry.Branch] = []
         for link in links where !link.isAcquisition {
             if let rel = link.rel, Rel.isPhysicalHold(rel, href: link.href) {
-                branches.append(.init(name: link.title ?? "Branch \(branches.count + 1)", href: link.href,
-                                      availability: link.availability))
+                branches.append(
+                    .init(
+                        name: link.title ?? "Branch \(branches.count + 1)", href: link.href,
+                        availability: link.availability))
             }
         }
         return CatalogEntry(
@@ -117,18 +131,23 @@ enum OPDS2Parser {
         }
         let templated = json["templated"] as? Bool ?? false
         // A template's braces are not valid in a URL: resolve it with them escaped, then put them back.
-        let candidate = templated ? raw.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D") : raw
+        let candidate =
+            templated ? raw.replacingOccurrences(of: "{", with: "%7B").replacingOccurrences(of: "}", with: "%7D") : raw
         guard var href = CatalogAddress.resolve(candidate, against: base) else {
             skipped.append("a link with an unusable address (\(raw.prefix(80)))")
             return nil
         }
-        if templated { href = href.replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}") }
+        if templated {
+            href = href.replacingOccurrences(of: "%7B", with: "{").replacingOccurrences(of: "%7D", with: "}")
+        }
         let rel: String?
         if let many = json["rel"] as? [Any] { rel = many.compactMap(string).first } else { rel = string(json["rel"]) }
         var link = CatalogLink(href: href, rel: rel, type: string(json["type"]), title: string(json["title"]))
         link.templated = templated ? true : nil
         if let properties = json["properties"] as? Object {
-            let indirect = (properties["indirectAcquisition"] as? [Any] ?? []).compactMap { indirectAcquisition($0, depth: 0) }
+            let indirect = (properties["indirectAcquisition"] as? [Any] ?? []).compactMap {
+                indirectAcquisition($0, depth: 0)
+            }
             link.indirect = indirect.isEmpty ? nil : indirect
             link.availability = availability(properties)
         }
@@ -137,9 +156,11 @@ enum OPDS2Parser {
 
     static func indirectAcquisition(_ value: Any, depth: Int) -> IndirectAcquisition? {
         guard depth < 16, let json = value as? Object, let type = string(json["type"]) else { return nil }
-        return IndirectAcquisition(type: type, children: (json["child"] as? [Any] ?? []).compactMap {
-            indirectAcquisition($0, depth: depth + 1)
-        })
+        return IndirectAcquisition(
+            type: type,
+            children: (json["child"] as? [Any] ?? []).compactMap {
+                indirectAcquisition($0, depth: depth + 1)
+            })
     }
 
     static func availability(_ properties: Object) -> Availability? {

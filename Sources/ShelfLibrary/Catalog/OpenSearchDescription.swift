@@ -17,15 +17,17 @@ public struct OpenSearchDescription: Sendable {
             throw CatalogParseError("the search description's root is <\(root.name)>, not <OpenSearchDescription>")
         }
         let urls = root.children("Url").filter { $0.attribute("template") != nil }
-        let preferred = urls.first { ($0.attribute("type") ?? "").contains("opds-catalog") }
+        let preferred =
+            urls.first { ($0.attribute("type") ?? "").contains("opds-catalog") }
             ?? urls.first { ($0.attribute("type") ?? "").hasPrefix("application/atom+xml") }
             ?? urls.first { ($0.attribute("type") ?? "").hasPrefix("application/opds+json") }
             ?? urls.first { $0.attribute("rel") != "self" && !($0.attribute("type") ?? "").contains("suggestions") }
         guard let template = preferred?.attribute("template"), template.contains("{searchTerms}") else {
             throw CatalogParseError("the search description has no template with {searchTerms}")
         }
-        return OpenSearchDescription(shortName: root.child("ShortName")?.trimmedText,
-                                     template: SearchTemplate.absolute(template, base: url))
+        return OpenSearchDescription(
+            shortName: root.child("ShortName")?.trimmedText,
+            template: SearchTemplate.absolute(template, base: url))
     }
 }
 
@@ -44,7 +46,9 @@ public enum SearchTemplate {
         allowed.remove(charactersIn: "&=+?#/")
         let encoded = query.addingPercentEncoding(withAllowedCharacters: allowed) ?? query
         var result = template
-        for name in ["{searchTerms}", "{query}", "{title}"] { result = result.replacingOccurrences(of: name, with: encoded) }
+        for name in ["{searchTerms}", "{query}", "{title}"] {
+            result = result.replacingOccurrences(of: name, with: encoded)
+        }
         if let range = result.range(of: "{?query}") {
             result.replaceSubrange(range, with: "?query=\(encoded)")
         }

@@ -70,7 +70,9 @@ struct XMLBlankText {
     /// Where libxml2 took the bytes from: its input buffer (the fast path of `xmlParseCharData`), its own copy
     /// (`xmlParseCharDataComplex`), or a character reference, predefined entity or CDATA section just read.
     private static func source(of text: UnsafeBufferPointer<UInt8>, parser: xmlParserCtxtPtr) -> Source {
-        guard let input = parser.pointee.input?.pointee, let base = input.base, let cur = input.cur else { return .referenceOrCDATA }
+        guard let input = parser.pointee.input?.pointee, let base = input.base, let cur = input.cur else {
+            return .referenceOrCDATA
+        }
         let start = UnsafeRawPointer(text.baseAddress!)
         if start >= UnsafeRawPointer(base), start < UnsafeRawPointer(input.end ?? cur) { return .characterData }
         // What was just consumed: `&...;` or `]]>` (character data never contains '&' or "]]>").
@@ -86,7 +88,8 @@ struct XMLBlankText {
             p -= 1
             let c = p.pointee
             if c == UInt8(ascii: "&") { return .referenceOrCDATA }
-            let nameChar = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+            let nameChar =
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
                 || c == UInt8(ascii: "#") || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: ".")
                 || c == UInt8(ascii: ":")
             if !nameChar { return .slowCharacterData }

@@ -30,18 +30,22 @@ enum XMLStream {
         var description: String { reason }
     }
 
-    static let entitiesRefused = "it declares XML entities (<!ENTITY>), which shelf refuses: feeds never need them and "
+    static let entitiesRefused =
+        "it declares XML entities (<!ENTITY>), which shelf refuses: feeds never need them and "
         + "they are how entity-expansion and external-entity attacks arrive"
 
-    private static let options = Int32(XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
-        | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
+    private static let options = Int32(
+        XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_NOBLANKS.rawValue)
 
     /// Streams `data` through `handler`, or explains in words why it is not usable XML. The handler's events for an
     /// unusable document are to be discarded: the refusal is thrown after them.
     static func parse(_ data: Data, _ handler: XMLStreamHandler) throws {
         guard !data.isEmpty else { throw Failure(reason: "it is empty") }
         guard data.count <= maxDocumentSize else {
-            throw Failure(reason: "it is \(data.count) bytes, more than the \(maxDocumentSize >> 20) MB shelf reads as one document")
+            throw Failure(
+                reason:
+                    "it is \(data.count) bytes, more than the \(maxDocumentSize >> 20) MB shelf reads as one document")
         }
         // The quick refusal; the parser's entity-declaration callback catches any declaration this misses.
         if declaresEntities(data) { throw Failure(reason: entitiesRefused) }
@@ -103,13 +107,17 @@ final class XMLStreamState: XMLSAXEvents {
         self.parser = parser
     }
 
-    func startElement(_ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
-                      attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count attributeCount: Int) {
+    func startElement(
+        _ localname: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, count attributeCount: Int
+    ) {
         depth += 1
         sawRoot = true
         // The tree named an element with an unresolved prefix by its qualified name.
-        blanks.open(depth: depth, name: (uri == nil ? prefix.map { String(cString: $0) + ":" } ?? "" : "")
-                        + (localname.map { String(cString: $0) } ?? ""))
+        blanks.open(
+            depth: depth,
+            name: (uri == nil ? prefix.map { String(cString: $0) + ":" } ?? "" : "")
+                + (localname.map { String(cString: $0) } ?? ""))
         guard limit == nil else { return }
         count += 1
         if count > XMLStream.maxElements {
@@ -117,8 +125,9 @@ final class XMLStreamState: XMLSAXEvents {
         } else if depth >= XMLStream.maxDepth {
             limit = XMLStream.Failure(reason: "it nests elements more than \(XMLStream.maxDepth) deep")
         } else {
-            handler.start(XMLName(localname, uri: uri, parser: parser), namespace: uri,
-                          attributes: XMLAttributes(parser: parser, pointer: attributes, count: attributeCount), depth: depth)
+            handler.start(
+                XMLName(localname, uri: uri, parser: parser), namespace: uri,
+                attributes: XMLAttributes(parser: parser, pointer: attributes, count: attributeCount), depth: depth)
         }
     }
 
@@ -162,11 +171,13 @@ struct XMLName: Equatable {
     @inline(__always)
     init(_ localname: UnsafePointer<xmlChar>?, uri: UnsafePointer<xmlChar>?, parser: xmlParserCtxtPtr) {
         guard uri == nil, parser.pointee.nsWellFormed == 0, let localname,
-              let colon = strrchr(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self), 0x3A) else {
+            let colon = strrchr(UnsafeRawPointer(localname).assumingMemoryBound(to: CChar.self), 0x3A)
+        else {
             pointer = localname
             return
         }
-        pointer = xmlDictLookup(parser.pointee.dict, UnsafeRawPointer(colon + 1).assumingMemoryBound(to: xmlChar.self), -1)
+        pointer = xmlDictLookup(
+            parser.pointee.dict, UnsafeRawPointer(colon + 1).assumingMemoryBound(to: xmlChar.self), -1)
     }
 
     var string: String { pointer.map { String(cString: $0) } ?? "" }
@@ -177,6 +188,9 @@ struct XMLNames {
     let dict: xmlDictPtr?
 
     func intern(_ name: String) -> XMLName {
-        XMLName(pointer: name.withCString { xmlDictLookup(dict, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), -1) })
+        XMLName(
+            pointer: name.withCString {
+                xmlDictLookup(dict, UnsafeRawPointer($0).assumingMemoryBound(to: xmlChar.self), -1)
+            })
     }
 }

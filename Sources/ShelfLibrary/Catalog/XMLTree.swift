@@ -45,11 +45,17 @@ private final class XMLTreeBuilder: XMLStreamHandler {
 
     func start(_ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes: XMLAttributes, depth: Int) {
         let attributes = (0..<attributes.count).map { i in
-            (name: attributes.name(at: i).string, namespace: attributes.namespace(at: i).map { String(cString: $0) },
-             value: attributes.string(at: i))
+            (
+                name: attributes.name(at: i).string, namespace: attributes.namespace(at: i).map { String(cString: $0) },
+                value: attributes.string(at: i)
+            )
         }
-        open.append((XMLElement(name: name.string, namespace: namespace.map { String(cString: $0) },
-                                attributes: attributes, children: [], text: ""), []))
+        open.append(
+            (
+                XMLElement(
+                    name: name.string, namespace: namespace.map { String(cString: $0) },
+                    attributes: attributes, children: [], text: ""), []
+            ))
     }
 
     func end(depth: Int) {

@@ -24,7 +24,6 @@ public final class Circulation {
 
     // MARK: Finding entries
 
-
     /// The title `words` name among those shelf has seen of this account (browsed, searched, on loan, on hold): its
     /// identifier or its title, whole or (as `naming` allows) in part. The one resolver of catalog titles.
     public func entry(_ words: String, naming: CirculationNaming = .reading) throws -> CatalogEntry {
@@ -36,21 +35,28 @@ public final class Circulation {
         }
         if matches.exact.count == 1 { return matches.exact[0] }
         if matches.exact.count > 1 {
-            throw ShelfError(.usage, "\(Self.quoted(words)) is the title of \(matches.exact.count) entries: \(listed(matches.exact))",
-                             hint: "Give the ID of the one you mean.")
+            throw ShelfError(
+                .usage,
+                "\(Self.quoted(words)) is the title of \(matches.exact.count) entries: \(listed(matches.exact))",
+                hint: "Give the ID of the one you mean.")
         }
         if matches.partialCount == 0 {
             // With no account, `shelf browse` alone has nothing to browse: the way in is an account or an address.
-            throw ShelfError(.noInput, "no title or ID \(Self.quoted(words)) in what shelf has seen of \(account.title)",
-                             hint: account.id.isEmpty
-                                ? "Add your library with `shelf account add URL` (or browse a catalog by its address, `shelf browse URL`), then use the title or ID it shows."
-                                : "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the title or ID they show.")
+            throw ShelfError(
+                .noInput, "no title or ID \(Self.quoted(words)) in what shelf has seen of \(account.title)",
+                hint: account.id.isEmpty
+                    ? "Add your library with `shelf account add URL` (or browse a catalog by its address, `shelf browse URL`), then use the title or ID it shows."
+                    : "Browse or search first (`shelf browse`, `shelf catalog-search`), then use the title or ID they show."
+            )
         }
         if matches.partialCount > 1 {
-            let which = matches.partialCount > matches.partial.count
+            let which =
+                matches.partialCount > matches.partial.count
                 ? "; the first \(matches.partial.count) of \(matches.partialCount): " : ": "
-            throw ShelfError(.usage, "\(Self.quoted(words)) matches \(matches.partialCount) titles\(which)\(listed(matches.partial))",
-                             hint: "Give more of the title, or the ID.")
+            throw ShelfError(
+                .usage,
+                "\(Self.quoted(words)) matches \(matches.partialCount) titles\(which)\(listed(matches.partial))",
+                hint: "Give more of the title, or the ID.")
         }
         let only = matches.partial[0]
         switch naming {
@@ -61,9 +67,12 @@ public final class Circulation {
                 if confirm(only) { return only }
                 throw ShelfError(.usage, "not confirmed: nothing was done", subject: only.id)
             }
-            throw ShelfError(.usage, "\(Self.quoted(words)) is only part of \(Self.quoted(only.title)) (\(only.id)): "
-                                 + "`shelf \(command)` acts only on a title's exact ID or title",
-                             next: NextStep(terminal: "Run `shelf \(command) \(only.id)`, or run it on a terminal to confirm.", browser: nil))
+            throw ShelfError(
+                .usage,
+                "\(Self.quoted(words)) is only part of \(Self.quoted(only.title)) (\(only.id)): "
+                    + "`shelf \(command)` acts only on a title's exact ID or title",
+                next: NextStep(
+                    terminal: "Run `shelf \(command) \(only.id)`, or run it on a terminal to confirm.", browser: nil))
         }
     }
 
@@ -76,7 +85,8 @@ public final class Circulation {
     public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? {
         // Nil when the server could not be asked is this function's answer: callers keep the entry they had.
         guard let link = entry.selfLink, let url = URL(string: link.href),
-              let feed = try? client.feed(url, useCache: false) else { return nil }
+            let feed = try? client.feed(url, useCache: false)
+        else { return nil }
         return feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
     }
 
@@ -88,16 +98,16 @@ public final class Circulation {
         var asked = Set<String>()
         for wish in wishes where wish.accountID == account.id {
             guard let entryID = wish.entryID, asked.insert(entryID).inserted,
-                  // A title the library no longer lists keeps what was stored (see above: nothing is cleared).
-                  let stored = try? entry(entryID), stored.id == entryID,
-                  let fresh = refreshedIfAnswered(stored) else { continue }
+                // A title the library no longer lists keeps what was stored (see above: nothing is cleared).
+                let stored = try? entry(entryID), stored.id == entryID,
+                let fresh = refreshedIfAnswered(stored)
+            else { continue }
             // Not stored: the wish list shows what was seen before, as when the library could not be asked.
             try? database.rememberEntries([fresh], accountID: account.id, feedURL: nil)
         }
     }
 
     // MARK: Borrow
-
 
     public func borrow(_ stored: CatalogEntry) throws -> BorrowOutcome {
         // The title as the library says now: what shelf stored earlier never decides an outcome.
@@ -120,10 +130,13 @@ public final class Circulation {
         guard let link = entry.borrowLink, let url = URL(string: link.href) else {
             if case .notOnShelf = view {
                 // What shelf stored is a loan's entry, without the link to borrow; only the title's own could say.
-                throw ShelfError(.temporary, "the library no longer lists \(Self.quoted(entry.title)) as on loan to you, and its "
-                                     + "entry could not be read: nothing was borrowed", subject: entry.id,
-                                 next: NextStep(terminal: "Try again later; `shelf browse` or `shelf catalog-search` finds the title again.",
-                                                browser: "Try again later; the catalog finds the title again."))
+                throw ShelfError(
+                    .temporary,
+                    "the library no longer lists \(Self.quoted(entry.title)) as on loan to you, and its "
+                        + "entry could not be read: nothing was borrowed", subject: entry.id,
+                    next: NextStep(
+                        terminal: "Try again later; `shelf browse` or `shelf catalog-search` finds the title again.",
+                        browser: "Try again later; the catalog finds the title again."))
             }
             throw ShelfError(.unavailable, "the library offers no way to borrow \(entry.title)", subject: entry.id)
         }
@@ -143,7 +156,8 @@ public final class Circulation {
             try database.upsertLoan(LoanRecord(accountID: account.id, entry: loaned))
             // A ready hold borrowed: its notifications no longer hold. Not withdrawn now, the next sync's rules
             // withdraw them (the hold is gone); the loan, which matters, is stored above.
-            try? database.withdrawNotifications(accountID: account.id, entryID: loaned.id, kinds: [.holdReady, .holdLastDay])
+            try? database.withdrawNotifications(
+                accountID: account.id, entryID: loaned.id, kinds: [.holdReady, .holdLastDay])
             return .loaned(loaned)
         }
     }
@@ -151,12 +165,13 @@ public final class Circulation {
     /// Gives back a hold the library placed when the patron asked to borrow. True when the library confirmed it.
     private func cancelPlacedHold(_ held: CatalogEntry) throws -> Bool {
         guard let revoke = held.revokeLink, let url = URL(string: revoke.href) else { return false }
-        if case .kept = try giveBack(url, held, action: "it cancelled the hold it placed on", stillThere: \.isHeld) { return false }
+        if case .kept = try giveBack(url, held, action: "it cancelled the hold it placed on", stillThere: \.isHeld) {
+            return false
+        }
         return true
     }
 
     // MARK: Reserve
-
 
     public func reserve(_ stored: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
         let view = try currentView(of: stored, nothingDone: "nothing was reserved")
@@ -164,12 +179,17 @@ public final class Circulation {
         if case .entry(let fresh) = view { entry = fresh }
         if let branch {
             let matches = entry.branches.filter { $0.name.localizedCaseInsensitiveContains(branch) }
-            guard let chosen = matches.first(where: { $0.name.caseInsensitiveCompare(branch) == .orderedSame })
-                    ?? (matches.count == 1 ? matches.first : nil), let url = URL(string: chosen.href) else {
+            guard
+                let chosen = matches.first(where: { $0.name.caseInsensitiveCompare(branch) == .orderedSame })
+                    ?? (matches.count == 1 ? matches.first : nil), let url = URL(string: chosen.href)
+            else {
                 let names = entry.branches.map(\.name)
-                throw ShelfError(.usage, names.isEmpty ? "\(entry.title) has no physical copies to reserve"
-                                    : "no single branch \"\(branch)\" for \(entry.title)",
-                                 hint: names.isEmpty ? nil : "Branches: " + names.joined(separator: ", "))
+                throw ShelfError(
+                    .usage,
+                    names.isEmpty
+                        ? "\(entry.title) has no physical copies to reserve"
+                        : "no single branch \"\(branch)\" for \(entry.title)",
+                    hint: names.isEmpty ? nil : "Branches: " + names.joined(separator: ", "))
             }
             var held = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
             if held.availability.state != .reserved && held.availability.state != .ready {
@@ -220,14 +240,16 @@ public final class Circulation {
         var revoke = entry.revokeLink
         if revoke == nil {
             do { revoke = try askExplaining(about: entry).onLoanEntry?.revokeLink } catch {
-                throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
-                                 "the library could not be asked how to return \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
-                                 subject: entry.id, hint: "Nothing was changed; try again later.")
+                throw ShelfError(
+                    HostServices.cancelRequested ? .cancelled : .temporary,
+                    "the library could not be asked how to return \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
+                    subject: entry.id, hint: "Nothing was changed; try again later.")
             }
         }
         guard let revoke, let url = URL(string: revoke.href) else {
-            throw ShelfError(.unavailable, "the library offers no way to return \(entry.title) early",
-                             subject: entry.id, hint: "It returns itself when the loan ends.")
+            throw ShelfError(
+                .unavailable, "the library offers no way to return \(entry.title) early",
+                subject: entry.id, hint: "It returns itself when the loan ends.")
         }
         let outcome = try giveBack(url, entry, action: "it took back", stillThere: \.isOnLoan)
         if case .kept(let refusal) = outcome { throw refusal }
@@ -236,10 +258,13 @@ public final class Circulation {
         // notice later; the loan is returned and deleted above.
         try? database.loanReturnedByPatron(accountID: account.id, entryID: entry.id)
         if case .gone(let words) = outcome {
-            throw ShelfError(.unavailable, "the library has no loan of \(Circulation.quoted(entry.title)) for you (\(words)); "
-                                 + "shelf removed it from My Books", subject: entry.id,
-                             next: NextStep(terminal: "It may have ended or been returned elsewhere; `shelf sync` shows what the library has.",
-                                            browser: "It may have ended or been returned elsewhere; Sync shows what the library has."))
+            throw ShelfError(
+                .unavailable,
+                "the library has no loan of \(Circulation.quoted(entry.title)) for you (\(words)); "
+                    + "shelf removed it from My Books", subject: entry.id,
+                next: NextStep(
+                    terminal: "It may have ended or been returned elsewhere; `shelf sync` shows what the library has.",
+                    browser: "It may have ended or been returned elsewhere; Sync shows what the library has."))
         }
     }
 
@@ -251,13 +276,15 @@ public final class Circulation {
         var revoke = entry.revokeLink
         if revoke == nil {
             do { revoke = try askExplaining(about: entry).heldEntry?.revokeLink } catch {
-                throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
-                                 "the library could not be asked how to cancel the hold on \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
-                                 subject: entry.id, hint: "Nothing was changed; try again later.")
+                throw ShelfError(
+                    HostServices.cancelRequested ? .cancelled : .temporary,
+                    "the library could not be asked how to cancel the hold on \(Circulation.quoted(entry.title)) (\(ShelfError.words(error)))",
+                    subject: entry.id, hint: "Nothing was changed; try again later.")
             }
         }
         guard let revoke, let url = URL(string: revoke.href) else {
-            throw ShelfError(.unavailable, "the library offers no way to cancel the hold on \(entry.title)", subject: entry.id)
+            throw ShelfError(
+                .unavailable, "the library offers no way to cancel the hold on \(entry.title)", subject: entry.id)
         }
         let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
         if case .kept(let refusal) = outcome { throw refusal }
@@ -265,9 +292,12 @@ public final class Circulation {
         // As after a borrow: the next sync's rules withdraw what this misses, the hold being gone.
         try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
         if case .gone(let words) = outcome {
-            throw ShelfError(.unavailable, "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
-                                 + "shelf removed it from Reservations", subject: entry.id,
-                             next: NextStep(terminal: "`shelf sync` shows what the library has.", browser: "Sync shows what the library has."))
+            throw ShelfError(
+                .unavailable,
+                "the library has no hold on \(Circulation.quoted(entry.title)) for you (\(words)); "
+                    + "shelf removed it from Reservations", subject: entry.id,
+                next: NextStep(
+                    terminal: "`shelf sync` shows what the library has.", browser: "Sync shows what the library has."))
         }
     }
 
@@ -275,24 +305,27 @@ public final class Circulation {
     /// borrow or reserve stored, else the library's entry when the library lists it so. Otherwise the library is sent
     /// nothing and `CirculationMismatch` says what the title is here.
     private func ownEntry(of stored: CatalogEntry, asked: CirculationMismatch.Asked) throws -> CatalogEntry {
-        let kept = asked == .returnLoan
+        let kept =
+            asked == .returnLoan
             ? try database.loans(accountID: account.id).first { $0.entry.id == stored.id }?.entry
             : try database.holds(accountID: account.id).first { $0.entry.id == stored.id }?.entry
         if let kept { return kept }
         let view: LibraryView
         do { view = try askExplaining(about: stored) } catch {
-            throw ShelfError(HostServices.cancelRequested ? .cancelled : .temporary,
-                             "the library could not be asked how to "
-                                 + (asked == .returnLoan ? "return " : "cancel the hold on ")
-                                 + "\(Circulation.quoted(stored.title)) (\(ShelfError.words(error)))",
-                             subject: stored.id, hint: "Nothing was changed; try again later.")
+            throw ShelfError(
+                HostServices.cancelRequested ? .cancelled : .temporary,
+                "the library could not be asked how to "
+                    + (asked == .returnLoan ? "return " : "cancel the hold on ")
+                    + "\(Circulation.quoted(stored.title)) (\(ShelfError.words(error)))",
+                subject: stored.id, hint: "Nothing was changed; try again later.")
         }
         switch (asked, view.standing) {
         case (.returnLoan, .onLoan), (.cancelHold, .onHold):
             return view.entry ?? stored
         case (_, let standing):
-            throw CirculationMismatch(asked: asked, entry: view.entry ?? stored, accountID: account.id,
-                                      accountTitle: account.title, standing: standing)
+            throw CirculationMismatch(
+                asked: asked, entry: view.entry ?? stored, accountID: account.id,
+                accountTitle: account.title, standing: standing)
         }
     }
 
@@ -311,18 +344,27 @@ public final class Circulation {
     /// `whileStoring` runs in that transaction on what it stored (the sync pipeline's notification rules: no other
     /// shelf changes the loans in between, and a crash keeps both or neither). What follows a sync (rules, the wish
     /// list, annotations, delivery) is the sync pipeline's, above the library.
-    public func sync(whileStoring: (_ loans: [LoanRecord], _ holds: [HoldRecord], _ clock: NotificationClock) -> Void = { _, _, _ in })
-        throws -> SyncResult {
+    public func sync(
+        whileStoring: (_ loans: [LoanRecord], _ holds: [HoldRecord], _ clock: NotificationClock) -> Void = { _, _, _ in
+        }
+    )
+        throws -> SyncResult
+    {
         do {
             guard !account.id.isEmpty else {
                 // Catalogs browsed without an account lend nothing: there is no one to sync with.
-                throw ShelfError(.unavailable, "no library account to sync: shelf syncs the loans and holds of a library you have added",
-                                 next: NextStep(terminal: "Add your library with `shelf account add URL` and sign in with `shelf login`; then `shelf sync`.",
-                                                browser: "Add your library on the Accounts page and sign in."))
+                throw ShelfError(
+                    .unavailable,
+                    "no library account to sync: shelf syncs the loans and holds of a library you have added",
+                    next: NextStep(
+                        terminal:
+                            "Add your library with `shelf account add URL` and sign in with `shelf login`; then `shelf sync`.",
+                        browser: "Add your library on the Accounts page and sign in."))
             }
             guard account.shelfURL.flatMap(URL.init(string:)) != nil else {
-                throw ShelfError(.unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
-                                 subject: account.id, hint: "Your loans stored here are unchanged.")
+                throw ShelfError(
+                    .unavailable, "\(account.title) lists no loans feed, so there is nothing to sync",
+                    subject: account.id, hint: "Your loans stored here are unchanged.")
             }
             // What is changed here from now on is newer than the feed's answer (see replaceShelf).
             let mark = try database.circulationChangeMark()
@@ -345,17 +387,20 @@ public final class Circulation {
             }
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
             let clock = ServerClock.clock(serverDate: client.lastServerDate)
-            let stored = try database.replaceShelf(accountID: account.id, loans: loans, holds: holds, remembering: pages,
-                                                   pagesAccountID: client.accountID, changesAfter: mark) { loans, holds in
+            let stored = try database.replaceShelf(
+                accountID: account.id, loans: loans, holds: holds, remembering: pages,
+                pagesAccountID: client.accountID, changesAfter: mark
+            ) { loans, holds in
                 whileStoring(loans, holds, clock)
             }
             // Loans that left the feed ended at the library: their files go (EndedLoans.swift).
             _ = removeFilesOfEndedLoans(before: before, after: stored.loans)
             // The library let this sign-in in: no longer refused (a failure to clear it is cleared at the next sync).
             try? database.setSignInRefused(false, accountID: account.id)
-            return SyncResult(loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
-                              holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)),
-                              storedLoans: stored.loans)
+            return SyncResult(
+                loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
+                holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)),
+                storedLoans: stored.loans)
         } catch let error as ShelfError {
             // The error itself is thrown to the patron; the stored copy only feeds `shelf accounts`.
             try? database.setSyncResult(accountID: account.id, error: error.message)
@@ -381,12 +426,18 @@ public final class Circulation {
     /// GETs a circulation link (borrow, hold, revoke) once: it changes the library's state, so it is never repeated
     /// once the library may have acted. Failures before the request reached the library are thrown.
     func circulationRequest(_ url: URL) throws -> CirculationAnswer {
-        var request = HTTPRequest(.get, url, headers: ["Accept": "application/atom+xml;type=entry;profile=opds-catalog, application/opds-publication+json;q=0.9, application/api-problem+json;q=0.8, */*;q=0.1"])
+        var request = HTTPRequest(
+            .get, url,
+            headers: [
+                "Accept":
+                    "application/atom+xml;type=entry;profile=opds-catalog, application/opds-publication+json;q=0.9, application/api-problem+json;q=0.8, */*;q=0.1"
+            ])
         request.changesState = true
         if let seconds = client.http.configuration.commandDeadline {
             // Part of the command's time is kept for asking the library again should this answer be lost.
-            request.timeout = min(client.http.configuration.requestTimeout,
-                                  max(1, CommandDeadline.current(orNew: seconds).remaining * 0.6))
+            request.timeout = min(
+                client.http.configuration.requestTimeout,
+                max(1, CommandDeadline.current(orNew: seconds).remaining * 0.6))
         }
         let response: HTTPResponse
         do {
@@ -396,7 +447,8 @@ public final class Circulation {
             case .cannotConnect, .cannotResolveHost, .invalidRequest, .unsupportedScheme, .tls:
                 // The patron is told what became of what they asked: nothing, anywhere, so running it again is safe.
                 var unsent = CatalogClient.shelfError(error)
-                unsent.hint = "The request never reached the library, so nothing was changed there or here. "
+                unsent.hint =
+                    "The request never reached the library, so nothing was changed there or here. "
                     + "Check your connection and run the same command again."
                 throw unsent
             default:
@@ -422,10 +474,13 @@ public final class Circulation {
         do {
             view = try askExplaining(about: entry)
         } catch let failure as ShelfError {
-            if HostServices.cancelRequested { throw ShelfError(.cancelled, "stopped at your request; \(nothingDone)", subject: entry.id) }
-            throw ShelfError(failure.kind == .permission ? .permission : .temporary,
-                             "the library did not answer about \(Self.quoted(entry.title)); \(nothingDone). \(failure.message)",
-                             subject: entry.id, hint: failure.hint ?? "Check your connection and try again.")
+            if HostServices.cancelRequested {
+                throw ShelfError(.cancelled, "stopped at your request; \(nothingDone)", subject: entry.id)
+            }
+            throw ShelfError(
+                failure.kind == .permission ? .permission : .temporary,
+                "the library did not answer about \(Self.quoted(entry.title)); \(nothingDone). \(failure.message)",
+                subject: entry.id, hint: failure.hint ?? "Check your connection and try again.")
         }
         if case .notOnShelf = view {
             try database.deleteLoan(accountID: account.id, entryID: entry.id)
@@ -436,13 +491,15 @@ public final class Circulation {
 
     /// Follows a borrow or hold link once and returns the entry the library answered with; when that answer is lost
     /// or unreadable, the entry as the library lists it when asked again. Never sends the request twice.
-    private func acquire(_ url: URL, _ entry: CatalogEntry, action: String, nothingDone: String) throws -> CatalogEntry {
+    private func acquire(_ url: URL, _ entry: CatalogEntry, action: String, nothingDone: String) throws -> CatalogEntry
+    {
         switch try circulationRequest(url) {
         case .refused(let refusal):
             throw refusal
         case .answered(let response):
             if let answered = Self.answeredEntry(response, id: entry.id),
-               Self.isLoan(answered) || [.reserved, .ready, .unavailable].contains(answered.availability.state) {
+                Self.isLoan(answered) || [.reserved, .ready, .unavailable].contains(answered.availability.state)
+            {
                 // The answer is returned (and the loan or hold stored by the caller); remembering it only spares a
                 // catalog look-up later.
                 try? database.rememberEntries([answered], accountID: account.id, feedURL: nil)
@@ -453,9 +510,11 @@ public final class Circulation {
         }
         guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
         guard case .entry(let now) = view, Self.isLoan(now) || view.isHeld else {
-            throw ShelfError(.temporary, "the library's answer about \(Circulation.quoted(entry.title)) could not be read, and it "
-                                 + "lists no loan or hold of it for you: \(nothingDone)", subject: entry.id,
-                             hint: "Try again later.")
+            throw ShelfError(
+                .temporary,
+                "the library's answer about \(Circulation.quoted(entry.title)) could not be read, and it "
+                    + "lists no loan or hold of it for you: \(nothingDone)", subject: entry.id,
+                hint: "Try again later.")
         }
         return now
     }
@@ -481,8 +540,10 @@ public final class Circulation {
 
     /// Sends a revoke link once and learns whether the library took the loan or hold back. `stillThere` reads the
     /// library's view when shelf has to ask again.
-    private func giveBack(_ url: URL, _ entry: CatalogEntry, action: String,
-                          stillThere: (LibraryView) -> Bool) throws -> GiveBackOutcome {
+    private func giveBack(
+        _ url: URL, _ entry: CatalogEntry, action: String,
+        stillThere: (LibraryView) -> Bool
+    ) throws -> GiveBackOutcome {
         switch try circulationRequest(url) {
         case .answered(let response):
             // A success read whole: empty, or the entry as it is now.
@@ -496,9 +557,12 @@ public final class Circulation {
         }
         guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
         if stillThere(view) {
-            return .kept(ShelfError(.temporary, "the library's answer could not be read, and it still lists "
-                                        + "\(Circulation.quoted(entry.title)) as yours: nothing was given back",
-                                    subject: entry.id, hint: "Try again later."))
+            return .kept(
+                ShelfError(
+                    .temporary,
+                    "the library's answer could not be read, and it still lists "
+                        + "\(Circulation.quoted(entry.title)) as yours: nothing was given back",
+                    subject: entry.id, hint: "Try again later."))
         }
         return .done
     }

@@ -15,7 +15,8 @@ enum DownloadedFileCheck {
         let head = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
         let servedBase = served.map(MediaTypes.base)
         guard !head.isEmpty else { return "an empty file" + (servedBase.map { " (\($0))" } ?? "") }
-        let text = String(decoding: head.prefix(256), as: UTF8.self).drop { $0 == "\u{FEFF}" || $0.isWhitespace }.lowercased()
+        let text = String(decoding: head.prefix(256), as: UTF8.self).drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+            .lowercased()
         let isWebPage = servedBase == "text/html" || text.hasPrefix("<!doctype html") || text.hasPrefix("<html")
         let wanted = MediaTypes.base(expected)
         if wanted == "text/html" || wanted == "application/xhtml+xml" { return nil }
@@ -34,7 +35,9 @@ enum DownloadedFileCheck {
             // Audio and other kinds: only a page of markup or a problem document is surely wrong.
             agrees = servedBase != MediaTypes.problem
         }
-        return agrees ? nil : "a file that is not \(MediaTypes.described(wanted))" + (servedBase.map { " (served as \($0))" } ?? "")
+        return agrees
+            ? nil
+            : "a file that is not \(MediaTypes.described(wanted))" + (servedBase.map { " (served as \($0))" } ?? "")
     }
 }
 

@@ -2,7 +2,7 @@ import ShelfCore
 import ShelfValues
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Getting the file of a loan or an open-access title into shelf's data folder.
@@ -14,8 +14,10 @@ extension Circulation {
             .appendingPathComponent(ShelfDirectoriesSafeName.component(accountID), isDirectory: true)
     }
 
-    public func download(_ stored: CatalogEntry, into folder: URL,
-                         progress: ((DownloadProgress) -> Void)? = nil) throws -> DownloadOutcome {
+    public func download(
+        _ stored: CatalogEntry, into folder: URL,
+        progress: ((DownloadProgress) -> Void)? = nil
+    ) throws -> DownloadOutcome {
         let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
         var entry = loan?.entry ?? stored
         var candidates = entry.openAccessLinks + entry.fulfilLinks
@@ -25,8 +27,11 @@ extension Circulation {
         }
         guard !candidates.isEmpty else {
             if entry.borrowLink != nil {
-                throw ShelfError(.unavailable, "\(entry.title) is not on loan to you", subject: entry.id,
-                                 next: NextStep(terminal: "Borrow it first: `shelf borrow \(Self.shortID(entry.id))`.", browser: "Get it first."))
+                throw ShelfError(
+                    .unavailable, "\(entry.title) is not on loan to you", subject: entry.id,
+                    next: NextStep(
+                        terminal: "Borrow it first: `shelf borrow \(Self.shortID(entry.id))`.", browser: "Get it first."
+                    ))
             }
             throw ShelfError(.unavailable, "the library offers no file for \(entry.title)", subject: entry.id)
         }
@@ -37,43 +42,52 @@ extension Circulation {
             return sa && !sb
         }
         let link = ranked[0]
-        let path = AcquisitionPath.paths(of: link).first { $0.isSupported(by: openable) } ?? AcquisitionPath.paths(of: link)[0]
+        let path =
+            AcquisitionPath.paths(of: link).first { $0.isSupported(by: openable) } ?? AcquisitionPath.paths(of: link)[0]
         guard let url = URL(string: link.href) else {
             throw ShelfError(.badData, "the download address is not usable", subject: link.href)
         }
         let name = ShelfDirectoriesSafeName.fileName(for: entry.id)
-        var outcome = try fetchFile(url, declared: link.type, path: path, folder: folder, name: name, depth: 0,
-                                    entry: entry, progress: progress)
+        var outcome = try fetchFile(
+            url, declared: link.type, path: path, folder: folder, name: name, depth: 0,
+            entry: entry, progress: progress)
         outcome.entry = entry
         if outcome.supported, outcome.mediaType == "application/audiobook+json", let source = outcome.source {
             // An audiobook: the manifest goes to the part downloader, which fetches every track next to it.
             // On 401/403 (signed URLs expire) the manifest is fetched again through the loan's fulfil link.
             let refresh = { [self] () throws -> (data: Data, url: URL) in
-                let again = try fetchFile(url, declared: link.type, path: path, folder: folder, name: name + ".refresh", depth: 0,
-                                          entry: entry, progress: nil)
+                let again = try fetchFile(
+                    url, declared: link.type, path: path, folder: folder, name: name + ".refresh", depth: 0,
+                    entry: entry, progress: nil)
                 // The manifest was read from it (below); a leftover in the download folder is overwritten next time.
                 defer { try? FileManager.default.removeItem(atPath: again.path) }
                 return (try Data(contentsOf: URL(fileURLWithPath: again.path)), again.source ?? url)
             }
             outcome.parts = try AudiobookParts.download(
-                manifest: URL(fileURLWithPath: outcome.path), source: source, client: client.http, store: DownloadStore(database: database),
+                manifest: URL(fileURLWithPath: outcome.path), source: source, client: client.http,
+                store: DownloadStore(database: database),
                 id: "catalog:\(account.id):\(entry.id)", title: entry.title, refresh: refresh, progress: progress)
             outcome.bytes += outcome.parts.reduce(0) { $0 + $1.bytes }
         }
         if outcome.supported {
             let bookID = "catalog:\(account.id):\(entry.id)"
-            try database.upsertBook(BookRecord(id: bookID, path: outcome.path, sourceURI: link.href, mediaType: outcome.mediaType,
-                                               title: entry.title, authors: entry.authors))
+            try database.upsertBook(
+                BookRecord(
+                    id: bookID, path: outcome.path, sourceURI: link.href, mediaType: outcome.mediaType,
+                    title: entry.title, authors: entry.authors))
             if loan != nil { try database.setLoanBook(accountID: account.id, entryID: entry.id, bookID: bookID) }
         }
         return outcome
     }
 
-    private func fetchFile(_ url: URL, declared: String?, path: AcquisitionPath, folder: URL, name: String, depth: Int,
-                           entry: CatalogEntry, bearer: String? = nil,
-                           progress: ((DownloadProgress) -> Void)?) throws -> DownloadOutcome {
+    private func fetchFile(
+        _ url: URL, declared: String?, path: AcquisitionPath, folder: URL, name: String, depth: Int,
+        entry: CatalogEntry, bearer: String? = nil,
+        progress: ((DownloadProgress) -> Void)?
+    ) throws -> DownloadOutcome {
         guard depth < 4 else {
-            throw ShelfError(.badData, "the library's download leads through too many steps", subject: url.absoluteString)
+            throw ShelfError(
+                .badData, "the library's download leads through too many steps", subject: url.absoluteString)
         }
         let declaredBase = declared.map(MediaTypes.base) ?? ""
         // Steps shelf performs itself: an OPDS entry (fulfil answers with the loan) or a bearer-token document.
@@ -85,9 +99,11 @@ extension Circulation {
             // A step's answer is read whole before shelf follows it: a page of garbage is not a step.
             let step = declaredBase == MediaTypes.bearerToken ? "a bearer-token document" : "an OPDS entry"
             let unreadable = { (what: String) in
-                ShelfError(.temporary, "the library answered the download of \(Self.quoted(entry.title)) with \(what) instead of "
-                               + "\(step): nothing was kept", subject: url.absoluteString,
-                           hint: "Libraries answer so while their servers are busy or down for maintenance: try again later.")
+                ShelfError(
+                    .temporary,
+                    "the library answered the download of \(Self.quoted(entry.title)) with \(what) instead of "
+                        + "\(step): nothing was kept", subject: url.absoluteString,
+                    hint: "Libraries answer so while their servers are busy or down for maintenance: try again later.")
             }
             if MediaTypes.base(response.headers["Content-Type"] ?? "") == "text/html" {
                 throw unreadable("a web page (text/html)")
@@ -97,23 +113,29 @@ extension Circulation {
                     throw unreadable("a document that is not JSON")
                 }
                 guard let json = object as? [String: Any],
-                      let token = json["access_token"] as? String, let location = json["location"] as? String,
-                      let target = URL(string: location), ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
-                    throw ShelfError(.badData, "the library's bearer-token document lacks access_token or a usable location",
-                                     subject: url.absoluteString)
+                    let token = json["access_token"] as? String, let location = json["location"] as? String,
+                    let target = URL(string: location), ["http", "https"].contains(target.scheme?.lowercased() ?? "")
+                else {
+                    throw ShelfError(
+                        .badData, "the library's bearer-token document lacks access_token or a usable location",
+                        subject: url.absoluteString)
                 }
-                return try fetchFile(target, declared: remaining.first, path: nextPath, folder: folder, name: name,
-                                     depth: depth + 1, entry: entry, bearer: token, progress: progress)
+                return try fetchFile(
+                    target, declared: remaining.first, path: nextPath, folder: folder, name: name,
+                    depth: depth + 1, entry: entry, bearer: token, progress: progress)
             }
             guard let feed = try? CatalogDocument.parse(response.body, url: response.url) else {
                 throw unreadable("a document that could not be read")
             }
             guard let inner = feed.entries.first, let next = (inner.fulfilLinks + inner.openAccessLinks).first,
-                  let nextURL = URL(string: next.href) else {
-                throw ShelfError(.badData, "the library's answer holds no file to download", subject: url.absoluteString)
+                let nextURL = URL(string: next.href)
+            else {
+                throw ShelfError(
+                    .badData, "the library's answer holds no file to download", subject: url.absoluteString)
             }
-            return try fetchFile(nextURL, declared: next.type, path: AcquisitionPath.paths(of: next)[0], folder: folder,
-                                 name: name, depth: depth + 1, entry: entry, progress: progress)
+            return try fetchFile(
+                nextURL, declared: next.type, path: AcquisitionPath.paths(of: next)[0], folder: folder,
+                name: name, depth: depth + 1, entry: entry, progress: progress)
         }
         let endType = path.types.last ?? declared ?? "application/octet-stream"
         let destination = folder.appendingPathComponent(name + "." + Self.fileExtension(for: declared ?? endType))
@@ -129,30 +151,38 @@ extension Circulation {
             try client.http.download(request, to: incoming, progress: progress)
         }
         let expected = declared ?? endType
-        if let problem = DownloadedFileCheck.problem(at: incoming.path, expected: expected, served: result.headers["Content-Type"]) {
+        if let problem = DownloadedFileCheck.problem(
+            at: incoming.path, expected: expected, served: result.headers["Content-Type"])
+        {
             // Tidying before the error below, which is what the patron needs; the next download replaces it.
             try? FileManager.default.removeItem(at: incoming)
-            throw ShelfError(.temporary, "the library answered the download of \(Self.quoted(entry.title)) with \(problem) instead of "
-                                 + "\(MediaTypes.described(expected)): nothing was kept", subject: url.absoluteString,
-                             hint: "Libraries answer so while their servers are busy or down for maintenance: try again later. "
-                                 + "If it lasts, tell the library.")
+            throw ShelfError(
+                .temporary,
+                "the library answered the download of \(Self.quoted(entry.title)) with \(problem) instead of "
+                    + "\(MediaTypes.described(expected)): nothing was kept", subject: url.absoluteString,
+                hint: "Libraries answer so while their servers are busy or down for maintenance: try again later. "
+                    + "If it lasts, tell the library.")
         }
         guard rename(incoming.path, destination.path) == 0 else {
             // As above.
             try? FileManager.default.removeItem(at: incoming)
-            throw ShelfError(.ioError, "the download could not be put in place (\(String(cString: strerror(errno))))",
-                             subject: destination.path)
+            throw ShelfError(
+                .ioError, "the download could not be put in place (\(String(cString: strerror(errno))))",
+                subject: destination.path)
         }
         let received = declared ?? result.headers["Content-Type"] ?? endType
         let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(received))
         let protection = supported ? nil : (path.protection ?? MediaTypes.protectionName(received))
-        return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(received), bytes: result.bytes,
-                               supported: supported, protection: protection, source: result.url)
+        return DownloadOutcome(
+            entry: entry, path: destination.path, mediaType: MediaTypes.base(received), bytes: result.bytes,
+            supported: supported, protection: protection, source: result.url)
     }
 
     /// A static catalog on disk: its files are copied into shelf's folder, as a download would be.
-    private func copyLocal(_ url: URL, to destination: URL, declared: String?, path: AcquisitionPath,
-                           entry: CatalogEntry) throws -> DownloadOutcome {
+    private func copyLocal(
+        _ url: URL, to destination: URL, declared: String?, path: AcquisitionPath,
+        entry: CatalogEntry
+    ) throws -> DownloadOutcome {
         // Not there or not readable: said just below ("not there"), and the copy would say why.
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
@@ -167,12 +197,14 @@ extension Circulation {
             try FileManager.default.copyItem(atPath: url.path, toPath: part)
             guard rename(part, destination.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            throw ShelfError(.ioError, "the file could not be copied (\(error.localizedDescription))", subject: url.path)
+            throw ShelfError(
+                .ioError, "the file could not be copied (\(error.localizedDescription))", subject: url.path)
         }
         let type = declared ?? path.endType
         let supported = path.isSupported(by: openable) || openable.contains(MediaTypes.base(type))
-        return DownloadOutcome(entry: entry, path: destination.path, mediaType: MediaTypes.base(type), bytes: bytes,
-                               supported: supported, protection: supported ? nil : path.protection, source: url)
+        return DownloadOutcome(
+            entry: entry, path: destination.path, mediaType: MediaTypes.base(type), bytes: bytes,
+            supported: supported, protection: supported ? nil : path.protection, source: url)
     }
 
     static func fileExtension(for type: String) -> String {
@@ -200,8 +232,10 @@ extension CatalogClient {
         } catch let error as HTTPError {
             if let status = error.status {
                 if status == 401 {
-                    throw ShelfError(.permission, "the library asks you to sign in to download this", subject: url.absoluteString,
-                                     next: NextStep(terminal: "Sign in with `shelf login`.", browser: "Sign in on the Accounts page."))
+                    throw ShelfError(
+                        .permission, "the library asks you to sign in to download this", subject: url.absoluteString,
+                        next: NextStep(
+                            terminal: "Sign in with `shelf login`.", browser: "Sign in on the Accounts page."))
                 }
                 throw ShelfError(status >= 500 ? .temporary : .unavailable, error.description)
             }

@@ -74,7 +74,9 @@ extension Circulation {
             seen.insert(url.absoluteString)
             let feed = try client.feed(url, useCache: false, remembering: false)
             pages.append(LibraryDatabase.FeedPage(url: feed.url, entries: feed.entries))
-            guard let next = feed.next.flatMap({ URL(string: $0.href) }), !seen.contains(next.absoluteString) else { break }
+            guard let next = feed.next.flatMap({ URL(string: $0.href) }), !seen.contains(next.absoluteString) else {
+                break
+            }
             url = next
         }
         return pages
@@ -88,22 +90,27 @@ extension Circulation {
         if HostServices.cancelRequested {
             // Ctrl-C while the library was deciding: the request went, so it may have acted; say the patron's stop, not
             // an unreadable answer.
-            return ShelfError(.cancelled, "stopped at your request before the library confirmed whether \(action) "
-                                  + "\(Circulation.quoted(entry.title)); run `shelf sync`", subject: entry.id,
-                              hint: "The request had gone to the library; nothing stored here was changed. "
-                                  + "`shelf sync` fetches what the library has.")
+            return ShelfError(
+                .cancelled,
+                "stopped at your request before the library confirmed whether \(action) "
+                    + "\(Circulation.quoted(entry.title)); run `shelf sync`", subject: entry.id,
+                hint: "The request had gone to the library; nothing stored here was changed. "
+                    + "`shelf sync` fetches what the library has.")
         }
-        return ShelfError(.temporary, "the library did not confirm whether \(action) \(Circulation.quoted(entry.title)); "
-                              + "run `shelf sync`", subject: entry.id,
-                          hint: "Its answer could not be read and it could not be asked again; nothing stored here was changed. "
-                              + "`shelf sync` fetches what the library has.")
+        return ShelfError(
+            .temporary,
+            "the library did not confirm whether \(action) \(Circulation.quoted(entry.title)); "
+                + "run `shelf sync`", subject: entry.id,
+            hint: "Its answer could not be read and it could not be asked again; nothing stored here was changed. "
+                + "`shelf sync` fetches what the library has.")
     }
 
     /// The entry of `id` in a circulation answer read completely, or nil when the answer holds none.
     static func answeredEntry(_ response: HTTPResponse, id: String) -> CatalogEntry? {
         // An answer that cannot be read is nil: the caller asks the library again (LibraryConfirmation), never guesses.
         guard !response.body.isEmpty,
-              let feed = try? CatalogDocument.parse(response.body, url: response.url, contentType: response.headers["Content-Type"])
+            let feed = try? CatalogDocument.parse(
+                response.body, url: response.url, contentType: response.headers["Content-Type"])
         else { return nil }
         return feed.entries.first(where: { $0.id == id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
     }

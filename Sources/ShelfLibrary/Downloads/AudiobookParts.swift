@@ -15,11 +15,13 @@ public enum AudiobookParts {
     public static func trackURLs(_ data: Data, base: URL) -> [URL]? {
         // Nil is the answer for data that is not such a manifest (see above); callers say what they expected.
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let order = (root["readingOrder"] ?? root["spine"]) as? [Any], !order.isEmpty else { return nil }
+            let order = (root["readingOrder"] ?? root["spine"]) as? [Any], !order.isEmpty
+        else { return nil }
         var urls: [URL] = []
         for item in order {
             guard let o = item as? [String: Any], let href = (o["href"] ?? o["url"]) as? String,
-                  let url = resolve(href, base: base) else { return nil }
+                let url = resolve(href, base: base)
+            else { return nil }
             urls.append(url)
         }
         return urls
@@ -27,7 +29,8 @@ public enum AudiobookParts {
 
     /// `href` without its fragment, absolute.
     static func resolve(_ href: String, base: URL) -> URL? {
-        let bare = href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? href
+        let bare =
+            href.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? href
         guard !bare.isEmpty, let url = URL(string: bare, relativeTo: base)?.absoluteURL else { return nil }
         return url
     }
@@ -41,26 +44,33 @@ public enum AudiobookParts {
     /// `folder(for: file)`, then rewrites `file` to point at them. Progress is reported in total.
     /// Throws when a part cannot be downloaded (what arrived stays, and the next run resumes it).
     @discardableResult
-    public static func download(manifest file: URL, source: URL, client: HTTPClient, store: DownloadStore?, id: String, title: String,
-                                concurrency: Int = 3, refresh: (() throws -> (data: Data, url: URL))?,
-                                progress: ((DownloadProgress) -> Void)? = nil) throws -> [DownloadPart] {
+    public static func download(
+        manifest file: URL, source: URL, client: HTTPClient, store: DownloadStore?, id: String, title: String,
+        concurrency: Int = 3, refresh: (() throws -> (data: Data, url: URL))?,
+        progress: ((DownloadProgress) -> Void)? = nil
+    ) throws -> [DownloadPart] {
         let data = try Data(contentsOf: file)
         guard let urls = trackURLs(data, base: source) else {
-            throw ShelfError(.badData, "the audiobook manifest lists no tracks shelf can download", subject: source.absoluteString)
+            throw ShelfError(
+                .badData, "the audiobook manifest lists no tracks shelf can download", subject: source.absoluteString)
         }
         let directory = folder(for: file)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let original = directory.appendingPathComponent("manifest.json")
         try write(data, to: original)
-// Unchecked Sendable: written by the one refresh callback at a time (the downloader calls it under its lock), read after.
-        final class Latest: @unchecked Sendable { var data: Data; var url: URL; init(_ d: Data, _ u: URL) { data = d; url = u } }
+        // Unchecked Sendable: written by the one refresh callback at a time (the downloader calls it under its lock), read after.
+        final class Latest: @unchecked Sendable {
+            var data: Data; var url: URL; init(_ d: Data, _ u: URL) { data = d; url = u }
+        }
         let latest = Latest(data, source)
-        let downloader = PartDownloader(manifestURL: source, trackURLs: urls, directory: directory, client: client, concurrency: concurrency)
+        let downloader = PartDownloader(
+            manifestURL: source, trackURLs: urls, directory: directory, client: client, concurrency: concurrency)
         if let refresh {
             downloader.refreshURLs = {
                 let fresh = try refresh()
                 guard let urls = trackURLs(fresh.data, base: fresh.url) else {
-                    throw ShelfError(.badData, "the refreshed audiobook manifest lists no tracks", subject: fresh.url.absoluteString)
+                    throw ShelfError(
+                        .badData, "the refreshed audiobook manifest lists no tracks", subject: fresh.url.absoluteString)
                 }
                 try write(fresh.data, to: original)
                 latest.data = fresh.data
@@ -89,11 +99,15 @@ public enum AudiobookParts {
         let parts = downloader.snapshot
         let missing = parts.filter { $0.state != .complete }
         guard missing.isEmpty else {
-            let reasons = missing.prefix(3).map { "part \($0.index + 1): \($0.reason ?? $0.state.rawValue)" }.joined(separator: "; ")
-            throw ShelfError(.temporary, "\(missing.count) of \(parts.count) parts of \(title) could not be downloaded (\(reasons))",
-                             subject: source.absoluteString, hint: "Run the download again: what arrived is kept and the rest resumes.")
+            let reasons = missing.prefix(3).map { "part \($0.index + 1): \($0.reason ?? $0.state.rawValue)" }.joined(
+                separator: "; ")
+            throw ShelfError(
+                .temporary, "\(missing.count) of \(parts.count) parts of \(title) could not be downloaded (\(reasons))",
+                subject: source.absoluteString,
+                hint: "Run the download again: what arrived is kept and the rest resumes.")
         }
-        let rewritten = try localManifest(latest.data, base: latest.url, parts: parts, folderName: directory.lastPathComponent)
+        let rewritten = try localManifest(
+            latest.data, base: latest.url, parts: parts, folderName: directory.lastPathComponent)
         try write(rewritten, to: file)
         return parts
     }
@@ -102,7 +116,8 @@ public enum AudiobookParts {
     /// else, fragment kept) pointing at its downloaded file, relative to the manifest.
     static func localManifest(_ data: Data, base: URL, parts: [DownloadPart], folderName: String) throws -> Data {
         guard var root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let urls = trackURLs(data, base: base) else {
+            let urls = trackURLs(data, base: base)
+        else {
             throw ShelfError(.badData, "the audiobook manifest cannot be rewritten", subject: base.absoluteString)
         }
         var local: [String: String] = [:]
@@ -114,7 +129,8 @@ public enum AudiobookParts {
             guard var o = value as? [String: Any] else { return value }
             for (key, v) in o {
                 if (key == "href" || key == "url"), let href = v as? String, let url = resolve(href, base: base),
-                   let path = local[url.absoluteString] {
+                    let path = local[url.absoluteString]
+                {
                     let fragment = href.firstIndex(of: "#").map { String(href[$0...]) } ?? ""
                     o[key] = path + fragment
                 } else {
@@ -140,7 +156,8 @@ public enum AudiobookParts {
             try data.write(to: URL(fileURLWithPath: temp))
             guard rename(temp, file.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
         } catch {
-            throw ShelfError(.ioError, "cannot store the audiobook manifest (\(error.localizedDescription))", subject: file.path)
+            throw ShelfError(
+                .ioError, "cannot store the audiobook manifest (\(error.localizedDescription))", subject: file.path)
         }
     }
 }

@@ -36,9 +36,12 @@ public final class PartDownloader: @unchecked Sendable {
             let dest = Self.destination(of: i, url: url, in: directory)
             let done = FileManager.default.fileExists(atPath: dest.path)
             // No file (or none readable) is nothing downloaded yet: the part starts from its first byte.
-            let size = (try? FileManager.default.attributesOfItem(atPath: done ? dest.path : dest.path + ".part")[.size] as? NSNumber)?.int64Value ?? 0
-            return DownloadPart(index: i, url: url, destination: dest, state: done ? .complete : .queued, bytes: size,
-                        total: done ? size : nil, reason: nil)
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: done ? dest.path : dest.path + ".part")[.size]
+                as? NSNumber)?.int64Value ?? 0
+            return DownloadPart(
+                index: i, url: url, destination: dest, state: done ? .complete : .queued, bytes: size,
+                total: done ? size : nil, reason: nil)
         }
     }
 
@@ -47,7 +50,8 @@ public final class PartDownloader: @unchecked Sendable {
     /// The file track `index` (at `url`, whose extension it keeps) is stored as in `directory`: `part-0001.mp3`…
     /// Whoever looks for a downloaded track (the browser's player) asks this, so the name is made in one place.
     public static func destination(of index: Int, url: URL, in directory: URL) -> URL {
-        let ext = url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
+        let ext =
+            url.pathExtension.isEmpty ? "audio" : url.pathExtension.lowercased().filter { $0.isLetter || $0.isNumber }
         return directory.appendingPathComponent(String(format: "part-%04d.%@", index + 1, ext))
     }
 
@@ -56,14 +60,18 @@ public final class PartDownloader: @unchecked Sendable {
     }
 
     public func localFile(_ index: Int) -> String? {
-        lock.locked { parts.indices.contains(index) && parts[index].state == .complete ? parts[index].destination.path : nil }
+        lock.locked {
+            parts.indices.contains(index) && parts[index].state == .complete ? parts[index].destination.path : nil
+        }
     }
 
     public var totals: (bytes: Int64, total: Int64?, complete: Int, count: Int) {
         lock.locked {
             let known = parts.allSatisfy { $0.total != nil }
-            return (parts.reduce(0) { $0 + $1.bytes }, known ? parts.reduce(0) { $0 + ($1.total ?? 0) } : nil,
-                    parts.filter { $0.state == .complete }.count, parts.count)
+            return (
+                parts.reduce(0) { $0 + $1.bytes }, known ? parts.reduce(0) { $0 + ($1.total ?? 0) } : nil,
+                parts.filter { $0.state == .complete }.count, parts.count
+            )
         }
     }
 
@@ -95,12 +103,16 @@ public final class PartDownloader: @unchecked Sendable {
         Thread.detachNewThread { [self] in run() }
     }
 
-    public var allDone: Bool { lock.locked { parts.allSatisfy { $0.state == .complete || $0.state == .failed || $0.state == .paused } } }
+    public var allDone: Bool {
+        lock.locked { parts.allSatisfy { $0.state == .complete || $0.state == .failed || $0.state == .paused } }
+    }
 
     private func worker() {
         while true {
             let next: DownloadPart? = lock.locked {
-                guard !cancelled, !HostServices.cancelRequested, let i = parts.firstIndex(where: { $0.state == .queued }) else { return nil }
+                guard !cancelled, !HostServices.cancelRequested,
+                    let i = parts.firstIndex(where: { $0.state == .queued })
+                else { return nil }
                 parts[i].state = .downloading
                 return parts[i]
             }
@@ -121,13 +133,15 @@ public final class PartDownloader: @unchecked Sendable {
             }
             do {
                 let request = HTTPRequest(.get, part.url)
-                let result = try client.download(request, to: part.destination, progress: { [self] p in
-                    lock.locked {
-                        parts[index].bytes = p.bytesWritten
-                        parts[index].total = p.totalBytes
-                    }
-                    notify(index)
-                }, isCancelled: { [self] in isCancelled })
+                let result = try client.download(
+                    request, to: part.destination,
+                    progress: { [self] p in
+                        lock.locked {
+                            parts[index].bytes = p.bytesWritten
+                            parts[index].total = p.totalBytes
+                        }
+                        notify(index)
+                    }, isCancelled: { [self] in isCancelled })
                 lock.locked {
                     parts[index].state = .complete
                     parts[index].bytes = result.bytes
@@ -138,11 +152,14 @@ public final class PartDownloader: @unchecked Sendable {
                 return
             } catch let error as HTTPError {
                 if let code = error.status, code == 401 || code == 403, attempt <= Self.maxManifestRefreshes,
-                   let newURL = refreshedURL(index, failed: part.url) {
+                    let newURL = refreshedURL(index, failed: part.url)
+                {
                     lock.locked { parts[index].url = newURL }
                     continue
                 }
-                let isCancel: Bool = { if case .cancelled = error.kind { return true }; return false }()
+                let isCancel: Bool = {
+                    if case .cancelled = error.kind { return true }; return false
+                }()
                 lock.locked {
                     parts[index].state = isCancel ? .paused : .failed
                     parts[index].reason = isCancel ? "stopped; it resumes where it stopped" : error.description
@@ -169,7 +186,9 @@ public final class PartDownloader: @unchecked Sendable {
             try FileManager.default.copyItem(atPath: source.path, toPath: temp)
             guard rename(temp, destination.path) == 0 else { throw CocoaError(.fileWriteUnknown) }
             // Only for the progress figures: the copy itself succeeded.
-            let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value ?? 0
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?.int64Value
+                ?? 0
             lock.locked {
                 parts[index].state = .complete
                 parts[index].bytes = size

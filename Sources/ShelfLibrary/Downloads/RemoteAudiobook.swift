@@ -18,11 +18,15 @@ public final class RemoteAudiobook: Sendable {
 
     /// Fetches the manifest and prepares the downloader (nothing else is downloaded yet) in `cache` (shelf's cache
     /// folder; nil without one). `router` (the facade's, whose plugins load on first use) opens the manifest.
-    public init(url: URL, cache: URL?, router: @autoclosure () -> FormatRouter, client: HTTPClient = HTTPClient(), concurrency: Int = 3) throws {
+    public init(
+        url: URL, cache: URL?, router: @autoclosure () -> FormatRouter, client: HTTPClient = HTTPClient(),
+        concurrency: Int = 3
+    ) throws {
         self.url = url
         guard let cache else {
-            throw ShelfError(.ioError, "shelf has no cache folder to download into", subject: url.absoluteString,
-                             hint: "Set HOME or SHELF_HOME.")
+            throw ShelfError(
+                .ioError, "shelf has no cache folder to download into", subject: url.absoluteString,
+                hint: "Set HOME or SHELF_HOME.")
         }
         id = Self.key(url)
         directory = cache.appendingPathComponent("audiobooks").appendingPathComponent(id)
@@ -38,21 +42,26 @@ public final class RemoteAudiobook: Sendable {
         let router = router()
         book = try AudioBook(path: manifestFile.path, uri: url.absoluteString, router: router)
         let urls = try Self.trackURLs(book)
-        downloader = PartDownloader(manifestURL: url, trackURLs: urls, directory: directory, client: client, concurrency: concurrency)
+        downloader = PartDownloader(
+            manifestURL: url, trackURLs: urls, directory: directory, client: client, concurrency: concurrency)
         let (manifestURL, manifestFile) = (url, manifestFile)
         downloader.refreshURLs = {
             try Self.fetchManifest(manifestURL, to: manifestFile, client: client)
             let fresh = try AudioBook(path: manifestFile.path, uri: manifestURL.absoluteString, router: router)
             return try Self.trackURLs(fresh)
         }
-        for part in downloader.snapshot where part.state == .complete { book.adoptLocalFile(part.destination.path, track: part.index) }
+        for part in downloader.snapshot where part.state == .complete {
+            book.adoptLocalFile(part.destination.path, track: part.index)
+        }
     }
 
     /// Marks the parts that are whole as playable files of the book; returns the indices newly added. Safe from
     /// any thread (the downloader's, as parts arrive, and the player's).
     @discardableResult
     public func adoptCompletedParts() -> [Int] {
-        downloader.snapshot.filter { $0.state == .complete && book.adoptLocalFile($0.destination.path, track: $0.index) }.map(\.index)
+        downloader.snapshot.filter {
+            $0.state == .complete && book.adoptLocalFile($0.destination.path, track: $0.index)
+        }.map(\.index)
     }
 
     /// The `.part` file of a part still downloading (or left by an interrupted run), once it holds enough to start
@@ -66,13 +75,17 @@ public final class RemoteAudiobook: Sendable {
     /// `.part` was (a book started at that moment was refused: "no track of this audiobook has been downloaded yet").
     static func growingFile(of part: DownloadPart) -> String? {
         guard part.state != .complete, part.state != .failed else { return nil }
-        return [part.destination.path + ".part", part.destination.path].first { GrowingTrack.size($0) >= GrowingTrack.minimumBytes }
+        return [part.destination.path + ".part", part.destination.path].first {
+            GrowingTrack.size($0) >= GrowingTrack.minimumBytes
+        }
     }
 
     static func trackURLs(_ book: AudioBook) throws -> [URL] {
         try book.tracks.map { t in
             guard t.isRemote, let u = URL(string: t.href) else {
-                throw ShelfError(.badData, "track \(t.index + 1) of the remote audiobook is not a URL (\(t.href))", subject: book.input.uri)
+                throw ShelfError(
+                    .badData, "track \(t.index + 1) of the remote audiobook is not a URL (\(t.href))",
+                    subject: book.input.uri)
             }
             return u
         }
@@ -81,14 +94,20 @@ public final class RemoteAudiobook: Sendable {
     static func fetchManifest(_ url: URL, to file: URL, client: HTTPClient) throws {
         let response = try client.send(HTTPRequest(.get, url))
         guard (200..<300).contains(response.status) else {
-            throw ShelfError(.unavailable, "the server answered \(response.status) for the audiobook manifest", subject: url.absoluteString)
+            throw ShelfError(
+                .unavailable, "the server answered \(response.status) for the audiobook manifest",
+                subject: url.absoluteString)
         }
         // A manifest is a JSON object. Anything else (a maintenance page with 200, an answer cut short) must not take
         // the place of one fetched before: that one still plays the parts already downloaded.
         guard (try? JSONSerialization.jsonObject(with: response.body)) is [String: Any] else {
             let type = response.headers["Content-Type"].map { " (\($0))" } ?? ""
-            throw ShelfError(.temporary, "the server answered something that is not an audiobook manifest\(type)", subject: url.absoluteString,
-                             hint: "Servers answer so while busy or down for maintenance: try again later; if it lasts, check the address.")
+            throw ShelfError(
+                .temporary, "the server answered something that is not an audiobook manifest\(type)",
+                subject: url.absoluteString,
+                hint:
+                    "Servers answer so while busy or down for maintenance: try again later; if it lasts, check the address."
+            )
         }
         let temp = file.appendingPathExtension("tmp")
         try response.body.write(to: temp)
@@ -99,8 +118,9 @@ public final class RemoteAudiobook: Sendable {
 
     static func shelfError(_ error: Error, _ url: URL) -> Error {
         if error is ShelfError { return error }
-        return ShelfError(.temporary, "the audiobook manifest cannot be fetched (\(error))", subject: url.absoluteString,
-                          hint: "Check the network and try again.")
+        return ShelfError(
+            .temporary, "the audiobook manifest cannot be fetched (\(error))", subject: url.absoluteString,
+            hint: "Check the network and try again.")
     }
 
     /// The URL without its query (signed URLs change it every time), hashed.

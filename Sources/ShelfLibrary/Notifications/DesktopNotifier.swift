@@ -53,19 +53,23 @@ public final class DesktopNotifier {
     /// Sends one notification; returns the id the service gave it, or nil when it did not answer with one.
     public func notify(_ text: String, appName: String = "shelf", body: String = "") -> UInt32? {
         guard let connection,
-              let message = shelf_dbus_message_new_method_call(Self.service, Self.path, Self.interface, "Notify") else { return nil }
+            let message = shelf_dbus_message_new_method_call(Self.service, Self.path, Self.interface, "Notify")
+        else { return nil }
         defer { shelf_dbus_message_unref(message) }
         var args = shelf_dbus_iter()
         shelf_dbus_message_iter_init_append(message, &args)
         // susssasa{sv}i: app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout.
         guard Self.append(&args, string: appName), Self.append(&args, uint32: 0), Self.append(&args, string: ""),
-              Self.append(&args, string: text), Self.append(&args, string: body) else { return nil }
+            Self.append(&args, string: text), Self.append(&args, string: body)
+        else { return nil }
         var actions = shelf_dbus_iter()
         guard shelf_dbus_message_iter_open_container(&args, shelf_dbus_type_array, "s", &actions) != 0,
-              shelf_dbus_message_iter_close_container(&args, &actions) != 0 else { return nil }
+            shelf_dbus_message_iter_close_container(&args, &actions) != 0
+        else { return nil }
         var hints = shelf_dbus_iter()
         guard shelf_dbus_message_iter_open_container(&args, shelf_dbus_type_array, "{sv}", &hints) != 0,
-              shelf_dbus_message_iter_close_container(&args, &hints) != 0 else { return nil }
+            shelf_dbus_message_iter_close_container(&args, &hints) != 0
+        else { return nil }
         var timeout: Int32 = -1
         guard shelf_dbus_message_iter_append_basic(&args, shelf_dbus_type_int32, &timeout) != 0 else { return nil }
 
@@ -73,7 +77,8 @@ public final class DesktopNotifier {
         defer { shelf_dbus_message_unref(reply) }
         var result = shelf_dbus_iter()
         guard shelf_dbus_message_iter_init(reply, &result) != 0,
-              shelf_dbus_message_iter_get_arg_type(&result) == shelf_dbus_type_uint32 else { return nil }
+            shelf_dbus_message_iter_get_arg_type(&result) == shelf_dbus_type_uint32
+        else { return nil }
         var id: UInt32 = 0
         shelf_dbus_message_iter_get_basic(&result, &id)
         return id
@@ -83,7 +88,9 @@ public final class DesktopNotifier {
     @discardableResult
     public func close(id: UInt32) -> Bool {
         guard let connection,
-              let message = shelf_dbus_message_new_method_call(Self.service, Self.path, Self.interface, "CloseNotification") else { return false }
+            let message = shelf_dbus_message_new_method_call(
+                Self.service, Self.path, Self.interface, "CloseNotification")
+        else { return false }
         defer { shelf_dbus_message_unref(message) }
         var args = shelf_dbus_iter()
         shelf_dbus_message_iter_init_append(message, &args)

@@ -11,18 +11,23 @@ public enum NotificationDelivery {
     /// A session bus without libdbus to speak to it is the one case said aloud, through `report` (stderr): the
     /// patron has a desktop and expects notifications there, and only an install brings them.
     @discardableResult
-    public static func deliverToDesktop(_ database: LibraryDatabase,
-                                        environment: [String: String],
-                                        report: (String) -> Void = reportOnStderr) -> [NotificationRecord] {
+    public static func deliverToDesktop(
+        _ database: LibraryDatabase,
+        environment: [String: String],
+        report: (String) -> Void = reportOnStderr
+    ) -> [NotificationRecord] {
         // Delivery is a courtesy after a sync: unread, they stay in the database, and `shelf notifications` lists them.
         guard let pending = try? database.notificationsForDesktop(), let withdrawn = try? database.withdrawnOnDesktop(),
-              !(pending.isEmpty && withdrawn.isEmpty) else { return [] }
+            !(pending.isEmpty && withdrawn.isEmpty)
+        else { return [] }
         let desktop = DesktopNotifier(environment: environment)
         // Said once per notification: only those never offered before are counted.
         let fresh = pending.filter { $0.desktopAt == nil }
         if desktop == nil, !fresh.isEmpty, let problem = DesktopNotifier.libraryProblem(environment: environment) {
             let them = fresh.count == 1 ? "it" : "them"
-            report("\(Plural.count(fresh.count, "notification")) could not be shown on the desktop: \(problem). `shelf notifications` lists \(them).")
+            report(
+                "\(Plural.count(fresh.count, "notification")) could not be shown on the desktop: \(problem). `shelf notifications` lists \(them)."
+            )
         }
         defer { desktop?.close() }
         var taken: [NotificationRecord] = []

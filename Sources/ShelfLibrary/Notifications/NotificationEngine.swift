@@ -17,8 +17,9 @@ public struct NotificationEngine {
     @discardableResult
     public func evaluate(accountID: String) throws -> [NotificationRecord] {
         try database.connection.transaction {
-            try evaluate(accountID: accountID, loans: database.loans(accountID: accountID),
-                         holds: database.holds(accountID: accountID))
+            try evaluate(
+                accountID: accountID, loans: database.loans(accountID: accountID),
+                holds: database.holds(accountID: accountID))
         }
     }
 
@@ -34,8 +35,9 @@ public struct NotificationEngine {
             let decision = NotificationRules.evaluate(
                 now: now, loans: loans, holds: holds, previousLoans: previous,
                 live: try database.liveNotificationsForRules(accountID: accountID))
-            return try database.applyNotificationDecision(decision, accountID: accountID, loans: loans, previousLoans: previous,
-                                                          at: now)
+            return try database.applyNotificationDecision(
+                decision, accountID: accountID, loans: loans, previousLoans: previous,
+                at: now)
         }
     }
 }

@@ -45,7 +45,9 @@ public enum NotificationRules {
             self.isReady = isReady
         }
 
-        public init(_ loan: LoanRecord) { self.init(entryID: loan.entry.id, title: loan.entry.title, endsAt: loan.endsAt) }
+        public init(_ loan: LoanRecord) {
+            self.init(entryID: loan.entry.id, title: loan.entry.title, endsAt: loan.endsAt)
+        }
 
         public init(_ hold: HoldRecord) {
             self.init(entryID: hold.entry.id, title: hold.entry.title, endsAt: hold.endsAt, isReady: hold.isReady)
@@ -82,8 +84,10 @@ public enum NotificationRules {
         public var supersede: [Int64] = []
     }
 
-    public static func evaluate(now: Date, loans: [Subject], holds: [Subject], previousLoans: [Subject],
-                                live: [Live]) -> Decision {
+    public static func evaluate(
+        now: Date, loans: [Subject], holds: [Subject], previousLoans: [Subject],
+        live: [Live]
+    ) -> Decision {
         let nowMS = now.databaseMilliseconds
         func left(_ subject: Subject) -> Int64? { subject.endsAt.map { $0.databaseMilliseconds - nowMS } }
 
@@ -142,9 +146,11 @@ public enum NotificationRules {
 
         func fire(_ subject: Subject, _ kind: NotificationKind, days: Int = 0) {
             guard stillLive.insert(key(subject.entryID, kind)).inserted else { return }
-            decision.fire.append(Fire(entryID: subject.entryID, kind: kind, title: subject.title,
-                                      text: NotificationText.text(kind, title: subject.title, days: days),
-                                      endsAt: subject.endsAt))
+            decision.fire.append(
+                Fire(
+                    entryID: subject.entryID, kind: kind, title: subject.title,
+                    text: NotificationText.text(kind, title: subject.title, days: days),
+                    endsAt: subject.endsAt))
         }
 
         for hold in holds where hold.isReady {

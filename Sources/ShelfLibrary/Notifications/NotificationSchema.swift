@@ -10,8 +10,9 @@ enum NotificationSchema {
 
     /// A notice its successor replaced ("one week left" by "one day left", "N days to complete checkout" by
     /// "1 day left"): withdrawn, and marked as superseded rather than simply no longer holding.
-    static let superseded = SchemaMigration("notifications superseded by their successor",
-                                            sql: "ALTER TABLE notifications ADD COLUMN superseded_at INTEGER;")
+    static let superseded = SchemaMigration(
+        "notifications superseded by their successor",
+        sql: "ALTER TABLE notifications ADD COLUMN superseded_at INTEGER;")
 
     private static let sql = """
         CREATE TABLE notifications (

@@ -32,21 +32,24 @@ public struct SystemdUnits {
         let path = URL(fileURLWithPath: home).standardizedFileURL.path
         var hash: UInt64 = 0xcbf29ce484222325
         for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100000001b3 }
-        let readable = String(URL(fileURLWithPath: path).lastPathComponent.unicodeScalars.map {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") ? Character($0) : "_"
-        }.prefix(40))
+        let readable = String(
+            URL(fileURLWithPath: path).lastPathComponent.unicodeScalars.map {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") ? Character($0) : "_"
+            }.prefix(40))
         return "shelf-watch-" + (readable.isEmpty ? "" : readable + "-") + String(String(hash, radix: 16).prefix(8))
     }
 
     /// Where systemd looks for a user's own units: `$XDG_CONFIG_HOME/systemd/user`, or `~/.config/systemd/user`.
     public static func folder(environment: [String: String], directories: ShelfDirectories? = nil) throws -> URL {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            return URL(fileURLWithPath: config, isDirectory: true).appendingPathComponent("systemd/user", isDirectory: true)
+            return URL(fileURLWithPath: config, isDirectory: true).appendingPathComponent(
+                "systemd/user", isDirectory: true)
         }
         guard let home = environment["HOME"], home.hasPrefix("/") else {
             throw ShelfError(.usage, "cannot tell where systemd keeps user units: set HOME or XDG_CONFIG_HOME")
         }
-        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config/systemd/user", isDirectory: true)
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+            ".config/systemd/user", isDirectory: true)
     }
 
     public var service: String {
@@ -58,7 +61,7 @@ public struct SystemdUnits {
             "",
             "[Service]",
             "Type=oneshot",
-            "ExecStart=\(Self.quoted(executable)) watch --once --interval \(WatchInterval.systemd(interval))",
+            "ExecStart=\(Self.quoted(executable)) watch --once --interval \(WatchInterval.systemd(interval))"
         ]
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
             lines.append("Environment=\(Self.quoted("\(name)=\(value)"))")
@@ -91,7 +94,8 @@ public struct SystemdUnits {
             do {
                 try Data(text.utf8).write(to: url, options: .atomic)
             } catch {
-                throw ShelfError(.ioError, "cannot write \(url.path) (\(error.localizedDescription))", subject: url.path)
+                throw ShelfError(
+                    .ioError, "cannot write \(url.path) (\(error.localizedDescription))", subject: url.path)
             }
             written.append(url.path)
         }

@@ -1,7 +1,7 @@
 import ShelfCore
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The watcher's lock: `watch.lock` in shelf's data folder, held with `flock` for as long as the watcher runs.
@@ -16,16 +16,20 @@ public final class WatchLock {
         let path = folder.appendingPathComponent(Self.fileName).path
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw ShelfError(.ioError, "cannot open the watcher's lock file (\(String(cString: strerror(errno))))", subject: path)
+            throw ShelfError(
+                .ioError, "cannot open the watcher's lock file (\(String(cString: strerror(errno))))", subject: path)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = read(descriptor, &buffer, buffer.count)
-            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            let holder =
+                count > 0
+                ? String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
             Glibc.close(descriptor)
             descriptor = -1
-            throw ShelfError(.temporary, "another shelf watch is already running" + (holder.isEmpty ? "" : " (process \(holder))"),
-                             subject: path, hint: "Only one watcher runs at a time; this one stops here.")
+            throw ShelfError(
+                .temporary, "another shelf watch is already running" + (holder.isEmpty ? "" : " (process \(holder))"),
+                subject: path, hint: "Only one watcher runs at a time; this one stops here.")
         }
         let pid = "\(getpid())\n"
         _ = ftruncate(descriptor, 0)

@@ -23,8 +23,10 @@ public final class Watcher {
     public let deadline: TimeInterval
 
     /// `deliver` hands the new notifications to the desktop (of the `Shelf`'s environment).
-    public init(database: LibraryDatabase, interval: TimeInterval, deadline: TimeInterval, clock: NotificationClock = .system,
-                deliver: @escaping (LibraryDatabase) -> Void, sync: @escaping (AccountRecord) throws -> Void) {
+    public init(
+        database: LibraryDatabase, interval: TimeInterval, deadline: TimeInterval, clock: NotificationClock = .system,
+        deliver: @escaping (LibraryDatabase) -> Void, sync: @escaping (AccountRecord) throws -> Void
+    ) {
         self.database = database
         self.interval = interval
         self.deadline = deadline
@@ -46,7 +48,9 @@ public final class Watcher {
             let state = BackoffState(try database.meta(key))
             let now = clock.now
             if let retry = state.retryAt, retry > now {
-                cycle.accounts.append(WatchCycle.AccountOutcome(accountID: account.id, result: "waiting", error: nil, newlyFailing: false, retryAt: retry))
+                cycle.accounts.append(
+                    WatchCycle.AccountOutcome(
+                        accountID: account.id, result: "waiting", error: nil, newlyFailing: false, retryAt: retry))
                 continue
             }
             do {
@@ -55,7 +59,9 @@ public final class Watcher {
                     try database.setMeta(key, nil)
                     cycle.changed = true
                 }
-                cycle.accounts.append(WatchCycle.AccountOutcome(accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
+                cycle.accounts.append(
+                    WatchCycle.AccountOutcome(
+                        accountID: account.id, result: "synced", error: nil, newlyFailing: false, retryAt: nil))
             } catch {
                 let failures = state.failures + 1
                 let wait = min(max(interval, Self.maximumBackoff), interval * pow(2, Double(min(failures, 20))))
@@ -63,8 +69,10 @@ public final class Watcher {
                 try database.setMeta(key, BackoffState(failures: failures, retryAt: retry).text)
                 let message = ShelfError.words(error)
                 if failures == 1 { cycle.changed = true }
-                cycle.accounts.append(WatchCycle.AccountOutcome(accountID: account.id, result: "failed", error: message,
-                                                     newlyFailing: failures == 1, retryAt: retry))
+                cycle.accounts.append(
+                    WatchCycle.AccountOutcome(
+                        accountID: account.id, result: "failed", error: message,
+                        newlyFailing: failures == 1, retryAt: retry))
             }
         }
         cycle.notifications = try database.notifications().filter { $0.id > before }.sorted { $0.id < $1.id }

@@ -21,7 +21,9 @@ final class LoopbackRedirect {
         let end = Date().addingTimeInterval(timeout)
         while true {
             let left = end.timeIntervalSinceNow
-            guard left > 0 else { throw ShelfError(.temporary, "the sign-in did not come back from the browser within \(Int(timeout)) s") }
+            guard left > 0 else {
+                throw ShelfError(.temporary, "the sign-in did not come back from the browser within \(Int(timeout)) s")
+            }
             var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(left, 0.5) * 1000))
             if HostServices.cancelRequested { throw ShelfError(.cancelled, "the sign-in was cancelled") }
@@ -50,14 +52,18 @@ final class LoopbackRedirect {
             var query: [String: String] = [:]
             for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
             let ok = query["error"] == nil
-            respond(client, status: "200 OK", body: ok ? "shelf is signed in. You can close this window."
-                                                       : "The sign-in was declined. You can close this window.")
+            respond(
+                client, status: "200 OK",
+                body: ok
+                    ? "shelf is signed in. You can close this window."
+                    : "The sign-in was declined. You can close this window.")
             return query
         }
     }
 
     private func respond(_ client: Int32, status: String, body: String) {
-        let text = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let text =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         _ = text.withCString { write(client, $0, strlen($0)) }
     }
 }

@@ -16,8 +16,10 @@ public final class ReadingLists {
     private let registry: () -> PluginRegistry
     private let router: () -> FormatRouter
 
-    public init(database: LibraryDatabase, store: CredentialStore, registry: @escaping () -> PluginRegistry,
-                router: @escaping () -> FormatRouter) {
+    public init(
+        database: LibraryDatabase, store: CredentialStore, registry: @escaping () -> PluginRegistry,
+        router: @escaping () -> FormatRouter
+    ) {
         self.database = database
         self.store = store
         self.registry = registry
@@ -33,12 +35,16 @@ public final class ReadingLists {
         guard let failure = error as? PluginCallError else { return error }
         switch failure.status {
         case SHELF_E_PROTECTED:
-            return ShelfError(.permission, failure.description, subject: service,
-                              next: NextStep(terminal: "`shelf lists connect \(service)` sets up the connection again.", browser: nil))
+            return ShelfError(
+                .permission, failure.description, subject: service,
+                next: NextStep(terminal: "`shelf lists connect \(service)` sets up the connection again.", browser: nil)
+            )
         case SHELF_E_IO:
             return ShelfError(.temporary, failure.description, subject: service, hint: "Try again later.")
         case SHELF_E_INVALID_ARGUMENT:
-            return ShelfError(.usage, failure.description, subject: service, next: NextStep(terminal: "`shelf lists connect \(service)` lists the settings.", browser: nil))
+            return ShelfError(
+                .usage, failure.description, subject: service,
+                next: NextStep(terminal: "`shelf lists connect \(service)` lists the settings.", browser: nil))
         default:
             return failure.shelfError(subject: service)
         }
@@ -46,7 +52,9 @@ public final class ReadingLists {
 
     func connection(_ service: ConnectedService) throws -> Connector.Connection {
         let connector = try connector(service.service)
-        do { return try connector.connect(settings: service.settings) } catch { throw Self.translate(error, service: service.service) }
+        do { return try connector.connect(settings: service.settings) } catch {
+            throw Self.translate(error, service: service.service)
+        }
     }
 
     // MARK: Connect
@@ -57,26 +65,35 @@ public final class ReadingLists {
         let description: ConnectorDescription
         do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
         let stored = try database.services().first { $0.service == service }?.settings
-        return ReadingListServiceSettings(service: service, pluginID: connector.plugin.descriptor.id, description: description, stored: stored)
+        return ReadingListServiceSettings(
+            service: service, pluginID: connector.plugin.descriptor.id, description: description, stored: stored)
     }
 
     /// Checks and stores a service's settings; secrets go to the credentials file through the plugin's own keys.
     /// Settings stored by an earlier connect and not given again are kept. A "file" setting must name a file.
     /// With `authorize`, runs the browser sign-in: `openBrowser` gets the address, a loopback listener the answer.
-    public func connect(service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
-                        openBrowser: (String) -> Void, timeout: TimeInterval = 300) throws -> ReadingListConnectOutcome {
+    public func connect(
+        service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
+        openBrowser: (String) -> Void, timeout: TimeInterval = 300
+    ) throws -> ReadingListConnectOutcome {
         let connector = try connector(service)
         let description: ConnectorDescription
         do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
         let known = Dictionary((description.settings ?? []).map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
         for key in Array(settings.keys) + Array(secrets.keys) where known[key] == nil {
-            throw ShelfError(.usage, "\(service) has no setting \"\(key)\"",
-                             hint: "Settings: " + (description.settings ?? []).map(\.key).joined(separator: ", "))
+            throw ShelfError(
+                .usage, "\(service) has no setting \"\(key)\"",
+                hint: "Settings: " + (description.settings ?? []).map(\.key).joined(separator: ", "))
         }
         for (key, _) in settings where known[key]?.secret == true {
-            throw ShelfError(.usage, "\(key) is a secret: pass it with --secret \(key) (read from standard input), never on the command line")
+            throw ShelfError(
+                .usage,
+                "\(key) is a secret: pass it with --secret \(key) (read from standard input), never on the command line"
+            )
         }
-        var plain = try database.services().first { $0.service == service && $0.pluginID == connector.plugin.descriptor.id }?.settings ?? [:]
+        var plain =
+            try database.services().first { $0.service == service && $0.pluginID == connector.plugin.descriptor.id }?
+            .settings ?? [:]
         for (key, value) in settings {
             guard known[key]?.type == "file" else {
                 plain[key] = value
@@ -85,21 +102,28 @@ public final class ReadingLists {
             let path = URL(fileURLWithPath: value).standardizedFileURL.path
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-                  FileManager.default.isReadableFile(atPath: path) else {
-                throw ShelfError(.noInput, "the setting \(key) names no readable file", subject: path,
-                                 hint: "Give the path of \(known[key]?.label ?? "the file"): --set \(key)=PATH.")
+                FileManager.default.isReadableFile(atPath: path)
+            else {
+                throw ShelfError(
+                    .noInput, "the setting \(key) names no readable file", subject: path,
+                    hint: "Give the path of \(known[key]?.label ?? "the file"): --set \(key)=PATH.")
             }
             plain[key] = path
         }
         for (key, value) in secrets {
             // For the service (credentials/2) and for the plugin (credentials/1): connectors of either version find it.
-            try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, service: service, key: key, in: store)
+            try ConnectorServices.setSecret(
+                value, pluginID: connector.plugin.descriptor.id, service: service, key: key, in: store)
             try ConnectorServices.setSecret(value, pluginID: connector.plugin.descriptor.id, key: key, in: store)
         }
         let connection: Connector.Connection
-        do { connection = try connector.connect(settings: plain) } catch { throw Self.translate(error, service: service) }
-        try database.saveService(ConnectedService(service: service, pluginID: connector.plugin.descriptor.id, settings: plain,
-                                                  connectedAt: Date()))
+        do { connection = try connector.connect(settings: plain) } catch {
+            throw Self.translate(error, service: service)
+        }
+        try database.saveService(
+            ConnectedService(
+                service: service, pluginID: connector.plugin.descriptor.id, settings: plain,
+                connectedAt: Date()))
         var authorized = false
         if authorize {
             let listener = try LoopbackRedirect()
@@ -113,7 +137,9 @@ public final class ReadingLists {
                 throw Self.translate(error, service: service)
             }
         }
-        return ReadingListConnectOutcome(service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized)
+        return ReadingListConnectOutcome(
+            service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized
+        )
     }
 
     public func disconnect(service: String) throws {
@@ -126,10 +152,17 @@ public final class ReadingLists {
     public func pull(service only: String? = nil) throws -> [ReadingListPullOutcome] {
         let services = try database.services().filter { only == nil || $0.service == only }
         if let only, services.isEmpty {
-            throw ShelfError(.noInput, "\(only) is not connected", next: NextStep(terminal: "`shelf lists connect \(only) ...` connects it first.", browser: nil))
+            throw ShelfError(
+                .noInput, "\(only) is not connected",
+                next: NextStep(terminal: "`shelf lists connect \(only) ...` connects it first.", browser: nil))
         }
         if services.isEmpty {
-            throw ShelfError(.noInput, "no reading list is connected", next: NextStep(terminal: "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.", browser: nil))
+            throw ShelfError(
+                .noInput, "no reading list is connected",
+                next: NextStep(
+                    terminal:
+                        "`shelf lists connect goodreads --set file=EXPORT.csv` or `shelf lists connect google-books ...`.",
+                    browser: nil))
         }
         var outcomes: [ReadingListPullOutcome] = []
         for s in services {
@@ -146,17 +179,22 @@ public final class ReadingLists {
                 let skipped = result.entries.count - entries.count
                 try database.replaceEntries(service: s.service, entries)
                 try database.setPullResult(service: s.service, error: nil)
-                let added = try database.addWishes(entries.filter { $0.shelf == "to-read" }.map {
-                    LibraryDatabase.NewWish(source: s.service, title: $0.title, authors: $0.authors, isbn: $0.isbn)
-                })
-                outcomes.append(ReadingListPullOutcome(service: s.service, entries: entries.count, shelves: result.shelves, error: nil, newWishes: added,
-                                            skippedWithoutTitle: skipped))
+                let added = try database.addWishes(
+                    entries.filter { $0.shelf == "to-read" }.map {
+                        LibraryDatabase.NewWish(source: s.service, title: $0.title, authors: $0.authors, isbn: $0.isbn)
+                    })
+                outcomes.append(
+                    ReadingListPullOutcome(
+                        service: s.service, entries: entries.count, shelves: result.shelves, error: nil,
+                        newWishes: added,
+                        skippedWithoutTitle: skipped))
             } catch {
                 let message = ShelfError.words(error)
                 // The error itself is thrown or returned below; the stored copy only feeds `shelf lists`.
                 try? database.setPullResult(service: s.service, error: message)
                 if only != nil || services.count == 1 { throw error }
-                outcomes.append(ReadingListPullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
+                outcomes.append(
+                    ReadingListPullOutcome(service: s.service, entries: 0, shelves: [], error: message, newWishes: 0))
             }
         }
         return outcomes
@@ -169,20 +207,28 @@ public final class ReadingLists {
         let publication = try router().open(path: path, preferring: nil)
         let m = publication.manifest
         var ids: [String: String] = [:]
-        if case .string(let identifier)? = m.metadata["identifier"], let isbn = ISBN.normalise(identifier.replacingOccurrences(of: "urn:isbn:", with: "")),
-           identifier.lowercased().contains("isbn") || identifier.filter(\.isNumber).count >= 10 {
+        if case .string(let identifier)? = m.metadata["identifier"],
+            let isbn = ISBN.normalise(identifier.replacingOccurrences(of: "urn:isbn:", with: "")),
+            identifier.lowercased().contains("isbn") || identifier.filter(\.isNumber).count >= 10
+        {
             ids["isbn13"] = isbn
         }
-        return ReadingListEntry(identifiers: ids, title: m.title ?? (path as NSString).lastPathComponent, authors: m.authors,
-                                shelf: "read", dateRead: ISO8601DateFormatter.day.string(from: Date()))
+        return ReadingListEntry(
+            identifiers: ids, title: m.title ?? (path as NSString).lastPathComponent, authors: m.authors,
+            shelf: "read", dateRead: ISO8601DateFormatter.day.string(from: Date()))
     }
 
     /// The reading-list entry for a book in the library (found with `BookReference`, as every command finds one).
     public func entry(for record: BookRecord) -> ReadingListEntry {
         var ids: [String: String] = [:]
-        if let isbn = ISBN.normalise(record.id.replacingOccurrences(of: "urn:isbn:", with: "")), record.id.lowercased().contains("isbn") { ids["isbn13"] = isbn }
-        return ReadingListEntry(identifiers: ids, title: record.title, authors: record.authors, shelf: "read",
-                                dateRead: ISO8601DateFormatter.day.string(from: Date()))
+        if let isbn = ISBN.normalise(record.id.replacingOccurrences(of: "urn:isbn:", with: "")),
+            record.id.lowercased().contains("isbn")
+        {
+            ids["isbn13"] = isbn
+        }
+        return ReadingListEntry(
+            identifiers: ids, title: record.title, authors: record.authors, shelf: "read",
+            dateRead: ISO8601DateFormatter.day.string(from: Date()))
     }
 
     /// Marks a book read and queues the push to every connected service that records reads: a book in the library
@@ -195,17 +241,25 @@ public final class ReadingLists {
         try finished(entry(forFile: path), bookID: nil, isbn: isbn)
     }
 
-    private func finished(_ entry: ReadingListEntry, bookID: String?, isbn: String?) throws -> ReadingListFinishedOutcome {
+    private func finished(_ entry: ReadingListEntry, bookID: String?, isbn: String?) throws
+        -> ReadingListFinishedOutcome
+    {
         var entry = entry
         if let isbn {
-            guard let normalised = ISBN.normalise(isbn) else { throw ShelfError(.usage, "\(isbn) is not an ISBN-10 or ISBN-13") }
+            guard let normalised = ISBN.normalise(isbn) else {
+                throw ShelfError(.usage, "\(isbn) is not an ISBN-10 or ISBN-13")
+            }
             entry.identifiers["isbn13"] = normalised
         }
         var queued: [String] = [], already: [String] = []
         for s in try database.services() {
             // A connector that cannot be loaded now takes nothing: the outcome lists only the services queued for.
             guard (try? connector(s.service).describe().pushRead) == true else { continue }
-            if try database.queuePush(service: s.service, entry: entry, bookID: bookID) { queued.append(s.service) } else { already.append(s.service) }
+            if try database.queuePush(service: s.service, entry: entry, bookID: bookID) {
+                queued.append(s.service)
+            } else {
+                already.append(s.service)
+            }
         }
         return ReadingListFinishedOutcome(entry: entry, queued: queued, alreadyQueued: already)
     }
@@ -217,7 +271,9 @@ public final class ReadingLists {
             let pending = try database.pushes(service: s.service, pendingOnly: true)
             guard !pending.isEmpty else { continue }
             let result: PushResult
-            do { result = try connection(s).push(pending.map(\.entry)) } catch { throw Self.translate(error, service: s.service) }
+            do { result = try connection(s).push(pending.map(\.entry)) } catch {
+                throw Self.translate(error, service: s.service)
+            }
             // Only for the words of the report (the service's name, its upload page): the push is done and recorded.
             let description = try? connector(s.service).describe()
             for (i, p) in pending.enumerated() {
@@ -226,9 +282,11 @@ public final class ReadingLists {
                 let done = ["added", "unchanged", "exported"].contains(status)
                 let message = outcome?.message ?? (outcome == nil ? "the connector gave no result for this entry" : nil)
                 try database.recordPush(service: s.service, key: p.key, outcome: status, message: message, done: done)
-                reports.append(ReadingListPushReport(service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
-                                          message: message, file: result.file, uploadURL: description?.uploadURL,
-                                          serviceName: description?.name ?? s.service))
+                reports.append(
+                    ReadingListPushReport(
+                        service: s.service, title: p.entry.title, shelf: p.entry.shelf, outcome: status,
+                        message: message, file: result.file, uploadURL: description?.uploadURL,
+                        serviceName: description?.name ?? s.service))
             }
         }
         return reports
@@ -239,7 +297,9 @@ public final class ReadingLists {
     public func wish(_ text: String, author: String?) throws -> Wish {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw ShelfError(.usage, "a wish needs an ISBN or a title") }
-        if let isbn = ISBN.normalise(trimmed), trimmed.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "X" || $0 == "x" || $0 == " " }) {
+        if let isbn = ISBN.normalise(trimmed),
+            trimmed.allSatisfy({ $0.isNumber || $0 == "-" || $0 == "X" || $0 == "x" || $0 == " " })
+        {
             // Name it after the catalog entry when one is known.
             let title = try WishMatcher(database: database).entry(isbn: isbn)?.entry.title ?? "ISBN \(isbn)"
             return try database.addWish(source: "manual", title: title, authors: [], isbn: isbn)

@@ -43,15 +43,17 @@ public struct WishList {
                 if available { free.insert(Self.key(match.accountID, match.entryID)) }
                 // One title, one notice: a second wish for the same title shares the first one's.
                 if available && !wish.available && wish.notifiedAt == nil
-                    && announced.insert(Self.key(match.accountID, match.entryID)).inserted {
+                    && announced.insert(Self.key(match.accountID, match.entryID)).inserted
+                {
                     let library = libraries[match.accountID] ?? match.accountID
                     wish.notifiedAt = date
                     let text = NotificationText.wishAvailable(match.title, library: library)
                     var notificationID: Int64?
                     // Catalogs browsed without an account have no library to send the patron to.
                     if libraries[match.accountID] != nil {
-                        notificationID = try database.storeWishNotification(accountID: match.accountID, entryID: match.entryID,
-                                                                            title: match.title, text: text, at: date)
+                        notificationID = try database.storeWishNotification(
+                            accountID: match.accountID, entryID: match.entryID,
+                            title: match.title, text: text, at: date)
                     }
                     // Announced already (live from an earlier check, for another wish of the same title).
                     if libraries[match.accountID] != nil, notificationID == nil {
@@ -66,8 +68,10 @@ public struct WishList {
                 try update.run(wish, changed: wish != before, at: date)
             }
             // Withdraw the notices no wish holds any more.
-            for live in try database.liveWishNotifications() where !free.contains(Self.key(live.accountID, live.entryID)) {
-                try database.withdrawNotifications(accountID: live.accountID, entryID: live.entryID, kinds: [.wishAvailable], at: date)
+            for live in try database.liveWishNotifications()
+            where !free.contains(Self.key(live.accountID, live.entryID)) {
+                try database.withdrawNotifications(
+                    accountID: live.accountID, entryID: live.entryID, kinds: [.wishAvailable], at: date)
             }
         }
         return notices

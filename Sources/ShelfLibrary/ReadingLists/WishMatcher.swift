@@ -35,7 +35,8 @@ public struct WishMatcher {
         // The availability's fields as columns (dates as rememberEntries' JSONEncoder writes them: seconds since 2001),
         // the authors joined with U+001F: no JSON decoding per wish.
         // Without a statement (the database failing now) nothing matches in this check; the next check matches again.
-        lazy var detailStatement = try? database?.connection.prepare("""
+        lazy var detailStatement = try? database?.connection.prepare(
+            """
             SELECT (SELECT group_concat(value, char(31)) FROM json_each(entry, '$.authors')) AS authors,
                    json_extract(entry, '$.availability.state') AS state, json_extract(entry, '$.availability.since') AS since,
                    json_extract(entry, '$.availability.until') AS until,
@@ -65,16 +66,22 @@ public struct WishMatcher {
         let rows = try database.connection.query("SELECT rowid, account_id, entry_id, title FROM catalog_entries")
         items.reserveCapacity(rows.count)
         for row in rows {
-            items.append(Item(accountID: try row.get("account_id"), entryID: try row.get("entry_id"), title: try row.get("title"),
-                              rowID: try row.get("rowid")))
+            items.append(
+                Item(
+                    accountID: try row.get("account_id"), entryID: try row.get("entry_id"), title: try row.get("title"),
+                    rowID: try row.get("rowid")))
         }
         index()
     }
 
     public init(entries: [Candidate]) {
         store = Store(database: nil, entries: entries)
-        items = entries.enumerated().map { Item(accountID: $1.accountID, entryID: $1.entry.id, title: $1.entry.title, rowID: Int64($0)) }
-        for (i, c) in entries.enumerated() { store.details[i] = Details(authors: c.entry.authors, availability: c.entry.availability) }
+        items = entries.enumerated().map {
+            Item(accountID: $1.accountID, entryID: $1.entry.id, title: $1.entry.title, rowID: Int64($0))
+        }
+        for (i, c) in entries.enumerated() {
+            store.details[i] = Details(authors: c.entry.authors, availability: c.entry.availability)
+        }
         index()
     }
 
@@ -98,24 +105,34 @@ public struct WishMatcher {
         }
         guard digits + xs >= 10 else { return nil }
         let id = identifier.lowercased()
-        guard id.contains("isbn") || digits == id.utf8.count || id.hasPrefix("978") || id.hasPrefix("979") else { return nil }
+        guard id.contains("isbn") || digits == id.utf8.count || id.hasPrefix("978") || id.hasPrefix("979") else {
+            return nil
+        }
         return ISBN.normalise(id.replacingOccurrences(of: "urn:isbn:", with: ""))
     }
 
     func details(_ i: Int) -> Details? {
         if let known = store.details[i] { return known }
         // A remembered entry that cannot be read is no match (the catalog's copy, read again when browsed).
-        guard let statement = store.detailStatement, let row = try? statement.query([items[i].rowID]).first else { return nil }
+        guard let statement = store.detailStatement, let row = try? statement.query([items[i].rowID]).first else {
+            return nil
+        }
         // Fields the library did not give (or gave in another type) are unknown, as a missing one.
         let authorsText: String? = try? row.get("authors")
-        let authors = authorsText.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
+        let authors =
+            authorsText.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? []
         // As above.
-        guard let stateText: String = try? row.get("state"), let state = Availability.State(rawValue: stateText) else { return nil }
-        func int(_ column: String) -> Int? { (try? row.get(column) as Int64?)?.map(Int.init) ?? nil } // as above
-        func date(_ column: String) -> Date? { (try? row.get(column) as Double?).flatMap { $0.map(Date.init(timeIntervalSinceReferenceDate:)) } } // as above
-        let availability = Availability(state: state, since: date("since"), until: date("until"), copiesTotal: int("copies_total"),
-                                        copiesAvailable: int("copies_available"), holdsTotal: int("holds_total"),
-                                        holdPosition: int("hold_position"))
+        guard let stateText: String = try? row.get("state"), let state = Availability.State(rawValue: stateText) else {
+            return nil
+        }
+        func int(_ column: String) -> Int? { (try? row.get(column) as Int64?)?.map(Int.init) ?? nil }  // as above
+        func date(_ column: String) -> Date? {
+            (try? row.get(column) as Double?).flatMap { $0.map(Date.init(timeIntervalSinceReferenceDate:)) }
+        }  // as above
+        let availability = Availability(
+            state: state, since: date("since"), until: date("until"), copiesTotal: int("copies_total"),
+            copiesAvailable: int("copies_available"), holdsTotal: int("holds_total"),
+            holdPosition: int("hold_position"))
         let found = Details(authors: authors, availability: availability)
         store.details[i] = found
         return found
@@ -125,8 +142,9 @@ public struct WishMatcher {
         if store.database == nil { return store.entries[i] }
         // As in `details`: an entry that cannot be read is no match.
         guard let statement = store.entryStatement, let row = try? statement.query([items[i].rowID]).first,
-              let text: String = try? row.get("entry"),
-              let entry = try? store.decoder.decode(CatalogEntry.self, from: Data(text.utf8)) else { return nil }
+            let text: String = try? row.get("entry"),
+            let entry = try? store.decoder.decode(CatalogEntry.self, from: Data(text.utf8))
+        else { return nil }
         return (items[i].accountID, entry)
     }
 
@@ -151,7 +169,9 @@ public struct WishMatcher {
     public func matchSummary(_ wish: Wish) -> Match? {
         guard let m = find(wish), let d = details(m.index) else { return nil }
         let item = items[m.index]
-        return Match(accountID: item.accountID, entryID: item.entryID, title: item.title, availability: d.availability, matchedBy: m.how)
+        return Match(
+            accountID: item.accountID, entryID: item.entryID, title: item.title, availability: d.availability,
+            matchedBy: m.how)
     }
 
     func find(_ wish: Wish) -> (index: Int, how: String)? {
@@ -163,7 +183,8 @@ public struct WishMatcher {
             guard let author = wish.authors.first else { return true }
             let authors = details(i)?.authors ?? []
             let surname = Fold.surname(author)
-            return authors.isEmpty || authors.contains { Fold.surname($0) == surname || Fold.text($0) == Fold.text(author) }
+            return authors.isEmpty
+                || authors.contains { Fold.surname($0) == surname || Fold.text($0) == Fold.text(author) }
         }
         return best(candidates).map { ($0, "title and author") }
     }

@@ -7,23 +7,27 @@ enum BookshelfSchema {
     static let step = SchemaMigration("bookshelf: shelf items, reading progress, bookmarks, reader settings", sql: sql)
 
     /// What each book is (BookIdentity), to notice a file that is no longer the book that was added (issue 19).
-    static let identities = SchemaMigration("bookshelf: book identities", sql: """
-        CREATE TABLE book_identities (
-            book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,
-            identifier  TEXT,
-            fingerprint TEXT NOT NULL
-        );
-        """)
+    static let identities = SchemaMigration(
+        "bookshelf: book identities",
+        sql: """
+            CREATE TABLE book_identities (
+                book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+                identifier  TEXT,
+                fingerprint TEXT NOT NULL
+            );
+            """)
 
     /// How far the patron has listened to each audiobook, in seconds of its length, for the shelf (issue 20).
-    static let listening = SchemaMigration("bookshelf: listening progress", sql: """
-        CREATE TABLE listening_progress (
-            book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,
-            seconds     REAL NOT NULL CHECK (seconds >= 0),
-            duration    REAL NOT NULL CHECK (duration >= 0),
-            updated_at  INTEGER NOT NULL
-        );
-        """)
+    static let listening = SchemaMigration(
+        "bookshelf: listening progress",
+        sql: """
+            CREATE TABLE listening_progress (
+                book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,
+                seconds     REAL NOT NULL CHECK (seconds >= 0),
+                duration    REAL NOT NULL CHECK (duration >= 0),
+                updated_at  INTEGER NOT NULL
+            );
+            """)
 
     private static let sql = """
         CREATE TABLE shelf_items (

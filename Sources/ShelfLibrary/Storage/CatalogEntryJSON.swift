@@ -166,7 +166,9 @@ private struct JSONText {
             while i < n {
                 // Eight bytes at a time while none needs escaping, as in nearly all catalog text.
                 if i + 8 <= n,
-                   !Self.needsEscape(UnsafeRawPointer(utf8.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+                    !Self.needsEscape(
+                        UnsafeRawPointer(utf8.baseAddress!).loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                {
                     i += 8
                     continue
                 }
@@ -183,7 +185,10 @@ private struct JSONText {
                 case 0x09: bytes.append(UInt8(ascii: "t"))
                 case 0x08: bytes.append(UInt8(ascii: "b"))
                 case 0x0C: bytes.append(UInt8(ascii: "f"))
-                default: bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(b >> 4)], Self.hex[Int(b & 0xF)]])
+                default:
+                    bytes.append(contentsOf: [
+                        UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(b >> 4)], Self.hex[Int(b & 0xF)]
+                    ])
                 }
             }
             if start < n { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
@@ -197,7 +202,8 @@ private struct JSONText {
     @inline(__always) private static func needsEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, high: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & high != 0 }
-        return (word &- ones &* 0x20) & ~word & high != 0 || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
+        return (word &- ones &* 0x20) & ~word & high != 0 || hasZero(word ^ (ones &* 0x22))
+            || hasZero(word ^ (ones &* 0x5C))
     }
 }
 
@@ -238,7 +244,9 @@ private func list<T>(_ value: JSONValue?, _ read: (JSONValue) throws -> T) throw
 
 /// An integer JSONDecoder would read the same: whole, and small enough that the reader's Double held it exactly.
 private func int(_ value: JSONValue) throws -> Int {
-    guard case .number(let n) = value, abs(n) < 9_007_199_254_740_992, let exact = Int(exactly: n) else { throw NotPlain() }
+    guard case .number(let n) = value, abs(n) < 9_007_199_254_740_992, let exact = Int(exactly: n) else {
+        throw NotPlain()
+    }
     return exact
 }
 
@@ -256,11 +264,13 @@ private extension CatalogEntry {
     init(stored value: JSONValue) throws {
         let o = try members(value)
         guard let format = PublicationFormat(rawValue: try required(o, "format")) else { throw NotPlain() }
-        self.init(id: try required(o, "id"), title: try required(o, "title"), authors: try list(o["authors"], string),
-                  format: format, summary: try optional(o, "summary", string), publisher: try optional(o, "publisher", string),
-                  language: try optional(o, "language", string), published: try optional(o, "published", string),
-                  categories: try list(o["categories"], string), links: try list(o["links"], CatalogLink.init(stored:)),
-                  branches: try list(o["branches"], Branch.init(stored:)))
+        self.init(
+            id: try required(o, "id"), title: try required(o, "title"), authors: try list(o["authors"], string),
+            format: format, summary: try optional(o, "summary", string),
+            publisher: try optional(o, "publisher", string),
+            language: try optional(o, "language", string), published: try optional(o, "published", string),
+            categories: try list(o["categories"], string), links: try list(o["links"], CatalogLink.init(stored:)),
+            branches: try list(o["branches"], Branch.init(stored:)))
         // Stored, not inferred again: what the library said when it was stored.
         availability = try Availability(stored: o["availability"])
     }
@@ -269,16 +279,18 @@ private extension CatalogEntry {
 private extension CatalogEntry.Branch {
     init(stored value: JSONValue) throws {
         let o = try members(value)
-        self.init(name: try required(o, "name"), href: try required(o, "href"),
-                  availability: try optional(o, "availability") { try Availability(stored: $0) })
+        self.init(
+            name: try required(o, "name"), href: try required(o, "href"),
+            availability: try optional(o, "availability") { try Availability(stored: $0) })
     }
 }
 
 private extension CatalogLink {
     init(stored value: JSONValue) throws {
         let o = try members(value)
-        self.init(href: try required(o, "href"), rel: try optional(o, "rel", string), type: try optional(o, "type", string),
-                  title: try optional(o, "title", string))
+        self.init(
+            href: try required(o, "href"), rel: try optional(o, "rel", string), type: try optional(o, "type", string),
+            title: try optional(o, "title", string))
         facetGroup = try optional(o, "facetGroup", string)
         activeFacet = try optional(o, "activeFacet", bool)
         facetGroupType = try optional(o, "facetGroupType", string)
@@ -299,8 +311,9 @@ private extension Availability {
     init(stored value: JSONValue?) throws {
         let o = try members(value)
         guard let state = State(rawValue: try required(o, "state")) else { throw NotPlain() }
-        self.init(state: state, since: try optional(o, "since", date), until: try optional(o, "until", date),
-                  copiesTotal: try optional(o, "copiesTotal", int), copiesAvailable: try optional(o, "copiesAvailable", int),
-                  holdsTotal: try optional(o, "holdsTotal", int), holdPosition: try optional(o, "holdPosition", int))
+        self.init(
+            state: state, since: try optional(o, "since", date), until: try optional(o, "until", date),
+            copiesTotal: try optional(o, "copiesTotal", int), copiesAvailable: try optional(o, "copiesAvailable", int),
+            holdsTotal: try optional(o, "holdsTotal", int), holdPosition: try optional(o, "holdPosition", int))
     }
 }

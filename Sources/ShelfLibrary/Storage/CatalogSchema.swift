@@ -72,22 +72,25 @@ enum CatalogSchema {
     /// The loans and holds changed here (borrow, reserve, return, cancel), in order: a sync keeps what was changed after
     /// it asked the library, whose answer is older (`LibraryDatabase.replaceShelf`). AUTOINCREMENT, so that a number
     /// is never given twice even after the rows a sync forgets.
-    static let localChanges = SchemaMigration("loans and holds changed here, newer than a sync's answer", sql: """
-        CREATE TABLE circulation_changes (
-            seq         INTEGER PRIMARY KEY AUTOINCREMENT,
-            account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
-            entry_id    TEXT NOT NULL
-        );
-        CREATE INDEX circulation_changes_account ON circulation_changes (account_id, seq);
-        """)
+    static let localChanges = SchemaMigration(
+        "loans and holds changed here, newer than a sync's answer",
+        sql: """
+            CREATE TABLE circulation_changes (
+                seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+                account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                entry_id    TEXT NOT NULL
+            );
+            CREATE INDEX circulation_changes_account ON circulation_changes (account_id, seq);
+            """)
 
     /// The entry columns without `json_valid`: sqlite parsed every entry again on every write, a tenth of a sync of
     /// 1,000 loans, and the column is written only by `CatalogEntryJSON`. The authors columns keep their check.
     ///
     /// sqlite cannot drop a constraint, so the three tables are made again and their rows (with their rowids) copied
     /// over in this step's one transaction: a crash leaves the old tables whole.
-    static let uncheckedEntries = SchemaMigration("catalog entries, loans and holds without a JSON check per write",
-                                                  sql: uncheckedEntriesSQL)
+    static let uncheckedEntries = SchemaMigration(
+        "catalog entries, loans and holds without a JSON check per write",
+        sql: uncheckedEntriesSQL)
 
     private static let uncheckedEntriesSQL = """
         CREATE TABLE catalog_entries_new (

@@ -8,17 +8,22 @@ extension LibraryDatabase {
     /// Notes that this computer changed the patron's loan or hold of `entryID` at the account just now. Called inside
     /// the change's own transaction.
     func noteCirculationChange(accountID: String, entryID: String) throws {
-        try connection.execute("INSERT INTO circulation_changes (account_id, entry_id) VALUES (?, ?)", [accountID, entryID])
+        try connection.execute(
+            "INSERT INTO circulation_changes (account_id, entry_id) VALUES (?, ?)", [accountID, entryID])
     }
 
     /// The number of the last change made so far: a sync takes it before it asks the library.
     public func circulationChangeMark() throws -> Int64 {
-        try connection.scalar("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'circulation_changes'), 0)") ?? 0
+        try connection.scalar(
+            "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'circulation_changes'), 0)") ?? 0
     }
 
     /// The titles whose loan or hold at the account changed after `mark`.
     func circulationChanges(accountID: String, after mark: Int64) throws -> Set<String> {
-        Set(try connection.query("SELECT entry_id FROM circulation_changes WHERE account_id = ? AND seq > ?", [accountID, mark])
+        Set(
+            try connection.query(
+                "SELECT entry_id FROM circulation_changes WHERE account_id = ? AND seq > ?", [accountID, mark]
+            )
             .map { try $0.get("entry_id") as String })
     }
 

@@ -36,7 +36,8 @@ public final class LibraryDatabase: Sendable {
     public func upsertBook(_ book: BookRecord) throws {
         let authors = try Self.encodeAuthors(book.authors)
         try connection.transaction {
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO books (id, path, source_uri, media_type, plugin_id, title, authors, added_at, opened_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO UPDATE SET
@@ -44,8 +45,10 @@ public final class LibraryDatabase: Sendable {
                     plugin_id = excluded.plugin_id, title = excluded.title, authors = excluded.authors,
                     opened_at = excluded.opened_at
                 """,
-                [book.id, book.path, book.sourceURI, book.mediaType, book.pluginID, book.title, authors,
-                 book.addedAt.databaseMilliseconds, book.openedAt?.databaseMilliseconds])
+                [
+                    book.id, book.path, book.sourceURI, book.mediaType, book.pluginID, book.title, authors,
+                    book.addedAt.databaseMilliseconds, book.openedAt?.databaseMilliseconds
+                ])
         }
     }
 
@@ -83,7 +86,8 @@ public final class LibraryDatabase: Sendable {
     /// (a `.constraint` error otherwise) and `locator` must be JSON.
     public func savePosition(_ position: ReadingPosition) throws {
         try connection.transaction {
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO positions (book_id, locator, updated_at) VALUES (?, ?, ?)
                 ON CONFLICT (book_id) DO UPDATE SET locator = excluded.locator, updated_at = excluded.updated_at
                 """, [position.bookID, position.locator, position.updatedAt.databaseMilliseconds])
@@ -91,10 +95,14 @@ public final class LibraryDatabase: Sendable {
     }
 
     public func position(bookID: String) throws -> ReadingPosition? {
-        guard let row = try connection.query(
-            "SELECT book_id, locator, updated_at FROM positions WHERE book_id = ?", [bookID]).first else { return nil }
-        return ReadingPosition(bookID: try row.get("book_id"), locator: try row.get("locator"),
-                               updatedAt: Date(databaseMilliseconds: try row.get("updated_at")))
+        guard
+            let row = try connection.query(
+                "SELECT book_id, locator, updated_at FROM positions WHERE book_id = ?", [bookID]
+            ).first
+        else { return nil }
+        return ReadingPosition(
+            bookID: try row.get("book_id"), locator: try row.get("locator"),
+            updatedAt: Date(databaseMilliseconds: try row.get("updated_at")))
     }
 
     // MARK: Meta
@@ -119,16 +127,18 @@ public final class LibraryDatabase: Sendable {
     private func decodeBook(_ row: SQLiteRow) throws -> BookRecord {
         let authorsJSON: String = try row.get("authors")
         guard let authors = try? JSONDecoder().decode([String].self, from: Data(authorsJSON.utf8)) else {
-            throw DatabaseError(kind: .damaged, path: path,
-                                message: "the library database at \(path) holds authors that are not a list of names "
-                                    + "(\(authorsJSON)) for the book \(try row.get("id", as: String.self))")
+            throw DatabaseError(
+                kind: .damaged, path: path,
+                message: "the library database at \(path) holds authors that are not a list of names "
+                    + "(\(authorsJSON)) for the book \(try row.get("id", as: String.self))")
         }
         let openedAt: Int64? = try row.get("opened_at")
-        return BookRecord(id: try row.get("id"), path: try row.get("path"), sourceURI: try row.get("source_uri"),
-                          mediaType: try row.get("media_type"), pluginID: try row.get("plugin_id"),
-                          title: try row.get("title"), authors: authors,
-                          addedAt: Date(databaseMilliseconds: try row.get("added_at")),
-                          openedAt: openedAt.map(Date.init(databaseMilliseconds:)))
+        return BookRecord(
+            id: try row.get("id"), path: try row.get("path"), sourceURI: try row.get("source_uri"),
+            mediaType: try row.get("media_type"), pluginID: try row.get("plugin_id"),
+            title: try row.get("title"), authors: authors,
+            addedAt: Date(databaseMilliseconds: try row.get("added_at")),
+            openedAt: openedAt.map(Date.init(databaseMilliseconds:)))
     }
 
     private static func encodeAuthors(_ authors: [String]) throws -> String {

@@ -3,9 +3,10 @@ import Foundation
 /// File names shelf chooses itself: a server never names a file on disk.
 package enum ShelfDirectoriesSafeName {
     package static func component(_ text: String) -> String {
-        let safe = String(text.unicodeScalars.map {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") ? Character($0) : "_"
-        }.prefix(64))
+        let safe = String(
+            text.unicodeScalars.map {
+                $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") ? Character($0) : "_"
+            }.prefix(64))
         return safe.isEmpty || safe.allSatisfy({ $0 == "_" }) ? "local" : safe
     }
 

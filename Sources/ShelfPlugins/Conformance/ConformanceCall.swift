@@ -18,11 +18,13 @@ enum ConformanceCall {
         return buffer
     }()
     nonisolated(unsafe) private static var crashFD: Int32 = -1
-    private typealias BacktraceFunction = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
+    private typealias BacktraceFunction =
+        @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>?, Int32) -> Int32
     private typealias SymbolsFunction = @convention(c) (UnsafePointer<UnsafeMutableRawPointer?>?, Int32, Int32) -> Void
     nonisolated(unsafe) private static var backtrace: BacktraceFunction?
     nonisolated(unsafe) private static var backtraceSymbols: SymbolsFunction?
-    nonisolated(unsafe) private static let frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 64)
+    nonisolated(unsafe) private static let frames = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(
+        capacity: 64)
 
     /// Standard output, redirected into a file while the check runs: a plugin must never print.
     nonisolated(unsafe) private static var printed: Int32 = -1
@@ -71,7 +73,7 @@ enum ConformanceCall {
         if after > before {
             throw ConformanceChecks.CheckFailure(
                 "\(description) printed \(after - before) bytes to standard output (\(excerpt(from: before))): a plugin never prints"
-                + " (plugin.h); output on stdout corrupts `shelf info --json`. Log through shelf_host.log")
+                    + " (plugin.h); output on stdout corrupts `shelf info --json`. Log through shelf_host.log")
         }
         return result
     }
@@ -99,7 +101,9 @@ enum ConformanceCall {
     private static func excerpt(from offset: Int) -> String {
         var bytes = [UInt8](repeating: 0, count: 120)
         let n = pread(printed, &bytes, bytes.count, off_t(offset))
-        return "\"" + String(decoding: bytes.prefix(max(0, n)), as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n") + "\""
+        return "\""
+            + String(decoding: bytes.prefix(max(0, n)), as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n")
+            + "\""
     }
 
     /// The signal handler: the call, then the frames (one "object(+offset) [address]" a line, which the

@@ -34,8 +34,11 @@ public enum ConformanceChecks {
         /// A connector check's result for each service, when it checked them one by one (`eachService`).
         var serviceResults: [(service: String, status: ConformanceResult.Status, message: String)] = []
 
-        init(plugin: LoadedPlugin, samples: [String], scratch: String, settings: [String: String] = [:], secrets: [String: String] = [:],
-             service: String? = nil) {
+        init(
+            plugin: LoadedPlugin, samples: [String], scratch: String, settings: [String: String] = [:],
+            secrets: [String: String] = [:],
+            service: String? = nil
+        ) {
             self.plugin = plugin
             self.samples = samples
             self.scratch = scratch
@@ -60,7 +63,9 @@ public enum ConformanceChecks {
             let listed = plugin.descriptor.services
             guard let service else { return listed }
             guard listed.contains(service) else {
-                throw CheckFailure("--service \(service): the plugin lists no such service (it lists \(listed.isEmpty ? "none" : listed.joined(separator: ", ")))")
+                throw CheckFailure(
+                    "--service \(service): the plugin lists no such service (it lists \(listed.isEmpty ? "none" : listed.joined(separator: ", ")))"
+                )
             }
             return [service]
         }
@@ -91,7 +96,9 @@ public enum ConformanceChecks {
 
         /// The samples, or a failure saying how to give one.
         func requireSamples() throws -> [String] {
-            guard !samples.isEmpty else { throw CheckFailure("no sample to open: pass --sample FILE with a book this plugin opens") }
+            guard !samples.isEmpty else {
+                throw CheckFailure("no sample to open: pass --sample FILE with a book this plugin opens")
+            }
             return samples
         }
 
@@ -100,7 +107,9 @@ public enum ConformanceChecks {
         func openSamples() throws -> [Publication] {
             return try requireSamples().map { path in
                 do {
-                    return try call("open(\(Self.name(path))) and manifest") { try Publication(plugin: plugin, input: try PublicationInput(path: path)) }
+                    return try call("open(\(Self.name(path))) and manifest") {
+                        try Publication(plugin: plugin, input: try PublicationInput(path: path))
+                    }
                 } catch let failure as CheckFailure {
                     throw failure
                 } catch {
@@ -130,45 +139,118 @@ public enum ConformanceChecks {
     }
 
     public static let all: [Check] = [
-        Check(name: "load", summary: "the library loads and shelf_plugin_entry returns a valid descriptor", formatOnly: false) { s in
-            s.note("\(s.plugin.descriptor.id) \(s.plugin.descriptor.version), ABI \(s.plugin.descriptor.abiMajor).\(s.plugin.descriptor.abiMinor)")
+        Check(
+            name: "load", summary: "the library loads and shelf_plugin_entry returns a valid descriptor",
+            formatOnly: false
+        ) { s in
+            s.note(
+                "\(s.plugin.descriptor.id) \(s.plugin.descriptor.version), ABI \(s.plugin.descriptor.abiMajor).\(s.plugin.descriptor.abiMinor)"
+            )
             return .passed
         },
-        Check(name: "descriptor", summary: "descriptor fields, sizes, version and lists are well-formed", formatOnly: false, run: LoadChecks.descriptor),
-        Check(name: "exports", summary: "only shelf_plugin_entry is exported", formatOnly: false, run: LoadChecks.exports),
-        Check(name: "extensions", summary: "capability vtables are complete and stable", formatOnly: false, run: LoadChecks.extensions),
-        Check(name: "probe", summary: "probe answers on empty and random bytes, and claims no other format's files", formatOnly: true, run: InputChecks.probe),
-        Check(name: "open-errors", summary: "open refuses missing, empty, random and truncated input with a message", formatOnly: true, run: InputChecks.openErrors),
-        Check(name: "open-foreign", summary: "open survives well-formed files of other formats (XML, HTML, JSON, PDF, ...)", formatOnly: true, run: InputChecks.openForeign),
-        Check(name: "open", summary: "each sample opens and yields a valid Readium manifest", formatOnly: true, run: PublicationChecks.open),
-        Check(name: "resources", summary: "every reading-order resource can be read; unknown hrefs are not found", formatOnly: true, run: PublicationChecks.resources),
-        Check(name: "render", summary: "every reading-order item renders as text and as well-formed XHTML, `where` at the position asked for", formatOnly: true, run: PublicationChecks.render),
-        Check(name: "locators", summary: "positions are numbered, spaced and progress as format.h says, and survive a round trip", formatOnly: true, run: PublicationChecks.locators),
-        Check(name: "search", summary: "search finds words that are in the book, in any case, and nothing that is not", formatOnly: true, run: PublicationChecks.search),
-        Check(name: "arguments", summary: "malformed JSON arguments (trailing commas, wrong types) are refused with a message", formatOnly: true, run: PublicationChecks.arguments),
-        Check(name: "close", summary: "handles open and close repeatedly without keeping memory", formatOnly: true, run: PublicationChecks.close),
-        Check(name: "threads", summary: "separate handles work from separate threads", formatOnly: true, run: PublicationChecks.threads),
-        Check(name: "sandbox", summary: "each sample opens and renders in shelf-plugin-sandbox, confined, as shelf runs a plugin it does not ship", formatOnly: true, run: SandboxCheck.run),
-        Check(name: "speech-voices", summary: "voices lists at least one voice with its languages, the same each time", formatOnly: false, run: SpeechChecks.voices),
-        Check(name: "speech", summary: "speak gives PCM as declared, in proportion to the words, with word and sentence marks in order and inside the text", formatOnly: false, run: SpeechChecks.speak),
-        Check(name: "speech-arguments", summary: "speak refuses malformed options and an unknown voice with a message", formatOnly: false, run: SpeechChecks.arguments),
-        Check(name: "speech-cancel", summary: "speak stops at once when its sink or the host cancels, and calls the sink no more", formatOnly: false, run: SpeechChecks.cancel),
-        Check(name: "connector", summary: "services match shelf.readinglist/1; each service's capabilities JSON, settings and pull without credentials fail with a message", formatOnly: false, run: ConnectorConformance.check),
-        Check(name: "connector-settings", summary: "each service given --set: connect, describe, a missing required setting named, pull twice alike, push twice adds nothing new", formatOnly: false, run: ConnectorServiceChecks.settings),
-        Check(name: "connector-failures", summary: "each service given --set: a service answering 500, garbage or nothing makes pull fail with a message, in time (not applicable without HTTP)", formatOnly: false, run: ConnectorServiceChecks.failures),
-        Check(name: "connector-cancel", summary: "each service given --set: a cancelled pull returns SHELF_E_CANCELLED promptly and sends nothing more (not applicable without HTTP)", formatOnly: false, run: ConnectorServiceChecks.cancel),
+        Check(
+            name: "descriptor", summary: "descriptor fields, sizes, version and lists are well-formed",
+            formatOnly: false, run: LoadChecks.descriptor),
+        Check(
+            name: "exports", summary: "only shelf_plugin_entry is exported", formatOnly: false, run: LoadChecks.exports),
+        Check(
+            name: "extensions", summary: "capability vtables are complete and stable", formatOnly: false,
+            run: LoadChecks.extensions),
+        Check(
+            name: "probe", summary: "probe answers on empty and random bytes, and claims no other format's files",
+            formatOnly: true, run: InputChecks.probe),
+        Check(
+            name: "open-errors", summary: "open refuses missing, empty, random and truncated input with a message",
+            formatOnly: true, run: InputChecks.openErrors),
+        Check(
+            name: "open-foreign",
+            summary: "open survives well-formed files of other formats (XML, HTML, JSON, PDF, ...)", formatOnly: true,
+            run: InputChecks.openForeign),
+        Check(
+            name: "open", summary: "each sample opens and yields a valid Readium manifest", formatOnly: true,
+            run: PublicationChecks.open),
+        Check(
+            name: "resources", summary: "every reading-order resource can be read; unknown hrefs are not found",
+            formatOnly: true, run: PublicationChecks.resources),
+        Check(
+            name: "render",
+            summary:
+                "every reading-order item renders as text and as well-formed XHTML, `where` at the position asked for",
+            formatOnly: true, run: PublicationChecks.render),
+        Check(
+            name: "locators",
+            summary: "positions are numbered, spaced and progress as format.h says, and survive a round trip",
+            formatOnly: true, run: PublicationChecks.locators),
+        Check(
+            name: "search", summary: "search finds words that are in the book, in any case, and nothing that is not",
+            formatOnly: true, run: PublicationChecks.search),
+        Check(
+            name: "arguments",
+            summary: "malformed JSON arguments (trailing commas, wrong types) are refused with a message",
+            formatOnly: true, run: PublicationChecks.arguments),
+        Check(
+            name: "close", summary: "handles open and close repeatedly without keeping memory", formatOnly: true,
+            run: PublicationChecks.close),
+        Check(
+            name: "threads", summary: "separate handles work from separate threads", formatOnly: true,
+            run: PublicationChecks.threads),
+        Check(
+            name: "sandbox",
+            summary:
+                "each sample opens and renders in shelf-plugin-sandbox, confined, as shelf runs a plugin it does not ship",
+            formatOnly: true, run: SandboxCheck.run),
+        Check(
+            name: "speech-voices", summary: "voices lists at least one voice with its languages, the same each time",
+            formatOnly: false, run: SpeechChecks.voices),
+        Check(
+            name: "speech",
+            summary:
+                "speak gives PCM as declared, in proportion to the words, with word and sentence marks in order and inside the text",
+            formatOnly: false, run: SpeechChecks.speak),
+        Check(
+            name: "speech-arguments", summary: "speak refuses malformed options and an unknown voice with a message",
+            formatOnly: false, run: SpeechChecks.arguments),
+        Check(
+            name: "speech-cancel",
+            summary: "speak stops at once when its sink or the host cancels, and calls the sink no more",
+            formatOnly: false, run: SpeechChecks.cancel),
+        Check(
+            name: "connector",
+            summary:
+                "services match shelf.readinglist/1; each service's capabilities JSON, settings and pull without credentials fail with a message",
+            formatOnly: false, run: ConnectorConformance.check),
+        Check(
+            name: "connector-settings",
+            summary:
+                "each service given --set: connect, describe, a missing required setting named, pull twice alike, push twice adds nothing new",
+            formatOnly: false, run: ConnectorServiceChecks.settings),
+        Check(
+            name: "connector-failures",
+            summary:
+                "each service given --set: a service answering 500, garbage or nothing makes pull fail with a message, in time (not applicable without HTTP)",
+            formatOnly: false, run: ConnectorServiceChecks.failures),
+        Check(
+            name: "connector-cancel",
+            summary:
+                "each service given --set: a cancelled pull returns SHELF_E_CANCELLED promptly and sends nothing more (not applicable without HTTP)",
+            formatOnly: false, run: ConnectorServiceChecks.cancel)
     ]
 
     /// The child side: runs one check in this process, with the crash channel and the watch on standard
     /// output set up, and writes the result where the runner asked (SHELF_CONFORMANCE_RESULT of `environment`, the
     /// child's Shelf's).
-    public static func runAsChild(check name: String, pluginPath: String, samples: [String], settings: [String: String],
-                                  service: String? = nil, environment: [String: String]) -> [ConformanceResult] {
+    public static func runAsChild(
+        check name: String, pluginPath: String, samples: [String], settings: [String: String],
+        service: String? = nil, environment: [String: String]
+    ) -> [ConformanceResult] {
         ConformanceCall.begin(crashReport: environment["SHELF_CONFORMANCE_CRASH"])
-        let secrets = environment["SHELF_CONFORMANCE_SECRETS"].flatMap { FileManager.default.contents(atPath: $0) }
+        let secrets =
+            environment["SHELF_CONFORMANCE_SECRETS"].flatMap { FileManager.default.contents(atPath: $0) }
             // Written by the runner a moment ago; were it unreadable, a check that needs a secret fails saying which.
             .flatMap { try? JSONDecoder().decode([String: String].self, from: $0) } ?? [:]
-        let results = run(check: name, pluginPath: pluginPath, samples: samples, settings: settings, secrets: secrets, service: service)
+        let results = run(
+            check: name, pluginPath: pluginPath, samples: samples, settings: settings, secrets: secrets,
+            service: service)
         ConformanceCall.end()
         if let path = environment["SHELF_CONFORMANCE_RESULT"] {
             _ = FileManager.default.createFile(atPath: path, contents: Data(ReadiumJSON.encode(results).utf8))
@@ -178,13 +260,17 @@ public enum ConformanceChecks {
 
     /// The folders a plugin loaded by a check is given: the check's own.
     static func directories(scratch: String) -> ShelfDirectories {
-        ShelfDirectories(config: URL(fileURLWithPath: scratch + "/plugin-config"), data: URL(fileURLWithPath: scratch + "/plugin-data"),
-                         cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
+        ShelfDirectories(
+            config: URL(fileURLWithPath: scratch + "/plugin-config"),
+            data: URL(fileURLWithPath: scratch + "/plugin-data"),
+            cache: URL(fileURLWithPath: scratch + "/plugin-cache"))
     }
 
     /// Runs one check in this process and returns its result: one, or one for each connector service it checked.
-    static func run(check name: String, pluginPath: String, samples: [String], settings: [String: String] = [:],
-                    secrets: [String: String] = [:], service: String? = nil) -> [ConformanceResult] {
+    static func run(
+        check name: String, pluginPath: String, samples: [String], settings: [String: String] = [:],
+        secrets: [String: String] = [:], service: String? = nil
+    ) -> [ConformanceResult] {
         guard let check = all.first(where: { $0.name == name }) else {
             return [ConformanceResult(check: name, status: .failed, message: "no such check")]
         }
@@ -192,7 +278,7 @@ public enum ConformanceChecks {
         let scratch = NSTemporaryDirectory() + "/shelf-conformance-\(getpid())"
         // Scratch space: without it the plugin's own writes fail and the check says so; removing it is tidying.
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) } // tidying only, in the temporary folder
+        defer { try? FileManager.default.removeItem(atPath: scratch) }  // tidying only, in the temporary folder
         let directories = Self.directories(scratch: scratch)
         // A plugin loaded here has no Shelf's store: in every check, not only the connector ones, its secrets go to
         // the check's scratch file, never to the patron's credentials or keyring.
@@ -209,13 +295,19 @@ public enum ConformanceChecks {
             return [ConformanceResult(check: name, status: .failed, message: "\(error)")]
         }
         if check.formatOnly && !plugin.isFormatPlugin {
-            return [ConformanceResult(check: name, status: .skipped, message: "not a format plugin (it declares no media types)")]
+            return [
+                ConformanceResult(
+                    check: name, status: .skipped, message: "not a format plugin (it declares no media types)")
+            ]
         }
-        let subject = Subject(plugin: plugin, samples: samples, scratch: scratch, settings: settings, secrets: secrets, service: service)
+        let subject = Subject(
+            plugin: plugin, samples: samples, scratch: scratch, settings: settings, secrets: secrets, service: service)
         do {
             let status = try check.run(subject)
             if !subject.serviceResults.isEmpty {
-                return subject.serviceResults.map { ConformanceResult(check: name, service: $0.service, status: $0.status, message: $0.message) }
+                return subject.serviceResults.map {
+                    ConformanceResult(check: name, service: $0.service, status: $0.status, message: $0.message)
+                }
             }
             return [ConformanceResult(check: name, status: status, message: subject.notes.joined(separator: "; "))]
         } catch let notOpened as SampleDidNotOpen where name != "open" {

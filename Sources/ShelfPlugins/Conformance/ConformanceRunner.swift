@@ -23,8 +23,12 @@ public struct ConformanceRunner {
     /// stand-in host (PATH, SHELF_PLUGIN_HOST).
     public let environment: [String: String]
 
-    public init(environment: [String: String], executable: String = PluginSearchPath.executablePath(), timeout: TimeInterval = 30,
-                memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:], service: String? = nil) {
+    public init(
+        environment: [String: String], executable: String = PluginSearchPath.executablePath(),
+        timeout: TimeInterval = 30,
+        memcheck: Bool = false, settings: [String: String] = [:], secrets: [String: String] = [:],
+        service: String? = nil
+    ) {
         self.environment = environment
         self.service = service
         self.executable = executable
@@ -40,21 +44,25 @@ public struct ConformanceRunner {
         let folder = NSTemporaryDirectory() + "/shelf-conformance-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         // As in ConformanceChecks.run: without the folder each check fails saying what it could not write.
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) } // tidying only, in the temporary folder
+        defer { try? FileManager.default.removeItem(atPath: folder) }  // tidying only, in the temporary folder
         if !secrets.isEmpty {
-            _ = FileManager.default.createFile(atPath: folder + "/secrets.json", contents: Data(ReadingListJSON.string(secrets).utf8),
-                                               attributes: [.posixPermissions: 0o600])
+            _ = FileManager.default.createFile(
+                atPath: folder + "/secrets.json", contents: Data(ReadingListJSON.string(secrets).utf8),
+                attributes: [.posixPermissions: 0o600])
         }
         for check in ConformanceChecks.all where only?.contains(check.name) ?? true {
             // Nothing else can be checked in a library that does not load.
             if let load = results.first, load.check == "load", load.status != .passed {
-                results.append(ConformanceResult(check: check.name, status: .skipped, message: "the plugin did not load"))
+                results.append(
+                    ConformanceResult(check: check.name, status: .skipped, message: "the plugin did not load"))
                 continue
             }
             results += runChild(check: check.name, plugin: plugin, samples: samples, folder: folder)
         }
         if memcheck, results.first?.status != .failed || results.first?.check != "load" {
-            results.append(Memcheck(plugin: plugin, samples: samples, timeout: timeout * 10, environment: environment).run(executable: executable, folder: folder))
+            results.append(
+                Memcheck(plugin: plugin, samples: samples, timeout: timeout * 10, environment: environment).run(
+                    executable: executable, folder: folder))
         }
         var summary: [String: Int] = [:]
         for status in ConformanceResult.Status.allCases {
@@ -67,7 +75,8 @@ public struct ConformanceRunner {
     /// child did not finish.
     func runChild(check: String, plugin: String, samples: [String], folder: String) -> [ConformanceResult] {
         let resultPath = folder + "/\(check).result.json", crashPath = folder + "/\(check).crash"
-        let arguments = ["conformance-check", plugin, check] + samples.flatMap { ["--sample", $0] }
+        let arguments =
+            ["conformance-check", plugin, check] + samples.flatMap { ["--sample", $0] }
             + settings.sorted { $0.key < $1.key }.flatMap { ["--set", "\($0.key)=\($0.value)"] }
             + (service.map { ["--service", $0] } ?? [])
         let process = Process()
@@ -95,7 +104,9 @@ public struct ConformanceRunner {
         do {
             try process.run()
         } catch {
-            return [ConformanceResult(check: check, status: .failed, message: "could not start the check process: \(error)")]
+            return [
+                ConformanceResult(check: check, status: .failed, message: "could not start the check process: \(error)")
+            ]
         }
         DispatchQueue(label: "conformance-output").async {
             collected.data = output.fileHandleForReading.readDataToEndOfFile()
@@ -105,26 +116,44 @@ public struct ConformanceRunner {
             kill(process.processIdentifier, SIGKILL)
             finished.wait()
             _ = readDone.wait(timeout: .now() + 2)
-            return [ConformanceResult(check: check, status: .failed,
-                                      message: "no answer within \(Int(timeout)) s: the plugin hangs (killed)" + Self.lastCall(crashPath))]
+            return [
+                ConformanceResult(
+                    check: check, status: .failed,
+                    message: "no answer within \(Int(timeout)) s: the plugin hangs (killed)" + Self.lastCall(crashPath))
+            ]
         }
         _ = readDone.wait(timeout: .now() + 5)
         if process.terminationReason == .uncaughtSignal {
-            return [ConformanceResult(check: check, status: .crashed,
-                                      message: CrashReport(signal: process.terminationStatus, path: crashPath, plugin: plugin).description)]
+            return [
+                ConformanceResult(
+                    check: check, status: .crashed,
+                    message: CrashReport(signal: process.terminationStatus, path: crashPath, plugin: plugin).description
+                )
+            ]
         }
         // No result the child wrote whole is a crash of its own kind, reported just below.
         guard let data = FileManager.default.contents(atPath: resultPath),
-              let results = try? JSONDecoder().decode([ConformanceResult].self, from: data), !results.isEmpty else {
-            return [ConformanceResult(check: check, status: .crashed,
-                                      message: "the check process ended (status \(process.terminationStatus)) without a result: the plugin called exit"
-                                      + Self.lastCall(crashPath))]
+            let results = try? JSONDecoder().decode([ConformanceResult].self, from: data), !results.isEmpty
+        else {
+            return [
+                ConformanceResult(
+                    check: check, status: .crashed,
+                    message:
+                        "the check process ended (status \(process.terminationStatus)) without a result: the plugin called exit"
+                        + Self.lastCall(crashPath))
+            ]
         }
         // Printing while loading (a constructor) is caught here; printing in a call, by the child, naming it.
         if !results.contains(where: { $0.status == .failed || $0.status == .crashed }), !collected.data.isEmpty {
-            let text = String(decoding: collected.data.prefix(120), as: UTF8.self).replacingOccurrences(of: "\n", with: "\\n")
-            return [ConformanceResult(check: check, status: .failed,
-                                      message: "the plugin printed \(collected.data.count) bytes to standard output (\"\(text)\"): a plugin never prints (plugin.h)")]
+            let text = String(decoding: collected.data.prefix(120), as: UTF8.self).replacingOccurrences(
+                of: "\n", with: "\\n")
+            return [
+                ConformanceResult(
+                    check: check, status: .failed,
+                    message:
+                        "the plugin printed \(collected.data.count) bytes to standard output (\"\(text)\"): a plugin never prints (plugin.h)"
+                )
+            ]
         }
         return results
     }

@@ -18,7 +18,9 @@ enum ConnectorServiceChecks {
 
     /// Runs `body` on each service of a configured connector, a result for each. A plugin that is no connector
     /// passes (as in the "connector" check); a service without settings is skipped, saying what to give.
-    static func configured(_ s: ConformanceChecks.Subject, _ body: (String) throws -> ConformanceResult.Status) throws -> ConformanceResult.Status {
+    static func configured(_ s: ConformanceChecks.Subject, _ body: (String) throws -> ConformanceResult.Status) throws
+        -> ConformanceResult.Status
+    {
         guard ConnectorConformance.isConnector(s.plugin) else {
             s.note("not a connector")
             return .passed
@@ -26,8 +28,10 @@ enum ConnectorServiceChecks {
         try ConnectorConformance.useScratchCredentials(s)
         return try s.eachService { service in
             guard !s.settings(for: service).isEmpty else {
-                s.note("needs a configured connection: pass --set \(service).KEY=VALUE (or --set KEY=VALUE for every service, and --secret KEY "
-                       + "for what it reads from the credentials service) for a service the connector can reach, such as a loopback fake")
+                s.note(
+                    "needs a configured connection: pass --set \(service).KEY=VALUE (or --set KEY=VALUE for every service, and --secret KEY "
+                        + "for what it reads from the credentials service) for a service the connector can reach, such as a loopback fake"
+                )
                 return .skipped
             }
             return try body(service)
@@ -53,29 +57,43 @@ enum ConnectorServiceChecks {
                 var without = given
                 guard without.removeValue(forKey: setting.key) != nil else { continue }
                 do {
-                    _ = try s.call("connect(\(service), \(ReadingListJSON.string(without)))") { try connector.connect(settings: without) }
-                    throw Failure("connect(\(service), \(ReadingListJSON.string(without))) succeeded without the required setting \(setting.key): "
-                                  + "it must fail with SHELF_E_INVALID_ARGUMENT naming it (readinglist.h)")
+                    _ = try s.call("connect(\(service), \(ReadingListJSON.string(without)))") {
+                        try connector.connect(settings: without)
+                    }
+                    throw Failure(
+                        "connect(\(service), \(ReadingListJSON.string(without))) succeeded without the required setting \(setting.key): "
+                            + "it must fail with SHELF_E_INVALID_ARGUMENT naming it (readinglist.h)")
                 } catch let refused as PluginCallError {
-                    guard refused.status == SHELF_E_INVALID_ARGUMENT, (refused.message + refused.location).contains(setting.key) else {
-                        throw Failure("connect(\(service)) without the required setting \(setting.key) failed with \(PluginCallError.name(of: refused.status)) "
-                                      + "\"\(refused.message)\": expected SHELF_E_INVALID_ARGUMENT naming \(setting.key)")
+                    guard refused.status == SHELF_E_INVALID_ARGUMENT,
+                        (refused.message + refused.location).contains(setting.key)
+                    else {
+                        throw Failure(
+                            "connect(\(service)) without the required setting \(setting.key) failed with \(PluginCallError.name(of: refused.status)) "
+                                + "\"\(refused.message)\": expected SHELF_E_INVALID_ARGUMENT naming \(setting.key)")
                     }
                 }
             }
             let connection = try connect(s, connector, service)
             func pull() throws -> PullResult {
-                do { return try s.call("pull(\(service), {}) with \(settings)") { try connection.pull() } } catch let failure as PluginCallError {
-                    throw Failure("pull(\(service), {}) with \(settings) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
+                do { return try s.call("pull(\(service), {}) with \(settings)") { try connection.pull() } } catch let
+                    failure as PluginCallError
+                {
+                    throw Failure(
+                        "pull(\(service), {}) with \(settings) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)"
+                    )
                 } catch let error as ShelfError {
                     throw Failure("pull(\(service), {}) with \(settings): \(error.message)")
                 }
             }
             let first = try pull(), second = try pull()
             guard ReadingListJSON.string(first.entries) == ReadingListJSON.string(second.entries) else {
-                throw Failure("pull(\(service), {}) with \(settings) twice gave different entries (\(first.entries.count), then \(second.entries.count))")
+                throw Failure(
+                    "pull(\(service), {}) with \(settings) twice gave different entries (\(first.entries.count), then \(second.entries.count))"
+                )
             }
-            s.note("with \(given.keys.sorted().joined(separator: ", ")): pull gave \(first.entries.count) entries, twice the same")
+            s.note(
+                "with \(given.keys.sorted().joined(separator: ", ")): pull gave \(first.entries.count) entries, twice the same"
+            )
             let readable = Array(first.entries.filter { $0.shelf == "read" || $0.shelf == "to-read" }.prefix(3))
             guard !readable.isEmpty else {
                 s.note("nothing on read or to-read to push back")
@@ -83,15 +101,21 @@ enum ConnectorServiceChecks {
             }
             do {
                 _ = try s.call("push(\(service), \(readable.count) pulled entries)") { try connection.push(readable) }
-                let again = try s.call("push(\(service), the same \(readable.count) entries again)") { try connection.push(readable) }
+                let again = try s.call("push(\(service), the same \(readable.count) entries again)") {
+                    try connection.push(readable)
+                }
                 if let added = again.results.first(where: { $0.status == "added" }) {
-                    throw Failure("push(\(service)) of entries already pushed added entry \(added.index) again: push is idempotent (readinglist.h)")
+                    throw Failure(
+                        "push(\(service)) of entries already pushed added entry \(added.index) again: push is idempotent (readinglist.h)"
+                    )
                 }
                 s.note("push twice, nothing added the second time")
             } catch let failure as PluginCallError where failure.status == SHELF_E_UNSUPPORTED {
                 s.note("push unsupported")
             } catch let failure as PluginCallError {
-                throw Failure("push(\(service), \(readable.count) pulled entries) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
+                throw Failure(
+                    "push(\(service), \(readable.count) pulled entries) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)"
+                )
             }
             return .passed
         }
@@ -111,23 +135,30 @@ enum ConnectorServiceChecks {
                 ConnectorServices.detour = detour
                 defer { ConnectorServices.detour = nil }
                 let what = "pull(\(service), {}) from a service that gives \(failure.rawValue)"
-                guard let result = within(giveUpLimit, { Result { try s.call(what) { pullOutcome(connection) } } }) else {
-                    throw Failure("\(what) did not return within \(Int(giveUpLimit)) s (each request ended after \(Int(requestLimit)) s): "
-                                  + "stop at the first failed request")
+                guard let result = within(giveUpLimit, { Result { try s.call(what) { pullOutcome(connection) } } })
+                else {
+                    throw Failure(
+                        "\(what) did not return within \(Int(giveUpLimit)) s (each request ended after \(Int(requestLimit)) s): "
+                            + "stop at the first failed request")
                 }
                 let outcome = try result.get()
                 if detour.requests == 0 {
-                    s.note("pull made no HTTP request (it reads a file or a cache), so a failing HTTP service does not concern it")
+                    s.note(
+                        "pull made no HTTP request (it reads a file or a cache), so a failing HTTP service does not concern it"
+                    )
                     return .notApplicable
                 }
                 switch outcome {
                 case .pulled(let result):
-                    throw Failure("\(what) succeeded with \(result.entries.count) entries: a connector reports a failed service "
-                                  + "(SHELF_E_IO, or SHELF_E_BAD_DATA for an answer it cannot read)")
+                    throw Failure(
+                        "\(what) succeeded with \(result.entries.count) entries: a connector reports a failed service "
+                            + "(SHELF_E_IO, or SHELF_E_BAD_DATA for an answer it cannot read)")
                 case .malformed(let message):
                     throw Failure("\(what): \(message)")
                 case .failed(let status, let message):
-                    if message.isEmpty { throw Failure("\(what) failed with \(PluginCallError.name(of: status)) but no message") }
+                    if message.isEmpty {
+                        throw Failure("\(what) failed with \(PluginCallError.name(of: status)) but no message")
+                    }
                     s.note("\(failure.rawValue): \(PluginCallError.name(of: status))")
                 }
             }
@@ -154,29 +185,40 @@ enum ConnectorServiceChecks {
             let start = Date()
             while !server.waitForConnection(timeout: 0.1) {
                 if try running.wait(0) != nil, detour.requests == 0 {
-                    s.note("pull made no HTTP request (it reads a file or a cache), so there is no wait on a service to cancel")
+                    s.note(
+                        "pull made no HTTP request (it reads a file or a cache), so there is no wait on a service to cancel"
+                    )
                     return .notApplicable
                 }
                 if Date().timeIntervalSince(start) > giveUpLimit {
-                    throw Failure("pull(\(service), {}) sent no request within \(Int(giveUpLimit)) s and did not return")
+                    throw Failure(
+                        "pull(\(service), {}) sent no request within \(Int(giveUpLimit)) s and did not return")
                 }
             }
             let sentBefore = detour.requests
             token.cancel()
             guard let outcome = try running.wait(cancelLimit)?.get() else {
-                throw Failure("\(what) did not return within \(Int(cancelLimit)) s: poll shelf_host.is_cancelled and stop at SHELF_E_CANCELLED")
+                throw Failure(
+                    "\(what) did not return within \(Int(cancelLimit)) s: poll shelf_host.is_cancelled and stop at SHELF_E_CANCELLED"
+                )
             }
             if detour.requests > sentBefore {
-                throw Failure("\(what) sent \(detour.requests - sentBefore) more requests after it was cancelled: stop at SHELF_E_CANCELLED")
+                throw Failure(
+                    "\(what) sent \(detour.requests - sentBefore) more requests after it was cancelled: stop at SHELF_E_CANCELLED"
+                )
             }
             switch outcome {
             case .failed(SHELF_E_CANCELLED, _):
                 s.note("cancelled pull returned SHELF_E_CANCELLED")
                 return .passed
             case .failed(let status, let message):
-                throw Failure("\(what) failed with \(PluginCallError.name(of: status)) (\(message)): a cancelled call returns SHELF_E_CANCELLED (plugin.h)")
+                throw Failure(
+                    "\(what) failed with \(PluginCallError.name(of: status)) (\(message)): a cancelled call returns SHELF_E_CANCELLED (plugin.h)"
+                )
             case .pulled(let result):
-                throw Failure("\(what) succeeded with \(result.entries.count) entries: a cancelled call returns SHELF_E_CANCELLED (plugin.h)")
+                throw Failure(
+                    "\(what) succeeded with \(result.entries.count) entries: a cancelled call returns SHELF_E_CANCELLED (plugin.h)"
+                )
             case .malformed(let message):
                 throw Failure("\(what): \(message)")
             }
@@ -185,13 +227,17 @@ enum ConnectorServiceChecks {
 
     // MARK: helpers
 
-    static func connect(_ s: ConformanceChecks.Subject, _ connector: Connector, _ service: String) throws -> Connector.Connection {
+    static func connect(_ s: ConformanceChecks.Subject, _ connector: Connector, _ service: String) throws
+        -> Connector.Connection
+    {
         let given = s.settings(for: service)
         let settings = ReadingListJSON.string(given)
         do {
             return try s.call("connect(\(service), \(settings))") { try connector.connect(settings: given) }
         } catch let failure as PluginCallError {
-            throw Failure("connect(\(service), \(settings)) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)")
+            throw Failure(
+                "connect(\(service), \(settings)) failed with \(PluginCallError.name(of: failure.status)): \(failure.message)"
+            )
         }
     }
 

@@ -21,7 +21,9 @@ struct CrashReport: CustomStringConvertible {
 
     static func call(path: String) -> String? {
         // As above.
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first.flatMap { callLine(String($0)) }
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first.flatMap {
+            callLine(String($0))
+        }
     }
 
     private static func callLine(_ line: String) -> String? {
@@ -43,11 +45,15 @@ struct CrashReport: CustomStringConvertible {
     /// "/path/libx.so(func+0x1c) [0x7f...]" or "/path/libx.so(+0x11e9) [0x7f...]" into "func (x.c:42) in libx.so".
     static func symbolize(_ lines: [String]) -> [String] {
         lines.map { line in
-            guard let open = line.firstIndex(of: "("), let close = line[open...].firstIndex(of: ")") else { return line }
+            guard let open = line.firstIndex(of: "("), let close = line[open...].firstIndex(of: ")") else {
+                return line
+            }
             let object = String(line[..<open])
             let inside = line[line.index(after: open)..<close]
             let library = (object as NSString).lastPathComponent
-            guard let plus = inside.lastIndex(of: "+"), let offset = UInt64(inside[inside.index(after: plus)...].dropFirst(2), radix: 16) else {
+            guard let plus = inside.lastIndex(of: "+"),
+                let offset = UInt64(inside[inside.index(after: plus)...].dropFirst(2), radix: 16)
+            else {
                 return "\(inside) in \(library)"
             }
             let symbol = String(inside[..<plus])

@@ -60,8 +60,9 @@ final class FailingService: @unchecked Sendable {
             case .stall:
                 held.withLock { $0.append(client) }
             case .serverError:
-                respond(client, status: "500 Internal Server Error", type: "text/html",
-                        body: Array("<html><body><h1>Internal Server Error</h1></body></html>".utf8))
+                respond(
+                    client, status: "500 Internal Server Error", type: "text/html",
+                    body: Array("<html><body><h1>Internal Server Error</h1></body></html>".utf8))
             case .garbage:
                 respond(client, status: "200 OK", type: Self.accepted(by: request), body: Self.garbage)
             }
@@ -77,13 +78,18 @@ final class FailingService: @unchecked Sendable {
             let n = read(client, &buffer, buffer.count)
             if n <= 0 { break }
             head += buffer[0..<n]
-            if head.count >= 4, head.suffix(4) == [13, 10, 13, 10] || String(decoding: head, as: UTF8.self).contains("\r\n\r\n") { break }
+            if head.count >= 4,
+                head.suffix(4) == [13, 10, 13, 10] || String(decoding: head, as: UTF8.self).contains("\r\n\r\n")
+            {
+                break
+            }
         }
         return String(decoding: head, as: UTF8.self)
     }
 
     private func respond(_ client: Int32, status: String, type: String, body: [UInt8]) {
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         let bytes = Array(head.utf8) + body
         _ = bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         close(client)
@@ -93,7 +99,9 @@ final class FailingService: @unchecked Sendable {
     static func accepted(by request: String) -> String {
         for line in request.split(separator: "\r\n") where line.lowercased().hasPrefix("accept:") {
             let first = line.dropFirst(7).split(separator: ",").first?.split(separator: ";").first
-            if let type = first?.trimmingCharacters(in: .whitespaces), !type.contains("*"), !type.isEmpty { return type }
+            if let type = first?.trimmingCharacters(in: .whitespaces), !type.contains("*"), !type.isEmpty {
+                return type
+            }
         }
         return "application/json"
     }
@@ -101,7 +109,8 @@ final class FailingService: @unchecked Sendable {
     /// Bytes no documented wire format parses: a line of three tab fields, unclosed JSON and XML, a NUL, and
     /// 4 KiB of fixed random bytes (invalid UTF-8 among them).
     static let garbage: [UInt8] = {
-        var bytes = Array("garbage\twith three\tfields\n{\"items\": [<rss><channel>\"\u{1}\n".utf8) + [0, 0xFF, 0xFE, 0xC3]
+        var bytes =
+            Array("garbage\twith three\tfields\n{\"items\": [<rss><channel>\"\u{1}\n".utf8) + [0, 0xFF, 0xFE, 0xC3]
         var random = SplitMix(seed: 0x5EED)
         for _ in 0..<4096 { bytes.append(random.byte()) }
         return bytes

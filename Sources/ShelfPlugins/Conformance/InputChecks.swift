@@ -10,10 +10,14 @@ enum InputChecks {
 
     static func probe(_ s: Subject) throws -> ConformanceResult.Status {
         var random = SplitMix(seed: 0x5EED)
-        let router = FormatRouter(registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil, environment: [:]))
+        let router = FormatRouter(
+            registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil, environment: [:]))
         let d = s.plugin.descriptor
         var status = ConformanceResult.Status.passed
-        for (name, bytes) in [("empty", [UInt8]()), ("random.bin", (0..<4096).map { _ in random.byte() }), ("zeros", [UInt8](repeating: 0, count: 2048))] {
+        for (name, bytes) in [
+            ("empty", [UInt8]()), ("random.bin", (0..<4096).map { _ in random.byte() }),
+            ("zeros", [UInt8](repeating: 0, count: 2048))
+        ] {
             let input = try PublicationInput(path: s.file(name, bytes))
             let confidence = try s.call("probe(\(name))") { router.probe(s.plugin, input) }
             if confidence > SHELF_PROBE_POSSIBLE {
@@ -25,16 +29,19 @@ enum InputChecks {
         for (name, input) in try ForeignInputs.files(for: d.mediaTypes, extensions: d.fileExtensions, in: s.scratch) {
             let confidence = try s.call("probe(\(name))") { router.probe(s.plugin, input) }
             if confidence > SHELF_PROBE_POSSIBLE {
-                throw CheckFailure("probe(\(name), media type \(input.mediaType ?? "unknown")) answered \(confidence), but this plugin declares "
-                                   + "\((d.mediaTypes + d.fileExtensions.map { "." + $0 }).joined(separator: ", ")): a probe claims only what it "
-                                   + "checked is its format, and answers 0 for anything else (format.h)")
+                throw CheckFailure(
+                    "probe(\(name), media type \(input.mediaType ?? "unknown")) answered \(confidence), but this plugin declares "
+                        + "\((d.mediaTypes + d.fileExtensions.map { "." + $0 }).joined(separator: ", ")): a probe claims only what it "
+                        + "checked is its format, and answers 0 for anything else (format.h)")
             }
         }
         return status
     }
 
     /// Calls open directly so that the status, the message and the out handle are all visible.
-    static func rawOpen(_ s: Subject, path: String, input given: PublicationInput? = nil) throws -> (shelf_status, String) {
+    static func rawOpen(_ s: Subject, path: String, input given: PublicationInput? = nil) throws -> (
+        shelf_status, String
+    ) {
         let input: PublicationInput
         if let given {
             input = given
@@ -68,22 +75,32 @@ enum InputChecks {
         var cases: [(String, String)] = [
             ("missing file", s.scratch + "/does-not-exist.book"),
             ("empty file", s.file("empty", [])),
-            ("random bytes", s.file("random", (0..<8192).map { _ in random.byte() })),
+            ("random bytes", s.file("random", (0..<8192).map { _ in random.byte() }))
         ]
         for sample in s.samples {
             if let data = FileManager.default.contents(atPath: sample), data.count > 1 {
                 let ext = (sample as NSString).pathExtension
-                cases.append(("truncated \(Subject.name(sample))", s.file("truncated." + ext, [UInt8](data.prefix(data.count / 2)))))
+                cases.append(
+                    (
+                        "truncated \(Subject.name(sample))",
+                        s.file("truncated." + ext, [UInt8](data.prefix(data.count / 2)))
+                    ))
             }
         }
         for (what, path) in cases {
             let (status, message) = try rawOpen(s, path: path)
             if status == SHELF_OK {
                 // Half a text file is still a text file; half an archive must not pass silently.
-                if what.hasPrefix("truncated") { s.note("\(what) opened (acceptable when the format survives truncation)"); continue }
+                if what.hasPrefix("truncated") {
+                    s.note("\(what) opened (acceptable when the format survives truncation)"); continue
+                }
                 throw CheckFailure("open(\(Subject.name(path))), a \(what): succeeded")
             }
-            if message.isEmpty { throw CheckFailure("open(\(Subject.name(path))), a \(what): failed with \(PluginCallError.name(of: status)) but no message") }
+            if message.isEmpty {
+                throw CheckFailure(
+                    "open(\(Subject.name(path))), a \(what): failed with \(PluginCallError.name(of: status)) but no message"
+                )
+            }
             s.note("\(what): \(PluginCallError.name(of: status))")
         }
         return .passed

@@ -18,7 +18,8 @@ struct Memcheck {
     /// SHELF_PLUGIN_HOST, else shelf-plugin-host beside shelf, else on the PATH.
     static func standInHost(executable: String, environment: [String: String]) -> String? {
         if let given = environment["SHELF_PLUGIN_HOST"] { return given }
-        let beside = ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent("shelf-plugin-host")
+        let beside = ((executable as NSString).deletingLastPathComponent as NSString).appendingPathComponent(
+            "shelf-plugin-host")
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         for folder in (environment["PATH"] ?? "").split(separator: ":") {
             let path = String(folder) + "/shelf-plugin-host"
@@ -29,8 +30,11 @@ struct Memcheck {
 
     func run(executable: String, folder: String) -> ConformanceResult {
         guard let host = Self.standInHost(executable: executable, environment: environment) else {
-            return ConformanceResult(check: Self.name, status: .failed,
-                                     message: "shelf-plugin-host was not found beside shelf or on the PATH: `make install` installs it (or set SHELF_PLUGIN_HOST)")
+            return ConformanceResult(
+                check: Self.name, status: .failed,
+                message:
+                    "shelf-plugin-host was not found beside shelf or on the PATH: `make install` installs it (or set SHELF_PLUGIN_HOST)"
+            )
         }
         var inputs = samples
         for foreign in ForeignInputs.all {
@@ -49,21 +53,28 @@ struct Memcheck {
             let finished = DispatchSemaphore(value: 0)
             process.terminationHandler = { _ in finished.signal() }
             do { try process.run() } catch {
-                return ConformanceResult(check: Self.name, status: .failed, message: "could not start valgrind (is it installed?): \(error)")
+                return ConformanceResult(
+                    check: Self.name, status: .failed, message: "could not start valgrind (is it installed?): \(error)")
             }
             if finished.wait(timeout: .now() + timeout) == .timedOut {
                 kill(process.processIdentifier, SIGKILL)
                 finished.wait()
-                return ConformanceResult(check: Self.name, status: .failed, message: "no answer within \(Int(timeout)) s on \((input as NSString).lastPathComponent) under valgrind")
+                return ConformanceResult(
+                    check: Self.name, status: .failed,
+                    message:
+                        "no answer within \(Int(timeout)) s on \((input as NSString).lastPathComponent) under valgrind")
             }
             if process.terminationStatus == 99 || process.terminationReason == .uncaughtSignal {
                 // The failure is reported either way; valgrind's log only adds its first error.
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                return ConformanceResult(check: Self.name, status: .failed,
-                                         message: "valgrind, on \((input as NSString).lastPathComponent) (shelf-plugin-host PLUGIN FILE): " + Self.firstError(text))
+                return ConformanceResult(
+                    check: Self.name, status: .failed,
+                    message: "valgrind, on \((input as NSString).lastPathComponent) (shelf-plugin-host PLUGIN FILE): "
+                        + Self.firstError(text))
             }
         }
-        return ConformanceResult(check: Self.name, status: .passed, message: "\(inputs.count) inputs under valgrind, no error")
+        return ConformanceResult(
+            check: Self.name, status: .passed, message: "\(inputs.count) inputs under valgrind, no error")
     }
 
     /// The first error valgrind reports, with its first frames, one line.

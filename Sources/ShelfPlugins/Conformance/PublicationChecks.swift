@@ -11,7 +11,8 @@ enum PublicationChecks {
     typealias CheckFailure = ConformanceChecks.CheckFailure
 
     static func open(_ s: Subject) throws -> ConformanceResult.Status {
-        let router = FormatRouter(registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil, environment: [:]))
+        let router = FormatRouter(
+            registry: PluginRegistry(searchPath: PluginSearchPath(entries: []), directories: nil, environment: [:]))
         for sample in try s.requireSamples() {
             let input = try PublicationInput(path: sample)
             let confidence = try s.call("probe(\(Subject.name(sample)))") { router.probe(s.plugin, input) }
@@ -19,7 +20,9 @@ enum PublicationChecks {
             let publication = try RawPublication(s, path: sample)
             let (_, m) = try publication.manifest()
             let call = publication.name("manifest")
-            guard let title = m.title, !title.isEmpty else { throw CheckFailure("\(call): metadata.title is missing or empty") }
+            guard let title = m.title, !title.isEmpty else {
+                throw CheckFailure("\(call): metadata.title is missing or empty")
+            }
             guard !m.readingOrder.isEmpty else { throw CheckFailure("\(call): readingOrder is empty") }
             for link in m.readingOrder where link.type == nil || link.href.isEmpty {
                 throw CheckFailure("\(call): the reading-order link \"\(link.href)\" lacks href or type")
@@ -35,7 +38,9 @@ enum PublicationChecks {
         for publication in try s.openSamples() {
             let sample = Subject.name(publication.input.path)
             for link in publication.manifest.readingOrder {
-                try protectedIsAnAnswer(s, link.href) { _ = try s.call("resource(\(link.href)) of \(sample)") { try publication.resource(link.href) } }
+                try protectedIsAnAnswer(s, link.href) {
+                    _ = try s.call("resource(\(link.href)) of \(sample)") { try publication.resource(link.href) }
+                }
             }
             let unknown = "no/such/resource-\(getpid()).xhtml"
             do {
@@ -44,14 +49,17 @@ enum PublicationChecks {
             } catch let error as ShelfError where error.kind == .noInput {
                 continue
             } catch let error as ShelfError {
-                throw CheckFailure("resource(\(unknown)) of \(sample) gave \"\(error.message)\" instead of SHELF_E_NOT_FOUND")
+                throw CheckFailure(
+                    "resource(\(unknown)) of \(sample) gave \"\(error.message)\" instead of SHELF_E_NOT_FOUND")
             }
         }
         return .passed
     }
 
     static func render(_ s: Subject) throws -> ConformanceResult.Status {
-        guard s.plugin.capabilities.contains(SHELF_EXT_RENDER) else { s.note("no \(SHELF_EXT_RENDER)"); return .skipped }
+        guard s.plugin.capabilities.contains(SHELF_EXT_RENDER) else {
+            s.note("no \(SHELF_EXT_RENDER)"); return .skipped
+        }
         let hasPositions = s.plugin.capabilities.contains(SHELF_EXT_POSITIONS)
         var count = 0
         for sample in try s.requireSamples() {
@@ -64,8 +72,9 @@ enum PublicationChecks {
                     let settings = #"{"as":"html","fontScale":150,"font":"sans","theme":"night"}"#
                     let html = try publication.render(at, settings)
                     if let problem = XHTMLCheck.problem(html.content) {
-                        throw CheckFailure("\(publication.name("render", at, settings)) wrote HTML that is not XHTML: \(problem) (format.h: "
-                                           + "\"html\" output is a complete XHTML document)")
+                        throw CheckFailure(
+                            "\(publication.name("render", at, settings)) wrote HTML that is not XHTML: \(problem) (format.h: "
+                                + "\"html\" output is a complete XHTML document)")
                     }
                     count += 2
                 }
@@ -79,9 +88,11 @@ enum PublicationChecks {
                     try protectedIsAnAnswer(s, p.href) {
                         let got = try publication.render(at, nil).where
                         guard got.href == p.href, got.locations.position == p.locations.position else {
-                            throw CheckFailure("\(publication.name("render", at, "NULL")): `where` says \(got.href) position "
-                                               + "\(got.locations.position.map(String.init) ?? "none"), but the locator asked for is position "
-                                               + "\(p.locations.position ?? 0) (format.h: `where` is the position that holds the requested locator)")
+                            throw CheckFailure(
+                                "\(publication.name("render", at, "NULL")): `where` says \(got.href) position "
+                                    + "\(got.locations.position.map(String.init) ?? "none"), but the locator asked for is position "
+                                    + "\(p.locations.position ?? 0) (format.h: `where` is the position that holds the requested locator)"
+                            )
                         }
                         count += 1
                     }
@@ -93,7 +104,9 @@ enum PublicationChecks {
     }
 
     static func locators(_ s: Subject) throws -> ConformanceResult.Status {
-        guard s.plugin.capabilities.contains(SHELF_EXT_POSITIONS) else { s.note("no \(SHELF_EXT_POSITIONS)"); return .skipped }
+        guard s.plugin.capabilities.contains(SHELF_EXT_POSITIONS) else {
+            s.note("no \(SHELF_EXT_POSITIONS)"); return .skipped
+        }
         for sample in try s.requireSamples() {
             let publication = try RawPublication(s, path: sample)
             let manifest = try publication.manifest().1
@@ -103,12 +116,16 @@ enum PublicationChecks {
             let n = positions.count
             for (i, p) in positions.enumerated() {
                 guard p.locations.position == i + 1 else {
-                    throw CheckFailure("\(call): item \(i + 1) (\(p.href)) has position \(p.locations.position.map(String.init) ?? "none"); positions count 1, 2, 3, ...")
+                    throw CheckFailure(
+                        "\(call): item \(i + 1) (\(p.href)) has position \(p.locations.position.map(String.init) ?? "none"); positions count 1, 2, 3, ..."
+                    )
                 }
                 let expected = Double(i) / Double(n)
                 guard let total = p.locations.totalProgression, abs(total - expected) <= 1e-6 else {
-                    throw CheckFailure("\(call): position \(i + 1) of \(n) (\(p.href)) has totalProgression "
-                                       + "\(p.locations.totalProgression.map { "\($0)" } ?? "none"), but format.h defines it as (p - 1) / n = \(expected)")
+                    throw CheckFailure(
+                        "\(call): position \(i + 1) of \(n) (\(p.href)) has totalProgression "
+                            + "\(p.locations.totalProgression.map { "\($0)" } ?? "none"), but format.h defines it as (p - 1) / n = \(expected)"
+                    )
                 }
             }
             try PositionSpacing.check(s, publication, manifest, positions)
@@ -116,8 +133,9 @@ enum PublicationChecks {
             for p in sampled(positions, 500) {
                 let back = try publication.locate(p.jsonString())
                 guard back.href == p.href, back.locations.position == p.locations.position else {
-                    throw CheckFailure("\(publication.name("locate", p.jsonString())) came back as \(back.href) position "
-                                       + "\(back.locations.position.map(String.init) ?? "none")")
+                    throw CheckFailure(
+                        "\(publication.name("locate", p.jsonString())) came back as \(back.href) position "
+                            + "\(back.locations.position.map(String.init) ?? "none")")
                 }
             }
             s.note("\(publication.sample): \(n) positions")
@@ -126,7 +144,9 @@ enum PublicationChecks {
     }
 
     static func search(_ s: Subject) throws -> ConformanceResult.Status {
-        guard s.plugin.capabilities.contains(SHELF_EXT_SEARCH) else { s.note("no \(SHELF_EXT_SEARCH)"); return .skipped }
+        guard s.plugin.capabilities.contains(SHELF_EXT_SEARCH) else {
+            s.note("no \(SHELF_EXT_SEARCH)"); return .skipped
+        }
         // A sample too short to choose words from is passed over, not the end of the check: the next
         // sample may have text enough, and a search bug must not hide behind a short first sample.
         var tooShort: [String] = [], checked = 0
@@ -140,28 +160,41 @@ enum PublicationChecks {
             // Words from the middle of the text outwards; rendered text may hold an image's alt
             // text that search rightly does not cover, so one word found among five is enough.
             var candidates: [String] = []
-            for word in words.dropFirst(words.count / 2) + words.prefix(words.count / 2) where !candidates.contains(word) {
+            for word in words.dropFirst(words.count / 2) + words.prefix(words.count / 2)
+            where !candidates.contains(word) {
                 candidates.append(word)
                 if candidates.count == 5 { break }
             }
-            guard let (word, hits) = try candidates.lazy.map({ ($0, try publication.search($0).count) }).first(where: { $0.1 > 0 }) else {
-                throw CheckFailure("none of \(candidates.map { "\"\($0)\"" }.joined(separator: ", ")), all in the rendered text of \(publication.sample), is found by search")
+            guard
+                let (word, hits) = try candidates.lazy.map({ ($0, try publication.search($0).count) }).first(where: {
+                    $0.1 > 0
+                })
+            else {
+                throw CheckFailure(
+                    "none of \(candidates.map { "\"\($0)\"" }.joined(separator: ", ")), all in the rendered text of \(publication.sample), is found by search"
+                )
             }
             // format.h: matching ignores case.
-            for variant in Set([word.uppercased(), word.lowercased(), word.prefix(1).uppercased() + word.dropFirst().lowercased()]) where variant != word {
+            for variant in Set([
+                word.uppercased(), word.lowercased(), word.prefix(1).uppercased() + word.dropFirst().lowercased()
+            ]) where variant != word {
                 if try publication.search(variant).isEmpty {
-                    throw CheckFailure("\(publication.name("search", ReadiumJSON.encode(["query": variant]))) found nothing, but \"\(word)\" has "
-                                       + "\(hits) hits: search ignores case (format.h)")
+                    throw CheckFailure(
+                        "\(publication.name("search", ReadiumJSON.encode(["query": variant]))) found nothing, but \"\(word)\" has "
+                            + "\(hits) hits: search ignores case (format.h)")
                 }
             }
             let none = try publication.search("zqxjvkwpq\(getpid())")
-            guard none.isEmpty else { throw CheckFailure("a search of a nonsense word in \(publication.sample) gave \(none.count) hits") }
+            guard none.isEmpty else {
+                throw CheckFailure("a search of a nonsense word in \(publication.sample) gave \(none.count) hits")
+            }
             s.note("\(publication.sample): \"\(word)\": \(hits) hits, in any case")
             checked += 1
         }
         guard checked == 0 else { return .passed }
-        s.note("too little text to check search: it needs 20 words of five letters or more in the rendered text of a sample, "
-               + "and \(tooShort.joined(separator: ", ")) had fewer; give a longer --sample")
+        s.note(
+            "too little text to check search: it needs 20 words of five letters or more in the rendered text of a sample, "
+                + "and \(tooShort.joined(separator: ", ")) had fewer; give a longer --sample")
         return .warning
     }
 
@@ -171,8 +204,12 @@ enum PublicationChecks {
         var words: [String] = []
         for link in try publication.manifest().1.readingOrder.prefix(40) where words.count < 200 {
             try protectedIsAnAnswer(s, link.href) {
-                let text = try publication.render(Locator(href: link.href, type: link.type ?? "").jsonString(), #"{"as":"text"}"#).content
-                words += String(decoding: text, as: UTF8.self).split { !$0.isLetter }.map(String.init).filter { $0.count >= 5 }
+                let text = try publication.render(
+                    Locator(href: link.href, type: link.type ?? "").jsonString(), #"{"as":"text"}"#
+                ).content
+                words += String(decoding: text, as: UTF8.self).split { !$0.isLetter }.map(String.init).filter {
+                    $0.count >= 5
+                }
             }
         }
         return words
@@ -184,29 +221,51 @@ enum PublicationChecks {
         let sample = try s.requireSamples()[0]
         let publication = try RawPublication(s, path: sample)
         let href = try publication.manifest().1.readingOrder.first?.href ?? ""
-        var cases: [(String, (OpaquePointer, UnsafePointer<shelf_writer>, UnsafeMutablePointer<shelf_error>) -> shelf_status)] = []
-        if let render = s.plugin.extensionTable(SHELF_EXT_RENDER, minimumSize: MemoryLayout<shelf_render_v1>.size)?.assumingMemoryBound(to: shelf_render_v1.self) {
+        var cases:
+            [(String, (OpaquePointer, UnsafePointer<shelf_writer>, UnsafeMutablePointer<shelf_error>) -> shelf_status)] =
+                []
+        if let render = s.plugin.extensionTable(SHELF_EXT_RENDER, minimumSize: MemoryLayout<shelf_render_v1>.size)?
+            .assumingMemoryBound(to: shelf_render_v1.self)
+        {
             for settings in [#"{"as":"html",}"#, #"{"as":"html"} x"#] {
-                cases.append((publication.name("render", "NULL", settings), { h, out, err in settings.withCString { render.pointee.render!(h, nil, $0, out, out, err) } }))
+                cases.append(
+                    (
+                        publication.name("render", "NULL", settings),
+                        { h, out, err in settings.withCString { render.pointee.render!(h, nil, $0, out, out, err) } }
+                    ))
             }
         }
         if s.plugin.capabilities.contains(SHELF_EXT_POSITIONS) {
             let table = publication.positionsTable()
-            for locator in [#"{"href":"\#(href)","type":"x","locations":{"position":1,},}"#, #"{"href":"\#(href)","locations":[1,]}"#] {
-                cases.append((publication.name("locate", locator), { h, out, err in locator.withCString { table.pointee.locate!(h, $0, out, err) } }))
+            for locator in [
+                #"{"href":"\#(href)","type":"x","locations":{"position":1,},}"#,
+                #"{"href":"\#(href)","locations":[1,]}"#
+            ] {
+                cases.append(
+                    (
+                        publication.name("locate", locator),
+                        { h, out, err in locator.withCString { table.pointee.locate!(h, $0, out, err) } }
+                    ))
             }
         }
-        if let search = s.plugin.extensionTable(SHELF_EXT_SEARCH, minimumSize: MemoryLayout<shelf_search_v1>.size)?.assumingMemoryBound(to: shelf_search_v1.self) {
+        if let search = s.plugin.extensionTable(SHELF_EXT_SEARCH, minimumSize: MemoryLayout<shelf_search_v1>.size)?
+            .assumingMemoryBound(to: shelf_search_v1.self)
+        {
             for query in [#"{"query":"the",}"#, #"{"query":"the","limit":3,}"#] {
-                cases.append((publication.name("search", query), { h, out, err in query.withCString { search.pointee.search!(h, $0, out, err) } }))
+                cases.append(
+                    (
+                        publication.name("search", query),
+                        { h, out, err in query.withCString { search.pointee.search!(h, $0, out, err) } }
+                    ))
             }
         }
         guard !cases.isEmpty else { s.note("no render, positions or search: no JSON arguments"); return .skipped }
         for (call, body) in cases {
             let (status, message) = try publication.attempt(call, body)
             guard status == SHELF_E_INVALID_ARGUMENT else {
-                throw CheckFailure("\(call) answered \(PluginCallError.name(of: status)), but the argument is not JSON (RFC 8259 has no trailing commas): "
-                                   + "SHELF_E_INVALID_ARGUMENT with a message")
+                throw CheckFailure(
+                    "\(call) answered \(PluginCallError.name(of: status)), but the argument is not JSON (RFC 8259 has no trailing commas): "
+                        + "SHELF_E_INVALID_ARGUMENT with a message")
             }
             if message.isEmpty { throw CheckFailure("\(call) refused malformed JSON without a message") }
         }
@@ -222,8 +281,12 @@ enum PublicationChecks {
         func cycle() throws {
             var handle: OpaquePointer?
             var error = PluginCall.newError()
-            let status = try s.call("open(\(name))") { input.withCInput { s.format.pointee.open!($0, nil, &handle, &error) } }
-            guard status == SHELF_OK, let handle else { throw ConformanceChecks.SampleDidNotOpen("\(name) did not open (see the open check)") }
+            let status = try s.call("open(\(name))") {
+                input.withCInput { s.format.pointee.open!($0, nil, &handle, &error) }
+            }
+            guard status == SHELF_OK, let handle else {
+                throw ConformanceChecks.SampleDidNotOpen("\(name) did not open (see the open check)")
+            }
             try s.call("close(\(name))") { s.format.pointee.close?(handle) }
         }
         for _ in 0..<10 { try cycle() }
@@ -237,8 +300,9 @@ enum PublicationChecks {
         }
         let growth = ResidentMemory.bytes() - before
         if growth > 256 << 10 && growth / rounds > 1024 {
-            throw CheckFailure("open(\(name)) and close, \(rounds) times, left \(growth >> 10) KiB more memory in use (about \(growth / rounds) bytes "
-                               + "a cycle): close must free everything open took (plugin.h)")
+            throw CheckFailure(
+                "open(\(name)) and close, \(rounds) times, left \(growth >> 10) KiB more memory in use (about \(growth / rounds) bytes "
+                    + "a cycle): close must free everything open took (plugin.h)")
         }
         for _ in 0..<5 { _ = try s.openSamples() }
         s.note("\(rounds) opens and closes of \(name)")

@@ -8,7 +8,9 @@ struct ServiceSettings {
 
     /// The service a name is for and its key there; nil service for every service.
     func split(_ name: String) -> (service: String?, key: String) {
-        let owner = services.filter { name.hasPrefix($0 + ".") && name.count > $0.count + 1 }.max { $0.count < $1.count }
+        let owner = services.filter { name.hasPrefix($0 + ".") && name.count > $0.count + 1 }.max {
+            $0.count < $1.count
+        }
         guard let owner else { return (nil, name) }
         return (owner, String(name.dropFirst(owner.count + 1)))
     }

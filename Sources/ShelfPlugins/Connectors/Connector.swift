@@ -12,8 +12,12 @@ public final class Connector: @unchecked Sendable {
     let table: UnsafePointer<shelf_readinglist_v1>
 
     public init(plugin: LoadedPlugin, service: String) throws {
-        guard let raw = plugin.extensionTable(SHELF_EXT_READINGLIST, minimumSize: MemoryLayout<shelf_readinglist_v1>.size) else {
-            throw ShelfError(.unavailable, "\(plugin.descriptor.id) lists the service \(service) but offers no \(SHELF_EXT_READINGLIST)")
+        guard
+            let raw = plugin.extensionTable(SHELF_EXT_READINGLIST, minimumSize: MemoryLayout<shelf_readinglist_v1>.size)
+        else {
+            throw ShelfError(
+                .unavailable,
+                "\(plugin.descriptor.id) lists the service \(service) but offers no \(SHELF_EXT_READINGLIST)")
         }
         self.plugin = plugin
         self.service = service
@@ -24,8 +28,10 @@ public final class Connector: @unchecked Sendable {
     public static func find(service: String, in registry: PluginRegistry) throws -> Connector {
         guard let plugin = registry.plugins.first(where: { $0.descriptor.services.contains(service) }) else {
             let known = registry.plugins.flatMap(\.descriptor.services)
-            throw ShelfError(.unavailable, "no plugin connects to \"\(service)\"",
-                             hint: known.isEmpty ? "No connector plugin is installed." : "Known services: \(known.joined(separator: ", ")).")
+            throw ShelfError(
+                .unavailable, "no plugin connects to \"\(service)\"",
+                hint: known.isEmpty
+                    ? "No connector plugin is installed." : "Known services: \(known.joined(separator: ", ")).")
         }
         return try Connector(plugin: plugin, service: service)
     }
@@ -56,7 +62,9 @@ public final class Connector: @unchecked Sendable {
         public func pull(shelf: String? = nil) throws -> PullResult {
             let options = shelf.map { ReadingListJSON.string(["shelf": $0]) } ?? "{}"
             let data = try options.withCString { o in
-                try PluginCall.collect(connector.plugin) { out, err in connector.table.pointee.pull?(handle, o, out, err) ?? SHELF_E_UNSUPPORTED }
+                try PluginCall.collect(connector.plugin) { out, err in
+                    connector.table.pointee.pull?(handle, o, out, err) ?? SHELF_E_UNSUPPORTED
+                }
             }
             return try connector.decode(PullResult.self, data, what: "pull result")
         }
@@ -65,7 +73,9 @@ public final class Connector: @unchecked Sendable {
             struct Input: Encodable { let entries: [ReadingListEntry] }
             let text = ReadingListJSON.string(Input(entries: entries))
             let data = try text.withCString { e in
-                try PluginCall.collect(connector.plugin) { out, err in connector.table.pointee.push?(handle, e, out, err) ?? SHELF_E_UNSUPPORTED }
+                try PluginCall.collect(connector.plugin) { out, err in
+                    connector.table.pointee.push?(handle, e, out, err) ?? SHELF_E_UNSUPPORTED
+                }
             }
             return try connector.decode(PushResult.self, data, what: "push result")
         }
@@ -73,7 +83,9 @@ public final class Connector: @unchecked Sendable {
         public func authorizeBegin(redirectURI: String) throws -> (url: String, state: String?) {
             let text = ReadingListJSON.string(["redirectURI": redirectURI])
             let data = try text.withCString { o in
-                try PluginCall.collect(connector.plugin) { out, err in connector.table.pointee.authorize_begin?(handle, o, out, err) ?? SHELF_E_UNSUPPORTED }
+                try PluginCall.collect(connector.plugin) { out, err in
+                    connector.table.pointee.authorize_begin?(handle, o, out, err) ?? SHELF_E_UNSUPPORTED
+                }
             }
             struct Start: Decodable { let url: String; let state: String? }
             let start = try connector.decode(Start.self, data, what: "authorization start")
@@ -84,7 +96,9 @@ public final class Connector: @unchecked Sendable {
             let text = ReadingListJSON.string(["query": query])
             var error = PluginCall.newError()
             let status = text.withCString { c in
-                connector.plugin.call { connector.table.pointee.authorize_complete?(handle, c, &error) ?? SHELF_E_UNSUPPORTED }
+                connector.plugin.call {
+                    connector.table.pointee.authorize_complete?(handle, c, &error) ?? SHELF_E_UNSUPPORTED
+                }
             }
             try PluginCall.check(status, &error, connector.plugin)
         }
@@ -95,7 +109,8 @@ public final class Connector: @unchecked Sendable {
         var handle: OpaquePointer?
         var error = PluginCall.newError()
         let status = service.withCString { s in
-            text.withCString { c in plugin.call { table.pointee.connect?(s, c, &handle, &error) ?? SHELF_E_UNSUPPORTED } }
+            text.withCString { c in plugin.call { table.pointee.connect?(s, c, &handle, &error) ?? SHELF_E_UNSUPPORTED }
+            }
         }
         try PluginCall.check(status, &error, plugin)
         guard let handle else {
@@ -108,7 +123,8 @@ public final class Connector: @unchecked Sendable {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
-            throw ShelfError(.badData, "\(plugin.descriptor.id) wrote a \(what) that is not the documented JSON", subject: service)
+            throw ShelfError(
+                .badData, "\(plugin.descriptor.id) wrote a \(what) that is not the documented JSON", subject: service)
         }
     }
 }

@@ -15,7 +15,9 @@ enum ConnectorConformance {
         plugin.extensionTable(SHELF_EXT_READINGLIST, minimumSize: MemoryLayout<shelf_readinglist_v1>.size) != nil
     }
 
-    static func isConnector(_ plugin: LoadedPlugin) -> Bool { !plugin.descriptor.services.isEmpty && offersReadingList(plugin) }
+    static func isConnector(_ plugin: LoadedPlugin) -> Bool {
+        !plugin.descriptor.services.isEmpty && offersReadingList(plugin)
+    }
 
     /// Secrets go to an empty scratch file (never the desktop's keyring): a check never sees, or changes, the
     /// patron's credentials. One given with `--secret KEY` is stored there for the plugin and each of its services
@@ -47,8 +49,12 @@ enum ConnectorConformance {
             s.note("not a connector: declares no services and offers no \(SHELF_EXT_READINGLIST)")
             return .passed
         }
-        guard !services.isEmpty else { throw Failure("offers \(SHELF_EXT_READINGLIST) but lists no services in its descriptor") }
-        guard offers else { throw Failure("lists services (\(services.joined(separator: ", "))) but offers no \(SHELF_EXT_READINGLIST)") }
+        guard !services.isEmpty else {
+            throw Failure("offers \(SHELF_EXT_READINGLIST) but lists no services in its descriptor")
+        }
+        guard offers else {
+            throw Failure("lists services (\(services.joined(separator: ", "))) but offers no \(SHELF_EXT_READINGLIST)")
+        }
 
         // Without settings and without secrets: what a connector does before it is configured.
         try useScratchCredentials(s, secrets: [:])
@@ -69,32 +75,43 @@ enum ConnectorConformance {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw Failure("\(service): describe wrote no JSON object")
         }
-        guard object["service"] as? String == service else { throw Failure("\(service): capabilities name the service \(object["service"] ?? "nothing")") }
+        guard object["service"] as? String == service else {
+            throw Failure("\(service): capabilities name the service \(object["service"] ?? "nothing")")
+        }
         for key in ["pull", "pushRead", "pushToRead"] where !(object[key] is Bool) && object[key] != nil {
             throw Failure("\(service): capability \(key) is not true or false")
         }
         if object["pull"] == nil { s.note("capabilities do not say whether it can pull"); status = .warning }
-        for setting in object["settings"] as? [[String: Any]] ?? [] where (setting["key"] as? String)?.isEmpty != false {
+        for setting in object["settings"] as? [[String: Any]] ?? [] where (setting["key"] as? String)?.isEmpty != false
+        {
             throw Failure("\(service): a setting has no key")
         }
         // An unknown service is not found, with a message.
         var error = PluginCall.newError()
         let output = OutputCollector(limit: 1 << 20)
-        let unknown = output.withWriter { out in connector.table.pointee.describe!("org.example.no-such-service", out, &error) }
+        let unknown = output.withWriter { out in
+            connector.table.pointee.describe!("org.example.no-such-service", out, &error)
+        }
         if unknown == SHELF_OK { throw Failure("describe of an unknown service succeeded") }
-        if PluginCall.message(of: &error).isEmpty { throw Failure("describe of an unknown service failed without a message") }
+        if PluginCall.message(of: &error).isEmpty {
+            throw Failure("describe of an unknown service failed without a message")
+        }
 
         // Malformed settings are refused with a message, and leave no connection.
         for bad in ["not json", "[1, 2]"] {
             var handle: OpaquePointer?
             var e = PluginCall.newError()
-            let st = service.withCString { n in bad.withCString { b in connector.table.pointee.connect!(n, b, &handle, &e) } }
+            let st = service.withCString { n in
+                bad.withCString { b in connector.table.pointee.connect!(n, b, &handle, &e) }
+            }
             if let handle {
                 if st != SHELF_OK { throw Failure("\(service): a failed connect left a connection") }
                 connector.table.pointee.disconnect!(handle)
                 throw Failure("\(service): connect accepted the settings \(bad)")
             }
-            if PluginCall.message(of: &e).isEmpty { throw Failure("\(service): connect refused \(bad) without a message") }
+            if PluginCall.message(of: &e).isEmpty {
+                throw Failure("\(service): connect refused \(bad) without a message")
+            }
         }
 
         // No settings and no credentials: either connect refuses, or pull and push fail, each with a message.
@@ -102,7 +119,9 @@ enum ConnectorConformance {
         do {
             connection = try connector.connect(settings: [:])
         } catch let failure as PluginCallError {
-            if failure.message.isEmpty { throw Failure("\(service): connect with no settings failed without a message") }
+            if failure.message.isEmpty {
+                throw Failure("\(service): connect with no settings failed without a message")
+            }
             s.note("connect with no settings: \(PluginCallError.name(of: failure.status))")
             return status
         }
@@ -111,7 +130,9 @@ enum ConnectorConformance {
             s.note("pull with no settings or credentials succeeded (a public source?)")
             status = .warning
         } catch let failure as PluginCallError {
-            if failure.message.isEmpty { throw Failure("\(service): pull without credentials failed without a message") }
+            if failure.message.isEmpty {
+                throw Failure("\(service): pull without credentials failed without a message")
+            }
             s.note("pull without credentials: \(PluginCallError.name(of: failure.status))")
         }
         // Push of malformed entries is refused with a message.
@@ -121,7 +142,9 @@ enum ConnectorConformance {
             pushOut.withWriter { out in connector.table.pointee.push!(connection.handle, text, out, &e) }
         }
         if st == SHELF_OK { throw Failure("\(service): push accepted {\"entries\": 7}") }
-        if PluginCall.message(of: &e).isEmpty { throw Failure("\(service): push refused malformed entries without a message") }
+        if PluginCall.message(of: &e).isEmpty {
+            throw Failure("\(service): push refused malformed entries without a message")
+        }
         return status
     }
 }

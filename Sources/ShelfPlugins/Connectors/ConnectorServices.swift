@@ -8,12 +8,17 @@ import Synchronization
 /// (secrets in the credential store, under a key namespaced by the plugin's id and, for /2, the service).
 public enum ConnectorServices {
     /// The client and the secrets' folder, read by plugin calls on any thread and replaced by tests: under a mutex.
-    private static let settings = Mutex<(client: HTTPClient, credentialDirectories: ShelfDirectories?, detour: ConnectorDetour?)>((client: {
-        var configuration = HTTPClient.Configuration()
-        configuration.requestTimeout = 60
-        configuration.retry = .init(maxAttempts: 3, initialDelay: 0.5, maxDelay: 10, maxTotalWait: 30)
-        return HTTPClient(configuration: configuration)
-    }(), credentialDirectories: nil, detour: nil))
+    private static let settings = Mutex<
+        (client: HTTPClient, credentialDirectories: ShelfDirectories?, detour: ConnectorDetour?)
+    >(
+        (
+            client: {
+                var configuration = HTTPClient.Configuration()
+                configuration.requestTimeout = 60
+                configuration.retry = .init(maxAttempts: 3, initialDelay: 0.5, maxDelay: 10, maxTotalWait: 30)
+                return HTTPClient(configuration: configuration)
+            }(), credentialDirectories: nil, detour: nil
+        ))
 
     /// The client every plugin request goes through; tests and the CLI may replace it.
     public static var client: HTTPClient {
@@ -51,7 +56,9 @@ public enum ConnectorServices {
 
     static func validKey(_ key: String) -> Bool {
         !key.isEmpty && key.utf8.count <= 128
-            && key.unicodeScalars.allSatisfy { ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "._-".unicodeScalars.contains($0) }
+            && key.unicodeScalars.allSatisfy {
+                ($0.isASCII && (CharacterSet.alphanumerics.contains($0))) || "._-".unicodeScalars.contains($0)
+            }
     }
 
     /// Set by `shelf conformance` (and tests): secrets stay in the credentials file of `credentialDirectories`, never in
@@ -63,20 +70,26 @@ public enum ConnectorServices {
         // there is no Shelf's environment to follow: the process's is the only one.
         let environment = ProcessEnvironment.shared
         if let credentialDirectories {
-            return CredentialStore(directories: credentialDirectories,
-                                   environment: keepsSecretsInFile.load(ordering: .relaxed) ? ["SHELF_SECRET_SERVICE": "off"] : environment)
+            return CredentialStore(
+                directories: credentialDirectories,
+                environment: keepsSecretsInFile.load(ordering: .relaxed) ? ["SHELF_SECRET_SERVICE": "off"] : environment
+            )
         }
         return CredentialStore(directories: try ShelfDirectories(environment: environment), environment: environment)
     }
 
     /// Reads a plugin secret (the host side of `get`) from `store` (a `Shelf`'s), or from the services' own.
-    public static func secret(pluginID: String, service: String? = nil, key: String, in store: CredentialStore? = nil) throws -> String? {
+    public static func secret(pluginID: String, service: String? = nil, key: String, in store: CredentialStore? = nil)
+        throws -> String?
+    {
         try (store ?? self.store()).credential(for: storeKey(pluginID: pluginID, service: service, key: key))?.token
     }
 
     /// Stores (nil: removes) a plugin secret in `store` (a `Shelf`'s), or in the services' own.
-    public static func setSecret(_ value: String?, pluginID: String, service: String? = nil, key: String,
-                                 in store: CredentialStore? = nil) throws {
+    public static func setSecret(
+        _ value: String?, pluginID: String, service: String? = nil, key: String,
+        in store: CredentialStore? = nil
+    ) throws {
         let k = storeKey(pluginID: pluginID, service: service, key: key)
         let store = try store ?? self.store()
         if let value {
@@ -86,7 +99,9 @@ public enum ConnectorServices {
         }
     }
 
-    static func fail(_ err: UnsafeMutablePointer<shelf_error>?, _ status: shelf_status, _ message: String) -> shelf_status {
+    static func fail(_ err: UnsafeMutablePointer<shelf_error>?, _ status: shelf_status, _ message: String)
+        -> shelf_status
+    {
         guard let err else { return status }
         err.pointee.status = status
         withUnsafeMutableBytes(of: &err.pointee.message) { buffer in
@@ -109,22 +124,29 @@ public enum ConnectorServices {
     // know that of a C pointer).
     nonisolated(unsafe) static let http: UnsafeMutablePointer<shelf_host_http_v1> = {
         let table = UnsafeMutablePointer<shelf_host_http_v1>.allocate(capacity: 1)
-        table.initialize(to: shelf_host_http_v1(
-            struct_size: UInt32(MemoryLayout<shelf_host_http_v1>.size),
-            send: { host, request, status, headers, body, err in
-                ConnectorServices.send(host, request, status, headers, body, err)
-            }))
+        table.initialize(
+            to: shelf_host_http_v1(
+                struct_size: UInt32(MemoryLayout<shelf_host_http_v1>.size),
+                send: { host, request, status, headers, body, err in
+                    ConnectorServices.send(host, request, status, headers, body, err)
+                }))
         return table
     }()
 
-    static func send(_ host: UnsafePointer<shelf_host>?, _ request: UnsafePointer<shelf_http_request>?,
-                     _ status: UnsafeMutablePointer<Int32>?, _ headers: UnsafePointer<shelf_writer>?,
-                     _ body: UnsafePointer<shelf_writer>?, _ err: UnsafeMutablePointer<shelf_error>?) -> shelf_status {
-        guard host != nil, let request, let status else { return fail(err, SHELF_E_INVALID_ARGUMENT, "send needs a host, a request and a status") }
+    static func send(
+        _ host: UnsafePointer<shelf_host>?, _ request: UnsafePointer<shelf_http_request>?,
+        _ status: UnsafeMutablePointer<Int32>?, _ headers: UnsafePointer<shelf_writer>?,
+        _ body: UnsafePointer<shelf_writer>?, _ err: UnsafeMutablePointer<shelf_error>?
+    ) -> shelf_status {
+        guard host != nil, let request, let status else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "send needs a host, a request and a status")
+        }
         status.pointee = 0
         let minimum = MemoryLayout<shelf_http_request>.offset(of: \shelf_http_request.timeout_ms)!
         guard Int(request.pointee.struct_size) >= minimum else {
-            return fail(err, SHELF_E_INVALID_ARGUMENT, "the shelf_http_request is too short (struct_size \(request.pointee.struct_size))")
+            return fail(
+                err, SHELF_E_INVALID_ARGUMENT,
+                "the shelf_http_request is too short (struct_size \(request.pointee.struct_size))")
         }
         let r = request.pointee
         guard let cMethod = r.method, let method = HTTPMethod(rawValue: String(cString: cMethod).uppercased()) else {
@@ -143,8 +165,9 @@ public enum ConnectorServices {
                 guard let colon = text.firstIndex(of: ":") else {
                     return fail(err, SHELF_E_INVALID_ARGUMENT, "a request header has no colon (\"Name: value\")")
                 }
-                fields.add(String(text[..<colon]).trimmingCharacters(in: .whitespaces),
-                              String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+                fields.add(
+                    String(text[..<colon]).trimmingCharacters(in: .whitespaces),
+                    String(text[text.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
                 list += 1
             }
         }
@@ -155,7 +178,9 @@ public enum ConnectorServices {
             payload = Data(bytes: bytes, count: r.body_size)
         }
         var timeout: TimeInterval?
-        if Int(r.struct_size) >= MemoryLayout<shelf_http_request>.offset(of: \shelf_http_request.reserved)!, r.timeout_ms > 0 {
+        if Int(r.struct_size) >= MemoryLayout<shelf_http_request>.offset(of: \shelf_http_request.reserved)!,
+            r.timeout_ms > 0
+        {
             timeout = TimeInterval(r.timeout_ms) / 1000
         }
         var httpRequest = HTTPRequest(method, url, headers: fields, body: payload, timeout: timeout)
@@ -170,7 +195,8 @@ public enum ConnectorServices {
         }
         do {
             let call = CallCancellation.current  // the connector's call on this thread, asked from the client's
-            let response = try client.send(httpRequest, isCancelled: { HostServices.cancelRequested || call?.isCancelled == true })
+            let response = try client.send(
+                httpRequest, isCancelled: { HostServices.cancelRequested || call?.isCancelled == true })
             status.pointee = Int32(response.status)
             if headers != nil {
                 var text = ""
@@ -195,83 +221,112 @@ public enum ConnectorServices {
 
     nonisolated(unsafe) static let credentials: UnsafeMutablePointer<shelf_host_credentials_v1> = {
         let table = UnsafeMutablePointer<shelf_host_credentials_v1>.allocate(capacity: 1)
-        table.initialize(to: shelf_host_credentials_v1(
-            struct_size: UInt32(MemoryLayout<shelf_host_credentials_v1>.size),
-            get: { host, key, out, err in
-                ConnectorServices.credential(host, key, err) { pluginID, k, store in
-                    guard let value = try ConnectorServices.secret(pluginID: pluginID, key: k, in: store) else {
-                        return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)")
+        table.initialize(
+            to: shelf_host_credentials_v1(
+                struct_size: UInt32(MemoryLayout<shelf_host_credentials_v1>.size),
+                get: { host, key, out, err in
+                    ConnectorServices.credential(host, key, err) { pluginID, k, store in
+                        guard let value = try ConnectorServices.secret(pluginID: pluginID, key: k, in: store) else {
+                            return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)")
+                        }
+                        let s = ConnectorServices.write(Data(value.utf8), out)
+                        return s == SHELF_OK
+                            ? SHELF_OK : ConnectorServices.fail(err, s, "the writer refused the secret")
                     }
-                    let s = ConnectorServices.write(Data(value.utf8), out)
-                    return s == SHELF_OK ? SHELF_OK : ConnectorServices.fail(err, s, "the writer refused the secret")
-                }
-            },
-            set: { host, key, value, err in
-                ConnectorServices.credential(host, key, err) { pluginID, k, store in
-                    guard let value else { return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value") }
-                    let text = String(cString: value)
-                    guard text.utf8.count <= 64 << 10 else { return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB") }
-                    try ConnectorServices.setSecret(text, pluginID: pluginID, key: k, in: store)
-                    return SHELF_OK
-                }
-            },
-            remove: { host, key, err in
-                ConnectorServices.credential(host, key, err) { pluginID, k, store in
-                    try ConnectorServices.setSecret(nil, pluginID: pluginID, key: k, in: store)
-                    return SHELF_OK
-                }
-            }))
+                },
+                set: { host, key, value, err in
+                    ConnectorServices.credential(host, key, err) { pluginID, k, store in
+                        guard let value else {
+                            return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value")
+                        }
+                        let text = String(cString: value)
+                        guard text.utf8.count <= 64 << 10 else {
+                            return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB")
+                        }
+                        try ConnectorServices.setSecret(text, pluginID: pluginID, key: k, in: store)
+                        return SHELF_OK
+                    }
+                },
+                remove: { host, key, err in
+                    ConnectorServices.credential(host, key, err) { pluginID, k, store in
+                        try ConnectorServices.setSecret(nil, pluginID: pluginID, key: k, in: store)
+                        return SHELF_OK
+                    }
+                }))
         return table
     }()
 
     /// credentials/2: the same calls with a service (NULL: the plugin's own keys, as /1).
     nonisolated(unsafe) static let serviceCredentials: UnsafeMutablePointer<shelf_host_credentials_v2> = {
         let table = UnsafeMutablePointer<shelf_host_credentials_v2>.allocate(capacity: 1)
-        table.initialize(to: shelf_host_credentials_v2(
-            struct_size: UInt32(MemoryLayout<shelf_host_credentials_v2>.size),
-            get: { host, service, key, out, err in
-                ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
-                    guard let value = try ConnectorServices.secret(pluginID: pluginID, service: service, key: k, in: store) else {
-                        return ConnectorServices.fail(err, SHELF_E_NOT_FOUND, "no secret is stored under \(k)" + (service.map { " for \($0)" } ?? ""))
+        table.initialize(
+            to: shelf_host_credentials_v2(
+                struct_size: UInt32(MemoryLayout<shelf_host_credentials_v2>.size),
+                get: { host, service, key, out, err in
+                    ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
+                        guard
+                            let value = try ConnectorServices.secret(
+                                pluginID: pluginID, service: service, key: k, in: store)
+                        else {
+                            return ConnectorServices.fail(
+                                err, SHELF_E_NOT_FOUND,
+                                "no secret is stored under \(k)" + (service.map { " for \($0)" } ?? ""))
+                        }
+                        let s = ConnectorServices.write(Data(value.utf8), out)
+                        return s == SHELF_OK
+                            ? SHELF_OK : ConnectorServices.fail(err, s, "the writer refused the secret")
                     }
-                    let s = ConnectorServices.write(Data(value.utf8), out)
-                    return s == SHELF_OK ? SHELF_OK : ConnectorServices.fail(err, s, "the writer refused the secret")
-                }
-            },
-            set: { host, service, key, value, err in
-                ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
-                    guard let value else { return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value") }
-                    let text = String(cString: value)
-                    guard text.utf8.count <= 64 << 10 else { return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB") }
-                    try ConnectorServices.setSecret(text, pluginID: pluginID, service: service, key: k, in: store)
-                    return SHELF_OK
-                }
-            },
-            remove: { host, service, key, err in
-                ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
-                    try ConnectorServices.setSecret(nil, pluginID: pluginID, service: service, key: k, in: store)
-                    return SHELF_OK
-                }
-            }))
+                },
+                set: { host, service, key, value, err in
+                    ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
+                        guard let value else {
+                            return ConnectorServices.fail(err, SHELF_E_INVALID_ARGUMENT, "NULL value")
+                        }
+                        let text = String(cString: value)
+                        guard text.utf8.count <= 64 << 10 else {
+                            return ConnectorServices.fail(err, SHELF_E_LIMIT, "a secret is at most 64 KiB")
+                        }
+                        try ConnectorServices.setSecret(text, pluginID: pluginID, service: service, key: k, in: store)
+                        return SHELF_OK
+                    }
+                },
+                remove: { host, service, key, err in
+                    ConnectorServices.credential(host, service, key, err) { pluginID, service, k, store in
+                        try ConnectorServices.setSecret(nil, pluginID: pluginID, service: service, key: k, in: store)
+                        return SHELF_OK
+                    }
+                }))
         return table
     }()
 
-    static func credential(_ host: UnsafePointer<shelf_host>?, _ service: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?,
-                           _ err: UnsafeMutablePointer<shelf_error>?,
-                           _ body: (String, String?, String, CredentialStore?) throws -> shelf_status) -> shelf_status {
+    static func credential(
+        _ host: UnsafePointer<shelf_host>?, _ service: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?,
+        _ err: UnsafeMutablePointer<shelf_error>?,
+        _ body: (String, String?, String, CredentialStore?) throws -> shelf_status
+    ) -> shelf_status {
         let name = service.map { String(cString: $0) }
         if let name, !PluginDescriptor.isValidID(name) {
-            return fail(err, SHELF_E_INVALID_ARGUMENT, "a service id is 1 to 128 characters of a-z 0-9 . _ -, starting with a letter or digit")
+            return fail(
+                err, SHELF_E_INVALID_ARGUMENT,
+                "a service id is 1 to 128 characters of a-z 0-9 . _ -, starting with a letter or digit")
         }
         return credential(host, key, err) { pluginID, k, store in try body(pluginID, name, k, store) }
     }
 
-    static func credential(_ host: UnsafePointer<shelf_host>?, _ key: UnsafePointer<CChar>?, _ err: UnsafeMutablePointer<shelf_error>?,
-                           _ body: (String, String, CredentialStore?) throws -> shelf_status) -> shelf_status {
-        guard let host, let key else { return fail(err, SHELF_E_INVALID_ARGUMENT, "the credentials service needs a host and a key") }
+    static func credential(
+        _ host: UnsafePointer<shelf_host>?, _ key: UnsafePointer<CChar>?, _ err: UnsafeMutablePointer<shelf_error>?,
+        _ body: (String, String, CredentialStore?) throws -> shelf_status
+    ) -> shelf_status {
+        guard let host, let key else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "the credentials service needs a host and a key")
+        }
         let k = String(cString: key)
-        guard validKey(k) else { return fail(err, SHELF_E_INVALID_ARGUMENT, "a credential key is 1 to 128 characters of A-Z a-z 0-9 . _ -") }
-        guard let pluginID = HostServices.pluginID(of: host) else { return fail(err, SHELF_E_INVALID_ARGUMENT, "an unknown host pointer") }
+        guard validKey(k) else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "a credential key is 1 to 128 characters of A-Z a-z 0-9 . _ -")
+        }
+        guard let pluginID = HostServices.pluginID(of: host) else {
+            return fail(err, SHELF_E_INVALID_ARGUMENT, "an unknown host pointer")
+        }
         do {
             // The plugin's secrets are kept where the Shelf that loaded it keeps them; a plugin loaded outside a
             // registry (conformance, tests) uses the services' own store.

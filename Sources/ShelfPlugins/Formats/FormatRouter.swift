@@ -30,16 +30,22 @@ public struct FormatRouter {
         if let refusal = refusals.first {
             let plugin = refusal.plugin.descriptor
             var error = refusal.error.shelfError(subject: input.path)
-            error.message = "the plugin \"\(plugin.name)\" (\(plugin.id)) knows this file but cannot open it: \(refusal.error.description)"
+            error.message =
+                "the plugin \"\(plugin.name)\" (\(plugin.id)) knows this file but cannot open it: \(refusal.error.description)"
             throw error
         }
         let what = input.mediaType ?? "this kind of file"
         // A plugin that was refused may be the very one meant for this file (built for another ABI, say): its author
         // or the patron who installed it learns so here, not only by thinking to run `shelf plugins`.
         let refused = registry.refused.map { ($0.path as NSString).lastPathComponent }
-        let also = refused.isEmpty ? "" : ", and why \(refused.joined(separator: ", ")) \(refused.count == 1 ? "was" : "were") refused"
-        throw ShelfError(.unavailable, "no installed plugin opens \(what)", subject: input.path,
-                         next: NextStep(terminal: "`shelf plugins` lists the installed plugins and the formats they open\(also).", browser: nil))
+        let also =
+            refused.isEmpty
+            ? "" : ", and why \(refused.joined(separator: ", ")) \(refused.count == 1 ? "was" : "were") refused"
+        throw ShelfError(
+            .unavailable, "no installed plugin opens \(what)", subject: input.path,
+            next: NextStep(
+                terminal: "`shelf plugins` lists the installed plugins and the formats they open\(also).", browser: nil)
+        )
     }
 
     public func probe(_ plugin: LoadedPlugin, _ input: PublicationInput) -> Int32 {
@@ -64,9 +70,15 @@ public struct FormatRouter {
                 let message = PluginCall.message(of: &error)
                 // Without its words, or with a status that is no refusal of the file (a crash, no memory), a failed
                 // probe is only "not mine", as a 1.0 probe's failure is.
-                if !message.isEmpty, [SHELF_E_UNSUPPORTED, SHELF_E_PROTECTED, SHELF_E_BAD_DATA, SHELF_E_LIMIT].contains(status) {
-                    refusals.append(ProbeRefusal(plugin: plugin, error: PluginCallError(
-                        status: status, message: message, location: PluginCall.text(&error.location), pluginID: plugin.descriptor.id)))
+                if !message.isEmpty,
+                    [SHELF_E_UNSUPPORTED, SHELF_E_PROTECTED, SHELF_E_BAD_DATA, SHELF_E_LIMIT].contains(status)
+                {
+                    refusals.append(
+                        ProbeRefusal(
+                            plugin: plugin,
+                            error: PluginCallError(
+                                status: status, message: message, location: PluginCall.text(&error.location),
+                                pluginID: plugin.descriptor.id)))
                 }
                 return 0
             }
@@ -77,7 +89,9 @@ public struct FormatRouter {
         return status == SHELF_OK ? min(max(confidence, 0), 100) : 0
     }
 
-    private func mostConfident(_ plugins: [LoadedPlugin], _ input: PublicationInput, refusals: inout [ProbeRefusal]) -> Choice? {
+    private func mostConfident(_ plugins: [LoadedPlugin], _ input: PublicationInput, refusals: inout [ProbeRefusal])
+        -> Choice?
+    {
         var best: Choice?
         for plugin in plugins {
             let confidence = probe(plugin, input, refusals: &refusals)
@@ -96,24 +110,29 @@ public struct FormatRouter {
         // A generic sniffed type is refined by what the plugins declare (MediaTypeRefinement).
         let input = try PublicationInput(path: path).refined(by: registry)
         // The plugin that opened this very file before opens it again, unasked (`PublicationMemo`).
-        if let memoFolder, let found = PublicationMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
-           pluginID == nil || pluginID == found.memo.pluginID,
-           // The memo only saves time: a plugin that no longer opens the file this way goes through the router below,
-           // whose errors are the ones said.
-           let publication = try? Publication(plugin: found.plugin, input: input.opened(by: found.plugin), memoFolder: memoFolder, memo: found.memo) {
+        if let memoFolder,
+            let found = PublicationMemo.load(bookPath: input.path, folder: memoFolder, registry: registry),
+            pluginID == nil || pluginID == found.memo.pluginID,
+            // The memo only saves time: a plugin that no longer opens the file this way goes through the router below,
+            // whose errors are the ones said.
+            let publication = try? Publication(
+                plugin: found.plugin, input: input.opened(by: found.plugin), memoFolder: memoFolder, memo: found.memo)
+        {
             return publication
         }
         let plugin: LoadedPlugin
         if let pluginID, let known = registry.plugin(id: pluginID), known.isFormatPlugin,
-           input.mediaType.map(known.descriptor.mediaTypes.contains) ?? false, probe(known, input) > 0 {
+            input.mediaType.map(known.descriptor.mediaTypes.contains) ?? false, probe(known, input) > 0
+        {
             plugin = known
         } else {
             plugin = try choose(for: input).plugin
         }
         let publication = try Publication(plugin: plugin, input: input.opened(by: plugin), memoFolder: memoFolder)
         if let memoFolder {
-            PublicationMemo.save(manifestJSON: publication.manifestJSON, positions: nil, bookPath: input.path, plugin: plugin,
-                                 folder: memoFolder)
+            PublicationMemo.save(
+                manifestJSON: publication.manifestJSON, positions: nil, bookPath: input.path, plugin: plugin,
+                folder: memoFolder)
         }
         return publication
     }

@@ -7,7 +7,7 @@ import Foundation
 extension PublicationInput {
     /// Answers of the sniffer that say only how the bytes are laid out, not what the book is.
     static let genericMediaTypes: Set<String> = [
-        "application/xml", "application/zip", "application/octet-stream", "application/json", "text/plain",
+        "application/xml", "application/zip", "application/octet-stream", "application/json", "text/plain"
     ]
 
     /// Whether the media type says nothing a plugin could not refine.
@@ -18,11 +18,16 @@ extension PublicationInput {
     func refined(by registry: PluginRegistry) -> PublicationInput {
         guard hasGenericMediaType, !head.isEmpty else { return self }
         let plugins = registry.formatPlugins
-        let byExtension = fileExtension.isEmpty ? nil : plugins.first { $0.descriptor.fileExtensions.contains(fileExtension) }
-        if let plugin = byExtension, let type = Self.specificType(of: plugin), plugin.descriptor.mediaTypes.contains(mediaType ?? "") == false {
+        let byExtension =
+            fileExtension.isEmpty ? nil : plugins.first { $0.descriptor.fileExtensions.contains(fileExtension) }
+        if let plugin = byExtension, let type = Self.specificType(of: plugin),
+            plugin.descriptor.mediaTypes.contains(mediaType ?? "") == false
+        {
             return with(mediaType: type)
         }
-        if mediaType == "application/xml", let root = MediaTypeSniffer.rootElement(String(decoding: head.prefix(4096), as: UTF8.self)) {
+        if mediaType == "application/xml",
+            let root = MediaTypeSniffer.rootElement(String(decoding: head.prefix(4096), as: UTF8.self))
+        {
             let named = Self.xmlTypes(naming: root)
             for plugin in plugins {
                 if let type = plugin.descriptor.mediaTypes.first(where: named.contains) { return with(mediaType: type) }
@@ -34,7 +39,9 @@ extension PublicationInput {
     /// The input as the plugin that opens it sees it: a generic type the plugin does not declare becomes the
     /// plugin's own (found by probing every plugin), so `shelf info` and the plugin's `open` name the format.
     func opened(by plugin: LoadedPlugin) -> PublicationInput {
-        guard hasGenericMediaType, !plugin.descriptor.mediaTypes.contains(mediaType ?? ""), let type = Self.specificType(of: plugin) else { return self }
+        guard hasGenericMediaType, !plugin.descriptor.mediaTypes.contains(mediaType ?? ""),
+            let type = Self.specificType(of: plugin)
+        else { return self }
         return with(mediaType: type)
     }
 

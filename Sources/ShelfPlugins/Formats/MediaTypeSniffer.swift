@@ -23,7 +23,7 @@ public enum MediaTypeSniffer {
         "epub": "application/epub+zip", "md": "text/markdown", "markdown": "text/markdown",
         "txt": "text/plain", "text": "text/plain", "audiobook": "application/audiobook+zip",
         "lpf": "application/lpf+zip", "m4b": "audio/mp4", "m4a": "audio/mp4", "mp3": "audio/mpeg",
-        "pdf": "application/pdf", "opds": "application/atom+xml", "json": "application/json",
+        "pdf": "application/pdf", "opds": "application/atom+xml", "json": "application/json"
     ]
 
     static func sniffContent(_ head: [UInt8], path: String) -> String? {
@@ -33,18 +33,22 @@ public enum MediaTypeSniffer {
         if head.starts(with: Array("ID3".utf8)) { return "audio/mpeg" }
         if head.count > 12, Array(head[4..<8]) == Array("ftyp".utf8) {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
-            return brand.hasPrefix("M4B") || brand.hasPrefix("M4A") || brand.hasPrefix("mp4") || brand.hasPrefix("isom") ? "audio/mp4" : "video/mp4"
+            return brand.hasPrefix("M4B") || brand.hasPrefix("M4A") || brand.hasPrefix("mp4") || brand.hasPrefix("isom")
+                ? "audio/mp4" : "video/mp4"
         }
         if head.starts(with: Array("OggS".utf8)) { return "audio/ogg" }
         if head.starts(with: Array("fLaC".utf8)) { return "audio/flac" }
-        if head.count > 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WAVE".utf8) { return "audio/wav" }
+        if head.count > 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WAVE".utf8) {
+            return "audio/wav"
+        }
         if head.count > 2, head[0] == 0xFF, head[1] & 0xE0 == 0xE0 { return "audio/mpeg" }
         if head.contains(0) { return "application/octet-stream" }
         let text = String(decoding: head, as: UTF8.self).drop { $0 == "\u{FEFF}" || $0.isWhitespace }
         if text.hasPrefix("{") { return sniffJSON(path: path) }
         if text.hasPrefix("<") { return sniffXML(String(text.prefix(4096))) }
         // Valid UTF-8 (allowing a character cut at the end of the head) with no NUL is text.
-        let valid = String(validating: head, as: UTF8.self) != nil
+        let valid =
+            String(validating: head, as: UTF8.self) != nil
             || (head.count == headSize && String(validating: head.dropLast(3), as: UTF8.self) != nil)
         return valid ? "text/plain" : "application/octet-stream"
     }
@@ -59,7 +63,8 @@ public enum MediaTypeSniffer {
             let size = Int(head[18]) | Int(head[19]) << 8 | Int(head[20]) << 16 | Int(head[21]) << 24
             let nameEnd = 30 + nameLength
             if method == 0, nameEnd <= head.count, String(decoding: head[30..<nameEnd], as: UTF8.self) == "mimetype",
-               size > 0, size < 256, nameEnd + extraLength + size <= head.count {
+                size > 0, size < 256, nameEnd + extraLength + size <= head.count
+            {
                 // Trimmed as bytes: Foundation's character sets cost a short command more than the sniff.
                 var bytes = head[(nameEnd + extraLength)..<(nameEnd + extraLength + size)]
                 while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
@@ -79,8 +84,9 @@ public enum MediaTypeSniffer {
 
     static func sniffJSON(path: String) -> String {
         guard let data = FileManager.default.contents(atPath: path), data.count < 32 << 20,
-              // A sniff: JSON that does not parse is still JSON by its name; the plugin says what is wrong.
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            // A sniff: JSON that does not parse is still JSON by its name; the plugin says what is wrong.
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             return "application/json"
         }
         let metadata = object["metadata"] as? [String: Any]
@@ -89,7 +95,9 @@ public enum MediaTypeSniffer {
             return value as? [String] ?? []
         }
         let types = [metadata?["@type"], object["type"]].compactMap { $0 as? String }
-        if conformsTo.contains(where: { $0.contains("audiobook") }) || types.contains(where: { $0.hasSuffix("Audiobook") }) {
+        if conformsTo.contains(where: { $0.contains("audiobook") })
+            || types.contains(where: { $0.hasSuffix("Audiobook") })
+        {
             return "application/audiobook+json"
         }
         if object["publications"] != nil || object["navigation"] != nil || object["groups"] != nil {

@@ -50,8 +50,11 @@ public final class Publication {
             throw failure.shelfError(subject: input.path)
         } catch {
             plugin.call { opened.format.pointee.close?(opened.handle) }
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote a manifest that is not a Readium Web Publication Manifest (\(error))",
-                             subject: input.path, hint: "This is a fault in the plugin \(plugin.descriptor.id); please report it to its author.")
+            throw ShelfError(
+                .software,
+                "plugin \(plugin.descriptor.id) wrote a manifest that is not a Readium Web Publication Manifest (\(error))",
+                subject: input.path,
+                hint: "This is a fault in the plugin \(plugin.descriptor.id); please report it to its author.")
         }
     }
 
@@ -83,7 +86,9 @@ public final class Publication {
             throw failure.shelfError(subject: input.path)
         }
         guard let handle else {
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) reported success but returned no publication", subject: input.path)
+            throw ShelfError(
+                .software, "plugin \(plugin.descriptor.id) reported success but returned no publication",
+                subject: input.path)
         }
         return Opened(handle: handle, format: format)
     }
@@ -120,8 +125,10 @@ public final class Publication {
     public typealias Rendered = RenderedItem
 
     public func render(at locator: Locator?, settings: String?) throws -> Rendered {
-        guard let table = plugin.extensionTable(SHELF_EXT_RENDER, minimumSize: MemoryLayout<shelf_render_v1>.size)?
-            .assumingMemoryBound(to: shelf_render_v1.self), let render = table.pointee.render else {
+        guard
+            let table = plugin.extensionTable(SHELF_EXT_RENDER, minimumSize: MemoryLayout<shelf_render_v1>.size)?
+                .assumingMemoryBound(to: shelf_render_v1.self), let render = table.pointee.render
+        else {
             throw unsupported("render")
         }
         let handle = try openedHandle().handle
@@ -139,7 +146,8 @@ public final class Publication {
         }
         // A place that is no Locator is the plugin's fault, which `shelf conformance` reports (render's `where`); the
         // content is still the page asked for.
-        let rendered = whereOutput.data.isEmpty ? locator : try? ReadiumJSON.decode(Locator.self, from: whereOutput.data)
+        let rendered =
+            whereOutput.data.isEmpty ? locator : try? ReadiumJSON.decode(Locator.self, from: whereOutput.data)
         return Rendered(content: content, locator: rendered)
     }
 
@@ -147,10 +155,16 @@ public final class Publication {
         if let knownPositions { return knownPositions }
         let table = try positionsTable()
         let handle = try openedHandle().handle
-        let data = try wrap { try PluginCall.collect(plugin) { out, err in table.pointee.positions?(handle, out, err) ?? SHELF_E_UNSUPPORTED } }
+        let data = try wrap {
+            try PluginCall.collect(plugin) { out, err in
+                table.pointee.positions?(handle, out, err) ?? SHELF_E_UNSUPPORTED
+            }
+        }
         let positions = try decode([Locator].self, data, what: "positions")
         if let memoFolder {
-            PublicationMemo.save(manifestJSON: manifestJSON, positions: positions, bookPath: input.path, plugin: plugin, folder: memoFolder)
+            PublicationMemo.save(
+                manifestJSON: manifestJSON, positions: positions, bookPath: input.path, plugin: plugin,
+                folder: memoFolder)
         }
         return positions
     }
@@ -167,8 +181,10 @@ public final class Publication {
     }
 
     public func search(_ query: String, limit: Int = 100) throws -> [Locator] {
-        guard let table = plugin.extensionTable(SHELF_EXT_SEARCH, minimumSize: MemoryLayout<shelf_search_v1>.size)?
-            .assumingMemoryBound(to: shelf_search_v1.self) else { throw unsupported("search") }
+        guard
+            let table = plugin.extensionTable(SHELF_EXT_SEARCH, minimumSize: MemoryLayout<shelf_search_v1>.size)?
+                .assumingMemoryBound(to: shelf_search_v1.self)
+        else { throw unsupported("search") }
         struct Query: Encodable { let query: String; let limit: Int }
         let json = ReadiumJSON.encode(Query(query: query, limit: limit))
         let handle = try openedHandle().handle
@@ -186,14 +202,16 @@ public final class Publication {
     }
 
     private func positionsTable() throws -> UnsafePointer<shelf_positions_v1> {
-        guard let table = plugin.extensionTable(SHELF_EXT_POSITIONS, minimumSize: MemoryLayout<shelf_positions_v1>.size) else {
+        guard let table = plugin.extensionTable(SHELF_EXT_POSITIONS, minimumSize: MemoryLayout<shelf_positions_v1>.size)
+        else {
             throw unsupported("list positions")
         }
         return table.assumingMemoryBound(to: shelf_positions_v1.self)
     }
 
     private func unsupported(_ what: String) -> ShelfError {
-        ShelfError(.unavailable, "the plugin \(plugin.descriptor.id) cannot \(what) for this format", subject: input.path)
+        ShelfError(
+            .unavailable, "the plugin \(plugin.descriptor.id) cannot \(what) for this format", subject: input.path)
     }
 
     private func wrap<T>(_ body: () throws -> T) throws -> T {
@@ -202,7 +220,9 @@ public final class Publication {
 
     private func decode<T: Decodable>(_ type: T.Type, _ data: Data, what: String) throws -> T {
         do { return try ReadiumJSON.decode(type, from: data) } catch {
-            throw ShelfError(.software, "plugin \(plugin.descriptor.id) wrote \(what) that are not valid JSON Locators", subject: input.path)
+            throw ShelfError(
+                .software, "plugin \(plugin.descriptor.id) wrote \(what) that are not valid JSON Locators",
+                subject: input.path)
         }
     }
 }

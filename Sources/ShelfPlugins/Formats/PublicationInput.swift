@@ -17,7 +17,10 @@ public struct PublicationInput: Sendable {
     public init(path: String, uri: String? = nil) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ShelfError(.noInput, "no such file", subject: path, next: NextStep(terminal: "Check the path; `shelf --help` shows how to name a book.", browser: "Check the path."))
+            throw ShelfError(
+                .noInput, "no such file", subject: path,
+                next: NextStep(
+                    terminal: "Check the path; `shelf --help` shows how to name a book.", browser: "Check the path."))
         }
         guard !isDirectory.boolValue else {
             throw ShelfError(.noInput, "is a directory, not a book", subject: path)
@@ -35,8 +38,9 @@ public struct PublicationInput: Sendable {
         self.uri = uri ?? path
         self.head = [UInt8](head)
         self.fileSize = size
-        self.mediaType = MediaTypeSniffer.sniff(head: self.head, path: path,
-                                                fileExtension: (path as NSString).pathExtension.lowercased())
+        self.mediaType = MediaTypeSniffer.sniff(
+            head: self.head, path: path,
+            fileExtension: (path as NSString).pathExtension.lowercased())
     }
 
     /// Builds the C struct, valid only inside `body`.

@@ -23,17 +23,20 @@ struct PublicationMemo {
     let positions: [Locator]?
 
     /// The memo of `bookPath` when it was made from this very file by `plugin` as it is now.
-    static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (memo: PublicationMemo, plugin: LoadedPlugin)? {
+    static func load(bookPath: String, folder: URL, registry: PluginRegistry) -> (
+        memo: PublicationMemo, plugin: LoadedPlugin
+    )? {
         let bookPath = absolute(bookPath)
         // A cache: a memo missing, unreadable or from another file or plugin is no memo, and the book is opened anew.
         guard let book = FileIdentity(path: bookPath),
-              let data = try? Data(contentsOf: file(for: bookPath, in: folder)) else { return nil }
+            let data = try? Data(contentsOf: file(for: bookPath, in: folder))
+        else { return nil }
         var reader = ByteReader(data)
         // As above.
         guard let header = try? Header.read(&reader), header.bookPath == bookPath, header.book == book,
-              let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
-              known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile,
-              let manifestLength = try? Int(reader.u32()), let manifest = try? reader.take(manifestLength)
+            let known = registry.plugin(id: header.pluginID), known.isFormatPlugin,
+            known.descriptor.version == header.pluginVersion, FileIdentity(path: known.path) == header.pluginFile,
+            let manifestLength = try? Int(reader.u32()), let manifest = try? reader.take(manifestLength)
         else { return nil }
         var positions: [Locator]?
         if header.hasPositions {
@@ -52,8 +55,10 @@ struct PublicationMemo {
         let bookPath = absolute(bookPath)
         guard let book = FileIdentity(path: bookPath), let pluginFile = FileIdentity(path: plugin.path) else { return }
         var writer = ByteWriter()
-        Header(bookPath: bookPath, book: book, pluginID: plugin.descriptor.id, pluginVersion: plugin.descriptor.version,
-               pluginFile: pluginFile, hasPositions: positions != nil).write(to: &writer)
+        Header(
+            bookPath: bookPath, book: book, pluginID: plugin.descriptor.id, pluginVersion: plugin.descriptor.version,
+            pluginFile: pluginFile, hasPositions: positions != nil
+        ).write(to: &writer)
         writer.u32(UInt32(manifestJSON.count))
         writer.bytes += manifestJSON
         if let positions { LocatorCoder.encode(positions, to: &writer) }
@@ -61,8 +66,9 @@ struct PublicationMemo {
         // The folder is made only when the write finds it missing: asking first cost every first open.
         if !AtomicFile.replace(path, with: writer.bytes) {
             // A failure only costs speed (above); the write below then fails as quietly.
-            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
+            try? FileManager.default.createDirectory(
+                at: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             AtomicFile.replace(path, with: writer.bytes)
         }
         prune(folder)
@@ -120,9 +126,10 @@ struct PublicationMemo {
 
         static func read(_ reader: inout ByteReader) throws -> Header {
             guard try reader.take(magic.count).elementsEqual(magic) else { throw ByteReader.Malformed() }
-            return Header(bookPath: try reader.string(), book: try reader.identity(), pluginID: try reader.string(),
-                          pluginVersion: try reader.string(), pluginFile: try reader.identity(),
-                          hasPositions: try reader.take(1).first == 1)
+            return Header(
+                bookPath: try reader.string(), book: try reader.identity(), pluginID: try reader.string(),
+                pluginVersion: try reader.string(), pluginFile: try reader.identity(),
+                hasPositions: try reader.take(1).first == 1)
         }
     }
 }
@@ -165,7 +172,9 @@ enum LocatorCoder {
             if l.totalProgression != nil { fields |= Field.totalProgression.rawValue }
             if l.fragments != nil { fields |= Field.fragments.rawValue }
             if locator.text != nil { fields |= Field.text.rawValue }
-            let extra = locator.extra.isEmpty && l.extra.isEmpty ? nil
+            let extra =
+                locator.extra.isEmpty && l.extra.isEmpty
+                ? nil
                 // Members that came from JSON encode back; were one not to, the memo keeps the locator without them.
                 : (try? JSONEncoder().encode(Extra(locator: locator.extra, locations: l.extra)))
                     .map { String(decoding: $0, as: UTF8.self) }
@@ -210,8 +219,9 @@ enum LocatorCoder {
         var locators: [Locator] = []
         locators.reserveCapacity(count)
         for _ in 0..<count {
-            var locator = Locator(href: try required(reader.u32()), type: try required(reader.u32()),
-                                  title: try string(reader.u32()))
+            var locator = Locator(
+                href: try required(reader.u32()), type: try required(reader.u32()),
+                title: try string(reader.u32()))
             let fields = try reader.take(1).first ?? 0
             func has(_ field: Field) -> Bool { fields & field.rawValue != 0 }
             if has(.position) { locator.locations.position = Int(Int64(bitPattern: try reader.u64())) }
@@ -222,8 +232,9 @@ enum LocatorCoder {
                 locator.locations.fragments = try (0..<n).map { _ in try required(reader.u32()) }
             }
             if has(.text) {
-                locator.text = Locator.Text(before: try string(reader.u32()), highlight: try string(reader.u32()),
-                                            after: try string(reader.u32()))
+                locator.text = Locator.Text(
+                    before: try string(reader.u32()), highlight: try string(reader.u32()),
+                    after: try string(reader.u32()))
             }
             if has(.extra) {
                 let extra = try JSONDecoder().decode(Extra.self, from: Data(try required(reader.u32()).utf8))

@@ -13,13 +13,16 @@ extension SniffReport {
             let claims = claimants.contains { $0 === plugin }
             var refusals: [FormatRouter.ProbeRefusal] = []
             let confidence = router.probe(plugin, input, refusals: &refusals)
-            probes.append(Probe(plugin: plugin.descriptor.id, claims: claims, confidence: confidence,
-                                error: refusals.first.map { "\($0.error)" }))
+            probes.append(
+                Probe(
+                    plugin: plugin.descriptor.id, claims: claims, confidence: confidence,
+                    error: refusals.first.map { "\($0.error)" }))
         }
         probes.sort { ($0.claims ? 1 : 0, $0.confidence) > ($1.claims ? 1 : 0, $1.confidence) }
         // The report lists every probe above; no plugin choosing the file is shown as none, which is the answer.
         let opensWith = try? router.choose(for: input).plugin.descriptor.id
-        self.init(file: path, sniffedMediaType: sniffed.mediaType, mediaType: input.mediaType,
-                  fileExtension: input.fileExtension, probes: probes, opensWith: opensWith)
+        self.init(
+            file: path, sniffedMediaType: sniffed.mediaType, mediaType: input.mediaType,
+            fileExtension: input.fileExtension, probes: probes, opensWith: opensWith)
     }
 }

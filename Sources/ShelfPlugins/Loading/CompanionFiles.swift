@@ -18,8 +18,10 @@ enum CompanionFiles {
         init(directories: ShelfDirectories?) {
             guard let directories else { folders = []; databaseFolder = nil; return }
             let real = { (url: URL) in PluginSearchPath.realPath(url.path) ?? url.standardizedFileURL.path }
-            folders = [real(directories.config), real(directories.data.appendingPathComponent("plugins")),
-                       real(directories.cache.appendingPathComponent("plugins"))]
+            folders = [
+                real(directories.config), real(directories.data.appendingPathComponent("plugins")),
+                real(directories.cache.appendingPathComponent("plugins"))
+            ]
             databaseFolder = real(directories.data)
         }
 
@@ -39,16 +41,23 @@ enum CompanionFiles {
         func refused(_ why: String) -> Result<Int32, Refusal> {
             .failure(Refusal(message: "the companion file \(relative) of \(book) \(why)"))
         }
-        guard !relative.isEmpty, !relative.hasPrefix("/") else { return refused("is not a path relative to the book's folder") }
+        guard !relative.isEmpty, !relative.hasPrefix("/") else {
+            return refused("is not a path relative to the book's folder")
+        }
         let parts = relative.split(separator: "/")
-        guard !parts.contains(where: { $0.hasPrefix(".") }) else { return refused("leaves the book's folder or names a hidden file") }
+        guard !parts.contains(where: { $0.hasPrefix(".") }) else {
+            return refused("leaves the book's folder or names a hidden file")
+        }
         let absoluteBook = book.hasPrefix("/") ? book : FileManager.default.currentDirectoryPath + "/" + book
         guard let folder = PluginSearchPath.realPath((absoluteBook as NSString).deletingLastPathComponent) else {
             return refused("cannot be found: the book's folder is gone")
         }
-        guard let resolved = PluginSearchPath.realPath(folder + "/" + relative) else { return refused("does not exist") }
+        guard let resolved = PluginSearchPath.realPath(folder + "/" + relative) else {
+            return refused("does not exist")
+        }
         guard resolved.hasPrefix(folder + "/"),
-              !resolved.dropFirst(folder.count + 1).split(separator: "/").contains(where: { $0.hasPrefix(".") }) else {
+            !resolved.dropFirst(folder.count + 1).split(separator: "/").contains(where: { $0.hasPrefix(".") })
+        else {
             return refused("leads outside the book's folder")
         }
         guard !forbidden.refuses(resolved) else { return refused("is one of shelf's own files") }
@@ -71,12 +80,18 @@ enum CompanionFiles {
         t.pointee.open_companion = { host, book, relative, fd, err in
             guard let host, let book, let relative, let fd else { return SHELF_E_INVALID_ARGUMENT }
             fd.pointee = -1
-            switch open(book: String(cString: book), relative: String(cString: relative), forbidden: HostServices.forbidden(of: host)) {
+            switch open(
+                book: String(cString: book), relative: String(cString: relative),
+                forbidden: HostServices.forbidden(of: host))
+            {
             case .success(let opened):
                 fd.pointee = opened
                 return SHELF_OK
             case .failure(let error):
-                if let err { RemoteTables.fill(err, status: SHELF_E_IO, message: error.message, location: String(cString: relative)) }
+                if let err {
+                    RemoteTables.fill(
+                        err, status: SHELF_E_IO, message: error.message, location: String(cString: relative))
+                }
                 return SHELF_E_IO
             }
         }

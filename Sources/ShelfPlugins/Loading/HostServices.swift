@@ -23,12 +23,15 @@ public enum HostServices {
 
     /// The sinks, read by plugin callbacks on any thread and replaced by a front end: under a mutex.
     /// A plugin's lines arrive here already filtered by SHELF_LOG (`log(_:_:_:filter:)`).
-    private static let sinks = Mutex<(log: LogSink, progress: ProgressSink?)>((log: { id, level, message in
-        let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
-        // The host's own lines (`warn`) are not named twice: "shelf: warning: ...", as its errors are "shelf: ...".
-        let source = id == "shelf" ? "" : "\(id): "
-        FileHandle.standardError.write(Data("shelf: \(source)\(name): \(message)\n".utf8))
-    }, progress: nil))
+    private static let sinks = Mutex<(log: LogSink, progress: ProgressSink?)>(
+        (
+            log: { id, level, message in
+                let name = ["debug", "info", "warning", "error"][Int(min(max(level, 0), 3))]
+                // The host's own lines (`warn`) are not named twice: "shelf: warning: ...", as its errors are "shelf: ...".
+                let source = id == "shelf" ? "" : "\(id): "
+                FileHandle.standardError.write(Data("shelf: \(source)\(name): \(message)\n".utf8))
+            }, progress: nil
+        ))
 
     /// Where plugin log lines go; the CLI may replace it to honour --quiet or a TTY.
     public static var logSink: LogSink {
@@ -43,7 +46,9 @@ public enum HostServices {
         let (show, dropped) = PluginLogLimiter.admit(pluginID)
         guard show else { return }
         if dropped > 0 {
-            logSink(pluginID, SHELF_LOG_WARNING, "\(dropped) more line\(dropped == 1 ? "" : "s") of this plugin not shown "
+            logSink(
+                pluginID, SHELF_LOG_WARNING,
+                "\(dropped) more line\(dropped == 1 ? "" : "s") of this plugin not shown "
                     + "(more than \(Int(PluginLogLimiter.perSecond)) a second)")
         }
         logSink(pluginID, level, PluginLogLimiter.safe(message))
@@ -65,7 +70,10 @@ public enum HostServices {
         let credentials: CredentialStore?
         /// What the companion files service never hands this plugin (CompanionFiles).
         let forbidden: CompanionFiles.Forbidden
-        init(pluginID: String, logFilter: PluginLogFilter, credentials: CredentialStore?, forbidden: CompanionFiles.Forbidden) {
+        init(
+            pluginID: String, logFilter: PluginLogFilter, credentials: CredentialStore?,
+            forbidden: CompanionFiles.Forbidden
+        ) {
             self.pluginID = pluginID
             self.logFilter = logFilter
             self.credentials = credentials
@@ -76,9 +84,11 @@ public enum HostServices {
     /// `logFilter` decides which of the plugin's log lines reach `logSink`; `credentials` is where its secrets are
     /// kept (the store of the `Shelf` that loaded it; nil: `ConnectorServices`' own). `pluginPath` is the plugin's
     /// own file (ABI 1.1's `plugin_path`), made absolute here.
-    static func make(pluginID: String, pluginPath: String? = nil, dataDirectory: String, cacheDirectory: String,
-                     logFilter: PluginLogFilter = PluginLogFilter(nil), credentials: CredentialStore? = nil,
-                     forbidden: CompanionFiles.Forbidden = CompanionFiles.Forbidden(directories: nil)) -> UnsafeMutablePointer<shelf_host> {
+    static func make(
+        pluginID: String, pluginPath: String? = nil, dataDirectory: String, cacheDirectory: String,
+        logFilter: PluginLogFilter = PluginLogFilter(nil), credentials: CredentialStore? = nil,
+        forbidden: CompanionFiles.Forbidden = CompanionFiles.Forbidden(directories: nil)
+    ) -> UnsafeMutablePointer<shelf_host> {
         let host = UnsafeMutablePointer<shelf_host>.allocate(capacity: 1)
         host.initialize(to: shelf_host())
         host.pointee.struct_size = UInt32(MemoryLayout<shelf_host>.size)
@@ -86,11 +96,15 @@ public enum HostServices {
         host.pointee.abi_minor = UInt16(SHELF_ABI_MINOR)
         host.pointee.host_name = UnsafePointer(strdup("shelf"))
         host.pointee.host_version = UnsafePointer(strdup(ShelfVersion.string))
-        host.pointee.context = Unmanaged.passRetained(Context(pluginID: pluginID, logFilter: logFilter, credentials: credentials, forbidden: forbidden)).toOpaque()
+        host.pointee.context = Unmanaged.passRetained(
+            Context(pluginID: pluginID, logFilter: logFilter, credentials: credentials, forbidden: forbidden)
+        ).toOpaque()
         host.pointee.data_dir = UnsafePointer(strdup(dataDirectory))
         host.pointee.cache_dir = UnsafePointer(strdup(cacheDirectory))
         // nil only for the hosts tests make without a library
-        host.pointee.plugin_path = pluginPath.map { UnsafePointer(strdup(URL(fileURLWithPath: $0).standardizedFileURL.path)) }
+        host.pointee.plugin_path = pluginPath.map {
+            UnsafePointer(strdup(URL(fileURLWithPath: $0).standardizedFileURL.path))
+        }
         host.pointee.log = { host, level, message in
             guard let host, let message else { return }
             let context = HostServices.context(host)
@@ -125,7 +139,8 @@ public enum HostServices {
 
     private static func madeHere(_ host: UnsafePointer<shelf_host>) -> Context? {
         guard host.pointee.struct_size >= UInt32(MemoryLayout<shelf_host>.size), host.pointee.context != nil,
-              let name = host.pointee.host_name, String(cString: name) == "shelf" else { return nil }
+            let name = host.pointee.host_name, String(cString: name) == "shelf"
+        else { return nil }
         return context(host)
     }
 

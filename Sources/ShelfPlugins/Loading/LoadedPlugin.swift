@@ -37,8 +37,10 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// Opens the library and reads its descriptor; does not call init. Out of process (with the placement's
     /// settings), a child reads it. `logFilter` says which of its log lines are shown.
-    public init(path: String, outOfProcess: PluginPlacement? = nil, logFilter: PluginLogFilter = PluginLogFilter(nil),
-                credentials: CredentialStore? = nil) throws {
+    public init(
+        path: String, outOfProcess: PluginPlacement? = nil, logFilter: PluginLogFilter = PluginLogFilter(nil),
+        credentials: CredentialStore? = nil
+    ) throws {
         self.path = path
         self.logFilter = logFilter
         self.credentials = credentials
@@ -51,8 +53,11 @@ public final class LoadedPlugin: @unchecked Sendable {
     }
 
     /// A plugin known from the registry cache: opened on first use (out of process: its child started then).
-    init(deferred path: String, descriptor: PluginDescriptor, capabilities: [String], outOfProcess: PluginPlacement? = nil,
-         logFilter: PluginLogFilter, credentials: CredentialStore?) {
+    init(
+        deferred path: String, descriptor: PluginDescriptor, capabilities: [String],
+        outOfProcess: PluginPlacement? = nil,
+        logFilter: PluginLogFilter, credentials: CredentialStore?
+    ) {
         self.path = path
         self.descriptor = descriptor
         self.knownCapabilities = capabilities
@@ -64,10 +69,13 @@ public final class LoadedPlugin: @unchecked Sendable {
 
     /// The same library placed the other way (the registry's setting named its id, read only now).
     func moved(_ placement: PluginPlacement) throws -> LoadedPlugin {
-        try LoadedPlugin(path: path, outOfProcess: remote == nil ? placement : nil, logFilter: logFilter, credentials: credentials)
+        try LoadedPlugin(
+            path: path, outOfProcess: remote == nil ? placement : nil, logFilter: logFilter, credentials: credentials)
     }
 
-    private static func open(_ path: String, remote: RemotePlugin? = nil) throws -> (UnsafePointer<shelf_plugin_descriptor>, PluginDescriptor) {
+    private static func open(_ path: String, remote: RemotePlugin? = nil) throws -> (
+        UnsafePointer<shelf_plugin_descriptor>, PluginDescriptor
+    ) {
         if let remote {
             let raw = try remote.describe()
             do {
@@ -107,11 +115,14 @@ public final class LoadedPlugin: @unchecked Sendable {
         do {
             let (raw, fresh) = try Self.open(path, remote: remote)
             guard fresh.id == descriptor.id else {
-                throw LoadFailure(path: path, reason: "changed since shelf last read it (now \(fresh.id)); run `shelf plugins`")
+                throw LoadFailure(
+                    path: path, reason: "changed since shelf last read it (now \(fresh.id)); run `shelf plugins`")
             }
             loaded = raw
             if let directories = deferredDirectories {
-                try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter, credentials: credentials)
+                try Self.callInit(
+                    raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter,
+                    credentials: credentials)
             }
         } catch {
             loadFailure = (error as? LoadFailure)?.reason ?? "\(error)"
@@ -136,15 +147,23 @@ public final class LoadedPlugin: @unchecked Sendable {
         loadLock.unlock()
         guard let raw else { return }
         if let remote {
-            try remote.during { try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter, credentials: credentials) }
+            try remote.during {
+                try Self.callInit(
+                    raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter,
+                    credentials: credentials)
+            }
         } else {
-            try Self.callInit(raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter, credentials: credentials)
+            try Self.callInit(
+                raw, descriptor: descriptor, path: path, directories: directories, logFilter: logFilter,
+                credentials: credentials)
         }
     }
 
-    private static func callInit(_ raw: UnsafePointer<shelf_plugin_descriptor>, descriptor: PluginDescriptor,
-                                 path: String, directories: ShelfDirectories?, logFilter: PluginLogFilter,
-                                 credentials: CredentialStore?) throws {
+    private static func callInit(
+        _ raw: UnsafePointer<shelf_plugin_descriptor>, descriptor: PluginDescriptor,
+        path: String, directories: ShelfDirectories?, logFilter: PluginLogFilter,
+        credentials: CredentialStore?
+    ) throws {
         // Without shelf's folders (no HOME) a plugin keeps its files in the temporary folder. With them, a folder that
         // cannot be made does the same, said: what the plugin keeps there (a sign-in, what it pushed) does not last.
         func folder(_ kind: String, _ make: (ShelfDirectories) throws -> URL) -> String {
@@ -152,21 +171,25 @@ public final class LoadedPlugin: @unchecked Sendable {
             do {
                 return try make(directories).path
             } catch {
-                HostServices.warn("the \(kind) folder of plugin \(descriptor.id) cannot be made (\(error)); "
-                                  + "it keeps its files in \(NSTemporaryDirectory()), where they do not last")
+                HostServices.warn(
+                    "the \(kind) folder of plugin \(descriptor.id) cannot be made (\(error)); "
+                        + "it keeps its files in \(NSTemporaryDirectory()), where they do not last")
                 return NSTemporaryDirectory()
             }
         }
         let data = folder("data") { try $0.pluginData(for: descriptor.id) }
         let cache = folder("cache") { try $0.pluginCache(for: descriptor.id) }
-        let host = HostServices.make(pluginID: descriptor.id, pluginPath: path, dataDirectory: data, cacheDirectory: cache,
-                                     logFilter: logFilter, credentials: credentials, forbidden: CompanionFiles.Forbidden(directories: directories))
+        let host = HostServices.make(
+            pluginID: descriptor.id, pluginPath: path, dataDirectory: data, cacheDirectory: cache,
+            logFilter: logFilter, credentials: credentials,
+            forbidden: CompanionFiles.Forbidden(directories: directories))
         guard let initialise = raw.pointee.`init` else { return }
         var error = PluginCall.newError()
         let status = initialise(host, &error)
         guard status == SHELF_OK else {
             let message = PluginCall.message(of: &error)
-            throw LoadFailure(path: path, reason: "init failed: \(message.isEmpty ? PluginCallError.name(of: status) : message)")
+            throw LoadFailure(
+                path: path, reason: "init failed: \(message.isEmpty ? PluginCallError.name(of: status) : message)")
         }
     }
 
@@ -192,11 +215,18 @@ public final class LoadedPlugin: @unchecked Sendable {
     public var isFormatPlugin: Bool { capabilities.contains(SHELF_EXT_FORMAT) }
 
     package var format: UnsafePointer<shelf_format_v1>? {
-        extensionTable(SHELF_EXT_FORMAT, minimumSize: MemoryLayout<shelf_format_v1>.size)?.assumingMemoryBound(to: shelf_format_v1.self)
+        extensionTable(SHELF_EXT_FORMAT, minimumSize: MemoryLayout<shelf_format_v1>.size)?.assumingMemoryBound(
+            to: shelf_format_v1.self)
     }
 
     /// The probe that can say why (shelf.probe/1, ABI 1.1), when the plugin offers it beside its format.
-    package var probeWithError: (@convention(c) (UnsafePointer<shelf_input>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<shelf_error>?) -> shelf_status)? {
+    package var probeWithError:
+        (
+            @convention(c) (
+                UnsafePointer<shelf_input>?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<shelf_error>?
+            ) -> shelf_status
+        )?
+    {
         guard format != nil else { return nil }
         return extensionTable(SHELF_EXT_PROBE, minimumSize: MemoryLayout<shelf_probe_v1>.size)?
             .assumingMemoryBound(to: shelf_probe_v1.self).pointee.probe
@@ -233,7 +263,7 @@ public struct KnownExtension: Sendable {
         KnownExtension(id: SHELF_EXT_SEARCH, size: MemoryLayout<shelf_search_v1>.size),
         KnownExtension(id: SHELF_EXT_AUDIO, size: MemoryLayout<shelf_audio_v1>.size),
         KnownExtension(id: SHELF_EXT_READINGLIST, size: MemoryLayout<shelf_readinglist_v1>.size),
-        KnownExtension(id: SHELF_EXT_SPEECH, size: MemoryLayout<shelf_speech_v1>.size),
+        KnownExtension(id: SHELF_EXT_SPEECH, size: MemoryLayout<shelf_speech_v1>.size)
     ]
 }
 

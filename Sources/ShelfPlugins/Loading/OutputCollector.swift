@@ -14,18 +14,20 @@ final class OutputCollector {
     /// Runs `body` with a writer pointing at this collector; the writer is valid only inside.
     func withWriter<T>(_ body: (UnsafePointer<shelf_writer>) throws -> T) rethrows -> T {
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var writer = shelf_writer(context: context, write: { context, bytes, size in
-            guard let context else { return SHELF_E_INVALID_ARGUMENT }
-            let me = Unmanaged<OutputCollector>.fromOpaque(context).takeUnretainedValue()
-            if size == 0 { return SHELF_OK }
-            guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
-            guard size <= me.limit - me.data.count else {
-                me.overflowed = true
-                return SHELF_E_LIMIT
-            }
-            me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
-            return CallCancellation.isCurrentCallCancelled ? SHELF_E_CANCELLED : SHELF_OK
-        })
+        var writer = shelf_writer(
+            context: context,
+            write: { context, bytes, size in
+                guard let context else { return SHELF_E_INVALID_ARGUMENT }
+                let me = Unmanaged<OutputCollector>.fromOpaque(context).takeUnretainedValue()
+                if size == 0 { return SHELF_OK }
+                guard let bytes else { return SHELF_E_INVALID_ARGUMENT }
+                guard size <= me.limit - me.data.count else {
+                    me.overflowed = true
+                    return SHELF_E_LIMIT
+                }
+                me.data.append(bytes.assumingMemoryBound(to: UInt8.self), count: size)
+                return CallCancellation.isCurrentCallCancelled ? SHELF_E_CANCELLED : SHELF_OK
+            })
         return try withUnsafePointer(to: &writer) { try body($0) }
     }
 
@@ -33,8 +35,11 @@ final class OutputCollector {
     /// writer's refusal on with words of its own, or ignored it and returned SHELF_OK with half an answer.
     func overflow(_ plugin: LoadedPlugin) -> PluginCallError? {
         guard overflowed else { return nil }
-        return PluginCallError(status: SHELF_E_LIMIT, message: "the plugin \"\(plugin.descriptor.name)\" (\(plugin.descriptor.id)) wrote more than "
-                               + "\(limit >> 20) MiB in one answer, more than shelf takes", location: "", pluginID: plugin.descriptor.id)
+        return PluginCallError(
+            status: SHELF_E_LIMIT,
+            message: "the plugin \"\(plugin.descriptor.name)\" (\(plugin.descriptor.id)) wrote more than "
+                + "\(limit >> 20) MiB in one answer, more than shelf takes", location: "",
+            pluginID: plugin.descriptor.id)
     }
 
     static let jsonLimit = 256 << 20

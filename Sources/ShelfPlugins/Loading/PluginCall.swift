@@ -23,8 +23,10 @@ package enum PluginCall {
     }
 
     /// Runs a call that writes to one writer; throws a PluginCallError on a non-OK status.
-    package static func collect(_ plugin: LoadedPlugin, limit: Int = OutputCollector.jsonLimit,
-                        _ body: (UnsafePointer<shelf_writer>, UnsafeMutablePointer<shelf_error>) -> shelf_status) throws -> Data {
+    package static func collect(
+        _ plugin: LoadedPlugin, limit: Int = OutputCollector.jsonLimit,
+        _ body: (UnsafePointer<shelf_writer>, UnsafeMutablePointer<shelf_error>) -> shelf_status
+    ) throws -> Data {
         let output = OutputCollector(limit: limit)
         var error = newError()
         let status = plugin.call { output.withWriter { body($0, &error) } }
@@ -35,7 +37,8 @@ package enum PluginCall {
 
     package static func check(_ status: shelf_status, _ error: inout shelf_error, _ plugin: LoadedPlugin) throws {
         guard status != SHELF_OK else { return }
-        throw PluginCallError(status: status, message: message(of: &error), location: text(&error.location),
-                              pluginID: plugin.descriptor.id)
+        throw PluginCallError(
+            status: status, message: message(of: &error), location: text(&error.location),
+            pluginID: plugin.descriptor.id)
     }
 }

@@ -20,7 +20,9 @@ public struct PluginDescriptor: Codable, Equatable, Sendable {
     public var services: [String]
 
     /// Smallest descriptor a 1.0 plugin can have: everything up to and including get_extension.
-    static let minimumSize = MemoryLayout<shelf_plugin_descriptor>.offset(of: \shelf_plugin_descriptor.get_extension)! + MemoryLayout<UnsafeRawPointer>.size
+    static let minimumSize =
+        MemoryLayout<shelf_plugin_descriptor>.offset(of: \shelf_plugin_descriptor.get_extension)!
+        + MemoryLayout<UnsafeRawPointer>.size
 
     static let maxString = 4096
     static let maxListItems = 256
@@ -34,21 +36,33 @@ public struct PluginDescriptor: Codable, Equatable, Sendable {
     static func read(_ raw: UnsafePointer<shelf_plugin_descriptor>) throws -> PluginDescriptor {
         let size = Int(raw.pointee.struct_size)
         guard raw.pointee.abi_major == SHELF_ABI_MAJOR else {
-            throw Problem(message: "built for plugin ABI \(raw.pointee.abi_major).\(raw.pointee.abi_minor), but this shelf speaks ABI \(SHELF_ABI_MAJOR).x; rebuild the plugin against shelf's headers")
+            throw Problem(
+                message:
+                    "built for plugin ABI \(raw.pointee.abi_major).\(raw.pointee.abi_minor), but this shelf speaks ABI \(SHELF_ABI_MAJOR).x; rebuild the plugin against shelf's headers"
+            )
         }
         guard size >= minimumSize else {
-            throw Problem(message: "descriptor is \(size) bytes, smaller than the \(minimumSize) bytes of ABI 1.0 (struct_size not set?)")
+            throw Problem(
+                message:
+                    "descriptor is \(size) bytes, smaller than the \(minimumSize) bytes of ABI 1.0 (struct_size not set?)"
+            )
         }
         guard let id = string(raw.pointee.id), !id.isEmpty else { throw Problem(message: "descriptor has no id") }
         guard isValidID(id) else {
             throw Problem(message: "id \"\(id)\" is not lowercase reverse-DNS (letters, digits, '.', '-', '_')")
         }
-        guard let name = string(raw.pointee.name), !name.isEmpty else { throw Problem(message: "\(id): descriptor has no name") }
-        guard let version = string(raw.pointee.version), !version.isEmpty else { throw Problem(message: "\(id): descriptor has no version") }
+        guard let name = string(raw.pointee.name), !name.isEmpty else {
+            throw Problem(message: "\(id): descriptor has no name")
+        }
+        guard let version = string(raw.pointee.version), !version.isEmpty else {
+            throw Problem(message: "\(id): descriptor has no version")
+        }
         guard raw.pointee.get_extension != nil else { throw Problem(message: "\(id): descriptor has no get_extension") }
         let mediaTypes = try list(raw.pointee.media_types, "media type")
         for type in mediaTypes where !isValidMediaType(type) {
-            throw Problem(message: "\(id): media type \"\(type)\" is malformed (expected lowercase type/subtype without parameters)")
+            throw Problem(
+                message:
+                    "\(id): media type \"\(type)\" is malformed (expected lowercase type/subtype without parameters)")
         }
         let extensions = try list(raw.pointee.file_extensions, "file extension")
         for ext in extensions where ext.isEmpty || ext.hasPrefix(".") || ext != ext.lowercased() || ext.contains("/") {
@@ -56,7 +70,8 @@ public struct PluginDescriptor: Codable, Equatable, Sendable {
         }
         let services = try list(raw.pointee.services, "service")
         for service in services where !isValidID(service) {
-            throw Problem(message: "\(id): service id \"\(service)\" must be lowercase letters, digits, '.', '-' or '_'")
+            throw Problem(
+                message: "\(id): service id \"\(service)\" must be lowercase letters, digits, '.', '-' or '_'")
         }
         return PluginDescriptor(
             id: id, name: name, version: version,
@@ -79,7 +94,10 @@ public struct PluginDescriptor: Codable, Equatable, Sendable {
         var items: [String] = []
         var i = 0
         while let item = p[i] {
-            guard i < maxListItems else { throw Problem(message: "more than \(maxListItems) entries in the \(what) list (missing NULL terminator?)") }
+            guard i < maxListItems else {
+                throw Problem(
+                    message: "more than \(maxListItems) entries in the \(what) list (missing NULL terminator?)")
+            }
             guard let s = string(item) else { throw Problem(message: "a \(what) is not valid UTF-8") }
             items.append(s)
             i += 1
@@ -89,7 +107,9 @@ public struct PluginDescriptor: Codable, Equatable, Sendable {
 
     static func isValidID(_ id: String) -> Bool {
         guard (1...128).contains(id.utf8.count), let first = id.utf8.first,
-              (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return false }
         return id.utf8.allSatisfy { c in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
                 || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
@@ -120,19 +140,23 @@ public enum ABIMinor {
     public static func lacking(_ plugin: LoadedPlugin) -> [String] {
         guard plugin.descriptor.abiMinor < host, plugin.isFormatPlugin else { return [] }
         let offered = plugin.capabilities
-        return KnownExtension.all.filter { $0.minor > plugin.descriptor.abiMinor && $0.id == SHELF_EXT_PROBE && !offered.contains($0.id) }
-            .map { "\($0.id) (1.\($0.minor))" }
+        return KnownExtension.all.filter {
+            $0.minor > plugin.descriptor.abiMinor && $0.id == SHELF_EXT_PROBE && !offered.contains($0.id)
+        }
+        .map { "\($0.id) (1.\($0.minor))" }
     }
 
     /// One sentence when the plugin's minor is not this host's and that matters; nil otherwise.
     public static func note(_ plugin: LoadedPlugin) -> String? {
         let minor = plugin.descriptor.abiMinor
         if minor > host {
-            return "built for ABI 1.\(minor), newer than this shelf's 1.\(host): shelf makes only the calls of 1.\(host), "
+            return
+                "built for ABI 1.\(minor), newer than this shelf's 1.\(host): shelf makes only the calls of 1.\(host), "
                 + "and a call added after 1.\(host) is never made"
         }
         let lacks = lacking(plugin)
         guard !lacks.isEmpty else { return nil }
-        return "built for ABI 1.\(minor): it lacks \(lacks.joined(separator: ", ")), so shelf cannot say why it refuses a file"
+        return
+            "built for ABI 1.\(minor): it lacks \(lacks.joined(separator: ", ")), so shelf cannot say why it refuses a file"
     }
 }

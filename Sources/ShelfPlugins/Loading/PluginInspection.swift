@@ -15,15 +15,18 @@ extension PluginInspection {
         }
         let services: [Service] = d.services.map { service in
             do {
-                return Service(service: service, capabilities: try Connector(plugin: plugin, service: service).describe(), error: nil)
+                return Service(
+                    service: service, capabilities: try Connector(plugin: plugin, service: service).describe(),
+                    error: nil)
             } catch {
                 return Service(service: service, capabilities: nil, error: "\(error)")
             }
         }
-        self.init(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor, url: d.url,
-                  description: d.description, path: plugin.path, abi: "\(d.abiMajor).\(d.abiMinor)",
-                  descriptorSize: d.structSize, concurrentHandles: d.concurrentHandles, mediaTypes: d.mediaTypes,
-                  fileExtensions: d.fileExtensions, capabilities: capabilities, services: services, runs: runs,
-                  abiNote: ABIMinor.note(plugin))
+        self.init(
+            id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor, url: d.url,
+            description: d.description, path: plugin.path, abi: "\(d.abiMajor).\(d.abiMinor)",
+            descriptorSize: d.structSize, concurrentHandles: d.concurrentHandles, mediaTypes: d.mediaTypes,
+            fileExtensions: d.fileExtensions, capabilities: capabilities, services: services, runs: runs,
+            abiNote: ABIMinor.note(plugin))
     }
 }

@@ -16,7 +16,7 @@ public struct PluginLogFilter: Equatable, Sendable {
 
     static let levels: [String: Int32] = [
         "debug": SHELF_LOG_DEBUG, "info": SHELF_LOG_INFO, "warning": SHELF_LOG_WARNING, "warn": SHELF_LOG_WARNING,
-        "error": SHELF_LOG_ERROR, "none": SHELF_LOG_ERROR + 1,
+        "error": SHELF_LOG_ERROR, "none": SHELF_LOG_ERROR + 1
     ]
 
     private(set) var threshold: Int32 = SHELF_LOG_WARNING
@@ -24,7 +24,8 @@ public struct PluginLogFilter: Equatable, Sendable {
 
     /// Reads a SHELF_LOG value; entries it cannot read (an unknown level) are ignored.
     public init(_ text: String?) {
-        for entry in (text ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !entry.isEmpty {
+        for entry in (text ?? "").split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+        where !entry.isEmpty {
             guard let colon = entry.lastIndex(of: ":") else {
                 if let level = Self.levels[entry.lowercased()] { threshold = level }
                 continue
@@ -32,8 +33,10 @@ public struct PluginLogFilter: Equatable, Sendable {
             guard let level = Self.levels[entry[entry.index(after: colon)...].lowercased()] else { continue }
             let id = String(entry[..<colon])
             guard !id.isEmpty else { continue }
-            rules.append(id.hasSuffix("*") ? Rule(pattern: String(id.dropLast()), isPrefix: true, threshold: level)
-                                           : Rule(pattern: id, isPrefix: false, threshold: level))
+            rules.append(
+                id.hasSuffix("*")
+                    ? Rule(pattern: String(id.dropLast()), isPrefix: true, threshold: level)
+                    : Rule(pattern: id, isPrefix: false, threshold: level))
         }
     }
 

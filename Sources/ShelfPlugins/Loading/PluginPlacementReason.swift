@@ -23,7 +23,9 @@ extension PluginPlacement {
         }
         guard out else { return PluginRunPlace(place: .inProcess, because: because) }
         guard confined else {
-            return PluginRunPlace(place: .unconfined, because: because + "; SHELF_PLUGIN_CONFINEMENT=off runs it without Landlock and seccomp")
+            return PluginRunPlace(
+                place: .unconfined,
+                because: because + "; SHELF_PLUGIN_CONFINEMENT=off runs it without Landlock and seccomp")
         }
         return PluginRunPlace(place: .confined, because: because)
     }

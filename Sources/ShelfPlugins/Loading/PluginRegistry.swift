@@ -26,22 +26,26 @@ public final class PluginRegistry: @unchecked Sendable {
                 var plugin: LoadedPlugin
                 if let key, let known = cache.entry(for: path, key: key) {
                     let out = placement.runsOutOfProcess(id: known.descriptor.id, shipped: shipped)
-                    plugin = LoadedPlugin(deferred: path, descriptor: known.descriptor, capabilities: known.capabilities,
-                                          outOfProcess: out ? placement : nil, logFilter: logFilter, credentials: credentials)
+                    plugin = LoadedPlugin(
+                        deferred: path, descriptor: known.descriptor, capabilities: known.capabilities,
+                        outOfProcess: out ? placement : nil, logFilter: logFilter, credentials: credentials)
                 } else {
                     let out = placement.runsOutOfProcess(id: nil, shipped: shipped)
-                    plugin = try LoadedPlugin(path: path, outOfProcess: out ? placement : nil, logFilter: logFilter, credentials: credentials)
+                    plugin = try LoadedPlugin(
+                        path: path, outOfProcess: out ? placement : nil, logFilter: logFilter, credentials: credentials)
                     // Placed by where it was found; the setting may name its id, known only now.
                     if placement.runsOutOfProcess(id: plugin.descriptor.id, shipped: shipped) != out {
                         plugin = try plugin.moved(placement)
                     }
                 }
                 if let first = plugins.first(where: { $0.descriptor.id == plugin.descriptor.id }) {
-                    refused.append(.init(path: path, reason: "id \(plugin.descriptor.id) is already provided by \(first.path)"))
+                    refused.append(
+                        .init(path: path, reason: "id \(plugin.descriptor.id) is already provided by \(first.path)"))
                     continue
                 }
                 if !plugin.descriptor.mediaTypes.isEmpty && !plugin.isFormatPlugin {
-                    refused.append(.init(path: path, reason: "declares media types but offers no \(KnownExtension.all[0].id)"))
+                    refused.append(
+                        .init(path: path, reason: "declares media types but offers no \(KnownExtension.all[0].id)"))
                     continue
                 }
                 try plugin.initialise(directories: directories)
@@ -69,7 +73,9 @@ public final class PluginRegistry: @unchecked Sendable {
 
     /// Where `plugin` runs and why; a plugin the registry did not load says where it runs, not why.
     public func runPlace(of plugin: LoadedPlugin) -> PluginRunPlace {
-        places[plugin.path] ?? PluginRunPlace(place: plugin.isOutOfProcess ? .confined : .inProcess, because: "loaded outside the registry")
+        places[plugin.path]
+            ?? PluginRunPlace(
+                place: plugin.isOutOfProcess ? .confined : .inProcess, because: "loaded outside the registry")
     }
 
     public func plugin(id: String) -> LoadedPlugin? { plugins.first { $0.descriptor.id == id } }

@@ -46,8 +46,9 @@ struct PluginRegistryCache {
         let unchanged = previous.count == current.count && current.allSatisfy { previous[$0.key]?.key == $0.value.key }
         guard !unchanged else { return }
         // As the comment above says: only speed is lost.
-        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                 attributes: [.posixPermissions: 0o700])
+        try? FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         AtomicFile.replace(file.path, with: Self.encode(current))
     }
 
@@ -65,7 +66,8 @@ struct PluginRegistryCache {
             w.string(path)
             w.identity(entry.key)
             w.string(d.id); w.string(d.name); w.string(d.version)
-            w.optionalString(d.license); w.optionalString(d.vendor); w.optionalString(d.url); w.optionalString(d.description)
+            w.optionalString(d.license); w.optionalString(d.vendor); w.optionalString(d.url);
+            w.optionalString(d.description)
             w.u64(UInt64(bitPattern: Int64(d.abiMajor))); w.u64(UInt64(bitPattern: Int64(d.abiMinor)))
             w.u64(UInt64(bitPattern: Int64(d.structSize)))
             w.bytes.append(d.concurrentHandles ? 1 : 0)
@@ -78,7 +80,9 @@ struct PluginRegistryCache {
     /// The entries of a file this very shelf wrote; anything else (older shelf, damage) throws.
     static func decode(_ data: Data) throws -> [String: Entry] {
         var r = ByteReader(data)
-        guard try r.take(magic.count).elementsEqual(magic), try r.string() == hostTag else { throw ByteReader.Malformed() }
+        guard try r.take(magic.count).elementsEqual(magic), try r.string() == hostTag else {
+            throw ByteReader.Malformed()
+        }
         var entries: [String: Entry] = [:]
         for _ in 0..<(try r.count(minimumBytesEach: 64)) {
             let path = try r.string()

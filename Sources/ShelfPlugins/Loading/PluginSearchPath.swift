@@ -19,8 +19,10 @@ public struct PluginSearchPath: Sendable {
 
     /// --plugin-path, then $SHELF_PLUGIN_PATH, next to the executable, ~/.local/lib/shelf/plugins,
     /// /usr/local/lib/shelf/plugins when the prefix is /usr, and <prefix>/lib/shelf/plugins.
-    public static func standard(explicit: [String], environment: [String: String],
-                                executable: String = Self.executablePath()) -> PluginSearchPath {
+    public static func standard(
+        explicit: [String], environment: [String: String],
+        executable: String = Self.executablePath()
+    ) -> PluginSearchPath {
         var entries: [Entry] = []
         let fromEnvironment = (environment["SHELF_PLUGIN_PATH"] ?? "").split(separator: ":").map(String.init)
         for item in explicit + fromEnvironment where !item.isEmpty {
@@ -64,7 +66,9 @@ public struct PluginSearchPath: Sendable {
                 add(path)
             case .directory(let dir), .bundled(let dir):
                 guard let names = DirectoryNames.list(dir) else { continue }
-                let isBundled: Bool = { if case .bundled = entry { return true }; return false }()
+                let isBundled: Bool = {
+                    if case .bundled = entry { return true }; return false
+                }()
                 for name in names.sorted() where name.hasSuffix(".so") {
                     if isBundled && !name.hasPrefix("libshelf-") { continue }
                     add(dir + "/" + name)

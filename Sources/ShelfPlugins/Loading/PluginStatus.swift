@@ -10,7 +10,9 @@ public struct PluginCallError: Error, CustomStringConvertible {
 
     public var description: String {
         // Without its own words the line still says whose failure it is: an author reads it, not only a patron.
-        let what = message.isEmpty ? "the plugin \(pluginID) failed (\(PluginCallError.name(of: status))) without saying why" : message
+        let what =
+            message.isEmpty
+            ? "the plugin \(pluginID) failed (\(PluginCallError.name(of: status))) without saying why" : message
         return location.isEmpty ? what : "\(what) (at \(location))"
     }
 
@@ -51,12 +53,15 @@ public struct PluginCallError: Error, CustomStringConvertible {
 
     private var hint: String? {
         if message.isEmpty && status != SHELF_E_CANCELLED {
-            return "This is a fault in the plugin \(pluginID) (a call that fails says why in its shelf_error, plugin.h); please report it to its author."
+            return
+                "This is a fault in the plugin \(pluginID) (a call that fails says why in its shelf_error, plugin.h); please report it to its author."
         }
         switch status {
-        case SHELF_E_UNSUPPORTED: return "The plugin \(pluginID) cannot do this; `shelf plugins` lists what is installed."
+        case SHELF_E_UNSUPPORTED:
+            return "The plugin \(pluginID) cannot do this; `shelf plugins` lists what is installed."
         case SHELF_E_PROTECTED: return "This content is locked by a DRM that shelf cannot open."
-        case SHELF_E_INTERNAL, SHELF_E_NO_MEMORY: return "This is a fault in the plugin \(pluginID); please report it to its author."
+        case SHELF_E_INTERNAL, SHELF_E_NO_MEMORY:
+            return "This is a fault in the plugin \(pluginID); please report it to its author."
         default: return nil
         }
     }

@@ -38,7 +38,8 @@ public final class SpeechSynthesis: @unchecked Sendable {
 
     /// The speech capability of `plugin`, or nil when it offers none.
     public init?(plugin: LoadedPlugin) {
-        guard let table = plugin.extensionTable(SHELF_EXT_SPEECH, minimumSize: MemoryLayout<shelf_speech_v1>.size) else { return nil }
+        guard let table = plugin.extensionTable(SHELF_EXT_SPEECH, minimumSize: MemoryLayout<shelf_speech_v1>.size)
+        else { return nil }
         self.plugin = plugin
         self.table = table.assumingMemoryBound(to: shelf_speech_v1.self)
     }
@@ -48,7 +49,10 @@ public final class SpeechSynthesis: @unchecked Sendable {
         do {
             return try JSONDecoder().decode([Voice].self, from: data)
         } catch {
-            throw ShelfError(.software, "the speech plugin \(plugin.descriptor.id) listed its voices in a shape speech.h does not describe (\(error))")
+            throw ShelfError(
+                .software,
+                "the speech plugin \(plugin.descriptor.id) listed its voices in a shape speech.h does not describe (\(error))"
+            )
         }
     }
 
@@ -74,7 +78,9 @@ public final class SpeechSynthesis: @unchecked Sendable {
             self.format = format
         }
         var declared: Format {
-            Format(sampleRate: Int(format.pointee.sample_rate), channels: Int(format.pointee.channels), sampleFormat: format.pointee.sample_format)
+            Format(
+                sampleRate: Int(format.pointee.sample_rate), channels: Int(format.pointee.channels),
+                sampleFormat: format.pointee.sample_format)
         }
     }
 
@@ -94,7 +100,8 @@ public final class SpeechSynthesis: @unchecked Sendable {
     /// Speaks `text` with `options` (a JSON object, speech.h), delivering to `receiver` as the plugin goes. Throws
     /// the plugin's error; a stop the receiver asked for is `Stopped`.
     @discardableResult
-    public func speak(_ text: String, options: String?, sampleRate: Int = 0, into receiver: Receiver) throws -> Outcome {
+    public func speak(_ text: String, options: String?, sampleRate: Int = 0, into receiver: Receiver) throws -> Outcome
+    {
         let format = UnsafeMutablePointer<shelf_audio_format>.allocate(capacity: 1)
         defer { format.deallocate() }
         format.initialize(to: shelf_audio_format())
@@ -102,33 +109,39 @@ public final class SpeechSynthesis: @unchecked Sendable {
         format.pointee.sample_rate = UInt32(clamping: sampleRate)
         let call = Call(receiver, format)
         let context = Unmanaged.passUnretained(call).toOpaque()
-        var sink = shelf_speech_sink(context: context, pcm: { context, samples, frames in
-            let call = Unmanaged<Call>.fromOpaque(context!).takeUnretainedValue()
-            guard !call.stopped else { call.callsAfterStop += 1; return SHELF_E_CANCELLED }
-            let channels = max(1, Int(call.format.pointee.channels))
-            guard let samples, frames > 0 else { return SHELF_OK }
-            if !call.receiver.pcm(UnsafeBufferPointer(start: samples, count: frames * channels), call.declared) {
-                call.stopped = true
-                return SHELF_E_CANCELLED
-            }
-            return SHELF_OK
-        }, mark: { context, mark in
-            let call = Unmanaged<Call>.fromOpaque(context!).takeUnretainedValue()
-            guard !call.stopped else { call.callsAfterStop += 1; return SHELF_E_CANCELLED }
-            guard let mark else { return SHELF_E_INVALID_ARGUMENT }
-            let kind: Mark.Kind = switch mark.pointee.kind {
-            case UInt32(SHELF_SPEECH_MARK_WORD): .word
-            case UInt32(SHELF_SPEECH_MARK_SENTENCE): .sentence
-            default: .unknown
-            }
-            let value = Mark(kind: kind, offset: Int(clamping: mark.pointee.text_offset), length: Int(clamping: mark.pointee.text_length),
-                             frame: mark.pointee.frame)
-            if !call.receiver.mark(value) {
-                call.stopped = true
-                return SHELF_E_CANCELLED
-            }
-            return SHELF_OK
-        })
+        var sink = shelf_speech_sink(
+            context: context,
+            pcm: { context, samples, frames in
+                let call = Unmanaged<Call>.fromOpaque(context!).takeUnretainedValue()
+                guard !call.stopped else { call.callsAfterStop += 1; return SHELF_E_CANCELLED }
+                let channels = max(1, Int(call.format.pointee.channels))
+                guard let samples, frames > 0 else { return SHELF_OK }
+                if !call.receiver.pcm(UnsafeBufferPointer(start: samples, count: frames * channels), call.declared) {
+                    call.stopped = true
+                    return SHELF_E_CANCELLED
+                }
+                return SHELF_OK
+            },
+            mark: { context, mark in
+                let call = Unmanaged<Call>.fromOpaque(context!).takeUnretainedValue()
+                guard !call.stopped else { call.callsAfterStop += 1; return SHELF_E_CANCELLED }
+                guard let mark else { return SHELF_E_INVALID_ARGUMENT }
+                let kind: Mark.Kind =
+                    switch mark.pointee.kind {
+                    case UInt32(SHELF_SPEECH_MARK_WORD): .word
+                    case UInt32(SHELF_SPEECH_MARK_SENTENCE): .sentence
+                    default: .unknown
+                    }
+                let value = Mark(
+                    kind: kind, offset: Int(clamping: mark.pointee.text_offset),
+                    length: Int(clamping: mark.pointee.text_length),
+                    frame: mark.pointee.frame)
+                if !call.receiver.mark(value) {
+                    call.stopped = true
+                    return SHELF_E_CANCELLED
+                }
+                return SHELF_OK
+            })
         var error = PluginCall.newError()
         let status = plugin.call {
             text.withCString { cText in

@@ -13,9 +13,10 @@ public struct AnnotationCollection: Sendable {
         guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw ShelfError(.badData, "the annotation service did not answer with JSON")
         }
-        let types = Set([object["type"], object["@type"]].flatMap { value -> [String] in
-            (value as? String).map { [$0] } ?? (value as? [String]) ?? []
-        })
+        let types = Set(
+            [object["type"], object["@type"]].flatMap { value -> [String] in
+                (value as? String).map { [$0] } ?? (value as? [String]) ?? []
+            })
         var items: [Any]?
         if let first = object["first"] as? [String: Any] {
             items = first["items"] as? [Any]

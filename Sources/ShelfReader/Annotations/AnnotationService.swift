@@ -19,13 +19,15 @@ public struct AnnotationService {
 
     /// Every annotation the service lists. A failed request or an answer that is not an annotation collection throws.
     public func list() throws -> [WebAnnotation] {
-        let response = try client.send(HTTPRequest(.get, url, headers: ["Accept": Self.mediaType + ", application/json;q=0.9"]))
+        let response = try client.send(
+            HTTPRequest(.get, url, headers: ["Accept": Self.mediaType + ", application/json;q=0.9"]))
         try CatalogClient.requireSuccess(response)
         do {
             return try AnnotationCollection.parse(response.body).annotations
         } catch let error as ShelfError {
-            throw ShelfError(error.kind, error.message, subject: url.absoluteString,
-                             hint: "Nothing stored on this computer was changed.")
+            throw ShelfError(
+                error.kind, error.message, subject: url.absoluteString,
+                hint: "Nothing stored on this computer was changed.")
         }
     }
 
@@ -36,16 +38,22 @@ public struct AnnotationService {
     public func post(_ annotation: WebAnnotation) throws -> WebAnnotation {
         let body = annotation.jsonData()
         var response = try send(.post, url, body: body)
-        if response.status == 404 || response.status == 405, let collection = Self.collectionURL(of: url), collection != url {
+        if response.status == 404 || response.status == 405, let collection = Self.collectionURL(of: url),
+            collection != url
+        {
             response = try send(.post, collection, body: body)
         }
         try CatalogClient.requireSuccess(response)
         var stored = annotation
         // The echo is one of two ways to learn the id (the Location header the other); without either the caller says so.
-        if let object = try? JSONSerialization.jsonObject(with: response.body), let echoed = WebAnnotation(jsonObject: object),
-           let id = echoed.id {
+        if let object = try? JSONSerialization.jsonObject(with: response.body),
+            let echoed = WebAnnotation(jsonObject: object),
+            let id = echoed.id
+        {
             stored.id = id
-        } else if let location = response.headers["Location"], let id = URL(string: location, relativeTo: response.url)?.absoluteString {
+        } else if let location = response.headers["Location"],
+            let id = URL(string: location, relativeTo: response.url)?.absoluteString
+        {
             stored.id = id
         }
         return stored
@@ -53,7 +61,9 @@ public struct AnnotationService {
 
     /// Removes the annotation `id` (its URL). One already gone (404, 410) counts as removed.
     public func delete(id: String) throws {
-        guard let target = URL(string: id, relativeTo: url)?.absoluteURL, ["http", "https"].contains(target.scheme?.lowercased() ?? "") else {
+        guard let target = URL(string: id, relativeTo: url)?.absoluteURL,
+            ["http", "https"].contains(target.scheme?.lowercased() ?? "")
+        else {
             throw ShelfError(.badData, "the annotation id is not an address shelf can use", subject: id)
         }
         let response = try client.send(HTTPRequest(.delete, target, headers: ["Accept": Self.mediaType]))
@@ -62,7 +72,9 @@ public struct AnnotationService {
     }
 
     private func send(_ method: HTTPMethod, _ target: URL, body: Data) throws -> HTTPResponse {
-        try client.send(HTTPRequest(method, target, headers: ["Content-Type": Self.mediaType, "Accept": Self.mediaType], body: body))
+        try client.send(
+            HTTPRequest(method, target, headers: ["Content-Type": Self.mediaType, "Accept": Self.mediaType], body: body)
+        )
     }
 
     /// `…/annotations/` for a per-book link `…/annotations/<type>/<id>/`.

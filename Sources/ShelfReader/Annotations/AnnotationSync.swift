@@ -66,8 +66,9 @@ public struct AnnotationSync {
     /// Syncs one book with the service its catalog entry links.
     public func sync(_ book: ShelfBook, entry: CatalogEntry) throws -> Outcome {
         guard let link = entry.annotationServiceLink, let url = URL(string: link.href) else {
-            throw ShelfError(.unavailable, "the library keeps no reading positions or bookmarks for \(book.book.title)",
-                             subject: book.book.id, hint: "Only loans from libraries with an annotation service sync.")
+            throw ShelfError(
+                .unavailable, "the library keeps no reading positions or bookmarks for \(book.book.title)",
+                subject: book.book.id, hint: "Only loans from libraries with an annotation service sync.")
         }
         let service = AnnotationService(client: client, url: url)
         let bookID = book.book.id
@@ -89,17 +90,29 @@ public struct AnnotationSync {
         let localTime = book.progress?.updatedAt
         let remotePlace = remote.filter { $0.motivation == .idling }.reduce(nil as WebAnnotation?) { best, next in
             guard let best else { return next }
-            return ReadingPlaceOrder.isFurther(next.locator, at: next.time, than: best.locator, at: best.time, pages: knownPages) ? next : best
+            return ReadingPlaceOrder.isFurther(
+                next.locator, at: next.time, than: best.locator, at: best.time, pages: knownPages) ? next : best
         }
         var sendPlace: Locator?
-        if let remotePlace, localPlace.map({ ReadingPlaceOrder.isFurther(remotePlace.locator, at: remotePlace.time, than: $0, at: localTime,
-                                                                       pages: knownPages) }) ?? true {
+        if let remotePlace,
+            localPlace.map({
+                ReadingPlaceOrder.isFurther(
+                    remotePlace.locator, at: remotePlace.time, than: $0, at: localTime,
+                    pages: knownPages)
+            }) ?? true
+        {
             let counter = ReadingPlaceOrder.pageCounter(remotePlace.locator, knownPages: knownPages)
             let when = min(remotePlace.time ?? Date(), Date())
-            try database.saveReadingPlace(bookID: bookID, locator: remotePlace.locator, page: counter.page, pages: counter.pages, at: when)
+            try database.saveReadingPlace(
+                bookID: bookID, locator: remotePlace.locator, page: counter.page, pages: counter.pages, at: when)
             outcome.position = .fetched
-        } else if let localPlace, remotePlace.map({ ReadingPlaceOrder.isFurther(localPlace, at: localTime, than: $0.locator, at: $0.time,
-                                                                              pages: knownPages) }) ?? true {
+        } else if let localPlace,
+            remotePlace.map({
+                ReadingPlaceOrder.isFurther(
+                    localPlace, at: localTime, than: $0.locator, at: $0.time,
+                    pages: knownPages)
+            }) ?? true
+        {
             sendPlace = localPlace
         }
 
@@ -113,7 +126,8 @@ public struct AnnotationSync {
             if !remoteIDs.contains(annotationID) {
                 // Removed on another device.
                 if here {
-                    try database.removeSyncedBookmark(bookID: bookID, annotationID: annotationID, bookmarkID: bookmarkID)
+                    try database.removeSyncedBookmark(
+                        bookID: bookID, annotationID: annotationID, bookmarkID: bookmarkID)
                     outcome.bookmarksRemovedHere += 1
                 } else {
                     try database.forgetSyncedBookmark(bookID: bookID, annotationID: annotationID)
@@ -127,16 +141,20 @@ public struct AnnotationSync {
         local = try database.bookmarks(bookID: bookID)
         var unmatched = local.filter { mark in !synced.values.contains(mark.id) }
         for mark in remoteMarks {
-            guard let annotationID = mark.id, synced[annotationID] == nil, !toDelete.contains(annotationID) else { continue }
+            guard let annotationID = mark.id, synced[annotationID] == nil, !toDelete.contains(annotationID) else {
+                continue
+            }
             let place = BookmarkPlace(mark.locator)
             if let same = unmatched.firstIndex(where: { BookmarkPlace($0.locator) == place }) {
                 // Both devices marked the same place: one bookmark.
-                try database.recordSyncedBookmark(bookID: bookID, annotationID: annotationID, bookmarkID: unmatched[same].id)
+                try database.recordSyncedBookmark(
+                    bookID: bookID, annotationID: annotationID, bookmarkID: unmatched[same].id)
                 synced[annotationID] = unmatched[same].id
                 unmatched.remove(at: same)
             } else {
                 let added = try database.addSyncedBookmark(
-                    Bookmark(bookID: bookID, locator: mark.locator, createdAt: min(mark.time ?? Date(), Date())), annotationID: annotationID)
+                    Bookmark(bookID: bookID, locator: mark.locator, createdAt: min(mark.time ?? Date(), Date())),
+                    annotationID: annotationID)
                 synced[annotationID] = added.id
                 outcome.bookmarksFetched += 1
             }
@@ -145,18 +163,24 @@ public struct AnnotationSync {
         // 3. What the server lacks. A failure here is reported and retried at the next sync; nothing local is lost.
         if let sendPlace {
             do {
-                try service.post(WebAnnotation(motivation: .idling, source: entry.id, locator: sendPlace, device: device,
-                                               time: localTime ?? Date()))
+                try service.post(
+                    WebAnnotation(
+                        motivation: .idling, source: entry.id, locator: sendPlace, device: device,
+                        time: localTime ?? Date()))
                 outcome.position = .sent
             } catch { outcome.problems.append("the reading position was not sent: \(ShelfError.words(error))") }
         }
         for mark in unmatched {
             do {
-                let stored = try service.post(WebAnnotation(motivation: .bookmarking, source: entry.id, locator: mark.locator,
-                                                            device: device, time: mark.createdAt))
+                let stored = try service.post(
+                    WebAnnotation(
+                        motivation: .bookmarking, source: entry.id, locator: mark.locator,
+                        device: device, time: mark.createdAt))
                 guard let id = stored.id else {
                     // Kept, but with no id to know it by, it is sent again at the next sync (a second copy there).
-                    outcome.problems.append("bookmark \(mark.id) was sent, but the library's answer gave it no id, so the next sync sends it again")
+                    outcome.problems.append(
+                        "bookmark \(mark.id) was sent, but the library's answer gave it no id, so the next sync sends it again"
+                    )
                     continue
                 }
                 try database.recordSyncedBookmark(bookID: bookID, annotationID: id, bookmarkID: mark.id)
@@ -168,7 +192,9 @@ public struct AnnotationSync {
                 try service.delete(id: annotationID)
                 try database.forgetSyncedBookmark(bookID: bookID, annotationID: annotationID)
                 outcome.bookmarksRemovedThere += 1
-            } catch { outcome.problems.append("a removed bookmark was not removed at the library: \(ShelfError.words(error))") }
+            } catch {
+                outcome.problems.append("a removed bookmark was not removed at the library: \(ShelfError.words(error))")
+            }
         }
         let after = try database.shelfBook(id: bookID)?.progress
         outcome.page = after?.page

@@ -11,6 +11,8 @@ struct BookmarkPlace: Hashable {
     init(_ locator: Locator) {
         href = String(locator.href.prefix { $0 != "#" })
         position = locator.locations.position
-        quote = String((locator.text?.highlight ?? "").split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").prefix(60))
+        quote = String(
+            (locator.text?.highlight ?? "").split(whereSeparator: { $0.isWhitespace }).joined(separator: " ").prefix(60)
+        )
     }
 }

@@ -7,7 +7,9 @@ extension LibraryDatabase {
     /// Annotation id → local bookmark id, for the book's bookmarks the server has.
     public func syncedBookmarks(bookID: String) throws -> [String: Int64] {
         var out: [String: Int64] = [:]
-        for row in try connection.query("SELECT annotation_id, bookmark_id FROM synced_bookmarks WHERE book_id = ?", [bookID]) {
+        for row in try connection.query(
+            "SELECT annotation_id, bookmark_id FROM synced_bookmarks WHERE book_id = ?", [bookID])
+        {
             out[try row.get("annotation_id")] = try row.get("bookmark_id")
         }
         return out
@@ -15,7 +17,8 @@ extension LibraryDatabase {
 
     public func recordSyncedBookmark(bookID: String, annotationID: String, bookmarkID: Int64) throws {
         try connection.transaction {
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO synced_bookmarks (book_id, annotation_id, bookmark_id) VALUES (?, ?, ?)
                 ON CONFLICT (book_id, annotation_id) DO UPDATE SET bookmark_id = excluded.bookmark_id
                 """, [bookID, annotationID, bookmarkID])
@@ -24,7 +27,8 @@ extension LibraryDatabase {
 
     public func forgetSyncedBookmark(bookID: String, annotationID: String) throws {
         try connection.transaction {
-            try connection.execute("DELETE FROM synced_bookmarks WHERE book_id = ? AND annotation_id = ?", [bookID, annotationID])
+            try connection.execute(
+                "DELETE FROM synced_bookmarks WHERE book_id = ? AND annotation_id = ?", [bookID, annotationID])
         }
     }
 

@@ -14,8 +14,10 @@ enum ReadingPlaceOrder {
 
     /// True when `candidate` lies further into the book than `current`. Places that cannot be compared (no
     /// progression, no position) fall back to the later time.
-    static func isFurther(_ candidate: Locator, at candidateTime: Date?, than current: Locator, at currentTime: Date?,
-                          pages: Int?) -> Bool {
+    static func isFurther(
+        _ candidate: Locator, at candidateTime: Date?, than current: Locator, at currentTime: Date?,
+        pages: Int?
+    ) -> Bool {
         if let a = fraction(candidate, pages: pages), let b = fraction(current, pages: pages) {
             if abs(a - b) > 1e-9 { return a > b }
             if let p = candidate.locations.position, let q = current.locations.position, p != q { return p > q }

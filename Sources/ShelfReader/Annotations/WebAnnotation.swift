@@ -38,7 +38,9 @@ public struct WebAnnotation: Equatable, Sendable {
     public var device: String?
     public var time: Date?
 
-    public init(id: String? = nil, motivation: Motivation, source: String, locator: Locator, device: String?, time: Date?) {
+    public init(
+        id: String? = nil, motivation: Motivation, source: String, locator: Locator, device: String?, time: Date?
+    ) {
         self.id = id
         self.motivation = motivation
         self.source = source
@@ -56,9 +58,11 @@ public struct WebAnnotation: Equatable, Sendable {
             "@context": Self.context,
             "type": "Annotation",
             "motivation": motivation.rawValue,
-            "target": ["source": source,
-                       "selector": ["type": "oa:FragmentSelector", "value": locator.jsonString()]] as [String: Any],
-            "body": body,
+            "target": [
+                "source": source,
+                "selector": ["type": "oa:FragmentSelector", "value": locator.jsonString()]
+            ] as [String: Any],
+            "body": body
         ]
         if let id { object["id"] = id }
         return object
@@ -73,25 +77,27 @@ public struct WebAnnotation: Equatable, Sendable {
     /// (other motivations, such as highlights, are left alone).
     public init?(jsonObject object: Any) {
         guard let object = object as? [String: Any],
-              let motivationText = (object["motivation"] as? String) ?? (object["motivation"] as? [String])?.first,
-              let motivation = Motivation(wire: motivationText),
-              let target = object["target"] as? [String: Any],
-              let source = target["source"] as? String, !source.isEmpty,
-              let selector = target["selector"] as? [String: Any] else { return nil }
+            let motivationText = (object["motivation"] as? String) ?? (object["motivation"] as? [String])?.first,
+            let motivation = Motivation(wire: motivationText),
+            let target = object["target"] as? [String: Any],
+            let source = target["source"] as? String, !source.isEmpty,
+            let selector = target["selector"] as? [String: Any]
+        else { return nil }
         let value = selector["value"]
         var locator: Locator?
         if let text = value as? String {
             // A selector that is no Locator makes no annotation of ours: nil, as the comment above says.
             locator = try? Locator.parse(text)
-        // As above: a selector value that is no Locator makes no annotation of ours.
+            // As above: a selector value that is no Locator makes no annotation of ours.
         } else if let inner = value as? [String: Any], let data = try? JSONSerialization.data(withJSONObject: inner) {
             // As above.
             locator = try? Locator.parse(String(decoding: data, as: UTF8.self))
         }
         guard let locator, !locator.href.isEmpty else { return nil }
         let body = object["body"] as? [String: Any]
-        self.init(id: (object["id"] as? String) ?? (object["@id"] as? String), motivation: motivation, source: source,
-                  locator: locator, device: body?[Self.deviceKey] as? String,
-                  time: (body?[Self.timeKey] as? String).flatMap(AnnotationTime.date))
+        self.init(
+            id: (object["id"] as? String) ?? (object["@id"] as? String), motivation: motivation, source: source,
+            locator: locator, device: body?[Self.deviceKey] as? String,
+            time: (body?[Self.timeKey] as? String).flatMap(AnnotationTime.date))
     }
 }

@@ -2,7 +2,7 @@ import ShelfPlugins
 import ShelfValues
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a book on the shelf is, recorded when it is added, to notice when its file no longer is that book (a linked
@@ -47,20 +47,27 @@ public struct BookIdentity: Equatable, Sendable {
     }
 
     static func identifier(_ publication: Publication) -> String? {
-        guard let id = publication.manifest.metadata["identifier"]?.string?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !id.isEmpty else { return nil }
+        guard
+            let id = publication.manifest.metadata["identifier"]?.string?.trimmingCharacters(
+                in: .whitespacesAndNewlines),
+            !id.isEmpty
+        else { return nil }
         return id
     }
 
     /// What to tell the patron when the file of `book` is no longer what was added, or nil when it still is.
-    static func change(of book: ShelfBook, from recorded: BookIdentity, to now: BookIdentity, title nowTitle: String?) -> String? {
+    static func change(of book: ShelfBook, from recorded: BookIdentity, to now: BookIdentity, title nowTitle: String?)
+        -> String?
+    {
         guard recorded.fingerprint != now.fingerprint else { return nil }
         let title = book.book.title
         if recorded.identifier != now.identifier {
             let other = nowTitle.map { "“\($0)”" } ?? "another book"
-            return "The file of “\(title)” now holds \(other), not the book you added: your place in “\(title)” is not saved while it does."
+            return
+                "The file of “\(title)” now holds \(other), not the book you added: your place in “\(title)” is not saved while it does."
         }
-        return "The file of “\(title)” has changed since it was added (another edition, or a damaged copy): your place is not saved. "
+        return
+            "The file of “\(title)” has changed since it was added (another edition, or a damaged copy): your place is not saved. "
             + "Add the file again (`shelf add FILE`) to read this edition from here on."
     }
 }

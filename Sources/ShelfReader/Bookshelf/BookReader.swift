@@ -36,9 +36,13 @@ public struct BookReader {
     }
 
     static func audiobook(_ book: ShelfBook) -> ShelfError {
-        ShelfError(.unavailable, "“\(book.book.title)” is an audiobook: shelf reads eBooks in the terminal",
-                   subject: book.book.id, next: NextStep(terminal: "Listen with `shelf play \(book.book.path ?? book.book.id)`, which resumes where you stopped.",
-                                  browser: "Listen to it instead: the player resumes where you stopped."))
+        ShelfError(
+            .unavailable, "“\(book.book.title)” is an audiobook: shelf reads eBooks in the terminal",
+            subject: book.book.id,
+            next: NextStep(
+                terminal:
+                    "Listen with `shelf play \(book.book.path ?? book.book.id)`, which resumes where you stopped.",
+                browser: "Listen to it instead: the player resumes where you stopped."))
     }
 
     /// The page the patron is on: the saved place, found again in this file, or where a reader opens the book.
@@ -98,8 +102,9 @@ public struct BookReader {
             target = max(current - 1, 1)
         case .goTo(let page):
             guard page >= 1, page <= session.pageCount else {
-                throw ShelfError(.usage, "page \(page) is not in this book: it has pages 1 to \(session.pageCount)",
-                                 subject: book.book.title)
+                throw ShelfError(
+                    .usage, "page \(page) is not in this book: it has pages 1 to \(session.pageCount)",
+                    subject: book.book.title)
             }
             target = page
         case .tableOfContents(let number):
@@ -110,13 +115,17 @@ public struct BookReader {
             target = found.page
         case .bookmark(let id):
             guard let bookmark = try bookshelf.database.bookmark(id: id), bookmark.bookID == book.book.id else {
-                throw ShelfError(.noInput, "\(book.book.title) has no bookmark \(id)", next: NextStep(terminal: "`shelf bookmarks BOOK` lists them.", browser: "The Bookmarks list shows them."))
+                throw ShelfError(
+                    .noInput, "\(book.book.title) has no bookmark \(id)",
+                    next: NextStep(
+                        terminal: "`shelf bookmarks BOOK` lists them.", browser: "The Bookmarks list shows them."))
             }
             switch session.resolve(bookmark.locator) {
             case .page(let page): target = page
             case .lost(let reason):
-                throw ShelfError(.badData, "bookmark \(id) cannot be found: \(reason)", subject: book.book.title,
-                                 hint: "Your place was not changed.")
+                throw ShelfError(
+                    .badData, "bookmark \(id) cannot be found: \(reason)", subject: book.book.title,
+                    hint: "Your place was not changed.")
             }
         }
         let page = try session.page(target)
@@ -128,7 +137,8 @@ public struct BookReader {
             // undo a place another front end (the browser) saved since it was read here.
             try bookshelf.database.markOpened(id: book.book.id)
         } else {
-            try bookshelf.database.saveReadingPlace(bookID: book.book.id, locator: page.locator, page: page.number, pages: page.pages)
+            try bookshelf.database.saveReadingPlace(
+                bookID: book.book.id, locator: page.locator, page: page.number, pages: page.pages)
         }
         return Result(book: book, page: page, notes: notes, hit: hit)
     }
@@ -136,8 +146,11 @@ public struct BookReader {
     // MARK: Bookmarks
 
     /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.
-    public func addBookmark(_ book: ShelfBook, page number: Int? = nil, locator given: Locator? = nil, note: String? = nil) throws
-        -> (bookmark: Bookmark, page: ReadingSession.Page) {
+    public func addBookmark(
+        _ book: ShelfBook, page number: Int? = nil, locator given: Locator? = nil, note: String? = nil
+    ) throws
+        -> (bookmark: Bookmark, page: ReadingSession.Page)
+    {
         let session = try session(book, width: 72)
         if let changed = session.changedFile {
             throw ShelfError(.badData, changed, subject: book.book.path, hint: "The bookmark was not added.")
@@ -148,12 +161,16 @@ public struct BookReader {
         if let given {
             switch session.resolve(given) {
             case .page(let p): page = try session.page(p)
-            case .lost(let reason): throw ShelfError(.badData, "the locator cannot be found in this book: \(reason)", subject: book.book.title)
+            case .lost(let reason):
+                throw ShelfError(
+                    .badData, "the locator cannot be found in this book: \(reason)", subject: book.book.title)
             }
             locator = given
             if locator.type.isEmpty { locator.type = page.locator.type }
             if locator.locations.position == nil { locator.locations.position = page.locator.locations.position }
-            if locator.locations.totalProgression == nil { locator.locations.totalProgression = page.locator.locations.totalProgression }
+            if locator.locations.totalProgression == nil {
+                locator.locations.totalProgression = page.locator.locations.totalProgression
+            }
             if locator.text?.highlight == nil { locator.text = page.locator.text }
             locator.title = locator.title ?? page.chapter
         } else {

@@ -17,7 +17,8 @@ enum BookWarnings {
 
     /// The shelf's files being opened in this process, by path; the warnings said about files being added; and
     /// whether the log filter is in place.
-    private static let state = Mutex<(installed: Bool, watched: [String: Watch], heard: [String: [String]])>((false, [:], [:]))
+    private static let state = Mutex<(installed: Bool, watched: [String: Watch], heard: [String: [String]])>(
+        (false, [:], [:]))
 
     /// Says the warnings about the file at `path` (the book `bookID`; nil for a file being added) only once from now on.
     static func watch(path: String, bookID: String?, database: LibraryDatabase) {

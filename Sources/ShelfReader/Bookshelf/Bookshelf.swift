@@ -5,7 +5,7 @@ import ShelfValues
 import Foundation
 import Readium
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The patron's bookshelf: books added from files or downloaded from a library, opened where they were left.
@@ -34,18 +34,23 @@ public final class Bookshelf {
     // MARK: Finding
 
     /// The book `text` names (BookReference): at once for reading; for a change, exactly or once `confirm` agrees.
-    public func find(_ text: String, for purpose: BookReference.Purpose = .read, confirm: ((ShelfBook) -> Bool)? = nil) throws -> ShelfBook {
+    public func find(_ text: String, for purpose: BookReference.Purpose = .read, confirm: ((ShelfBook) -> Bool)? = nil)
+        throws -> ShelfBook
+    {
         try BookReference.find(text, in: database, for: purpose, confirm: confirm)
     }
 
     /// Opens the book's file with the plugin that handles it.
     public func open(_ book: ShelfBook) throws -> Publication {
         guard let path = book.book.path else {
-            throw ShelfError(.noInput, "\(book.book.title) has no file on this computer yet", subject: book.book.id,
-                             next: NextStep(terminal: "Download it first: `shelf download ID`.", browser: "Download it first from My Books."))
+            throw ShelfError(
+                .noInput, "\(book.book.title) has no file on this computer yet", subject: book.book.id,
+                next: NextStep(
+                    terminal: "Download it first: `shelf download ID`.", browser: "Download it first from My Books."))
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            let hint = book.storage == .link
+            let hint =
+                book.storage == .link
                 ? "It was added with --link and the file has moved or gone: add it again from where it is now."
                 : "Add it again (`shelf add FILE`) or download it again."
             throw ShelfError(.noInput, "the file of \(book.book.title) is missing", subject: path, hint: hint)
@@ -66,14 +71,20 @@ public final class Bookshelf {
         switch book.storage {
         case .download, .sample:
             let name = book.loanEntryID ?? "\"\(book.book.title)\""
-            return NextStep(terminal: "Its file is damaged or cut short: download it again (`shelf \(book.storage == .sample ? "sample" : "download") \(name)`).",
-                            browser: "Its file is damaged or cut short: download it again.")
+            return NextStep(
+                terminal:
+                    "Its file is damaged or cut short: download it again (`shelf \(book.storage == .sample ? "sample" : "download") \(name)`).",
+                browser: "Its file is damaged or cut short: download it again.")
         case .copy:
-            return NextStep(terminal: "Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`; it takes this one's place.",
-                            browser: "Its file on the shelf is damaged or cut short: add a good copy; it takes this one's place.")
+            return NextStep(
+                terminal:
+                    "Its file on the shelf is damaged or cut short: add a good copy with `shelf add FILE`; it takes this one's place.",
+                browser: "Its file on the shelf is damaged or cut short: add a good copy; it takes this one's place.")
         case .link:
-            return NextStep(terminal: "The file it was added from (--link) is damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`.",
-                            browser: "The file it was added from is damaged or cut short: put a good copy at \(path).")
+            return NextStep(
+                terminal:
+                    "The file it was added from (--link) is damaged or cut short: put a good copy at \(path), or add one with `shelf add FILE`.",
+                browser: "The file it was added from is damaged or cut short: put a good copy at \(path).")
         }
     }
 
@@ -84,8 +95,10 @@ public final class Bookshelf {
     /// Puts a file on the shelf: opened first (only a book a plugin opens is added), then copied into the data folder
     /// (or, with `link` or for a manifest whose tracks are beside it, kept where it is). A book with the same
     /// identifier replaces the earlier edition.
-    public func add(path: String, link: Bool = false, storage forced: BookStorage? = nil, isSample: Bool = false,
-                    catalogLink: String? = nil, id forcedID: String? = nil) throws -> Added {
+    public func add(
+        path: String, link: Bool = false, storage forced: BookStorage? = nil, isSample: Bool = false,
+        catalogLink: String? = nil, id forcedID: String? = nil
+    ) throws -> Added {
         let source = BookReference.absolutePath(path)
         BookWarnings.watch(path: source, bookID: nil, database: database)
         let publication: Publication
@@ -93,7 +106,8 @@ public final class Bookshelf {
             publication = try openPath(source)
         } catch var error as ShelfError where error.kind == .badData && error.hint == nil {
             // Nothing was added; the file itself is the trouble, most often a copy or download that stopped early.
-            error.hint = "Nothing was added. The file is damaged or cut short (a download or copy that stopped early?): "
+            error.hint =
+                "Nothing was added. The file is damaged or cut short (a download or copy that stopped early?): "
                 + "get a good copy and add that."
             throw error
         }
@@ -102,13 +116,19 @@ public final class Bookshelf {
         defer { BookWarnings.added(path: source, bookID: id, database: database) }
         let existing = try database.shelfBook(id: id)
         if let existing, let reason = Self.unreadable(publication), let old = existing.book.path,
-           // A probe: a kept copy that no longer opens is no readable copy to keep, and the new one takes its place.
-           let kept = try? openPath(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil {
+            // A probe: a kept copy that no longer opens is no readable copy to keep, and the new one takes its place.
+            let kept = try? openPath(old, preferring: existing.book.pluginID), Self.unreadable(kept) == nil
+        {
             // Never trade a copy the patron can read for one they cannot (a DRM-protected edition with the same
             // identifier): the shelf keeps one file per book, so this one is refused.
-            throw ShelfError(.badData, "this copy of “\(existing.book.title)” cannot be read (\(reason)); the readable copy on your shelf was kept",
-                             subject: source,
-                             next: NextStep(terminal: "To put this copy in its place anyway, remove the book first (`shelf remove ID`, with the id `shelf books --json` lists).", browser: nil))
+            throw ShelfError(
+                .badData,
+                "this copy of “\(existing.book.title)” cannot be read (\(reason)); the readable copy on your shelf was kept",
+                subject: source,
+                next: NextStep(
+                    terminal:
+                        "To put this copy in its place anyway, remove the book first (`shelf remove ID`, with the id `shelf books --json` lists).",
+                    browser: nil))
         }
         let storage = forced ?? (link || Self.refersToFilesBeside(publication) ? .link : .copy)
         var storedPath = source
@@ -117,12 +137,16 @@ public final class Bookshelf {
             storedPath = try copyIntoShelf(source, folder: folder, id: id)
         }
         let title = manifest.title.flatMap { $0.isEmpty ? nil : $0 } ?? (source as NSString).lastPathComponent
-        let record = BookRecord(id: id, path: storedPath, sourceURI: existing?.book.sourceURI.flatMap { $0.hasPrefix("http") ? $0 : nil } ?? source,
-                                mediaType: publication.input.mediaType ?? "application/octet-stream",
-                                pluginID: publication.plugin.descriptor.id, title: title, authors: manifest.authors,
-                                addedAt: existing?.book.addedAt ?? Date(), openedAt: existing?.book.openedAt)
+        let record = BookRecord(
+            id: id, path: storedPath,
+            sourceURI: existing?.book.sourceURI.flatMap { $0.hasPrefix("http") ? $0 : nil } ?? source,
+            mediaType: publication.input.mediaType ?? "application/octet-stream",
+            pluginID: publication.plugin.descriptor.id, title: title, authors: manifest.authors,
+            addedAt: existing?.book.addedAt ?? Date(), openedAt: existing?.book.openedAt)
         try database.putOnShelf(record, storage: storage, isSample: isSample, link: catalogLink)
-        if let identity = BookIdentity.of(publication, path: storedPath) { try database.saveIdentity(identity, bookID: id) }
+        if let identity = BookIdentity.of(publication, path: storedPath) {
+            try database.saveIdentity(identity, bookID: id)
+        }
         // The earlier edition's copy goes once the new one is recorded.
         if let old = existing?.book.path, old != storedPath, isShelfCopy(old) { unlink(old) }
         guard let added = try database.shelfBook(id: id) else {
@@ -154,7 +178,8 @@ public final class Bookshelf {
     /// The library id of a book: its publication identifier, or a hash of the file when it has none.
     static func bookID(manifest: Manifest, path: String) throws -> String {
         if let identifier = manifest.metadata["identifier"]?.string?.trimmingCharacters(in: .whitespacesAndNewlines),
-           !identifier.isEmpty, identifier.count <= 512 {
+            !identifier.isEmpty, identifier.count <= 512
+        {
             return identifier
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
@@ -186,7 +211,9 @@ public final class Bookshelf {
         defer { close(input) }
         let output = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard output >= 0 else {
-            throw ShelfError(.ioError, "cannot write into the shelf's folder (\(String(cString: strerror(errno))))", subject: temporary)
+            throw ShelfError(
+                .ioError, "cannot write into the shelf's folder (\(String(cString: strerror(errno))))",
+                subject: temporary)
         }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var failed = false
@@ -215,7 +242,9 @@ public final class Bookshelf {
     /// True for files shelf itself copied (under data/books or data/samples): only those are ever deleted.
     func isShelfCopy(_ path: String) -> Bool {
         let standard = (path as NSString).standardizingPath
-        return [booksFolder.path, samplesFolder.path].contains { standard.hasPrefix(($0 as NSString).standardizingPath + "/") }
+        return [booksFolder.path, samplesFolder.path].contains {
+            standard.hasPrefix(($0 as NSString).standardizingPath + "/")
+        }
     }
 
     // MARK: Removing

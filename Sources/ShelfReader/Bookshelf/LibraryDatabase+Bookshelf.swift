@@ -10,10 +10,12 @@ extension LibraryDatabase {
     // MARK: Shelf items
 
     /// Adds or replaces a book with how its file is kept, in one transaction.
-    public func putOnShelf(_ book: BookRecord, storage: BookStorage, isSample: Bool = false, link: String? = nil) throws {
+    public func putOnShelf(_ book: BookRecord, storage: BookStorage, isSample: Bool = false, link: String? = nil) throws
+    {
         try connection.transaction {
             try upsertBook(book)
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO shelf_items (book_id, storage, is_sample, link) VALUES (?, ?, ?, ?)
                 ON CONFLICT (book_id) DO UPDATE SET storage = excluded.storage, is_sample = excluded.is_sample,
                     link = coalesce(excluded.link, shelf_items.link)
@@ -34,8 +36,10 @@ extension LibraryDatabase {
 
     /// Every book on the shelf, most recently opened first, then by title.
     public func shelfBooks() throws -> [ShelfBook] {
-        try connection.query("SELECT \(Self.shelfColumns) ORDER BY b.opened_at IS NULL, b.opened_at DESC, b.title COLLATE NOCASE, b.id")
-            .map(decodeShelfBook)
+        try connection.query(
+            "SELECT \(Self.shelfColumns) ORDER BY b.opened_at IS NULL, b.opened_at DESC, b.title COLLATE NOCASE, b.id"
+        )
+        .map(decodeShelfBook)
     }
 
     public func shelfBook(id: String) throws -> ShelfBook? {
@@ -49,10 +53,14 @@ extension LibraryDatabase {
 
     /// Books whose title contains `text`, ignoring case (ASCII) — the candidates for a BOOK argument.
     public func shelfBooks(titleContaining text: String) throws -> [ShelfBook] {
-        let pattern = "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        let pattern =
+            "%"
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
             .replacingOccurrences(of: "_", with: "\\_") + "%"
-        return try connection.query("SELECT \(Self.shelfColumns) WHERE b.title LIKE ? ESCAPE '\\' ORDER BY b.title COLLATE NOCASE, b.id",
-                                    [pattern]).map(decodeShelfBook)
+        return try connection.query(
+            "SELECT \(Self.shelfColumns) WHERE b.title LIKE ? ESCAPE '\\' ORDER BY b.title COLLATE NOCASE, b.id",
+            [pattern]
+        ).map(decodeShelfBook)
     }
 
     /// Removes the book with its position, progress, bookmarks and own settings, in one transaction.
@@ -73,50 +81,58 @@ extension LibraryDatabase {
         // names there either is damaged, as `decodeBook` says, never a book without authors.
         if case .array(let items)? = try? JSONReader.parse(authorsJSON), items.allSatisfy({ $0.string != nil }) {
             authors = items.compactMap(\.string)
-        } else if let names = (try? JSONSerialization.jsonObject(with: Data(authorsJSON.utf8))) as? [String] { // else damaged
+        } else if let names = (try? JSONSerialization.jsonObject(with: Data(authorsJSON.utf8))) as? [String] {
+            // else damaged
             authors = names
         } else {
-            throw DatabaseError(kind: .damaged, path: path,
-                                message: "the library database at \(path) holds authors that are not a list of names "
-                                    + "(\(authorsJSON)) for the book \(try row.get("id", as: String.self))")
+            throw DatabaseError(
+                kind: .damaged, path: path,
+                message: "the library database at \(path) holds authors that are not a list of names "
+                    + "(\(authorsJSON)) for the book \(try row.get("id", as: String.self))")
         }
         let openedAt: Int64? = try row.get("opened_at")
-        let book = BookRecord(id: try row.get("id"), path: try row.get("path"), sourceURI: try row.get("source_uri"),
-                              mediaType: try row.get("media_type"), pluginID: try row.get("plugin_id"),
-                              title: try row.get("title"), authors: authors,
-                              addedAt: Date(databaseMilliseconds: try row.get("added_at")),
-                              openedAt: openedAt.map(Date.init(databaseMilliseconds:)))
+        let book = BookRecord(
+            id: try row.get("id"), path: try row.get("path"), sourceURI: try row.get("source_uri"),
+            mediaType: try row.get("media_type"), pluginID: try row.get("plugin_id"),
+            title: try row.get("title"), authors: authors,
+            addedAt: Date(databaseMilliseconds: try row.get("added_at")),
+            openedAt: openedAt.map(Date.init(databaseMilliseconds:)))
         let storage: String? = try row.get("storage")
         let page: Int? = try row.get("page")
         let pages: Int? = try row.get("pages")
         let progressAt: Int64? = try row.get("progress_at")
         var progress: ReadingProgress?
         if let page, let pages, let progressAt {
-            progress = ReadingProgress(bookID: book.id, page: page, pages: pages, updatedAt: Date(databaseMilliseconds: progressAt))
+            progress = ReadingProgress(
+                bookID: book.id, page: page, pages: pages, updatedAt: Date(databaseMilliseconds: progressAt))
         }
         let listened: Double? = try row.get("listened")
         let duration: Double? = try row.get("listening_duration")
         let listenedAt: Int64? = try row.get("listened_at")
         var listening: ListeningProgress?
         if let listened, let duration, let listenedAt {
-            listening = ListeningProgress(seconds: listened, duration: duration, updatedAt: Date(databaseMilliseconds: listenedAt))
+            listening = ListeningProgress(
+                seconds: listened, duration: duration, updatedAt: Date(databaseMilliseconds: listenedAt))
         }
         let loanEnds: Int64? = try row.get("loan_ends")
         let isSample: Bool? = try row.get("is_sample")
-        return ShelfBook(book: book, storage: storage.flatMap(BookStorage.init(rawValue:)) ?? .download,
-                         isSample: isSample ?? false, link: try row.get("link"), progress: progress, listening: listening,
-                         loanEndsAt: loanEnds.map(Date.init(databaseMilliseconds:)),
-                         loanAccountID: try row.get("loan_account"), loanEntryID: try row.get("loan_entry"))
+        return ShelfBook(
+            book: book, storage: storage.flatMap(BookStorage.init(rawValue:)) ?? .download,
+            isSample: isSample ?? false, link: try row.get("link"), progress: progress, listening: listening,
+            loanEndsAt: loanEnds.map(Date.init(databaseMilliseconds:)),
+            loanAccountID: try row.get("loan_account"), loanEntryID: try row.get("loan_entry"))
     }
 
     // MARK: Reading position
 
     /// Saves where the patron is — the locator, the page counter and when the book was opened — in one transaction,
     /// so that a crash keeps either the previous place or the new one, never half of each.
-    public func saveReadingPlace(bookID: String, locator: Locator, page: Int, pages: Int, at date: Date = Date()) throws {
+    public func saveReadingPlace(bookID: String, locator: Locator, page: Int, pages: Int, at date: Date = Date()) throws
+    {
         try connection.transaction {
             try savePosition(ReadingPosition(bookID: bookID, locator: locator.jsonString(), updatedAt: date))
-            try connection.execute("""
+            try connection.execute(
+                """
                 INSERT INTO reading_progress (book_id, page, pages, updated_at) VALUES (?, ?, ?, ?)
                 ON CONFLICT (book_id) DO UPDATE SET page = excluded.page, pages = excluded.pages, updated_at = excluded.updated_at
                 """, [bookID, page, pages, date.databaseMilliseconds])
@@ -127,11 +143,14 @@ extension LibraryDatabase {
     /// Saves where the listener is in an audiobook — the locator, the seconds of its length heard, and when it was
     /// opened — in one transaction, as `saveReadingPlace` does for pages. Without a length (parts not measured
     /// yet) the progress is left as it was: a percentage of a wrong length would be said as if true.
-    public func saveListeningPlace(bookID: String, locator: String, seconds: Double, duration: Double?, at date: Date = Date()) throws {
+    public func saveListeningPlace(
+        bookID: String, locator: String, seconds: Double, duration: Double?, at date: Date = Date()
+    ) throws {
         try connection.transaction {
             try savePosition(ReadingPosition(bookID: bookID, locator: locator, updatedAt: date))
             if let duration {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO listening_progress (book_id, seconds, duration, updated_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (book_id) DO UPDATE SET seconds = excluded.seconds, duration = excluded.duration, updated_at = excluded.updated_at
                     """, [bookID, max(0, seconds), max(0, duration), date.databaseMilliseconds])
@@ -143,16 +162,18 @@ extension LibraryDatabase {
     // MARK: Identities
 
     public func saveIdentity(_ identity: BookIdentity, bookID: String) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO book_identities (book_id, identifier, fingerprint) VALUES (?, ?, ?)
             ON CONFLICT (book_id) DO UPDATE SET identifier = excluded.identifier, fingerprint = excluded.fingerprint
             """, [bookID, identity.identifier, identity.fingerprint])
     }
 
     public func identity(bookID: String) throws -> BookIdentity? {
-        try connection.query("SELECT identifier, fingerprint FROM book_identities WHERE book_id = ?", [bookID]).first.map {
-            BookIdentity(identifier: try $0.get("identifier"), fingerprint: try $0.get("fingerprint"))
-        }
+        try connection.query("SELECT identifier, fingerprint FROM book_identities WHERE book_id = ?", [bookID]).first
+            .map {
+                BookIdentity(identifier: try $0.get("identifier"), fingerprint: try $0.get("fingerprint"))
+            }
     }
 
     public func readingLocator(bookID: String) throws -> Locator? {
@@ -161,8 +182,10 @@ extension LibraryDatabase {
         do {
             return try Locator.parse(saved.locator)
         } catch {
-            throw DatabaseError(kind: .damaged, path: path,
-                                message: "the saved place of book \(bookID) in the library database at \(path) cannot be read (\(error))")
+            throw DatabaseError(
+                kind: .damaged, path: path,
+                message:
+                    "the saved place of book \(bookID) in the library database at \(path) cannot be read (\(error))")
         }
     }
 
@@ -172,9 +195,12 @@ extension LibraryDatabase {
     @discardableResult
     public func addBookmark(_ bookmark: Bookmark) throws -> Bookmark {
         try connection.transaction {
-            try connection.execute("INSERT INTO bookmarks (book_id, locator, note, created_at) VALUES (?, ?, ?, ?)",
-                                   [bookmark.bookID, bookmark.locator.jsonString(), bookmark.note,
-                                    bookmark.createdAt.databaseMilliseconds])
+            try connection.execute(
+                "INSERT INTO bookmarks (book_id, locator, note, created_at) VALUES (?, ?, ?, ?)",
+                [
+                    bookmark.bookID, bookmark.locator.jsonString(), bookmark.note,
+                    bookmark.createdAt.databaseMilliseconds
+                ])
             var stored = bookmark
             stored.id = try connection.scalar("SELECT last_insert_rowid()", as: Int64.self) ?? 0
             return stored
@@ -182,8 +208,10 @@ extension LibraryDatabase {
     }
 
     public func bookmarks(bookID: String) throws -> [Bookmark] {
-        try connection.query("SELECT id, book_id, locator, note, created_at FROM bookmarks WHERE book_id = ? ORDER BY id", [bookID])
-            .compactMap(decodeBookmark)
+        try connection.query(
+            "SELECT id, book_id, locator, note, created_at FROM bookmarks WHERE book_id = ? ORDER BY id", [bookID]
+        )
+        .compactMap(decodeBookmark)
     }
 
     public func bookmark(id: Int64) throws -> Bookmark? {
@@ -202,22 +230,30 @@ extension LibraryDatabase {
     private func decodeBookmark(_ row: SQLiteRow) throws -> Bookmark? {
         // A bookmark whose place does not parse is left out, so that the book's other bookmarks still list and open.
         guard let locator = try? Locator.parse(try row.get("locator")) else { return nil }
-        return Bookmark(id: try row.get("id"), bookID: try row.get("book_id"), locator: locator, note: try row.get("note"),
-                        createdAt: Date(databaseMilliseconds: try row.get("created_at")))
+        return Bookmark(
+            id: try row.get("id"), bookID: try row.get("book_id"), locator: locator, note: try row.get("note"),
+            createdAt: Date(databaseMilliseconds: try row.get("created_at")))
     }
 
     // MARK: Reader settings
 
     /// The settings stored for a book (`bookID`), or the global ones (nil). Unset values are nil.
     public func readerSettings(bookID: String?) throws -> ReaderSettings {
-        guard let row = try connection.query("SELECT font_scale, font, theme FROM reader_settings WHERE scope = ?",
-                                             [bookID ?? ReaderSettings.globalScope]).first else { return ReaderSettings() }
-        return ReaderSettings(fontScale: try row.get("font_scale"), font: try row.get("font"), theme: try row.get("theme"))
+        guard
+            let row = try connection.query(
+                "SELECT font_scale, font, theme FROM reader_settings WHERE scope = ?",
+                [bookID ?? ReaderSettings.globalScope]
+            ).first
+        else { return ReaderSettings() }
+        return ReaderSettings(
+            fontScale: try row.get("font_scale"), font: try row.get("font"), theme: try row.get("theme"))
     }
 
     /// Changes the values given (non-nil) in `changes`, keeping the others; `reset` clears the scope first.
     @discardableResult
-    public func updateReaderSettings(bookID: String?, _ changes: ReaderSettings, reset: Bool = false) throws -> ReaderSettings {
+    public func updateReaderSettings(bookID: String?, _ changes: ReaderSettings, reset: Bool = false) throws
+        -> ReaderSettings
+    {
         let changes = try changes.validated()
         return try connection.transaction {
             let scope = bookID ?? ReaderSettings.globalScope
@@ -225,7 +261,8 @@ extension LibraryDatabase {
             if merged.isEmpty {
                 try connection.execute("DELETE FROM reader_settings WHERE scope = ?", [scope])
             } else {
-                try connection.execute("""
+                try connection.execute(
+                    """
                     INSERT INTO reader_settings (scope, font_scale, font, theme, updated_at) VALUES (?, ?, ?, ?, ?)
                     ON CONFLICT (scope) DO UPDATE SET font_scale = excluded.font_scale, font = excluded.font,
                         theme = excluded.theme, updated_at = excluded.updated_at

@@ -80,7 +80,9 @@ public struct PagedText {
 /// Text reduced to its letters and digits, folded (TextFolding), with a map back to the UTF-8 offset of each: how a
 /// quote is found again whatever the line wrapping, indentation, decorations or punctuation around it.
 extension FoldedText {
-    static func letters(_ text: String) -> FoldedText { FoldedText(text, keep: .lettersAndDigits, origins: .utf8Offset) }
+    static func letters(_ text: String) -> FoldedText {
+        FoldedText(text, keep: .lettersAndDigits, origins: .utf8Offset)
+    }
 
     /// True when the letters just before `index` end with `context`'s last letters.
     func precededBy(_ context: [Unicode.Scalar], at index: Int) -> Bool {

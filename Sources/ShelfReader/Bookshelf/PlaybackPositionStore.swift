@@ -31,22 +31,27 @@ public final class PlaybackPositionStore: PlaybackPositionSaving, Sendable {
     public func save(book: AudioBook, timeline: Timeline, at global: Int64) throws {
         let id = id(for: book)
         if try database.book(id: id) == nil {
-            try database.upsertBook(BookRecord(id: id, path: book.input.path, sourceURI: book.input.uri,
-                                               mediaType: book.input.mediaType ?? "application/audiobook+json",
-                                               pluginID: book.plugin.descriptor.id, title: book.title,
-                                               authors: book.manifest.authors, openedAt: Date()))
+            try database.upsertBook(
+                BookRecord(
+                    id: id, path: book.input.path, sourceURI: book.input.uri,
+                    mediaType: book.input.mediaType ?? "application/audiobook+json",
+                    pluginID: book.plugin.descriptor.id, title: book.title,
+                    authors: book.manifest.authors, openedAt: Date()))
         }
         let (t, offset) = timeline.locate(global)
         let track = book.tracks[min(t, book.tracks.count - 1)]
         let seconds = timeline.seconds(offset)
         let length = timeline.lengths.indices.contains(t) ? timeline.lengths[t] : 0
-        let locator = Locator(href: track.href, type: track.type ?? "audio/mpeg", title: track.title,
-                              locations: .init(progression: length > 0 ? Double(offset) / Double(length) : 0,
-                                               totalProgression: timeline.totalFrames > 0 ? Double(global) / Double(timeline.totalFrames) : 0,
-                                               // Microseconds: the same frame comes back at any sample rate.
-                                               fragments: ["t=" + String(format: "%.6f", seconds)]))
-        try database.saveListeningPlace(bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global),
-                                        duration: timeline.isLengthKnown ? timeline.duration : nil)
+        let locator = Locator(
+            href: track.href, type: track.type ?? "audio/mpeg", title: track.title,
+            locations: .init(
+                progression: length > 0 ? Double(offset) / Double(length) : 0,
+                totalProgression: timeline.totalFrames > 0 ? Double(global) / Double(timeline.totalFrames) : 0,
+                // Microseconds: the same frame comes back at any sample rate.
+                fragments: ["t=" + String(format: "%.6f", seconds)]))
+        try database.saveListeningPlace(
+            bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global),
+            duration: timeline.isLengthKnown ? timeline.duration : nil)
     }
 
     /// When the place was last saved (how long ago listening stopped, for the seconds replayed on resuming); nil
@@ -60,17 +65,24 @@ public final class PlaybackPositionStore: PlaybackPositionSaving, Sendable {
     /// would save over the place the patron had.
     public func restore(book: AudioBook, timeline: Timeline) throws -> Int64? {
         // A place saved before the book was found on the shelf is under the book's own id.
-        guard let saved = try database.position(bookID: id(for: book)) ?? database.position(bookID: Self.bookID(for: book)) else { return nil }
+        guard
+            let saved = try database.position(bookID: id(for: book))
+                ?? database.position(bookID: Self.bookID(for: book))
+        else { return nil }
         let locator: Locator
         do {
             locator = try Locator.parse(saved.locator)
         } catch {
-            throw ShelfError(.badData, "the saved listening position of “\(book.title)” cannot be read (\(error))",
-                             subject: database.path,
-                             hint: "Choose where to start with --from TIME or --chapter N; the next save replaces it.")
+            throw ShelfError(
+                .badData, "the saved listening position of “\(book.title)” cannot be read (\(error))",
+                subject: database.path,
+                hint: "Choose where to start with --from TIME or --chapter N; the next save replaces it.")
         }
-        guard let t = book.tracks.firstIndex(where: { $0.href == Chapter.stripFragment(locator.href) }) else { return nil }
-        let seconds = locator.locations.fragments?.compactMap { Chapters.fragmentSeconds("#" + $0) }.first
+        guard let t = book.tracks.firstIndex(where: { $0.href == Chapter.stripFragment(locator.href) }) else {
+            return nil
+        }
+        let seconds =
+            locator.locations.fragments?.compactMap { Chapters.fragmentSeconds("#" + $0) }.first
             ?? (locator.locations.progression ?? 0) * timeline.seconds(timeline.lengths[t])
         return timeline.global(track: t, offset: timeline.frames(seconds))
     }

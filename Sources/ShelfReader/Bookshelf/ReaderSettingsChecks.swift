@@ -10,7 +10,9 @@ extension ReaderSettings {
         if let scale = fontScale, !Self.fontScaleRange.contains(scale) {
             throw ShelfError(.usage, "the font scale is a percentage from 25 to 800, not \(scale)")
         }
-        if let font, !Self.fonts.contains(font) { throw ShelfError(.usage, "the font is serif or sans, not \"\(font)\"") }
+        if let font, !Self.fonts.contains(font) {
+            throw ShelfError(.usage, "the font is serif or sans, not \"\(font)\"")
+        }
         if let theme, !Self.themes.contains(theme) {
             throw ShelfError(.usage, "the theme is day, night or sepia, not \"\(theme)\"")
         }

@@ -66,8 +66,9 @@ public final class ReadingSession {
 
     public func page(_ number: Int) throws -> Page {
         guard number >= 1, number <= positions.count else {
-            throw ShelfError(.usage, "page \(number) is not in this book: it has pages 1 to \(positions.count)",
-                             subject: book.book.title)
+            throw ShelfError(
+                .usage, "page \(number) is not in this book: it has pages 1 to \(positions.count)",
+                subject: book.book.title)
         }
         let index = number - 1
         let itemIndex = itemOfPosition[index]
@@ -75,8 +76,9 @@ public final class ReadingSession {
         let k = index - items[itemIndex].first
         var locator = positions[index]
         locator.text = TextQuote.make(text, page: k)
-        return Page(number: number, pages: positions.count, text: text.display(k), chapter: chapterTitle(index),
-                    locator: locator)
+        return Page(
+            number: number, pages: positions.count, text: text.display(k), chapter: chapterTitle(index),
+            locator: locator)
     }
 
     /// Where a reader opens the book: chapter one, as the plugin decides from what the book says. A place inside a
@@ -86,9 +88,12 @@ public final class ReadingSession {
         guard let locator = rendered.locator, let number = pageNumber(of: locator) else { return 1 }
         let itemIndex = itemOfPosition[number - 1]
         if paged[itemIndex] == nil, Self.path(positions[items[itemIndex].first].href) == Self.path(locator.href) {
-            paged[itemIndex] = PagedText(text: String(decoding: rendered.content, as: UTF8.self), pageCount: items[itemIndex].count)
+            paged[itemIndex] = PagedText(
+                text: String(decoding: rendered.content, as: UTF8.self), pageCount: items[itemIndex].count)
         }
-        if locator.locations.fragments?.isEmpty == false, let quote = locator.text, let exact = find(quote, inItemOf: number) {
+        if locator.locations.fragments?.isEmpty == false, let quote = locator.text,
+            let exact = find(quote, inItemOf: number)
+        {
             return exact
         }
         return number
@@ -99,7 +104,8 @@ public final class ReadingSession {
     func pageNumber(of locator: Locator) -> Int? {
         let path = Self.path(locator.href)
         if let p = locator.locations.position, p >= 1, p <= positions.count,
-           path.isEmpty || Self.path(positions[p - 1].href) == path {
+            path.isEmpty || Self.path(positions[p - 1].href) == path
+        {
             return p
         }
         guard !path.isEmpty, let item = items.first(where: { $0.path == path }) else { return nil }
@@ -120,7 +126,9 @@ public final class ReadingSession {
         var first = pageNumber(of: locator)
         // A place the plugin cannot locate is not in this edition: `.lost` below says so to the patron.
         if first == nil, let located = try? publication.locate(locator) { first = pageNumber(of: located) }
-        guard let quote = locator.text, let highlight = quote.highlight, FoldedText.letters(highlight).scalars.count >= 3 else {
+        guard let quote = locator.text, let highlight = quote.highlight,
+            FoldedText.letters(highlight).scalars.count >= 3
+        else {
             return first.map(Resolution.page) ?? .lost("this place is not in this edition of the book")
         }
         if let p = first, let found = find(quote, inItemOf: p) { return .page(found) }
@@ -166,7 +174,10 @@ public final class ReadingSession {
         var out: [TOCTarget] = []
         func walk(_ links: [Link], depth: Int) {
             for link in links {
-                out.append(TOCTarget(title: link.title ?? link.href, href: link.href, depth: depth, item: firstItem[Self.path(link.href)]))
+                out.append(
+                    TOCTarget(
+                        title: link.title ?? link.href, href: link.href, depth: depth,
+                        item: firstItem[Self.path(link.href)]))
                 walk(link.children ?? [], depth: depth + 1)
             }
         }
@@ -199,9 +210,11 @@ public final class ReadingSession {
         let path = String(parts[0])
         let first = pageNumber(of: Locator(href: path, type: ""))
         guard parts.count == 2, !parts[1].isEmpty, first != nil,
-              // An element the plugin cannot place: the link goes to its document's first page, as a browser would.
-              let located = try? publication.locate(Locator(href: path, type: "", locations: .init(fragments: [String(parts[1])]))),
-              let page = pageNumber(of: located) else {
+            // An element the plugin cannot place: the link goes to its document's first page, as a browser would.
+            let located = try? publication.locate(
+                Locator(href: path, type: "", locations: .init(fragments: [String(parts[1])]))),
+            let page = pageNumber(of: located)
+        else {
             return first
         }
         if let quote = located.text, let exact = find(quote, inItemOf: page) { return exact }
@@ -211,12 +224,17 @@ public final class ReadingSession {
     public func tocPage(_ number: Int) throws -> Int {
         let toc = tocTargets
         guard number >= 1, number <= toc.count else {
-            throw ShelfError(.usage, "the table of contents has entries 1 to \(toc.count), not \(number)",
-                             subject: book.book.title, next: NextStep(terminal: "`shelf read \"\(book.book.title)\" --toc 0` lists them.", browser: "The Contents list shows them."))
+            throw ShelfError(
+                .usage, "the table of contents has entries 1 to \(toc.count), not \(number)",
+                subject: book.book.title,
+                next: NextStep(
+                    terminal: "`shelf read \"\(book.book.title)\" --toc 0` lists them.",
+                    browser: "The Contents list shows them."))
         }
         guard let page = entryPage(number - 1) else {
-            throw ShelfError(.badData, "the table of contents entry \(number) (\(toc[number - 1].title)) points outside the book",
-                             subject: book.book.title)
+            throw ShelfError(
+                .badData, "the table of contents entry \(number) (\(toc[number - 1].title)) points outside the book",
+                subject: book.book.title)
         }
         return page
     }
@@ -282,8 +300,9 @@ public final class ReadingSession {
             throw ShelfError(.noInput, "“\(query)” is not in this book", subject: book.book.title)
         }
         guard number >= 1, number <= hits.count else {
-            throw ShelfError(.usage, "“\(query)” has \(Plural.count(hits.count, "hit")) in this book, not \(number)",
-                             subject: book.book.title)
+            throw ShelfError(
+                .usage, "“\(query)” has \(Plural.count(hits.count, "hit")) in this book, not \(number)",
+                subject: book.book.title)
         }
         let hit = hits[number - 1]
         // Not located is said below ("points outside the book").
@@ -293,7 +312,9 @@ public final class ReadingSession {
         // The plugin's page for a hit is proportional; the hit's own words decide which page shows it.
         if let text = hit.text, let highlight = text.highlight {
             let quote = Locator.Text(before: text.before, highlight: highlight + (text.after ?? ""))
-            if let exact = find(quote, inItemOf: page) ?? find(Locator.Text(before: text.before, highlight: highlight), inItemOf: page) {
+            if let exact = find(quote, inItemOf: page)
+                ?? find(Locator.Text(before: text.before, highlight: highlight), inItemOf: page)
+            {
                 page = exact
             }
         }

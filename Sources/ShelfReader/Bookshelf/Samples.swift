@@ -12,23 +12,34 @@ extension Bookshelf {
             return rel == Rel.sample || rel == Rel.preview || rel == "http://opds-spec.org/acquisition/preview"
         }
         return samples.first { link in
-            guard let type = link.type?.split(separator: ";").first.map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) else { return false }
+            guard
+                let type = link.type?.split(separator: ";").first.map({
+                    $0.trimmingCharacters(in: .whitespaces).lowercased()
+                })
+            else { return false }
             return openable.contains(type)
         } ?? samples.first
     }
 
     /// Downloads the sample of `entry` into `data/samples` and puts it on the shelf, marked as a sample. A sample
     /// already there is opened again as it is (with its place kept).
-    public func addSample(_ entry: CatalogEntry, accountID: String, openable: Set<String>,
-                          http: HTTPClient) throws -> ShelfBook {
+    public func addSample(
+        _ entry: CatalogEntry, accountID: String, openable: Set<String>,
+        http: HTTPClient
+    ) throws -> ShelfBook {
         let id = "sample:\(accountID):\(entry.id)"
-        if let existing = try database.shelfBook(id: id), let path = existing.book.path, FileManager.default.fileExists(atPath: path) {
+        if let existing = try database.shelfBook(id: id), let path = existing.book.path,
+            FileManager.default.fileExists(atPath: path)
+        {
             return existing
         }
         guard let link = Self.sampleLink(entry, openable: openable) else {
-            throw ShelfError(.unavailable, "the library offers no sample of \(entry.title)", subject: entry.id,
-                             next: NextStep(terminal: "The whole book is the way to read it: `shelf book \(entry.id)` says how to borrow or reserve it.",
-                                            browser: "The whole book is the way to read it: its page says how to borrow or reserve it."))
+            throw ShelfError(
+                .unavailable, "the library offers no sample of \(entry.title)", subject: entry.id,
+                next: NextStep(
+                    terminal:
+                        "The whole book is the way to read it: `shelf book \(entry.id)` says how to borrow or reserve it.",
+                    browser: "The whole book is the way to read it: its page says how to borrow or reserve it."))
         }
         guard let url = URL(string: link.href), let scheme = url.scheme?.lowercased() else {
             throw ShelfError(.badData, "the sample's address is not usable", subject: link.href)
@@ -49,10 +60,13 @@ extension Bookshelf {
         case "file":
             do {
                 try ShelfDirectories.createDirectory(atPath: folder.path)
-                if FileManager.default.fileExists(atPath: downloaded.path) { try FileManager.default.removeItem(at: downloaded) }
+                if FileManager.default.fileExists(atPath: downloaded.path) {
+                    try FileManager.default.removeItem(at: downloaded)
+                }
                 try FileManager.default.copyItem(atPath: url.path, toPath: downloaded.path)
             } catch {
-                throw ShelfError(.noInput, "the sample file cannot be read (\(error.localizedDescription))", subject: url.path)
+                throw ShelfError(
+                    .noInput, "the sample file cannot be read (\(error.localizedDescription))", subject: url.path)
             }
         default:
             throw ShelfError(.badData, "shelf does not fetch \(scheme): addresses", subject: link.href)

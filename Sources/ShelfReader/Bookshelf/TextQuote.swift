@@ -18,9 +18,13 @@ enum TextQuote {
 
     /// The words of rendered text: heading underlines and rules ("=====", "* * *") left out, white space made single.
     static func plain(_ text: String) -> String {
-        squeeze(text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { line in !(line.contains { !$0.isWhitespace } && line.allSatisfy { "=-*_~#".contains($0) || $0.isWhitespace }) }
-            .joined(separator: "\n"))
+        squeeze(
+            text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { line in
+                    !(line.contains { !$0.isWhitespace }
+                        && line.allSatisfy { "=-*_~#".contains($0) || $0.isWhitespace })
+                }
+                .joined(separator: "\n"))
     }
 
     /// Up to `limit` characters, cut at a word boundary when there is one.

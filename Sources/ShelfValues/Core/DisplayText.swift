@@ -9,7 +9,8 @@ public enum DisplayText {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
-            let isBreak = scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
+            let isBreak =
+                scalar.properties.generalCategory == .control || scalar.value == 0x2028 || scalar.value == 0x2029
                 || scalar.properties.isWhitespace
             if isBreak {
                 pendingSpace = !out.isEmpty

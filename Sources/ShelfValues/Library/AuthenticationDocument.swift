@@ -62,8 +62,10 @@ public struct AuthenticationDocument: Sendable {
         public var authenticate: [CatalogLink]
         public var refresh: CatalogLink?
 
-        public init(type: String, kind: FlowKind?, description: String?, loginLabel: String, passwordLabel: String,
-                    authenticate: [CatalogLink], refresh: CatalogLink?) {
+        public init(
+            type: String, kind: FlowKind?, description: String?, loginLabel: String, passwordLabel: String,
+            authenticate: [CatalogLink], refresh: CatalogLink?
+        ) {
             self.type = type
             self.kind = kind
             self.description = description
@@ -85,7 +87,9 @@ public struct AuthenticationDocument: Sendable {
             ?? flows.first { $0.kind == .oauthPassword } ?? flows.first { $0.kind?.usesBrowser ?? false }
     }
 
-    public static let mediaTypes = ["application/opds-authentication+json", "application/vnd.opds.authentication.v1.0+json"]
+    public static let mediaTypes = [
+        "application/opds-authentication+json", "application/vnd.opds.authentication.v1.0+json"
+    ]
 
     public static func isAuthenticationType(_ type: String?) -> Bool {
         type.map { mediaTypes.contains(MediaTypes.base($0)) } ?? false

@@ -28,8 +28,10 @@ public struct Availability: Codable, Equatable, Sendable {
     public var holdsTotal: Int?
     public var holdPosition: Int?
 
-    public init(state: State, since: Date? = nil, until: Date? = nil, copiesTotal: Int? = nil,
-                copiesAvailable: Int? = nil, holdsTotal: Int? = nil, holdPosition: Int? = nil) {
+    public init(
+        state: State, since: Date? = nil, until: Date? = nil, copiesTotal: Int? = nil,
+        copiesAvailable: Int? = nil, holdsTotal: Int? = nil, holdPosition: Int? = nil
+    ) {
         self.state = state
         self.since = since
         self.until = until

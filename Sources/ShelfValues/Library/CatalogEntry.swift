@@ -29,9 +29,11 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
         }
     }
 
-    public init(id: String, title: String, authors: [String] = [], format: PublicationFormat = .ebook,
-                summary: String? = nil, publisher: String? = nil, language: String? = nil, published: String? = nil,
-                categories: [String] = [], links: [CatalogLink] = [], branches: [Branch] = []) {
+    public init(
+        id: String, title: String, authors: [String] = [], format: PublicationFormat = .ebook,
+        summary: String? = nil, publisher: String? = nil, language: String? = nil, published: String? = nil,
+        categories: [String] = [], links: [CatalogLink] = [], branches: [Branch] = []
+    ) {
         self.id = id
         self.title = title
         self.authors = authors
@@ -116,7 +118,8 @@ public struct CatalogEntry: Codable, Equatable, Sendable {
         if let fromBorrow { return fromBorrow }
         // A plain acquisition link without availability: a loan in a shelf feed, or a free download elsewhere.
         if links.contains(where: { $0.rel == Rel.acquisition }) {
-            return links.contains(where: { $0.rel == Rel.revoke }) ? Availability(state: .loaned) : Availability(state: .openAccess)
+            return links.contains(where: { $0.rel == Rel.revoke })
+                ? Availability(state: .loaned) : Availability(state: .openAccess)
         }
         return Availability(state: .unknown)
     }

@@ -78,10 +78,12 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
         }
     }
 
-    public init(id: String? = nil, title: String, url: String, kind: Kind, navigation: [CatalogLink] = [],
-                entries: [CatalogEntry] = [], lanes: [Lane] = [], facetGroups: [FacetGroup] = [],
-                entryPoints: [EntryPoint] = [], links: [CatalogLink] = [], activeEntryPointType: String? = nil,
-                skipped: [String] = []) {
+    public init(
+        id: String? = nil, title: String, url: String, kind: Kind, navigation: [CatalogLink] = [],
+        entries: [CatalogEntry] = [], lanes: [Lane] = [], facetGroups: [FacetGroup] = [],
+        entryPoints: [EntryPoint] = [], links: [CatalogLink] = [], activeEntryPointType: String? = nil,
+        skipped: [String] = []
+    ) {
         self.id = id
         self.title = title
         self.url = url
@@ -125,8 +127,10 @@ public struct CatalogFeed: Codable, Equatable, Sendable {
             } else {
                 index[collection.href] = lanes.count
                 members.append([entry.id])
-                lanes.append(Lane(title: collection.title ?? collection.href, href: collection.href,
-                                  entryIDs: [entry.id], navigation: []))
+                lanes.append(
+                    Lane(
+                        title: collection.title ?? collection.href, href: collection.href,
+                        entryIDs: [entry.id], navigation: []))
             }
         }
         return lanes

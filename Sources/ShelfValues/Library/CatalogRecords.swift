@@ -16,9 +16,11 @@ public struct AccountRecord: Equatable, Sendable, Codable {
     public var syncedAt: Date?
     public var syncError: String?
 
-    public init(id: String, title: String, catalogURL: String, authDocumentURL: String? = nil,
-                authDocument: String? = nil, shelfURL: String? = nil, addedAt: Date = Date(),
-                syncedAt: Date? = nil, syncError: String? = nil) {
+    public init(
+        id: String, title: String, catalogURL: String, authDocumentURL: String? = nil,
+        authDocument: String? = nil, shelfURL: String? = nil, addedAt: Date = Date(),
+        syncedAt: Date? = nil, syncError: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.catalogURL = catalogURL

@@ -24,8 +24,10 @@ public struct CirculationMismatch: Error {
     /// last sync stored: (id, title).
     public var elsewhere: (id: String, title: String)?
 
-    public init(asked: Asked, entry: CatalogEntry, accountID: String, accountTitle: String, standing: TitleStanding,
-                elsewhere: (id: String, title: String)? = nil) {
+    public init(
+        asked: Asked, entry: CatalogEntry, accountID: String, accountTitle: String, standing: TitleStanding,
+        elsewhere: (id: String, title: String)? = nil
+    ) {
         self.asked = asked
         self.entry = entry
         self.accountID = accountID

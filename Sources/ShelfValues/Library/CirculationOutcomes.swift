@@ -48,8 +48,10 @@ public struct DownloadOutcome: Sendable {
     /// For an audiobook manifest: its tracks, downloaded next to it (see AudiobookParts).
     public var parts: [DownloadPart]
 
-    public init(entry: CatalogEntry, path: String, mediaType: String, bytes: Int64, supported: Bool,
-                protection: String?, source: URL? = nil, parts: [DownloadPart] = []) {
+    public init(
+        entry: CatalogEntry, path: String, mediaType: String, bytes: Int64, supported: Bool,
+        protection: String?, source: URL? = nil, parts: [DownloadPart] = []
+    ) {
         self.entry = entry
         self.path = path
         self.mediaType = mediaType
@@ -100,8 +102,8 @@ public enum CirculationResult {
     public var entry: CatalogEntry {
         switch self {
         case .borrowed(.loaned(let entry)), .borrowed(.alreadyOnLoan(let entry)), .borrowed(.openAccess(let entry)),
-             .borrowed(.unavailable(let entry, _)), .reserved(.availableNow(let entry)), .reserved(.loaned(let entry)),
-             .returned(let entry), .cancelled(let entry):
+            .borrowed(.unavailable(let entry, _)), .reserved(.availableNow(let entry)), .reserved(.loaned(let entry)),
+            .returned(let entry), .cancelled(let entry):
             return entry
         case .reserved(.placed(let hold)), .reserved(.alreadyReserved(let hold)): return hold.entry
         }

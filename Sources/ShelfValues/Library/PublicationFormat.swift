@@ -52,7 +52,9 @@ public enum FormatTab: String, Codable, Sendable, CaseIterable {
 
     /// Recognises an entry-point facet by its href (`entrypoint=Audio`) or its title ("Audiobooks", "eBooks").
     package static func of(facetTitle: String, href: String) -> FormatTab? {
-        if let value = URLComponents(string: href)?.queryItems?.first(where: { $0.name.lowercased() == "entrypoint" })?.value {
+        if let value = URLComponents(string: href)?.queryItems?.first(where: { $0.name.lowercased() == "entrypoint" })?
+            .value
+        {
             switch value.lowercased() {
             case "all": return .all
             case "book", "ebook", "ebooks", "books": return .ebook

@@ -45,8 +45,10 @@ public struct ReadingListPullOutcome: Sendable {
     /// Rows the service sent that were not kept: those without a title (a book is named by its title).
     public var skippedWithoutTitle: Int
 
-    public init(service: String, entries: Int, shelves: [ReadingListShelf], error: String?, newWishes: Int,
-                skippedWithoutTitle: Int = 0) {
+    public init(
+        service: String, entries: Int, shelves: [ReadingListShelf], error: String?, newWishes: Int,
+        skippedWithoutTitle: Int = 0
+    ) {
         self.service = service
         self.entries = entries
         self.shelves = shelves
@@ -82,8 +84,10 @@ public struct ReadingListPushReport: Sendable {
     /// The service's name for people.
     public var serviceName: String
 
-    public init(service: String, title: String, shelf: String, outcome: String, message: String?, file: String?,
-                uploadURL: String?, serviceName: String) {
+    public init(
+        service: String, title: String, shelf: String, outcome: String, message: String?, file: String?,
+        uploadURL: String?, serviceName: String
+    ) {
         self.service = service
         self.title = title
         self.shelf = shelf

@@ -13,8 +13,10 @@ public struct ConnectedService: Sendable, Equatable {
     public var pulledAt: Date?
     public var pullError: String?
 
-    public init(service: String, pluginID: String, settings: [String: String], connectedAt: Date, pulledAt: Date? = nil,
-                pullError: String? = nil) {
+    public init(
+        service: String, pluginID: String, settings: [String: String], connectedAt: Date, pulledAt: Date? = nil,
+        pullError: String? = nil
+    ) {
         self.service = service
         self.pluginID = pluginID
         self.settings = settings
@@ -52,9 +54,11 @@ public struct Wish: Sendable, Equatable {
     public var checkedAt: Date?
     public var notifiedAt: Date?
 
-    public init(id: Int64, key: String, source: String, title: String, authors: [String], isbn: String? = nil, addedAt: Date,
-                accountID: String? = nil, entryID: String? = nil, matchedBy: String? = nil, availability: String? = nil,
-                available: Bool, checkedAt: Date? = nil, notifiedAt: Date? = nil) {
+    public init(
+        id: Int64, key: String, source: String, title: String, authors: [String], isbn: String? = nil, addedAt: Date,
+        accountID: String? = nil, entryID: String? = nil, matchedBy: String? = nil, availability: String? = nil,
+        available: Bool, checkedAt: Date? = nil, notifiedAt: Date? = nil
+    ) {
         self.id = id
         self.key = key
         self.source = source

@@ -29,10 +29,12 @@ public struct NotificationRecord: Equatable, Sendable {
     /// The id the desktop's notification service gave it.
     public var desktopID: UInt32?
 
-    public init(id: Int64, accountID: String, entryID: String, kind: NotificationKind, title: String, text: String,
-                route: NotificationRoute, bookRoute: NotificationRoute, endsAt: Date? = nil, createdAt: Date,
-                withdrawnAt: Date? = nil, supersededAt: Date? = nil, readAt: Date? = nil, terminalAt: Date? = nil,
-                desktopAt: Date? = nil, desktopID: UInt32? = nil) {
+    public init(
+        id: Int64, accountID: String, entryID: String, kind: NotificationKind, title: String, text: String,
+        route: NotificationRoute, bookRoute: NotificationRoute, endsAt: Date? = nil, createdAt: Date,
+        withdrawnAt: Date? = nil, supersededAt: Date? = nil, readAt: Date? = nil, terminalAt: Date? = nil,
+        desktopAt: Date? = nil, desktopID: UInt32? = nil
+    ) {
         self.id = id
         self.accountID = accountID
         self.entryID = entryID

@@ -6,7 +6,9 @@ public enum WatchInterval {
 
     public static func parse(_ text: String) -> TimeInterval? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let units: [(String, TimeInterval)] = [("min", 60), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
+        let units: [(String, TimeInterval)] = [
+            ("min", 60), ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)
+        ]
         for (suffix, scale) in units where trimmed.hasSuffix(suffix) {
             guard let number = Int(trimmed.dropLast(suffix.count)), number > 0 else { return nil }
             let seconds = TimeInterval(number) * scale

@@ -17,9 +17,11 @@ public struct BookRecord: Equatable, Sendable {
     public var addedAt: Date
     public var openedAt: Date?
 
-    public init(id: String, path: String? = nil, sourceURI: String? = nil, mediaType: String,
-                pluginID: String? = nil, title: String, authors: [String] = [], addedAt: Date = Date(),
-                openedAt: Date? = nil) {
+    public init(
+        id: String, path: String? = nil, sourceURI: String? = nil, mediaType: String,
+        pluginID: String? = nil, title: String, authors: [String] = [], addedAt: Date = Date(),
+        openedAt: Date? = nil
+    ) {
         self.id = id
         self.path = path
         self.sourceURI = sourceURI

@@ -38,8 +38,9 @@ public struct ReaderSettings: Equatable, Sendable, Codable {
 
     /// Every value filled in, defaults where nothing was chosen.
     public func effective(screen: Screen = .large) -> ReaderSettings {
-        ReaderSettings(fontScale: fontScale ?? Self.defaultFontScale(for: screen), font: font ?? Self.defaultFont,
-                       theme: theme ?? Self.defaultTheme)
+        ReaderSettings(
+            fontScale: fontScale ?? Self.defaultFontScale(for: screen), font: font ?? Self.defaultFont,
+            theme: theme ?? Self.defaultTheme)
     }
 
     /// A value of the settings, to clear one (`shelf settings --font default`) while keeping the others.

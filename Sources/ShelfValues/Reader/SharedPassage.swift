@@ -23,7 +23,9 @@ public struct SharedPassage {
         var lines = ["“\(passage)”"]
         var source = "— " + book.book.title
         if !book.book.authors.isEmpty { source += ", " + book.book.authors.prefix(3).joined(separator: ", ") }
-        source += " (" + ([page.chapter].compactMap { $0 } + ["page \(page.number) of \(page.pages)"]).joined(separator: ", ") + ")"
+        source +=
+            " (" + ([page.chapter].compactMap { $0 } + ["page \(page.number) of \(page.pages)"]).joined(separator: ", ")
+            + ")"
         lines.append(source)
         if let link { lines.append(link) }
         return lines.joined(separator: "\n")

@@ -35,9 +35,11 @@ public struct ShelfBook: Sendable {
     public var loanAccountID: String?
     public var loanEntryID: String?
 
-    public init(book: BookRecord, storage: BookStorage, isSample: Bool, link: String? = nil, progress: ReadingProgress? = nil,
-                listening: ListeningProgress? = nil, loanEndsAt: Date? = nil, loanAccountID: String? = nil,
-                loanEntryID: String? = nil) {
+    public init(
+        book: BookRecord, storage: BookStorage, isSample: Bool, link: String? = nil, progress: ReadingProgress? = nil,
+        listening: ListeningProgress? = nil, loanEndsAt: Date? = nil, loanAccountID: String? = nil,
+        loanEntryID: String? = nil
+    ) {
         self.book = book
         self.storage = storage
         self.isSample = isSample

@@ -44,9 +44,10 @@ enum AccountsAPI {
                 return .json(document: AccountChangeJSON(.noSignInNeeded(account), face: .browser))
             }
             if kind.usesBrowser {
-                throw WebError(400, "\(account.title) signs in through its own web page, which the browser app cannot do yet",
-                               hint: signIn.browserAddress(flow).map { "Sign in at \($0) from a terminal with shelf login." },
-                               kind: "browser-sign-in")
+                throw WebError(
+                    400, "\(account.title) signs in through its own web page, which the browser app cannot do yet",
+                    hint: signIn.browserAddress(flow).map { "Sign in at \($0) from a terminal with shelf login." },
+                    kind: "browser-sign-in")
             }
             try signIn.signIn(flow: flow, username: barcode, password: pin)
             sync.soon()

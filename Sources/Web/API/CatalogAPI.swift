@@ -10,13 +10,15 @@ enum CatalogAPI {
         let router = app.router
 
         router.add("GET", "/api/catalog") { request in
-            _ = try Paging.window(count: 0, for: request)  // a bad limit or cursor is refused before the library is asked
+            // a bad limit or cursor is refused before the library is asked
+            _ = try Paging.window(count: 0, for: request)
             let format = request.query["format"]
             if let format, !["all", "ebook", "audiobook"].contains(format) {
                 throw WebError(400, "format=\(format) is not all, ebook or audiobook")
             }
-            var refinement = CatalogRefinement(available: request.query["available"] == "true",
-                                               page: try request.integer("page", in: 1...10_000) ?? 1)
+            var refinement = CatalogRefinement(
+                available: request.query["available"] == "true",
+                page: try request.integer("page", in: 1...10_000) ?? 1)
             if let facet = request.query["facet"], !refinement.addFacet(facet) {
                 throw WebError(400, "facet=\(facet) is not NAME=VALUE", hint: "For example facet=Sort by=Title.")
             }
@@ -26,7 +28,8 @@ enum CatalogAPI {
             if let query = request.query["q"], !query.isEmpty {
                 result = try library.search(query, url: nil, account: account, format: format, refinement: refinement)
             } else {
-                result = try library.browse(request.query["lane"], account: account, format: format, refinement: refinement)
+                result = try library.browse(
+                    request.query["lane"], account: account, format: format, refinement: refinement)
             }
             var document = FeedJSON(result, openable: library.openable)
             // The entries come a page at a time like every list; the document's own `next` is the library's next page.
@@ -43,7 +46,8 @@ enum CatalogAPI {
         router.add("GET", "/api/book") { request in
             guard let id = request.query["id"], !id.isEmpty else { throw WebError(400, "Which title? Add ?id=ID.") }
             let library = try app.library()
-            let circulation = try library.circulation(account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })
+            let circulation = try library.circulation(
+                account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })
             let seen = try circulation.entry(id)
             let now = circulation.refreshedIfAnswered(seen)
             var document = EntryJSON(now ?? seen, openable: library.openable, full: true)

@@ -15,9 +15,11 @@ enum CirculationAPI {
                 let id = try request.required("id")
                 let library = try app.library()
                 // A return or a cancel acts at the account that has the loan or hold (the one named, if any).
-                let circulation = action == "return" || action == "cancel-hold"
-                    ? try library.circulation(account: account(body), givingBack: id,
-                                              asked: action == "return" ? .returnLoan : .cancelHold)
+                let circulation =
+                    action == "return" || action == "cancel-hold"
+                    ? try library.circulation(
+                        account: account(body), givingBack: id,
+                        asked: action == "return" ? .returnLoan : .cancelHold)
                     : try library.circulation(account: account(body))
                 let entry = try circulation.entry(id)
                 let outcome: CirculationResult
@@ -55,9 +57,13 @@ enum CirculationAPI {
                 do {
                     let circulation = try library.circulation(account: name)
                     let outcome = try library.download(entry, with: circulation) { progress in
-                        guard let fraction = progress.fractionCompleted, Date().timeIntervalSince(said) >= 0.5 else { return }
+                        guard let fraction = progress.fractionCompleted, Date().timeIntervalSince(said) >= 0.5 else {
+                            return
+                        }
                         said = Date()
-                        app.events.publish("download", document: DownloadEventJSON(.progress(entry, fraction: fraction), face: .browser))
+                        app.events.publish(
+                            "download",
+                            document: DownloadEventJSON(.progress(entry, fraction: fraction), face: .browser))
                     }
                     state = .done(outcome)
                 } catch let error as ShelfError {

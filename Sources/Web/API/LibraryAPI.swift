@@ -30,7 +30,9 @@ enum LibraryAPI: WebModule {
             return try Paging.response(holds.map { HoldJSON($0, openable: library.openable) }, for: request)
         }
         let shelfPages = ShelfPages()
-        router.add("GET", "/api/shelf") { request in try shelfPages.response(for: request, bookshelf: try app.bookshelf()) }
+        router.add("GET", "/api/shelf") { request in
+            try shelfPages.response(for: request, bookshelf: try app.bookshelf())
+        }
         router.add("POST", "/api/sync") { _ in try sync.now() }
 
         // MARK: Notifications
@@ -41,9 +43,12 @@ enum LibraryAPI: WebModule {
         }
         // Marks the notification read and says where it leads: Reservations, My Books, or (with book) the title.
         router.add("POST", "/api/notifications/{id}/open") { request in
-            guard let text = request.parameters["id"], let id = Int64(text) else { throw WebError(400, "A notification's id is a number") }
+            guard let text = request.parameters["id"], let id = Int64(text) else {
+                throw WebError(400, "A notification's id is a number")
+            }
             guard let record = try app.library().openNotification(id) else {
-                throw WebError(404, "There is no notification \(id)", hint: "The list of notifications shows those there are.")
+                throw WebError(
+                    404, "There is no notification \(id)", hint: "The list of notifications shows those there are.")
             }
             let route = (try request.jsonObject()["book"] as? Bool) == true ? record.bookRoute : record.route
             sync.publishStatus()
@@ -68,7 +73,8 @@ enum LibraryAPI: WebModule {
             return .json(document: LibraryNames.naming(wish, try LibraryNames.all(library)), status: 201)
         }
         router.add("GET", "/api/lists") { request in
-            let entries = try app.library().readingListEntries(service: request.query["service"], shelf: request.query["shelf"])
+            let entries = try app.library().readingListEntries(
+                service: request.query["service"], shelf: request.query["shelf"])
             return .json(document: ReadingListsJSON(entries))
         }
 

@@ -6,9 +6,11 @@ import Host
 enum ShelfRecord {
     static func find(_ id: String, in app: WebApp) throws -> (book: ShelfBook, record: [String: Any]) {
         guard let book = try app.bookshelf().book(id: id) else {
-            throw WebError(404, "No book with id \(id) is on the shelf", hint: "My Books lists what is on it.", kind: "not-found")
+            throw WebError(
+                404, "No book with id \(id) is on the shelf", hint: "My Books lists what is on it.", kind: "not-found")
         }
-        let record = try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(ShelfBookJSON(book)).utf8)) as? [String: Any]
+        let record =
+            try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(ShelfBookJSON(book)).utf8)) as? [String: Any]
         return (book, record ?? [:])
     }
 }

@@ -14,7 +14,8 @@ enum PlayerAPI: WebModule {
         let audioPrefix = "/audio" + app.bookResources.prefix.dropFirst("/book".count)
 
         router.add("GET", "\(audioPrefix)/{key}/{path...}", access: .bookResource) { request in
-            guard let key = request.parameters["key"], let id = BookKey.id(key), let href = request.parameters["path"] else {
+            guard let key = request.parameters["key"], let id = BookKey.id(key), let href = request.parameters["path"]
+            else {
                 throw WebError(404, "No such track")
             }
             let file = try sessions.trackFile(id: id, href: href)
@@ -22,21 +23,34 @@ enum PlayerAPI: WebModule {
         }
 
         router.add("GET", "/api/player") { request in
-            guard let id = request.query["book"], !id.isEmpty else { throw WebError(400, "Which audiobook? Add ?book=ID.") }
+            guard let id = request.query["book"], !id.isEmpty else {
+                throw WebError(400, "Which audiobook? Add ?book=ID.")
+            }
             let listening = try sessions.session(id: id)
             let tracks: [[String: Any]] = listening.session.tracks.enumerated().map { index, track in
-                ["href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
-                 "url": audioPrefix + "/" + BookKey.key(id) + "/" + track.href.split(separator: "/").map {
-                     $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/"),
-                 "available": track.available]
+                [
+                    "href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
+                    "url": audioPrefix + "/" + BookKey.key(id) + "/"
+                        + track.href.split(separator: "/").map {
+                            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
+                        }.joined(separator: "/"),
+                    "available": track.available
+                ]
             }
             let chapters: [[String: Any]] = listening.session.chapterSpans.map { chapter in
-                ["title": chapter.title, "start": chapter.start, "duration": chapter.duration, "track": chapter.track,
-                 "available": chapter.available]
+                [
+                    "title": chapter.title, "start": chapter.start, "duration": chapter.duration,
+                    "track": chapter.track,
+                    "available": chapter.available
+                ]
             }
-            var answer: [String: Any] = ["book": listening.record, "tracks": tracks, "chapters": chapters,
-                                         "position": ["seconds": try listening.session.savedSeconds()]]
-            if let cover = listening.cover { answer["cover"] = app.bookResources.url("read", BookKey.key(id) + "/" + cover) }
+            var answer: [String: Any] = [
+                "book": listening.record, "tracks": tracks, "chapters": chapters,
+                "position": ["seconds": try listening.session.savedSeconds()]
+            ]
+            if let cover = listening.cover {
+                answer["cover"] = app.bookResources.url("read", BookKey.key(id) + "/" + cover)
+            }
             return try .json(object: answer)
         }
 
@@ -85,12 +99,15 @@ final class ListeningSessions: @unchecked Sendable {
         if let known = lock.withLock({ open[id] }) { return known }
         let (book, record) = try ShelfRecord.find(id, in: app)
         guard book.format == .audiobook else {
-            throw WebError(409, "\(book.book.title) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
+            throw WebError(
+                409, "\(book.book.title) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
         }
         guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }
         let session = try shelf.listen(path)
         let isCover = { (link: Link) in link.rel?.contains("cover") == true }
-        let cover = session.manifest.links.first(where: isCover)?.href ?? session.manifest.resources?.first(where: isCover)?.href
+        let cover =
+            session.manifest.links.first(where: isCover)?.href
+            ?? session.manifest.resources?.first(where: isCover)?.href
         let listening = Listening(session: session, record: record, path: path, cover: cover)
         lock.withLock { open[id] = listening }
         return listening
@@ -100,7 +117,9 @@ final class ListeningSessions: @unchecked Sendable {
     /// `shelf resource` extracts them), so that Range requests are served from it without asking the host again.
     func trackFile(id: String, href: String) throws -> (url: URL, type: String) {
         let key = id + "\n" + href
-        if let known = lock.withLock({ files[key] }), FileManager.default.fileExists(atPath: known.url.path) { return known }
+        if let known = lock.withLock({ files[key] }), FileManager.default.fileExists(atPath: known.url.path) {
+            return known
+        }
         let listening = try session(id: id)
         guard let track = listening.session.tracks.first(where: { $0.href == href }) else {
             throw WebError(404, "\(href) is not a track of this book")
@@ -111,14 +130,20 @@ final class ListeningSessions: @unchecked Sendable {
             lock.withLock { files[key] = found }
             return found
         }
-        guard shelf.directories != nil else { throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)") }
+        guard shelf.directories != nil else {
+            throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)")
+        }
         let folder = try shelf.cacheFolder("serve-tracks")
-        let name = BookKey.key(key).suffix(120) + "." + (URL(fileURLWithPath: href).pathExtension.isEmpty ? "audio" : URL(fileURLWithPath: href).pathExtension)
+        let name =
+            BookKey.key(key).suffix(120) + "."
+            + (URL(fileURLWithPath: href).pathExtension.isEmpty ? "audio" : URL(fileURLWithPath: href).pathExtension)
         let file = folder.appendingPathComponent(String(name))
         if !FileManager.default.fileExists(atPath: file.path) {
             let partial = file.appendingPathExtension("part")
             try shelf.openFile(listening.path).resource(href).write(to: partial)
-            guard rename(partial.path, file.path) == 0 else { throw WebError(500, "The track could not be kept in \(folder.path)") }
+            guard rename(partial.path, file.path) == 0 else {
+                throw WebError(500, "The track could not be kept in \(folder.path)")
+            }
         }
         let found = (url: file, type: track.type ?? "audio/mpeg")
         lock.withLock { files[key] = found }

@@ -4,22 +4,29 @@ import Foundation
 /// anywhere in a track without reading what comes before.
 enum RangeResponse {
     static func serve(file: URL, type: String, range: String?) throws -> WebResponse {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { throw WebError(404, "The track's file is missing") }
+        guard let handle = try? FileHandle(forReadingFrom: file) else {
+            throw WebError(404, "The track's file is missing")
+        }
         // Only read: closing cannot lose anything.
         defer { try? handle.close() }
         // The file was just opened; a size that cannot be read serves it as empty, and the player says it cannot play.
-        let size = Int((try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0)
+        let size = Int(
+            (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue ?? 0)
         guard let range, let (start, end) = parse(range, size: size) else {
             if range != nil {
-                return WebResponse(status: 416, headers: [("Content-Range", "bytes */\(size)"), ("Accept-Ranges", "bytes")])
+                return WebResponse(
+                    status: 416, headers: [("Content-Range", "bytes */\(size)"), ("Accept-Ranges", "bytes")])
             }
             let data = try handle.readToEnd() ?? Data()
             return WebResponse(status: 200, contentType: type, headers: [("Accept-Ranges", "bytes")], body: data)
         }
         try handle.seek(toOffset: UInt64(start))
         let data = try handle.read(upToCount: end - start + 1) ?? Data()
-        return WebResponse(status: 206, contentType: type,
-                           headers: [("Accept-Ranges", "bytes"), ("Content-Range", "bytes \(start)-\(start + data.count - 1)/\(size)")], body: data)
+        return WebResponse(
+            status: 206, contentType: type,
+            headers: [
+                ("Accept-Ranges", "bytes"), ("Content-Range", "bytes \(start)-\(start + data.count - 1)/\(size)")
+            ], body: data)
     }
 
     /// The first and last byte of `bytes=A-B`, `bytes=A-` or `bytes=-N` within `size`; nil when it asks for none of

@@ -33,7 +33,7 @@ enum ReaderAPI: WebModule {
                 "book": record, "manifest": try books.manifest(try books.open(book)),
                 "place": try JSONSerialization.jsonObject(with: try books.read(book, move: .resume)),
                 "settings": try settingsObject(try app.bookshelf(), id), "base": base(of: id),
-                "scripts": ["possible": app.booksHaveOrigins, "allowed": app.bookOrigins.scriptsAllowed(for: id)],
+                "scripts": ["possible": app.booksHaveOrigins, "allowed": app.bookOrigins.scriptsAllowed(for: id)]
             ])
         }
 
@@ -42,10 +42,12 @@ enum ReaderAPI: WebModule {
             let id = try bookID(request)
             _ = try books.book(id)
             guard let allowed = try request.jsonObject()["allowed"] as? Bool else {
-                throw WebError(400, "\"allowed\" must be true or false", hint: "Send {\"book\": ID, \"allowed\": true}.")
+                throw WebError(
+                    400, "\"allowed\" must be true or false", hint: "Send {\"book\": ID, \"allowed\": true}.")
             }
             guard app.booksHaveOrigins || !allowed else {
-                throw WebError(409, "A book's own scripts run only in a browser on this computer", kind: "scripts-not-here")
+                throw WebError(
+                    409, "A book's own scripts run only in a browser on this computer", kind: "scripts-not-here")
             }
             app.bookOrigins.allowScripts(allowed, for: id)
             return try .json(object: ["book": id, "allowed": allowed])
@@ -61,8 +63,10 @@ enum ReaderAPI: WebModule {
         router.add("GET", "/api/reader/pages") { request in
             let (book, _) = try books.book(try bookID(request))
             let open = try books.open(book)
-            return try .json(object: ["pages": try books.pageRanges(open),
-                                      "toc": try JSONSerialization.jsonObject(with: try books.toc(open))])
+            return try .json(object: [
+                "pages": try books.pageRanges(open),
+                "toc": try JSONSerialization.jsonObject(with: try books.toc(open))
+            ])
         }
 
         // The place: read (to see whether `shelf read` moved it since) and moved (a page turn in the browser).
@@ -89,13 +93,24 @@ enum ReaderAPI: WebModule {
             let id = try (body["book"] as? String).flatMap { $0.isEmpty ? nil : try books.book($0).book.book.id }
             var changes = ReaderSettings(), cleared: Set<Bookshelf.Setting> = []
             if let scale = body["fontScale"] {
-                if let number = scale as? Int { changes.fontScale = number } else if scale as? String == "default" { cleared.insert(.fontScale) }
-                else { throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"") }
+                if let number = scale as? Int {
+                    changes.fontScale = number
+                } else if scale as? String == "default" {
+                    cleared.insert(.fontScale)
+                } else {
+                    throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"")
+                }
             }
             for setting in [Bookshelf.Setting.font, .theme] {
                 guard let value = body[setting.rawValue] else { continue }
                 guard let text = value as? String else { throw WebError(400, "\"\(setting.rawValue)\" is a word") }
-                if text == "default" { cleared.insert(setting) } else if setting == .font { changes.font = text } else { changes.theme = text }
+                if text == "default" {
+                    cleared.insert(setting)
+                } else if setting == .font {
+                    changes.font = text
+                } else {
+                    changes.theme = text
+                }
             }
             try bookshelf.changeSettings(book: id, changes, clearing: cleared)
             return try .json(object: try settingsObject(bookshelf, id))
@@ -103,7 +118,8 @@ enum ReaderAPI: WebModule {
 
         router.add("GET", "/api/reader/bookmarks") { request in
             let (book, _) = try books.book(try bookID(request))
-            return .json(document: try reader().bookmarks(book).map { BookmarkJSON($0.bookmark, resolution: $0.resolution) })
+            return .json(
+                document: try reader().bookmarks(book).map { BookmarkJSON($0.bookmark, resolution: $0.resolution) })
         }
         router.add("POST", "/api/reader/bookmarks") { request in
             let body = try request.jsonObject()
@@ -113,9 +129,12 @@ enum ReaderAPI: WebModule {
             return .json(document: BookmarkJSON(bookmark, resolution: .page(page.number)), status: 201)
         }
         router.add("DELETE", "/api/reader/bookmarks/{id}") { request in
-            guard let text = request.parameters["id"], let id = Int64(text), id > 0 else { throw WebError(400, "A bookmark's id is a number") }
+            guard let text = request.parameters["id"], let id = Int64(text), id > 0 else {
+                throw WebError(400, "A bookmark's id is a number")
+            }
             guard let bookmark = try app.bookshelf().removeBookmark(id: id) else {
-                throw WebError(404, "There is no bookmark \(id)", hint: "The book's list of bookmarks shows those there are.")
+                throw WebError(
+                    404, "There is no bookmark \(id)", hint: "The book's list of bookmarks shows those there are.")
             }
             struct Removed: Encodable { let removed: BookmarkJSON }
             return .json(document: Removed(removed: BookmarkJSON(bookmark, resolution: nil)))
@@ -136,7 +155,8 @@ enum ReaderAPI: WebModule {
             var locator: Locator?
             if let given = body["locator"] as? [String: Any] {
                 do {
-                    locator = try Locator.parse(String(decoding: try JSONSerialization.data(withJSONObject: given), as: UTF8.self))
+                    locator = try Locator.parse(
+                        String(decoding: try JSONSerialization.data(withJSONObject: given), as: UTF8.self))
                 } catch {
                     throw WebError(400, "\"locator\" is not a Readium Locator (JSON with at least \"href\")")
                 }
@@ -156,10 +176,13 @@ enum ReaderAPI: WebModule {
     /// The settings of both scopes, so the page can tell a value set for the book from one set for every book
     /// and from the default (which depends on the screen's width, which only the page knows).
     private static func settingsObject(_ bookshelf: Bookshelf, _ id: String?) throws -> Any {
-        struct Both: Encodable { let global: ReaderSettings; let book: ReaderSettings; let defaults: SettingsJSON.Defaults }
-        let both = Both(global: try bookshelf.storedSettings(book: nil),
-                        book: try id.map { try bookshelf.storedSettings(book: $0) } ?? ReaderSettings(),
-                        defaults: SettingsJSON.defaultsValue)
+        struct Both: Encodable {
+            let global: ReaderSettings; let book: ReaderSettings; let defaults: SettingsJSON.Defaults
+        }
+        let both = Both(
+            global: try bookshelf.storedSettings(book: nil),
+            book: try id.map { try bookshelf.storedSettings(book: $0) } ?? ReaderSettings(),
+            defaults: SettingsJSON.defaultsValue)
         return try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(both).utf8))
     }
 }

@@ -60,7 +60,9 @@ final class ReaderBooks: @unchecked Sendable {
     /// kept open.
     func read(_ book: ShelfBook, move: BookReader.Move) throws -> Data {
         let reader = BookReader(bookshelf: try app.bookshelf())
-        return try open(book).use { Data(ReadiumJSON.encode(PageJSON(try reader.read(in: try $0.reading(), move: move))).utf8) }
+        return try open(book).use {
+            Data(ReadiumJSON.encode(PageJSON(try reader.read(in: try $0.reading(), move: move))).utf8)
+        }
     }
 
     /// The shelf's record of a book by library id, as it is now (progress included), and its record as the API
@@ -79,7 +81,9 @@ final class ReaderBooks: @unchecked Sendable {
 
     func path(of book: ShelfBook) throws -> String {
         guard let path = book.book.path else {
-            throw WebError(409, "\(book.book.title) has no file on this computer yet", hint: "Download it first.", kind: "not-downloaded")
+            throw WebError(
+                409, "\(book.book.title) has no file on this computer yet", hint: "Download it first.",
+                kind: "not-downloaded")
         }
         return path
     }
@@ -163,7 +167,9 @@ final class ReaderBooks: @unchecked Sendable {
         }
         let type = (link["type"] as? String) ?? "application/octet-stream"
         let declared = ((link["properties"] as? [String: Any])?["contains"] as? [String])?.contains("js") ?? false
-        let scripted = declared && (manifest["readingOrder"] as? [[String: Any]] ?? []).contains { ($0["href"] as? String) == href }
+        let scripted =
+            declared
+            && (manifest["readingOrder"] as? [[String: Any]] ?? []).contains { ($0["href"] as? String) == href }
         let key = book.file.path + "\n" + href
         if let data = resources.get(key) { return (data, type, scripted) }
         let data = try book.use { try $0.file.resource(href) }

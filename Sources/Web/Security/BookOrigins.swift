@@ -41,7 +41,9 @@ public final class BookOrigins: @unchecked Sendable {
         // A folder that cannot be listed serves no script either: its version is that of nothing.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? []
         var content = Data()
-        for name in names { content.append(FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) ?? Data()) }
+        for name in names {
+            content.append(FileManager.default.contents(atPath: folder.appendingPathComponent(name).path) ?? Data())
+        }
         scriptVersion = Self.label(for: String(decoding: content, as: UTF8.self))
     }
 
@@ -90,15 +92,23 @@ public final class BookOrigins: @unchecked Sendable {
             let path = String(request.path.drop { $0 == "/" })
             guard !path.split(separator: "/").contains("..") else { throw WebError(404, "No such resource") }
             if path.hasPrefix(Self.readerFolder + scriptVersion + "/") {
-                response = try Self.readerScript(Self.readerFolder + path.dropFirst(Self.readerFolder.count + scriptVersion.count + 1), webRoot: webRoot)
-                response.headers += SecurityHeaders.bookOriginHeaders(nonce: nonce, bookScripts: false, appOrigins: appOrigins, cache: true)
+                response = try Self.readerScript(
+                    Self.readerFolder + path.dropFirst(Self.readerFolder.count + scriptVersion.count + 1),
+                    webRoot: webRoot)
+                response.headers += SecurityHeaders.bookOriginHeaders(
+                    nonce: nonce, bookScripts: false, appOrigins: appOrigins, cache: true)
                 return response
             } else {
-                guard let provider = lock.withLock({ self.provider }) else { throw WebError(404, "No books are served here") }
+                guard let provider = lock.withLock({ self.provider }) else {
+                    throw WebError(404, "No books are served here")
+                }
                 let resource = try provider(id, path)
                 scripts = resource.scripted && scriptsAllowed(for: id)
-                response = WebResponse(status: 200, contentType: resource.type,
-                                       body: Self.withReaderScript(resource.data, type: resource.type, nonce: nonce, folder: "/\(Self.readerFolder)\(scriptVersion)/"))
+                response = WebResponse(
+                    status: 200, contentType: resource.type,
+                    body: Self.withReaderScript(
+                        resource.data, type: resource.type, nonce: nonce,
+                        folder: "/\(Self.readerFolder)\(scriptVersion)/"))
             }
         } catch let error as WebError {
             response = error.response
@@ -106,7 +116,8 @@ public final class BookOrigins: @unchecked Sendable {
             response = WebError(500, "\(error)").response
         }
         if request.method == "HEAD" { response.body = .bytes(Data()) }
-        response.headers += SecurityHeaders.bookOriginHeaders(nonce: nonce, bookScripts: scripts, appOrigins: appOrigins)
+        response.headers += SecurityHeaders.bookOriginHeaders(
+            nonce: nonce, bookScripts: scripts, appOrigins: appOrigins)
         return response
     }
 
@@ -115,8 +126,11 @@ public final class BookOrigins: @unchecked Sendable {
 
     static func readerScript(_ path: String, webRoot: URL) throws -> WebResponse {
         let name = String(path.dropFirst(readerFolder.count))
-        guard name.hasSuffix(".js"), !name.contains("/"), !name.hasPrefix(".") else { throw WebError(404, "No such script") }
-        guard let data = FileManager.default.contents(atPath: webRoot.appendingPathComponent("js/reader/" + name).path) else {
+        guard name.hasSuffix(".js"), !name.contains("/"), !name.hasPrefix(".") else {
+            throw WebError(404, "No such script")
+        }
+        guard let data = FileManager.default.contents(atPath: webRoot.appendingPathComponent("js/reader/" + name).path)
+        else {
             throw WebError(404, "No such script")
         }
         return WebResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: data)
@@ -126,14 +140,21 @@ public final class BookOrigins: @unchecked Sendable {
     /// resources, and pages with neither (an SVG page), are left as they are. `crossorigin`: in an opaque origin
     /// (`BookResources`) the script comes from the app's host, which lets any origin read it (CORS) but lends
     /// nothing to other origins otherwise (`Cross-Origin-Resource-Policy`).
-    static func withReaderScript(_ data: Data, type: String, nonce: String, folder: String = "/" + readerFolder) -> Data {
+    static func withReaderScript(_ data: Data, type: String, nonce: String, folder: String = "/" + readerFolder) -> Data
+    {
         guard type.contains("html") else { return data }
-        let tag = Data("<script nonce=\"\(nonce)\" crossorigin=\"anonymous\" src=\"\(folder)in-book-start.js\"></script>".utf8)
+        let tag = Data(
+            "<script nonce=\"\(nonce)\" crossorigin=\"anonymous\" src=\"\(folder)in-book-start.js\"></script>".utf8)
         for name in ["<head", "<html"] {
-            guard let start = range(of: name, in: data), let close = data[start.upperBound...].firstIndex(of: UInt8(ascii: ">")) else { continue }
+            guard let start = range(of: name, in: data),
+                let close = data[start.upperBound...].firstIndex(of: UInt8(ascii: ">"))
+            else { continue }
             // `<header` is not `<head`: the name must end there.
             let next = data[start.upperBound]
-            guard next == UInt8(ascii: ">") || next == UInt8(ascii: " ") || next == UInt8(ascii: "\n") || next == UInt8(ascii: "\t") || next == UInt8(ascii: "\r") else { continue }
+            guard
+                next == UInt8(ascii: ">") || next == UInt8(ascii: " ") || next == UInt8(ascii: "\n")
+                    || next == UInt8(ascii: "\t") || next == UInt8(ascii: "\r")
+            else { continue }
             var page = data
             page.insert(contentsOf: tag, at: close + 1)
             return page

@@ -22,19 +22,25 @@ public final class BookResources: @unchecked Sendable {
 
     /// The address of one resource, for the API to hand to the reader.
     public func url(_ name: String, _ path: String) -> String {
-        "\(prefix)/\(name)/" + path.split(separator: "/").map { $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/")
+        "\(prefix)/\(name)/"
+            + path.split(separator: "/").map {
+                $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
+            }.joined(separator: "/")
     }
 
     func install(in router: WebRouter) {
         router.add("GET", "\(prefix)/{name}/{path...}", access: .bookResource) { [unowned self] request in
             let name = request.parameters["name"] ?? ""
             let path = request.parameters["path"] ?? ""
-            guard let provider = lock.withLock({ providers[name] }) else { throw WebError(404, "No books are served under \(name)") }
+            guard let provider = lock.withLock({ providers[name] }) else {
+                throw WebError(404, "No books are served under \(name)")
+            }
             guard !path.split(separator: "/").contains("..") else { throw WebError(404, "No such resource") }
             var response = try provider(path)
             if case .bytes(let data) = response.body {
                 let type = response.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
-                response.body = .bytes(BookOrigins.withReaderScript(data, type: type, nonce: SecurityHeaders.launchNonce))
+                response.body = .bytes(
+                    BookOrigins.withReaderScript(data, type: type, nonce: SecurityHeaders.launchNonce))
             }
             return response
         }

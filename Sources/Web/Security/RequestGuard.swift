@@ -53,7 +53,9 @@ public final class RequestGuard: @unchecked Sendable {
     /// Refuses the request unless `access` allows it; the error says what was wrong.
     public func check(_ request: WebRequest, access: WebRouter.Access) throws {
         guard isAppHost(request.header("host")) else {
-            throw WebError(403, "This server answers only to its own address", hint: "Open the address `shelf serve` printed.", kind: "refused-host")
+            throw WebError(
+                403, "This server answers only to its own address", hint: "Open the address `shelf serve` printed.",
+                kind: "refused-host")
         }
         guard access == .api else { return }
         // Sec-Fetch-Site comes from the browser itself; a script cannot set it. A book's origin is another site.
@@ -67,14 +69,20 @@ public final class RequestGuard: @unchecked Sendable {
         }
         if let origin = request.header("origin") {
             guard allowedOrigins.contains(origin.lowercased()) else {
-                throw WebError(403, "Requests from other sites are refused", hint: "Origin \(origin) is not this server.", kind: "refused-origin")
+                throw WebError(
+                    403, "Requests from other sites are refused", hint: "Origin \(origin) is not this server.",
+                    kind: "refused-origin")
             }
         } else if !["GET", "HEAD"].contains(request.method) {
-            throw WebError(403, "A change needs the page's Origin", hint: "Browsers send it; other clients must send Origin: http://HOST:PORT.", kind: "refused-origin")
+            throw WebError(
+                403, "A change needs the page's Origin",
+                hint: "Browsers send it; other clients must send Origin: http://HOST:PORT.", kind: "refused-origin")
         }
         let offered = request.header(Self.sessionHeader) ?? (request.method == "GET" ? request.query["session"] : nil)
         guard let offered, hasSession(offered) else {
-            throw WebError(401, "This browser has not been let in", hint: "Open the address that `shelf serve --open` prints, with its key.", kind: "no-session")
+            throw WebError(
+                401, "This browser has not been let in",
+                hint: "Open the address that `shelf serve --open` prints, with its key.", kind: "no-session")
         }
     }
 

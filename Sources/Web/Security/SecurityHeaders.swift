@@ -8,8 +8,9 @@
 public enum SecurityHeaders {
     public static let appPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "media-src 'self'",
-        "font-src 'self'", "connect-src 'self'", "frame-src 'self' http://*.localhost:*", "form-action 'self'", "base-uri 'none'",
-        "frame-ancestors 'none'",
+        "font-src 'self'", "connect-src 'self'", "frame-src 'self' http://*.localhost:*", "form-action 'self'",
+        "base-uri 'none'",
+        "frame-ancestors 'none'"
     ].joined(separator: "; ")
 
     /// The nonce of the reader's script in book pages served by `BookResources` (new at each launch: a book's
@@ -17,9 +18,11 @@ public enum SecurityHeaders {
     static let launchNonce = RandomToken.make()
 
     public static let bookPolicy = [
-        "sandbox allow-scripts", "default-src 'none'", "script-src 'nonce-\(launchNonce)' 'strict-dynamic'", "img-src 'self' data:",
-        "style-src 'self' 'unsafe-inline'", "font-src 'self'", "media-src 'self'", "frame-src 'self'", "object-src 'self'",
-        "connect-src 'none'", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'",
+        "sandbox allow-scripts", "default-src 'none'", "script-src 'nonce-\(launchNonce)' 'strict-dynamic'",
+        "img-src 'self' data:",
+        "style-src 'self' 'unsafe-inline'", "font-src 'self'", "media-src 'self'", "frame-src 'self'",
+        "object-src 'self'",
+        "connect-src 'none'", "form-action 'none'", "base-uri 'none'", "frame-ancestors 'self'"
     ].joined(separator: "; ")
 
     /// A book's own origin (`BookOrigins`): its pages may load, frame and fetch what that origin serves (the book's
@@ -33,15 +36,24 @@ public enum SecurityHeaders {
             bookScripts ? "script-src 'self' 'unsafe-inline'" : "script-src 'nonce-\(nonce)' 'strict-dynamic'",
             "style-src 'self' 'unsafe-inline' data:", "img-src 'self' data: blob:", "font-src 'self' data:",
             "media-src 'self' data: blob:", "connect-src 'self'", "frame-src 'self'", "object-src 'self'",
-            "form-action 'self'", "base-uri 'self'", "frame-ancestors 'self' " + appOrigins.sorted().joined(separator: " "),
+            "form-action 'self'", "base-uri 'self'",
+            "frame-ancestors 'self' " + appOrigins.sorted().joined(separator: " ")
         ].joined(separator: "; ")
     }
 
     /// `cache`: the reader's scripts, under a folder named by their content, kept by the browser.
-    static func bookOriginHeaders(nonce: String, bookScripts: Bool, appOrigins: Set<String>, cache: Bool = false) -> [(String, String)] {
-        [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Resource-Policy", "same-origin"),
-         ("Cache-Control", cache ? "max-age=31536000, immutable" : "no-store"),
-         ("Content-Security-Policy", bookOriginPolicy(nonce: nonce, bookScripts: bookScripts, appOrigins: appOrigins))]
+    static func bookOriginHeaders(nonce: String, bookScripts: Bool, appOrigins: Set<String>, cache: Bool = false) -> [(
+        String, String
+    )] {
+        [
+            ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+            ("Cross-Origin-Resource-Policy", "same-origin"),
+            ("Cache-Control", cache ? "max-age=31536000, immutable" : "no-store"),
+            (
+                "Content-Security-Policy",
+                bookOriginPolicy(nonce: nonce, bookScripts: bookScripts, appOrigins: appOrigins)
+            )
+        ]
     }
 
     public static func headers(for access: WebRouter.Access) -> [(String, String)] {
@@ -49,11 +61,14 @@ public enum SecurityHeaders {
             ("X-Content-Type-Options", "nosniff"),
             ("Referrer-Policy", "no-referrer"),
             ("Cross-Origin-Resource-Policy", "same-origin"),
-            ("Cache-Control", "no-store"),
+            ("Cache-Control", "no-store")
         ]
         switch access {
         case .api, .page:
-            headers += [("Content-Security-Policy", appPolicy), ("X-Frame-Options", "DENY"), ("Cross-Origin-Opener-Policy", "same-origin")]
+            headers += [
+                ("Content-Security-Policy", appPolicy), ("X-Frame-Options", "DENY"),
+                ("Cross-Origin-Opener-Policy", "same-origin")
+            ]
         case .bookResource:
             headers += [("Content-Security-Policy", bookPolicy), ("X-Frame-Options", "SAMEORIGIN")]
         }

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The HTTP server: libmicrohttpd with a thread per connection (a slow library call or an open event stream
@@ -20,7 +20,7 @@ final class HTTPDaemon: @unchecked Sendable {
     static let maxBody = 1 << 20
     /// Connections open at once (a thread each; poll(2), so descriptors above 1024 work too).
     static let maxConnections: UInt32 = 1000
-        let idleTimeout: UInt32
+    let idleTimeout: UInt32
 
     private var daemon: OpaquePointer?
     let responder: Responder
@@ -34,30 +34,38 @@ final class HTTPDaemon: @unchecked Sendable {
             throw WebError(503, String(cString: missing), kind: "no-http-server")
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
-        var flags = UInt32(MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
-                        | MHD_USE_POLL.rawValue)
+        var flags = UInt32(
+            MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_INTERNAL_POLLING_THREAD.rawValue
+                | MHD_USE_POLL.rawValue)
         var storage = sockaddr_storage()
         if address.contains(":") {
             var ipv6 = sockaddr_in6()
             ipv6.sin6_family = sa_family_t(AF_INET6)
             ipv6.sin6_port = port.bigEndian
-            guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else { throw WebError(400, "\(address) is not an IP address") }
+            guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else {
+                throw WebError(400, "\(address) is not an IP address")
+            }
             withUnsafeBytes(of: ipv6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
             flags |= UInt32(MHD_USE_IPv6.rawValue)
         } else {
             var ipv4 = sockaddr_in()
             ipv4.sin_family = sa_family_t(AF_INET)
             ipv4.sin_port = port.bigEndian
-            guard inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 else { throw WebError(400, "\(address) is not an IP address") }
+            guard inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 else {
+                throw WebError(400, "\(address) is not an IP address")
+            }
             withUnsafeBytes(of: ipv4) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
         }
         daemon = withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                shelf_mhd_start(flags, address, accessHandler, context, requestCompleted, Self.maxConnections, idleTimeout)
+                shelf_mhd_start(
+                    flags, address, accessHandler, context, requestCompleted, Self.maxConnections, idleTimeout)
             }
         }
         guard let daemon else {
-            throw WebError(503, "Cannot listen on \(address) port \(port)", hint: "Is another program using that port? Choose another with --port N.", kind: "cannot-listen")
+            throw WebError(
+                503, "Cannot listen on \(address) port \(port)",
+                hint: "Is another program using that port? Choose another with --port N.", kind: "cannot-listen")
         }
         self.port = shelf_mhd_port(daemon)
     }
@@ -78,7 +86,8 @@ private final class PendingRequest {
     var tooLarge = false
 }
 
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, upload, uploadSize, state in
+private let accessHandler: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, upload, uploadSize, state in
     guard let context, let connection, let state, let uploadSize else { return .NO }
     let daemon = Unmanaged<HTTPDaemon>.fromOpaque(context).takeUnretainedValue()
     // First call: only the headers have arrived. Keep a place for the body and answer on a later call.
@@ -88,13 +97,18 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
     }
     if uploadSize.pointee > 0 {
         if pending.body.count + uploadSize.pointee > HTTPDaemon.maxBody { pending.tooLarge = true }
-        if !pending.tooLarge, let upload { upload.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) { pending.body.append($0, count: uploadSize.pointee) } }
+        if !pending.tooLarge, let upload {
+            upload.withMemoryRebound(to: UInt8.self, capacity: uploadSize.pointee) {
+                pending.body.append($0, count: uploadSize.pointee)
+            }
+        }
         uploadSize.pointee = 0
         return .YES
     }
-    let request = WebRequest(method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
-                             query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND),
-                             body: pending.body)
+    let request = WebRequest(
+        method: method.map { String(cString: $0) } ?? "GET", path: url.map { String(cString: $0) } ?? "/",
+        query: values(connection, .GET_ARGUMENT_KIND), headers: values(connection, .HEADER_KIND),
+        body: pending.body)
     // The whole request is in: the clock stops while shelf answers, and starts afresh for sending the answer.
     shelf_mhd_set_timeout(connection, 0)
     let response = pending.tooLarge ? WebError(413, "The request is too large").response : daemon.responder(request)
@@ -111,13 +125,15 @@ private let requestCompleted: MHD_RequestCompletedCallback = { _, _, state, _ in
 private func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [String: String] {
     final class Box { var values: [String: String] = [:] }
     let box = Box()
-    _ = shelf_mhd_get_connection_values(connection, kind, { context, _, key, value in
-        guard let context, let key else { return .YES }
-        let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
-        let name = String(cString: key)
-        if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
-        return .YES
-    }, Unmanaged.passUnretained(box).toOpaque())
+    _ = shelf_mhd_get_connection_values(
+        connection, kind,
+        { context, _, key, value in
+            guard let context, let key else { return .YES }
+            let box = Unmanaged<Box>.fromOpaque(context).takeUnretainedValue()
+            let name = String(cString: key)
+            if box.values[name] == nil { box.values[name] = value.map { String(cString: $0) } ?? "" }
+            return .YES
+        }, Unmanaged.passUnretained(box).toOpaque())
     return box.values
 }
 
@@ -129,13 +145,19 @@ private func queue(_ answer: WebResponse, on connection: OpaquePointer, idleTime
             shelf_mhd_response_from_buffer(bytes.count, bytes.baseAddress)
         }
     case .events(let subscription):
-        let stream = Unmanaged.passRetained(EventStreamWriter(subscription, connection: connection, idleTimeout: idleTimeout)).toOpaque()
-        response = shelf_mhd_response_from_callback(UInt64.max, 4096, { context, _, buffer, size in
-            guard let context, let buffer else { return -1 }
-            return Unmanaged<EventStreamWriter>.fromOpaque(context).takeUnretainedValue().write(into: buffer, size: size)
-        }, stream, { context in
-            if let context { Unmanaged<EventStreamWriter>.fromOpaque(context).release() }
-        })
+        let stream = Unmanaged.passRetained(
+            EventStreamWriter(subscription, connection: connection, idleTimeout: idleTimeout)
+        ).toOpaque()
+        response = shelf_mhd_response_from_callback(
+            UInt64.max, 4096,
+            { context, _, buffer, size in
+                guard let context, let buffer else { return -1 }
+                return Unmanaged<EventStreamWriter>.fromOpaque(context).takeUnretainedValue().write(
+                    into: buffer, size: size)
+            }, stream,
+            { context in
+                if let context { Unmanaged<EventStreamWriter>.fromOpaque(context).release() }
+            })
     }
     guard let response else { return .NO }
     defer { shelf_mhd_destroy_response(response) }
@@ -166,7 +188,9 @@ private final class EventStreamWriter {
             pending = chunk
         }
         let count = min(size, pending.count)
-        pending.withUnsafeBytes { bytes in UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: count) }
+        pending.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress!, byteCount: count)
+        }
         pending.removeFirst(count)
         if pending.isEmpty { pending = Data() }
         return count

@@ -52,8 +52,11 @@ public enum Paging {
         var text = cursor
         while text.count % 4 != 0 { text += "=" }
         guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8),
-              decoded.hasPrefix("o"), let value = Int(decoded.dropFirst()), value >= 0 else {
-            throw WebError(400, "The cursor \(cursor) is not one this server gave", hint: "Start again without a cursor.", kind: "bad-cursor")
+            decoded.hasPrefix("o"), let value = Int(decoded.dropFirst()), value >= 0
+        else {
+            throw WebError(
+                400, "The cursor \(cursor) is not one this server gave", hint: "Start again without a cursor.",
+                kind: "bad-cursor")
         }
         return value
     }

@@ -39,8 +39,10 @@ public struct WebError: Error, Sendable {
     }
 
     public var response: WebResponse {
-        let problem = Problem(type: "https://shelf.invalid/problems/\(kind)", title: title, status: status, detail: hint)
-        return WebResponse(status: status, contentType: "application/problem+json", body: Data(ReadiumJSON.encode(problem).utf8))
+        let problem = Problem(
+            type: "https://shelf.invalid/problems/\(kind)", title: title, status: status, detail: hint)
+        return WebResponse(
+            status: status, contentType: "application/problem+json", body: Data(ReadiumJSON.encode(problem).utf8))
     }
 }
 

@@ -11,11 +11,15 @@ public struct WebRequest: Sendable {
     /// What the route's `{name}` segments matched (set by the router).
     public internal(set) var parameters: [String: String] = [:]
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: Data = Data()) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+        body: Data = Data()
+    ) {
         self.method = method.uppercased()
         self.path = path
         self.query = query
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.headers = Dictionary(
+            headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
 
@@ -35,7 +39,9 @@ public struct WebRequest: Sendable {
     public func jsonObject() throws -> [String: Any] {
         if body.isEmpty { return [:] }
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            throw WebError(400, "The request body is not a JSON object", hint: "Send a JSON object with Content-Type: application/json.")
+            throw WebError(
+                400, "The request body is not a JSON object",
+                hint: "Send a JSON object with Content-Type: application/json.")
         }
         return object
     }
@@ -43,7 +49,8 @@ public struct WebRequest: Sendable {
     /// A string member of the JSON body that must be there.
     public func required(_ name: String) throws -> String {
         guard let value = try jsonObject()[name] as? String, !value.isEmpty else {
-            throw WebError(400, "\"\(name)\" is missing from the request", hint: "Send it as a string in the JSON body.")
+            throw WebError(
+                400, "\"\(name)\" is missing from the request", hint: "Send it as a string in the JSON body.")
         }
         return value
     }

@@ -26,7 +26,9 @@ public struct WebResponse: Sendable {
 
     /// A JSON value built from Foundation objects (dictionaries, arrays, strings, numbers).
     public static func json(object: Any, status: Int = 200) throws -> WebResponse {
-        .json(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), status: status)
+        .json(
+            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+            status: status)
     }
 
     /// One of the host's documents (docs/json.md), encoded as the command line prints it.

@@ -32,7 +32,9 @@ public final class WebRouter: @unchecked Sendable {
     public init() {}
 
     public func add(_ method: String, _ pattern: String, access: Access = .api, _ handler: @escaping Handler) {
-        let route = Route(method: method.uppercased(), pattern: pattern, segments: pattern.split(separator: "/"), access: access, handler: handler)
+        let route = Route(
+            method: method.uppercased(), pattern: pattern, segments: pattern.split(separator: "/"), access: access,
+            handler: handler)
         lock.withLock { routes.append(route) }
     }
 
@@ -53,7 +55,9 @@ public final class WebRouter: @unchecked Sendable {
         var allowed: [String] = []
         for route in lock.withLock({ routes }) {
             guard let parameters = Self.bind(route.segments, to: parts) else { continue }
-            if route.method == method || (method == "HEAD" && route.method == "GET") { return .found(route, parameters) }
+            if route.method == method || (method == "HEAD" && route.method == "GET") {
+                return .found(route, parameters)
+            }
             allowed.append(route.method)
         }
         return allowed.isEmpty ? .none : .wrongMethod(allowed)

@@ -6,12 +6,12 @@ let accountCommand = Command(
     name: "account", summary: "add, list, remove or choose library accounts",
     usage: "shelf account add URL [--name NAME] | list | remove NAME | use NAME [--json]",
     details: """
-    add URL     reads the library's catalog root or authentication document (a local file or file:// URL
-                works too) and remembers the library; the first account becomes the one commands use.
-    list        shows each account, how to sign in, and "Sign up for a library card" where the library offers it.
-    remove NAME forgets the account, its loans, holds and stored credentials.
-    use NAME    makes NAME the account other commands use without --account.
-    """,
+        add URL     reads the library's catalog root or authentication document (a local file or file:// URL
+                    works too) and remembers the library; the first account becomes the one commands use.
+        list        shows each account, how to sign in, and "Sign up for a library card" where the library offers it.
+        remove NAME forgets the account, its loans, holds and stored credentials.
+        use NAME    makes NAME the account other commands use without --account.
+        """,
     valueOptions: ["--name"], positionals: 1...2
 ) { args, context in
     let library = try context.library()
@@ -19,12 +19,16 @@ let accountCommand = Command(
     let operand = args.positionals.count > 1 ? args.positionals[1] : nil
     switch action {
     case "add":
-        guard let operand else { throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL") }
+        guard let operand else {
+            throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL")
+        }
         let (account, json) = try library.addAccount(operand, name: args.value("--name"))
         if context.json { Output.json(json); return 0 }
         Output.line(AccountOutcome.added(account, inUse: json.isDefault).words(for: .terminal).line)
         Output.line("Catalog: \(account.catalogURL)")
-        if !json.signIn.isEmpty { Output.line("Sign in: \(json.signIn.joined(separator: "; ")) — `shelf login \(account.id)`") }
+        if !json.signIn.isEmpty {
+            Output.line("Sign in: \(json.signIn.joined(separator: "; ")) — `shelf login \(account.id)`")
+        }
         if let signUp = json.signUp { Output.line("Sign up for a library card: \(signUp)") }
         return 0
     case "list":
@@ -34,19 +38,26 @@ let accountCommand = Command(
         for account in all {
             Output.line("\(account.id)\(account.isDefault ? " (in use)" : ""): \(account.title)")
             Output.line("  Catalog: \(account.catalog)")
-            let state = account.signInRefused ? "Sign-in refused"
+            let state =
+                account.signInRefused
+                ? "Sign-in refused"
                 : (account.signedIn ? "Signed in" : (account.signIn.isEmpty ? "No sign-in needed" : "Not signed in"))
-            Output.line("  \(state)"
-                        + (account.signIn.isEmpty ? "" : " (\(account.signIn.joined(separator: "; ")))"))
+            Output.line(
+                "  \(state)"
+                    + (account.signIn.isEmpty ? "" : " (\(account.signIn.joined(separator: "; ")))"))
             if let signUp = account.signUp, !account.signedIn { Output.line("  Sign up for a library card: \(signUp)") }
         }
         return 0
     case "remove":
         guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
         // Counted before they go with the account: the patron is told that the library still lends them.
-        let held = ((try? library.loans(account: operand).count) ?? 0, (try? library.holds(account: operand).count) ?? 0)
+        let held = (
+            (try? library.loans(account: operand).count) ?? 0, (try? library.holds(account: operand).count) ?? 0
+        )
         let account = try library.removeAccount(operand)
-        if context.json { Output.json(AccountRemovedJSON(account)) } else {
+        if context.json {
+            Output.json(AccountRemovedJSON(account))
+        } else {
             let words = AccountOutcome.removed(account, loans: held.0, holds: held.1).words(for: .terminal)
             Output.line(words.sentence)
             if let hint = words.hint { Output.line(hint) }
@@ -55,10 +66,16 @@ let accountCommand = Command(
     case "use":
         guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
         let account = try library.useAccount(operand)
-        if context.json { Output.json(AccountInUseJSON(account)) } else { Output.line(AccountOutcome.using(account).words(for: .terminal).line) }
+        if context.json {
+            Output.json(AccountInUseJSON(account))
+        } else {
+            Output.line(AccountOutcome.using(account).words(for: .terminal).line)
+        }
         return 0
     default:
-        throw ShelfError(.usage, "no account action \"\(action)\"", hint: "Usage: shelf account add URL | list | remove NAME | use NAME")
+        throw ShelfError(
+            .usage, "no account action \"\(action)\"",
+            hint: "Usage: shelf account add URL | list | remove NAME | use NAME")
     }
 }
 
@@ -66,24 +83,27 @@ let loginCommand = Command(
     name: "login", summary: "sign in to a library",
     usage: "shelf login [ACCOUNT] [--username CARD --password-stdin | --token-stdin] [--json]",
     details: """
-    Card-and-PIN libraries: on a terminal shelf asks for both (the PIN is not echoed); scripts give
-    --username and pipe the PIN with --password-stdin. A password is never accepted in the arguments.
-    Libraries that sign in through a web page: shelf prints the address to open, then takes the address
-    you are sent to (or the token) on standard input. Credentials go to the config folder with mode 0600
-    and are never printed.
-    """,
+        Card-and-PIN libraries: on a terminal shelf asks for both (the PIN is not echoed); scripts give
+        --username and pipe the PIN with --password-stdin. A password is never accepted in the arguments.
+        Libraries that sign in through a web page: shelf prints the address to open, then takes the address
+        you are sent to (or the token) on standard input. Credentials go to the config folder with mode 0600
+        and are never printed.
+        """,
     valueOptions: ["--username", "--account", "--password"], flagOptions: ["--password-stdin", "--token-stdin"],
     positionals: 0...1
 ) { args, context in
     if args.value("--password") != nil {
-        throw ShelfError(.usage, "a password in the arguments would be visible to other users and kept in shell history",
-                         hint: "Pipe it instead: echo PIN | shelf login --username CARD --password-stdin")
+        throw ShelfError(
+            .usage, "a password in the arguments would be visible to other users and kept in shell history",
+            hint: "Pipe it instead: echo PIN | shelf login --username CARD --password-stdin")
     }
     let library = try context.library()
     let account = try library.account(args.positionals.first ?? args.value("--account"))
     let signIn = SignIn(library: library, account: account)
     guard let flow = try signIn.flow(), let kind = flow.kind else {
-        if context.json { Output.json(SignInStateJSON.notNeeded(account)) } else {
+        if context.json {
+            Output.json(SignInStateJSON.notNeeded(account))
+        } else {
             Output.line(AccountOutcome.noSignInNeeded(account).words(for: .terminal).line)
         }
         return 0
@@ -93,7 +113,8 @@ let loginCommand = Command(
             throw ShelfError(.badData, "the library's web sign-in has no address", subject: account.id)
         }
         Output.standardError("Open this address in a web browser and sign in:\n  \(address)\n")
-        Output.standardError("Then paste the address the library sends you to (it holds access_token), or the token itself:\n")
+        Output.standardError(
+            "Then paste the address the library sends you to (it holds access_token), or the token itself:\n")
         guard let pasted = readSecretLine(prompt: nil, echo: true) else {
             throw ShelfError(.usage, "no token was given", hint: "Paste the address you were sent to after signing in.")
         }
@@ -114,15 +135,19 @@ let loginCommand = Command(
         } else if tty {
             password = readSecretLine(prompt: "\(flow.passwordLabel): ")
         } else {
-            throw ShelfError(.usage, "no terminal to ask for the \(flow.passwordLabel) on",
-                             hint: "Pipe it: echo PIN | shelf login --username CARD --password-stdin")
+            throw ShelfError(
+                .usage, "no terminal to ask for the \(flow.passwordLabel) on",
+                hint: "Pipe it: echo PIN | shelf login --username CARD --password-stdin")
         }
         guard let username, !username.isEmpty, let password else {
-            throw ShelfError(.usage, "both the \(flow.loginLabel.lowercased()) and the \(flow.passwordLabel) are needed")
+            throw ShelfError(
+                .usage, "both the \(flow.loginLabel.lowercased()) and the \(flow.passwordLabel) are needed")
         }
         try signIn.signIn(flow: flow, username: username, password: password)
     }
-    if context.json { Output.json(SignInStateJSON.signedIn(account)) } else {
+    if context.json {
+        Output.json(SignInStateJSON.signedIn(account))
+    } else {
         Output.line(AccountOutcome.signedIn(account, keptIn: signIn.keptIn?.words).words(for: .terminal).line)
     }
     return 0
@@ -137,6 +162,10 @@ let logoutCommand = Command(
     let library = try context.library()
     let account = try library.account(args.positionals.first ?? args.value("--account"))
     try SignIn(library: library, account: account).signOut()
-    if context.json { Output.json(SignInStateJSON.signedOut(account)) } else { Output.line(AccountOutcome.signedOut(account).words(for: .terminal).line) }
+    if context.json {
+        Output.json(SignInStateJSON.signedOut(account))
+    } else {
+        Output.line(AccountOutcome.signedOut(account).words(for: .terminal).line)
+    }
     return 0
 }

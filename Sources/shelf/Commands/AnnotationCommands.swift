@@ -7,18 +7,20 @@ let annotationsCommand = Command(
     name: "annotations", summary: "sync reading positions and bookmarks with the library",
     usage: "shelf annotations sync [BOOK] [--json]",
     details: """
-    Where the library keeps annotations for a borrowed book (the http://www.w3.org/ns/oa#annotationService link
-    in Palace feeds), sends and fetches the book's reading position and bookmarks as W3C Web Annotations, so you
-    continue on another device. The furthest read position wins; bookmarks from every device are kept, and a
-    bookmark removed on one device (after it was synced) is removed on the others. When the library cannot be
-    reached or answers nonsense, nothing stored here changes. Without BOOK, every downloaded loan that has the
-    link is synced; `shelf sync` does the same after fetching loans. \(bookArgumentHelp)
-    --json prints an array of results (docs/json.md).
-    """,
+        Where the library keeps annotations for a borrowed book (the http://www.w3.org/ns/oa#annotationService link
+        in Palace feeds), sends and fetches the book's reading position and bookmarks as W3C Web Annotations, so you
+        continue on another device. The furthest read position wins; bookmarks from every device are kept, and a
+        bookmark removed on one device (after it was synced) is removed on the others. When the library cannot be
+        reached or answers nonsense, nothing stored here changes. Without BOOK, every downloaded loan that has the
+        link is synced; `shelf sync` does the same after fetching loans. \(bookArgumentHelp)
+        --json prints an array of results (docs/json.md).
+        """,
     positionals: 1...2
 ) { args, context in
     guard args.positionals[0] == "sync" else {
-        throw ShelfError(.usage, "annotations takes sync, not \"\(args.positionals[0])\"", hint: "Usage: shelf annotations sync [BOOK]")
+        throw ShelfError(
+            .usage, "annotations takes sync, not \"\(args.positionals[0])\"",
+            hint: "Usage: shelf annotations sync [BOOK]")
     }
     let bookshelf = try openBookshelf(context)
     let library = try context.library()
@@ -37,7 +39,8 @@ let annotationsCommand = Command(
         switch r.position {
         case "fetched": facts.append("continues at page \(r.page ?? 0) of \(r.pages ?? 0) from another device")
         case "sent": facts.append("position sent (page \(r.page ?? 0) of \(r.pages ?? 0))")
-        default: facts.append("position " + (r.page.map { "page \($0) of \(r.pages ?? 0), " } ?? "") + "already in step")
+        default:
+            facts.append("position " + (r.page.map { "page \($0) of \(r.pages ?? 0), " } ?? "") + "already in step")
         }
         if r.bookmarksFetched > 0 { facts.append("\(Plural.count(r.bookmarksFetched, "bookmark")) fetched") }
         if r.bookmarksRemovedHere > 0 { facts.append("\(r.bookmarksRemovedHere) removed elsewhere") }

@@ -30,8 +30,9 @@ func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> Listen
     }
     if let text = args.value("--chapter") {
         guard let n = Int(text), session.chapters.indices.contains(n - 1) else {
-            throw ShelfError(.usage, "--chapter takes a number from 1 to \(session.chapters.count), not \"\(text)\"",
-                             hint: "`shelf toc \(ShellWords.quoted(args.positionals[0]))` lists the chapters.")
+            throw ShelfError(
+                .usage, "--chapter takes a number from 1 to \(session.chapters.count), not \"\(text)\"",
+                hint: "`shelf toc \(ShellWords.quoted(args.positionals[0]))` lists the chapters.")
         }
         return .chapter(n - 1)
     }
@@ -42,7 +43,8 @@ func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> Listen
 /// background, each playable once whole) with the common options applied, the place it starts from in words, and
 /// where the sound goes.
 func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOptions = ListeningOptions())
-    throws -> (session: ListeningSession, started: String, output: AudioOutput) {
+    throws -> (session: ListeningSession, started: String, output: AudioOutput)
+{
     var options = options
     // A book read aloud starts speaking at the chapter asked for.
     if let chapter = args.value("--chapter").flatMap(Int.init) { options.chapter = chapter - 1 }
@@ -78,34 +80,37 @@ func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws 
 
 let playCommand = Command(
     name: "play", summary: "play an audiobook (file or URL) at once",
-    usage: "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
+    usage:
+        "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
     details: """
-    Plays at once: the command is the request. Without --from or --chapter it resumes where the
-    last play stopped (the position is saved every few seconds, on pause and on quit). When that
-    stop is more than 5 seconds ago it replays the 2 seconds before it, fading in; the saved place
-    stays where it stopped until playback passes it again, so opening and closing never moves it.
-    On a terminal a line shows the position, the chapter and the time left at the speed chosen.
-      --from TIME      90, 1:30 or 1:02:03 on the book's timeline
-      --chapter N      chapter N of `shelf toc` (1 is the first)
-      --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept
-      --sleep MIN      stop after MIN minutes of listening, or "chapter" for the end of this chapter
-      --volume PCT     the book's own volume, 0 to 200 percent
-      --out FILE.wav   write a WAV file (16-bit) instead of playing on the sound device;
-                       --out - writes it on standard output
-      --raw            raw signed 16-bit little-endian PCM on stdout
-      --null           play into nothing (as fast as possible; for tests)
-    File and null outputs run as fast as the machine allows. A URL is an audiobook manifest:
-    its parts download into the cache (several at once) and each plays as its first bytes
-    arrive; Ctrl-C stops at once and keeps what arrived for the next play or fetch.
-    \(audioBookArgumentHelp)
-    """,
+        Plays at once: the command is the request. Without --from or --chapter it resumes where the
+        last play stopped (the position is saved every few seconds, on pause and on quit). When that
+        stop is more than 5 seconds ago it replays the 2 seconds before it, fading in; the saved place
+        stays where it stopped until playback passes it again, so opening and closing never moves it.
+        On a terminal a line shows the position, the chapter and the time left at the speed chosen.
+          --from TIME      90, 1:30 or 1:02:03 on the book's timeline
+          --chapter N      chapter N of `shelf toc` (1 is the first)
+          --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept
+          --sleep MIN      stop after MIN minutes of listening, or "chapter" for the end of this chapter
+          --volume PCT     the book's own volume, 0 to 200 percent
+          --out FILE.wav   write a WAV file (16-bit) instead of playing on the sound device;
+                           --out - writes it on standard output
+          --raw            raw signed 16-bit little-endian PCM on stdout
+          --null           play into nothing (as fast as possible; for tests)
+        File and null outputs run as fast as the machine allows. A URL is an audiobook manifest:
+        its parts download into the cache (several at once) and each plays as its first bytes
+        arrive; Ctrl-C stops at once and keeps what arrived for the next play or fetch.
+        \(audioBookArgumentHelp)
+        """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume"],
     flagOptions: ["--null", "--raw"],
     positionals: 1...1
 ) { args, context in
     let (session, started, output) = try startPlayback(args, context)
     let toStdout = soundOnStandardOutput(args)
-    let live = !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment) ? LivePosition(session: session) : nil
+    let live =
+        !context.json && !toStdout && LivePosition.isWanted(environment: context.shelf.environment)
+        ? LivePosition(session: session) : nil
     session.onEvent = { event in
         switch event {
         // A book read aloud into a file waits for its speech as a matter of course: nothing to say.
@@ -133,12 +138,14 @@ let playCommand = Command(
     live?.stop()
     let state = session.state
     if context.json && !toStdout {
-        var report = PlayReport(title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state)
+        var report = PlayReport(
+            title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state)
         report.marks = session.spokenMarks
         Output.json(report)
     } else if !toStdout {
-        Output.line("Stopped by \(reason) at \(PlaybackTime.clock(state.position))\(state.duration.map { " of \(PlaybackTime.clock($0))" } ?? " (\(PlaybackState.lengthUnknown))"); "
-                    + "\(PlaybackTime.words(state.listened)) listened.")
+        Output.line(
+            "Stopped by \(reason) at \(PlaybackTime.clock(state.position))\(state.duration.map { " of \(PlaybackTime.clock($0))" } ?? " (\(PlaybackState.lengthUnknown))"); "
+                + "\(PlaybackTime.words(state.listened)) listened.")
     }
     return 0
 }
@@ -147,16 +154,18 @@ let fetchCommand = Command(
     name: "fetch", summary: "download a whole remote audiobook, with progress",
     usage: "shelf fetch URL [--background] [--parallel N] [--json]",
     details: """
-    Downloads the audiobook manifest at URL and every track into shelf's cache, several parts at
-    once, resuming any part left by an interrupted run. A part refused with 401 or 403 makes the
-    manifest be fetched again (signed links expire). --background hands the download to a shelf
-    process of its own and returns at once; `shelf downloads` shows how each part is doing.
-    """,
+        Downloads the audiobook manifest at URL and every track into shelf's cache, several parts at
+        once, resuming any part left by an interrupted run. A part refused with 401 or 403 makes the
+        manifest be fetched again (signed links expire). --background hands the download to a shelf
+        process of its own and returns at once; `shelf downloads` shows how each part is doing.
+        """,
     valueOptions: ["--parallel"],
     flagOptions: ["--background"],
     positionals: 1...1
 ) { args, context in
-    guard let url = URL(string: args.positionals[0]), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+    guard let url = URL(string: args.positionals[0]), let scheme = url.scheme?.lowercased(),
+        scheme == "http" || scheme == "https"
+    else {
         throw ShelfError(.usage, "fetch takes the http(s) URL of an audiobook manifest", subject: args.positionals[0])
     }
     let parallel = try args.int("--parallel", in: 1...8) ?? 3
@@ -169,7 +178,9 @@ let fetchCommand = Command(
         if tty, !context.json, Date().timeIntervalSince(lastLine) > 0.2 || part.state != .downloading {
             lastLine = Date()
             let pct = t.total.map { $0 > 0 ? " (\(Int(Double(t.bytes) * 100 / Double($0)))%)" : "" } ?? ""
-            Output.standardError("\r\(t.complete) of \(Plural.count(t.count, "part")), \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   ")
+            Output.standardError(
+                "\r\(t.complete) of \(Plural.count(t.count, "part")), \(t.bytes / 1024) KiB\(pct); part \(part.index + 1) \(part.state.rawValue)   "
+            )
         }
     }
     if tty, !context.json { Output.standardError("\n") }
@@ -178,11 +189,15 @@ let fetchCommand = Command(
     if context.json {
         Output.json(report)
     } else {
-        Output.line("\"\(report.title)\": \(parts.count - failed.count) of \(Plural.count(parts.count, "part")) downloaded into \(report.directory)")
+        Output.line(
+            "\"\(report.title)\": \(parts.count - failed.count) of \(Plural.count(parts.count, "part")) downloaded into \(report.directory)"
+        )
         for p in failed { Output.line("  part \(p.part): \(p.state): \(p.reason ?? "")") }
     }
     if Shelf.interruptRequested {
-        if !context.json { Output.line("Stopped by an interruption; `shelf fetch \(url.absoluteString)` resumes where it stopped.") }
+        if !context.json {
+            Output.line("Stopped by an interruption; `shelf fetch \(url.absoluteString)` resumes where it stopped.")
+        }
         return ShelfError.Kind.cancelled.rawValue
     }
     return failed.isEmpty ? 0 : ShelfError.Kind.temporary.rawValue
@@ -202,7 +217,8 @@ func spawnBackgroundFetch(url: URL, parallel: Int, context: Context) throws -> I
 let downloadsCommand = Command(
     name: "downloads", summary: "audiobook downloads and the state of each part",
     usage: "shelf downloads [--json]",
-    details: "Lists every audiobook download with each part queued, downloading, paused, failed (with its reason) or complete.",
+    details:
+        "Lists every audiobook download with each part queued, downloading, paused, failed (with its reason) or complete.",
     positionals: 0...0
 ) { _, context in
     let items = try context.shelf.audiobookDownloads().all()
@@ -213,7 +229,9 @@ let downloadsCommand = Command(
     } else {
         for item in items {
             let done = item.parts.filter { $0.state == "complete" }.count
-            Output.line("\(item.title): \(done) of \(Plural.count(item.parts.count, "part")) complete\(item.active ? ", downloading now" : "")")
+            Output.line(
+                "\(item.title): \(done) of \(Plural.count(item.parts.count, "part")) complete\(item.active ? ", downloading now" : "")"
+            )
             for p in item.parts {
                 var line = "  part \(p.part): \(p.state)"
                 if p.state != "complete", let total = p.total, total > 0 { line += ", \(p.bytes * 100 / total)%" }

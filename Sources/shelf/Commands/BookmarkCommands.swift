@@ -3,13 +3,14 @@ import Host
 
 let bookmarkCommand = Command(
     name: "bookmark", summary: "add or remove a bookmark",
-    usage: "shelf bookmark add BOOK [--page N | --locator JSON] [--note TEXT] [--json] | shelf bookmark remove ID [--json]",
+    usage:
+        "shelf bookmark add BOOK [--page N | --locator JSON] [--note TEXT] [--json] | shelf bookmark remove ID [--json]",
     details: """
-    `add` bookmarks the page you are on, page N, or a Readium Locator. A bookmark is stored as a Readium
-    Locator with a quote of the passage, so it still lands on the same words when the book is replaced by
-    another edition (`shelf add` of a new file). `remove` deletes bookmark ID (`shelf bookmarks BOOK` lists
-    them). \(bookArgumentHelp) --json prints the bookmark (docs/json.md).
-    """,
+        `add` bookmarks the page you are on, page N, or a Readium Locator. A bookmark is stored as a Readium
+        Locator with a quote of the passage, so it still lands on the same words when the book is replaced by
+        another edition (`shelf add` of a new file). `remove` deletes bookmark ID (`shelf bookmarks BOOK` lists
+        them). \(bookArgumentHelp) --json prints the bookmark (docs/json.md).
+        """,
     valueOptions: ["--page", "--locator", "--note"],
     positionals: 2...2
 ) { args, context in
@@ -40,7 +41,8 @@ let bookmarkCommand = Command(
             throw ShelfError(.usage, "bookmark remove takes a bookmark number, not \"\(args.positionals[1])\"")
         }
         guard let bookmark = try bookshelf.removeBookmark(id: id) else {
-            throw ShelfError(.noInput, "there is no bookmark \(id)", hint: "`shelf bookmarks BOOK` lists a book's bookmarks.")
+            throw ShelfError(
+                .noInput, "there is no bookmark \(id)", hint: "`shelf bookmarks BOOK` lists a book's bookmarks.")
         }
         if context.json {
             Output.json(RemovedBookmarkJSON(bookmark))
@@ -49,8 +51,9 @@ let bookmarkCommand = Command(
         }
         return 0
     default:
-        throw ShelfError(.usage, "bookmark takes add or remove, not \"\(args.positionals[0])\"",
-                         hint: "Usage: shelf bookmark add BOOK [--page N] | shelf bookmark remove ID")
+        throw ShelfError(
+            .usage, "bookmark takes add or remove, not \"\(args.positionals[0])\"",
+            hint: "Usage: shelf bookmark add BOOK [--page N] | shelf bookmark remove ID")
     }
 }
 
@@ -58,10 +61,10 @@ let bookmarksCommand = Command(
     name: "bookmarks", summary: "a book's bookmarks",
     usage: "shelf bookmarks BOOK [--json]",
     details: """
-    Lists the book's bookmarks with the page each stands for in the file on the shelf now; a bookmark whose
-    passage is not in this edition says so. Go to one with `shelf read BOOK --bookmark ID`.
-    \(bookArgumentHelp) --json prints an array of bookmarks (docs/json.md).
-    """,
+        Lists the book's bookmarks with the page each stands for in the file on the shelf now; a bookmark whose
+        passage is not in this edition says so. Go to one with `shelf read BOOK --bookmark ID`.
+        \(bookArgumentHelp) --json prints an array of bookmarks (docs/json.md).
+        """,
     positionals: 1...1
 ) { args, context in
     let bookshelf = try openBookshelf(context)

@@ -5,7 +5,7 @@ import Host
 /// Bookshelf and reading commands (add, books, remove, read, bookmark, settings, share, sample); registered in main.swift.
 let bookshelfCommands: [Command] = [
     addCommand, booksCommand, removeCommand, readCommand, bookmarkCommand, bookmarksCommand, settingsCommand,
-    shareCommand, sampleCommand,
+    shareCommand, sampleCommand
 ]
 
 func openBookshelf(_ context: Context) throws -> Bookshelf { try context.shelf.bookshelf() }
@@ -13,7 +13,8 @@ func openBookshelf(_ context: Context) throws -> Bookshelf { try context.shelf.b
 /// "3 days ago", "today", or the date: how a person says when.
 func relativeDay(_ date: Date, now: Date = Date()) -> String {
     let calendar = RelativeDays.calendar
-    let days = calendar.dateComponents([.day], from: RelativeDays.startOfDay(date), to: RelativeDays.startOfDay(now)).day ?? 0
+    let days =
+        calendar.dateComponents([.day], from: RelativeDays.startOfDay(date), to: RelativeDays.startOfDay(now)).day ?? 0
     switch days {
     case 0: return "today"
     case 1: return "yesterday"
@@ -53,14 +54,14 @@ let addCommand = Command(
     name: "add", summary: "put book files on the shelf",
     usage: "shelf add FILE... [--link] [--json]",
     details: """
-    Opens each FILE (only a book an installed plugin opens is added) and copies it into shelf's data folder,
-    so that the shelf keeps working when the original moves; with --link shelf keeps only the path (as it does
-    for an audiobook manifest, whose tracks are the files beside it).
-    Adding a book that is already on the shelf (same publication identifier) replaces its file with this
-    edition and keeps the position, bookmarks and settings. Books downloaded from a library
-    (`shelf download`) are on the shelf already. --json prints {"added": [book…], "failed": [{"path", "error"}]}.
-    Exit 0 when every file was added, else the code of the first failure.
-    """,
+        Opens each FILE (only a book an installed plugin opens is added) and copies it into shelf's data folder,
+        so that the shelf keeps working when the original moves; with --link shelf keeps only the path (as it does
+        for an audiobook manifest, whose tracks are the files beside it).
+        Adding a book that is already on the shelf (same publication identifier) replaces its file with this
+        edition and keeps the position, bookmarks and settings. Books downloaded from a library
+        (`shelf download`) are on the shelf already. --json prints {"added": [book…], "failed": [{"path", "error"}]}.
+        Exit 0 when every file was added, else the code of the first failure.
+        """,
     flagOptions: ["--link"],
     positionals: 1...10_000
 ) { args, context in
@@ -73,12 +74,18 @@ let addCommand = Command(
             document.added.append(AddedBooksJSON.Added(result))
             if !context.json {
                 let b = result.book
-                let by = b.book.authors.isEmpty ? "" : " by " + b.book.authors.map(DisplayText.oneLine).joined(separator: ", ")
+                let by =
+                    b.book.authors.isEmpty
+                    ? "" : " by " + b.book.authors.map(DisplayText.oneLine).joined(separator: ", ")
                 if result.replacedEdition {
-                    Output.line("Replaced the file of “\(DisplayText.oneLine(b.book.title))”\(by) with \(path); your place, bookmarks and settings are kept.")
+                    Output.line(
+                        "Replaced the file of “\(DisplayText.oneLine(b.book.title))”\(by) with \(path); your place, bookmarks and settings are kept."
+                    )
                 } else {
                     let verb = b.format == .audiobook ? "Listen to it with: shelf play" : "Read it with: shelf read"
-                    Output.line("Added “\(DisplayText.oneLine(b.book.title))”\(by) (\(b.formatInWords), \(b.storage.words)). \(verb) \"\(DisplayText.oneLine(b.book.title))\"")
+                    Output.line(
+                        "Added “\(DisplayText.oneLine(b.book.title))”\(by) (\(b.formatInWords), \(b.storage.words)). \(verb) \"\(DisplayText.oneLine(b.book.title))\""
+                    )
                 }
             }
         } catch let error as ShelfError {
@@ -97,10 +104,10 @@ let booksCommand = Command(
     name: "books", summary: "the bookshelf: your books and how far you have read",
     usage: "shelf books [--json]",
     details: """
-    Lists the books on the shelf, most recently opened first: title, authors, the format in words, how far you
-    are (the percentage read; for an audiobook the time listened of its length and the percentage), when last
-    opened, and for a borrowed book when the loan ends. --json prints an array of books (docs/json.md).
-    """,
+        Lists the books on the shelf, most recently opened first: title, authors, the format in words, how far you
+        are (the percentage read; for an audiobook the time listened of its length and the percentage), when last
+        opened, and for a borrowed book when the loan ends. --json prints an array of books (docs/json.md).
+        """,
     positionals: 0...0
 ) { _, context in
     let bookshelf = try openBookshelf(context)
@@ -110,16 +117,22 @@ let booksCommand = Command(
         return 0
     }
     if books.isEmpty {
-        Output.line("The shelf is empty. Add a book with `shelf add FILE`, or download one from your library (`shelf download ID`).")
+        Output.line(
+            "The shelf is empty. Add a book with `shelf add FILE`, or download one from your library (`shelf download ID`)."
+        )
         return 0
     }
     var text = ""
     for b in books {
         var first = "  " + DisplayText.oneLine(b.book.title)
-        if !b.book.authors.isEmpty { first += " — " + b.book.authors.prefix(3).map(DisplayText.oneLine).joined(separator: ", ") }
+        if !b.book.authors.isEmpty {
+            first += " — " + b.book.authors.prefix(3).map(DisplayText.oneLine).joined(separator: ", ")
+        }
         var facts = [b.isSample ? "\(b.formatInWords) sample" : b.formatInWords]
         if let heard = b.listening {
-            facts.append("\(PlaybackTime.clock(heard.seconds)) of \(PlaybackTime.clock(heard.duration)) listened (\(heard.percent)%)")
+            facts.append(
+                "\(PlaybackTime.clock(heard.seconds)) of \(PlaybackTime.clock(heard.duration)) listened (\(heard.percent)%)"
+            )
         } else {
             facts.append(b.progress == nil ? "not started" : "\(b.percentRead)% read")
         }
@@ -138,11 +151,11 @@ let removeCommand = Command(
     name: "remove", summary: "take a book off the shelf",
     usage: "shelf remove BOOK [--return] [--json]",
     details: """
-    Removes the book with its position, bookmarks and own settings, and deletes shelf's copy of its file (a
-    file added with --link stays where it is). A borrowed book stays on loan unless --return is given, which
-    returns it to the library first (when the library refuses, nothing is removed). \(changingBookArgumentHelp)
-    --json prints {"removed": book, "deletedFile"?, "returned": bool}.
-    """,
+        Removes the book with its position, bookmarks and own settings, and deletes shelf's copy of its file (a
+        file added with --link stays where it is). A borrowed book stays on loan unless --return is given, which
+        returns it to the library first (when the library refuses, nothing is removed). \(changingBookArgumentHelp)
+        --json prints {"removed": book, "deletedFile"?, "returned": bool}.
+        """,
     flagOptions: ["--return"],
     positionals: 1...1
 ) { args, context in
@@ -160,7 +173,9 @@ let removeCommand = Command(
         Output.json(RemovedBookJSON(book, removed, returned: returned))
         return 0
     }
-    Output.line("Removed “\(DisplayText.oneLine(book.book.title))” from the shelf" + (returned ? " and returned it to the library." : "."))
+    Output.line(
+        "Removed “\(DisplayText.oneLine(book.book.title))” from the shelf"
+            + (returned ? " and returned it to the library." : "."))
     if !returned, let ends = book.loanEndsAt, let entry = book.loanEntryID {
         Output.line("It is still on loan to you until \(relativeDay(ends)); return it with `shelf return \(entry)`.")
     }

@@ -13,12 +13,15 @@ struct CirculationCall {
     /// `changing`: the words the command asks a person at a terminal to confirm a title with ("Borrow"), for a command
     /// that changes what the library holds; nil for one that only reads.
     /// `givingBack`: a return or a cancel, which acts at the account that has the loan or hold.
-    init(_ args: Arguments, _ context: Context, changing: (command: String, verb: String)? = nil,
-         givingBack: CirculationMismatch.Asked? = nil) throws {
+    init(
+        _ args: Arguments, _ context: Context, changing: (command: String, verb: String)? = nil,
+        givingBack: CirculationMismatch.Asked? = nil
+    ) throws {
         self.context = context
         library = try context.library()
         if let givingBack {
-            circulation = try library.circulation(account: args.value("--account"), givingBack: args.positionals[0], asked: givingBack)
+            circulation = try library.circulation(
+                account: args.value("--account"), givingBack: args.positionals[0], asked: givingBack)
         } else {
             circulation = try library.circulation(account: args.value("--account"))
         }
@@ -33,7 +36,9 @@ struct CirculationCall {
     /// the library did not do what was asked.
     func report(_ outcome: CirculationResult) -> Int32 {
         if context.json {
-            Output.json(CirculationJSON(outcome, face: .terminal, openable: library.openable, account: circulation.accountToName))
+            Output.json(
+                CirculationJSON(
+                    outcome, face: .terminal, openable: library.openable, account: circulation.accountToName))
         } else {
             Output.line(outcome.words(for: .terminal, account: circulation.accountToName).line)
         }
@@ -46,7 +51,8 @@ struct CirculationCall {
 private func confirmOnTerminal(_ verb: String) -> ((CatalogEntry) -> Bool)? {
     guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
     return { entry in
-        Output.standardError("\(verb) \(CatalogText.quoted(entry.title)) (\(entry.format.words), \(entry.id))? [y/N] ", flush: true)
+        Output.standardError(
+            "\(verb) \(CatalogText.quoted(entry.title)) (\(entry.format.words), \(entry.id))? [y/N] ", flush: true)
         guard let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() else { return false }
         return answer == "y" || answer == "yes"
     }
@@ -67,7 +73,8 @@ let reserveCommand = Command(
     name: "reserve", summary: "place a hold on a title (or a physical copy at a branch)",
     usage: "shelf reserve ID|TITLE [--branch NAME] [--account NAME] [--json]",
     details: "Places a hold when no copy is free; with --branch, a hold on a physical copy at that branch "
-        + "(`shelf book ID` lists them). If a copy is free now, nothing is reserved: borrow it instead. " + changingNameHelp,
+        + "(`shelf book ID` lists them). If a copy is free now, nothing is reserved: borrow it instead. "
+        + changingNameHelp,
     valueOptions: ["--account", "--branch"], positionals: 1...1
 ) { args, context in
     let call = try CirculationCall(args, context, changing: ("reserve", "Reserve"))
@@ -75,11 +82,15 @@ let reserveCommand = Command(
 }
 
 /// A command that gives something back through the library's revoke link: a loan, a hold.
-private func revokeCommand(name: String, summary: String, details: String, verb: String,
-                           asked: CirculationMismatch.Asked,
-                           revoke: @escaping @Sendable (Circulation, CatalogEntry) throws -> CirculationResult) -> Command {
-    Command(name: name, summary: summary, usage: "shelf \(name) ID|TITLE [--account NAME] [--json]",
-            details: details + " " + changingNameHelp, valueOptions: ["--account"], positionals: 1...1) { args, context in
+private func revokeCommand(
+    name: String, summary: String, details: String, verb: String,
+    asked: CirculationMismatch.Asked,
+    revoke: @escaping @Sendable (Circulation, CatalogEntry) throws -> CirculationResult
+) -> Command {
+    Command(
+        name: name, summary: summary, usage: "shelf \(name) ID|TITLE [--account NAME] [--json]",
+        details: details + " " + changingNameHelp, valueOptions: ["--account"], positionals: 1...1
+    ) { args, context in
         let call = try CirculationCall(args, context, changing: (name, verb), givingBack: asked)
         return call.report(try revoke(call.circulation, call.entry))
     }
@@ -89,13 +100,19 @@ let returnCommand = revokeCommand(
     name: "return", summary: "return a loan early",
     details: "Returns the loan through the loan's own revoke link, at the library that lent it, and removes it from My "
         + "Books. A title on hold, or neither on loan nor on hold, is refused and nothing is sent (exit 64).",
-    verb: "Return", asked: .returnLoan, revoke: { try $0.returnLoan($1); return .returned($1) })
+    verb: "Return", asked: .returnLoan,
+    revoke: {
+        try $0.returnLoan($1); return .returned($1)
+    })
 
 let cancelHoldCommand = revokeCommand(
     name: "cancel-hold", summary: "cancel a hold",
     details: "Cancels the hold through the hold's own revoke link, at the library that has it, and removes it from "
         + "Reservations. A title on loan, or neither, is refused and nothing is sent (exit 64).",
-    verb: "Cancel the hold on", asked: .cancelHold, revoke: { try $0.cancelHold($1); return .cancelled($1) })
+    verb: "Cancel the hold on", asked: .cancelHold,
+    revoke: {
+        try $0.cancelHold($1); return .cancelled($1)
+    })
 
 let loansCommand = Command(
     name: "loans", summary: "My Books: what you have on loan",
@@ -106,7 +123,9 @@ let loansCommand = Command(
     let library = try context.library()
     let loans = try library.loans(account: args.value("--account"))
     if context.json { Output.json(loans.map { LoanJSON($0, library: library) }); return 0 }
-    if loans.isEmpty { Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0 }
+    if loans.isEmpty {
+        Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0
+    }
     Output.line("My Books: \(Plural.count(loans.count, "loan"))")
     let libraries = try library.libraryNamesWhenSeveral()
     for loan in loans {
@@ -135,10 +154,14 @@ let holdsCommand = Command(
     if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }
     let libraries = try library.libraryNamesWhenSeveral()
     for hold in holds {
-        Output.line(CatalogText.entry(hold.entry, openable: library.openable) + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
+        Output.line(
+            CatalogText.entry(hold.entry, openable: library.openable)
+                + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
         if let name = libraries[hold.accountID] { Output.line("    Library: \(name)") }
         if hold.isReady {
-            Output.line("    Borrow it now: shelf borrow \(hold.entry.id)" + (libraries[hold.accountID] == nil ? "" : " --account \(hold.accountID)"))
+            Output.line(
+                "    Borrow it now: shelf borrow \(hold.entry.id)"
+                    + (libraries[hold.accountID] == nil ? "" : " --account \(hold.accountID)"))
         }
     }
     return 0
@@ -154,7 +177,9 @@ let syncCommand = Command(
     valueOptions: ["--account"], positionals: 0...0
 ) { args, context in
     let library = try context.library()
-    let sinks: [NotificationSink] = [DesktopSink(environment: context.shelf.environment), EventStreamSink(events: context.shelf.events)]
+    let sinks: [NotificationSink] = [
+        DesktopSink(environment: context.shelf.environment), EventStreamSink(events: context.shelf.events)
+    ]
     let result = try library.syncPipeline(sinks: sinks).run(account: args.value("--account"))
     // Run by cron or a systemd timer, no one watches a terminal: each new notification goes to stderr (the log), one
     // line each, as a terminal shows them. On a terminal they are announced around the command (main.swift).
@@ -181,16 +206,21 @@ let downloadCommand = Command(
     let (circulation, entry) = (call.circulation, call.entry)
     let showProgress = isatty(2) == 1 && !context.json
     var lastShown = Date.distantPast
-    let outcome = try call.library.download(entry, with: circulation, progress: showProgress ? { progress in
-        guard Date().timeIntervalSince(lastShown) > 0.2 else { return }
-        lastShown = Date()
-        if let fraction = progress.fractionCompleted {
-            let width = 30, done = Int(fraction * Double(width))
-            Output.standardError("\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done) + "] \(Int(fraction * 100))%")
-        } else {
-            Output.standardError("\r\(progress.bytesWritten / 1024) KB")
-        }
-    } : nil)
+    let outcome = try call.library.download(
+        entry, with: circulation,
+        progress: showProgress
+            ? { progress in
+                guard Date().timeIntervalSince(lastShown) > 0.2 else { return }
+                lastShown = Date()
+                if let fraction = progress.fractionCompleted {
+                    let width = 30, done = Int(fraction * Double(width))
+                    Output.standardError(
+                        "\r[" + String(repeating: "#", count: done) + String(repeating: " ", count: width - done)
+                            + "] \(Int(fraction * 100))%")
+                } else {
+                    Output.standardError("\r\(progress.bytesWritten / 1024) KB")
+                }
+            } : nil)
     if showProgress { Output.standardError("\r" + String(repeating: " ", count: 40) + "\r") }
     if context.json {
         Output.json(DownloadedJSON(entry: entry, outcome: outcome))

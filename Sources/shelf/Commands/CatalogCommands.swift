@@ -5,7 +5,7 @@ import Host
 let catalogCommands: [Command] = [
     accountCommand, loginCommand, logoutCommand, browseCommand, catalogSearchCommand, bookCommand,
     borrowCommand, reserveCommand, returnCommand, cancelHoldCommand, loansCommand, holdsCommand, syncCommand,
-    downloadCommand,
+    downloadCommand
 ]
 
 func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, emptyMessage: String? = nil) {
@@ -28,10 +28,14 @@ func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, empty
         guard !members.isEmpty || !lane.navigation.isEmpty else { continue }
         Output.line("\(lane.title):")
         for id in members {
-            if let entry = result.entries.first(where: { $0.id == id }) { Output.line(CatalogText.entry(entry, openable: openable)) }
+            if let entry = result.entries.first(where: { $0.id == id }) {
+                Output.line(CatalogText.entry(entry, openable: openable))
+            }
             listed.insert(id)
         }
-        for link in lane.navigation { Output.line("  \(link.title ?? link.href)  →  shelf browse \"\(link.title ?? link.href)\"") }
+        for link in lane.navigation {
+            Output.line("  \(link.title ?? link.href)  →  shelf browse \"\(link.title ?? link.href)\"")
+        }
         Output.line("  More: shelf browse \"\(lane.title)\"")
         Output.line()
     }
@@ -39,53 +43,66 @@ func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, empty
     for entry in rest { Output.line(CatalogText.entry(entry, openable: openable)) }
     if !feed.navigation.isEmpty {
         if !rest.isEmpty { Output.line() }
-        for link in feed.navigation { Output.line("  \(link.title ?? link.href)  →  shelf browse \"\(link.title ?? link.href)\"") }
+        for link in feed.navigation {
+            Output.line("  \(link.title ?? link.href)  →  shelf browse \"\(link.title ?? link.href)\"")
+        }
     }
     if result.entries.isEmpty && feed.navigation.isEmpty && feed.lanes.isEmpty {
-        Output.line(emptyMessage ?? (result.hidden > 0 ? "Nothing to show here (\(result.hidden) hidden by the filters)." : "This catalog page is empty."))
+        Output.line(
+            emptyMessage
+                ?? (result.hidden > 0
+                    ? "Nothing to show here (\(result.hidden) hidden by the filters)." : "This catalog page is empty."))
     } else if result.hidden > 0 {
         Output.line("(\(result.hidden) more hidden by the filters)")
     }
     if !feed.facetGroups.isEmpty {
         Output.line()
         for group in feed.facetGroups {
-            Output.line("\(group.title): " + group.facets.map { $0.active ? "[\($0.title)]" : $0.title }.joined(separator: ", ")
-                        + "   (--facet \"\(group.title)=…\")")
+            Output.line(
+                "\(group.title): " + group.facets.map { $0.active ? "[\($0.title)]" : $0.title }.joined(separator: ", ")
+                    + "   (--facet \"\(group.title)=…\")")
         }
     }
     if feed.next != nil { Output.line("More on the next page: --page \(result.page + 1)") }
-    if !feed.skipped.isEmpty { Output.error("warning: \(feed.skipped.count) link(s) in this feed were skipped: \(feed.skipped.prefix(3).joined(separator: "; "))") }
+    if !feed.skipped.isEmpty {
+        Output.error(
+            "warning: \(feed.skipped.count) link(s) in this feed were skipped: \(feed.skipped.prefix(3).joined(separator: "; "))"
+        )
+    }
 }
 
 let browseCommand = Command(
     name: "browse", summary: "browse a library catalog by format, lane, facet and page",
-    usage: "shelf browse [URL|LANE] [--account NAME] [--format all|ebook|audiobook] [--facet NAME=VALUE]... [--page N] [--available] [--supported] [--json]",
+    usage:
+        "shelf browse [URL|LANE] [--account NAME] [--format all|ebook|audiobook] [--facet NAME=VALUE]... [--page N] [--available] [--supported] [--json]",
     details: """
-    Without URL, the account's catalog root. LANE is the title of a lane or section of the root.
-    A local file or file:// URL works as a catalog, with no account.
-    --format picks the format tab (All, eBooks, Audiobooks); it stays selected for the account while you
-    browse and search, until you choose another. --available shows only titles you can borrow now;
-    --supported hides titles no installed plugin opens (otherwise marked "not supported on this device").
-    """,
+        Without URL, the account's catalog root. LANE is the title of a lane or section of the root.
+        A local file or file:// URL works as a catalog, with no account.
+        --format picks the format tab (All, eBooks, Audiobooks); it stays selected for the account while you
+        browse and search, until you choose another. --available shows only titles you can borrow now;
+        --supported hides titles no installed plugin opens (otherwise marked "not supported on this device").
+        """,
     valueOptions: ["--account", "--format", "--facet", "--page"], flagOptions: ["--available", "--supported"],
     positionals: 0...1
 ) { args, context in
     let library = try context.library()
     let format = try formatChoice(args)
-    let result = try library.browse(args.positionals.first, account: args.value("--account"), format: format,
-                                    refinement: try catalogRefinement(args))
+    let result = try library.browse(
+        args.positionals.first, account: args.value("--account"), format: format,
+        refinement: try catalogRefinement(args))
     showFeed(result, library: library, json: context.json)
     return 0
 }
 
 let catalogSearchCommand = Command(
     name: "catalog-search", summary: "search a library catalog",
-    usage: "shelf catalog-search QUERY [--account NAME | --url URL] [--format all|ebook|audiobook] [--available] [--supported] [--page N] [--json]",
+    usage:
+        "shelf catalog-search QUERY [--account NAME | --url URL] [--format all|ebook|audiobook] [--available] [--supported] [--page N] [--json]",
     details: """
-    Searches through the catalog's OpenSearch description or OPDS 2 search template. The format tab
-    chosen while browsing stays selected; "All" shows eBooks and Audiobooks with their format written out.
-    No hits is not an error: shelf says No results for “QUERY” and exits 0.
-    """,
+        Searches through the catalog's OpenSearch description or OPDS 2 search template. The format tab
+        chosen while browsing stays selected; "All" shows eBooks and Audiobooks with their format written out.
+        No hits is not an error: shelf says No results for “QUERY” and exits 0.
+        """,
     valueOptions: ["--account", "--format", "--url", "--page", "--facet"], flagOptions: ["--available", "--supported"],
     positionals: 1...1
 ) { args, context in
@@ -93,17 +110,22 @@ let catalogSearchCommand = Command(
     let query = args.positionals[0]
     guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         // An empty search is sent to no library: some answer it with everything, some with an error page.
-        throw ShelfError(.usage, "catalog-search needs words to look for", hint: "To see every title, browse: `shelf browse`.")
+        throw ShelfError(
+            .usage, "catalog-search needs words to look for", hint: "To see every title, browse: `shelf browse`.")
     }
     let format = try formatChoice(args)
-    let result = try library.search(query, url: args.value("--url"), account: args.value("--account"), format: format,
-                                    refinement: try catalogRefinement(args))
+    let result = try library.search(
+        query, url: args.value("--url"), account: args.value("--account"), format: format,
+        refinement: try catalogRefinement(args))
     let tab = result.tab
     if result.entries.isEmpty && !context.json {
-        Output.line("No results for \(CatalogText.quoted(query))" + (tab.map { $0 == .all ? "" : " in \($0.words)" } ?? ""))
+        Output.line(
+            "No results for \(CatalogText.quoted(query))" + (tab.map { $0 == .all ? "" : " in \($0.words)" } ?? ""))
         if let tab, tab != .all {
             // The tab stays selected while searching, so a title in the other format is one option away.
-            let place = ["--account", "--url"].compactMap { option in args.value(option).map { " \(option) \(ShellWords.quoted($0))" } }.joined()
+            let place = ["--account", "--url"].compactMap { option in
+                args.value(option).map { " \(option) \(ShellWords.quoted($0))" }
+            }.joined()
             Output.line("Every format: shelf catalog-search \(ShellWords.quoted(query))\(place) --format all")
         }
         return 0
@@ -137,12 +159,15 @@ let bookCommand = Command(
         Output.line("Not supported on this device" + (protection.map { " (\($0))" } ?? ""))
     }
     for path in entry.acquisitionPaths {
-        Output.line("  Acquisition: " + path.types.map(MediaTypes.base).joined(separator: " → ")
-                    + (path.isSupported(by: openable) ? "" : "  (not supported on this device)"))
+        Output.line(
+            "  Acquisition: " + path.types.map(MediaTypes.base).joined(separator: " → ")
+                + (path.isSupported(by: openable) ? "" : "  (not supported on this device)"))
     }
     if !entry.branches.isEmpty {
         Output.line("Physical copies (shelf reserve ID --branch NAME):")
-        for branch in entry.branches { Output.line("  \(branch.name)" + (branch.availability.map { ": \($0.words)" } ?? "")) }
+        for branch in entry.branches {
+            Output.line("  \(branch.name)" + (branch.availability.map { ": \($0.words)" } ?? ""))
+        }
     }
     // With several libraries, the commands name this one: without --account they act at the one in use.
     let at = call.circulation.accountToName.map { " --account \($0)" } ?? ""
@@ -154,6 +179,8 @@ let bookCommand = Command(
     case .openAccess: Output.line("Free to download: shelf download \(entry.id)\(at)")
     case .unknown: break
     }
-    if let summary = entry.summary { Output.line(); Output.line(summary.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)) }
+    if let summary = entry.summary {
+        Output.line(); Output.line(summary.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression))
+    }
     return 0
 }

@@ -18,11 +18,13 @@ func catalogRefinement(_ args: Arguments) throws -> CatalogRefinement {
 }
 
 /// How a command that only reads takes a title (book, download).
-let readingNameHelp = "ID|TITLE is the identifier browse and catalog-search show, or the title; any unique part of "
+let readingNameHelp =
+    "ID|TITLE is the identifier browse and catalog-search show, or the title; any unique part of "
     + "either will do, and a part that fits several titles lists the first few."
 
 /// How a command that changes what the library holds takes a title (borrow, reserve, return, cancel-hold).
-let changingNameHelp = "ID|TITLE is the identifier browse and catalog-search show, or the whole title. A part of "
+let changingNameHelp =
+    "ID|TITLE is the identifier browse and catalog-search show, or the whole title. A part of "
     + "either that fits one title is asked about on a terminal (answer y) and refused elsewhere (exit 64), so that a "
     + "script never acts on the wrong book."
 

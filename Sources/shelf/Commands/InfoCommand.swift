@@ -45,7 +45,8 @@ let manifestCommand = Command(
 let tocCommand = Command(
     name: "toc", summary: "the table of contents",
     usage: "shelf toc FILE [--json]",
-    details: "Prints the table of contents with its nesting; --json prints the manifest's toc links." + fileArgumentHelp,
+    details: "Prints the table of contents with its nesting; --json prints the manifest's toc links."
+        + fileArgumentHelp,
     positionals: 1...1
 ) { args, context in
     let book = try context.shelf.openFile(args.positionals[0])

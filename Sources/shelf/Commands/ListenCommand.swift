@@ -7,23 +7,24 @@ import Host
 /// while playing, so that a screen reader reads each one and nothing floods.
 let listenCommand = Command(
     name: "listen", summary: "an interactive player on the terminal (starts paused)",
-    usage: "shelf listen BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
+    usage:
+        "shelf listen BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
     details: """
-    Opens the book paused at the saved position, or at --from TIME or --chapter N as `shelf play`
-    takes them. Playing after a pause (or the last play) of more than 5 seconds replays the 2
-    seconds before the stop, fading in; a shorter pause goes on where it stopped. The saved place
-    stays where you stopped until playback passes it again. Keys:
-      space or p   play / pause            q          quit (the position is saved)
-      f or →       forward by the step     b or ←     back by the step (30 seconds)
-      .  ,         forward / back 5 seconds
-      n  or ]      next chapter            [          this chapter's start, or the previous one
-      c            list the chapters       g          go to a chapter (type its number, Enter)
-      +  -         speed up / down by 0.05
-      v  V         volume down / up by 10 percent
-      z            sleep timer: off, 15, 30, 60 minutes, end of chapter (press again to change)
-      t            say the status now      h or ?     this help
-    \(audioBookArgumentHelp)
-    """,
+        Opens the book paused at the saved position, or at --from TIME or --chapter N as `shelf play`
+        takes them. Playing after a pause (or the last play) of more than 5 seconds replays the 2
+        seconds before the stop, fading in; a shorter pause goes on where it stopped. The saved place
+        stays where you stopped until playback passes it again. Keys:
+          space or p   play / pause            q          quit (the position is saved)
+          f or →       forward by the step     b or ←     back by the step (30 seconds)
+          .  ,         forward / back 5 seconds
+          n  or ]      next chapter            [          this chapter's start, or the previous one
+          c            list the chapters       g          go to a chapter (type its number, Enter)
+          +  -         speed up / down by 0.05
+          v  V         volume down / up by 10 percent
+          z            sleep timer: off, 15, 30, 60 minutes, end of chapter (press again to change)
+          t            say the status now      h or ?     this help
+        \(audioBookArgumentHelp)
+        """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume", "--step"],
     flagOptions: ["--null"],
     positionals: 1...1
@@ -31,23 +32,30 @@ let listenCommand = Command(
     var options = ListeningOptions()
     options.stopWhenPaused = false
     if args.value("--out") == "-" {
-        throw ShelfError(.usage, "`shelf listen` says what it does on standard output, so its sound cannot go there",
-                         hint: "Name a file (--out FILE.wav), or use `shelf play BOOK --out -`.")
+        throw ShelfError(
+            .usage, "`shelf listen` says what it does on standard output, so its sound cannot go there",
+            hint: "Name a file (--out FILE.wav), or use `shelf play BOOK --out -`.")
     }
     if let step = args.value("--step") {
-        guard let s = Double(step), s >= 1, s <= 3600 else { throw ShelfError(.usage, "--step takes seconds from 1 to 3600") }
+        guard let s = Double(step), s >= 1, s <= 3600 else {
+            throw ShelfError(.usage, "--step takes seconds from 1 to 3600")
+        }
         options.skipStep = s
     }
     let (session, started, output) = try startPlayback(args, context, options: options)
     let player = TerminalPlayer(session: session)
-    Output.line("\"\(session.title)\", \(Plural.count(session.chapters.count, "chapter")), \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit.")
+    Output.line(
+        "\"\(session.title)\", \(Plural.count(session.chapters.count, "chapter")), \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit."
+    )
     player.say()
     session.onEvent = { player.handle($0) }
     // The output belongs to the playing thread from here on: nothing below uses it on this thread.
     let playing = Thread {
         // Said once, as it happens (the patron is still at the keys), on standard error as any command's error is;
         // the command then ends with its exit status without saying it again.
-        do { try session.run(to: output, startPaused: true) } catch { Output.flush(); player.failureStatus = Output.failure(error) }
+        do { try session.run(to: output, startPaused: true) } catch {
+            Output.flush(); player.failureStatus = Output.failure(error)
+        }
         player.finished = true
     }
     playing.start()
@@ -121,12 +129,18 @@ final class TerminalPlayer: @unchecked Sendable {
                     defer { number = "" }
                     let count = session.chapters.count
                     if let i = Int(number), session.chapters.indices.contains(i - 1) {
-                        if session.goToChapter(i - 1) { say() } else { say("Chapter \(i) is still downloading and cannot be chosen yet.") }
+                        if session.goToChapter(i - 1) {
+                            say()
+                        } else {
+                            say("Chapter \(i) is still downloading and cannot be chosen yet.")
+                        }
                     } else if number.isEmpty {
                         say("No chapter chosen.")
                     } else {
-                        say("There is no chapter \(number): " + (count == 1 ? "the book has one" : "the chapters are 1 to \(count)")
-                            + " (c lists them, g chooses again).")
+                        say(
+                            "There is no chapter \(number): "
+                                + (count == 1 ? "the book has one" : "the chapters are 1 to \(count)")
+                                + " (c lists them, g chooses again).")
                     }
                     continue
                 default:
@@ -156,8 +170,12 @@ final class TerminalPlayer: @unchecked Sendable {
             case "[": session.previousChapter(); say()
             case "+", "=": session.setSpeed(session.state.speed + 0.05); tell(.speed(session.state.speed))
             case "-", "_": session.setSpeed(session.state.speed - 0.05); tell(.speed(session.state.speed))
-            case "v": session.setVolume(session.state.volume - 0.1); say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
-            case "V": session.setVolume(session.state.volume + 0.1); say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
+            case "v":
+                session.setVolume(session.state.volume - 0.1);
+                say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
+            case "V":
+                session.setVolume(session.state.volume + 0.1);
+                say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
             case "z":
                 sleepIndex = (sleepIndex + 1) % sleepCycle.count
                 let mode = sleepCycle[sleepIndex]
@@ -170,7 +188,10 @@ final class TerminalPlayer: @unchecked Sendable {
             case "c": listChapters()
             case "g": choosing = true; say("Type a chapter number and press Enter (Escape: none).")
             case "t": say()
-            case "h", "?": say("Keys: space play or pause; f and b skip; period and comma 5 seconds; n and [ chapters; c list; g go to chapter; plus and minus speed; v and V volume; z sleep timer; t status; q quit.")
+            case "h", "?":
+                say(
+                    "Keys: space play or pause; f and b skip; period and comma 5 seconds; n and [ chapters; c list; g go to chapter; plus and minus speed; v and V volume; z sleep timer; t status; q quit."
+                )
             default: tell(.unknownKey(key.name ?? String(c)))
             }
         }
@@ -189,7 +210,8 @@ final class TerminalPlayer: @unchecked Sendable {
         let current = session.state.chapter
         for c in session.chapters {
             let start = session.start(of: c)
-            var line = String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
+            var line =
+                String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
             if c.index == current { line += session.state.playing ? " (playing)" : " (you are here, paused)" }
             if !session.isPlayable(c) { line += " (still downloading, cannot be chosen yet)" }
             Output.line(line)

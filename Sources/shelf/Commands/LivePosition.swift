@@ -13,12 +13,16 @@ final class LivePosition: @unchecked Sendable {
     init(session: ListeningSession) { self.session = session }
 
     /// Whether there is a person's terminal to draw on (`environment` is the host's, read once).
-    static func isWanted(environment: [String: String]) -> Bool { isatty(STDERR_FILENO) != 0 && environment["TERM"] != "dumb" }
+    static func isWanted(environment: [String: String]) -> Bool {
+        isatty(STDERR_FILENO) != 0 && environment["TERM"] != "dumb"
+    }
 
     /// "0:12 of 0:42, chapter 2 of 3, Two; 0:15 left at 2x": what is left is listening time at the speed chosen.
     static func line(_ state: PlaybackState, chapters: Int) -> String {
         var text = PlaybackTime.clock(state.position) + (state.duration.map { " of \(PlaybackTime.clock($0))" } ?? "")
-        if let c = state.chapter, let title = state.chapterTitle { text += ", chapter \(c + 1) of \(chapters), \(title)" }
+        if let c = state.chapter, let title = state.chapterTitle {
+            text += ", chapter \(c + 1) of \(chapters), \(title)"
+        }
         let speed = max(state.speed, 0.01)
         if let duration = state.duration {
             text += "; \(PlaybackTime.clock(max(0, duration - state.position) / speed)) left"
@@ -42,7 +46,9 @@ final class LivePosition: @unchecked Sendable {
 
     func draw() {
         // A book read aloud shows the sentence being heard.
-        let text = session.spokenSentence.map { "\(PlaybackTime.clock(session.state.position)) \($0)" } ?? Self.line(session.state, chapters: session.chapters.count)
+        let text =
+            session.spokenSentence.map { "\(PlaybackTime.clock(session.state.position)) \($0)" }
+            ?? Self.line(session.state, chapters: session.chapters.count)
         lock.withLock {
             guard !stopped else { return }
             Output.standardError("\r" + fit(text) + "\u{1B}[K", flush: true)

@@ -8,10 +8,10 @@ let generateCommand = Command(
     name: "generate", summary: "write a man page or a shell's completion script from the command table",
     usage: "shelf generate shelf.1|shelf-plugin.7|bash|zsh|fish",
     details: """
-    Prints shelf(1), shelf-plugin(7), or the completion script for bash, zsh or fish, each written from the same
-    table `shelf help` reads, so that a new command or option appears in all of them. `make install` and
-    `make deb` run it.
-    """,
+        Prints shelf(1), shelf-plugin(7), or the completion script for bash, zsh or fish, each written from the same
+        table `shelf help` reads, so that a new command or option appears in all of them. `make install` and
+        `make deb` run it.
+        """,
     positionals: 1...1, hidden: true
 ) { args, _ in
     let what = args.positionals[0]
@@ -20,7 +20,10 @@ let generateCommand = Command(
     } else if let script = CompletionScripts.script(for: what, rules: CompletionRules(commands)) {
         Output.raw(Data(script.utf8))
     } else {
-        throw ShelfError(.usage, "shelf generate writes one of \((ManPages.names + CompletionScripts.shells).joined(separator: ", ")), not \"\(what)\"")
+        throw ShelfError(
+            .usage,
+            "shelf generate writes one of \((ManPages.names + CompletionScripts.shells).joined(separator: ", ")), not \"\(what)\""
+        )
     }
     return 0
 }
@@ -29,10 +32,10 @@ let completeCommand = Command(
     name: "complete", summary: "book titles or account names, one a line, for shell completion",
     usage: "shelf complete books|accounts",
     details: """
-    Prints the titles of the books on the shelf, or the names of the library accounts, one a line, for the
-    completion scripts. It reads the library database only: it creates no folder and no database, loads no
-    plugin, and prints nothing when shelf has no database yet.
-    """,
+        Prints the titles of the books on the shelf, or the names of the library accounts, one a line, for the
+        completion scripts. It reads the library database only: it creates no folder and no database, loads no
+        plugin, and prints nothing when shelf has no database yet.
+        """,
     positionals: 1...1, hidden: true
 ) { args, context in
     let what = args.positionals[0]

@@ -8,8 +8,10 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     let order = book.manifest.readingOrder
     if let chapter = try args.int("--chapter", in: 1...Int(Int32.max)) {
         guard chapter <= order.count else {
-            throw ShelfError(.usage, "--chapter \(chapter) is past the end: this book has \(Plural.count(order.count, "reading-order item"))",
-                             subject: book.path)
+            throw ShelfError(
+                .usage,
+                "--chapter \(chapter) is past the end: this book has \(Plural.count(order.count, "reading-order item"))",
+                subject: book.path)
         }
         let link = order[chapter - 1]
         return Locator(href: link.href, type: link.type ?? "", title: link.title)
@@ -17,8 +19,10 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     if let position = try args.int("--position", in: 1...Int(Int32.max)) {
         let positions = try book.positions()
         guard position <= positions.count else {
-            throw ShelfError(.usage, "--position \(position) is past the end: this book has \(Plural.count(positions.count, "position"))",
-                             subject: book.path)
+            throw ShelfError(
+                .usage,
+                "--position \(position) is past the end: this book has \(Plural.count(positions.count, "position"))",
+                subject: book.path)
         }
         return positions[position - 1]
     }
@@ -32,14 +36,15 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
 
 let renderCommand = Command(
     name: "render", summary: "show a chapter as text or HTML with reader settings",
-    usage: "shelf render FILE [--chapter N | --position N | --locator JSON] [--as text|html] [--width N] [--font-scale PCT] [--font serif|sans] [--theme day|night|sepia] [--json]",
+    usage:
+        "shelf render FILE [--chapter N | --position N | --locator JSON] [--as text|html] [--width N] [--font-scale PCT] [--font serif|sans] [--theme day|night|sepia] [--json]",
     details: """
-    Renders one reading-order item. With no location, rendering starts where a reader opens the book
-    (after the cover). --as text wraps to --width columns (default: the terminal's, or 72); --as html
-    applies the font scale in percent, serif or sans, and the theme; what is not given here comes from
-    `shelf settings` (the book's own when the file is on the shelf, else the global ones). --json prints
-    {"locator": ..., "content": "..."}.
-    """ + fileArgumentHelp,
+        Renders one reading-order item. With no location, rendering starts where a reader opens the book
+        (after the cover). --as text wraps to --width columns (default: the terminal's, or 72); --as html
+        applies the font scale in percent, serif or sans, and the theme; what is not given here comes from
+        `shelf settings` (the book's own when the file is on the shelf, else the global ones). --json prints
+        {"locator": ..., "content": "..."}.
+        """ + fileArgumentHelp,
     valueOptions: ["--chapter", "--position", "--locator", "--as", "--width", "--font-scale", "--font", "--theme"],
     positionals: 1...1
 ) { args, context in
@@ -65,7 +70,8 @@ let renderCommand = Command(
 let positionsCommand = Command(
     name: "positions", summary: "the book's positions (pages), as locators",
     usage: "shelf positions FILE [--json]",
-    details: "Lists the positions of the book: stable page numbers that do not change with the reader's settings." + fileArgumentHelp,
+    details: "Lists the positions of the book: stable page numbers that do not change with the reader's settings."
+        + fileArgumentHelp,
     positionals: 1...1
 ) { args, context in
     let positions = try context.shelf.openFile(args.positionals[0]).positions()
@@ -84,7 +90,9 @@ let positionsCommand = Command(
 let searchCommand = Command(
     name: "search", summary: "find text in a book",
     usage: "shelf search FILE QUERY [--limit N] [--json]",
-    details: "Finds QUERY in the book, ignoring case, accents and quote styles (n'avais finds n’avais), and prints each hit with its position and context." + fileArgumentHelp,
+    details:
+        "Finds QUERY in the book, ignoring case, accents and quote styles (n'avais finds n’avais), and prints each hit with its position and context."
+        + fileArgumentHelp,
     valueOptions: ["--limit"],
     positionals: 2...2,
     otherCommand: { words in
@@ -113,7 +121,9 @@ let resourceCommand = Command(
     valueOptions: ["-o", "--output"],
     positionals: 2...2
 ) { args, context in
-    guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "resource needs -o PATH") }
+    guard let output = args.value("-o") ?? args.value("--output") else {
+        throw ShelfError(.usage, "resource needs -o PATH")
+    }
     let book = try context.shelf.openFile(args.positionals[0])
     let href = args.positionals[1]
     try extract(book.resource(href), href: href, book: book, to: output, json: context.json)
@@ -123,14 +133,18 @@ let resourceCommand = Command(
 let coverCommand = Command(
     name: "cover", summary: "extract the cover image",
     usage: "shelf cover FILE -o PATH",
-    details: "Writes the book's cover image (the manifest link with rel \"cover\") to PATH (- for stdout)." + fileArgumentHelp,
+    details: "Writes the book's cover image (the manifest link with rel \"cover\") to PATH (- for stdout)."
+        + fileArgumentHelp,
     valueOptions: ["-o", "--output"],
     positionals: 1...1
 ) { args, context in
-    guard let output = args.value("-o") ?? args.value("--output") else { throw ShelfError(.usage, "cover needs -o PATH") }
+    guard let output = args.value("-o") ?? args.value("--output") else {
+        throw ShelfError(.usage, "cover needs -o PATH")
+    }
     let book = try context.shelf.openFile(args.positionals[0])
     let manifest = book.manifest
-    guard let cover = (manifest.links + (manifest.resources ?? [])).first(where: { $0.rel?.contains("cover") == true }) else {
+    guard let cover = (manifest.links + (manifest.resources ?? [])).first(where: { $0.rel?.contains("cover") == true })
+    else {
         throw ShelfError(.noInput, "this book has no cover image", subject: book.path)
     }
     try extract(book.resource(cover.href), href: cover.href, book: book, to: output, json: context.json)

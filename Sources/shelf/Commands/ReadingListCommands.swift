@@ -46,22 +46,22 @@ let listsCommand = Command(
         + "       shelf lists services [--json]\n"
         + "       shelf lists disconnect SERVICE",
     details: """
-    connect      stores a service's settings (--set KEY=VALUE) and secrets (--secret KEY reads the value from
-                 standard input: never on the command line); --authorize signs in through the browser with a
-                 redirect to 127.0.0.1. Without options it lists the service's settings (and what is stored)
-                 and connects nothing. Settings stored earlier and not given again are kept; a file setting
-                 must name a file.
-                 Goodreads: --set file=goodreads_library_export.csv, or --set userId=ID (public shelf feed), or
-                 --secret apiKey --secret apiSecret --authorize (legacy API keys).
-                 Google Books: --set clientId=ID --authorize (your own OAuth client), or --set userId=ID
-                 --secret apiKey (public shelves). shelf ships no keys.
-    pull         reads every connected service (or one): previous reads and to-read shelves. Titles on to-read
-                 shelves join the wish list.
-    show         what the last pull saw, by shelf.
-    push         records the books you finished (`shelf finished BOOK`) on each service, once: pushing again
-                 never adds a book twice. Where a service has no write path (Goodreads without a legacy key),
-                 a CSV in Goodreads' import format is written and named.
-    """,
+        connect      stores a service's settings (--set KEY=VALUE) and secrets (--secret KEY reads the value from
+                     standard input: never on the command line); --authorize signs in through the browser with a
+                     redirect to 127.0.0.1. Without options it lists the service's settings (and what is stored)
+                     and connects nothing. Settings stored earlier and not given again are kept; a file setting
+                     must name a file.
+                     Goodreads: --set file=goodreads_library_export.csv, or --set userId=ID (public shelf feed), or
+                     --secret apiKey --secret apiSecret --authorize (legacy API keys).
+                     Google Books: --set clientId=ID --authorize (your own OAuth client), or --set userId=ID
+                     --secret apiKey (public shelves). shelf ships no keys.
+        pull         reads every connected service (or one): previous reads and to-read shelves. Titles on to-read
+                     shelves join the wish list.
+        show         what the last pull saw, by shelf.
+        push         records the books you finished (`shelf finished BOOK`) on each service, once: pushing again
+                     never adds a book twice. Where a service has no write path (Goodreads without a legacy key),
+                     a CSV in Goodreads' import format is written and named.
+        """,
     valueOptions: ["--set", "--secret", "--shelf", "--service"],
     flagOptions: ["--authorize"],
     positionals: 1...2
@@ -71,7 +71,9 @@ let listsCommand = Command(
     let rl = try ReadingListContext(context)
     switch sub {
     case "connect":
-        guard let service = target else { throw ShelfError(.usage, "lists connect needs a SERVICE (goodreads, google-books)") }
+        guard let service = target else {
+            throw ShelfError(.usage, "lists connect needs a SERVICE (goodreads, google-books)")
+        }
         // Without options: the service's settings, read through describe; nothing is connected or stored.
         if args.all("--set").isEmpty && args.all("--secret").isEmpty && !args.has("--authorize") {
             let info = try rl.lists.settings(service: service)
@@ -94,9 +96,10 @@ let listsCommand = Command(
             }
             secrets[key] = value
         }
-        let outcome = try rl.lists.connect(service: service, settings: settings, secrets: secrets,
-                                           authorize: args.has("--authorize"),
-                                           openBrowser: { openBrowser($0, environment: context.shelf.environment) })
+        let outcome = try rl.lists.connect(
+            service: service, settings: settings, secrets: secrets,
+            authorize: args.has("--authorize"),
+            openBrowser: { openBrowser($0, environment: context.shelf.environment) })
         if context.json {
             Output.json(ConnectedServiceJSON(outcome))
         } else {
@@ -105,8 +108,12 @@ let listsCommand = Command(
             if d.pull == true { can.append("pull shelves") }
             if d.pushRead == true { can.append("record reads") }
             if d.pushToRead == true { can.append("add want-to-reads") }
-            Output.line("Connected \(d.name ?? service) (\(outcome.pluginID))\(outcome.authorized ? ", signed in" : ""): can \(can.joined(separator: ", ")).")
-            if d.pushWrites == "file" { Output.line("Pushes write a CSV file for you to upload to \(d.name ?? service).") }
+            Output.line(
+                "Connected \(d.name ?? service) (\(outcome.pluginID))\(outcome.authorized ? ", signed in" : ""): can \(can.joined(separator: ", "))."
+            )
+            if d.pushWrites == "file" {
+                Output.line("Pushes write a CSV file for you to upload to \(d.name ?? service).")
+            }
             Output.line("Next: `shelf lists pull \(service)`.")
         }
         return 0
@@ -120,18 +127,22 @@ let listsCommand = Command(
                 if let error = o.error {
                     Output.line("\(o.service): not pulled: \(error)")
                 } else {
-                    let shelves = o.shelves.map { "\($0.name) \($0.count.map(String.init) ?? "?")" }.joined(separator: ", ")
-                    Output.line("\(o.service): \(Plural.count(o.entries, "book"))\(shelves.isEmpty ? "" : " (\(shelves))")"
-                                + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : "")
-                                + (o.skippedWithoutTitle == 1 ? "; 1 row skipped: it has no title" : "")
-                                + (o.skippedWithoutTitle > 1 ? "; \(o.skippedWithoutTitle) rows skipped: they have no title" : ""))
+                    let shelves = o.shelves.map { "\($0.name) \($0.count.map(String.init) ?? "?")" }.joined(
+                        separator: ", ")
+                    Output.line(
+                        "\(o.service): \(Plural.count(o.entries, "book"))\(shelves.isEmpty ? "" : " (\(shelves))")"
+                            + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : "")
+                            + (o.skippedWithoutTitle == 1 ? "; 1 row skipped: it has no title" : "")
+                            + (o.skippedWithoutTitle > 1
+                                ? "; \(o.skippedWithoutTitle) rows skipped: they have no title" : ""))
                 }
             }
             printNotices(notices, rl.library)
         }
         return outcomes.contains { $0.error != nil } ? 1 : 0
     case "show":
-        let entries = try rl.library.readingListEntries(service: args.value("--service") ?? target, shelf: args.value("--shelf"))
+        let entries = try rl.library.readingListEntries(
+            service: args.value("--service") ?? target, shelf: args.value("--shelf"))
         if context.json {
             Output.json(ReadingListsJSON(entries))
             return 0
@@ -145,11 +156,15 @@ let listsCommand = Command(
             let heading = "\(s.service) · \(s.entry.shelf)"
             if heading != last { Output.line(heading); last = heading }
             var facts: [String] = []
-            if !s.entry.authors.isEmpty { facts.append("by " + s.entry.authors.map(DisplayText.oneLine).joined(separator: ", ")) }
+            if !s.entry.authors.isEmpty {
+                facts.append("by " + s.entry.authors.map(DisplayText.oneLine).joined(separator: ", "))
+            }
             if let read = s.entry.dateRead { facts.append("read \(read)") }
             if let rating = s.entry.ratingText { facts.append("rated \(rating) of 5") }
             if let isbn = s.entry.isbn { facts.append("ISBN \(isbn)") }
-            Output.line("  \(DisplayText.oneLine(s.entry.title))" + (facts.isEmpty ? "" : " — " + facts.joined(separator: " · ")))
+            Output.line(
+                "  \(DisplayText.oneLine(s.entry.title))"
+                    + (facts.isEmpty ? "" : " — " + facts.joined(separator: " · ")))
         }
         return 0
     case "push":
@@ -170,10 +185,13 @@ let listsCommand = Command(
                 Output.line("\(r.service): \(DisplayText.oneLine(r.title)): \(what)")
             }
             var named = Set<String>()
-            for r in reports { if let file = r.file, named.insert(file).inserted {
-                Output.line("Import file: \(file) — upload it " + (r.uploadURL.map { "at \($0)" } ?? "to \(r.serviceName)")
+            for r in reports {
+                if let file = r.file, named.insert(file).inserted {
+                    Output.line(
+                        "Import file: \(file) — upload it " + (r.uploadURL.map { "at \($0)" } ?? "to \(r.serviceName)")
                             + " (\(r.serviceName) has no write path shelf can use).")
-            } }
+                }
+            }
         }
         return reports.contains { $0.outcome == "failed" } ? 1 : 0
     case "services":
@@ -184,8 +202,10 @@ let listsCommand = Command(
             Output.line("No reading list is connected.")
         } else {
             for s in services {
-                Output.line("\(s.service) (\(s.pluginID)): " + (s.pulledAt.map { "pulled \(localDayAndTime($0))" } ?? "never pulled")
-                            + (s.pullError.map { "; last pull failed: \($0)" } ?? ""))
+                Output.line(
+                    "\(s.service) (\(s.pluginID)): "
+                        + (s.pulledAt.map { "pulled \(localDayAndTime($0))" } ?? "never pulled")
+                        + (s.pullError.map { "; last pull failed: \($0)" } ?? ""))
             }
         }
         return 0
@@ -195,7 +215,8 @@ let listsCommand = Command(
         if !context.json { Output.line("Disconnected \(service).") }
         return 0
     default:
-        throw ShelfError(.usage, "no lists subcommand \"\(sub)\"", hint: "connect, pull, show, push, services or disconnect.")
+        throw ShelfError(
+            .usage, "no lists subcommand \"\(sub)\"", hint: "connect, pull, show, push, services or disconnect.")
     }
 }
 
@@ -216,16 +237,24 @@ let finishedCommand = Command(
     if FileManager.default.fileExists(atPath: target), try !bookshelf.holdsFile(target) {
         outcome = try rl.lists.finished(file: target, isbn: args.value("--isbn"))
     } else {
-        let book = try bookshelf.findToChange(target, action: "mark a book read") { "Mark “\(DisplayText.oneLine($0.book.title))” read?" }
+        let book = try bookshelf.findToChange(target, action: "mark a book read") {
+            "Mark “\(DisplayText.oneLine($0.book.title))” read?"
+        }
         outcome = try rl.lists.finished(book.book, isbn: args.value("--isbn"))
     }
     if context.json {
         Output.json(FinishedJSON(outcome))
     } else {
         Output.line("Marked \(DisplayText.oneLine(outcome.entry.title)) read.")
-        if !outcome.queued.isEmpty { Output.line("Queued for \(outcome.queued.joined(separator: ", ")): `shelf lists push` records it.") }
-        if !outcome.alreadyQueued.isEmpty { Output.line("Already queued for \(outcome.alreadyQueued.joined(separator: ", ")).") }
-        if outcome.queued.isEmpty && outcome.alreadyQueued.isEmpty { Output.line("No connected reading list records reads.") }
+        if !outcome.queued.isEmpty {
+            Output.line("Queued for \(outcome.queued.joined(separator: ", ")): `shelf lists push` records it.")
+        }
+        if !outcome.alreadyQueued.isEmpty {
+            Output.line("Already queued for \(outcome.alreadyQueued.joined(separator: ", ")).")
+        }
+        if outcome.queued.isEmpty && outcome.alreadyQueued.isEmpty {
+            Output.line("No connected reading list records reads.")
+        }
     }
     return 0
 }
@@ -254,7 +283,8 @@ let wishlistCommand = Command(
     name: "wishlist",
     summary: "show the wish list with each title's match and availability",
     usage: "shelf wishlist [--remove ID] [--offline] [--json]",
-    details: "Each wish is matched again against the catalogs shelf has seen (`shelf browse`, `shelf catalog-search`), and "
+    details:
+        "Each wish is matched again against the catalogs shelf has seen (`shelf browse`, `shelf catalog-search`), and "
         + "each library is asked again about the wished titles it holds that were not free (not with --offline). A title "
         + "that has become available to borrow is announced once: \"[title] is available to borrow now at [library].\"",
     valueOptions: ["--remove"],
@@ -268,7 +298,9 @@ let wishlistCommand = Command(
         // newly available is said below, as it is said only once).
         let (before, said) = try rl.library.wishlist(offline: true)
         notices += said
-        guard let n = Int64(id), let title = before.first(where: { $0.id == n })?.title, try rl.library.removeWish(id: n) else {
+        guard let n = Int64(id), let title = before.first(where: { $0.id == n })?.title,
+            try rl.library.removeWish(id: n)
+        else {
             if !context.json { printNotices(notices, rl.library) }
             throw ShelfError(.noInput, "no wish \(id)", hint: "`shelf wishlist` lists the wishes with their numbers.")
         }
@@ -296,7 +328,9 @@ func printSettings(_ info: ReadingLists.ServiceSettings, json: Bool) {
         Output.json(ServiceSettingsJSON(info))
         return
     }
-    Output.line("\(d.name ?? info.service) (\(info.service), plugin \(info.pluginID)): " + (info.stored == nil ? "not connected" : "connected"))
+    Output.line(
+        "\(d.name ?? info.service) (\(info.service), plugin \(info.pluginID)): "
+            + (info.stored == nil ? "not connected" : "connected"))
     Output.line("Settings:")
     let width = (d.settings ?? []).map(\.key.count).max() ?? 0
     for setting in d.settings ?? [] {
@@ -305,9 +339,11 @@ func printSettings(_ info: ReadingLists.ServiceSettings, json: Bool) {
         if setting.secret == true { notes.append("secret: --secret \(setting.key), read from standard input") }
         if let type = setting.type, type != "text" { notes.append(type) }
         if setting.secret != true, let value = info.stored?[setting.key] { notes.append("now \(value)") }
-        Output.line("  \(setting.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(setting.label)"
-                    + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
+        Output.line(
+            "  \(setting.key.padding(toLength: width, withPad: " ", startingAt: 0))  \(setting.label)"
+                + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))"))
     }
-    Output.line("Connect: `shelf lists connect \(info.service) --set KEY=VALUE... [--secret KEY]...`"
-                + (d.authorization == "oauth1" || d.authorization == "oauth2" ? "; add --authorize to sign in." : "."))
+    Output.line(
+        "Connect: `shelf lists connect \(info.service) --set KEY=VALUE... [--secret KEY]...`"
+            + (d.authorization == "oauth1" || d.authorization == "oauth2" ? "; add --authorize to sign in." : "."))
 }

@@ -31,24 +31,33 @@ let serveCommand = Command(
             options.password = context.shelf.environment["SHELF_SERVE_PASSWORD"]
         }
         guard let password = options.password, password.count >= 8 else {
-            throw ShelfError(.usage, "--listen \(listen) needs a password of 8 characters or more",
-                             hint: "Give --password-file FILE (or set SHELF_SERVE_PASSWORD): anyone who reaches \(listen) could otherwise act as you.")
+            throw ShelfError(
+                .usage, "--listen \(listen) needs a password of 8 characters or more",
+                hint:
+                    "Give --password-file FILE (or set SHELF_SERVE_PASSWORD): anyone who reaches \(listen) could otherwise act as you."
+            )
         }
     }
     let directories = try context.shelf.requireDirectories()
     let executable = URL(fileURLWithPath: context.shelf.executablePath)
     do {
-        try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache) { started in
+        try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache)
+        { started in
             if context.json {
-                Output.line(#"{"url": "\#(started.url)", "open": "\#(started.launchURL)", "reused": \#(started.reused), "pid": \#(started.pid)}"#)
+                Output.line(
+                    #"{"url": "\#(started.url)", "open": "\#(started.launchURL)", "reused": \#(started.reused), "pid": \#(started.pid)}"#
+                )
             } else {
                 Output.line((started.reused ? "shelf is already serving at " : "shelf is serving at ") + started.url)
                 Output.line("Open this address to let your browser in: \(started.launchURL)")
                 if let listen = options.listen {
-                    Output.line("Also listening on \(listen): a browser there signs in at \(started.url)login.html with the password. "
-                                + "The connection is not encrypted.")
+                    Output.line(
+                        "Also listening on \(listen): a browser there signs in at \(started.url)login.html with the password. "
+                            + "The connection is not encrypted.")
                 }
-                if options.open && !started.opened { Output.error("could not start a browser (xdg-open); open the address above yourself") }
+                if options.open && !started.opened {
+                    Output.error("could not start a browser (xdg-open); open the address above yourself")
+                }
                 if !started.reused { Output.line("Press Ctrl-C to stop.") }
             }
             Output.flush()

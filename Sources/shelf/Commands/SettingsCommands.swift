@@ -3,17 +3,18 @@ import Host
 
 let settingsCommand = Command(
     name: "settings", summary: "display settings: font size, serif or sans, day, night or sepia",
-    usage: "shelf settings [BOOK] [--font-scale PCT|default] [--font serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
+    usage:
+        "shelf settings [BOOK] [--font-scale PCT|default] [--font serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
     details: """
-    Shows or changes the reader settings, for every book or (with BOOK) for one book, whose own values win.
-    The font scale is a percentage of 12 pt (16 CSS pixels): the default is 117% (14 pt) on a large screen,
-    which is what shelf uses on a desktop, and 100% (12 pt) on a small one. Fonts: serif (Times-like) or sans
-    (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
-    value; --reset clears them all for that scope. `shelf render --as html` (and the browser reader) use all
-    three; `shelf read` in a terminal shows the theme as colours (night: light on dark; sepia), unless NO_COLOR
-    is set or the output is not a terminal: a terminal cannot change its font or size.
-    \(bookArgumentHelp) --json: {"book"?, "effective", "stored", "defaults"}.
-    """,
+        Shows or changes the reader settings, for every book or (with BOOK) for one book, whose own values win.
+        The font scale is a percentage of 12 pt (16 CSS pixels): the default is 117% (14 pt) on a large screen,
+        which is what shelf uses on a desktop, and 100% (12 pt) on a small one. Fonts: serif (Times-like) or sans
+        (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
+        value; --reset clears them all for that scope. `shelf render --as html` (and the browser reader) use all
+        three; `shelf read` in a terminal shows the theme as colours (night: light on dark; sepia), unless NO_COLOR
+        is set or the output is not a terminal: a terminal cannot change its font or size.
+        \(bookArgumentHelp) --json: {"book"?, "effective", "stored", "defaults"}.
+        """,
     valueOptions: ["--font-scale", "--font", "--theme"],
     flagOptions: ["--reset"],
     positionals: 0...1
@@ -24,8 +25,12 @@ let settingsCommand = Command(
     var changes = ReaderSettings()
     var cleared: Set<Bookshelf.Setting> = []
     if let text = args.value("--font-scale") {
-        if text == "default" { cleared.insert(.fontScale) } else {
-            guard let pct = Int(text.hasSuffix("%") ? String(text.dropLast()) : text), ReaderSettings.fontScaleRange.contains(pct) else {
+        if text == "default" {
+            cleared.insert(.fontScale)
+        } else {
+            guard let pct = Int(text.hasSuffix("%") ? String(text.dropLast()) : text),
+                ReaderSettings.fontScaleRange.contains(pct)
+            else {
                 throw ShelfError(.usage, "--font-scale takes a percentage from 25 to 800 (or default), not \"\(text)\"")
             }
             changes.fontScale = pct
@@ -47,8 +52,12 @@ let settingsCommand = Command(
     }
     let scope = book.map { "“\($0.book.title)”" } ?? "every book"
     Output.line((changing ? "Settings for \(scope) changed. " : "Settings for \(scope): ") + "")
-    func origin(_ own: Any?) -> String { own != nil ? "" : (bookID == nil ? " (default)" : " (from the global settings or default)") }
-    Output.line("  Font scale: \(effective.fontScale!)% (\(String(format: "%.1f", Double(effective.fontScale!) * 0.12)) pt)\(origin(stored.fontScale))")
+    func origin(_ own: Any?) -> String {
+        own != nil ? "" : (bookID == nil ? " (default)" : " (from the global settings or default)")
+    }
+    Output.line(
+        "  Font scale: \(effective.fontScale!)% (\(String(format: "%.1f", Double(effective.fontScale!) * 0.12)) pt)\(origin(stored.fontScale))"
+    )
     Output.line("  Font: \(effective.font!)\(origin(stored.font))")
     Output.line("  Theme: \(effective.theme!)\(origin(stored.theme))")
     return 0

@@ -31,8 +31,9 @@ let statusCommand = Command(
             Output.line("  \(account.id): \(account.title)\n    " + facts.joined(separator: " · "))
         }
     }
-    Output.line("My Books: \(Plural.count(status.loans, "loan"))"
-                + (status.soonestDue.map { ", the soonest due \(localDay($0))" } ?? ""))
+    Output.line(
+        "My Books: \(Plural.count(status.loans, "loan"))"
+            + (status.soonestDue.map { ", the soonest due \(localDay($0))" } ?? ""))
     Output.line("Reservations: \(Plural.count(status.holds, "hold")), \(status.readyToBorrow) ready to borrow")
     if let badge = readyBadge(status.readyToBorrow) { Output.line(badge) }
     Output.line("Notifications: \(status.unreadNotifications) unread")

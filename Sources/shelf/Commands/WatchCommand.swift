@@ -50,8 +50,9 @@ let watchCommand = Command(
             return
         }
         for account in cycle.accounts where account.newlyFailing {
-            Output.error("sync of \(account.accountID) failed (\(account.error ?? "unknown error")); nothing stored changed. "
-                         + "Trying again \(account.retryAt.map { "after \(localDayAndTime($0))" } ?? "later").")
+            Output.error(
+                "sync of \(account.accountID) failed (\(account.error ?? "unknown error")); nothing stored changed. "
+                    + "Trying again \(account.retryAt.map { "after \(localDayAndTime($0))" } ?? "later").")
         }
         for record in cycle.notifications { Output.line(record.terminalLine) }
         // What this watcher printed on a terminal counts as shown there.
@@ -65,8 +66,10 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
     let units = try context.shelf.installWatchUnits(interval: interval)
     let written = units.files
     if context.json {
-        Output.json(WatchInstallJSON(files: written, interval: WatchInterval.systemd(interval),
-                                enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
+        Output.json(
+            WatchInstallJSON(
+                files: written, interval: WatchInterval.systemd(interval),
+                enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
         return 0
     }
     Output.line("Wrote \(written.joined(separator: " and ")).")

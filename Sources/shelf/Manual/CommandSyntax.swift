@@ -41,7 +41,9 @@ struct CommandSyntax {
                 let bare = Self.bare(word)
                 if bare.hasPrefix("-") {
                     let option = bare.split(separator: "=").first.map(String.init) ?? bare
-                    if command.valueOptions.contains(option), let value = words.first.map(Self.bare), !value.hasPrefix("-") {
+                    if command.valueOptions.contains(option), let value = words.first.map(Self.bare),
+                        !value.hasPrefix("-")
+                    {
                         placeholders[option] = placeholders[option] ?? value
                         words = words.dropFirst()
                     }

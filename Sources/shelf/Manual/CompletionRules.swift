@@ -36,20 +36,26 @@ struct CompletionRules {
             if actions.isEmpty {
                 let placeholders = syntax.forms.first?.placeholders ?? []
                 for index in placeholders.indices {
-                    positionals.append(Positional(pattern: "\(command.name)/*/\(index)",
-                                                  completion: syntax.completion(forPositional: index, action: nil)))
+                    positionals.append(
+                        Positional(
+                            pattern: "\(command.name)/*/\(index)",
+                            completion: syntax.completion(forPositional: index, action: nil)))
                 }
                 if let last = placeholders.last, last.hasSuffix("...") {
-                    positionals.append(Positional(pattern: "\(command.name)/*/*",
-                                                  completion: CommandSyntax.completion(forPlaceholder: last)))
+                    positionals.append(
+                        Positional(
+                            pattern: "\(command.name)/*/*",
+                            completion: CommandSyntax.completion(forPlaceholder: last)))
                 }
             } else {
                 positionals.append(Positional(pattern: "\(command.name)/*/0", completion: .choices(actions)))
                 for form in syntax.forms {
                     guard let action = form.action else { continue }
                     for index in form.placeholders.indices {
-                        positionals.append(Positional(pattern: "\(command.name)/\(action)/\(index + 1)",
-                                                      completion: syntax.completion(forPositional: index + 1, action: action)))
+                        positionals.append(
+                            Positional(
+                                pattern: "\(command.name)/\(action)/\(index + 1)",
+                                completion: syntax.completion(forPositional: index + 1, action: action)))
                     }
                 }
             }

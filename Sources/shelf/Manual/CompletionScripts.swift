@@ -39,103 +39,110 @@ enum CompletionScripts {
         var valueCases = ""
         var positionalCases = ""
         for command in rules.commands {
-            commandCases += "    \(command.name)) options=\"\(command.options.joined(separator: " "))\" values=\" \(command.valueOptions.joined(separator: " ")) \" ;;\n"
+            commandCases +=
+                "    \(command.name)) options=\"\(command.options.joined(separator: " "))\" values=\" \(command.valueOptions.joined(separator: " ")) \" ;;\n"
             for (option, completion) in command.optionValues {
-                valueCases += "        \"\(command.name) \(option)\") _shelf_offer \"$cur\" \"$shelf\" \(offer(completion)) ;;\n"
+                valueCases +=
+                    "        \"\(command.name) \(option)\") _shelf_offer \"$cur\" \"$shelf\" \(offer(completion)) ;;\n"
             }
             for positional in command.positionals {
-                positionalCases += "    \(positional.pattern)) _shelf_offer \"$cur\" \"$shelf\" \(offer(positional.completion)) ;;\n"
+                positionalCases +=
+                    "    \(positional.pattern)) _shelf_offer \"$cur\" \"$shelf\" \(offer(positional.completion)) ;;\n"
             }
         }
-        positionalCases += "    help/*/0) _shelf_offer \"$cur\" \"$shelf\" words \(names.dropLast().joined(separator: " ")) ;;\n"
+        positionalCases +=
+            "    help/*/0) _shelf_offer \"$cur\" \"$shelf\" words \(names.dropLast().joined(separator: " ")) ;;\n"
         return """
-        # bash completion for shelf, \(header)
-        # Completes commands, options, the values an option takes, book titles and account names.
+            # bash completion for shelf, \(header)
+            # Completes commands, options, the values an option takes, book titles and account names.
 
-        # _shelf_offer WORD SHELF KIND [WORDS...]: fills COMPREPLY with what KIND offers for WORD.
-        _shelf_offer() {
-            local cur=$1 shelf=$2 kind=$3 name want IFS=$'\\n'
-            shift 3
-            COMPREPLY=()
-            case $kind in
-            words) COMPREPLY=($(compgen -W "$*" -- "$cur")) ;;
-            file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
-            directory) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
-            book|account)
-                # Titles hold spaces: each is offered quoted, matched without regard to case.
-                want=${cur//\\\\/}
-                want=${want#[\\"\\']}
-                while read -r name; do
-                    [[ ${name,,} == "${want,,}"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
-                done < <("$shelf" complete "${kind}s" 2>/dev/null)
-                ;;
-            esac
-        }
+            # _shelf_offer WORD SHELF KIND [WORDS...]: fills COMPREPLY with what KIND offers for WORD.
+            _shelf_offer() {
+                local cur=$1 shelf=$2 kind=$3 name want IFS=$'\\n'
+                shift 3
+                COMPREPLY=()
+                case $kind in
+                words) COMPREPLY=($(compgen -W "$*" -- "$cur")) ;;
+                file) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
+                directory) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$cur")) ;;
+                book|account)
+                    # Titles hold spaces: each is offered quoted, matched without regard to case.
+                    want=${cur//\\\\/}
+                    want=${want#[\\"\\']}
+                    while read -r name; do
+                        [[ ${name,,} == "${want,,}"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+                    done < <("$shelf" complete "${kind}s" 2>/dev/null)
+                    ;;
+                esac
+            }
 
-        _shelf() {
-            local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} shelf=${COMP_WORDS[0]}
-            local i=1 command= options= values= action= n=0 j word
-            while (( i < COMP_CWORD )); do
-                case ${COMP_WORDS[i]} in
-                \(CompletionRules.globalValueOptions.joined(separator: "|"))) (( i += 2 )) ;;
-                -*) (( i += 1 )) ;;
-                *) command=${COMP_WORDS[i]}; break ;;
-                esac
-            done
-            if [[ -z $command ]]; then
-                case $prev in
-                \(CompletionRules.globalValueOptions.joined(separator: "|"))) _shelf_offer "$cur" "$shelf" directory ;;
-                *) if [[ $cur == -* ]]; then
-                       _shelf_offer "$cur" "$shelf" words \(CompletionRules.globalOptions.joined(separator: " "))
-                   else
-                       _shelf_offer "$cur" "$shelf" words \(names.joined(separator: " "))
-                   fi ;;
-                esac
-                return
-            fi
-            case $command in
-        \(commandCases)    esac
-            if [[ $prev == -* && $values == *" $prev "* ]]; then
-                case "$command $prev" in
-        \(valueCases)        *) COMPREPLY=() ;;
-                esac
-                return
-            fi
-            if [[ $cur == -* ]]; then
-                _shelf_offer "$cur" "$shelf" words $options
-                return
-            fi
-            for (( j = i + 1; j < COMP_CWORD; j++ )); do
-                word=${COMP_WORDS[j]}
-                if [[ $word == -* ]]; then
-                    [[ $values == *" $word "* ]] && (( j++ ))
-                else
-                    (( n == 0 )) && action=$word
-                    (( n += 1 ))
+            _shelf() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} shelf=${COMP_WORDS[0]}
+                local i=1 command= options= values= action= n=0 j word
+                while (( i < COMP_CWORD )); do
+                    case ${COMP_WORDS[i]} in
+                    \(CompletionRules.globalValueOptions.joined(separator: "|"))) (( i += 2 )) ;;
+                    -*) (( i += 1 )) ;;
+                    *) command=${COMP_WORDS[i]}; break ;;
+                    esac
+                done
+                if [[ -z $command ]]; then
+                    case $prev in
+                    \(CompletionRules.globalValueOptions.joined(separator: "|"))) _shelf_offer "$cur" "$shelf" directory ;;
+                    *) if [[ $cur == -* ]]; then
+                           _shelf_offer "$cur" "$shelf" words \(CompletionRules.globalOptions.joined(separator: " "))
+                       else
+                           _shelf_offer "$cur" "$shelf" words \(names.joined(separator: " "))
+                       fi ;;
+                    esac
+                    return
                 fi
-            done
-            case "$command/$action/$n" in
-        \(positionalCases)    *) COMPREPLY=() ;;
-            esac
-        }
+                case $command in
+            \(commandCases)    esac
+                if [[ $prev == -* && $values == *" $prev "* ]]; then
+                    case "$command $prev" in
+            \(valueCases)        *) COMPREPLY=() ;;
+                    esac
+                    return
+                fi
+                if [[ $cur == -* ]]; then
+                    _shelf_offer "$cur" "$shelf" words $options
+                    return
+                fi
+                for (( j = i + 1; j < COMP_CWORD; j++ )); do
+                    word=${COMP_WORDS[j]}
+                    if [[ $word == -* ]]; then
+                        [[ $values == *" $word "* ]] && (( j++ ))
+                    else
+                        (( n == 0 )) && action=$word
+                        (( n += 1 ))
+                    fi
+                done
+                case "$command/$action/$n" in
+            \(positionalCases)    *) COMPREPLY=() ;;
+                esac
+            }
 
-        complete -F _shelf shelf
+            complete -F _shelf shelf
 
-        """
+            """
     }
 
     // MARK: zsh
 
     private static func zsh(_ rules: CompletionRules) -> String {
         let names = rules.commands.map(\.name) + ["help"]
-        let descriptions = rules.commands.map { zshQuoted("\($0.name) -- \($0.summary)") } + [zshQuoted("help -- what a command does")]
+        let descriptions =
+            rules.commands.map { zshQuoted("\($0.name) -- \($0.summary)") } + [zshQuoted("help -- what a command does")]
         var commandCases = ""
         var valueCases = ""
         var positionalCases = ""
         for command in rules.commands {
-            commandCases += "    (\(command.name)) options=(\(command.options.joined(separator: " "))) values=(\(command.valueOptions.joined(separator: " "))) ;;\n"
+            commandCases +=
+                "    (\(command.name)) options=(\(command.options.joined(separator: " "))) values=(\(command.valueOptions.joined(separator: " "))) ;;\n"
             for (option, completion) in command.optionValues {
-                valueCases += "        (\(zshQuoted(command.name + " " + option))) _shelf_offer \(offer(completion)) ;;\n"
+                valueCases +=
+                    "        (\(zshQuoted(command.name + " " + option))) _shelf_offer \(offer(completion)) ;;\n"
             }
             for positional in command.positionals {
                 positionalCases += "    (\(positional.pattern)) _shelf_offer \(offer(positional.completion)) ;;\n"
@@ -143,80 +150,80 @@ enum CompletionScripts {
         }
         positionalCases += "    (help/*/0) _shelf_offer words \(names.dropLast().joined(separator: " ")) ;;\n"
         return """
-        #compdef shelf
-        # zsh completion for shelf, \(header)
-        # Completes commands, options, the values an option takes, book titles and account names.
+            #compdef shelf
+            # zsh completion for shelf, \(header)
+            # Completes commands, options, the values an option takes, book titles and account names.
 
-        # _shelf_offer KIND [WORDS...]: offers what KIND names for the word under the cursor.
-        _shelf_offer() {
-            local kind=$1
-            shift
-            case $kind in
-            (words) compadd -- "$@" ;;
-            (file) _files ;;
-            (directory) _files -/ ;;
-            (book|account)
-                local -a names
-                names=(${(f)"$(${words[1]} complete ${kind}s 2>/dev/null)"})
-                compadd -- "${names[@]}" ;;
-            esac
-        }
-
-        _shelf() {
-            local cur=${words[CURRENT]} prev=${words[CURRENT-1]}
-            local i=2 command= action= n=0 j word
-            local -a options values
-            while (( i < CURRENT )); do
-                case ${words[i]} in
-                (\(CompletionRules.globalValueOptions.joined(separator: "|"))) (( i += 2 )) ;;
-                (-*) (( i += 1 )) ;;
-                (*) command=${words[i]}; break ;;
+            # _shelf_offer KIND [WORDS...]: offers what KIND names for the word under the cursor.
+            _shelf_offer() {
+                local kind=$1
+                shift
+                case $kind in
+                (words) compadd -- "$@" ;;
+                (file) _files ;;
+                (directory) _files -/ ;;
+                (book|account)
+                    local -a names
+                    names=(${(f)"$(${words[1]} complete ${kind}s 2>/dev/null)"})
+                    compadd -- "${names[@]}" ;;
                 esac
-            done
-            if [[ -z $command ]]; then
-                if [[ $prev == (\(CompletionRules.globalValueOptions.joined(separator: "|"))) ]]; then
-                    _shelf_offer directory
-                elif [[ $cur == -* ]]; then
-                    _shelf_offer words \(CompletionRules.globalOptions.joined(separator: " "))
-                else
-                    local -a descriptions
-                    descriptions=(\(descriptions.joined(separator: " ")))
-                    compadd -l -d descriptions -- \(names.joined(separator: " "))
-                fi
-                return
-            fi
-            case $command in
-        \(commandCases)    esac
-            if [[ $prev == -* ]] && (( ${values[(Ie)$prev]} )); then
-                case "$command $prev" in
-        \(valueCases)        esac
-                return
-            fi
-            if [[ $cur == -* ]]; then
-                _shelf_offer words "${options[@]}"
-                return
-            fi
-            for (( j = i + 1; j < CURRENT; j++ )); do
-                word=${words[j]}
-                if [[ $word == -* ]]; then
-                    (( ${values[(Ie)$word]} )) && (( j++ ))
-                else
-                    (( n == 0 )) && action=$word
-                    (( n += 1 ))
-                fi
-            done
-            case "$command/$action/$n" in
-        \(positionalCases)    esac
-        }
+            }
 
-        # Autoloaded from fpath, the file is the function's body; sourced, it registers itself.
-        if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
-            _shelf "$@"
-        elif (( $+functions[compdef] )); then
-            compdef _shelf shelf
-        fi
+            _shelf() {
+                local cur=${words[CURRENT]} prev=${words[CURRENT-1]}
+                local i=2 command= action= n=0 j word
+                local -a options values
+                while (( i < CURRENT )); do
+                    case ${words[i]} in
+                    (\(CompletionRules.globalValueOptions.joined(separator: "|"))) (( i += 2 )) ;;
+                    (-*) (( i += 1 )) ;;
+                    (*) command=${words[i]}; break ;;
+                    esac
+                done
+                if [[ -z $command ]]; then
+                    if [[ $prev == (\(CompletionRules.globalValueOptions.joined(separator: "|"))) ]]; then
+                        _shelf_offer directory
+                    elif [[ $cur == -* ]]; then
+                        _shelf_offer words \(CompletionRules.globalOptions.joined(separator: " "))
+                    else
+                        local -a descriptions
+                        descriptions=(\(descriptions.joined(separator: " ")))
+                        compadd -l -d descriptions -- \(names.joined(separator: " "))
+                    fi
+                    return
+                fi
+                case $command in
+            \(commandCases)    esac
+                if [[ $prev == -* ]] && (( ${values[(Ie)$prev]} )); then
+                    case "$command $prev" in
+            \(valueCases)        esac
+                    return
+                fi
+                if [[ $cur == -* ]]; then
+                    _shelf_offer words "${options[@]}"
+                    return
+                fi
+                for (( j = i + 1; j < CURRENT; j++ )); do
+                    word=${words[j]}
+                    if [[ $word == -* ]]; then
+                        (( ${values[(Ie)$word]} )) && (( j++ ))
+                    else
+                        (( n == 0 )) && action=$word
+                        (( n += 1 ))
+                    fi
+                done
+                case "$command/$action/$n" in
+            \(positionalCases)    esac
+            }
 
-        """
+            # Autoloaded from fpath, the file is the function's body; sourced, it registers itself.
+            if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+                _shelf "$@"
+            elif (( $+functions[compdef] )); then
+                compdef _shelf shelf
+            fi
+
+            """
     }
 
     private static func zshQuoted(_ text: String) -> String {
@@ -232,95 +239,101 @@ enum CompletionScripts {
         var positionalCases = ""
         for command in rules.commands {
             commandLines += "        printf '%s\\t%s\\n' \(command.name) \(fishQuoted(command.summary))\n"
-            commandCases += "        case \(command.name)\n            set options \(command.options.joined(separator: " "))\n"
-            if !command.valueOptions.isEmpty { commandCases += "            set values \(command.valueOptions.joined(separator: " "))\n" }
+            commandCases +=
+                "        case \(command.name)\n            set options \(command.options.joined(separator: " "))\n"
+            if !command.valueOptions.isEmpty {
+                commandCases += "            set values \(command.valueOptions.joined(separator: " "))\n"
+            }
             for (option, completion) in command.optionValues {
-                valueCases += "            case \(fishQuoted(command.name + " " + option))\n                __shelf_offer \(offer(completion))\n"
+                valueCases +=
+                    "            case \(fishQuoted(command.name + " " + option))\n                __shelf_offer \(offer(completion))\n"
             }
             for positional in command.positionals {
-                positionalCases += "        case \(fishQuoted(positional.pattern))\n            __shelf_offer \(offer(positional.completion))\n"
+                positionalCases +=
+                    "        case \(fishQuoted(positional.pattern))\n            __shelf_offer \(offer(positional.completion))\n"
             }
         }
         commandLines += "        printf '%s\\t%s\\n' help 'what a command does'\n"
-        positionalCases += "        case 'help/*/0'\n            __shelf_offer words \(rules.commands.map(\.name).joined(separator: " "))\n"
+        positionalCases +=
+            "        case 'help/*/0'\n            __shelf_offer words \(rules.commands.map(\.name).joined(separator: " "))\n"
         return """
-        # fish completion for shelf, \(header)
-        # Completes commands, options, the values an option takes, book titles and account names.
+            # fish completion for shelf, \(header)
+            # Completes commands, options, the values an option takes, book titles and account names.
 
-        # __shelf_offer KIND [WORDS...]: prints what KIND offers for the token under the cursor.
-        function __shelf_offer
-            switch $argv[1]
-                case words
-                    printf '%s\\n' $argv[2..-1]
-                case file
-                    __fish_complete_path (commandline -ct)
-                case directory
-                    __fish_complete_directories (commandline -ct)
-                case book account
-                    set -l shelf (commandline -opc)[1]
-                    $shelf complete $argv[1]s 2>/dev/null
-            end
-        end
-
-        function __shelf_complete
-            set -l words (commandline -opc)
-            set -l cur (commandline -ct)
-            set -l prev $words[-1]
-            set -l i 2
-            set -l command
-            while test $i -le (count $words)
-                switch $words[$i]
-                    case \(CompletionRules.globalValueOptions.joined(separator: " "))
-                        set i (math $i + 2)
-                    case '-*'
-                        set i (math $i + 1)
-                    case '*'
-                        set command $words[$i]
-                        break
+            # __shelf_offer KIND [WORDS...]: prints what KIND offers for the token under the cursor.
+            function __shelf_offer
+                switch $argv[1]
+                    case words
+                        printf '%s\\n' $argv[2..-1]
+                    case file
+                        __fish_complete_path (commandline -ct)
+                    case directory
+                        __fish_complete_directories (commandline -ct)
+                    case book account
+                        set -l shelf (commandline -opc)[1]
+                        $shelf complete $argv[1]s 2>/dev/null
                 end
             end
-            if test -z "$command"
-                if contains -- "$prev" \(CompletionRules.globalValueOptions.joined(separator: " "))
-                    __shelf_offer directory
-                else if string match -q -- '-*' "$cur"
-                    __shelf_offer words \(CompletionRules.globalOptions.joined(separator: " "))
-                else
-        \(commandLines)        end
-                return
-            end
-            set -l options
-            set -l values
-            switch $command
-        \(commandCases)    end
-            if string match -q -- '-*' "$prev"; and contains -- "$prev" $values
-                switch "$command $prev"
-        \(valueCases)        end
-                return
-            end
-            if string match -q -- '-*' "$cur"
-                __shelf_offer words $options
-                return
-            end
-            set -l n 0
-            set -l action
-            set -l j (math $i + 1)
-            while test $j -le (count $words)
-                set -l word $words[$j]
-                if string match -q -- '-*' "$word"
-                    contains -- "$word" $values; and set j (math $j + 1)
-                else
-                    test $n -eq 0; and set action $word
-                    set n (math $n + 1)
+
+            function __shelf_complete
+                set -l words (commandline -opc)
+                set -l cur (commandline -ct)
+                set -l prev $words[-1]
+                set -l i 2
+                set -l command
+                while test $i -le (count $words)
+                    switch $words[$i]
+                        case \(CompletionRules.globalValueOptions.joined(separator: " "))
+                            set i (math $i + 2)
+                        case '-*'
+                            set i (math $i + 1)
+                        case '*'
+                            set command $words[$i]
+                            break
+                    end
                 end
-                set j (math $j + 1)
+                if test -z "$command"
+                    if contains -- "$prev" \(CompletionRules.globalValueOptions.joined(separator: " "))
+                        __shelf_offer directory
+                    else if string match -q -- '-*' "$cur"
+                        __shelf_offer words \(CompletionRules.globalOptions.joined(separator: " "))
+                    else
+            \(commandLines)        end
+                    return
+                end
+                set -l options
+                set -l values
+                switch $command
+            \(commandCases)    end
+                if string match -q -- '-*' "$prev"; and contains -- "$prev" $values
+                    switch "$command $prev"
+            \(valueCases)        end
+                    return
+                end
+                if string match -q -- '-*' "$cur"
+                    __shelf_offer words $options
+                    return
+                end
+                set -l n 0
+                set -l action
+                set -l j (math $i + 1)
+                while test $j -le (count $words)
+                    set -l word $words[$j]
+                    if string match -q -- '-*' "$word"
+                        contains -- "$word" $values; and set j (math $j + 1)
+                    else
+                        test $n -eq 0; and set action $word
+                        set n (math $n + 1)
+                    end
+                    set j (math $j + 1)
+                end
+                switch "$command/$action/$n"
+            \(positionalCases)    end
             end
-            switch "$command/$action/$n"
-        \(positionalCases)    end
-        end
 
-        complete -c shelf -f -a '(__shelf_complete)'
+            complete -c shelf -f -a '(__shelf_complete)'
 
-        """
+            """
     }
 
     private static func fishQuoted(_ text: String) -> String {

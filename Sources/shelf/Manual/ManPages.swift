@@ -25,7 +25,8 @@ enum ManPages {
         out += ".SH NAME\nshelf \\- \(Roff.text(ManualFacts.purpose))\n"
         out += ".SH SYNOPSIS\n" + Roff.synopsis(ManualFacts.synopsis) + "\n"
         out += ".SH DESCRIPTION\n" + paragraphs(ManualFacts.description)
-        out += ".SH OPTIONS\nThese come before the command; every command also takes \\fB\\-\\-json\\fR and \\fB\\-\\-help\\fR.\n"
+        out +=
+            ".SH OPTIONS\nThese come before the command; every command also takes \\fB\\-\\-json\\fR and \\fB\\-\\-help\\fR.\n"
         for option in ManualFacts.globalOptions {
             out += ".TP\n" + Roff.synopsis(option.syntax) + "\n" + Roff.text(option.meaning) + "\n"
         }
@@ -42,7 +43,8 @@ enum ManPages {
                 }
             }
             out += ".ad\n.hy\n"
-            out += ".PP\n" + Roff.text(command.summary.prefix(1).uppercased() + command.summary.dropFirst() + ".") + "\n"
+            out +=
+                ".PP\n" + Roff.text(command.summary.prefix(1).uppercased() + command.summary.dropFirst() + ".") + "\n"
             out += body(command.details)
         }
         out += ".SH EXIT STATUS\n"
@@ -107,7 +109,9 @@ enum ManPages {
     }
 
     private static func paragraphs(_ text: String) -> String {
-        text.split(separator: "\n\n").map { ".PP\n" + Roff.text($0.split(separator: "\n").joined(separator: " ")) + "\n" }.joined()
+        text.split(separator: "\n\n").map {
+            ".PP\n" + Roff.text($0.split(separator: "\n").joined(separator: " ")) + "\n"
+        }.joined()
     }
 
     // MARK: shelf-plugin(7)
@@ -116,7 +120,8 @@ enum ManPages {
         var out = heading("SHELF-PLUGIN", section: 7, manual: "shelf")
         out += ".SH NAME\nshelf\\-plugin \\- writing format and reading\\-list plugins for shelf\n"
         out += ".SH SYNOPSIS\n.nf\n.B #include <shelf/plugin.h>\n.B #include <shelf/helper.h>\n.PP\n"
-        out += "\\fBcc \\-std=c99 \\-shared \\-fPIC \\-fvisibility=hidden\\fR \\fIplugin.c\\fR \\fB\\-o\\fR \\fIlibmy.so\\fR "
+        out +=
+            "\\fBcc \\-std=c99 \\-shared \\-fPIC \\-fvisibility=hidden\\fR \\fIplugin.c\\fR \\fB\\-o\\fR \\fIlibmy.so\\fR "
             + "\\fB$(pkg\\-config \\-\\-cflags \\-\\-libs shelf\\-plugin)\\fR\n.fi\n"
         for section in ManualFacts.pluginSections {
             out += ".SH \(section.title)\n" + paragraphs(section.text)

@@ -57,7 +57,9 @@ enum Roff {
         default:
             // groff reads its input as Latin-1 unless preconv runs: other characters go by their code point.
             if character.isASCII { return String(character) }
-            return character.unicodeScalars.map { "\\[u" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]" }.joined()
+            return character.unicodeScalars.map {
+                "\\[u" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) + "]"
+            }.joined()
         }
     }
 

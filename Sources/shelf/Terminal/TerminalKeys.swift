@@ -14,7 +14,9 @@ enum Key: Equatable {
     var name: String? {
         switch self {
         case .character(" "): return "space"
-        case .character(let c): return c.isLetter || c.isNumber || c.isPunctuation || c.isSymbol ? String(c) : "U+\(String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true))"
+        case .character(let c):
+            return c.isLetter || c.isNumber || c.isPunctuation || c.isSymbol
+                ? String(c) : "U+\(String(c.unicodeScalars.first?.value ?? 0, radix: 16, uppercase: true))"
         case .up: return "up arrow"
         case .down: return "down arrow"
         case .left: return "left arrow"
@@ -104,14 +106,14 @@ final class TerminalKeys {
     /// ESC [ A … (and ESC O A …, ESC [ 5 ~ …); a lone ESC, with nothing after it at once, is the Escape key.
     private func escapeSequence() -> Key {
         guard let second = readByte(waitingMilliseconds: 50), second >= 0 else { return .escape }
-        guard second == 0x5B || second == 0x4F else {   // [ or O
+        guard second == 0x5B || second == 0x4F else {  // [ or O
             pending.insert(UInt8(second), at: 0)
             return .escape
         }
         var body: [UInt8] = []
         while let byte = readByte(waitingMilliseconds: 50), byte >= 0 {
             body.append(UInt8(byte))
-            if (0x40...0x7E).contains(byte) { break }   // the final byte of a control sequence
+            if (0x40...0x7E).contains(byte) { break }  // the final byte of a control sequence
         }
         switch String(decoding: body, as: UTF8.self) {
         case "A": return .up

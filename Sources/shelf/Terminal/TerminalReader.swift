@@ -21,7 +21,7 @@ final class TerminalReader {
         "  ?                   this help",
         "  q                   quit (your place is saved on every turn)",
         "",
-        "Any key goes back to the book.",
+        "Any key goes back to the book."
     ]
 
     private let reader: BookReader

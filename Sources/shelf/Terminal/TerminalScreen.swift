@@ -25,8 +25,10 @@ struct TerminalScreen {
 
     /// Draws `lines` from the top (cut to the width; rows past them cleared) and `status` on the last row; the row
     /// `highlight` in reverse video, and each occurrence of `marking` (a search's words) too.
-    func draw(_ lines: [String], status: String, theme: TerminalTheme? = nil, highlight: Int? = nil,
-              marking: String? = nil) {
+    func draw(
+        _ lines: [String], status: String, theme: TerminalTheme? = nil, highlight: Int? = nil,
+        marking: String? = nil
+    ) {
         var frame = "\u{1B}[H"
         for row in 0..<textRows {
             var text = row < lines.count ? Self.fit(lines[row], columns) : ""

@@ -22,9 +22,15 @@ public struct SignInStateJSON: Encodable, Sendable {
     public let account: String
     public let signedIn: String
 
-    public static func signedIn(_ account: AccountRecord) -> SignInStateJSON { SignInStateJSON(account: account.id, signedIn: "yes") }
-    public static func signedOut(_ account: AccountRecord) -> SignInStateJSON { SignInStateJSON(account: account.id, signedIn: "no") }
-    public static func notNeeded(_ account: AccountRecord) -> SignInStateJSON { SignInStateJSON(account: account.id, signedIn: "not needed") }
+    public static func signedIn(_ account: AccountRecord) -> SignInStateJSON {
+        SignInStateJSON(account: account.id, signedIn: "yes")
+    }
+    public static func signedOut(_ account: AccountRecord) -> SignInStateJSON {
+        SignInStateJSON(account: account.id, signedIn: "no")
+    }
+    public static func notNeeded(_ account: AccountRecord) -> SignInStateJSON {
+        SignInStateJSON(account: account.id, signedIn: "not needed")
+    }
 }
 
 /// The browser app's answer to a change of an account (removed, in use, signed in or out): the account's id under

@@ -65,8 +65,11 @@ public struct ShelfBookJSON: Encodable, Sendable {
         for (i, b) in books.enumerated() {
             var members: [String] = []
             members.append("\"addedAt\" : " + text(b.addedAt))
-            members.append("\"authors\" : " + (b.authors.isEmpty ? "[\n\n    ]"
-                : "[\n" + b.authors.map { "      " + text($0) }.joined(separator: ",\n") + "\n    ]"))
+            members.append(
+                "\"authors\" : "
+                    + (b.authors.isEmpty
+                        ? "[\n\n    ]"
+                        : "[\n" + b.authors.map { "      " + text($0) }.joined(separator: ",\n") + "\n    ]"))
             if let v = b.duration { members.append("\"duration\" : " + number(v)) }
             members.append("\"format\" : " + text(b.format))
             members.append("\"id\" : " + text(b.id))

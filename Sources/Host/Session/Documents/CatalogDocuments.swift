@@ -179,7 +179,8 @@ public struct DownloadEventJSON: Encodable, Sendable {
         message = state.words(for: face).line
         switch state {
         case .progress(_, let fraction): (self.fraction, download, retry) = (min(1, max(0, fraction)), nil, nil)
-        case .done(let outcome): (fraction, download, retry) = (nil, DownloadedJSON(entry: outcome.entry, outcome: outcome), nil)
+        case .done(let outcome):
+            (fraction, download, retry) = (nil, DownloadedJSON(entry: outcome.entry, outcome: outcome), nil)
         case .failed(_, let error): (fraction, download, retry) = (nil, nil, error.kind == .temporary)
         case .started: (fraction, download, retry) = (nil, nil, nil)
         }

@@ -64,7 +64,9 @@ public struct StatusJSON: Encodable, Sendable {
         /// For the text output: when it last synced, as a date.
         public let syncedAt: Date?
 
-        private enum CodingKeys: String, CodingKey { case id, title, signedIn, signInRefused, synced, syncError, loans, holds, readyToBorrow }
+        private enum CodingKeys: String, CodingKey {
+            case id, title, signedIn, signInRefused, synced, syncError, loans, holds, readyToBorrow
+        }
     }
 
     public let accounts: [Account]
@@ -82,11 +84,13 @@ public struct StatusJSON: Encodable, Sendable {
         let holds = try database.holds()
         let unread = try database.notifications().filter(\.isUnread)
         accounts = try database.accounts().map { account in
-            Account(id: account.id, title: account.title, signedIn: library.isSignedIn(account),
-                    signInRefused: library.isSignInRefused(account), synced: account.syncedAt.map(isoDate), syncError: account.syncError,
-                    loans: loans.filter { $0.accountID == account.id }.count,
-                    holds: holds.filter { $0.accountID == account.id }.count,
-                    readyToBorrow: try database.readyHoldCount(accountID: account.id, at: now), syncedAt: account.syncedAt)
+            Account(
+                id: account.id, title: account.title, signedIn: library.isSignedIn(account),
+                signInRefused: library.isSignInRefused(account), synced: account.syncedAt.map(isoDate),
+                syncError: account.syncError,
+                loans: loans.filter { $0.accountID == account.id }.count,
+                holds: holds.filter { $0.accountID == account.id }.count,
+                readyToBorrow: try database.readyHoldCount(accountID: account.id, at: now), syncedAt: account.syncedAt)
         }
         self.loans = loans.count
         self.holds = holds.count
@@ -119,7 +123,9 @@ public struct WatchCycleJSON: Encodable, Sendable {
     public let notifications: [NotificationJSON]
 
     public init(_ cycle: WatchCycle) {
-        accounts = cycle.accounts.map { Account(account: $0.accountID, result: $0.result, error: $0.error, retryAt: $0.retryAt.map(isoDate)) }
+        accounts = cycle.accounts.map {
+            Account(account: $0.accountID, result: $0.result, error: $0.error, retryAt: $0.retryAt.map(isoDate))
+        }
         notifications = cycle.notifications.map(NotificationJSON.init)
     }
 }

@@ -32,11 +32,12 @@ public struct PluginListing: Encodable, Sendable {
         plugins = registry.plugins.map { p in
             let d = p.descriptor
             let place = registry.runPlace(of: p)
-            return Entry(id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
-                         description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
-                         mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
-                         capabilities: p.capabilities, concurrentHandles: d.concurrentHandles,
-                         runs: place.place, runsBecause: place.because, abiNote: ABIMinor.note(p))
+            return Entry(
+                id: d.id, name: d.name, version: d.version, license: d.license, vendor: d.vendor,
+                description: d.description, path: p.path, abi: "\(d.abiMajor).\(d.abiMinor)",
+                mediaTypes: d.mediaTypes, fileExtensions: d.fileExtensions, services: d.services,
+                capabilities: p.capabilities, concurrentHandles: d.concurrentHandles,
+                runs: place.place, runsBecause: place.because, abiNote: ABIMinor.note(p))
         }
         refused = registry.refused.map { Refusal(path: $0.path, reason: $0.reason) }
     }
@@ -81,7 +82,9 @@ public struct BookInfo: Encodable, Sendable {
         damagedTracks = TrackProblem.find(in: manifest)
         let isAudio = publication.format == .audiobook
         let durations = manifest.readingOrder.compactMap(\.duration)
-        duration = isAudio && !durations.isEmpty && durations.count == manifest.readingOrder.count ? durations.reduce(0, +) : nil
+        duration =
+            isAudio && !durations.isEmpty && durations.count == manifest.readingOrder.count
+            ? durations.reduce(0, +) : nil
         let readers = manifest.contributors("narrator")
         narrators = readers.isEmpty ? nil : readers
     }

@@ -124,8 +124,9 @@ public struct PullJSON: Encodable, Sendable {
 
     public init(_ outcomes: [ReadingLists.PullOutcome], notices: [ReadingLists.Notice]) {
         pulled = outcomes.map {
-            Pulled(service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error,
-                   skippedWithoutTitle: $0.skippedWithoutTitle > 0 ? $0.skippedWithoutTitle : nil)
+            Pulled(
+                service: $0.service, entries: $0.entries, shelves: $0.shelves, newWishes: $0.newWishes, error: $0.error,
+                skippedWithoutTitle: $0.skippedWithoutTitle > 0 ? $0.skippedWithoutTitle : nil)
         }
         available = notices.map(\.text)
     }
@@ -148,8 +149,9 @@ public struct PushJSON: Encodable, Sendable {
 
     public init(_ reports: [ReadingLists.PushReport]) {
         pushed = reports.map {
-            Pushed(service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message,
-                   file: $0.file, uploadURL: $0.file == nil ? nil : $0.uploadURL)
+            Pushed(
+                service: $0.service, title: $0.title, shelf: $0.shelf, outcome: $0.outcome, message: $0.message,
+                file: $0.file, uploadURL: $0.file == nil ? nil : $0.uploadURL)
         }
     }
 }
@@ -168,7 +170,9 @@ public struct ServicesJSON: Encodable, Sendable {
 
     public init(_ services: [ConnectedService]) {
         self.services = services.map {
-            Service(service: $0.service, plugin: $0.pluginID, settings: $0.settings, pulled: $0.pulledAt.map(isoDate), error: $0.pullError)
+            Service(
+                service: $0.service, plugin: $0.pluginID, settings: $0.settings, pulled: $0.pulledAt.map(isoDate),
+                error: $0.pullError)
         }
     }
 }

@@ -62,7 +62,10 @@ enum ChannelField {
         var offset = 0
         for piece in pieces {
             guard let piece else { pointers.append(nil); continue }
-            piece.withUnsafeBytes { buffer.advanced(by: offset).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: piece.count) }
+            piece.withUnsafeBytes {
+                buffer.advanced(by: offset).copyMemory(
+                    from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: piece.count)
+            }
             pointers.append(UnsafeRawPointer(buffer.advanced(by: offset)))
             offset += piece.count
         }

@@ -12,11 +12,15 @@ struct ConnectorReach: Sendable {
     /// The origins of the http(s) addresses among `settings` (the connection's JSON object) and the defaults the
     /// connector's description (`describe`'s JSON) declares.
     init(settings: String?, description: String?) {
-        func strings(_ json: String?) -> Any? { json.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } }
+        func strings(_ json: String?) -> Any? {
+            json.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+        }
         if let values = strings(settings) as? [String: Any] {
             for case let value as String in values.values { add(value, namedBySetting: true) }
         }
-        if let described = strings(description) as? [String: Any], let declared = described["settings"] as? [[String: Any]] {
+        if let described = strings(description) as? [String: Any],
+            let declared = described["settings"] as? [[String: Any]]
+        {
             for case let value as String in declared.compactMap({ $0["default"] }) { add(value, namedBySetting: false) }
         }
     }
@@ -41,13 +45,15 @@ struct ConnectorReach: Sendable {
 
     private static func origin(_ address: String) -> (host: String, key: String)? {
         guard let components = URLComponents(string: address), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty else { return nil }
+            scheme == "http" || scheme == "https", let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
         let port = components.port ?? (scheme == "https" ? 443 : 80)
         return (host, isLoopback(host) ? "\(host):\(port)" : host)
     }
 
     static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+        host == "localhost" || host.hasSuffix(".localhost") || host.hasPrefix("127.") || host == "::1"
+            || host == "[::1]"
             || host == "0.0.0.0" || host.hasPrefix("[::ffff:127.") || host == "0"
     }
 }

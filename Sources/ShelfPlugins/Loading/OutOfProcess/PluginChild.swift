@@ -27,7 +27,8 @@ final class PluginChild {
         /// The verb phrase of the one line: "crashed (signal 11, SIGSEGV)".
         var description: String {
             switch self {
-            case .crashed(let signal): return "crashed (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? ""))"
+            case .crashed(let signal):
+                return "crashed (signal \(signal)\(Self.signalName(signal).map { ", \($0)" } ?? ""))"
             case .exited(let status): return "exited (status \(status))"
             case .hung(let seconds): return "hung (no answer within \(seconds) s; stopped)"
             case .overran(let seconds):
@@ -38,8 +39,10 @@ final class PluginChild {
         }
 
         static func signalName(_ signal: Int32) -> String? {
-            [SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
-             SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM"][signal]
+            [
+                SIGSEGV: "SIGSEGV", SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+                SIGKILL: "SIGKILL", SIGTRAP: "SIGTRAP", SIGSYS: "SIGSYS", SIGTERM: "SIGTERM"
+            ][signal]
         }
     }
 
@@ -71,10 +74,13 @@ final class PluginChild {
     /// Starts the sandbox executable with the channel as its descriptor 3 and /dev/null for its standard streams
     /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's). The child gets a clean
     /// environment (`childEnvironment`), never the `Shelf`'s own.
-    static func start(executable: String, environment given: [String: String], inputs: [String] = []) throws -> PluginChild {
+    static func start(executable: String, environment given: [String: String], inputs: [String] = []) throws
+        -> PluginChild
+    {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw ShelfError(.unavailable, "cannot make a channel for a plugin process: \(String(cString: strerror(errno)))")
+            throw ShelfError(
+                .unavailable, "cannot make a channel for a plugin process: \(String(cString: strerror(errno)))")
         }
         var childEnd = fds[1]
         if childEnd == SHELF_CHANNEL_CHILD_FD {
@@ -100,8 +106,9 @@ final class PluginChild {
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else {
             close(fds[0])
-            throw ShelfError(.unavailable, "cannot start the plugin sandbox \(executable): \(String(cString: strerror(spawned)))",
-                             hint: "Reinstall shelf, or run the plugin in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
+            throw ShelfError(
+                .unavailable, "cannot start the plugin sandbox \(executable): \(String(cString: strerror(spawned)))",
+                hint: "Reinstall shelf, or run the plugin in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
         }
         let child = PluginChild(pid: pid, fd: fds[0])
         child.inputs = inputs
@@ -112,12 +119,15 @@ final class PluginChild {
     /// libraries are; nothing else of shelf's (a password given to `shelf serve` in its environment reached every
     /// plugin). The plugin's folders come through its `shelf_host`, as plugin.h documents.
     static func childEnvironment(_ given: [String: String]) -> [String: String] {
-        var environment = given.filter { key, _ in key == "LANG" || key == "LANGUAGE" || key.hasPrefix("LC_") || key == "TZ" }
+        var environment = given.filter { key, _ in
+            key == "LANG" || key == "LANGUAGE" || key.hasPrefix("LC_") || key == "TZ"
+        }
         environment["PATH"] = "/usr/bin:/bin"
         environment["SWIFT_BACKTRACE"] = "enable=no"
         // A plugin written in Swift names its runtime without a path (shelf had it loaded already): the child,
         // written in C, finds it where shelf's own is.
-        environment["LD_LIBRARY_PATH"] = (SandboxExecutable.runtimeFolders + [given["LD_LIBRARY_PATH"]].compactMap { $0 })
+        environment["LD_LIBRARY_PATH"] =
+            (SandboxExecutable.runtimeFolders + [given["LD_LIBRARY_PATH"]].compactMap { $0 })
             .filter { !$0.isEmpty }.joined(separator: ":")
         if environment["LANG"] == nil, environment["LC_ALL"] == nil { environment["LANG"] = "C.UTF-8" }
         return environment
@@ -127,14 +137,18 @@ final class PluginChild {
     /// long the child may stay silent (a log line, progress or a service request counts as an answer), `limit` how
     /// long the whole call may take. A cancellation (Ctrl-C, or the call's own) is passed on at once, however busy
     /// the child is; a child that has not answered `cancelGrace` later is stopped.
-    func call(_ op: shelf_channel_op, _ fields: [ChannelField], deadline: TimeInterval, limit: TimeInterval,
-              services: ServiceAnswerer) throws -> ChannelMessage {
+    func call(
+        _ op: shelf_channel_op, _ fields: [ChannelField], deadline: TimeInterval, limit: TimeInterval,
+        services: ServiceAnswerer
+    ) throws -> ChannelMessage {
         if let end { throw end }
         guard ChannelField.send(fd, op.rawValue, fields) else { throw ended() }
         let started = DispatchTime.now()
         var cancelSent: DispatchTime?
         var lastHeard = started
-        func seconds(since time: DispatchTime) -> Double { Double(DispatchTime.now().uptimeNanoseconds - time.uptimeNanoseconds) / 1e9 }
+        func seconds(since time: DispatchTime) -> Double {
+            Double(DispatchTime.now().uptimeNanoseconds - time.uptimeNanoseconds) / 1e9
+        }
         while true {
             if cancelSent == nil, CallCancellation.isCurrentCallCancelled {
                 guard ChannelField.send(fd, UInt32(SHELF_OP_CANCEL.rawValue), []) else { throw ended() }

@@ -29,7 +29,10 @@ public struct PluginPlacement: Sendable {
     public init(environment: [String: String]) {
         self.environment = environment
         func ids(_ key: String) -> Set<String> {
-            Set((environment[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
+            Set(
+                (environment[key] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                    !$0.isEmpty
+                })
         }
         outOfProcess = ids("SHELF_PLUGINS_OUT_OF_PROCESS")
         inProcess = ids("SHELF_PLUGINS_IN_PROCESS")
@@ -55,11 +58,14 @@ extension PluginSearchPath {
     public func isShipped(_ path: String) -> Bool {
         let name = (path as NSString).lastPathComponent
         guard name.hasPrefix("libshelf-") else { return false }
-        let folder = Self.realPath((path as NSString).deletingLastPathComponent) ?? (path as NSString).deletingLastPathComponent
+        let folder =
+            Self.realPath((path as NSString).deletingLastPathComponent) ?? (path as NSString).deletingLastPathComponent
         for entry in entries {
             guard case .bundled(let bin) = entry else { continue }
             let prefix = (bin as NSString).deletingLastPathComponent
-            for shipped in [bin, prefix + "/lib/shelf/plugins"] where (Self.realPath(shipped) ?? shipped) == folder { return true }
+            for shipped in [bin, prefix + "/lib/shelf/plugins"] where (Self.realPath(shipped) ?? shipped) == folder {
+                return true
+            }
         }
         return false
     }

@@ -76,10 +76,14 @@ final class RemotePlugin: @unchecked Sendable {
         let reads = [(path as NSString).deletingLastPathComponent] + SandboxExecutable.runtimeFolders + inputs
         let answer: ChannelMessage
         do {
-            answer = try child.call(SHELF_OP_LOAD, [.string(path), .string(reads.joined(separator: "\n")),
-                                                              .string(writeRoots.joined(separator: "\n")), .int(confined ? 1 : 0),
-                                                              .int(Int64(clamping: memoryLimit))],
-                                    deadline: deadline, limit: callLimit, services: { _ in nil })
+            answer = try child.call(
+                SHELF_OP_LOAD,
+                [
+                    .string(path), .string(reads.joined(separator: "\n")),
+                    .string(writeRoots.joined(separator: "\n")), .int(confined ? 1 : 0),
+                    .int(Int64(clamping: memoryLimit))
+                ],
+                deadline: deadline, limit: callLimit, services: { _ in nil })
         } catch let end as PluginChild.End {
             throw LoadedPlugin.LoadFailure(path: path, reason: "\(end) while loading")
         }
@@ -96,15 +100,18 @@ final class RemotePlugin: @unchecked Sendable {
     private func buildDescriptor(_ answer: ChannelMessage) -> UnsafePointer<shelf_plugin_descriptor> {
         let b = Self.described
         let numbers = answer.bytes(b)
-        func number(_ i: Int) -> Int64 { numbers.count >= (i + 1) * 8 ? numbers.loadUnaligned(fromByteOffset: i * 8, as: Int64.self) : 0 }
+        func number(_ i: Int) -> Int64 {
+            numbers.count >= (i + 1) * 8 ? numbers.loadUnaligned(fromByteOffset: i * 8, as: Int64.self) : 0
+        }
         var offered: [String: Int] = [:]
         for line in (answer.string(b + 11) ?? "").split(separator: "\n") {
             let parts = line.split(separator: " ")
             if parts.count == 2, let size = Int(parts[1]) { offered[String(parts[0])] = size }
         }
         func list(_ i: Int) -> [String]? { answer.string(b + i).map { $0.split(separator: "\n").map(String.init) } }
-        return buildDescriptor(structSize: Int(number(0)), abi: (number(1), number(2)), flags: UInt64(bitPattern: number(3)),
-                               strings: (1...7).map { answer.string(b + $0) }, lists: [list(8), list(9), list(10)], offered: offered)
+        return buildDescriptor(
+            structSize: Int(number(0)), abi: (number(1), number(2)), flags: UInt64(bitPattern: number(3)),
+            strings: (1...7).map { answer.string(b + $0) }, lists: [list(8), list(9), list(10)], offered: offered)
     }
 
     /// The descriptor of a plugin the registry cache knows: no child is started until a call needs one.
@@ -113,15 +120,18 @@ final class RemotePlugin: @unchecked Sendable {
         defer { lock.unlock() }
         var offered: [String: Int] = [:]
         for id in capabilities { offered[id] = KnownExtension.all.first { $0.id == id }?.size }
-        return buildDescriptor(structSize: known.structSize, abi: (Int64(known.abiMajor), Int64(known.abiMinor)),
-                               flags: known.concurrentHandles ? 1 : 0,
-                               strings: [known.id, known.name, known.version, known.license, known.vendor, known.url, known.description],
-                               lists: [known.mediaTypes, known.fileExtensions, known.services], offered: offered)
+        return buildDescriptor(
+            structSize: known.structSize, abi: (Int64(known.abiMajor), Int64(known.abiMinor)),
+            flags: known.concurrentHandles ? 1 : 0,
+            strings: [known.id, known.name, known.version, known.license, known.vendor, known.url, known.description],
+            lists: [known.mediaTypes, known.fileExtensions, known.services], offered: offered)
     }
 
     /// A descriptor in shelf's memory, as plugin.h lays it out, whose tables are RemoteTables'.
-    private func buildDescriptor(structSize: Int, abi: (Int64, Int64), flags: UInt64, strings: [String?], lists: [[String]?],
-                                 offered: [String: Int]) -> UnsafePointer<shelf_plugin_descriptor> {
+    private func buildDescriptor(
+        structSize: Int, abi: (Int64, Int64), flags: UInt64, strings: [String?], lists: [[String]?],
+        offered: [String: Int]
+    ) -> UnsafePointer<shelf_plugin_descriptor> {
         func string(_ text: String?) -> UnsafePointer<CChar>? { text.map { UnsafePointer(strdup($0)) } }
         func list(_ items: [String]?) -> UnsafePointer<UnsafePointer<CChar>?>? {
             guard let items else { return nil }
@@ -188,7 +198,8 @@ final class RemotePlugin: @unchecked Sendable {
                 children[other] = nil
             }
         }
-        let child = try PluginChild.start(executable: try SandboxExecutable.path(), environment: environment, inputs: inputs)
+        let child = try PluginChild.start(
+            executable: try SandboxExecutable.path(), environment: environment, inputs: inputs)
         var writeRoots: [String] = []
         if let host, let data = host.pointee.data_dir, let cache = host.pointee.cache_dir {
             writeRoots = [String(cString: data), String(cString: cache)]
@@ -196,11 +207,15 @@ final class RemotePlugin: @unchecked Sendable {
         do {
             _ = try load(child, inputs: inputs, writeRoots: writeRoots)
             if host != nil {
-                let answer = try call(child, SHELF_OP_INIT, [.string(writeRoots.first), .string(writeRoots.last), .string(ShelfVersion.string)],
-                                      what: "init")
+                let answer = try call(
+                    child, SHELF_OP_INIT,
+                    [.string(writeRoots.first), .string(writeRoots.last), .string(ShelfVersion.string)],
+                    what: "init")
                 guard answer.status == SHELF_OK else {
                     child.stop()
-                    throw RemoteCallFailure(line: disable("\(displayName) refused to start: init failed: \(answer.string(1) ?? "no message")"))
+                    throw RemoteCallFailure(
+                        line: disable(
+                            "\(displayName) refused to start: init failed: \(answer.string(1) ?? "no message")"))
                 }
             }
         } catch let failure as LoadedPlugin.LoadFailure {
@@ -212,16 +227,20 @@ final class RemotePlugin: @unchecked Sendable {
 
     /// Makes one call on `child`; a child that crashes, exits or hangs disables the plugin, and the call fails
     /// with the one line that names the plugin and `what` ("render of chapter-3.xhtml (file book.fb2)").
-    func call(_ child: PluginChild, _ op: shelf_channel_op, _ fields: [ChannelField], what: @autoclosure () -> String) throws -> ChannelMessage {
+    func call(_ child: PluginChild, _ op: shelf_channel_op, _ fields: [ChannelField], what: @autoclosure () -> String)
+        throws -> ChannelMessage
+    {
         if let failure { throw RemoteCallFailure(line: failure) }
         do {
-            return try child.call(op, fields, deadline: deadline, limit: callLimit,
-                                  services: { [self] request in ChildServices.answer(request, plugin: self, child: child) })
+            return try child.call(
+                op, fields, deadline: deadline, limit: callLimit,
+                services: { [self] request in ChildServices.answer(request, plugin: self, child: child) })
         } catch PluginChild.End.cancelled {
             // Stopped because it did not stop when asked: the call is cancelled, the plugin not at fault.
             throw CancelledCall()
         } catch let end as PluginChild.End {
-            throw RemoteCallFailure(line: disable("\(displayName) \(end) in \(what()); it is disabled for this command"))
+            throw RemoteCallFailure(
+                line: disable("\(displayName) \(end) in \(what()); it is disabled for this command"))
         }
     }
 

@@ -57,18 +57,21 @@ enum RemoteTables {
         id.flatMap { table(String(cString: $0)) }
     }
 
-    static let initialise: @convention(c) (UnsafePointer<shelf_host>?, UnsafeMutablePointer<shelf_error>?) -> shelf_status = { host, _ in
-        guard let host, let plugin = RemotePlugin.current else { return SHELF_E_INVALID_ARGUMENT }
-        plugin.initialise(host: host)
-        return SHELF_OK
-    }
+    static let initialise:
+        @convention(c) (UnsafePointer<shelf_host>?, UnsafeMutablePointer<shelf_error>?) -> shelf_status = { host, _ in
+            guard let host, let plugin = RemotePlugin.current else { return SHELF_E_INVALID_ARGUMENT }
+            plugin.initialise(host: host)
+            return SHELF_OK
+        }
 
     // MARK: Making a call
 
     /// Runs a call; the reply's status, with its message and location copied into `err`. A call that could not be
     /// made (the child failed) is SHELF_E_INTERNAL with the one line as its message.
-    static func perform(_ plugin: RemotePlugin, _ err: UnsafeMutablePointer<shelf_error>?,
-                        _ body: () throws -> ChannelMessage) -> (shelf_status, ChannelMessage?) {
+    static func perform(
+        _ plugin: RemotePlugin, _ err: UnsafeMutablePointer<shelf_error>?,
+        _ body: () throws -> ChannelMessage
+    ) -> (shelf_status, ChannelMessage?) {
         plugin.lock.lock()
         defer { plugin.lock.unlock() }
         do {
@@ -87,7 +90,8 @@ enum RemoteTables {
         }
     }
 
-    static func fill(_ err: UnsafeMutablePointer<shelf_error>, status: shelf_status, message: String, location: String) {
+    static func fill(_ err: UnsafeMutablePointer<shelf_error>, status: shelf_status, message: String, location: String)
+    {
         err.pointee.status = status
         withUnsafeMutableBytes(of: &err.pointee.message) { copy(message, into: $0) }
         withUnsafeMutableBytes(of: &err.pointee.location) { copy(location, into: $0) }
@@ -106,21 +110,27 @@ enum RemoteTables {
     }
 
     /// Writes a reply's field to a caller's writer; a writer's refusal (over its limit, cancelled) is the status.
-    static func write(_ answer: ChannelMessage, field: Int, to writer: UnsafePointer<shelf_writer>?,
-                      _ err: UnsafeMutablePointer<shelf_error>?) -> shelf_status {
+    static func write(
+        _ answer: ChannelMessage, field: Int, to writer: UnsafePointer<shelf_writer>?,
+        _ err: UnsafeMutablePointer<shelf_error>?
+    ) -> shelf_status {
         guard let writer, let write = writer.pointee.write else { return SHELF_E_INVALID_ARGUMENT }
         let bytes = answer.bytes(field)
         guard let base = bytes.baseAddress, bytes.count > 0 else { return SHELF_OK }
         let status = write(writer.pointee.context, base, bytes.count)
         if status != SHELF_OK, let err {
-            fill(err, status: status, message: "the plugin's output could not be taken (\(PluginCallError.name(of: status)))", location: "")
+            fill(
+                err, status: status,
+                message: "the plugin's output could not be taken (\(PluginCallError.name(of: status)))", location: "")
         }
         return status
     }
 
     /// A call whose answer is one output document (manifest, resource, positions, locate, search, pull, push, ...).
-    static func output(_ handle: RemoteHandle, _ op: shelf_channel_op, _ fields: [ChannelField], what: @autoclosure () -> String,
-                       _ out: UnsafePointer<shelf_writer>?, _ err: UnsafeMutablePointer<shelf_error>?) -> shelf_status {
+    static func output(
+        _ handle: RemoteHandle, _ op: shelf_channel_op, _ fields: [ChannelField], what: @autoclosure () -> String,
+        _ out: UnsafePointer<shelf_writer>?, _ err: UnsafeMutablePointer<shelf_error>?
+    ) -> shelf_status {
         let (status, answer) = perform(handle.plugin, err) {
             try handle.plugin.call(handle.child, op, [.int(handle.id)] + fields, what: "\(what()) (\(handle.of))")
         }
@@ -134,7 +144,8 @@ enum RemoteTables {
     static func href(ofLocator json: String?) -> String {
         // Only for the words of a message; the Locator itself goes to the plugin as given.
         guard let json, let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any],
-              let href = object["href"] as? String, !href.isEmpty else { return "the opening" }
+            let href = object["href"] as? String, !href.isEmpty
+        else { return "the opening" }
         return href
     }
 
@@ -148,8 +159,10 @@ enum RemoteTables {
     static func inputFields(_ input: UnsafePointer<shelf_input>) -> [ChannelField] {
         let i = input.pointee
         let head = i.head.map { Data(bytes: $0, count: i.head_size) } ?? Data()
-        return [.string(string(i.path)), .string(string(i.uri) ?? string(i.path)), .string(string(i.media_type)),
-                .bytes(head), .int(Int64(i.file_size))]
+        return [
+            .string(string(i.path)), .string(string(i.uri) ?? string(i.path)), .string(string(i.media_type)),
+            .bytes(head), .int(Int64(i.file_size))
+        ]
     }
 
     // MARK: shelf.format/1
@@ -162,7 +175,8 @@ enum RemoteTables {
         t.initialize(to: shelf_probe_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_probe_v1>.size)
         t.pointee.probe = { input, confidence, err in
-            guard let input, let confidence, let plugin = RemotePlugin.current, let path = string(input.pointee.path) else {
+            guard let input, let confidence, let plugin = RemotePlugin.current, let path = string(input.pointee.path)
+            else {
                 return SHELF_E_INVALID_ARGUMENT
             }
             let (status, answer) = perform(plugin, err) {
@@ -180,7 +194,8 @@ enum RemoteTables {
         t.initialize(to: shelf_format_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_format_v1>.size)
         t.pointee.probe = { input, confidence in
-            guard let input, let confidence, let plugin = RemotePlugin.current, let path = string(input.pointee.path) else {
+            guard let input, let confidence, let plugin = RemotePlugin.current, let path = string(input.pointee.path)
+            else {
                 return SHELF_E_INVALID_ARGUMENT
             }
             var err = PluginCall.newError()
@@ -203,8 +218,9 @@ enum RemoteTables {
             var child: PluginChild?
             let (status, answer) = perform(plugin, err) {
                 child = try plugin.child(for: file(of: path))
-                return try plugin.call(child!, SHELF_OP_OPEN, inputFields(input) + [.string(string(options))],
-                                       what: "open (file \(path))")
+                return try plugin.call(
+                    child!, SHELF_OP_OPEN, inputFields(input) + [.string(string(options))],
+                    what: "open (file \(path))")
             }
             guard status == SHELF_OK, let answer, let child, answer.int(3) != 0 else { return status }
             out.pointee = RemoteHandle(plugin: plugin, child: child, id: answer.int(3), of: "file \(path)").pointer
@@ -216,10 +232,12 @@ enum RemoteTables {
         }
         t.pointee.resource = { publication, href, out, err in
             guard let handle = RemoteHandle.from(publication) else { return SHELF_E_INVALID_ARGUMENT }
-            return output(handle, SHELF_OP_RESOURCE, [.string(string(href))], what: "resource \(string(href) ?? "")", out, err)
+            return output(
+                handle, SHELF_OP_RESOURCE, [.string(string(href))], what: "resource \(string(href) ?? "")", out, err)
         }
         t.pointee.close = { publication in
-            guard let handle = RemoteHandle.release(publication), handle.child.end == nil, handle.plugin.failure == nil else { return }
+            guard let handle = RemoteHandle.release(publication), handle.child.end == nil, handle.plugin.failure == nil
+            else { return }
             _ = perform(handle.plugin, nil) {
                 try handle.plugin.call(handle.child, SHELF_OP_CLOSE, [.int(handle.id)], what: "close (\(handle.of))")
             }
@@ -236,8 +254,10 @@ enum RemoteTables {
         t.pointee.render = { publication, locator, settings, content, whereTo, err in
             guard let handle = RemoteHandle.from(publication) else { return SHELF_E_INVALID_ARGUMENT }
             let (status, answer) = perform(handle.plugin, err) {
-                try handle.plugin.call(handle.child, SHELF_OP_RENDER, [.int(handle.id), .string(string(locator)), .string(string(settings))],
-                                       what: "render of \(href(ofLocator: string(locator))) (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_RENDER,
+                    [.int(handle.id), .string(string(locator)), .string(string(settings))],
+                    what: "render of \(href(ofLocator: string(locator))) (\(handle.of))")
             }
             guard status == SHELF_OK, let answer else { return status }
             let written = write(answer, field: 3, to: content, err)
@@ -256,8 +276,9 @@ enum RemoteTables {
         }
         t.pointee.locate = { publication, locator, out, err in
             guard let handle = RemoteHandle.from(publication) else { return SHELF_E_INVALID_ARGUMENT }
-            return output(handle, SHELF_OP_LOCATE, [.string(string(locator))],
-                          what: "locate of \(href(ofLocator: string(locator)))", out, err)
+            return output(
+                handle, SHELF_OP_LOCATE, [.string(string(locator))],
+                what: "locate of \(href(ofLocator: string(locator)))", out, err)
         }
         return t
     }()
@@ -269,7 +290,9 @@ enum RemoteTables {
         t.pointee.search = { publication, query, out, err in
             guard let handle = RemoteHandle.from(publication) else { return SHELF_E_INVALID_ARGUMENT }
             // As in `href(ofLocator:)`: only the words of a message.
-            let words = (string(query).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?["query"] as? String) ?? ""
+            let words =
+                (string(query).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?[
+                    "query"] as? String) ?? ""
             return output(handle, SHELF_OP_SEARCH, [.string(string(query))], what: "search for \"\(words)\"", out, err)
         }
         return t
@@ -282,13 +305,16 @@ enum RemoteTables {
         t.initialize(to: shelf_audio_v1())
         t.pointee.struct_size = UInt32(MemoryLayout<shelf_audio_v1>.size)
         t.pointee.open_decoder = { publication, href, options, format, out, err in
-            guard let handle = RemoteHandle.from(publication), let format, let out else { return SHELF_E_INVALID_ARGUMENT }
+            guard let handle = RemoteHandle.from(publication), let format, let out else {
+                return SHELF_E_INVALID_ARGUMENT
+            }
             let track = string(href) ?? ""
             let requested = Data(bytes: format, count: MemoryLayout<shelf_audio_format>.size)
             let (status, answer) = perform(handle.plugin, err) {
-                try handle.plugin.call(handle.child, SHELF_OP_AUDIO_OPEN,
-                                       [.int(handle.id), .string(track), .string(string(options)), .bytes(requested)],
-                                       what: "opening track \(track) (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_AUDIO_OPEN,
+                    [.int(handle.id), .string(track), .string(string(options)), .bytes(requested)],
+                    what: "opening track \(track) (\(handle.of))")
             }
             guard status == SHELF_OK, let answer, answer.int(3) != 0 else { return status }
             let described = answer.bytes(4)
@@ -296,7 +322,8 @@ enum RemoteTables {
             let size = format.pointee.struct_size
             UnsafeMutableRawPointer(format).copyMemory(from: described.baseAddress!, byteCount: described.count)
             format.pointee.struct_size = size
-            let decoder = RemoteHandle(plugin: handle.plugin, child: handle.child, id: answer.int(3), of: "track \(track) (\(handle.of))")
+            let decoder = RemoteHandle(
+                plugin: handle.plugin, child: handle.child, id: answer.int(3), of: "track \(track) (\(handle.of))")
             decoder.channels = Int(format.pointee.channels)
             out.pointee = decoder.pointer
             return SHELF_OK
@@ -304,14 +331,19 @@ enum RemoteTables {
         t.pointee.seek = { decoder, frame, err in
             guard let handle = RemoteHandle.from(decoder) else { return SHELF_E_INVALID_ARGUMENT }
             return perform(handle.plugin, err) {
-                try handle.plugin.call(handle.child, SHELF_OP_AUDIO_SEEK, [.int(handle.id), .int(frame)], what: "seek (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_AUDIO_SEEK, [.int(handle.id), .int(frame)], what: "seek (\(handle.of))")
             }.0
         }
         t.pointee.read = { decoder, buffer, capacity, framesRead, err in
-            guard let handle = RemoteHandle.from(decoder), let buffer, let framesRead else { return SHELF_E_INVALID_ARGUMENT }
+            guard let handle = RemoteHandle.from(decoder), let buffer, let framesRead else {
+                return SHELF_E_INVALID_ARGUMENT
+            }
             let (status, answer) = perform(handle.plugin, err) {
-                try handle.plugin.call(handle.child, SHELF_OP_AUDIO_READ,
-                                       [.int(handle.id), .int(Int64(capacity)), .int(Int64(handle.channels))], what: "decoding (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_AUDIO_READ,
+                    [.int(handle.id), .int(Int64(capacity)), .int(Int64(handle.channels))],
+                    what: "decoding (\(handle.of))")
             }
             framesRead.pointee = 0
             guard status == SHELF_OK, let answer else { return status }
@@ -324,9 +356,11 @@ enum RemoteTables {
             return SHELF_OK
         }
         t.pointee.close_decoder = { decoder in
-            guard let handle = RemoteHandle.release(decoder), handle.child.end == nil, handle.plugin.failure == nil else { return }
+            guard let handle = RemoteHandle.release(decoder), handle.child.end == nil, handle.plugin.failure == nil
+            else { return }
             _ = perform(handle.plugin, nil) {
-                try handle.plugin.call(handle.child, SHELF_OP_AUDIO_CLOSE, [.int(handle.id)], what: "closing (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_AUDIO_CLOSE, [.int(handle.id)], what: "closing (\(handle.of))")
             }
         }
         return t
@@ -337,11 +371,14 @@ enum RemoteTables {
     /// The files a connection's "file" settings name (readinglist.h: the patron chose them, and the host checked each
     /// is a readable file): the child that holds the connection may read them, as a book's child reads the book.
     /// Which settings are files the connector's own `describe` says.
-    static func fileSettings(_ plugin: RemotePlugin, service: String, settings: String?, description text: String?) -> [String] {
+    static func fileSettings(_ plugin: RemotePlugin, service: String, settings: String?, description text: String?)
+        -> [String]
+    {
         guard let settings, let values = try? JSONSerialization.jsonObject(with: Data(settings.utf8)) as? [String: Any],
-              !values.isEmpty, let text,
-              let description = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let declared = description["settings"] as? [[String: Any]] else { return [] }
+            !values.isEmpty, let text,
+            let description = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+            let declared = description["settings"] as? [[String: Any]]
+        else { return [] }
         let files = declared.filter { $0["type"] as? String == "file" }.compactMap { $0["key"] as? String }
         let chosen = files.compactMap { values[$0] as? String }.filter { $0.hasPrefix("/") }.map { file(of: $0) }
         return Array(Set(chosen)).sorted()
@@ -355,7 +392,9 @@ enum RemoteTables {
             guard let plugin = RemotePlugin.current else { return SHELF_E_INVALID_ARGUMENT }
             let name = string(service) ?? ""
             let (status, answer) = perform(plugin, err) {
-                try plugin.call(try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(name)], what: "describe (service \(name))")
+                try plugin.call(
+                    try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(name)],
+                    what: "describe (service \(name))")
             }
             guard status == SHELF_OK, let answer else { return status }
             return write(answer, field: 3, to: out, err)
@@ -365,14 +404,17 @@ enum RemoteTables {
             let name = string(service) ?? ""
             var child: PluginChild?
             let (status, answer) = perform(plugin, err) {
-                let described = try plugin.call(try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(name)],
-                                                what: "describe (service \(name))")
+                let described = try plugin.call(
+                    try plugin.child(for: nil), SHELF_OP_LIST_DESCRIBE, [.string(name)],
+                    what: "describe (service \(name))")
                 let description = described.status == SHELF_OK ? described.string(3) : nil
-                child = try plugin.child(reading: fileSettings(plugin, service: name, settings: string(settings), description: description))
+                child = try plugin.child(
+                    reading: fileSettings(plugin, service: name, settings: string(settings), description: description))
                 // The connection's requests go only to its service's hosts (ConnectorReach).
                 child!.reach.include(ConnectorReach(settings: string(settings), description: description))
-                return try plugin.call(child!, SHELF_OP_LIST_CONNECT, [.string(name), .string(string(settings))],
-                                       what: "connect (service \(name))")
+                return try plugin.call(
+                    child!, SHELF_OP_LIST_CONNECT, [.string(name), .string(string(settings))],
+                    what: "connect (service \(name))")
             }
             guard status == SHELF_OK, let answer, let child, answer.int(3) != 0 else { return status }
             out.pointee = RemoteHandle(plugin: plugin, child: child, id: answer.int(3), of: "service \(name)").pointer
@@ -388,19 +430,23 @@ enum RemoteTables {
         }
         t.pointee.authorize_begin = { connection, options, out, err in
             guard let handle = RemoteHandle.from(connection) else { return SHELF_E_INVALID_ARGUMENT }
-            return output(handle, SHELF_OP_LIST_AUTHORIZE_BEGIN, [.string(string(options))], what: "authorize_begin", out, err)
+            return output(
+                handle, SHELF_OP_LIST_AUTHORIZE_BEGIN, [.string(string(options))], what: "authorize_begin", out, err)
         }
         t.pointee.authorize_complete = { connection, callback, err in
             guard let handle = RemoteHandle.from(connection) else { return SHELF_E_INVALID_ARGUMENT }
             return perform(handle.plugin, err) {
-                try handle.plugin.call(handle.child, SHELF_OP_LIST_AUTHORIZE_COMPLETE, [.int(handle.id), .string(string(callback))],
-                                       what: "authorize_complete (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_LIST_AUTHORIZE_COMPLETE, [.int(handle.id), .string(string(callback))],
+                    what: "authorize_complete (\(handle.of))")
             }.0
         }
         t.pointee.disconnect = { connection in
-            guard let handle = RemoteHandle.release(connection), handle.child.end == nil, handle.plugin.failure == nil else { return }
+            guard let handle = RemoteHandle.release(connection), handle.child.end == nil, handle.plugin.failure == nil
+            else { return }
             _ = perform(handle.plugin, nil) {
-                try handle.plugin.call(handle.child, SHELF_OP_LIST_DISCONNECT, [.int(handle.id)], what: "disconnect (\(handle.of))")
+                try handle.plugin.call(
+                    handle.child, SHELF_OP_LIST_DISCONNECT, [.int(handle.id)], what: "disconnect (\(handle.of))")
             }
         }
         return t

@@ -15,8 +15,9 @@ enum SandboxExecutable {
         for candidate in [bin + "/" + name, prefix + "/lib/shelf/" + name] where access(candidate, X_OK) == 0 {
             return candidate
         }
-        throw ShelfError(.unavailable, "\(name) is not installed beside shelf (\(bin)), so plugins shelf does not ship cannot run",
-                         hint: "Reinstall shelf, or run a plugin you trust in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
+        throw ShelfError(
+            .unavailable, "\(name) is not installed beside shelf (\(bin)), so plugins shelf does not ship cannot run",
+            hint: "Reinstall shelf, or run a plugin you trust in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
     }
 
     /// The folder of the Swift runtime shelf itself runs on (a toolchain under /opt, say), found from one of its
