@@ -325,7 +325,9 @@ public final class PlaybackEngine: @unchecked Sendable {
                 let d = try? book.openDecoder(track: index, sampleRate: sampleRate, channels: channels),
                 let frames = d.totalFrames
             else { return }
-            let before = timeline.locate(position)
+            // The place as playback sees it: waiting at the end of what a part held (its estimate reached), the
+            // timeline alone would take that frame for the next part's start and skip the rest of this one.
+            let before = placeLocked()
             timeline.setLength(frames, ofTrack: index, exact: d.framesExact)
             position = timeline.global(track: before.track, offset: before.offset)
         }
