@@ -196,7 +196,16 @@ extension EPUBBook {
         for k in spine.indices.reversed() { spineByID[spine[k].idref] = k }
         for j in items.indices
         where !readingPaths.contains(items[j].path) && (alternates.isEmpty || !alternates.contains(items[j].path)) {
-            resources.append(link(for: items[j], spine: spineByID[items[j].id].map { spine[$0] }, cover: cover))
+            var l = link(for: items[j], spine: spineByID[items[j].id].map { spine[$0] }, cover: cover)
+            // A resource's fallback chain, as Readium gives it: its alternates, in order, for a reading system
+            // that cannot show the resource's own type (EPUB 3.3, "Manifest fallbacks").
+            if items[j].fallback != nil {
+                let chain = opf.fallbackChain(items[j]).ids.compactMap { opf.item(id: $0) }.map { f -> JSONValue in
+                    .object(["href": .string(Paths.href(forEntry: f.path)), "type": .string(f.mediaType)])
+                }
+                if !chain.isEmpty { l.extra["alternate"] = .array((l.extra["alternate"]?.array ?? []) + chain) }
+            }
+            resources.append(l)
         }
         for j in items.indices
         where !alternates.isEmpty && alternates.contains(items[j].path) && !readingPaths.contains(items[j].path) {

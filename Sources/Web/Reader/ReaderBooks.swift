@@ -165,14 +165,26 @@ final class ReaderBooks: @unchecked Sendable {
         guard let link = links.first(where: { ($0["href"] as? String) == href }) else {
             throw WebError(404, "\(href) is not a resource of this book")
         }
-        let type = (link["type"] as? String) ?? "application/octet-stream"
         let declared = ((link["properties"] as? [String: Any])?["contains"] as? [String])?.contains("js") ?? false
-        let scripted =
-            declared
-            && (manifest["readingOrder"] as? [[String: Any]] ?? []).contains { ($0["href"] as? String) == href }
-        let key = book.file.path + "\n" + href
+        let inReadingOrder = (manifest["readingOrder"] as? [[String: Any]] ?? []).contains {
+            ($0["href"] as? String) == href
+        }
+        let scripted = declared && inReadingOrder
+        // What a browser cannot show is served as its fallback, or, in the reading order, as a page saying so.
+        var (source, type) = Fallbacks.choice(for: link, href: href)
+        if inReadingOrder, !Fallbacks.pages.contains(Fallbacks.essence(type)) {
+            guard let fallback = (link["properties"] as? [String: Any])?["fallback"] as? String,
+                let target = links.first(where: { ($0["href"] as? String) == fallback })
+            else {
+                return (
+                    Fallbacks.foreignPage(title: link["title"] as? String, type: type), "application/xhtml+xml", false
+                )
+            }
+            (source, type) = (fallback, (target["type"] as? String) ?? "application/xhtml+xml")
+        }
+        let key = book.file.path + "\n" + source
         if let data = resources.get(key) { return (data, type, scripted) }
-        let data = try book.use { try $0.file.resource(href) }
+        let data = PrefixedCSS.rewrite(try book.use { try $0.file.resource(source) }, type: type)
         resources.put(key, data)
         return (data, type, scripted)
     }

@@ -6,6 +6,7 @@
 // in the page with a nonce; it is the only script that runs there unless the patron let the book run its own.
 
 import { frameCSS } from './frame-style.js';
+import { drawFullWidth } from './in-book-css.js';
 
 const app = window.parent;
 // Only a page the reader shows: not a page the book frames inside its own, nor one opened on its own.
@@ -30,6 +31,7 @@ const page = {
     if (language !== undefined) this.language = language;
     const root = document.documentElement;
     if (!root || !this.settings) return;
+    drawFullWidth(document);
     // The writing mode must be the root's for the columns to run along it (publishers often set it on body).
     const bodyMode = document.body ? getComputedStyle(document.body).writingMode : 'horizontal-tb';
     if (bodyMode.startsWith('vertical') || bodyMode.startsWith('sideways')) root.style.setProperty('writing-mode', bodyMode, 'important');

@@ -1,0 +1,159 @@
+"""Small EPUB 3 books, one per feature of EPUB 3.3 and EPUB Reading Systems 3.3 that the reader draws (issue 38):
+each page says in words what passes, as the specification's own tests do, so a screenshot can be read alone."""
+
+import zipfile
+
+CONTAINER = """<?xml version="1.0"?>
+<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">
+<rootfiles><rootfile full-path="{opf}" media-type="application/oebps-package+xml"/></rootfiles></container>"""
+
+XHTML = "application/xhtml+xml"
+
+# A green square and a red one: what passes is green, what fails red (or nothing at all).
+GREEN_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40">'
+             '<rect width="120" height="40" fill="#2a2"/><text x="8" y="26" fill="#fff">PASS</text></svg>')
+RED_SVG = ('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40">'
+           '<rect width="120" height="40" fill="#c22"/><text x="8" y="26" fill="#fff">FAIL</text></svg>')
+
+
+def xhtml(title, body, lang="en", head=""):
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" xml:lang="{lang}" lang="{lang}">
+<head><meta charset="utf-8"/><title>{title}</title>{head}</head>
+<body>{body}</body></html>"""
+
+
+def nav(entries, lang="en"):
+    links = "".join(f'<li><a href="{href}">{title}</a></li>' for title, href in entries)
+    return xhtml("Contents", f'<nav epub:type="toc" id="toc"><h1>Contents</h1><ol>{links}</ol></nav>', lang)
+
+
+def package(identifier, title, language, items, spine, metadata="", ppd=None):
+    """`items`: (id, href, media-type, extra attributes); `spine`: idrefs, or (idref, extra attributes)."""
+    manifest = "\n".join(f'<item id="{i}" href="{h}" media-type="{t}"{p}/>' for i, h, t, p in items)
+    refs = [(s, "") if isinstance(s, str) else s for s in spine]
+    itemrefs = "\n".join(f'<itemref idref="{i}"{p}/>' for i, p in refs)
+    direction = f' page-progression-direction="{ppd}"' if ppd else ""
+    return f"""<?xml version="1.0" encoding="utf-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="id" xml:lang="{language}"
+ prefix="rendition: http://www.idpf.org/vocab/rendition/#">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+<dc:identifier id="id">{identifier}</dc:identifier><dc:title>{title}</dc:title><dc:language>{language}</dc:language>
+<meta property="dcterms:modified">2026-01-01T00:00:00Z</meta>{metadata}
+</metadata>
+<manifest>{manifest}</manifest>
+<spine{direction}>{itemrefs}</spine>
+</package>"""
+
+
+def write(path, files, opf="OEBPS/package.opf"):
+    """`files`: entry paths from the container root."""
+    with zipfile.ZipFile(path, "w") as book:
+        book.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        book.writestr("META-INF/container.xml", CONTAINER.format(opf=opf), compress_type=zipfile.ZIP_DEFLATED)
+        for name, data in files.items():
+            book.writestr(name, data, compress_type=zipfile.ZIP_DEFLATED)
+
+
+def paths(path):
+    """Item 5. The package is in OEBPS/, the chapter two folders down; its images are at the container root, reached
+    by going up past the package folder (`../../media/`), from the container root (`/media/`), and by going up past
+    the root itself, which stays at the root (URLs cannot climb above it). A link from the root leads to chapter 2."""
+    chapter1 = ('<h1>Paths</h1><p>Three green PASS boxes below: each image is found inside the book.</p>'
+                '<p><img id="up" alt="up past the package folder" src="../../media/pass.svg"/></p>'
+                '<p><img id="root" alt="from the container root" src="/media/pass.svg"/></p>'
+                '<p><img id="above" alt="above the container root" src="../../../../media/pass.svg"/></p>'
+                '<p><a id="rooted-link" href="/OEBPS/text/chapter2.xhtml#two">A link from the root to chapter 2</a></p>')
+    chapter2 = '<h1 id="two">Chapter 2</h1><p>PASS if you came here by the link from the root.</p>'
+    files = {
+        "media/pass.svg": GREEN_SVG,
+        "OEBPS/nav.xhtml": nav([("Paths", "text/chapter1.xhtml"), ("Chapter 2", "text/chapter2.xhtml")]),
+        "OEBPS/text/chapter1.xhtml": xhtml("Paths", chapter1),
+        "OEBPS/text/chapter2.xhtml": xhtml("Chapter 2", chapter2),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "text/chapter1.xhtml", XHTML, ""),
+             ("c2", "text/chapter2.xhtml", XHTML, ""), ("img", "../media/pass.svg", "image/svg+xml", "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000005", "The Paths Fixture", "en",
+                                         items, ["c1", "c2"])
+    write(path, files)
+
+
+def fallbacks(path):
+    """Item 4. A spine item of a type no browser shows (a made-up one) with an XHTML fallback; an image of such a type
+    with an SVG fallback; and a spine item of a foreign type without any fallback, which the reader must say it
+    cannot show rather than print."""
+    chapter1 = ('<h1>Fallbacks</h1><p>A green PASS box below: the image of a type the browser cannot show is '
+                'replaced by its fallback.</p><p><img id="foreign-image" alt="the image" src="picture.x-shelf"/></p>')
+    fallback = '<h1 id="fallback-page">Fallback page</h1><p>PASS: the foreign spine item was replaced by this, its fallback.</p>'
+    files = {
+        "OEBPS/nav.xhtml": nav([("Fallbacks", "chapter1.xhtml"), ("Foreign", "data.x-shelf"), ("Raw", "raw.json")]),
+        "OEBPS/chapter1.xhtml": xhtml("Fallbacks", chapter1),
+        "OEBPS/picture.x-shelf": "FAIL: the bytes of an image of a type no browser shows",
+        "OEBPS/picture.svg": GREEN_SVG,
+        "OEBPS/data.x-shelf": "FAIL: the bytes of a spine item of a type no browser shows",
+        "OEBPS/fallback.xhtml": xhtml("Fallback page", fallback),
+        "OEBPS/raw.json": '{"FAIL": "a spine item without a fallback printed as it is"}',
+        "OEBPS/last.xhtml": xhtml("Last", '<h1>Last</h1><p>The chapter after the foreign ones.</p>'),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "chapter1.xhtml", XHTML, ""),
+             ("pic", "picture.x-shelf", "image/x-shelf", ' fallback="pic-svg"'),
+             ("pic-svg", "picture.svg", "image/svg+xml", ""),
+             ("data", "data.x-shelf", "application/x-shelf", ' fallback="fb"'), ("fb", "fallback.xhtml", XHTML, ""),
+             ("raw", "raw.json", "application/json", ""), ("last", "last.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000004", "The Fallbacks Fixture", "en",
+                                         items, ["c1", "data", "raw", "last"])
+    write(path, files)
+
+
+def prefixed(path):
+    """Item 3. Vertical Japanese whose style sheet writes only the prefixed properties EPUB allows: emphasis marks
+    (sesame dots) on a word, a number set across the column, full-width letters, the last line of a paragraph
+    aligned to its end, and hyphens."""
+    css = ("body { -epub-writing-mode: vertical-rl; } p { margin: 0 0 1em; }"
+           " .dots { -epub-text-emphasis-style: filled sesame; -epub-text-emphasis-color: #c22; }"
+           " .tcy { -epub-text-combine-horizontal: all; } .wide { -epub-text-transform: fullwidth; }"
+           " .last { -epub-text-align-last: end; } .hy { -epub-hyphens: auto; }")
+    body = ('<h1>傍点</h1><p>PASS: 赤い傍点が<span id="dots" class="dots">この言葉</span>の横にある。</p>'
+            '<p>縦中横：<span id="tcy" class="tcy">12</span>月<span class="tcy">31</span>日。</p>'
+            '<p>全角：<span id="wide" class="wide">abc</span>。</p><p id="last" class="last">行末揃え。</p>'
+            '<p id="hy" class="hy">hyphenation</p>')
+    files = {
+        "OEBPS/style.css": css,
+        "OEBPS/nav.xhtml": nav([("傍点", "chapter1.xhtml")], "ja"),
+        "OEBPS/chapter1.xhtml": xhtml("傍点", body, "ja", '<link rel="stylesheet" href="style.css"/>'),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("css", "style.css", "text/css", ""),
+             ("c1", "chapter1.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000003", "傍点の本", "ja",
+                                         items, ["c1"], ppd="rtl")
+    write(path, files)
+
+
+def notes(path):
+    """Item 7. A note reference (`epub:type="noteref"`) to a footnote in the same chapter and one to an endnote in
+    another; a link out of the book; a mail address."""
+    chapter1 = ('<h1>Notes and links</h1>'
+                '<p>The keeper lit the lamp.<a id="ref1" epub:type="noteref" href="#fn1">1</a> '
+                'His father had done the same.<a id="ref2" epub:type="noteref" href="endnotes.xhtml#en1">2</a></p>'
+                '<p>PASS when each number opens its note in a pop-up here, with a way to go to the note.</p>'
+                '<p><a id="outside" href="http://127.0.0.1:9/harbour">The harbour office</a> (a link out of the book: '
+                'PASS when the reader says where it goes before going).</p>'
+                '<p><a id="mail" href="mailto:keeper@example.org">Write to the keeper</a></p>'
+                + "".join(f"<p>Filler paragraph {n} so the note is on another page.</p>" for n in range(40))
+                + '<aside epub:type="footnote" id="fn1"><p>1. The lamp burned colza oil until 1870.</p></aside>')
+    endnotes = ('<h1>Notes</h1><aside epub:type="endnote" id="en1"><p>2. His father kept the light for forty years.'
+                '</p></aside>')
+    files = {
+        "OEBPS/nav.xhtml": nav([("Notes and links", "chapter1.xhtml"), ("Notes", "endnotes.xhtml")]),
+        "OEBPS/chapter1.xhtml": xhtml("Notes and links", chapter1),
+        "OEBPS/endnotes.xhtml": xhtml("Notes", endnotes),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "chapter1.xhtml", XHTML, ""),
+             ("notes", "endnotes.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000007", "The Notes Fixture", "en",
+                                         items, ["c1", "notes"])
+    write(path, files)
+
+
+MAKERS = {"paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}
