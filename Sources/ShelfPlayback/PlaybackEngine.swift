@@ -98,6 +98,9 @@ public final class PlaybackEngine: @unchecked Sendable {
     /// Tracks already reported as damaged, and those that could not be played at all.
     private var warned: Set<Int> = []
     private var skipped: Set<Int> = []
+    /// The first of the tracks skipped since a frame was last heard (or a move chose a place): a book that ends
+    /// there ends where the sound did, so a missing or damaged track at the end never counts as listened.
+    private var skippedFrom: Int?
 
     /// Loads the book: the first track sets the rate and channels (at most two); every track
     /// that is here is measured, the others keep the manifest's duration until they arrive.
@@ -474,6 +477,10 @@ public final class PlaybackEngine: @unchecked Sendable {
         {
             stretcher.flush(into: &output)
             finishOutput(&output)
+            if let track = skippedFrom {
+                position = timeline.start(ofTrack: track)
+                skippedFrom = nil
+            }
             // What the stretcher still held is heard too.
             listenedFrames += Int64(output.count / channels)
             clicks.pass(&output, afterBreak: broken)
@@ -572,6 +579,7 @@ public final class PlaybackEngine: @unchecked Sendable {
         }
         if !timeline.exact[track] { timeline.grow(offset + Int64(n), ofTrack: track) }
         position += Int64(n)
+        skippedFrom = nil
         decoderOffset += Int64(n)
         continuing = (track, decoderOffset)
         input.withUnsafeBufferPointer { stretcher.process($0.baseAddress!, frames: n, into: &output) }
@@ -668,6 +676,7 @@ public final class PlaybackEngine: @unchecked Sendable {
             emit(.trackProblem(track, "\(trackName(track)) \(problem); going on with the next track"))
         }
         skipped.insert(track)
+        skippedFrom = skippedFrom ?? track
         waitingFor = nil
         // A track of unknown length that cannot play lasts nothing: the next one plays after it.
         if !timeline.known[track] { timeline.setLength(0, ofTrack: track, exact: false) }
@@ -743,6 +752,7 @@ public final class PlaybackEngine: @unchecked Sendable {
 
     private func seekLocked(_ global: Int64) {
         position = min(max(0, global), timeline.totalFrames)
+        skippedFrom = nil
         stoppedListening = false
         stoppedPlace = nil
         fadeInLength = 0

@@ -44,3 +44,17 @@ extension ListeningControl: PatronOutcome {
         return text
     }
 }
+
+/// What `shelf play` and `shelf listen` say of playback while it goes on.
+public enum PlaybackNotice: Sendable, Equatable {
+    /// Playback waits for `track` (its title) to download further.
+    case waiting(track: String)
+}
+
+extension PlaybackNotice: PatronOutcome {
+    public var sentence: String {
+        switch self {
+        case .waiting(let track): return "Waiting for \(track) to download."
+        }
+    }
+}

@@ -115,7 +115,11 @@ let playCommand = Command(
         switch event {
         // A book read aloud into a file waits for its speech as a matter of course: nothing to say.
         case .waiting(let what) where !context.json && !toStdout && !session.isReadAloud:
-            if let live { live.draw() } else { Output.error("waiting for \(what) to download") }
+            if let live {
+                live.draw()
+            } else {
+                Output.error(PlaybackNotice.waiting(track: what).words(for: .terminal).line)
+            }
         case .trackProblem(_, let message):
             live?.clear()
             Output.error(message)

@@ -32,9 +32,7 @@ let listenCommand = Command(
     var options = ListeningOptions()
     options.stopWhenPaused = false
     if args.value("--out") == "-" {
-        throw ShelfError(
-            .usage, "`shelf listen` says what it does on standard output, so its sound cannot go there",
-            hint: "Name a file (--out FILE.wav), or use `shelf play BOOK --out -`.")
+        throw CommandRefusal.listenSoundOnStandardOutput.error
     }
     if let step = args.value("--step") {
         guard let s = Double(step), s >= 1, s <= 3600 else {
@@ -101,7 +99,8 @@ final class TerminalPlayer: @unchecked Sendable {
         case .sleepStopped: say("The sleep timer stopped playback. " + session.state.sentence)
         case .ended: say("The end of the book.")
         // A book read aloud waits only for its speech, which catches up: nothing to say.
-        case .waiting(let what) where !session.isReadAloud: say("Waiting for \(what) to download.")
+        case .waiting(let what) where !session.isReadAloud:
+            say(PlaybackNotice.waiting(track: what).words(for: .terminal).line)
         case .error(let message): say("Problem: \(message)")
         case .trackProblem(_, let message): say("Problem: \(message).")
         case .saved:

@@ -7,7 +7,8 @@ let serveCommand = Command(
     usage: "shelf serve [--open [FILE]] [--port N] [--listen ADDR --password-file FILE] [--json]",
     details: "Serves shelf's browser app on 127.0.0.1 and prints its address with a key; the key lets one browser "
         + "in (it becomes a cookie) and stays valid while this server runs. --open starts your browser on it "
-        + "(xdg-open), or on FILE in the reader or player. A second `shelf serve --open` opens the server that "
+        + "(xdg-open), or on FILE in the reader or player (a file on this computer: an audiobook on the web plays with "
+        + "`shelf play URL`). A second `shelf serve --open` opens the server that "
         + "runs. --port N chooses the port (any free one by default). --listen ADDR serves on another address "
         + "too, for a browser on another machine; it needs a password (--password-file FILE, or "
         + "SHELF_SERVE_PASSWORD), which that browser gives at /login.html, and the connection is not encrypted. "
@@ -17,6 +18,9 @@ let serveCommand = Command(
 ) { args, context in
     var options = Serve.Options()
     options.open = args.has("--open") || !args.positionals.isEmpty
+    if let given = args.positionals.first, given.hasPrefix("http://") || given.hasPrefix("https://") {
+        throw CommandRefusal.serveOpensFiles(address: given).error
+    }
     options.file = args.positionals.first.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     if let port = try args.int("--port", in: 0...65535) { options.port = UInt16(port) }
     options.listen = args.value("--listen")
