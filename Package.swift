@@ -164,7 +164,7 @@ let package = Package(
         .executableTarget(name: "shelf-database-writer", dependencies: ["ShelfLibrary", "ShelfValues"], path: "Tests/DatabaseWriter"),
         .testTarget(name: "WebTests", dependencies: ["Web", "TestSupport"], path: "Tests/WebTests"),
         // Plugins out of process: crashes, exits, hangs, confinement (C fixtures in Fixtures/, built by the tests).
-        .testTarget(name: "SandboxTests", dependencies: ["Host", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Host", "Web", "TestSupport"], path: "Tests/SandboxTests", exclude: ["Fixtures"]),
         .testTarget(name: "IntegrationTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport"], path: "Tests/IntegrationTests"),
         // Man pages, shell completions, desktop files and the Debian package (packaging/).
         .testTarget(name: "PackagingTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport"], path: "Tests/PackagingTests"),

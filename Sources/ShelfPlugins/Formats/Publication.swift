@@ -93,10 +93,16 @@ public final class Publication {
         return Opened(handle: handle, format: format)
     }
 
-    /// The plugin's handle, opening the file now if this publication came from its memo.
+    /// The plugin's handle, opening the file now if this publication came from its memo, or again if the plugin's
+    /// process that held it ended (the browser app keeps a book open while it runs: after a crash the next request
+    /// reads it in a new process).
     private func openedHandle() throws -> Opened {
         openLock.lock()
         defer { openLock.unlock() }
+        if let lost = opened, plugin.lost(lost.handle) {
+            plugin.call { lost.format.pointee.close?(lost.handle) }
+            opened = nil
+        }
         if let opened { return opened }
         let fresh = try Self.open(input, with: plugin)
         opened = fresh

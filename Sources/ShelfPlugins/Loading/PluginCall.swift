@@ -37,8 +37,10 @@ package enum PluginCall {
 
     package static func check(_ status: shelf_status, _ error: inout shelf_error, _ plugin: LoadedPlugin) throws {
         guard status != SHELF_OK else { return }
-        throw PluginCallError(
+        var failure = PluginCallError(
             status: status, message: message(of: &error), location: text(&error.location),
             pluginID: plugin.descriptor.id)
+        failure.restarts = plugin.isOutOfProcess && status == SHELF_E_INTERNAL && RemoteCallFailure.takeNote()
+        throw failure
     }
 }

@@ -7,6 +7,16 @@ public struct PluginCallError: Error, CustomStringConvertible {
     public var message: String
     public var location: String
     public var pluginID: String
+    /// The plugin's process ended during the call (a crash, an exit, a hang) and is started again for the next one:
+    /// asking again may work.
+    public var restarts = false
+
+    public init(status: shelf_status, message: String, location: String, pluginID: String) {
+        self.status = status
+        self.message = message
+        self.location = location
+        self.pluginID = pluginID
+    }
 
     public var description: String {
         // Without its own words the line still says whose failure it is: an author reads it, not only a patron.
@@ -35,6 +45,7 @@ public struct PluginCallError: Error, CustomStringConvertible {
 
     /// The exit-code kind for this status: a broken book is bad data, a missing href no input.
     public var kind: ShelfError.Kind {
+        if restarts { return .temporary }
         switch status {
         case SHELF_E_BAD_DATA, SHELF_E_LIMIT, SHELF_E_PROTECTED, SHELF_E_INVALID_ARGUMENT: return .badData
         case SHELF_E_NOT_FOUND: return .noInput
@@ -46,7 +57,10 @@ public struct PluginCallError: Error, CustomStringConvertible {
     }
 
     public func shelfError(subject: String?) -> ShelfError {
-        var error = ShelfError(kind, description, subject: subject, hint: hint)
+        // A process started again: the browser's words say to try again (ErrorWords), the terminal's whose fault.
+        var error = ShelfError(
+            kind, description, subject: subject,
+            next: restarts ? NextStep(terminal: hint, browser: nil) : hint.map(NextStep.init))
         error.pluginStatus = status
         return error
     }

@@ -186,7 +186,9 @@ enum ManualFacts {
             that stays silent for 30 s (SHELF_PLUGIN_TIMEOUT), or takes longer than 600 s in all however much progress \
             it reports (SHELF_PLUGIN_CALL_LIMIT), is stopped; a call that goes on 1 s after it was cancelled (Ctrl-C) \
             is stopped and fails as cancelled. A crash, an exit, a hang or an overrun is one line naming the plugin and \
-            the call, and the plugin is disabled for the rest of the command. Its log lines are shown one line each, \
+            the call, and the next call starts the plugin again in a new process (in `shelf serve`, the next request); \
+            a plugin that fails 3 times in a row, without answering one call between, is disabled for the rest of the \
+            command. Its log lines are shown one line each, \
             control characters escaped (\\n, \\u{1B}), at most 100 in a row and 20 a second.
 
             `shelf plugins` says for each plugin where it runs (in shelf's process, confined, or out of process \

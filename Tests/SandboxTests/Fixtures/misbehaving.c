@@ -1,9 +1,10 @@
 /* Test fixture for shelf's out-of-process plugins (SandboxTests): a format and reading-list plugin that
  * misbehaves as its input says. A book is a text file whose first line is
- *     MISBEHAVE <crash|exit|hang|silent|flood|empty|none> <call>
+ *     MISBEHAVE <crash|crashonce|exit|hang|silent|flood|empty|none> <call>
  * (call: probe, open, manifest, render, search, positions; silent: render or search fails with SHELF_E_BAD_DATA and
  * no message; flood: search writes until the host refuses, then returns SHELF_OK as if its answer were whole; empty: manifest
- * has an empty readingOrder) and whose other lines are its text, except lines
+ * has an empty readingOrder; crashonce: crashes the first time only, as a marker in its data folder remembers)
+ * and whose other lines are its text, except lines
  *     SNOOP <path>
  * naming files the plugin tries to read when it opens the book, as a stranger's plugin might: the outcome of each
  * attempt, of a socket() and of a write to its own data folder goes into the manifest's "description". The
@@ -29,9 +30,21 @@ struct shelf_publication {
 
 static const shelf_host *host;
 
+/* Whether this is the first crashonce: its marker in the plugin's data folder is made now. */
+static int first_time(void)
+{
+    char path[4096];
+    int fd;
+    snprintf(path, sizeof path, "%s/crashed-once", host->data_dir);
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) return 0;
+    close(fd);
+    return 1;
+}
+
 static void misbehave(const char *action)
 {
-    if (strcmp(action, "crash") == 0) {
+    if (strcmp(action, "crash") == 0 || (strcmp(action, "crashonce") == 0 && first_time())) {
         volatile int *volatile nowhere = NULL;
         *nowhere = 42;
     } else if (strcmp(action, "exit") == 0) {

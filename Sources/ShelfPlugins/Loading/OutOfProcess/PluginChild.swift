@@ -73,7 +73,8 @@ final class PluginChild {
 
     /// Starts the sandbox executable with the channel as its descriptor 3 and /dev/null for its standard streams
     /// (a plugin never prints; with SHELF_LOG=debug its standard error is shelf's). The child gets a clean
-    /// environment (`childEnvironment`), never the `Shelf`'s own.
+    /// environment (`childEnvironment`), never the `Shelf`'s own. It is started from shelf's launcher thread, so
+    /// that it ends with shelf, not with the thread that asked for it (ChildLauncher).
     static func start(executable: String, environment given: [String: String], inputs: [String] = []) throws
         -> PluginChild
     {
@@ -89,28 +90,34 @@ final class PluginChild {
             close(fds[1])
         }
         defer { close(childEnd) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        if given["SHELF_LOG"] != "debug" {
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Heap-held: the spawn runs on the launcher's thread (ChildLauncher), which outlives this call's.
+        let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
+        posix_spawn_file_actions_init(actions)
+        defer {
+            posix_spawn_file_actions_destroy(actions)
+            actions.deallocate()
         }
-        posix_spawn_file_actions_adddup2(&actions, childEnd, SHELF_CHANNEL_CHILD_FD)
+        posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(actions, 1, "/dev/null", O_WRONLY, 0)
+        if given["SHELF_LOG"] != "debug" {
+            posix_spawn_file_actions_addopen(actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(actions, childEnd, SHELF_CHANNEL_CHILD_FD)
         let environ = childEnvironment(given).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environ.forEach { free($0) } }
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), nil]
         defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let pid = UnsafeMutablePointer<pid_t>.allocate(capacity: 1)
+        pid.initialize(to: 0)
+        defer { pid.deallocate() }
+        let spawned = ChildLauncher.shared.run { posix_spawn(pid, executable, actions, nil, argv, environ) }
         guard spawned == 0 else {
             close(fds[0])
             throw ShelfError(
                 .unavailable, "cannot start the plugin sandbox \(executable): \(String(cString: strerror(spawned)))",
                 hint: "Reinstall shelf, or run the plugin in shelf itself with SHELF_PLUGINS_IN_PROCESS=ID.")
         }
-        let child = PluginChild(pid: pid, fd: fds[0])
+        let child = PluginChild(pid: pid.pointee, fd: fds[0])
         child.inputs = inputs
         return child
     }

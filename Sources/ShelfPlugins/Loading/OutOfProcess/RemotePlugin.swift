@@ -10,7 +10,7 @@ import PluginAPI
 ///
 /// The host sees such a plugin through `LoadedPlugin` like any other: its descriptor is a copy of the child's
 /// answer whose capability tables (RemoteTables) send each call over the channel. A call that crashes, exits or
-/// hangs the child fails with one line naming the plugin and the call, and disables the plugin for the command.
+/// hangs the child fails with one line naming the plugin and the call; the next call starts a new child.
 /// Unchecked Sendable: the child, its channel and what it said (name, id, tables, failure) are used under `lock`, one
 /// call at a time; the settings are constant.
 final class RemotePlugin: @unchecked Sendable {
@@ -225,23 +225,53 @@ final class RemotePlugin: @unchecked Sendable {
         return child
     }
 
-    /// Makes one call on `child`; a child that crashes, exits or hangs disables the plugin, and the call fails
-    /// with the one line that names the plugin and `what` ("render of chapter-3.xhtml (file book.fb2)").
+    /// Makes one call on `child`. A child that crashes, exits or hangs is gone: the call fails with the one line that
+    /// names the plugin and `what` ("render of chapter-3.xhtml (file book.fb2)"), and the next call starts a new
+    /// child (in `shelf serve` the next request finds the plugin working, not disabled until a restart). A plugin
+    /// whose children fail `failuresInARow` times without one call answered between is disabled for the command.
     func call(_ child: PluginChild, _ op: shelf_channel_op, _ fields: [ChannelField], what: @autoclosure () -> String)
         throws -> ChannelMessage
     {
         if let failure { throw RemoteCallFailure(line: failure) }
+        if let end = child.end {
+            // A handle of a child that ended before this call (its book is opened again by the next call that
+            // opens it): not a new failure of the plugin.
+            throw RemoteCallFailure(
+                line:
+                    "\(displayName) \(end) earlier, and \(what()) was in that process; it is started again for the next call",
+                restarts: true)
+        }
         do {
-            return try child.call(
+            let answer = try child.call(
                 op, fields, deadline: deadline, limit: callLimit,
                 services: { [self] request in ChildServices.answer(request, plugin: self, child: child) })
+            // A new child's init answers whatever the plugin does next: only a call of the patron's counts.
+            if op != SHELF_OP_INIT { failedInARow = 0 }
+            return answer
         } catch PluginChild.End.cancelled {
             // Stopped because it did not stop when asked: the call is cancelled, the plugin not at fault.
+            forget(child)
             throw CancelledCall()
         } catch let end as PluginChild.End {
-            throw RemoteCallFailure(
-                line: disable("\(displayName) \(end) in \(what()); it is disabled for this command"))
+            forget(child)
+            failedInARow += 1
+            let line = "\(displayName) \(end) in \(what())"
+            guard failedInARow < Self.failuresInARow else {
+                throw RemoteCallFailure(
+                    line: disable("\(line); it failed \(failedInARow) times in a row and is disabled for this command"))
+            }
+            throw RemoteCallFailure(line: "\(line); shelf starts it again for the next call", restarts: true)
         }
+    }
+
+    /// How many failed children in a row disable a plugin: a plugin that crashes on every call is not restarted
+    /// for ever (each hang costs SHELF_PLUGIN_TIMEOUT).
+    static let failuresInARow = 3
+    private var failedInARow = 0
+
+    /// Drops a child that ended: the next call for its files starts another.
+    private func forget(_ child: PluginChild) {
+        for (key, kept) in children where kept === child { children[key] = nil }
     }
 
     /// Records the failure and stops the plugin's other children: nothing more is asked of it in this command.
@@ -259,8 +289,22 @@ struct CancelledCall: Error, CustomStringConvertible {
     var description: String { "cancelled" }
 }
 
-/// A call into an out-of-process plugin that could not be made: the one line to show.
+/// A call into an out-of-process plugin that could not be made: the one line to show, and whether the plugin is
+/// started again for the next call (its process ended) or disabled.
 struct RemoteCallFailure: Error, CustomStringConvertible {
     let line: String
+    var restarts = false
     var description: String { line }
+
+    /// Whether the last call on this thread failed because its plugin's process ended and is started again: the
+    /// status that crosses the ABI (SHELF_E_INTERNAL) cannot say it, and PluginCall makes the error from it.
+    static func note(restarts: Bool) { Thread.current.threadDictionary[noteKey] = restarts }
+
+    /// The note of the last call on this thread, cleared.
+    static func takeNote() -> Bool {
+        defer { Thread.current.threadDictionary[noteKey] = nil }
+        return Thread.current.threadDictionary[noteKey] as? Bool ?? false
+    }
+
+    private static let noteKey = "org.shelf.plugin-process-restarts"
 }

@@ -35,6 +35,15 @@ final class RemoteHandle {
     }
 }
 
+extension LoadedPlugin {
+    /// Whether `handle` lived in a plugin process that has since ended (crashed, hung and stopped): whoever holds it
+    /// opens its file again, in the process the next call starts.
+    func lost(_ handle: OpaquePointer) -> Bool {
+        guard remote != nil, let held = RemoteHandle.from(handle) else { return false }
+        return held.child.end != nil
+    }
+}
+
 /// The capability tables of every out-of-process plugin: each function sends its call over the channel of the
 /// plugin's child and copies the answer back into the caller's writers and error, so the host's code calls an
 /// out-of-process plugin exactly as it calls one in process. Calls without a handle find their plugin through
@@ -74,6 +83,7 @@ enum RemoteTables {
     ) -> (shelf_status, ChannelMessage?) {
         plugin.lock.lock()
         defer { plugin.lock.unlock() }
+        RemoteCallFailure.note(restarts: false)
         do {
             let answer = try body()
             let status = answer.status
@@ -84,6 +94,10 @@ enum RemoteTables {
         } catch is CancelledCall {
             if let err { fill(err, status: SHELF_E_CANCELLED, message: "cancelled", location: "") }
             return (SHELF_E_CANCELLED, nil)
+        } catch let failure as RemoteCallFailure {
+            if let err { fill(err, status: SHELF_E_INTERNAL, message: failure.line, location: "") }
+            RemoteCallFailure.note(restarts: failure.restarts)
+            return (SHELF_E_INTERNAL, nil)
         } catch {
             if let err { fill(err, status: SHELF_E_INTERNAL, message: "\(error)", location: "") }
             return (SHELF_E_INTERNAL, nil)
