@@ -14,7 +14,10 @@ enum PlayerAPI: WebModule {
         let audioPrefix = "/audio" + app.bookResources.prefix.dropFirst("/book".count)
 
         router.add("GET", "\(audioPrefix)/{key}/{path...}", access: .bookResource) { request in
-            guard let key = request.parameters["key"], let id = BookKey.id(key), let href = request.parameters["path"]
+            // Only a track the manifest names is served (`trackFile`); a path that leaves the book (`..`, decoded
+            // from `..%2f` by now, or absolute) is refused before the book is even looked up.
+            guard let key = request.parameters["key"], let id = BookKey.id(key), let href = request.parameters["path"],
+                !href.hasPrefix("/"), !href.split(separator: "/").contains("..")
             else {
                 throw WebError(404, "No such track")
             }
@@ -134,8 +137,9 @@ final class ListeningSessions: @unchecked Sendable {
             throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)")
         }
         let folder = try shelf.cacheFolder("serve-tracks")
+        // Named by a digest of the book and the href: a cut of them named two tracks ending alike as one file.
         let name =
-            BookKey.key(key).suffix(120) + "."
+            Self.digest(key) + "."
             + (URL(fileURLWithPath: href).pathExtension.isEmpty ? "audio" : URL(fileURLWithPath: href).pathExtension)
         let file = folder.appendingPathComponent(String(name))
         if !FileManager.default.fileExists(atPath: file.path) {
@@ -148,5 +152,13 @@ final class ListeningSessions: @unchecked Sendable {
         let found = (url: file, type: track.type ?? "audio/mpeg")
         lock.withLock { files[key] = found }
         return found
+    }
+
+    /// 128 bits of FNV-1a in hex (two 64-bit passes from different offsets): a file name for `text`, not a secret.
+    static func digest(_ text: String) -> String {
+        func fnv(_ offset: UInt64) -> UInt64 {
+            text.utf8.reduce(offset) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        }
+        return String(format: "%016llx%016llx", fnv(0xcbf2_9ce4_8422_2325), fnv(0x8422_2325_cbf2_9ce4))
     }
 }
