@@ -76,5 +76,60 @@ class PrefixedCSSTests(EPUB3TestCase):
         self.screenshot("epub3-emphasis-vertical")
 
 
+class NoteAndLinkTests(EPUB3TestCase):
+    def open_dialog(self, element_id):
+        return self.driver.execute_script("return document.getElementById(arguments[0]).open", element_id)
+
+    def test_a_note_reference_opens_the_note_in_a_pop_up_with_a_way_to_it(self):
+        book = self.add_book("notes")
+        self.open_reader(book)
+        self.in_book("document.getElementById('ref1').click()")
+        self.wait_for(lambda d: self.open_dialog("note"), message="the note's pop-up")
+        self.assertIn("colza oil", self.text("#note-text"))
+        self.assertEqual(self.reader("r.view.page"), 0, "the page stays where it was")
+        self.check_page("epub3-footnote-pop-up")
+        self.find("#note-go").click()
+        self.wait_for(lambda d: not self.open_dialog("note"))
+        self.wait_for(lambda d: self.reader("r.view.page") > 0, message="the page of the note")
+        shown = self.in_book("const r = document.getElementById('fn1').getBoundingClientRect(); return r.left >= 0 && r.right <= innerWidth;")
+        self.assertTrue(shown, "the note is on the page shown")
+        # An endnote in another chapter: its words come from there.
+        self.reader("r.goTo({href: 'OEBPS/chapter1.xhtml', progression: 0})")
+        self.wait_for(lambda d: self.reader("r.view.page") == 0)
+        self.in_book("document.getElementById('ref2').click()")
+        self.wait_for(lambda d: self.open_dialog("note"), message="the endnote's pop-up")
+        self.assertIn("forty years", self.text("#note-text"))
+        self.find("#note form button").click()
+        self.wait_for(lambda d: not self.open_dialog("note"))
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter1.xhtml", "closing the pop-up stays on the page")
+
+    def test_a_link_out_of_the_book_opens_only_after_the_patron_agrees(self):
+        book = self.add_book("notes")
+        self.open_reader(book)
+        self.in_book("document.getElementById('outside').click()")
+        self.wait_for(lambda d: self.open_dialog("leave"), message="the question before leaving")
+        self.assertIn("http://127.0.0.1:9/harbour", self.text("#leave"))
+        self.assertEqual(len(self.driver.window_handles), 1, "nothing opened before the patron agrees")
+        self.check_page("epub3-leave-the-book")
+        self.find("#leave form button").click()
+        self.wait_for(lambda d: not self.open_dialog("leave"))
+        self.assertEqual(len(self.driver.window_handles), 1, "staying opens nothing")
+        self.in_book("document.getElementById('outside').click()")
+        self.wait_for(lambda d: self.open_dialog("leave"))
+        self.find("#leave-open").click()
+        self.wait_for(lambda d: len(d.window_handles) == 2, message="the link opened in a new tab")
+
+    def test_a_mail_address_goes_to_the_mail_program(self):
+        book = self.add_book("notes")
+        self.open_reader(book)
+        # What the app's page follows is seen as it follows it (a mailto: link the browser hands to the mail program).
+        self.driver.execute_script("""window.__followed = [];
+            document.addEventListener('click', (e) => { if (e.target.href) window.__followed.push(e.target.href); }, true);""")
+        self.in_book("document.getElementById('mail').click()")
+        self.wait_for(lambda d: d.execute_script("return window.__followed").count("mailto:keeper@example.org") == 1,
+                      message="the mailto: link followed by the app's page")
+        self.assertFalse(self.open_dialog("leave"), "mail is not a page to leave the book for")
+
+
 if __name__ == "__main__":
     unittest.main()

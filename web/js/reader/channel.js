@@ -12,7 +12,7 @@ const READY_GRACE = 300;
 const ANSWER_TIMEOUT = 5000;
 
 export class FrameChannel {
-  /** @param {HTMLIFrameElement} frame  @param {object} handlers {keydown(event), link(url), swipe(direction), doubleTap()} */
+  /** @param {HTMLIFrameElement} frame  @param {object} handlers {keydown(event), link(url), note(url, text), swipe(direction), doubleTap()} */
   constructor(frame, handlers) {
     this.frame = frame;
     this.handlers = handlers;
@@ -53,6 +53,9 @@ export class FrameChannel {
         break;
       case 'link':
         try { this.handlers.link(new URL(String(message.href))); } catch { /* not an address: nothing to follow */ }
+        break;
+      case 'note':
+        try { this.handlers.note?.(new URL(String(message.href)), String(message.text ?? '')); } catch { /* not an address */ }
         break;
       case 'swipe':
         this.handlers.swipe(message.direction === 'left' ? 'left' : 'right');

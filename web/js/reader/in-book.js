@@ -7,6 +7,7 @@
 
 import { frameCSS } from './frame-style.js';
 import { drawFullWidth } from './in-book-css.js';
+import { isNoteReference, noteText } from './in-book-notes.js';
 
 const app = window.parent;
 // Only a page the reader shows: not a page the book frames inside its own, nor one opened on its own.
@@ -258,7 +259,10 @@ function listen() {
     const link = /** @type {Element} */ (event.target).closest?.('a[href]');
     if (!link || event.defaultPrevented) return;
     event.preventDefault();
-    tell({ shelf: 'link', href: new URL(link.getAttribute('href') ?? '', document.baseURI).href });
+    const href = new URL(link.getAttribute('href') ?? '', document.baseURI);
+    if (!isNoteReference(link)) return tell({ shelf: 'link', href: href.href });
+    // A note opens in a pop-up; one that cannot be found is followed as a link.
+    noteText(href).then((text) => tell(text ? { shelf: 'note', href: href.href, text } : { shelf: 'link', href: href.href }));
   });
   let start = null;
   document.addEventListener('touchstart', (event) => {

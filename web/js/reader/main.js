@@ -11,6 +11,7 @@ import { openPanel } from './panels.js';
 import { h } from '../dom.js';
 import { announce, alertNow } from './announce.js';
 import { themeColours } from './frame-style.js';
+import { Links } from './links.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -43,9 +44,11 @@ class Reader {
     $('title').textContent = this.book.title;
     document.body.classList.toggle('rtl', this.rtl);
     this.applyChrome();
+    this.links = new Links((url) => this.followLink(url));
     const handlers = {
       keydown: (event) => this.key(event),
       link: (url) => this.followLink(url),
+      note: (url, text) => this.links.showNote(url, text),
       swipe: (direction) => ((direction === 'left') !== this.rtl ? this.next() : this.previous()),
       doubleTap: () => this.next(),
     };
@@ -423,7 +426,7 @@ class Reader {
       if (this.indexOf(href) >= 0) return this.goTo({ href, fragment: url.hash.slice(1) || undefined, progression: 0 });
       return alertNow('That link leads to a part of the book that is not in its reading order.');
     }
-    if (url.protocol === 'http:' || url.protocol === 'https:') window.open(url.href, '_blank', 'noopener,noreferrer');
+    this.links.leave(url);
   }
 
   key(event) {
