@@ -88,15 +88,17 @@ final class AudiobookPlugin: FormatPlugin {
                         : (input.path as NSString).deletingLastPathComponent)
             }
             var parser = ManifestParser(base: base)
+            // The manifest's other files: read here, or asked of the host when this process is confined.
+            let files = LocalFiles(host: host, bookPath: input.path, cache: cache)
             if case .directory(let dir) = base {
                 parser.readResource = { name in
                     let path = name.hasPrefix("/") ? name : (dir as NSString).appendingPathComponent(name)
-                    return FileManager.default.contents(atPath: path)
+                    return files.contents(path)
                 }
             }
             var book = try parser.parse(data, location: location)
-            measure(&book)
-            return AudiobookPublication(book: book, package: nil, cacheDirectory: cache)
+            measure(&book, files)
+            return AudiobookPublication(book: book, package: nil, cacheDirectory: cache, files: files)
         }
         return try openSingleFile(input, cache: cache, location: location)
     }
@@ -163,23 +165,25 @@ final class AudiobookPlugin: FormatPlugin {
     }
 
     /// Local tracks get their measured length; remote ones keep the manifest's until the host measures them.
-    private func measure(_ book: inout BookModel) {
+    private func measure(_ book: inout BookModel, _ files: LocalFiles) {
         for i in book.tracks.indices {
             guard case .file(let path) = book.tracks[i].source else { continue }
-            TrackHealth.check(path: path, declared: book.tracks[i].duration).apply(to: &book.tracks[i])
+            // A track that cannot be read at all is measured at its own path: TrackHealth says it is missing.
+            TrackHealth.check(path: files.readable(path) ?? path, declared: book.tracks[i].duration)
+                .apply(to: &book.tracks[i])
         }
         if book.toc.isEmpty {
-            chaptersOrTracks(&book) { _ in nil }
+            chaptersOrTracks(&book, files: files) { _ in nil }
         }
     }
 
     /// A TOC from the tracks' own chapters (M4B atoms, ID3 CHAP) where they have them, else one per track.
-    private func chaptersOrTracks(_ book: inout BookModel, extract: (String) -> String?) {
+    private func chaptersOrTracks(_ book: inout BookModel, files: LocalFiles? = nil, extract: (String) -> String?) {
         var entries: [TocEntry] = []
         for (i, t) in book.tracks.enumerated() {
             var path: String?
             switch t.source {
-            case .file(let p): path = p
+            case .file(let p): path = files?.readable(p) ?? p
             case .zipEntry(let n): path = extract(n)
             case .remote: path = nil
             }

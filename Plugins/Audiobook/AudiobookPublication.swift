@@ -7,12 +7,15 @@ final class AudiobookPublication: AudioPublication {
     let book: BookModel
     let package: AudioPackage?
     let cacheDirectory: String
+    /// A manifest's local tracks, read through the host when this process may not read them (LocalFiles).
+    let files: LocalFiles?
     private let manifestValue: Manifest
 
-    init(book: BookModel, package: AudioPackage?, cacheDirectory: String) {
+    init(book: BookModel, package: AudioPackage?, cacheDirectory: String, files: LocalFiles? = nil) {
         self.book = book
         self.package = package
         self.cacheDirectory = cacheDirectory
+        self.files = files
         self.manifestValue = book.manifest()
     }
 
@@ -30,7 +33,7 @@ final class AudiobookPublication: AudioPublication {
         if let t = track(for: bare) {
             switch t.source {
             case .file(let path):
-                guard let data = FileManager.default.contents(atPath: path) else {
+                guard let data = files?.contents(path) ?? FileManager.default.contents(atPath: path) else {
                     throw PluginFailure.notFound("the track file is missing", at: path)
                 }
                 return data
@@ -59,7 +62,7 @@ final class AudiobookPublication: AudioPublication {
             path = file
         } else {
             switch t.source {
-            case .file(let p): path = p
+            case .file(let p): path = files?.readable(p) ?? p
             case .zipEntry(let name): path = try extracted(name)
             case .remote(let url):
                 throw PluginFailure.notFound(

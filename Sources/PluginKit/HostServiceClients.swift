@@ -91,6 +91,34 @@ extension PluginHost {
         return HostHTTPResponse(status: Int(status), headers: fields, body: bodyCollector.data)
     }
 
+    /// Whether this host hands out a book's companion files (files.h): a confined plugin reads them only so.
+    public var hasCompanionFiles: Bool { service(SHELF_HOST_FILES, shelf_host_files_v1.self) != nil }
+
+    /// A read-only descriptor of the file `relative` to the folder of `bookPath` (the input being opened), opened by
+    /// the host (files.h); the caller closes it. Throws the host's refusal (outside the book's folder, one of shelf's
+    /// own files), or when the host offers no such service.
+    public func openCompanion(bookPath: String, relative: String) throws -> Int32 {
+        guard let raw = rawHost, let table = service(SHELF_HOST_FILES, shelf_host_files_v1.self),
+            let open = table.pointee.open_companion
+        else {
+            throw PluginFailure.unsupported("this host offers no companion files service (\(SHELF_HOST_FILES))")
+        }
+        var error = shelf_error()
+        error.struct_size = UInt32(MemoryLayout<shelf_error>.size)
+        var fd: Int32 = -1
+        let status = bookPath.withCString { b in relative.withCString { r in open(raw, b, r, &fd, &error) } }
+        guard status == SHELF_OK, fd >= 0 else {
+            let message = withUnsafeBytes(of: &error.message) { bytes -> String in
+                let end = bytes.firstIndex(of: 0) ?? bytes.count
+                return String(decoding: bytes[..<end], as: UTF8.self)
+            }
+            throw PluginFailure(
+                status == SHELF_OK ? SHELF_E_IO : status,
+                message.isEmpty ? "the host did not open \(relative)" : message)
+        }
+        return fd
+    }
+
     /// The secret stored under `key` for this plugin, or nil.
     public func secret(_ key: String) throws -> String? {
         guard let raw = rawHost, let table = service(SHELF_HOST_CREDENTIALS, shelf_host_credentials_v1.self),
