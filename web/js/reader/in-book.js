@@ -42,7 +42,7 @@ const page = {
     this.width = window.innerWidth;
     this.height = window.innerHeight;
     this.scrolled = this.settings.flow === 'scrolled';
-    let style = document.getElementById('shelf-reader-style');
+    let style = /** @type {Element | null} */ (document.getElementById('shelf-reader-style'));
     if (!style) {
       style = document.createElementNS(root.namespaceURI ?? 'http://www.w3.org/1999/xhtml', 'style');
       style.id = 'shelf-reader-style';
@@ -154,6 +154,7 @@ const page = {
     if (!wanted || !document.body) return null;
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     let flat = '';
+    /** @type {Array<[Node, number]>} */
     const map = [];
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const value = node.nodeValue ?? '';
@@ -179,11 +180,12 @@ const page = {
   },
 
   highlight(range) {
-    if (!window.CSS?.highlights || !window.Highlight) return;
-    CSS.highlights.set('shelf-hit', new Highlight(range));
+    const Highlight = /** @type {any} */ (window).Highlight;
+    if (!highlights() || !Highlight) return;
+    highlights().set('shelf-hit', new Highlight(range));
   },
 
-  clearHighlight() { window.CSS?.highlights?.delete('shelf-hit'); },
+  clearHighlight() { highlights()?.delete('shelf-hit'); },
 
   // The page each table-of-contents fragment of this chapter starts on, for the app to mark where the patron is.
   fragmentPages() {
@@ -220,12 +222,16 @@ const page = {
       case 'selection': return window.getSelection()?.toString().trim() ?? '';
       case 'prefetch':
         // The chapters either side are asked for while the patron reads, so the server has them at hand.
-        for (const url of message.urls ?? []) fetch(url, { priority: 'low' }).then((r) => r.arrayBuffer()).catch(() => {});
+        for (const url of message.urls ?? []) fetch(url, /** @type {RequestInit} */ ({ priority: 'low' })).then((r) => r.arrayBuffer()).catch(() => {});
         return null;
       default: return null;
     }
   },
 };
+
+// The CSS Custom Highlight API's registry (Chromium 105), newer than the type checker's DOM library.
+/** @returns {Map<string, unknown> | undefined} */
+function highlights() { return /** @type {any} */ (window.CSS)?.highlights; }
 
 // The page size a fixed-layout document declares: the viewport meta of XHTML, its first image, or its extent.
 function declaredSize() {

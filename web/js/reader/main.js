@@ -13,7 +13,14 @@ import { announce, alertNow } from './announce.js';
 import { themeColours } from './frame-style.js';
 import { Links } from './links.js';
 
+/** An element of reader.html. @param {string} id */
 const $ = (id) => document.getElementById(id);
+/** An input, select or output of reader.html, whose value the reader sets and reads. @param {string} id */
+const field = (id) => /** @type {HTMLInputElement} */ ($(id));
+/** One of reader.html's panels. @param {string} id */
+const dialog = (id) => /** @type {HTMLDialogElement} */ ($(id));
+/** The radio buttons of a setting of the Display panel. @param {string} name */
+const radios = (name) => /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll(`input[name=${name}]`));
 
 class Reader {
   constructor(bookID) {
@@ -56,7 +63,8 @@ class Reader {
     // scripts; from the app's own host (--listen) they are opaque and run the reader's script alone.
     const sandbox = new URL(this.base, location.href).origin === location.origin ? 'allow-scripts' : 'allow-scripts allow-same-origin allow-forms';
     this.view = this.fixed ? new FixedView($('viewport'), handlers, this.manifest, sandbox) : new ReflowableView($('viewport'), handlers, sandbox);
-    this.view.fragmentsOf = (href) => (this.toc?.entries ?? []).map((e) => e.href.split('#')).filter(([h, f]) => h === href && f).map(([, f]) => f);
+    // Read by the reflowable view only.
+    /** @type {ReflowableView} */ (this.view).fragmentsOf = (href) => (this.toc?.entries ?? []).map((e) => e.href.split('#')).filter(([h, f]) => h === href && f).map(([, f]) => f);
     this.scripts = data.scripts ?? { possible: false, allowed: false };
     await this.askAboutScripts();
     const locator = data.place.locator ?? {};
@@ -97,14 +105,18 @@ class Reader {
 
   indexOf(href) { return this.items.findIndex((item) => item.href === href); }
 
-  // Opens resource `href` at a place ({progression} | {fragment} | {text, progression} | {end}).
+  /**
+   * Opens resource `href` at a place ({progression} | {fragment} | {text, progression} | {end}).
+   * @param {{href: string, progression?: number, fragment?: string, text?: string, end?: boolean}} place
+   * @param {{quiet?: boolean, save?: boolean, page?: number, reload?: boolean}} [options]
+   */
   async goTo(place, options = {}) {
     let index = this.indexOf(place.href);
     if (index < 0) index = 0;
     if (this.fixed) {
       await this.view.open((href) => this.resourceURL(href), index);
     } else if (this.view.href === this.items[index].href && !options.reload) {
-      await this.view.go(place);
+      await /** @type {ReflowableView} */ (this.view).go(place);
     } else {
       await this.view.open(this.resourceURL(this.items[index].href), this.items[index].href, this.settings.effective, this.language, place);
     }
@@ -115,7 +127,7 @@ class Reader {
   // The chapters either side of the one shown are asked for while the patron reads, so that the server has
   // them at hand for the next turn (it keeps what it read; the browser does not, answers are not cached).
   prefetch() {
-    const shown = this.fixed ? this.view.shown : [this.indexOf(this.view.href)];
+    const shown = this.fixed ? /** @type {FixedView} */ (this.view).shown : [this.indexOf(this.view.href)];
     const wanted = [shown[shown.length - 1] + 1, shown[shown.length - 1] + 2, shown[0] - 1].filter((i) => i >= 0 && i < this.items.length);
     const urls = wanted.map((index) => this.resourceURL(this.items[index].href));
     (window.requestIdleCallback ?? setTimeout)(() => this.view.prefetch(urls));
@@ -127,7 +139,7 @@ class Reader {
   }
 
   goToEntry(entry) {
-    $('toc').close();
+    dialog('toc').close();
     const [href, fragment] = entry.href.split('#');
     return this.goTo({ href, fragment, progression: 0 });
   }
@@ -138,7 +150,7 @@ class Reader {
     try {
       if (await this.view.next()) return this.updateStatus();
       const index = this.indexOf(this.view.href);
-      const last = this.fixed ? this.view.shown[this.view.shown.length - 1] : index;
+      const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : index;
       if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, progression: 0 });
       else announce(`This is the last page. Page ${this.page} of ${this.pages}.`);
     } finally { this.busy = false; }
@@ -149,7 +161,7 @@ class Reader {
     this.busy = true;
     try {
       if (await this.view.previous()) return this.updateStatus();
-      const index = this.fixed ? this.view.shown[0] : this.indexOf(this.view.href);
+      const index = this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.indexOf(this.view.href);
       if (index > 0) await this.goTo({ href: this.items[index - 1].href, end: true });
       else announce(`This is the first page. Page ${this.page} of ${this.pages}.`);
     } finally { this.busy = false; }
@@ -157,7 +169,8 @@ class Reader {
 
   // The page counter, percent read, chapter and bookmark state for the page shown; the place saved.
   // `page`: the host's page when the move was to one (the page shown holds it, though it may start before it).
-  updateStatus({ quiet = false, save = true, page } = {}) {
+  /** @param {{quiet?: boolean, save?: boolean, page?: number}} options */
+  updateStatus({ quiet = false, save = true, page = undefined } = {}) {
     const href = this.view.href;
     if (page) this.page = page;
     else if (this.pageMap) this.page = this.pageMap.pageAt(href, this.view.progression) ?? this.page;
@@ -170,8 +183,8 @@ class Reader {
     $('gauge').setAttribute('aria-valuenow', String(percent));
     $('gauge').setAttribute('aria-valuetext', `${percent}% read`);
     $('gauge-fill').style.width = `${percent}%`;
-    $('previous-page').disabled = false;
-    $('next-page').disabled = false;
+    /** @type {HTMLButtonElement} */ ($('previous-page')).disabled = false;
+    /** @type {HTMLButtonElement} */ ($('next-page')).disabled = false;
     this.showBookmarkState();
     const chapterChanged = chapter !== this.lastChapter;
     this.lastChapter = chapter;
@@ -183,8 +196,9 @@ class Reader {
   reached(entry) {
     const [href, fragment] = entry.href.split('#');
     if (!fragment || this.fixed || href !== this.view.href) return true;
-    const page = this.view.pageOfFragment(fragment);
-    return page === undefined || this.view.scrolled || page <= this.view.page;
+    const view = /** @type {ReflowableView} */ (this.view);
+    const page = view.pageOfFragment(fragment);
+    return page === undefined || view.scrolled || page <= view.page;
   }
 
   // The place goes to the host a moment after the last turn, so quick turns make one write.
@@ -247,15 +261,15 @@ class Reader {
 
   fillDisplay() {
     const s = this.settings.effective;
-    $('font-size-value').value = `${s.fontScale}%`;
-    for (const input of document.querySelectorAll('input[name=font]')) input.checked = input.value === s.font;
-    for (const input of document.querySelectorAll('input[name=theme]')) input.checked = input.value === s.theme;
-    for (const input of document.querySelectorAll('input[name=flow]')) input.checked = input.value === s.flow;
-    $('brightness').value = String(s.brightness);
-    $('brightness-value').value = `${s.brightness}%`;
-    $('line-spacing').value = s.lineSpacing;
-    $('scripts-allowed').checked = readScripts(this.bookID) === true;
-    $('margins').value = String(s.margins);
+    field('font-size-value').value = `${s.fontScale}%`;
+    for (const input of radios('font')) input.checked = input.value === s.font;
+    for (const input of radios('theme')) input.checked = input.value === s.theme;
+    for (const input of radios('flow')) input.checked = input.value === s.flow;
+    field('brightness').value = String(s.brightness);
+    field('brightness-value').value = `${s.brightness}%`;
+    field('line-spacing').value = s.lineSpacing;
+    field('scripts-allowed').checked = readScripts(this.bookID) === true;
+    field('margins').value = String(s.margins);
   }
 
   // --- the book's own scripts ----------------------------------------------------------------------------
@@ -339,7 +353,7 @@ class Reader {
       go.addEventListener('click', (event) => {
         event.preventDefault();
         if (bookmark.found === false) return alertNow(bookmark.problem ?? 'This bookmark is not in this edition.');
-        $('bookmarks').close();
+        dialog('bookmarks').close();
         const locator = bookmark.locator;
         this.goTo({ href: locator.href, progression: locator.locations?.progression ?? 0, text: quote.split(' ').slice(0, 8).join(' ') });
       });
@@ -391,7 +405,7 @@ class Reader {
       const link = li.querySelector('a');
       if (i === this.hitIndex) link.setAttribute('aria-current', 'true'); else link.removeAttribute('aria-current');
     }
-    if (close) $('search').close();
+    if (close) dialog('search').close();
     await this.goTo({ href: hit.href, progression: hit.locations?.progression ?? 0, text: hit.text?.highlight ?? '' }, { quiet: true });
     announce(`Hit ${this.hitIndex + 1} of ${this.hits.length}, page ${this.page} of ${this.pages}`);
   }
@@ -462,7 +476,7 @@ class Reader {
     $('bookmark-page').addEventListener('click', () => this.toggleBookmark());
     $('share').addEventListener('click', () => this.share());
     $('open-search').addEventListener('click', () => openPanel($('search'), $('open-search'), () => $('search-query')));
-    $('search-form').addEventListener('submit', (event) => { event.preventDefault(); const q = $('search-query').value.trim(); if (q) this.search(q); });
+    $('search-form').addEventListener('submit', (event) => { event.preventDefault(); const q = field('search-query').value.trim(); if (q) this.search(q); });
     $('search-next').addEventListener('click', () => this.showHit(this.hitIndex + 1, false));
     $('search-previous').addEventListener('click', () => this.showHit(this.hitIndex - 1, false));
 
@@ -476,14 +490,14 @@ class Reader {
     $('font-smaller').addEventListener('click', () => step(-10));
     $('font-larger').addEventListener('click', () => step(10));
     for (const name of ['font', 'theme', 'flow']) {
-      for (const input of document.querySelectorAll(`input[name=${name}]`)) {
+      for (const input of radios(name)) {
         input.addEventListener('change', () => { if (input.checked) this.changeSettings({ [name]: input.value }); });
       }
     }
-    $('brightness').addEventListener('input', () => this.changeSettings({ brightness: Number($('brightness').value) }));
-    $('line-spacing').addEventListener('change', () => this.changeSettings({ lineSpacing: $('line-spacing').value }));
-    $('margins').addEventListener('change', () => this.changeSettings({ margins: Number($('margins').value) }));
-    $('scripts-allowed').addEventListener('change', () => this.changeScripts($('scripts-allowed').checked));
+    $('brightness').addEventListener('input', () => this.changeSettings({ brightness: Number(field('brightness').value) }));
+    $('line-spacing').addEventListener('change', () => this.changeSettings({ lineSpacing: field('line-spacing').value }));
+    $('margins').addEventListener('change', () => this.changeSettings({ margins: Number(field('margins').value) }));
+    $('scripts-allowed').addEventListener('change', () => this.changeScripts(field('scripts-allowed').checked));
     $('settings-everywhere').addEventListener('click', async () => {
       try { await this.settings.useEverywhere(); this.applySettings(); announce('These settings are now the ones of every book.'); } catch (error) { alertNow(error.message); }
     });
@@ -519,15 +533,15 @@ function setBack(bookID) {
     home: ['/#/catalog', 'Back to the catalog'],
   };
   const [href, words] = targets[from] ?? targets.shelf;
-  $('back').href = href;
+  /** @type {HTMLAnchorElement} */ ($('back')).href = href;
   $('back-label').textContent = words;
 }
 
 /** A book that cannot be opened: the reason on the page as well as to screen readers, and no tool to press. */
 function cannotOpen(title, words) {
   $('title').textContent = title;
-  for (const button of document.querySelectorAll('.tools button, .bar.bottom button')) button.disabled = true;
-  const way = h('a', { href: $('back').href }, $('back-label').textContent);
+  for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('.tools button, .bar.bottom button'))) button.disabled = true;
+  const way = h('a', { href: /** @type {HTMLAnchorElement} */ ($('back')).href }, $('back-label').textContent);
   $('viewport').replaceChildren(h('p', { class: 'failure' }, words, ' ', way));
   alertNow(words);
 }
@@ -547,7 +561,7 @@ if (!bookID) {
 } else {
   setBack(bookID);
   const reader = new Reader(bookID);
-  window.shelfReader = reader; // for the browser tests and the benchmark
+  /** @type {any} */ (window).shelfReader = reader; // for the browser tests and the benchmark
   reader.start().catch((error) => {
     const words = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
     cannotOpen('The book could not be opened', words);

@@ -34,6 +34,7 @@ export class TableOfContents {
 
   // The entry holding `page`: the last whose page is at or before it and, for entries that start inside a
   // chapter (a fragment), whose start the patron has reached (`reached(entry)`).
+  /** @param {number} page @param {(entry: object) => boolean} [reached] */
   current(page, reached = () => true) {
     let found = -1;
     this.entries.forEach((entry, index) => { if (entry.page && entry.page <= page && reached(entry)) found = index; });
