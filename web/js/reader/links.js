@@ -4,7 +4,10 @@
 
 import { openPanel } from './panels.js';
 
+/** An element of reader.html. @param {string} id */
 const $ = (id) => document.getElementById(id);
+/** One of reader.html's panels. @param {string} id */
+const dialog = (id) => /** @type {HTMLDialogElement} */ ($(id));
 
 export class Links {
   /** `goInBook(url)`: follows a link into the book (the reader's own). */
@@ -13,11 +16,11 @@ export class Links {
     this.noteURL = null;
     this.outside = null;
     $('note-go').addEventListener('click', () => {
-      $('note').close();
+      dialog('note').close();
       if (this.noteURL) this.goInBook(this.noteURL);
     });
     $('leave-open').addEventListener('click', () => {
-      $('leave').close();
+      dialog('leave').close();
       if (this.outside) window.open(this.outside.href, '_blank', 'noopener,noreferrer');
     });
   }
