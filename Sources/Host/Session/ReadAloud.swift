@@ -7,13 +7,14 @@ internal import TextFolding
 internal import PluginAPI
 import Foundation
 import Glibc
+import Synchronization
 
 /// A book with text (an EPUB) listened to: its text spoken by a speech plugin ahead of playback (SpeechRecorder)
 /// into tracks of an audiobook made for the session, played by the same engine and controls as any audiobook. The
 /// place is the reader's: listening starts at the sentence where reading (or the last listening) stopped, and as it
 /// goes it saves the sentence being heard as the book's reading place, so `shelf read` opens on it.
 ///
-/// The session's audiobook lives in the cache (`speech/session-PID/`: manifest.json, NNN.wav, NNN.marks.json) while
+/// The session's audiobook lives in the cache (`speech/session-PID-N/`: manifest.json, NNN.wav, NNN.marks.json) while
 /// it plays; its tracks are named as remote parts (`https://speech.invalid/...`) so that they play, and are served
 /// to a browser, as a remote audiobook's downloaded parts are (`ListeningSession.downloadedFile(of:)`).
 /// Unchecked Sendable: only constants; the recorder and the book are safe from any thread (their own locks).
@@ -201,6 +202,11 @@ final class ReadAloud: @unchecked Sendable {
     /// sentence's text as the quote, and its progression in the chapter.
     func locator(at global: Int64, timeline: Timeline) -> Locator? {
         let (track, offset) = timeline.locate(global)
+        return locator(track: track, frame: offset)
+    }
+
+    /// The sentence being heard at frame `offset` of a track, as a reading place.
+    func locator(track: Int, frame offset: Int64) -> Locator? {
         guard recorder.chapters.indices.contains(track), let text = try? recorder.text(of: track) else { return nil }
         let sentences = recorder.marks(of: track).filter { $0.kind == "sentence" }
         guard let sentence = sentences.last(where: { $0.frame <= offset }) ?? sentences.first else { return nil }
@@ -251,17 +257,26 @@ final class ReadAloud: @unchecked Sendable {
         }
     }
 
-    /// `speech/session-PID` in the cache, emptied; folders of sessions whose process is gone are removed.
+    /// Sessions opened by this process so far: each has a folder of its own (a server speaks several books, and a
+    /// book again from another place, while an earlier session may still be ending).
+    private static let opened = Mutex(0)
+
+    /// `speech/session-PID-N` in the cache, new; folders of sessions whose process is gone are removed.
     static func sessionFolder(_ shelf: Shelf) throws -> URL {
         let speech = try shelf.cacheFolder("speech")
         for name in (try? FileManager.default.contentsOfDirectory(atPath: speech.path)) ?? []
         where name.hasPrefix("session-") {
-            if let pid = Int32(name.dropFirst("session-".count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
+            let owner = name.dropFirst("session-".count).split(separator: "-").first.flatMap { Int32($0) }
+            if let pid = owner, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH {
                 try? FileManager.default.removeItem(at: speech.appendingPathComponent(name))  // a dead session's cache
             }
         }
-        let folder = speech.appendingPathComponent("session-\(getpid())", isDirectory: true)
-        try? FileManager.default.removeItem(at: folder)  // an earlier session of this process: cache
+        let number = opened.withLock { count in
+            count += 1
+            return count
+        }
+        let folder = speech.appendingPathComponent("session-\(getpid())-\(number)", isDirectory: true)
+        try? FileManager.default.removeItem(at: folder)  // left by an earlier process of the same id: cache
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {

@@ -8,6 +8,7 @@
 import { frameCSS } from './frame-style.js';
 import { drawFullWidth } from './in-book-css.js';
 import { isNoteReference, noteText } from './in-book-notes.js';
+import { speak } from './in-book-listen.js';
 
 const app = window.parent;
 // Only a page the reader shows: not a page the book frames inside its own, nor one opened on its own.
@@ -219,6 +220,7 @@ const page = {
         return null;
       case 'turn': return this.turn(message.direction);
       case 'clear-highlight': this.clearHighlight(); return null;
+      case 'speak': return speak(this, message.text, message.progression);
       case 'selection': return window.getSelection()?.toString().trim() ?? '';
       case 'prefetch':
         // The chapters either side are asked for while the patron reads, so the server has them at hand.

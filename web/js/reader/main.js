@@ -12,6 +12,7 @@ import { h } from '../dom.js';
 import { announce, alertNow } from './announce.js';
 import { themeColours } from './frame-style.js';
 import { Links } from './links.js';
+import { Listening } from './listen.js';
 
 /** An element of reader.html. @param {string} id */
 const $ = (id) => document.getElementById(id);
@@ -30,6 +31,8 @@ class Reader {
     this.pageMap = null;
     this.hits = [];
     this.hitIndex = -1;
+    /** @type {Listening | null} Listen's controls and sound, made when Listen is first pressed. */
+    this.listening = null;
   }
 
   async start() {
@@ -476,6 +479,9 @@ class Reader {
     $('bookmark-page').addEventListener('click', () => this.toggleBookmark());
     $('share').addEventListener('click', () => this.share());
     $('open-search').addEventListener('click', () => openPanel($('search'), $('open-search'), () => $('search-query')));
+    // Listen: the book read aloud by the host, the sentence heard highlighted (listen.js); reflowable books only.
+    $('listen').hidden = this.fixed;
+    $('listen').addEventListener('click', () => (this.listening ??= new Listening(this)).open());
     $('search-form').addEventListener('submit', (event) => { event.preventDefault(); const q = field('search-query').value.trim(); if (q) this.search(q); });
     $('search-next').addEventListener('click', () => this.showHit(this.hitIndex + 1, false));
     $('search-previous').addEventListener('click', () => this.showHit(this.hitIndex - 1, false));
