@@ -94,11 +94,25 @@ public final class FakeLibrary: @unchecked Sendable {
         lock.withLock { injected[route] = Injected(fault: fault, acts: acts, remaining: times) }
     }
 
-    public func clearFaults() { lock.withLock { injected.removeAll() } }
+    public func clearFaults() {
+        lock.withLock {
+            injected.removeAll()
+            ignored.removeAll()
+        }
+    }
+
+    /// Routes that answer success, readably, with the title's entry as it was, and do nothing (a server that drops
+    /// the request on the floor).
+    private var ignored: Set<Route> = []
+
+    /// Makes `route` answer success without acting until `clearFaults`.
+    public func refuseToAct(on route: Route) { lock.withLock { _ = ignored.insert(route) } }
 
     /// Whether a state-changing route should change the library's state now.
     private func acts(_ route: Route) -> Bool {
-        lock.withLock { injected[route].map { $0.acts || $0.remaining <= 0 } ?? true }
+        lock.withLock {
+            !ignored.contains(route) && (injected[route].map { $0.acts || $0.remaining <= 0 } ?? true)
+        }
     }
 
     /// `response` as the fault injected on `route` (if any left) turns it.

@@ -41,6 +41,27 @@ public final class Circulation {
     /// The entry as the library says now, or nil when it could not be asked or did not answer with it.
     public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? { circulation.refreshedIfAnswered(entry) }
 
+    /// A title as the patron is shown it: the library's word of now, or what shelf saw before and how old it is.
+    public struct TitleNow {
+        public var entry: CatalogEntry
+        /// False when the library did not answer just now (a title without a link of its own is never asked).
+        public var answered: Bool
+        /// When the entry shown was last seen at the library (for an entry not answered just now).
+        public var seenAt: Date?
+
+        /// The note a face shows when this is not the library's word of now; nil when it is.
+        public var note: String? { answered ? nil : Sighting.notAnswered(seenAt: seenAt) }
+    }
+
+    /// Asks the library about `entry` now (`shelf book`, the browser's details): never the stored availability
+    /// passed off as now.
+    public func now(_ entry: CatalogEntry) -> TitleNow {
+        if let fresh = circulation.refreshedIfAnswered(entry) { return TitleNow(entry: fresh, answered: true) }
+        // Unknown age is said without one: the note still says it is not the library's word of now.
+        let seenAt = (try? circulation.database.entrySeenAt(accountID: account.id, entryID: entry.id)) ?? nil
+        return TitleNow(entry: entry, answered: entry.selfLink == nil, seenAt: seenAt)
+    }
+
     /// Borrows the title if a copy is free; never places a hold.
     public func borrow(_ entry: CatalogEntry) throws -> BorrowOutcome { try circulation.borrow(entry) }
 

@@ -181,23 +181,14 @@ public final class LibrarySession: @unchecked Sendable {
                 router: { self.shelf.router }))
     }
 
-    /// Asks each library again about the wished titles it holds that could not be borrowed at the last look, so
-    /// that the availability the wish list shows is the library's of now. A library that cannot be reached keeps
-    /// what was seen before.
+    /// Asks every library again about each title of its catalog a wish matches, and searches the catalogs that have
+    /// none yet (WishSearch's pace), so that the availability the wish list shows is the library's of now and a copy
+    /// freed at any library is seen. A library that cannot be reached keeps what was seen before, with its age.
     public func refreshWishes() throws {
-        let accounts = Dictionary(try database.accounts().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var circulations: [String: ShelfLibrary.Circulation] = [:]
-        for wish in try database.wishes() where !wish.available {
-            guard let accountID = wish.accountID, let entryID = wish.entryID, let account = accounts[accountID] else {
-                continue
-            }
-            let circulation = circulations[accountID] ?? self.circulation(for: account, openable: [])
-            circulations[accountID] = circulation
-            // A title the library no longer knows keeps what was seen before.
-            guard let stored = try? circulation.entry(entryID) else { continue }
-            let fresh = circulation.refreshed(stored)
-            // Not remembered: the wish list shows the availability seen before, which is what a failed look means.
-            try? database.rememberEntries([fresh], accountID: accountID, feedURL: nil)
+        for account in try database.accounts() {
+            let circulation = self.circulation(for: account, openable: [])
+            circulation.refreshWishedEntries()
+            WishSearch(client: circulation.client, database: database, account: account).run()
         }
     }
 }

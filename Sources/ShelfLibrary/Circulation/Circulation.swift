@@ -90,21 +90,33 @@ public final class Circulation {
         return feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
     }
 
-    /// Asks the library again about every wished title matched in this account's catalog: one GET of each entry's
-    /// own link. A failure leaves what was stored; nothing is ever cleared here.
-    public func refreshWishedEntries() {
+    /// Asks the library again about every title of this account's catalog a wish matches (not only the one each wish
+    /// matched best: a copy freed here must be seen although the wish matched another library): one GET of each
+    /// entry's own link. A failure leaves what was stored, with its age; nothing is ever cleared here. Returns
+    /// whether every title asked about was answered.
+    @discardableResult
+    public func refreshWishedEntries() -> Bool {
         // A wish list that cannot be read now is said by WishList.check, which the sync runs next.
-        guard let wishes = try? database.wishes() else { return }
+        guard let wishes = try? database.wishes(), !wishes.isEmpty,
+            let matcher = try? WishMatcher(database: database)
+        else { return true }
         var asked = Set<String>()
-        for wish in wishes where wish.accountID == account.id {
-            guard let entryID = wish.entryID, asked.insert(entryID).inserted,
+        var answered = true
+        for wish in wishes {
+            for entryID in matcher.entryIDs(matching: wish, accountID: account.id) where asked.insert(entryID).inserted
+            {
                 // A title the library no longer lists keeps what was stored (see above: nothing is cleared).
-                let stored = try? entry(entryID), stored.id == entryID,
-                let fresh = refreshedIfAnswered(stored)
-            else { continue }
-            // Not stored: the wish list shows what was seen before, as when the library could not be asked.
-            try? database.rememberEntries([fresh], accountID: account.id, feedURL: nil)
+                guard let stored = try? entry(entryID), stored.id == entryID else { continue }
+                guard let fresh = refreshedIfAnswered(stored) else {
+                    answered = answered && stored.selfLink == nil
+                    continue
+                }
+                // Not stored: the wish list shows what was seen before, with its age, as when the library could not
+                // be asked.
+                try? database.rememberEntries([fresh], accountID: account.id, feedURL: nil)
+            }
         }
+        return answered
     }
 
     // MARK: Borrow
@@ -112,6 +124,9 @@ public final class Circulation {
     public func borrow(_ stored: CatalogEntry) throws -> BorrowOutcome {
         // The title as the library says now: what shelf stored earlier never decides an outcome.
         let view = try currentView(of: stored, nothingDone: "nothing was borrowed")
+        // A hold the patron had before asking is theirs: whatever the answer, shelf never cancels it (only a hold
+        // the library placed because of this borrow is given back).
+        let heldBefore = view.isHeld
         var entry = stored
         if case .entry(let fresh) = view {
             entry = fresh
@@ -142,6 +157,10 @@ public final class Circulation {
         }
         let result = try acquire(url, entry, action: "it lent you", nothingDone: "nothing was borrowed")
         switch result.availability.state {
+        case .ready where heldBefore, .reserved where heldBefore:
+            // The patron's own hold, still listed: the library lent nothing, and the hold stays as it is.
+            try database.upsertHold(HoldRecord(accountID: account.id, entry: result))
+            return .unavailable(result, holdCancelled: false)
         case .ready where !Self.isLoan(result): fallthrough
         case .reserved, .unavailable:
             // The server placed a hold although the patron asked to borrow: undo it.
@@ -191,7 +210,10 @@ public final class Circulation {
                         : "no single branch \"\(branch)\" for \(entry.title)",
                     hint: names.isEmpty ? nil : "Branches: " + names.joined(separator: ", "))
             }
-            var held = try acquire(url, entry, action: "it placed a hold on", nothingDone: "nothing was reserved")
+            // A branch's hold may be one the loans feed never lists: not finding it there confirms nothing.
+            var held = try acquire(
+                url, entry, action: "it placed a hold at \(chosen.name) on", nothingDone: "nothing was reserved",
+                absenceConfirms: false)
             if held.availability.state != .reserved && held.availability.state != .ready {
                 held.availability = Availability(state: .reserved)
             }
@@ -221,11 +243,18 @@ public final class Circulation {
             let hold = HoldRecord(accountID: account.id, entry: result)
             try database.upsertHold(hold)
             return .placed(hold)
+        case .loaned:
+            try database.upsertLoan(LoanRecord(accountID: account.id, entry: result))
+            return .loaned(result)
         default:
-            var loaned = result
-            loaned.availability.state = .loaned
-            try database.upsertLoan(LoanRecord(accountID: account.id, entry: loaned))
-            return .loaned(loaned)
+            // The library answered, but with neither a hold nor a loan: what it did is not what was asked, and its
+            // word is all there is (never "lent to you").
+            throw ShelfError(
+                .unavailable,
+                "the library placed no hold on \(Self.quoted(result.title)) (\(result.availability.state.rawValue)): "
+                    + "nothing was reserved", subject: result.id,
+                next: NextStep(
+                    terminal: "`shelf sync` shows what the library has.", browser: "Sync shows what the library has."))
         }
     }
 
@@ -491,8 +520,11 @@ public final class Circulation {
 
     /// Follows a borrow or hold link once and returns the entry the library answered with; when that answer is lost
     /// or unreadable, the entry as the library lists it when asked again. Never sends the request twice.
-    private func acquire(_ url: URL, _ entry: CatalogEntry, action: String, nothingDone: String) throws -> CatalogEntry
-    {
+    /// `absenceConfirms`: whether the library's not listing a loan or hold after an unreadable answer means it did
+    /// nothing (false for what its loans feed may not list, such as a hold on a physical copy).
+    private func acquire(
+        _ url: URL, _ entry: CatalogEntry, action: String, nothingDone: String, absenceConfirms: Bool = true
+    ) throws -> CatalogEntry {
         switch try circulationRequest(url) {
         case .refused(let refusal):
             throw refusal
@@ -510,6 +542,7 @@ public final class Circulation {
         }
         guard let view = ask(about: entry) else { throw Self.unconfirmed(action, entry) }
         guard case .entry(let now) = view, Self.isLoan(now) || view.isHeld else {
+            if !absenceConfirms { throw Self.unconfirmed(action, entry) }
             throw ShelfError(
                 .temporary,
                 "the library's answer about \(Circulation.quoted(entry.title)) could not be read, and it "
@@ -544,10 +577,16 @@ public final class Circulation {
         _ url: URL, _ entry: CatalogEntry, action: String,
         stillThere: (LibraryView) -> Bool
     ) throws -> GiveBackOutcome {
+        var answer = "could not be read"
         switch try circulationRequest(url) {
         case .answered(let response):
-            // A success read whole: empty, or the entry as it is now.
-            if response.body.isEmpty || Self.answeredEntry(response, id: entry.id) != nil { return .done }
+            // A success read whole: empty, or the entry as it is now. An entry that still lists it as the patron's
+            // is no confirmation: the library is asked again below.
+            if response.body.isEmpty { return .done }
+            if let answered = Self.answeredEntry(response, id: entry.id) {
+                if !stillThere(.entry(answered)) { return .done }
+                answer = "did not say it was done"
+            }
         case .refused(let refusal):
             // Refused in words. If the library has nothing to give back, what shelf stored was stale.
             if let view = ask(about: entry), !stillThere(view) { return .gone(refusal.message) }
@@ -560,7 +599,7 @@ public final class Circulation {
             return .kept(
                 ShelfError(
                     .temporary,
-                    "the library's answer could not be read, and it still lists "
+                    "the library's answer \(answer), and it still lists "
                         + "\(Circulation.quoted(entry.title)) as yours: nothing was given back",
                     subject: entry.id, hint: "Try again later."))
         }

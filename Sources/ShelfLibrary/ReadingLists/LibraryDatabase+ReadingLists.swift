@@ -210,7 +210,14 @@ extension LibraryDatabase {
 
     public func wishes() throws -> [Wish] {
         let decoder = JSONDecoder()
-        return try connection.query("SELECT * FROM wishes ORDER BY added_at, id").map { row in
+        // With its matched entry's last sighting (catalog_entries.seen_at), for how old the availability is.
+        return try connection.query(
+            """
+            SELECT w.*, c.seen_at AS entry_seen_at FROM wishes w
+            LEFT JOIN catalog_entries c ON c.account_id = w.account_id AND c.entry_id = w.entry_id
+            ORDER BY w.added_at, w.id
+            """
+        ).map { row in
             let authorsText: String = try row.get("authors")
             let authors: [String]
             do {
@@ -230,7 +237,8 @@ extension LibraryDatabase {
                 matchedBy: try row.get("matched_by"),
                 availability: try row.get("availability"), available: try row.get("available"),
                 checkedAt: (try row.get("checked_at") as Int64?).map(Date.init(databaseMilliseconds:)),
-                notifiedAt: (try row.get("notified_at") as Int64?).map(Date.init(databaseMilliseconds:)))
+                notifiedAt: (try row.get("notified_at") as Int64?).map(Date.init(databaseMilliseconds:)),
+                seenAt: (try row.get("entry_seen_at") as Int64?).map(Date.init(databaseMilliseconds:)))
         }
     }
 

@@ -11,6 +11,15 @@ import Foundation
 public struct WishList {
     public let database: LibraryDatabase
 
+    /// How long the library's word on a title's availability counts as "now": an older sighting is never announced
+    /// as free (the next look at the library announces it), and the wish list says how old it is.
+    public static let freshFor: TimeInterval = 10 * 60
+
+    /// Whether availability the library said at `seenAt` still counts as the library's word at `date`.
+    public static func isFresh(_ seenAt: Date?, at date: Date = Date()) -> Bool {
+        seenAt.map { date.timeIntervalSince($0) <= freshFor } ?? true
+    }
+
     public init(database: LibraryDatabase) {
         self.database = database
     }
@@ -40,9 +49,11 @@ public struct WishList {
                 wish.matchedBy = match.matchedBy
                 wish.availability = match.availability.words
                 let available = match.availability.canBorrowNow
+                // Free by an old sighting only: not announced (a later look at the library does), nor withdrawn.
+                let fresh = Self.isFresh(match.seenAt, at: date)
                 if available { free.insert(Self.key(match.accountID, match.entryID)) }
                 // One title, one notice: a second wish for the same title shares the first one's.
-                if available && !wish.available && wish.notifiedAt == nil
+                if available && fresh && !wish.available && wish.notifiedAt == nil
                     && announced.insert(Self.key(match.accountID, match.entryID)).inserted
                 {
                     let library = libraries[match.accountID] ?? match.accountID
@@ -64,7 +75,7 @@ public struct WishList {
                     notices.append(WishNotice(wish: wish, library: library, text: text, notificationID: notificationID))
                 }
                 if !available { wish.notifiedAt = nil }
-                wish.available = available
+                wish.available = available && (fresh || wish.available)
                 try update.run(wish, changed: wish != before, at: date)
             }
             // Withdraw the notices no wish holds any more.

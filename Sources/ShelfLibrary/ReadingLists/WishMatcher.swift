@@ -25,6 +25,8 @@ public struct WishMatcher {
     struct Details {
         var authors: [String]
         var availability: Availability
+        /// When the library last said this entry's availability (nil: entries given outright, taken as now).
+        var seenAt: Date? = nil
     }
 
     /// Loads details and whole entries on demand, each once.
@@ -43,7 +45,7 @@ public struct WishMatcher {
                    json_extract(entry, '$.availability.copiesTotal') AS copies_total,
                    json_extract(entry, '$.availability.copiesAvailable') AS copies_available,
                    json_extract(entry, '$.availability.holdsTotal') AS holds_total,
-                   json_extract(entry, '$.availability.holdPosition') AS hold_position
+                   json_extract(entry, '$.availability.holdPosition') AS hold_position, seen_at
             FROM catalog_entries WHERE rowid = ?
             """)
         // As above.
@@ -133,7 +135,8 @@ public struct WishMatcher {
             state: state, since: date("since"), until: date("until"), copiesTotal: int("copies_total"),
             copiesAvailable: int("copies_available"), holdsTotal: int("holds_total"),
             holdPosition: int("hold_position"))
-        let found = Details(authors: authors, availability: availability)
+        let seenAt = (try? row.get("seen_at") as Int64?)?.map(Date.init(databaseMilliseconds:)) ?? nil  // as above
+        let found = Details(authors: authors, availability: availability, seenAt: seenAt)
         store.details[i] = found
         return found
     }
@@ -156,6 +159,8 @@ public struct WishMatcher {
         public var availability: Availability
         /// "isbn" or "title and author".
         public var matchedBy: String
+        /// When the library last said the availability (nil: unknown, entries given outright).
+        public var seenAt: Date?
     }
 
     func entry(isbn: String) -> Candidate? { best(byISBN[isbn] ?? []).flatMap(candidate) }
@@ -171,22 +176,35 @@ public struct WishMatcher {
         let item = items[m.index]
         return Match(
             accountID: item.accountID, entryID: item.entryID, title: item.title, availability: d.availability,
-            matchedBy: m.how)
+            matchedBy: m.how, seenAt: d.seenAt)
+    }
+
+    /// The identifiers of every entry at `accountID` the wish matches (by ISBN, or by title and author), best or
+    /// not: what the library is asked again about, so that a copy freed at any of them is seen.
+    public func entryIDs(matching wish: Wish, accountID: String) -> [String] {
+        var found = wish.isbn.map { byISBN[$0] ?? [] } ?? []
+        if !wish.title.hasPrefix("ISBN ") { found += titleCandidates(wish) }
+        var seen = Set<String>()
+        return found.map { items[$0] }.filter { $0.accountID == accountID && seen.insert($0.entryID).inserted }
+            .map(\.entryID)
     }
 
     func find(_ wish: Wish) -> (index: Int, how: String)? {
         if let isbn = wish.isbn, let i = best(byISBN[isbn] ?? []) { return (i, "isbn") }
         guard !wish.title.hasPrefix("ISBN ") else { return nil }
-        let title = Fold.title(wish.title)
-        guard let all = byTitle[title] else { return nil }
-        let candidates = all.filter { i in
+        return best(titleCandidates(wish)).map { ($0, "title and author") }
+    }
+
+    /// The entries whose title is the wish's, by its first author where it names one.
+    func titleCandidates(_ wish: Wish) -> [Int] {
+        guard let all = byTitle[Fold.title(wish.title)] else { return [] }
+        return all.filter { i in
             guard let author = wish.authors.first else { return true }
             let authors = details(i)?.authors ?? []
             let surname = Fold.surname(author)
             return authors.isEmpty
                 || authors.contains { Fold.surname($0) == surname || Fold.text($0) == Fold.text(author) }
         }
-        return best(candidates).map { ($0, "title and author") }
     }
 
     func best(_ candidates: [Int]) -> Int? {

@@ -4,7 +4,7 @@ import ShelfPlugins
 import Foundation
 
 /// Looks for wished titles in a library's catalog by itself, so that a wish is matched without the patron ever
-/// browsing: during `sync` and `watch`, each wish no catalog entry matches yet is searched for (by ISBN first, then
+/// browsing: during `sync` and `watch`, each wish no entry of this catalog matches yet is searched for (by ISBN first, then
 /// by title and author), and the entries found are remembered like browsed ones, for `WishList.check` to match.
 ///
 /// Politely: at most `searchesPerSync` searches per account and sync, the wishes searched longest ago (or never)
@@ -30,10 +30,14 @@ public struct WishSearch {
     public func run(at now: Date = Date(), limit: Int = WishSearch.searchesPerSync) -> Int {
         // Failures end the round quietly (above): a later sync searches again.
         guard let wishes = try? database.wishes() else { return 0 }
-        let due = wishes.filter { $0.entryID == nil }
-            .map { (wish: $0, searched: lastSearched($0)) }
-            .filter { $0.searched.map { now.timeIntervalSince($0) >= Self.searchAgainAfter } ?? true }
-            .sorted { ($0.searched ?? .distantPast, $0.wish.id) < ($1.searched ?? .distantPast, $1.wish.id) }
+        // Every wish this catalog has no title for yet, although another library's has: a copy may come free here.
+        let matcher = wishes.isEmpty ? nil : try? WishMatcher(database: database)
+        let due = wishes.filter {
+            matcher?.entryIDs(matching: $0, accountID: account.id).isEmpty ?? ($0.entryID == nil)
+        }
+        .map { (wish: $0, searched: lastSearched($0)) }
+        .filter { $0.searched.map { now.timeIntervalSince($0) >= Self.searchAgainAfter } ?? true }
+        .sorted { ($0.searched ?? .distantPast, $0.wish.id) < ($1.searched ?? .distantPast, $1.wish.id) }
         // A catalog without search (or not answering) has nothing to search now; as above.
         guard !due.isEmpty, let template = try? searchTemplate() else { return 0 }
         var sent = 0

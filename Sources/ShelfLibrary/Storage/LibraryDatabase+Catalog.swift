@@ -108,6 +108,14 @@ extension LibraryDatabase {
 
     // MARK: Catalog entries seen while browsing
 
+    /// When the library last said `entryID`'s entry at `accountID` (catalog_entries.seen_at), or nil when not seen.
+    public func entrySeenAt(accountID: String?, entryID: String) throws -> Date? {
+        try connection.scalar(
+            "SELECT seen_at FROM catalog_entries WHERE account_id = ? AND entry_id = ?", [accountID ?? "", entryID],
+            as: Int64.self
+        ).map(Date.init(databaseMilliseconds:))
+    }
+
     /// Remembers entries so that `shelf book ID` and `shelf borrow ID` find them later.
     public func rememberEntries(_ entries: [CatalogEntry], accountID: String?, feedURL: String?, at date: Date = Date())
         throws

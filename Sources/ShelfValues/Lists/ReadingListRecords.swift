@@ -53,11 +53,14 @@ public struct Wish: Sendable, Equatable {
     public var available: Bool
     public var checkedAt: Date?
     public var notifiedAt: Date?
+    /// When the library last said the matched title's availability (its catalog entry's last sighting): words from
+    /// an older look say how old they are.
+    public var seenAt: Date?
 
     public init(
         id: Int64, key: String, source: String, title: String, authors: [String], isbn: String? = nil, addedAt: Date,
         accountID: String? = nil, entryID: String? = nil, matchedBy: String? = nil, availability: String? = nil,
-        available: Bool, checkedAt: Date? = nil, notifiedAt: Date? = nil
+        available: Bool, checkedAt: Date? = nil, notifiedAt: Date? = nil, seenAt: Date? = nil
     ) {
         self.id = id
         self.key = key
@@ -73,6 +76,7 @@ public struct Wish: Sendable, Equatable {
         self.available = available
         self.checkedAt = checkedAt
         self.notifiedAt = notifiedAt
+        self.seenAt = seenAt
     }
 }
 

@@ -49,10 +49,10 @@ enum CatalogAPI {
             let circulation = try library.circulation(
                 account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })
             let seen = try circulation.entry(id)
-            let now = circulation.refreshedIfAnswered(seen)
-            var document = EntryJSON(now ?? seen, openable: library.openable, full: true)
-            // A title with no link of its own is never asked again: that is no silence of the library's.
-            document.libraryAnswered = now != nil || seen.selfLink == nil
+            let now = circulation.now(seen)
+            var document = EntryJSON(now.entry, openable: library.openable, full: true)
+            document.libraryAnswered = now.answered
+            document.availabilityNote = now.note
             return .json(document: document)
         }
     }

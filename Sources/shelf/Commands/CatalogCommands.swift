@@ -142,13 +142,21 @@ let bookCommand = Command(
     valueOptions: ["--account"], positionals: 1...1
 ) { args, context in
     let call = try CirculationCall(args, context)
-    let entry = call.circulation.refreshed(call.entry)
+    // The library's word of now, or what shelf saw before said as such (never old availability passed off as now).
+    let now = call.circulation.now(call.entry)
+    let entry = now.entry
     let openable = call.library.openable
-    if context.json { Output.json(EntryJSON(entry, openable: openable, full: true)); return 0 }
+    if context.json {
+        var document = EntryJSON(entry, openable: openable, full: true)
+        document.availabilityNote = now.note
+        Output.json(document)
+        return 0
+    }
     Output.line(entry.title)
     if !entry.authors.isEmpty { Output.line("by \(entry.authors.joined(separator: ", "))") }
     Output.line("Format:       \(entry.format.words)")
     Output.line("Availability: \(entry.availability.words)")
+    if let note = now.note { Output.line("              \(note)") }
     if let publisher = entry.publisher { Output.line("Publisher:    \(publisher)") }
     if let published = entry.published { Output.line("Published:    \(published)") }
     if let language = entry.language { Output.line("Language:     \(language)") }

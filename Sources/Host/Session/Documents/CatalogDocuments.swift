@@ -28,6 +28,8 @@ public struct EntryJSON: Encodable, Sendable {
     /// The browser app's: whether the library answered just now (false: this is what shelf saw of the title
     /// before). Absent from the command line's document.
     public var libraryAnswered: Bool?
+    /// When the library did not answer just now: that this is what shelf saw before, and how long ago (both faces).
+    public var availabilityNote: String?
 
     public init(_ entry: CatalogEntry, openable: Set<String>, full: Bool = false) {
         id = entry.id

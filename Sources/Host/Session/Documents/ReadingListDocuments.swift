@@ -59,8 +59,9 @@ public struct WishJSON: Encodable, Sendable {
         matchedBy = wish.matchedBy
         account = wish.accountID
         entryId = wish.entryID
-        availability = wish.availability
-        available = wish.available
+        availability = wish.availability.map { Sighting.availability($0, seenAt: wish.seenAt) }
+        // Free by an old sighting is not "available now": the page says how old it is instead.
+        available = wish.available && WishList.isFresh(wish.seenAt)
         words = WishText.words(wish)
     }
 }
@@ -70,7 +71,9 @@ public enum WishText: Sendable {
     public static func words(_ wish: Wish) -> String {
         guard let entryID = wish.entryID else { return "not in any library's catalog yet" }
         let how = wish.matchedBy == "isbn" ? "matched by ISBN" : "matched by title and author"
-        let availability = wish.availability ?? "availability unknown"
+        let availability =
+            wish.availability.map { Sighting.availability($0, seenAt: wish.seenAt) }
+            ?? "availability unknown"
         return "\(availability) at \(wish.accountID ?? "a library") (\(how); ID \(entryID))"
     }
 }

@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import Web
+import XCTest
+
+/// The browser API says what the library did, as `shelf` does (issue 32, the library helper's items): one fake
+/// library, signed in as "fake".
+class LibraryAPITestCase: WebServerTestCase {
+    var library: FakeLibrary!
+    var session = ""
+
+    override func setUpWithError() throws {
+        library = try FakeLibrary()
+        try super.setUpWithError()
+        session = try signIn()
+        XCTAssertEqual(try post("/api/accounts", ["url": library.root, "name": "fake"]).status, 201)
+        let signedIn = try post(
+            "/api/accounts/fake/sign-in", ["barcode": library.username, "pin": library.password])
+        XCTAssertEqual(signedIn.status, 200, signedIn.text)
+        _ = try get("/api/catalog?format=all")
+    }
+
+    override func tearDown() {
+        library?.stop()
+        super.tearDown()
+    }
+
+    func get(_ path: String) throws -> RawHTTP.Answer {
+        try http.send("GET", path, headers: ["X-Shelf-Session": session])
+    }
+
+    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
+        try http.send(
+            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
+            body: try JSONSerialization.data(withJSONObject: object))
+    }
+}
+
+final class LibraryTruthAPITests: LibraryAPITestCase {
+    /// Defect 0: Get on a ready hold answered with a web page, the library having lent nothing, keeps the hold.
+    func testAGarbageBorrowAnswerKeepsTheReadyHold() throws {
+        XCTAssertEqual(
+            try post("/api/book/reserve", ["id": "urn:fake:ebook-out"]).json()["result"] as? String, "reserved")
+        library.makeHoldReady("urn:fake:ebook-out")
+        XCTAssertEqual(try post("/api/sync").status, 200)
+        library.inject(.garbage, on: .borrow, acts: false, times: 1)
+        let answer = try post("/api/book/borrow", ["id": "urn:fake:ebook-out"])
+        XCTAssertEqual(try answer.json()["result"] as? String, "unavailable", answer.text)
+        XCTAssertFalse(answer.text.contains("cancelled"), answer.text)
+        XCTAssertEqual(library.holdPosition("urn:fake:ebook-out"), 1, "shelf cancelled the patron's hold")
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0)
+    }
+
+    /// Item 3: the wish list asks the library about a wish seen free; the details say how old what they show is.
+    func testTheWishListAndTheDetailsNeverSayFreeFromWhatWasSeenBefore() throws {
+        XCTAssertEqual(try post("/api/wishlist", ["title": "The Open Road"]).status, 201)
+        library.takeAllCopies("urn:fake:ebook-free")
+        let list = try get("/api/wishlist").json()
+        let wish = try XCTUnwrap((list["wishes"] as? [[String: Any]])?.first)
+        XCTAssertEqual(wish["available"] as? Bool, false, "\(wish)")
+        XCTAssertEqual(wish["availability"] as? String, "0 of 3 copies available", "\(wish)")
+
+        library.inject(.garbage, on: .entry)
+        let details = try get("/api/book?id=urn:fake:ebook-free").json()
+        XCTAssertEqual(details["libraryAnswered"] as? Bool, false)
+        let note = try XCTUnwrap(details["availabilityNote"] as? String)
+        XCTAssertTrue(
+            note.hasPrefix("The library did not answer just now: this is what shelf saw of this title before"), note)
+    }
+}
