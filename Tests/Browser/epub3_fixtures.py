@@ -156,4 +156,32 @@ def notes(path):
     write(path, files)
 
 
-MAKERS = {"paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}
+def spreads(path):
+    """Item 1. A fixed-layout book whose spine says which pages share a spread: it opens with a spread (left, right),
+    then a page in the centre alone, a right page alone, and a last spread, whose right page's viewport meta names
+    its width and height twice (the first counts). Each page says where it belongs."""
+    pages = [("left", "#fde", "PASS when page 2 is beside me, on my right."),
+             ("right", "#def", "PASS when page 1 is beside me, on my left."),
+             ("center", "#efd", "PASS when I am alone, as tall as the pages of a spread."),
+             ("right", "#ffd", "PASS when I am alone: no left page comes before me."),
+             ("left", "#dff", "PASS when page 6 is beside me, on my right."),
+             ("right", "#fdd", "PASS when page 5 is on my left and I am as big as it is.")]
+    files = {}
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"')]
+    spine = []
+    for n, (side, colour, words) in enumerate(pages, start=1):
+        viewport = "width=600, height=800, width=900, height=100" if n == 6 else "width=600, height=800"
+        body = (f'<div style="width:600px;height:800px;background:{colour};font:40px sans-serif;padding:20px;'
+                f'box-sizing:border-box"><h1>Page {n} ({side})</h1><p>{words}</p></div>')
+        files[f"OEBPS/page{n}.xhtml"] = xhtml(f"Page {n}", body, head=f'<meta name="viewport" content="{viewport}"/>'
+                                              '<style>body { margin: 0; }</style>')
+        items.append((f"p{n}", f"page{n}.xhtml", XHTML, ""))
+        spine.append((f"p{n}", f' properties="page-spread-{side}"'))
+    files["OEBPS/nav.xhtml"] = nav([(f"Page {n}", f"page{n}.xhtml") for n in range(1, 7)])
+    metadata = '<meta property="rendition:layout">pre-paginated</meta><meta property="rendition:spread">landscape</meta>'
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000001", "The Spreads Fixture", "en",
+                                         items, spine, metadata)
+    write(path, files)
+
+
+MAKERS = {"spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}

@@ -3,6 +3,7 @@ epub3_fixtures whose page says what passes: paths inside the container, fallback
 outside links, prefixed CSS, scrolled flow, fixed layout."""
 
 import os
+import time
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -129,6 +130,30 @@ class NoteAndLinkTests(EPUB3TestCase):
         self.wait_for(lambda d: d.execute_script("return window.__followed").count("mailto:keeper@example.org") == 1,
                       message="the mailto: link followed by the app's page")
         self.assertFalse(self.open_dialog("leave"), "mail is not a page to leave the book for")
+
+
+class FixedLayoutTests(EPUB3TestCase):
+    def heights(self):
+        return self.reader("r.view.frames.map(p => Math.round(p.frame.getBoundingClientRect().height))")
+
+    def test_spread_properties_decide_the_spreads_and_a_page_alone_keeps_the_scale(self):
+        book = self.add_book("spreads")
+        self.open_reader(book)
+        self.assertEqual(self.reader("r.view.shown"), [0, 1], "the book opens with a spread (left, right)")
+        spread_height = self.heights()[0]
+        for shown in ([2], [3], [4, 5]):
+            self.driver.find_element(By.ID, "next-page").click()
+            self.wait_for(lambda d: self.reader("r.view.shown") == shown, message=f"the pages {shown}")
+            for height in self.heights():
+                self.assertAlmostEqual(height, spread_height, delta=2, msg=f"{shown}: each page at the scale of a spread")
+        # The first width and height of the viewport meta count, not the later ones.
+        self.assertEqual(self.reader("r.view.frames.map(p => [p.width, p.height])"), [[600, 800], [600, 800]])
+        boxes = self.reader("r.view.frames.map(p => p.box.getBoundingClientRect().left)")
+        self.assertLess(boxes[0], boxes[1], "the left page on the left")
+        time.sleep(0.5)  # for the screenshot alone: the frames' first paint
+        self.screenshot("epub3-fixed-spread")
+        self.driver.find_element(By.ID, "previous-page").click()
+        self.wait_for(lambda d: self.reader("r.view.shown") == [3], message="back to the right page alone")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // A fixed-layout book: each reading-order item is a page drawn at the size its viewport declares, scaled to fit;
-// two pages side by side as a spread when the window is wider than tall and the book allows spreads, the
-// first page (the cover) alone. Right-to-left books put the first page of a spread on the right.
+// two pages side by side as a spread when the window is wider than tall and the book allows spreads. Which pages
+// share a spread is the spine's to say (EPUB 3.3 `page-spread-left`, `-right`, `-center`, as Readium groups them);
+// a page alone keeps the scale of a spread. Right-to-left books put the first page of a spread on the right.
 
 // Each page is in a frame of the book's origin; the reader's script there (in-book.js) says the size the page
 // declares and passes on what the patron does (channel.js).
@@ -29,9 +30,9 @@ export class FixedView {
 
   // The items shown together with item `index`.
   spreadOf(index) {
-    if (!this.spreads || index === 0) return [index];
-    const first = index % 2 === 1 ? index : index - 1;
-    return first + 1 < this.items.length ? [first, first + 1] : [first];
+    if (!this.spreads) return [index];
+    this.grouped ??= groupSpreads(this.items.map((item) => item.properties?.page), this.rtl);
+    return this.grouped.find((group) => group.includes(index)) ?? [index];
   }
 
   get shown() { return this.spreadOf(this.index); }
@@ -75,7 +76,9 @@ export class FixedView {
 
   fit() {
     const available = { width: this.viewport.clientWidth, height: this.viewport.clientHeight };
-    const totalWidth = this.frames.reduce((sum, p) => sum + p.width, 0);
+    // A page alone in a window that shows spreads is drawn at the scale it would have beside another.
+    const alone = this.spreads && this.frames.length === 1;
+    const totalWidth = alone ? 2 * this.frames[0].width : this.frames.reduce((sum, p) => sum + p.width, 0);
     const tallest = Math.max(...this.frames.map((p) => p.height));
     const scale = Math.min(available.width / totalWidth, available.height / tallest);
     for (const page of this.frames) {
@@ -116,4 +119,28 @@ export class FixedView {
   prefetch(urls) { this.frames[0]?.channel.call('prefetch', { urls }); }
 
   focus() { this.frames[0]?.frame.focus(); }
+}
+
+/**
+ * The spreads of a book, in reading order, from each page's side (`left`, `right`, `center` or none): a page in
+ * the centre is alone; a page on the side a spread starts on (left, or right in a right-to-left book) is joined by
+ * the next unless that one also starts a spread or is centred; a page on the other side is alone. A first page
+ * that says nothing is a recto alone (a cover), as books begin; later pages that say nothing pair up in turn.
+ * @param {(string | undefined)[]} sides  @param {boolean} rtl  @returns {number[][]}
+ */
+export function groupSpreads(sides, rtl) {
+  const starts = rtl ? 'right' : 'left';
+  const groups = [];
+  for (let i = 0; i < sides.length; i++) {
+    const side = sides[i] ?? (i === 0 ? 'first' : undefined);
+    const next = sides[i + 1];
+    const startsSpread = side === starts || side === undefined;
+    if (startsSpread && i + 1 < sides.length && next !== starts && next !== 'center') {
+      groups.push([i, i + 1]);
+      i++;
+    } else {
+      groups.push([i]);
+    }
+  }
+  return groups;
 }

@@ -236,11 +236,19 @@ const page = {
 function highlights() { return /** @type {any} */ (window.CSS)?.highlights; }
 
 // The page size a fixed-layout document declares: the viewport meta of XHTML, its first image, or its extent.
+// The meta is read as EPUB 3.3 reads it: the first width and the first height count, and `device-width` and
+// `device-height` are the screen's.
 function declaredSize() {
   const meta = document.querySelector('meta[name=viewport]');
   if (meta) {
-    const values = Object.fromEntries((meta.getAttribute('content') ?? '').split(/[,;]/).map((part) => part.split('=').map((s) => s.trim().toLowerCase())));
-    const width = parseFloat(values.width), height = parseFloat(values.height);
+    /** @type {Record<string, string>} */
+    const values = {};
+    for (const part of (meta.getAttribute('content') ?? '').split(/[,;]/)) {
+      const [name, value] = part.split('=').map((s) => s.trim().toLowerCase());
+      if (name && value !== undefined && !(name in values)) values[name] = value;
+    }
+    const length = (value, device) => (value === `device-${device}` ? screen[device] : parseFloat(value));
+    const width = length(values.width, 'width'), height = length(values.height, 'height');
     if (width > 0 && height > 0) return { width, height };
   }
   const image = document.querySelector('img');
