@@ -17,6 +17,8 @@ export class FixedView {
     const presentation = manifest.metadata?.presentation ?? {};
     this.spreadRule = presentation.spread ?? 'auto';
     this.rtl = manifest.metadata?.readingProgression === 'rtl';
+    /** @type {number[][] | null} the spreads, grouped once they are asked for */
+    this.grouped = null;
     this.frames = [];
     this.index = 0; // the first reading-order item of the spread shown
     viewport.classList.add('fixed');
