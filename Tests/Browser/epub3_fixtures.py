@@ -184,4 +184,38 @@ def spreads(path):
     write(path, files)
 
 
-MAKERS = {"spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}
+def order(path):
+    """Item 6. Chapter 1 links to a page the spine marks linear="no" (a side note outside the reading order), which
+    must open visibly with a way back to where the link was; chapter 2 follows chapter 1."""
+    chapter1 = ('<h1>Reading order</h1><p>PASS when the link below opens the side note, and its way back returns '
+                'here.</p><p><a id="to-side" href="side.xhtml">Open the side note</a></p>')
+    side = '<h1 id="side">Side note</h1><p>PASS: this page is outside the reading order, and you can go back.</p>'
+    files = {
+        "OEBPS/nav.xhtml": nav([("Reading order", "chapter1.xhtml"), ("Chapter 2", "chapter2.xhtml")]),
+        "OEBPS/chapter1.xhtml": xhtml("Reading order", chapter1),
+        "OEBPS/side.xhtml": xhtml("Side note", side),
+        "OEBPS/chapter2.xhtml": xhtml("Chapter 2", "<h1>Chapter 2</h1><p>The chapter after chapter 1.</p>"),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "chapter1.xhtml", XHTML, ""),
+             ("side", "side.xhtml", XHTML, ""), ("c2", "chapter2.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000006", "The Order Fixture", "en",
+                                         items, ["c1", ("side", ' linear="no"'), "c2"])
+    write(path, files)
+
+
+def arabic(path):
+    """Item 6. Arabic prose whose spine declares no page progression: the reader follows its language (right to
+    left: the next page is on the left)."""
+    text = "".join(f"<p>صعد حارس المنارة الدرج عند الغسق وأشعل المصباح كما فعل أبوه من قبله. ({n})</p>" * 3
+                   for n in range(1, 40))
+    files = {
+        "OEBPS/nav.xhtml": nav([("الفصل الأول", "chapter1.xhtml")], "ar"),
+        "OEBPS/chapter1.xhtml": xhtml("الفصل الأول", "<h1>الفصل الأول</h1><p>PASS when pages turn to the left.</p>"
+                                      + text, "ar"),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "chapter1.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000016", "المنارة", "ar", items, ["c1"])
+    write(path, files)
+
+
+MAKERS = {"order": order, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}

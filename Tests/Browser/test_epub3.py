@@ -7,6 +7,7 @@ import time
 import unittest
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 import epub3_fixtures
 from rig import ARTIFACTS
@@ -154,6 +155,39 @@ class FixedLayoutTests(EPUB3TestCase):
         self.screenshot("epub3-fixed-spread")
         self.driver.find_element(By.ID, "previous-page").click()
         self.wait_for(lambda d: self.reader("r.view.shown") == [3], message="back to the right page alone")
+
+
+class ReadingOrderTests(EPUB3TestCase):
+    def test_a_link_to_a_page_outside_the_reading_order_opens_it_with_a_way_back(self):
+        book = self.add_book("order")
+        self.open_reader(book)
+        page = self.counter()
+        self.in_book("document.getElementById('to-side').click()")
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/side.xhtml", message="the side note")
+        self.wait_for(lambda d: self.in_book("return !!document.getElementById('side')"), message="the side note drawn")
+        self.assertTrue(self.find("#aside").is_displayed(), "the bar that leads back")
+        self.assertIn("outside the book's reading order", self.text("#aside"))
+        self.check_page("epub3-outside-reading-order")
+        self.find("#aside-back").click()
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter1.xhtml", message="back where the link was")
+        self.assertFalse(self.find("#aside").is_displayed())
+        self.assertEqual(self.counter(), page)
+        # Turning past the side note's last page goes back too.
+        self.in_book("document.getElementById('to-side').click()")
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/side.xhtml")
+        self.driver.find_element(By.ID, "next-page").click()
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter1.xhtml", message="back after the last page")
+
+    def test_a_right_to_left_language_without_a_declared_progression_goes_right_to_left(self):
+        book = self.add_book("arabic")
+        self.open_reader(book)
+        self.assertEqual(self.reader("r.manifest.metadata.readingProgression"), "auto")
+        self.assertTrue(self.reader("r.rtl"), "Arabic goes right to left")
+        self.assertTrue(self.reader("r.view.rtl"), "the page's text runs right to left")
+        self.reader("document.getElementById('book').focus()")
+        self.press(Keys.ARROW_LEFT)
+        self.wait_for(lambda d: self.reader("r.view.page") == 1, message="the left arrow turns forward")
+        self.assertLess(self.in_book("return document.scrollingElement.scrollLeft"), 0, "the columns run to the left")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 // declares and passes on what the patron does (channel.js).
 
 import { FrameChannel } from './channel.js';
+import { isRTLBook } from './progression.js';
 
 export class FixedView {
   constructor(viewport, handlers, manifest, sandbox) {
@@ -16,7 +17,7 @@ export class FixedView {
     this.items = manifest.readingOrder;
     const presentation = manifest.metadata?.presentation ?? {};
     this.spreadRule = presentation.spread ?? 'auto';
-    this.rtl = manifest.metadata?.readingProgression === 'rtl';
+    this.rtl = isRTLBook(manifest);
     /** @type {number[][] | null} the spreads, grouped once they are asked for */
     this.grouped = null;
     this.frames = [];

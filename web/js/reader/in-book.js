@@ -8,6 +8,7 @@
 import { frameCSS } from './frame-style.js';
 import { drawFullWidth } from './in-book-css.js';
 import { isNoteReference, noteText } from './in-book-notes.js';
+import { isRTLLanguage } from './progression.js';
 import { speak } from './in-book-listen.js';
 
 const app = window.parent;
@@ -37,6 +38,8 @@ const page = {
     // The writing mode must be the root's for the columns to run along it (publishers often set it on body).
     const bodyMode = document.body ? getComputedStyle(document.body).writingMode : 'horizontal-tb';
     if (bodyMode.startsWith('vertical') || bodyMode.startsWith('sideways')) root.style.setProperty('writing-mode', bodyMode, 'important');
+    // A page that sets no direction follows its language, or the book's (Readium CSS does the same).
+    if (!root.hasAttribute('dir') && !document.body?.hasAttribute('dir') && isRTLLanguage(root.getAttribute('lang') || root.getAttributeNS('http://www.w3.org/XML/1998/namespace', 'lang') || this.language)) root.setAttribute('dir', 'rtl');
     const mode = getComputedStyle(root).writingMode;
     this.vertical = mode.startsWith('vertical') || mode.startsWith('sideways');
     this.rtl = getComputedStyle(document.body ?? root).direction === 'rtl';

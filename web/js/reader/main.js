@@ -12,6 +12,8 @@ import { h } from '../dom.js';
 import { announce, alertNow } from './announce.js';
 import { themeColours } from './frame-style.js';
 import { Links } from './links.js';
+import { isRTLBook } from './progression.js';
+import { Aside } from './aside.js';
 import { Listening } from './listen.js';
 
 /** An element of reader.html. @param {string} id */
@@ -48,13 +50,14 @@ class Reader {
     this.page = data.place.page;
     this.pages = data.place.pages;
     this.fixed = (this.manifest.metadata?.presentation?.layout ?? this.manifest.metadata?.layout) === 'fixed';
-    this.rtl = this.manifest.metadata?.readingProgression === 'rtl';
+    this.rtl = isRTLBook(this.manifest);
 
     document.title = `${this.book.title} · shelf`;
     $('title').textContent = this.book.title;
     document.body.classList.toggle('rtl', this.rtl);
     this.applyChrome();
     this.links = new Links((url) => this.followLink(url));
+    this.aside = new Aside(this);
     const handlers = {
       keydown: (event) => this.key(event),
       link: (url) => this.followLink(url),
@@ -114,6 +117,7 @@ class Reader {
    * @param {{quiet?: boolean, save?: boolean, page?: number, reload?: boolean}} [options]
    */
   async goTo(place, options = {}) {
+    this.aside?.leave();
     let index = this.indexOf(place.href);
     if (index < 0) index = 0;
     if (this.fixed) {
@@ -152,6 +156,7 @@ class Reader {
     this.busy = true;
     try {
       if (await this.view.next()) return this.updateStatus();
+      if (this.aside.open) return await this.aside.back();
       const index = this.indexOf(this.view.href);
       const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : index;
       if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, progression: 0 });
@@ -164,6 +169,7 @@ class Reader {
     this.busy = true;
     try {
       if (await this.view.previous()) return this.updateStatus();
+      if (this.aside.open) return await this.aside.back();
       const index = this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.indexOf(this.view.href);
       if (index > 0) await this.goTo({ href: this.items[index - 1].href, end: true });
       else announce(`This is the first page. Page ${this.page} of ${this.pages}.`);
@@ -441,6 +447,7 @@ class Reader {
     if (url.origin === base.origin && url.pathname.startsWith(base.pathname)) {
       const href = url.pathname.slice(base.pathname.length).split('/').map(decodeURIComponent).join('/');
       if (this.indexOf(href) >= 0) return this.goTo({ href, fragment: url.hash.slice(1) || undefined, progression: 0 });
+      if (this.aside.isPage(href)) return this.aside.show(href, url.hash.slice(1) || undefined).then(() => this.updateStatus({ quiet: true, save: false }));
       return alertNow('That link leads to a part of the book that is not in its reading order.');
     }
     this.links.leave(url);
