@@ -63,6 +63,31 @@ final class HostilePluginTests: XCTestCase {
         }
     }
 
+    /// A plugin reads the data files it ships beside itself (its folder is its own), not the book's neighbours.
+    func testAPluginReadsTheDataFilesBesideIt() throws {
+        try Kernel.requireLandlock()
+        try arm("read")
+        let table = home.appendingPathComponent("plugins/hyphenation-table.dat")
+        try "hy-phen-a-tion".write(to: table, atomically: true, encoding: .utf8)
+        let report = try attempt(try book(in: home.appendingPathComponent("books"), reading: [table.path]))
+        XCTAssertTrue(report["read \(table.path)"]?.hasPrefix("SUCCEEDED") == true, "\(report)")
+    }
+
+    /// A plugin dropped where shelf's data lives (beside the library database, or in the home folder that holds
+    /// shelf's folders) had that whole folder readable as its own: the database, and from the home folder the
+    /// credentials and ~/.ssh. There it reads its own file only, and still works.
+    func testAPluginBesideShelfsDataReadsNoneOfIt() throws {
+        try Kernel.requireLandlock()
+        for folder in [home.appendingPathComponent("data"), home] {
+            let secrets = try secrets()
+            try arm("read", in: folder)
+            let report = try attempt(try book(in: home.appendingPathComponent("books"), reading: secrets))
+            for path in secrets {
+                XCTAssertEqual(report["read \(path)"], "refused (Permission denied)", "\(folder.path): \(report)")
+            }
+        }
+    }
+
     /// The other files of a book made of several (a manifest's tracks) come from shelf, which opens only those inside
     /// the book's folder, not hidden and not its own; the plugin cannot open even those itself.
     func testCompanionFilesComeFromShelfAndOnlyTheBooks() throws {
@@ -300,9 +325,9 @@ final class HostilePluginTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Builds the plugin of one attack into the home's plugin folder, which the shelf of this test searches.
-    func arm(_ attack: String, flags: [String] = []) throws {
-        let folder = home.appendingPathComponent("plugins")
+    /// Builds the plugin of one attack into `folder` (the home's plugin folder), which the shelf of this test searches.
+    func arm(_ attack: String, flags: [String] = [], in folder: URL? = nil) throws {
+        let folder = folder ?? home.appendingPathComponent("plugins")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let output = folder.appendingPathComponent("libshelf-hostile.so")
         let source = ShelfProcess.packageRoot.appendingPathComponent("Tests/SandboxTests/Fixtures/hostile.c")

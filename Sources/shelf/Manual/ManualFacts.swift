@@ -165,12 +165,15 @@ enum ManualFacts {
             at most four kept); its calls cross a socket and behave as in process. The child is confined before your \
             library is loaded, and its constructors run confined too.
 
-            It may read: your plugin's folder; the libraries your plugin links from the folders of its run path (each \
+            It may read: your plugin's folder (the data files it ships beside itself), unless shelf's data lives \
+            there, a folder that is, holds or lies inside shelf's configuration, data or cache folder (the home \
+            folder, say): then your plugin's file alone; the libraries your plugin links from the folders of its run path (each \
             library file that shelf resolved, never the folders themselves); the system's libraries (/usr, /lib) and the \
             Swift runtime; the one book file it was handed, or the files a connector's "file" settings name. The other \
             files of a book made of several (an audiobook's tracks beside its manifest) it asks of shelf through the \
             companion files service (files.h, "shelf.host.files/1"), which opens a file only inside the book's folder, \
-            not hidden, and none of shelf's own, and hands over a descriptor. It may write only its data_dir and \
+            not hidden, and none of shelf's own, and hands over a descriptor (the bundled audiobook plugin, run \
+            confined, copies a track it gets so into its cache_dir once, for FFmpeg to seek in). It may write only its data_dir and \
             cache_dir (plugin.h). Any other open fails with EACCES (Landlock; a kernel without it is said once, and the \
             plugin then reads what shelf may).
 

@@ -2,6 +2,8 @@ import CPluginChannel
 import Foundation
 import Glibc
 import PluginAPI
+import ShelfCore
+import ShelfValues
 
 /// A plugin that runs out of process: shelf-plugin-sandbox children, started on first use and kept for the
 /// command, one per book file (Landlock lets a child read only the files named when it started), each confined to
@@ -73,7 +75,9 @@ final class RemotePlugin: @unchecked Sendable {
     }
 
     private func load(_ child: PluginChild, inputs: [String], writeRoots: [String]) throws -> ChannelMessage {
-        let reads = [(path as NSString).deletingLastPathComponent] + SandboxExecutable.runtimeFolders + inputs
+        let reads =
+            PluginFolder.reads(plugin: path, directories: try? ShelfDirectories(environment: environment))
+            + SandboxExecutable.runtimeFolders + inputs
         let answer: ChannelMessage
         do {
             answer = try child.call(
