@@ -118,7 +118,8 @@ class CirculationTests(BrowserTestCase):
         self.assertIn("Your hold is kept", said)
         self.assertNotIn("reserve it", said)
         self.assertNotIn("No copy", said)
-        self.assertEqual(said, self.last_said())
+        # The announcer is emptied, then given the sentence 50 ms later (so a screen reader hears it again).
+        self.wait_for(lambda d: self.last_said() == said, message="the outcome said, as shown")
         self.assertIn("Ready to borrow", self.text("main"), "the hold is still there")
         self.check_page("reservations-borrow-not-lent")
 
