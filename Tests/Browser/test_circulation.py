@@ -133,7 +133,7 @@ class CirculationTests(BrowserTestCase):
         said = self.text("#action-result")
         self.assertTrue(said.startswith("The library's answer about “Northern Lights Atlas” could not be read"), said)
         self.assertIn("nothing was borrowed. Try again later.", said)
-        self.assertEqual(said, self.last_said())
+        self.wait_for(lambda d: self.last_said() == said, message="the outcome said, as shown")
 
     def test_details_say_when_the_library_did_not_answer(self):
         # The title's own entry is answered with a maintenance page: the details are what shelf saw before, and say so,

@@ -46,5 +46,5 @@ class WishListTests(BrowserTestCase):
         self.find("#wish-title").send_keys("   ", Keys.ENTER)
         self.wait_for(lambda d: d.find_elements(By.CSS_SELECTOR, "main form .error"), message="the refusal on the page")
         self.assertEqual(self.text("main form .error"), "Type a title or an ISBN to wish for.")
-        self.assertEqual(self.text("main form .error"), self.last_said())
+        self.wait_for(lambda d: self.last_said() == self.text("main form .error"), message="the refusal said, as shown")
         self.check_page("wish-list-refused")
