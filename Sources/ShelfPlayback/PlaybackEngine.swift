@@ -26,9 +26,9 @@ public final class PlaybackEngine: @unchecked Sendable {
         /// Seconds replayed when playback resumes after a stop longer than `replayAfter` seconds (a pause, the sleep
         /// timer, the last play), and the fade in over their start: the listener picks up the thread, as audiobook
         /// apps do. A shorter stop goes on where it stopped: replaying after every quick pause would walk back.
-        public var resumeRewind: Double = 2
-        public var resumeFadeIn: Double = 0.5
-        public var replayAfter: Double = 5
+        public var resumeRewind: Double = ListeningRules.resumeRewind
+        public var resumeFadeIn: Double = ListeningRules.resumeFadeIn
+        public var replayAfter: Double = ListeningRules.replayAfter
         /// The clock a stop is measured by (a test moves it on instead of waiting).
         public var now: @Sendable () -> Date = { Date() }
         public init() {}

@@ -40,13 +40,14 @@ public enum PlaybackTime {
         return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
     }
 
-    /// "1 hour 2 minutes", "3 minutes 5 seconds", "40 seconds": for a screen reader.
+    /// "1 hour 2 minutes", "3 minutes 5 seconds", "40 seconds": for a screen reader, by the rule the browser's
+    /// player is given too (`ListeningRules.timeWordsUnits`).
     public static func words(_ seconds: Double) -> String {
         let s = whole(seconds)
-        let h = s / 3600, m = (s % 3600) / 60, sec = s % 60
-        let unit = { (n: Int, name: String) in Plural.count(n, name) }
-        if h > 0 { return m > 0 ? "\(unit(h, "hour")) \(unit(m, "minute"))" : unit(h, "hour") }
-        if m > 0 { return sec > 0 ? "\(unit(m, "minute")) \(unit(sec, "second"))" : unit(m, "minute") }
-        return unit(sec, "second")
+        let units = [(s / 3600, "hour"), ((s % 3600) / 60, "minute"), (s % 60, "second")]
+        let first = units.firstIndex { $0.0 > 0 } ?? units.count - 1
+        return units[first..<min(units.count, first + ListeningRules.timeWordsUnits)].enumerated()
+            .filter { $0.offset == 0 || $0.element.0 > 0 }
+            .map { Plural.count($0.element.0, $0.element.1) }.joined(separator: " ")
     }
 }

@@ -15,9 +15,8 @@ public struct SleepTimer: Sendable, Equatable {
 
     public init(_ mode: Mode) { self.mode = mode }
 
-    /// Seconds over which a minutes timer lowers the sound to nothing, as a listener falls asleep:
-    /// an abrupt stop in mid-sentence wakes them.
-    public static let fadeSeconds = 5.0
+    /// Seconds over which a minutes timer lowers the sound to nothing (`ListeningRules.sleepFadeSeconds`).
+    public static let fadeSeconds = ListeningRules.sleepFadeSeconds
 
     /// "12 minutes", "end of chapter": in words.
     public static func parse(_ text: String) -> Mode? {

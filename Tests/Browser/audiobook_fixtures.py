@@ -5,6 +5,7 @@ encoder."""
 import io
 import json
 import math
+import os
 import struct
 import wave
 import zipfile
@@ -26,7 +27,7 @@ def tone(seconds, pitch):
     return out.getvalue()
 
 
-def audiobook(path, seconds=(60, 60), title="The Harbour Bells Fixture"):
+def manifest(seconds=(60, 60), title="The Harbour Bells Fixture"):
     tracks = [{"href": f"track{i + 1}.wav", "type": "audio/wav", "duration": s, "title": f"Part {i + 1}"} for i, s in enumerate(seconds)]
     manifest = {
         "@context": "https://readium.org/webpub-manifest/context.jsonld",
@@ -38,7 +39,26 @@ def audiobook(path, seconds=(60, 60), title="The Harbour Bells Fixture"):
         "toc": [{"href": "track1.wav#t=0", "title": "The Quay"}, {"href": "track1.wav#t=30", "title": "The Bell Tower"},
                 {"href": "track2.wav#t=0", "title": "The Crossing"}],
     }
+    return manifest
+
+
+def audiobook(path, seconds=(60, 60), title="The Harbour Bells Fixture"):
+    manifest = globals()["manifest"](seconds, title)
     with zipfile.ZipFile(path, "w") as package:
         package.writestr("manifest.json", json.dumps(manifest))
         for i, s in enumerate(seconds):
             package.writestr(f"track{i + 1}.wav", tone(s, 330 + 110 * i), compress_type=zipfile.ZIP_STORED)
+
+
+def audiobook_folder(folder, missing=(), seconds=(60, 60)):
+    """The same book as a folder (manifest.json beside its tracks), without the tracks numbered in `missing`; returns
+    the manifest's path."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "manifest.json")
+    with open(path, "w") as out:
+        json.dump(manifest(seconds), out)
+    for i, s in enumerate(seconds):
+        if i + 1 not in missing:
+            with open(os.path.join(folder, f"track{i + 1}.wav"), "wb") as out:
+                out.write(tone(s, 330 + 110 * i))
+    return path

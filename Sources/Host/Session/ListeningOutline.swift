@@ -19,8 +19,12 @@ extension ListeningSession {
         public let type: String?
         /// Seconds on the book's timeline (0 while unknown: see `ListeningSession.duration`).
         public let duration: Double
-        /// Whether it is whole here (a remote book's parts download while it plays).
-        public let available: Bool
+        /// Whether it can play now: whole here (a remote book's parts download while it plays) and sound.
+        public var available: Bool { hold == nil }
+        /// Why it cannot play now, nil when it can.
+        public let hold: TrackHold?
+        /// The hold in the patron's words ("Part 2 cannot be played: it is missing."), nil when it can play.
+        public var why: String? { hold.map { TrackHeld(name: title ?? href, hold: $0).sentence } }
     }
 
     /// Every track, in reading order.
@@ -30,7 +34,7 @@ extension ListeningSession {
             Track(
                 href: track.href, title: track.title, type: track.type,
                 duration: timeline.lengths.indices.contains(index) ? timeline.seconds(timeline.lengths[index]) : 0,
-                available: engine.isTrackAvailable(index))
+                hold: hold(of: index))
         }
     }
 
@@ -54,8 +58,25 @@ extension ListeningSession {
             return ChapterSpan(
                 title: engine.chapters[index].title, start: timeline.seconds(start),
                 duration: timeline.seconds(end - start),
-                track: track, available: engine.isTrackAvailable(track))
+                track: track, available: hold(of: track) == nil)
         }
+    }
+
+    /// Why track `index` cannot play now: still downloading, or it cannot be had (its download gave up) or played (the
+    /// plugin found it missing or damaged, and it does not open as audio); nil when it can play.
+    func hold(of index: Int) -> TrackHold? {
+        if let failure = engine.trackFailure(index) { return .unplayable(problem: failure) }
+        guard engine.isTrackAvailable(index) else { return .downloading }
+        // A track the plugin found damaged may still play what it holds (one cut short does).
+        guard let problem = book.tracks[index].problem else { return nil }
+        guard (try? book.openDecoder(track: index)) != nil else { return .unplayable(problem: problem) }
+        return nil
+    }
+
+    /// Seconds since the saved place was saved (since listening stopped there), nil when none is: a player outside
+    /// the host replays before it by `ListeningRules` as the engine does.
+    public func secondsSinceSaved() throws -> Double? {
+        try positions.savedAt(book: book).map { Date().timeIntervalSince($0) }
     }
 
     /// The saved place in seconds on the book's timeline: 0 when there is none, or when the book was finished
@@ -72,4 +93,12 @@ extension ListeningSession {
         else { return nil }
         return saved
     }
+}
+
+/// Why a track cannot play now, for a player outside the host (which marks it and says why).
+public enum TrackHold: Sendable, Equatable {
+    /// A remote part still downloading.
+    case downloading
+    /// It cannot be had or played; `problem` says why, after "it" ("is missing", "cannot be downloaded (...)").
+    case unplayable(problem: String)
 }

@@ -58,3 +58,18 @@ extension PlaybackNotice: PatronOutcome {
         }
     }
 }
+
+/// A track a player cannot play now, named as the book names it.
+public struct TrackHeld: Sendable, Equatable {
+    public let name: String
+    public let hold: TrackHold
+}
+
+extension TrackHeld: PatronOutcome {
+    public var sentence: String {
+        switch hold {
+        case .downloading: return "\(name) is still downloading and cannot be played yet."
+        case .unplayable(let problem): return "\(name) cannot be played: it \(problem)."
+        }
+    }
+}

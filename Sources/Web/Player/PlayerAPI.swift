@@ -31,13 +31,16 @@ enum PlayerAPI: WebModule {
             }
             let listening = try sessions.session(id: id)
             let tracks: [[String: Any]] = listening.session.tracks.enumerated().map { index, track in
-                [
+                let url: String =
+                    audioPrefix + "/" + BookKey.key(id) + "/"
+                    + track.href.split(separator: "/").map {
+                        $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
+                    }.joined(separator: "/")
+                let state: String = track.hold.map(Self.state) ?? "here"
+                let why: Any = track.why ?? NSNull()
+                return [
                     "href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
-                    "url": audioPrefix + "/" + BookKey.key(id) + "/"
-                        + track.href.split(separator: "/").map {
-                            $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
-                        }.joined(separator: "/"),
-                    "available": track.available
+                    "url": url, "available": track.available, "state": state, "why": why
                 ]
             }
             let chapters: [[String: Any]] = listening.session.chapterSpans.map { chapter in
@@ -49,7 +52,11 @@ enum PlayerAPI: WebModule {
             }
             var answer: [String: Any] = [
                 "book": listening.record, "tracks": tracks, "chapters": chapters,
-                "position": ["seconds": try listening.session.savedSeconds()]
+                "position": [
+                    "seconds": try listening.session.savedSeconds(),
+                    "savedSecondsAgo": try listening.session.secondsSinceSaved().map { $0 as Any } ?? NSNull()
+                ] as [String: Any],
+                "rules": ListeningRules.document
             ]
             if let cover = listening.cover {
                 answer["cover"] = app.bookResources.url("read", BookKey.key(id) + "/" + cover)
@@ -71,6 +78,14 @@ enum PlayerAPI: WebModule {
                 throw WebError(503, "The position could not be saved: \(error)", hint: "Try again in a moment.")
             }
             return try .json(object: ["book": id, "seconds": try listening.session.savedSeconds()])
+        }
+    }
+
+    /// A track's state in the document: "here", "downloading" or "unplayable".
+    static func state(_ hold: TrackHold) -> String {
+        switch hold {
+        case .downloading: return "downloading"
+        case .unplayable: return "unplayable"
         }
     }
 }

@@ -28,7 +28,10 @@ export default {
     const timeline = player.timeline;
 
     const ui = {};
-    ui.play = h("button", { type: "button", class: "play", id: "play", onclick: () => Promise.resolve(player.toggle()).catch((e) => app.announce(app.explain(e))) });
+    // Play and Pause say what they did; a place that cannot play says why (the host's words).
+    ui.play = h("button", { type: "button", class: "play", id: "play", onclick: () => Promise.resolve(player.toggle())
+      .then(() => app.announce(player.playing ? `Playing, ${spoken(player.position)}` : `Paused, ${spoken(player.position)}`))
+      .catch((e) => app.announce(app.explain(e))) });
     ui.back = h("button", { type: "button", id: "skip-back", onclick: async () => app.announce(await player.skip(-player.step)) });
     ui.forward = h("button", { type: "button", id: "skip-forward", onclick: async () => app.announce(await player.skip(player.step)) });
     ui.scrubber = h("input", { type: "range", id: "scrubber", min: "0", max: String(Math.max(1, Math.round(timeline.duration))), step: "1" });
@@ -62,15 +65,19 @@ export default {
 
     const chapterButtons = timeline.chapters.map((chapter) => {
       const label = [h("span", { class: "title" }, chapter.title), " ", h("span", { class: "duration" }, clock(chapter.duration))];
+      const track = timeline.tracks[chapter.track];
+      const why = player.held(chapter.track) ?? `${chapter.title} is still downloading and cannot be chosen yet.`;
       const control = timeline.available(chapter)
         ? h("button", { type: "button", "aria-label": `${chapter.title}, ${spoken(chapter.duration)}`, onclick: async () => {
             await player.goToChapter(chapter.index);
             app.announce(`${chapter.title}, at ${spoken(chapter.start)}${player.playing ? "" : ", paused"}`);
           } }, label)
-        // A part still downloading cannot be chosen: it says so in words, not by its look alone.
-        : h("button", { type: "button", "aria-disabled": "true", class: "downloading", "aria-label": `${chapter.title}, still downloading, cannot be chosen yet`,
-            onclick: () => app.announce(`${chapter.title} is still downloading and cannot be chosen yet.`) },
-            label, h("span", { class: "state" }, " (downloading)"));
+        // A part still downloading, or one that cannot be had or played, cannot be chosen: it says so in words, not
+        // by its look alone, and why when pressed.
+        : h("button", { type: "button", "aria-disabled": "true", class: track?.state === "unplayable" ? "unplayable" : "downloading",
+            "aria-label": `${chapter.title}, ${track?.state === "unplayable" ? "cannot be played" : "still downloading, cannot be chosen yet"}`,
+            onclick: () => app.announce(why) },
+            label, h("span", { class: "state" }, track?.state === "unplayable" ? " (cannot be played)" : " (downloading)"));
       ui.chapters.append(h("li", {}, control));
       return control;
     });
@@ -118,6 +125,7 @@ export default {
     const events = {
       time: show, state: show, settings: show,
       chapter: (event) => { show(); if (!event.detail?.moved && player.playing && player.chapter) app.announce(`Now playing ${player.chapter.title}`); },
+      held: (event) => app.announce(event.detail.why),
       sleep: (event) => { if (event.detail?.ended) app.announce("Sleep timer: playback stopped."); show(); },
     };
     for (const [type, handler] of Object.entries(events)) player.addEventListener(type, handler);
@@ -131,7 +139,7 @@ export default {
         app.announce(await player.skip(moves[event.key] * player.step));
       } else if (event.key === "Home" || event.key === "End") {
         event.preventDefault();
-        await player.seek(event.key === "Home" ? 0 : timeline.duration - 1);
+        app.announce(await (event.key === "Home" ? player.toStart() : player.toEnd()));
       }
     });
     ui.scrubber.addEventListener("input", () => {

@@ -5,13 +5,11 @@
 
 import { Timeline } from './timeline.js';
 import { sessionHeaders } from '../session.js';
-import { spoken } from './words.js';
+import { spoken, useRules } from './words.js';
 
-const FADE_SECONDS = 10;
-// Seconds replayed when playback resumes after a stop (a pause, the sleep timer, the place the book opened at), as
-// `shelf play` and `shelf listen` do (PlaybackEngine's resumeRewind): the listener hears again where they were.
-const RESUME_REWIND = 2;
 const REPORT_EVERY = 10;
+// The host's rules until a book brings them (GET /api/player, rules): `shelf listen` follows the same ones.
+const HOST_RULES = { replayAfter: 5, resumeRewind: 2, sleepFade: { seconds: 5, curve: 'raised-cosine' } };
 
 export class Player extends EventTarget {
   constructor(api) {
@@ -32,6 +30,13 @@ export class Player extends EventTarget {
     this.wantPlaying = false;
     // Playback stopped where the listener was and no move has chosen a place since: the next play replays a little.
     this.stoppedListening = false;
+    // When it stopped (performance.now()), for the rule that replays only after a stop longer than `replayAfter`.
+    this.stoppedAt = -Infinity;
+    this.rules = HOST_RULES;
+    // Moves under way: the audio element reports times of the track it leaves meanwhile, which say nothing.
+    this.moving = 0;
+    // The place inside a track that cannot play (still downloading, missing, damaged), which the element does not hold.
+    this.heldOffset = 0;
     this.audio.addEventListener('timeupdate', () => this.tick());
     this.audio.addEventListener('ended', () => this.trackEnded());
     this.audio.addEventListener('play', () => this.emit('state'));
@@ -43,7 +48,16 @@ export class Player extends EventTarget {
   emit(type, detail = {}) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 
   get playing() { return !this.audio.paused; }
-  get position() { return this.book ? this.timeline.starts[this.track] + (this.audio.currentTime || 0) : 0; }
+  get position() {
+    if (!this.book) return 0;
+    return this.timeline.starts[this.track] + (this.held(this.track) ? this.heldOffset : (this.audio.currentTime || 0));
+  }
+
+  // Why track `index` cannot play now, in the host's words; null when it can.
+  held(index) {
+    const track = this.timeline?.tracks[index];
+    return track && track.available === false ? (track.why || `${track.title} cannot be played now.`) : null;
+  }
   get chapter() { return this.book ? this.timeline.chapterAt(this.position) : null; }
 
   // Opens a book (GET /api/player) paused at the place the host keeps.
@@ -53,10 +67,15 @@ export class Player extends EventTarget {
     const data = await this.api(`/api/player?book=${encodeURIComponent(bookID)}`);
     this.book = { id: bookID, ...data.book, cover: data.cover };
     this.timeline = new Timeline(data.tracks, data.chapters);
+    this.rules = { ...HOST_RULES, ...(data.rules ?? {}) };
+    useRules(data.rules);
     this.track = -1;
     this.wantPlaying = false;
     await this.seek(data.position?.seconds ?? 0, { report: false });
+    // The place the book opens at is where listening stopped, as long ago as the host saved it (never: long ago).
     this.stoppedListening = true;
+    const ago = data.position?.savedSecondsAgo;
+    this.stoppedAt = typeof ago === 'number' ? performance.now() - ago * 1000 : -Infinity;
     this.updateMediaMetadata();
     this.emit('book');
     return this.book;
@@ -65,6 +84,11 @@ export class Player extends EventTarget {
   async load(track) {
     if (track === this.track) return;
     this.track = track;
+    // A track that cannot play is not given to the element, which would only fail ("no supported sources").
+    if (this.held(track)) {
+      this.audio.pause();
+      return;
+    }
     const loaded = new Promise((resolve) => this.audio.addEventListener('loadedmetadata', resolve, { once: true }));
     this.audio.src = this.timeline.tracks[track].url;
     this.audio.playbackRate = this.rate;
@@ -78,9 +102,23 @@ export class Player extends EventTarget {
     const resume = this.wantPlaying;
     // A move while paused starts exactly where the patron went.
     this.stoppedListening = false;
-    await this.load(track);
-    this.audio.currentTime = offset;
-    if (resume && this.audio.paused) await this.audio.play().catch(() => {});
+    this.moving++;
+    try {
+      await this.load(track);
+      if (this.held(track)) {
+        this.heldOffset = offset;
+        if (resume) {
+          this.wantPlaying = false;
+          this.emit('held', { why: this.held(track) });
+          this.emit('state');
+        }
+      } else {
+        this.audio.currentTime = offset;
+        if (resume && this.audio.paused) await this.audio.play().catch(() => {});
+      }
+    } finally {
+      this.moving--;
+    }
     // A move the patron made says where it landed itself; the chapter it lands in is not announced again.
     if (this.chapter?.index !== this.lastChapter) {
       this.lastChapter = this.chapter?.index;
@@ -92,7 +130,14 @@ export class Player extends EventTarget {
 
   async play() {
     if (!this.book) return;
-    if (this.stoppedListening) await this.seek(Math.max(0, this.position - RESUME_REWIND), { report: false });
+    const why = this.held(this.track);
+    if (why) throw new Error(why);
+    // The host's rule: only a stop longer than `replayAfter` replays the seconds before it.
+    const away = (performance.now() - this.stoppedAt) / 1000;
+    if (this.stoppedListening && away > this.rules.replayAfter) {
+      await this.seek(Math.max(0, this.position - this.rules.resumeRewind), { report: false });
+    }
+    this.stoppedListening = false;
     this.wantPlaying = true;
     this.audio.volume = this.volume;
     try { await this.audio.play(); } catch (error) { this.wantPlaying = false; throw error; }
@@ -104,18 +149,32 @@ export class Player extends EventTarget {
     if (!this.audio.paused) {
       this.audio.pause();
       this.stoppedListening = true;
+      this.stoppedAt = performance.now();
     }
     if (this.book) this.report();
   }
 
   toggle() { return this.playing ? this.pause() : this.play(); }
 
-  // Returns where it landed, in words: "forward 30 seconds, 24 minutes 12 seconds" (and the chapter, when new).
+  // Returns where it landed, in words, as one message: "forward 30 seconds, 24 minutes 12 seconds" (and the
+  // chapter, when it is a new one); the distance is the one moved, which the start or the end may cut short.
   async skip(seconds) {
-    const before = this.chapter?.index;
-    await this.seek(Math.max(0, Math.min(this.timeline.duration, this.position + seconds)));
+    const from = this.position;
+    return this.moveTo(Math.max(0, Math.min(this.timeline.duration, from + seconds)), (moved) => {
+      if (Math.abs(moved) < 0.5) return `already at the ${seconds < 0 ? 'start' : 'end'} of the book`;
+      return `${moved < 0 ? 'back' : 'forward'} ${spoken(Math.abs(moved))}`;
+    });
+  }
+
+  // To the start (Home) or the very end (End) of the book, said as `skip` says a move.
+  async toStart() { return this.moveTo(0, () => 'start of the book'); }
+  async toEnd() { return this.moveTo(this.timeline.duration, () => 'end of the book'); }
+
+  async moveTo(seconds, how) {
+    const from = this.position, before = this.chapter?.index;
+    await this.seek(seconds);
     const chapter = this.chapter;
-    return `${seconds < 0 ? 'back' : 'forward'} ${spoken(Math.abs(seconds))}, ${spoken(this.position)}`
+    return `${how(this.position - from)}, ${spoken(this.position)}`
       + (chapter && chapter.index !== before ? `, ${chapter.title}` : '');
   }
 
@@ -159,7 +218,7 @@ export class Player extends EventTarget {
   }
 
   tick() {
-    if (!this.book) return;
+    if (!this.book || this.moving) return;
     const now = performance.now();
     if (this.sleep && this.playing) {
       if (this.sleep.mode === 'minutes') {
@@ -168,8 +227,8 @@ export class Player extends EventTarget {
       }
       const left = this.sleepLeft;
       if (left <= 0) return this.sleepEnds();
-      // The last seconds fade out, so the listener is not woken by a sudden stop.
-      this.audio.volume = left < FADE_SECONDS ? this.volume * Math.max(0, left / FADE_SECONDS) : this.volume;
+      // The last seconds fade out, so the listener is not woken by a sudden stop: the host's curve and length.
+      this.audio.volume = this.volume * this.sleepGain(left);
     } else if (this.sleep) {
       this.sleep.last = null;
     }
@@ -182,6 +241,14 @@ export class Player extends EventTarget {
     this.emit('time');
   }
 
+  // The sleep timer's gain with `left` seconds to go, by the host's rule (rules.sleepFade).
+  sleepGain(left) {
+    const fade = this.rules.sleepFade ?? HOST_RULES.sleepFade;
+    if (!(left < fade.seconds)) return 1;
+    const x = Math.max(0, left / fade.seconds);
+    return fade.curve === 'raised-cosine' ? 0.5 - 0.5 * Math.cos(Math.PI * x) : x;
+  }
+
   sleepEnds() {
     this.pause();
     this.sleep = null;
@@ -189,10 +256,20 @@ export class Player extends EventTarget {
     this.emit('sleep', { ended: true });
   }
 
+  // On with the next track that can play: one that cannot be had or played is said and passed over, as `shelf
+  // listen` does; one still downloading stops playback there, said too.
   async trackEnded() {
-    if (this.track + 1 < this.timeline.tracks.length && this.wantPlaying) {
-      if (this.timeline.tracks[this.track + 1].available === false) return this.pause();
-      await this.load(this.track + 1);
+    let next = this.track + 1;
+    while (next < this.timeline.tracks.length && this.timeline.tracks[next].state === 'unplayable') {
+      this.emit('held', { why: this.held(next), passed: true });
+      next++;
+    }
+    if (next < this.timeline.tracks.length && this.wantPlaying) {
+      if (this.held(next)) {
+        this.emit('held', { why: this.held(next) });
+        return this.pause();
+      }
+      await this.load(next);
       this.audio.currentTime = 0;
       await this.audio.play().catch(() => {});
     } else {
