@@ -160,8 +160,91 @@ final class APITests: WebServerTestCase {
         let read = try XCTUnwrap((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first)
         XCTAssertEqual(read["page"] as? Int, 3)
         // And a change made through the server's own connection.
-        XCTAssertEqual(try post("/api/reader/place", ["book": id, "page": 2]).status, 200)
+        let second: [String: Any] = [
+            "href": "OEBPS/chapter-2.xhtml", "type": "application/xhtml+xml", "locations": ["progression": 0]
+        ]
+        XCTAssertEqual(try post("/api/reader/place", ["book": id, "locator": second]).status, 200)
         XCTAssertEqual((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["page"] as? Int, 2)
+    }
+
+    func testTheReadersPlaceIsALocatorThatShelfReadFindsAgain() throws {
+        // Issue 31: the browser saves its place as a Readium locator (its screen's chapter, progression and first
+        // words), answered with the page it stands for and read back as it was saved; `shelf read` opens at the page
+        // showing those words. Failed before: the place was a page number (`{"page"}`), a locator was refused.
+        let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
+        XCTAssertEqual(try shelf.run(["add", sample]).status, 0)
+        let id = try XCTUnwrap((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["id"] as? String)
+        let words = "A list of birds. A recipe for fish soup."
+        let locator: [String: Any] = [
+            "href": "OEBPS/chapter-3.xhtml", "type": "application/xhtml+xml", "locations": ["progression": 0.4],
+            "text": ["highlight": words]
+        ]
+        let saved = try post("/api/reader/place", ["book": id, "locator": locator])
+        XCTAssertEqual(saved.status, 200, saved.text)
+        let answer = try saved.json()
+        XCTAssertEqual(answer["page"] as? Int, 3)
+        XCTAssertEqual(answer["pages"] as? Int, 3)
+        let kept = try XCTUnwrap(answer["locator"] as? [String: Any])
+        XCTAssertEqual((kept["locations"] as? [String: Any])?["position"] as? Int, 3)
+        XCTAssertEqual((kept["locations"] as? [String: Any])?["progression"] as? Double, 0.4)
+        let read = try XCTUnwrap(
+            try get("/api/reader/place?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)").json()
+        )
+        XCTAssertEqual(((read["locator"] as? [String: Any])?["text"] as? [String: Any])?["highlight"] as? String, words)
+        XCTAssertEqual(read["page"] as? Int, 3)
+        let terminal = try shelf.run(["read", id, "--json"])
+        XCTAssertEqual(terminal.status, 0)
+        let page = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(terminal.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(page["page"] as? Int, 3)
+        let shown = (page["text"] as? String ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(shown.contains("A list of birds."), terminal.stdout)
+        // What is not a place of this book is refused, and the place stays.
+        for wrong: [String: Any] in [
+            ["book": id, "page": 2],
+            ["book": id, "locator": ["href": "OEBPS/nowhere.xhtml", "type": "application/xhtml+xml"]],
+            ["book": id, "locator": ["href": "OEBPS/chapter-1.xhtml", "type": "", "locations": ["progression": 2]]]
+        ] {
+            XCTAssertEqual(try post("/api/reader/place", wrong).status, 400, "\(wrong)")
+        }
+        XCTAssertEqual((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["page"] as? Int, 3)
+    }
+
+    func testPlacesSavedAtOnceAreEachAnsweredAndTheNewestIsKept() throws {
+        // The saves of a book are written in turns (a group commit): every one is answered once written, none is
+        // lost to another's, and the place kept is one of them, as `shelf read` reads it.
+        let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
+        XCTAssertEqual(try shelf.run(["add", sample]).status, 0)
+        let id = try XCTUnwrap((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["id"] as? String)
+        let hrefs = ["OEBPS/chapter-1.xhtml", "OEBPS/chapter-2.xhtml", "OEBPS/chapter-3.xhtml"]
+        let port = app.port,
+            headers = ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"]
+        let statuses = Statuses()
+        DispatchQueue.concurrentPerform(iterations: 24) { n in
+            let locator: [String: Any] = [
+                "href": hrefs[n % 3], "type": "application/xhtml+xml", "locations": ["progression": Double(n) / 24]
+            ]
+            let body = try? JSONSerialization.data(withJSONObject: ["book": id, "locator": locator])
+            let answer = try? RawHTTP(port: port).send(
+                "POST", "/api/reader/place", headers: headers, body: body ?? Data(), timeout: 60)
+            statuses.add(answer?.status ?? 0)
+        }
+        XCTAssertEqual(statuses.all, Array(repeating: 200, count: 24))
+        let kept = try get("/api/reader/place?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+            .json()
+        let href = try XCTUnwrap((kept["locator"] as? [String: Any])?["href"] as? String)
+        XCTAssertTrue(hrefs.contains(href), href)
+        let terminal = try XCTUnwrap(try shelf.run(["read", id, "--json"]).json() as? [String: Any])
+        XCTAssertEqual(terminal["page"] as? Int, kept["page"] as? Int)
+        XCTAssertEqual(terminal["page"] as? Int, hrefs.firstIndex(of: href).map { $0 + 1 })
+    }
+
+    /// Answers' statuses gathered from several threads.
+    /// Unchecked Sendable: `list` is read and written under `lock`.
+    final class Statuses: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [Int] = []
+        func add(_ status: Int) { lock.withLock { list.append(status) } }
+        var all: [Int] { lock.withLock { list } }
     }
 
     func testALaunchAddressWithAFileOpensItInTheReader() throws {

@@ -34,6 +34,25 @@ public struct BookReader {
         try reader.read(in: session.session, move: move)
     }
 
+    /// The place as the browser keeps it: the saved locator, with the page it stands for (`opening`: recorded as an
+    /// opening of the book).
+    public func place(in session: ReadingSession, opening: Bool) throws -> ReadingPlace {
+        try reader.place(in: session.session, opening: opening)
+    }
+
+    /// Saves a place given as a locator, without rendering the book as text.
+    public func savePlace(in session: ReadingSession, _ locator: Locator) throws -> ReadingPlace {
+        try reader.savePlace(in: session.session, locator)
+    }
+
+    /// The place a locator stands for, to `save` (`writable` false while the file is another book: the note says so).
+    public func locate(in session: ReadingSession, _ locator: Locator) throws -> (place: ReadingPlace, writable: Bool) {
+        try reader.locate(in: session.session, locator)
+    }
+
+    /// Writes a place `locate` gave (one transaction, full sync): what a front end saving many at once calls in turns.
+    public func save(_ place: ReadingPlace, bookID: String) throws { try reader.save(place, bookID: bookID) }
+
     /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.
     public func addBookmark(_ book: ShelfBook, page: Int? = nil, locator: Locator? = nil, note: String? = nil) throws
         -> (bookmark: Bookmark, page: ReadingPage)

@@ -50,29 +50,95 @@ public struct BookReader {
         try place(session, notes: &notes).page
     }
 
-    /// The page the patron is on, and whether it is the saved place as it was saved (not a first open, nor a place
-    /// that could not be read or found).
-    func place(_ session: ReadingSession, notes: inout [String]) throws -> (page: Int, isSaved: Bool) {
+    /// The page the patron is on, and the saved place when it is the place as it was saved (not a first open, nor a
+    /// place that could not be read or found).
+    func place(_ session: ReadingSession, notes: inout [String]) throws -> (page: Int, saved: Locator?) {
         let saved: Locator
         do {
             guard let found = try bookshelf.database.readingLocator(bookID: session.book.book.id) else {
-                return (try session.startPage(), false)
+                return (try session.startPage(), nil)
             }
             saved = found
         } catch let error as DatabaseError where error.kind == .damaged {
             // Said, not thrown: the book still opens, and the next page turn saves a place that can be read.
             let start = try session.startPage()
             notes.append("Your saved place could not be read (\(error.message)); showing page \(start) instead.")
-            return (start, false)
+            return (start, nil)
         }
         switch session.resolve(saved) {
         case .page(let page):
-            return (page, true)
+            return (page, saved)
         case .lost(let reason):
             let fallback = try session.pageNumber(of: saved) ?? session.startPage()
             notes.append("Your place could not be found in this file (\(reason)); showing page \(fallback) instead.")
-            return (fallback, false)
+            return (fallback, nil)
         }
+    }
+
+    // MARK: The place as a locator
+
+    /// The place as the browser keeps it: the saved locator as it was saved (a screen's words, which the browser
+    /// finds again at its own width), with the page it stands for; on a first open, or when the saved place is not
+    /// in this file, where a reader opens the book (the page's locator). `opening`: an opening of the book, recorded
+    /// as `shelf read` records one; the place itself is not written back (it would undo a place saved meanwhile).
+    public func place(in session: ReadingSession, opening: Bool) throws -> ReadingPlace {
+        var notes: [String] = []
+        let current = try place(session, notes: &notes)
+        var locator: Locator
+        if let saved = current.saved, session.pageNumber(of: saved) == current.page {
+            locator = saved
+        } else {
+            // A first open, or the saved words found on another page (another edition): that page, with the words.
+            locator = session.positions[current.page - 1]
+            locator.text = current.saved?.text
+            if locator.text == nil, let page = try? session.page(current.page) { locator.text = page.locator.text }
+        }
+        if let changed = session.changedFile { notes.append(changed) }
+        if opening { try bookshelf.database.markOpened(id: session.book.book.id) }
+        return ReadingPlace(locator: locator, page: current.page, pages: session.pageCount, notes: notes)
+    }
+
+    /// Saves the place a front end gives as a locator (the browser's screen: its resource, how far into it the screen
+    /// starts, its first words): `locate`, then `save`.
+    public func savePlace(in session: ReadingSession, _ given: Locator) throws -> ReadingPlace {
+        let found = try locate(in: session, given)
+        if found.writable { try save(found.place, bookID: session.book.book.id) }
+        return found.place
+    }
+
+    /// The place a locator stands for, to save. The page comes from the resource and the progression alone: nothing
+    /// is rendered (the browser saves at every turn); `shelf read` finds the locator's words on its own pages when it
+    /// opens the book. A locator outside the reading order is refused. `writable` is false while the file is another
+    /// book than the one added (the note says so): saving would overwrite the patron's place.
+    public func locate(in session: ReadingSession, _ given: Locator) throws -> (place: ReadingPlace, writable: Bool) {
+        let book = session.book
+        if let progression = given.locations.progression, !(progression.isFinite && (0...1).contains(progression)) {
+            throw ShelfError(
+                .usage, "a place's progression is from 0 to 1, not \(progression)", subject: book.book.title)
+        }
+        var located = given
+        // The resource and the progression decide: a position sent with them may be of another count of pages.
+        if given.locations.progression != nil { located.locations.position = nil }
+        guard !ReadingSession.path(given.href).isEmpty, let page = session.pageNumber(of: located) else {
+            throw ShelfError(
+                .usage, "“\(given.href)” is not in the reading order of this book", subject: book.book.title,
+                hint: "A place names one of the manifest's readingOrder hrefs.")
+        }
+        let position = session.positions[page - 1]
+        var locator = given
+        if locator.type.isEmpty { locator.type = position.type }
+        locator.title = locator.title ?? position.title
+        locator.locations.position = page
+        locator.locations.totalProgression = position.locations.totalProgression
+        let notes = session.changedFile.map { [$0] } ?? []
+        let place = ReadingPlace(locator: locator, page: page, pages: session.pageCount, notes: notes)
+        return (place, session.changedFile == nil)
+    }
+
+    /// Writes a place `locate` gave: one transaction, full sync.
+    public func save(_ place: ReadingPlace, bookID: String) throws {
+        try bookshelf.database.saveReadingPlace(
+            bookID: bookID, locator: place.locator, page: place.page, pages: place.pages)
     }
 
     /// Moves, shows and saves: the position is written (one transaction, full sync) before the page is returned.
@@ -91,7 +157,7 @@ public struct BookReader {
         case .resume:
             let current = try place(session, notes: &notes)
             target = current.page
-            onlyShown = current.isSaved
+            onlyShown = current.saved != nil
         case .next:
             let current = try currentPage(session, notes: &notes)
             if current >= session.pageCount { notes.append("This is the last page.") }

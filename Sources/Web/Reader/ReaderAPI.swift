@@ -31,7 +31,8 @@ enum ReaderAPI: WebModule {
             let (book, record) = try books.book(id)
             return try .json(object: [
                 "book": record, "manifest": try books.manifest(try books.open(book)),
-                "place": try JSONSerialization.jsonObject(with: try books.read(book, move: .resume)),
+                "place": try JSONSerialization.jsonObject(
+                    with: Data(ReadiumJSON.encode(try books.place(book, opening: true)).utf8)),
                 "settings": try settingsObject(try app.bookshelf(), id), "base": base(of: id),
                 "scripts": ["possible": app.booksHaveOrigins, "allowed": app.bookOrigins.scriptsAllowed(for: id)]
             ])
@@ -69,17 +70,22 @@ enum ReaderAPI: WebModule {
             ])
         }
 
-        // The place: read (to see whether `shelf read` moved it since) and moved (a page turn in the browser).
+        // The place, a Readium locator: read (to see whether `shelf read` moved it since) and saved (a page turn in
+        // the browser: the screen's resource, progression and first words). Neither renders the book as text.
         router.add("GET", "/api/reader/place") { request in
-            let (book, _) = try books.book(try bookID(request))
-            return .json(try books.read(book, move: .resume))
+            .json(document: try books.place(try books.shelfBook(try bookID(request)), opening: false))
         }
         router.add("POST", "/api/reader/place") { request in
-            let (book, _) = try books.book(try bookID(request))
-            guard let page = try request.jsonObject()["page"] as? Int, page >= 1 else {
-                throw WebError(400, "\"page\" must be a page number from 1", hint: "Send {\"book\": ID, \"page\": N}.")
+            let body: PlaceBody
+            do {
+                body = try JSONDecoder().decode(PlaceBody.self, from: request.body)
+            } catch {
+                throw WebError(
+                    400, "\"locator\" must be a Readium Locator (JSON with at least \"href\" and \"type\")",
+                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}.")
             }
-            return .json(try books.read(book, move: .goTo(page)))
+            let id = try request.query["book"].flatMap { $0.isEmpty ? nil : $0 } ?? body.book ?? bookID(request)
+            return .json(document: try books.savePlace(id: id, body.locator))
         }
 
         router.add("GET", "/api/reader/settings") { request in
@@ -121,11 +127,21 @@ enum ReaderAPI: WebModule {
             return .json(
                 document: try reader().bookmarks(book).map { BookmarkJSON($0.bookmark, resolution: $0.resolution) })
         }
+        // A bookmark is a locator: the browser's screen (its resource, progression and first words), so that it
+        // leads back to that screen; or a page as `shelf bookmark` counts them; or (neither) the place.
         router.add("POST", "/api/reader/bookmarks") { request in
-            let body = try request.jsonObject()
-            let (book, _) = try books.book(try bookID(request))
-            let note = (body["note"] as? String).flatMap { $0.isEmpty ? nil : $0 }
-            let (bookmark, page) = try reader().addBookmark(book, page: body["page"] as? Int, note: note)
+            let body: BookmarkBody
+            do {
+                body = try JSONDecoder().decode(BookmarkBody.self, from: request.body)
+            } catch {
+                throw WebError(
+                    400, "A bookmark is {\"book\", \"locator\"} with a Readium Locator, or {\"book\", \"page\"}",
+                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}.")
+            }
+            let id = try request.query["book"].flatMap { $0.isEmpty ? nil : $0 } ?? body.book ?? bookID(request)
+            let note = body.note.flatMap { $0.isEmpty ? nil : $0 }
+            let (bookmark, page) = try reader().addBookmark(
+                try books.shelfBook(id), page: body.page, locator: body.locator, note: note)
             return .json(document: BookmarkJSON(bookmark, resolution: .page(page.number)), status: 201)
         }
         router.add("DELETE", "/api/reader/bookmarks/{id}") { request in
@@ -164,6 +180,20 @@ enum ReaderAPI: WebModule {
             let shared = try reader().share(book, page: locator == nil ? body["page"] as? Int : nil, locator: locator)
             return .json(document: ShareJSON(book: book, shared: shared, copied: false))
         }
+    }
+
+    /// What the browser sends to save its place.
+    private struct PlaceBody: Decodable {
+        let book: String?
+        let locator: Locator
+    }
+
+    /// What the browser sends to bookmark a place.
+    private struct BookmarkBody: Decodable {
+        let book: String?
+        let locator: Locator?
+        let page: Int?
+        let note: String?
     }
 
     /// The book named by `?book=` or by `"book"` in the JSON body.

@@ -13,6 +13,8 @@ final class ReaderBooks: @unchecked Sendable {
     private var paths: [String: String] = [:]
     private var opened: [String: OpenBook] = [:]
     let resources = ResourceCache(budget: 64 << 20)
+    /// The places saved, written in turns (a group commit).
+    let placeSaves = PlaceSaves()
 
     /// A book opened once: its reading session (an eBook's pages, table of contents and saved place, as
     /// `shelf read` keeps them open) and its file, with what was read of it.
@@ -56,13 +58,32 @@ final class ReaderBooks: @unchecked Sendable {
     /// The width the command line reads at without a terminal: page numbers and quotes do not depend on it.
     static let width = 72
 
-    /// Moves in the book and saves the place, as `shelf read` does (`BookReader.read(in:move:)`), in the session
-    /// kept open.
-    func read(_ book: ShelfBook, move: BookReader.Move) throws -> Data {
+    /// The place kept open for the browser: read (`opening`: the reader's first page, recorded as an opening) and
+    /// saved as a locator, as `shelf read` reads and saves it, in the session kept open; nothing is rendered to save.
+    func place(_ book: ShelfBook, opening: Bool) throws -> PlaceJSON {
         let reader = BookReader(bookshelf: try app.bookshelf())
-        return try open(book).use {
-            Data(ReadiumJSON.encode(PageJSON(try reader.read(in: try $0.reading(), move: move))).utf8)
+        return try open(book).use { PlaceJSON(try reader.place(in: try $0.reading(), opening: opening)) }
+    }
+
+    /// A save asks nothing of the database but the write (the book opened is kept by id), and its write is made in
+    /// turns with the other saves of the book (`PlaceSaves`): a read there would wait for every other save's sync.
+    func savePlace(id: String, _ locator: Locator) throws -> PlaceJSON {
+        let reader = BookReader(bookshelf: try app.bookshelf())
+        let found = try open(id: id).use { try reader.locate(in: try $0.reading(), locator) }
+        if found.writable {
+            let place = found.place
+            try placeSaves.save(book: id) { try reader.save(place, bookID: id) }
         }
+        return PlaceJSON(found.place)
+    }
+
+    /// A book on the shelf by library id, without its record: what a page turn needs.
+    func shelfBook(_ id: String) throws -> ShelfBook {
+        guard let book = try app.bookshelf().book(id: id) else {
+            throw WebError(
+                404, "No book with id \(id) is on the shelf", hint: "My Books lists what is on it.", kind: "not-found")
+        }
+        return book
     }
 
     /// The shelf's record of a book by library id, as it is now (progress included), and its record as the API

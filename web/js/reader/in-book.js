@@ -10,6 +10,7 @@ import { drawFullWidth } from './in-book-css.js';
 import { isNoteReference, noteText } from './in-book-notes.js';
 import { isRTLLanguage } from './progression.js';
 import { speak } from './in-book-listen.js';
+import { screenWords } from './in-book-place.js';
 
 const app = window.parent;
 // Only a page the reader shows: not a page the book frames inside its own, nor one opened on its own.
@@ -84,7 +85,7 @@ const page = {
     if (place.fragment || place.text) {
       const target = place.fragment ? this.rangeOfFragment(place.fragment) : this.rangeOfText(place.text, place.progression);
       if (target) {
-        if (place.text) this.highlight(target);
+        if (place.text && place.highlight !== false) this.highlight(target);
         return this.showRange(target);
       }
     }
@@ -225,6 +226,7 @@ const page = {
       case 'clear-highlight': this.clearHighlight(); return null;
       case 'speak': return speak(this, message.text, message.progression);
       case 'selection': return window.getSelection()?.toString().trim() ?? '';
+      case 'place': return screenWords();
       case 'prefetch':
         // The chapters either side are asked for while the patron reads, so the server has them at hand.
         for (const url of message.urls ?? []) fetch(url, /** @type {RequestInit} */ ({ priority: 'low' })).then((r) => r.arrayBuffer()).catch(() => {});

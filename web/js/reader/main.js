@@ -2,7 +2,8 @@
 // with the settings `shelf settings` keeps. See README "Reading in the browser".
 
 import { api } from '../api.js';
-import { PageMap } from './pages.js';
+import { PageMap, counterWords } from './pages.js';
+import { screenLocator, placeOf, screenKey, onScreen } from './place.js';
 import { Settings } from './settings.js';
 import { ReflowableView } from './reflowable.js';
 import { FixedView } from './fixed.js';
@@ -30,6 +31,7 @@ class Reader {
     this.bookID = bookID;
     this.bookmarks = [];
     this.savedPage = null;
+    this.savedKey = null;
     this.pageMap = null;
     this.hits = [];
     this.hitIndex = -1;
@@ -74,7 +76,8 @@ class Reader {
     this.scripts = data.scripts ?? { possible: false, allowed: false };
     await this.askAboutScripts();
     const locator = data.place.locator ?? {};
-    await this.goTo({ href: locator.href ?? this.items[0]?.href, progression: locator.locations?.progression ?? 0 }, { quiet: true, save: false, page: data.place.page });
+    this.savedKey = locator.href ? screenKey(locator) : null;
+    await this.goTo({ ...placeOf(locator), href: locator.href ?? this.items[0]?.href }, { quiet: true, save: false, page: data.place.page });
     // The benchmark (bench/reader) reads this mark: the first page of the book is drawn at the next frame.
     requestAnimationFrame(() => performance.mark('shelf-first-page'));
     this.wire();
@@ -160,7 +163,7 @@ class Reader {
       const index = this.indexOf(this.view.href);
       const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : index;
       if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, progression: 0 });
-      else announce(`This is the last page. Page ${this.page} of ${this.pages}.`);
+      else announce(`This is the last page. ${this.counter}.`);
     } finally { this.busy = false; }
   }
 
@@ -172,9 +175,15 @@ class Reader {
       if (this.aside.open) return await this.aside.back();
       const index = this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.indexOf(this.view.href);
       if (index > 0) await this.goTo({ href: this.items[index - 1].href, end: true });
-      else announce(`This is the first page. Page ${this.page} of ${this.pages}.`);
+      else announce(`This is the first page. ${this.counter}.`);
     } finally { this.busy = false; }
   }
+
+  /** Whether the chapter shown is in pages (columns a screen wide): its screens are what the counter counts. */
+  get paginated() { return !this.fixed && !/** @type {ReflowableView} */ (this.view).scrolled; }
+
+  /** The page counter's words ("Page 3 of 7"). */
+  get counter() { return counterWords(/** @type {ReflowableView} */ (this.view), this.paginated, this.page, this.pages); }
 
   // The page counter, percent read, chapter and bookmark state for the page shown; the place saved.
   // `page`: the host's page when the move was to one (the page shown holds it, though it may start before it).
@@ -187,7 +196,7 @@ class Reader {
     const entry = this.toc?.mark(this.page, (e) => this.reached(e));
     const chapter = entry?.title ?? this.items[this.indexOf(href)]?.title ?? '';
     $('chapter').textContent = chapter;
-    $('page-counter').textContent = `Page ${this.page} of ${this.pages}`;
+    $('page-counter').textContent = this.counter;
     $('percent').textContent = `${percent}%`;
     $('gauge').setAttribute('aria-valuenow', String(percent));
     $('gauge').setAttribute('aria-valuetext', `${percent}% read`);
@@ -197,8 +206,8 @@ class Reader {
     this.showBookmarkState();
     const chapterChanged = chapter !== this.lastChapter;
     this.lastChapter = chapter;
-    if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}page ${this.page} of ${this.pages}`);
-    if (save && this.pageMap && this.page !== this.savedPage) this.save();
+    if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}${this.counter.toLowerCase()}`);
+    if (save && this.pageMap && this.screenKey() !== this.savedKey) this.save();
   }
 
   // Whether the page shown is at or past where a table-of-contents entry starts (its fragment, in this chapter).
@@ -210,13 +219,24 @@ class Reader {
     return page === undefined || view.scrolled || page <= view.page;
   }
 
-  // The place goes to the host a moment after the last turn, so quick turns make one write.
+  /** The Readium locator of the screen shown: its chapter, how far in, its first words (place.js). */
+  screenLocator() {
+    const item = this.items[this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.indexOf(this.view.href)];
+    return screenLocator(this.view, item, this.fixed);
+  }
+
+  screenKey() {
+    return screenKey({ href: this.view.href, locations: { progression: this.fixed ? 0 : this.view.progression } });
+  }
+
+  // The place goes to the host as a locator a moment after the last turn, so quick turns make one write.
   save() {
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(async () => {
-      const page = this.page;
       try {
-        const answer = await api.post('/api/reader/place', { book: this.bookID, page });
+        const locator = await this.screenLocator();
+        const answer = await api.post('/api/reader/place', { book: this.bookID, locator });
+        this.savedKey = screenKey(answer.locator);
         this.savedPage = answer.page;
       } catch (error) {
         alertNow(`Your place could not be saved: ${error.message}`);
@@ -226,12 +246,12 @@ class Reader {
 
   // Newest place wins: when `shelf read` (or another browser) moved on since, offer to go there.
   async checkElsewhere() {
-    if (this.busy || this.saveTimer && this.page !== this.savedPage) return;
+    if (this.busy || this.saveTimer && this.screenKey() !== this.savedKey) return;
     try {
       const place = await api.get('/api/reader/place', { book: this.bookID });
       if (place.page !== this.savedPage && place.page !== this.page) {
         this.elsewhere = place;
-        $('notice-text').textContent = `You read on to page ${place.page} of ${place.pages} elsewhere (${place.chapter || 'this book'}).`;
+        $('notice-text').textContent = `You read on to page ${place.page} of ${place.pages} elsewhere (${place.locator?.title || 'this book'}).`;
         $('notice').hidden = false;
         announce($('notice-text').textContent + ' Go there or stay here?');
       }
@@ -323,7 +343,8 @@ class Reader {
 
   // --- bookmarks ----------------------------------------------------------------------------------------
 
-  get pageBookmarks() { return this.bookmarks.filter((b) => b.page === this.page); }
+  /** The bookmarks made on the screen shown. */
+  get pageBookmarks() { return this.bookmarks.filter((b) => onScreen(b, this.view, this.paginated, this.page)); }
 
   showBookmarkState() {
     const marked = this.pageBookmarks.length > 0;
@@ -337,11 +358,11 @@ class Reader {
       if (existing.length) {
         for (const bookmark of existing) await api.delete(`/api/reader/bookmarks/${bookmark.id}`);
         this.bookmarks = this.bookmarks.filter((b) => !existing.includes(b));
-        announce(`Bookmark on page ${this.page} removed`);
+        announce(`Bookmark on ${this.counter.toLowerCase()} removed`);
       } else {
-        const bookmark = await api.post('/api/reader/bookmarks', { book: this.bookID, page: this.page });
+        const bookmark = await api.post('/api/reader/bookmarks', { book: this.bookID, locator: await this.screenLocator() });
         this.bookmarks.push(bookmark);
-        announce(`Page ${this.page} bookmarked`);
+        announce(`${this.counter} bookmarked`);
       }
       this.showBookmarkState();
       this.fillBookmarks();
@@ -363,8 +384,7 @@ class Reader {
         event.preventDefault();
         if (bookmark.found === false) return alertNow(bookmark.problem ?? 'This bookmark is not in this edition.');
         dialog('bookmarks').close();
-        const locator = bookmark.locator;
-        this.goTo({ href: locator.href, progression: locator.locations?.progression ?? 0, text: quote.split(' ').slice(0, 8).join(' ') });
+        this.goTo(placeOf(bookmark.locator));
       });
       const remove = h('button', { type: 'button' }, 'Remove');
       remove.setAttribute('aria-label', `Remove the bookmark on ${where}`);
@@ -416,7 +436,7 @@ class Reader {
     }
     if (close) dialog('search').close();
     await this.goTo({ href: hit.href, progression: hit.locations?.progression ?? 0, text: hit.text?.highlight ?? '' }, { quiet: true });
-    announce(`Hit ${this.hitIndex + 1} of ${this.hits.length}, page ${this.page} of ${this.pages}`);
+    announce(`Hit ${this.hitIndex + 1} of ${this.hits.length}, ${this.counter.toLowerCase()}`);
   }
 
   // --- share --------------------------------------------------------------------------------------------
@@ -522,10 +542,10 @@ class Reader {
       $('notice').hidden = true;
       const place = this.elsewhere;
       this.savedPage = place.page;
-      const locator = place.locator ?? {};
-      this.goTo({ href: locator.href, progression: locator.locations?.progression ?? 0 }, { page: place.page }).then(() => $('next-page').focus());
+      this.savedKey = screenKey(place.locator);
+      this.goTo(placeOf(place.locator), { page: place.page }).then(() => $('next-page').focus());
     });
-    $('notice-stay').addEventListener('click', () => { $('notice').hidden = true; this.save(); this.savedPage = null; $('next-page').focus(); });
+    $('notice-stay').addEventListener('click', () => { $('notice').hidden = true; this.save(); this.savedPage = null; this.savedKey = null; $('next-page').focus(); });
 
     let resizeTimer;
     window.addEventListener('resize', () => {

@@ -30,3 +30,13 @@ export class PageMap {
     return this.total ? Math.floor((page * 100) / this.total) : 0;
   }
 }
+
+/**
+ * The page counter (issue 37): in a paginated chapter, its screens at this window, so that the label moves exactly
+ * when the screen does ("Page 3 of 7", beside the chapter's title); in a fixed-layout book (a page is a position)
+ * or a scrolled chapter (no screens), the book's pages as `shelf read` counts them.
+ * @param {{page: number, pages: number}} view
+ */
+export function counterWords(view, paginated, page, pages) {
+  return paginated ? `Page ${view.page + 1} of ${view.pages}` : `Page ${page} of ${pages}`;
+}

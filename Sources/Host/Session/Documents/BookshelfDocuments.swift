@@ -134,6 +134,24 @@ public struct PageJSON: Encodable, Sendable {
     }
 }
 
+/// The reader's place as the browser's reader saves and reads it (`/api/reader/place`): a Readium locator, the page
+/// it stands for as `shelf read` counts pages, and what the patron should know.
+public struct PlaceJSON: Encodable, Sendable {
+    public let locator: Locator
+    public let page: Int
+    public let pages: Int
+    public let percent: Int
+    public let notes: [String]
+
+    public init(_ place: ReadingPlace) {
+        locator = place.locator
+        page = place.page
+        pages = place.pages
+        percent = place.percent
+        notes = place.notes
+    }
+}
+
 /// A bookmark, with the page it stands for in the file on the shelf now.
 public struct BookmarkJSON: Encodable, Sendable {
     public let id: Int64

@@ -1,0 +1,67 @@
+// Where the screen shown starts, in words: the first words visible in the book's page and the words just before
+// them (Readium's locator `text`: highlight and before). The app saves them with the place and the bookmarks, so
+// that the place lands on the same words at another width, in `shelf read` (which finds them on its own pages)
+// and on another device, and a bookmark returns to the screen it was made on. Runs in the book's page (in-book.js).
+
+const HIGHLIGHT = 120;
+const BEFORE = 60;
+
+/** Text nodes of the body that hold words, in document order (not those of scripts and styles). */
+function textNodes() {
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (/\S/.test(node.nodeValue ?? '') && !node.parentElement?.closest('script, style, template')
+      ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT),
+  });
+  const nodes = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(/** @type {Text} */ (node));
+  return nodes;
+}
+
+/** Whether a box is on the screen: its middle inside the window. */
+function onScreen(rect) {
+  const x = (rect.left + rect.right) / 2, y = (rect.top + rect.bottom) / 2;
+  return rect.width + rect.height > 0 && x >= 0 && x < innerWidth && y >= 0 && y < innerHeight;
+}
+
+const squeeze = (text) => text.replace(/\s+/g, ' ');
+
+/**
+ * The first words on the screen, or null when it shows none (an image alone).
+ * @returns {{highlight: string, before?: string} | null}
+ */
+export function screenWords() {
+  if (!document.body) return null;
+  const nodes = textNodes();
+  const range = document.createRange();
+  for (const [index, node] of nodes.entries()) {
+    range.selectNodeContents(node);
+    if (![...range.getClientRects()].some(onScreen)) continue;
+    const value = node.nodeValue ?? '';
+    // Characters run in reading order, screen after screen: the first one on this screen starts it.
+    let start = 0;
+    for (; start < value.length; start++) {
+      if (/\s/.test(value[start])) continue;
+      range.setStart(node, start);
+      range.setEnd(node, start + 1);
+      if ([...range.getClientRects()].some(onScreen)) break;
+    }
+    if (start >= value.length) continue;
+    let highlight = squeeze(value.slice(start));
+    for (let next = index + 1; highlight.length < HIGHLIGHT && next < nodes.length; next++) highlight += squeeze(' ' + nodes[next].nodeValue);
+    let before = squeeze(value.slice(0, start));
+    for (let previous = index - 1; before.length < BEFORE && previous >= 0; previous--) before = squeeze(nodes[previous].nodeValue + ' ') + before;
+    highlight = cut(highlight.trim(), HIGHLIGHT, false);
+    before = cut(before.trim(), BEFORE, true);
+    return before ? { highlight, before } : { highlight };
+  }
+  return null;
+}
+
+/** At most `limit` characters of `text`, whole words where it can: its start, or its end (`end`). */
+function cut(text, limit, end) {
+  if (text.length <= limit) return text;
+  const part = end ? text.slice(text.length - limit) : text.slice(0, limit);
+  const space = end ? part.indexOf(' ') : part.lastIndexOf(' ');
+  if (space < 0 || (end ? space : limit - space) > limit / 2) return part;
+  return end ? part.slice(space + 1) : part.slice(0, space);
+}
