@@ -312,6 +312,13 @@ extension EPUBBook {
                 case "page-spread-center", "rendition:page-spread-center": props["page"] = .string("center")
                 case "rendition:layout-pre-paginated": props["layout"] = .string("fixed")
                 case "rendition:layout-reflowable": props["layout"] = .string("reflowable")
+                // An item's own rendition:flow, as Readium's presentation hints give it per link.
+                case "rendition:flow-paginated": props["overflow"] = .string("paginated")
+                case "rendition:flow-scrolled-doc": props["overflow"] = .string("scrolled")
+                case "rendition:flow-scrolled-continuous":
+                    props["overflow"] = .string("scrolled")
+                    props["continuous"] = .bool(true)
+                case "rendition:flow-auto": props["overflow"] = .string("auto")
                 default: break
                 }
             }

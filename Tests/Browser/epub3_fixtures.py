@@ -218,4 +218,23 @@ def arabic(path):
     write(path, files)
 
 
-MAKERS = {"order": order, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}
+def flow(path):
+    """Item 2. A book that asks to be scrolled, its chapters following each other as one scroll (rendition:flow
+    scrolled-continuous), except chapter 3, whose spine entry asks for pages (rendition:flow-paginated)."""
+    def chapter(n, words):
+        paragraphs = "".join(f"<p>Paragraph {n}.{k} of a chapter long enough to scroll through.</p>" for k in range(60))
+        return xhtml(f"Chapter {n}", f'<h1>Chapter {n}</h1><p>{words}</p>{paragraphs}<p id="end{n}">End of chapter {n}.</p>')
+    files = {
+        "OEBPS/nav.xhtml": nav([(f"Chapter {n}", f"chapter{n}.xhtml") for n in range(1, 4)]),
+        "OEBPS/chapter1.xhtml": chapter(1, "PASS when this chapter scrolls, and chapter 2 follows its end as you scroll on."),
+        "OEBPS/chapter2.xhtml": chapter(2, "PASS when you scrolled here from the end of chapter 1."),
+        "OEBPS/chapter3.xhtml": chapter(3, "PASS when this chapter is in pages: its spine entry asks for them."),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"')] + [(f"c{n}", f"chapter{n}.xhtml", XHTML, "") for n in range(1, 4)]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000002", "The Flow Fixture", "en", items,
+                                         ["c1", "c2", ("c3", ' properties="rendition:flow-paginated"')],
+                                         '<meta property="rendition:flow">scrolled-continuous</meta>')
+    write(path, files)
+
+
+MAKERS = {"flow": flow, "order": order, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}

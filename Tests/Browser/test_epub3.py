@@ -190,5 +190,39 @@ class ReadingOrderTests(EPUB3TestCase):
         self.assertLess(self.in_book("return document.scrollingElement.scrollLeft"), 0, "the columns run to the left")
 
 
+class FlowTests(EPUB3TestCase):
+    def scroll(self, pixels):
+        """The mouse wheel over the page, as Chromium's input takes it (WebDriver's wheel does not reach a frame of
+        another origin)."""
+        box = self.driver.execute_script("const r = document.querySelector('#viewport iframe:not(.loading)').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];")
+        self.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": box[0], "y": box[1], "deltaX": 0, "deltaY": pixels})
+
+    def test_the_flow_the_book_declares_is_the_default_and_the_patron_overrides_it(self):
+        book = self.add_book("flow")
+        self.open_reader(book)
+        self.assertTrue(self.reader("r.view.scrolled"), "rendition:flow scrolled-continuous: the chapter scrolls")
+        self.assertTrue(self.driver.execute_script("return document.body.classList.contains('scrolled')"))
+        # The chapters follow each other as one scroll: scrolling on past the end of chapter 1 brings chapter 2.
+        for _ in range(20):
+            if self.reader("r.view.href") != "OEBPS/chapter1.xhtml":
+                break
+            self.scroll(3000)
+            time.sleep(0.5)  # the wheel scrolls smoothly
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter2.xhtml", "chapter 2 after chapter 1")
+        time.sleep(0.5)  # for the screenshot alone: the frame's first paint
+        self.screenshot("epub3-scrolled-continuous")
+        self.assertTrue(self.reader("r.view.atStart"), "chapter 2 from its start")
+        # An item's own rendition:flow-paginated wins over the book's.
+        self.reader("r.goTo({href: 'OEBPS/chapter3.xhtml', progression: 0})")
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter3.xhtml")
+        self.assertFalse(self.reader("r.view.scrolled"), "chapter 3 asks for pages")
+        # The patron's choice wins over the book's.
+        self.reader("r.goTo({href: 'OEBPS/chapter1.xhtml', progression: 0})")
+        self.wait_for(lambda d: self.reader("r.view.scrolled"))
+        self.reader("r.changeSettings({flow: 'paginated'})")
+        self.wait_for(lambda d: not self.reader("r.view.scrolled"), message="pages, as the patron chose")
+        self.assertGreater(self.reader("r.view.pages"), 1)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -57,6 +57,9 @@ export class FrameChannel {
       case 'note':
         try { this.handlers.note?.(new URL(String(message.href)), String(message.text ?? '')); } catch { /* not an address */ }
         break;
+      case 'edge':
+        this.handlers.edge?.(message.direction === -1 ? -1 : 1);
+        break;
       case 'swipe':
         this.handlers.swipe(message.direction === 'left' ? 'left' : 'right');
         break;

@@ -285,6 +285,17 @@ function listen() {
     // A note opens in a pop-up; one that cannot be found is followed as a link.
     noteText(href).then((text) => tell(text ? { shelf: 'note', href: href.href, text } : { shelf: 'link', href: href.href }));
   });
+  // Chapters that follow each other as one scroll (rendition:flow scrolled-continuous): scrolling on past the end
+  // of one (or above the start) asks the app for the next (or the one before), at its start (or end).
+  let edgeTold = 0;
+  document.addEventListener('wheel', (event) => {
+    if (!page.scrolled || !page.settings?.continuous || Date.now() - edgeTold < 800) return;
+    const delta = page.vertical ? -(event.deltaX || event.deltaY) * (page.verticalRL ? 1 : -1) : event.deltaY;
+    const direction = delta > 0 && page.atEnd ? 1 : delta < 0 && page.atStart ? -1 : 0;
+    if (!direction) return;
+    edgeTold = Date.now();
+    tell({ shelf: 'edge', direction });
+  }, { passive: true });
   let start = null;
   document.addEventListener('touchstart', (event) => {
     const t = event.changedTouches[0];

@@ -15,6 +15,7 @@ import { themeColours } from './frame-style.js';
 import { Links } from './links.js';
 import { isRTLBook } from './progression.js';
 import { Aside } from './aside.js';
+import { declaredFlow, declaredContinuous } from './flow.js';
 import { Listening } from './listen.js';
 
 /** An element of reader.html. @param {string} id */
@@ -66,6 +67,8 @@ class Reader {
       note: (url, text) => this.links.showNote(url, text),
       swipe: (direction) => ((direction === 'left') !== this.rtl ? this.next() : this.previous()),
       doubleTap: () => this.next(),
+      // Scrolled on past a chapter's end (or above its start) in a book whose chapters follow as one scroll.
+      edge: (direction) => (direction > 0 ? this.next() : this.previous()),
     };
     // A book's own origin (another than the app's): its pages may keep their storage and, if allowed, run their
     // scripts; from the app's own host (--listen) they are opaque and run the reader's script alone.
@@ -123,6 +126,9 @@ class Reader {
     this.aside?.leave();
     let index = this.indexOf(place.href);
     if (index < 0) index = 0;
+    this.settings.declaredFlow = declaredFlow(this.manifest, this.items[index]);
+    this.settings.declaredContinuous = declaredContinuous(this.manifest, this.items[index]);
+    if (!this.fixed) this.applyChrome();
     if (this.fixed) {
       await this.view.open((href) => this.resourceURL(href), index);
     } else if (this.view.href === this.items[index].href && !options.reload) {

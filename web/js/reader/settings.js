@@ -14,6 +14,10 @@ export class Settings {
     this.bookID = bookID;
     this.host = host; // {global, book, defaults} from the API
     this.local = { global: read('shelf.reader.global'), book: read(`shelf.reader.book.${bookID}`) };
+    /** @type {string | null} the flow the book declares for the item shown (set by the reader) */
+    this.declaredFlow = null;
+    /** Whether the book asks that its chapters follow each other as one scroll (set by the reader). */
+    this.declaredContinuous = false;
   }
 
   get defaultScale() {
@@ -33,7 +37,9 @@ export class Settings {
       brightness: Number(local.brightness),
       lineSpacing: String(local.lineSpacing),
       margins: Number(local.margins),
-      flow: local.flow === 'scrolled' ? 'scrolled' : 'paginated',
+      // Paged or scrolled: the patron's choice for this book, else what the book declares (flow.js), else theirs.
+      flow: (this.local.book.flow ?? this.declaredFlow ?? local.flow) === 'scrolled' ? 'scrolled' : 'paginated',
+      continuous: this.declaredContinuous,
     };
   }
 
