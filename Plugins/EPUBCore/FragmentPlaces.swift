@@ -38,7 +38,7 @@ final class FragmentPlaces {
             // A document that does not parse has no fragments to place; rendering it says what is wrong.
             let root = try? book.rawDocument(at: target.path).root
         else { return nil }
-        let found = TextRenderer.anchoredText(root)
+        let found = TextRenderer.anchoredText(root, hidden: book.hiddenStyles(of: root, path: target.path))
         last = (index, found.text, found.anchors)
         return found
     }

@@ -313,9 +313,13 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
             // One pass over libxml2's own tree: no copy.
             let raw = try book.rawDocument(at: target.path)
             guard let root = raw.root else { return (Data("[This page has no text]\n".utf8), nil) }
-            let text = TextRenderer.renderUTF8(root, width: settings.width, decorate: true)
+            let hidden = book.hiddenStyles(of: root, path: target.path)
+            let text = TextRenderer.renderUTF8(root, width: settings.width, decorate: true, hidden: hidden)
             if text.contains(where: { $0 > 0x20 }) {
-                return (Data(text), TextRenderer.render(root, width: 100_000, decorate: false, limit: quoteLimit))
+                return (
+                    Data(text),
+                    TextRenderer.render(root, width: 100_000, decorate: false, limit: quoteLimit, hidden: hidden)
+                )
             }
             // A page of pictures (fixed layout, SVG spine items): say so rather than print nothing.
             let images = root.descendants().filter { $0.isNamed("img") || $0.isNamed("image") }.count
@@ -341,7 +345,9 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
         guard !target.mediaType.hasPrefix("image/") || target.mediaType == "image/svg+xml" else { return "" }
         if let why = book.encryption.protection(of: target.path) { throw PluginFailure.protected(why, at: target.path) }
         guard let root = try book.rawDocument(at: target.path).root else { return "" }
-        return TextRenderer.render(root, width: 100_000, decorate: false)
+        // What the page hides is not found either: search reads the text the terminal shows.
+        return TextRenderer.render(
+            root, width: 100_000, decorate: false, hidden: book.hiddenStyles(of: root, path: target.path))
     }
 
     // MARK: Search

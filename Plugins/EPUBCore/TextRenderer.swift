@@ -115,6 +115,8 @@ public struct TextRenderer {
     /// Where each element with an id (or an `a` with a name) starts in the output, when asked for:
     /// what a fragment of a table of contents entry points at.
     private var anchors: [String: Int]?
+    /// What the document's style sheets hide (HiddenStyles): left out as the `hidden` attribute is.
+    private var hidden = HiddenStyles()
 
     /// The line-break sentinel <br> leaves in the inline text: U+2028, which source text never
     /// breaks a line at (it is white space there).
@@ -161,20 +163,22 @@ public struct TextRenderer {
         return t
     }()
 
-    public static func render<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max)
-        -> String
-    {
-        String(decoding: renderUTF8(root, width: width, decorate: decorate, limit: limit), as: UTF8.self)
+    public static func render<E: TextElement>(
+        _ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max, hidden: HiddenStyles = HiddenStyles()
+    ) -> String {
+        String(
+            decoding: renderUTF8(root, width: width, decorate: decorate, limit: limit, hidden: hidden), as: UTF8.self)
     }
 
     /// The rendering as UTF-8 bytes, valid as they are: libxml2 holds its text as UTF-8 (it
     /// converts, or reads bytes it cannot decode as Latin-1) and the renderer breaks lines only
     /// between characters. A book's text needs no second pass to validate it.
-    public static func renderUTF8<E: TextElement>(_ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max)
-        -> [UInt8]
-    {
+    public static func renderUTF8<E: TextElement>(
+        _ root: E, width: Int = 72, decorate: Bool = true, limit: Int = .max, hidden: HiddenStyles = HiddenStyles()
+    ) -> [UInt8] {
         var r = TextRenderer(width: width, decorate: decorate)
         r.limit = limit
+        r.hidden = hidden
         let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
         r.walk(start, depth: 0)
         r.flush()
@@ -185,9 +189,12 @@ public struct TextRenderer {
     /// The bare text (one paragraph a line, as search reads it) and where each element with an id
     /// starts in it, in UTF-8 bytes: how a fragment (`chapter.xhtml#sec3`) becomes a place in the
     /// item's text. An element the rendering leaves out (hidden, in the head) is not there.
-    public static func anchoredText<E: TextElement>(_ root: E) -> (text: [UInt8], anchors: [String: Int]) {
+    public static func anchoredText<E: TextElement>(_ root: E, hidden: HiddenStyles = HiddenStyles()) -> (
+        text: [UInt8], anchors: [String: Int]
+    ) {
         var r = TextRenderer(width: 100_000, decorate: false)
         r.anchors = [:]
+        r.hidden = hidden
         let start = firstChild(of: root, named: "body") ?? firstChild(of: root, named: "book") ?? root
         r.walk(start, depth: 0)
         r.flush()
@@ -258,7 +265,7 @@ public struct TextRenderer {
         default:
             break
         }
-        if e.attribute("hidden", ns: nil) != nil { return }
+        if e.attribute("hidden", ns: nil) != nil || hidden.hides(e) { return }
         if anchors != nil { markAnchors(e, tag: tag) }
         switch tag {
         case .br:
@@ -414,6 +421,7 @@ public struct TextRenderer {
     /// joined by spaces.
     private func inlineText<E: TextElement>(_ e: E, depth: Int) -> String {
         var r = TextRenderer(width: 100_000, decorate: decorate)
+        r.hidden = hidden
         e.forEachChild {
             r.visit($0, depth: depth + 1); return true
         }
