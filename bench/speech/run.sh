@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Read-aloud benchmark (issue 39): a book with text listened to through the speech plugin (eSpeak NG) and the
 # listening session, on Mémoires d'outre-tombe (the corpus's 3 MB EPUB), against the `espeak-ng` command on the
-# same text in the same run. Targets: from the command to the first sample at most 300 ms; synthesis keeps ahead of
-# playback at 2x on 2 cores (spoken faster than 2x real time). Prints figures; never fails on a slow result.
+# same text in the same run, and the reader's Listen in Chromium (browser.py: from pressing Listen, then Play, to the
+# audio element playing). Targets: from the command, and from Listen, to the first sample at most 300 ms; synthesis
+# keeps ahead of playback at 2x on 2 cores (spoken faster than 2x real time). Prints figures; never fails on a slow
+# result.
 #
 #   bash bench/speech/run.sh [BIN]       BIN: the folder of a release build of shelf and its plugins
 #                                        (default .build/release; `swift build -c release` makes it)
@@ -51,3 +53,13 @@ end=$(date +%s.%N)
 peer=$(python3 -c "import wave; w = wave.open('$work/peer.wav'); print(w.getnframes() / w.getframerate())")
 wall=$(echo "$end - $start" | bc -l)
 python3 -c "print('espeak-ng: the same text, %.1f s of speech in %.2f s: %.1fx real time' % ($peer, $wall, $peer / $wall))"
+
+echo
+echo "== 3. From pressing Listen in the browser's reader (then Play) to the audio element playing, in Chromium"
+python=${SHELF_BENCH_PYTHON:-python3}
+if "$python" -c "import selenium" 2>/dev/null && [ -x /usr/bin/chromium ]; then
+    SHELF_BUILD_DIR="$bin" $pin "$python" "$here/browser.py" "$book" "$runs"
+else
+    echo "skipped: Chromium and Selenium are needed (scripts/install-deps.sh chromium chromium-driver python3-selenium;"
+    echo "or SHELF_BENCH_PYTHON=.build/browser-venv/bin/python)"
+fi

@@ -79,11 +79,13 @@ export class Listening {
     document.getElementById('listen')?.setAttribute('aria-expanded', 'true');
     this.ui.play.disabled = true;
     this.ui.status.textContent = 'Preparing to read aloud…';
-    await this.reader.view.relayout?.();
+    // The page is laid out again for the bar's room while the host gets ready.
+    const relayout = this.reader.view.relayout?.();
     try {
       // The host starts at the reading place: the page shown is saved first.
-      await api.post('/api/reader/place', { book: this.reader.bookID, page: this.reader.page }).catch(() => {});
+      await api.post('/api/reader/place', { book: this.reader.bookID, locator: await this.reader.screenLocator() }).catch(() => {});
       const data = await api.post('/api/listen', { book: this.reader.bookID });
+      await relayout;
       this.take(data);
       this.track = -1;
       await this.load(data.start, 0);
