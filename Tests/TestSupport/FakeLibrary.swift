@@ -216,6 +216,17 @@ public final class FakeLibrary: @unchecked Sendable {
         }
     }
 
+    /// Titles the library took out of its catalog: their entry answers 404 and no feed lists them.
+    private var withdrawn: Set<String> = []
+
+    /// The library takes `id` out of its catalog.
+    public func withdraw(_ id: String) { lock.withLock { _ = withdrawn.insert(id) } }
+
+    /// The library drops the patron's hold on `id` itself (a librarian cancelled it, or a ready hold lapsed).
+    public func dropHold(_ id: String) {
+        lock.withLock { books[id]?.holds.removeAll { $0 == username } }
+    }
+
     /// How far the server's clock is ahead of the real one. The loans feed states the server's time in its `Date`
     /// header, and a loan whose end that clock has passed leaves the feed, as a real circulation server's would.
     public var clockOffset: TimeInterval {
@@ -336,7 +347,10 @@ public final class FakeLibrary: @unchecked Sendable {
         for id in lock.withLock({ order }) {
             let key = Self.key(id)
             server.route("GET", "/works/\(key)") { [unowned self] request in
-                faulted(
+                if lock.withLock({ withdrawn.contains(id) }) {
+                    return problem(404, "Not found", "This title is no longer in the collection.")
+                }
+                return faulted(
                     .entry,
                     .text(
                         entryDocument(id, patron: authorised(request)),
@@ -487,7 +501,7 @@ public final class FakeLibrary: @unchecked Sendable {
     }
 
     private func feed(title: String, entrypoint: String, query: String?) -> String {
-        let all = lock.withLock { order.compactMap { books[$0] } }
+        let all = lock.withLock { order.filter { !withdrawn.contains($0) }.compactMap { books[$0] } }
         let chosen = all.filter { book in
             (entrypoint == "All" || (entrypoint == "Audio") == book.audiobook)
                 && (query == nil || Self.matches(book, query!))

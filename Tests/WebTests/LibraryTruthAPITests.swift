@@ -67,4 +67,35 @@ final class LibraryTruthAPITests: LibraryAPITestCase {
         XCTAssertTrue(
             note.hasPrefix("The library did not answer just now: this is what shelf saw of this title before"), note)
     }
+
+    /// Item 8: the app's sync tells of a loan the library ended early, and My Books (the shelf) says why it has no
+    /// file.
+    func testTheAppsSyncTellsOfALoanTheLibraryEnded() throws {
+        XCTAssertEqual(
+            try post("/api/book/borrow", ["id": "urn:fake:ebook-free"]).json()["result"] as? String, "loaned")
+        XCTAssertLessThan(try post("/api/book/download", ["id": "urn:fake:ebook-free"]).status, 300)
+        // The download runs on its own thread: the book is on the shelf, with its file, when it is done.
+        let deadline = Date().addingTimeInterval(20)
+        while !(try get("/api/shelf").text.contains("\"path\"")) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        XCTAssertTrue(try get("/api/shelf").text.contains("\"path\""), "the download did not finish")
+        XCTAssertEqual(try post("/api/sync").status, 200)
+        library.expireLoan("urn:fake:ebook-free")
+        let pass = try post("/api/sync").json()
+        let texts = (pass["notifications"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+        XCTAssertTrue(texts.contains { $0.hasPrefix("The Open Road is no longer on loan to you") }, "\(pass)")
+        let shelf = try get("/api/shelf").text
+        XCTAssertTrue(shelf.contains("The loan ended at the library on"), shelf)
+    }
+
+    /// Item 8: the details of a title the library took out of its catalog offer nothing to borrow or reserve.
+    func testATitleGoneFromTheCatalogIsNotOffered() throws {
+        library.withdraw("urn:fake:ebook-free")
+        let details = try get("/api/book?id=urn:fake:ebook-free").json()
+        XCTAssertEqual(details["canBorrow"] as? Bool, false, "\(details)")
+        XCTAssertEqual(
+            details["availabilityNote"] as? String,
+            "The library no longer has “The Open Road” in its catalog: it cannot be borrowed or reserved.")
+    }
 }

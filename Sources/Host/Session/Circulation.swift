@@ -48,15 +48,24 @@ public final class Circulation {
         public var answered: Bool
         /// When the entry shown was last seen at the library (for an entry not answered just now).
         public var seenAt: Date?
+        /// The library answered that it no longer has the title: nothing may be borrowed or reserved from it.
+        public var gone = false
 
         /// The note a face shows when this is not the library's word of now; nil when it is.
-        public var note: String? { answered ? nil : Sighting.notAnswered(seenAt: seenAt) }
+        public var note: String? {
+            if gone { return Sighting.gone(entry.title) }
+            return answered ? nil : Sighting.notAnswered(seenAt: seenAt)
+        }
     }
 
     /// Asks the library about `entry` now (`shelf book`, the browser's details): never the stored availability
     /// passed off as now.
     public func now(_ entry: CatalogEntry) -> TitleNow {
-        if let fresh = circulation.refreshedIfAnswered(entry) { return TitleNow(entry: fresh, answered: true) }
+        switch circulation.lookUp(entry) {
+        case .entry(let fresh): return TitleNow(entry: fresh, answered: true)
+        case .gone: return TitleNow(entry: entry, answered: true, gone: true)
+        case .noAnswer: break
+        }
         // Unknown age is said without one: the note still says it is not the library's word of now.
         let seenAt = (try? circulation.database.entrySeenAt(accountID: account.id, entryID: entry.id)) ?? nil
         return TitleNow(entry: entry, answered: entry.selfLink == nil, seenAt: seenAt)

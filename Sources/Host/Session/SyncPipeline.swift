@@ -88,6 +88,19 @@ public struct SyncPipeline {
                     "the notifications of \(account.title) were not updated (\(error)); `shelf sync` tries again")
             }
         }
+        // What the library changed (a loan ended early, a hold cancelled or lapsed) is told once, as a notification.
+        for change in result.changes {
+            let text: String
+            switch change.kind {
+            case .loanEnded: text = NotificationText.loanEnded(change.title)
+            case .holdCancelled: text = NotificationText.holdCancelled(change.title)
+            case .holdLapsed: text = NotificationText.holdLapsed(change.title)
+            }
+            do { _ = try database.storeLibraryChangeNotification(change, text: text) } catch {
+                // The change is made (the loans and holds are stored); only its telling is missing, and said so.
+                HostServices.warn("\(text) (not stored as a notification: \(error))")
+            }
+        }
         // Then the wish list: the library is asked again about each wished title it holds, its catalog is searched
         // for wishes nothing matches yet, and a title that became free to borrow is announced (stored as a
         // notification like the ones above).

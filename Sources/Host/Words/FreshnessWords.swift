@@ -21,6 +21,11 @@ public enum Sighting {
         return "\(ago(seenAt, now: now)): \(words)"
     }
 
+    /// `shelf book`'s and the browser's note when the library said it no longer has the title.
+    public static func gone(_ title: String) -> String {
+        "The library no longer has “\(title)” in its catalog: it cannot be borrowed or reserved."
+    }
+
     /// `shelf book`'s and the browser's note when the library did not answer about a title just now.
     public static func notAnswered(seenAt: Date?, now: Date = Date()) -> String {
         "The library did not answer just now: this is what shelf saw of this title before"

@@ -83,11 +83,46 @@ public final class Circulation {
 
     /// The entry as the server says now, or nil when the server could not be asked or did not answer with it.
     public func refreshedIfAnswered(_ entry: CatalogEntry) -> CatalogEntry? {
-        // Nil when the server could not be asked is this function's answer: callers keep the entry they had.
-        guard let link = entry.selfLink, let url = URL(string: link.href),
-            let feed = try? client.feed(url, useCache: false)
-        else { return nil }
-        return feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
+        if case .entry(let fresh) = lookUp(entry) { return fresh }
+        return nil
+    }
+
+    /// What the library's catalog says of a title now, through its own link.
+    public enum CatalogLookUp {
+        case entry(CatalogEntry)
+        /// The library answered that it no longer has the title (404 or 410 for its own link).
+        case gone
+        /// It could not be asked, or did not answer with the entry.
+        case noAnswer
+    }
+
+    /// Asks the title's own link. A title the library says it no longer has is forgotten from what shelf has seen
+    /// (never offered for borrowing from there again).
+    public func lookUp(_ entry: CatalogEntry) -> CatalogLookUp {
+        guard let link = entry.selfLink, let url = URL(string: link.href) else { return .noAnswer }
+        let response: HTTPResponse
+        do {
+            response = try client.send(
+                HTTPRequest(
+                    .get, url, headers: ["Accept": "application/atom+xml;type=entry;profile=opds-catalog, */*;q=0.5"]))
+        } catch {
+            // No answer is this function's answer: callers keep the entry they had, said as seen before.
+            return .noAnswer
+        }
+        if response.status == 404 || response.status == 410 {
+            // Forgetting may fail now; then the title stays among those seen until the next look, no worse than before.
+            try? database.forgetEntry(accountID: client.accountID, entryID: entry.id)
+            return .gone
+        }
+        guard response.isSuccess,
+            let feed = try? CatalogDocument.parse(
+                response.body, url: response.url, contentType: response.headers["Content-Type"])
+        else { return .noAnswer }
+        // Remembered as `client.feed` would: the title as the library says now, seen now. Failing, the stored one
+        // stays with its older sighting.
+        let found = feed.entries.first(where: { $0.id == entry.id }) ?? (feed.kind == .entry ? feed.entries.first : nil)
+        if let found { try? database.rememberEntries([found], accountID: client.accountID, feedURL: nil) }
+        return found.map(CatalogLookUp.entry) ?? .noAnswer
     }
 
     /// Asks the library again about every title of this account's catalog a wish matches (not only the one each wish
@@ -365,6 +400,8 @@ public final class Circulation {
         public var holds: [HoldRecord]
         /// The loans as this sync stored them, each with the shelf book it was downloaded as (for annotation sync).
         public var storedLoans: [LoanRecord]
+        /// What the library changed since the last sync (a loan ended early, a hold cancelled or lapsed).
+        public var changes: [LibraryChange] = []
     }
 
     /// Reads every page of the shelf feed; only when all of it arrived and parsed are the local loans and
@@ -398,6 +435,7 @@ public final class Circulation {
             // What is changed here from now on is newer than the feed's answer (see replaceShelf).
             let mark = try database.circulationChangeMark()
             let before = try database.loans(accountID: account.id)
+            let holdsBefore = try database.holds(accountID: account.id)
             // The entries are remembered with the loans below, in the same transaction, each encoded once.
             let pages = try readShelfFeed()
             var loans: [LoanRecord] = []
@@ -424,12 +462,17 @@ public final class Circulation {
             }
             // Loans that left the feed ended at the library: their files go (EndedLoans.swift).
             _ = removeFilesOfEndedLoans(before: before, after: stored.loans)
+            // Returns and cancels made here deleted their rows before the feed was asked: what else went, the
+            // library did.
+            let changes = LibraryChange.changes(
+                accountID: account.id, loansBefore: before, holdsBefore: holdsBefore, loansAfter: stored.loans,
+                holdsAfter: stored.holds, now: clock.now)
             // The library let this sign-in in: no longer refused (a failure to clear it is cleared at the next sync).
             try? database.setSignInRefused(false, accountID: account.id)
             return SyncResult(
                 loans: LibraryDatabase.inShelfOrder(stored.loans.map(\.asStored)),
                 holds: LibraryDatabase.inShelfOrder(stored.holds.map(\.asStored)),
-                storedLoans: stored.loans)
+                storedLoans: stored.loans, changes: changes)
         } catch let error as ShelfError {
             // The error itself is thrown to the patron; the stored copy only feeds `shelf accounts`.
             try? database.setSyncResult(accountID: account.id, error: error.message)

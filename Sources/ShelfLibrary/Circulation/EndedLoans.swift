@@ -22,12 +22,19 @@ extension Circulation {
 }
 
 extension LibraryDatabase {
+    /// The meta key that holds when the loan `bookID` was downloaded as ended (read by the shelf's listing).
+    public static func loanEndedKey(_ bookID: String) -> String { "book.loanEnded." + bookID }
+
     /// Forgets where a downloaded loan's file is (the row, its place and bookmarks stay); its path, or nil when it had
     /// none.
     func detachLoanFile(bookID: String) throws -> String? {
         try connection.transaction {
             let path: String? = try connection.scalar("SELECT path FROM books WHERE id = ?", [bookID])
             try connection.execute("UPDATE books SET path = NULL WHERE id = ?", [bookID])
+            // Why the book has no file, for My Books (ShelfBook.loanEndedAt): its loan ended at the library.
+            try connection.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [Self.loanEndedKey(bookID), String(Date().databaseMilliseconds)])
             return path
         }
     }

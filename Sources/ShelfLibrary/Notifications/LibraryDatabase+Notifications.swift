@@ -230,6 +230,35 @@ extension LibraryDatabase {
         }
     }
 
+    /// Stores the notice of a change the library made (`LibraryChange`), replacing a live one of the same title and
+    /// kind (an earlier change's); its id.
+    public func storeLibraryChangeNotification(_ change: LibraryChange, text: String, at date: Date = Date()) throws
+        -> Int64?
+    {
+        let kind: NotificationKind
+        switch change.kind {
+        case .loanEnded: kind = .loanEnded
+        case .holdCancelled: kind = .holdCancelled
+        case .holdLapsed: kind = .holdLapsed
+        }
+        return try connection.transaction {
+            try connection.execute(
+                "UPDATE notifications SET withdrawn_at = ? WHERE account_id = ? AND entry_id = ? AND kind = ? AND withdrawn_at IS NULL",
+                [date.databaseMilliseconds, change.accountID, change.entryID, kind.rawValue])
+            try connection.execute(
+                """
+                INSERT INTO notifications (account_id, entry_id, kind, title, text, route, book_route, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    change.accountID, change.entryID, kind.rawValue, change.title, text,
+                    kind.route(entryID: change.entryID).description,
+                    NotificationRoute.book(change.entryID).description, date.databaseMilliseconds
+                ])
+            return try connection.scalar("SELECT last_insert_rowid()", as: Int64.self)
+        }
+    }
+
     /// The live wish notices, as (account, entry).
     func liveWishNotifications() throws -> [(accountID: String, entryID: String)] {
         try connection.query(

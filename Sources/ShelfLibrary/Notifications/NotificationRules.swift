@@ -133,8 +133,9 @@ public enum NotificationRules {
                 } else {
                     stale = false
                 }
-            case .wishAvailable:
-                // The wish list's own (WishList.check): never the loan-and-hold rules' to withdraw.
+            case .wishAvailable, .loanEnded, .holdCancelled, .holdLapsed:
+                // The wish list's own (WishList.check), or what a sync told of a change the library made: never the
+                // loan-and-hold rules' to withdraw.
                 continue
             }
             if stale {

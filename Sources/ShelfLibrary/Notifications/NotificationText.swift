@@ -32,6 +32,22 @@ public enum NotificationText {
         "\(title) is available to borrow now at \(library)."
     }
 
+    /// A loan the library ended before its end (`LibraryChange`).
+    public static func loanEnded(_ title: String) -> String {
+        "\(title) is no longer on loan to you: the library ended the loan early. Its file was deleted; your place and "
+            + "bookmarks are kept."
+    }
+
+    /// A hold the library no longer lists (`LibraryChange`).
+    public static func holdCancelled(_ title: String) -> String {
+        "Your hold on \(title) was cancelled: the library no longer lists it."
+    }
+
+    /// A ready hold not borrowed in time (`LibraryChange`).
+    public static func holdLapsed(_ title: String) -> String {
+        "Your hold on \(title) has expired: it was not borrowed in time."
+    }
+
     /// The text of `kind` for `title`; `days` is used by `holdReady` only, `library` by `wishAvailable` only.
     public static func text(_ kind: NotificationKind, title: String, days: Int, library: String = "") -> String {
         switch kind {
@@ -41,6 +57,9 @@ public enum NotificationText {
         case .loanDay: return loanDay(title)
         case .loanReturned: return loanReturned(title)
         case .wishAvailable: return wishAvailable(title, library: library)
+        case .loanEnded: return loanEnded(title)
+        case .holdCancelled: return holdCancelled(title)
+        case .holdLapsed: return holdLapsed(title)
         }
     }
 }

@@ -108,6 +108,12 @@ extension LibraryDatabase {
 
     // MARK: Catalog entries seen while browsing
 
+    /// Forgets a catalog entry the library no longer has (its loans and holds, kept elsewhere, stay).
+    public func forgetEntry(accountID: String?, entryID: String) throws {
+        try connection.execute(
+            "DELETE FROM catalog_entries WHERE account_id = ? AND entry_id = ?", [accountID ?? "", entryID])
+    }
+
     /// When the library last said `entryID`'s entry at `accountID` (catalog_entries.seen_at), or nil when not seen.
     public func entrySeenAt(accountID: String?, entryID: String) throws -> Date? {
         try connection.scalar(

@@ -13,7 +13,8 @@ enum LibrarySchema {
         NotificationSchema.superseded,
         BookshelfSchema.identities,
         BookshelfSchema.listening,
-        CatalogSchema.localChanges
+        CatalogSchema.localChanges,
+        NotificationSchema.libraryChanges
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

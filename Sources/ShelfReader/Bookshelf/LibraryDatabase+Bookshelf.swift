@@ -29,7 +29,8 @@ extension LibraryDatabase {
         lp.seconds AS listened, lp.duration AS listening_duration, lp.updated_at AS listened_at,
         (SELECT l.ends_at FROM loans l WHERE l.book_id = b.id ORDER BY l.ends_at IS NULL, l.ends_at LIMIT 1) AS loan_ends,
         (SELECT l.account_id FROM loans l WHERE l.book_id = b.id LIMIT 1) AS loan_account,
-        (SELECT l.entry_id FROM loans l WHERE l.book_id = b.id LIMIT 1) AS loan_entry
+        (SELECT l.entry_id FROM loans l WHERE l.book_id = b.id LIMIT 1) AS loan_entry,
+        (SELECT m.value FROM meta m WHERE m.key = 'book.loanEnded.' || b.id) AS loan_ended
         FROM books b LEFT JOIN shelf_items s ON s.book_id = b.id LEFT JOIN reading_progress p ON p.book_id = b.id
         LEFT JOIN listening_progress lp ON lp.book_id = b.id
         """
@@ -120,7 +121,9 @@ extension LibraryDatabase {
             book: book, storage: storage.flatMap(BookStorage.init(rawValue:)) ?? .download,
             isSample: isSample ?? false, link: try row.get("link"), progress: progress, listening: listening,
             loanEndsAt: loanEnds.map(Date.init(databaseMilliseconds:)),
-            loanAccountID: try row.get("loan_account"), loanEntryID: try row.get("loan_entry"))
+            loanAccountID: try row.get("loan_account"), loanEntryID: try row.get("loan_entry"),
+            loanEndedAt: (try row.get("loan_ended") as String?).flatMap { Int64($0) }.map(
+                Date.init(databaseMilliseconds:)))
     }
 
     // MARK: Reading position

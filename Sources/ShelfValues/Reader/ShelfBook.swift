@@ -34,11 +34,13 @@ public struct ShelfBook: Sendable {
     public var loanEndsAt: Date?
     public var loanAccountID: String?
     public var loanEntryID: String?
+    /// When the library ended the loan this book was downloaded as, its file being deleted then (nil: it was not).
+    public var loanEndedAt: Date?
 
     public init(
         book: BookRecord, storage: BookStorage, isSample: Bool, link: String? = nil, progress: ReadingProgress? = nil,
         listening: ListeningProgress? = nil, loanEndsAt: Date? = nil, loanAccountID: String? = nil,
-        loanEntryID: String? = nil
+        loanEntryID: String? = nil, loanEndedAt: Date? = nil
     ) {
         self.book = book
         self.storage = storage
@@ -49,6 +51,7 @@ public struct ShelfBook: Sendable {
         self.loanEndsAt = loanEndsAt
         self.loanAccountID = loanAccountID
         self.loanEntryID = loanEntryID
+        self.loanEndedAt = loanEndedAt
     }
 
     /// An eBook or an audiobook, from the media type (no plugin is opened to list the shelf).

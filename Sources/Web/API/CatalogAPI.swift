@@ -53,6 +53,8 @@ enum CatalogAPI {
             var document = EntryJSON(now.entry, openable: library.openable, full: true)
             document.libraryAnswered = now.answered
             document.availabilityNote = now.note
+            // A title the library no longer has is never offered from what shelf saw of it.
+            if now.gone { (document.canBorrow, document.canReserve) = (false, false) }
             return .json(document: document)
         }
     }

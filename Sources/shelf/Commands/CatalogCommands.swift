@@ -149,6 +149,7 @@ let bookCommand = Command(
     if context.json {
         var document = EntryJSON(entry, openable: openable, full: true)
         document.availabilityNote = now.note
+        if now.gone { (document.canBorrow, document.canReserve) = (false, false) }
         Output.json(document)
         return 0
     }
@@ -179,7 +180,8 @@ let bookCommand = Command(
     }
     // With several libraries, the commands name this one: without --account they act at the one in use.
     let at = call.circulation.accountToName.map { " --account \($0)" } ?? ""
-    switch entry.availability.state {
+    // A title the library no longer has is offered for nothing (the note above says so).
+    switch now.gone ? .unknown : entry.availability.state {
     case .available, .ready: if entry.borrowLink != nil { Output.line("Borrow it: shelf borrow \(entry.id)\(at)") }
     case .unavailable: Output.line("Reserve it: shelf reserve \(entry.id)\(at)")
     case .loaned: Output.line("On loan: shelf download \(entry.id)\(at), shelf return \(entry.id)\(at)")

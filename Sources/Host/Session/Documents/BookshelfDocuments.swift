@@ -26,6 +26,8 @@ public struct ShelfBookJSON: Encodable, Sendable {
     public let addedAt: String
     public let lastOpened: String?
     public let loanEnds: String?
+    /// Why the book cannot be read or played (its loan ended at the library and its file was deleted), in words.
+    public let unavailable: String?
 
     public init(_ b: ShelfBook) {
         id = b.book.id
@@ -45,6 +47,8 @@ public struct ShelfBookJSON: Encodable, Sendable {
         addedAt = isoDate(b.book.addedAt)
         lastOpened = b.book.openedAt.map(isoDate)
         loanEnds = b.loanEndsAt.map(isoDate)
+        // Borrowed and downloaded again since, it has its file: nothing to say.
+        unavailable = b.book.path == nil && b.loanEntryID == nil ? b.loanEndedAt.map(LoanEndedWords.sentence) : nil
     }
 
     /// The array exactly as the pretty JSON encoder prints it (sorted keys, pretty, slashes unescaped, absent
@@ -84,6 +88,7 @@ public struct ShelfBookJSON: Encodable, Sendable {
             members.append("\"sample\" : \(b.sample)")
             members.append("\"storage\" : " + text(b.storage))
             members.append("\"title\" : " + text(b.title))
+            if let v = b.unavailable { members.append("\"unavailable\" : " + text(v)) }
             out += "  {\n    " + members.joined(separator: ",\n    ") + "\n  }" + (i == books.count - 1 ? "\n" : ",\n")
         }
         return out + "]"

@@ -21,8 +21,8 @@ public struct EntryJSON: Encodable, Sendable {
     public let language: String?
     public let published: String?
     public let categories: [String]
-    public let canBorrow: Bool
-    public let canReserve: Bool
+    public var canBorrow: Bool
+    public var canReserve: Bool
 
     /// With `full`, the details `shelf book` adds (summary, publisher, language, published, categories).
     /// The browser app's: whether the library answered just now (false: this is what shelf saw of the title

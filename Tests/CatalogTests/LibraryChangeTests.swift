@@ -1,0 +1,92 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Issue 32, item 8: what the library changed on its own (a loan ended early, a hold cancelled, a ready hold that
+/// lapsed) is said by the sync, once, as a notification; the ended loan's book says in My Books why it has no file.
+final class LibraryChangeTests: LibraryTestCase {
+    private func notificationKinds() throws -> [String] {
+        try XCTUnwrap(try run(["notifications", "--json"]).json() as? [[String: Any]]).compactMap {
+            $0["kind"] as? String
+        }
+    }
+
+    func testALoanEndedEarlyAndAHoldCancelledAreSaidAndTheBookSaysWhy() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        try run(["download", "urn:fake:ebook-free"])
+        try run(["reserve", "urn:fake:ebook-out"])
+        try run(["sync"])
+
+        library.expireLoan("urn:fake:ebook-free")
+        library.dropHold("urn:fake:ebook-out")
+        let synced = try run(["sync"])
+        XCTAssertTrue(
+            synced.stderr.contains(
+                "The Open Road is no longer on loan to you: the library ended the loan early. Its file was deleted; "
+                    + "your place and bookmarks are kept."), synced.stderr)
+        XCTAssertTrue(
+            synced.stderr.contains("Your hold on Waiting Game was cancelled: the library no longer lists it."),
+            synced.stderr)
+        XCTAssertEqual(Set(try notificationKinds()), ["loan-ended", "hold-cancelled"])
+
+        let books = try XCTUnwrap(try run(["books", "--json"]).json() as? [[String: Any]])
+        let book = try XCTUnwrap(books.first)
+        XCTAssertNil(book["path"])
+        let why = try XCTUnwrap(book["unavailable"] as? String, "\(book)")
+        XCTAssertTrue(why.hasPrefix("The loan ended at the library on "), why)
+
+        // Told once: the next sync says nothing new.
+        let again = try run(["sync"])
+        XCTAssertFalse(again.stderr.contains("Notification:"), again.stderr)
+    }
+
+    func testAReadyHoldNotBorrowedInTimeIsSaidToHaveExpired() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["reserve", "urn:fake:ebook-out"])
+        library.makeHoldReady("urn:fake:ebook-out")
+        library.setHoldEnd("urn:fake:ebook-out", library.now.addingTimeInterval(3_600))
+        try run(["sync"])
+        library.advanceClock(by: 7_200)
+        library.dropHold("urn:fake:ebook-out")
+        let synced = try run(["sync"])
+        XCTAssertTrue(
+            synced.stderr.contains("Your hold on Waiting Game has expired: it was not borrowed in time."), synced.stderr
+        )
+        XCTAssertTrue(try notificationKinds().contains("hold-lapsed"))
+    }
+
+    /// A return and a cancel made here are the patron's: the sync tells of no change.
+    func testChangesMadeHereAreNotSaidAsTheLibrarys() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["borrow", "urn:fake:ebook-free"])
+        try run(["reserve", "urn:fake:ebook-out"])
+        try run(["sync"])
+        try run(["return", "urn:fake:ebook-free"])
+        try run(["cancel-hold", "urn:fake:ebook-out"])
+        let synced = try run(["sync"])
+        XCTAssertFalse(synced.stderr.contains("Notification:"), synced.stderr)
+        XCTAssertTrue(try notificationKinds().isEmpty)
+    }
+}
+
+/// Item 8: a title the library took out of its catalog is not offered for borrowing from what shelf saw of it.
+final class WithdrawnTitleTests: LibraryTestCase {
+    func testATitleGoneFromTheCatalogIsNotOfferedFromTheCache() throws {
+        try addAndLogin()
+        try run(["browse"])
+        library.withdraw("urn:fake:ebook-free")
+        let shown = try run(["book", "urn:fake:ebook-free"])
+        XCTAssertTrue(
+            shown.stdout.contains(
+                "The library no longer has “The Open Road” in its catalog: it cannot be borrowed or reserved."),
+            shown.stdout)
+        XCTAssertFalse(shown.stdout.contains("Borrow it"), shown.stdout)
+        // Forgotten from what shelf has seen: no borrowing it from there.
+        let borrowed = try run(["borrow", "urn:fake:ebook-free"], expect: 66)
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-free/borrow").count, 0, borrowed.stderr)
+    }
+}
