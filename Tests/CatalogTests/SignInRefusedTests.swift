@@ -1,4 +1,5 @@
 import Foundation
+import ShelfLibrary
 import TestSupport
 import XCTest
 
@@ -27,5 +28,55 @@ final class SignInRefusedTests: LibraryTestCase {
         try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
         XCTAssertTrue(try run(["account", "list"]).stdout.contains("Signed in"))
         XCTAssertFalse(try run(["status"]).stdout.contains("sign-in refused"))
+    }
+}
+
+/// Item 6, the watcher's side: a refused sign-in is said once (again only after a sync got in and it was refused
+/// anew), and the notices the stored end dates allow are still made, marked as not confirmed by the library.
+final class WatcherSignInRefusedTests: LibraryTestCase {
+    private func cycleTexts(_ result: ShelfProcess.Result) throws -> [String] {
+        let document = try XCTUnwrap(result.json() as? [String: Any])
+        return (document["notifications"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+    }
+
+    func testTheWatcherSaysARefusalOnceAndMakesTheStoredNoticesUnconfirmed() throws {
+        try addAndLogin()
+        try run(["browse"])
+        // A loan with 20 hours left, stored by the borrow; no sync has run the rules on it yet.
+        library.setLoanEnd("urn:fake:ebook-free", library.now.addingTimeInterval(20 * 3_600))
+        try run(["borrow", "urn:fake:ebook-free"])
+        library.password = "changed-at-the-library"
+        library.forgetTokens()
+
+        let first = try cycleTexts(try run(["watch", "--once", "--json"], expect: 75))
+        XCTAssertEqual(
+            first.filter {
+                $0
+                    == "Fake Public Library refused your sign-in: loans and holds are not updated until you sign in again."
+            }
+            .count, 1, "\(first)")
+        XCTAssertTrue(
+            first.contains(
+                "The Open Road has one day left before it must be returned. (Not confirmed by the library: your "
+                    + "sign-in was refused.)"), "\(first)")
+        // The next pass (once its back-off is over) says nothing again.
+        let database = shelf.home.appendingPathComponent("data/library.sqlite3").path
+        func clearBackoff() throws {
+            let db = try LibraryDatabase(path: database)
+            defer { db.close() }
+            try db.setMeta("watch.backoff.fake", nil)
+        }
+        try clearBackoff()
+        XCTAssertTrue(try cycleTexts(try run(["watch", "--once", "--json"], expect: 75)).isEmpty)
+
+        // In again, then refused again: said again.
+        try run(["login", "--username", library.username, "--password-stdin"], stdin: library.password + "\n")
+        try clearBackoff()
+        try run(["watch", "--once"])
+        library.forgetTokens()
+        library.password = "changed-again"
+        try clearBackoff()
+        let again = try cycleTexts(try run(["watch", "--once", "--json"], expect: 75))
+        XCTAssertTrue(again.contains { $0.hasPrefix("Fake Public Library refused your sign-in") }, "\(again)")
     }
 }

@@ -153,7 +153,7 @@ extension LibraryDatabase {
     func applyNotificationDecision(
         _ decision: NotificationRules.Decision, accountID: String,
         loans: [NotificationRules.Subject], previousLoans: [NotificationRules.Subject],
-        at date: Date
+        at date: Date, textSuffix: String = ""
     ) throws -> [NotificationRecord] {
         try connection.transaction {
             let now = date.databaseMilliseconds
@@ -167,7 +167,8 @@ extension LibraryDatabase {
                     [now, now, id])
             }
             var made: [NotificationRecord] = []
-            for fire in decision.fire {
+            for var fire in decision.fire {
+                fire.text += textSuffix
                 let route = fire.kind.route(entryID: fire.entryID), bookRoute = NotificationRoute.book(fire.entryID)
                 let endsAt = fire.endsAt?.databaseMilliseconds
                 try connection.execute(
@@ -257,6 +258,33 @@ extension LibraryDatabase {
                 ])
             return try connection.scalar("SELECT last_insert_rowid()", as: Int64.self)
         }
+    }
+
+    /// Says once that the library refused `account`'s sign-in (a live notice of it is not made again); its id, or
+    /// nil when one is live already.
+    public func storeSignInRefusedNotification(account: AccountRecord, at date: Date = Date()) throws -> Int64? {
+        try connection.transaction {
+            let kind = NotificationKind.signInRefused
+            try connection.execute(
+                """
+                INSERT OR IGNORE INTO notifications (account_id, entry_id, kind, title, text, route, book_route, created_at)
+                VALUES (?, '', ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    account.id, kind.rawValue, account.title, NotificationText.signInRefused(account.title),
+                    kind.route(entryID: "").description, kind.route(entryID: "").description,
+                    date.databaseMilliseconds
+                ])
+            guard connection.changes > 0 else { return nil }
+            return try connection.scalar("SELECT last_insert_rowid()", as: Int64.self)
+        }
+    }
+
+    /// Withdraws the refused-sign-in notice of `accountID`: a sync got in, so a later refusal is said again.
+    public func withdrawSignInRefusedNotification(accountID: String, at date: Date = Date()) throws {
+        try connection.execute(
+            "UPDATE notifications SET withdrawn_at = ? WHERE account_id = ? AND kind = 'sign-in-refused' AND withdrawn_at IS NULL",
+            [date.databaseMilliseconds, accountID])
     }
 
     /// The live wish notices, as (account, entry).

@@ -7,6 +7,9 @@ import ShelfValues
 public struct NotificationEngine {
     public let database: LibraryDatabase
     public let clock: NotificationClock
+    /// Added to each text made: the notices made from stored end dates while the library refuses the sign-in say
+    /// they are not confirmed by the library.
+    public var textSuffix = ""
 
     public init(database: LibraryDatabase, clock: NotificationClock = .system) {
         self.database = database
@@ -37,7 +40,7 @@ public struct NotificationEngine {
                 live: try database.liveNotificationsForRules(accountID: accountID))
             return try database.applyNotificationDecision(
                 decision, accountID: accountID, loans: loans, previousLoans: previous,
-                at: now)
+                at: now, textSuffix: textSuffix)
         }
     }
 }

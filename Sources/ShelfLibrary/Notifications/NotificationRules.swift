@@ -133,7 +133,7 @@ public enum NotificationRules {
                 } else {
                     stale = false
                 }
-            case .wishAvailable, .loanEnded, .holdCancelled, .holdLapsed:
+            case .wishAvailable, .loanEnded, .holdCancelled, .holdLapsed, .signInRefused:
                 // The wish list's own (WishList.check), or what a sync told of a change the library made: never the
                 // loan-and-hold rules' to withdraw.
                 continue

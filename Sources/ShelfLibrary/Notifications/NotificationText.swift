@@ -48,6 +48,14 @@ public enum NotificationText {
         "Your hold on \(title) has expired: it was not borrowed in time."
     }
 
+    /// The library refused the stored sign-in (`title` is the library's name).
+    public static func signInRefused(_ library: String) -> String {
+        "\(library) refused your sign-in: loans and holds are not updated until you sign in again."
+    }
+
+    /// Added to the notices made from stored end dates while the sign-in is refused.
+    public static let notConfirmed = " (Not confirmed by the library: your sign-in was refused.)"
+
     /// The text of `kind` for `title`; `days` is used by `holdReady` only, `library` by `wishAvailable` only.
     public static func text(_ kind: NotificationKind, title: String, days: Int, library: String = "") -> String {
         switch kind {
@@ -60,6 +68,7 @@ public enum NotificationText {
         case .loanEnded: return loanEnded(title)
         case .holdCancelled: return holdCancelled(title)
         case .holdLapsed: return holdLapsed(title)
+        case .signInRefused: return signInRefused(title)
         }
     }
 }

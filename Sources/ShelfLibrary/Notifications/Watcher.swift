@@ -55,6 +55,8 @@ public final class Watcher {
             }
             do {
                 try sync(account)
+                // In again: a later refusal is said again (the notice of this one no longer holds).
+                try database.withdrawSignInRefusedNotification(accountID: account.id)
                 if state.failures > 0 {
                     try database.setMeta(key, nil)
                     cycle.changed = true
@@ -69,6 +71,14 @@ public final class Watcher {
                 try database.setMeta(key, BackoffState(failures: failures, retryAt: retry).text)
                 let message = ShelfError.words(error)
                 if failures == 1 { cycle.changed = true }
+                if (error as? ShelfError)?.kind == .permission {
+                    // Said once on the desktop (a live notice is not made again), and the notices the stored end
+                    // dates allow are still made, marked as not confirmed by the library.
+                    _ = try database.storeSignInRefusedNotification(account: account)
+                    var engine = NotificationEngine(database: database, clock: clock)
+                    engine.textSuffix = NotificationText.notConfirmed
+                    try engine.evaluate(accountID: account.id)
+                }
                 cycle.accounts.append(
                     WatchCycle.AccountOutcome(
                         accountID: account.id, result: "failed", error: message,

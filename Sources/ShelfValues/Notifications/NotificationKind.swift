@@ -20,6 +20,8 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
     case holdCancelled = "hold-cancelled"
     /// A ready hold not borrowed before its end: the library let it go.
     case holdLapsed = "hold-lapsed"
+    /// The library refused the stored sign-in (`shelf watch`): said once, again only after a sync got in.
+    case signInRefused = "sign-in-refused"
 
     public var isAboutHold: Bool { self == .holdReady || self == .holdLastDay }
 
@@ -35,6 +37,7 @@ public enum NotificationKind: String, Codable, Sendable, CaseIterable {
         case .holdReady, .holdLastDay, .holdCancelled, .holdLapsed: return .reservations
         case .loanWeek, .loanDay, .loanReturned, .loanEnded: return .loans
         case .wishAvailable: return .book(entryID)
+        case .signInRefused: return .accounts
         }
     }
 }

@@ -3,12 +3,15 @@
 public enum NotificationRoute: Equatable, Sendable, CustomStringConvertible {
     case reservations
     case loans
+    /// The Accounts page (`shelf account list`): where a refused sign-in is signed in again.
+    case accounts
     case book(String)
 
     public init?(_ text: String) {
         switch text {
         case "reservations": self = .reservations
         case "loans": self = .loans
+        case "accounts": self = .accounts
         default:
             guard text.hasPrefix("book:"), text.count > 5 else { return nil }
             self = .book(String(text.dropFirst(5)))
@@ -19,6 +22,7 @@ public enum NotificationRoute: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .reservations: return "reservations"
         case .loans: return "loans"
+        case .accounts: return "accounts"
         case .book(let id): return "book:\(id)"
         }
     }
@@ -28,6 +32,7 @@ public enum NotificationRoute: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .reservations: return "Reservations"
         case .loans: return "My Books"
+        case .accounts: return "Accounts"
         case .book: return "the book's details"
         }
     }

@@ -71,6 +71,9 @@ let openNotificationCommand = Command(
     switch route {
     case .reservations: target = holdsCommand
     case .loans: target = loansCommand
+    case .accounts:
+        target = accountCommand
+        words = ["list"]
     case .book(let entryID):
         target = bookCommand
         words = [entryID] + account

@@ -9,6 +9,7 @@ const stateWords = { unread: "New", read: "Opened", withdrawn: "No longer applie
 export function target(route, account) {
   if (route === "reservations") return "#/reservations";
   if (route === "loans") return "#/my-books";
+  if (route === "accounts") return "#/accounts";
   if (route && route.startsWith("book:")) return link("book", account ? { id: route.slice(5), account } : { id: route.slice(5) });
   return "#/catalog";
 }
