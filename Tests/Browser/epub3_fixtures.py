@@ -158,8 +158,9 @@ def notes(path):
 
 def spreads(path):
     """Item 1. A fixed-layout book whose spine says which pages share a spread: it opens with a spread (left, right),
-    then a page in the centre alone, a right page alone, and a last spread, whose right page's viewport meta names
-    its width and height twice (the first counts). Each page says where it belongs."""
+    then a page in the centre alone, a right page alone, and a spread whose right page's viewport meta names its
+    width and height twice (the first counts); the last page overrides the book's layout (reflowable). Each page
+    says where it belongs."""
     pages = [("left", "#fde", "PASS when page 2 is beside me, on my right."),
              ("right", "#def", "PASS when page 1 is beside me, on my left."),
              ("center", "#efd", "PASS when I am alone, as tall as the pages of a spread."),
@@ -177,7 +178,13 @@ def spreads(path):
                                               '<style>body { margin: 0; }</style>')
         items.append((f"p{n}", f"page{n}.xhtml", XHTML, ""))
         spine.append((f"p{n}", f' properties="page-spread-{side}"'))
-    files["OEBPS/nav.xhtml"] = nav([(f"Page {n}", f"page{n}.xhtml") for n in range(1, 7)])
+    # Page 7 overrides the book's layout: reflowable text, to be read as in a reflowable book.
+    text = "".join(f"<p>Paragraph {k} of a page the spine lets reflow, read at the patron's text size.</p>" for k in range(60))
+    files["OEBPS/page7.xhtml"] = xhtml("Page 7", f'<h1>Page 7 (reflowed)</h1><p>PASS when this text fills the reading '
+                                       f'area and scrolls, not a narrow strip.</p>{text}')
+    items.append(("p7", "page7.xhtml", XHTML, ""))
+    spine.append(("p7", ' properties="rendition:layout-reflowable"'))
+    files["OEBPS/nav.xhtml"] = nav([(f"Page {n}", f"page{n}.xhtml") for n in range(1, 8)])
     metadata = '<meta property="rendition:layout">pre-paginated</meta><meta property="rendition:spread">landscape</meta>'
     files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000001", "The Spreads Fixture", "en",
                                          items, spine, metadata)

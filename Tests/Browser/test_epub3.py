@@ -156,6 +156,21 @@ class FixedLayoutTests(EPUB3TestCase):
         self.driver.find_element(By.ID, "previous-page").click()
         self.wait_for(lambda d: self.reader("r.view.shown") == [3], message="back to the right page alone")
 
+    def test_a_reflowable_item_in_a_fixed_layout_book_is_reflowed(self):
+        book = self.add_book("spreads")
+        self.open_reader(book)
+        self.reader("r.goTo({href: 'OEBPS/page7.xhtml', progression: 0})")
+        self.wait_for(lambda d: self.reader("r.view.shown") == [6], message="page 7 alone")
+        area = self.reader("[document.getElementById('viewport').clientWidth, document.getElementById('viewport').clientHeight]")
+        drawn = self.reader("(b => [b.width, b.height])(r.view.frames[0].frame.getBoundingClientRect())")
+        self.assertAlmostEqual(drawn[0], area[0], delta=2, msg="the whole width of the reading area, not a strip")
+        self.assertAlmostEqual(drawn[1], area[1], delta=2)
+        self.assertTrue(self.in_book("const s = document.scrollingElement; return s.scrollHeight > innerHeight + 100;"),
+                        "one scrolled column")
+        self.assertTrue(self.in_book("return !!document.getElementById('shelf-reader-style')"), "the patron's settings laid over it")
+        time.sleep(0.5)  # for the screenshot alone: the frame's first paint
+        self.screenshot("epub3-fixed-reflowed-item")
+
 
 class ReadingOrderTests(EPUB3TestCase):
     def test_a_link_to_a_page_outside_the_reading_order_opens_it_with_a_way_back(self):

@@ -18,6 +18,9 @@ export class FixedView {
     const presentation = manifest.metadata?.presentation ?? {};
     this.spreadRule = presentation.spread ?? 'auto';
     this.rtl = isRTLBook(manifest);
+    /** The patron's settings and the book's language, for a page the book lets reflow (set by the reader). */
+    this.settings = () => ({});
+    this.language = '';
     /** @type {number[][] | null} the spreads, grouped once they are asked for */
     this.grouped = null;
     this.frames = [];
@@ -34,9 +37,13 @@ export class FixedView {
   // The items shown together with item `index`.
   spreadOf(index) {
     if (!this.spreads) return [index];
-    this.grouped ??= groupSpreads(this.items.map((item) => item.properties?.page), this.rtl);
+    // A reflowed page (rendition:layout-reflowable) shares no spread: it is alone, as a centred page is.
+    this.grouped ??= groupSpreads(this.items.map((item) => (this.reflowed(item) ? 'center' : item.properties?.page)), this.rtl);
     return this.grouped.find((group) => group.includes(index)) ?? [index];
   }
+
+  /** Whether reading-order item `item` overrides the book's fixed layout (EPUB 3.3 rendition:layout-reflowable). */
+  reflowed(item) { return item?.properties?.layout === 'reflowable'; }
 
   get shown() { return this.spreadOf(this.index); }
   get atStart() { return this.shown[0] === 0; }
@@ -50,8 +57,13 @@ export class FixedView {
     const pages = await Promise.all(shown.map((i) => this.load(i)));
     // The spread changes only once its pages are there, so what it reports is always what is drawn.
     this.index = index;
-    for (const page of this.frames) page.channel.detach();
-    this.viewport.replaceChildren(...(this.rtl ? [...pages].reverse() : pages).map((p) => p.box));
+    for (const page of this.frames) {
+      page.channel.detach();
+      page.box.remove();
+    }
+    // The new pages stay where they loaded: a frame taken out of the document and put back loads its page again
+    // (a new window, which the channel does not know). Their order on screen is the flex order.
+    pages.forEach((page, i) => page.box.style.setProperty('order', String(this.rtl ? pages.length - i : i)));
     this.frames = pages;
     this.fit();
     if (hadFocus) pages[0].frame.focus();
@@ -63,7 +75,8 @@ export class FixedView {
     const frame = document.createElement('iframe');
     frame.setAttribute('sandbox', this.sandbox);
     frame.setAttribute('title', `Page ${index + 1}`);
-    frame.setAttribute('scrolling', 'no');
+    const reflowed = this.reflowed(this.items[index]);
+    if (!reflowed) frame.setAttribute('scrolling', 'no');
     const channel = new FrameChannel(frame, this.handlers);
     frame.src = this.urlOf(this.items[index].href);
     box.append(frame);
@@ -73,17 +86,25 @@ export class FixedView {
     this.viewport.append(box);
     channel.attach();
     await channel.ready;
+    if (reflowed) {
+      // Reflowed, as in a reflowable book: the whole reading area, one scrolled column in the patron's settings.
+      const area = { width: this.viewport.clientWidth, height: this.viewport.clientHeight };
+      frame.style.width = `${area.width}px`;
+      frame.style.height = `${area.height}px`;
+      await channel.call('layout', { settings: { ...this.settings(), flow: 'scrolled' }, language: this.language, place: { progression: 0 } });
+      return { box, frame, channel, index, reflowed, ...area };
+    }
     const size = channel.size ?? { width: 1200, height: 1600 };
-    return { box, frame, channel, index, width: Number(size.width) || 1200, height: Number(size.height) || 1600 };
+    return { box, frame, channel, index, reflowed, width: Number(size.width) || 1200, height: Number(size.height) || 1600 };
   }
 
   fit() {
     const available = { width: this.viewport.clientWidth, height: this.viewport.clientHeight };
     // A page alone in a window that shows spreads is drawn at the scale it would have beside another.
-    const alone = this.spreads && this.frames.length === 1;
+    const alone = this.spreads && this.frames.length === 1 && !this.frames[0].reflowed;
     const totalWidth = alone ? 2 * this.frames[0].width : this.frames.reduce((sum, p) => sum + p.width, 0);
     const tallest = Math.max(...this.frames.map((p) => p.height));
-    const scale = Math.min(available.width / totalWidth, available.height / tallest);
+    const scale = this.frames[0]?.reflowed ? 1 : Math.min(available.width / totalWidth, available.height / tallest);
     for (const page of this.frames) {
       page.box.style.position = '';
       page.box.style.visibility = '';

@@ -74,6 +74,7 @@ class Reader {
     // scripts; from the app's own host (--listen) they are opaque and run the reader's script alone.
     const sandbox = new URL(this.base, location.href).origin === location.origin ? 'allow-scripts' : 'allow-scripts allow-same-origin allow-forms';
     this.view = this.fixed ? new FixedView($('viewport'), handlers, this.manifest, sandbox) : new ReflowableView($('viewport'), handlers, sandbox);
+    if (this.view instanceof FixedView) Object.assign(this.view, { settings: () => this.settings.effective, language: this.language });
     // Read by the reflowable view only.
     /** @type {ReflowableView} */ (this.view).fragmentsOf = (href) => (this.toc?.entries ?? []).map((e) => e.href.split('#')).filter(([h, f]) => h === href && f).map(([, f]) => f);
     this.scripts = data.scripts ?? { possible: false, allowed: false };
