@@ -5,7 +5,7 @@ import Foundation
 // never pass an old sighting off as "available now" (issue 32, item 3).
 
 /// When shelf last heard the library say something, in words.
-public enum Sighting {
+public enum Sighting: Sendable {
     /// "seen just now", "seen 5 minutes ago", "seen 3 hours ago", "seen 3 days ago".
     public static func ago(_ date: Date, now: Date = Date()) -> String {
         let seconds = max(0, now.timeIntervalSince(date))

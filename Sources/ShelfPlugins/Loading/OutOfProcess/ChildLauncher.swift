@@ -33,8 +33,8 @@ final class ChildLauncher: @unchecked Sendable {
 
     /// Runs `start` (a posix_spawn) on the launcher's thread and returns what it returned.
     func run(_ start: @escaping () -> Int32) -> Int32 {
+        // Unchecked Sendable: written by the launcher before `done` is signalled, read after.
         final class Box: @unchecked Sendable {
-            // Unchecked Sendable: written by the launcher before `done` is signalled, read after.
             var value: Int32 = 0
         }
         let result = Box()
