@@ -90,3 +90,22 @@ final class WithdrawnTitleTests: LibraryTestCase {
         XCTAssertEqual(library.server.requests(to: "/works/ebook-free/borrow").count, 0, borrowed.stderr)
     }
 }
+
+/// Item 7 (seeds 002/003): a hold on a physical copy at a branch, which the library's loans feed does not list.
+final class BranchHoldTests: LibraryTestCase {
+    func testABranchHoldIsAPhysicalCopyKeptAcrossSyncsAndNotPlacedTwice() throws {
+        library.listsBranchHolds = false
+        try addAndLogin()
+        try run(["browse"])
+        let placed = try run(["reserve", "urn:fake:ebook-out", "--branch", "Eastside Branch"])
+        XCTAssertTrue(placed.stdout.contains("as a physical copy to collect at Eastside Branch"), placed.stdout)
+        XCTAssertFalse(placed.stdout.contains("eBook"), placed.stdout)
+        try run(["sync"])
+        let holds = try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(holds.count, 1, "the sync dropped the branch's hold the feed does not list")
+        XCTAssertEqual(holds.first?["branch"] as? String, "Eastside Branch")
+        let again = try run(["reserve", "urn:fake:ebook-out", "--branch", "eastside branch"])
+        XCTAssertTrue(again.stdout.contains("You already have a hold on a physical copy"), again.stdout)
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/hold").count, 1, "a second hold was sent")
+    }
+}

@@ -222,6 +222,16 @@ public final class FakeLibrary: @unchecked Sendable {
     /// The library takes `id` out of its catalog.
     public func withdraw(_ id: String) { lock.withLock { _ = withdrawn.insert(id) } }
 
+    /// When false, a hold on a physical copy at a branch is kept by the library's ILS and never listed in the loans
+    /// feed (as many circulation managers do); when true (the default) it joins the title's queue like an e-book hold.
+    public var listsBranchHolds: Bool {
+        get { lock.withLock { branchHoldsListed } }
+        set { lock.withLock { branchHoldsListed = newValue } }
+    }
+    private var branchHoldsListed = true
+    /// Branch holds kept apart (`listsBranchHolds` false), as "ID|BRANCH".
+    public private(set) var branchHolds: Set<String> = []
+
     /// The library drops the patron's hold on `id` itself (a librarian cancelled it, or a ready hold lapsed).
     public func dropHold(_ id: String) {
         lock.withLock { books[id]?.holds.removeAll { $0 == username } }
@@ -378,7 +388,15 @@ public final class FakeLibrary: @unchecked Sendable {
             server.route("GET", "/works/\(key)/hold") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
                 let branch = request.queryItems["branch"] ?? "?"
-                if acts(.hold) { lock.withLock { books[id]?.holds.append(username) } }
+                if acts(.hold) {
+                    lock.withLock {
+                        if branchHoldsListed {
+                            books[id]?.holds.append(username)
+                        } else {
+                            _ = branchHolds.insert("\(id)|\(branch)")
+                        }
+                    }
+                }
                 return faulted(
                     .hold,
                     .text(

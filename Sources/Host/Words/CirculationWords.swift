@@ -63,9 +63,14 @@ extension CirculationResult: PatronOutcome {
     private static func sentence(_ outcome: ReserveOutcome) -> String {
         switch outcome {
         case .placed(let hold):
-            return "Reserved \(quoted(hold.entry)) (\(hold.entry.format.words))"
-                + (hold.branch.map { " at \($0)" } ?? "")
-                + ": \(hold.entry.availability.words)."
+            // A branch's hold is for a physical copy, never "eBook" (seeds 002/003).
+            if let branch = hold.branch {
+                return "Reserved \(quoted(hold.entry)) as a physical copy to collect at \(branch)."
+            }
+            return "Reserved \(quoted(hold.entry)) (\(hold.entry.format.words)): \(hold.entry.availability.words)."
+        case .alreadyReserved(let hold) where hold.branch != nil:
+            return "You already have a hold on a physical copy of \(quoted(hold.entry)) at \(hold.branch ?? ""). "
+                + "Nothing was reserved."
         case .alreadyReserved(let hold):
             return "You already have a hold on \(quoted(hold.entry)): \(hold.entry.availability.words)."
         case .availableNow(let current) where current.availability.state == .loaned:

@@ -228,6 +228,14 @@ public final class Circulation {
     // MARK: Reserve
 
     public func reserve(_ stored: CatalogEntry, branch: String? = nil) throws -> ReserveOutcome {
+        if let branch,
+            let held = try database.holds(accountID: account.id).first(where: {
+                $0.entry.id == stored.id && $0.branch?.caseInsensitiveCompare(branch) == .orderedSame
+            })
+        {
+            // As for e-books: a second hold at the same branch is refused, and nothing is sent.
+            return .alreadyReserved(held)
+        }
         let view = try currentView(of: stored, nothingDone: "nothing was reserved")
         var entry = stored
         if case .entry(let fresh) = view { entry = fresh }
@@ -452,6 +460,16 @@ public final class Circulation {
                     }
                 }
             }
+            // A hold on a physical copy at a branch may be one the loans feed never lists: kept as stored (the
+            // holds listing says so), and a listed one keeps its branch.
+            let listed = Set(holds.map(\.entry.id)).union(loans.map(\.entry.id))
+            let branchHolds = holdsBefore.filter { $0.branch != nil }
+            for (index, hold) in holds.enumerated() {
+                if let kept = branchHolds.first(where: { $0.entry.id == hold.entry.id }) {
+                    holds[index].branch = kept.branch
+                }
+            }
+            holds += branchHolds.filter { !listed.contains($0.entry.id) }
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
             let clock = ServerClock.clock(serverDate: client.lastServerDate)
             let stored = try database.replaceShelf(
