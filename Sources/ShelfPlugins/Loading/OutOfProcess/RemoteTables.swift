@@ -39,7 +39,10 @@ extension LoadedPlugin {
     /// Whether `handle` lived in a plugin process that has since ended (crashed, hung and stopped): whoever holds it
     /// opens its file again, in the process the next call starts.
     func lost(_ handle: OpaquePointer) -> Bool {
-        guard remote != nil, let held = RemoteHandle.from(handle) else { return false }
+        guard let remote, let held = RemoteHandle.from(handle) else { return false }
+        // Under the plugin's lock: a call on another thread may be ending that child now.
+        remote.lock.lock()
+        defer { remote.lock.unlock() }
         return held.child.end != nil
     }
 }
