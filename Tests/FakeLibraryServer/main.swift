@@ -25,7 +25,8 @@ let controls: [String: (FakeLibrary, String, LoopbackHTTPServer.Request) -> Void
     "loan-end": { library, id, request in library.setLoanEnd(id, seconds(request)) },
     "expire-loan": { library, id, _ in library.expireLoan(id) },
     "take-all": { library, id, _ in library.takeAllCopies(id) },
-    "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) }
+    "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) },
+    "copies": { library, id, request in library.setCopies(id, Int(request.queryItems["n"] ?? "0") ?? 0) }
 ]
 for (name, action) in controls {
     library.server.route("POST", "/control/\(name)") { request in

@@ -182,6 +182,15 @@ public final class FakeLibrary: @unchecked Sendable {
     /// Sets how many copies of `id` are free (another patron returned one, or took the last).
     public func setAvailable(_ id: String, _ count: Int) { lock.withLock { books[id]?.available = count } }
 
+    /// Sets how many copies of `id` the library counts (0: a title lent only through its holds queue).
+    public func setCopies(_ id: String, _ count: Int) {
+        lock.withLock {
+            guard var book = books[id] else { return }
+            (book.copies, book.available) = (count, min(book.available, count))
+            books[id] = book
+        }
+    }
+
     public func stop() { server.stop() }
 
     public var root: String { server.url("/catalog").absoluteString }

@@ -45,6 +45,7 @@ public struct Availability: Codable, Equatable, Sendable {
     public var canBorrowNow: Bool { state == .available || state == .ready || state == .openAccess }
 
     /// The availability in words, as the patron reads it: "available", "2 of 5 copies available",
+    /// "no copy available, 3 waiting",
     /// "on hold, position 3 of 12", "ready to borrow until Dec 3, 2026".
     public var words: String {
         switch state {
@@ -55,10 +56,13 @@ public struct Availability: Codable, Equatable, Sendable {
             return "available"
         case .unavailable:
             var text: String
-            if let total = copiesTotal {
+            if let total = copiesTotal, total > 0 {
                 text = "\(copiesAvailable ?? 0) of \(Plural.count(total, "copy", "copies")) available"
             } else {
+                // A library that counts no copies (a title lent only through holds) has no "0 of 0 copies" to say:
+                // the queue is what tells the patron how long the wait is.
                 text = "no copy available"
+                if holdsTotal == 0 { text += ", no one waiting" }
             }
             if let holds = holdsTotal, holds > 0 { text += ", \(holds) waiting" }
             return text

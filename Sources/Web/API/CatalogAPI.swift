@@ -24,6 +24,11 @@ enum CatalogAPI {
             }
             let library = try app.library()
             let account = request.query["account"].flatMap { $0.isEmpty ? nil : $0 }
+            // A first run: the page invites the patron to add a library rather than showing a failure.
+            if try library.accountDocuments().isEmpty {
+                let words = Invitation.noLibraryYet.words(for: .browser)
+                throw WebError(409, words.sentence, hint: words.hint, kind: "no-library-yet")
+            }
             let result: BrowseResult
             if let query = request.query["q"], !query.isEmpty {
                 result = try library.search(query, url: nil, account: account, format: format, refinement: refinement)

@@ -74,7 +74,7 @@ function row(app, account, again) {
         needsSignIn ? (account.signInRefused ? "Sign-in refused" : account.signedIn ? "Signed in" : "Not signed in") : "No sign-in needed",
         account.syncError ? ` · Last sync failed: ${account.syncError}` : ""),
       needsSignIn && !account.signedIn ? signIn : null,
-      account.signUp ? h("p", {}, h("a", { href: account.signUp, rel: "noopener" }, "Sign up for a library card")) : null),
+      account.signUp && !account.signedIn ? h("p", {}, h("a", { href: account.signUp, rel: "noopener" }, "Sign up for a library card")) : null),
     h("div", { class: "actions" },
       account.isDefault ? null : h("button", { type: "button", onclick: post("use") }, "Use this library"),
       needsSignIn && account.signedIn ? h("button", { type: "button", class: "secondary", onclick: post("sign-out") }, "Sign out") : null,

@@ -5,6 +5,15 @@ import { cover, formatWords, availabilityWords, authors } from "../components/bo
 import { actionsFor, actionButton, whereToGo } from "../components/actions.js";
 import { catalogAddress } from "./catalog.js";
 
+/** A language code as the name a patron reads ("en" is "English"), in the browser's own language. */
+function languageName(code) {
+  try {
+    return new Intl.DisplayNames([navigator.language || "en"], { type: "language" }).of(code) || code;
+  } catch {
+    return code;  // not a code the browser knows: shown as the library gave it
+  }
+}
+
 export default {
   title: "Title details",
   section: "catalog",
@@ -55,7 +64,7 @@ export default {
       entry.availability && entry.availability.until && ["Until", day(entry.availability.until)],
       entry.publisher && ["Publisher", entry.publisher],
       entry.published && ["Published", day(entry.published)],
-      entry.language && ["Language", entry.language],
+      entry.language && ["Language", languageName(entry.language)],
       entry.categories && entry.categories.length && ["Subjects", entry.categories.join(", ")],
     ].filter(Boolean);
 

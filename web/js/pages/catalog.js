@@ -110,9 +110,16 @@ async function load({ announceAll }) {
   } catch (error) {
     if (request !== state.request) return;
     state.panel.removeAttribute("aria-busy");
+    replace(state.summary, "");
+    if (error.kind === "no-library-yet") {
+      // A first run: an invitation in the host's words, with the way to act on it.
+      replace(state.panel, h("div", { class: "invitation", id: "invitation" },
+        h("p", {}, error.message), h("p", {}, error.hint),
+        h("p", {}, h("a", { class: "button", href: "#/accounts" }, "Add your library"))));
+      return;
+    }
     replace(state.panel, h("p", { class: "message error" }, app.explain(error)),
       error.kind === "unavailable" || error.kind === "bad-request" ? h("p", {}, h("a", { href: "#/accounts" }, "Add or choose a library")) : null);
-    replace(state.summary, "");
     app.announce(app.explain(error));
     return;
   }

@@ -2,7 +2,8 @@
 // Reservations for holds, My Books for loans, the title's details for wished titles (or on request).
 import { h, replace, day, link } from "../dom.js";
 
-const stateWords = { unread: "New", read: "Opened", withdrawn: "No longer applies" };
+// A notice a later one replaced (a week left, then a day left) no longer applies either: both read alike.
+const stateWords = { unread: "New", read: "Opened", withdrawn: "No longer applies", superseded: "No longer applies" };
 
 // A title's details are asked of the notification's own library: the same ID may be another title, or another
 // copy, at the account in use.

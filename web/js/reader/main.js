@@ -26,6 +26,8 @@ const field = (id) => /** @type {HTMLInputElement} */ ($(id));
 const dialog = (id) => /** @type {HTMLDialogElement} */ ($(id));
 /** The radio buttons of a setting of the Display panel. @param {string} name */
 const radios = (name) => /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll(`input[name=${name}]`));
+/** The most hits /api/reader/search answers with (ReaderBooks.search's limit). */
+const SEARCH_LIMIT = 100;
 
 class Reader {
   constructor(bookID) {
@@ -423,7 +425,10 @@ class Reader {
     this.hitIndex = -1;
     const list = $('search-results');
     list.replaceChildren();
-    $('search-status').textContent = this.hits.length === 1 ? '1 hit' : `${this.hits.length} hits`;
+    // The server stops at SEARCH_LIMIT hits (ReaderBooks.search): a full list says it stopped, not that that is all.
+    $('search-status').textContent = this.hits.length >= SEARCH_LIMIT
+      ? `The first ${SEARCH_LIMIT} hits: the search stops there. More words find fewer.`
+      : this.hits.length === 1 ? '1 hit' : `${this.hits.length} hits`;
     this.hits.forEach((hit, index) => {
       const text = hit.text ?? {};
       const link = h('a', { href: '#' }, h('span', { class: 'page' }, `Page ${hit.locations?.position ?? '?'}: `),
@@ -457,7 +462,9 @@ class Reader {
       const answer = await api.post('/api/reader/share', body);
       try {
         await navigator.clipboard.writeText(answer.text);
-        announce(`Copied to the clipboard: the passage from page ${answer.page}, with the title, the author${answer.link ? ' and a link' : ''}.`);
+        const words = `Copied to the clipboard: the passage from page ${answer.page}, with the title, the author${answer.link ? ' and a link' : ''}.`;
+        announce(words);
+        this.showShared(words);
       } catch {
         this.lastShare = answer.text;
         alertNow(`The clipboard refused the passage. Here it is: ${answer.text}`);
@@ -465,6 +472,19 @@ class Reader {
     } catch (error) {
       alertNow(`Nothing to share: ${error.message}`);
     }
+  }
+
+  /** The copy is seen as well as heard: a note over the top bar for a few seconds (it takes no room from the page). */
+  showShared(words) {
+    let note = $('share-note');
+    if (!note) {
+      note = h('p', { id: 'share-note', class: 'share-note' });
+      document.body.append(note);
+    }
+    note.textContent = words;
+    note.hidden = false;
+    clearTimeout(this.shareNoteTimer);
+    this.shareNoteTimer = setTimeout(() => { note.hidden = true; }, 8000);
   }
 
   // --- links, keys and controls ------------------------------------------------------------------------
