@@ -5,7 +5,7 @@ extension NextStep {
     public static func download(_ entry: CatalogEntry, account: String? = nil) -> NextStep {
         NextStep(
             terminal: "Download it with `shelf download \(entry.id)\(option(account))`.",
-            browser: "Download it from My Books.")
+            browser: "Read or Listen opens it, on its page or in My Books.")
     }
 
     /// A copy is free: borrow it.

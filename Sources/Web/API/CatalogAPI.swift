@@ -60,7 +60,14 @@ enum CatalogAPI {
             document.availabilityNote = now.note
             // A title the library no longer has is never offered from what shelf saw of it.
             if now.gone { (document.canBorrow, document.canReserve) = (false, false) }
-            return .json(document: document)
+            let onLoan = now.entry.availability.state == .loaned
+            // The loan's download (or an open-access title's), on this computer: Read or Listen opens it.
+            let downloaded = try library.loans(account: circulation.account.id).first { $0.entry.id == seen.id }
+                .flatMap(\.bookID).flatMap { try app.bookshelf().book(id: $0) }
+            return .json(
+                document: WithReturnQuestion(
+                    document: document, returnQuestion: onLoan ? ReturnQuestion(title: seen.title) : nil,
+                    shelfBook: downloaded.map(ShelfBookJSON.init)))
         }
     }
 }

@@ -40,8 +40,8 @@ enum CirculationAPI {
             }
         }
 
-        // A download runs on after the answer, on a thread of its own; its progress (at most twice a second), end or
-        // failure comes on the event stream (`download`).
+        // A download runs on after the answer, on a thread of its own; its progress (at most twice a second, and
+        // when it waits for the library: DownloadProgressEvents), end or failure comes on the event stream (`download`).
         router.add("POST", "/api/book/download") { request in
             let id = try request.required("id")
             let name = account(try request.jsonObject())
@@ -52,25 +52,19 @@ enum CirculationAPI {
             let started = DownloadEventJSON(.started(entry), face: .browser)
             app.events.publish("download", document: started)
             Thread.detachNewThread {
-                var said = Date.distantPast
+                let events = DownloadProgressEvents(entry: entry) { app.events.publish("download", document: $0) }
+                defer { events.stop() }
                 let state: DownloadState
                 do {
                     let circulation = try library.circulation(account: name)
-                    let outcome = try library.download(entry, with: circulation) { progress in
-                        guard let fraction = progress.fractionCompleted, Date().timeIntervalSince(said) >= 0.5 else {
-                            return
-                        }
-                        said = Date()
-                        app.events.publish(
-                            "download",
-                            document: DownloadEventJSON(.progress(entry, fraction: fraction), face: .browser))
-                    }
+                    let outcome = try library.download(entry, with: circulation) { events.progress($0) }
                     state = .done(outcome)
                 } catch let error as ShelfError {
                     state = .failed(entry, error)
                 } catch {
                     state = .failed(entry, ShelfError(.failure, "\(error)"))
                 }
+                events.stop()  // before the end is published: no progress comes after it
                 app.events.publish("download", document: DownloadEventJSON(state, face: .browser))
                 sync.publishStatus()
             }

@@ -22,7 +22,11 @@ enum LibraryAPI: WebModule {
         router.add("GET", "/api/loans") { request in
             let library = try app.library()
             let loans = try library.loans(account: request.query["account"])
-            return try Paging.response(loans.map { LoanJSON($0, library: library) }, for: request)
+            return try Paging.response(
+                loans.map {
+                    WithReturnQuestion(
+                        document: LoanJSON($0, library: library), returnQuestion: ReturnQuestion(title: $0.entry.title))
+                }, for: request)
         }
         router.add("GET", "/api/holds") { request in
             let library = try app.library()
@@ -34,6 +38,10 @@ enum LibraryAPI: WebModule {
             try shelfPages.response(for: request, bookshelf: try app.bookshelf())
         }
         router.add("POST", "/api/sync") { _ in try sync.now() }
+        // Reservations and My Books, opened: the library asked at most once a minute ("force": Check now).
+        router.add("POST", "/api/library/check") { request in
+            try sync.check(force: (try request.jsonObject()["force"] as? Bool) == true)
+        }
 
         // MARK: Notifications
 

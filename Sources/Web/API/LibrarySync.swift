@@ -10,6 +10,13 @@ final class LibrarySync: @unchecked Sendable {
     private unowned let app: WebApp
     private let interval: TimeInterval?
     private let queue = DispatchQueue(label: "shelf.web.sync")
+    /// The last pass: when, and the libraries that did not answer (read and written on `queue`).
+    private var last: LibraryCheck?
+
+    /// Reservations and My Books ask the library when opened, but no more than once in this many seconds.
+    static let freshness: TimeInterval = 60
+    /// "Check now" asks again, but not twice in this many seconds (a double click, a held key).
+    static let forcedFreshness: TimeInterval = 5
 
     init(app: WebApp, interval: TimeInterval?) {
         self.app = app
@@ -32,9 +39,45 @@ final class LibrarySync: @unchecked Sendable {
     /// A pass now, answered with its document (docs/json.md, `shelf watch --once --json`).
     func now() throws -> WebResponse { try queue.sync { try pass() } }
 
+    /// A page that shows loans or holds was opened (or its "Check now" pressed): a pass unless one ran within
+    /// `freshness` seconds (`forcedFreshness` when forced), answered with when shelf last asked in the host's words.
+    func check(force: Bool) throws -> WebResponse {
+        try queue.sync {
+            let fresh = force ? Self.forcedFreshness : Self.freshness
+            var asked = false
+            if last.map({ Date().timeIntervalSince($0.at) >= fresh }) ?? true {
+                _ = try pass()
+                asked = true
+            }
+            let check = last ?? LibraryCheck(at: Date(), unanswered: [])
+            let words = check.words(for: .browser)
+            return .json(
+                document: CheckJSON(
+                    asked: asked, checkedAt: ISO8601DateFormatter().string(from: check.at),
+                    answered: check.unanswered.isEmpty,
+                    message: words.sentence, hint: words.hint))
+        }
+    }
+
+    /// What `POST /api/library/check` answers.
+    private struct CheckJSON: Encodable {
+        /// Whether the library was asked for this answer (false: a pass within the last minute stands).
+        let asked: Bool
+        let checkedAt: String
+        /// Every library answered at that pass.
+        let answered: Bool
+        let message: String
+        let hint: String?
+    }
+
     private func pass() throws -> WebResponse {
         let library = try app.library()
+        let started = Date()
         let pass = try library.syncEveryAccount(sinks: [DesktopSink(environment: app.shelf.environment)])
+        let names = (try? LibraryNames.all(library)) ?? [:]
+        last = LibraryCheck(
+            at: started,
+            unanswered: pass.accounts.filter { $0.result != "synced" }.map { names[$0.accountID] ?? $0.accountID })
         let document = WatchCycleJSON(pass)
         events(document)
         publishStatus()

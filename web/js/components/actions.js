@@ -1,8 +1,10 @@
 // Borrowing from any page: Get, Reserve, Return, Cancel hold, Download. A call that cannot reach shelf leaves its
 // button waiting ("Waiting for connection…") and is sent again when the connection is back; a refusal is said in
-// the library's own words. Download progress is announced calmly (at most every 15 seconds) and its end always.
+// the library's own words. Download progress shows the bytes and a wait for the library, is announced calmly (at
+// most every 5 seconds, never just before the end) and its end always.
 import { h, replace } from "../dom.js";
 import { OfflineError } from "../api.js";
+import { confirmAction } from "./confirm.js";
 
 const labels = {
   borrow: "Get",
@@ -10,7 +12,12 @@ const labels = {
   return: "Return",
   "cancel-hold": "Cancel hold",
   download: "Download",
+  read: "Read",
+  listen: "Listen",
 };
+
+/** Read and Listen download what is needed first (the same call as Download), then open the book. */
+const endpoints = { read: "download", listen: "download" };
 
 /**
  * What an action did, as a message for a page drawn again after it (null when there is nothing to say): the words
@@ -19,7 +26,16 @@ const labels = {
 export function outcomeMessage(result) {
   const words = result && (result.error || result.message);
   if (!words) return null;
-  return h("p", { id: "action-result", class: result.error ? "message error" : "message" }, words, whereToGo(result));
+  // Focusable, so a page drawn again can put focus on what the button did rather than drop it to the page.
+  return h("p", { id: "action-result", class: result.error ? "message error" : "message", tabindex: "-1" }, words, whereToGo(result));
+}
+
+/** After a page is drawn again: focus on what the button did, else on `fallback` (a heading), never the page body. */
+export function focusAfter(main, fallback = "h1") {
+  const target = main.querySelector("#action-result") || main.querySelector(fallback) || main.querySelector("h1");
+  if (!target) return;
+  if (!target.hasAttribute("tabindex") && !target.matches("a, button, input")) target.setAttribute("tabindex", "-1");
+  target.focus();
 }
 
 /** The way to what an outcome asks of the patron: signing in, when the library asks for it. */
@@ -32,7 +48,9 @@ export function whereToGo(result) {
 export function actionsFor(entry) {
   const state = (entry.availability || {}).state;
   const list = [];
-  if (state === "loaned") list.push("download", "return");
+  // On loan: Read or Listen (downloading what is needed first) where a plugin opens it, else Download (the file is
+  // kept for a tool that can).
+  if (state === "loaned") list.push(entry.supported === false ? "download" : entry.formatId === "audiobook" ? "listen" : "read", "return");
   else if (state === "ready") list.push("borrow", "cancel-hold");
   else if (state === "reserved") list.push("cancel-hold");
   else if (state === "open-access") list.push("download");
@@ -43,22 +61,26 @@ export function actionsFor(entry) {
 
 /**
  * A button for `action` on `entry`. `done(result)` runs after the library answered; the button's own words say
- * what is happening meanwhile, for everyone.
+ * what is happening meanwhile, for everyone. `extra.question` ({question, detail}, the host's words): asked first,
+ * and nothing is done unless the patron says yes (Return).
  */
 export function actionButton(app, entry, action, done, extra = {}) {
   const label = extra.label || labels[action];
   const button = h("button", { type: "button", class: action === "return" || action === "cancel-hold" ? "secondary" : null,
     "data-action": action }, label);
-  button.addEventListener("click", () => run());
+  button.addEventListener("click", () => run(false));
 
-  async function run() {
+  /** @param {boolean} asked the patron already said yes (a call sent again once the connection is back) */
+  async function run(asked) {
     if (button.getAttribute("aria-disabled") === "true") return;
+    if (!asked && extra.question && !(await confirmAction({ ...extra.question, yes: `${label} it`, no: "Keep it" }))) return;
     button.setAttribute("aria-disabled", "true");
-    replace(button, action === "download" ? "Downloading…" : `${label}…`);
+    const endpoint = endpoints[action] || action;
+    replace(button, endpoint === "download" ? "Downloading…" : `${label}…`);
     // A download's events are followed before it is asked for: a small one can end before the answer comes.
-    const stopFollowing = action === "download" ? followDownload(app, entry, button, done) : null;
+    const stopFollowing = endpoint === "download" ? followDownload(app, entry, button, done, label) : null;
     try {
-      const result = await app.api.post(`/api/book/${action}`, { id: entry.id, ...(extra.body || {}) });
+      const result = await app.api.post(`/api/book/${endpoint}`, { id: entry.id, ...(extra.body || {}) });
       if (stopFollowing) return;
       button.removeAttribute("aria-disabled");
       replace(button, label);
@@ -69,7 +91,7 @@ export function actionButton(app, entry, action, done, extra = {}) {
     } catch (error) {
       if (stopFollowing) stopFollowing();
       if (error instanceof OfflineError) {
-        waitForConnection(app, button, run);
+        waitForConnection(app, button, () => run(true));
         return;
       }
       button.removeAttribute("aria-disabled");
@@ -100,30 +122,53 @@ function waitForConnection(app, button, again) {
   }, 3000);
 }
 
-function followDownload(app, entry, button, done) {
-  let lastSaid = Date.now();
-  // The server says each state in the host's words (DownloadState): the page only says them.
+/** Progress is said at most this often, so a screen reader is not kept talking. */
+const SAY_PROGRESS_EVERY = 5000;
+/** A progress is said only if nothing newer comes within this time: an end right after it is said alone. */
+const SAY_PROGRESS_AFTER = 1500;
+
+function followDownload(app, entry, button, done, label) {
+  let lastSaid = 0;
+  let pending = null;
+  let latest = null;
+  const cancelPending = () => {
+    if (pending) window.clearTimeout(pending);
+    pending = null;
+  };
+  // The server says each state in the host's words (DownloadState, DownloadReport): the page only shows and says them.
   const stop = app.events.on("download", async (event) => {
     if (event.id !== entry.id) return;
     if (event.state === "started") {
       app.announce(event.message);
-    } else if (event.state === "progress" && typeof event.fraction === "number") {
-      replace(button, `Downloading… ${Math.round(event.fraction * 100)}%`);
-      if (Date.now() - lastSaid > 15000) {
+      lastSaid = Date.now();
+    } else if (event.state === "progress") {
+      // What is known: the bytes, and whether the library is keeping the rest waiting; never a made-up percentage.
+      latest = event;
+      if (event.label) replace(button, event.label);
+      else if (typeof event.fraction === "number") replace(button, `Downloading… ${Math.round(event.fraction * 100)}%`);
+      const due = event.waiting ? 0 : Math.max(0, lastSaid + SAY_PROGRESS_EVERY - Date.now());
+      if (pending || (!event.waiting && due > 0)) return;
+      pending = window.setTimeout(() => {
+        pending = null;
         lastSaid = Date.now();
-        app.announce(event.message);
-      }
+        if (latest) app.announce(latest.message);
+      }, SAY_PROGRESS_AFTER);
     } else if (event.state === "done") {
       stop();
+      cancelPending();
       app.announce(event.message);
       await done({ downloaded: event.download || {}, message: event.message });
     } else if (event.state === "failed") {
       stop();
+      cancelPending();
       button.removeAttribute("aria-disabled");
-      replace(button, "Download");
+      replace(button, label);
       app.announce(event.message);
       await done({ error: event.message });
     }
   });
-  return stop;
+  return () => {
+    cancelPending();
+    stop();
+  };
 }

@@ -39,3 +39,17 @@ export function card(entry, level = 3) {
       h("p", {}, availabilityWords(entry)),
       entry.supported === false && h("p", { class: "unsupported" }, "Not supported on this device")));
 }
+
+/** Where a book on this computer is read or heard: the reader (`from` says where its back arrow leads) or the player. */
+export function openAddress(book, from = "shelf") {
+  return book.formatId === "audiobook"
+    ? link("listen", { book: book.id })
+    : `/reader.html?${new URLSearchParams({ book: book.id, from })}`;
+}
+
+/** Read or Listen for a book on this computer, named with its title for a screen reader's list of links. */
+export function openLink(book, from = "shelf") {
+  const listen = book.formatId === "audiobook";
+  return h("a", { class: "button", href: openAddress(book, from), "data-open": listen ? "listen" : "read" },
+    listen ? "Listen" : "Read", h("span", { class: "visually-hidden" }, listen ? ` to ${book.title}` : ` ${book.title}`));
+}

@@ -1,7 +1,7 @@
 // A title's details: cover, format and availability in words, description, the actions its state allows,
 // and holds on physical copies by branch.
 import { h, replace, day, link } from "../dom.js";
-import { cover, formatWords, availabilityWords, authors } from "../components/book.js";
+import { cover, formatWords, availabilityWords, authors, openLink, openAddress } from "../components/book.js";
 import { actionsFor, actionButton, whereToGo } from "../components/actions.js";
 import { catalogAddress } from "./catalog.js";
 
@@ -25,9 +25,15 @@ export default {
     const status = h("p", { id: "action-result", class: "message", hidden: true });
     const actions = h("div", { class: "actions", role: "group", "aria-label": "What you can do" });
 
-    const redraw = async (result, focusAction) => {
+    const redraw = async (result, action) => {
       const fresh = await app.api.get("/api/book", { id: params.id, account: params.account });
+      delete entry.shelfBook;
       Object.assign(entry, fresh);
+      // Read or Listen downloaded what was needed: the book opens (the end of the download was said already).
+      if (result && result.downloaded && (action === "read" || action === "listen") && entry.shelfBook) {
+        location.assign(openAddress(entry.shelfBook, "jacket"));
+        return;
+      }
       if (note) note.hidden = entry.libraryAnswered !== false;
       replace(main.querySelector("#availability"), availabilityWords(entry));
       drawActions();
@@ -41,14 +47,17 @@ export default {
         status.className = "message";
         replace(status, "Downloaded. ", h("a", { href: "#/my-books" }, "Go to My Books"));
       }
-      const first = actions.querySelector(focusAction ? `[data-action="${focusAction}"]` : "button") || status.querySelector("a") || main.querySelector("h1");
+      const first = actions.querySelector("button, a.button") || status.querySelector("a") || main.querySelector("h1");
       first.focus();
       app.refreshStatus();
     };
 
     function drawActions() {
       const list = actionsFor(entry);
-      replace(actions, list.map((action) => actionButton(app, entry, action, (result) => redraw(result))));
+      replace(actions, list.map((action) => (action === "read" || action === "listen") && entry.shelfBook
+        ? openLink(entry.shelfBook, "jacket")
+        : actionButton(app, entry, action, (result) => redraw(result, action),
+          action === "return" && entry.returnQuestion ? { question: entry.returnQuestion } : {})));
       if (!list.length) actions.append(h("p", { class: "empty" }, "Nothing to borrow or reserve here."));
       if (sample) actions.append(h("a", { class: "button secondary", href: link("open", { sample: entry.id }) }, "Read sample"));
     }

@@ -1,28 +1,43 @@
-// Reservations: holds, the ones ready to borrow first with Get (the top bar's badge counts them).
+// Reservations: holds, the ones ready to borrow first with Get (the top bar's badge counts them). Drawn at once from
+// what shelf knows, then again when the library has been asked (library-check.js).
 import { h, replace, day, link, count } from "../dom.js";
 import { formatWords, authors } from "../components/book.js";
-import { actionButton, outcomeMessage } from "../components/actions.js";
+import { actionButton, outcomeMessage, focusAfter } from "../components/actions.js";
+import { checkLine, askLibrary, keepingFocus } from "../components/library-check.js";
 
 export default {
   title: "Reservations",
 
-  // `outcome`: what a button on this page did, drawn with the page again (actions.js outcomeMessage).
-  async render(main, params, app, outcome = null) {
+  // `outcome`: what a button on this page did, drawn with the page again (actions.js outcomeMessage);
+  // `answer`: the library's answer to the check, once it came (null: ask it now).
+  async render(main, params, app, outcome = null, answer = null) {
     const holds = await app.api.get("/api/holds", { limit: 500 });
     const ready = holds.items.filter((hold) => hold.ready).length;
     const again = async (result) => {
-      await this.render(main, params, app, result);
-      main.querySelector("h1").focus();
+      await this.render(main, params, app, result, answer);
+      focusAfter(main);
+    };
+    const ask = async (force) => {
+      const fresh = await askLibrary(app, force);
+      if (!main.isConnected) return;  // the patron went to another page meanwhile
+      const line = main.querySelector("#library-check");
+      // A button at work (a download, a return) keeps its row: only the line is drawn again.
+      if (line && main.querySelector('.actions [aria-disabled="true"]')) line.replaceWith(checkLine(fresh, ask));
+      else await keepingFocus(main, () => this.render(main, params, app, outcome, fresh));
+      if (force) app.announce([fresh.message, fresh.hint].filter(Boolean).join(" "));
+      app.refreshStatus();
     };
     const message = outcomeMessage(outcome);
     replace(main,
       h("h1", {}, "Reservations"),
       message,
-      h("p", {}, holds.items.length ? `${count(holds.items.length, "hold")}, ${ready} ready to borrow.` : ""),
+      checkLine(answer, ask),
+      h("p", { id: "holds-summary" }, holds.items.length ? `${count(holds.items.length, "hold")}, ${ready} ready to borrow.` : ""),
       holds.items.length
         ? h("ul", { class: "rows" }, holds.items.map((hold) => row(app, hold, again)))
         : h("p", { class: "empty" }, "No reservations. Titles with no free copy can be reserved from their details."));
     if (message) app.announceUnlessSaid(message.textContent);
+    if (!answer) ask(false);
   },
 };
 
@@ -31,7 +46,7 @@ function row(app, hold, again) {
   const where = hold.ready
     ? `Ready to borrow${hold.until ? ` until ${day(hold.until)}` : ""}`
     : hold.position ? `Number ${hold.position}${hold.queueSize ? ` of ${hold.queueSize}` : ""} in the queue` : "Waiting in the queue";
-  return h("li", {},
+  return h("li", { "data-key": `${hold.account} ${entry.id}` },
     h("div", { class: "grow" },
       h("h2", {}, h("a", { href: link("book", { id: entry.id, account: hold.account }) }, entry.title)),
       authors(entry) && h("p", { class: "authors" }, authors(entry)),
