@@ -3,8 +3,9 @@ import Host
 
 /// Keeps the browser up to date on its own: a sync pass over every account (loans, holds, then notifications)
 /// every `interval` and when asked, with what it found published as events: `sync` (each account's result),
-/// `notification` (each new one, with the seed's exact text) and `status` (the counts, the Reservations badge).
-/// A pass runs on a queue of its own, so a slow library keeps no other request waiting.
+/// `notification` (each new one, with the seed's exact text, and those other processes make: NotificationArrivals)
+/// and `status` (the counts, the Reservations badge). A pass runs on a queue of its own, so a slow library keeps no
+/// other request waiting.
 /// Unchecked Sendable: passes run on `queue`, one at a time, and the rest is constant (`app` owns it and outlives it).
 final class LibrarySync: @unchecked Sendable {
     private unowned let app: WebApp
@@ -18,12 +19,16 @@ final class LibrarySync: @unchecked Sendable {
     /// "Check now" asks again, but not twice in this many seconds (a double click, a held key).
     static let forcedFreshness: TimeInterval = 5
 
+    /// Notifications other processes make, passed on within a second or two (made in `start`, before any pass).
+    private lazy var arrivals = NotificationArrivals(app: app) { [weak self] in self?.publishStatus() }
+
     init(app: WebApp, interval: TimeInterval?) {
         self.app = app
         self.interval = interval
     }
 
     func start() {
+        arrivals.start()
         guard let interval else { return }
         queue.asyncAfter(deadline: .now() + 2) { [weak self] in self?.loop(every: interval) }
     }
@@ -87,9 +92,7 @@ final class LibrarySync: @unchecked Sendable {
     private func events(_ document: WatchCycleJSON) {
         struct SyncEvent: Encodable { let accounts: [WatchCycleJSON.Account] }
         app.events.publish("sync", json: Data(ReadiumJSON.encode(SyncEvent(accounts: document.accounts)).utf8))
-        for notification in document.notifications {
-            app.events.publish("notification", json: Data(ReadiumJSON.encode(notification).utf8))
-        }
+        arrivals.publish(document.notifications)
     }
 
     /// The counts and the badge after anything that may change them.
