@@ -338,9 +338,12 @@ class HonestProgressTests(BrowserTestCase):
         self.check_page("my-books-download-waiting")
         # It ends one way or the other (the rest comes, or shelf gives up waiting): said on the page.
         self.wait_for(lambda d: d.find_elements(By.ID, "action-result"), timeout=120, message="the end of the download")
+        ended = lambda text: "did not finish" in text or text.startswith("Downloaded")
+        self.wait_for(lambda d: any(ended(text) for _, text in d.execute_script("return window.__said")),
+                      message="the end said")
         said = self.driver.execute_script("return window.__said")
         progress = [t for t, text in said if text.startswith("Downloading “The Open Road”:")]
-        ends = [t for t, text in said if "did not finish" in text or text.startswith("Downloaded")]
+        ends = [t for t, text in said if ended(text)]
         self.assertTrue(ends, said)
         for before, after in zip(progress, progress[1:]):
             self.assertGreaterEqual(after - before, 3000, f"progress said at most every few seconds: {said}")
