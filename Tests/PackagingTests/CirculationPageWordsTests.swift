@@ -10,7 +10,8 @@ final class CirculationPageWordsTests: XCTestCase {
             Invitation.noLibraryYet, CirculationQuestion.returnLoan(title: "Waiting Game"),
             LibraryCheck(at: Date(), unanswered: []), LibraryCheck(at: Date(), unanswered: ["Fake Public Library"]),
             DownloadReport(title: "Waiting Game", bytes: 1_500_000, total: 3_000_000, waiting: false),
-            DownloadReport(title: "Waiting Game", bytes: 300, total: nil, waiting: true)
+            DownloadReport(title: "Waiting Game", bytes: 300, total: nil, waiting: true),
+            WishListChange.added(title: "Waiting Game"), WishListChange.removed(title: "Waiting Game")
         ]
         for outcome in outcomes {
             let words = outcome.words(for: .browser)

@@ -64,10 +64,13 @@ enum CatalogAPI {
             // The loan's download (or an open-access title's), on this computer: Read or Listen opens it.
             let downloaded = try library.loans(account: circulation.account.id).first { $0.entry.id == seen.id }
                 .flatMap(\.bookID).flatMap { try app.bookshelf().book(id: $0) }
+            let wish = try library.storedWishes().first {
+                $0.entryID == seen.id && ($0.accountID == nil || $0.accountID == circulation.account.id)
+            }
             return .json(
                 document: WithReturnQuestion(
                     document: document, returnQuestion: onLoan ? ReturnQuestion(title: seen.title) : nil,
-                    shelfBook: downloaded.map(ShelfBookJSON.init)))
+                    shelfBook: downloaded.map(ShelfBookJSON.init), wish: wish.map { .init(id: $0.id) }))
         }
     }
 }

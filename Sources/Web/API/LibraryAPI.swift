@@ -78,7 +78,27 @@ enum LibraryAPI: WebModule {
             let author = (try request.jsonObject()["author"] as? String).flatMap { $0.isEmpty ? nil : $0 }
             let library = try app.library()
             let wish = WishJSON(try library.wish(title, author: author).wish)
-            return .json(document: LibraryNames.naming(wish, try LibraryNames.all(library)), status: 201)
+            let words = WishListChange.added(title: wish.title).words(for: .browser)
+            return .json(
+                document: WithMessage(
+                    document: LibraryNames.naming(wish, try LibraryNames.all(library)), message: words.line),
+                status: 201)
+        }
+        router.add("DELETE", "/api/wishlist/{id}") { request in
+            guard let text = request.parameters["id"], let id = Int64(text) else {
+                throw WebError(400, "A wish's id is a number")
+            }
+            let library = try app.library()
+            // The title, read before it goes, so that the page says which wish was removed.
+            guard let title = try library.storedWishes().first(where: { $0.id == id })?.title,
+                try library.removeWish(id: id)
+            else {
+                throw WebError(
+                    404, "There is no wish \(id)", hint: "The Reading lists page shows the wishes there are.",
+                    kind: "not-found")
+            }
+            let words = WishListChange.removed(title: title).words(for: .browser)
+            return .json(document: RemovedWish(id: id, message: words.line))
         }
         router.add("GET", "/api/lists") { request in
             let entries = try app.library().readingListEntries(
@@ -108,4 +128,24 @@ enum LibraryNames {
         if let account = wish.account { named.library = names[account] ?? account }
         return named
     }
+}
+
+/// A host document with the host's words about what the request did (`message`) beside its own members.
+struct WithMessage<Document: Encodable>: Encodable {
+    let document: Document
+    let message: String
+
+    private enum Key: String, CodingKey { case message }
+
+    func encode(to encoder: any Encoder) throws {
+        try document.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(message, forKey: .message)
+    }
+}
+
+/// What `DELETE /api/wishlist/{id}` answers.
+struct RemovedWish: Encodable {
+    let id: Int64
+    let message: String
 }

@@ -14,19 +14,24 @@ struct ReturnQuestion: Encodable {
     }
 }
 
-/// A host document with `returnQuestion` beside its own members, and for a title's details `shelfBook`: the book
-/// on this computer its loan was downloaded to (what Read or Listen opens).
+/// A host document with `returnQuestion` beside its own members, and for a title's details `shelfBook` (the book
+/// on this computer its loan was downloaded to, what Read or Listen opens) and `wish`.
 struct WithReturnQuestion<Document: Encodable>: Encodable {
     let document: Document
     let returnQuestion: ReturnQuestion?
     var shelfBook: ShelfBookJSON? = nil
+    /// The patron's wish for this title, when there is one (the details page offers to remove it).
+    var wish: WishID? = nil
 
-    private enum Key: String, CodingKey { case returnQuestion, shelfBook }
+    struct WishID: Encodable { let id: Int64 }
+
+    private enum Key: String, CodingKey { case returnQuestion, shelfBook, wish }
 
     func encode(to encoder: any Encoder) throws {
         try document.encode(to: encoder)
         var container = encoder.container(keyedBy: Key.self)
         try container.encodeIfPresent(returnQuestion, forKey: .returnQuestion)
         try container.encodeIfPresent(shelfBook, forKey: .shelfBook)
+        try container.encodeIfPresent(wish, forKey: .wish)
     }
 }

@@ -37,6 +37,9 @@ export default {
       if (note) note.hidden = entry.libraryAnswered !== false;
       replace(main.querySelector("#availability"), availabilityWords(entry));
       drawActions();
+      // A title now on loan offers no wish (wishControl).
+      const wishArea = main.querySelector("#wish-area");
+      if (wishArea) wishArea.replaceWith(wishControl(app, entry));
       if (result && (result.message || result.error)) {
         status.hidden = false;
         status.className = result.error ? "message error" : "message";
@@ -94,10 +97,55 @@ export default {
           h("dl", {}, facts.map(([name, value]) => [h("dt", {}, name), h("dd", {}, value)])),
           note,
           entry.supported === false && h("p", { class: "unsupported" }, "Not supported on this device: no installed plugin opens this format."),
-          actions, status,
+          actions, status, wishControl(app, entry),
           h("h2", {}, "Description"),
           h("p", { class: "summary" }, entry.summary || "The library gives no description of this title."),
           branches)));
     drawActions();
   },
 };
+
+/**
+ * "Add to wish list" or "Remove from wish list", with what it did said beside it in the host's words; focus stays on
+ * the button, which becomes the other one.
+ */
+function wishControl(app, entry) {
+  // A wish is for a title the patron cannot read yet: one on loan offers none (unless wished before).
+  const state = (entry.availability || {}).state;
+  if (!entry.wish && (state === "loaned" || state === "open-access")) return h("div", { id: "wish-area" });
+  const said = h("p", { id: "wish-result", class: "message", hidden: true, tabindex: "-1" });
+  const holder = h("div", { class: "wish" });
+  const draw = () => {
+    const button = entry.wish
+      ? h("button", { type: "button", class: "secondary", id: "wish-toggle", "data-wish": "remove" }, "Remove from wish list")
+      : h("button", { type: "button", class: "secondary", id: "wish-toggle", "data-wish": "add" }, "Add to wish list");
+    button.addEventListener("click", async () => {
+      if (button.getAttribute("aria-disabled") === "true") return;
+      button.setAttribute("aria-disabled", "true");
+      let message;
+      let failed = false;
+      try {
+        if (entry.wish) {
+          message = (await app.api.delete(`/api/wishlist/${entry.wish.id}`)).message;
+          delete entry.wish;
+        } else {
+          const wish = await app.api.post("/api/wishlist", { title: entry.title, author: (entry.authors || [])[0] || "" });
+          message = wish.message;
+          entry.wish = { id: wish.id };
+        }
+      } catch (error) {
+        message = app.explain(error);
+        failed = true;
+      }
+      said.hidden = false;
+      said.className = failed ? "message error" : "message";
+      replace(said, message);
+      app.announce(message);
+      draw();
+      holder.querySelector("button").focus();
+    });
+    replace(holder, button);
+  };
+  draw();
+  return h("div", { id: "wish-area" }, holder, said);
+}

@@ -1,7 +1,7 @@
 // Reading lists and the wish list: wished titles with their availability at the library in words, and the
 // entries pulled from reading-list services.
 import { h, replace, link, count } from "../dom.js";
-import { outcomeMessage } from "../components/actions.js";
+import { outcomeMessage, focusAfter } from "../components/actions.js";
 
 export default {
   title: "Reading lists",
@@ -44,7 +44,17 @@ export default {
               h("h3", {}, wish.entryId ? h("a", { href: link("book", { id: wish.entryId, account: wish.account }) }, wish.title) : wish.title),
               wish.authors && wish.authors.length ? h("p", { class: "authors" }, `by ${wish.authors.join(", ")}`) : null),
             h("p", { class: wish.available ? "availability state-available" : "availability state-unavailable" },
-              whereWords(wish)))))
+              whereWords(wish)),
+            h("div", { class: "actions" }, h("button", { type: "button", class: "secondary", "data-remove-wish": String(wish.id),
+              onclick: async () => {
+                try {
+                  const removed = await app.api.delete(`/api/wishlist/${wish.id}`);
+                  await this.render(main, params, app, { message: removed.message });
+                } catch (error) {
+                  await this.render(main, params, app, { error: app.explain(error) });
+                }
+                focusAfter(main, "#wish-heading");
+              } }, "Remove", h("span", { class: "visually-hidden" }, ` “${wish.title}” from the wish list`))))))
         : h("p", { class: "empty" }, "Your wish list is empty."),
       form,
       h("h2", { id: "lists-heading" }, "From your reading-list services"),
