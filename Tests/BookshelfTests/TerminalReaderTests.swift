@@ -44,17 +44,22 @@ final class TerminalReaderTests: BookshelfTestCase {
         terminal.type("\u{1B}[6~")
         XCTAssertTrue(terminal.wait(for: "page 3 of \(total)", since: mark), terminal.output(since: mark))
 
-        // Search: the first hit's page, then the next and the previous hit.
+        // Search from this page (3): the first hit after it, not the book's first; the hit the reader is at is
+        // underlined (and bold), the others on the page in reverse video only, so the eye tells them apart.
         mark = terminal.mark
         terminal.type("/closed the log for entry\r")
-        XCTAssertTrue(terminal.wait(for: "hit 1 of", since: mark), terminal.output(since: mark))
-        // The words found are marked on the page (reverse video), so the eye finds them.
-        XCTAssertTrue(
-            terminal.output(since: mark).contains("\u{1B}[7mclosed the log for entry\u{1B}[27m 1-1."),
-            terminal.output(since: mark))
+        XCTAssertTrue(terminal.wait(for: "\u{1B}[1;4;7m", since: mark), terminal.output(since: mark))
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertFalse(terminal.output(since: mark).contains("hit 1 of"), terminal.output(since: mark))
+        XCTAssertGreaterThan(try savedPage(), 3, "a page after the one the search started from")
+        let found = terminal.output(since: mark)
+        let current = try XCTUnwrap(Self.currentHit(found), found)
+        XCTAssertTrue(found.contains("\u{1B}[7mclosed the log for entry\u{1B}[27m 1-"), "the others: \(found)")
         mark = terminal.mark
         terminal.type("n")
-        XCTAssertTrue(terminal.wait(for: "hit 2 of", since: mark), terminal.output(since: mark))
+        XCTAssertTrue(terminal.wait(for: "\u{1B}[1;4;7m", since: mark), terminal.output(since: mark))
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertNotEqual(Self.currentHit(terminal.output(since: mark)), current, "n: the next hit is the marked one")
         mark = terminal.mark
         terminal.type("/part 2 passage 8 the keeper noted\r")
         XCTAssertTrue(terminal.wait(for: "Chapter 2 · page", since: mark), terminal.output(since: mark))
@@ -104,6 +109,39 @@ final class TerminalReaderTests: BookshelfTestCase {
         XCTAssertEqual(
             try page(["read", "Tide", "--search", "part 2 passage 8 the keeper noted"]).number, searched,
             "the terminal's search lands where `read --search` does")
+    }
+
+    /// The entry ("1-7") of the hit drawn as the one the reader is at, the last drawn in `output`.
+    static func currentHit(_ output: String) -> String? {
+        let marker = "\u{1B}[1;4;7mclosed the log for entry\u{1B}[22;24;27m "
+        guard let at = output.range(of: marker, options: .backwards) else { return nil }
+        return String(output[at.upperBound...].prefix { $0.isNumber || $0 == "-" })
+    }
+
+    /// One bookmark a page, and a bookmark removed from the reader's list. Failed before: a second `b` added a second
+    /// bookmark on the same page, and the list could only go to one.
+    func testOneBookmarkAPageRemovableFromTheReader() throws {
+        try ok(["add", try fixture(chapters: FixtureBooks.chapters(2))])
+        let terminal = try TerminalSession(["read", "Tide"], environment: shelf.environment, columns: 80, rows: 40)
+        XCTAssertTrue(terminal.wait(for: "Chapter 1 · page 2 of"), terminal.output)
+        var mark = terminal.mark
+        terminal.type("b")
+        XCTAssertTrue(terminal.wait(for: "Bookmark 1 added on page 2.", since: mark), terminal.output(since: mark))
+        mark = terminal.mark
+        terminal.type("b")
+        XCTAssertTrue(
+            terminal.wait(for: "Page 2 already has bookmark 1.", since: mark), terminal.output(since: mark))
+        let listed = try XCTUnwrap(try ok(["bookmarks", "Tide", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(listed.count, 1, "\(listed)")
+        mark = terminal.mark
+        terminal.type("B")
+        XCTAssertTrue(terminal.wait(for: "d remove", since: mark), terminal.output(since: mark))
+        mark = terminal.mark
+        terminal.type("d")
+        XCTAssertTrue(terminal.wait(for: "Bookmark 1 removed.", since: mark), terminal.output(since: mark))
+        terminal.type("q")
+        XCTAssertEqual(terminal.finish(), 0, terminal.output)
+        XCTAssertEqual((try ok(["bookmarks", "Tide", "--json"]).json() as? [[String: Any]])?.count, 0)
     }
 
     /// The table of contents says in words which entry the page is in and which one is chosen, not by reverse video

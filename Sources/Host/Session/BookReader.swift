@@ -66,6 +66,10 @@ public struct BookReader {
     /// The book's bookmarks, each found again in the file on the shelf now.
     public func bookmarks(_ book: ShelfBook) throws -> [ResolvedBookmark] { try reader.bookmarks(book) }
 
+    /// Removes bookmark `id`; whether there was one.
+    @discardableResult
+    public func removeBookmark(id: Int64) throws -> Bool { try reader.bookshelf.database.removeBookmark(id: id) }
+
     /// The passage at page `page`, at `locator`, or (neither) on the page the patron is on.
     public func share(_ book: ShelfBook, page: Int? = nil, locator: Locator? = nil) throws -> SharedPassage {
         try reader.share(book, page: page, locator: locator)

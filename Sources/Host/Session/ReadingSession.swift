@@ -40,4 +40,7 @@ public final class ReadingSession {
     public func searchHit(_ query: String, number: Int) throws -> SearchHit {
         try session.searchHit(query, number: number)
     }
+
+    /// Every hit of `query` (the first 100), each with the page that shows it, in the book's order.
+    public func searchHits(_ query: String) throws -> [SearchHit] { try session.searchHits(query) }
 }

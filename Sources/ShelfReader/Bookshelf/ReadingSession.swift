@@ -304,7 +304,20 @@ public final class ReadingSession {
                 .usage, "“\(query)” has \(Plural.count(hits.count, "hit")) in this book, not \(number)",
                 subject: book.book.title)
         }
-        let hit = hits[number - 1]
+        return try pageHit(hits[number - 1], of: hits.count)
+    }
+
+    /// Every hit of `query` (the first 100) with its page, in the book's order: a reader searching from where the
+    /// patron is takes the first after their page, and tells hits on one page apart.
+    public func searchHits(_ query: String) throws -> [SearchHit] {
+        let hits = try publication.search(query, limit: 100)
+        guard !hits.isEmpty else {
+            throw ShelfError(.noInput, "“\(query)” is not in this book", subject: book.book.title)
+        }
+        return try hits.map { try pageHit($0, of: hits.count) }
+    }
+
+    private func pageHit(_ hit: Locator, of count: Int) throws -> SearchHit {
         // Not located is said below ("points outside the book").
         guard var page = pageNumber(of: hit) ?? (try? publication.locate(hit)).flatMap(pageNumber(of:)) else {
             throw ShelfError(.badData, "the search hit points outside the book", subject: book.book.title)
@@ -318,6 +331,6 @@ public final class ReadingSession {
                 page = exact
             }
         }
-        return SearchHit(page: page, hit: hit, hits: hits.count)
+        return SearchHit(page: page, hit: hit, hits: count)
     }
 }

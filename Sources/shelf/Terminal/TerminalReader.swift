@@ -14,9 +14,10 @@ final class TerminalReader {
         "  ←, ↑, PgUp          previous screen or page",
         "  Home, End           first page, last page",
         "  t                   table of contents (↑ ↓, Enter to go, Esc back)",
-        "  /                   search; n next hit, N previous hit",
-        "  b                   bookmark this page",
-        "  B                   bookmarks (↑ ↓, Enter to go, Esc back)",
+        "  /                   search from this page; n next hit, N previous hit",
+        "                      (the hit you are at is underlined, the others in reverse)",
+        "  b                   bookmark this page (one a page)",
+        "  B                   bookmarks (↑ ↓, Enter to go, d to remove, Esc back)",
         "  + -                 wider, narrower text",
         "  ?                   this help",
         "  q                   quit (your place is saved on every turn)",
@@ -36,7 +37,8 @@ final class TerminalReader {
     /// The text width the patron asked for (--width, + and -); the terminal's width caps it.
     private var preferredWidth: Int
     private var message: String?
-    private var search: (query: String, hit: Int, hits: Int)?
+    /// The search under way: every hit with its page, and the one the reader is at.
+    private var search: (query: String, hits: [ReadingSession.SearchHit], at: Int)?
 
     init(reader: BookReader, book: ShelfBook, width: Int, theme: TerminalTheme?) throws {
         self.reader = reader
@@ -85,9 +87,7 @@ final class TerminalReader {
         case .character("/"): try startSearch()
         case .character("n"): try nextHit(by: 1)
         case .character("N"): try nextHit(by: -1)
-        case .character("b"):
-            let (mark, _) = try reader.addBookmark(book, page: page.number)
-            message = "Bookmark \(mark.id) added on page \(page.number)."
+        case .character("b"): try bookmarkPage()
         case .character("B"): try bookmarks()
         case .character("+"), .character("="): try setWidth(preferredWidthNow + 4)
         case .character("-"), .character("_"): try setWidth(preferredWidthNow - 4)
@@ -159,11 +159,13 @@ final class TerminalReader {
 
     // MARK: Search
 
+    /// From where the patron is: the first hit on a page after this one (else, said, the book's first).
     private func startSearch() throws {
         guard let query = prompt("Search: "), !query.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-        let found = try session.searchHit(query, number: 1)
-        search = (query, 1, found.hits)
-        try move(.search(query, hit: 1))
+        let hits = try session.searchHits(query)
+        let after = hits.firstIndex { $0.page > page.number }
+        try goToHit(after ?? 0, of: (query, hits, 0))
+        if after == nil { message = ReaderNotice.searchWrapped(query: query).words(for: .terminal).line }
     }
 
     private func nextHit(by step: Int) throws {
@@ -171,13 +173,35 @@ final class TerminalReader {
             message = "Search first with /."
             return
         }
-        let hit = current.hit + step
-        guard hit >= 1, hit <= current.hits else {
+        let at = current.at + step
+        guard current.hits.indices.contains(at) else {
             message = step > 0 ? "No more hits for “\(current.query)”." : "This is the first hit."
             return
         }
-        try move(.search(current.query, hit: hit))
-        search = (current.query, hit, current.hits)
+        try goToHit(at, of: current)
+    }
+
+    private func goToHit(_ at: Int, of found: (query: String, hits: [ReadingSession.SearchHit], at: Int)) throws {
+        try move(.goTo(found.hits[at].page))
+        search = (found.query, found.hits, at)
+        // A page taller than the screen: the screenful that holds the hit.
+        if let place = currentHitPlace, place.row >= screen.textRows {
+            scroll = place.row / screen.textRows * screen.textRows
+        }
+    }
+
+    /// Where the hit the reader is at is on the page: the line and which occurrence on it, counting the hits before
+    /// it on the same page (the book's order is the page's).
+    private var currentHitPlace: (row: Int, nth: Int)? {
+        guard let search else { return nil }
+        let hit = search.hits[search.at]
+        var before = search.hits[..<search.at].reversed().prefix { $0.page == hit.page }.count
+        for (row, line) in lines.enumerated() {
+            let count = TerminalScreen.occurrences(of: search.query, in: line)
+            if before < count { return (row, before) }
+            before -= count
+        }
+        return nil
     }
 
     /// A line typed on the status row; nil when Escape cancels it.
@@ -217,6 +241,22 @@ final class TerminalReader {
         try move(.tableOfContents(toc[chosen].number))
     }
 
+    /// One bookmark a page: a second `b` says the page has one.
+    private func bookmarkPage() throws {
+        let here = try reader.bookmarks(book).first { mark in
+            if case .page(let p) = mark.resolution { return p == page.number }
+            return false
+        }
+        let notice: ReaderNotice
+        if let here {
+            notice = .bookmarkAlreadyThere(id: here.bookmark.id, page: page.number)
+        } else {
+            let (mark, _) = try reader.addBookmark(book, page: page.number)
+            notice = .bookmarkAdded(id: mark.id, page: page.number)
+        }
+        message = notice.words(for: .terminal).line
+    }
+
     private func bookmarks() throws {
         let marks = try reader.bookmarks(book)
         guard !marks.isEmpty else {
@@ -230,19 +270,34 @@ final class TerminalReader {
             case .lost(let why): return "\(mark.bookmark.id). cannot be found: \(why)"
             }
         }
-        guard let chosen = choose(items, title: "Bookmarks", initial: 0) else { return }
+        var removing: Int?
+        guard
+            let chosen = choose(
+                items, title: "Bookmarks", initial: 0, removal: { removing = $0 }, removeKey: "d remove")
+        else {
+            if let removing {
+                let id = marks[removing].bookmark.id
+                try reader.removeBookmark(id: id)
+                message = ReaderNotice.bookmarkRemoved(id: id).words(for: .terminal).line
+            }
+            return
+        }
         try move(.bookmark(marks[chosen].bookmark.id))
     }
 
-    /// A list to pick from: ↑ ↓ PgUp PgDn to choose, Enter to take it, Escape or q to go back.
-    private func choose(_ items: [String], title: String, initial: Int) -> Int? {
+    /// A list to pick from: ↑ ↓ PgUp PgDn to choose, Enter to take it, Escape or q to go back; with `removal`, d hands
+    /// it the chosen row and leaves the list (nil).
+    private func choose(
+        _ items: [String], title: String, initial: Int, removal: ((Int) -> Void)? = nil, removeKey: String? = nil
+    ) -> Int? {
         var selected = initial
         while true {
             let visible = max(1, screen.textRows - 2)
             let top = min(max(0, selected - visible / 2), max(0, items.count - visible))
             // The chosen row is marked by a sign as well as reverse video, for a screen reader and a screen without it.
             let rows = (top..<min(items.count, top + visible)).map { ($0 == selected ? "▸ " : "  ") + items[$0] }
-            let shown = [title + " — ↑ ↓ choose, Enter go, Esc back", ""] + rows
+            let hints = ["↑ ↓ choose", "Enter go"] + (removeKey.map { [$0] } ?? []) + ["Esc back"]
+            let shown = [title + " — " + hints.joined(separator: ", "), ""] + rows
             screen.draw(shown, status: page.status, highlight: selected - top + 2)
             guard let key = keys.next() else { return nil }
             switch key {
@@ -253,6 +308,9 @@ final class TerminalReader {
             case .home: selected = 0
             case .end: selected = items.count - 1
             case .enter: return selected
+            case .character("d") where removal != nil:
+                removal?(selected)
+                return nil
             case .escape, .character("q"): return nil
             // In a prompt or a list, a book that cannot be laid out again keeps its layout; the page loop lays it
             // out at the next resize, where the error ends the reader with its message.
@@ -283,7 +341,7 @@ final class TerminalReader {
         if let message {
             parts.append(DisplayText.oneLine(message))
         } else if let search {
-            parts.append("“\(DisplayText.oneLine(search.query))” hit \(search.hit) of \(search.hits)")
+            parts.append("“\(DisplayText.oneLine(search.query))” hit \(search.at + 1) of \(search.hits.count)")
         }
         var line = parts.joined(separator: " · ")
         // Too wide: the chapter's title (before the page's number in the page's status) gives way first, so that the
@@ -305,6 +363,7 @@ final class TerminalReader {
     }
 
     private func draw() {
-        screen.draw(visibleLines, status: status, theme: theme, marking: search?.query)
+        let current = currentHitPlace.map { (row: $0.row - scroll, nth: $0.nth) }
+        screen.draw(visibleLines, status: status, theme: theme, marking: search?.query, current: current)
     }
 }

@@ -27,12 +27,14 @@ struct TerminalScreen {
     /// `highlight` in reverse video, and each occurrence of `marking` (a search's words) too.
     func draw(
         _ lines: [String], status: String, theme: TerminalTheme? = nil, highlight: Int? = nil,
-        marking: String? = nil
+        marking: String? = nil, current: (row: Int, nth: Int)? = nil
     ) {
         var frame = "\u{1B}[H"
         for row in 0..<textRows {
             var text = row < lines.count ? Self.fit(lines[row], columns) : ""
-            if let marking, row != highlight { text = Self.mark(marking, in: text) }
+            if let marking, row != highlight {
+                text = Self.mark(marking, in: text, current: current?.row == row ? current?.nth : nil)
+            }
             frame += "\u{1B}[\(row + 1);1H"
             if row == highlight {
                 frame += "\u{1B}[7m" + text + "\u{1B}[K\u{1B}[0m"
@@ -48,14 +50,31 @@ struct TerminalScreen {
 
     /// `text` with each occurrence of `words` (as search finds them: case and accents aside) in reverse video; the
     /// reverse ends with its own switch (27), so a theme's colours go on after it.
-    static func mark(_ words: String, in text: String) -> String {
+    /// The occurrence numbered `current` (from 0) is the hit the reader is at: underlined and bold as well, apart
+    /// from the others.
+    static func mark(_ words: String, in text: String, current: Int? = nil) -> String {
         guard !words.isEmpty else { return text }
-        var marked = "", rest = text[...]
+        var marked = "", rest = text[...], n = 0
         while let found = rest.range(of: words, options: [.caseInsensitive, .diacriticInsensitive]) {
-            marked += rest[..<found.lowerBound] + "\u{1B}[7m" + rest[found] + "\u{1B}[27m"
+            marked +=
+                n == current
+                ? rest[..<found.lowerBound] + "\u{1B}[1;4;7m" + rest[found] + "\u{1B}[22;24;27m"
+                : rest[..<found.lowerBound] + "\u{1B}[7m" + rest[found] + "\u{1B}[27m"
             rest = rest[found.upperBound...]
+            n += 1
         }
         return marked + rest
+    }
+
+    /// How many times `words` occur in `text`, as `mark` finds them.
+    static func occurrences(of words: String, in text: String) -> Int {
+        guard !words.isEmpty else { return 0 }
+        var count = 0, rest = text[...]
+        while let found = rest.range(of: words, options: [.caseInsensitive, .diacriticInsensitive]) {
+            count += 1
+            rest = rest[found.upperBound...]
+        }
+        return count
     }
 
     /// `text` cut to `width` columns (a line wider than the terminal would wrap and push the status line off).
