@@ -34,17 +34,23 @@ public struct HTMLRenderer {
         case "sepia": (bg, fg, link) = ("#f4ecd8", "#5b4636", "#7a4b1c")
         default: (bg, fg, link) = ("#ffffff", "#000000", "#0645ad")
         }
-        let family =
-            s.font.lowercased().hasPrefix("sans")
-            ? "Calibri, Avenir, \"Helvetica Neue\", Arial, sans-serif"
-            : "\"Times New Roman\", Times, Georgia, serif"
+        // The publisher's font (the default): the book's own families are left as they are; serif or sans replaces
+        // them everywhere.
+        let family: String? =
+            s.font.lowercased() == "publisher"
+            ? nil
+            : s.font.lowercased().hasPrefix("sans")
+                ? "Calibri, Avenir, \"Helvetica Neue\", Arial, sans-serif"
+                : "\"Times New Roman\", Times, Georgia, serif"
+        let bodyFamily = family.map { "font-family: \($0) !important; " } ?? ""
+        let inheritedFamily = family == nil ? "" : " font-family: inherit;"
         let scale = min(max(s.fontScale, 25), 800)
         return """
             /* shelf reader settings: font scale \(scale)%, \(s.font), \(s.theme) */
             html { font-size: \(scale)% !important; background-color: \(bg) !important; color: \(fg) !important; }
-            body { font-family: \(family) !important; font-size: 1rem !important; background-color: \(bg) !important; color: \(fg) !important;
+            body { \(bodyFamily)font-size: 1rem !important; background-color: \(bg) !important; color: \(fg) !important;
                    column-count: 1 !important; columns: auto !important; max-width: 40em; margin: 0 auto !important; padding: 1em 1.5em !important; line-height: 1.5; }
-            body * { color: inherit !important; background-color: transparent !important; font-family: inherit; }
+            body * { color: inherit !important; background-color: transparent !important;\(inheritedFamily) }
             a, a * { color: \(link) !important; }
             img, svg, video { max-width: 100% !important; height: auto; }
             """

@@ -85,7 +85,8 @@ final class SettingsTests: BookshelfTestCase {
         let book = try fixture()
         try ok(["add", book, sample])
         var html = try ok(["render", book, "--as", "html"]).stdout
-        XCTAssertTrue(html.contains("font scale 117%, serif, day"), "default: 14 pt on a large screen")
+        XCTAssertTrue(html.contains("font scale 117%, publisher, day"), "default: 14 pt, the book's own font")
+        XCTAssertFalse(html.contains("font-family: \"Times"), "the publisher's font: no family forced")
         let shown = try json(["settings"])
         XCTAssertEqual((shown["defaults"] as? [String: Any])?["fontScaleSmallScreen"] as? Int, 100)
         XCTAssertEqual((shown["defaults"] as? [String: Any])?["fontScaleLargeScreen"] as? Int, 117)
@@ -108,6 +109,38 @@ final class SettingsTests: BookshelfTestCase {
         XCTAssertTrue(try ok(["render", sample, "--as", "html"]).stdout.contains("font scale 117%, sans, day"))
         XCTAssertEqual(try shelf.run(["settings", "--font-scale", "9000"]).status, 64)
         XCTAssertEqual(try shelf.run(["settings", "--theme", "neon"]).status, 64)
+    }
+
+    /// Issue 31 item 4: one rule for the settings, whichever command is given them (the web API stores through the
+    /// same check, and the browser's reader takes its bounds from the defaults). Before, `settings` and `render`
+    /// each had a sentence and a range of their own, and neither took the publisher's font.
+    func testEveryCommandChecksTheSettingsByTheHostsOneRule() throws {
+        let book = try fixture()
+        try ok(["add", book])
+        let refusal = "the font scale is a percentage from 25 to 800, not 900"
+        for arguments in [["settings", "--font-scale", "900"], ["render", book, "--as", "html", "--font-scale", "900"]]
+        {
+            let refused = try shelf.run(arguments)
+            XCTAssertEqual(refused.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(refused.stderr.contains(refusal), refused.stderr)
+        }
+        for arguments in [["settings", "--font", "fancy"], ["render", book, "--as", "html", "--font", "fancy"]] {
+            let refused = try shelf.run(arguments)
+            XCTAssertEqual(refused.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(
+                refused.stderr.contains("the font is publisher, serif or sans, not \"fancy\""), refused.stderr)
+        }
+        XCTAssertTrue(
+            try ok(["render", book, "--as", "html", "--font-scale", "25%", "--font", "sans"]).stdout.contains(
+                "font scale 25%, sans, day"))
+        try ok(["settings", "--font", "sans"])
+        try ok(["settings", "Tide", "--font", "publisher"])
+        XCTAssertTrue(try ok(["render", book, "--as", "html"]).stdout.contains("font scale 117%, publisher, day"))
+        let defaults = try XCTUnwrap(try json(["settings"])["defaults"] as? [String: Any])
+        XCTAssertEqual(defaults["fontScaleMin"] as? Int, 25)
+        XCTAssertEqual(defaults["fontScaleMax"] as? Int, 800)
+        XCTAssertEqual(defaults["fonts"] as? [String], ["publisher", "serif", "sans"])
+        XCTAssertEqual(defaults["font"] as? String, "publisher")
     }
 }
 

@@ -47,7 +47,8 @@ class ReaderTestCase(BrowserTestCase):
 
     def open_reader(self, book):
         self.driver.get(f"{self.server.url}/reader.html?" + urllib.parse.urlencode({"book": book}))
-        self.wait_for(lambda d: d.execute_script("const r = window.shelfReader; return !!(r && r.view && (r.view.frame || (r.view.frames && r.view.frames.length)))"),
+        # A chapter's frame is there before it is laid out (it is "loading" until then).
+        self.wait_for(lambda d: d.execute_script("const r = window.shelfReader; return !!(r && r.view && ((r.view.frame && r.view.frame.className !== 'loading') || (r.view.frames && r.view.frames.length)))"),
                       message="the book's first page")
         self.wait_for(lambda d: d.execute_script("return !!window.shelfReader.pageMap"), message="the page ranges")
 

@@ -40,6 +40,18 @@ extension Bookshelf {
     }
 }
 
+extension ReaderSettings {
+    /// These settings if every value is one the settings allow, else an error naming the bad one: the one rule that
+    /// `shelf settings`, `shelf render`, the web API and (by the defaults it is given) the browser's reader follow.
+    public func checked() throws -> ReaderSettings { try validated() }
+
+    /// A font scale as a patron types it: a whole number, with or without "%" (checked by `checked()`); nil when it
+    /// is not a number.
+    public static func fontScale(typed text: String) -> Int? {
+        Int(text.hasSuffix("%") ? String(text.dropLast()) : text)
+    }
+}
+
 extension Shelf {
     /// The settings `render` uses for a file: the book's own (when the file is on the shelf, named by one book) over
     /// the global ones, with defaults for the rest. Without a data folder or a database that opens, the defaults:

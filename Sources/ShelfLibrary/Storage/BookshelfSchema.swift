@@ -29,6 +29,24 @@ enum BookshelfSchema {
             );
             """)
 
+    /// The publisher's font as a value of the font setting (issue 37): sqlite cannot change a CHECK, so the table is
+    /// made again with the values it holds.
+    static let publisherFont = SchemaMigration(
+        "bookshelf: the publisher's font",
+        sql: """
+            CREATE TABLE reader_settings_new (
+                scope       TEXT PRIMARY KEY NOT NULL,
+                font_scale  INTEGER CHECK (font_scale IS NULL OR font_scale BETWEEN 25 AND 800),
+                font        TEXT CHECK (font IS NULL OR font IN ('publisher', 'serif', 'sans')),
+                theme       TEXT CHECK (theme IS NULL OR theme IN ('day', 'night', 'sepia')),
+                updated_at  INTEGER NOT NULL
+            );
+            INSERT INTO reader_settings_new (scope, font_scale, font, theme, updated_at)
+                SELECT scope, font_scale, font, theme, updated_at FROM reader_settings;
+            DROP TABLE reader_settings;
+            ALTER TABLE reader_settings_new RENAME TO reader_settings;
+            """)
+
     private static let sql = """
         CREATE TABLE shelf_items (
             book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,

@@ -14,7 +14,8 @@ enum LibrarySchema {
         BookshelfSchema.identities,
         BookshelfSchema.listening,
         CatalogSchema.localChanges,
-        NotificationSchema.libraryChanges
+        NotificationSchema.libraryChanges,
+        BookshelfSchema.publisherFont
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

@@ -1,7 +1,9 @@
 import Foundation
 
-/// The display settings a patron chooses: font scale, serif or sans, and day, night or sepia. Stored globally and per
-/// book; a book's own value wins over the global one, which wins over the default.
+/// The display settings a patron chooses: font scale, the font (the publisher's, serif or sans), and day, night or
+/// sepia. Stored globally and per book; a book's own value wins over the global one, which wins over the default.
+/// The font's default is the publisher's: a book shows in its own fonts until the patron chooses another (a terminal,
+/// which has one font, shows every choice in it).
 ///
 /// The font scale is a percentage of the reading system's base size, 16 CSS pixels, which is 12 pt. So:
 /// - 100% is 12 pt, the default on a small screen (a phone, a window narrower than 600 CSS pixels);
@@ -22,11 +24,12 @@ public struct ReaderSettings: Equatable, Sendable, Codable {
     public enum Screen: String, Sendable, Codable { case small, large }
 
     public static let fontScaleRange = 25...800
-    public static let fonts = ["serif", "sans"]
+    /// "publisher": the book's own fonts (a format with none of its own shows in the reading system's serif).
+    public static let fonts = ["publisher", "serif", "sans"]
     public static let themes = ["day", "night", "sepia"]
     /// 12 pt on a small screen, 14 pt on a large one, as percentages of 12 pt.
     public static func defaultFontScale(for screen: Screen) -> Int { screen == .small ? 100 : 117 }
-    public static let defaultFont = "serif"
+    public static let defaultFont = "publisher"
     public static let defaultTheme = "day"
 
     public var isEmpty: Bool { fontScale == nil && font == nil && theme == nil }

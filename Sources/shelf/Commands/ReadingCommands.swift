@@ -37,11 +37,11 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
 let renderCommand = Command(
     name: "render", summary: "show a chapter as text or HTML with reader settings",
     usage:
-        "shelf render FILE [--chapter N | --position N | --locator JSON] [--as text|html] [--width N] [--font-scale PCT] [--font serif|sans] [--theme day|night|sepia] [--json]",
+        "shelf render FILE [--chapter N | --position N | --locator JSON] [--as text|html] [--width N] [--font-scale PCT] [--font publisher|serif|sans] [--theme day|night|sepia] [--json]",
     details: """
         Renders one reading-order item. With no location, rendering starts where a reader opens the book
         (after the cover). --as text wraps to --width columns (default: the terminal's, or 72); --as html
-        applies the font scale in percent, serif or sans, and the theme; what is not given here comes from
+        applies the font scale in percent, the font (publisher: the book's own) and the theme; what is not given here comes from
         `shelf settings` (the book's own when the file is on the shelf, else the global ones). --json prints
         {"locator": ..., "content": "..."}.
         """ + fileArgumentHelp,
@@ -51,12 +51,19 @@ let renderCommand = Command(
     let book = try context.shelf.openFile(args.positionals[0])
     // The patron's stored settings (`shelf settings`, the book's own over the global ones) unless overridden here.
     let stored = context.shelf.readerSettings(forFile: args.positionals[0])
+    let scale = try args.value("--font-scale").map {
+        guard let pct = ReaderSettings.fontScale(typed: $0) else {
+            throw ShelfError(.usage, "--font-scale takes a percentage, not \"\($0)\"")
+        }
+        return pct
+    }
+    // Checked by the host's one rule of the settings, as `shelf settings` and the web API check what they store.
+    let given = try ReaderSettings(fontScale: scale, font: args.value("--font"), theme: args.value("--theme")).checked()
     let settings = RenderRequest(
         as: try args.choice("--as", ["text", "html"]) ?? "text",
         width: try args.int("--width", in: 10...1000) ?? 72,
-        fontScale: try args.int("--font-scale", in: 25...800) ?? stored.fontScale,
-        font: try args.choice("--font", ["serif", "sans"]) ?? stored.font,
-        theme: try args.choice("--theme", ["day", "night", "sepia"]) ?? stored.theme)
+        fontScale: given.fontScale ?? stored.fontScale, font: given.font ?? stored.font,
+        theme: given.theme ?? stored.theme)
     let rendered = try book.render(at: try requestedLocator(args, book), with: settings)
     if context.json {
         Output.json(RenderedJSON(rendered))

@@ -2,14 +2,14 @@ import Foundation
 import Host
 
 let settingsCommand = Command(
-    name: "settings", summary: "display settings: font size, serif or sans, day, night or sepia",
+    name: "settings", summary: "display settings: font size, the publisher's font, serif or sans, day, night or sepia",
     usage:
-        "shelf settings [BOOK] [--font-scale PCT|default] [--font serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
+        "shelf settings [BOOK] [--font-scale PCT|default] [--font publisher|serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
     details: """
         Shows or changes the reader settings, for every book or (with BOOK) for one book, whose own values win.
         The font scale is a percentage of 12 pt (16 CSS pixels): the default is 117% (14 pt) on a large screen,
-        which is what shelf uses on a desktop, and 100% (12 pt) on a small one. Fonts: serif (Times-like) or sans
-        (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
+        which is what shelf uses on a desktop, and 100% (12 pt) on a small one (from 25% to 800%). Fonts: publisher
+        (the default: the book's own fonts), serif (Times-like) or sans (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
         value; --reset clears them all for that scope. `shelf render --as html` (and the browser reader) use all
         three; `shelf read` in a terminal shows the theme as colours (night: light on dark; sepia), unless NO_COLOR
         is set or the output is not a terminal: a terminal cannot change its font or size.
@@ -28,20 +28,20 @@ let settingsCommand = Command(
         if text == "default" {
             cleared.insert(.fontScale)
         } else {
-            guard let pct = Int(text.hasSuffix("%") ? String(text.dropLast()) : text),
-                ReaderSettings.fontScaleRange.contains(pct)
-            else {
-                throw ShelfError(.usage, "--font-scale takes a percentage from 25 to 800 (or default), not \"\(text)\"")
+            guard let pct = ReaderSettings.fontScale(typed: text) else {
+                throw ShelfError(.usage, "--font-scale takes a percentage (or default), not \"\(text)\"")
             }
             changes.fontScale = pct
         }
     }
-    if let font = try args.choice("--font", ReaderSettings.fonts + ["default"]) {
+    if let font = args.value("--font") {
         if font == "default" { cleared.insert(.font) } else { changes.font = font }
     }
-    if let theme = try args.choice("--theme", ReaderSettings.themes + ["default"]) {
+    if let theme = args.value("--theme") {
         if theme == "default" { cleared.insert(.theme) } else { changes.theme = theme }
     }
+    // The host's one rule of the settings (the web API's and `shelf render`'s too) checks the values.
+    changes = try changes.checked()
     let changing = !changes.isEmpty || !cleared.isEmpty || args.has("--reset")
     if changing { try bookshelf.changeSettings(book: bookID, changes, clearing: cleared, reset: args.has("--reset")) }
     let stored = try bookshelf.storedSettings(book: bookID)

@@ -1,6 +1,7 @@
 // The reader's styles, laid over the publisher's inside the book's frame: font size, font, theme colours, line
 // spacing and margins, and the page geometry (CSS columns one page wide, or one scrolled column). Written into
-// a <style> of the frame's document (the book's Content-Security-Policy allows styles, never scripts).
+// a <style> of the frame's document (the book's Content-Security-Policy allows styles, never scripts). The book's
+// own look shows unless the patron chose otherwise: with the publisher's font (the default) its families stay.
 
 const SERIF = '"Liberation Serif", "Times New Roman", Georgia, "DejaVu Serif", serif';
 const SANS = 'Carlito, Calibri, Avenir, "Liberation Sans", Arial, "DejaVu Sans", sans-serif';
@@ -28,13 +29,15 @@ export function frameCSS(settings, geometry, language = '') {
   const longest = ({ 1: 50, 2: 40, 3: 32 }[settings.margins] ?? 40) * (16 * settings.fontScale) / 100;
   const side = vertical ? margin : Math.max(margin, Math.round((width - longest) / 2));
   const generic = GENERIC_ONLY.test(language);
-  const family = settings.font === 'sans' ? (generic ? 'sans-serif' : SANS) : (generic ? 'serif' : SERIF);
+  const family = { sans: generic ? 'sans-serif' : SANS, serif: generic ? 'serif' : SERIF }[settings.font] ?? null;
   const lines = [];
 
   lines.push(`:root { font-size: ${(16 * settings.fontScale) / 100}px !important; -webkit-text-size-adjust: none; }`);
   lines.push(`:root, body { background-color: ${colours.bg} !important; color: ${colours.fg} !important; }`);
-  lines.push(`body { font-size: 1rem !important; font-family: ${family} !important; margin: 0 !important; max-width: none !important; }`);
-  lines.push(`body :where(p, div, span, li, dd, dt, blockquote, td, th, h1, h2, h3, h4, h5, h6, a, em, i, b, strong, cite, small, sup, sub, section, article, aside) { font-family: ${family} !important; }`);
+  lines.push(`body { font-size: 1rem !important; margin: 0 !important; max-width: none !important; }`);
+  if (family) {
+    lines.push(`body, body :where(p, div, span, li, dd, dt, blockquote, td, th, h1, h2, h3, h4, h5, h6, a, em, i, b, strong, cite, small, sup, sub, section, article, aside) { font-family: ${family} !important; }`);
+  }
   if (settings.theme !== 'day') {
     // Night and sepia: the publisher's colours give way, or dark text would sit on a dark page.
     lines.push(`body * { color: inherit !important; background-color: transparent !important; border-color: currentcolor !important; }`);

@@ -543,7 +543,8 @@ class Reader {
     this.fillDisplay();
     $('open-display').addEventListener('click', () => { this.fillDisplay(); openPanel($('display'), $('open-display'), () => $('font-larger')); });
     const step = (delta) => {
-      const scale = Math.max(50, Math.min(300, this.settings.effective.fontScale + delta));
+      const { min, max } = this.settings.scaleRange;
+      const scale = Math.max(min, Math.min(max, this.settings.effective.fontScale + delta));
       this.changeSettings({ fontScale: scale });
       announce(`Text size ${scale}%`);
     };

@@ -20,6 +20,12 @@ export class Settings {
     this.declaredContinuous = false;
   }
 
+  /** The font scale's bounds: the host's one rule of the settings (its defaults document says them). */
+  get scaleRange() {
+    const d = this.host.defaults ?? {};
+    return { min: d.fontScaleMin ?? 100, max: d.fontScaleMax ?? 100 };
+  }
+
   get defaultScale() {
     const d = this.host.defaults ?? {};
     return smallScreen() ? (d.fontScaleSmallScreen ?? 100) : (d.fontScaleLargeScreen ?? 117);
@@ -32,7 +38,7 @@ export class Settings {
     const local = { ...LOCAL_DEFAULTS, ...this.local.global, ...this.local.book };
     return {
       fontScale: value('fontScale', this.defaultScale),
-      font: value('font', defaults.font ?? 'serif'),
+      font: value('font', defaults.font ?? 'publisher'),
       theme: value('theme', defaults.theme ?? 'day'),
       brightness: Number(local.brightness),
       lineSpacing: String(local.lineSpacing),

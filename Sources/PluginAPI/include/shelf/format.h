@@ -196,7 +196,8 @@ typedef struct shelf_probe_v1 {
  *   "as":        "text" (default) | "html"
  *   "width":     columns for text wrapping, default 72 (text only)
  *   "fontScale": percent, default 100 (html)
- *   "font":      "serif" | "sans" (html)
+ *   "font":      "publisher" | "serif" | "sans" (html; "publisher": the book's own fonts, which a
+ *                format without fonts of its own shows in its default)
  *   "theme":     "day" | "night" | "sepia" (html)
  * A setting is a wish: a value out of range (width 10..1000, fontScale 25..800) is clamped and an
  * unknown value falls back to the default; only JSON that does not parse is
