@@ -1,5 +1,5 @@
 """The reader's styles over the publisher's (issue 37): a book's own fonts show until the patron chooses another,
-the font scale follows the host's one rule of the settings (issue 31)."""
+the font scale follows the host's one rule of the settings (issue 31), images fit the room a page has."""
 
 import json
 import os
@@ -72,3 +72,45 @@ class PublisherLookTests(ReaderTestCase):
             ".then(() => done('accepted'), (error) => done(error.message));", book)
         self.assertIn("from 25 to 800, not 900", answer)
 
+
+# Where a picture of the page shown lies: its page, its box, its caption's, and the end of the text before it.
+PICTURE = """
+const W = innerWidth, H = innerHeight, s = document.scrollingElement;
+const root = getComputedStyle(document.documentElement);
+const top = parseFloat(root.paddingTop), bottom = H - parseFloat(root.paddingBottom);
+const pageOf = (r) => Math.floor((r.left + s.scrollLeft + 1) / W);
+const element = document.querySelector(arguments[0]);
+const box = element.getBoundingClientRect();
+const caption = element.closest('figure')?.querySelector('figcaption')?.getBoundingClientRect() ?? null;
+const before = [...element.closest('figure, p').previousElementSibling.getClientRects()].pop();
+return { top: box.top, bottom: box.bottom, height: box.height, page: pageOf(box), pageTop: top, pageBottom: bottom,
+         captionPage: caption && pageOf(caption), captionBottom: caption && caption.bottom,
+         beforePage: pageOf(before), beforeBottom: before.bottom };
+"""
+
+
+class PictureTests(ReaderTestCase):
+    def test_pictures_fit_the_room_left_and_keep_their_captions(self):
+        path = os.path.join(self.folder, "pictures.epub")
+        style_fixtures.pictures(path)
+        book = self.add(path)
+        for width, height in ((1280, 900), (900, 700)):
+            self.driver.set_window_size(width, height)
+            self.open_reader(book)
+            for selector in ("#tall", "#drawing", "#image-figure img"):
+                with self.subTest(window=width, picture=selector):
+                    at = self.in_book(PICTURE, selector)
+                    room = at["pageBottom"] - at["pageTop"]
+                    self.assertGreater(at["height"], 0.2 * room, at)
+                    self.assertGreaterEqual(at["top"], at["pageTop"] - 1, f"the top is on the page: {at}")
+                    self.assertLessEqual(at["bottom"], at["pageBottom"] + 1, f"the picture is whole: {at}")
+                    if at["captionPage"] is not None:
+                        self.assertEqual(at["captionPage"], at["page"], f"the caption is on the picture's page: {at}")
+                        self.assertLessEqual(at["captionBottom"], at["pageBottom"] + 1, at)
+                    # Moved to the next page only when the text before it filled more than half its page (the reader
+                    # scales a picture into at least 40% of a page; a margin or a line may lie between).
+                    if at["beforePage"] != at["page"]:
+                        self.assertLess(at["pageBottom"] - at["beforeBottom"], 0.5 * room,
+                                        f"a nearly empty page before the picture: {at}")
+            if width == 1280:
+                self.check_page("reader-pictures")

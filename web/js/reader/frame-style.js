@@ -70,6 +70,8 @@ export function frameCSS(settings, geometry, language = '') {
       column-fill: auto !important; }`);
     lines.push(`body { padding-left: ${side}px !important; padding-right: ${side}px !important; }`);
     lines.push(`img, svg, video { max-height: ${height - 2 * top}px !important; break-inside: avoid; }`);
+    // A figure stays whole on a page (in-book-images.js leaves room for its caption).
+    lines.push(`figure { break-inside: avoid; }`);
   }
   return lines.join('\n');
 }

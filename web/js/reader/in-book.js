@@ -7,6 +7,7 @@
 
 import { frameCSS } from './frame-style.js';
 import { drawFullWidth } from './in-book-css.js';
+import { fitPictures } from './in-book-images.js';
 import { isNoteReference, noteText } from './in-book-notes.js';
 import { isRTLLanguage } from './progression.js';
 import { speak } from './in-book-listen.js';
@@ -59,6 +60,7 @@ const page = {
       this.pages = 1;
       return;
     }
+    if (!this.vertical) fitPictures(document, this.height);
     const s = this.scroller;
     const length = this.vertical ? s.scrollHeight : s.scrollWidth;
     const stride = this.vertical ? this.height : this.width;
