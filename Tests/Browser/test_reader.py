@@ -45,12 +45,16 @@ class ReaderTestCase(BrowserTestCase):
         epub_fixtures.MAKERS[kind](path)
         return self.add(path)
 
-    def open_reader(self, book):
+    def open_reader(self, book, jacket=False):
+        """Opens `book` in the reader; a first open's jacket (test_reader_jacket) is passed, unless `jacket`."""
         self.driver.get(f"{self.server.url}/reader.html?" + urllib.parse.urlencode({"book": book}))
         # A chapter's frame is there before it is laid out (it is "loading" until then).
         self.wait_for(lambda d: d.execute_script("const r = window.shelfReader; return !!(r && r.view && ((r.view.frame && r.view.frame.className !== 'loading') || (r.view.frames && r.view.frames.length)))"),
                       message="the book's first page")
         self.wait_for(lambda d: d.execute_script("return !!window.shelfReader.pageMap"), message="the page ranges")
+        if not jacket and self.reader("!!r.jacket"):
+            self.driver.execute_script("return window.shelfReader.beginReading()")
+            self.wait_for(lambda d: self.reader("!r.jacket && r.view.frame && r.view.frame.className !== 'loading'"), message="chapter one")
 
     def reader(self, expression):
         return self.driver.execute_script(f"const r = window.shelfReader; return {expression};")

@@ -174,6 +174,9 @@ final class APITests: WebServerTestCase {
         let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
         XCTAssertEqual(try shelf.run(["add", sample]).status, 0)
         let id = try XCTUnwrap((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["id"] as? String)
+        let query = "book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        // Issue 37: before any place is saved the place says `first` (the browser shows the jacket); not after.
+        XCTAssertEqual(try get("/api/reader/place?\(query)").json()["first"] as? Bool, true)
         let words = "A list of birds. A recipe for fish soup."
         let locator: [String: Any] = [
             "href": "OEBPS/chapter-3.xhtml", "type": "application/xhtml+xml", "locations": ["progression": 0.4],
@@ -192,6 +195,7 @@ final class APITests: WebServerTestCase {
         )
         XCTAssertEqual(((read["locator"] as? [String: Any])?["text"] as? [String: Any])?["highlight"] as? String, words)
         XCTAssertEqual(read["page"] as? Int, 3)
+        XCTAssertNil(read["first"])
         let terminal = try shelf.run(["read", id, "--json"])
         XCTAssertEqual(terminal.status, 0)
         let page = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(terminal.stdout.utf8)) as? [String: Any])

@@ -52,26 +52,27 @@ public struct BookReader {
 
     /// The page the patron is on, and the saved place when it is the place as it was saved (not a first open, nor a
     /// place that could not be read or found).
-    func place(_ session: ReadingSession, notes: inout [String]) throws -> (page: Int, saved: Locator?) {
+    /// `first`: no place was saved yet (a first open).
+    func place(_ session: ReadingSession, notes: inout [String]) throws -> (page: Int, saved: Locator?, first: Bool) {
         let saved: Locator
         do {
             guard let found = try bookshelf.database.readingLocator(bookID: session.book.book.id) else {
-                return (try session.startPage(), nil)
+                return (try session.startPage(), nil, true)
             }
             saved = found
         } catch let error as DatabaseError where error.kind == .damaged {
             // Said, not thrown: the book still opens, and the next page turn saves a place that can be read.
             let start = try session.startPage()
             notes.append("Your saved place could not be read (\(error.message)); showing page \(start) instead.")
-            return (start, nil)
+            return (start, nil, false)
         }
         switch session.resolve(saved) {
         case .page(let page):
-            return (page, saved)
+            return (page, saved, false)
         case .lost(let reason):
             let fallback = try session.pageNumber(of: saved) ?? session.startPage()
             notes.append("Your place could not be found in this file (\(reason)); showing page \(fallback) instead.")
-            return (fallback, nil)
+            return (fallback, nil, false)
         }
     }
 
@@ -95,7 +96,8 @@ public struct BookReader {
         }
         if let changed = session.changedFile { notes.append(changed) }
         if opening { try bookshelf.database.markOpened(id: session.book.book.id) }
-        return ReadingPlace(locator: locator, page: current.page, pages: session.pageCount, notes: notes)
+        return ReadingPlace(
+            locator: locator, page: current.page, pages: session.pageCount, notes: notes, first: current.first)
     }
 
     /// Saves the place a front end gives as a locator (the browser's screen: its resource, how far into it the screen

@@ -12,12 +12,15 @@ public struct ReadingPlace: Sendable {
     public let pages: Int
     /// Something the patron should know: a place not found in a new edition, a file that is another book now.
     public let notes: [String]
+    /// No place was saved yet: the book's first open, where the browser shows its jacket before chapter one.
+    public let first: Bool
 
-    public init(locator: Locator, page: Int, pages: Int, notes: [String]) {
+    public init(locator: Locator, page: Int, pages: Int, notes: [String], first: Bool = false) {
         self.locator = locator
         self.page = page
         self.pages = pages
         self.notes = notes
+        self.first = first
     }
 
     public var percent: Int { ReadingProgress.percent(page: page, of: pages) }

@@ -34,6 +34,9 @@ enum ReaderAPI: WebModule {
                 "place": try JSONSerialization.jsonObject(
                     with: Data(ReadiumJSON.encode(try books.place(book, opening: true)).utf8)),
                 "settings": try settingsObject(try app.bookshelf(), id), "base": base(of: id),
+                // The book's resources on the app's own origin, for what the app's page shows itself (the jacket's
+                // cover: the app's pages load images from their own origin only).
+                "ownBase": app.bookResources.url("read", BookKey.key(id)) + "/",
                 "scripts": ["possible": app.booksHaveOrigins, "allowed": app.bookOrigins.scriptsAllowed(for: id)]
             ])
         }

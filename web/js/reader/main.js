@@ -17,6 +17,7 @@ import { isRTLBook } from './progression.js';
 import { Aside } from './aside.js';
 import { declaredFlow, declaredContinuous } from './flow.js';
 import { Listening } from './listen.js';
+import { Jacket, coverHref, authorWords } from './jacket.js';
 
 /** An element of reader.html. @param {string} id */
 const $ = (id) => document.getElementById(id);
@@ -83,7 +84,12 @@ class Reader {
     await this.askAboutScripts();
     const locator = data.place.locator ?? {};
     this.savedKey = locator.href ? screenKey(locator) : null;
-    await this.goTo({ ...placeOf(locator), href: locator.href ?? this.items[0]?.href }, { quiet: true, save: false, page: data.place.page });
+    // Where `shelf read` opens the book (chapter one) on a first open, else the place saved.
+    this.opening = { ...placeOf(locator), href: locator.href ?? this.items[0]?.href };
+    const jacket = data.place.first ? this.jacketOf(data) : null;
+    if (jacket && !jacket.cover) this.page = 1;
+    await this.goTo(jacket && !jacket.cover ? { href: this.items[0].href, progression: 0 } : this.opening, { quiet: true, save: false, page: this.page });
+    if (jacket) (this.jacket = new Jacket($('viewport'), jacket, () => this.beginReading())).show();
     // The benchmark (bench/reader) reads this mark: the first page of the book is drawn at the next frame.
     requestAnimationFrame(() => performance.mark('shelf-first-page'));
     this.wire();
@@ -91,6 +97,29 @@ class Reader {
     this.loadBookmarks();
     setInterval(() => this.checkElsewhere(), 30000);
     window.addEventListener('focus', () => this.checkElsewhere());
+  }
+
+  // A first open shows the book's jacket (jacket.js): its cover, or its first spine item when it has none and
+  // chapter one is another; nothing when the book has neither.
+  jacketOf(data) {
+    const cover = this.fixed ? null : coverHref(this.manifest);
+    if (!cover && (this.fixed || this.items[0]?.href === this.opening.href)) return null;
+    return {
+      title: this.book.title,
+      author: authorWords(this.manifest.metadata),
+      cover: cover && data.ownBase + cover.split('/').map(encodeURIComponent).join('/'),
+    };
+  }
+
+  // From the jacket to chapter one: under a cover it is laid out already; after a first spine item it is opened.
+  async beginReading() {
+    const jacket = this.jacket;
+    if (!jacket) return;
+    this.jacket = null;
+    jacket.close();
+    if (jacket.element.classList.contains('jacket')) this.updateStatus();
+    else await this.goTo(this.opening);
+    this.view.focus();
   }
 
   // After the first page: every chapter's page range and the table of contents.
@@ -127,6 +156,9 @@ class Reader {
    */
   async goTo(place, options = {}) {
     this.aside?.leave();
+    // Going anywhere (the contents, a link, a bookmark) leaves the jacket.
+    this.jacket?.close();
+    this.jacket = null;
     let index = this.indexOf(place.href);
     if (index < 0) index = 0;
     this.settings.declaredFlow = declaredFlow(this.manifest, this.items[index]);
@@ -164,6 +196,7 @@ class Reader {
   }
 
   async next() {
+    if (this.jacket) return this.beginReading();
     if (this.busy) return;
     this.busy = true;
     try {

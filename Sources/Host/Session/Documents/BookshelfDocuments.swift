@@ -147,6 +147,8 @@ public struct PlaceJSON: Encodable, Sendable {
     public let pages: Int
     public let percent: Int
     public let notes: [String]
+    /// True on a book's first open (no place saved yet), absent otherwise.
+    public let first: Bool?
 
     public init(_ place: ReadingPlace) {
         locator = place.locator
@@ -154,6 +156,7 @@ public struct PlaceJSON: Encodable, Sendable {
         pages = place.pages
         percent = place.percent
         notes = place.notes
+        first = place.first ? true : nil
     }
 }
 
