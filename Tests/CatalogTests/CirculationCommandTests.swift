@@ -203,7 +203,7 @@ final class CirculationCommandTests: LibraryTestCase {
         XCTAssertTrue(placed.stdout.contains("at Eastside Branch"), placed.stdout)
         XCTAssertEqual(
             library.server.requests(to: "/works/ebook-out/hold").last?.queryItems["branch"], "Eastside Branch")
-        XCTAssertTrue(try run(["holds"]).stdout.contains("Branch: Eastside Branch"))
+        XCTAssertTrue(try run(["holds"]).stdout.contains("Physical copy at Eastside Branch"))
     }
 
     func testSyncFailuresNeverLoseLoans() throws {

@@ -108,4 +108,40 @@ final class BranchHoldTests: LibraryTestCase {
         XCTAssertTrue(again.stdout.contains("You already have a hold on a physical copy"), again.stdout)
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/hold").count, 1, "a second hold was sent")
     }
+
+    /// The holds listing names a branch's hold as a physical copy, says shelf keeps one the library's list does not
+    /// show, and `cancel-hold` of it (no revoke link from the library) is refused, nothing sent: ask the branch.
+    func testTheHoldsListingNamesTheBranchAndCancelIsLeftToTheBranch() throws {
+        library.listsBranchHolds = false
+        try addAndLogin()
+        try run(["browse"])
+        try run(["reserve", "urn:fake:ebook-out", "--branch", "Eastside Branch"])
+        try run(["sync"])
+        let listed = try run(["holds"]).stdout
+        XCTAssertTrue(listed.contains("Physical copy at Eastside Branch"), listed)
+        XCTAssertTrue(listed.contains("kept by shelf: your library's list does not show it"), listed)
+        XCTAssertFalse(listed.contains("eBook"), listed)
+        let holds = try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(holds.first?["kind"] as? String, "Physical copy at Eastside Branch")
+        XCTAssertEqual(holds.first?["canCancel"] as? Bool, false)
+
+        let cancel = try shelf.run(["cancel-hold", "urn:fake:ebook-out"])
+        XCTAssertEqual(cancel.status, 69, cancel.stderr)
+        XCTAssertTrue(cancel.stderr.contains("Ask Eastside Branch to cancel it."), cancel.stderr)
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0, "a cancel was sent")
+        XCTAssertEqual(try XCTUnwrap(try run(["holds", "--json"]).json() as? [Any]).count, 1, "the hold was dropped")
+    }
+
+    /// A branch hold the library lists (with its revoke link) keeps Cancel and says nothing of being kept.
+    func testABranchHoldTheLibraryListsCanBeCancelled() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["reserve", "urn:fake:ebook-out", "--branch", "Eastside Branch"])
+        try run(["sync"])
+        let holds = try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(holds.first?["canCancel"] as? Bool, true)
+        XCTAssertNil(holds.first?["kept"] as? String)
+        try run(["cancel-hold", "urn:fake:ebook-out"])
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 1)
+    }
 }

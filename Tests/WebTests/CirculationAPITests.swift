@@ -106,4 +106,24 @@ final class CirculationAPITests: WebServerTestCase {
         let loans = try get("/api/loans").json()
         XCTAssertEqual(loans["total"] as? Int, 1, "\(loans)")
     }
+
+    /// Reservations' document: a branch's hold the library does not list reads "Physical copy at B", says shelf keeps
+    /// it, and offers no Cancel; a cancel asked anyway is refused in words, nothing sent (issue 32, item 7).
+    func testABranchHoldTheLibraryDoesNotListHasNoCancel() throws {
+        library.listsBranchHolds = false
+        try addAndSignIn(library, name: "fake")
+        _ = try get("/api/catalog?format=all")
+        let placed = try post("/api/book/reserve", ["id": "urn:fake:ebook-out", "branch": "Eastside Branch"])
+        XCTAssertEqual(try placed.json()["result"] as? String, "reserved", placed.text)
+        XCTAssertEqual(try post("/api/sync").status, 200)
+        let items = try XCTUnwrap(try get("/api/holds").json()["items"] as? [[String: Any]])
+        XCTAssertEqual(items.count, 1)
+        XCTAssertEqual(items.first?["kind"] as? String, "Physical copy at Eastside Branch")
+        XCTAssertEqual(items.first?["kept"] as? String, "kept by shelf: your library's list does not show it")
+        XCTAssertEqual(items.first?["canCancel"] as? Bool, false)
+        let cancelled = try post("/api/book/cancel-hold", ["id": "urn:fake:ebook-out"])
+        XCTAssertNotEqual(cancelled.status, 200, cancelled.text)
+        XCTAssertTrue(cancelled.text.contains("Ask Eastside Branch to cancel it."), cancelled.text)
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0)
+    }
 }

@@ -154,9 +154,17 @@ let holdsCommand = Command(
     if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }
     let libraries = try library.libraryNamesWhenSeveral()
     for hold in holds {
-        Output.line(
-            CatalogText.entry(hold.entry, openable: library.openable)
-                + (hold.branch.map { "\n    Branch: \($0)" } ?? ""))
+        if hold.branch != nil {
+            // A branch's hold is for a physical copy: its own entry, never the e-book's format (the host's words).
+            let shown = HoldJSON(hold, openable: library.openable)
+            var first = "  " + hold.entry.title
+            if !hold.entry.authors.isEmpty { first += " — " + hold.entry.authors.prefix(3).joined(separator: ", ") }
+            Output.line(first)
+            Output.line("    " + [shown.kind, shown.kept].compactMap { $0 }.joined(separator: " · "))
+            Output.line("    ID: " + hold.entry.id)
+        } else {
+            Output.line(CatalogText.entry(hold.entry, openable: library.openable))
+        }
         if let name = libraries[hold.accountID] { Output.line("    Library: \(name)") }
         if hold.isReady {
             Output.line(

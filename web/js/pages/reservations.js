@@ -50,9 +50,12 @@ function row(app, hold, again) {
     h("div", { class: "grow" },
       h("h2", {}, h("a", { href: link("book", { id: entry.id, account: hold.account }) }, entry.title)),
       authors(entry) && h("p", { class: "authors" }, authors(entry)),
-      h("p", {}, formatWords(entry)),
-      h("p", { class: hold.ready ? "availability state-ready" : "availability state-reserved" }, where, hold.branch ? ` · ${hold.branch}` : "")),
+      // A branch's hold is for a physical copy ("Physical copy at B", never the e-book's format; shelf's words).
+      h("p", {}, hold.branch ? hold.kind : formatWords(entry)),
+      hold.kept ? h("p", { class: "kept" }, hold.kept) : null,
+      h("p", { class: hold.ready ? "availability state-ready" : "availability state-reserved" }, where)),
     h("div", { class: "actions" },
       hold.ready ? actionButton(app, entry, "borrow", again) : null,
-      actionButton(app, entry, "cancel-hold", again)));
+      // Cancel only where the library gives a way; otherwise the branch is asked.
+      hold.canCancel === false ? null : actionButton(app, entry, "cancel-hold", again)));
 }

@@ -97,6 +97,13 @@ public struct HoldJSON: Encodable, Sendable {
     public let queueSize: Int?
     public let until: String?
     public let branch: String?
+    // A branch's hold only (absent otherwise, so an e-book hold's document is as it was):
+    /// What the hold is for: "Physical copy at B".
+    public let kind: String?
+    /// When the library's list does not show it: that shelf keeps it.
+    public let kept: String?
+    /// Whether Cancel is offered: false where the library gives no way to cancel (ask the branch).
+    public let canCancel: Bool?
 
     public init(_ hold: HoldRecord, openable: Set<String>) {
         account = hold.accountID
@@ -106,6 +113,9 @@ public struct HoldJSON: Encodable, Sendable {
         queueSize = hold.queueSize
         until = hold.endsAt.map(isoDate)
         branch = hold.branch
+        kind = hold.branch == nil ? nil : BranchHoldWords.kind(hold)
+        kept = BranchHoldWords.kept(hold)
+        canCancel = hold.branch == nil ? nil : BranchHoldWords.canCancel(hold)
     }
 }
 
