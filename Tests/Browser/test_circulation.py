@@ -252,6 +252,17 @@ class OneEntryPerLoanTests(BrowserTestCase):
                       message="focus on what Cancel hold did")
         self.check_page("reservations-after-cancel")
 
+    def test_a_branch_hold_the_library_does_not_list_is_a_physical_copy_with_no_cancel(self):
+        """Issue 32, item 7: its own entry, "Physical copy at B", kept by shelf, and no Cancel hold button."""
+        self.library.control("unlist-branch-holds", id="-")
+        self.api("POST", "/api/book/reserve", {"id": "urn:fake:ebook-out", "branch": "Central Library"})
+        self.api("POST", "/api/sync")
+        self.go("#/reservations")
+        self.wait_for_text("Physical copy at Central Library")
+        main = self.text("main")
+        self.assertIn("kept by shelf: your library's list does not show it", main)
+        self.assertNotIn("eBook", main)
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "[data-action=cancel-hold]"), [])
 
 class CurrentLoansAndHoldsTests(BrowserTestCase):
     """Issue 33, item 1: Reservations and My Books ask the library when opened (at most once a minute), with a visible

@@ -26,7 +26,9 @@ let controls: [String: (FakeLibrary, String, LoopbackHTTPServer.Request) -> Void
     "expire-loan": { library, id, _ in library.expireLoan(id) },
     "take-all": { library, id, _ in library.takeAllCopies(id) },
     "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) },
-    "copies": { library, id, request in library.setCopies(id, Int(request.queryItems["n"] ?? "0") ?? 0) }
+    "copies": { library, id, request in library.setCopies(id, Int(request.queryItems["n"] ?? "0") ?? 0) },
+    // A library whose loans feed lists no branch hold (the id is not read).
+    "unlist-branch-holds": { library, _, _ in library.listsBranchHolds = false }
 ]
 for (name, action) in controls {
     library.server.route("POST", "/control/\(name)") { request in
