@@ -4,30 +4,10 @@ import Web
 import XCTest
 
 /// The JSON API over a fake library on loopback: paging, events, errors as problem documents, OpenAPI.
-final class APITests: WebServerTestCase {
-    var library: FakeLibrary!
-    var session = ""
-
-    override func setUpWithError() throws {
-        // A book of 2 MiB, so that a download has a middle to report.
-        library = try FakeLibrary(epub: FakeLibrary.minimalEPUB() + Data(count: 2 << 20))
-        try super.setUpWithError()
-        session = try signIn()
-    }
-
-    override func tearDown() {
-        library?.stop()
-        super.tearDown()
-    }
-
-    func get(_ path: String) throws -> RawHTTP.Answer {
-        try http.send("GET", path, headers: ["X-Shelf-Session": session])
-    }
-
-    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send(
-            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
-            body: try JSONSerialization.data(withJSONObject: object))
+final class APITests: LibraryWebTestCase {
+    // A book of 2 MiB, so that a download has a middle to report.
+    override func makeLibrary() throws -> FakeLibrary {
+        try FakeLibrary(epub: FakeLibrary.minimalEPUB() + Data(count: 2 << 20))
     }
 
     func addAndSignIn() throws {

@@ -4,31 +4,7 @@ import Web
 import XCTest
 
 /// The browser API's circulation tells what the library did, as the command line does (issue 32).
-final class CirculationAPITests: WebServerTestCase {
-    var library: FakeLibrary!
-    var session = ""
-
-    override func setUpWithError() throws {
-        library = try FakeLibrary()
-        try super.setUpWithError()
-        session = try signIn()
-    }
-
-    override func tearDown() {
-        library?.stop()
-        super.tearDown()
-    }
-
-    func get(_ path: String) throws -> RawHTTP.Answer {
-        try http.send("GET", path, headers: ["X-Shelf-Session": session])
-    }
-
-    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send(
-            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
-            body: try JSONSerialization.data(withJSONObject: object))
-    }
-
+final class CirculationAPITests: LibraryWebTestCase {
     func addAndSignIn(_ fake: FakeLibrary, name: String) throws {
         XCTAssertEqual(try post("/api/accounts", ["url": fake.root, "name": name]).status, 201)
         let signIn = try post("/api/accounts/\(name)/sign-in", ["barcode": fake.username, "pin": fake.password])

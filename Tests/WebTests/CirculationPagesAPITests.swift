@@ -5,31 +5,7 @@ import XCTest
 
 /// What the circulation pages ask of the API (issue 33): a first run's invitation, the question Return asks, and
 /// the library asked when Reservations or My Books opens, at most once a minute.
-final class CirculationPagesAPITests: WebServerTestCase {
-    var library: FakeLibrary!
-    var session = ""
-
-    override func setUpWithError() throws {
-        library = try FakeLibrary()
-        try super.setUpWithError()
-        session = try signIn()
-    }
-
-    override func tearDown() {
-        library?.stop()
-        super.tearDown()
-    }
-
-    func get(_ path: String) throws -> RawHTTP.Answer {
-        try http.send("GET", path, headers: ["X-Shelf-Session": session])
-    }
-
-    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send(
-            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
-            body: try JSONSerialization.data(withJSONObject: object))
-    }
-
+final class CirculationPagesAPITests: LibraryWebTestCase {
     func testAFirstRunIsAnInvitation() throws {
         let catalog = try get("/api/catalog?format=all")
         XCTAssertEqual(catalog.status, 409, catalog.text)

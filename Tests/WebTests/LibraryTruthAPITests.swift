@@ -5,34 +5,14 @@ import XCTest
 
 /// The browser API says what the library did, as `shelf` does (issue 32, the library helper's items): one fake
 /// library, signed in as "fake".
-class LibraryAPITestCase: WebServerTestCase {
-    var library: FakeLibrary!
-    var session = ""
-
+class LibraryAPITestCase: LibraryWebTestCase {
     override func setUpWithError() throws {
-        library = try FakeLibrary()
         try super.setUpWithError()
-        session = try signIn()
         XCTAssertEqual(try post("/api/accounts", ["url": library.root, "name": "fake"]).status, 201)
         let signedIn = try post(
             "/api/accounts/fake/sign-in", ["barcode": library.username, "pin": library.password])
         XCTAssertEqual(signedIn.status, 200, signedIn.text)
         _ = try get("/api/catalog?format=all")
-    }
-
-    override func tearDown() {
-        library?.stop()
-        super.tearDown()
-    }
-
-    func get(_ path: String) throws -> RawHTTP.Answer {
-        try http.send("GET", path, headers: ["X-Shelf-Session": session])
-    }
-
-    func post(_ path: String, _ object: [String: Any] = [:]) throws -> RawHTTP.Answer {
-        try http.send(
-            "POST", path, headers: ["X-Shelf-Session": session, "Origin": origin, "Content-Type": "application/json"],
-            body: try JSONSerialization.data(withJSONObject: object))
     }
 }
 
