@@ -4,9 +4,7 @@ import XCTest
     import Glibc
 #endif
 @testable import Host
-import Readium
 import ShelfCore
-import ShelfReader
 import TestSupport
 @testable import ShelfLibrary
 @testable import ShelfPlayback
@@ -49,19 +47,6 @@ final class LibraryDatabaseTests: XCTestCase {
     }
 
     // MARK: Opening and the schema
-
-    func testAPlaceSavedWithoutSyncLeavesTheConnectionSyncingFully() throws {
-        // The browser's place is committed without waiting for the disk (synchronous=NORMAL, for that transaction
-        // alone); every other write of the connection still waits for it (FULL, 2).
-        let database = try LibraryDatabase(path: databasePath)
-        defer { database.close() }
-        try database.upsertBook(BookRecord(id: "urn:book:1", mediaType: "application/epub+zip", title: "One"))
-        let locator = Locator(href: "c1.xhtml", type: "application/xhtml+xml", locations: .init(progression: 0.5))
-        try database.saveReadingPlace(bookID: "urn:book:1", locator: locator, page: 2, pages: 9, synced: false)
-        XCTAssertEqual(try database.readingLocator(bookID: "urn:book:1")?.locations.progression, 0.5)
-        let mode = try database.connection.query("PRAGMA synchronous").first.map { try $0.get(0, as: Int.self) }
-        XCTAssertEqual(mode, 2)
-    }
 
     func testANewDatabaseIsCreatedWithItsFoldersAndTheCurrentSchema() throws {
         let database = try LibraryDatabase(path: databasePath)

@@ -50,11 +50,8 @@ public struct BookReader {
         try reader.locate(in: session.session, locator)
     }
 
-    /// Writes a place `locate` gave, in one transaction: what a front end saving many at once calls in turns.
-    /// `synced` false does not wait for the disk: a crash of shelf keeps the place, a power cut may lose the last of it.
-    public func save(_ place: ReadingPlace, bookID: String, synced: Bool = true) throws {
-        try reader.save(place, bookID: bookID, synced: synced)
-    }
+    /// Writes a place `locate` gave (one transaction, full sync): what a front end saving many at once calls in turns.
+    public func save(_ place: ReadingPlace, bookID: String) throws { try reader.save(place, bookID: bookID) }
 
     /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.
     public func addBookmark(_ book: ShelfBook, page: Int? = nil, locator: Locator? = nil, note: String? = nil) throws

@@ -137,11 +137,10 @@ public struct BookReader {
         return (place, session.changedFile == nil)
     }
 
-    /// Writes a place `locate` gave, in one transaction; `synced` false does not wait for the disk (a crash of shelf
-    /// keeps it, a power cut may lose the last of it: `LibraryDatabase.saveReadingPlace`).
-    public func save(_ place: ReadingPlace, bookID: String, synced: Bool = true) throws {
+    /// Writes a place `locate` gave: one transaction, full sync.
+    public func save(_ place: ReadingPlace, bookID: String) throws {
         try bookshelf.database.saveReadingPlace(
-            bookID: bookID, locator: place.locator, page: place.page, pages: place.pages, synced: synced)
+            bookID: bookID, locator: place.locator, page: place.page, pages: place.pages)
     }
 
     /// Moves, shows and saves: the position is written (one transaction, full sync) before the page is returned.

@@ -129,21 +129,9 @@ extension LibraryDatabase {
     // MARK: Reading position
 
     /// Saves where the patron is — the locator, the page counter and when the book was opened — in one transaction,
-    /// so that a crash keeps either the previous place or the new one, never half of each. `synced` false: committed
-    /// without waiting for the disk (the WAL's `synchronous=NORMAL`), which a crash of shelf keeps and only a power
-    /// cut can lose, the last moments of it: for the browser's place, saved at every turn, where waiting for the
-    /// disk at each one made the saves queue for each other's syncs.
-    public func saveReadingPlace(
-        bookID: String, locator: Locator, page: Int, pages: Int, at date: Date = Date(), synced: Bool = true
-    ) throws {
-        guard synced else {
-            // Under the connection's lock, so that no other transaction commits while the setting is relaxed.
-            return try connection.locked {
-                try connection.execute("PRAGMA synchronous=NORMAL")
-                defer { try? connection.execute("PRAGMA synchronous=FULL") }
-                try saveReadingPlace(bookID: bookID, locator: locator, page: page, pages: pages, at: date)
-            }
-        }
+    /// so that a crash keeps either the previous place or the new one, never half of each.
+    public func saveReadingPlace(bookID: String, locator: Locator, page: Int, pages: Int, at date: Date = Date()) throws
+    {
         try connection.transaction {
             try savePosition(ReadingPosition(bookID: bookID, locator: locator.jsonString(), updatedAt: date))
             try connection.execute(

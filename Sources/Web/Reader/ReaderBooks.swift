@@ -72,9 +72,7 @@ final class ReaderBooks: @unchecked Sendable {
         let found = try open(id: id).use { try reader.locate(in: try $0.reading(), locator) }
         if found.writable {
             let place = found.place
-            // Not synced to the disk at each turn (kept through a crash of shelf, not through a power cut): the
-            // browser saves at every turn, and each sync made the saves of a busy server queue behind it.
-            try placeSaves.save(book: id) { try reader.save(place, bookID: id, synced: false) }
+            try placeSaves.save(book: id) { try reader.save(place, bookID: id) }
         }
         return PlaceJSON(found.place)
     }
