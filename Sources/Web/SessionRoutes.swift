@@ -69,8 +69,7 @@ enum SessionRoutes: WebModule {
     /// The page that gives the app its session: the token in a meta element, which `/js/welcome.js` keeps in the
     /// origin's storage before it goes on to `next` (no inline script: the app's policy allows none).
     static func welcome(token: String, next: String) -> String {
-        let escaped = next.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;")
+        let escaped = HTMLEscape.text(next)
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>Opening shelf</title>

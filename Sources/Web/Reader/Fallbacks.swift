@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// What a browser shows of a book's resources, and what it is given instead of those it cannot show (EPUB Reading
 /// Systems 3.3, "Foreign resources"): a resource of another type is served as the first of its manifest fallback
@@ -38,20 +39,17 @@ enum Fallbacks {
 
     /// A page of the reading order in place of an item of a type no browser shows, which has no fallback.
     static func foreignPage(title: String?, type: String) -> Data {
-        let name = escape(title ?? "This part of the book")
+        let part = UnshownPart(title: title, type: type)
+        let words = part.words(for: .browser)
+        let (name, said) = (HTMLEscape.text(part.heading), HTMLEscape.text(words.sentence))
+        let hint = words.hint.map { " " + HTMLEscape.text($0) } ?? ""
         return Data(
             """
             <?xml version="1.0" encoding="utf-8"?>
             <!DOCTYPE html>
             <html xmlns="http://www.w3.org/1999/xhtml"><head><meta charset="utf-8"/><title>\(name)</title></head>
-            <body><section data-shelf-foreign="\(escape(type))"><h1>\(name)</h1>
-            <p>This part of the book is a file of type \(escape(type)), which the reader cannot show.
-            Turn the page to read on.</p></section></body></html>
+            <body><section data-shelf-foreign="\(HTMLEscape.text(type))"><h1>\(name)</h1>
+            <p>\(said)\(hint)</p></section></body></html>
             """.utf8)
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
     }
 }
