@@ -132,6 +132,31 @@ final class BranchHoldTests: LibraryTestCase {
         XCTAssertEqual(try XCTUnwrap(try run(["holds", "--json"]).json() as? [Any]).count, 1, "the hold was dropped")
     }
 
+    /// Issue 33: an e-book hold and a hold on a physical copy at a branch of the same title are two holds. Before the
+    /// holds were keyed by branch too, the second replaced the first (one row per title).
+    func testAnEBookHoldAndABranchHoldOfOneTitleAreBothKept() throws {
+        library.listsBranchHolds = false
+        try addAndLogin()
+        try run(["browse"])
+        try run(["reserve", "urn:fake:ebook-out", "--branch", "Eastside Branch"])
+        let placed = try run(["reserve", "urn:fake:ebook-out"])
+        XCTAssertTrue(placed.stdout.contains("Reserved"), placed.stdout)
+        func holds() throws -> [[String: Any]] {
+            try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]])
+        }
+        let both = try holds()
+        XCTAssertEqual(Set(both.map { $0["branch"] as? String ?? "e-book" }), ["Eastside Branch", "e-book"], "\(both)")
+        // The sync lists the e-book hold; the branch's hold, which the feed does not list, stays beside it.
+        let synced = try run(["sync"])
+        XCTAssertFalse(synced.stderr.contains("Notification:"), synced.stderr)
+        XCTAssertEqual(Set(try holds().map { $0["branch"] as? String ?? "e-book" }), ["Eastside Branch", "e-book"])
+        // Cancel means the e-book hold (the one the library can cancel); the branch's stays.
+        try run(["cancel-hold", "urn:fake:ebook-out"])
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 1)
+        try run(["sync"])
+        XCTAssertEqual(try holds().map { $0["branch"] as? String }, ["Eastside Branch"])
+    }
+
     /// A branch hold the library lists (with its revoke link) keeps Cancel and says nothing of being kept.
     func testABranchHoldTheLibraryListsCanBeCancelled() throws {
         try addAndLogin()

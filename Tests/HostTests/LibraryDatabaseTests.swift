@@ -817,4 +817,43 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertTrue(try database.deleteAccount(id: "lib"))
         XCTAssertEqual(try database.loans().count + database.holds().count, 0)
     }
+
+    /// Issue 33: the holds table keyed by title and branch keeps every row it had (a branch hold, an e-book hold with
+    /// no branch), and then takes an e-book hold and a branch hold of the same title side by side.
+    func testTheHoldsPerBranchMigrationKeepsEveryRowAndBothHoldsOfATitle() throws {
+        let before = try SQLiteConnection(path: databasePath)
+        try SchemaMigrator.migrate(
+            before, steps: Array(LibrarySchema.migrations.prefix { $0.summary != CatalogSchema.holdsPerBranch.summary })
+        )
+        let entry = String(decoding: try JSONEncoder().encode(richEntry), as: UTF8.self)
+        try before.executeScript(
+            "INSERT INTO accounts (id, title, catalog_url, added_at) VALUES ('lib', 'Library', 'https://lib.example/', 1);"
+        )
+        try before.execute(
+            """
+            INSERT INTO holds (account_id, entry_id, title, format, state, position, branch, entry, updated_at)
+            VALUES ('lib', 'a', 'A', 'ebook', 'reserved', 2, NULL, ?, 4), ('lib', 'b', 'B', 'ebook', 'reserved', NULL, 'Central', ?, 5)
+            """, [entry, entry])
+        before.close()
+
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        XCTAssertEqual(try SchemaMigrator.version(of: database.connection), LibraryDatabase.schemaVersion)
+        var holds = try database.holds()
+        XCTAssertEqual(holds.count, 2)
+        XCTAssertEqual(holds.first { $0.position == 2 }?.branch, nil)
+        XCTAssertEqual(holds.first { $0.position == nil }?.branch, "Central")
+        // An e-book hold and a branch hold of one title, each written as a reserve writes it: both stay.
+        let title = CatalogEntry(id: "urn:x", title: "X")
+        try database.upsertHold(HoldRecord(accountID: "lib", entry: title))
+        try database.upsertHold(HoldRecord(accountID: "lib", entry: title, branch: "Eastside"))
+        holds = try database.holds().filter { $0.entry.id == title.id }
+        XCTAssertEqual(Set(holds.map { $0.branch ?? "" }), ["", "Eastside"])
+        // A sync's answer with the e-book hold only, and the branch hold kept as the sync keeps it: both stay.
+        try database.replaceShelf(accountID: "lib", loans: [], holds: holds)
+        XCTAssertEqual(try database.holds().filter { $0.entry.id == title.id }.count, 2)
+        XCTAssertTrue(try database.deleteHold(accountID: "lib", entryID: title.id))
+        XCTAssertEqual(try database.holds().filter { $0.entry.id == title.id }.map(\.branch), ["Eastside"])
+        XCTAssertEqual(try database.connection.scalar("PRAGMA integrity_check", as: String.self), "ok")
+    }
 }

@@ -92,7 +92,7 @@ public final class Circulation {
     /// A hold on a physical copy at a branch the library gives no revoke link for is refused, nothing sent: the
     /// branch is asked (its ILS may keep holds the circulation manager cannot cancel).
     public func cancelHold(_ entry: CatalogEntry, face: Face = .terminal) throws {
-        let stored = try circulation.database.holds(accountID: account.id).first { $0.entry.id == entry.id }
+        let stored = try circulation.ownHold(of: entry.id)
         if let stored, !BranchHoldWords.canCancel(stored) { throw BranchHoldWords.cannotCancel(stored) }
         do { try circulation.cancelHold(entry) } catch let mismatch as CirculationMismatch {
             throw GiveBackRefusal.error(mismatch, database: circulation.database, face: face)

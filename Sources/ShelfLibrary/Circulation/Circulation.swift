@@ -360,7 +360,8 @@ public final class Circulation {
         }
         let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
         if case .kept(let refusal) = outcome { throw refusal }
-        try database.deleteHold(accountID: account.id, entryID: entry.id)
+        try database.deleteHold(
+            accountID: account.id, entryID: entry.id, branch: try ownHold(of: entry.id)?.branch)
         // As after a borrow: the next sync's rules withdraw what this misses, the hold being gone.
         try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
         if case .gone(let words) = outcome {
@@ -373,6 +374,12 @@ public final class Circulation {
         }
     }
 
+    /// The stored hold a cancel of the title means: the title's own (an e-book or audiobook hold) before a branch's.
+    public func ownHold(of entryID: String) throws -> HoldRecord? {
+        let holds = try database.holds(accountID: account.id).filter { $0.entry.id == entryID }
+        return holds.first { $0.branch == nil } ?? holds.first
+    }
+
     /// The patron's own loan (for a return) or hold (for a cancel) of `stored` at this account: the one the last sync,
     /// borrow or reserve stored, else the library's entry when the library lists it so. Otherwise the library is sent
     /// nothing and `CirculationMismatch` says what the title is here.
@@ -380,7 +387,7 @@ public final class Circulation {
         let kept =
             asked == .returnLoan
             ? try database.loans(accountID: account.id).first { $0.entry.id == stored.id }?.entry
-            : try database.holds(accountID: account.id).first { $0.entry.id == stored.id }?.entry
+            : try ownHold(of: stored.id)?.entry
         if let kept { return kept }
         let view: LibraryView
         do { view = try askExplaining(about: stored) } catch {
@@ -461,15 +468,17 @@ public final class Circulation {
                 }
             }
             // A hold on a physical copy at a branch may be one the loans feed never lists: kept as stored (the
-            // holds listing says so), and a listed one keeps its branch.
-            let listed = Set(holds.map(\.entry.id)).union(loans.map(\.entry.id))
+            // holds listing says so). A listed hold is the branch's (and keeps its branch) only when shelf knew of no
+            // hold on the title's own copies: an e-book hold and a branch hold of a title are two holds.
             let branchHolds = holdsBefore.filter { $0.branch != nil }
-            for (index, hold) in holds.enumerated() {
+            let ownHolds = Set(holdsBefore.filter { $0.branch == nil }.map(\.entry.id))
+            for (index, hold) in holds.enumerated() where !ownHolds.contains(hold.entry.id) {
                 if let kept = branchHolds.first(where: { $0.entry.id == hold.entry.id }) {
                     holds[index].branch = kept.branch
                 }
             }
-            holds += branchHolds.filter { !listed.contains($0.entry.id) }
+            let listed = Set(holds.map(LibraryDatabase.holdKey))
+            holds += branchHolds.filter { !listed.contains(LibraryDatabase.holdKey($0)) }
             // Loans end when the library's clock says so: its Date header, or this machine's clock without one.
             let clock = ServerClock.clock(serverDate: client.lastServerDate)
             let stored = try database.replaceShelf(

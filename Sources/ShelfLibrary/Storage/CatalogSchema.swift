@@ -149,4 +149,35 @@ enum CatalogSchema {
         DROP TABLE holds;
         ALTER TABLE holds_new RENAME TO holds;
         """
+
+    /// Holds keyed by their branch as well: an e-book hold and a hold on a physical copy at a branch of the same title
+    /// are two holds, and before this step the second replaced the first. The branch is '' for a hold that is not a
+    /// branch's (a primary key's NULLs would never be equal). The rows and their rowids are copied over in this step's
+    /// one transaction, as in `uncheckedEntries`.
+    static let holdsPerBranch = SchemaMigration(
+        "holds keyed by title and branch, so an e-book hold and a branch hold of a title are both kept",
+        sql: """
+            CREATE TABLE holds_new (
+                account_id  TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                entry_id    TEXT NOT NULL,
+                title       TEXT NOT NULL,
+                authors     TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(authors)),
+                format      TEXT NOT NULL,
+                state       TEXT NOT NULL CHECK (state IN ('reserved', 'ready')),
+                position    INTEGER,
+                queue_size  INTEGER,
+                starts_at   INTEGER,
+                ends_at     INTEGER,
+                branch      TEXT NOT NULL DEFAULT '',
+                entry       TEXT NOT NULL,
+                updated_at  INTEGER NOT NULL,
+                PRIMARY KEY (account_id, entry_id, branch)
+            );
+            INSERT INTO holds_new (rowid, account_id, entry_id, title, authors, format, state, position, queue_size,
+                                   starts_at, ends_at, branch, entry, updated_at)
+                SELECT rowid, account_id, entry_id, title, authors, format, state, position, queue_size, starts_at,
+                       ends_at, ifnull(branch, ''), entry, updated_at FROM holds;
+            DROP TABLE holds;
+            ALTER TABLE holds_new RENAME TO holds;
+            """)
 }

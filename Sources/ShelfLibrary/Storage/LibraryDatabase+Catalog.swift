@@ -279,7 +279,7 @@ extension LibraryDatabase {
                 stored: rows(of: "holds", columns: Self.holdColumns, accountID: accountID),
                 with: holds.map { Self.values(of: $0, json: json($0.entry)) })
             for i in loans.indices { if let at = loansLeft[loans[i].entry.id] { loans[i].updatedAt = at } }
-            for i in holds.indices { if let at = holdsLeft[holds[i].entry.id] { holds[i].updatedAt = at } }
+            for i in holds.indices { if let at = holdsLeft[Self.holdKey(holds[i])] { holds[i].updatedAt = at } }
             try connection.execute(
                 "UPDATE accounts SET synced_at = ?, sync_error = NULL WHERE id = ?",
                 [date.databaseMilliseconds, accountID])
@@ -294,8 +294,10 @@ extension LibraryDatabase {
                 "SELECT book_id FROM loans WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
             try connection.execute(
                 "DELETE FROM loans WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
+            // The title's own hold became the loan; a hold on a physical copy at a branch is another hold and stays.
             try connection.execute(
-                "DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [loan.accountID, loan.entry.id])
+                "DELETE FROM holds WHERE account_id = ? AND entry_id = ? AND branch = ''",
+                [loan.accountID, loan.entry.id])
             var loan = loan
             loan.bookID = loan.bookID ?? existing
             try insertLoan(loan, json: CatalogEntryJSON.encode(loan.entry))
@@ -306,7 +308,8 @@ extension LibraryDatabase {
     public func upsertHold(_ hold: HoldRecord) throws {
         try connection.transaction {
             try connection.execute(
-                "DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [hold.accountID, hold.entry.id])
+                "DELETE FROM holds WHERE account_id = ? AND entry_id = ? AND branch = ?",
+                [hold.accountID, hold.entry.id, hold.branch ?? ""])
             try insertHold(hold, json: CatalogEntryJSON.encode(hold.entry))
             try noteCirculationChange(accountID: hold.accountID, entryID: hold.entry.id)
         }
@@ -322,10 +325,13 @@ extension LibraryDatabase {
         }
     }
 
+    /// Deletes the title's hold (`branch` nil) or its hold on a physical copy at `branch`.
     @discardableResult
-    public func deleteHold(accountID: String, entryID: String) throws -> Bool {
+    public func deleteHold(accountID: String, entryID: String, branch: String? = nil) throws -> Bool {
         try connection.transaction {
-            try connection.execute("DELETE FROM holds WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
+            try connection.execute(
+                "DELETE FROM holds WHERE account_id = ? AND entry_id = ? AND branch = ?",
+                [accountID, entryID, branch ?? ""])
             let deleted = connection.changes > 0
             if deleted { try noteCirculationChange(accountID: accountID, entryID: entryID) }
             return deleted
@@ -369,7 +375,7 @@ extension LibraryDatabase {
         return try rows.map { row in
             var hold = HoldRecord(
                 accountID: try row.get("account_id"), entry: try decodeEntry(row),
-                branch: try row.get("branch"),
+                branch: (try row.get("branch") as String?).flatMap { $0.isEmpty ? nil : $0 },
                 updatedAt: Date(databaseMilliseconds: try row.get("updated_at")))
             hold.isReady = (try row.get("state") as String) == "ready"
             hold.position = try row.get("position")
@@ -421,7 +427,7 @@ extension LibraryDatabase {
         let values: [any SQLiteValueConvertible] = [
             hold.accountID, hold.entry.id, hold.entry.title, CatalogEntryJSON.encode(strings: hold.entry.authors),
             hold.entry.format.rawValue, hold.isReady ? "ready" : "reserved", hold.position, hold.queueSize,
-            hold.startsAt?.databaseMilliseconds, hold.endsAt?.databaseMilliseconds, hold.branch, json,
+            hold.startsAt?.databaseMilliseconds, hold.endsAt?.databaseMilliseconds, hold.branch ?? "", json,
             hold.updatedAt.databaseMilliseconds
         ]
         return values.map(\.sqliteValue)
@@ -440,14 +446,26 @@ extension LibraryDatabase {
         try connection.execute("INSERT OR REPLACE INTO \(table) (\(columns)) VALUES (\(marks))", values)
     }
 
-    /// The account's rows of `table`, by entry.
+    /// The account's rows of `table`, by their key (`rowKey`).
     private func rows(of table: String, columns: String, accountID: String) throws -> [String: [SQLiteValue]] {
         var rows: [String: [SQLiteValue]] = [:]
         for row in try connection.query("SELECT \(columns) FROM \(table) WHERE account_id = ?", [accountID]) {
-            if case .text(let entryID) = row[1] { rows[entryID] = row.values }
+            if let key = Self.rowKey(table, row.values) { rows[key] = row.values }
         }
         return rows
     }
+
+    /// A row's key within its account: the entry, and for a hold its branch too ('' for the title's own hold; the
+    /// branch column is the 11th of `holdColumns`).
+    private static func rowKey(_ table: String, _ values: [SQLiteValue]) -> String? {
+        guard case .text(let entryID) = values[1] else { return nil }
+        guard table == "holds" else { return entryID }
+        guard case .text(let branch) = values[10] else { return entryID + "\n" }
+        return entryID + "\n" + branch
+    }
+
+    /// A hold's key as `rowKey` makes it from its row.
+    static func holdKey(_ hold: HoldRecord) -> String { hold.entry.id + "\n" + (hold.branch ?? "") }
 
     /// Makes `rows` the account's rows of `table`, given those `stored` now. A row the library said again unchanged
     /// is left alone, its updated_at saying when it last changed; returns those, with that time.
@@ -459,18 +477,25 @@ extension LibraryDatabase {
         var kept = Set<String>()
         var left: [String: Date] = [:]
         for values in rows {
-            guard case .text(let entryID) = values[1] else { continue }
-            kept.insert(entryID)
-            if let old = current[entryID], old.dropLast() == values.dropLast(), case .integer(let at)? = old.last {
-                left[entryID] = Date(databaseMilliseconds: at)
+            guard let key = Self.rowKey(table, values) else { continue }
+            kept.insert(key)
+            if let old = current[key], old.dropLast() == values.dropLast(), case .integer(let at)? = old.last {
+                left[key] = Date(databaseMilliseconds: at)
                 continue
             }
-            left[entryID] = nil
+            left[key] = nil
             try insertRow(into: table, columns: columns, values)
-            current[entryID] = values
+            current[key] = values
         }
-        for entryID in stored.keys where !kept.contains(entryID) {
-            try connection.execute("DELETE FROM \(table) WHERE account_id = ? AND entry_id = ?", [accountID, entryID])
+        for (key, values) in stored where !kept.contains(key) {
+            if table == "holds" {
+                try connection.execute(
+                    "DELETE FROM holds WHERE account_id = ? AND entry_id = ? AND branch = ?",
+                    [values[0], values[1], values[10]])
+            } else {
+                try connection.execute(
+                    "DELETE FROM \(table) WHERE account_id = ? AND entry_id = ?", [values[0], values[1]])
+            }
         }
         return left
     }

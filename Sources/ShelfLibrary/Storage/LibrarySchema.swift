@@ -15,7 +15,8 @@ enum LibrarySchema {
         BookshelfSchema.listening,
         CatalogSchema.localChanges,
         NotificationSchema.libraryChanges,
-        BookshelfSchema.publisherFont
+        BookshelfSchema.publisherFont,
+        CatalogSchema.holdsPerBranch
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

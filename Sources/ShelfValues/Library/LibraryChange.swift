@@ -32,7 +32,8 @@ public struct LibraryChange: Sendable, Equatable {
         holdsAfter: [HoldRecord], now: Date
     ) -> [LibraryChange] {
         let loans = Set(loansAfter.map(\.entry.id))
-        let holds = Set(holdsAfter.map(\.entry.id))
+        // The title's own holds: a branch's hold on the same title is another hold and hides no cancel.
+        let holds = Set(holdsAfter.filter { $0.branch == nil }.map(\.entry.id))
         var changes: [LibraryChange] = []
         for loan in loansBefore where !loans.contains(loan.entry.id) {
             // Without an end date, its going cannot be told from the period's end: nothing is claimed.
