@@ -101,7 +101,7 @@ let package = Package(
         // libshelf-plugin (lib/) as the Makefile builds it, for the plugins shelf ships in C (Speech).
         .target(name: "PluginHelper", dependencies: ["PluginAPI"], path: "Sources/PluginAPI/lib", exclude: ["tests"]),
 
-        // XML text shared by the host's catalog reader and the EPUB plugins (references in attribute values).
+        // The one streaming XML reader (libxml2's SAX2), shared by the host's catalog reader and the EPUB plugins.
         .target(name: "XMLText", dependencies: ["CXML2"], path: "Sources/XMLText"),
         // The one text folding for matching: book search, page search and quotes, reading lists.
         .target(name: "TextFolding", path: "Sources/TextFolding"),

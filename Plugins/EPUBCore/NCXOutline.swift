@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 
 /// What an NCX says, as written, before `Navigation` resolves it: the navPoints of the first
 /// `navMap` under the root and the pageTargets of the first `pageList` (elements recognised by local
@@ -71,7 +72,7 @@ final class NCXStreamReader: XMLStreamHandler {
     @exclusivity(unchecked) private var text: [UInt8] = []
 
     private struct Names {
-        let navMap, pageList, navPoint, pageTarget, navLabel, text, content, src, value: UnsafePointer<xmlChar>?
+        let navMap, pageList, navPoint, pageTarget, navLabel, text, content, src, value: XMLName
 
         init(_ t: XMLNames) {
             navMap = t.intern("navMap"); pageList = t.intern("pageList"); navPoint = t.intern("navPoint")
@@ -83,13 +84,13 @@ final class NCXStreamReader: XMLStreamHandler {
     func prepare(_ names: XMLNames) { n = Names(names) }
 
     func start(
-        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        _ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes a: XMLAttributes,
         depth: Int
     ) {
         frames.append(frame(name, a, parent: depth == 0 ? nil : frames.last!, depth: depth))
     }
 
-    private func frame(_ name: UnsafePointer<xmlChar>, _ a: XMLStreamAttributes, parent: Frame?, depth: Int) -> Frame {
+    private func frame(_ name: XMLName, _ a: XMLAttributes, parent: Frame?, depth: Int) -> Frame {
         switch parent {
         case nil:
             return .other
@@ -131,7 +132,7 @@ final class NCXStreamReader: XMLStreamHandler {
     }
 
     /// A child of the innermost navPoint or pageTarget: its first label and its first content count.
-    private func owned(_ name: UnsafePointer<xmlChar>, _ a: XMLStreamAttributes) -> Frame {
+    private func owned(_ name: XMLName, _ a: XMLAttributes) -> Frame {
         if name == n.navLabel, !open[open.count - 1].sawLabel {
             open[open.count - 1].sawLabel = true
             return .label

@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 
 /// What an EPUB 3 navigation document says, as written, before `Navigation` resolves it: each
 /// `nav` element in document order with the list of its first `ol`; of each `li`, its first `a`,
@@ -87,7 +88,7 @@ final class NavStreamReader: XMLStreamHandler {
     @exclusivity(unchecked) private var text: [UInt8] = []
 
     private struct Names {
-        let nav, ol, li, a, span, img, type, href, title, alt: UnsafePointer<xmlChar>?
+        let nav, ol, li, a, span, img, type, href, title, alt: XMLName
 
         init(_ t: XMLNames) {
             nav = t.intern("nav"); ol = t.intern("ol"); li = t.intern("li"); a = t.intern("a"); span = t.intern("span")
@@ -99,14 +100,14 @@ final class NavStreamReader: XMLStreamHandler {
     func prepare(_ names: XMLNames) { n = Names(names) }
 
     func start(
-        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        _ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes a: XMLAttributes,
         depth: Int
     ) {
         // Once a nav is found inside a nav the stream's outline is dropped: nothing more is read.
         frames.append(nested ? .other : frame(name, a, parent: frames.last ?? .other))
     }
 
-    private func frame(_ name: UnsafePointer<xmlChar>, _ a: XMLStreamAttributes, parent: Frame) -> Frame {
+    private func frame(_ name: XMLName, _ a: XMLAttributes, parent: Frame) -> Frame {
         if name == n.nav {
             if navOpen { nested = true }
             navOpen = true
@@ -149,7 +150,7 @@ final class NavStreamReader: XMLStreamHandler {
         }
     }
 
-    private func startLabel(isA: Bool, _ a: XMLStreamAttributes) {
+    private func startLabel(isA: Bool, _ a: XMLAttributes) {
         label = (
             isA,
             NavOutline.Label(

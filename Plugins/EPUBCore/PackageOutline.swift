@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 import PluginKit
 
 /// What the package document says, as written, before `OPFPackage` checks and resolves it: the
@@ -106,9 +107,9 @@ final class PackageStreamReader: XMLStreamHandler {
 
     private struct Names {
         let package, metadata, manifest, spine, guide, dcMetadata, xMetadata, meta, item, itemref,
-            reference: UnsafePointer<xmlChar>?
+            reference: XMLName
         let version, uniqueIdentifier, id, href, mediaType, properties, fallback, mediaOverlay, toc, pageProgression,
-            idref, linear, type, title: UnsafePointer<xmlChar>?
+            idref, linear, type, title: XMLName
 
         init(_ t: XMLNames) {
             package = t.intern("package"); metadata = t.intern("metadata"); manifest = t.intern("manifest")
@@ -126,12 +127,12 @@ final class PackageStreamReader: XMLStreamHandler {
     func prepare(_ names: XMLNames) { n = Names(names) }
 
     func start(
-        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        _ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes a: XMLAttributes,
         depth: Int
     ) {
         switch depth {
         case 0:
-            outline.rootName = String(cString: name)
+            outline.rootName = name.string
             guard name == n.package else { return }
             outline.version = a.string(n.version)
             outline.uniqueIdentifier = a.string(n.uniqueIdentifier)
@@ -181,14 +182,14 @@ final class PackageStreamReader: XMLStreamHandler {
     }
 
     private func open(
-        meta name: UnsafePointer<xmlChar>, _ namespace: UnsafePointer<xmlChar>?, _ a: XMLStreamAttributes, _ depth: Int
+        meta name: XMLName, _ namespace: UnsafePointer<xmlChar>?, _ a: XMLAttributes, _ depth: Int
     ) {
         let inDC =
             namespace.map { strcmp(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self), NS.dc) == 0 } ?? false
         guard inDC || name == n.meta else { return }
         meta = (
             depth,
-            .init(name: String(cString: name), inDC: inDC, attributes: a.all(namespaces: &namespaces), trimmedText: "")
+            .init(name: name.string, inDC: inDC, attributes: a.all(namespaces: &namespaces), trimmedText: "")
         )
         text.removeAll(keepingCapacity: true)
     }

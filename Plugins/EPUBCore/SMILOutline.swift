@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 
 /// What a SMIL media overlay says, as written: each `par` in document order (nested ones
 /// included), with the `src` of its first `text` and the `src`, `clipBegin` and `clipEnd` of its
@@ -45,7 +46,7 @@ final class SMILStreamReader: XMLStreamHandler {
     @exclusivity(unchecked) private var sawText: [Bool] = []
 
     private struct Names {
-        let par, text, audio, src, clipBegin, clipEnd: UnsafePointer<xmlChar>?
+        let par, text, audio, src, clipBegin, clipEnd: XMLName
 
         init(_ t: XMLNames) {
             par = t.intern("par"); text = t.intern("text"); audio = t.intern("audio")
@@ -56,7 +57,7 @@ final class SMILStreamReader: XMLStreamHandler {
     func prepare(_ names: XMLNames) { n = Names(names) }
 
     func start(
-        _ name: UnsafePointer<xmlChar>, namespace: UnsafePointer<xmlChar>?, attributes a: XMLStreamAttributes,
+        _ name: XMLName, namespace: UnsafePointer<xmlChar>?, attributes a: XMLAttributes,
         depth: Int
     ) {
         if name == n.par {

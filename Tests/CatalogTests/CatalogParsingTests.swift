@@ -226,7 +226,7 @@ final class CatalogParsingTests: XCTestCase {
         refused("<html><body>Sign in</body></html>", "<html>")
         refused("[1, 2]", "neither XML nor JSON")
         var huge = Data("<feed xmlns=\"http://www.w3.org/2005/Atom\">".utf8)
-        huge.append(Data(repeating: 0x20, count: XMLStream.maxDocumentSize))
+        huge.append(Data(repeating: 0x20, count: FeedXML.maxDocumentSize))
         XCTAssertThrowsError(try CatalogDocument.parse(huge, url: base))
         // A remote feed cannot point shelf at local files or odd schemes; the links are dropped, the feed kept.
         let feed = try parse(

@@ -143,7 +143,7 @@ final class StreamParsingTests: XCTestCase {
             refusal(open + String(repeating: "<a>", count: 200) + String(repeating: "</a>", count: 200) + "</feed>")
                 .contains("more than 200 deep"))
         XCTAssertTrue(
-            refusal(open + String(repeating: "<a/>", count: XMLStream.maxElements) + "</feed>").contains(
+            refusal(open + String(repeating: "<a/>", count: FeedXML.maxElements) + "</feed>").contains(
                 "more than 400000 elements"))
         XCTAssertTrue(refusal(open + "<entry><id>a</id><title>T").contains("not well-formed"))
         XCTAssertTrue(refusal("<x:foo><a/></x:foo>").contains("its root element is <foo>"))

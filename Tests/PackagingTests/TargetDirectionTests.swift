@@ -73,6 +73,47 @@ final class TargetDirectionTests: XCTestCase {
         }
     }
 
+    /// The targets both the host and the plugins link (XML reading, text folding, zip) stay below both: a plugin
+    /// must never link the host, and the host never links a plugin.
+    func testTheSharedTargetsImportNothingOfTheHostOrThePlugins() throws {
+        let forbidden: Set<String> = Self.subsystems.union(["Host", "Web", "PluginKit", "EPUBCore", "ShelfValues"])
+        var found: [String] = []
+        for folder in ["Sources/XMLText", "Sources/TextFolding", "Sources/LibZip"] {
+            for (name, number, module, _) in try Self.imports(in: folder) where forbidden.contains(module) {
+                found.append("\(name):\(number): imports \(module)")
+            }
+        }
+        XCTAssertEqual(found, [], "a shared target depends on one side:\n" + found.joined(separator: "\n"))
+    }
+
+    /// One streaming XML reader (issue 31): the catalog and the EPUB plugins each had a copy of `XMLStream`, its
+    /// handler, its names and its attributes, which had drifted (limits, refusals, attribute lookup).
+    func testOneXMLStream() throws {
+        let declarations = ["XMLStream", "XMLStreamHandler", "XMLAttributes", "XMLName", "XMLNames", "XMLStreamState"]
+        var places: [String: [String]] = [:]
+        for folder in ["Sources", "Plugins"] {
+            let root = ShelfProcess.packageRoot
+            let walker = FileManager.default.enumerator(
+                at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+            while let file = walker?.nextObject() as? URL {
+                guard file.pathExtension == "swift" else { continue }
+                let text = try String(contentsOf: file, encoding: .utf8)
+                for declaration in declarations
+                where text.range(
+                    of: "(enum|struct|class|protocol) \(declaration)\\b", options: .regularExpression) != nil
+                {
+                    places[declaration, default: []].append(
+                        file.path.replacingOccurrences(of: root.path + "/", with: ""))
+                }
+            }
+        }
+        for declaration in declarations {
+            XCTAssertEqual(
+                places[declaration]?.map { $0.hasPrefix("Sources/XMLText/") }, [true],
+                "`\(declaration)` is declared in \(places[declaration] ?? []), not once in Sources/XMLText")
+        }
+    }
+
     /// Every import line under `folder`: the file (from the package root), line number, module and the line itself.
     static func imports(in folder: String) throws -> [(file: String, number: Int, module: String, line: String)] {
         let root = ShelfProcess.packageRoot

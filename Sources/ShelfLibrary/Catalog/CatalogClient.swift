@@ -11,7 +11,7 @@ public final class CatalogClient: Sendable {
     public let authenticator: Authenticator?
     public var accountID: String? { authenticator?.account.id }
 
-    public static let maxLocalFileSize = XMLStream.maxDocumentSize
+    public static let maxLocalFileSize = FeedXML.maxDocumentSize
 
     public init(http: HTTPClient, database: LibraryDatabase?, authenticator: Authenticator?) {
         self.http = http
@@ -23,7 +23,7 @@ public final class CatalogClient: Sendable {
     /// SHELF_HTTP_RETRIES and SHELF_DEADLINE.
     public static func configuration(in environment: [String: String]) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
-        configuration.maxBodySize = Int64(XMLStream.maxDocumentSize)
+        configuration.maxBodySize = Int64(FeedXML.maxDocumentSize)
         configuration.requestTimeout = 60
         configuration.commandDeadline = CommandDeadline.configuredSeconds(in: environment)
         if let timeout = environment["SHELF_HTTP_TIMEOUT"].flatMap(Double.init) {

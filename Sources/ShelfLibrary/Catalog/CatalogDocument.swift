@@ -1,6 +1,7 @@
 import ShelfCore
 import ShelfPlugins
 import Foundation
+import XMLText
 
 /// Turns bytes from a catalog address into a feed, whatever the server called them: XML (OPDS 1) or JSON
 /// (OPDS 2) is decided by the content, and anything else is refused with a reason.
@@ -22,7 +23,7 @@ public enum CatalogDocument {
                 throw refuse(failure.reason)
             }
         case UInt8(ascii: "{"):
-            guard data.count <= XMLStream.maxDocumentSize else {
+            guard data.count <= FeedXML.maxDocumentSize else {
                 throw refuse("it is \(data.count) bytes, more than shelf reads as one document")
             }
             let object: Any

@@ -1,4 +1,5 @@
 import Foundation
+import XMLText
 import ShelfValues
 
 /// An OPDS 1 `link` while the parser is inside it: its attributes, read when it opens, then its
@@ -60,7 +61,7 @@ struct LinkParts {
         if name == n.indirectAcquisition {
             // Only as a child of the link or of a valid indirect acquisition.
             if depth == 1 || (open.last.map { $0.depth == depth - 1 && $0.type != nil } ?? false) {
-                let type = open.count < Self.maxIndirectDepth ? attributes.string(n.type) : nil
+                let type = open.count < Self.maxIndirectDepth ? attributes.first(n.type) : nil
                 open.append((type, [], depth))
             }
             return

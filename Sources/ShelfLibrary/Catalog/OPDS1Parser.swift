@@ -6,7 +6,7 @@ import ShelfValues
 enum OPDS1Parser {
     static func parse(_ data: Data, url: URL) throws -> CatalogFeed {
         let reader = OPDS1Reader(base: url)
-        try XMLStream.parse(data, reader)
+        try FeedXML.parse(data, reader)
         return try reader.finish(url: url)
     }
 

@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 import ShelfValues
 
 /// OPDS 1 read as an `XMLStream`: each entry and link is assembled while the parser is on it, and nothing else is
@@ -65,7 +66,7 @@ final class OPDS1Reader: XMLStreamHandler {
         case 0:
             if name == n.feed {
                 root = .feed
-                feed.activeEntryPointType = attributes.string(n.entryPoint)
+                feed.activeEntryPointType = attributes.first(n.entryPoint)
             } else if name == n.entry {
                 root = .entry
                 startEntry(attributes, depth: 0)
@@ -114,7 +115,7 @@ final class OPDS1Reader: XMLStreamHandler {
             authorName = nil
             return
         case n.category:
-            if let category = attributes.string(n.label) ?? attributes.string(n.term) {
+            if let category = attributes.first(n.label) ?? attributes.first(n.term) {
                 entry!.categories.append(category)
             }
             return
@@ -182,7 +183,7 @@ final class OPDS1Reader: XMLStreamHandler {
     // MARK: Entries and links
 
     private func startEntry(_ attributes: XMLAttributes, depth: Int) {
-        entry = EntryParts(additionalType: attributes.string(n.additionalType))
+        entry = EntryParts(additionalType: attributes.first(n.additionalType))
         entryDepth = depth
     }
 

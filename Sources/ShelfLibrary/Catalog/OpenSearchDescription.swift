@@ -1,4 +1,5 @@
 import Foundation
+import XMLText
 
 /// An OpenSearch description document: the template a catalog's search link leads to.
 public struct OpenSearchDescription: Sendable {

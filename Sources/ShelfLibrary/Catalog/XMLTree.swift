@@ -1,5 +1,6 @@
 import CXML2
 import Foundation
+import XMLText
 
 /// An XML element copied out of the parse: names with their namespace URIs, attributes, children, text.
 /// For small documents read as a whole (OpenSearch descriptions); catalog feeds are read as a stream.
@@ -30,7 +31,7 @@ public enum XMLTree {
     /// Parses `data` into a tree, with `XMLStream`'s refusals and limits; a refusal explains itself in words.
     public static func parse(_ data: Data) throws -> XMLElement {
         let builder = XMLTreeBuilder()
-        try XMLStream.parse(data, builder)
+        try FeedXML.parse(data, builder)
         guard let root = builder.root else { throw XMLStream.Failure(reason: "it has no root element") }
         return root
     }
