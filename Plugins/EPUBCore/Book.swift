@@ -21,6 +21,10 @@ public final class EPUBBook {
     public let navDocumentPath: String?
     /// Media overlay clips by SMIL path, read once.
     var smilClips: [String: [JSONValue]] = [:]
+    /// What was wrong in the media overlays read so far (MediaOverlayClips), for the plugin to log.
+    public internal(set) var overlayWarnings: [String] = []
+    /// The SMIL file each escapable structure's id was given to (ids are unique in the book).
+    var structureOwners: [String: String] = [:]
     public let ncxPath: String?
 
     public struct ReadingItem {

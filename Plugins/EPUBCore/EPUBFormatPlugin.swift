@@ -14,6 +14,7 @@ extension EPUBFormatPlugin {
     public func open(_ input: PluginInput) throws -> PublicationHandle {
         let publication = try EPUBPublication(path: input.path)
         for w in publication.warnings { host.log(.warning, "\(input.path): \(w)") }
+        publication.logWarning = { [host] w in host.log(.warning, "\(input.path): \(w)") }
         return publication
     }
 }

@@ -250,39 +250,6 @@ extension EPUBBook {
         }
     }
 
-    /// The clips of a SMIL media overlay: which text fragment is read by which audio span.
-    public func mediaOverlayClips(smilPath: String, limit: Int = 20_000) -> [JSONValue] {
-        if let cached = smilClips[smilPath] { return cached }
-        let clips = readClips(smilPath: smilPath, limit: limit)
-        smilClips[smilPath] = clips
-        return clips
-    }
-
-    private func readClips(smilPath: String, limit: Int) -> [JSONValue] {
-        // Media overlays are extra: a SMIL file that cannot be read gives no clips, and the text is still read.
-        guard let data = try? data(path: smilPath, limit: 8 << 20),
-            let smil = SMILOutline.read(data, path: smilPath)
-        else { return [] }
-        let dir = Paths.directory(of: smilPath)
-        var clips: [JSONValue] = []
-        for par in smil.pars {
-            guard clips.count < limit else { break }
-            var clip: [String: JSONValue] = [:]
-            if let src = par.textSrc, let href = Navigation.manifestHref(src, in: smilPath) {
-                clip["text"] = .string(href)
-            }
-            if let audio = par.audio {
-                if let src = audio.src, let p = Paths.resolve(src, against: dir) {
-                    clip["audio"] = .string(Paths.href(forEntry: p))
-                }
-                if let b = audio.clipBegin.flatMap(EPUBBook.clockValue) { clip["clipBegin"] = .number(b) }
-                if let e = audio.clipEnd.flatMap(EPUBBook.clockValue) { clip["clipEnd"] = .number(e) }
-            }
-            if !clip.isEmpty { clips.append(.object(clip)) }
-        }
-        return clips
-    }
-
     /// `cover` is `coverImagePath`, read once by the caller; `href` the item's, when the caller has it.
     /// The length positions count for an entry: as stored in the archive, capped so that a lying central
     /// directory cannot ask for billions of positions; nil when the archive has no such entry.
@@ -375,20 +342,6 @@ extension EPUBBook {
         return d
     }
 
-    /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds; nil unless finite and >= 0.
-    static func clockValue(_ s: String) -> Double? {
-        guard let v = parseClock(s), v.isFinite, v >= 0 else { return nil }
-        return v
-    }
-
-    private static func parseClock(_ s: String) -> Double? {
-        let t = s.trimmedASCII
-        if t.hasSuffix("ms") { return Double(t.dropLast(2)).map { $0 / 1000 } }
-        if t.hasSuffix("s") { return Double(t.dropLast()) }
-        if t.hasSuffix("min") { return Double(t.dropLast(3)).map { $0 * 60 } }
-        if t.hasSuffix("h") { return Double(t.dropLast()).map { $0 * 3600 } }
-        let parts = t.split(separator: ":").map { Double($0) }
-        guard !parts.contains(where: { $0 == nil }) else { return nil }
-        return parts.compactMap { $0 }.reduce(0) { $0 * 60 + $1 }
-    }
+    /// SMIL clock values ("0:01:23.5", "12.3s", "1500ms") in seconds; nil unless finite and >= 0 (SMILClock).
+    static func clockValue(_ s: String) -> Double? { SMILClock.seconds(s) }
 }

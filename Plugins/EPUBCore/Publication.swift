@@ -21,11 +21,14 @@ public final class EPUBPublication: RenderingPublication, PositionedPublication,
     }
 
     public var warnings: [String] { book.warnings }
+    /// Where the warnings found while the manifest is built (its media overlays) go: the plugin's log.
+    var logWarning: ((String) -> Void)?
 
     public func manifest() throws -> Manifest {
         if let cachedManifest { return cachedManifest }
         let m = book.buildManifest()
         cachedManifest = m
+        for w in book.overlayWarnings { logWarning?(w) }
         return m
     }
 

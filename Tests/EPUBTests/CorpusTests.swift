@@ -268,6 +268,25 @@ final class CorpusTests: XCTestCase {
                     "a page gets the clips of its own text")
             }
         }
+        func clips(_ page: String) -> [(id: String, types: [String], structure: String?)] {
+            let link = narrated.first { $0.href.hasSuffix(page) }
+            return (link?.extra["alternate"]?.array?.first?["properties"]?["clips"]?.array ?? []).map {
+                (
+                    Paths.splitFragment($0["text"]?.string ?? "").fragment ?? "",
+                    $0["types"]?.array?.compactMap(\.string) ?? [], $0["structure"]?.string
+                )
+            }
+        }
+        // Skippability: the page numbers say so.
+        XCTAssertEqual(clips("media-overlays-004.xhtml").filter { $0.types.contains("pagebreak") }.count, 3)
+        // Escapability: a glossary nested in a glossary is one structure, the outer one; after it, none.
+        let nested = clips("media-overlays-007.xhtml")
+        let inside = nested.filter { $0.structure != nil }
+        XCTAssertEqual(inside.map(\.id), (3...9).map { "mo-030-\($0)" })
+        XCTAssertEqual(Set(inside.map(\.structure)).count, 1)
+        XCTAssertEqual(nested.last?.id, "mo-6")
+        // Two glossaries in two files are two structures.
+        XCTAssertNotEqual(clips("media-overlays-006.xhtml").compactMap(\.structure).first, inside.first?.structure)
         // And they survive the trip through JSON, as the host reads them.
         let back = try Manifest.parse(Data(ReadiumJSON.encode(m).utf8))
         XCTAssertEqual(back.readingOrder.filter { $0.extra["alternate"] != nil }.count, 6)
