@@ -108,20 +108,22 @@ let package = Package(
         // Zip archives read with libzip under shelf's limits, for the host's sniffing and the plugins' books alike.
         .target(name: "LibZip", dependencies: ["CLibZip"], path: "Sources/LibZip"),
         // Swift helpers for writing plugins (C-ABI adapters, zip, XML). Plugins only.
-        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "LibZip", "CXML2"], path: "Sources/PluginKit"),
-        // The Readium shapes (manifest, link, locator) both sides of the ABI read and write.
+        .target(name: "PluginKit", dependencies: ["PluginAPI", "Readium", "ConnectorShapes", "LibZip", "CXML2"], path: "Sources/PluginKit"),
+        // The Readium shapes (manifest, link, locator) both sides of the ABI read and write, with their JSON.
         .target(name: "Readium", path: "Sources/Readium"),
+        // The reading-list connector ABI's entry (readinglist.h), which both sides of the ABI read and write.
+        .target(name: "ConnectorShapes", path: "Sources/ConnectorShapes"),
         // Container and package parsing shared by the EPUB2 and EPUB3 plugins.
         .target(name: "EPUBCore", dependencies: ["PluginKit", "LibZip", "XMLText", "TextFolding", "CXML2"], path: "Plugins/EPUBCore"),
 
         // The values every front end and the subsystems share without their behaviour (playback's state, events, times,
         // chapters, the sleep timer's setting): the facade re-exports them, and imports the subsystems internally.
-        .target(name: "ShelfValues", dependencies: ["Readium"], path: "Sources/ShelfValues"),
+        .target(name: "ShelfValues", dependencies: ["Readium", "ConnectorShapes"], path: "Sources/ShelfValues"),
         // The host's core: errors, folders, the environment, SQLite. No domain types; everything else builds on it.
         .target(name: "ShelfCore", dependencies: ["ShelfValues", "CSQLite", "CCurl", "CInterrupt", "CSecret"], path: "Sources/ShelfCore"),
         // Plugins: finding, loading (in process or in shelf-plugin-sandbox), the registry, routing by media type,
         // publications, reading-list connectors and conformance. Knows the core, never the library or the reader.
-        .target(name: "ShelfPlugins", dependencies: ["ShelfValues", "ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "LibZip", "TextFolding", "CXML2"],
+        .target(name: "ShelfPlugins", dependencies: ["ShelfValues", "ShelfCore", "PluginAPI", "CPluginChannel", "Readium", "ConnectorShapes", "LibZip", "TextFolding", "CXML2"],
                 path: "Sources/ShelfPlugins"),
         // Playback: the engine (decoding through the audiobook plugin, time-stretch, chapters, sleep timer, volume)
         // and its sinks. Knows the plugins and the core; where the place is kept is handed to it from above.
@@ -129,14 +131,14 @@ let package = Package(
                 path: "Sources/ShelfPlayback"),
         // The library: the one database file and its migrations, accounts, catalogs (OPDS), circulation, notifications,
         // reading lists and the wish list, downloads. Knows playback, the plugins and the core, never the reader or the host.
-        .target(name: "ShelfLibrary", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "CSQLite", "XMLText", "TextFolding", "CXML2", "CDBus"],
+        .target(name: "ShelfLibrary", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "PluginAPI", "Readium", "ConnectorShapes", "CSQLite", "XMLText", "TextFolding", "CXML2", "CDBus"],
                 path: "Sources/ShelfLibrary"),
         // The reader: books on the shelf, reading sessions, bookmarks, settings, sharing, the listening place, and
         // annotation sync. Knows the library (downloads, loans, the database) and what is below it, never the host.
         .target(name: "ShelfReader", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "PluginAPI", "Readium", "TextFolding"],
                 path: "Sources/ShelfReader"),
         // The host: the session API (the facade) every front end calls, over the reader and the library.
-        .target(name: "Host", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Readium"], path: "Sources/Host"),
+        .target(name: "Host", dependencies: ["ShelfValues", "ShelfCore", "ShelfPlugins", "ShelfPlayback", "ShelfLibrary", "ShelfReader", "Readium", "ConnectorShapes", "PluginAPI", "TextFolding"], path: "Sources/Host"),
         .executableTarget(name: "shelf", dependencies: ["Host", "Web"], path: "Sources/shelf", swiftSettings: frontEndSettings),
         // `shelf serve`: the browser app's server, its security and JSON API (the front end itself is in web/).
         .target(name: "Web", dependencies: ["CMicroHTTPD", "Host"], path: "Sources/Web", swiftSettings: frontEndSettings),

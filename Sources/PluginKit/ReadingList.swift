@@ -1,5 +1,6 @@
 import Foundation
 import PluginAPI
+@_exported import ConnectorShapes
 
 // Swift side of readinglist.h: the JSON shapes, the protocols a Swift connector implements, and
 // the "shelf.readinglist/1" vtable that adapts them.

@@ -78,12 +78,57 @@ final class TargetDirectionTests: XCTestCase {
     func testTheSharedTargetsImportNothingOfTheHostOrThePlugins() throws {
         let forbidden: Set<String> = Self.subsystems.union(["Host", "Web", "PluginKit", "EPUBCore", "ShelfValues"])
         var found: [String] = []
-        for folder in ["Sources/XMLText", "Sources/TextFolding", "Sources/LibZip"] {
+        for folder in [
+            "Sources/XMLText", "Sources/TextFolding", "Sources/LibZip", "Sources/Readium", "Sources/ConnectorShapes"
+        ] {
             for (name, number, module, _) in try Self.imports(in: folder) where forbidden.contains(module) {
                 found.append("\(name):\(number): imports \(module)")
             }
         }
         XCTAssertEqual(found, [], "a shared target depends on one side:\n" + found.joined(separator: "\n"))
+    }
+
+    /// The facade's dependencies in Package.swift are the modules its files import, no more (a declared dependency
+    /// nobody imports only lengthens the build and hides what the facade really knows) and no less (an import of an
+    /// undeclared module works only while another target happens to build it first).
+    func testTheFacadeDeclaresWhatItImportsAndNothingElse() throws {
+        let manifest = try String(
+            contentsOf: ShelfProcess.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let line = try XCTUnwrap(
+            manifest.split(separator: "\n").first { $0.contains(".target(name: \"Host\", dependencies: [") },
+            "no Host target line in Package.swift")
+        let list = line.split(separator: "[", maxSplits: 1)[1].split(separator: "]", maxSplits: 1)[0]
+        let declared = Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces.union(["\""])) })
+        let system: Set<String> = ["Foundation", "Glibc", "Synchronization", "Dispatch"]
+        let imported = Set(try Self.imports(in: "Sources/Host").map(\.module)).subtracting(system)
+        XCTAssertEqual(
+            declared.subtracting(imported).sorted(), [], "Host declares dependencies none of its files imports")
+        XCTAssertEqual(
+            imported.subtracting(declared).sorted(), [], "Host's files import modules Package.swift does not declare")
+    }
+
+    /// `Readium` holds Readium's shapes (RWPM manifest, link, locator) and their JSON, nothing else: a shape of another
+    /// ABI (the reading-list connectors' entry) or a value of shelf's own belongs in its own target.
+    func testReadiumHoldsOnlyReadiumsShapes() throws {
+        let shapes: Set<String> = [
+            "Manifest", "Link", "Locator", "JSONValue", "ReadiumJSON", "JSONWritable", "JSONError", "JSONReader",
+            "JSONWriter"
+        ]
+        let root = ShelfProcess.packageRoot.appendingPathComponent("Sources/Readium")
+        var found: [String] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: root.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            // Top-level declarations only: a shape's nested types (a locator's `Locations`) are part of it.
+            for line in text.split(separator: "\n") where line.first != " " {
+                let words = line.split(separator: " ")
+                guard words.first == "public", words.count > 2,
+                    ["struct", "enum", "class", "protocol", "final"].contains(words[1])
+                else { continue }
+                let name = String(words[words[1] == "final" ? 3 : 2].prefix { $0.isLetter || $0.isNumber })
+                if !shapes.contains(name) { found.append("Sources/Readium/\(file): \(name)") }
+            }
+        }
+        XCTAssertEqual(found, [], "not a Readium shape:\n" + found.joined(separator: "\n"))
     }
 
     /// One streaming XML reader (issue 31): the catalog and the EPUB plugins each had a copy of `XMLStream`, its

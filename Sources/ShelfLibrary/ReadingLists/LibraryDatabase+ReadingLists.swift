@@ -1,6 +1,6 @@
 import ShelfValues
 import ShelfCore
-import Readium
+import ConnectorShapes
 import ShelfPlugins
 import Foundation
 

@@ -1,5 +1,5 @@
 import ShelfValues
-import Readium
+import ConnectorShapes
 import ShelfCore
 import Foundation
 import PluginAPI

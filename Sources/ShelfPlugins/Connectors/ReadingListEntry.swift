@@ -1,9 +1,9 @@
 import ShelfValues
-import Readium
+import ConnectorShapes
 import Foundation
 import TextFolding
 
-/// What the host adds to a reading-list entry (the shape itself is `Readium.ReadingListEntry`; its ISBN is ShelfValues').
+/// What the host adds to a reading-list entry (the shape itself is `ConnectorShapes.ReadingListEntry`; its ISBN is ShelfValues').
 extension ReadingListEntry {
     /// Stable per service: the service's own id, else the ISBN, else folded title and first author.
     public func key(service: String) -> String {

@@ -1,4 +1,4 @@
-import Readium
+import ConnectorShapes
 
 /// A reading-list entry's ISBN as front ends and the library match it: a value computed from the entry alone.
 extension ReadingListEntry {

@@ -1,5 +1,5 @@
 import Foundation
-import Readium
+import ConnectorShapes
 
 // What the reading lists' calls answer (`ReadingLists.ConnectOutcome`, `.ServiceSettings`, `.PullOutcome`,
 // `.FinishedOutcome`, `.PushReport`): made by the library's reading lists, shown by the front ends.

@@ -1,5 +1,5 @@
 import Foundation
-import Readium
+import ConnectorShapes
 
 // The reading lists and the wish list as stored: made from the library's database (ShelfLibrary), shown by the
 // front ends.
