@@ -159,13 +159,13 @@ public final class EPUBBook {
     private func buildReadingOrder() {
         let linear = opf.spine.filter(\.linear)
         let spine = linear.isEmpty ? opf.spine : linear
-        var seen = Set<String>(minimumCapacity: spine.count)
         // The reading items still without a title, by the href of their entry (no fragment).
         var untitled = [Substring: [Int]](minimumCapacity: spine.count)
         readingOrder.reserveCapacity(spine.count)
         for s in spine {
-            // An item listed twice in the spine is read once (as Readium does).
-            guard let item = opf.item(id: s.idref), seen.insert(s.idref).inserted else { continue }
+            // An item listed twice in the spine is read twice: each entry is a place of its own in the reading
+            // order (EPUB 3.3 allows it), with its own positions; a position tells the copies apart.
+            guard let item = opf.item(id: s.idref) else { continue }
             var content = item
             if !EPUBBook.contentTypes.contains(item.mediaType) {
                 let r = opf.resolveFallback(item) { EPUBBook.contentTypes.contains($0) }

@@ -52,9 +52,10 @@ enum FixtureBooks {
     /// bookshop's copy is: shelf opens the book but cannot read its chapters.
     /// `repacked`: the mimetype entry is not the archive's first, as in a book a packager re-zipped (it opens, with
     /// a warning).
+    /// `spine`: the chapters' indexes in spine order, when not each once in order (EPUB lets an item be listed twice).
     static func write(
         to path: String, identifier: String, title: String = "The Tide Tables", author: String = "Ines Marlow",
-        chapters: [Chapter], protected: Bool = false, repacked: Bool = false
+        chapters: [Chapter], protected: Bool = false, repacked: Bool = false, spine order: [Int]? = nil
     ) throws {
         let cover = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -66,7 +67,7 @@ enum FixtureBooks {
             "    <item id=\"c\($0.offset)\" href=\"\($0.element.file)\" media-type=\"application/xhtml+xml\"/>"
         }
         .joined(separator: "\n")
-        let spine = chapters.indices.map { "    <itemref idref=\"c\($0)\"/>" }.joined(separator: "\n")
+        let spine = (order ?? Array(chapters.indices)).map { "    <itemref idref=\"c\($0)\"/>" }.joined(separator: "\n")
         let opf = """
             <?xml version="1.0" encoding="UTF-8"?>
             <package xmlns="http://www.idpf.org/2007/opf" version="3.0" unique-identifier="uid">

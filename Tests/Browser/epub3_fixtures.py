@@ -47,13 +47,14 @@ def package(identifier, title, language, items, spine, metadata="", ppd=None):
 </package>"""
 
 
-def write(path, files, opf="OEBPS/package.opf"):
-    """`files`: entry paths from the container root."""
+def write(path, files, opf="OEBPS/package.opf", stored=()):
+    """`files`: entry paths from the container root; those in `stored` are not compressed (their pages, one per
+    1024 bytes as stored, are then as many as their length says)."""
     with zipfile.ZipFile(path, "w") as book:
         book.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
         book.writestr("META-INF/container.xml", CONTAINER.format(opf=opf), compress_type=zipfile.ZIP_DEFLATED)
         for name, data in files.items():
-            book.writestr(name, data, compress_type=zipfile.ZIP_DEFLATED)
+            book.writestr(name, data, compress_type=zipfile.ZIP_STORED if name in stored else zipfile.ZIP_DEFLATED)
 
 
 def paths(path):
@@ -210,6 +211,26 @@ def order(path):
     write(path, files)
 
 
+def twice(path):
+    """Item 6. One manifest item listed twice in the spine (EPUB 3.3 allows it): a refrain read after chapter 1 and
+    again after chapter 2. Each entry is a page of its own: Next goes through both, and the page counter counts
+    both. The chapters and the refrain are stored uncompressed, four pages each."""
+    def text(name, words):
+        paragraphs = "".join(f"<p>{name} line {k}: the keeper climbed, lit the lamp and watched the sea.</p>" for k in range(36))
+        return f"<h1>{name}</h1><p>{words}</p>{paragraphs}"
+    files = {
+        "OEBPS/nav.xhtml": nav([("Chapter 1", "chapter1.xhtml"), ("Refrain", "refrain.xhtml"), ("Chapter 2", "chapter2.xhtml")]),
+        "OEBPS/chapter1.xhtml": xhtml("Chapter 1", text("Chapter 1", "The refrain follows.")),
+        "OEBPS/refrain.xhtml": xhtml("Refrain", text("Refrain", "PASS when you read me after chapter 1 and again after chapter 2.")),
+        "OEBPS/chapter2.xhtml": xhtml("Chapter 2", text("Chapter 2", "The refrain comes again after me.")),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "chapter1.xhtml", XHTML, ""),
+             ("refrain", "refrain.xhtml", XHTML, ""), ("c2", "chapter2.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000026", "The Twice Fixture", "en",
+                                         items, ["c1", "refrain", "c2", "refrain"])
+    write(path, files, stored={"OEBPS/chapter1.xhtml", "OEBPS/refrain.xhtml", "OEBPS/chapter2.xhtml"})
+
+
 def arabic(path):
     """Item 6. Arabic prose whose spine declares no page progression: the reader follows its language (right to
     left: the next page is on the left)."""
@@ -244,4 +265,4 @@ def flow(path):
     write(path, files)
 
 
-MAKERS = {"flow": flow, "order": order, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}
+MAKERS = {"flow": flow, "order": order, "twice": twice, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}

@@ -205,6 +205,46 @@ class ReadingOrderTests(EPUB3TestCase):
         self.assertLess(self.in_book("return document.scrollingElement.scrollLeft"), 0, "the columns run to the left")
 
 
+class DuplicateSpineEntryTests(EPUB3TestCase):
+    """One resource listed twice in the spine (the refrain after chapter 1 and after chapter 2)."""
+
+    def turn_to_entry(self, index):
+        for _ in range(40):
+            if self.reader("r.index") == index:
+                return
+            self.driver.find_element(By.ID, "next-page").click()
+            self.wait_for(lambda d: not self.reader("r.busy"))
+        self.fail(f"Next never reached reading-order entry {index}")
+
+    def test_each_spine_entry_of_one_resource_is_a_page_of_its_own(self):
+        book = self.add_book("twice")
+        self.open_reader(book)
+        self.assertEqual(self.reader("r.items.map(i => i.href)"), ["OEBPS/chapter1.xhtml", "OEBPS/refrain.xhtml",
+                                                                   "OEBPS/chapter2.xhtml", "OEBPS/refrain.xhtml"])
+        self.assertEqual(self.reader("r.pages"), 16, "the pages of both entries are counted")
+        self.turn_to_entry(1)
+        self.assertEqual(self.reader("r.page"), 5, "the refrain after chapter 1")
+        self.turn_to_entry(2)
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter2.xhtml")
+        # Next goes on to the refrain again, as its second entry: its own pages, further into the book.
+        self.turn_to_entry(3)
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/refrain.xhtml")
+        self.assertEqual(self.reader("r.page"), 13)
+        self.assertEqual(self.driver.find_element(By.ID, "percent").text, "81%")
+        self.assertEqual(self.driver.find_element(By.ID, "chapter").text, "Refrain")
+        time.sleep(0.5)  # for the screenshot alone: the frame's first paint
+        self.screenshot("epub3-duplicate-spine-entry")
+        self.wait_for(lambda d: self.reader("r.savedPage") == 13, message="the place saved in the second entry")
+        self.assertEqual(self.place(book)["page"], 13, "`shelf read` at the second entry")
+        # Reopened, the reader comes back to the second entry, not the first.
+        self.open_reader(book)
+        self.wait_for(lambda d: self.reader("r.index") == 3, message="the second entry again")
+        self.assertEqual(self.reader("r.page"), 13)
+        # Back from it goes to chapter 2, not chapter 1.
+        self.driver.find_element(By.ID, "previous-page").click()
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter2.xhtml", message="chapter 2 before it")
+
+
 class FlowTests(EPUB3TestCase):
     def scroll(self, pixels):
         """The mouse wheel over the page, as Chromium's input takes it (WebDriver's wheel does not reach a frame of

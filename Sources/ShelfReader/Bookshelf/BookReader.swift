@@ -118,10 +118,9 @@ public struct BookReader {
             throw ShelfError(
                 .usage, "a place's progression is from 0 to 1, not \(progression)", subject: book.book.title)
         }
-        var located = given
-        // The resource and the progression decide: a position sent with them may be of another count of pages.
-        if given.locations.progression != nil { located.locations.position = nil }
-        guard !ReadingSession.path(given.href).isEmpty, let page = session.pageNumber(of: located) else {
+        // The resource and the progression decide (a position sent with them may be of another count of pages);
+        // the position only tells apart the spine entries of a resource listed twice.
+        guard !ReadingSession.path(given.href).isEmpty, let page = session.pageNumber(of: given) else {
             throw ShelfError(
                 .usage, "“\(given.href)” is not in the reading order of this book", subject: book.book.title,
                 hint: "A place names one of the manifest's readingOrder hrefs.")

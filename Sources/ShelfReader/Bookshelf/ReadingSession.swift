@@ -34,7 +34,11 @@ public final class ReadingSession {
         itemOfPosition.reserveCapacity(positions.count)
         for (index, locator) in positions.enumerated() {
             let path = Self.path(locator.href)
-            if let last = items.last, last.path == path, last.first + last.count == index {
+            // A resource's positions start at progression 0: another 0 after one of the same resource is a spine
+            // entry listed again (EPUB allows one item twice in the spine), an item of its own.
+            let again =
+                index > 0 && locator.locations.progression == 0 && positions[index - 1].locations.progression != nil
+            if let last = items.last, last.path == path, last.first + last.count == index, !again {
                 items[items.count - 1] = Item(path: path, first: last.first, count: last.count + 1)
             } else {
                 items.append(Item(path: path, first: index, count: 1))
@@ -99,20 +103,34 @@ public final class ReadingSession {
         return number
     }
 
-    /// The page number a locator names directly: its position when that position is in the same resource, else
-    /// the first page of its resource. No plugin call.
+    /// The page number a locator names directly: its progression in its resource, else its position when that
+    /// position is in the same resource, else the first page of its resource. For a resource the spine lists twice,
+    /// the position tells which entry. No plugin call.
     func pageNumber(of locator: Locator) -> Int? {
         let path = Self.path(locator.href)
-        if let p = locator.locations.position, p >= 1, p <= positions.count,
-            path.isEmpty || Self.path(positions[p - 1].href) == path
+        let position = locator.locations.position.flatMap { (1...positions.count).contains($0) ? $0 : nil }
+        if let p = position,
+            path.isEmpty || (locator.locations.progression == nil && Self.path(positions[p - 1].href) == path)
         {
             return p
         }
-        guard !path.isEmpty, let item = items.first(where: { $0.path == path }) else { return nil }
+        guard !path.isEmpty, let item = item(path, near: position) else { return nil }
         if let progression = locator.locations.progression, progression.isFinite {
-            return item.first + min(item.count - 1, max(0, Int(progression * Double(item.count)))) + 1
+            return item.first + min(item.count - 1, max(0, Int(progression * Double(item.count) + 1e-9))) + 1
         }
         return item.first + 1
+    }
+
+    /// The item of resource `path`: of the spine entries that list it (one, but for a resource listed twice), the
+    /// one holding `position`, else the nearest to it; the first without a position.
+    private func item(_ path: String, near position: Int?) -> Item? {
+        let copies = items.filter { $0.path == path }
+        guard copies.count > 1, let position else { return copies.first }
+        return copies.min { distance($0, position) < distance($1, position) }
+    }
+
+    private func distance(_ item: Item, _ position: Int) -> Int {
+        position <= item.first ? item.first + 1 - position : max(0, position - (item.first + item.count))
     }
 
     // MARK: Resolving stored places
@@ -241,16 +259,21 @@ public final class ReadingSession {
 
     /// The title of the entry whose range holds page `index + 1`: of the entries starting on or before it, the one
     /// starting last (the later entry on a tie). Entries in earlier files start before it wherever they are in
-    /// them, so only the entries of this page's own file are placed exactly.
+    /// them, so only the entries of this page's own file are placed exactly. An entry into a file the spine lists
+    /// again counts in each of its entries (placed as in the first).
     func chapterTitle(_ index: Int) -> String? {
         let here = itemOfPosition[index]
         var best: (start: Int, title: String)?
         for (n, target) in tocTargets.enumerated() {
-            guard let item = target.item, item <= here else { continue }
+            guard let item = target.item else { continue }
+            let sameFile = items[item].path == items[here].path
+            guard item <= here || sameFile else { continue }
             let start: Int
-            if item == here {
-                guard let page = entryPage(n), page <= index + 1 else { continue }
-                start = page
+            if sameFile {
+                guard let page = entryPage(n) else { continue }
+                let placed = page - items[item].first + items[here].first
+                guard placed <= index + 1 else { continue }
+                start = placed
             } else {
                 start = items[item].first + 1
             }

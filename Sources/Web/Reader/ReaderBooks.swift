@@ -148,14 +148,17 @@ final class ReaderBooks: @unchecked Sendable {
 
     /// The book's pages as the command line counts them (Readium positions), one entry per reading-order
     /// resource: `{"href", "start", "count"}`, pages `start ..< start + count` at progressions `i / count`. The
-    /// reader turns a place in a chapter into a page with it, without asking the host.
+    /// reader turns a place in a chapter into a page with it, without asking the host. A resource the spine lists
+    /// twice has an entry for each time (its positions start again at progression 0).
     func pageRanges(_ book: OpenBook) throws -> [[String: Any]] {
         try book.use { book in
             if let known = book.pageRanges { return known }
             var ranges: [[String: Any]] = []
             for locator in try book.session?.positions ?? book.file.positions() {
                 guard let position = locator.locations.position else { continue }
-                if let last = ranges.last, last["href"] as? String == locator.href, let count = last["count"] as? Int {
+                if let last = ranges.last, last["href"] as? String == locator.href, let count = last["count"] as? Int,
+                    locator.locations.progression != 0
+                {
                     ranges[ranges.count - 1]["count"] = count + 1
                 } else {
                     ranges.append(["href": locator.href, "start": position, "count": 1])

@@ -49,6 +49,8 @@ class Reader {
     this.manifest = data.manifest;
     this.base = data.base;
     this.items = this.manifest.readingOrder ?? [];
+    /** The reading-order entry shown (a resource the spine lists twice is two entries, told apart by this). */
+    this.index = -1;
     this.language = [].concat(this.manifest.metadata?.language ?? [])[0] ?? '';
     this.settings = new Settings(this.bookID, data.settings);
     this.place = data.place;
@@ -126,8 +128,11 @@ class Reader {
   async loadPages() {
     try {
       const data = await api.get('/api/reader/pages', { book: this.bookID });
-      this.pageMap = new PageMap(data.pages);
+      this.pageMap = new PageMap(data.pages, this.items);
       this.pages = this.pageMap.total || this.pages;
+      // Opened before the pages were known: of a resource listed twice, the entry of the page shown.
+      const entry = this.pageMap.placeOf(this.page)?.index ?? -1;
+      if (!this.fixed && entry >= 0 && this.items[entry].href === this.items[this.index]?.href) this.index = entry;
       this.toc = new TableOfContents($('toc-list'), (entry) => this.goToEntry(entry));
       this.toc.fill(data.toc);
       this.updateStatus({ quiet: true, save: false, page: this.page });
@@ -150,8 +155,26 @@ class Reader {
   indexOf(href) { return this.items.findIndex((item) => item.href === href); }
 
   /**
-   * Opens resource `href` at a place ({progression} | {fragment} | {text, progression} | {end}).
-   * @param {{href: string, progression?: number, fragment?: string, text?: string, end?: boolean}} place
+   * The reading-order entry a place is in: the one it names (`index`, or its page: `position`), else the entry
+   * shown when it is the place's resource (a link inside the chapter), else the first entry of that resource.
+   * @param {{href: string, index?: number, position?: number}} place
+   */
+  entryOf(place) {
+    const holds = (index) => index >= 0 && this.items[index]?.href === place.href;
+    if (holds(place.index ?? -1)) return place.index;
+    const paged = place.position ? this.pageMap?.placeOf(place.position)?.index ?? -1 : -1;
+    if (holds(paged)) return paged;
+    if (holds(this.index)) return this.index;
+    return Math.max(0, this.indexOf(place.href));
+  }
+
+  /** The reading-order entry shown: the first page of a spread in a fixed-layout book. */
+  get shownIndex() { return this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.index; }
+
+  /**
+   * Opens resource `href` at a place ({progression} | {fragment} | {text, progression} | {end}), in the
+   * reading-order entry `entryOf` gives.
+   * @param {{href: string, index?: number, position?: number, progression?: number, fragment?: string, text?: string, end?: boolean}} place
    * @param {{quiet?: boolean, save?: boolean, page?: number, reload?: boolean}} [options]
    */
   async goTo(place, options = {}) {
@@ -159,8 +182,8 @@ class Reader {
     // Going anywhere (the contents, a link, a bookmark) leaves the jacket.
     this.jacket?.close();
     this.jacket = null;
-    let index = this.indexOf(place.href);
-    if (index < 0) index = 0;
+    const index = this.entryOf(place);
+    this.index = index;
     this.settings.declaredFlow = declaredFlow(this.manifest, this.items[index]);
     this.settings.declaredContinuous = declaredContinuous(this.manifest, this.items[index]);
     if (!this.fixed) this.applyChrome();
@@ -178,7 +201,7 @@ class Reader {
   // The chapters either side of the one shown are asked for while the patron reads, so that the server has
   // them at hand for the next turn (it keeps what it read; the browser does not, answers are not cached).
   prefetch() {
-    const shown = this.fixed ? /** @type {FixedView} */ (this.view).shown : [this.indexOf(this.view.href)];
+    const shown = this.fixed ? /** @type {FixedView} */ (this.view).shown : [this.index];
     const wanted = [shown[shown.length - 1] + 1, shown[shown.length - 1] + 2, shown[0] - 1].filter((i) => i >= 0 && i < this.items.length);
     const urls = wanted.map((index) => this.resourceURL(this.items[index].href));
     (window.requestIdleCallback ?? setTimeout)(() => this.view.prefetch(urls));
@@ -202,9 +225,8 @@ class Reader {
     try {
       if (await this.view.next()) return this.updateStatus();
       if (this.aside.open) return await this.aside.back();
-      const index = this.indexOf(this.view.href);
-      const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : index;
-      if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, progression: 0 });
+      const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : this.index;
+      if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, index: last + 1, progression: 0 });
       else announce(`This is the last page. ${this.counter}.`);
     } finally { this.busy = false; }
   }
@@ -215,8 +237,8 @@ class Reader {
     try {
       if (await this.view.previous()) return this.updateStatus();
       if (this.aside.open) return await this.aside.back();
-      const index = this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.indexOf(this.view.href);
-      if (index > 0) await this.goTo({ href: this.items[index - 1].href, end: true });
+      const index = this.shownIndex;
+      if (index > 0) await this.goTo({ href: this.items[index - 1].href, index: index - 1, end: true });
       else announce(`This is the first page. ${this.counter}.`);
     } finally { this.busy = false; }
   }
@@ -233,10 +255,13 @@ class Reader {
   updateStatus({ quiet = false, save = true, page = undefined } = {}) {
     const href = this.view.href;
     if (page) this.page = page;
-    else if (this.pageMap) this.page = this.pageMap.pageAt(href, this.view.progression) ?? this.page;
+    else if (this.pageMap) this.page = this.pageMap.pageAt(href, this.view.progression, this.shownIndex) ?? this.page;
     const percent = this.pageMap ? this.pageMap.percent(this.page) : Math.floor((this.page * 100) / Math.max(1, this.pages));
     const entry = this.toc?.mark(this.page, (e) => this.reached(e));
-    const chapter = entry?.title ?? this.items[this.indexOf(href)]?.title ?? '';
+    // The entry's title when it is in the resource shown; else the resource's own (a resource listed twice in the
+    // spine is read again after entries of later pages), else the entry's (a chapter cut into several files).
+    const own = entry && entry.href.split('#')[0] === href ? entry.title : null;
+    const chapter = own ?? this.items[this.shownIndex]?.title ?? entry?.title ?? '';
     $('chapter').textContent = chapter;
     $('page-counter').textContent = this.counter;
     $('percent').textContent = `${percent}%`;
@@ -249,7 +274,8 @@ class Reader {
     const chapterChanged = chapter !== this.lastChapter;
     this.lastChapter = chapter;
     if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}${this.counter.toLowerCase()}`);
-    if (save && this.pageMap && this.screenKey() !== this.savedKey) this.save();
+    // A page outside the reading order (aside.js) is no place to come back to: the place stays where the link was.
+    if (save && this.pageMap && !this.aside?.open && this.screenKey() !== this.savedKey) this.save();
   }
 
   // Whether the page shown is at or past where a table-of-contents entry starts (its fragment, in this chapter).
@@ -263,12 +289,11 @@ class Reader {
 
   /** The Readium locator of the screen shown: its chapter, how far in, its first words (place.js). */
   screenLocator() {
-    const item = this.items[this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.indexOf(this.view.href)];
-    return screenLocator(this.view, item, this.fixed);
+    return screenLocator(this.view, this.items[this.shownIndex], this.fixed, this.page);
   }
 
   screenKey() {
-    return screenKey({ href: this.view.href, locations: { progression: this.fixed ? 0 : this.view.progression } });
+    return screenKey({ href: this.view.href, locations: { progression: this.fixed ? 0 : this.view.progression, position: this.page } });
   }
 
   // The place goes to the host as a locator a moment after the last turn, so quick turns make one write.
@@ -480,7 +505,7 @@ class Reader {
       if (i === this.hitIndex) link.setAttribute('aria-current', 'true'); else link.removeAttribute('aria-current');
     }
     if (close) dialog('search').close();
-    await this.goTo({ href: hit.href, progression: hit.locations?.progression ?? 0, text: hit.text?.highlight ?? '' }, { quiet: true });
+    await this.goTo({ href: hit.href, position: hit.locations?.position, progression: hit.locations?.progression ?? 0, text: hit.text?.highlight ?? '' }, { quiet: true });
     announce(`Hit ${this.hitIndex + 1} of ${this.hits.length}, ${this.counter.toLowerCase()}`);
   }
 
