@@ -60,12 +60,18 @@ class JacketTests(ReaderTestCase):
         self.assertEqual(jacket.find_element(By.TAG_NAME, "h2").text, TITLE)
         self.assertEqual(jacket.find_element(By.CSS_SELECTOR, ".author").text, "Maren Holt")
         self.assertEqual(self.focused().text, "Start reading")
+        # The bottom bar names the cover, and claims nothing read (chapter one is laid out, unseen, under it).
+        self.assertEqual(self.counter(), "Cover")
+        self.assertEqual(self.driver.find_element(By.ID, "chapter").text, TITLE)
+        self.assertEqual(self.driver.find_element(By.ID, "percent").text, "0%")
         self.check_page("reader-jacket")
         # The one action: the focused button, pressed by Enter, opens chapter one (where `shelf read` opens).
         self.press(Keys.ENTER)
         self.wait_for(lambda d: not d.find_elements(By.CSS_SELECTOR, "#viewport .jacket"), message="the jacket gone")
         self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter1.xhtml")
         self.wait_for(lambda d: self.heading() == "Chapter One", message="chapter one shown")
+        self.assertRegex(self.counter(), r"^Page \d+ of \d+$")
+        self.assertEqual(self.driver.find_element(By.ID, "chapter").text, "Chapter One")
         # The first spine item is never skipped when asked for through the contents.
         self.toc_to("Title page")
         self.settled("OEBPS/title.xhtml")

@@ -41,9 +41,12 @@ export class Jacket {
     this.button = button;
   }
 
+  /** Whether the jacket is the cover over the reading area (chapter one laid out, hidden, under it). */
+  get covers() { return this.element.classList.contains('jacket'); }
+
   show() {
     // The chapter laid out under a cover is out of reach (Tab, a screen reader) until the patron begins.
-    if (this.element.classList.contains('jacket')) for (const child of this.viewport.children) child.setAttribute('inert', '');
+    if (this.covers) for (const child of this.viewport.children) child.setAttribute('inert', '');
     this.viewport.append(this.element);
     this.button.focus();
   }

@@ -91,7 +91,10 @@ class Reader {
     const jacket = data.place.first ? this.jacketOf(data) : null;
     if (jacket && !jacket.cover) this.page = 1;
     await this.goTo(jacket && !jacket.cover ? { href: this.items[0].href, progression: 0 } : this.opening, { quiet: true, save: false, page: this.page });
-    if (jacket) (this.jacket = new Jacket($('viewport'), jacket, () => this.beginReading())).show();
+    if (jacket) {
+      (this.jacket = new Jacket($('viewport'), jacket, () => this.beginReading())).show();
+      this.updateStatus({ quiet: true, save: false });
+    }
     // The benchmark (bench/reader) reads this mark: the first page of the book is drawn at the next frame.
     requestAnimationFrame(() => performance.mark('shelf-first-page'));
     this.wire();
@@ -119,7 +122,7 @@ class Reader {
     if (!jacket) return;
     this.jacket = null;
     jacket.close();
-    if (jacket.element.classList.contains('jacket')) this.updateStatus();
+    if (jacket.covers) this.updateStatus();
     else await this.goTo(this.opening);
     this.view.focus();
   }
@@ -256,14 +259,16 @@ class Reader {
     const href = this.view.href;
     if (page) this.page = page;
     else if (this.pageMap) this.page = this.pageMap.pageAt(href, this.view.progression, this.shownIndex) ?? this.page;
-    const percent = this.pageMap ? this.pageMap.percent(this.page) : Math.floor((this.page * 100) / Math.max(1, this.pages));
-    const entry = this.toc?.mark(this.page, (e) => this.reached(e));
+    // Under the cover (jacket.js) chapter one is laid out but not shown: the bar names the cover, and nothing is read.
+    const covered = !!this.jacket?.covers;
+    const percent = covered ? 0 : this.pageMap ? this.pageMap.percent(this.page) : Math.floor((this.page * 100) / Math.max(1, this.pages));
+    const entry = covered ? null : this.toc?.mark(this.page, (e) => this.reached(e));
     // The entry's title when it is in the resource shown; else the resource's own (a resource listed twice in the
     // spine is read again after entries of later pages), else the entry's (a chapter cut into several files).
     const own = entry && entry.href.split('#')[0] === href ? entry.title : null;
-    const chapter = own ?? this.items[this.shownIndex]?.title ?? entry?.title ?? '';
+    const chapter = covered ? this.book.title : own ?? this.items[this.shownIndex]?.title ?? entry?.title ?? '';
     $('chapter').textContent = chapter;
-    $('page-counter').textContent = this.counter;
+    $('page-counter').textContent = covered ? 'Cover' : this.counter;
     $('percent').textContent = `${percent}%`;
     $('gauge').setAttribute('aria-valuenow', String(percent));
     $('gauge').setAttribute('aria-valuetext', `${percent}% read`);
@@ -271,6 +276,7 @@ class Reader {
     /** @type {HTMLButtonElement} */ ($('previous-page')).disabled = false;
     /** @type {HTMLButtonElement} */ ($('next-page')).disabled = false;
     this.showBookmarkState();
+    if (covered) return;
     const chapterChanged = chapter !== this.lastChapter;
     this.lastChapter = chapter;
     if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}${this.counter.toLowerCase()}`);
