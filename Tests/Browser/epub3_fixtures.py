@@ -231,6 +231,29 @@ def twice(path):
     write(path, files, stored={"OEBPS/chapter1.xhtml", "OEBPS/refrain.xhtml", "OEBPS/chapter2.xhtml"})
 
 
+def fixed_page(path):
+    """Item 1. A reflowable book whose second spine entry is a fixed-layout page (rendition:layout-pre-paginated):
+    drawn whole at the size its viewport declares, scaled to fit, not laid out as text."""
+    def chapter(n):
+        paragraphs = "".join(f"<p>Paragraph {n}.{k} of a chapter of text, laid out in pages.</p>" for k in range(30))
+        return xhtml(f"Chapter {n}", f"<h1>Chapter {n}</h1>{paragraphs}")
+    plate = ('<div id="plate" style="width:600px;height:800px;background:#def;font:40px sans-serif;padding:30px;'
+             'box-sizing:border-box;border:12px solid #2a2"><h1>A plate</h1><p>PASS when I am drawn whole, my green '
+             'frame all round, scaled to fit: not laid out as text in columns.</p></div>')
+    files = {
+        "OEBPS/nav.xhtml": nav([("Chapter 1", "chapter1.xhtml"), ("A plate", "plate.xhtml"), ("Chapter 2", "chapter2.xhtml")]),
+        "OEBPS/chapter1.xhtml": chapter(1),
+        "OEBPS/plate.xhtml": xhtml("A plate", plate, head='<meta name="viewport" content="width=600, height=800"/>'
+                                   '<style>body { margin: 0; }</style>'),
+        "OEBPS/chapter2.xhtml": chapter(2),
+    }
+    items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("c1", "chapter1.xhtml", XHTML, ""),
+             ("plate", "plate.xhtml", XHTML, ""), ("c2", "chapter2.xhtml", XHTML, "")]
+    files["OEBPS/package.opf"] = package("urn:uuid:38000000-0000-4000-8000-000000000011", "The Plate Fixture", "en", items,
+                                         ["c1", ("plate", ' properties="rendition:layout-pre-paginated"'), "c2"])
+    write(path, files)
+
+
 def arabic(path):
     """Item 6. Arabic prose whose spine declares no page progression: the reader follows its language (right to
     left: the next page is on the left)."""
@@ -265,4 +288,4 @@ def flow(path):
     write(path, files)
 
 
-MAKERS = {"flow": flow, "order": order, "twice": twice, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}
+MAKERS = {"flow": flow, "order": order, "twice": twice, "fixed_page": fixed_page, "arabic": arabic, "spreads": spreads, "paths": paths, "fallbacks": fallbacks, "prefixed": prefixed, "notes": notes}

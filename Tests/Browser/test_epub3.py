@@ -172,6 +172,36 @@ class FixedLayoutTests(EPUB3TestCase):
         self.screenshot("epub3-fixed-reflowed-item")
 
 
+    def test_a_fixed_layout_page_in_a_reflowable_book_is_drawn_whole(self):
+        book = self.add_book("fixed_page")
+        self.open_reader(book)
+        for _ in range(40):
+            if self.reader("r.view.href") == "OEBPS/plate.xhtml":
+                break
+            self.driver.find_element(By.ID, "next-page").click()
+            self.wait_for(lambda d: not self.reader("r.busy"))
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/plate.xhtml", "Next from chapter 1 goes to the plate")
+        self.assertTrue(self.reader("r.view.fixedPage"), "drawn as a fixed-layout page")
+        area = self.reader("(b => [b.left, b.top, b.width, b.height])(document.getElementById('viewport').getBoundingClientRect())")
+        drawn = self.reader("(b => [b.left, b.top, b.width, b.height])(r.view.frame.getBoundingClientRect())")
+        # Its viewport's 600 x 800, scaled to the reading area's height, in its middle.
+        self.assertAlmostEqual(drawn[3], area[3], delta=2, msg="as tall as the reading area")
+        self.assertAlmostEqual(drawn[2], area[3] * 600 / 800, delta=2, msg="its declared proportions")
+        self.assertAlmostEqual(drawn[0] - area[0], (area[2] - drawn[2]) / 2, delta=2, msg="centred")
+        self.assertEqual(self.in_book("return [innerWidth, innerHeight]"), [600, 800], "laid out at its declared size")
+        self.assertFalse(self.in_book("return !!document.getElementById('shelf-reader-style')"), "not laid out as text")
+        self.assertRegex(self.counter(), r"^Page \d+ of \d+$")
+        time.sleep(0.5)  # for the screenshot alone: the frame's first paint
+        self.screenshot("epub3-fixed-page-in-reflowable")
+        # One page: Next goes on to chapter 2, laid out as text again; Previous comes back to the plate.
+        self.driver.find_element(By.ID, "next-page").click()
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter2.xhtml", message="chapter 2")
+        self.assertFalse(self.reader("r.view.fixedPage"))
+        self.assertTrue(self.in_book("return !!document.getElementById('shelf-reader-style')"))
+        self.driver.find_element(By.ID, "previous-page").click()
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/plate.xhtml", message="back to the plate")
+
+
 class ReadingOrderTests(EPUB3TestCase):
     def test_a_link_to_a_page_outside_the_reading_order_opens_it_with_a_way_back(self):
         book = self.add_book("order")

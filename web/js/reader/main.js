@@ -195,7 +195,8 @@ class Reader {
     } else if (this.view.href === this.items[index].href && !options.reload) {
       await /** @type {ReflowableView} */ (this.view).go(place);
     } else {
-      await this.view.open(this.resourceURL(this.items[index].href), this.items[index].href, this.settings.effective, this.language, place);
+      const fixedPage = this.items[index].properties?.layout === 'fixed';
+      await this.view.open(this.resourceURL(this.items[index].href), this.items[index].href, this.settings.effective, this.language, place, fixedPage);
     }
     this.updateStatus(options);
     this.prefetch();
@@ -247,7 +248,7 @@ class Reader {
   }
 
   /** Whether the chapter shown is in pages (columns a screen wide): its screens are what the counter counts. */
-  get paginated() { return !this.fixed && !/** @type {ReflowableView} */ (this.view).scrolled; }
+  get paginated() { const view = /** @type {ReflowableView} */ (this.view); return !this.fixed && !view.scrolled && !view.fixedPage; }
 
   /** The page counter's words ("Page 3 of 7"). */
   get counter() { return counterWords(/** @type {ReflowableView} */ (this.view), this.paginated, this.page, this.pages); }

@@ -29,14 +29,19 @@ export class ReflowableView {
   get scrolled() { return this.state.scrolled; }
   get vertical() { return this.state.vertical; }
   get rtl() { return this.state.rtl; }
+  /** Whether the page shown is a fixed-layout page of this reflowable book (drawn whole, not laid out as text). */
+  get fixedPage() { return !!this.pageSize; }
 
   // Loads `url` (the resource `href`) in a new frame, laid out before it is shown, then shows it in place of the
   // old one; `place` says where: {progression} or {fragment} or {text} or {end: true}. The new frame lies over the
   // old one at the whole reading area's size (reader.css), so the page measures the size it is shown at.
-  async open(url, href, settings, language, place) {
+  // `fixed`: the spine entry is a fixed-layout page (EPUB 3.3 rendition:layout-pre-paginated in a reflowable book),
+  // drawn at the size its viewport declares, scaled to fit the reading area, as a fixed-layout book draws a page.
+  async open(url, href, settings, language, place, fixed = false) {
     const frame = document.createElement('iframe');
     frame.setAttribute('sandbox', this.sandbox);
     frame.setAttribute('title', 'Book page');
+    if (fixed) frame.setAttribute('scrolling', 'no');
     frame.className = 'loading';
     frame.style.visibility = 'hidden';
     const channel = new FrameChannel(frame, this.handlers);
@@ -53,9 +58,17 @@ export class ReflowableView {
     this.settings = settings;
     this.language = language;
     this.state = START;
-    await this.ask('layout', { settings, language, place, fragments: this.fragmentsOf(href) });
+    this.pageSize = null;
+    if (fixed) {
+      const size = channel.size ?? {};
+      this.pageSize = { width: Number(size.width) || 1200, height: Number(size.height) || 1600 };
+      this.fit();
+    } else {
+      await this.ask('layout', { settings, language, place, fragments: this.fragmentsOf(href) });
+    }
+    this.viewport.classList.toggle('fixed-page', fixed);
     frame.style.visibility = '';
-    frame.className = '';
+    frame.className = fixed ? 'fixed-page' : '';
     old?.remove();
     if (hadFocus) frame.focus();
   }
@@ -66,18 +79,31 @@ export class ReflowableView {
     return answer?.result;
   }
 
+  // A fixed-layout page at its declared size, scaled to fit the reading area and centred in it.
+  fit() {
+    const { width, height } = this.pageSize;
+    const area = { width: this.viewport.clientWidth, height: this.viewport.clientHeight };
+    const scale = Math.min(area.width / width, area.height / height);
+    Object.assign(this.frame.style, {
+      width: `${width}px`, height: `${height}px`, transform: `scale(${scale})`,
+      left: `${(area.width - width * scale) / 2}px`, top: `${(area.height - height * scale) / 2}px`,
+    });
+  }
+
   // Lays the chapter out again for the settings and the frame's size, keeping the place.
   async relayout(settings) {
     if (!this.frame) return;
     if (settings) this.settings = settings;
+    if (this.pageSize) return this.fit();
     await this.ask('layout', { settings: this.settings, language: this.language, place: { progression: this.progression }, fragments: this.fragmentsOf(this.href) });
   }
 
-  go(place = {}) { return this.ask('go', { place, fragments: this.fragmentsOf(this.href) }); }
+  // A fixed-layout page is one page: nowhere to go in it, nothing to turn.
+  async go(place = {}) { if (!this.pageSize) await this.ask('go', { place, fragments: this.fragmentsOf(this.href) }); }
 
   // Turns a page within the chapter; false at its edge (the caller then opens the next or previous chapter).
-  async next() { return (await this.ask('turn', { direction: 1 })) === true; }
-  async previous() { return (await this.ask('turn', { direction: -1 })) === true; }
+  async next() { return !this.pageSize && (await this.ask('turn', { direction: 1 })) === true; }
+  async previous() { return !this.pageSize && (await this.ask('turn', { direction: -1 })) === true; }
 
   clearHighlight() { this.channel?.call('clear-highlight'); }
 
