@@ -53,6 +53,7 @@ library.server.route("POST", "/control/fault") { request in
         times: request.queryItems["times"].flatMap(Int.init) ?? .max)
     return .text("ok")
 }
+installAudiobookControl(library)
 library.server.route("POST", "/control/clear-faults") { _ in
     library.clearFaults()
     return .text("ok")

@@ -25,6 +25,9 @@ extension ListeningSession {
         public let hold: TrackHold?
         /// The hold in the patron's words ("Part 2 cannot be played: it is missing."), nil when it can play.
         public var why: String? { hold.map { TrackHeld(name: title ?? href, hold: $0).sentence } }
+        /// What a player says while it waits for the track to arrive before playing it ("Waiting for Part 2 to
+        /// download."), nil unless it is still downloading.
+        public var wait: String? { hold == .downloading ? PlaybackNotice.waiting(track: title ?? href).sentence : nil }
     }
 
     /// Every track, in reading order.
@@ -101,4 +104,10 @@ public enum TrackHold: Sendable, Equatable {
     case downloading
     /// It cannot be had or played; `problem` says why, after "it" ("is missing", "cannot be downloaded (...)").
     case unplayable(problem: String)
+}
+
+extension ListeningSession {
+    /// How far the parts of a book still arriving have come (a loan listened to as it downloads); nil once every
+    /// part is here, and for a book whose tracks are all its own.
+    public var partsArriving: PartsArriving? { arriving?.report() }
 }

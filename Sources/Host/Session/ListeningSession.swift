@@ -25,6 +25,8 @@ public final class ListeningSession: @unchecked Sendable {
     public let bookID: String
     /// The book's text read aloud, when the book is one with text (an EPUB) and not an audiobook (ReadAloud).
     let readAloud: ReadAloud?
+    /// The parts of a book on the shelf still arriving (a loan listened to as it downloads), when it has any.
+    let arriving: ArrivingParts?
 
     private let lock = NSLock()
     private var listener: ((PlaybackEvent) -> Void)?
@@ -73,8 +75,12 @@ public final class ListeningSession: @unchecked Sendable {
                 shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
             book = try readAloud?.book ?? AudioBook(path: path, router: shelf.router)
             remote = nil
-            Self.adoptDownloadedParts(of: book, cache: shelf.directories?.cache)
         }
+        arriving =
+            remote == nil && readAloud == nil
+            ? ArrivingParts(
+                book: book, cache: shelf.directories?.cache, downloadID: onShelf?.book.id,
+                store: DownloadStore(database: database)) : nil
         positions = PlaybackPositionStore(database: database, shelfID: onShelf?.book.id)
         bookID = positions.id(for: book)
         let arrivals = PartArrivals()
@@ -87,7 +93,9 @@ public final class ListeningSession: @unchecked Sendable {
                         if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
                         return false
                     }
-                },
+                }
+                // A manifest none of whose parts is here keeps the engine's own answer, which says where they are.
+                ?? arriving.flatMap { a in a.anyHere ? { i in a.isHere(i) } : nil },
             growingFile: readAloud.map { r in { i in r.growingFile(i) } }
                 ?? remote.map { r in { i in r.growingFile(i) } })
         if let remote {
@@ -217,10 +225,12 @@ public final class ListeningSession: @unchecked Sendable {
     public func isPlayable(_ chapter: Chapter) -> Bool { engine.isTrackPlayable(chapter.track) }
 
     /// The file the track `href` was downloaded to, when the book is a remote one (`shelf listen URL`, `shelf fetch
-    /// URL`) and that part is whole here; nil for any other book, whose tracks are its own resources.
+    /// URL`, a loan listened to as it downloads) and that part is whole here; nil for any other book, whose tracks are
+    /// its own resources.
     public func downloadedFile(of href: String) -> URL? {
         remote?.adoptCompletedParts()
         guard let index = book.tracks.firstIndex(where: { $0.href == href }) else { return nil }
+        _ = arriving?.isHere(index)
         return book.localFile(index).map { URL(fileURLWithPath: $0) }
     }
 
@@ -276,27 +286,6 @@ public final class ListeningSession: @unchecked Sendable {
         }
         if target.contains("/") { return nil }
         return try BookReference.find(target, in: database)
-    }
-
-    /// A remote book's manifest kept in shelf's cache (`<cache>/audiobooks/<key>/manifest.json`, what the shelf
-    /// records for `shelf listen URL` and `shelf fetch URL`) names the publisher's files, while the parts beside it
-    /// are stored under the downloader's names: each part that is here plays (and is served) as its track.
-    static func adoptDownloadedParts(of book: AudioBook, cache: URL?) {
-        let folder = URL(fileURLWithPath: book.input.path).standardizedFileURL.deletingLastPathComponent()
-        guard let cache,
-            folder.deletingLastPathComponent().path
-                == cache.appendingPathComponent("audiobooks").standardizedFileURL.path
-        else {
-            return
-        }
-        for track in book.tracks {
-            guard
-                let url = URL(string: track.href)
-                    ?? URL(string: track.href.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")
-            else { continue }
-            let part = PartDownloader.destination(of: track.index, url: url, in: folder)
-            if FileManager.default.fileExists(atPath: part.path) { book.adoptLocalFile(part.path, track: track.index) }
-        }
     }
 
     /// What is wrong with a remote track whose download gave up (after the HTTP client's retries with back-off), in

@@ -6,6 +6,8 @@ extension DownloadState: PatronOutcome {
         switch self {
         case .started(let entry):
             return "Downloading \(quoted(entry))."
+        case .playable(let entry, _):
+            return "\(quoted(entry)) can be listened to now: its first part is here, and the rest arrives as it plays."
         case .progress(let entry, let fraction):
             return "Downloading \(quoted(entry)): \(Int((min(1, max(0, fraction)) * 100).rounded())) percent."
         case .done(let outcome) where outcome.supported:
@@ -21,7 +23,7 @@ extension DownloadState: PatronOutcome {
 
     public var next: NextStep? {
         switch self {
-        case .started, .progress: return nil
+        case .started, .progress, .playable: return nil
         case .done(let outcome) where outcome.supported: return NextStep(terminal: nil, browser: "It is in My Books.")
         case .done(let outcome): return NextStep("The file is kept at \(outcome.path) for a tool that can.")
         case .failed(let entry, let error):

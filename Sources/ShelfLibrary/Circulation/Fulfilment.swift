@@ -14,9 +14,12 @@ extension Circulation {
             .appendingPathComponent(ShelfDirectoriesSafeName.component(accountID), isDirectory: true)
     }
 
+    /// Downloads the loan (or open-access title) `stored` into `folder`. `playable`, for an audiobook listened to
+    /// as it arrives: the book is put on the shelf (its loan's book) once its first part is whole, and `playable`
+    /// told its id then, from the downloader's thread, while the other parts go on arriving.
     public func download(
         _ stored: CatalogEntry, into folder: URL,
-        progress: ((DownloadProgress) -> Void)? = nil
+        progress: ((DownloadProgress) -> Void)? = nil, playable: ((String) -> Void)? = nil
     ) throws -> DownloadOutcome {
         let loan = try database.loans(accountID: account.id).first { $0.entry.id == stored.id }
         var entry = loan?.entry ?? stored
@@ -63,21 +66,41 @@ extension Circulation {
                 defer { try? FileManager.default.removeItem(atPath: again.path) }
                 return (try Data(contentsOf: URL(fileURLWithPath: again.path)), again.source ?? url)
             }
+            let shelve = { [outcome] in try self.shelve(outcome, entry: entry, from: link, onLoan: loan != nil) }
+            let bookID = Self.bookID(account: account, entry: entry)
+            let once = NSLock()
+            var told = false
+            let arrived = playable.map { playable in
+                { (index: Int) in
+                    // The first part makes the book playable: it goes on the shelf now. Should that fail, the
+                    // player is not opened; the download goes on and records the book at its end, or says why not.
+                    guard index == 0, once.withLock({ !told }), (try? shelve()) != nil else { return }
+                    once.withLock { told = true }
+                    playable(bookID)
+                }
+            }
             outcome.parts = try AudiobookParts.download(
                 manifest: URL(fileURLWithPath: outcome.path), source: source, client: client.http,
                 store: DownloadStore(database: database),
-                id: "catalog:\(account.id):\(entry.id)", title: entry.title, refresh: refresh, progress: progress)
+                id: bookID, title: entry.title, refresh: refresh,
+                progress: progress, arrived: arrived)
             outcome.bytes += outcome.parts.reduce(0) { $0 + $1.bytes }
         }
-        if outcome.supported {
-            let bookID = "catalog:\(account.id):\(entry.id)"
-            try database.upsertBook(
-                BookRecord(
-                    id: bookID, path: outcome.path, sourceURI: link.href, mediaType: outcome.mediaType,
-                    title: entry.title, authors: entry.authors))
-            if loan != nil { try database.setLoanBook(accountID: account.id, entryID: entry.id, bookID: bookID) }
-        }
+        if outcome.supported { try shelve(outcome, entry: entry, from: link, onLoan: loan != nil) }
         return outcome
+    }
+
+    /// The id of the book a download of `entry` puts on the shelf (and of its parts' download record).
+    static func bookID(account: AccountRecord, entry: CatalogEntry) -> String { "catalog:\(account.id):\(entry.id)" }
+
+    /// Puts a download on the shelf as its loan's book.
+    private func shelve(_ outcome: DownloadOutcome, entry: CatalogEntry, from link: CatalogLink, onLoan: Bool) throws {
+        let bookID = Self.bookID(account: account, entry: entry)
+        try database.upsertBook(
+            BookRecord(
+                id: bookID, path: outcome.path, sourceURI: link.href, mediaType: outcome.mediaType,
+                title: entry.title, authors: entry.authors))
+        if onLoan { try database.setLoanBook(accountID: account.id, entryID: entry.id, bookID: bookID) }
     }
 
     private func fetchFile(

@@ -43,11 +43,15 @@ public enum AudiobookParts {
     /// Downloads every track of the manifest at `file` (which came from `source`) into
     /// `folder(for: file)`, then rewrites `file` to point at them. Progress is reported in total.
     /// Throws when a part cannot be downloaded (what arrived stays, and the next run resumes it).
+    ///
+    /// With `arrived`, the book is listened to while it downloads: `file` names every track by its absolute address
+    /// until the end (a player takes each part from the folder as it arrives, as it does a remote book's), and
+    /// `arrived` is told of each part that is whole (from the downloader's thread), those already here first.
     @discardableResult
     public static func download(
         manifest file: URL, source: URL, client: HTTPClient, store: DownloadStore?, id: String, title: String,
         concurrency: Int = 3, refresh: (() throws -> (data: Data, url: URL))?,
-        progress: ((DownloadProgress) -> Void)? = nil
+        progress: ((DownloadProgress) -> Void)? = nil, arrived: ((Int) -> Void)? = nil
     ) throws -> [DownloadPart] {
         let data = try Data(contentsOf: file)
         guard let urls = trackURLs(data, base: source) else {
@@ -80,11 +84,13 @@ public enum AudiobookParts {
         }
         // The record only feeds `shelf downloads`; the download itself goes on without it (as AudiobookDownloads.track).
         try? store?.record(id: id, manifestURL: source, title: title, directory: directory, pid: getpid())
+        if arrived != nil { try write(try remoteManifest(data, base: source), to: file) }
         let tick = NSLock()
         var last = Date.distantPast
         downloader.onChange = { part in
             // As above: the listing may lag, the download does not.
             try? store?.update(id: id, part: part)
+            if part.state == .complete { arrived?(part.index) }
             guard let progress else { return }
             tick.lock()
             defer { tick.unlock() }
@@ -95,6 +101,7 @@ public enum AudiobookParts {
         }
         // As above.
         for part in downloader.snapshot { try? store?.update(id: id, part: part) }
+        for part in downloader.snapshot where part.state == .complete { arrived?(part.index) }
         downloader.run()
         let parts = downloader.snapshot
         let missing = parts.filter { $0.state != .complete }
@@ -115,15 +122,27 @@ public enum AudiobookParts {
     /// The manifest with every href that names a track (in the reading order, the TOC or anywhere
     /// else, fragment kept) pointing at its downloaded file, relative to the manifest.
     static func localManifest(_ data: Data, base: URL, parts: [DownloadPart], folderName: String) throws -> Data {
+        try rewritten(data, base: base) { i, _ in
+            parts.indices.contains(i) ? folderName + "/" + parts[i].destination.lastPathComponent : nil
+        }
+    }
+
+    /// The manifest with every href that names a track made absolute (fragment kept), so that the file, read where it
+    /// is kept, names the tracks on the network until they are here.
+    static func remoteManifest(_ data: Data, base: URL) throws -> Data {
+        try rewritten(data, base: base) { _, url in url.absoluteString }
+    }
+
+    /// The manifest with the href of each track (by its index in the reading order and its address) replaced by
+    /// what `place` gives, when it gives one.
+    private static func rewritten(_ data: Data, base: URL, place: (Int, URL) -> String?) throws -> Data {
         guard var root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
             let urls = trackURLs(data, base: base)
         else {
             throw ShelfError(.badData, "the audiobook manifest cannot be rewritten", subject: base.absoluteString)
         }
         var local: [String: String] = [:]
-        for (i, url) in urls.enumerated() where parts.indices.contains(i) {
-            local[url.absoluteString] = folderName + "/" + parts[i].destination.lastPathComponent
-        }
+        for (i, url) in urls.enumerated() { local[url.absoluteString] = place(i, url) }
         func rewrite(_ value: Any) -> Any {
             if let array = value as? [Any] { return array.map(rewrite) }
             guard var o = value as? [String: Any] else { return value }

@@ -130,21 +130,25 @@ public enum DownloadState {
     case progress(CatalogEntry, fraction: Double)
     case done(DownloadOutcome)
     case failed(CatalogEntry, ShelfError)
+    /// An audiobook listened to as it arrives: its first part is here and it is on the shelf as `book` (its id),
+    /// while the other parts go on downloading.
+    case playable(CatalogEntry, book: String)
 
     public var entry: CatalogEntry {
         switch self {
-        case .started(let entry), .progress(let entry, _), .failed(let entry, _): return entry
+        case .started(let entry), .progress(let entry, _), .failed(let entry, _), .playable(let entry, _): return entry
         case .done(let outcome): return outcome.entry
         }
     }
 
-    /// The state in one word (the event's `state`): started, progress, done, failed.
+    /// The state in one word (the event's `state`): started, progress, playable, done, failed.
     public var name: String {
         switch self {
         case .started: return "started"
         case .progress: return "progress"
         case .done: return "done"
         case .failed: return "failed"
+        case .playable: return "playable"
         }
     }
 }

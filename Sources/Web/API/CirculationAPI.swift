@@ -44,7 +44,10 @@ enum CirculationAPI {
         // when it waits for the library: DownloadProgressEvents), end or failure comes on the event stream (`download`).
         router.add("POST", "/api/book/download") { request in
             let id = try request.required("id")
-            let name = account(try request.jsonObject())
+            let body = try request.jsonObject()
+            let name = account(body)
+            // Listen: an audiobook opens in the player once its first part is here (`playable`), the rest arriving.
+            let listening = body["listen"] as? Bool == true
             let library = try app.library()
             // The title is found before answering (a wrong id is refused at once); the download's own circulation is
             // made on its thread, which it alone uses.
@@ -57,7 +60,14 @@ enum CirculationAPI {
                 let state: DownloadState
                 do {
                     let circulation = try library.circulation(account: name)
-                    let outcome = try library.download(entry, with: circulation) { events.progress($0) }
+                    let outcome = try library.download(
+                        entry, with: circulation, progress: { events.progress($0) },
+                        playable: listening
+                            ? { book in
+                                app.events.publish(
+                                    "download",
+                                    document: DownloadEventJSON(.playable(entry, book: book), face: .browser))
+                            } : nil)
                     state = .done(outcome)
                 } catch let error as ShelfError {
                     state = .failed(entry, error)

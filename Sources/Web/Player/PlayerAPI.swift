@@ -30,28 +30,9 @@ enum PlayerAPI: WebModule {
                 throw WebError(400, "Which audiobook? Add ?book=ID.")
             }
             let listening = try sessions.session(id: id)
-            let tracks: [[String: Any]] = listening.session.tracks.enumerated().map { index, track in
-                let url: String =
-                    audioPrefix + "/" + BookKey.key(id) + "/"
-                    + track.href.split(separator: "/").map {
-                        $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
-                    }.joined(separator: "/")
-                let state: String = track.hold.map(Self.state) ?? "here"
-                let why: Any = track.why ?? NSNull()
-                return [
-                    "href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
-                    "url": url, "available": track.available, "state": state, "why": why
-                ]
-            }
-            let chapters: [[String: Any]] = listening.session.chapterSpans.map { chapter in
-                [
-                    "title": chapter.title, "start": chapter.start, "duration": chapter.duration,
-                    "track": chapter.track,
-                    "available": chapter.available
-                ]
-            }
             var answer: [String: Any] = [
-                "book": listening.record, "tracks": tracks, "chapters": chapters,
+                "book": listening.record, "tracks": tracks(listening.session, id: id, audioPrefix: audioPrefix),
+                "chapters": chapters(listening.session), "arriving": PartArrivalsAPI.arriving(listening.session),
                 "position": [
                     "seconds": try listening.session.savedSeconds(),
                     "savedSecondsAgo": try listening.session.secondsSinceSaved().map { $0 as Any } ?? NSNull()
@@ -78,6 +59,35 @@ enum PlayerAPI: WebModule {
                 throw WebError(503, "The position could not be saved: \(error)", hint: "Try again in a moment.")
             }
             return try .json(object: ["book": id, "seconds": try listening.session.savedSeconds()])
+        }
+
+        PartArrivalsAPI.install(in: router, sessions: sessions, audioPrefix: audioPrefix)
+    }
+
+    /// The tracks in the document: each with its address here, its length, whether it can play and why not.
+    static func tracks(_ session: ListeningSession, id: String, audioPrefix: String) -> [[String: Any]] {
+        session.tracks.enumerated().map { index, track in
+            let url: String =
+                audioPrefix + "/" + BookKey.key(id) + "/"
+                + track.href.split(separator: "/").map {
+                    $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
+                }.joined(separator: "/")
+            let state: String = track.hold.map(Self.state) ?? "here"
+            return [
+                "href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
+                "url": url, "available": track.available, "state": state, "why": track.why ?? NSNull(),
+                "wait": track.wait ?? NSNull()
+            ]
+        }
+    }
+
+    /// The chapters on the book's time line, each with whether its part can play now.
+    static func chapters(_ session: ListeningSession) -> [[String: Any]] {
+        session.chapterSpans.map { chapter in
+            [
+                "title": chapter.title, "start": chapter.start, "duration": chapter.duration, "track": chapter.track,
+                "available": chapter.available
+            ]
         }
     }
 
@@ -139,15 +149,22 @@ final class ListeningSessions: @unchecked Sendable {
             return known
         }
         let listening = try session(id: id)
-        guard let track = listening.session.tracks.first(where: { $0.href == href }) else {
+        // A track named by its address (a part still arriving) reaches the route without the address's "//".
+        guard
+            let track = listening.session.tracks.first(where: {
+                $0.href == href || $0.href.split(separator: "/").joined(separator: "/") == href
+            })
+        else {
             throw WebError(404, "\(href) is not a track of this book")
         }
         // A remote book's track is the part its download stored; any other book's is extracted from the book.
-        if let part = listening.session.downloadedFile(of: href) {
+        if let part = listening.session.downloadedFile(of: track.href) {
             let found = (url: part, type: track.type ?? "audio/mpeg")
             lock.withLock { files[key] = found }
             return found
         }
+        // A part still on its way is not here to serve (the player asks again once it has arrived).
+        if track.hold == .downloading, let why = track.why { throw WebError(409, why) }
         guard shelf.directories != nil else {
             throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)")
         }

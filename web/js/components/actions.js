@@ -16,7 +16,10 @@ const labels = {
   listen: "Listen",
 };
 
-/** Read and Listen download what is needed first (the same call as Download), then open the book. */
+/**
+ * Read and Listen download what is needed first (the same call as Download), then open the book; an audiobook opens
+ * in the player as soon as its first part is here (the download's `playable` event), the rest arriving behind.
+ */
 const endpoints = { read: "download", listen: "download" };
 
 /**
@@ -78,9 +81,10 @@ export function actionButton(app, entry, action, done, extra = {}) {
     const endpoint = endpoints[action] || action;
     replace(button, endpoint === "download" ? "Downloading…" : `${label}…`);
     // A download's events are followed before it is asked for: a small one can end before the answer comes.
-    const stopFollowing = endpoint === "download" ? followDownload(app, entry, button, done, label) : null;
+    const stopFollowing = endpoint === "download" ? followDownload(app, entry, button, done, label, action === "listen") : null;
     try {
-      const result = await app.api.post(`/api/book/${endpoint}`, { id: entry.id, ...(extra.body || {}) });
+      const result = await app.api.post(`/api/book/${endpoint}`,
+        { id: entry.id, ...(action === "listen" ? { listen: true } : {}), ...(extra.body || {}) });
       if (stopFollowing) return;
       button.removeAttribute("aria-disabled");
       replace(button, label);
@@ -127,7 +131,8 @@ const SAY_PROGRESS_EVERY = 5000;
 /** A progress is said only if nothing newer comes within this time: an end right after it is said alone. */
 const SAY_PROGRESS_AFTER = 1500;
 
-function followDownload(app, entry, button, done, label) {
+/** `listening`: the patron pressed Listen, so the player opens once the audiobook can play (`playable`). */
+function followDownload(app, entry, button, done, label, listening) {
   let lastSaid = 0;
   let pending = null;
   let latest = null;
@@ -153,6 +158,11 @@ function followDownload(app, entry, button, done, label) {
         lastSaid = Date.now();
         if (latest) app.announce(latest.message);
       }, SAY_PROGRESS_AFTER);
+    } else if (event.state === "playable" && listening) {
+      stop();
+      cancelPending();
+      app.announce(event.message);
+      await done({ playable: event.book, message: event.message });
     } else if (event.state === "done") {
       stop();
       cancelPending();

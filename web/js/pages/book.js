@@ -26,6 +26,11 @@ export default {
     const actions = h("div", { class: "actions", role: "group", "aria-label": "What you can do" });
 
     const redraw = async (result, action) => {
+      // Listen: the audiobook's first part is here; the player opens while the rest arrives.
+      if (result && result.playable) {
+        location.assign(link("listen", { book: result.playable }));
+        return;
+      }
       const fresh = await app.api.get("/api/book", { id: params.id, account: params.account });
       delete entry.shelfBook;
       Object.assign(entry, fresh);

@@ -1,7 +1,9 @@
 // The player page (#/listen?book=ID): an audiobook from the shelf in the browser's own audio element. Never
 // starts by itself; every control is labelled and says its state; the scrubber reads as time and moves by the
 // skip step with the arrow keys; dragging it moves the place only when released, so the audio does not race
-// through the passage under a screen reader. The player outlives this page (js/player/shared.js).
+// through the passage under a screen reader. The player outlives this page (js/player/shared.js). A book whose
+// parts are still arriving says how far they are (the host's words) under the controls, and playing into a part
+// not here yet says that it waits for it.
 
 import { h, replace } from "../dom.js";
 import { sharedPlayer } from "../player/shared.js";
@@ -29,8 +31,9 @@ export default {
 
     const ui = {};
     // Play and Pause say what they did; a place that cannot play says why (the host's words).
+    // Waiting for a part is said by the player's own event (`waiting`).
     ui.play = h("button", { type: "button", class: "play", id: "play", onclick: () => Promise.resolve(player.toggle())
-      .then(() => app.announce(player.playing ? `Playing, ${spoken(player.position)}` : `Paused, ${spoken(player.position)}`))
+      .then(() => player.waiting || app.announce(player.playing ? `Playing, ${spoken(player.position)}` : `Paused, ${spoken(player.position)}`))
       .catch((e) => app.announce(app.explain(e))) });
     ui.back = h("button", { type: "button", id: "skip-back", onclick: async () => app.announce(await player.skip(-player.step)) });
     ui.forward = h("button", { type: "button", id: "skip-forward", onclick: async () => app.announce(await player.skip(player.step)) });
@@ -47,6 +50,8 @@ export default {
     ui.sleepLeft = h("p", { id: "sleep-left", class: "sleep-left" });
     ui.cancelSleep = h("button", { type: "button", id: "cancel-sleep", hidden: true }, "Cancel the sleep timer");
     ui.chapters = h("ol", { class: "chapters", id: "chapters" });
+    ui.wait = h("p", { class: "player-wait", id: "player-wait", hidden: true });
+    ui.arriving = h("p", { class: "arriving", id: "arriving", hidden: true });
 
     replace(main,
       h("h1", {}, book.title),
@@ -54,6 +59,7 @@ export default {
       book.cover ? h("img", { class: "cover", src: book.cover, alt: "" }) : null,
       ui.chapterNow,
       h("div", { class: "transport", role: "group", "aria-label": "Playback" }, ui.back, ui.play, ui.forward),
+      ui.wait, ui.arriving,
       h("label", { for: "scrubber", class: "scrub-label" }, "Position in the book"), ui.scrubber, ui.time, ui.left,
       h("div", { class: "player-settings" },
         h("div", { class: "setting" }, h("label", { for: "speed" }, "Speed"), ui.speed, ui.speedOut),
@@ -63,7 +69,7 @@ export default {
         ui.sleepLeft),
       h("h2", { id: "chapters-title" }, "Chapters"), ui.chapters);
 
-    const chapterButtons = timeline.chapters.map((chapter) => {
+    const chapterControl = (chapter) => {
       const label = [h("span", { class: "title" }, chapter.title), " ", h("span", { class: "duration" }, clock(chapter.duration))];
       const track = timeline.tracks[chapter.track];
       const why = player.held(chapter.track) ?? `${chapter.title} is still downloading and cannot be chosen yet.`;
@@ -78,9 +84,27 @@ export default {
             "aria-label": `${chapter.title}, ${track?.state === "unplayable" ? "cannot be played" : "still downloading, cannot be chosen yet"}`,
             onclick: () => app.announce(why) },
             label, h("span", { class: "state" }, track?.state === "unplayable" ? " (cannot be played)" : " (downloading)"));
+      return control;
+    };
+    const chapterButtons = timeline.chapters.map((chapter) => {
+      const control = chapterControl(chapter);
       ui.chapters.append(h("li", {}, control));
       return control;
     });
+    // A chapter whose part arrived can be chosen now: its button is made again (keeping the focus on it).
+    const chaptersArrived = () => timeline.chapters.forEach((chapter, i) => {
+      const old = chapterButtons[i];
+      if (timeline.available(chapter) === (old.getAttribute("aria-disabled") !== "true")) return;
+      const fresh = chapterControl(chapter);
+      const focused = document.activeElement === old;
+      old.replaceWith(fresh);
+      chapterButtons[i] = fresh;
+      if (focused) fresh.focus();
+    });
+    const showArrivals = () => {
+      ui.arriving.hidden = !player.arriving;
+      ui.arriving.textContent = player.arriving ? player.arriving.message : "";
+    };
 
     let dragging = false, drawn = false;
     const show = () => {
@@ -88,7 +112,8 @@ export default {
       if (ui.play.isConnected) drawn = true;
       else if (drawn) return detach();
       const position = player.position, duration = timeline.duration;
-      ui.play.textContent = player.playing ? "Pause" : "Play";
+      ui.play.textContent = player.playing || player.waiting ? "Pause" : "Play";
+      if (!player.waiting) ui.wait.hidden = true;
       // The current chapter says "Now playing" only while it plays: paused, nothing does.
       ui.chapters.classList.toggle("playing", player.playing);
       ui.back.textContent = `Back ${player.step} s`;
@@ -126,6 +151,17 @@ export default {
       time: show, state: show, settings: show,
       chapter: (event) => { show(); if (!event.detail?.moved && player.playing && player.chapter) app.announce(`Now playing ${player.chapter.title}`); },
       held: (event) => app.announce(event.detail.why),
+      waiting: (event) => {
+        ui.wait.hidden = false;
+        ui.wait.textContent = event.detail.why;
+        app.announce(event.detail.why);
+      },
+      // A part that came is said (the host's words for how far they are); the bytes in between are only shown.
+      arrivals: (event) => {
+        chaptersArrived();
+        showArrivals();
+        if (event.detail.came && player.arriving) app.announce(player.arriving.message);
+      },
       sleep: (event) => { if (event.detail?.ended) app.announce("Sleep timer: playback stopped."); show(); },
     };
     for (const [type, handler] of Object.entries(events)) player.addEventListener(type, handler);
@@ -165,6 +201,7 @@ export default {
       app.announce("Sleep timer: off");
       ui.sleep.focus();
     });
+    showArrivals();
     show();
   },
 };

@@ -2,12 +2,15 @@
 // time line over the tracks. The host's listening session keeps the place: the position is reported to it as
 // the book plays, on pause and on every move, so `shelf listen` goes on where the browser stopped. Nothing
 // here ever starts playing unless the patron pressed play: not on load, not after a reload, not on a jump.
+// A book whose parts are still arriving (a loan listened to as it downloads) is asked how far they are about once
+// a second; playing into a part not here yet waits for it, saying so, and goes on once it has arrived.
 
 import { Timeline } from './timeline.js';
 import { sessionHeaders } from '../session.js';
 import { spoken, useRules } from './words.js';
 
 const REPORT_EVERY = 10;
+const ASK_ARRIVALS_EVERY = 1000;
 // The host's rules until a book brings them (GET /api/player, rules): `shelf listen` follows the same ones.
 const HOST_RULES = { replayAfter: 5, resumeRewind: 2, sleepFade: { seconds: 5, curve: 'raised-cosine' } };
 
@@ -37,6 +40,11 @@ export class Player extends EventTarget {
     this.moving = 0;
     // The place inside a track that cannot play (still downloading, missing, damaged), which the element does not hold.
     this.heldOffset = 0;
+    // The track playback waits for (still downloading), the patron having asked it to play; null when none.
+    this.waitingFor = null;
+    // The parts still arriving, in the host's words (GET /api/player/arrivals, `arriving`); null once all are here.
+    this.arriving = null;
+    this.arrivalsTimer = null;
     this.audio.addEventListener('timeupdate', () => this.tick());
     this.audio.addEventListener('ended', () => this.trackEnded());
     this.audio.addEventListener('play', () => this.emit('state'));
@@ -48,6 +56,8 @@ export class Player extends EventTarget {
   emit(type, detail = {}) { this.dispatchEvent(new CustomEvent(type, { detail })); }
 
   get playing() { return !this.audio.paused; }
+  // Waiting for a part to arrive before playing on.
+  get waiting() { return this.waitingFor !== null; }
   get position() {
     if (!this.book) return 0;
     return this.timeline.starts[this.track] + (this.held(this.track) ? this.heldOffset : (this.audio.currentTime || 0));
@@ -67,6 +77,8 @@ export class Player extends EventTarget {
     const data = await this.api(`/api/player?book=${encodeURIComponent(bookID)}`);
     this.book = { id: bookID, ...data.book, cover: data.cover };
     this.timeline = new Timeline(data.tracks, data.chapters);
+    this.arriving = data.arriving ?? null;
+    this.askArrivals();
     this.rules = { ...HOST_RULES, ...(data.rules ?? {}) };
     useRules(data.rules);
     this.track = -1;
@@ -97,9 +109,61 @@ export class Player extends EventTarget {
     await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, 5000))]);
   }
 
+  // While parts arrive: asks how far they are, takes the tracks that came (going on with the one waited for) and
+  // asks again a second later, until every part is here.
+  askArrivals() {
+    window.clearTimeout(this.arrivalsTimer);
+    if (!this.arriving || !this.book) return;
+    const book = this.book.id;
+    this.arrivalsTimer = window.setTimeout(async () => {
+      let data = null;
+      try { data = await this.api(`/api/player/arrivals?book=${encodeURIComponent(book)}`); } catch { /* asked again below */ }
+      if (this.book?.id !== book) return;
+      if (data) await this.arrived(data);
+      this.askArrivals();
+    }, ASK_ARRIVALS_EVERY);
+  }
+
+  async arrived(data) {
+    const before = this.arriving;
+    data.tracks.forEach((fresh, i) => {
+      const track = this.timeline.tracks[i];
+      if (track) Object.assign(track, { available: fresh.available, state: fresh.state, why: fresh.why, wait: fresh.wait });
+    });
+    data.chapters.forEach((fresh, i) => { if (this.timeline.chapters[i]) this.timeline.chapters[i].available = fresh.available; });
+    this.arriving = data.arriving ?? null;
+    const here = (doc) => (doc ? doc.here : this.timeline.tracks.length);
+    this.emit('arrivals', { came: here(this.arriving) > here(before) });
+    // The part playback waits for is here: on from where the patron was in it.
+    if (this.waiting && !this.held(this.waitingFor)) {
+      const offset = this.heldOffset;
+      this.waitingFor = null;
+      this.moving++;
+      try {
+        const track = this.track;
+        this.track = -1;
+        await this.load(track);
+        this.audio.currentTime = offset;
+        if (this.wantPlaying) await this.audio.play().catch(() => { this.wantPlaying = false; });
+      } finally {
+        this.moving--;
+      }
+      this.emit('state');
+    }
+  }
+
+  // Waits for track `index`, still downloading, to play on once it is here; says so.
+  waitFor(index) {
+    this.waitingFor = index;
+    this.wantPlaying = true;
+    this.emit('waiting', { why: this.timeline.tracks[index].wait || this.held(index) });
+    this.emit('state');
+  }
+
   async seek(seconds, { report = true } = {}) {
     const { track, offset } = this.timeline.locate(seconds);
     const resume = this.wantPlaying;
+    if (this.waitingFor !== track) this.waitingFor = null;
     // A move while paused starts exactly where the patron went.
     this.stoppedListening = false;
     this.moving++;
@@ -107,7 +171,9 @@ export class Player extends EventTarget {
       await this.load(track);
       if (this.held(track)) {
         this.heldOffset = offset;
-        if (resume) {
+        if (resume && this.timeline.tracks[track].state === 'downloading') {
+          this.waitFor(track);
+        } else if (resume) {
           this.wantPlaying = false;
           this.emit('held', { why: this.held(track) });
           this.emit('state');
@@ -130,6 +196,7 @@ export class Player extends EventTarget {
 
   async play() {
     if (!this.book) return;
+    if (this.held(this.track) && this.timeline.tracks[this.track].state === 'downloading') return this.waitFor(this.track);
     const why = this.held(this.track);
     if (why) throw new Error(why);
     // The host's rule: only a stop longer than `replayAfter` replays the seconds before it.
@@ -146,6 +213,10 @@ export class Player extends EventTarget {
 
   pause() {
     this.wantPlaying = false;
+    if (this.waiting) {
+      this.waitingFor = null;
+      this.emit('state');
+    }
     if (!this.audio.paused) {
       this.audio.pause();
       this.stoppedListening = true;
@@ -154,7 +225,7 @@ export class Player extends EventTarget {
     if (this.book) this.report();
   }
 
-  toggle() { return this.playing ? this.pause() : this.play(); }
+  toggle() { return this.playing || this.waiting ? this.pause() : this.play(); }
 
   // Returns where it landed, in words, as one message: "forward 30 seconds, 24 minutes 12 seconds" (and the
   // chapter, when it is a new one); the distance is the one moved, which the start or the end may cut short.
@@ -265,6 +336,11 @@ export class Player extends EventTarget {
       next++;
     }
     if (next < this.timeline.tracks.length && this.wantPlaying) {
+      if (this.held(next) && this.timeline.tracks[next].state === 'downloading') {
+        await this.load(next);
+        this.heldOffset = 0;
+        return this.waitFor(next);
+      }
       if (this.held(next)) {
         this.emit('held', { why: this.held(next) });
         return this.pause();

@@ -181,6 +181,8 @@ public struct DownloadEventJSON: Encodable, Sendable {
     public let state: String
     public let fraction: Double?
     public let download: DownloadedJSON?
+    /// For `playable`: the shelf's id of the book, to open in the player.
+    public let book: String?
     public let message: String
     /// For a failure: whether trying again later may work.
     public let retry: Bool?
@@ -189,12 +191,13 @@ public struct DownloadEventJSON: Encodable, Sendable {
         id = state.entry.id
         self.state = state.name
         message = state.words(for: face).line
+        if case .playable(_, let book) = state { self.book = book } else { book = nil }
         switch state {
         case .progress(_, let fraction): (self.fraction, download, retry) = (min(1, max(0, fraction)), nil, nil)
         case .done(let outcome):
             (fraction, download, retry) = (nil, DownloadedJSON(entry: outcome.entry, outcome: outcome), nil)
         case .failed(_, let error): (fraction, download, retry) = (nil, nil, error.kind == .temporary)
-        case .started: (fraction, download, retry) = (nil, nil, nil)
+        case .started, .playable: (fraction, download, retry) = (nil, nil, nil)
         }
     }
 }

@@ -1,0 +1,71 @@
+import Foundation
+import TestSupport
+import Web
+import XCTest
+
+/// Issue 33, item 2: Listen on a loaned audiobook downloads it with `listen`, which puts the book on the shelf once
+/// its first part is whole; the player's routes then serve that part and say, through `GET /api/player/arrivals`,
+/// how far the others are (the fake library sends them slowly), until every part is here.
+final class ListenAsPartsArriveAPITests: LibraryWebTestCase {
+    let title = "urn:fake:audio-free"
+    var book: FakeAudiobook!
+
+    override func makeLibrary() throws -> FakeLibrary {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else {
+            throw XCTSkip("needs ffmpeg to make the audiobook's parts (scripts/install-deps.sh installs it)")
+        }
+        let library = try FakeLibrary()
+        // Three parts of 4 s (some 16 KB each); after the first, 1 KB every half second.
+        book = try FakeAudiobook.make(title: "Sound of Rivers", count: 3, seconds: 4, chunk: 1024, interval: 0.5)
+        library.serveAudiobook(book, for: title)
+        return library
+    }
+
+    func waitUntil(_ seconds: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return try condition()
+    }
+
+    func testListenPlaysTheFirstPartWhileTheOthersArrive() throws {
+        XCTAssertEqual(try post("/api/accounts", ["url": library.root, "name": "fake"]).status, 201)
+        _ = try post("/api/accounts/fake/sign-in", ["barcode": library.username, "pin": library.password])
+        _ = try get("/api/catalog?format=all")
+        XCTAssertEqual(try post("/api/book/borrow", ["id": title]).json()["result"] as? String, "loaned")
+        XCTAssertEqual(try post("/api/book/download", ["id": title, "listen": true]).status, 202)
+
+        // The book is on the shelf once its first part is here, long before the others.
+        let id = "catalog:fake:\(title)"
+        XCTAssertTrue(try waitUntil(20) { try get("/api/shelf").text.contains(id) }, "the book never reached the shelf")
+        let first = try get(
+            "/api/player/arrivals?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        XCTAssertEqual(first.status, 200, first.text)
+        let answer = try first.json()
+        let tracks = try XCTUnwrap(answer["tracks"] as? [[String: Any]])
+        XCTAssertEqual(tracks.map { $0["state"] as? String }, ["here", "downloading", "downloading"], "\(answer)")
+        XCTAssertEqual(tracks[1]["wait"] as? String, "Waiting for Part 2 to download.")
+        let arriving = try XCTUnwrap(answer["arriving"] as? [String: Any], "\(answer)")
+        XCTAssertEqual(arriving["here"] as? Int, 1)
+        XCTAssertEqual(arriving["count"] as? Int, 3)
+        let message = arriving["message"] as? String ?? ""
+        XCTAssertTrue(message.hasPrefix("Parts here: 1 of 3; the rest is arriving: "), message)
+
+        // Part 1 is served from its file; part 2, still on its way, is refused with the sentence.
+        let one = try get(try XCTUnwrap(tracks[0]["url"] as? String))
+        XCTAssertEqual(one.status, 200)
+        XCTAssertEqual(one.body, book.parts[0])
+        let two = try get(try XCTUnwrap(tracks[1]["url"] as? String))
+        XCTAssertEqual(two.status, 409, two.text)
+        XCTAssertTrue(two.text.contains("Part 2 is still downloading"), two.text)
+
+        // Once every part has arrived, nothing is arriving and every part is served.
+        let path = "/api/player/arrivals?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        XCTAssertTrue(try waitUntil(90) { try get(path).json()["arriving"] is NSNull }, "the parts never all arrived")
+        let done = try XCTUnwrap(try get(path).json()["tracks"] as? [[String: Any]])
+        XCTAssertEqual(done.map { $0["state"] as? String }, ["here", "here", "here"])
+        XCTAssertEqual(try get(try XCTUnwrap(done[2]["url"] as? String)).body, book.parts[2])
+    }
+}
