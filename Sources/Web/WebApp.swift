@@ -14,7 +14,8 @@ public final class WebApp: @unchecked Sendable {
     /// Every area of the app. Add a line here for a new one.
     static var modules: [WebModule.Type] {
         [
-            SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, SpokenAPI.self, OpenFile.self,
+            SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, SpokenAPI.self, NarrationAPI.self,
+            OpenFile.self,
             StaticFiles.self
         ]
     }

@@ -167,12 +167,24 @@ final class WordsTests: XCTestCase {
             .signedIn(account, keptIn: nil), .signedOut(account), .noSignInNeeded(account)
         ]
         outcomes += changes as [PatronOutcome]
+        outcomes += NarrationNotice.allCases as [PatronOutcome]
         for outcome in outcomes {
             for face in Face.allCases { fragments.formUnion(Self.fixedStretches(of: outcome.words(for: face))) }
         }
         XCTAssertGreaterThan(fragments.count, 15)
         let found = try Self.facesSaying(fragments)
         XCTAssertEqual(found, [], "a face writes the host's words again:\n" + found.joined(separator: "\n"))
+    }
+
+    /// What a narrated book's Listen says (narration.js shows these as the host gives them): whole sentences, with
+    /// a key each for the page to ask by.
+    func testTheNarrationSaysWholeSentences() {
+        XCTAssertEqual(Set(NarrationNotice.allCases.map(\.key)).count, NarrationNotice.allCases.count)
+        for notice in NarrationNotice.allCases {
+            let words = notice.words(for: .browser)
+            Self.assertSentence(words.sentence, "\(notice)")
+            if let hint = words.hint { Self.assertSentence(hint, "\(notice)") }
+        }
     }
 
     /// The check finds a sentence as `shelf borrow` once wrote it.

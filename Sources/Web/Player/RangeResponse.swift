@@ -29,6 +29,22 @@ enum RangeResponse {
             ], body: data)
     }
 
+    /// Bytes already read (a book's resource), whole or the part `range` asks for.
+    static func part(of data: Data, type: String, range: String?) -> WebResponse {
+        guard let range else {
+            return WebResponse(status: 200, contentType: type, headers: [("Accept-Ranges", "bytes")], body: data)
+        }
+        guard let (start, end) = parse(range, size: data.count) else {
+            return WebResponse(
+                status: 416, headers: [("Content-Range", "bytes */\(data.count)"), ("Accept-Ranges", "bytes")])
+        }
+        let base = data.startIndex
+        return WebResponse(
+            status: 206, contentType: type,
+            headers: [("Accept-Ranges", "bytes"), ("Content-Range", "bytes \(start)-\(end)/\(data.count)")],
+            body: data.subdata(in: (base + start)..<(base + end + 1)))
+    }
+
     /// The first and last byte of `bytes=A-B`, `bytes=A-` or `bytes=-N` within `size`; nil when it asks for none of
     /// them. A larger part than 8 MB is cut to 8 MB (the browser asks again for the rest).
     static func parse(_ header: String, size: Int) -> (Int, Int)? {

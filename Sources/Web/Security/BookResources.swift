@@ -39,6 +39,11 @@ public final class BookResources: @unchecked Sendable {
             var response = try provider(path)
             if case .bytes(let data) = response.body {
                 let type = response.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? ""
+                // A book's audio (a media overlay's narration) is played by the app's audio element, which asks
+                // for parts of it to start a phrase anywhere (RFC 9110 Range, as audiobook tracks are served).
+                if type.hasPrefix("audio/") || type.hasPrefix("video/") {
+                    return RangeResponse.part(of: data, type: type, range: request.header("range"))
+                }
                 response.body = .bytes(
                     BookOrigins.withReaderScript(data, type: type, nonce: SecurityHeaders.launchNonce))
             }

@@ -12,7 +12,7 @@ const READY_GRACE = 300;
 const ANSWER_TIMEOUT = 5000;
 
 export class FrameChannel {
-  /** @param {HTMLIFrameElement} frame  @param {object} handlers {keydown(event), link(url), note(url, text), swipe(direction), doubleTap()} */
+  /** @param {HTMLIFrameElement} frame  @param {object} handlers {keydown(event), link(url), note(url, text), swipe(direction), doubleTap(), phrase(id, frame)} */
   constructor(frame, handlers) {
     this.frame = frame;
     this.handlers = handlers;
@@ -62,6 +62,9 @@ export class FrameChannel {
         break;
       case 'swipe':
         this.handlers.swipe(message.direction === 'left' ? 'left' : 'right');
+        break;
+      case 'phrase':
+        this.handlers.phrase?.(String(message.id ?? ''), this.frame);
         break;
       case 'double-tap':
         this.handlers.doubleTap();

@@ -11,6 +11,7 @@ import { fitPictures } from './in-book-images.js';
 import { isNoteReference, noteText } from './in-book-notes.js';
 import { isRTLLanguage } from './progression.js';
 import { speak } from './in-book-listen.js';
+import { narrate, hearPhrases } from './in-book-narration.js';
 import { screenWords } from './in-book-place.js';
 
 const app = window.parent;
@@ -227,6 +228,7 @@ const page = {
       case 'turn': return this.turn(message.direction);
       case 'clear-highlight': this.clearHighlight(); return null;
       case 'speak': return speak(this, message.text, message.progression);
+      case 'narrate': return narrate(this, message);
       case 'selection': return window.getSelection()?.toString().trim() ?? '';
       case 'place': return screenWords();
       case 'prefetch':
@@ -310,6 +312,8 @@ function listen() {
     start = null;
     if (Math.abs(dx) > 50 && Math.abs(dx) > 2 * Math.abs(dy)) tell({ shelf: 'swipe', direction: dx < 0 ? 'left' : 'right' });
   }, { passive: true });
+  // A narrated phrase tapped or entered while listening plays from there (in-book-narration.js).
+  hearPhrases(tell);
   // Double tap (a double click) goes forward, as the requirements ask.
   document.addEventListener('dblclick', (event) => {
     if (/** @type {Element} */ (event.target).closest?.('a[href]')) return;

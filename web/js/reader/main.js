@@ -17,6 +17,7 @@ import { isRTLBook } from './progression.js';
 import { Aside } from './aside.js';
 import { declaredFlow, declaredContinuous } from './flow.js';
 import { Listening } from './listen.js';
+import { Narration, narrationClips } from './narration.js';
 import { Jacket, coverHref, authorWords } from './jacket.js';
 
 /** An element of reader.html. @param {string} id */
@@ -39,7 +40,7 @@ class Reader {
     this.pageMap = null;
     this.hits = [];
     this.hitIndex = -1;
-    /** @type {Listening | null} Listen's controls and sound, made when Listen is first pressed. */
+    /** @type {Listening | Narration | null} Listen's controls and sound, made when Listen is first pressed. */
     this.listening = null;
   }
 
@@ -74,6 +75,8 @@ class Reader {
       doubleTap: () => this.next(),
       // Scrolled on past a chapter's end (or above its start) in a book whose chapters follow as one scroll.
       edge: (direction) => (direction > 0 ? this.next() : this.previous()),
+      // A narrated phrase tapped or entered while listening (narration.js).
+      phrase: (id, frame) => (this.listening instanceof Narration ? this.listening.choose(id, frame) : undefined),
     };
     // A book's own origin (another than the app's): its pages may keep their storage and, if allowed, run their
     // scripts; from the app's own host (--listen) they are opaque and run the reader's script alone.
@@ -278,6 +281,7 @@ class Reader {
     /** @type {HTMLButtonElement} */ ($('next-page')).disabled = false;
     this.showBookmarkState();
     if (covered) return;
+    if (this.listening instanceof Narration) this.listening.onScreen();
     const chapterChanged = chapter !== this.lastChapter;
     this.lastChapter = chapter;
     if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}${this.counter.toLowerCase()}`);
@@ -598,9 +602,11 @@ class Reader {
     $('bookmark-page').addEventListener('click', () => this.toggleBookmark());
     $('share').addEventListener('click', () => this.share());
     $('open-search').addEventListener('click', () => openPanel($('search'), $('open-search'), () => $('search-query')));
-    // Listen: the book read aloud by the host, the sentence heard highlighted (listen.js); reflowable books only.
-    $('listen').hidden = this.fixed;
-    $('listen').addEventListener('click', () => (this.listening ??= new Listening(this)).open());
+    // Listen: the book's own narration when it has one (EPUB 3 media overlays, narration.js), else the book read
+    // aloud by the host, the sentence heard highlighted (listen.js; reflowable books only).
+    const narrated = narrationClips(this.manifest).length > 0;
+    $('listen').hidden = this.fixed && !narrated;
+    $('listen').addEventListener('click', () => (this.listening ??= narrated ? new Narration(this) : new Listening(this)).open());
     $('search-form').addEventListener('submit', (event) => { event.preventDefault(); const q = field('search-query').value.trim(); if (q) this.search(q); });
     $('search-next').addEventListener('click', () => this.showHit(this.hitIndex + 1, false));
     $('search-previous').addEventListener('click', () => this.showHit(this.hitIndex - 1, false));

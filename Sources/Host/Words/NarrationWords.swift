@@ -1,0 +1,57 @@
+// What the browser reader's Listen says about a book's own narration (EPUB 3 media overlays: a recorded voice
+// synchronised with the text, which the reader plays instead of reading the book aloud with a speech plugin).
+
+/// One thing the narration did, in the patron's words.
+public enum NarrationNotice: Sendable, Equatable, CaseIterable {
+    /// Listen was pressed: the narration is ready at the phrase shown (nothing plays before Play).
+    case ready
+    /// The last phrase of the book was played.
+    case ended
+    /// The patron chose to skip page numbers and notes (Media Overlays "skippability").
+    case skipping
+    /// The patron chose to hear page numbers and notes again.
+    case notSkipping
+    /// The patron left the table, list, figure or note being read (Media Overlays "escapability").
+    case escaped
+    /// The phrase is in no such structure: there is nothing to leave.
+    case nothingToEscape
+    /// The audio element could not play the book's audio.
+    case cannotPlay
+}
+
+extension NarrationNotice: PatronOutcome {
+    public var sentence: String {
+        switch self {
+        case .ready: return "Ready to play the book's narration from the phrase shown."
+        case .ended: return "The end of the book's narration."
+        case .skipping: return "Page numbers and notes are skipped."
+        case .notSkipping: return "Page numbers and notes are read."
+        case .escaped: return "Left the table, list, figure or note being read."
+        case .nothingToEscape: return "This phrase is in no table, list, figure or note to leave."
+        case .cannotPlay: return "The book's narration cannot be played in this browser."
+        }
+    }
+
+    public var next: NextStep? {
+        switch self {
+        case .ready: return NextStep(terminal: nil, browser: "Press Play.")
+        case .cannotPlay:
+            return NextStep(
+                terminal: nil, browser: "Read on with the pages, or try a browser that plays MP3 and MP4 audio.")
+        default: return nil
+        }
+    }
+
+    /// A key for each notice, as the browser's reader asks for them all at once.
+    public var key: String {
+        switch self {
+        case .ready: return "ready"
+        case .ended: return "ended"
+        case .skipping: return "skipping"
+        case .notSkipping: return "notSkipping"
+        case .escaped: return "escaped"
+        case .nothingToEscape: return "nothingToEscape"
+        case .cannotPlay: return "cannotPlay"
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import Host
+
+/// A narrated book in the reader (EPUB 3 media overlays; web/js/reader/narration.js): the page plays the book's own
+/// audio, phrase by phrase as the manifest's clips say (`readingOrder[].alternate[].properties.clips`), with the
+/// audio element of the app's page. The audio files are the book's resources on the app's own origin
+/// (`/book/TOKEN/read/KEY/PATH`, served in parts for Range requests as audiobook tracks are), because the app's
+/// page plays media from its own origin only. The place heard goes back as the reading place (a locator naming the
+/// phrase, `POST /api/reader/place`); what Listen says comes from the host's words (`NarrationNotice`).
+enum NarrationAPI: WebModule {
+    /// The answer: where the book's audio is, and every sentence the narration may say.
+    struct Answer: Encodable {
+        let book: String
+        let audioBase: String
+        let words: [String: String]
+    }
+
+    static func install(in app: WebApp) {
+        app.router.add("GET", "/api/reader/narration") { request in
+            guard let id = request.query["book"], !id.isEmpty else {
+                throw WebError(400, "Which book? Add ?book=ID (`shelf books` shows the ids).")
+            }
+            _ = try ShelfRecord.find(id, in: app)
+            var words: [String: String] = [:]
+            for notice in NarrationNotice.allCases { words[notice.key] = notice.words(for: .browser).line }
+            return .json(
+                document: Answer(
+                    book: id, audioBase: app.bookResources.url("read", BookKey.key(id)) + "/", words: words))
+        }
+    }
+}

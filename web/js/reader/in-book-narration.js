@@ -1,0 +1,94 @@
+// A narrated book (EPUB 3 media overlays), inside a book's page: the phrase the narration plays carries the book's
+// `media:active-class` (else the reader's own class), and its page is shown when it starts on another. While the
+// Listen bar is open the narrated phrases can be chosen: a tap, or Enter on a phrase reached with Tab, tells the
+// app (narration.js), which plays from there. The app says which elements are phrases (the clips' fragments).
+
+const READER_CLASS = 'shelf-narrating';
+const MARK = 'data-shelf-phrase';
+
+/** @type {Map<string, Element>} the phrases of this page, by id */
+const phrases = new Map();
+/** @type {Element | null} */
+let active = null;
+/** @type {string[]} */
+let activeClasses = [READER_CLASS];
+
+function style() {
+  if (document.getElementById('shelf-narration-style')) return;
+  const root = document.documentElement;
+  const element = document.createElementNS(root.namespaceURI ?? 'http://www.w3.org/1999/xhtml', 'style');
+  element.id = 'shelf-narration-style';
+  element.textContent = `.${READER_CLASS} { background-color: #b9dcff !important; color: #111 !important; border-radius: .15em; }
+[${MARK}] { cursor: pointer; }
+[${MARK}]:focus-visible { outline: 2px solid #1a5fb4; outline-offset: 2px; }`;
+  (document.head ?? root).append(element);
+}
+
+// A phrase is made focusable unless it is already (a link, a control, an element the book gave a tabindex).
+function prepare(element) {
+  element.setAttribute(MARK, element.hasAttribute('tabindex') || element.matches('a[href], button, input, select, textarea') ? 'own' : '');
+  if (element.getAttribute(MARK) === '') element.setAttribute('tabindex', '0');
+}
+
+function restore(element) {
+  if (element.getAttribute(MARK) === '') element.removeAttribute('tabindex');
+  element.removeAttribute(MARK);
+}
+
+// Whether an element is (at least partly) in the page shown.
+function shown(element, page) {
+  const rect = element.getBoundingClientRect();
+  return rect.right > 0 && rect.bottom > 0 && rect.left < (page.width || innerWidth) && rect.top < (page.height || innerHeight);
+}
+
+/**
+ * The app's `narrate` message: `ids` the narrated phrases of this page (none: listening ended), `active` the one
+ * playing (or none), `activeClass` the book's class for it, `follow` whether to show its page, `first` to answer the
+ * first phrase on the page shown. Answers the id asked for by `first`, else the active phrase's words.
+ * @param {any} page in-book.js's page  @param {any} message
+ */
+export function narrate(page, message) {
+  const ids = Array.isArray(message.ids) ? message.ids.map(String) : [];
+  const wanted = new Set(ids);
+  for (const [id, element] of phrases) {
+    if (!wanted.has(id)) { restore(element); phrases.delete(id); }
+  }
+  for (const id of ids) {
+    const element = phrases.has(id) ? null : document.getElementById(id);
+    if (element) { prepare(element); phrases.set(id, element); }
+  }
+  if (ids.length) style();
+  if (message.first) return ids.find((id) => phrases.has(id) && shown(/** @type {Element} */ (phrases.get(id)), page)) ?? null;
+  const element = message.active ? phrases.get(String(message.active)) ?? null : null;
+  const classes = String(message.activeClass || READER_CLASS).split(/\s+/).filter(Boolean);
+  if (active && (active !== element || classes.join(' ') !== activeClasses.join(' '))) active.classList.remove(...activeClasses);
+  activeClasses = classes;
+  active = element;
+  if (!element) return null;
+  element.classList.add(...classes);
+  if (message.follow && page.settings) {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    if (page.scrolled ? !shown(element, page) : page.pageOfRange(range) !== page.page) page.showRange(range);
+  }
+  return (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+/** Hears a tap or Enter on a phrase; `tell` sends the app a message. @param {(message: object) => void} tell */
+export function hearPhrases(tell) {
+  const phraseOf = (target) => {
+    const element = /** @type {Element | null} */ (target)?.closest?.(`[${MARK}]`);
+    return element && !/** @type {Element} */ (target).closest('a[href]') ? element : null;
+  };
+  document.addEventListener('click', (event) => {
+    const element = phraseOf(event.target);
+    if (element && !event.defaultPrevented) tell({ shelf: 'phrase', id: element.id });
+  });
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.altKey || event.ctrlKey || event.metaKey) return;
+    const element = phraseOf(event.target);
+    if (!element || element !== event.target) return;
+    event.preventDefault();
+    tell({ shelf: 'phrase', id: element.id });
+  });
+}
