@@ -38,11 +38,6 @@ class NarrationTestCase(ReaderTestCase):
         self.active_class = manifest["metadata"].get("mediaActiveClass") or "shelf-narrating"
         self.audio_base = self.api("GET", f"/api/reader/narration?book={urllib.parse.quote(self.book)}")["audioBase"]
 
-    def needs(self, key):
-        """Skippability and escapability need the EPUB plugin's `types` and `structure` of each clip."""
-        if not any(key in clip for clip in self.clips):
-            self.skipTest(f"the EPUB plugin gives no clip `{key}` yet (issue 40's overlay model)")
-
     def audio(self, expression):
         return self.driver.execute_script(f"const a = document.getElementById('listen-audio'); return {expression};")
 
@@ -200,7 +195,6 @@ class NarratedFixtureTests(NarrationTestCase):
                       message="no phrase focusable or highlighted after Stop listening")
 
     def test_page_numbers_are_skipped_when_asked(self):
-        self.needs("types")
         self.press("#listen")
         self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
         page12 = next(c for c in self.clips if c["id"] == "c1-5")
@@ -222,7 +216,6 @@ class NarratedFixtureTests(NarrationTestCase):
         self.check_page("reader-narration-skipping")
 
     def test_leave_this_part_goes_on_after_the_table(self):
-        self.needs("structure")
         self.press("#listen")
         self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
         self.driver.execute_script("return window.shelfReader.goTo({href: 'OEBPS/two.xhtml', progression: 0})")
@@ -276,7 +269,6 @@ class SmokeTestBookTests(NarrationTestCase):
         self.assertNotIn("xhtml/media-overlays-002.xhtml", self.shown_hrefs(), "the spread turned")
 
     def test_a_page_break_is_skipped_when_asked(self):
-        self.needs("types")
         self.driver.execute_script("return window.shelfReader.goTo({href: 'xhtml/media-overlays-004.xhtml'})")
         self.wait_for(lambda d: 54 in self.reader("r.view.shown"))
         self.find("#listen-speed option[value='3']").click()
