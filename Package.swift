@@ -158,7 +158,11 @@ let package = Package(
         .testTarget(name: "AudiobookTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "ShelfCore", "TestSupport"], path: "Tests/AudiobookTests"),
         .testTarget(name: "CatalogTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfCore", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "NotificationTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "TestSupport", "CDBus"], path: "Tests/NotificationTests"),
-        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport", "CCrypto"], path: "Tests/ReadingListTests"),
+        .testTarget(name: "ReadingListTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlugins", "TestSupport", "CCrypto", "ReadingListFakes"], path: "Tests/ReadingListTests"),
+        // The fake Google Books and Goodreads (their wire formats on loopback), for ReadingListTests and, as a process
+        // of their own, for the browser tests (Tests/Browser).
+        .target(name: "ReadingListFakes", dependencies: ["TestSupport", "CCrypto"], path: "Tests/ReadingListFakes"),
+        .executableTarget(name: "shelf-fake-reading-lists", dependencies: ["ReadingListFakes", "TestSupport"], path: "Tests/FakeReadingListServer"),
         .testTarget(name: "BookshelfTests", dependencies: ["Host", "ShelfLibrary", "ShelfReader", "ShelfPlayback", "TestSupport", "CZip"], path: "Tests/BookshelfTests"),
         // The fake library as a process of its own, for the browser tests (Tests/Browser).
         .executableTarget(name: "shelf-fake-library", dependencies: ["TestSupport"], path: "Tests/FakeLibraryServer"),

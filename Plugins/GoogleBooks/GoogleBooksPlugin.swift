@@ -29,9 +29,10 @@ final class GoogleBooksPlugin: ReadingListPlugin {
                 ConnectorSetting(key: "clientSecret", label: "OAuth client secret of that client", secret: true),
                 ConnectorSetting(key: "userId", label: "Google Books user id, for public shelves with an API key"),
                 ConnectorSetting(key: "apiKey", label: "Google API key, for public shelves", secret: true),
-                ConnectorSetting(key: "baseURL", label: "API address (default https://www.googleapis.com/books/v1)"),
-                ConnectorSetting(key: "authURL", label: "authorisation address (default Google's)"),
-                ConnectorSetting(key: "tokenURL", label: "token address (default Google's)")
+                ConnectorSetting(
+                    key: "baseURL", label: "API address (default https://www.googleapis.com/books/v1)", type: .url),
+                ConnectorSetting(key: "authURL", label: "authorisation address (default Google's)", type: .url),
+                ConnectorSetting(key: "tokenURL", label: "token address (default Google's)", type: .url)
             ])
     }
 

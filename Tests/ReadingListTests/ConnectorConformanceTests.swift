@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+@testable import ReadingListFakes
 
 /// `shelf conformance --set ... --secret ...` on connectors configured against loopback services: the C example
 /// and the bundled Goodreads and Google Books connectors against their fakes pass connect, describe, pull twice,

@@ -3,6 +3,7 @@ import Host
 import ShelfPlugins
 import TestSupport
 import XCTest
+@testable import ReadingListFakes
 
 /// The bundled connectors loaded in-process through the host's `Connector`, exactly as `shelf lists` calls them,
 /// against the corpus (when present), fixtures of our own, and loopback servers.

@@ -3,6 +3,7 @@ import Host
 import ShelfPlugins
 import TestSupport
 import XCTest
+@testable import ReadingListFakes
 
 /// Every file of ../shared/corpus/readinglists read by the bundled connectors, each checked against a second, plain
 /// read of the same file in the test (regular expressions over the text, no XML or CSV library shared with the plugin).

@@ -1,4 +1,5 @@
 import XCTest
+@testable import ReadingListFakes
 
 /// The test-side OAuth 1.0a and PKCE that the fake servers verify the plugins with, checked against the
 /// published examples of their specifications.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+@testable import ReadingListFakes
 
 /// The whole flows through the built `shelf`, as a patron runs them: connect, sign in through a "browser" that
 /// follows the redirects, pull, finish a book, push once, and the wish list against the fake library.

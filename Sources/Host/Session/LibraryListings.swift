@@ -19,7 +19,7 @@ public struct WishlistJSON: Encodable, Sendable {
 
 /// The reading-list entries the last pull saw, as `shelf lists show --json` prints them.
 public struct ReadingListsJSON: Encodable, Sendable {
-    public let entries: [ReadingListEntryJSON]
+    public var entries: [ReadingListEntryJSON]
 
     public init(_ entries: [StoredReadingListEntry]) { self.entries = entries.map(ReadingListEntryJSON.init) }
 }

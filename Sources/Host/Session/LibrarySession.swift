@@ -18,6 +18,8 @@ public final class LibrarySession: @unchecked Sendable {
     let store: CredentialStore
     private let lock = NSLock()
     private var openableTypes: Set<String>?
+    /// The browser app's sign-ins to reading-list services under way (`ReadingLists.startSignIn`).
+    public let readingListSignIns = ReadingListSignIns()
 
     /// Opens (or creates) the library database in shelf's data folder; an error says where and what to do.
     public init(shelf: Shelf) throws {
@@ -178,7 +180,7 @@ public final class LibrarySession: @unchecked Sendable {
         ReadingLists(
             ShelfLibrary.ReadingLists(
                 database: database, store: store, registry: { self.shelf.registry },
-                router: { self.shelf.router }))
+                router: { self.shelf.router }), signIns: readingListSignIns)
     }
 
     /// Asks every library again about each title of its catalog a wish matches, and searches the catalogs that have

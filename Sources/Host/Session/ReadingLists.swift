@@ -1,3 +1,4 @@
+internal import ShelfCore
 internal import ShelfLibrary
 import Foundation
 
@@ -13,8 +14,64 @@ public final class ReadingLists {
     public typealias Notice = WishNotice
 
     let lists: ShelfLibrary.ReadingLists
+    let signIns: ReadingListSignIns
 
-    init(_ lists: ShelfLibrary.ReadingLists) { self.lists = lists }
+    init(_ lists: ShelfLibrary.ReadingLists, signIns: ReadingListSignIns) {
+        self.lists = lists
+        self.signIns = signIns
+    }
+
+    /// Every service the installed plugins connect to, with its settings and what is stored.
+    public func services() throws -> [ServiceSettings] { try lists.services() }
+
+    /// What the browser app's Connect did: a sign-in begun (the browser goes to `url` and comes back to the app),
+    /// or the service connected and read, in words.
+    public enum BrowserConnect: Sendable {
+        case signIn(url: String)
+        case done(ReadingListConnectionChange)
+    }
+
+    /// The browser app's Connect: stores the settings and secrets as `shelf lists connect` does. A service that
+    /// signs in through its own page (OAuth) and has what its sign-in needs (Google's client id, Goodreads' legacy
+    /// key) starts the sign-in: the browser comes back to `returnTo` once signed in and the lists read
+    /// (`signInState` says how it went). Otherwise (an export file, a public shelf) the lists are read at once.
+    /// `browserOnThisMachine`: false when the app is served to other machines (`--listen`), whose browser the
+    /// service's redirect to 127.0.0.1 could not bring back here: no sign-in is begun.
+    public func connectFromBrowser(
+        service: String, settings: [String: String], secrets: [String: String], returnTo: String,
+        browserOnThisMachine: Bool
+    ) throws -> BrowserConnect {
+        let info = try lists.settings(service: service)
+        if browserOnThisMachine, (info.description.authorization ?? "none") != "none" {
+            do {
+                return .signIn(
+                    url: try signIns.start(
+                        lists, service: service, settings: settings, secrets: secrets, returnTo: returnTo))
+            } catch let refusal as ShelfError where refusal.kind == .usage || refusal.kind == .permission {
+                // The settings have no sign-in (no client id, no legacy key): connected without one, below.
+            }
+        }
+        let outcome = try lists.connect(
+            service: service, settings: settings, secrets: secrets, authorize: false, openBrowser: { _ in })
+        let name = outcome.description.name ?? service
+        do {
+            let pulled = try lists.pull(service: service)
+            _ = try? lists.checkWishes()  // as after a sign-in (ReadingListSignIns)
+            return .done(.connected(service: name, titles: pulled.first?.entries ?? 0))
+        } catch {
+            return .done(.notRead(service: name, reason: ShelfError.words(error)))
+        }
+    }
+
+    public func signInState(service: String) -> ReadingListSignIns.State? { signIns.state(of: service) }
+
+    /// The browser app's Disconnect: as `disconnect`, with what it did in words.
+    public func disconnectSaying(service: String) throws -> ReadingListConnectionChange {
+        let name = (try? lists.settings(service: service).description.name) ?? service
+        try lists.disconnect(service: service)
+        signIns.forget(service)
+        return .disconnected(service: name)
+    }
 
     /// What a service can do and which settings it takes (through `describe`, never `connect`), with what is stored.
     public func settings(service: String) throws -> ServiceSettings { try lists.settings(service: service) }

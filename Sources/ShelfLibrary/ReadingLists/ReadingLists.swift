@@ -76,6 +76,73 @@ public final class ReadingLists {
         service: String, settings: [String: String], secrets: [String: String], authorize: Bool,
         openBrowser: (String) -> Void, timeout: TimeInterval = 300
     ) throws -> ReadingListConnectOutcome {
+        let (connector, description, connection) = try storeSettings(
+            service: service, settings: settings, secrets: secrets)
+        var authorized = false
+        if authorize {
+            let signIn = try SignIn(service: service, connection: connection)
+            openBrowser(signIn.url)
+            try signIn.finish(timeout: timeout) {
+                $0 == nil
+                    ? .text("shelf is signed in. You can close this window.")
+                    : .text("The sign-in did not complete. You can close this window.")
+            }
+            authorized = true
+        }
+        return ReadingListConnectOutcome(
+            service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized
+        )
+    }
+
+    /// Stores the settings and secrets as `connect` does and starts the browser sign-in: the browser is sent to the
+    /// answer's `url`, and `SignIn.finish` waits for it to come back (the browser app does both in turn).
+    public func beginSignIn(service: String, settings: [String: String], secrets: [String: String]) throws -> SignIn {
+        let (_, _, connection) = try storeSettings(service: service, settings: settings, secrets: secrets)
+        return try SignIn(service: service, connection: connection)
+    }
+
+    /// A browser sign-in under way (OAuth for installed apps: RFC 8252's loopback redirect to 127.0.0.1 on this
+    /// machine): the service's authorisation address, and the listener its redirect comes back to. The connector
+    /// keeps what the sign-in needs (PKCE verifier, state, request token) among its secrets and checks them.
+    public final class SignIn: @unchecked Sendable {
+        public let service: String
+        /// Where the browser signs in.
+        public let url: String
+        let listener: LoopbackRedirect
+        let connection: Connector.Connection
+
+        init(service: String, connection: Connector.Connection) throws {
+            self.service = service
+            self.connection = connection
+            listener = try LoopbackRedirect()
+            do {
+                url = try connection.authorizeBegin(redirectURI: listener.redirectURI).url
+            } catch {
+                throw ReadingLists.translate(error, service: service)
+            }
+        }
+
+        /// Waits for the browser to come back, completes the sign-in (the host exchanges the code for the tokens,
+        /// which the connector keeps among its secrets), then answers the browser with `reply` of how that went.
+        public func finish(
+            timeout: TimeInterval, isCancelled: () -> Bool = { false }, reply: (Error?) -> SignInReply
+        ) throws {
+            let callback = try listener.wait(timeout: timeout, isCancelled: isCancelled)
+            do {
+                try connection.authorizeComplete(query: callback.query)
+                callback.answer(reply(nil))
+            } catch {
+                let translated = ReadingLists.translate(error, service: service)
+                callback.answer(reply(translated))
+                throw translated
+            }
+        }
+    }
+
+    /// Checks a service's settings and secrets, stores them, and opens a connection with them.
+    private func storeSettings(service: String, settings: [String: String], secrets: [String: String]) throws -> (
+        Connector, ConnectorDescription, Connector.Connection
+    ) {
         let connector = try connector(service)
         let description: ConnectorDescription
         do { description = try connector.describe() } catch { throw Self.translate(error, service: service) }
@@ -124,22 +191,15 @@ public final class ReadingLists {
             ConnectedService(
                 service: service, pluginID: connector.plugin.descriptor.id, settings: plain,
                 connectedAt: Date()))
-        var authorized = false
-        if authorize {
-            let listener = try LoopbackRedirect()
-            do {
-                let start = try connection.authorizeBegin(redirectURI: listener.redirectURI)
-                openBrowser(start.url)
-                let query = try listener.wait(timeout: timeout)
-                try connection.authorizeComplete(query: query)
-                authorized = true
-            } catch {
-                throw Self.translate(error, service: service)
-            }
-        }
-        return ReadingListConnectOutcome(
-            service: service, pluginID: connector.plugin.descriptor.id, description: description, authorized: authorized
-        )
+        return (connector, description, connection)
+    }
+
+    /// Every reading-list service the loaded plugins connect to, with its settings and what is stored.
+    public func services() throws -> [ReadingListServiceSettings] {
+        let names = registry().plugins.filter { $0.capabilities.contains(SHELF_EXT_READINGLIST) }
+            .flatMap(\.descriptor.services)
+        var seen = Set<String>()
+        return try names.filter { seen.insert($0).inserted }.map { try settings(service: $0) }
     }
 
     public func disconnect(service: String) throws {

@@ -70,7 +70,13 @@ enum LibraryAPI: WebModule {
             let (wishes, notices) = try library.wishlist(offline: false)
             var document = WishlistJSON(wishes: wishes, notices: notices)
             let names = try LibraryNames.all(library)
-            document.wishes = document.wishes.map { LibraryNames.naming($0, names) }
+            let standing = try library.titleAvailability(
+                wishes.map { .init(title: $0.title, authors: $0.authors, isbn: $0.isbn) })
+            document.wishes = zip(document.wishes, standing).map { wish, standing in
+                var wish = LibraryNames.naming(wish, names)
+                wish.atLibrary = TitleAvailabilityJSON(standing, openable: library.openable)
+                return wish
+            }
             return .json(document: document)
         }
         router.add("POST", "/api/wishlist") { request in
@@ -100,11 +106,7 @@ enum LibraryAPI: WebModule {
             let words = WishListChange.removed(title: title).words(for: .browser)
             return .json(document: RemovedWish(id: id, message: words.line))
         }
-        router.add("GET", "/api/lists") { request in
-            let entries = try app.library().readingListEntries(
-                service: request.query["service"], shelf: request.query["shelf"])
-            return .json(document: ReadingListsJSON(entries))
-        }
+        ReadingListsAPI.install(in: app)
 
         sync.start()
     }

@@ -16,6 +16,10 @@ public struct ReadingListEntryJSON: Encodable, Sendable {
     public let dateAdded: String?
     public let dateRead: String?
     public let rating: Double?
+    /// The browser app's: how the title stands at the patron's libraries (absent from the command line's document).
+    public var atLibrary: TitleAvailabilityJSON?
+    /// The browser app's: the shelf's name for a heading ("To read"; the words module's `ReadingListShelfNames`).
+    public var shelfName: String?
 
     public init(_ stored: StoredReadingListEntry) {
         let e = stored.entry
@@ -48,6 +52,8 @@ public struct WishJSON: Encodable, Sendable {
     /// The browser app's: the library the wish matched at, named as the app names it (the account's title).
     /// Absent from the command line's document.
     public var library: String?
+    /// The browser app's, as for a reading-list entry: how the title stands, with its Get or Reserve.
+    public var atLibrary: TitleAvailabilityJSON?
 
     public init(_ wish: Wish) {
         id = wish.id
@@ -194,5 +200,80 @@ public struct FinishedJSON: Encodable, Sendable {
         identifiers = outcome.entry.identifiers
         queued = outcome.queued
         alreadyQueued = outcome.alreadyQueued
+    }
+}
+
+/// A reading-list service as the browser app's Reading lists page shows it: connected or not, the settings its
+/// Connect form asks for (secrets never sent back), its last pull, and how its last sign-in from the app went.
+public struct ReadingListServiceJSON: Encodable, Sendable {
+    public struct Setting: Encodable, Sendable {
+        public let key: String
+        public let label: String
+        public let secret: Bool
+        public let required: Bool
+        public let type: String
+        /// What is stored now (never a secret's value).
+        public let value: String?
+    }
+
+    public struct SignIn: Encodable, Sendable {
+        /// "waiting", "done" or "failed".
+        public let state: String
+        public let message: String
+    }
+
+    public let service: String
+    public let name: String
+    public let connected: Bool
+    /// Whether Connect signs in through the service's page ("oauth1", "oauth2"), or not ("none").
+    public let authorization: String
+    public let settings: [Setting]
+    public let pulledAt: Date?
+    public let pullError: String?
+    public let signIn: SignIn?
+
+    public init(_ info: ReadingLists.ServiceSettings, connected: ConnectedService?, signIn: ReadingListSignIns.State?) {
+        let d = info.description
+        service = info.service
+        name = d.name ?? info.service
+        self.connected = connected != nil
+        authorization = d.authorization ?? "none"
+        settings = (d.settings ?? []).map {
+            Setting(
+                key: $0.key, label: $0.label, secret: $0.secret == true, required: $0.required == true,
+                type: $0.type ?? "text", value: $0.secret == true ? nil : info.stored?[$0.key])
+        }
+        pulledAt = connected?.pulledAt
+        pullError = connected?.pullError
+        switch signIn {
+        case .waiting(let change)?: self.signIn = SignIn(state: "waiting", message: change.words(for: .browser).line)
+        case .finished(let change)?:
+            self.signIn = SignIn(state: change.failed ? "failed" : "done", message: change.words(for: .browser).line)
+        case nil: self.signIn = nil
+        }
+    }
+}
+
+/// How a listed title stands at the patron's libraries (`TitleAvailability`), with the catalog entry a Get or a
+/// Reserve acts on.
+public struct TitleAvailabilityJSON: Encodable, Sendable {
+    /// "available", "waiting", "loaned", "reserved", "ready", "not-in-catalog" or "unknown".
+    public let standing: String
+    public let words: String
+    public let waiting: Int?
+    public let account: String?
+    public let library: String?
+    /// "borrow" or "reserve" where one applies.
+    public let action: String?
+    public let entry: EntryJSON?
+
+    public init(_ a: TitleAvailability, openable: Set<String>) {
+        standing = a.standing.rawValue
+        words = a.words
+        waiting = a.waiting
+        account = a.accountID
+        library = a.library
+        action = a.action
+        entry = a.entry.map { EntryJSON($0, openable: openable) }
     }
 }
