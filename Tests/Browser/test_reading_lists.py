@@ -71,6 +71,7 @@ class ConnectReadingListsTests(BrowserTestCase):
         self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/#/lists?signin=google-books"),
                       message="back on Reading lists from the sign-in")
         self.wait_for_text("Signed in to Google Books: 4 titles on your lists.", "#action-result")
+        self.assertEqual(self.focused().tag_name, "h1", "a page come back to starts at its heading, the outcome next")
         self.announced("Signed in to Google Books")
         self.assertEqual(self.fakes.google_counts()["verifiedPKCE"], 1, "the code was exchanged with its PKCE verifier")
         # The tokens are kept with the connector's secrets (the credentials store), as the command line keeps them.
@@ -135,3 +136,29 @@ class ConnectReadingListsTests(BrowserTestCase):
         self.wait_for_text("Connected Google Books, but its lists could not be read", "#action-result")
         self.assertIn("error", self.find("#action-result").get_attribute("class"))
         self.check_page("lists-not-read")
+
+    def test_connect_goodreads_with_an_export_chosen_in_the_form(self):
+        # The durable path (Goodreads issues no new API keys): the export file, chosen in the form as a patron would.
+        export = os.path.join(self.server.home, "goodreads_library_export.csv")
+        header = ("Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,"
+                  "Binding,Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,"
+                  "Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies\n")
+        with open(export, "w") as csv:
+            csv.write(header
+                      + "1,Waiting Game,Ben Moss,\"Moss, Ben\",,,,0,4.0,P,Paperback,200,2020,2020,,2026/01/02,to-read,"
+                        "to-read (#1),to-read,,,,0,0\n"
+                      + "2,Sound of Rivers,Cleo Hart,\"Hart, Cleo\",,,,4,4.1,P,Paperback,300,2021,2021,2025/12/01,"
+                        "2025/11/02,,,read,,,,1,0\n")
+        self.go("#/lists")
+        self.find("#setting-goodreads-file").send_keys(export)
+        self.find("form[data-connect='goodreads'] button[type=submit]").click()
+        self.wait_for_text("Connected Goodreads: 2 titles on your lists.", "#action-result")
+        self.assertIn("All copies out, 2 waiting at Fake Public Library", self.row("goodreads", "Waiting Game").text)
+        self.assertIn("Available now at Fake Public Library", self.row("goodreads", "Sound of Rivers").text)
+        self.check_page("lists-goodreads-export")
+        # Kept in shelf's data folder (readable by the patron only), as the setting names it.
+        kept = [os.path.join(folder, name) for folder, _, names in os.walk(self.server.home) for name in names
+                if folder.endswith("reading-lists") and name == "goodreads-file"]
+        self.assertEqual(len(kept), 1, kept)
+        self.assertEqual(os.stat(kept[0]).st_mode & 0o777, 0o600)
+        self.assertIn("Waiting Game", open(kept[0]).read())

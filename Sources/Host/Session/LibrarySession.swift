@@ -180,7 +180,8 @@ public final class LibrarySession: @unchecked Sendable {
         ReadingLists(
             ShelfLibrary.ReadingLists(
                 database: database, store: store, registry: { self.shelf.registry },
-                router: { self.shelf.router }), signIns: readingListSignIns)
+                router: { self.shelf.router }), signIns: readingListSignIns,
+            uploads: directories.data.appendingPathComponent("reading-lists"))
     }
 
     /// Asks every library again about each title of its catalog a wish matches, and searches the catalogs that have

@@ -15,10 +15,13 @@ public final class ReadingLists {
 
     let lists: ShelfLibrary.ReadingLists
     let signIns: ReadingListSignIns
+    /// Where files given through the browser app (a Goodreads export) are kept, as a file setting names them.
+    let uploads: URL
 
-    init(_ lists: ShelfLibrary.ReadingLists, signIns: ReadingListSignIns) {
+    init(_ lists: ShelfLibrary.ReadingLists, signIns: ReadingListSignIns, uploads: URL) {
         self.lists = lists
         self.signIns = signIns
+        self.uploads = uploads
     }
 
     /// Every service the installed plugins connect to, with its settings and what is stored.
@@ -37,11 +40,20 @@ public final class ReadingLists {
     /// (`signInState` says how it went). Otherwise (an export file, a public shelf) the lists are read at once.
     /// `browserOnThisMachine`: false when the app is served to other machines (`--listen`), whose browser the
     /// service's redirect to 127.0.0.1 could not bring back here: no sign-in is begun.
+    /// `files`: the contents of file settings (a Goodreads export) the browser sent, by key: each is kept in shelf's
+    /// data folder and the setting names it there, as `--set file=PATH` names the patron's file.
     public func connectFromBrowser(
-        service: String, settings: [String: String], secrets: [String: String], returnTo: String,
-        browserOnThisMachine: Bool
+        service: String, settings: [String: String], secrets: [String: String], files: [String: Data] = [:],
+        returnTo: String, browserOnThisMachine: Bool
     ) throws -> BrowserConnect {
         let info = try lists.settings(service: service)
+        var settings = settings
+        for (key, contents) in files {
+            guard (info.description.settings ?? []).contains(where: { $0.key == key && $0.type == "file" }) else {
+                throw ShelfError(.usage, "\(service) has no file setting \"\(key)\"")
+            }
+            settings[key] = try keep(contents, service: service, key: key).path
+        }
         if browserOnThisMachine, (info.description.authorization ?? "none") != "none" {
             do {
                 return .signIn(
@@ -61,6 +73,26 @@ public final class ReadingLists {
         } catch {
             return .done(.notRead(service: name, reason: ShelfError.words(error)))
         }
+    }
+
+    /// Writes a file setting's contents to the uploads folder (mode 0600: a patron's reading history), replacing
+    /// the one given before.
+    private func keep(_ contents: Data, service: String, key: String) throws -> URL {
+        let safe = { (text: String) in
+            String(text.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || $0 == "-" })
+        }
+        let file = uploads.appendingPathComponent("\(safe(service))-\(safe(key))")
+        do {
+            try FileManager.default.createDirectory(
+                at: uploads, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try contents.write(to: file, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+        } catch {
+            throw ShelfError(
+                .ioError, "the file for \(service) could not be kept: \(error.localizedDescription)",
+                subject: file.path, hint: "Check that shelf's data folder can be written to.")
+        }
+        return file
     }
 
     public func signInState(service: String) -> ReadingListSignIns.State? { signIns.state(of: service) }

@@ -44,8 +44,10 @@ enum ReadingListsAPI {
             let body = try request.jsonObject()
             let settings = strings(body["settings"]).filter { !$0.value.isEmpty }
             let secrets = strings(body["secrets"]).filter { !$0.value.isEmpty }
+            // A file setting's contents (a Goodreads export chosen in the form), as text.
+            let files = strings(body["files"]).mapValues { Data($0.utf8) }
             let connect = try app.library().readingLists().connectFromBrowser(
-                service: service, settings: settings, secrets: secrets,
+                service: service, settings: settings, secrets: secrets, files: files,
                 returnTo: app.url + "#/lists?signin="
                     + (service.addingPercentEncoding(
                         withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-_."))) ?? ""),

@@ -126,21 +126,27 @@ function connectForm(page, main, params, app, service, again) {
     return h("div", { class: "field" },
       h("label", { for: id }, setting.label),
       h("input", { id, name: setting.key, "data-secret": setting.secret ? "true" : null,
-        type: setting.secret ? "password" : setting.type === "url" ? "url" : "text",
+        // A file setting (a Goodreads export) is chosen here and sent with the form: the server keeps it.
+        type: setting.type === "file" ? "file" : setting.secret ? "password" : setting.type === "url" ? "url" : "text",
+        accept: setting.type === "file" ? ".csv,text/csv" : null,
         autocomplete: setting.secret ? "off" : null, value: setting.value || null }));
   };
   const plain = service.settings.filter((setting) => setting.type !== "url");
   const addresses = service.settings.filter((setting) => setting.type === "url");
   const form = h("form", { class: "connect-form", "data-connect": service.service, onsubmit: async (event) => {
     event.preventDefault();
-    const settings = {}, secrets = {};
+    const settings = {}, secrets = {}, files = {};
     for (const input of form.querySelectorAll("input")) {
-      if (input.value.trim()) (input.dataset.secret ? secrets : settings)[input.name] = input.value.trim();
+      if (input.type === "file") {
+        if (input.files && input.files[0]) files[input.name] = await input.files[0].text();
+      } else if (input.value.trim()) {
+        (input.dataset.secret ? secrets : settings)[input.name] = input.value.trim();
+      }
     }
     const button = form.querySelector("button[type=submit]");
     button.setAttribute("aria-disabled", "true");
     try {
-      const answer = await app.api.post(`/api/lists/services/${encodeURIComponent(service.service)}/connect`, { settings, secrets });
+      const answer = await app.api.post(`/api/lists/services/${encodeURIComponent(service.service)}/connect`, { settings, secrets, files });
       // A sign-in: off to the service's own page, which sends the browser back here.
       if (answer.url) return window.location.assign(answer.url);
       await again(answer.error ? { error: answer.message } : answer);
