@@ -127,7 +127,9 @@ public final class Shelf: @unchecked Sendable {
 
     /// An audiobook to listen to (a file, a downloaded loan's catalog ID, or a remote manifest).
     public func listen(_ target: String, options: ListeningOptions = ListeningOptions()) throws -> ListeningSession {
-        try ListeningSession(shelf: self, target: target, options: options.engineOptions, chapter: options.chapter)
+        try ListeningSession(
+            shelf: self, target: target, options: options.engineOptions, chapter: options.chapter,
+            narration: options.narration ? .play(skipping: options.skipSkippable) : .ignore)
     }
 
     /// The remote audiobooks being downloaded, and each part's state.

@@ -50,6 +50,11 @@ enum Output {
         line(ReadiumJSON.encode(value, pretty: true))
     }
 
+    /// One JSON document on one line (JSON Lines), for a command that reports as it goes (`shelf listen --json`).
+    static func jsonLine<T: Encodable>(_ value: T) {
+        line(ReadiumJSON.encode(value))
+    }
+
     static func error(_ text: String) {
         fputs("shelf: " + text + "\n", stderr)
     }

@@ -9,6 +9,11 @@ public struct ListeningOptions: Sendable, Equatable {
     /// For a book read aloud (an EPUB): the chapter to start at, 0-based as `shelf toc` lists them, instead of where
     /// the patron stopped; speaking starts there. An audiobook starts where `ListeningSession.start(from:)` says.
     public var chapter: Int?
+    /// For a narrated book (media overlays): leave out what the book marks skippable (page numbers, notes,
+    /// sidebars...). Off by default: everything plays unless the patron asks, as Media Overlays 3.3 suggests.
+    public var skipSkippable = false
+    /// For a narrated book: play its narration (true) or read its text aloud with a speech plugin as any book's.
+    public var narration = true
 
     public init() {}
 

@@ -27,6 +27,8 @@ public final class ListeningSession: @unchecked Sendable {
     let readAloud: ReadAloud?
     /// The parts of a book on the shelf still arriving (a loan listened to as it downloads), when it has any.
     let arriving: ArrivingParts?
+    /// The book's narration, when it is a narrated book (media overlays) and its narration was chosen (Narration).
+    let narration: Narration?
 
     private let lock = NSLock()
     private var listener: ((PlaybackEvent) -> Void)?
@@ -58,26 +60,37 @@ public final class ListeningSession: @unchecked Sendable {
     /// and waits until its first part can play: whole, or enough of it downloaded to start (GrowingTrack). The
     /// database that keeps the position must open: a session that could not save where the patron is would lose it
     /// silently.
-    init(shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options(), chapter: Int? = nil)
-        throws
-    {
+    init(
+        shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options(), chapter: Int? = nil,
+        narration choice: NarrationChoice = .play(skipping: false)
+    ) throws {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
         var onShelf: ShelfBook?
         if let url = URL(string: target), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
             let remote = try RemoteAudiobook(url: url, cache: shelf.directories?.cache, router: shelf.router)
-            (book, self.remote, readAloud) = (remote.book, remote, nil)
+            (book, self.remote, readAloud, narration) = (remote.book, remote, nil, nil)
         } else {
             onShelf = try Self.shelfBook(target, database: database)
             let path = onShelf?.book.path ?? target
-            // A book with text and no audio of its own is read aloud (`chapter` starts it there).
-            readAloud = try ReadAloud.open(
-                shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
-            book = try readAloud?.book ?? AudioBook(path: path, router: shelf.router)
+            // A narrated book plays its narration; any other book with text and no audio of its own is read aloud
+            // (`chapter` starts either there).
+            if case .play(let skipping) = choice {
+                narration = try Narration.open(
+                    shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter,
+                    skipping: skipping)
+            } else {
+                narration = nil
+            }
+            readAloud =
+                narration != nil
+                ? nil
+                : try ReadAloud.open(shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
+            book = try narration?.book ?? readAloud?.book ?? AudioBook(path: path, router: shelf.router)
             remote = nil
         }
         arriving =
-            remote == nil && readAloud == nil
+            remote == nil && readAloud == nil && narration == nil
             ? ArrivingParts(
                 book: book, cache: shelf.directories?.cache, downloadID: onShelf?.book.id,
                 store: DownloadStore(database: database)) : nil
@@ -87,7 +100,8 @@ public final class ListeningSession: @unchecked Sendable {
         try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0, arrivals: arrivals)
         engine = try PlaybackEngine(
             book: book, options: options,
-            isTrackAvailable: readAloud.map { r in { i in r.isTrackAvailable(i) } }
+            isTrackAvailable: narration.map { n in { i in n.isTrackAvailable(i) } }
+                ?? readAloud.map { r in { i in r.isTrackAvailable(i) } }
                 ?? remote.map { r in
                     { i in
                         if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
@@ -96,7 +110,8 @@ public final class ListeningSession: @unchecked Sendable {
                 }
                 // A manifest none of whose parts is here keeps the engine's own answer, which says where they are.
                 ?? arriving.flatMap { a in a.anyHere ? { i in a.isHere(i) } : nil },
-            growingFile: readAloud.map { r in { i in r.growingFile(i) } }
+            growingFile: narration.map { n in { i in n.growingFile(i) } }
+                ?? readAloud.map { r in { i in r.growingFile(i) } }
                 ?? remote.map { r in { i in r.growingFile(i) } })
         if let remote {
             arrivals.attach(engine, remote)
@@ -106,6 +121,10 @@ public final class ListeningSession: @unchecked Sendable {
         if let readAloud {
             readAloud.attach()
             engine.positionStore = ReadAloudPlace(readAloud)
+        }
+        if let narration {
+            narration.attach()
+            engine.positionStore = NarrationPlace(narration)
         }
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
@@ -127,14 +146,15 @@ public final class ListeningSession: @unchecked Sendable {
 
     /// Moves to where playback starts and says it in words ("from 1:30", "resuming at 12:04", "from the start").
     public func start(from start: Start) throws -> String {
-        if let readAloud {
-            // Speaking began where it was asked to (ReadAloud.open): the engine starts there.
+        if let startWords = readAloud?.startWords ?? narration?.startWords {
+            // Speaking (or cutting the narration) began where it was asked to (ReadAloud.open, Narration.open): the
+            // engine starts there.
             if case .time = start {
                 throw ShelfError(
                     .usage, "a book read aloud has no times before it is spoken",
                     hint: "Start at a chapter with --chapter N (`shelf toc BOOK` lists them), or where you stopped.")
             }
-            return readAloud.startWords
+            return startWords
         }
         switch start {
         case .time(let seconds):
@@ -180,15 +200,29 @@ public final class ListeningSession: @unchecked Sendable {
 
     // MARK: A book read aloud
 
-    /// Whether the book is read aloud (a book with text), not an audiobook.
-    public var isReadAloud: Bool { readAloud != nil }
+    /// Whether the book is read aloud (a book with text, spoken or narrated), not an audiobook.
+    public var isReadAloud: Bool { readAloud != nil || narration != nil }
 
-    /// The sentence being heard when the book is read aloud, for a front end to show; nil for an audiobook.
+    /// Whether the book plays its own narration (media overlays).
+    public var isNarrated: Bool { narration != nil }
+
+    /// The sentence (or a narrated book's phrase) being heard when the book is read aloud, for a front end to show;
+    /// nil for an audiobook.
     public var spokenSentence: String? {
-        guard let readAloud else { return nil }
         let timeline = engine.timeline
+        if let narration { return narration.phrase(at: timeline.frames(engine.state.position), timeline: timeline) }
+        guard let readAloud else { return nil }
         return readAloud.sentence(at: timeline.frames(engine.state.position), timeline: timeline)
     }
+
+    /// A narrated book's clips played so far, in order, up to `until` seconds on the session's timeline when given;
+    /// nil for any other book.
+    public func narratedClips(until: Double? = nil) -> [NarratedClip]? {
+        narration?.clipsPlayed(timeline: engine.timeline, until: until)
+    }
+
+    /// What could not be played of a narrated book's audio, in words; empty for any other book.
+    public var narrationProblems: [String] { narration?.recorder.problems ?? [] }
 
     /// Every word and sentence spoken so far, with when it is heard, when the book is read aloud; nil for an
     /// audiobook.
@@ -266,7 +300,8 @@ public final class ListeningSession: @unchecked Sendable {
     public func reportPosition(seconds: Double, playing: Bool) throws {
         let clamped = max(0, min(seconds, duration ?? seconds))
         // A book read aloud keeps the sentence heard as the reading place (ReadAloudPlace).
-        let store: any PlaybackPositionSaving = readAloud.map { ReadAloudPlace($0) } ?? positions
+        let store: any PlaybackPositionSaving =
+            narration.map { NarrationPlace($0) } ?? readAloud.map { ReadAloudPlace($0) } ?? positions
         try store.save(book: book, timeline: engine.timeline, at: engine.timeline.frames(clamped))
         shelf.events.publish(.listening(bookID: bookID, position: clamped, playing: playing))
     }

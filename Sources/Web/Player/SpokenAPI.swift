@@ -152,7 +152,10 @@ final class SpokenSessions: @unchecked Sendable {
         guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }
         // The earlier session of the book ends first: its speaking stops, and it no longer takes the place.
         _ = lock.withLock { open.removeValue(forKey: id) }
-        let session = try app.shelf.listen(path)
+        // Synthesised speech, also for a narrated book: the reader plays a narration from the book's own audio.
+        var options = ListeningOptions()
+        options.narration = false
+        let session = try app.shelf.listen(path, options: options)
         let words = try session.start(from: .saved)
         guard let start = session.spokenTracks?.first?.index else {
             throw WebError(409, "\(book.book.title) has no text to read aloud", kind: "no-text")

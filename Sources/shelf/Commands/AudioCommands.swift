@@ -48,6 +48,7 @@ func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOpti
     var options = options
     // A book read aloud starts speaking at the chapter asked for.
     if let chapter = args.value("--chapter").flatMap(Int.init) { options.chapter = chapter - 1 }
+    options.skipSkippable = args.has("--skip-extras")
     let session = try context.shelf.listen(args.positionals[0], options: options)
     try applyCommonSettings(session, args)
     let started = try session.start(from: try startPoint(session, args))
@@ -81,7 +82,7 @@ func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws 
 let playCommand = Command(
     name: "play", summary: "play an audiobook (file or URL) at once",
     usage:
-        "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--out FILE.wav | --raw | --null] [--json]",
+        "shelf play BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--skip-extras] [--out FILE.wav | --raw | --null] [--json]",
     details: """
         Plays at once: the command is the request. Without --from or --chapter it resumes where the
         last play stopped (the position is saved every few seconds, on pause and on quit). When that
@@ -93,6 +94,8 @@ let playCommand = Command(
           --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept
           --sleep MIN      stop after MIN minutes of listening, or "chapter" for the end of this chapter
           --volume PCT     the book's own volume, 0 to 200 percent
+          --skip-extras    a narrated book: leave out what it marks skippable (page
+                           numbers, notes, sidebars); everything plays otherwise
           --out FILE.wav   write a WAV file (16-bit) instead of playing on the sound device;
                            --out - writes it on standard output
           --raw            raw signed 16-bit little-endian PCM on stdout
@@ -103,7 +106,7 @@ let playCommand = Command(
         \(audioBookArgumentHelp)
         """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume"],
-    flagOptions: ["--null", "--raw"],
+    flagOptions: ["--null", "--raw", "--skip-extras"],
     positionals: 1...1
 ) { args, context in
     let (session, started, output) = try startPlayback(args, context)
@@ -145,6 +148,7 @@ let playCommand = Command(
         var report = PlayReport(
             title: session.title, output: output.name, started: started, stoppedBecause: reason, state: state)
         report.marks = session.spokenMarks
+        report.clips = session.narratedClips(until: state.position)
         Output.json(report)
     } else if !toStdout {
         Output.line(

@@ -8,7 +8,7 @@ import Host
 let listenCommand = Command(
     name: "listen", summary: "an interactive player on the terminal (starts paused)",
     usage:
-        "shelf listen BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--out FILE.wav | --null]",
+        "shelf listen BOOK|URL [--from TIME | --chapter N] [--speed X] [--sleep MIN|chapter] [--volume PCT] [--step SECONDS] [--skip-extras] [--out FILE.wav | --null] [--json]",
     details: """
         Opens the book paused at the saved position, or at --from TIME or --chapter N as `shelf play`
         takes them. Playing after a pause (or the last play) of more than 5 seconds replays the 2
@@ -23,10 +23,15 @@ let listenCommand = Command(
           v  V         volume down / up by 10 percent
           z            sleep timer: off, 15, 30, 60 minutes, end of chapter (press again to change)
           t            say the status now      h or ?     this help
+        A book with text is read aloud, the sentence heard shown; a narrated book (EPUB 3 media
+        overlays) plays its own narration, the phrase heard shown. --skip-extras leaves out what a
+        narrated book marks skippable (page numbers, notes, sidebars). With --json, each clip of the
+        narration is a line of JSON as it is played (text, audio, clipBegin, clipEnd, time, types,
+        phrase), and what is said goes to standard error.
         \(audioBookArgumentHelp)
         """,
     valueOptions: ["--from", "--chapter", "--speed", "--sleep", "--out", "--volume", "--step"],
-    flagOptions: ["--null"],
+    flagOptions: ["--null", "--skip-extras"],
     positionals: 1...1
 ) { args, context in
     var options = ListeningOptions()
@@ -41,12 +46,14 @@ let listenCommand = Command(
         options.skipStep = s
     }
     let (session, started, output) = try startPlayback(args, context, options: options)
-    let player = TerminalPlayer(session: session)
-    Output.line(
+    let player = TerminalPlayer(session: session, json: context.json)
+    player.say(
         "\"\(session.title)\", \(Plural.count(session.chapters.count, "chapter")), \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit."
     )
     player.say()
     session.onEvent = { player.handle($0) }
+    let clips = context.json && session.isNarrated ? ClipFeed(session: session) : nil
+    clips?.start()
     // The output belongs to the playing thread from here on: nothing below uses it on this thread.
     let playing = Thread {
         // Said once, as it happens (the patron is still at the keys), on standard error as any command's error is;
@@ -60,7 +67,8 @@ let listenCommand = Command(
     player.readKeys()
     session.quit()
     while !player.finished { Thread.sleep(forTimeInterval: 0.02) }
-    Output.line("Saved at \(PlaybackTime.clock(session.state.position)).")
+    clips?.stop()
+    player.say("Saved at \(PlaybackTime.clock(session.state.position)).")
     return player.failureStatus ?? 0
 }
 
@@ -84,12 +92,20 @@ final class TerminalPlayer: @unchecked Sendable {
     private let sleepCycle: [SleepTimer.Mode?] = [.minutes(15), .minutes(30), .minutes(60), .endOfChapter, nil]
     private var sleepIndex = -1
 
-    init(session: ListeningSession) { self.session = session }
+    /// With --json the standard output carries the clips played (ClipFeed): what is said goes to standard error.
+    let json: Bool
+
+    init(session: ListeningSession, json: Bool = false) { (self.session, self.json) = (session, json) }
 
     func say(_ text: String? = nil) {
         lastSaid = Date()
-        // A book read aloud shows the sentence being heard after where playback is.
-        Output.line(text ?? session.spokenSentence.map { "\(session.state.sentence) \($0)" } ?? session.state.sentence)
+        // A book read aloud shows the sentence (a narrated book the phrase) being heard after where playback is.
+        let line = text ?? session.spokenSentence.map { "\(session.state.sentence) \($0)" } ?? session.state.sentence
+        if json {
+            Output.standardError(line + "\n", flush: true)
+            return
+        }
+        Output.line(line)
         Output.flush()
     }
 
@@ -213,7 +229,45 @@ final class TerminalPlayer: @unchecked Sendable {
                 String(repeating: "  ", count: c.depth) + "\(c.index + 1). \(c.title), at \(PlaybackTime.clock(start))"
             if c.index == current { line += session.state.playing ? " (playing)" : " (you are here, paused)" }
             if !session.isPlayable(c) { line += " (still downloading, cannot be chosen yet)" }
-            Output.line(line)
+            say(line)
         }
+    }
+}
+
+/// `shelf listen --json` of a narrated book: each clip, as playback passes its start, as a line of JSON on standard
+/// output, in order and none left out (a position that jumps, at a file's speed or after a skip forward, gives every
+/// clip up to it). Unchecked Sendable: `stopped` and `printed` are under `lock`; the session is safe from any thread.
+final class ClipFeed: @unchecked Sendable {
+    private let session: ListeningSession
+    private let lock = NSLock()
+    private var stopped = false
+    private var printed = 0
+
+    init(session: ListeningSession) { self.session = session }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            while lock.withLock({ !stopped }) {
+                emit()
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+        }
+    }
+
+    /// Prints what playback has reached since the last time.
+    private func emit() {
+        lock.withLock {
+            let clips = session.narratedClips(until: session.state.position) ?? []
+            guard clips.count > printed else { return }
+            for clip in clips[printed...] { Output.jsonLine(clip) }
+            printed = clips.count
+            Output.flush()
+        }
+    }
+
+    /// The clips up to where playback stopped, then no more.
+    func stop() {
+        emit()
+        lock.withLock { stopped = true }
     }
 }

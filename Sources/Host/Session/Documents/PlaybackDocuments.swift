@@ -13,6 +13,8 @@ public struct PlayReport: Encodable, Sendable {
     public let state: PlaybackState
     /// A book read aloud: every word and sentence heard, in order (absent for an audiobook).
     public var marks: [SpokenMark]?
+    /// A narrated book (media overlays): every clip played, in order (absent for any other book).
+    public var clips: [NarratedClip]?
 
     public init(title: String, output: String, started: String, stoppedBecause: String, state: PlaybackState) {
         self.title = title

@@ -1,0 +1,393 @@
+internal import ShelfReader
+internal import ShelfLibrary
+internal import ShelfCore
+internal import ShelfPlayback
+internal import ShelfPlugins
+internal import PluginAPI
+import Foundation
+import Synchronization
+
+/// A narrated book (an EPUB 3 with media overlays) listened to: its narration, not synthesised speech. The clips of
+/// the manifest (`readingOrder[i].alternate[].properties.clips`, MediaOverlayClips in the EPUB plugin) are cut from
+/// the book's audio, a narrated chapter at a time, into the tracks of an audiobook made for the session
+/// (NarrationRecorder), played by the same engine and controls as any audiobook and as a book read aloud (ReadAloud):
+/// speed with the pitch kept, skips, the sleep timer, chapters from the book's table of contents, never starting by
+/// itself. The place is the reader's: listening starts at the phrase where reading (or the last listening) stopped,
+/// and as it goes it saves the phrase heard as the book's reading place (its element, as a locator), so that
+/// `shelf read` opens on it.
+///
+/// Skippable structures (page numbers, notes, sidebars: `skippableTypes`) play unless the patron asks to skip them
+/// (`ListeningOptions.skipSkippable`), as Media Overlays 3.3 suggests.
+///
+/// Unchecked Sendable: constants, and the phrases read so far under their own lock; the recorder and the book are safe
+/// from any thread.
+final class Narration: @unchecked Sendable {
+    let recorder: NarrationRecorder
+    let book: AudioBook
+    let folder: URL
+    let publication: Publication
+    let shelfID: String?
+    let database: LibraryDatabase
+    /// Where listening starts, in words ("from the phrase where you stopped", "from chapter 3, The Storm").
+    let startWords: String
+    /// The words of each chapter's phrases, by element id, read when first needed.
+    private let phrases = Mutex<[Int: [String: String]]>([:])
+
+    static let trackBase = "https://narration.invalid/"
+
+    /// The Media Overlays 3.3 skippable structures (§ Skippability, with the vocabulary's names for them): what a
+    /// patron may choose not to hear.
+    static let skippableTypes: Set<String> = [
+        "pagebreak", "note", "footnote", "endnote", "rearnote", "footnotes", "endnotes", "rearnotes", "sidebar",
+        "annotation", "marginalia", "practice", "help"
+    ]
+
+    init(
+        recorder: NarrationRecorder, book: AudioBook, folder: URL, publication: Publication, shelfID: String?,
+        database: LibraryDatabase, startWords: String
+    ) {
+        (self.recorder, self.book, self.folder, self.publication, self.shelfID, self.database, self.startWords) = (
+            recorder, book, folder, publication, shelfID, database, startWords
+        )
+    }
+
+    deinit {
+        recorder.stop()
+        // The session's own folder in the cache: what is left of it is only cache.
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A track cut whole is adopted as its file; the engine measures it when it opens it (as ReadAloud's).
+    func attach() {
+        recorder.onComplete = { [weak self] chapter in
+            guard let self else { return }
+            self.book.adoptLocalFile(self.recorder.path(of: chapter).path, track: chapter)
+        }
+    }
+
+    func isTrackAvailable(_ track: Int) -> Bool {
+        guard recorder.isComplete(track) else { return false }
+        book.adoptLocalFile(recorder.path(of: track).path, track: track)
+        return true
+    }
+
+    func growingFile(_ track: Int) -> String? { recorder.growingFile(track) }
+
+    // MARK: The clips of the manifest
+
+    /// A reading-order item's clips, as the EPUB plugin gives them; empty when it has none.
+    static func clips(of link: Link) -> [NarrationRecorder.Clip] {
+        let alternates = link.extra["alternate"]?.array ?? []
+        for alternate in alternates {
+            guard let clips = alternate["properties"]?["clips"]?.array, !clips.isEmpty else { continue }
+            return clips.compactMap { clip in
+                guard let text = clip["text"]?.string else { return nil }
+                return NarrationRecorder.Clip(
+                    text: text, audio: clip["audio"]?.string, begin: clip["clipBegin"]?.number ?? 0,
+                    end: clip["clipEnd"]?.number, types: clip["types"]?.array?.compactMap(\.string) ?? [],
+                    structure: clip["structure"]?.string)
+            }
+        }
+        return []
+    }
+
+    static func isSkippable(_ clip: NarrationRecorder.Clip) -> Bool {
+        clip.types.contains(where: skippableTypes.contains)
+    }
+
+    // MARK: Opening
+
+    /// A narration session for `path` when it is a book with text whose reading order has media overlays; nil for
+    /// any other book (an audiobook plays as one, a book without narration is read aloud). `chapter` (0-based, as
+    /// `shelf toc` numbers them) starts there instead of at the reader's place.
+    static func open(
+        shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?, skipping: Bool
+    ) throws -> Narration? {
+        guard FileManager.default.fileExists(atPath: path),
+            // not a book shelf opens: the audiobook path says why
+            let choice = try? shelf.router.choose(for: try PublicationInput(path: path)),
+            !choice.plugin.capabilities.contains(SHELF_EXT_AUDIO), choice.plugin.capabilities.contains(SHELF_EXT_RENDER)
+        else { return nil }
+        let publication = try shelf.open(path)
+        let order = publication.manifest.readingOrder
+        // The narrated items, with their place in the reading order.
+        let narrated: [(item: Int, link: Link, clips: [NarrationRecorder.Clip])] = order.enumerated().compactMap {
+            i, link in
+            let clips = clips(of: link)
+            return clips.isEmpty ? nil : (i, link, clips)
+        }
+        guard !narrated.isEmpty else { return nil }
+        let toc = ReadAloud.flatten(publication.manifest.toc ?? [])
+        // A reading-order item → the narrated chapter that plays it, or the first after it.
+        func narratedChapter(forItem item: Int) -> Int? { narrated.firstIndex { $0.item >= item } }
+        func item(of href: String) -> Int? {
+            order.firstIndex { ReadAloud.itemPath($0.href) == ReadAloud.itemPath(href) }
+        }
+        // Each entry of the table of contents starts at the narration of its item, or of the first narrated item
+        // after it (so that chapter N is `shelf toc`'s chapter N); only an entry of its own item names a chapter.
+        var titles: [Int: String] = [:]
+        let tocChapters = toc.map { entry in item(of: entry.href).flatMap(narratedChapter(forItem:)) }
+        for (entry, c) in zip(toc, tocChapters) {
+            guard let c, titles[c] == nil, let title = entry.title, item(of: entry.href) == narrated[c].item else {
+                continue
+            }
+            titles[c] = title
+        }
+        let chapters = narrated.enumerated().map { c, n in
+            NarrationRecorder.Chapter(
+                href: n.link.href, type: n.link.type, title: titles[c] ?? n.link.title, clips: n.clips)
+        }
+        // Where to start.
+        var start = NarrationRecorder.Start(chapter: 0)
+        var words = "from the start of the narration"
+        if let chapter {
+            guard toc.indices.contains(chapter), let c = tocChapters[chapter] else {
+                throw ShelfError(
+                    .usage,
+                    toc.indices.contains(chapter)
+                        ? "chapter \(chapter + 1) has no narration, nor has any after it"
+                        : "there is no chapter \(chapter + 1); the book has \(toc.count)",
+                    hint: "`shelf toc BOOK` lists the chapters.")
+            }
+            start = NarrationRecorder.Start(chapter: c)
+            words = "from chapter \(chapter + 1), \(toc[chapter].title ?? toc[chapter].href)"
+        } else if let id = shelfBook?.book.id, let saved = try database.readingLocator(bookID: id),
+            let savedItem = item(of: saved.href), let c = narratedChapter(forItem: savedItem)
+        {
+            let clip = narrated[c].item == savedItem ? clipIndex(for: saved, in: chapters[c], publication) : 0
+            start = NarrationRecorder.Start(chapter: c, clip: clip)
+            words = "from the phrase where you stopped"
+        } else if let opening = try? publication.render(at: nil, settings: "{\"as\":\"text\"}").locator,
+            let openingItem = item(of: opening.href), let c = narratedChapter(forItem: openingItem)
+        {
+            start = NarrationRecorder.Start(chapter: c)
+        }
+        let folder = try ReadAloud.sessionFolder(shelf)
+        let sources = folder.appendingPathComponent("audio", isDirectory: true)
+        let recorder = NarrationRecorder(
+            chapters: chapters, start: start, folder: folder,
+            skip: { skipping && isSkippable($0) }
+        ) { href in
+            // The book's audio file, copied into the session's folder to be decoded as an audiobook of one track.
+            let data = try publication.resource(href)
+            try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+            // Opened once a file (NarrationRecorder keeps it): a name of its own each time is enough.
+            let ext = (ReadAloud.itemPath(href) as NSString).pathExtension
+            let file = sources.appendingPathComponent(UUID().uuidString + (ext.isEmpty ? "" : ".\(ext)"))
+            try data.write(to: file)
+            return try AudioBook(path: file.path, router: shelf.router)
+        }
+        recorder.begin()
+        do {
+            let manifest = folder.appendingPathComponent("manifest.json")
+            try audiobookManifest(
+                publication, chapters: chapters, toc: zip(toc, tocChapters).map { ($0.title, $1) }, start: start,
+                skipping: skipping
+            ).write(to: manifest)
+            let book = try AudioBook(path: manifest.path, router: shelf.router)
+            try recorder.waitForFirstSound()
+            return Narration(
+                recorder: recorder, book: book, folder: folder, publication: publication, shelfID: shelfBook?.book.id,
+                database: database, startWords: words)
+        } catch {
+            recorder.stop()
+            try? FileManager.default.removeItem(at: folder)  // only the session's cache
+            throw error
+        }
+    }
+
+    /// The clip a reading place points at: the one whose element it names, else the last whose element starts at or
+    /// before its progression (the elements' places found by the plugin, by halving: clips follow the text).
+    static func clipIndex(for locator: Locator, in chapter: NarrationRecorder.Chapter, _ publication: Publication)
+        -> Int
+    {
+        var named = locator.locations.fragments ?? []
+        if let hash = locator.href.firstIndex(of: "#") {
+            named.append(String(locator.href[locator.href.index(after: hash)...]))
+        }
+        for id in named {
+            if let i = chapter.clips.firstIndex(where: { Self.fragment(of: $0) == id }) { return i }
+        }
+        guard let wanted = locator.locations.progression, wanted > 0, !chapter.clips.isEmpty else { return 0 }
+        func progression(_ i: Int) -> Double? {
+            guard let id = Self.fragment(of: chapter.clips[i]) else { return nil }
+            let asked = Locator(
+                href: ReadAloud.itemPath(chapter.href), type: chapter.type ?? "application/xhtml+xml",
+                locations: .init(fragments: [id]))
+            return (try? publication.locate(asked))?.locations.progression
+        }
+        var lo = 0, hi = chapter.clips.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if let p = progression(mid), p > wanted + 1e-9 { hi = mid - 1 } else { lo = mid }
+        }
+        return lo
+    }
+
+    static func fragment(of clip: NarrationRecorder.Clip) -> String? {
+        guard let hash = clip.text.firstIndex(of: "#") else { return nil }
+        let raw = String(clip.text[clip.text.index(after: hash)...])
+        return raw.removingPercentEncoding ?? raw
+    }
+
+    /// The session's audiobook: a track for each narrated chapter, in reading order (those before where listening
+    /// starts last no time: they are not cut in this session), its length the clips' when they all say theirs, its
+    /// table of contents the book's.
+    static func audiobookManifest(
+        _ publication: Publication, chapters: [NarrationRecorder.Chapter], toc: [(title: String?, chapter: Int?)],
+        start: NarrationRecorder.Start, skipping: Bool
+    ) throws -> Data {
+        var metadata: [String: Any] = [
+            "@type": "http://schema.org/Audiobook", "title": publication.manifest.title ?? "Untitled",
+            "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"
+        ]
+        if let language = ReadAloud.bookLanguage(publication.manifest) { metadata["language"] = language }
+        let authors = publication.manifest.authors
+        if !authors.isEmpty { metadata["author"] = authors }
+        let order: [[String: Any]] = chapters.enumerated().map { i, chapter in
+            var track: [String: Any] = ["href": trackBase + String(format: "%03d.wav", i + 1), "type": "audio/wav"]
+            if let title = chapter.title { track["title"] = title }
+            if i < start.chapter {
+                track["duration"] = 0
+            } else {
+                let played = chapter.clips.enumerated().filter { c, clip in
+                    !(i == start.chapter && c < start.clip) && !(skipping && isSkippable(clip))
+                }.map(\.element)
+                if played.allSatisfy({ $0.end != nil }) {
+                    track["duration"] = played.reduce(0.0) { $0 + max(0, ($1.end ?? 0) - $1.begin) }
+                }
+            }
+            return track
+        }
+        let toc: [[String: Any]] = toc.compactMap { entry in
+            entry.chapter.map {
+                [
+                    "href": trackBase + String(format: "%03d.wav", $0 + 1),
+                    "title": entry.title ?? chapters[$0].title ?? "Chapter"
+                ]
+            }
+        }
+        let manifest: [String: Any] = [
+            "@context": "https://readium.org/webpub-manifest/context.jsonld", "metadata": metadata,
+            "readingOrder": order, "toc": toc, "links": []
+        ]
+        return try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])
+    }
+
+    // MARK: What is heard
+
+    /// The clip heard at frame `offset` of a track: its chapter and mark.
+    func heard(track: Int, frame offset: Int64) -> (chapter: Int, mark: NarrationRecorder.Mark)? {
+        guard recorder.chapters.indices.contains(track) else { return nil }
+        let marks = recorder.marks(of: track)
+        guard let mark = marks.last(where: { $0.frame <= offset && $0.frames > 0 }) ?? marks.first else { return nil }
+        return (track, mark)
+    }
+
+    /// The words of a chapter's phrases, by element id (read once).
+    func phraseTexts(_ chapter: Int) -> [String: String] {
+        if let known = phrases.withLock({ $0[chapter] }) { return known }
+        let c = recorder.chapters[chapter]
+        let ids = Set(c.clips.compactMap(Self.fragment(of:)))
+        let texts =
+            (try? publication.resource(ReadAloud.itemPath(c.href))).map {
+                OverlayPhrases.texts(of: $0, ids: ids, href: c.href)
+            } ?? [:]
+        phrases.withLock { $0[chapter] = texts }
+        return texts
+    }
+
+    func phrase(chapter: Int, clip: Int) -> String? {
+        guard let id = recorder.chapters[safe: chapter]?.clips[safe: clip].flatMap(Self.fragment(of:)) else {
+            return nil
+        }
+        return phraseTexts(chapter)[id]
+    }
+
+    /// The phrase heard at `global` on the session's timeline, for a front end to show.
+    func phrase(at global: Int64, timeline: Timeline) -> String? {
+        let (track, offset) = timeline.locate(global)
+        guard let heard = heard(track: track, frame: offset) else { return nil }
+        return phrase(chapter: heard.chapter, clip: heard.mark.clip)
+    }
+
+    /// The phrase heard at frame `offset` of a track, as a reading place: its element, where the plugin places it
+    /// in the chapter, and its first words.
+    func locator(track: Int, frame offset: Int64) -> Locator? {
+        guard let heard = heard(track: track, frame: offset),
+            let clip = recorder.chapters[heard.chapter].clips[safe: heard.mark.clip]
+        else { return nil }
+        let chapter = recorder.chapters[heard.chapter]
+        var asked = Locator(
+            href: ReadAloud.itemPath(chapter.href), type: chapter.type ?? "application/xhtml+xml", title: chapter.title,
+            locations: .init(fragments: Self.fragment(of: clip).map { [$0] }))
+        if let located = try? publication.locate(asked) {
+            // No position: a fixed-layout page is one position, and the reader would open at its start.
+            asked.locations.progression = located.locations.progression
+            asked.text = located.text
+        }
+        if let words = phrase(chapter: heard.chapter, clip: heard.mark.clip), !words.isEmpty {
+            asked.text = Locator.Text(before: asked.text?.before, highlight: String(words.prefix(200)))
+        }
+        return asked
+    }
+
+    func locator(at global: Int64, timeline: Timeline) -> Locator? {
+        let (track, offset) = timeline.locate(global)
+        return locator(track: track, frame: offset)
+    }
+
+    /// Every clip cut whole so far, at its time on the session's timeline, up to `until` seconds when given (the clip
+    /// being cut is left for a later call: its length is not known yet).
+    func clipsPlayed(timeline: Timeline, until: Double? = nil) -> [NarratedClip] {
+        let rate = Double(recorder.sampleRate ?? timeline.sampleRate)
+        var out: [NarratedClip] = []
+        for track in recorder.start.chapter..<recorder.chapters.count {
+            let chapter = recorder.chapters[track]
+            let complete = recorder.isComplete(track)
+            var marks = recorder.marks(of: track)
+            if !complete { marks = marks.dropLast() }
+            for mark in marks {
+                let clip = chapter.clips[mark.clip]
+                let time = timeline.seconds(timeline.global(track: track, offset: mark.frame))
+                if let until, time > until + 1e-6 { return out }
+                let duration = Double(mark.frames) / rate
+                out.append(
+                    NarratedClip(
+                        chapter: chapter.href, text: clip.text, audio: clip.audio, clipBegin: clip.begin,
+                        clipEnd: clip.begin + duration, time: time, duration: duration, types: clip.types,
+                        structure: clip.structure, phrase: phrase(chapter: track, clip: mark.clip)))
+            }
+            if !complete { return out }
+        }
+        return out
+    }
+}
+
+/// Where the place is kept while a narration plays: the phrase heard, as the book's reading place.
+/// Unchecked Sendable: one constant; the engine saves from its playing thread, the database takes its own lock.
+final class NarrationPlace: PlaybackPositionSaving, @unchecked Sendable {
+    unowned let narration: Narration
+    init(_ narration: Narration) { self.narration = narration }
+
+    func save(book: AudioBook, timeline: Timeline, at global: Int64) throws {
+        guard let id = narration.shelfID, let locator = narration.locator(at: global, timeline: timeline) else {
+            return
+        }
+        // No listening progress: the seconds of a session's narration are not the book's length.
+        try narration.database.saveListeningPlace(
+            bookID: id, locator: locator.jsonString(), seconds: timeline.seconds(global), duration: nil)
+    }
+}
+
+private extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+/// Whether a listening session plays a narrated book's narration.
+enum NarrationChoice: Sendable, Equatable {
+    /// The narration, leaving out the skippable structures when `skipping`.
+    case play(skipping: Bool)
+    /// The text read aloud instead, as any book's.
+    case ignore
+}
