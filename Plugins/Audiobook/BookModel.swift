@@ -2,7 +2,7 @@ import Foundation
 import PluginKit
 
 /// Where a track's bytes are.
-enum TrackSource: Equatable {
+enum TrackSource: Hashable {
     case file(String)  // an absolute local path
     case zipEntry(String)  // an entry of the package the publication was opened from
     case remote(URL)  // not here: the host downloads it and passes the file to the decoder

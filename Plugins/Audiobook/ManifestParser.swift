@@ -85,7 +85,7 @@ struct ManifestParser {
         if let d = LenientJSON.number(meta["duration"]) { book.extraMetadata["shelf:declaredDuration"] = .number(d) }
 
         // Table of contents: RWPM "toc", or a W3C "toc" given as JSON links.
-        book.toc = tocEntries(LenientJSON.list(root["toc"]), tracks: tracks, depth: 0)
+        book.toc = tocEntries(LenientJSON.list(root["toc"]), tracks: Self.firstTracks(tracks), depth: 0)
         if book.toc.isEmpty { book.toc = htmlTOC(root, tracks: tracks) }
         book.links = LenientJSON.list(root["links"]).compactMap(link)
         book.resources = LenientJSON.list(root["resources"]).compactMap(link)
@@ -225,7 +225,15 @@ struct ManifestParser {
 
     // MARK: TOC and links
 
-    private func tocEntries(_ items: [Any], tracks: [Track], depth: Int) -> [TocEntry] {
+    /// The first track of each source, for the table of contents to find its entries' tracks at once (a book read
+    /// aloud has hundreds of each: looking through the tracks for each entry took most of opening its manifest).
+    static func firstTracks(_ tracks: [Track]) -> [TrackSource: Int] {
+        var first: [TrackSource: Int] = [:]
+        for (i, track) in tracks.enumerated() where first[track.source] == nil { first[track.source] = i }
+        return first
+    }
+
+    private func tocEntries(_ items: [Any], tracks: [TrackSource: Int], depth: Int) -> [TocEntry] {
         guard depth < 16 else { return [] }
         var out: [TocEntry] = []
         for item in items {
@@ -238,7 +246,7 @@ struct ManifestParser {
                 out += kids
                 continue
             }
-            guard let index = tracks.firstIndex(where: { $0.source == resolved.1 }) else {
+            guard let index = tracks[resolved.1] else {
                 out += kids
                 continue
             }
@@ -264,7 +272,8 @@ struct ManifestParser {
             else { continue }
             let path = BookModel.stripFragment(href)
             guard let data = read(path.removingPercentEncoding ?? path), data.count <= 8 << 20 else { continue }
-            let toc = tocEntries(HTMLTableOfContents.items(data, htmlPath: path), tracks: tracks, depth: 0)
+            let toc = tocEntries(
+                HTMLTableOfContents.items(data, htmlPath: path), tracks: Self.firstTracks(tracks), depth: 0)
             if !toc.isEmpty { return toc }
         }
         return []
