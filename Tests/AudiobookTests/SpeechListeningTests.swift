@@ -59,6 +59,11 @@ final class SpeechListeningTests: XCTestCase {
         let seconds = Double(pcm.count) / Double(rate)
         let rms = (pcm.reduce(0) { $0 + Double($1) * Double($1) } / Double(max(1, pcm.count))).squareRoot()
         XCTAssertGreaterThan(rms, 0.01, "speech, not silence")
+        // Every frame spoken is played: each track finishes while playback waits at the end of what was spoken, and
+        // measuring it then keeps the place (the engine once moved it to the next track's start, skipping the rest).
+        let state = try XCTUnwrap(played.report["state"] as? [String: Any])
+        XCTAssertEqual(try XCTUnwrap(state["duration"] as? Double), seconds, accuracy: 0.05)
+        XCTAssertEqual(try XCTUnwrap(state["listened"] as? Double), seconds, accuracy: 0.05)
         // Speech runs at 100 to 300 words a minute (pauses between paragraphs included).
         let words = played.words.count
         XCTAssertGreaterThan(words, 200, "every chapter spoken: \(words) words")

@@ -119,7 +119,7 @@ public final class ListeningSession: @unchecked Sendable {
         }
         engine.positionStore = positions
         if let readAloud {
-            readAloud.attach()
+            readAloud.attach(engine)
             engine.positionStore = ReadAloudPlace(readAloud)
         }
         if let narration {

@@ -45,13 +45,17 @@ final class ReadAloud: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// The engine plays the tracks. A track spoken whole is adopted as its file; the engine measures it when it opens
-    /// it whole (trackBecameAvailable is not called: for the track the engine waits at the end of, it would take
-    /// that place for the next track's start and skip the rest of the chapter).
-    func attach() {
-        recorder.onComplete = { [weak self] chapter in
+    /// The engine plays the tracks. A track spoken whole is adopted as its file and measured on the session's
+    /// timeline at once, as a downloaded part is (PartArrivals): the book's length and where its chapters start are
+    /// known before playback reaches them. Those finished before this are measured here.
+    func attach(_ engine: PlaybackEngine) {
+        recorder.onComplete = { [weak self, weak engine] chapter in
             guard let self else { return }
             self.book.adoptLocalFile(self.recorder.path(of: chapter).path, track: chapter)
+            engine?.trackBecameAvailable(chapter)
+        }
+        for chapter in recorder.start.chapter..<recorder.chapters.count where isTrackAvailable(chapter) {
+            engine.trackBecameAvailable(chapter)
         }
     }
 
