@@ -6,6 +6,7 @@ and the loan shows once in My Books."""
 import glob
 import os
 import time
+import urllib.parse
 
 from selenium.webdriver.common.by import By
 
@@ -15,10 +16,13 @@ TITLE = "urn:fake:audio-free"  # Sound of Rivers, an audiobook with copies free
 
 
 class ListenAsPartsArriveTests(BrowserTestCase):
+    SECONDS = 20
+
     def setUp(self):
         super().setUp()
         # Three MP3 parts of 20 s (about 80 KB each); after the first, 1 KB every half second: some 40 s a part.
-        self.library.control("audiobook", id=TITLE, title="Sound of Rivers", parts=3, seconds=20, chunk=1024, interval=0.5)
+        self.library.control("audiobook", id=TITLE, title="Sound of Rivers", parts=3, seconds=self.SECONDS, chunk=1024,
+                             interval=0.5)
         self.add_library_and_sign_in()
 
     def parts_on_disk(self):
@@ -93,3 +97,38 @@ class ListenAsPartsArriveTests(BrowserTestCase):
         self.assertIn("Listen", rows[0])
         self.assertNotIn("part-0003.mp3", self.parts_on_disk(), "still arriving while My Books shows the loan")
         self.check_page("my-books-parts-arriving")
+
+
+class ResumeArrivingPartsTests(ListenAsPartsArriveTests):
+    """A download that stopped with shelf (parts 2 and 3 half here) is resumed from the player."""
+    SECONDS = 8
+
+    # Only the test below, not those of the class it borrows its set-up from.
+    test_get_then_listen_plays_the_first_part_while_the_others_arrive = None
+    test_the_loan_shows_once_in_my_books_while_its_parts_arrive = None
+
+    def test_a_download_stopped_with_shelf_is_resumed_from_the_player(self):
+        self.go(f"#/book?id={TITLE}")
+        self.find("[data-action=borrow]").click()
+        self.find("[data-action=listen]").click()
+        self.wait_for(lambda d: "#/listen" in d.current_url, 60, "the player opening")
+        self.find("#play")
+        # `shelf serve` closes and opens again (the same port) while parts 2 and 3 are on their way.
+        self.server.restart()
+        parts = self.parts_on_disk()
+        self.assertNotIn("part-0003.mp3", parts, parts)
+        self.driver.get(self.server.launch)
+        self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/"))
+        self.go("#/listen?book=" + urllib.parse.quote(f"catalog:fake:{TITLE}", safe=""))
+        self.wait_for_text("Parts here: 1 of 3; the download of the rest stopped.", "#arriving")
+        resume = self.find("#resume-download")
+        self.assertEqual(resume.text, "Download the rest")
+        self.check_page("player-download-stopped")
+        resume.click()
+        self.announced("Downloading")
+        self.wait_for_text("the rest is arriving", "#arriving")
+        self.wait_for(lambda d: not d.find_element(By.ID, "resume-download").is_displayed())
+        self.wait_for(lambda d: not d.find_element(By.ID, "arriving").is_displayed(), 120, "every part arriving")
+        self.assertLessEqual({"part-0001.mp3", "part-0002.mp3", "part-0003.mp3"}, set(self.parts_on_disk()))
+        self.assertEqual(self.text("#chapters").count("downloading"), 0, "every chapter can be chosen")
+        self.check_page("player-every-part-here")

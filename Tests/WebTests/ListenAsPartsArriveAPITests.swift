@@ -30,18 +30,22 @@ final class ListenAsPartsArriveAPITests: LibraryWebTestCase {
         return try condition()
     }
 
-    func testListenPlaysTheFirstPartWhileTheOthersArrive() throws {
+    /// Borrows the audiobook, presses Listen, and waits until the book is on the shelf; its arrivals' address.
+    func listen() throws -> String {
         XCTAssertEqual(try post("/api/accounts", ["url": library.root, "name": "fake"]).status, 201)
         _ = try post("/api/accounts/fake/sign-in", ["barcode": library.username, "pin": library.password])
         _ = try get("/api/catalog?format=all")
         XCTAssertEqual(try post("/api/book/borrow", ["id": title]).json()["result"] as? String, "loaned")
         XCTAssertEqual(try post("/api/book/download", ["id": title, "listen": true]).status, 202)
-
         // The book is on the shelf once its first part is here, long before the others.
         let id = "catalog:fake:\(title)"
         XCTAssertTrue(try waitUntil(20) { try get("/api/shelf").text.contains(id) }, "the book never reached the shelf")
-        let first = try get(
-            "/api/player/arrivals?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+        return "/api/player/arrivals?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+    }
+
+    func testListenPlaysTheFirstPartWhileTheOthersArrive() throws {
+        let path = try listen()
+        let first = try get(path)
         XCTAssertEqual(first.status, 200, first.text)
         let answer = try first.json()
         let tracks = try XCTUnwrap(answer["tracks"] as? [[String: Any]])
@@ -62,10 +66,25 @@ final class ListenAsPartsArriveAPITests: LibraryWebTestCase {
         XCTAssertTrue(two.text.contains("Part 2 is still downloading"), two.text)
 
         // Once every part has arrived, nothing is arriving and every part is served.
-        let path = "/api/player/arrivals?book=\(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         XCTAssertTrue(try waitUntil(90) { try get(path).json()["arriving"] is NSNull }, "the parts never all arrived")
         let done = try XCTUnwrap(try get(path).json()["tracks"] as? [[String: Any]])
         XCTAssertEqual(done.map { $0["state"] as? String }, ["here", "here", "here"])
         XCTAssertEqual(try get(try XCTUnwrap(done[2]["url"] as? String)).body, book.parts[2])
+    }
+
+    /// A part the library will not send is said as such, and the rest is no longer "arriving" for ever.
+    func testAPartThatCannotBeDownloadedIsSaidSoAndNothingWaitsForIt() throws {
+        library.server.route("GET", "/audiobooks/audio-free/part-3.mp3", .status(404))
+        let path = try listen()
+        XCTAssertTrue(
+            try waitUntil(60) { (try get(path).json()["arriving"] as? [String: Any])?["stopped"] as? Bool == true },
+            "the download of the rest never said it stopped")
+        let answer = try get(path).json()
+        let tracks = try XCTUnwrap(answer["tracks"] as? [[String: Any]])
+        XCTAssertEqual(tracks.map { $0["state"] as? String }, ["here", "here", "unplayable"], "\(answer)")
+        let why = tracks[2]["why"] as? String ?? ""
+        XCTAssertTrue(why.hasPrefix("Part 3 cannot be played: it cannot be downloaded ("), why)
+        let arriving = try XCTUnwrap(answer["arriving"] as? [String: Any])
+        XCTAssertEqual(arriving["message"] as? String, "Parts here: 2 of 3; the download of the rest stopped.")
     }
 }

@@ -68,17 +68,33 @@ final class ArrivingParts: @unchecked Sendable {
     /// Whether any track can play yet.
     var anyHere: Bool { book.tracks.indices.contains(where: isHere) }
 
+    /// The download's record, as `shelf downloads` reads it; nil when there is none (or it cannot be read: the
+    /// listing may lag behind the parts, written as they go, and is then taken as saying nothing yet).
+    private var record: DownloadStore.Download? {
+        downloadID.flatMap { id in (try? store.all())?.first { $0.id == id } }
+    }
+
+    /// What is wrong with a part whose download gave up, in the words a player says after the track's name; nil
+    /// while it may still arrive (as a remote book's, `ListeningSession.failure`).
+    func failure(of index: Int) -> String? {
+        guard !isHere(index), let part = record?.parts.first(where: { $0.index == index }), part.state == .failed
+        else { return nil }
+        return "cannot be downloaded (\(part.reason ?? "unknown reason"))"
+    }
+
     /// How far the parts have arrived; nil once every part is here.
     func report() -> PartsArriving? {
         let here = book.tracks.indices.filter(isHere).count
         guard here < book.tracks.count else { return nil }
-        // The listing may lag behind the parts (it is written as they go): read as it is, or as nothing yet.
-        let record = downloadID.flatMap { id in (try? store.all())?.first { $0.id == id } }
+        let record = self.record
         let rest = (record?.parts ?? []).filter { $0.state != .complete }
         let bytes = rest.reduce(Int64(0)) { $0 + $1.bytes }
         let total: Int64? =
             rest.isEmpty || rest.contains { $0.total == nil } ? nil : rest.reduce(Int64(0)) { $0 + ($1.total ?? 0) }
-        let running = record?.pid.map { kill($0, 0) == 0 } ?? false
+        // Running: its process is alive and a part is still on its way (not one that gave up or was paused).
+        let running =
+            (record?.pid.map { kill($0, 0) == 0 } ?? false)
+            && rest.contains { $0.state == .queued || $0.state == .downloading }
         let waiting = lock.withLock {
             if bytes != lastBytes { (lastBytes, lastByteAt) = (bytes, Date()) }
             return Date().timeIntervalSince(lastByteAt) >= Self.stall

@@ -117,6 +117,7 @@ public final class ListeningSession: @unchecked Sendable {
             arrivals.attach(engine, remote)
             engine.trackFailure = { i in Self.failure(of: i, in: remote) }
         }
+        if let arriving { engine.trackFailure = { i in arriving.failure(of: i) } }
         engine.positionStore = positions
         if let readAloud {
             readAloud.attach(engine)

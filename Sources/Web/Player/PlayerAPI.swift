@@ -32,7 +32,8 @@ enum PlayerAPI: WebModule {
             let listening = try sessions.session(id: id)
             var answer: [String: Any] = [
                 "book": listening.record, "tracks": tracks(listening.session, id: id, audioPrefix: audioPrefix),
-                "chapters": chapters(listening.session), "arriving": PartArrivalsAPI.arriving(listening.session),
+                "chapters": chapters(listening.session),
+                "arriving": PartArrivalsAPI.arriving(listening.session, book: try ShelfRecord.find(id, in: app).book),
                 "position": [
                     "seconds": try listening.session.savedSeconds(),
                     "savedSecondsAgo": try listening.session.secondsSinceSaved().map { $0 as Any } ?? NSNull()
@@ -61,7 +62,7 @@ enum PlayerAPI: WebModule {
             return try .json(object: ["book": id, "seconds": try listening.session.savedSeconds()])
         }
 
-        PartArrivalsAPI.install(in: router, sessions: sessions, audioPrefix: audioPrefix)
+        PartArrivalsAPI.install(in: app, sessions: sessions, audioPrefix: audioPrefix)
     }
 
     /// The tracks in the document: each with its address here, its length, whether it can play and why not.

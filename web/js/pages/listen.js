@@ -52,6 +52,18 @@ export default {
     ui.chapters = h("ol", { class: "chapters", id: "chapters" });
     ui.wait = h("p", { class: "player-wait", id: "player-wait", hidden: true });
     ui.arriving = h("p", { class: "arriving", id: "arriving", hidden: true });
+    // A loan's download that stopped (shelf was closed meanwhile) is resumed from here.
+    ui.resume = h("button", { type: "button", id: "resume-download", hidden: true, onclick: async () => {
+      if (ui.resume.getAttribute("aria-disabled") === "true") return;
+      ui.resume.setAttribute("aria-disabled", "true");
+      try {
+        const started = await app.api.post("/api/book/download", { ...player.arriving.resume, listen: true });
+        app.announce(started.message);
+      } catch (error) {
+        ui.resume.removeAttribute("aria-disabled");
+        app.announce(app.explain(error));
+      }
+    } }, "Download the rest");
 
     replace(main,
       h("h1", {}, book.title),
@@ -59,7 +71,7 @@ export default {
       book.cover ? h("img", { class: "cover", src: book.cover, alt: "" }) : null,
       ui.chapterNow,
       h("div", { class: "transport", role: "group", "aria-label": "Playback" }, ui.back, ui.play, ui.forward),
-      ui.wait, ui.arriving,
+      ui.wait, ui.arriving, ui.resume,
       h("label", { for: "scrubber", class: "scrub-label" }, "Position in the book"), ui.scrubber, ui.time, ui.left,
       h("div", { class: "player-settings" },
         h("div", { class: "setting" }, h("label", { for: "speed" }, "Speed"), ui.speed, ui.speedOut),
@@ -104,6 +116,10 @@ export default {
     const showArrivals = () => {
       ui.arriving.hidden = !player.arriving;
       ui.arriving.textContent = player.arriving ? player.arriving.message : "";
+      const resumable = Boolean(player.arriving?.resume);
+      if (!resumable) ui.resume.removeAttribute("aria-disabled");
+      if (ui.resume.hidden === resumable && document.activeElement === ui.resume) ui.play.focus();
+      ui.resume.hidden = !resumable;
     };
 
     let dragging = false, drawn = false;

@@ -134,6 +134,14 @@ export class Player extends EventTarget {
     this.arriving = data.arriving ?? null;
     const here = (doc) => (doc ? doc.here : this.timeline.tracks.length);
     this.emit('arrivals', { came: here(this.arriving) > here(before) });
+    // The part playback waits for will not come (its download gave up): said, and nothing waits any more.
+    if (this.waiting && this.timeline.tracks[this.waitingFor].state === 'unplayable') {
+      const why = this.held(this.waitingFor);
+      this.waitingFor = null;
+      this.wantPlaying = false;
+      this.emit('held', { why });
+      this.emit('state');
+    }
     // The part playback waits for is here: on from where the patron was in it.
     if (this.waiting && !this.held(this.waitingFor)) {
       const offset = this.heldOffset;
