@@ -277,9 +277,9 @@ class DuplicateSpineEntryTests(EPUB3TestCase):
 
 class FlowTests(EPUB3TestCase):
     def scroll(self, pixels):
-        """The mouse wheel over the page, as Chromium's input takes it (WebDriver's wheel does not reach a frame of
+        """The mouse wheel over the middle of the reading area, as Chromium's input takes it (WebDriver's wheel does not reach a frame of
         another origin)."""
-        box = self.driver.execute_script("const r = document.querySelector('#viewport iframe:not(.loading)').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];")
+        box = self.driver.execute_script("const r = document.getElementById('viewport').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];")
         self.driver.execute_cdp_cmd("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": box[0], "y": box[1], "deltaX": 0, "deltaY": pixels})
 
     def test_the_flow_the_book_declares_is_the_default_and_the_patron_overrides_it(self):
@@ -288,16 +288,49 @@ class FlowTests(EPUB3TestCase):
         self.assertTrue(self.reader("r.view.scrolled"), "rendition:flow scrolled-continuous: the chapter scrolls")
         self.assertTrue(self.driver.execute_script("return document.body.classList.contains('scrolled')"))
         # The chapters follow each other as one scroll: scrolling on past the end of chapter 1 brings chapter 2.
-        for _ in range(20):
+        for _ in range(30):
             if self.reader("r.view.href") != "OEBPS/chapter1.xhtml":
                 break
-            self.scroll(3000)
-            time.sleep(0.5)  # the wheel scrolls smoothly
-        self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter2.xhtml", "chapter 2 after chapter 1")
-        time.sleep(0.5)  # for the screenshot alone: the frame's first paint
+            self.scroll(1500)
+            time.sleep(0.3)  # the wheel scrolls smoothly
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter2.xhtml", message="chapter 2 after chapter 1")
+        # One scroll: chapter 2's frame right under chapter 1's, both in it.
+        frames = self.reader("r.view.parts.map(p => [p.href, p.frame.offsetTop, p.frame.offsetHeight])")
+        self.assertEqual([f[0] for f in frames[:2]], ["OEBPS/chapter1.xhtml", "OEBPS/chapter2.xhtml"])
+        self.assertEqual(frames[1][1], frames[0][1] + frames[0][2], "chapter 2 starts where chapter 1 ends")
+        self.assertGreater(frames[0][2], 2 * self.reader("r.view.height"), "a frame as tall as its chapter")
+        self.wait_for(lambda d: self.counter() == f"Page {self.reader('r.page')} of 3" and self.reader("r.page") == 2,
+                      message="the page label of chapter 2")
+        # Scrolling back up goes into chapter 1 again, at its end: the place, the page and `shelf read` follow.
+        self.scroll(-600)
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter1.xhtml", message="back up into chapter 1")
+        self.assertGreater(self.reader("r.view.progression"), 0.9, "at the end of chapter 1")
+        self.wait_for(lambda d: self.reader("r.page") == 1 and self.counter() == "Page 1 of 3", message="chapter 1's page")
+        self.wait_for(lambda d: self.reader("r.savedPage") == 1, message="the place saved in chapter 1")
+        self.assertEqual(self.place(book)["locator"]["href"], "OEBPS/chapter1.xhtml", "`shelf read` in chapter 1")
+        # The words the place keeps are the screen's (the end of chapter 1), not the chapter's first.
+        words = self.reader("r.view.ask('place')")
+        self.assertRegex(words["highlight"], r"^Paragraph 1\.(5\d|4\d)|^End of chapter 1")
+        # For the screenshot: the end of chapter 1 and the start of chapter 2 on one screen.
+        self.reader("r.view.scroller.scrollTop = r.view.parts[1].frame.offsetTop - r.view.height / 2")
+        time.sleep(0.5)  # the frames' paint
         self.screenshot("epub3-scrolled-continuous")
-        self.assertTrue(self.reader("r.view.atStart"), "chapter 2 from its start")
-        # An item's own rendition:flow-paginated wins over the book's.
+        # Opened again at chapter 2's start, chapter 1 is above it in the scroll: scrolling up goes into it.
+        self.reader("r.goTo({href: 'OEBPS/chapter2.xhtml', progression: 0})")
+        self.wait_for(lambda d: self.reader("r.savedPage") == 2, message="the place saved in chapter 2")
+        self.open_reader(book)
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter2.xhtml")
+        self.wait_for(lambda d: self.reader("r.view.parts.map(p => p.href).includes('OEBPS/chapter1.xhtml')"),
+                      message="chapter 1 put above chapter 2")
+        self.assertEqual(self.reader("r.view.href"), "OEBPS/chapter2.xhtml", "the screen stays on chapter 2")
+        self.scroll(-300)
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter1.xhtml", message="up into chapter 1")
+        # Next page scrolls a screen on, into chapter 2 again.
+        self.driver.find_element(By.ID, "next-page").click()
+        self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter2.xhtml", message="a screen on, chapter 2")
+        self.wait_for(lambda d: self.counter() == "Page 2 of 3")
+        # An item's own rendition:flow-paginated wins over the book's: chapter 3 is not in the scroll.
+        self.assertNotIn("OEBPS/chapter3.xhtml", self.reader("r.view.parts.map(p => p.href)"))
         self.reader("r.goTo({href: 'OEBPS/chapter3.xhtml', progression: 0})")
         self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter3.xhtml")
         self.assertFalse(self.reader("r.view.scrolled"), "chapter 3 asks for pages")

@@ -57,6 +57,12 @@ export class FrameChannel {
       case 'note':
         try { this.handlers.note?.(new URL(String(message.href)), String(message.text ?? '')); } catch { /* not an address */ }
         break;
+      case 'wheel':
+        this.handlers.wheel?.(Number(message.deltaY) || 0);
+        break;
+      case 'extent':
+        this.handlers.extent?.(Number(message.height) || 0);
+        break;
       case 'edge':
         this.handlers.edge?.(message.direction === -1 ? -1 : 1);
         break;

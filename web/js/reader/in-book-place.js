@@ -17,20 +17,26 @@ function textNodes() {
   return nodes;
 }
 
-/** Whether a box is on the screen: its middle inside the window. */
+/** What of the page is on the screen: the window, or the part a shared scroll shows of a frame as tall as its text. */
+let visible = { top: 0, height: 0 };
+
+/** Whether a box is on the screen: its middle inside what is visible. */
 function onScreen(rect) {
   const x = (rect.left + rect.right) / 2, y = (rect.top + rect.bottom) / 2;
-  return rect.width + rect.height > 0 && x >= 0 && x < innerWidth && y >= 0 && y < innerHeight;
+  return rect.width + rect.height > 0 && x >= 0 && x < innerWidth && y >= visible.top && y < visible.top + visible.height;
 }
 
 const squeeze = (text) => text.replace(/\s+/g, ' ');
 
 /**
  * The first words on the screen, or null when it shows none (an image alone).
+ * @param {{top: number, height: number}} [shown] the part of the page on the screen, in pixels from the window's top
+ *   (a frame in one shared scroll, continuous.js), else the window
  * @returns {{highlight: string, before?: string} | null}
  */
-export function screenWords() {
+export function screenWords(shown) {
   if (!document.body) return null;
+  visible = shown && Number.isFinite(shown.top) && Number.isFinite(shown.height) ? shown : { top: 0, height: innerHeight };
   const nodes = textNodes();
   const range = document.createRange();
   for (const [index, node] of nodes.entries()) {

@@ -59,6 +59,7 @@ const page = {
     void root.offsetHeight;
     if (this.scrolled) {
       this.pages = 1;
+      this.followExtent();
       return;
     }
     if (!this.vertical) fitPictures(document, this.height);
@@ -66,6 +67,28 @@ const page = {
     const length = this.vertical ? s.scrollHeight : s.scrollWidth;
     const stride = this.vertical ? this.height : this.width;
     this.pages = Math.max(1, Math.round(length / stride));
+  },
+
+  // The height of the chapter's text, for a frame as tall as it (chapters that follow each other as one scroll,
+  // continuous.js); told again whenever it changes (a picture loaded, a font came).
+  get extent() { return Math.ceil(Math.max(this.scroller.scrollHeight, document.body?.scrollHeight ?? 0)); },
+
+  followExtent() {
+    if (!this.settings?.shared || this.extentObserver || !document.body) return;
+    let told = 0;
+    this.extentObserver = new ResizeObserver(() => {
+      const extent = this.extent;
+      if (extent !== told) tell({ shelf: 'extent', height: (told = extent) });
+    });
+    this.extentObserver.observe(document.body);
+  },
+
+  // Where a place ({fragment} | {text, progression}) is, in pixels from the chapter's top: null when not found.
+  offsetOf(place = {}) {
+    const range = place.fragment ? this.rangeOfFragment(place.fragment) : place.text ? this.rangeOfText(place.text, place.progression) : null;
+    if (!range) return null;
+    if (place.text && place.highlight !== false) this.highlight(range);
+    return range.getBoundingClientRect().top + this.scroller.scrollTop;
   },
 
   // How far into the chapter the page shown starts (0…1).
@@ -208,7 +231,7 @@ const page = {
   state() {
     return {
       page: this.page, pages: this.pages, progression: this.progression, atStart: this.atStart, atEnd: this.atEnd,
-      scrolled: this.scrolled, vertical: this.vertical, rtl: this.rtl, fragmentPages: this.fragmentPages(),
+      scrolled: this.scrolled, vertical: this.vertical, rtl: this.rtl, fragmentPages: this.fragmentPages(), extent: this.extent,
     };
   },
 
@@ -230,7 +253,8 @@ const page = {
       case 'speak': return speak(this, message.text, message.progression);
       case 'narrate': return narrate(this, message);
       case 'selection': return window.getSelection()?.toString().trim() ?? '';
-      case 'place': return screenWords();
+      case 'place': return screenWords(message.visible);
+      case 'offset': return this.offsetOf(message.place);
       case 'prefetch':
         // The chapters either side are asked for while the patron reads, so the server has them at hand.
         for (const url of message.urls ?? []) fetch(url, /** @type {RequestInit} */ ({ priority: 'low' })).then((r) => r.arrayBuffer()).catch(() => {});
@@ -275,7 +299,8 @@ function listen() {
     const target = /** @type {Element} */ (event.target);
     if (target?.closest?.('input, select, textarea, button, [contenteditable]')) return;
     const keys = ['ArrowLeft', 'ArrowRight', 'PageUp', 'PageDown', ' '];
-    if (!page.scrolled) keys.push('ArrowUp', 'ArrowDown');
+    // The arrows scroll a scrolled page; in one shared scroll the app's scroller does (the page is not scrolled).
+    if (!page.scrolled || page.settings?.shared) keys.push('ArrowUp', 'ArrowDown');
     if (!keys.includes(event.key)) return;
     event.preventDefault();
     tell({ shelf: 'key', key: event.key, shiftKey: event.shiftKey });
@@ -291,9 +316,17 @@ function listen() {
   });
   // Chapters that follow each other as one scroll (rendition:flow scrolled-continuous): scrolling on past the end
   // of one (or above the start) asks the app for the next (or the one before), at its start (or end).
+  // In one shared scroll (continuous.js) the page, as tall as its text, does not scroll: the wheel scrolls the app's
+  // scroller, told by message (a scroll does not pass from a frame of another origin to the page around it).
+  document.addEventListener('wheel', (event) => {
+    if (!page.settings?.shared || event.ctrlKey) return;
+    event.preventDefault();
+    const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? innerHeight : 1;
+    tell({ shelf: 'wheel', deltaY: event.deltaY * unit });
+  }, { passive: false });
   let edgeTold = 0;
   document.addEventListener('wheel', (event) => {
-    if (!page.scrolled || !page.settings?.continuous || Date.now() - edgeTold < 800) return;
+    if (!page.scrolled || !page.settings?.continuous || page.settings.shared || Date.now() - edgeTold < 800) return;
     const delta = page.vertical ? -(event.deltaX || event.deltaY) * (page.verticalRL ? 1 : -1) : event.deltaY;
     const direction = delta > 0 && page.atEnd ? 1 : delta < 0 && page.atStart ? -1 : 0;
     if (!direction) return;

@@ -6,6 +6,7 @@ import { PageMap, counterWords } from './pages.js';
 import { screenLocator, placeOf, screenKey, onScreen } from './place.js';
 import { Settings } from './settings.js';
 import { ReflowableView } from './reflowable.js';
+import { ContinuousView } from './continuous.js';
 import { FixedView } from './fixed.js';
 import { TableOfContents } from './toc.js';
 import { openPanel } from './panels.js';
@@ -77,10 +78,14 @@ class Reader {
       edge: (direction) => (direction > 0 ? this.next() : this.previous()),
       // A narrated phrase tapped or entered while listening (narration.js).
       phrase: (id, frame) => (this.listening instanceof Narration ? this.listening.choose(id, frame) : undefined),
+      // Scrolled in chapters that follow each other as one scroll (continuous.js): the chapter and place shown.
+      scrolled: () => this.followScroll(),
     };
+    this.handlers = handlers;
     // A book's own origin (another than the app's): its pages may keep their storage and, if allowed, run their
     // scripts; from the app's own host (--listen) they are opaque and run the reader's script alone.
     const sandbox = new URL(this.base, location.href).origin === location.origin ? 'allow-scripts' : 'allow-scripts allow-same-origin allow-forms';
+    this.sandbox = sandbox;
     this.view = this.fixed ? new FixedView($('viewport'), handlers, this.manifest, sandbox) : new ReflowableView($('viewport'), handlers, sandbox);
     if (this.view instanceof FixedView) Object.assign(this.view, { settings: () => this.settings.effective, language: this.language });
     // Read by the reflowable view only.
@@ -177,6 +182,37 @@ class Reader {
   /** The reading-order entry shown: the first page of a spread in a fixed-layout book. */
   get shownIndex() { return this.fixed ? /** @type {FixedView} */ (this.view).shown[0] : this.index; }
 
+  /** Whether entry `index` is one of the chapters that follow each other as one scroll (scrolled-continuous, in
+   * the flow in force for it: the patron's choice of pages makes pages of it). */
+  continuousAt(index) {
+    const item = this.items[index];
+    if (!item || this.fixed || item.properties?.layout === 'fixed' || !declaredContinuous(this.manifest, item)) return false;
+    return this.settings.flowOf(declaredFlow(this.manifest, item)) === 'scrolled';
+  }
+
+  /** The reflowable view for entry `index`: one scroll of chapters (continuous.js) or a chapter alone (reflowable.js). */
+  viewFor(index) {
+    const continuous = this.continuousAt(index);
+    if (continuous === this.view instanceof ContinuousView) return;
+    const old = /** @type {ReflowableView | ContinuousView} */ (this.view);
+    const chain = { items: this.items, urlOf: (href) => this.resourceURL(href), joins: (i) => this.continuousAt(i) };
+    const view = continuous ? new ContinuousView($('viewport'), this.handlers, this.sandbox, chain) : new ReflowableView($('viewport'), this.handlers, this.sandbox);
+    view.fragmentsOf = old.fragmentsOf;
+    old.close();
+    this.view = view;
+  }
+
+  // Scrolled in one scroll of chapters: the chapter at the top is the one shown; the bar and the place follow it.
+  followScroll() {
+    if (this.scrollTimer) return;
+    this.scrollTimer = setTimeout(() => {
+      this.scrollTimer = null;
+      if (!(this.view instanceof ContinuousView) || this.view.index < 0) return;
+      this.index = this.view.index;
+      this.updateStatus({ quiet: true });
+    }, 100);
+  }
+
   /**
    * Opens resource `href` at a place ({progression} | {fragment} | {text, progression} | {end}), in the
    * reading-order entry `entryOf` gives.
@@ -193,8 +229,12 @@ class Reader {
     this.settings.declaredFlow = declaredFlow(this.manifest, this.items[index]);
     this.settings.declaredContinuous = declaredContinuous(this.manifest, this.items[index]);
     if (!this.fixed) this.applyChrome();
+    if (!this.fixed) this.viewFor(index);
     if (this.fixed) {
       await this.view.open((href) => this.resourceURL(href), index);
+    } else if (this.view instanceof ContinuousView) {
+      if (this.view.holds(index) && !options.reload) await this.view.go(place, index);
+      else await this.view.open(index, this.settings.effective, this.language, place);
     } else if (this.view.href === this.items[index].href && !options.reload) {
       await /** @type {ReflowableView} */ (this.view).go(place);
     } else {
@@ -232,7 +272,7 @@ class Reader {
     try {
       if (await this.view.next()) return this.updateStatus();
       if (this.aside.open) return await this.aside.back();
-      const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : this.index;
+      const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : this.view instanceof ContinuousView ? this.view.lastIndex : this.index;
       if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, index: last + 1, progression: 0 });
       else announce(`This is the last page. ${this.counter}.`);
     } finally { this.busy = false; }
@@ -244,7 +284,7 @@ class Reader {
     try {
       if (await this.view.previous()) return this.updateStatus();
       if (this.aside.open) return await this.aside.back();
-      const index = this.shownIndex;
+      const index = this.view instanceof ContinuousView ? this.view.firstIndex : this.shownIndex;
       if (index > 0) await this.goTo({ href: this.items[index - 1].href, index: index - 1, end: true });
       else announce(`This is the first page. ${this.counter}.`);
     } finally { this.busy = false; }
@@ -260,6 +300,8 @@ class Reader {
   // `page`: the host's page when the move was to one (the page shown holds it, though it may start before it).
   /** @param {{quiet?: boolean, save?: boolean, page?: number}} options */
   updateStatus({ quiet = false, save = true, page = undefined } = {}) {
+    // In one scroll of chapters, the one at the top is shown.
+    if (this.view instanceof ContinuousView && this.view.index >= 0) this.index = this.view.index;
     const href = this.view.href;
     if (page) this.page = page;
     else if (this.pageMap) this.page = this.pageMap.pageAt(href, this.view.progression, this.shownIndex) ?? this.page;
@@ -362,7 +404,12 @@ class Reader {
   async applySettings() {
     this.applyChrome();
     this.fillDisplay();
-    if (!this.fixed) await this.view.relayout(this.settings.effective);
+    if (!this.fixed) {
+      // Pages or one scroll of chapters: another view when the flow changes between them.
+      const view = /** @type {ReflowableView | ContinuousView} */ (this.view);
+      if (this.continuousAt(this.index) !== view instanceof ContinuousView) await this.goTo({ href: view.href, index: this.index, progression: view.progression }, { reload: true, quiet: true, save: false });
+      else await view.relayout(this.settings.effective);
+    }
     this.updateStatus({ quiet: true });
   }
 
@@ -576,6 +623,11 @@ class Reader {
       // Typing, choosing and open panels keep their keys; Space and Enter press buttons and follow links.
       if (target.closest('input, select, textarea, dialog')) return;
       if ([' ', 'Enter'].includes(event.key) && target.closest('button, a')) return;
+    }
+    // In one scroll of chapters the arrows scroll it (the page in a frame as tall as its text does not scroll).
+    if (this.view instanceof ContinuousView && ['ArrowDown', 'ArrowUp'].includes(event.key)) {
+      event.preventDefault();
+      return this.view.scrollBy(event.key === 'ArrowDown' ? 48 : -48);
     }
     const scrolled = this.settings.effective.flow === 'scrolled' && !this.fixed;
     const forward = [this.rtl ? 'ArrowLeft' : 'ArrowRight', 'PageDown'];

@@ -117,4 +117,11 @@ export class ReflowableView {
   prefetch(urls) { this.channel?.call('prefetch', { urls }); }
 
   focus() { this.frame?.focus(); }
+
+  /** Takes the chapter away (the reader changes to another view). */
+  close() {
+    this.channel?.detach();
+    this.frame?.remove();
+    this.frame = null;
+  }
 }

@@ -43,10 +43,16 @@ export class Settings {
       brightness: Number(local.brightness),
       lineSpacing: String(local.lineSpacing),
       margins: Number(local.margins),
-      // Paged or scrolled: the patron's choice for this book, else what the book declares (flow.js), else theirs.
-      flow: (this.local.book.flow ?? this.declaredFlow ?? local.flow) === 'scrolled' ? 'scrolled' : 'paginated',
+      flow: this.flowOf(this.declaredFlow),
       continuous: this.declaredContinuous,
     };
+  }
+
+  /** Paged or scrolled, for a chapter whose book declares `declared` (flow.js): the patron's choice for this book,
+   * else what the book declares, else theirs for every book. */
+  flowOf(declared) {
+    const local = { ...LOCAL_DEFAULTS, ...this.local.global, ...this.local.book };
+    return (this.local.book.flow ?? declared ?? local.flow) === 'scrolled' ? 'scrolled' : 'paginated';
   }
 
   // Sets values for this book: the command line's through the host, the others in this browser.
