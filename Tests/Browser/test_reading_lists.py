@@ -162,3 +162,23 @@ class ConnectReadingListsTests(BrowserTestCase):
         self.assertEqual(len(kept), 1, kept)
         self.assertEqual(os.stat(kept[0]).st_mode & 0o777, 0o600)
         self.assertIn("Waiting Game", open(kept[0]).read())
+
+    def test_a_declined_sign_in_says_so_and_the_form_is_there_again(self):
+        urllib.request.urlopen(urllib.request.Request(self.fakes.google["decline"], method="POST"), timeout=10).read()
+        self.go("#/lists")
+        google = self.fakes.google
+        self.fill("google-books", {"clientId": "test-client.apps.googleusercontent.com"},
+                  {"baseURL": google["base"], "authURL": google["authURL"], "tokenURL": google["tokenURL"]})
+        self.find("form[data-connect='google-books'] button[type=submit]").click()
+        self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/#/lists?signin=google-books"),
+                      message="back on Reading lists from the declined sign-in")
+        self.wait_for_text("The sign-in at Google Books did not complete", "#action-result")
+        self.assertIn("access_denied", self.text("#action-result"))
+        self.assertIn("Connect again to sign in.", self.text("#action-result"))
+        self.assertIn("error", self.find("#action-result").get_attribute("class"))
+        # Not left half-connected: the form is there to try again, and no service is listed as connected.
+        section = self.text("section[data-service='google-books']")
+        self.assertNotIn("Connected", section)
+        self.assertIn("Connect Google Books", section)
+        self.assertEqual(self.fakes.google_counts()["issued"], 0, "no token was issued")
+        self.check_page("lists-sign-in-declined")

@@ -26,10 +26,17 @@ google.server.route("GET", "/control/counts") { _ in
     FakeGoogleBooks.json(["verifiedPKCE": google.verifiedPKCE, "issued": google.issued])
 }
 
+// The next sign-in is declined on Google's page.
+google.server.route("POST", "/control/decline") { _ in
+    google.lock.withLock { google.declineNext = true }
+    return .text("ok")
+}
+
 var card: [String: Any] = [
     "google": [
         "base": google.base, "authURL": google.authURL, "tokenURL": google.tokenURL,
-        "counts": google.server.url("/control/counts").absoluteString
+        "counts": google.server.url("/control/counts").absoluteString,
+        "decline": google.server.url("/control/decline").absoluteString
     ]
 ]
 var goodreads: FakeGoodreads?

@@ -21,6 +21,8 @@ final class FakeGoogleBooks: @unchecked Sendable {
     var apiKey = "AIza-test-key"
     var publicUser = "1234567890"
     var addVolumeCalls: [(Int, String)] = []
+    /// The next sign-in is declined on Google's page (the patron pressed Cancel): error=access_denied.
+    var declineNext = false
 
     var base: String { server.url("/books/v1").absoluteString }
     var authURL: String { server.url("/o/oauth2/v2/auth").absoluteString }
@@ -115,6 +117,12 @@ final class FakeGoogleBooks: @unchecked Sendable {
                 let redirect = q["redirect_uri"], redirect.hasPrefix("http://127.0.0.1:"), let state = q["state"],
                 q["scope"] == "https://www.googleapis.com/auth/books"
             else { return .text("bad authorization request", status: 400) }
+            if lock.withLock({ () -> Bool in
+                defer { declineNext = false }
+                return declineNext
+            }) {
+                return .redirect(to: "\(redirect)?error=access_denied&state=\(state)")
+            }
             let code = "code-\(UUID().uuidString.prefix(8))"
             lock.withLock { challenges[code] = challenge }
             return .redirect(

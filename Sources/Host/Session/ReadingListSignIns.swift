@@ -33,6 +33,8 @@ public final class ReadingListSignIns: @unchecked Sendable {
         secrets: [String: String], returnTo: String
     ) throws -> String {
         let name = (try? lists.settings(service: service).description.name) ?? service
+        // A sign-in that does not complete leaves a service connected here before as it was, and connects no other.
+        let wasConnected = try lists.database.services().contains { $0.service == service }
         let signIn = try lists.beginSignIn(service: service, settings: settings, secrets: secrets)
         let turn = lock.withLock { () -> Int in
             turns += 1
@@ -42,7 +44,9 @@ public final class ReadingListSignIns: @unchecked Sendable {
         let box = ListsBox(lists: lists)
         let timeout = self.timeout
         Thread.detachNewThread { [self] in
-            finish(signIn, box.lists, service: service, name: name, turn: turn, returnTo: returnTo, timeout: timeout)
+            finish(
+                signIn, box.lists, service: service, name: name, turn: turn, returnTo: returnTo, timeout: timeout,
+                wasConnected: wasConnected)
         }
         return signIn.url
     }
@@ -50,12 +54,14 @@ public final class ReadingListSignIns: @unchecked Sendable {
     /// Waits for the browser, exchanges the code, reads the lists, and sends the browser back to the app.
     private func finish(
         _ signIn: ShelfLibrary.ReadingLists.SignIn, _ lists: ShelfLibrary.ReadingLists, service: String,
-        name: String, turn: Int, returnTo: String, timeout: TimeInterval
+        name: String, turn: Int, returnTo: String, timeout: TimeInterval, wasConnected: Bool
     ) {
+        let undo = { if !wasConnected { try? lists.disconnect(service: service) } }
         do {
             // The lists are read before the browser is sent back, so the page it comes back to shows them.
             try signIn.finish(timeout: timeout, isCancelled: { superseded(service, turn) }) { error in
                 if let error {
+                    undo()
                     record(service, turn, .signInFailed(service: name, reason: ShelfError.words(error)))
                 } else {
                     do {
@@ -72,6 +78,7 @@ public final class ReadingListSignIns: @unchecked Sendable {
         } catch {
             // A failed exchange was recorded above; a wait that ended (time, another sign-in) is recorded here.
             if case .waiting? = state(of: service) {
+                undo()
                 record(service, turn, .signInFailed(service: name, reason: ShelfError.words(error)))
             }
         }

@@ -97,6 +97,8 @@ function serviceSection(page, main, params, app, service, entries, again) {
   return h("section", { class: "service", "aria-labelledby": heading, "data-service": service.service },
     h("h3", { id: heading }, service.name, service.connected ? h("span", { class: "service-state" }, "Connected") : null),
     service.pullError ? h("p", { class: "error" }, service.pullError) : null,
+    // A sign-in under way (its page left open elsewhere) can be begun again.
+    service.signIn && service.signIn.state === "waiting" ? connectForm(page, main, params, app, service, again) : null,
     service.connected
       ? [
           shelves.map((shelf) => [
