@@ -75,7 +75,7 @@ public final class NarrationRecorder: @unchecked Sendable {
     private var failure: Error?
     private var stopped = false
     private var format: (rate: Int, channels: Int)?
-    private var troubles: [String] = []
+    private var troubles: [Problem] = []
     /// Called (on the cutting thread) when a chapter's track is whole.
     public var onComplete: (@Sendable (Int) -> Void)?
 
@@ -127,8 +127,14 @@ public final class NarrationRecorder: @unchecked Sendable {
     }
     public func marks(of chapter: Int) -> [Mark] { condition.withLock { marks[chapter] ?? [] } }
     public func cutFrames(_ chapter: Int) -> Int64 { condition.withLock { frames[chapter] ?? 0 } }
-    /// What could not be played, in the patron's words ("the audio 'audio/a.mp3' is missing ..."), once each.
-    public var problems: [String] { condition.withLock { troubles } }
+    /// An audio file of the book that could not be played, and why; its clips are silent.
+    public struct Problem: Sendable, Equatable {
+        public let audio: String
+        public let reason: String
+    }
+
+    /// What could not be played so far, each audio file once.
+    public var problems: [Problem] { condition.withLock { troubles } }
 
     public func stop() {
         condition.withLock {
@@ -195,7 +201,7 @@ public final class NarrationRecorder: @unchecked Sendable {
                         sources: &sources)
                 } catch {
                     sources.current = nil
-                    note("the audio '\(audio)' cannot be played (\(error)); its phrases are silent")
+                    note(Problem(audio: audio, reason: "\(error)"))
                 }
             }
             condition.withLock {
@@ -261,7 +267,7 @@ public final class NarrationRecorder: @unchecked Sendable {
         marks[chapter]?[end - 1] = Mark(clip: last.clip, frame: last.frame, frames: count)
     }
 
-    private func note(_ problem: String) {
-        condition.withLock { if !troubles.contains(problem) { troubles.append(problem) } }
+    private func note(_ problem: Problem) {
+        condition.withLock { if !troubles.contains(where: { $0.audio == problem.audio }) { troubles.append(problem) } }
     }
 }

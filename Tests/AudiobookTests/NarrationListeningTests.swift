@@ -176,4 +176,21 @@ final class NarrationListeningTests: XCTestCase {
         XCTAssertEqual(seconds, last + (clips.last?["duration"] as? Double ?? 0), accuracy: 0.2)
         XCTAssertGreaterThan(rms, 0.01)
     }
+
+    func testAMissingAudioFileSilencesItsPhrasesAndTheRestPlays() throws {
+        let (book, chapters) = try NarrationBook.make()
+        let broken = shelf.home.appendingPathComponent("broken.epub")
+        try FileManager.default.copyItem(at: book, to: broken)
+        try NarrationBook.zip(in: shelf.home, ["-d", broken.path, "OEBPS/audio/ch2.mp3"])
+        let result = try shelf.run(["play", broken.path, "--null", "--json"], timeout: 300)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let clips = try XCTUnwrap((try result.json() as? [String: Any])?["clips"] as? [[String: Any]])
+        // Every phrase is still in the narration; the second chapter's are silent.
+        XCTAssertEqual(clips.map(fragment), chapters.flatMap { $0 }.map(\.id))
+        XCTAssertEqual(
+            clips.suffix(chapters[1].count).compactMap { $0["duration"] as? Double }, chapters[1].map { _ in 0 })
+        XCTAssertGreaterThan(clips.first?["duration"] as? Double ?? 0, 0.5)
+        XCTAssertTrue(
+            result.stderr.contains("The narration's audio OEBPS/audio/ch2.mp3 cannot be played"), result.stderr)
+    }
 }

@@ -222,8 +222,11 @@ public final class ListeningSession: @unchecked Sendable {
         narration?.clipsPlayed(timeline: engine.timeline, until: until)
     }
 
-    /// What could not be played of a narrated book's audio, in words; empty for any other book.
-    public var narrationProblems: [String] { narration?.recorder.problems ?? [] }
+    /// The audio files of a narrated book that could not be played so far (their phrases are silent); empty for any
+    /// other book.
+    public var narrationTroubles: [NarrationAudioTrouble] {
+        (narration?.recorder.problems ?? []).map { NarrationAudioTrouble(audio: $0.audio, reason: $0.reason) }
+    }
 
     /// Every word and sentence spoken so far, with when it is heard, when the book is read aloud; nil for an
     /// audiobook.

@@ -36,10 +36,10 @@ final class Narration: @unchecked Sendable {
     static let trackBase = "https://narration.invalid/"
 
     /// The Media Overlays 3.3 skippable structures (§ Skippability, with the vocabulary's names for them): what a
-    /// patron may choose not to hear.
+    /// patron may choose not to hear. The browser's reader skips the same (web/js/reader/narration.js).
     static let skippableTypes: Set<String> = [
-        "pagebreak", "note", "footnote", "endnote", "rearnote", "footnotes", "endnotes", "rearnotes", "sidebar",
-        "annotation", "marginalia", "practice", "help"
+        "pagebreak", "note", "footnote", "endnote", "rearnote", "annotation", "sidebar", "marginalia", "practice",
+        "help"
     ]
 
     init(

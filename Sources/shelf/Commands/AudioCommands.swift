@@ -143,6 +143,8 @@ let playCommand = Command(
     case .interruption: reason = "an interruption"
     }
     live?.stop()
+    // A narrated book whose audio is partly unplayable played the rest: what was silent is said.
+    for trouble in session.narrationTroubles { Output.error(trouble.words(for: .terminal).line) }
     let state = session.state
     if context.json && !toStdout {
         var report = PlayReport(

@@ -68,6 +68,7 @@ let listenCommand = Command(
     session.quit()
     while !player.finished { Thread.sleep(forTimeInterval: 0.02) }
     clips?.stop()
+    for trouble in session.narrationTroubles { player.say(trouble.words(for: .terminal).line) }
     player.say("Saved at \(PlaybackTime.clock(session.state.position)).")
     return player.failureStatus ?? 0
 }
