@@ -76,6 +76,13 @@ class ListenAsPartsArriveTests(BrowserTestCase):
         self.announced("Waiting for Part 3 to download.")
         self.assertEqual(self.text("#play"), "Pause", "waiting to play, not paused")
         self.check_page("player-waiting-for-a-part")
+        # Elsewhere in the app the mini player says it waits, its button ready to stop the wait.
+        self.go("#/my-books")
+        self.assertEqual(self.find(".mini-player button").text, "Pause")
+        self.assertEqual(self.find(".mini-player").get_attribute("aria-label"), "Audiobook, waiting for a part")
+        self.check_page("mini-player-waiting-for-a-part")
+        self.find(".mini-player a").click()
+        self.find("#play")
         self.assertNotIn("part-0003.mp3", self.parts_on_disk())
         self.wait_for(lambda d: "part-3.mp3" in (self.audio("src") or "") and not self.audio("paused"), 90,
                       "part 3 playing once it arrived")

@@ -29,10 +29,12 @@ export function showMiniPlayer() {
 function render(player) {
   parts.bar.hidden = !player.book || location.hash.startsWith('#/listen');
   if (parts.bar.hidden) return;
-  parts.toggle.textContent = player.playing ? 'Pause' : 'Play';
+  // Waiting for a part to arrive is on its way to playing: its button pauses, as the player page's does.
+  const going = player.playing || player.waiting;
+  parts.toggle.textContent = going ? 'Pause' : 'Play';
   // The region's name says what it is now: "Now playing" only while something plays.
-  parts.bar.setAttribute('aria-label', player.playing ? 'Now playing' : 'Audiobook, paused');
-  parts.toggle.setAttribute('aria-label', `${player.playing ? 'Pause' : 'Play'} ${player.book.title}`);
+  parts.bar.setAttribute('aria-label', player.playing ? 'Now playing' : player.waiting ? 'Audiobook, waiting for a part' : 'Audiobook, paused');
+  parts.toggle.setAttribute('aria-label', `${going ? 'Pause' : 'Play'} ${player.book.title}`);
   parts.link.href = `#/listen?book=${encodeURIComponent(player.book.id)}`;
   parts.link.textContent = player.book.title;
   parts.chapter.textContent = player.chapter ? ` · ${player.chapter.title}` : '';
