@@ -146,6 +146,20 @@ final class NarrationListeningTests: XCTestCase {
         XCTAssertTrue(letters(text).contains(letters(last)), "the page shows the phrase heard, \"\(last)\":\n\(text)")
     }
 
+    func testReadingThenListeningStartsAtThePhraseWhereReadingStopped() throws {
+        let (book, chapters) = try NarrationBook.make()
+        XCTAssertEqual(try shelf.run(["add", book.path]).status, 0)
+        let page = try shelf.run(["read", "Narrated Crossing", "--goto", "2", "--json"])
+        XCTAssertEqual(page.status, 0, page.stderr)
+        let text = try XCTUnwrap((try page.json() as? [String: Any])?["text"] as? String)
+        let (report, clips) = try play("Narrated Crossing", ["--sleep", "1", "--speed", "3"])
+        XCTAssertEqual(report["started"] as? String, "from the phrase where you stopped")
+        // The page reading stopped on begins the second chapter: listening begins with its first phrase.
+        let first = try XCTUnwrap(clips.first)
+        XCTAssertEqual(fragment(first), chapters[1][0].id)
+        XCTAssertTrue(letters(text).hasPrefix(letters(first["phrase"] as? String ?? "-")), text)
+    }
+
     func testTheCorpusOverlayBookPlaysItsNarration() throws {
         guard let root = Corpus.root else {
             throw XCTSkip("../shared/corpus is absent: this test needs the shared corpus")
