@@ -74,12 +74,21 @@ final class ArrivingParts: @unchecked Sendable {
         downloadID.flatMap { id in (try? store.all())?.first { $0.id == id } }
     }
 
-    /// What is wrong with a part whose download gave up, in the words a player says after the track's name; nil
-    /// while it may still arrive (as a remote book's, `ListeningSession.failure`).
+    /// What is wrong with a part whose download gave up or stopped, in the words a player says after the track's
+    /// name; nil while it may still arrive (as a remote book's, `ListeningSession.failure`).
     func failure(of index: Int) -> String? {
-        guard !isHere(index), let part = record?.parts.first(where: { $0.index == index }), part.state == .failed
-        else { return nil }
-        return "cannot be downloaded (\(part.reason ?? "unknown reason"))"
+        guard !isHere(index), let record, let part = record.parts.first(where: { $0.index == index }) else {
+            return nil
+        }
+        if part.state == .failed { return "cannot be downloaded (\(part.reason ?? "unknown reason"))" }
+        return Self.isRunning(record) ? nil : "has not arrived, as its download stopped"
+    }
+
+    /// Whether a download goes on: its process is alive and a part is still on its way (not one that gave up or
+    /// was paused).
+    static func isRunning(_ record: DownloadStore.Download) -> Bool {
+        (record.pid.map { kill($0, 0) == 0 } ?? false)
+            && record.parts.contains { $0.state == .queued || $0.state == .downloading }
     }
 
     /// How far the parts have arrived; nil once every part is here.
@@ -91,10 +100,7 @@ final class ArrivingParts: @unchecked Sendable {
         let bytes = rest.reduce(Int64(0)) { $0 + $1.bytes }
         let total: Int64? =
             rest.isEmpty || rest.contains { $0.total == nil } ? nil : rest.reduce(Int64(0)) { $0 + ($1.total ?? 0) }
-        // Running: its process is alive and a part is still on its way (not one that gave up or was paused).
-        let running =
-            (record?.pid.map { kill($0, 0) == 0 } ?? false)
-            && rest.contains { $0.state == .queued || $0.state == .downloading }
+        let running = record.map(Self.isRunning) ?? false
         let waiting = lock.withLock {
             if bytes != lastBytes { (lastBytes, lastByteAt) = (bytes, Date()) }
             return Date().timeIntervalSince(lastByteAt) >= Self.stall

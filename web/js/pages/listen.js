@@ -103,10 +103,14 @@ export default {
       ui.chapters.append(h("li", {}, control));
       return control;
     });
-    // A chapter whose part arrived can be chosen now: its button is made again (keeping the focus on it).
+    // A chapter whose part arrived can be chosen now, and one whose part stopped or resumed arriving says so: its
+    // button is made again (keeping the focus on it).
+    const chapterState = (chapter) => timeline.available(chapter) ? "here" : timeline.tracks[chapter.track]?.state;
+    const drawnState = chapterButtons.map((_, i) => chapterState(timeline.chapters[i]));
     const chaptersArrived = () => timeline.chapters.forEach((chapter, i) => {
       const old = chapterButtons[i];
-      if (timeline.available(chapter) === (old.getAttribute("aria-disabled") !== "true")) return;
+      if (chapterState(chapter) === drawnState[i]) return;
+      drawnState[i] = chapterState(chapter);
       const fresh = chapterControl(chapter);
       const focused = document.activeElement === old;
       old.replaceWith(fresh);
