@@ -2,12 +2,14 @@
 epub3_fixtures whose page says what passes: paths inside the container, fallbacks, reading order, footnotes and
 outside links, prefixed CSS, scrolled flow, fixed layout."""
 
+import json
 import os
 import time
 import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 import epub3_fixtures
 from rig import ARTIFACTS
@@ -76,6 +78,31 @@ class PrefixedCSSTests(EPUB3TestCase):
         # Chromium does not draw text-transform: full-width; the letters are changed into their full-width forms.
         self.assertEqual(self.in_book("return document.getElementById('wide').textContent"), "ａｂｃ")
         self.screenshot("epub3-emphasis-vertical")
+
+
+class HyphenationTests(EPUB3TestCase):
+    def test_the_patrons_hyphenation_is_kept_by_the_host_and_applied_in_the_page(self):
+        book = self.add_book("order")
+        # A value the settings do not have is refused by the host, naming it.
+        refused = self.server.shelf("settings", book, "--hyphens", "sometimes")
+        self.assertEqual(refused.returncode, 64, refused.stderr)
+        self.assertIn("hyphenation is publisher, on or off", refused.stderr)
+        answer = self.server.shelf("settings", book, "--hyphens", "on", "--json")
+        self.assertEqual(answer.returncode, 0, answer.stderr)
+        self.assertEqual(json.loads(answer.stdout)["effective"]["hyphens"], "on")
+        self.open_reader(book)
+        self.assertEqual(self.frame_style("p", "hyphens"), "auto", "`shelf settings --hyphens on`, in the page")
+        self.assertEqual(self.in_book("return document.documentElement.lang"), "en", "in the book's language")
+        # Off in the Display panel: the page follows, and the host keeps it for `shelf settings`.
+        self.find("#open-display").click()
+        Select(self.find("#hyphens")).select_by_value("off")
+        self.wait_for(lambda d: self.frame_style("p", "hyphens") == "manual", message="hyphenation off in the page")
+        self.wait_for(lambda d: json.loads(self.server.shelf("settings", book, "--json").stdout)["stored"].get("hyphens") == "off",
+                      message="the host keeps it")
+        # The publisher's again: the book's own style sheet decides (this one says nothing: no hyphens).
+        Select(self.find("#hyphens")).select_by_value("publisher")
+        self.wait_for(lambda d: json.loads(self.server.shelf("settings", book, "--json").stdout)["stored"].get("hyphens") == "publisher")
+        self.assertEqual(self.frame_style("p", "hyphens"), "manual")
 
 
 class NoteAndLinkTests(EPUB3TestCase):

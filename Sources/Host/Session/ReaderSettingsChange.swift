@@ -29,6 +29,7 @@ extension Bookshelf {
         if clearing.contains(.fontScale) { base.fontScale = nil }
         if clearing.contains(.font) { base.font = nil }
         if clearing.contains(.theme) { base.theme = nil }
+        if clearing.contains(.hyphens) { base.hyphens = nil }
         return try database.updateReaderSettings(bookID: bookID, changes.over(base), reset: true)
     }
 

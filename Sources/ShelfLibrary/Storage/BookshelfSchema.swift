@@ -47,6 +47,14 @@ enum BookshelfSchema {
             ALTER TABLE reader_settings_new RENAME TO reader_settings;
             """)
 
+    /// The patron's hyphenation (publisher's, on or off) as a reader setting (issue 38).
+    static let hyphenation = SchemaMigration(
+        "bookshelf: hyphenation",
+        sql: """
+            ALTER TABLE reader_settings ADD COLUMN hyphens TEXT
+                CHECK (hyphens IS NULL OR hyphens IN ('publisher', 'on', 'off'));
+            """)
+
     private static let sql = """
         CREATE TABLE shelf_items (
             book_id     TEXT PRIMARY KEY NOT NULL REFERENCES books(id) ON DELETE CASCADE,

@@ -16,7 +16,8 @@ enum LibrarySchema {
         CatalogSchema.localChanges,
         NotificationSchema.libraryChanges,
         BookshelfSchema.publisherFont,
-        CatalogSchema.holdsPerBranch
+        CatalogSchema.holdsPerBranch,
+        BookshelfSchema.hyphenation
     ]
 
     // Times are integer milliseconds since 1970 (UTC): they sort, compare and survive any locale.

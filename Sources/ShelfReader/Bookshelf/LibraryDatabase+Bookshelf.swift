@@ -244,12 +244,13 @@ extension LibraryDatabase {
     public func readerSettings(bookID: String?) throws -> ReaderSettings {
         guard
             let row = try connection.query(
-                "SELECT font_scale, font, theme FROM reader_settings WHERE scope = ?",
+                "SELECT font_scale, font, theme, hyphens FROM reader_settings WHERE scope = ?",
                 [bookID ?? ReaderSettings.globalScope]
             ).first
         else { return ReaderSettings() }
         return ReaderSettings(
-            fontScale: try row.get("font_scale"), font: try row.get("font"), theme: try row.get("theme"))
+            fontScale: try row.get("font_scale"), font: try row.get("font"), theme: try row.get("theme"),
+            hyphens: try row.get("hyphens"))
     }
 
     /// Changes the values given (non-nil) in `changes`, keeping the others; `reset` clears the scope first.
@@ -266,10 +267,12 @@ extension LibraryDatabase {
             } else {
                 try connection.execute(
                     """
-                    INSERT INTO reader_settings (scope, font_scale, font, theme, updated_at) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO reader_settings (scope, font_scale, font, theme, hyphens, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (scope) DO UPDATE SET font_scale = excluded.font_scale, font = excluded.font,
-                        theme = excluded.theme, updated_at = excluded.updated_at
-                    """, [scope, merged.fontScale, merged.font, merged.theme, Date().databaseMilliseconds])
+                        theme = excluded.theme, hyphens = excluded.hyphens, updated_at = excluded.updated_at
+                    """,
+                    [scope, merged.fontScale, merged.font, merged.theme, merged.hyphens, Date().databaseMilliseconds])
             }
             return merged
         }

@@ -20,6 +20,9 @@ extension ReaderSettings {
         if let theme, !Self.themes.contains(theme) {
             throw ShelfError(.usage, "the theme is day, night or sepia, not \"\(theme)\"")
         }
+        if let hyphens, !Self.hyphenations.contains(hyphens) {
+            throw ShelfError(.usage, "hyphenation is publisher, on or off, not \"\(hyphens)\"")
+        }
         return self
     }
 

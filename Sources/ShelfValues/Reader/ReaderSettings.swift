@@ -14,11 +14,15 @@ public struct ReaderSettings: Equatable, Sendable, Codable {
     public var fontScale: Int?
     public var font: String?
     public var theme: String?
+    /// Words broken at the end of a line: "publisher" (as the book's style sheet says, the default), "on" (in the
+    /// book's language) or "off".
+    public var hyphens: String?
 
-    public init(fontScale: Int? = nil, font: String? = nil, theme: String? = nil) {
+    public init(fontScale: Int? = nil, font: String? = nil, theme: String? = nil, hyphens: String? = nil) {
         self.fontScale = fontScale
         self.font = font
         self.theme = theme
+        self.hyphens = hyphens
     }
 
     public enum Screen: String, Sendable, Codable { case small, large }
@@ -27,25 +31,29 @@ public struct ReaderSettings: Equatable, Sendable, Codable {
     /// "publisher": the book's own fonts (a format with none of its own shows in the reading system's serif).
     public static let fonts = ["publisher", "serif", "sans"]
     public static let themes = ["day", "night", "sepia"]
+    public static let hyphenations = ["publisher", "on", "off"]
     /// 12 pt on a small screen, 14 pt on a large one, as percentages of 12 pt.
     public static func defaultFontScale(for screen: Screen) -> Int { screen == .small ? 100 : 117 }
     public static let defaultFont = "publisher"
     public static let defaultTheme = "day"
+    public static let defaultHyphens = "publisher"
 
-    public var isEmpty: Bool { fontScale == nil && font == nil && theme == nil }
+    public var isEmpty: Bool { fontScale == nil && font == nil && theme == nil && hyphens == nil }
 
     /// These settings over `base`: each value set here wins.
     public func over(_ base: ReaderSettings) -> ReaderSettings {
-        ReaderSettings(fontScale: fontScale ?? base.fontScale, font: font ?? base.font, theme: theme ?? base.theme)
+        ReaderSettings(
+            fontScale: fontScale ?? base.fontScale, font: font ?? base.font, theme: theme ?? base.theme,
+            hyphens: hyphens ?? base.hyphens)
     }
 
     /// Every value filled in, defaults where nothing was chosen.
     public func effective(screen: Screen = .large) -> ReaderSettings {
         ReaderSettings(
             fontScale: fontScale ?? Self.defaultFontScale(for: screen), font: font ?? Self.defaultFont,
-            theme: theme ?? Self.defaultTheme)
+            theme: theme ?? Self.defaultTheme, hyphens: hyphens ?? Self.defaultHyphens)
     }
 
     /// A value of the settings, to clear one (`shelf settings --font default`) while keeping the others.
-    public enum Setting: String, CaseIterable, Sendable { case fontScale, font, theme }
+    public enum Setting: String, CaseIterable, Sendable { case fontScale, font, theme, hyphens }
 }

@@ -110,15 +110,14 @@ enum ReaderAPI: WebModule {
                     throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"")
                 }
             }
-            for setting in [Bookshelf.Setting.font, .theme] {
+            for setting in [Bookshelf.Setting.font, .theme, .hyphens] {
                 guard let value = body[setting.rawValue] else { continue }
                 guard let text = value as? String else { throw WebError(400, "\"\(setting.rawValue)\" is a word") }
-                if text == "default" {
-                    cleared.insert(setting)
-                } else if setting == .font {
-                    changes.font = text
-                } else {
-                    changes.theme = text
+                switch (text, setting) {
+                case ("default", _): cleared.insert(setting)
+                case (_, .font): changes.font = text
+                case (_, .theme): changes.theme = text
+                default: changes.hyphens = text
                 }
             }
             try bookshelf.changeSettings(book: id, changes, clearing: cleared)

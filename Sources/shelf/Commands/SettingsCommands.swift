@@ -2,20 +2,22 @@ import Foundation
 import Host
 
 let settingsCommand = Command(
-    name: "settings", summary: "display settings: font size, the publisher's font, serif or sans, day, night or sepia",
+    name: "settings",
+    summary: "display settings: font size, the publisher's font, serif or sans, day, night or sepia, hyphenation",
     usage:
-        "shelf settings [BOOK] [--font-scale PCT|default] [--font publisher|serif|sans|default] [--theme day|night|sepia|default] [--reset] [--json]",
+        "shelf settings [BOOK] [--font-scale PCT|default] [--font publisher|serif|sans|default] [--theme day|night|sepia|default] [--hyphens publisher|on|off|default] [--reset] [--json]",
     details: """
         Shows or changes the reader settings, for every book or (with BOOK) for one book, whose own values win.
         The font scale is a percentage of 12 pt (16 CSS pixels): the default is 117% (14 pt) on a large screen,
         which is what shelf uses on a desktop, and 100% (12 pt) on a small one (from 25% to 800%). Fonts: publisher
         (the default: the book's own fonts), serif (Times-like) or sans (Calibri/Avenir-like); themes: day (black on white), night (white on black), sepia. `default` clears one
-        value; --reset clears them all for that scope. `shelf render --as html` (and the browser reader) use all
-        three; `shelf read` in a terminal shows the theme as colours (night: light on dark; sepia), unless NO_COLOR
+        value; --reset clears them all for that scope. Hyphenation: publisher (the default: as the book's style sheet
+        says), on (words broken at line ends, in the book's language) or off; the browser reader applies it.
+        `shelf render --as html` (and the browser reader) use the font scale, font and theme; `shelf read` in a terminal shows the theme as colours (night: light on dark; sepia), unless NO_COLOR
         is set or the output is not a terminal: a terminal cannot change its font or size.
         \(bookArgumentHelp) --json: {"book"?, "effective", "stored", "defaults"}.
         """,
-    valueOptions: ["--font-scale", "--font", "--theme"],
+    valueOptions: ["--font-scale", "--font", "--theme", "--hyphens"],
     flagOptions: ["--reset"],
     positionals: 0...1
 ) { args, context in
@@ -40,6 +42,9 @@ let settingsCommand = Command(
     if let theme = args.value("--theme") {
         if theme == "default" { cleared.insert(.theme) } else { changes.theme = theme }
     }
+    if let hyphens = args.value("--hyphens") {
+        if hyphens == "default" { cleared.insert(.hyphens) } else { changes.hyphens = hyphens }
+    }
     // The host's one rule of the settings (the web API's and `shelf render`'s too) checks the values.
     changes = try changes.checked()
     let changing = !changes.isEmpty || !cleared.isEmpty || args.has("--reset")
@@ -60,5 +65,6 @@ let settingsCommand = Command(
     )
     Output.line("  Font: \(effective.font!)\(origin(stored.font))")
     Output.line("  Theme: \(effective.theme!)\(origin(stored.theme))")
+    Output.line("  Hyphenation: \(effective.hyphens!)\(origin(stored.hyphens))")
     return 0
 }

@@ -46,6 +46,12 @@ export function frameCSS(settings, geometry, language = '') {
   if (settings.lineSpacing) {
     lines.push(`body, body :where(p, li, dd, dt, blockquote, td, div, span) { line-height: ${Number(settings.lineSpacing)} !important; }`);
   }
+  // Hyphenation (a setting the host keeps): on breaks words at line ends by the rules of the page's language (the
+  // page says it, or the reader sets the book's: in-book.js); off never; publisher leaves the book's own.
+  if (settings.hyphens === 'on' || settings.hyphens === 'off') {
+    const hyphens = settings.hyphens === 'on' ? 'auto' : 'manual';
+    lines.push(`body, body * { hyphens: ${hyphens} !important; -webkit-hyphens: ${hyphens} !important; }`);
+  }
   lines.push(`img, svg, video, canvas { max-width: 100% !important; height: auto; object-fit: contain; }`);
   lines.push(`::highlight(shelf-hit) { background-color: #ffe08a; color: #111; }`);
   lines.push(`::selection { background-color: #b4d5fe; color: #000; }`);

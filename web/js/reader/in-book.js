@@ -41,6 +41,9 @@ const page = {
     // The writing mode must be the root's for the columns to run along it (publishers often set it on body).
     const bodyMode = document.body ? getComputedStyle(document.body).writingMode : 'horizontal-tb';
     if (bodyMode.startsWith('vertical') || bodyMode.startsWith('sideways')) root.style.setProperty('writing-mode', bodyMode, 'important');
+    // A page that says no language is in the book's: hyphenation (`hyphens: auto`) breaks words by its rules.
+    const own = root.getAttribute('lang') || root.getAttributeNS('http://www.w3.org/XML/1998/namespace', 'lang');
+    if (!own && this.language && this.settings.hyphens === 'on') root.setAttribute('lang', this.language);
     // A page that sets no direction follows its language, or the book's (Readium CSS does the same).
     if (!root.hasAttribute('dir') && !document.body?.hasAttribute('dir') && isRTLLanguage(root.getAttribute('lang') || root.getAttributeNS('http://www.w3.org/XML/1998/namespace', 'lang') || this.language)) root.setAttribute('dir', 'rtl');
     const mode = getComputedStyle(root).writingMode;

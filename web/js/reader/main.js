@@ -424,6 +424,7 @@ class Reader {
     field('line-spacing').value = s.lineSpacing;
     field('scripts-allowed').checked = readScripts(this.bookID) === true;
     field('margins').value = String(s.margins);
+    field('hyphens').value = s.hyphens;
   }
 
   // --- the book's own scripts ----------------------------------------------------------------------------
@@ -681,6 +682,7 @@ class Reader {
     $('brightness').addEventListener('input', () => this.changeSettings({ brightness: Number(field('brightness').value) }));
     $('line-spacing').addEventListener('change', () => this.changeSettings({ lineSpacing: field('line-spacing').value }));
     $('margins').addEventListener('change', () => this.changeSettings({ margins: Number(field('margins').value) }));
+    $('hyphens').addEventListener('change', () => this.changeSettings({ hyphens: field('hyphens').value }));
     $('scripts-allowed').addEventListener('change', () => this.changeScripts(field('scripts-allowed').checked));
     $('settings-everywhere').addEventListener('click', async () => {
       try { await this.settings.useEverywhere(); this.applySettings(); announce('These settings are now the ones of every book.'); } catch (error) { alertNow(error.message); }

@@ -5,7 +5,7 @@
 
 import { api } from '../api.js';
 
-const HOST_KEYS = ['fontScale', 'font', 'theme'];
+const HOST_KEYS = ['fontScale', 'font', 'theme', 'hyphens'];
 const LOCAL_DEFAULTS = { brightness: 100, lineSpacing: '', margins: 2, flow: 'paginated' };
 const smallScreen = () => window.matchMedia('(max-width: 40rem)').matches;
 
@@ -40,6 +40,8 @@ export class Settings {
       fontScale: value('fontScale', this.defaultScale),
       font: value('font', defaults.font ?? 'publisher'),
       theme: value('theme', defaults.theme ?? 'day'),
+      // Words broken at line ends: as the book's style sheet says (publisher), on (in its language) or off.
+      hyphens: value('hyphens', defaults.hyphens ?? 'publisher'),
       brightness: Number(local.brightness),
       lineSpacing: String(local.lineSpacing),
       margins: Number(local.margins),
@@ -76,15 +78,15 @@ export class Settings {
     this.local.book = {};
     write('shelf.reader.global', this.local.global);
     write(`shelf.reader.book.${this.bookID}`, {});
-    await api.post('/api/reader/settings', { fontScale: now.fontScale, font: now.font, theme: now.theme });
-    this.host = await api.post('/api/reader/settings', { book: this.bookID, fontScale: 'default', font: 'default', theme: 'default' });
+    await api.post('/api/reader/settings', { fontScale: now.fontScale, font: now.font, theme: now.theme, hyphens: now.hyphens });
+    this.host = await api.post('/api/reader/settings', { book: this.bookID, fontScale: 'default', font: 'default', theme: 'default', hyphens: 'default' });
   }
 
   // Forgets this book's own values.
   async resetBook() {
     this.local.book = {};
     write(`shelf.reader.book.${this.bookID}`, {});
-    this.host = await api.post('/api/reader/settings', { book: this.bookID, fontScale: 'default', font: 'default', theme: 'default' });
+    this.host = await api.post('/api/reader/settings', { book: this.bookID, fontScale: 'default', font: 'default', theme: 'default', hyphens: 'default' });
   }
 }
 

@@ -225,20 +225,22 @@ public struct SettingsJSON: Encodable, Sendable {
         public let fontScaleLargeScreen: Int
         public let font: String
         public let theme: String
+        public let hyphens: String
         /// The one rule of the settings (ReaderSettings), for a face that offers the values: the font scale's bounds
         /// and the fonts and themes there are.
         public let fontScaleMin: Int
         public let fontScaleMax: Int
         public let fonts: [String]
         public let themes: [String]
+        public let hyphenations: [String]
     }
 
     public static let defaultsValue = Defaults(
         fontScaleSmallScreen: ReaderSettings.defaultFontScale(for: .small),
         fontScaleLargeScreen: ReaderSettings.defaultFontScale(for: .large),
-        font: ReaderSettings.defaultFont, theme: ReaderSettings.defaultTheme,
+        font: ReaderSettings.defaultFont, theme: ReaderSettings.defaultTheme, hyphens: ReaderSettings.defaultHyphens,
         fontScaleMin: ReaderSettings.fontScaleRange.lowerBound, fontScaleMax: ReaderSettings.fontScaleRange.upperBound,
-        fonts: ReaderSettings.fonts, themes: ReaderSettings.themes)
+        fonts: ReaderSettings.fonts, themes: ReaderSettings.themes, hyphenations: ReaderSettings.hyphenations)
 
     public init(book: String?, effective: ReaderSettings, stored: ReaderSettings) {
         self.book = book
