@@ -6,16 +6,22 @@ public enum Chapters {
     /// The TOC flattened in reading order; entries whose href is not a track are left out. A book
     /// without a TOC gets one chapter per track.
     public static func from(_ manifest: Manifest) -> [Chapter] {
-        let hrefs = manifest.readingOrder.map { Chapter.stripFragment($0.href) }
+        // The first track of each href, as written and decoded: a book read aloud has hundreds of tracks and
+        // entries, and looking through the tracks for each entry took longer than the rest of opening it.
+        var tracks: [String: Int] = [:]
+        var decoded: [String: Int] = [:]
+        for (i, link) in manifest.readingOrder.enumerated() {
+            let href = Chapter.stripFragment(link.href)
+            if tracks[href] == nil { tracks[href] = i }
+            if decoded[href.removingPercentEncoding ?? href] == nil {
+                decoded[href.removingPercentEncoding ?? href] = i
+            }
+        }
         var out: [Chapter] = []
         func walk(_ links: [Link], depth: Int) {
             for link in links {
-                if let track = hrefs.firstIndex(of: Chapter.stripFragment(link.href))
-                    ?? hrefs.firstIndex(where: {
-                        ($0.removingPercentEncoding ?? $0)
-                            == (Chapter.stripFragment(link.href).removingPercentEncoding ?? "")
-                    })
-                {
+                let href = Chapter.stripFragment(link.href)
+                if let track = tracks[href] ?? href.removingPercentEncoding.flatMap({ decoded[$0] }) {
                     out.append(
                         Chapter(
                             index: out.count, title: link.title ?? "Chapter \(out.count + 1)", depth: depth,
