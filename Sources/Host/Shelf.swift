@@ -129,7 +129,8 @@ public final class Shelf: @unchecked Sendable {
     public func listen(_ target: String, options: ListeningOptions = ListeningOptions()) throws -> ListeningSession {
         try ListeningSession(
             shelf: self, target: target, options: options.engineOptions, chapter: options.chapter,
-            narration: options.narration ? .play(skipping: options.skipSkippable) : .ignore)
+            narration: options.narration ? .play(skipping: options.skipSkippable) : .ignore,
+            fromBookStart: options.startsAtTime)
     }
 
     /// The remote audiobooks being downloaded, and each part's state.

@@ -105,6 +105,43 @@ final class SpeechListeningTests: XCTestCase {
             "chapter 1 is spoken as the reader shows it")
     }
 
+    /// `--from TIME` starts a book read aloud at that time in the book as spoken from its start: what plays is the
+    /// whole book's sound from there. Failed before: a book read aloud refused any time (exit 64, "has no times
+    /// before it is spoken").
+    func testPlayingFromATimeStartsThereInTheBookSpoken() throws {
+        let wholeWAV = shelf.home.appendingPathComponent("whole.wav"),
+            partWAV = shelf.home.appendingPathComponent("part.wav")
+        _ = try play(book, ["--from", "0"], wav: wholeWAV)
+        let part = try play(book, ["--from", "0:40"], wav: partWAV)
+        XCTAssertEqual(part.report["started"] as? String, "from 0:40")
+        let (rate, whole) = try samples(wholeWAV)
+        let (_, from40) = try samples(partWAV)
+        XCTAssertEqual(Double(from40.count) / Double(rate), Double(whole.count) / Double(rate) - 40, accuracy: 0.1)
+        // The same sound: two seconds a second in, against the whole book's at 0:41.
+        let window = 2 * rate
+        let difference = (0..<window).map { abs(Double(from40[rate + $0]) - Double(whole[41 * rate + $0])) }.reduce(
+            0, +)
+        let level = (0..<window).map { abs(Double(whole[41 * rate + $0])) }.reduce(0, +)
+        XCTAssertGreaterThan(level / Double(window), 0.005, "speech at 0:41")
+        XCTAssertLessThan(difference, level * 0.05, "the sound from 0:40 is the book's from 0:40")
+    }
+
+    /// A time past the end of a book read aloud is refused, once it is all spoken, with how long it lasts.
+    func testPlayingFromATimePastTheEndSaysHowLongTheBookIs() throws {
+        let wav = shelf.home.appendingPathComponent("whole.wav")
+        _ = try play(book, ["--from", "0"], wav: wav)
+        let (rate, whole) = try samples(wav)
+        let seconds = Int((Double(whole.count) / Double(rate)).rounded())
+        let result = try shelf.run(["play", book, "--from", "9:00", "--null"], timeout: 300)
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(
+            result.stderr.contains(
+                "9:00 is past the end of the book, which lasts \(seconds / 60):\(String(format: "%02d", seconds % 60)) read aloud."
+            ),
+            result.stderr)
+        XCTAssertTrue(result.stderr.contains("--chapter N"), result.stderr)
+    }
+
     func testListeningThenReadingOpensAtTheSentenceWhereListeningStopped() throws {
         XCTAssertEqual(try shelf.run(["add", book]).status, 0)
         // The sleep timer stops after a minute of listening, inside the second chapter.

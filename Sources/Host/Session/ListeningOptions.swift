@@ -9,6 +9,10 @@ public struct ListeningOptions: Sendable, Equatable {
     /// For a book read aloud (an EPUB): the chapter to start at, 0-based as `shelf toc` lists them, instead of where
     /// the patron stopped; speaking starts there. An audiobook starts where `ListeningSession.start(from:)` says.
     public var chapter: Int?
+    /// For a book read aloud: that `ListeningSession.start(from:)` will be given a time (`--from TIME`), seconds into
+    /// the book as spoken from its first chapter. Speaking then starts at the book's beginning, not where the patron
+    /// stopped, so that its timeline holds that time.
+    public var startsAtTime = false
     /// For a narrated book (media overlays): leave out what the book marks skippable (page numbers, notes,
     /// sidebars...). Off by default: everything plays unless the patron asks, as Media Overlays 3.3 suggests.
     public var skipSkippable = false

@@ -62,7 +62,7 @@ public final class ListeningSession: @unchecked Sendable {
     /// silently.
     init(
         shelf: Shelf, target: String, options: PlaybackEngine.Options = PlaybackEngine.Options(), chapter: Int? = nil,
-        narration choice: NarrationChoice = .play(skipping: false)
+        narration choice: NarrationChoice = .play(skipping: false), fromBookStart: Bool = false
     ) throws {
         self.shelf = shelf
         let database = try shelf.openDatabase(losing: "the listening position cannot be saved")
@@ -85,7 +85,9 @@ public final class ListeningSession: @unchecked Sendable {
             readAloud =
                 narration != nil
                 ? nil
-                : try ReadAloud.open(shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter)
+                : try ReadAloud.open(
+                    shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter,
+                    fromBookStart: fromBookStart)
             book = try narration?.book ?? readAloud?.book ?? AudioBook(path: path, router: shelf.router)
             remote = nil
         }
@@ -147,6 +149,13 @@ public final class ListeningSession: @unchecked Sendable {
 
     /// Moves to where playback starts and says it in words ("from 1:30", "resuming at 12:04", "from the start").
     public func start(from start: Start) throws -> String {
+        if let readAloud, case .time(let seconds) = start {
+            // Speaking began at the book's start (ListeningOptions.startsAtTime): playback starts at the time once
+            // the book is spoken that far.
+            try readAloud.waitForSpeech(to: seconds, engine: engine)
+            engine.seek(to: seconds)
+            return "from \(PlaybackTime.clock(seconds))"
+        }
         if let startWords = readAloud?.startWords ?? narration?.startWords {
             // Speaking (or cutting the narration) began where it was asked to (ReadAloud.open, Narration.open): the
             // engine starts there.
@@ -170,12 +179,7 @@ public final class ListeningSession: @unchecked Sendable {
                             terminal: "`shelf fetch URL` downloads every part; then start where you like.", browser: nil
                         ))
                 }
-                throw ShelfError(
-                    .usage,
-                    "\(PlaybackTime.clock(seconds)) is past the end of the book, which lasts \(PlaybackTime.clock(duration))",
-                    next: NextStep(
-                        terminal: "`shelf toc BOOK` shows where each chapter starts.",
-                        browser: "The chapters list shows where each chapter starts."))
+                throw TimePastTheEnd(time: seconds, length: duration, readAloud: false).error
             }
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"

@@ -72,9 +72,12 @@ final class ReadAloud: @unchecked Sendable {
     /// A read-aloud session for `path` when it is a book with text and no audio of its own; nil for an audiobook
     /// (the caller plays it as one). `chapter` (0-based, as `shelf toc` numbers them) starts there instead of at
     /// the reader's place.
-    static func open(shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?) throws
-        -> ReadAloud?
-    {
+    /// `fromBookStart`: speaking starts at the book's first item whatever the reader's place, for playback to start
+    /// at a time in the book spoken (`waitForSpeech(to:engine:)`).
+    static func open(
+        shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?,
+        fromBookStart: Bool = false
+    ) throws -> ReadAloud? {
         // Asked of the plugin that would open it, before opening: an audiobook is played as one.
         guard FileManager.default.fileExists(atPath: path),
             // not a book shelf opens: the audiobook path says why
@@ -109,7 +112,9 @@ final class ReadAloud: @unchecked Sendable {
         var start = SpeechRecorder.Start(chapter: 0)
         var words = "from the start"
         var startText: SpeechRecorder.ChapterText?
-        if let chapter {
+        if fromBookStart {
+            // Times count from the book's first item: it is spoken from there.
+        } else if let chapter {
             guard toc.indices.contains(chapter), let item = tocItems[chapter] else {
                 throw ShelfError(
                     .usage, "there is no chapter \(chapter + 1); the book has \(toc.count)",
@@ -181,6 +186,38 @@ final class ReadAloud: @unchecked Sendable {
         guard players.contains(where: { !$0.isLoaded }) else { return }
         Thread.detachNewThread {
             for player in players { _ = player.extensionTable(SHELF_EXT_AUDIO, minimumSize: 0) }
+        }
+    }
+
+    /// Waits until the book is spoken and measured on `engine`'s timeline as far as `seconds` into it (from its
+    /// first item), so that playback can start there; a time past the end, once the whole book is spoken, is refused
+    /// with the book's length. Speaking runs at many times real time: an hour into a book is some 25 s away.
+    func waitForSpeech(to seconds: Double, engine: PlaybackEngine) throws {
+        guard recorder.start == SpeechRecorder.Start(chapter: 0) else {
+            throw ShelfError(
+                .software, "a book read aloud from the reader's place has no times: open it with startsAtTime")
+        }
+        while true {
+            if let error = recorder.error { throw error }
+            if HostServices.cancelRequested {
+                throw ShelfError(.cancelled, "stopped while the book was spoken up to \(PlaybackTime.clock(seconds))")
+            }
+            let timeline = engine.timeline
+            // The tracks spoken whole and measured, in order: the time is in one of them, or past all of them.
+            var spoken: Int64 = 0
+            var track = 0
+            while track < recorder.chapters.count, recorder.isComplete(track), timeline.known[track] {
+                spoken += timeline.lengths[track]
+                if timeline.seconds(spoken) > seconds { return }
+                track += 1
+            }
+            if track == recorder.chapters.count {
+                guard seconds <= timeline.seconds(spoken) else {
+                    throw TimePastTheEnd(time: seconds, length: timeline.seconds(spoken), readAloud: true).error
+                }
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
         }
     }
 

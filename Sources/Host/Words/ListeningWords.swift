@@ -73,3 +73,30 @@ extension TrackHeld: PatronOutcome {
         }
     }
 }
+
+/// A time to start from (`--from TIME`) past the end of the book, and how long the book lasts.
+public struct TimePastTheEnd: PatronOutcome, Sendable, Equatable {
+    public let time: Double
+    public let length: Double
+    /// A book read aloud: its length is how long it takes to speak at normal speed.
+    public let readAloud: Bool
+
+    public var sentence: String {
+        "\(PlaybackTime.clock(time)) is past the end of the book, which lasts \(PlaybackTime.clock(length))"
+            + (readAloud ? " read aloud." : ".")
+    }
+
+    public var next: NextStep? {
+        readAloud
+            ? NextStep(
+                terminal:
+                    "Start before \(PlaybackTime.clock(length)), or at a chapter with --chapter N (`shelf toc BOOK` lists them).",
+                browser: nil)
+            : NextStep(
+                terminal: "`shelf toc BOOK` shows where each chapter starts.",
+                browser: "The chapters list shows where each chapter starts.")
+    }
+
+    /// The error a command ends with (exit 64: a time the book does not have).
+    var error: ShelfError { ShelfError(.usage, sentence, next: next) }
+}

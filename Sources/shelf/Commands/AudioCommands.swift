@@ -48,6 +48,8 @@ func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOpti
     var options = options
     // A book read aloud starts speaking at the chapter asked for.
     if let chapter = args.value("--chapter").flatMap(Int.init) { options.chapter = chapter - 1 }
+    // And at the book's start when a time is asked for: times count from there.
+    options.startsAtTime = args.value("--from") != nil
     options.skipSkippable = args.has("--skip-extras")
     let session = try context.shelf.listen(args.positionals[0], options: options)
     try applyCommonSettings(session, args)
@@ -89,7 +91,8 @@ let playCommand = Command(
         stop is more than 5 seconds ago it replays the 2 seconds before it, fading in; the saved place
         stays where it stopped until playback passes it again, so opening and closing never moves it.
         On a terminal a line shows the position, the chapter and the time left at the speed chosen.
-          --from TIME      90, 1:30 or 1:02:03 on the book's timeline
+          --from TIME      90, 1:30 or 1:02:03 on the book's timeline (a book read aloud: as spoken
+                           from its start, once it is spoken that far)
           --chapter N      chapter N of `shelf toc` (1 is the first)
           --speed X        0.5 to 3.0 in steps of 0.05; the pitch is kept
           --sleep MIN      stop after MIN minutes of listening, or "chapter" for the end of this chapter
