@@ -80,7 +80,8 @@ export function speak(page, text, progression = 0) {
     const rect = range.getBoundingClientRect();
     const outside = page.vertical ? rect.left < 0 || rect.right > page.width : rect.top < 0 || rect.bottom > page.height;
     if (outside) page.showRange(range);
-  } else if (page.pageOfRange(range) !== page.page) {
+  } else if (page.width && page.pageOfRange(range) !== page.page) {
+    // (A fixed-layout page is drawn whole and never laid out in pages: it has no width of a page, nothing to turn.)
     page.show(page.pageOfRange(range));
   }
   return range.toString();

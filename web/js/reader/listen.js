@@ -1,8 +1,10 @@
 // Listening to the book in the reader: the host reads it aloud (its speech plugin, from the reader's place) and
 // this page's audio element plays the tracks as they are spoken, served as audiobook tracks are (never the
 // browser's own speech synthesis, which a headless or minimal browser lacks). The sentence heard is highlighted
-// in the book's page and the page follows it, chapter after chapter. Never starts by itself: Listen opens the
-// controls, Play plays. The place heard goes back to the host, which keeps it as the book's reading place.
+// in the book's page and the page follows it, chapter after chapter; in a fixed-layout book each page's text is
+// read, the sentence highlighted on the page of the spread that holds it, and the spread turns with the voice.
+// Never starts by itself: Listen opens the controls, Play plays. The place heard goes back to the host, which
+// keeps it as the book's reading place.
 // See README "Listening to a book" and the /api/listen routes (web/openapi/listen.json).
 
 import { api } from '../api.js';
@@ -80,7 +82,7 @@ export class Listening {
     this.ui.play.disabled = true;
     this.ui.status.textContent = 'Preparing to read aloud…';
     // The page is laid out again for the bar's room while the host gets ready.
-    const relayout = this.reader.view.relayout?.();
+    const relayout = this.relayout();
     try {
       // The host starts at the reading place: the page shown is saved first.
       await api.post('/api/reader/place', { book: this.reader.bookID, locator: await this.reader.screenLocator() }).catch(() => {});
@@ -106,11 +108,30 @@ export class Listening {
     this.pollTimer = null;
     this.ui.bar.hidden = true;
     document.getElementById('listen')?.setAttribute('aria-expanded', 'false');
-    this.reader.view.channel?.call('speak', { text: '' });
+    for (const frame of this.pagesShown()) frame.speak({ text: '' }).catch(() => {});
     this.shown = null;
-    this.reader.view.relayout?.();
+    this.relayout();
     document.getElementById('listen')?.focus();
     announce('Stopped listening.');
+  }
+
+  // Room for the bar: a reflowable chapter is laid out again, a fixed-layout spread drawn smaller (not loaded again).
+  relayout() {
+    const view = /** @type {any} */ (this.reader.view);
+    return this.reader.fixed ? view.fit() : view.relayout?.();
+  }
+
+  /**
+   * The frames of the screen, each with the reading-order href it shows and a way to tell it the sentence heard:
+   * the spread's pages in a fixed-layout book (drawn whole: no page of theirs to turn to).
+   * @returns {{href: string, speak: (data: object) => Promise<any>}[]}
+   */
+  pagesShown() {
+    const view = /** @type {any} */ (this.reader.view);
+    if (this.reader.fixed) {
+      return (view.frames ?? []).map((page) => ({ href: this.reader.items[page.index]?.href, speak: (data) => page.channel.call('speak', data) }));
+    }
+    return view.href ? [{ href: view.href, speak: (data) => view.ask('speak', data) }] : [];
   }
 
   // The host's answer: the tracks as spoken so far, and sentences of one track.
@@ -248,7 +269,8 @@ export class Listening {
     if (!info?.complete || this.loaded < info.frames) return this.grow();
     if (this.sleep?.mode === 'chapter') return this.sleepEnds();
     if (!this.wantPlaying) return;
-    const next = this.data.tracks.find((t) => t.index === this.track + 1);
+    // A page with nothing to read (a picture with no words) is whole and silent: the next one is read.
+    const next = this.data.tracks.find((t) => t.index > this.track && !(t.complete && t.frames === 0));
     if (!next || next.frames === 0) {
       this.wantPlaying = false;
       this.report();
@@ -274,13 +296,15 @@ export class Listening {
     if (!this.data || this.following) return;
     const sentence = this.sentenceAt(this.track, this.audio.currentTime);
     const href = this.trackInfo?.href;
-    if (!sentence || !href || (sentence === this.shown && href === this.reader.view.href)) return;
+    if (!sentence || !href || (sentence === this.shown && this.pagesShown().some((frame) => frame.href === href))) return;
     this.following = true;
     try {
-      if (this.reader.view.href !== href) {
+      if (!this.pagesShown().some((frame) => frame.href === href)) {
         await this.reader.goTo({ href, progression: sentence.progression }, { quiet: true, save: false });
       }
-      await this.reader.view.ask('speak', { text: sentence.text, progression: sentence.progression });
+      // Highlighted on the page that holds it; the spread's other page shows none.
+      await Promise.all(this.pagesShown().map((frame) => frame.speak(frame.href === href
+        ? { text: sentence.text, progression: sentence.progression } : { text: '' })));
       this.shown = sentence;
       this.reader.updateStatus({ quiet: true, save: false });
     } finally { this.following = false; }

@@ -656,9 +656,8 @@ class Reader {
     $('share').addEventListener('click', () => this.share());
     $('open-search').addEventListener('click', () => openPanel($('search'), $('open-search'), () => $('search-query')));
     // Listen: the book's own narration when it has one (EPUB 3 media overlays, narration.js), else the book read
-    // aloud by the host, the sentence heard highlighted (listen.js; reflowable books only).
+    // aloud by the host, the sentence heard highlighted (listen.js), in a reflowable or a fixed-layout book.
     const narrated = narrationClips(this.manifest).length > 0;
-    $('listen').hidden = this.fixed && !narrated;
     $('listen').addEventListener('click', () => (this.listening ??= narrated ? new Narration(this) : new Listening(this)).open());
     $('search-form').addEventListener('submit', (event) => { event.preventDefault(); const q = field('search-query').value.trim(); if (q) this.search(q); });
     $('search-next').addEventListener('click', () => this.showHit(this.hitIndex + 1, false));
