@@ -124,6 +124,29 @@ final class NarrationListeningTests: XCTestCase {
             chapters.flatMap { $0 }.contains { playing.hasSuffix($0.text) }, "the phrase heard is shown: \(playing)")
     }
 
+    func testTheNarrationsLengthIsKnownOnceItIsCutNotOnlyOncePlayed() throws {
+        let (book, chapters) = try NarrationBook.make()
+        // The last clip gives no clipEnd: the length is known once its chapter is cut, before anything plays. The
+        // status is asked for (t) after a few seconds, long after the narration (under a minute) is cut, and nothing has played.
+        let script = "(sleep 4; printf tq) | \"$1\" listen \"$2\" --null"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script, "sh", ShelfProcess.executable.path, book.path]
+        p.environment = shelf.environment
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let said = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, said)
+        let status = try XCTUnwrap(
+            said.split(separator: "\n").last { $0.hasPrefix("Paused;") && $0.contains("in the book") })
+        XCTAssertFalse(status.contains("length is known once"), String(status))
+        let total = Int(chapters.flatMap { $0 }.reduce(0) { $0 + $1.duration }.rounded())
+        XCTAssertTrue(
+            (total - 1...total + 1).contains { status.contains("of \($0) seconds in the book") }, String(status))
+    }
+
     func testListeningThenReadingOpensAtThePhraseWhereListeningStopped() throws {
         let (book, _) = try NarrationBook.make()
         XCTAssertEqual(try shelf.run(["add", book.path]).status, 0)

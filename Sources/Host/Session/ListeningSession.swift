@@ -126,7 +126,7 @@ public final class ListeningSession: @unchecked Sendable {
             engine.positionStore = ReadAloudPlace(readAloud)
         }
         if let narration {
-            narration.attach()
+            narration.attach(engine)
             engine.positionStore = NarrationPlace(narration)
         }
         engine.onEvent = { [weak self] event in self?.handle(event) }

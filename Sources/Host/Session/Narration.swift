@@ -57,11 +57,17 @@ final class Narration: @unchecked Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A track cut whole is adopted as its file; the engine measures it when it opens it (as ReadAloud's).
-    func attach() {
-        recorder.onComplete = { [weak self] chapter in
+    /// A track cut whole is adopted as its file and measured on the session's timeline at once (as ReadAloud's):
+    /// the narration's length and where its chapters start are known before playback reaches them, also when a
+    /// clip gives no clipEnd. Those cut before this are measured here.
+    func attach(_ engine: PlaybackEngine) {
+        recorder.onComplete = { [weak self, weak engine] chapter in
             guard let self else { return }
             self.book.adoptLocalFile(self.recorder.path(of: chapter).path, track: chapter)
+            engine?.trackBecameAvailable(chapter)
+        }
+        for chapter in recorder.start.chapter..<recorder.chapters.count where isTrackAvailable(chapter) {
+            engine.trackBecameAvailable(chapter)
         }
     }
 
