@@ -317,8 +317,6 @@ function listen() {
     // A note opens in a pop-up; one that cannot be found is followed as a link.
     noteText(href).then((text) => tell(text ? { shelf: 'note', href: href.href, text } : { shelf: 'link', href: href.href }));
   });
-  // Chapters that follow each other as one scroll (rendition:flow scrolled-continuous): scrolling on past the end
-  // of one (or above the start) asks the app for the next (or the one before), at its start (or end).
   // In one shared scroll (continuous.js) the page, as tall as its text, does not scroll: the wheel scrolls the app's
   // scroller, told by message (a scroll does not pass from a frame of another origin to the page around it).
   document.addEventListener('wheel', (event) => {
@@ -327,6 +325,8 @@ function listen() {
     const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? innerHeight : 1;
     tell({ shelf: 'wheel', deltaY: event.deltaY * unit });
   }, { passive: false });
+  // A page scrolled in a frame of its own in a book whose chapters follow as one scroll (a reflowed page of a
+  // fixed-layout book): scrolling on past its end (or above its start) asks the app for the next (or the one before).
   let edgeTold = 0;
   document.addEventListener('wheel', (event) => {
     if (!page.scrolled || !page.settings?.continuous || page.settings.shared || Date.now() - edgeTold < 800) return;
