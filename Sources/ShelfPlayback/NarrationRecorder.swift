@@ -127,6 +127,8 @@ public final class NarrationRecorder: @unchecked Sendable {
     }
     public func marks(of chapter: Int) -> [Mark] { condition.withLock { marks[chapter] ?? [] } }
     public func cutFrames(_ chapter: Int) -> Int64 { condition.withLock { frames[chapter] ?? 0 } }
+    /// What stopped cutting, if anything did.
+    public var error: Error? { condition.withLock { failure } }
     /// An audio file of the book that could not be played, and why; its clips are silent.
     public struct Problem: Sendable, Equatable {
         public let audio: String

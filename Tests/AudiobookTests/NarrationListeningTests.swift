@@ -147,6 +147,18 @@ final class NarrationListeningTests: XCTestCase {
             (total - 1...total + 1).contains { status.contains("of \($0) seconds in the book") }, String(status))
     }
 
+    func testATimeStartsTheNarrationThereAndOnePastTheEndIsRefused() throws {
+        let (book, chapters) = try NarrationBook.make()
+        let total = chapters.flatMap { $0 }.reduce(0) { $0 + $1.duration }
+        let wav = shelf.home.appendingPathComponent("from.wav")
+        let (report, _) = try play(book.path, ["--from", "0:30"], wav: wav)
+        XCTAssertEqual(report["started"] as? String, "from 0:30")
+        XCTAssertEqual(try measure(wav).seconds, total - 30, accuracy: 0.3, "the narration from 0:30 to its end")
+        let past = try shelf.run(["play", book.path, "--from", "9:00", "--null"], timeout: 300)
+        XCTAssertEqual(past.status, 64, past.stderr)
+        XCTAssertTrue(past.stderr.contains("9:00 is past the end of the book, which lasts"), past.stderr)
+    }
+
     func testListeningThenReadingOpensAtThePhraseWhereListeningStopped() throws {
         let (book, _) = try NarrationBook.make()
         XCTAssertEqual(try shelf.run(["add", book.path]).status, 0)

@@ -78,7 +78,7 @@ public final class ListeningSession: @unchecked Sendable {
             if case .play(let skipping) = choice {
                 narration = try Narration.open(
                     shelf: shelf, path: path, shelfBook: onShelf, database: database, chapter: chapter,
-                    skipping: skipping)
+                    skipping: skipping, fromBookStart: fromBookStart)
             } else {
                 narration = nil
             }
@@ -153,6 +153,12 @@ public final class ListeningSession: @unchecked Sendable {
             // Speaking began at the book's start (ListeningOptions.startsAtTime): playback starts at the time once
             // the book is spoken that far.
             try readAloud.waitForSpeech(to: seconds, engine: engine)
+            engine.seek(to: seconds)
+            return "from \(PlaybackTime.clock(seconds))"
+        }
+        if let narration, case .time(let seconds) = start {
+            // Cutting began at the narration's start (ListeningOptions.startsAtTime): as a book read aloud.
+            try narration.waitForNarration(to: seconds, engine: engine)
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"
         }

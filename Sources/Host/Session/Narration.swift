@@ -105,9 +105,11 @@ final class Narration: @unchecked Sendable {
 
     /// A narration session for `path` when it is a book with text whose reading order has media overlays; nil for
     /// any other book (an audiobook plays as one, a book without narration is read aloud). `chapter` (0-based, as
-    /// `shelf toc` numbers them) starts there instead of at the reader's place.
+    /// `shelf toc` numbers them) starts there instead of at the reader's place; `fromBookStart` starts at the book's
+    /// first clip, for a time on the narration's timeline (`waitForNarration`).
     static func open(
-        shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?, skipping: Bool
+        shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?, skipping: Bool,
+        fromBookStart: Bool = false
     ) throws -> Narration? {
         guard FileManager.default.fileExists(atPath: path),
             // not a book shelf opens: the audiobook path says why
@@ -146,7 +148,9 @@ final class Narration: @unchecked Sendable {
         // Where to start.
         var start = NarrationRecorder.Start(chapter: 0)
         var words = "from the start of the narration"
-        if let chapter {
+        if fromBookStart {
+            // A time counts from the narration's start: nothing else to choose.
+        } else if let chapter {
             guard toc.indices.contains(chapter), let c = tocChapters[chapter] else {
                 throw ShelfError(
                     .usage,
@@ -278,6 +282,37 @@ final class Narration: @unchecked Sendable {
             "readingOrder": order, "toc": toc, "links": []
         ]
         return try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])
+    }
+
+    /// Waits until the narration is cut and measured up to `seconds` on its timeline (which starts at the book's
+    /// first clip: `fromBookStart`), so that playback can start there; a time past the end, once all is cut, is
+    /// refused with the narration's length. Ctrl-C stops the wait.
+    func waitForNarration(to seconds: Double, engine: PlaybackEngine) throws {
+        guard recorder.start == NarrationRecorder.Start(chapter: 0) else {
+            throw ShelfError(.software, "a narration from the reader's place has no times: open it with startsAtTime")
+        }
+        while true {
+            if let error = recorder.error { throw error }
+            if HostServices.cancelRequested {
+                throw ShelfError(.cancelled, "stopped while the narration was cut up to \(PlaybackTime.clock(seconds))")
+            }
+            let timeline = engine.timeline
+            // The chapters cut whole and measured, in order: the time is in one of them, or past all of them.
+            var cut: Int64 = 0
+            var track = 0
+            while track < recorder.chapters.count, recorder.isComplete(track), timeline.known[track] {
+                cut += timeline.lengths[track]
+                if timeline.seconds(cut) > seconds { return }
+                track += 1
+            }
+            if track == recorder.chapters.count {
+                guard seconds <= timeline.seconds(cut) else {
+                    throw TimePastTheEnd(time: seconds, length: timeline.seconds(cut), readAloud: false).error
+                }
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
     }
 
     // MARK: What is heard
