@@ -162,6 +162,12 @@ class NarratedFixtureTests(NarrationTestCase):
         # The phrase heard is the reading place, which `shelf read` opens at.
         self.wait_for(lambda d: self.place(self.book)["locator"]["href"].endswith("two.xhtml"), timeout=10,
                       message="the reading place follows the narration")
+        # Listening again after the reader is opened again starts at the phrase heard, which the place names.
+        self.open_reader(self.book)
+        self.assertTrue(self.reader("r.view.href").endswith("two.xhtml"))
+        self.press("#listen")
+        self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready again")
+        self.assertEqual(self.check_highlight("listening again")["id"], "c2-2", "listening resumes at the phrase heard")
 
         # The book's audio is served in parts (Range), as an audiobook's tracks are.
         request = urllib.request.Request(self.server.url + self.audio_base + "OEBPS/audio/one.mp3", headers={"Range": "bytes=100-199"})
@@ -200,7 +206,8 @@ class NarratedFixtureTests(NarrationTestCase):
         page12 = next(c for c in self.clips if c["id"] == "c1-5")
         self.driver.execute_script("return window.shelfReader.goTo({href: 'OEBPS/one.xhtml', fragment: 'c1-4'})")
         # Heard when not asked.
-        self.wait_for(lambda d: self.highlighted() is not None and self.in_frames("return !!document.getElementById('c1-4')") == [True])
+        self.wait_for(lambda d: self.in_frames("return document.getElementById('c1-4')?.getAttribute('tabindex')") == ["0"],
+                      message="the later page's phrases can be chosen")
         self.tap("c1-4")
         seen = self.visited("c1-6")
         self.assertIn("c1-5", [id_ for id_, _, _ in seen], "the page number is read unless asked")
@@ -215,11 +222,24 @@ class NarratedFixtureTests(NarrationTestCase):
         self.press("#listen-play")
         self.check_page("reader-narration-skipping")
 
+    def test_the_sleep_timer_stops_at_the_end_of_the_chapter(self):
+        self.press("#listen")
+        self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
+        self.find("#listen-sleep option[value='chapter']").click()
+        self.driver.execute_script("return window.shelfReader.goTo({href: 'OEBPS/one.xhtml', fragment: 'c1-6'})")
+        self.wait_for(lambda d: self.in_frames("return document.getElementById('c1-6')?.getAttribute('tabindex')") == ["0"])
+        self.tap("c1-6")
+        self.wait_for(lambda d: self.audio("a.paused") and not self.reader("r.listening.wantPlaying"), timeout=15,
+                      message="stopped at the end of chapter one")
+        self.assertEqual(self.clip_id(), "c2-1", "ready at chapter two's first phrase")
+        self.assertLess(self.audio("a.currentTime"), 0.2, "nothing of chapter two was played")
+        self.wait_for(lambda d: "Sleep timer" in self.polite(), message="the sleep timer says it stopped")
+
     def test_leave_this_part_goes_on_after_the_table(self):
         self.press("#listen")
         self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
         self.driver.execute_script("return window.shelfReader.goTo({href: 'OEBPS/two.xhtml', progression: 0})")
-        self.wait_for(lambda d: self.in_frames("return !!document.getElementById('r1')") == [True])
+        self.wait_for(lambda d: self.in_frames("return !!document.getElementById('r1')") == [True], message="chapter two shown")
         self.wait_for(lambda d: self.in_frames("return document.getElementById('r1').getAttribute('tabindex')") == ["0"],
                       message="the phrases of chapter two can be chosen")
         self.tap("r1")
@@ -230,6 +250,7 @@ class NarratedFixtureTests(NarrationTestCase):
         self.assertEqual({id_ for id_, _, _ in seen} & {"r2", "r3"}, set(), "the table's other rows are not read")
         self.press("#listen-play")
         self.assertEqual(self.check_highlight("after leaving the table")["id"], "c2-3")
+        self.check_page("reader-narration-escaped")
 
 
 @unittest.skipUnless(os.path.exists(SMOKE), f"the corpus's overlay book is not at {SMOKE}")
@@ -270,15 +291,29 @@ class SmokeTestBookTests(NarrationTestCase):
 
     def test_a_page_break_is_skipped_when_asked(self):
         self.driver.execute_script("return window.shelfReader.goTo({href: 'xhtml/media-overlays-004.xhtml'})")
-        self.wait_for(lambda d: 54 in self.reader("r.view.shown"))
+        self.wait_for(lambda d: 54 in self.reader("r.view.shown"), message="the skippability page")
         self.find("#listen-speed option[value='3']").click()
         self.press("#listen-skip")
-        self.wait_for(lambda d: "mo-010-2" in [i for a in self.in_frames("return [...document.querySelectorAll('[tabindex]')].map(e => e.id)") if a for i in a])
+        self.wait_for(lambda d: "mo-010-2" in [i for a in self.in_frames("return [...document.querySelectorAll('[tabindex]')].map(e => e.id)") if a for i in a],
+                      message="the skippability page's phrases can be chosen")
         self.tap("mo-010-2")
         seen = self.visited("mo-010-4", timeout=20)
         self.assertNotIn("mo-010-3", [id_ for id_, _, _ in seen], "the pagebreak paragraph is skipped")
         self.press("#listen-play")
         self.assertEqual(self.check_highlight("after the page break")["id"], "mo-010-4")
+
+    def test_leave_this_part_goes_on_after_the_glossary(self):
+        self.driver.execute_script("return window.shelfReader.goTo({href: 'xhtml/media-overlays-005.xhtml'})")
+        self.wait_for(lambda d: 55 in self.reader("r.view.shown"), message="the escapability page")
+        self.wait_for(lambda d: "mo-010-3" in [i for a in self.in_frames("return [...document.querySelectorAll('[tabindex]')].map(e => e.id)") if a for i in a],
+                      message="the escapability page's phrases can be chosen")
+        self.tap("mo-010-3")
+        self.wait_for(lambda d: self.clip_id() == "mo-010-3" and not self.audio("a.paused"), message="the glossary's first phrase plays")
+        self.press("#listen-escape")
+        seen = self.visited("mo-010-6", timeout=5)
+        self.assertEqual({id_ for id_, _, _ in seen} & {"mo-010-4", "mo-010-5"}, set(), "the glossary's other phrases are not read")
+        self.press("#listen-play")
+        self.assertEqual(self.check_highlight("after the glossary")["id"], "mo-010-6")
 
 
 if __name__ == "__main__":

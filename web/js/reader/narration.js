@@ -269,7 +269,7 @@ export class Narration extends Listening {
   }
 
   /** The reader showed another screen (a turn, a chapter, a spread): its phrases are marked again. */
-  onScreen() { if (this.at >= 0 && !this.following) this.mark(false); }
+  onScreen() { if (this.at >= 0) this.mark(false); }
 
   /** A phrase tapped or entered in a page (`frame`): it plays from there. */
   async choose(id, frame) {
