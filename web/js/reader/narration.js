@@ -248,9 +248,11 @@ export class Narration extends Listening {
     if (!clip) return;
     const reader = this.reader;
     const view = /** @type {any} */ (reader.view);
-    const onScreen = reader.fixed ? view.shown.includes(clip.item) : view.href === clip.href;
-    if (clip === this.shownClip && onScreen) return;
+    // Only a new phrase turns the page: between two, the patron may read elsewhere (a late time update of the
+    // audio element would otherwise bring them back).
+    if (clip === this.shownClip) return;
     this.shownClip = clip;
+    const onScreen = reader.fixed ? view.shown.includes(clip.item) : view.href === clip.href;
     if (!onScreen) await reader.goTo({ href: clip.href, fragment: clip.id, progression: 0 }, { quiet: true, save: false });
     this.phrase = await this.mark(true) ?? this.phrase;
     this.ui.escape.disabled = !clip.structure;
