@@ -20,11 +20,15 @@ public enum ListeningRules {
     public static let timeWordsUnits = 2
 
     /// The rules as the player's API document gives them (docs: web/openapi/player.json).
-    public static var document: [String: Any] {
-        [
-            "replayAfter": replayAfter, "resumeRewind": resumeRewind, "resumeFadeIn": resumeFadeIn,
-            "sleepFade": ["seconds": sleepFadeSeconds, "curve": sleepFadeCurve],
-            "timeWords": ["units": timeWordsUnits]
-        ]
+    public struct Document: Encodable, Sendable {
+        public struct SleepFade: Encodable, Sendable { public let seconds: Double, curve: String }
+        public struct TimeWords: Encodable, Sendable { public let units: Int }
+        public let replayAfter, resumeRewind, resumeFadeIn: Double
+        public let sleepFade: SleepFade
+        public let timeWords: TimeWords
     }
+
+    public static let document = Document(
+        replayAfter: replayAfter, resumeRewind: resumeRewind, resumeFadeIn: resumeFadeIn,
+        sleepFade: .init(seconds: sleepFadeSeconds, curve: sleepFadeCurve), timeWords: .init(units: timeWordsUnits))
 }

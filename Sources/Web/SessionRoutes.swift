@@ -31,7 +31,8 @@ enum SessionRoutes: WebModule {
             guard guardian.isSecret(request.header(RequestGuard.secretHeader)), request.header("origin") == nil else {
                 throw WebError(403, "Only shelf itself asks for a launch key", kind: "refused-origin")
             }
-            return try .json(object: ["key": guardian.mintLaunchKey()])
+            struct LaunchKey: Encodable { let key: String }
+            return .json(document: LaunchKey(key: guardian.mintLaunchKey()))
         }
 
         // With --listen: a browser on another machine signs in with the password instead of the key.
@@ -50,7 +51,8 @@ enum SessionRoutes: WebModule {
         }
 
         router.add("GET", "/api/session") { _ in
-            try .json(object: ["bookBase": app.bookResources.prefix, "listening": app.configuration.address])
+            struct Session: Encodable { let bookBase: String, listening: String }
+            return .json(document: Session(bookBase: app.bookResources.prefix, listening: app.configuration.address))
         }
 
         router.add("GET", "/api/events") { request in

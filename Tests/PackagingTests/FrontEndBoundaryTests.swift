@@ -94,6 +94,23 @@ final class FrontEndBoundaryTests: XCTestCase {
             found, [], "the browser app reaches below the host's session API:\n" + found.joined(separator: "\n"))
     }
 
+    /// Issue 31: the web answers the host's documents as typed values, encoded once; nothing in the browser app or
+    /// the facade builds JSON from Foundation objects, or parses a document back to patch it
+    /// (`JSONSerialization`, `[String: Any]`).
+    func testTheWebAndTheFacadeMoveTypedDocumentsOnly() throws {
+        let rules = [
+            (pattern: #"\bJSONSerialization\b"#, why: "JSON built or parsed as Foundation objects"),
+            (pattern: #"\[String: Any\]"#, why: "an untyped document")
+        ]
+        var found: [String] = []
+        for (folder, least) in [("Sources/Web", 25), ("Sources/Host", 25)] {
+            found += try Self.reachesBelow(
+                in: folder, rules: rules, imports: [], least: least
+            ).filter { !$0.contains(": imports ") }
+        }
+        XCTAssertEqual(found, [], "a document is not typed:\n" + found.joined(separator: "\n"))
+    }
+
     /// Every line of the front end's sources under `folder` that names what `rules` forbid, or imports a module
     /// outside `imports`: "FILE:LINE: why: the line".
     static func reachesBelow(

@@ -289,9 +289,10 @@ final class PagingTests: XCTestCase {
             let request = WebRequest(
                 method: "GET", path: "/",
                 query: ["limit": "10"].merging(cursor.map { ["cursor": $0] } ?? [:]) { a, _ in a })
-            let page = try Paging.page(items, for: request)
-            seen += page["items"] as? [Int] ?? []
-            cursor = page["next"] as? String
+            struct Page: Decodable { let items: [Int], next: String? }
+            let page = try JSONDecoder().decode(Page.self, from: XCTUnwrap(Paging.response(items, for: request).bytes))
+            seen += page.items
+            cursor = page.next
         } while cursor != nil
         XCTAssertEqual(seen, items)
     }

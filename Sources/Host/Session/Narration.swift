@@ -247,41 +247,33 @@ final class Narration: @unchecked Sendable {
         _ publication: Publication, chapters: [NarrationRecorder.Chapter], toc: [(title: String?, chapter: Int?)],
         start: NarrationRecorder.Start, skipping: Bool
     ) throws -> Data {
-        var metadata: [String: Any] = [
-            "@type": "http://schema.org/Audiobook", "title": publication.manifest.title ?? "Untitled",
-            "conformsTo": "https://readium.org/webpub-manifest/profiles/audiobook"
+        var metadata: [String: JSONValue] = [
+            "@type": .string("http://schema.org/Audiobook"), "title": .string(publication.manifest.title ?? "Untitled"),
+            "conformsTo": .string("https://readium.org/webpub-manifest/profiles/audiobook")
         ]
-        if let language = ReadAloud.bookLanguage(publication.manifest) { metadata["language"] = language }
+        if let language = ReadAloud.bookLanguage(publication.manifest) { metadata["language"] = .string(language) }
         let authors = publication.manifest.authors
-        if !authors.isEmpty { metadata["author"] = authors }
-        let order: [[String: Any]] = chapters.enumerated().map { i, chapter in
-            var track: [String: Any] = ["href": trackBase + String(format: "%03d.wav", i + 1), "type": "audio/wav"]
-            if let title = chapter.title { track["title"] = title }
+        if !authors.isEmpty { metadata["author"] = .array(authors.map { .string($0) }) }
+        let href = { (i: Int) in trackBase + String(format: "%03d.wav", i + 1) }
+        let order = chapters.enumerated().map { i, chapter in
+            var duration: Double?
             if i < start.chapter {
-                track["duration"] = 0
+                duration = 0
             } else {
                 let played = chapter.clips.enumerated().filter { c, clip in
                     !(i == start.chapter && c < start.clip) && !(skipping && isSkippable(clip))
                 }.map(\.element)
                 if played.allSatisfy({ $0.end != nil }) {
-                    track["duration"] = played.reduce(0.0) { $0 + max(0, ($1.end ?? 0) - $1.begin) }
+                    duration = played.reduce(0.0) { $0 + max(0, ($1.end ?? 0) - $1.begin) }
                 }
             }
-            return track
+            return Link(href: href(i), type: "audio/wav", title: chapter.title, duration: duration)
         }
-        let toc: [[String: Any]] = toc.compactMap { entry in
-            entry.chapter.map {
-                [
-                    "href": trackBase + String(format: "%03d.wav", $0 + 1),
-                    "title": entry.title ?? chapters[$0].title ?? "Chapter"
-                ]
-            }
+        let entries = toc.compactMap { entry in
+            entry.chapter.map { Link(href: href($0), title: entry.title ?? chapters[$0].title ?? "Chapter") }
         }
-        let manifest: [String: Any] = [
-            "@context": "https://readium.org/webpub-manifest/context.jsonld", "metadata": metadata,
-            "readingOrder": order, "toc": toc, "links": []
-        ]
-        return try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])
+        // Written by the Readium shapes' own writer, as ReadAloud's is.
+        return ReadiumJSON.wire(Manifest(metadata: metadata, readingOrder: order, toc: entries))
     }
 
     /// Waits until the narration is cut and measured up to `seconds` on its timeline (which starts at the book's

@@ -13,7 +13,7 @@ enum AccountsAPI {
         }
         router.add("POST", "/api/accounts") { request in
             let url = try request.required("url")
-            let name = (try request.jsonObject()["name"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            let name = try request.json().word("name")
             let (account, added) = try app.library().addAccount(url, name: name)
             var document = added
             document.message = AccountOutcome.added(account, inUse: added.isDefault).words(for: .browser).line
@@ -38,7 +38,7 @@ enum AccountsAPI {
             let library = try app.library()
             let account = try library.account(try name(request))
             let barcode = try request.required("barcode")
-            let pin = (try request.jsonObject()["pin"] as? String) ?? ""
+            let pin = try request.json().string("pin") ?? ""
             let signIn = SignIn(library: library, account: account)
             guard let flow = try signIn.flow(), let kind = flow.kind else {
                 return .json(document: AccountChangeJSON(.noSignInNeeded(account), face: .browser))

@@ -11,7 +11,7 @@ enum CirculationAPI {
 
         for action in ["borrow", "reserve", "return", "cancel-hold"] {
             router.add("POST", "/api/book/\(action)") { request in
-                let body = try request.jsonObject()
+                let body = try request.json()
                 let id = try request.required("id")
                 let library = try app.library()
                 // A return or a cancel acts at the account that has the loan or hold (the one named, if any).
@@ -26,7 +26,7 @@ enum CirculationAPI {
                 switch action {
                 case "borrow": outcome = .borrowed(try circulation.borrow(entry))
                 case "reserve":
-                    let branch = (body["branch"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+                    let branch = body.word("branch")
                     outcome = .reserved(try circulation.reserve(entry, branch: branch))
                 case "return":
                     try circulation.returnLoan(entry, face: .browser)
@@ -44,10 +44,10 @@ enum CirculationAPI {
         // when it waits for the library: DownloadProgressEvents), end or failure comes on the event stream (`download`).
         router.add("POST", "/api/book/download") { request in
             let id = try request.required("id")
-            let body = try request.jsonObject()
+            let body = try request.json()
             let name = account(body)
             // Listen: an audiobook opens in the player once its first part is here (`playable`), the rest arriving.
-            let listening = body["listen"] as? Bool == true
+            let listening = body.bool("listen") == true
             let library = try app.library()
             // The title is found before answering (a wrong id is refused at once); the download's own circulation is
             // made on its thread, which it alone uses.
@@ -82,7 +82,7 @@ enum CirculationAPI {
         }
     }
 
-    private static func account(_ body: [String: Any]) -> String? {
-        (body["account"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+    private static func account(_ body: JSONBody) -> String? {
+        body.word("account")
     }
 }

@@ -40,7 +40,7 @@ enum LibraryAPI: WebModule {
         router.add("POST", "/api/sync") { _ in try sync.now() }
         // Reservations and My Books, opened: the library asked at most once a minute ("force": Check now).
         router.add("POST", "/api/library/check") { request in
-            try sync.check(force: (try request.jsonObject()["force"] as? Bool) == true)
+            try sync.check(force: try request.json().bool("force") == true)
         }
 
         // MARK: Notifications
@@ -58,7 +58,7 @@ enum LibraryAPI: WebModule {
                 throw WebError(
                     404, "There is no notification \(id)", hint: "The list of notifications shows those there are.")
             }
-            let route = (try request.jsonObject()["book"] as? Bool) == true ? record.bookRoute : record.route
+            let route = try request.json().bool("book") == true ? record.bookRoute : record.route
             sync.publishStatus()
             return .json(document: OpenNotificationJSON(notification: record, route: route))
         }
@@ -81,7 +81,7 @@ enum LibraryAPI: WebModule {
         }
         router.add("POST", "/api/wishlist") { request in
             let title = try request.required("title")
-            let author = (try request.jsonObject()["author"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+            let author = try request.json().word("author")
             let library = try app.library()
             let wish = WishJSON(try library.wish(title, author: author).wish)
             let words = WishListChange.added(title: wish.title).words(for: .browser)

@@ -41,7 +41,7 @@ enum ReadingListsAPI {
         // the answer is that page's address, and the browser comes back to the Reading lists page once it is done.
         router.add("POST", "/api/lists/services/{service}/connect") { request in
             let service = request.parameters["service"] ?? ""
-            let body = try request.jsonObject()
+            let body = try request.json()
             let settings = strings(body["settings"]).filter { !$0.value.isEmpty }
             let secrets = strings(body["secrets"]).filter { !$0.value.isEmpty }
             // A file setting's contents (a Goodreads export chosen in the form), as text.
@@ -65,8 +65,8 @@ enum ReadingListsAPI {
     }
 
     /// A JSON object of strings (settings, secrets); other values are not settings.
-    private static func strings(_ value: Any?) -> [String: String] {
-        (value as? [String: Any])?.compactMapValues { $0 as? String } ?? [:]
+    private static func strings(_ value: JSONValue?) -> [String: String] {
+        value?.object?.compactMapValues(\.string) ?? [:]
     }
 
     struct ServicesDocument: Encodable {

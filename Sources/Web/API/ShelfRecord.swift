@@ -4,13 +4,11 @@ import Host
 /// A book on the shelf by library id, read in process, with its record as the API answers it (docs/json.md,
 /// ShelfBook). The reader and the player both start from it.
 enum ShelfRecord {
-    static func find(_ id: String, in app: WebApp) throws -> (book: ShelfBook, record: [String: Any]) {
+    static func find(_ id: String, in app: WebApp) throws -> (book: ShelfBook, record: ShelfBookJSON) {
         guard let book = try app.bookshelf().book(id: id) else {
             throw WebError(
                 404, "No book with id \(id) is on the shelf", hint: "My Books lists what is on it.", kind: "not-found")
         }
-        let record =
-            try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(ShelfBookJSON(book)).utf8)) as? [String: Any]
-        return (book, record ?? [:])
+        return (book, ShelfBookJSON(book))
     }
 }

@@ -13,26 +13,42 @@ enum PartArrivalsAPI {
                 throw WebError(400, "Which audiobook? Add ?book=ID.")
             }
             let session = try sessions.session(id: id).session
-            return try .json(object: [
-                "book": id, "tracks": PlayerAPI.tracks(session, id: id, audioPrefix: audioPrefix),
-                "chapters": PlayerAPI.chapters(session),
-                "arriving": arriving(session, book: try ShelfRecord.find(id, in: app).book)
-            ])
+            struct Arrivals: Encodable {
+                let book: String
+                let tracks: [PlayerDocument.Track]
+                let chapters: [PlayerDocument.Chapter]
+                let arriving: Nullable<Arriving>
+            }
+            return .json(
+                document: Arrivals(
+                    book: id, tracks: PlayerAPI.tracks(session, id: id, audioPrefix: audioPrefix),
+                    chapters: PlayerAPI.chapters(session),
+                    arriving: arriving(session, book: try ShelfRecord.find(id, in: app).book)))
         }
     }
 
-    /// The parts still arriving in the host's words (`PartsArriving`), or null when every part is here.
-    static func arriving(_ session: ListeningSession, book: ShelfBook) -> Any {
-        guard let parts = session.partsArriving else { return NSNull() }
-        let words = parts.words(for: .browser)
-        let resume: Any =
-            parts.stopped && book.loanEntryID != nil
-            ? ["id": book.loanEntryID ?? "", "account": book.loanAccountID ?? ""] : NSNull()
-        return [
-            "resume": resume,
-            "here": parts.here, "count": parts.count, "bytes": parts.bytes,
-            "total": parts.total.map { $0 as Any } ?? NSNull(),
-            "waiting": parts.waiting, "stopped": parts.stopped, "message": words.line, "label": parts.label
-        ] as [String: Any]
+    /// The parts still arriving, with the host's words for them (`PartsArriving`), and the loan to resume their
+    /// download with once it stopped (null otherwise).
+    struct Arriving: Encodable {
+        struct Resume: Encodable { let id: String, account: String }
+        let resume: Nullable<Resume>
+        let here: Int, count: Int, bytes: Int64
+        let total: Nullable<Int64>
+        let waiting: Bool, stopped: Bool
+        let message: String, label: String
+    }
+
+    /// The parts still arriving, or null when every part is here.
+    static func arriving(_ session: ListeningSession, book: ShelfBook) -> Nullable<Arriving> {
+        Nullable(
+            session.partsArriving.map { parts in
+                Arriving(
+                    resume: Nullable(
+                        parts.stopped && book.loanEntryID != nil
+                            ? .init(id: book.loanEntryID ?? "", account: book.loanAccountID ?? "") : nil),
+                    here: parts.here, count: parts.count, bytes: parts.bytes, total: Nullable(parts.total),
+                    waiting: parts.waiting, stopped: parts.stopped, message: parts.words(for: .browser).line,
+                    label: parts.label)
+            })
     }
 }

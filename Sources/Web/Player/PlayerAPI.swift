@@ -30,66 +30,66 @@ enum PlayerAPI: WebModule {
                 throw WebError(400, "Which audiobook? Add ?book=ID.")
             }
             let listening = try sessions.session(id: id)
-            var answer: [String: Any] = [
-                "book": listening.record, "tracks": tracks(listening.session, id: id, audioPrefix: audioPrefix),
-                "chapters": chapters(listening.session),
-                "arriving": PartArrivalsAPI.arriving(listening.session, book: try ShelfRecord.find(id, in: app).book),
-                "position": [
-                    "seconds": try listening.session.savedSeconds(),
-                    "savedSecondsAgo": try listening.session.secondsSinceSaved().map { $0 as Any } ?? NSNull()
-                ] as [String: Any],
-                "rules": ListeningRules.document
-            ]
-            if let cover = listening.cover {
-                answer["cover"] = app.bookResources.url("read", BookKey.key(id) + "/" + cover)
-            }
-            return try .json(object: answer)
+            return .json(
+                document: PlayerDocument(
+                    book: listening.record, tracks: tracks(listening.session, id: id, audioPrefix: audioPrefix),
+                    chapters: chapters(listening.session),
+                    arriving: PartArrivalsAPI.arriving(
+                        listening.session, book: try ShelfRecord.find(id, in: app).book),
+                    position: .init(
+                        seconds: try listening.session.savedSeconds(),
+                        savedSecondsAgo: Nullable(try listening.session.secondsSinceSaved())),
+                    rules: ListeningRules.document,
+                    cover: listening.cover.map { app.bookResources.url("read", BookKey.key(id) + "/" + $0) }))
         }
 
         // The place the browser reached: saved by the host's listening session as its own engine saves it.
         router.add("POST", "/api/player/position") { request in
-            let body = try request.jsonObject()
-            guard let id = body["book"] as? String, !id.isEmpty else { throw WebError(400, "\"book\" is missing") }
-            guard let seconds = (body["seconds"] as? NSNumber)?.doubleValue, seconds.isFinite, seconds >= 0 else {
+            let body = try request.json()
+            guard let id = body.word("book") else { throw WebError(400, "\"book\" is missing") }
+            guard let seconds = body.number("seconds"), seconds.isFinite, seconds >= 0 else {
                 throw WebError(400, "\"seconds\" must be a time in seconds from the start of the book")
             }
             let listening = try sessions.session(id: id)
             do {
-                try listening.session.reportPosition(seconds: seconds, playing: body["playing"] as? Bool ?? false)
+                try listening.session.reportPosition(seconds: seconds, playing: body.bool("playing") ?? false)
             } catch {
                 throw WebError(503, "The position could not be saved: \(error)", hint: "Try again in a moment.")
             }
-            return try .json(object: ["book": id, "seconds": try listening.session.savedSeconds()])
+            return .json(document: Position(book: id, seconds: try listening.session.savedSeconds()))
         }
 
         PartArrivalsAPI.install(in: app, sessions: sessions, audioPrefix: audioPrefix)
     }
 
     /// The tracks in the document: each with its address here, its length, whether it can play and why not.
-    static func tracks(_ session: ListeningSession, id: String, audioPrefix: String) -> [[String: Any]] {
+    static func tracks(_ session: ListeningSession, id: String, audioPrefix: String) -> [PlayerDocument.Track] {
         session.tracks.enumerated().map { index, track in
             let url: String =
                 audioPrefix + "/" + BookKey.key(id) + "/"
                 + track.href.split(separator: "/").map {
                     $0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0)
                 }.joined(separator: "/")
-            let state: String = track.hold.map(Self.state) ?? "here"
-            return [
-                "href": track.href, "title": track.title ?? "Part \(index + 1)", "duration": track.duration,
-                "url": url, "available": track.available, "state": state, "why": track.why ?? NSNull(),
-                "wait": track.wait ?? NSNull()
-            ]
+            return PlayerDocument.Track(
+                href: track.href, title: track.title ?? "Part \(index + 1)", duration: track.duration, url: url,
+                available: track.available, state: track.hold.map(Self.state) ?? "here", why: Nullable(track.why),
+                wait: Nullable(track.wait))
         }
     }
 
     /// The chapters on the book's time line, each with whether its part can play now.
-    static func chapters(_ session: ListeningSession) -> [[String: Any]] {
+    static func chapters(_ session: ListeningSession) -> [PlayerDocument.Chapter] {
         session.chapterSpans.map { chapter in
-            [
-                "title": chapter.title, "start": chapter.start, "duration": chapter.duration, "track": chapter.track,
-                "available": chapter.available
-            ]
+            PlayerDocument.Chapter(
+                title: chapter.title, start: chapter.start, duration: chapter.duration, track: chapter.track,
+                available: chapter.available)
         }
+    }
+
+    /// Where listening is, as saved.
+    struct Position: Encodable {
+        let book: String
+        let seconds: Double
     }
 
     /// A track's state in the document: "here", "downloading" or "unplayable".
@@ -107,7 +107,7 @@ final class ListeningSessions: @unchecked Sendable {
     struct Listening {
         let session: ListeningSession
         /// The shelf's record of the book (docs/json.md, ShelfBook).
-        let record: [String: Any]
+        let record: ShelfBookJSON
         let path: String
         let cover: String?
     }
@@ -193,5 +193,45 @@ final class ListeningSessions: @unchecked Sendable {
             text.utf8.reduce(offset) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
         }
         return String(format: "%016llx%016llx", fnv(0xcbf2_9ce4_8422_2325), fnv(0x8422_2325_cbf2_9ce4))
+    }
+}
+
+/// `GET /api/player` (web/openapi/player.json): the book, its tracks and chapters on the timeline, the parts still
+/// arriving, the saved place and the rules every player of shelf follows.
+struct PlayerDocument: Encodable {
+    struct Track: Encodable {
+        let href: String, title: String, duration: Double, url: String, available: Bool, state: String
+        let why: Nullable<String>
+        let wait: Nullable<String>
+    }
+
+    struct Chapter: Encodable {
+        let title: String, start: Double, duration: Double, track: Int, available: Bool
+    }
+
+    struct Position: Encodable {
+        let seconds: Double
+        let savedSecondsAgo: Nullable<Double>
+    }
+
+    let book: ShelfBookJSON
+    let tracks: [Track]
+    let chapters: [Chapter]
+    let arriving: Nullable<PartArrivalsAPI.Arriving>
+    let position: Position
+    let rules: ListeningRules.Document
+    let cover: String?
+}
+
+/// A member the document always has, written as null when there is no value (a synthesized Encodable leaves an
+/// optional out instead).
+struct Nullable<T: Encodable>: Encodable {
+    let value: T?
+
+    init(_ value: T?) { self.value = value }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let value { try c.encode(value) } else { try c.encodeNil() }
     }
 }

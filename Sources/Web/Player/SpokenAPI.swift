@@ -16,8 +16,7 @@ enum SpokenAPI: WebModule {
 
         // Pressing Listen: a new session from the reader's place (an earlier one of the book ends).
         router.add("POST", "/api/listen") { request in
-            let body = try request.jsonObject()
-            guard let id = body["book"] as? String, !id.isEmpty else { throw WebError(400, "\"book\" is missing") }
+            guard let id = try request.json().word("book") else { throw WebError(400, "\"book\" is missing") }
             let listening = try spoken.open(id: id)
             return .json(document: answer(listening, id: id, track: listening.start, from: 0, prefix: prefix))
         }
@@ -34,21 +33,22 @@ enum SpokenAPI: WebModule {
         }
 
         router.add("POST", "/api/listen/position") { request in
-            let body = try request.jsonObject()
-            guard let id = body["book"] as? String, !id.isEmpty else { throw WebError(400, "\"book\" is missing") }
-            guard let track = (body["track"] as? NSNumber)?.intValue,
-                let seconds = (body["seconds"] as? NSNumber)?.doubleValue, seconds.isFinite, seconds >= 0
+            let body = try request.json()
+            guard let id = body.word("book") else { throw WebError(400, "\"book\" is missing") }
+            guard let track = body.number("track").map({ Int($0) }), let seconds = body.number("seconds"),
+                seconds.isFinite, seconds >= 0
             else {
                 throw WebError(400, "\"track\" and \"seconds\" (into the track) say where listening is")
             }
             let listening = try spoken.session(id: id)
             do {
                 try listening.session.reportSpokenPosition(
-                    track: track, seconds: seconds, playing: body["playing"] as? Bool ?? false)
+                    track: track, seconds: seconds, playing: body.bool("playing") ?? false)
             } catch {
                 throw WebError(503, "The place could not be saved: \(error)", hint: "Try again in a moment.")
             }
-            return try .json(object: ["book": id, "track": track, "seconds": seconds])
+            struct Position: Encodable { let book: String, track: Int, seconds: Double }
+            return .json(document: Position(book: id, track: track, seconds: seconds))
         }
 
         router.add("GET", "\(prefix)/{key}/{session}/{track}", access: .bookResource) { request in

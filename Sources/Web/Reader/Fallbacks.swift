@@ -26,11 +26,11 @@ enum Fallbacks {
     }
 
     /// The href and type to serve for `link` (a manifest link): its own, or the first alternate a browser shows.
-    static func choice(for link: [String: Any], href: String) -> (href: String, type: String) {
-        let type = (link["type"] as? String) ?? "application/octet-stream"
+    static func choice(for link: Link, href: String) -> (href: String, type: String) {
+        let type = link.type ?? "application/octet-stream"
         guard !shown.contains(essence(type)) else { return (href, type) }
-        for alternate in link["alternate"] as? [[String: Any]] ?? [] {
-            if let h = alternate["href"] as? String, let t = alternate["type"] as? String, shown.contains(essence(t)) {
+        for alternate in link.extra["alternate"]?.array ?? [] {
+            if let h = alternate["href"]?.string, let t = alternate["type"]?.string, shown.contains(essence(t)) {
                 return (h, t)
             }
         }

@@ -29,23 +29,19 @@ enum ReaderAPI: WebModule {
         router.add("GET", "/api/reader") { request in
             let id = try bookID(request)
             let (book, record) = try books.book(id)
-            return try .json(object: [
-                "book": record, "manifest": try books.manifest(try books.open(book)),
-                "place": try JSONSerialization.jsonObject(
-                    with: Data(ReadiumJSON.encode(try books.place(book, opening: true)).utf8)),
-                "settings": try settingsObject(try app.bookshelf(), id), "base": base(of: id),
-                // The book's resources on the app's own origin, for what the app's page shows itself (the jacket's
-                // cover: the app's pages load images from their own origin only).
-                "ownBase": app.bookResources.url("read", BookKey.key(id)) + "/",
-                "scripts": ["possible": app.booksHaveOrigins, "allowed": app.bookOrigins.scriptsAllowed(for: id)]
-            ])
+            return .json(
+                document: ReaderOpening(
+                    book: record, manifest: try books.manifest(try books.open(book)),
+                    place: try books.place(book, opening: true), settings: try settings(try app.bookshelf(), id),
+                    base: base(of: id), ownBase: app.bookResources.url("read", BookKey.key(id)) + "/",
+                    scripts: .init(possible: app.booksHaveOrigins, allowed: app.bookOrigins.scriptsAllowed(for: id))))
         }
 
         // The patron's answer about a book's own scripts, which the app keeps and says again at each opening.
         router.add("POST", "/api/reader/scripts") { request in
             let id = try bookID(request)
             _ = try books.book(id)
-            guard let allowed = try request.jsonObject()["allowed"] as? Bool else {
+            guard let allowed = try request.json().bool("allowed") else {
                 throw WebError(
                     400, "\"allowed\" must be true or false", hint: "Send {\"book\": ID, \"allowed\": true}.")
             }
@@ -54,7 +50,8 @@ enum ReaderAPI: WebModule {
                     409, "A book's own scripts run only in a browser on this computer", kind: "scripts-not-here")
             }
             app.bookOrigins.allowScripts(allowed, for: id)
-            return try .json(object: ["book": id, "allowed": allowed])
+            struct Allowed: Encodable { let book: String, allowed: Bool }
+            return .json(document: Allowed(book: id, allowed: allowed))
         }
 
         /// Where the reader takes a book's files: the book's own origin, or with `--listen` the launch's book path.
@@ -67,10 +64,8 @@ enum ReaderAPI: WebModule {
         router.add("GET", "/api/reader/pages") { request in
             let (book, _) = try books.book(try bookID(request))
             let open = try books.open(book)
-            return try .json(object: [
-                "pages": try books.pageRanges(open),
-                "toc": try JSONSerialization.jsonObject(with: try books.toc(open))
-            ])
+            struct Pages: Encodable { let pages: [ReaderBooks.PageRange], toc: [TOCEntry] }
+            return .json(document: Pages(pages: try books.pageRanges(open), toc: try books.toc(open)))
         }
 
         // The place, a Readium locator: read (to see whether `shelf read` moved it since) and saved (a page turn in
@@ -79,32 +74,29 @@ enum ReaderAPI: WebModule {
             .json(document: try books.place(try books.shelfBook(try bookID(request)), opening: false))
         }
         router.add("POST", "/api/reader/place") { request in
-            let body: PlaceBody
-            do {
-                body = try JSONDecoder().decode(PlaceBody.self, from: request.body)
-            } catch {
-                throw WebError(
+            let body = try request.decode(
+                PlaceBody.self,
+                refusal: WebError(
                     400, "\"locator\" must be a Readium Locator (JSON with at least \"href\" and \"type\")",
-                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}.")
-            }
+                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}."))
             let id = try request.query["book"].flatMap { $0.isEmpty ? nil : $0 } ?? body.book ?? bookID(request)
             return .json(document: try books.savePlace(id: id, body.locator))
         }
 
         router.add("GET", "/api/reader/settings") { request in
-            try .json(object: try settingsObject(try app.bookshelf(), try bookID(request)))
+            .json(document: try settings(try app.bookshelf(), try bookID(request)))
         }
         // Changes the settings the command line stores (`shelf settings`): for the book, or for every book when
         // "book" is absent. "default" clears a value.
         router.add("POST", "/api/reader/settings") { request in
-            let body = try request.jsonObject()
+            let body = try request.json()
             let bookshelf = try app.bookshelf()
-            let id = try (body["book"] as? String).flatMap { $0.isEmpty ? nil : try books.book($0).book.book.id }
+            let id = try body.word("book").map { try books.book($0).book.book.id }
             var changes = ReaderSettings(), cleared: Set<Bookshelf.Setting> = []
             if let scale = body["fontScale"] {
-                if let number = scale as? Int {
+                if let number = body.int("fontScale") {
                     changes.fontScale = number
-                } else if scale as? String == "default" {
+                } else if scale.string == "default" {
                     cleared.insert(.fontScale)
                 } else {
                     throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"")
@@ -112,7 +104,7 @@ enum ReaderAPI: WebModule {
             }
             for setting in [Bookshelf.Setting.font, .theme, .hyphens] {
                 guard let value = body[setting.rawValue] else { continue }
-                guard let text = value as? String else { throw WebError(400, "\"\(setting.rawValue)\" is a word") }
+                guard let text = value.string else { throw WebError(400, "\"\(setting.rawValue)\" is a word") }
                 switch (text, setting) {
                 case ("default", _): cleared.insert(setting)
                 case (_, .font): changes.font = text
@@ -121,7 +113,7 @@ enum ReaderAPI: WebModule {
                 }
             }
             try bookshelf.changeSettings(book: id, changes, clearing: cleared)
-            return try .json(object: try settingsObject(bookshelf, id))
+            return .json(document: try settings(bookshelf, id))
         }
 
         router.add("GET", "/api/reader/bookmarks") { request in
@@ -132,14 +124,11 @@ enum ReaderAPI: WebModule {
         // A bookmark is a locator: the browser's screen (its resource, progression and first words), so that it
         // leads back to that screen; or a page as `shelf bookmark` counts them; or (neither) the place.
         router.add("POST", "/api/reader/bookmarks") { request in
-            let body: BookmarkBody
-            do {
-                body = try JSONDecoder().decode(BookmarkBody.self, from: request.body)
-            } catch {
-                throw WebError(
+            let body = try request.decode(
+                BookmarkBody.self,
+                refusal: WebError(
                     400, "A bookmark is {\"book\", \"locator\"} with a Readium Locator, or {\"book\", \"page\"}",
-                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}.")
-            }
+                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}."))
             let id = try request.query["book"].flatMap { $0.isEmpty ? nil : $0 } ?? body.book ?? bookID(request)
             let note = body.note.flatMap { $0.isEmpty ? nil : $0 }
             let (bookmark, page) = try reader().addBookmark(
@@ -163,23 +152,17 @@ enum ReaderAPI: WebModule {
             guard let query = request.query["q"]?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
                 throw WebError(400, "What to search for? Add ?q=WORDS.")
             }
-            return .json(try books.search(try books.open(book), query))
+            return .json(document: try books.search(try books.open(book), query))
         }
 
         // A passage to share: from a page, or from the words the patron selected (a locator with their quote).
         router.add("POST", "/api/reader/share") { request in
-            let body = try request.jsonObject()
+            let body = try request.decode(
+                ShareBody.self,
+                refusal: WebError(400, "\"locator\" is not a Readium Locator (JSON with at least \"href\")"))
             let (book, _) = try books.book(try bookID(request))
-            var locator: Locator?
-            if let given = body["locator"] as? [String: Any] {
-                do {
-                    locator = try Locator.parse(
-                        String(decoding: try JSONSerialization.data(withJSONObject: given), as: UTF8.self))
-                } catch {
-                    throw WebError(400, "\"locator\" is not a Readium Locator (JSON with at least \"href\")")
-                }
-            }
-            let shared = try reader().share(book, page: locator == nil ? body["page"] as? Int : nil, locator: locator)
+            let shared = try reader().share(
+                book, page: body.locator == nil ? body.page : nil, locator: body.locator)
             return .json(document: ShareJSON(book: book, shared: shared, copied: false))
         }
     }
@@ -198,24 +181,56 @@ enum ReaderAPI: WebModule {
         let note: String?
     }
 
+    /// What the browser sends to share a passage: a page, or the words selected as a locator. Only a locator that is
+    /// not one is refused; a page of another type is no page.
+    private struct ShareBody: Decodable {
+        let page: Int?
+        let locator: Locator?
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            page = try? c.decodeIfPresent(Int.self, forKey: .page)
+            locator = try c.decodeIfPresent(Locator.self, forKey: .locator)
+        }
+
+        enum CodingKeys: String, CodingKey { case page, locator }
+    }
+
+    /// What the first page of the reader needs at once: the book, its manifest, the place and settings.
+    private struct ReaderOpening: Encodable {
+        let book: ShelfBookJSON
+        let manifest: Manifest
+        let place: PlaceJSON
+        let settings: Settings
+        let base: String
+        /// The book's resources on the app's own origin, for what the app's page shows itself (the jacket's cover:
+        /// the app's pages load images from their own origin only).
+        let ownBase: String
+        let scripts: Scripts
+
+        struct Scripts: Encodable { let possible: Bool, allowed: Bool }
+    }
+
     /// The book named by `?book=` or by `"book"` in the JSON body.
     private static func bookID(_ request: WebRequest) throws -> String {
         if let id = request.query["book"], !id.isEmpty { return id }
-        if let id = try request.jsonObject()["book"] as? String, !id.isEmpty { return id }
+        if let id = try request.json().word("book") { return id }
         throw WebError(400, "Which book? Add ?book=ID (`shelf books` shows the ids).")
     }
 
     /// The settings of both scopes, so the page can tell a value set for the book from one set for every book
     /// and from the default (which depends on the screen's width, which only the page knows).
-    private static func settingsObject(_ bookshelf: Bookshelf, _ id: String?) throws -> Any {
-        struct Both: Encodable {
-            let global: ReaderSettings; let book: ReaderSettings; let defaults: SettingsJSON.Defaults
-        }
-        let both = Both(
+    private struct Settings: Encodable {
+        let global: ReaderSettings
+        let book: ReaderSettings
+        let defaults: SettingsJSON.Defaults
+    }
+
+    private static func settings(_ bookshelf: Bookshelf, _ id: String?) throws -> Settings {
+        Settings(
             global: try bookshelf.storedSettings(book: nil),
             book: try id.map { try bookshelf.storedSettings(book: $0) } ?? ReaderSettings(),
             defaults: SettingsJSON.defaultsValue)
-        return try JSONSerialization.jsonObject(with: Data(ReadiumJSON.encode(both).utf8))
     }
 }
 

@@ -25,9 +25,8 @@ final class ReaderBooks: @unchecked Sendable {
         let session: ReadingSession?
         let noSession: Error?
         let lock = NSLock()
-        var manifest: [String: Any]?
-        var pageRanges: [[String: Any]]?
-        var toc: Data?
+        var pageRanges: [PageRange]?
+        var toc: [TOCEntry]?
 
         init(session: ReadingSession) {
             self.session = session
@@ -88,7 +87,7 @@ final class ReaderBooks: @unchecked Sendable {
 
     /// The shelf's record of a book by library id, as it is now (progress included), and its record as the API
     /// answers it (docs/json.md, ShelfBook).
-    func book(_ id: String) throws -> (book: ShelfBook, record: [String: Any]) {
+    func book(_ id: String) throws -> (book: ShelfBook, record: ShelfBookJSON) {
         let found = try ShelfRecord.find(id, in: app)
         if let path = found.book.book.path { lock.withLock { paths[id] = path } }
         return found
@@ -134,34 +133,29 @@ final class ReaderBooks: @unchecked Sendable {
         return try open(try book(id).book)
     }
 
-    /// The book's Readium Web Publication Manifest as the plugin wrote it.
-    func manifest(_ book: OpenBook) throws -> [String: Any] {
-        try book.use { book in
-            if let known = book.manifest { return known }
-            guard let manifest = try JSONSerialization.jsonObject(with: book.file.manifestJSON) as? [String: Any] else {
-                throw WebError(502, "The manifest of \(book.file.path) is not a JSON object")
-            }
-            book.manifest = manifest
-            return manifest
-        }
+    /// The book's Readium Web Publication Manifest as the plugin wrote it (every member kept: `Manifest` is lossless).
+    func manifest(_ book: OpenBook) throws -> Manifest { book.use { $0.file.manifest } }
+
+    /// A chapter's pages: pages `start ..< start + count` at progressions `i / count`.
+    struct PageRange: Encodable {
+        let href: String
+        let start: Int
+        var count: Int
     }
 
     /// The book's pages as the command line counts them (Readium positions), one entry per reading-order
-    /// resource: `{"href", "start", "count"}`, pages `start ..< start + count` at progressions `i / count`. The
-    /// reader turns a place in a chapter into a page with it, without asking the host. A resource the spine lists
-    /// twice has an entry for each time (its positions start again at progression 0).
-    func pageRanges(_ book: OpenBook) throws -> [[String: Any]] {
+    /// resource. The reader turns a place in a chapter into a page with it, without asking the host. A resource the
+    /// spine lists twice has an entry for each time (its positions start again at progression 0).
+    func pageRanges(_ book: OpenBook) throws -> [PageRange] {
         try book.use { book in
             if let known = book.pageRanges { return known }
-            var ranges: [[String: Any]] = []
+            var ranges: [PageRange] = []
             for locator in try book.session?.positions ?? book.file.positions() {
                 guard let position = locator.locations.position else { continue }
-                if let last = ranges.last, last["href"] as? String == locator.href, let count = last["count"] as? Int,
-                    locator.locations.progression != 0
-                {
-                    ranges[ranges.count - 1]["count"] = count + 1
+                if let last = ranges.last, last.href == locator.href, locator.locations.progression != 0 {
+                    ranges[ranges.count - 1].count += 1
                 } else {
-                    ranges.append(["href": locator.href, "start": position, "count": 1])
+                    ranges.append(PageRange(href: locator.href, start: position, count: 1))
                 }
             }
             book.pageRanges = ranges
@@ -169,11 +163,11 @@ final class ReaderBooks: @unchecked Sendable {
         }
     }
 
-    /// The table of contents, flattened with each entry's depth and page (`shelf read BOOK --toc 0`), as JSON.
-    func toc(_ book: OpenBook) throws -> Data {
+    /// The table of contents, flattened with each entry's depth and page (`shelf read BOOK --toc 0`).
+    func toc(_ book: OpenBook) throws -> [TOCEntry] {
         try book.use { book in
             if let known = book.toc { return known }
-            let toc = Data(ReadiumJSON.encode(try book.reading().tableOfContents).utf8)
+            let toc = try book.reading().tableOfContents
             book.toc = toc
             return toc
         }
@@ -185,26 +179,22 @@ final class ReaderBooks: @unchecked Sendable {
     func resource(id: String, href: String) throws -> (data: Data, type: String, scripted: Bool) {
         let book = try open(id: id)
         let manifest = try manifest(book)
-        let links = ["readingOrder", "resources", "links"].flatMap { manifest[$0] as? [[String: Any]] ?? [] }
-        guard let link = links.first(where: { ($0["href"] as? String) == href }) else {
+        let links = manifest.readingOrder + (manifest.resources ?? []) + manifest.links
+        guard let link = links.first(where: { $0.href == href }) else {
             throw WebError(404, "\(href) is not a resource of this book")
         }
-        let declared = ((link["properties"] as? [String: Any])?["contains"] as? [String])?.contains("js") ?? false
-        let inReadingOrder = (manifest["readingOrder"] as? [[String: Any]] ?? []).contains {
-            ($0["href"] as? String) == href
-        }
+        let declared = link.properties?["contains"]?.array?.contains(.string("js")) ?? false
+        let inReadingOrder = manifest.readingOrder.contains { $0.href == href }
         let scripted = declared && inReadingOrder
         // What a browser cannot show is served as its fallback, or, in the reading order, as a page saying so.
         var (source, type) = Fallbacks.choice(for: link, href: href)
         if inReadingOrder, !Fallbacks.pages.contains(Fallbacks.essence(type)) {
-            guard let fallback = (link["properties"] as? [String: Any])?["fallback"] as? String,
-                let target = links.first(where: { ($0["href"] as? String) == fallback })
+            guard let fallback = link.properties?["fallback"]?.string,
+                let target = links.first(where: { $0.href == fallback })
             else {
-                return (
-                    Fallbacks.foreignPage(title: link["title"] as? String, type: type), "application/xhtml+xml", false
-                )
+                return (Fallbacks.foreignPage(title: link.title, type: type), "application/xhtml+xml", false)
             }
-            (source, type) = (fallback, (target["type"] as? String) ?? "application/xhtml+xml")
+            (source, type) = (fallback, target.type ?? "application/xhtml+xml")
         }
         let key = book.file.path + "\n" + source
         if let data = resources.get(key) { return (data, type, scripted) }
@@ -214,8 +204,8 @@ final class ReaderBooks: @unchecked Sendable {
     }
 
     /// Hits of `query` in the book, in reading order (docs/json.md: Locators with the text around each hit).
-    func search(_ book: OpenBook, _ query: String) throws -> Data {
-        Data(ReadiumJSON.encode(try book.use { try $0.file.search(query, limit: 100) }).utf8)
+    func search(_ book: OpenBook, _ query: String) throws -> [Locator] {
+        try book.use { try $0.file.search(query, limit: 100) }
     }
 }
 

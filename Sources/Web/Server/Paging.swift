@@ -21,14 +21,6 @@ public enum Paging {
         return Window(range: start..<end, total: count, next: end < count ? cursor(end) : nil)
     }
 
-    /// A page of a list the host answered as JSON (Foundation objects).
-    public static func page(_ items: [Any], for request: WebRequest) throws -> [String: Any] {
-        let window = try window(count: items.count, for: request)
-        var page: [String: Any] = ["items": Array(items[window.range]), "total": window.total]
-        if let next = window.next { page["next"] = next }
-        return page
-    }
-
     /// A page of the host's own documents, encoded once as the answer.
     public static func response<T: Encodable>(_ items: [T], for request: WebRequest) throws -> WebResponse {
         let window = try window(count: items.count, for: request)

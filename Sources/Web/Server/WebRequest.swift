@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// One HTTP request as the routes see it: method, decoded path, query, headers (names in lower case), body.
 public struct WebRequest: Sendable {
@@ -36,19 +37,26 @@ public struct WebRequest: Sendable {
     }
 
     /// The body as a JSON object; a body that is not one is the client's mistake (400).
-    public func jsonObject() throws -> [String: Any] {
-        if body.isEmpty { return [:] }
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+    public func json() throws -> JSONBody {
+        if body.isEmpty { return JSONBody([:]) }
+        guard let object = (try? JSONDecoder().decode(JSONValue.self, from: body))?.object else {
             throw WebError(
                 400, "The request body is not a JSON object",
                 hint: "Send a JSON object with Content-Type: application/json.")
         }
-        return object
+        return JSONBody(object)
+    }
+
+    /// The body as the route's own `Decodable` shape; a body that is not one is the client's mistake (400).
+    public func decode<T: Decodable>(_ type: T.Type, refusal: @autoclosure () -> WebError) throws -> T {
+        do { return try JSONDecoder().decode(type, from: body.isEmpty ? Data("{}".utf8) : body) } catch {
+            throw refusal()
+        }
     }
 
     /// A string member of the JSON body that must be there.
     public func required(_ name: String) throws -> String {
-        guard let value = try jsonObject()[name] as? String, !value.isEmpty else {
+        guard let value = try json().word(name) else {
             throw WebError(
                 400, "\"\(name)\" is missing from the request", hint: "Send it as a string in the JSON body.")
         }

@@ -24,13 +24,6 @@ public struct WebResponse: Sendable {
         WebResponse(status: status, contentType: "application/json", body: data)
     }
 
-    /// A JSON value built from Foundation objects (dictionaries, arrays, strings, numbers).
-    public static func json(object: Any, status: Int = 200) throws -> WebResponse {
-        .json(
-            try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
-            status: status)
-    }
-
     /// One of the host's documents (docs/json.md), encoded as the command line prints it.
     public static func json<T: Encodable>(document: T, status: Int = 200) -> WebResponse {
         .json(Data(ReadiumJSON.encode(document).utf8), status: status)
