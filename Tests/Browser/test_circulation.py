@@ -264,6 +264,24 @@ class OneEntryPerLoanTests(BrowserTestCase):
         self.assertNotIn("eBook", main)
         self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "[data-action=cancel-hold]"), [])
 
+    def test_cancel_on_the_branch_row_cancels_the_branch_hold(self):
+        """Issue 33: with an e-book hold and a branch hold of one title, Cancel hold on the branch's row cancels that
+        hold and the e-book hold stays. Before, the row's Cancel sent only the title and the e-book hold went."""
+        self.library.control("revocable-branch-holds", id="-")
+        self.api("POST", "/api/book/reserve", {"id": "urn:fake:ebook-out", "branch": "Central Library"})
+        self.api("POST", "/api/book/reserve", {"id": "urn:fake:ebook-out"})
+        self.go("#/reservations")
+        self.wait_for_text("Physical copy at Central Library")
+        branch_row = self.driver.find_element(By.CSS_SELECTOR, '[data-key$=" Central Library"]')
+        branch_row.find_element(By.CSS_SELECTOR, "[data-action=cancel-hold]").click()
+        self.wait_for_text("Cancelled the hold on")
+        self.wait_for(lambda d: "Physical copy at Central Library" not in self.text("main"),
+                      message="the branch's row stays")
+        holds = self.api("GET", "/api/holds")["items"]
+        self.assertEqual([hold.get("branch") for hold in holds], [None], holds)
+        self.assertIn("eBook", self.text("main"))
+
+
 class CurrentLoansAndHoldsTests(BrowserTestCase):
     """Issue 33, item 1: Reservations and My Books ask the library when opened (at most once a minute), with a visible
     Check now; the badge shows the holds ready to borrow as soon as shelf knows, to sight and to screen readers."""

@@ -150,11 +150,64 @@ final class BranchHoldTests: LibraryTestCase {
         let synced = try run(["sync"])
         XCTAssertFalse(synced.stderr.contains("Notification:"), synced.stderr)
         XCTAssertEqual(Set(try holds().map { $0["branch"] as? String ?? "e-book" }), ["Eastside Branch", "e-book"])
-        // Cancel means the e-book hold (the one the library can cancel); the branch's stays.
-        try run(["cancel-hold", "urn:fake:ebook-out"])
+        // Cancel names the e-book hold (the one the library can cancel); the branch's stays.
+        try run(["cancel-hold", "urn:fake:ebook-out", "--digital"])
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 1)
         try run(["sync"])
         XCTAssertEqual(try holds().map { $0["branch"] as? String }, ["Eastside Branch"])
+    }
+
+    /// Issue 33: with an e-book hold and a branch hold of one title, a cancel names its hold. Before, every cancel
+    /// meant the e-book hold: `--branch` was refused and the e-book hold went instead.
+    func testCancellingTheBranchHoldLeavesTheEBookHoldAndTheReverse() throws {
+        library.listsBranchHolds = false
+        library.revokesBranchHolds = true
+        try addAndLogin()
+        try run(["browse"])
+        func holds() throws -> [String] {
+            try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]]).map {
+                $0["branch"] as? String ?? "e-book"
+            }.sorted()
+        }
+        func both() throws {
+            try run(["reserve", "urn:fake:ebook-out", "--branch", "Eastside Branch"])
+            try run(["reserve", "urn:fake:ebook-out"])
+            XCTAssertEqual(try holds(), ["Eastside Branch", "e-book"])
+        }
+        try both()
+        // Neither named: refused with the choices, nothing sent.
+        let unnamed = try shelf.run(["cancel-hold", "urn:fake:ebook-out"])
+        XCTAssertEqual(unnamed.status, 64, unnamed.stderr)
+        XCTAssertTrue(unnamed.stderr.contains("2 holds on"), unnamed.stderr)
+        XCTAssertTrue(
+            unnamed.stderr.contains("--branch \"Eastside Branch\"` cancels the physical copy"), unnamed.stderr)
+        XCTAssertTrue(unnamed.stderr.contains("--digital` cancels the eBook hold"), unnamed.stderr)
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0, "a cancel was sent")
+
+        // The branch's hold, named in any case: the e-book hold stays, here and at the library.
+        try run(["cancel-hold", "urn:fake:ebook-out", "--branch", "eastside branch"])
+        XCTAssertEqual(
+            library.server.requests(to: "/works/ebook-out/revoke").last?.queryItems["branch"], "Eastside Branch")
+        XCTAssertEqual(try holds(), ["e-book"])
+        XCTAssertTrue(library.branchHolds.isEmpty)
+        XCTAssertNotNil(library.holdPosition("urn:fake:ebook-out"), "the library's e-book hold went")
+        try run(["sync"])
+        XCTAssertEqual(try holds(), ["e-book"])
+
+        // The reverse: the e-book hold goes, the branch's stays.
+        try run(["reserve", "urn:fake:ebook-out", "--branch", "Eastside Branch"])
+        XCTAssertEqual(try holds(), ["Eastside Branch", "e-book"])
+        try run(["cancel-hold", "urn:fake:ebook-out", "--digital"])
+        XCTAssertNil(library.server.requests(to: "/works/ebook-out/revoke").last?.queryItems["branch"])
+        XCTAssertEqual(try holds(), ["Eastside Branch"])
+        XCTAssertEqual(library.branchHolds, ["urn:fake:ebook-out|Eastside Branch"])
+        XCTAssertNil(library.holdPosition("urn:fake:ebook-out"))
+
+        // A hold the patron does not have is refused with the choices.
+        let other = try shelf.run(["cancel-hold", "urn:fake:ebook-out", "--branch", "Central Library"])
+        XCTAssertEqual(other.status, 64, other.stderr)
+        XCTAssertTrue(other.stderr.contains("no hold on a physical copy"), other.stderr)
+        XCTAssertEqual(try holds(), ["Eastside Branch"])
     }
 
     /// A branch hold the library lists (with its revoke link) keeps Cancel and says nothing of being kept.

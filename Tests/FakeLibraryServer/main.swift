@@ -28,7 +28,12 @@ let controls: [String: (FakeLibrary, String, LoopbackHTTPServer.Request) -> Void
     "available": { library, id, request in library.setAvailable(id, Int(request.queryItems["n"] ?? "1") ?? 1) },
     "copies": { library, id, request in library.setCopies(id, Int(request.queryItems["n"] ?? "0") ?? 0) },
     // A library whose loans feed lists no branch hold (the id is not read).
-    "unlist-branch-holds": { library, _, _ in library.listsBranchHolds = false }
+    "unlist-branch-holds": { library, _, _ in library.listsBranchHolds = false },
+    // Branch holds kept apart, each with its own revoke link (the id is not read).
+    "revocable-branch-holds": { library, _, _ in
+        library.listsBranchHolds = false
+        library.revokesBranchHolds = true
+    }
 ]
 for (name, action) in controls {
     library.server.route("POST", "/control/\(name)") { request in

@@ -238,6 +238,13 @@ public final class FakeLibrary: @unchecked Sendable {
         set { lock.withLock { branchHoldsListed = newValue } }
     }
     private var branchHoldsListed = true
+    /// When true (with `listsBranchHolds` false), a branch hold's answer carries its own revoke link
+    /// (`/works/KEY/revoke?branch=B`), which cancels that hold alone: a title's e-book and branch holds are two.
+    public var revokesBranchHolds: Bool {
+        get { lock.withLock { branchHoldsRevoked } }
+        set { lock.withLock { branchHoldsRevoked = newValue } }
+    }
+    private var branchHoldsRevoked = false
     /// Branch holds kept apart (`listsBranchHolds` false), as "ID|BRANCH".
     public private(set) var branchHolds: Set<String> = []
 
@@ -382,6 +389,13 @@ public final class FakeLibrary: @unchecked Sendable {
             }
             server.route("GET", "/works/\(key)/revoke") { [unowned self] request in
                 guard authorised(request) else { return unauthorized }
+                if let branch = request.queryItems["branch"] {
+                    let done = lock.withLock { branchHolds.remove("\(id)|\(branch)") != nil }
+                    guard done else { return problem(404, "No active hold", "There is no hold to cancel.") }
+                    return .text(
+                        entryDocument(id, patron: true),
+                        contentType: "application/atom+xml;type=entry;profile=opds-catalog")
+                }
                 return faulted(.revoke, acts(.revoke) ? revoke(id) : .text(entryDocument(id, patron: true)))
             }
             server.route("GET", "/works/\(key)/fulfill") { [unowned self] request in
@@ -578,9 +592,18 @@ public final class FakeLibrary: @unchecked Sendable {
 
     public func entryDocument(_ id: String, patron: Bool, branchHeld: String? = nil) -> String {
         guard let book = lock.withLock({ books[id] }) else { return "<entry/>" }
+        var xml = entryXML(book, patron: patron, lane: nil, namespaces: true)
+        if let branchHeld, lock.withLock({ branchHoldsRevoked && !branchHoldsListed }) {
+            let link =
+                url("/works/\(Self.key(id))/revoke") + "?branch="
+                + (branchHeld.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? branchHeld)
+            xml = xml.replacingOccurrences(
+                of: "</entry>",
+                with: #"<link rel="http://librarysimplified.org/terms/rel/revoke" href="\#(link)"/></entry>"#)
+        }
         return """
             <?xml version="1.0" encoding="UTF-8"?>
-            \(entryXML(book, patron: patron, lane: nil, namespaces: true))
+            \(xml)
             """
     }
 

@@ -102,4 +102,33 @@ final class CirculationAPITests: LibraryWebTestCase {
         XCTAssertTrue(cancelled.text.contains("Ask Eastside Branch to cancel it."), cancelled.text)
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0)
     }
+
+    /// Issue 33: Reservations' Cancel sends its row's hold (`branch`, "" for the title's own). Before, the API took
+    /// no branch and cancelled the e-book hold whichever row was pressed.
+    func testCancelNamesTheHoldOfItsRow() throws {
+        library.listsBranchHolds = false
+        library.revokesBranchHolds = true
+        try addAndSignIn(library, name: "fake")
+        _ = try get("/api/catalog?format=all")
+        func holds() throws -> [String] {
+            try XCTUnwrap(try get("/api/holds").json()["items"] as? [[String: Any]]).map {
+                $0["branch"] as? String ?? "e-book"
+            }.sorted()
+        }
+        _ = try post("/api/book/reserve", ["id": "urn:fake:ebook-out", "branch": "Eastside Branch"])
+        _ = try post("/api/book/reserve", ["id": "urn:fake:ebook-out"])
+        XCTAssertEqual(try holds(), ["Eastside Branch", "e-book"])
+        let unnamed = try post("/api/book/cancel-hold", ["id": "urn:fake:ebook-out"])
+        XCTAssertEqual(unnamed.status, 400, unnamed.text)
+        XCTAssertTrue(unnamed.text.contains("press Cancel hold on the row"), unnamed.text)
+        let branch = try post("/api/book/cancel-hold", ["id": "urn:fake:ebook-out", "branch": "Eastside Branch"])
+        XCTAssertEqual(branch.status, 200, branch.text)
+        XCTAssertEqual(try holds(), ["e-book"])
+        XCTAssertNotNil(library.holdPosition("urn:fake:ebook-out"))
+        _ = try post("/api/book/reserve", ["id": "urn:fake:ebook-out", "branch": "Eastside Branch"])
+        let own = try post("/api/book/cancel-hold", ["id": "urn:fake:ebook-out", "branch": ""])
+        XCTAssertEqual(own.status, 200, own.text)
+        XCTAssertEqual(try holds(), ["Eastside Branch"])
+        XCTAssertEqual(library.branchHolds, ["urn:fake:ebook-out|Eastside Branch"])
+    }
 }

@@ -88,13 +88,33 @@ public final class Circulation {
         }
     }
 
-    /// Cancels the patron's hold through the hold's own revoke link; a title on loan, or neither, is refused.
+    /// Cancels the patron's hold that `hold` names through that hold's own revoke link; a title on loan, or neither,
+    /// is refused. Of a title with two or more holds (its own and a branch's) one must be named: an unnamed cancel, or
+    /// one naming a hold the patron does not have, is refused (exit 64) with the choices, nothing sent.
     /// A hold on a physical copy at a branch the library gives no revoke link for is refused, nothing sent: the
     /// branch is asked (its ILS may keep holds the circulation manager cannot cancel).
-    public func cancelHold(_ entry: CatalogEntry, face: Face = .terminal) throws {
-        let stored = try circulation.ownHold(of: entry.id)
-        if let stored, !BranchHoldWords.canCancel(stored) { throw BranchHoldWords.cannotCancel(stored) }
-        do { try circulation.cancelHold(entry) } catch let mismatch as CirculationMismatch {
+    public func cancelHold(_ entry: CatalogEntry, hold: HoldChoice = .unnamed, face: Face = .terminal) throws {
+        let held = try circulation.holds(of: entry.id)
+        let chosen: HoldRecord?
+        switch hold {
+        case .unnamed:
+            if held.count > 1 { throw BranchHoldWords.whichHold(entry, held, named: nil, account: accountToName) }
+            chosen = held.first
+        case .own:
+            chosen = held.first { $0.branch == nil }
+            if chosen == nil, !held.isEmpty {
+                throw BranchHoldWords.whichHold(entry, held, named: .own, account: accountToName)
+            }
+        case .branch(let name):
+            chosen = held.first { $0.branch?.caseInsensitiveCompare(name) == .orderedSame }
+            if chosen == nil, !held.isEmpty {
+                throw BranchHoldWords.whichHold(entry, held, named: hold, account: accountToName)
+            }
+        }
+        if let chosen, !BranchHoldWords.canCancel(chosen) { throw BranchHoldWords.cannotCancel(chosen) }
+        var branch = chosen?.branch
+        if chosen == nil, case .branch(let name) = hold { branch = name }
+        do { try circulation.cancelHold(entry, branch: branch) } catch let mismatch as CirculationMismatch {
             throw GiveBackRefusal.error(mismatch, database: circulation.database, face: face)
         }
     }

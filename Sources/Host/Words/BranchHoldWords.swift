@@ -34,4 +34,30 @@ enum BranchHoldWords {
                 + "from here: nothing was cancelled.",
             subject: hold.entry.id, hint: "Ask \(branch) to cancel it.")
     }
+
+    /// The refusal of a cancel that does not say which of a title's holds it means (`named` nil), or names one the
+    /// patron does not have: nothing is sent (exit 64), and each hold is offered with the command or row that cancels it.
+    static func whichHold(
+        _ entry: CatalogEntry, _ holds: [HoldRecord], named: HoldChoice?, account: String?
+    ) -> ShelfError {
+        let title = quoted(entry)
+        let which = holds.map { $0.branch.map { "a physical copy at \($0)" } ?? "the \($0.entry.format.words) hold" }
+        let sentence: String
+        switch named {
+        case .own?: sentence = "you have no \(entry.format.words) hold on \(title)"
+        case .branch(let name)?: sentence = "you have no hold on a physical copy of \(title) at \(name)"
+        default: sentence = "you have \(holds.count) holds on \(title) and did not say which to cancel"
+        }
+        let command = "shelf cancel-hold \(entry.id)" + (account.map { " --account \($0)" } ?? "")
+        let commands = holds.map { hold in
+            "`\(command) " + (hold.branch.map { "--branch \"\($0)\"" } ?? "--digital") + "` cancels "
+                + (hold.branch.map { "the physical copy at \($0)" } ?? "the \(hold.entry.format.words) hold")
+        }
+        return ShelfError(
+            .usage,
+            sentence + " (" + which.joined(separator: " and ") + "): nothing was cancelled.", subject: entry.id,
+            next: NextStep(
+                terminal: commands.joined(separator: "; ") + ".",
+                browser: "In Reservations, press Cancel hold on the row of the hold to cancel."))
+    }
 }

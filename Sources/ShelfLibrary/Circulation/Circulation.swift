@@ -340,13 +340,14 @@ public final class Circulation {
         }
     }
 
-    /// Cancels the patron's hold on `stored` through the hold's own revoke link; a title on loan, or neither, is
-    /// refused as `returnLoan` refuses a hold.
-    public func cancelHold(_ stored: CatalogEntry) throws {
-        let entry = try ownEntry(of: stored, asked: .cancelHold)
+    /// Cancels the patron's hold on `stored` through the hold's own revoke link: the title's own hold (an e-book or
+    /// audiobook hold) when `branch` is nil, else the hold on a physical copy at `branch`; the other stays. A title on
+    /// loan, or neither, is refused as `returnLoan` refuses a hold.
+    public func cancelHold(_ stored: CatalogEntry, branch: String? = nil) throws {
+        let entry = try ownEntry(of: stored, asked: .cancelHold, branch: branch)
         // As in `returnLoan`: a library that cannot be asked is said so.
         var revoke = entry.revokeLink
-        if revoke == nil {
+        if revoke == nil, branch == nil {
             do { revoke = try askExplaining(about: entry).heldEntry?.revokeLink } catch {
                 throw ShelfError(
                     HostServices.cancelRequested ? .cancelled : .temporary,
@@ -358,12 +359,19 @@ public final class Circulation {
             throw ShelfError(
                 .unavailable, "the library offers no way to cancel the hold on \(entry.title)", subject: entry.id)
         }
-        let outcome = try giveBack(url, entry, action: "it cancelled your hold on", stillThere: \.isHeld)
+        // The title's entry speaks of its own hold: with that hold staying, it says nothing of a branch's, and the
+        // branch hold's own link answering is the library's word.
+        let ownStays = try branch != nil && hold(of: entry.id, branch: nil) != nil
+        let outcome = try giveBack(
+            url, entry, action: "it cancelled your hold on", stillThere: ownStays ? { _ in false } : \.isHeld)
         if case .kept(let refusal) = outcome { throw refusal }
-        try database.deleteHold(
-            accountID: account.id, entryID: entry.id, branch: try ownHold(of: entry.id)?.branch)
-        // As after a borrow: the next sync's rules withdraw what this misses, the hold being gone.
-        try? database.withdrawNotifications(accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
+        try database.deleteHold(accountID: account.id, entryID: entry.id, branch: branch)
+        // As after a borrow: the next sync's rules withdraw what this misses, the hold being gone. A ready hold's
+        // notices are the title's own hold's: a branch's cancel leaves them while that hold stays.
+        if branch == nil || (try? holds(of: entry.id).isEmpty) == true {
+            try? database.withdrawNotifications(
+                accountID: account.id, entryID: entry.id, kinds: [.holdReady, .holdLastDay])
+        }
         if case .gone(let words) = outcome {
             throw ShelfError(
                 .unavailable,
@@ -374,21 +382,38 @@ public final class Circulation {
         }
     }
 
-    /// The stored hold a cancel of the title means: the title's own (an e-book or audiobook hold) before a branch's.
-    public func ownHold(of entryID: String) throws -> HoldRecord? {
-        let holds = try database.holds(accountID: account.id).filter { $0.entry.id == entryID }
-        return holds.first { $0.branch == nil } ?? holds.first
+    /// The stored holds of the title at this account: its own (an e-book or audiobook hold) and its branches'.
+    public func holds(of entryID: String) throws -> [HoldRecord] {
+        try database.holds(accountID: account.id).filter { $0.entry.id == entryID }
+    }
+
+    /// The stored hold of the title that `branch` names: the title's own when nil, else the one at that branch (its
+    /// name in any case, as `reserve` takes it).
+    public func hold(of entryID: String, branch: String?) throws -> HoldRecord? {
+        try holds(of: entryID).first { held in
+            guard let branch else { return held.branch == nil }
+            return held.branch?.caseInsensitiveCompare(branch) == .orderedSame
+        }
     }
 
     /// The patron's own loan (for a return) or hold (for a cancel) of `stored` at this account: the one the last sync,
     /// borrow or reserve stored, else the library's entry when the library lists it so. Otherwise the library is sent
     /// nothing and `CirculationMismatch` says what the title is here.
-    private func ownEntry(of stored: CatalogEntry, asked: CirculationMismatch.Asked) throws -> CatalogEntry {
+    /// For a cancel, `branch` names the hold (nil: the title's own); a branch's hold is only ever the stored one.
+    private func ownEntry(
+        of stored: CatalogEntry, asked: CirculationMismatch.Asked, branch: String? = nil
+    ) throws -> CatalogEntry {
         let kept =
             asked == .returnLoan
             ? try database.loans(accountID: account.id).first { $0.entry.id == stored.id }?.entry
-            : try ownHold(of: stored.id)?.entry
+            : try hold(of: stored.id, branch: branch)?.entry
         if let kept { return kept }
+        // The library's entry is the title's own hold: never sent for a branch's hold shelf does not know.
+        if let branch {
+            throw ShelfError(
+                .usage, "you have no hold on a physical copy of \(Circulation.quoted(stored.title)) at \(branch)",
+                subject: stored.id, hint: "Nothing was cancelled.")
+        }
         let view: LibraryView
         do { view = try askExplaining(about: stored) } catch {
             throw ShelfError(

@@ -32,7 +32,9 @@ enum CirculationAPI {
                     try circulation.returnLoan(entry, face: .browser)
                     outcome = .returned(entry)
                 default:
-                    try circulation.cancelHold(entry, face: .browser)
+                    // Which hold: a title's own and a branch's can both be held; Reservations' row names its own.
+                    let hold = HoldChoice(apiBranch: body.string("branch"))
+                    try circulation.cancelHold(entry, hold: hold, face: .browser)
                     outcome = .cancelled(entry)
                 }
                 sync.publishStatus()

@@ -105,14 +105,26 @@ let returnCommand = revokeCommand(
         try $0.returnLoan($1); return .returned($1)
     })
 
-let cancelHoldCommand = revokeCommand(
+let cancelHoldCommand = Command(
     name: "cancel-hold", summary: "cancel a hold",
+    usage: "shelf cancel-hold ID|TITLE [--branch NAME | --digital] [--account NAME] [--json]",
     details: "Cancels the hold through the hold's own revoke link, at the library that has it, and removes it from "
-        + "Reservations. A title on loan, or neither, is refused and nothing is sent (exit 64).",
-    verb: "Cancel the hold on", asked: .cancelHold,
-    revoke: {
-        try $0.cancelHold($1); return .cancelled($1)
-    })
+        + "Reservations. A title can have its own hold (an e-book or audiobook) and holds on physical copies at "
+        + "branches: --branch NAME cancels the one at that branch, --digital the title's own, and with two or more "
+        + "holds and neither, nothing is cancelled and the choices are listed (exit 64). A title on loan, or neither, "
+        + "is refused and nothing is sent (exit 64). " + changingNameHelp,
+    valueOptions: ["--account", "--branch"], flagOptions: ["--digital"], positionals: 1...1
+) { args, context in
+    if args.has("--digital"), args.value("--branch") != nil {
+        throw ShelfError(
+            .usage, "--branch and --digital name different holds", hint: "Give one of them, or neither.")
+    }
+    let hold: HoldChoice = args.has("--digital") ? .own : args.value("--branch").map { .branch($0) } ?? .unnamed
+    let call = try CirculationCall(
+        args, context, changing: ("cancel-hold", "Cancel the hold on"), givingBack: .cancelHold)
+    try call.circulation.cancelHold(call.entry, hold: hold)
+    return call.report(.cancelled(call.entry))
+}
 
 let loansCommand = Command(
     name: "loans", summary: "My Books: what you have on loan",

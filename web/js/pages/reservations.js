@@ -46,7 +46,8 @@ function row(app, hold, again) {
   const where = hold.ready
     ? `Ready to borrow${hold.until ? ` until ${day(hold.until)}` : ""}`
     : hold.position ? `Number ${hold.position}${hold.queueSize ? ` of ${hold.queueSize}` : ""} in the queue` : "Waiting in the queue";
-  return h("li", { "data-key": `${hold.account} ${entry.id}` },
+  // A title's own hold and a branch's are two rows: each is keyed, and cancelled, as its own ("" is the title's own).
+  return h("li", { "data-key": `${hold.account} ${entry.id} ${hold.branch || ""}` },
     h("div", { class: "grow" },
       h("h2", {}, h("a", { href: link("book", { id: entry.id, account: hold.account }) }, entry.title)),
       authors(entry) && h("p", { class: "authors" }, authors(entry)),
@@ -57,5 +58,6 @@ function row(app, hold, again) {
     h("div", { class: "actions" },
       hold.ready ? actionButton(app, entry, "borrow", again) : null,
       // Cancel only where the library gives a way; otherwise the branch is asked.
-      hold.canCancel === false ? null : actionButton(app, entry, "cancel-hold", again)));
+      hold.canCancel === false ? null
+        : actionButton(app, entry, "cancel-hold", again, { body: { branch: hold.branch || "" } })));
 }
