@@ -410,4 +410,18 @@ final class NotificationRulesTests: XCTestCase {
         XCTAssertTrue(units.timer.contains("OnUnitActiveSec=900s"), units.timer)
         XCTAssertTrue(units.timer.contains("WantedBy=timers.target"), units.timer)
     }
+
+    /// Issue 33: a title's ready e-book hold keeps its notice when a waiting branch hold of the title is listed first.
+    /// Before, the holds were keyed by title, the first winning: the waiting hold withdrew the ready one's notice.
+    func testAWaitingBranchHoldBesideAReadyHoldLeavesItsNotice() {
+        let now = Self.t0
+        let waiting = NotificationRules.Subject(entryID: "urn:x", title: "T", endsAt: nil, isReady: false)
+        let ready = NotificationRules.Subject(
+            entryID: "urn:x", title: "T", endsAt: now.addingTimeInterval(3 * Self.day), isReady: true)
+        let decision = NotificationRules.evaluate(
+            now: now, loans: [], holds: [waiting, ready], previousLoans: [],
+            live: [NotificationRules.Live(id: 7, entryID: "urn:x", kind: .holdReady)])
+        XCTAssertEqual(decision.withdraw, [], "the ready hold's notice was withdrawn")
+        XCTAssertEqual(decision.fire.count, 0, "the notice was made again")
+    }
 }

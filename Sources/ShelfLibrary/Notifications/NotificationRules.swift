@@ -92,7 +92,9 @@ public enum NotificationRules {
         func left(_ subject: Subject) -> Int64? { subject.endsAt.map { $0.databaseMilliseconds - nowMS } }
 
         let loansByID = Dictionary(loans.map { ($0.entryID, $0) }, uniquingKeysWith: { first, _ in first })
-        let holdsByID = Dictionary(holds.map { ($0.entryID, $0) }, uniquingKeysWith: { first, _ in first })
+        // A title can have its own hold and a branch's: a ready one's notice is kept while a waiting one is beside it.
+        let holdsByID = Dictionary(
+            holds.map { ($0.entryID, $0) }, uniquingKeysWith: { first, second in first.isReady ? first : second })
         var decision = Decision()
 
         // Withdraw what no longer holds.
