@@ -1,7 +1,6 @@
 import Foundation
+import ReadingListFakes
 import TestSupport
-
-@testable import ReadingListFakes
 
 // shelf-fake-reading-lists: the Swift tests' fake Google Books (Books API v1 and OAuth 2.0 for installed apps, PKCE
 // checked) and fake Goodreads (the legacy API with OAuth 1.0a, every signature checked; it answers with the

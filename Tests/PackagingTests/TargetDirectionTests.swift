@@ -159,6 +159,39 @@ final class TargetDirectionTests: XCTestCase {
         }
     }
 
+    /// `swift build -c release` (`make bench`, `make deb`) compiles every target but the test targets without
+    /// testability, so an `@testable import` outside a test target builds in debug and breaks the release build.
+    func testOnlyTestTargetsImportForTesting() throws {
+        let manifest = try String(
+            contentsOf: ShelfProcess.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var folders: [String] = []
+        for line in manifest.split(separator: "\n") where !line.contains(".testTarget(") {
+            guard let path = line.range(of: "path: \"") else { continue }
+            folders.append(String(line[path.upperBound...].prefix { $0 != "\"" }))
+        }
+        XCTAssertGreaterThan(folders.count, 10, "Package.swift's target paths were not found")
+        // The plugins' targets are declared in a loop (`Plugins/\(name)`): each folder of Plugins is one.
+        let plugins = try FileManager.default.contentsOfDirectory(
+            atPath: ShelfProcess.packageRoot.appendingPathComponent("Plugins").path)
+        folders = folders.filter { !$0.contains("\\(") } + plugins.map { "Plugins/" + $0 }
+        var found: [String] = []
+        for folder in folders where Self.holdsSwift(folder) {
+            for i in try Self.imports(in: folder) where i.line.contains("@testable") {
+                found.append("\(i.file):\(i.number): \(i.line)")
+            }
+        }
+        XCTAssertEqual(found, [], "@testable outside a test target:\n" + found.joined(separator: "\n"))
+    }
+
+    static func holdsSwift(_ folder: String) -> Bool {
+        let walker = FileManager.default.enumerator(
+            at: ShelfProcess.packageRoot.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+        while let file = walker?.nextObject() as? URL {
+            if file.pathExtension == "swift" { return true }
+        }
+        return false
+    }
+
     /// Every import line under `folder`: the file (from the package root), line number, module and the line itself.
     static func imports(in folder: String) throws -> [(file: String, number: Int, module: String, line: String)] {
         let root = ShelfProcess.packageRoot

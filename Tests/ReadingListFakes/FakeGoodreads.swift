@@ -3,12 +3,12 @@ import TestSupport
 
 /// A loopback Goodreads: the legacy XML API answering with the corpus documents (sosedoff/goodreads fixtures),
 /// OAuth 1.0a with every signed request's HMAC-SHA1 signature verified, the shelf RSS feed and isbn_to_id.
-final class FakeGoodreads: @unchecked Sendable {
+public final class FakeGoodreads: @unchecked Sendable {
     let server: LoopbackHTTPServer
     let corpus: URL
     let lock = NSLock()
-    let consumerKey = "gr-consumer-key"
-    let consumerSecret = "gr-consumer-secret"
+    public let consumerKey = "gr-consumer-key"
+    public let consumerSecret = "gr-consumer-secret"
     var requestTokens: [String: String] = ["rq-token": "rq-secret"]
     var accessTokens: [String: String] = [:]
     var verified = 0
@@ -16,15 +16,15 @@ final class FakeGoodreads: @unchecked Sendable {
     var added: [(book: String, shelf: String)] = []
     let user = "2003928"
 
-    var base: String { server.url("").absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
+    public var base: String { server.url("").absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) }
 
-    init(corpus: URL) throws {
+    public init(corpus: URL) throws {
         server = try LoopbackHTTPServer()
         self.corpus = corpus.appendingPathComponent("readinglists/goodreads/api-xml")
         routes()
     }
 
-    func stop() { server.stop() }
+    public func stop() { server.stop() }
 
     func file(_ name: String) -> LoopbackHTTPServer.Response {
         let data = (try? Data(contentsOf: corpus.appendingPathComponent(name))) ?? Data()

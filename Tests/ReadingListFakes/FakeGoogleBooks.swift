@@ -4,31 +4,31 @@ import TestSupport
 /// A loopback Google Books v1 and OAuth 2.0 server, speaking the wire formats of the Discovery document in the
 /// corpus (books#bookshelves, books#volumes, addVolume/removeVolume with empty answers) and of Google's OAuth
 /// for installed apps (code + PKCE S256, refresh tokens). Volumes come from the corpus answers where present.
-final class FakeGoogleBooks: @unchecked Sendable {
-    let server: LoopbackHTTPServer
-    let lock = NSLock()
-    var volumes: [String: [String: Any]] = [:]
+public final class FakeGoogleBooks: @unchecked Sendable {
+    public let server: LoopbackHTTPServer
+    public let lock = NSLock()
+    public var volumes: [String: [String: Any]] = [:]
     var shelves: [Int: (title: String, ids: [String])] = [
         0: ("Favorites", []), 2: ("To read", []), 3: ("Reading now", []), 4: ("Have read", []), 7: ("My eBooks", [])
     ]
     var challenges: [String: String] = [:]
     var validTokens: Set<String> = []
     var refreshTokens: Set<String> = ["rt-1"]
-    var issued = 0
-    var verifiedPKCE = 0
+    public var issued = 0
+    public var verifiedPKCE = 0
     var refreshes = 0
     var throttleOnce: Set<Int> = []
     var apiKey = "AIza-test-key"
     var publicUser = "1234567890"
     var addVolumeCalls: [(Int, String)] = []
     /// The next sign-in is declined on Google's page (the patron pressed Cancel): error=access_denied.
-    var declineNext = false
+    public var declineNext = false
 
-    var base: String { server.url("/books/v1").absoluteString }
-    var authURL: String { server.url("/o/oauth2/v2/auth").absoluteString }
-    var tokenURL: String { server.url("/token").absoluteString }
+    public var base: String { server.url("/books/v1").absoluteString }
+    public var authURL: String { server.url("/o/oauth2/v2/auth").absoluteString }
+    public var tokenURL: String { server.url("/token").absoluteString }
 
-    init(corpus: URL?) throws {
+    public init(corpus: URL?) throws {
         server = try LoopbackHTTPServer()
         if let corpus {
             for name in ["volumes-search.json", "volume-en.json"] {
@@ -54,9 +54,9 @@ final class FakeGoogleBooks: @unchecked Sendable {
         routes()
     }
 
-    func stop() { server.stop() }
+    public func stop() { server.stop() }
 
-    static func json(_ object: Any, status: Int = 200) -> LoopbackHTTPServer.Response {
+    public static func json(_ object: Any, status: Int = 200) -> LoopbackHTTPServer.Response {
         .data(
             try! JSONSerialization.data(withJSONObject: object), status: status,
             contentType: "application/json; charset=UTF-8")
@@ -228,6 +228,6 @@ final class FakeGoogleBooks: @unchecked Sendable {
     }
 
     func expireTokens() { lock.withLock { validTokens.removeAll() } }
-    func put(_ ids: [String], on shelf: Int) { lock.withLock { shelves[shelf]!.ids = ids } }
+    public func put(_ ids: [String], on shelf: Int) { lock.withLock { shelves[shelf]!.ids = ids } }
     func ids(on shelf: Int) -> [String] { lock.withLock { shelves[shelf]!.ids } }
 }
