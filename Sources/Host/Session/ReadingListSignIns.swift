@@ -6,6 +6,7 @@ import Foundation
 /// loopback redirect to 127.0.0.1 on this machine, the code exchanged here, the tokens kept with the connector's
 /// secrets), with the browser that signed in sent back to the app (`returnTo`) once the sign-in is complete and the
 /// lists are read. One per `LibrarySession`; a new sign-in to a service ends the one before it.
+/// Unchecked Sendable: called from any of the server's threads; the states are under `lock`, the rest constants.
 public final class ReadingListSignIns: @unchecked Sendable {
     /// How the last sign-in to a service went.
     public enum State: Sendable, Equatable {

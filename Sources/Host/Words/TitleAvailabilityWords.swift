@@ -24,7 +24,8 @@ extension TitleAvailability {
     }
 }
 
-/// A reading-list shelf's name as a heading: the services' own shelves named as a patron knows them.
+/// A reading-list shelf's name as a heading: the services' own shelves named as a patron knows them. Pure
+/// functions: safe from any thread.
 public enum ReadingListShelfNames {
     public static func name(_ shelf: String) -> String {
         switch shelf {

@@ -104,6 +104,7 @@ public final class ReadingLists {
     /// A browser sign-in under way (OAuth for installed apps: RFC 8252's loopback redirect to 127.0.0.1 on this
     /// machine): the service's authorisation address, and the listener its redirect comes back to. The connector
     /// keeps what the sign-in needs (PKCE verifier, state, request token) among its secrets and checks them.
+    /// Unchecked Sendable: only constants; made on one thread and finished on the one that waits for the browser.
     public final class SignIn: @unchecked Sendable {
         public let service: String
         /// Where the browser signs in.
