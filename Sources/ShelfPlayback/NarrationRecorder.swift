@@ -11,8 +11,8 @@ import Foundation
 /// Clips the patron chose to skip (`skip`) are left out of the tracks. Cutting runs on a thread of its own, from
 /// the chapter and clip where listening starts to the end of the book; chapters before it are not cut in this
 /// session. A clip whose audio cannot be had or decoded plays nothing (its mark has no frames) and the rest goes
-/// on; `problems` says which. Unchecked Sendable: the state is under `condition`, the cutting thread's values are
-/// its own.
+/// on; `problems` says which. The tracks' progress is `tracks` (ChapterTracks, shared with a book read aloud).
+/// Unchecked Sendable: the state is under `tracks`' lock or `own`, the cutting thread's values are its own.
 public final class NarrationRecorder: @unchecked Sendable {
     /// One phrase of the narration: the text it reads (`href#id`) and the audio span that reads it.
     public struct Clip: Sendable, Equatable {
@@ -59,7 +59,7 @@ public final class NarrationRecorder: @unchecked Sendable {
 
     public let chapters: [Chapter]
     public let start: Start
-    public let folder: URL
+    public let tracks: ChapterTracks<Mark>
     /// Whether a clip is left out (a skippable structure the patron skips).
     let skip: @Sendable (Clip) -> Bool
     /// Opens the audio file a clip names (an href of the book) as an audiobook of one track.
@@ -67,68 +67,36 @@ public final class NarrationRecorder: @unchecked Sendable {
     /// No clip plays further than this into its audio: a hostile clipBegin cannot ask for a frame past Int64.
     static let maxSeconds = 1e7
 
-    private let condition = NSCondition()
-    private var complete: Set<Int> = []
-    private var growing: Int?
-    private var frames: [Int: Int64] = [:]
-    private var marks: [Int: [Mark]] = [:]
-    private var failure: Error?
-    private var stopped = false
+    /// The tracks' format once the first audio opened, and the audio files that could not be played.
+    private let own = NSLock()
     private var format: (rate: Int, channels: Int)?
     private var troubles: [Problem] = []
-    /// Called (on the cutting thread) when a chapter's track is whole.
-    public var onComplete: (@Sendable (Int) -> Void)?
 
     public init(
         chapters: [Chapter], start: Start, folder: URL, skip: @escaping @Sendable (Clip) -> Bool,
         open: @escaping (String) throws -> AudioBook
     ) {
-        (self.chapters, self.start, self.folder, self.skip, self.open) = (chapters, start, folder, skip, open)
+        (self.chapters, self.start, self.skip, self.open) = (chapters, start, skip, open)
+        tracks = ChapterTracks(folder: folder, firstChapter: start.chapter)
     }
-
-    public func path(of chapter: Int) -> URL { folder.appendingPathComponent(String(format: "%03d.wav", chapter + 1)) }
 
     /// Starts cutting on a thread of its own.
     public func begin() {
-        Thread.detachNewThread { [self] in
-            var sources = Sources(open: open)
-            do {
-                for chapter in start.chapter..<chapters.count {
-                    try record(chapter, sources: &sources)
-                    if isStopped { return }
-                }
-            } catch {
-                condition.withLock {
-                    failure = failure ?? error
-                    condition.broadcast()
-                }
-            }
+        // The decoders are the cutting thread's alone, kept from one chapter to the next.
+        tracks.begin(count: chapters.count, initial: { [self] in Sources(open: open) }) { [self] in
+            try record($0, sources: &$1)
         }
     }
 
     /// Waits until the first chapter's track holds `frames` of sound, or is whole, so that playback can begin;
     /// throws what stopped cutting before it did.
     public func waitForFirstSound(frames wanted: Int64 = 4096, timeout: TimeInterval = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while failure == nil, !complete.contains(start.chapter), (frames[start.chapter] ?? 0) < wanted {
-            if !condition.wait(until: deadline) {
-                throw ShelfError(.temporary, "the narration's audio gave no sound within \(Int(timeout)) s")
-            }
+        try tracks.waitForFirstSound(frames: wanted, timeout: timeout) {
+            ShelfError(.temporary, "the narration's audio gave no sound within \(Int(timeout)) s")
         }
-        if let failure, (frames[start.chapter] ?? 0) == 0 { throw failure }
     }
 
-    public var sampleRate: Int? { condition.withLock { format?.rate } }
-    public func isComplete(_ chapter: Int) -> Bool { condition.withLock { complete.contains(chapter) } }
-    public func growingFile(_ chapter: Int) -> String? {
-        condition.withLock { growing == chapter && (frames[chapter] ?? 0) > 0 ? path(of: chapter).path : nil }
-    }
-    public func marks(of chapter: Int) -> [Mark] { condition.withLock { marks[chapter] ?? [] } }
-    public func cutFrames(_ chapter: Int) -> Int64 { condition.withLock { frames[chapter] ?? 0 } }
-    /// What stopped cutting, if anything did.
-    public var error: Error? { condition.withLock { failure } }
+    public var sampleRate: Int? { own.withLock { format?.rate } }
     /// An audio file of the book that could not be played, and why; its clips are silent.
     public struct Problem: Sendable, Equatable {
         public let audio: String
@@ -136,15 +104,7 @@ public final class NarrationRecorder: @unchecked Sendable {
     }
 
     /// What could not be played so far, each audio file once.
-    public var problems: [Problem] { condition.withLock { troubles } }
-
-    public func stop() {
-        condition.withLock {
-            stopped = true
-            condition.broadcast()
-        }
-    }
-    private var isStopped: Bool { condition.withLock { stopped } }
+    public var problems: [Problem] { own.withLock { troubles } }
 
     // MARK: Cutting one chapter
 
@@ -174,57 +134,46 @@ public final class NarrationRecorder: @unchecked Sendable {
         let chapter = chapters[index]
         let first = index == start.chapter ? min(start.clip, chapter.clips.count) : 0
         // The track's format is the first audio's that opens: every clip is decoded to it.
-        if condition.withLock({ format }) == nil {
+        if own.withLock({ format }) == nil {
             for clip in chapter.clips[first...] {
                 guard let audio = clip.audio, let decoder = try? sources.book(audio).openDecoder(track: 0) else {
                     continue
                 }
-                condition.withLock { format = (decoder.sampleRate, min(decoder.channels, 2)) }
+                own.withLock { format = (decoder.sampleRate, min(decoder.channels, 2)) }
                 break
             }
         }
-        let (rate, channels) = condition.withLock { format } ?? (22050, 1)
-        let sink = WAVFileSink(path: path(of: index).path)
+        let (rate, channels) = own.withLock { format } ?? (22050, 1)
+        let sink = WAVFileSink(path: tracks.path(of: index).path)
         try sink.start(sampleRate: rate, channels: channels)
-        condition.withLock {
-            growing = index; frames[index] = 0; marks[index] = []
-        }
+        tracks.starting(index)
         var written: Int64 = 0
         var buffer = [Float](repeating: 0, count: 8192 * channels)
         for (i, clip) in chapter.clips.enumerated() where i >= first && !skip(clip) {
-            if isStopped { return }
+            if tracks.isStopped { return }
             let from = written
             // The clip is marked as it starts: the phrase is known from its first sound.
-            condition.withLock { marks[index, default: []].append(Mark(clip: i, frame: from, frames: 0)) }
+            tracks.grew(index, to: written, adding: [Mark(clip: i, frame: from, frames: 0)])
             if let audio = clip.audio {
                 do {
                     written += try cut(
-                        clip, audio: audio, format: (rate, channels), after: written, into: sink, buffer: &buffer,
-                        sources: &sources)
+                        clip, audio: audio, format: (rate, channels), chapter: index, after: written, into: sink,
+                        buffer: &buffer, sources: &sources)
                 } catch {
                     sources.current = nil
                     note(Problem(audio: audio, reason: "\(error)"))
                 }
             }
-            condition.withLock {
-                frames[index] = written
-                lengthenLastMark(of: index, to: written - from)
-                condition.broadcast()
-            }
+            tracks.grew(index, to: written, last: Self.lasting(written - from))
         }
         try sink.finish()
-        condition.withLock {
-            complete.insert(index)
-            growing = nil
-            condition.broadcast()
-        }
-        onComplete?(index)
+        tracks.finished(index)
     }
 
     /// Writes one clip's frames into `sink` after the track's first `base` frames; how many.
     private func cut(
-        _ clip: Clip, audio: String, format: (rate: Int, channels: Int), after base: Int64, into sink: WAVFileSink,
-        buffer: inout [Float], sources: inout Sources
+        _ clip: Clip, audio: String, format: (rate: Int, channels: Int), chapter: Int, after base: Int64,
+        into sink: WAVFileSink, buffer: inout [Float], sources: inout Sources
     ) throws -> Int64 {
         let (rate, channels) = format
         let begin = Int64(min(Self.maxSeconds, max(0, clip.begin)) * Double(rate))
@@ -240,7 +189,7 @@ public final class NarrationRecorder: @unchecked Sendable {
         guard let decoder = sources.current?.decoder else { return 0 }
         var done: Int64 = 0
         while begin + done < end {
-            if isStopped { break }
+            if tracks.isStopped { break }
             let want = Int(min(Int64(8192), end - begin - done))
             let got = try buffer.withUnsafeMutableBufferPointer {
                 try decoder.read(into: $0.baseAddress!, capacity: want)
@@ -250,26 +199,19 @@ public final class NarrationRecorder: @unchecked Sendable {
                 try sink.write(UnsafeBufferPointer(rebasing: $0[0..<(got * channels)]))
             }
             done += Int64(got)
-            condition.withLock {
-                // Published as it grows, so that the first sound does not wait for a long clip.
-                if let index = growing {
-                    frames[index] = base + done
-                    lengthenLastMark(of: index, to: done)
-                }
-                condition.broadcast()
-            }
+            // Published as it grows, so that the first sound does not wait for a long clip.
+            tracks.grew(chapter, to: base + done, last: Self.lasting(done))
         }
         sources.current?.at = begin + done
         return done
     }
 
-    /// Under `condition`: the clip being cut (a chapter's last mark) is now `count` frames long.
-    private func lengthenLastMark(of chapter: Int, to count: Int64) {
-        guard let last = marks[chapter]?.last, let end = marks[chapter]?.endIndex else { return }
-        marks[chapter]?[end - 1] = Mark(clip: last.clip, frame: last.frame, frames: count)
+    /// The clip being cut (a chapter's last mark), now `count` frames long.
+    private static func lasting(_ count: Int64) -> (Mark) -> Mark {
+        { Mark(clip: $0.clip, frame: $0.frame, frames: count) }
     }
 
     private func note(_ problem: Problem) {
-        condition.withLock { if !troubles.contains(where: { $0.audio == problem.audio }) { troubles.append(problem) } }
+        own.withLock { if !troubles.contains(where: { $0.audio == problem.audio }) { troubles.append(problem) } }
     }
 }

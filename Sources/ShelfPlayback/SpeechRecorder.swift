@@ -11,8 +11,9 @@ import Foundation
 /// marks (frames of the track, bytes of the chapter's text).
 ///
 /// Speaking runs on a thread of its own, from the chapter and passage where listening starts to the end of the
-/// book; chapters before it are not spoken in this session. Unchecked Sendable: safe from any thread, the state is
-/// under `condition` and the speaking thread's own values (the file, the counts) are its alone.
+/// book; chapters before it are not spoken in this session; the tracks' progress is `tracks` (ChapterTracks, shared
+/// with a narration). Unchecked Sendable: safe from any thread, the state is under `tracks`' lock or `own`, and the
+/// speaking thread's own values (the file, the counts) are its alone.
 public final class SpeechRecorder: @unchecked Sendable {
     /// One reading-order item read aloud: where it is in the book; its text is read when it is first needed.
     public struct Chapter: Sendable {
@@ -81,23 +82,16 @@ public final class SpeechRecorder: @unchecked Sendable {
     public let start: Start
     /// Reads a chapter's text (the book's XHTML through its plugin); called once a chapter, on any thread.
     let load: (Int) throws -> ChapterText
-    private var texts: [Int: ChapterText] = [:]
-    public let folder: URL
+    public let tracks: ChapterTracks<Mark>
     let synthesis: SpeechSynthesis
     let bookLanguage: String?
     /// Silence between passages and after a chapter, as a reader pauses.
     static let passagePause = 0.35
 
-    private let condition = NSCondition()
-    private var complete: Set<Int> = []
-    private var growing: Int?
-    private var frames: [Int: Int64] = [:]
-    private var marks: [Int: [Mark]] = [:]
-    private var failure: Error?
-    private var stopped = false
+    /// The chapters' texts read so far, and the plugin's sample rate once it has spoken.
+    private let own = NSLock()
+    private var texts: [Int: ChapterText] = [:]
     private var rate: Int?
-    /// Called (on the speaking thread) when a chapter's track is whole.
-    public var onComplete: (@Sendable (Int) -> Void)?
 
     public init(
         synthesis: SpeechSynthesis, chapters: [Chapter], start: Start, folder: URL, bookLanguage: String?,
@@ -107,80 +101,41 @@ public final class SpeechRecorder: @unchecked Sendable {
         self.load = load
         self.chapters = chapters
         self.start = start
-        self.folder = folder
+        self.tracks = ChapterTracks(folder: folder, firstChapter: start.chapter)
         self.bookLanguage = bookLanguage
     }
 
-    public func path(of chapter: Int) -> URL { folder.appendingPathComponent(String(format: "%03d.wav", chapter + 1)) }
-
     /// Starts speaking on a thread of its own.
     public func begin() {
-        Thread.detachNewThread { [self] in
-            do {
-                for chapter in start.chapter..<chapters.count {
-                    try record(chapter)
-                    if isStopped { return }
-                }
-            } catch {
-                condition.withLock {
-                    failure = failure ?? error
-                    condition.broadcast()
-                }
-            }
-        }
+        tracks.begin(count: chapters.count, initial: {}) { [self] chapter, _ in try record(chapter) }
     }
 
     /// Waits until the first chapter's track holds `frames` of sound, or is whole, so that playback can begin;
     /// throws what stopped speaking before it did.
     public func waitForFirstSound(frames wanted: Int64 = 4096, timeout: TimeInterval = 30) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while failure == nil, !complete.contains(start.chapter), (frames[start.chapter] ?? 0) < wanted {
-            if !condition.wait(until: deadline) {
-                throw ShelfError(
-                    .temporary,
-                    "the speech plugin \(synthesis.plugin.descriptor.id) said nothing within \(Int(timeout)) s")
-            }
+        try tracks.waitForFirstSound(frames: wanted, timeout: timeout) {
+            ShelfError(
+                .temporary, "the speech plugin \(synthesis.plugin.descriptor.id) said nothing within \(Int(timeout)) s")
         }
-        if let failure, (frames[start.chapter] ?? 0) == 0 { throw failure }
     }
 
-    public var sampleRate: Int? { condition.withLock { rate } }
+    public var sampleRate: Int? { own.withLock { rate } }
 
     /// A chapter's text, read once.
     public func text(of chapter: Int) throws -> ChapterText {
-        if let known = condition.withLock({ texts[chapter] }) { return known }
+        if let known = own.withLock({ texts[chapter] }) { return known }
         let text = try load(chapter)
-        condition.withLock { texts[chapter] = text }
+        own.withLock { texts[chapter] = text }
         return text
     }
-    public func isComplete(_ chapter: Int) -> Bool { condition.withLock { complete.contains(chapter) } }
-    public func growingFile(_ chapter: Int) -> String? {
-        condition.withLock { growing == chapter && (frames[chapter] ?? 0) > 0 ? path(of: chapter).path : nil }
-    }
-    public func marks(of chapter: Int) -> [Mark] { condition.withLock { marks[chapter] ?? [] } }
-    /// Frames spoken into a chapter's track so far.
-    public func spokenFrames(_ chapter: Int) -> Int64 { condition.withLock { frames[chapter] ?? 0 } }
-    public var error: Error? { condition.withLock { failure } }
-
-    /// Stops speaking (the session ended): the plugin's call in flight is told to stop at its next sink call.
-    public func stop() {
-        condition.withLock {
-            stopped = true; condition.broadcast()
-        }
-    }
-    private var isStopped: Bool { condition.withLock { stopped } }
 
     // MARK: Speaking one chapter
 
     private func record(_ index: Int) throws {
         let chapter = try text(of: index)
-        let file = try TrackFile(path: path(of: index))
+        let file = try TrackFile(path: tracks.path(of: index))
         defer { file.close() }
-        condition.withLock {
-            growing = index; frames[index] = 0; marks[index] = []
-        }
+        tracks.starting(index)
         var written: Int64 = 0
         let first = index == start.chapter ? min(start.passage, max(0, chapter.passages.count - 1)) : 0
         for p in first..<chapter.passages.count {
@@ -196,11 +151,11 @@ public final class SpeechRecorder: @unchecked Sendable {
                     text, options: options(passage, skip: skip),
                     into: .init(
                         pcm: { samples, format in
-                            if self.isStopped { return false }
+                            if self.tracks.isStopped { return false }
                             do {
                                 try file.append(samples, format: format)
                             } catch {
-                                self.condition.withLock { self.failure = self.failure ?? error }
+                                self.tracks.fail(error)
                                 return false
                             }
                             written += Int64(samples.count / max(1, format.channels))
@@ -224,25 +179,17 @@ public final class SpeechRecorder: @unchecked Sendable {
             publish(index, frames: written, marks: &pending, rate: file.rate ?? 22050)
         }
         try file.finish()
-        let done = marks(of: index)
+        let done = tracks.marks(of: index)
         // The marks beside the track, for a player outside the host (the browser's, following the text).
         try? Data(ReadiumJSON.encode(done).utf8).write(
-            to: path(of: index).deletingPathExtension().appendingPathExtension("marks.json"))
-        condition.withLock {
-            complete.insert(index)
-            growing = nil
-            condition.broadcast()
-        }
-        onComplete?(index)
+            to: tracks.path(of: index).deletingPathExtension().appendingPathExtension("marks.json"))
+        tracks.finished(index)
     }
 
     private func publish(_ chapter: Int, frames count: Int64, marks pending: inout [Mark], rate: Int) {
-        condition.withLock {
-            self.rate = self.rate ?? rate
-            frames[chapter] = count
-            marks[chapter, default: []].append(contentsOf: pending)
-            condition.broadcast()
-        }
+        // The rate is known before the frames that need it are announced.
+        own.withLock { self.rate = self.rate ?? rate }
+        tracks.grew(chapter, to: count, adding: pending)
         pending.removeAll()
     }
 

@@ -29,6 +29,8 @@ public final class ListeningSession: @unchecked Sendable {
     let arriving: ArrivingParts?
     /// The book's narration, when it is a narrated book (media overlays) and its narration was chosen (Narration).
     let narration: Narration?
+    /// The one of the two whose tracks are made while it plays (RecordedListening).
+    var recorded: (any RecordedListening)? { narration ?? readAloud }
 
     private let lock = NSLock()
     private var listener: ((PlaybackEvent) -> Void)?
@@ -100,10 +102,10 @@ public final class ListeningSession: @unchecked Sendable {
         bookID = positions.id(for: book)
         let arrivals = PartArrivals()
         try Self.startDownloads(remote, store: DownloadStore(database: database), waitFor: 0, arrivals: arrivals)
+        let recorded: (any RecordedListening)? = narration ?? readAloud
         engine = try PlaybackEngine(
             book: book, options: options,
-            isTrackAvailable: narration.map { n in { i in n.isTrackAvailable(i) } }
-                ?? readAloud.map { r in { i in r.isTrackAvailable(i) } }
+            isTrackAvailable: recorded.map { r in { i in r.isTrackAvailable(i) } }
                 ?? remote.map { r in
                     { i in
                         if r.downloader.isComplete(i) { r.adoptCompletedParts(); return true }
@@ -112,8 +114,7 @@ public final class ListeningSession: @unchecked Sendable {
                 }
                 // A manifest none of whose parts is here keeps the engine's own answer, which says where they are.
                 ?? arriving.flatMap { a in a.anyHere ? { i in a.isHere(i) } : nil },
-            growingFile: narration.map { n in { i in n.growingFile(i) } }
-                ?? readAloud.map { r in { i in r.growingFile(i) } }
+            growingFile: recorded.map { r in { i in r.growingFile(i) } }
                 ?? remote.map { r in { i in r.growingFile(i) } })
         if let remote {
             arrivals.attach(engine, remote)
@@ -121,14 +122,9 @@ public final class ListeningSession: @unchecked Sendable {
         }
         if let arriving { engine.trackFailure = { i in arriving.failure(of: i) } }
         engine.positionStore = positions
-        if let readAloud {
-            readAloud.attach(engine)
-            engine.positionStore = ReadAloudPlace(readAloud)
-        }
-        if let narration {
-            narration.attach(engine)
-            engine.positionStore = NarrationPlace(narration)
-        }
+        recorded?.attach(engine)
+        if let readAloud { engine.positionStore = ReadAloudPlace(readAloud) }
+        if let narration { engine.positionStore = NarrationPlace(narration) }
         engine.onEvent = { [weak self] event in self?.handle(event) }
     }
 
@@ -149,16 +145,10 @@ public final class ListeningSession: @unchecked Sendable {
 
     /// Moves to where playback starts and says it in words ("from 1:30", "resuming at 12:04", "from the start").
     public func start(from start: Start) throws -> String {
-        if let readAloud, case .time(let seconds) = start {
-            // Speaking began at the book's start (ListeningOptions.startsAtTime): playback starts at the time once
-            // the book is spoken that far.
-            try readAloud.waitForSpeech(to: seconds, engine: engine)
-            engine.seek(to: seconds)
-            return "from \(PlaybackTime.clock(seconds))"
-        }
-        if let narration, case .time(let seconds) = start {
-            // Cutting began at the narration's start (ListeningOptions.startsAtTime): as a book read aloud.
-            try narration.waitForNarration(to: seconds, engine: engine)
+        if let recorded, case .time(let seconds) = start {
+            // Speaking (or cutting the narration) began at the book's start (ListeningOptions.startsAtTime):
+            // playback starts at the time once the book is made that far.
+            try recorded.waitForTracks(to: seconds, engine: engine)
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"
         }

@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Unchecked Sendable: constants, and the phrases read so far under their own lock; the recorder and the book are safe
 /// from any thread.
-final class Narration: @unchecked Sendable {
+final class Narration: RecordedListening, @unchecked Sendable {
     let recorder: NarrationRecorder
     let book: AudioBook
     let folder: URL
@@ -52,32 +52,15 @@ final class Narration: @unchecked Sendable {
     }
 
     deinit {
-        recorder.stop()
+        tracks.stop()
         // The session's own folder in the cache: what is left of it is only cache.
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A track cut whole is adopted as its file and measured on the session's timeline at once (as ReadAloud's):
-    /// the narration's length and where its chapters start are known before playback reaches them, also when a
-    /// clip gives no clipEnd. Those cut before this are measured here.
-    func attach(_ engine: PlaybackEngine) {
-        recorder.onComplete = { [weak self, weak engine] chapter in
-            guard let self else { return }
-            self.book.adoptLocalFile(self.recorder.path(of: chapter).path, track: chapter)
-            engine?.trackBecameAvailable(chapter)
-        }
-        for chapter in recorder.start.chapter..<recorder.chapters.count where isTrackAvailable(chapter) {
-            engine.trackBecameAvailable(chapter)
-        }
-    }
-
-    func isTrackAvailable(_ track: Int) -> Bool {
-        guard recorder.isComplete(track) else { return false }
-        book.adoptLocalFile(recorder.path(of: track).path, track: track)
-        return true
-    }
-
-    func growingFile(_ track: Int) -> String? { recorder.growingFile(track) }
+    var tracks: ChapterTracks<NarrationRecorder.Mark> { recorder.tracks }
+    var chapterCount: Int { recorder.chapters.count }
+    var startsAtBookStart: Bool { recorder.start == NarrationRecorder.Start(chapter: 0) }
+    static let making: (book: String, made: String, readAloud: Bool) = ("the narration", "cut", false)
 
     // MARK: The clips of the manifest
 
@@ -106,7 +89,7 @@ final class Narration: @unchecked Sendable {
     /// A narration session for `path` when it is a book with text whose reading order has media overlays; nil for
     /// any other book (an audiobook plays as one, a book without narration is read aloud). `chapter` (0-based, as
     /// `shelf toc` numbers them) starts there instead of at the reader's place; `fromBookStart` starts at the book's
-    /// first clip, for a time on the narration's timeline (`waitForNarration`).
+    /// first clip, for a time on the narration's timeline (`waitForTracks`).
     static func open(
         shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?, skipping: Bool,
         fromBookStart: Bool = false
@@ -200,7 +183,7 @@ final class Narration: @unchecked Sendable {
                 recorder: recorder, book: book, folder: folder, publication: publication, shelfID: shelfBook?.book.id,
                 database: database, startWords: words)
         } catch {
-            recorder.stop()
+            recorder.tracks.stop()
             try? FileManager.default.removeItem(at: folder)  // only the session's cache
             throw error
         }
@@ -276,43 +259,12 @@ final class Narration: @unchecked Sendable {
         return ReadiumJSON.wire(Manifest(metadata: metadata, readingOrder: order, toc: entries))
     }
 
-    /// Waits until the narration is cut and measured up to `seconds` on its timeline (which starts at the book's
-    /// first clip: `fromBookStart`), so that playback can start there; a time past the end, once all is cut, is
-    /// refused with the narration's length. Ctrl-C stops the wait.
-    func waitForNarration(to seconds: Double, engine: PlaybackEngine) throws {
-        guard recorder.start == NarrationRecorder.Start(chapter: 0) else {
-            throw ShelfError(.software, "a narration from the reader's place has no times: open it with startsAtTime")
-        }
-        while true {
-            if let error = recorder.error { throw error }
-            if HostServices.cancelRequested {
-                throw ShelfError(.cancelled, "stopped while the narration was cut up to \(PlaybackTime.clock(seconds))")
-            }
-            let timeline = engine.timeline
-            // The chapters cut whole and measured, in order: the time is in one of them, or past all of them.
-            var cut: Int64 = 0
-            var track = 0
-            while track < recorder.chapters.count, recorder.isComplete(track), timeline.known[track] {
-                cut += timeline.lengths[track]
-                if timeline.seconds(cut) > seconds { return }
-                track += 1
-            }
-            if track == recorder.chapters.count {
-                guard seconds <= timeline.seconds(cut) else {
-                    throw TimePastTheEnd(time: seconds, length: timeline.seconds(cut), readAloud: false).error
-                }
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-    }
-
     // MARK: What is heard
 
     /// The clip heard at frame `offset` of a track: its chapter and mark.
     func heard(track: Int, frame offset: Int64) -> (chapter: Int, mark: NarrationRecorder.Mark)? {
         guard recorder.chapters.indices.contains(track) else { return nil }
-        let marks = recorder.marks(of: track)
+        let marks = tracks.marks(of: track)
         guard let mark = marks.last(where: { $0.frame <= offset && $0.frames > 0 }) ?? marks.first else { return nil }
         return (track, mark)
     }
@@ -377,8 +329,8 @@ final class Narration: @unchecked Sendable {
         var out: [NarratedClip] = []
         for track in recorder.start.chapter..<recorder.chapters.count {
             let chapter = recorder.chapters[track]
-            let complete = recorder.isComplete(track)
-            var marks = recorder.marks(of: track)
+            let complete = tracks.isComplete(track)
+            var marks = tracks.marks(of: track)
             if !complete { marks = marks.dropLast() }
             for mark in marks {
                 let clip = chapter.clips[mark.clip]

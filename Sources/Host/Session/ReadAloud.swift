@@ -18,7 +18,7 @@ import Synchronization
 /// it plays; its tracks are named as remote parts (`https://speech.invalid/...`) so that they play, and are served
 /// to a browser, as a remote audiobook's downloaded parts are (`ListeningSession.downloadedFile(of:)`).
 /// Unchecked Sendable: only constants; the recorder and the book are safe from any thread (their own locks).
-final class ReadAloud: @unchecked Sendable {
+final class ReadAloud: RecordedListening, @unchecked Sendable {
     let recorder: SpeechRecorder
     let book: AudioBook
     let folder: URL
@@ -40,32 +40,15 @@ final class ReadAloud: @unchecked Sendable {
     }
 
     deinit {
-        recorder.stop()
+        tracks.stop()
         // The session's own folder in the cache: what is left of it is only cache.
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// The engine plays the tracks. A track spoken whole is adopted as its file and measured on the session's
-    /// timeline at once, as a downloaded part is (PartArrivals): the book's length and where its chapters start are
-    /// known before playback reaches them. Those finished before this are measured here.
-    func attach(_ engine: PlaybackEngine) {
-        recorder.onComplete = { [weak self, weak engine] chapter in
-            guard let self else { return }
-            self.book.adoptLocalFile(self.recorder.path(of: chapter).path, track: chapter)
-            engine?.trackBecameAvailable(chapter)
-        }
-        for chapter in recorder.start.chapter..<recorder.chapters.count where isTrackAvailable(chapter) {
-            engine.trackBecameAvailable(chapter)
-        }
-    }
-
-    func isTrackAvailable(_ track: Int) -> Bool {
-        guard recorder.isComplete(track) else { return false }
-        book.adoptLocalFile(recorder.path(of: track).path, track: track)
-        return true
-    }
-
-    func growingFile(_ track: Int) -> String? { recorder.growingFile(track) }
+    var tracks: ChapterTracks<SpeechRecorder.Mark> { recorder.tracks }
+    var chapterCount: Int { recorder.chapters.count }
+    var startsAtBookStart: Bool { recorder.start == SpeechRecorder.Start(chapter: 0) }
+    static let making: (book: String, made: String, readAloud: Bool) = ("the book", "spoken", true)
 
     // MARK: Opening
 
@@ -73,7 +56,7 @@ final class ReadAloud: @unchecked Sendable {
     /// (the caller plays it as one). `chapter` (0-based, as `shelf toc` numbers them) starts there instead of at
     /// the reader's place.
     /// `fromBookStart`: speaking starts at the book's first item whatever the reader's place, for playback to start
-    /// at a time in the book spoken (`waitForSpeech(to:engine:)`).
+    /// at a time in the book spoken (`waitForTracks(to:engine:)`).
     static func open(
         shelf: Shelf, path: String, shelfBook: ShelfBook?, database: LibraryDatabase, chapter: Int?,
         fromBookStart: Bool = false
@@ -159,7 +142,7 @@ final class ReadAloud: @unchecked Sendable {
                 recorder: recorder, book: book, folder: folder, shelfID: shelfBook?.book.id, database: database,
                 startWords: words)
         } catch {
-            recorder.stop()
+            recorder.tracks.stop()
             try? FileManager.default.removeItem(at: folder)  // only the session's cache
             throw error
         }
@@ -186,38 +169,6 @@ final class ReadAloud: @unchecked Sendable {
         guard players.contains(where: { !$0.isLoaded }) else { return }
         Thread.detachNewThread {
             for player in players { _ = player.extensionTable(SHELF_EXT_AUDIO, minimumSize: 0) }
-        }
-    }
-
-    /// Waits until the book is spoken and measured on `engine`'s timeline as far as `seconds` into it (from its
-    /// first item), so that playback can start there; a time past the end, once the whole book is spoken, is refused
-    /// with the book's length. Speaking runs at many times real time: an hour into a book is some 25 s away.
-    func waitForSpeech(to seconds: Double, engine: PlaybackEngine) throws {
-        guard recorder.start == SpeechRecorder.Start(chapter: 0) else {
-            throw ShelfError(
-                .software, "a book read aloud from the reader's place has no times: open it with startsAtTime")
-        }
-        while true {
-            if let error = recorder.error { throw error }
-            if HostServices.cancelRequested {
-                throw ShelfError(.cancelled, "stopped while the book was spoken up to \(PlaybackTime.clock(seconds))")
-            }
-            let timeline = engine.timeline
-            // The tracks spoken whole and measured, in order: the time is in one of them, or past all of them.
-            var spoken: Int64 = 0
-            var track = 0
-            while track < recorder.chapters.count, recorder.isComplete(track), timeline.known[track] {
-                spoken += timeline.lengths[track]
-                if timeline.seconds(spoken) > seconds { return }
-                track += 1
-            }
-            if track == recorder.chapters.count {
-                guard seconds <= timeline.seconds(spoken) else {
-                    throw TimePastTheEnd(time: seconds, length: timeline.seconds(spoken), readAloud: true).error
-                }
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.02)
         }
     }
 
@@ -263,7 +214,7 @@ final class ReadAloud: @unchecked Sendable {
     /// The sentence being heard at frame `offset` of a track, as a reading place.
     func locator(track: Int, frame offset: Int64) -> Locator? {
         guard recorder.chapters.indices.contains(track), let text = try? recorder.text(of: track) else { return nil }
-        let sentences = recorder.marks(of: track).filter { $0.kind == "sentence" }
+        let sentences = tracks.marks(of: track).filter { $0.kind == "sentence" }
         guard let sentence = sentences.last(where: { $0.frame <= offset }) ?? sentences.first else { return nil }
         let chapter = recorder.chapters[track]
         let length = max(1, text.text.utf8.count)
@@ -279,7 +230,7 @@ final class ReadAloud: @unchecked Sendable {
     func spokenMarks(timeline: Timeline) -> [SpokenMark] {
         var out: [SpokenMark] = []
         for track in recorder.start.chapter..<recorder.chapters.count {
-            let marks = recorder.marks(of: track)
+            let marks = tracks.marks(of: track)
             guard !marks.isEmpty, let text = try? recorder.text(of: track) else { continue }
             let href = recorder.chapters[track].href
             for m in marks {

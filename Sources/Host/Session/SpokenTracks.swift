@@ -43,10 +43,10 @@ extension ListeningSession {
         let recorder = readAloud.recorder
         let rate = Double(recorder.sampleRate ?? 22050)
         return (recorder.start.chapter..<recorder.chapters.count).map { index in
-            let frames = recorder.spokenFrames(index)
+            let frames = recorder.tracks.frames(of: index)
             return SpokenTrack(
                 index: index, href: recorder.chapters[index].href, title: recorder.chapters[index].title,
-                seconds: Double(frames) / rate, frames: frames, complete: recorder.isComplete(index))
+                seconds: Double(frames) / rate, frames: frames, complete: recorder.tracks.isComplete(index))
         }
     }
 
@@ -57,7 +57,7 @@ extension ListeningSession {
         else { return [] }
         let rate = Double(recorder.sampleRate ?? 22050)
         let length = Double(max(1, text.text.utf8.count))
-        let sentences = recorder.marks(of: track).filter { $0.kind == "sentence" }
+        let sentences = recorder.tracks.marks(of: track).filter { $0.kind == "sentence" }
         guard first < sentences.count else { return [] }
         return sentences[max(0, first)...].map { mark in
             SpokenSentence(
@@ -72,9 +72,9 @@ extension ListeningSession {
         guard let recorder = readAloud?.recorder, track >= recorder.start.chapter,
             recorder.chapters.indices.contains(track)
         else { return nil }
-        let spoken = recorder.spokenFrames(track)
-        let complete = recorder.isComplete(track)
-        let file = recorder.path(of: track)
+        let spoken = recorder.tracks.frames(of: track)
+        let complete = recorder.tracks.isComplete(track)
+        let file = recorder.tracks.path(of: track)
         guard spoken > 0 || complete, let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         // Only read: closing cannot lose anything.
         defer { try? handle.close() }
