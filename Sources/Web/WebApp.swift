@@ -164,10 +164,11 @@ public final class WebApp: @unchecked Sendable {
             switch router.match(request.method, request.path) {
             case .none:
                 try guardian.check(request, access: .page)
-                throw WebError(404, "Nothing is at \(request.path)")
+                throw WebError(404, RequestProblem.nothingAt(path: request.path))
             case .wrongMethod(let allowed):
                 try guardian.check(request, access: .page)
-                var refusal = WebError(405, "\(request.path) does not take \(request.method)").response
+                var refusal = WebError(405, RequestProblem.methodNotAllowed(path: request.path, method: request.method))
+                    .response
                 refusal.headers.append(("Allow", allowed.joined(separator: ", ")))
                 response = refusal
                 response.headers += SecurityHeaders.headers(for: .page)
@@ -186,7 +187,7 @@ public final class WebApp: @unchecked Sendable {
         } catch let error as ShelfError {
             response = WebError(error).response
         } catch {
-            response = WebError(500, "\(error)").response
+            response = WebError(500, RequestProblem.failed(detail: "\(error)")).response
         }
         if request.method == "HEAD", case .bytes = response.body { response.body = .bytes(Data()) }
         response.headers += SecurityHeaders.headers(for: access)

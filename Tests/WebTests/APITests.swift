@@ -78,7 +78,7 @@ final class APITests: LibraryWebTestCase {
         XCTAssertFalse((try answer.json()["title"] as? String ?? "").isEmpty)
         let missing = try post("/api/accounts", [:])
         XCTAssertEqual(missing.status, 400)
-        XCTAssertEqual(try missing.json()["title"] as? String, "\"url\" is missing from the request")
+        XCTAssertEqual(try missing.json()["title"] as? String, "“url” is missing from the request.")
     }
 
     func testEventsReachAnOpenStream() throws {

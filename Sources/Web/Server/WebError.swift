@@ -47,6 +47,13 @@ public struct WebError: Error, Sendable {
 }
 
 extension WebError {
+    /// The answer for a refusal the host words (`RequestProblem` and the other outcomes in `Sources/Host/Words`): its
+    /// sentence and its browser hint, as they are. The server writes no sentence of its own.
+    init(_ status: Int, _ outcome: some PatronOutcome, kind: String? = nil) {
+        let words = outcome.words(for: .browser)
+        self.init(status, words.sentence, hint: words.hint, kind: kind)
+    }
+
     /// The answer for what the host refused, by its sysexits code (the patron's mistake, something missing, the
     /// library's refusal, try later), in the host's words for the browser (`ShelfError.words(for: .browser)`).
     init(_ error: ShelfError) {

@@ -40,9 +40,7 @@ public struct WebRequest: Sendable {
     public func json() throws -> JSONBody {
         if body.isEmpty { return JSONBody([:]) }
         guard let object = (try? JSONDecoder().decode(JSONValue.self, from: body))?.object else {
-            throw WebError(
-                400, "The request body is not a JSON object",
-                hint: "Send a JSON object with Content-Type: application/json.")
+            throw WebError(400, RequestProblem.bodyNotJSON)
         }
         return JSONBody(object)
     }
@@ -57,8 +55,7 @@ public struct WebRequest: Sendable {
     /// A string member of the JSON body that must be there.
     public func required(_ name: String) throws -> String {
         guard let value = try json().word(name) else {
-            throw WebError(
-                400, "\"\(name)\" is missing from the request", hint: "Send it as a string in the JSON body.")
+            throw WebError(400, RequestProblem.missingMember(name: name))
         }
         return value
     }
@@ -67,7 +64,7 @@ public struct WebRequest: Sendable {
     public func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = query[name] else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw WebError(400, "\(name)=\(text) is not a number from \(range.lowerBound) to \(range.upperBound)")
+            throw WebError(400, RequestProblem.notANumber(name: name, given: text, range: range))
         }
         return value
     }
