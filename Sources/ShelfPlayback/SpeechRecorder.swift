@@ -133,8 +133,8 @@ public final class SpeechRecorder: @unchecked Sendable {
 
     private func record(_ index: Int) throws {
         let chapter = try text(of: index)
-        let file = try TrackFile(path: tracks.path(of: index))
-        defer { file.close() }
+        // Started at the first sound, when the engine has said its rate.
+        let file = WAVFileSink(path: tracks.path(of: index).path)
         tracks.starting(index)
         var written: Int64 = 0
         let first = index == start.chapter ? min(start.passage, max(0, chapter.passages.count - 1)) : 0
@@ -153,7 +153,10 @@ public final class SpeechRecorder: @unchecked Sendable {
                         pcm: { samples, format in
                             if self.tracks.isStopped { return false }
                             do {
-                                try file.append(samples, format: format)
+                                if file.format == nil {
+                                    try file.start(sampleRate: format.sampleRate, channels: format.channels)
+                                }
+                                try file.write(samples)
                             } catch {
                                 self.tracks.fail(error)
                                 return false
@@ -173,11 +176,13 @@ public final class SpeechRecorder: @unchecked Sendable {
             } catch is SpeechSynthesis.Stopped {
                 return
             }
-            if !pending.isEmpty { publish(index, frames: written, marks: &pending, rate: file.rate ?? 22050) }
+            if !pending.isEmpty { publish(index, frames: written, marks: &pending, rate: file.format?.rate ?? 22050) }
             try file.silence(Self.passagePause)
             written = file.frames
-            publish(index, frames: written, marks: &pending, rate: file.rate ?? 22050)
+            publish(index, frames: written, marks: &pending, rate: file.format?.rate ?? 22050)
         }
+        // A chapter with nothing to say is still a track, of no frames.
+        if file.format == nil { try file.start(sampleRate: 22050, channels: 1) }
         try file.finish()
         let done = tracks.marks(of: index)
         // The marks beside the track, for a player outside the host (the browser's, following the text).
@@ -209,76 +214,5 @@ public final class SpeechRecorder: @unchecked Sendable {
             return "{}"
         }
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// A WAV file written as it is spoken: its header says "until the end of the file" while it grows (ffmpeg then
-/// reads what is there), and the true sizes once it is finished.
-final class TrackFile {
-    let handle: FileHandle
-    private(set) var frames: Int64 = 0
-    private(set) var rate: Int?
-    private var channels = 1
-    private var buffer: [Int16] = []
-
-    init(path: URL) throws {
-        guard FileManager.default.createFile(atPath: path.path, contents: nil),
-            let handle = FileHandle(forWritingAtPath: path.path)
-        else {
-            throw ShelfError(
-                .ioError, "the spoken track cannot be written", subject: path.path,
-                hint: "Check that shelf's cache folder is writable (SHELF_HOME, XDG_CACHE_HOME).")
-        }
-        self.handle = handle
-    }
-
-    func append(_ samples: UnsafeBufferPointer<Float>, format: SpeechSynthesis.Format) throws {
-        if rate == nil {
-            rate = format.sampleRate
-            channels = format.channels
-            try write(Self.header(rate: format.sampleRate, channels: format.channels, dataBytes: 0xFFFF_FFFF - 36))
-        }
-        buffer.removeAll(keepingCapacity: true)
-        buffer.reserveCapacity(samples.count)
-        for x in samples { buffer.append(Int16(max(-1, min(1, x)) * 32767)) }
-        try buffer.withUnsafeBytes { try write(Data($0)) }
-        frames += Int64(samples.count / max(1, channels))
-    }
-
-    func silence(_ seconds: Double) throws {
-        guard let rate else { return }
-        let count = Int(seconds * Double(rate)) * channels
-        try write(Data(count: count * 2))
-        frames += Int64(count / channels)
-    }
-
-    /// The true sizes, in place.
-    func finish() throws {
-        if rate == nil { try write(Self.header(rate: 22050, channels: 1, dataBytes: 0)) }
-        let dataBytes = UInt32(clamping: frames * Int64(channels) * 2)
-        try handle.seek(toOffset: 0)
-        try write(Self.header(rate: rate ?? 22050, channels: channels, dataBytes: dataBytes))
-        try handle.synchronize()
-    }
-
-    func close() { try? handle.close() }  // closing a file written and synchronised: nothing left to lose
-
-    private func write(_ data: Data) throws {
-        do { try handle.write(contentsOf: data) } catch {
-            throw ShelfError(
-                .ioError, "the spoken track cannot be written (\(error.localizedDescription))",
-                hint: "Free some space in shelf's cache folder.")
-        }
-    }
-
-    static func header(rate: Int, channels: Int, dataBytes: UInt32) -> Data {
-        var d = Data()
-        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        func u16(_ v: UInt16) { withUnsafeBytes(of: v.littleEndian) { d.append(contentsOf: $0) } }
-        d.append(contentsOf: Array("RIFF".utf8)); u32(dataBytes &+ 36); d.append(contentsOf: Array("WAVEfmt ".utf8))
-        u32(16); u16(1); u16(UInt16(channels)); u32(UInt32(rate)); u32(UInt32(rate * channels * 2));
-        u16(UInt16(channels * 2)); u16(16)
-        d.append(contentsOf: Array("data".utf8)); u32(dataBytes)
-        return d
     }
 }

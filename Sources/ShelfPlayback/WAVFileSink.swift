@@ -2,7 +2,9 @@ import ShelfCore
 import Foundation
 
 /// A RIFF/WAVE file of 16-bit PCM; the header's sizes are written when playback ends, so a
-/// crash leaves a file that players still open (with sizes of 0xFFFFFFFF meaning "to the end").
+/// crash leaves a file that players still open (with sizes of 0xFFFFFFFF meaning "to the end"). The same header lets
+/// a track be read while it grows (ffmpeg reads what is there): `shelf play --out`, and the spoken and narrated
+/// tracks the recorders write as they go.
 public final class WAVFileSink: AudioSink {
     public let path: String
     public var isPaced: Bool { false }
@@ -13,6 +15,12 @@ public final class WAVFileSink: AudioSink {
     private var buffer = [UInt8]()
 
     public init(path: String) { self.path = path }
+
+    /// The rate and channels once started.
+    public var format: (rate: Int, channels: Int)? { channels > 0 ? (rate, channels) : nil }
+
+    /// The frames written so far.
+    public var frames: Int64 { channels > 0 ? Int64(dataBytes) / Int64(2 * channels) : 0 }
 
     public func start(sampleRate: Int, channels: Int) throws {
         rate = sampleRate
@@ -58,6 +66,13 @@ public final class WAVFileSink: AudioSink {
         }
         try buffer.withUnsafeBytes { try OutputFile.write($0, at: 44 + dataBytes, to: descriptor, path: path) }
         dataBytes += UInt64(buffer.count)
+    }
+
+    /// `seconds` of silence (a pause between passages read aloud).
+    public func silence(_ seconds: Double) throws {
+        guard descriptor >= 0, seconds > 0 else { return }
+        let zeros = [Float](repeating: 0, count: Int(seconds * Double(rate)) * channels)
+        try zeros.withUnsafeBufferPointer { try write($0) }
     }
 
     public func finish() throws {
