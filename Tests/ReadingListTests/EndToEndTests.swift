@@ -123,6 +123,25 @@ final class EndToEndTests: ShelfTestCase {
         XCTAssertEqual(google.addVolumeCalls.filter { $0.1 == volume }.count, 1, "pushing twice never duplicates")
     }
 
+    /// Disconnecting forgets the tokens: failed before (the refresh token stayed in credentials.json, so a patron who
+    /// disconnected a service still had shelf holding a way into their account).
+    func testDisconnectForgetsTheServicesTokens() throws {
+        let google = try FakeGoogleBooks(corpus: nil)
+        defer { google.stop() }
+        try run([
+            "lists", "connect", "google-books", "--set", "clientId=test-client.apps.googleusercontent.com",
+            "--set", "baseURL=\(google.base)", "--set", "authURL=\(google.authURL)",
+            "--set", "tokenURL=\(google.tokenURL)", "--authorize"
+        ])
+        let credentials = shelf.home.appendingPathComponent("config/credentials.json").path
+        XCTAssertTrue(try String(contentsOfFile: credentials, encoding: .utf8).contains("refresh_token"))
+        try run(["lists", "disconnect", "google-books"])
+        let kept = try String(contentsOfFile: credentials, encoding: .utf8)
+        XCTAssertFalse(kept.contains("googlebooks"), "a secret of the service is kept: \(kept)")
+        let pull = try run(["lists", "pull", "google-books"], expect: 66)
+        XCTAssertTrue(pull.stderr.contains("not connected"), pull.stderr)
+    }
+
     func testGoogleBooksRefusedSignInSaysSo() throws {
         let google = try FakeGoogleBooks(corpus: nil)
         defer { google.stop() }

@@ -96,6 +96,20 @@ public struct CredentialStore: Sendable {
         try update { $0[accountID] = nil }
     }
 
+    /// Removes every stored credential whose key `matches` (a reading-list service's secrets when it is
+    /// disconnected), from the Secret Service and the file, in one change of the file.
+    public func remove(where matches: (String) -> Bool) throws {
+        let keys = try load().keys.filter(matches)
+        guard !keys.isEmpty else { return }
+        if let secretService {
+            // As in `remove(for:)`: the file is what must change.
+            for key in keys {
+                for field in ["password", "token"] { try? secretService.clear(account: key, field: field) }
+            }
+        }
+        try update { all in for key in keys { all[key] = nil } }
+    }
+
     private func keep(_ credential: Credential, for accountID: String, in service: SecretService) throws {
         for (field, value) in [("password", credential.password), ("token", credential.token)] {
             if let value {

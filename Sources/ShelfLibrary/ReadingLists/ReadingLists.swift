@@ -203,7 +203,21 @@ public final class ReadingLists {
         return try names.filter { seen.insert($0).inserted }.map { try settings(service: $0) }
     }
 
+    /// Forgets the service: its settings, what was pulled, and its secrets (tokens, keys, a sign-in's verifier), for a
+    /// patron who disconnects expects nothing of theirs kept for it. The plugin's own keys (credentials/1, shared by
+    /// its services) go too when no other service of the plugin stays connected. The secrets go first, so a store
+    /// that cannot be changed leaves the service connected, to disconnect again.
     public func disconnect(service: String) throws {
+        let connected = try database.services()
+        let pluginID =
+            connected.first { $0.service == service }?.pluginID ?? (try? connector(service).plugin.descriptor.id)
+        if let pluginID {
+            var prefixes = [ConnectorServices.storeKey(pluginID: pluginID, service: service, key: "")]
+            if !connected.contains(where: { $0.service != service && $0.pluginID == pluginID }) {
+                prefixes.append(ConnectorServices.storeKey(pluginID: pluginID, key: ""))
+            }
+            try store.remove { key in prefixes.contains { key.hasPrefix($0) } }
+        }
         try database.deleteService(service)
     }
 
