@@ -110,6 +110,9 @@ class ConnectReadingListsTests(BrowserTestCase):
         self.assertIn("Connect Google Books", self.text("section[data-service='google-books']"))
         self.assertNotIn("A Book No Library Has", self.text("section[data-service='google-books']"))
         self.check_page("lists-disconnected")
+        # Disconnect lets go of the account: no token of the service is kept (failed before: the refresh token stayed).
+        with open(os.path.join(self.server.home, "config", "credentials.json")) as credentials:
+            self.assertNotIn("googlebooks", credentials.read())
 
     def test_connect_goodreads_signs_in_with_a_legacy_key(self):
         goodreads = self.fakes.goodreads
@@ -162,6 +165,10 @@ class ConnectReadingListsTests(BrowserTestCase):
         self.assertEqual(len(kept), 1, kept)
         self.assertEqual(os.stat(kept[0]).st_mode & 0o777, 0o600)
         self.assertIn("Waiting Game", open(kept[0]).read())
+        # Disconnect forgets the copy of the export, a reading history (failed before: it stayed in reading-lists/).
+        self.find("[data-disconnect='goodreads']").click()
+        self.wait_for_text("Disconnected Goodreads", "#action-result")
+        self.assertFalse(os.path.exists(kept[0]), kept[0])
 
     def test_a_declined_sign_in_says_so_and_the_form_is_there_again(self):
         urllib.request.urlopen(urllib.request.Request(self.fakes.google["decline"], method="POST"), timeout=10).read()

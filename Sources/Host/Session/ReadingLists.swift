@@ -100,8 +100,7 @@ public final class ReadingLists {
     /// The browser app's Disconnect: as `disconnect`, with what it did in words.
     public func disconnectSaying(service: String) throws -> ReadingListConnectionChange {
         let name = (try? lists.settings(service: service).description.name) ?? service
-        try lists.disconnect(service: service)
-        signIns.forget(service)
+        try disconnect(service: service)
         return .disconnected(service: name)
     }
 
@@ -118,7 +117,18 @@ public final class ReadingLists {
             service: service, settings: settings, secrets: secrets, authorize: authorize, openBrowser: openBrowser)
     }
 
-    public func disconnect(service: String) throws { try lists.disconnect(service: service) }
+    /// Forgets the service (its settings, lists and secrets: `ShelfLibrary.ReadingLists.disconnect`), a sign-in
+    /// still waiting for it, and the copies of files the browser gave it (a Goodreads export: a reading history).
+    public func disconnect(service: String) throws {
+        let kept =
+            (try lists.database.services().first { $0.service == service }?.settings.values).map(Array.init) ?? []
+        try lists.disconnect(service: service)
+        signIns.forget(service)
+        let folder = uploads.standardizedFileURL.path + "/"
+        for path in kept where URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(folder) {
+            try? FileManager.default.removeItem(atPath: path)  // already gone: nothing of the patron's is left
+        }
+    }
 
     /// Pulls every connected service (or one). A service that fails keeps what the last pull saw.
     public func pull(service: String?) throws -> [PullOutcome] { try lists.pull(service: service) }
