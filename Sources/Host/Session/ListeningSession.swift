@@ -144,11 +144,13 @@ public final class ListeningSession: @unchecked Sendable {
     // MARK: Where to start
 
     /// Moves to where playback starts and says it in words ("from 1:30", "resuming at 12:04", "from the start").
-    public func start(from start: Start) throws -> String {
+    /// A book read aloud or narrated is made from its start as far as a time to start from: `progress` hears how far
+    /// it has come while the patron waits (`MakingAhead`), once a second after the first.
+    public func start(from start: Start, progress: ((MakingAhead) -> Void)? = nil) throws -> String {
         if let recorded, case .time(let seconds) = start {
             // Speaking (or cutting the narration) began at the book's start (ListeningOptions.startsAtTime):
             // playback starts at the time once the book is made that far.
-            try recorded.waitForTracks(to: seconds, engine: engine)
+            try recorded.waitForTracks(to: seconds, engine: engine, progress: progress)
             engine.seek(to: seconds)
             return "from \(PlaybackTime.clock(seconds))"
         }

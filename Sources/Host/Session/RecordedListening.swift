@@ -42,8 +42,10 @@ extension RecordedListening {
 
     /// Waits until the book is made and measured on `engine`'s timeline as far as `seconds` into it (from its first
     /// item), so that playback can start there; a time past the end, once the whole book is made, is refused with
-    /// its length. Making runs at many times real time: an hour into a book is some 25 s away. Ctrl-C stops the wait.
-    func waitForTracks(to seconds: Double, engine: PlaybackEngine) throws {
+    /// its length. Making runs at many times real time: an hour into a book is some 25 s away, so `progress` is told
+    /// how far it has come once a second after the first. Ctrl-C stops the wait.
+    func waitForTracks(to seconds: Double, engine: PlaybackEngine, progress: ((MakingAhead) -> Void)?) throws {
+        var nextReport = Date().addingTimeInterval(1)
         let making = Self.making
         guard startsAtBookStart else {
             throw ShelfError(
@@ -63,6 +65,11 @@ extension RecordedListening {
                 made += timeline.lengths[track]
                 if timeline.seconds(made) > seconds { return }
                 track += 1
+            }
+            if let progress, Date() >= nextReport {
+                nextReport = Date().addingTimeInterval(1)
+                // The chapters made whole and measured: the one growing has no length on the timeline yet.
+                progress(MakingAhead(time: seconds, made: timeline.seconds(made), readAloud: making.readAloud))
             }
             if track == chapterCount {
                 guard seconds <= timeline.seconds(made) else {

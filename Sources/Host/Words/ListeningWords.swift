@@ -74,6 +74,25 @@ extension TrackHeld: PatronOutcome {
     }
 }
 
+/// A time to start from (`--from TIME`) in a book read aloud or narrated, not yet reached: the book is made from its
+/// start (spoken, or cut from its audio) as far as the time, and `made` is how far it has come.
+public struct MakingAhead: PatronOutcome, Sendable, Equatable {
+    public let time: Double
+    public let made: Double
+    public let readAloud: Bool
+
+    public init(time: Double, made: Double, readAloud: Bool) {
+        self.time = time
+        self.made = made
+        self.readAloud = readAloud
+    }
+
+    public var sentence: String {
+        (readAloud ? "Reading the book aloud" : "Cutting the book's narration")
+            + " as far as \(PlaybackTime.clock(time)) to start there: \(PlaybackTime.clock(made)) made."
+    }
+}
+
 /// A time to start from (`--from TIME`) past the end of the book, and how long the book lasts.
 public struct TimePastTheEnd: PatronOutcome, Sendable, Equatable {
     public let time: Double

@@ -53,7 +53,19 @@ func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOpti
     options.skipSkippable = args.has("--skip-extras")
     let session = try context.shelf.listen(args.positionals[0], options: options)
     try applyCommonSettings(session, args)
-    let started = try session.start(from: try startPoint(session, args))
+    // A time far into a book read aloud is some seconds away (it is spoken from the start): say how far it has come,
+    // on one line rewritten in place, where a person watches.
+    let showProgress = isatty(STDERR_FILENO) == 1 && !context.json
+    var shown = false
+    // Cleared before anything else is said, the error of a wait that failed too.
+    defer { if shown { Output.standardError("\r\u{1B}[K") } }
+    let started = try session.start(
+        from: try startPoint(session, args),
+        progress: showProgress
+            ? { making in
+                Output.standardError("\r\u{1B}[K" + making.words(for: .terminal).line)
+                shown = true
+            } : nil)
     let output = audioOutput(args)
     // Before a word says it plays: no sound device is said first, with what to do.
     try session.open(output)
