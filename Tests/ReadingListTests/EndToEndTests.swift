@@ -142,6 +142,21 @@ final class EndToEndTests: ShelfTestCase {
         XCTAssertTrue(pull.stderr.contains("not connected"), pull.stderr)
     }
 
+    /// Disconnect says what it did, in the host's words: failed before (“Disconnected nosuch.” for a service no plugin
+    /// connects to, and “Disconnected goodreads.” for one never connected, both exit 0).
+    func testDisconnectSaysWhatItDid() throws {
+        try run(["lists", "connect", "goodreads", "--set", "file=\(try export())"])
+        let done = try run(["lists", "disconnect", "goodreads"])
+        XCTAssertEqual(done.stdout, "Disconnected Goodreads: its lists are no longer shown.\n")
+        let again = try json(run(["lists", "disconnect", "goodreads", "--json"]))
+        XCTAssertEqual(again["wasConnected"] as? Bool, false)
+        XCTAssertEqual(again["message"] as? String, "Goodreads is not connected: there was nothing to disconnect.")
+        let unknown = try run(["lists", "disconnect", "nosuch"], expect: 69)
+        XCTAssertTrue(unknown.stderr.contains("no plugin connects to \"nosuch\""), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("goodreads"), "names the services there are: \(unknown.stderr)")
+        XCTAssertEqual(unknown.stdout, "")
+    }
+
     func testGoogleBooksRefusedSignInSaysSo() throws {
         let google = try FakeGoogleBooks(corpus: nil)
         defer { google.stop() }

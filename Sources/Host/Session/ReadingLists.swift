@@ -97,13 +97,6 @@ public final class ReadingLists {
 
     public func signInState(service: String) -> ReadingListSignIns.State? { signIns.state(of: service) }
 
-    /// The browser app's Disconnect: as `disconnect`, with what it did in words.
-    public func disconnectSaying(service: String) throws -> ReadingListConnectionChange {
-        let name = (try? lists.settings(service: service).description.name) ?? service
-        try disconnect(service: service)
-        return .disconnected(service: name)
-    }
-
     /// What a service can do and which settings it takes (through `describe`, never `connect`), with what is stored.
     public func settings(service: String) throws -> ServiceSettings { try lists.settings(service: service) }
 
@@ -118,16 +111,22 @@ public final class ReadingLists {
     }
 
     /// Forgets the service (its settings, lists and secrets: `ShelfLibrary.ReadingLists.disconnect`), a sign-in
-    /// still waiting for it, and the copies of files the browser gave it (a Goodreads export: a reading history).
-    public func disconnect(service: String) throws {
-        let kept =
-            (try lists.database.services().first { $0.service == service }?.settings.values).map(Array.init) ?? []
+    /// still waiting for it, and the copies of files the browser gave it (a Goodreads export: a reading history); says
+    /// what it did: disconnected, or not connected (whatever was kept for it is forgotten all the same). A name no
+    /// plugin connects to and nothing is connected under is refused as `connect` refuses it.
+    @discardableResult
+    public func disconnect(service: String) throws -> ReadingListConnectionChange {
+        let record = try lists.database.services().first { $0.service == service }
+        if record == nil { _ = try lists.connector(service) }
+        let name = (try? lists.settings(service: service).description.name) ?? service
+        let kept = record.map { Array($0.settings.values) } ?? []
         try lists.disconnect(service: service)
         signIns.forget(service)
         let folder = uploads.standardizedFileURL.path + "/"
         for path in kept where URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(folder) {
             try? FileManager.default.removeItem(atPath: path)  // already gone: nothing of the patron's is left
         }
+        return record == nil ? .notConnected(service: name) : .disconnected(service: name)
     }
 
     /// Pulls every connected service (or one). A service that fails keeps what the last pull saw.

@@ -11,6 +11,8 @@ public enum ReadingListConnectionChange: PatronOutcome, Sendable, Equatable {
     case signInFailed(service: String, reason: String)
     case notRead(service: String, reason: String)
     case disconnected(service: String)
+    /// Disconnect of a service that was not connected.
+    case notConnected(service: String)
 
     public var sentence: String {
         switch self {
@@ -26,6 +28,8 @@ public enum ReadingListConnectionChange: PatronOutcome, Sendable, Equatable {
             return "Connected \(service), but its lists could not be read: \(clause(reason))."
         case .disconnected(let service):
             return "Disconnected \(service): its lists are no longer shown."
+        case .notConnected(let service):
+            return "\(service) is not connected: there was nothing to disconnect."
         }
     }
 

@@ -59,7 +59,7 @@ enum ReadingListsAPI {
         }
 
         router.add("DELETE", "/api/lists/services/{service}") { request in
-            let change = try app.library().readingLists().disconnectSaying(service: request.parameters["service"] ?? "")
+            let change = try app.library().readingLists().disconnect(service: request.parameters["service"] ?? "")
             return .json(document: Outcome(change))
         }
     }

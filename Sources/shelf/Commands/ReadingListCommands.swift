@@ -211,8 +211,12 @@ let listsCommand = Command(
         return 0
     case "disconnect":
         guard let service = target else { throw ShelfError(.usage, "lists disconnect needs a SERVICE") }
-        try rl.lists.disconnect(service: service)
-        if !context.json { Output.line("Disconnected \(service).") }
+        let change = try rl.lists.disconnect(service: service)
+        if context.json {
+            Output.json(DisconnectedJSON(service: service, change: change))
+        } else {
+            Output.line(change.words(for: .terminal).line)
+        }
         return 0
     default:
         throw ShelfError(

@@ -277,3 +277,16 @@ public struct TitleAvailabilityJSON: Encodable, Sendable {
         entry = a.entry.map { EntryJSON($0, openable: openable) }
     }
 }
+
+/// `shelf lists disconnect --json`: the service, whether it was connected, and what was done in words.
+public struct DisconnectedJSON: Encodable, Sendable {
+    public let service: String
+    public let wasConnected: Bool
+    public let message: String
+
+    public init(service: String, change: ReadingListConnectionChange) {
+        self.service = service
+        if case .disconnected = change { wasConnected = true } else { wasConnected = false }
+        message = change.words(for: .terminal).line
+    }
+}
