@@ -124,6 +124,11 @@ class ResumeArrivingPartsTests(ListenAsPartsArriveTests):
         self.server.restart()
         parts = self.parts_on_disk()
         self.assertNotIn("part-0003.mp3", parts, parts)
+        # The terminal names the command that resumes the loan's download as it is typed (before: `shelf fetch`, with
+        # no address, which fetches no loan).
+        listed = self.server.shelf("downloads").stdout
+        self.assertIn("part 2: paused", listed)
+        self.assertIn(f"(the download stopped; `shelf download {TITLE}` resumes it)", listed)
         self.driver.get(self.server.launch)
         self.wait_for(lambda d: d.current_url.startswith(self.server.url + "/"))
         self.go("#/listen?book=" + urllib.parse.quote(f"catalog:fake:{TITLE}", safe=""))

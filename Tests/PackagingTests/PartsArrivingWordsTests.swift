@@ -15,7 +15,17 @@ final class PartsArrivingWordsTests: XCTestCase {
         XCTAssertNil(two.next)
         let stopped = PartsArriving(here: 1, count: 2, bytes: 0, total: nil, waiting: false, stopped: true)
         XCTAssertEqual(stopped.sentence, "Parts here: 1 of 2; the download of the rest stopped.")
-        for outcome in [one, two, stopped] {
+        // The terminal's hint names the loan as a command takes it; the browser's player has its own button.
+        XCTAssertNil(stopped.next, "a book that is no loan has no command to resume it by name")
+        let loan = PartsArriving(
+            here: 1, count: 2, bytes: 0, total: nil, waiting: false, stopped: true,
+            loan: .init(entryID: "urn:fake:audio-free", account: "fake"))
+        XCTAssertEqual(
+            loan.words(for: .terminal).line,
+            "Parts here: 1 of 2; the download of the rest stopped. `shelf download urn:fake:audio-free --account fake` "
+                + "resumes it.")
+        XCTAssertNil(loan.words(for: .browser).hint)
+        for outcome in [one, two, stopped, loan] {
             let words = outcome.words(for: .browser)
             WordsTests.assertSentence(words.sentence, "\(outcome)")
             if let hint = words.hint {

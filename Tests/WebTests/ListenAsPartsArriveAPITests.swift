@@ -87,4 +87,25 @@ final class ListenAsPartsArriveAPITests: LibraryWebTestCase {
         let arriving = try XCTUnwrap(answer["arriving"] as? [String: Any])
         XCTAssertEqual(arriving["message"] as? String, "Parts here: 2 of 3; the download of the rest stopped.")
     }
+
+    /// A stopped download's hint on the terminal names the command that resumes it as it is typed: `shelf download`
+    /// with the loan's id (and `--account` once the patron has several libraries). Before, `shelf play` said nothing
+    /// of the stopped download, and the host's hint read "`shelf download` of the loan resumes it.".
+    func testTheTerminalNamesTheLoanWhoseDownloadStopped() throws {
+        library.server.route("GET", "/audiobooks/audio-free/part-3.mp3", .status(404))
+        let path = try listen()
+        XCTAssertTrue(
+            try waitUntil(60) { (try get(path).json()["arriving"] as? [String: Any])?["stopped"] as? Bool == true },
+            "the download of the rest never said it stopped")
+        let book = "catalog:fake:\(title)"
+        let one = try shelf.run(["play", book, "--null"])
+        XCTAssertTrue(
+            one.stderr.contains(
+                "Parts here: 2 of 3; the download of the rest stopped. `shelf download \(title)` resumes it."),
+            one.stderr)
+        // With a second library the command names this loan's.
+        XCTAssertEqual(try shelf.run(["account", "add", library.root, "--name", "other"]).status, 0)
+        let two = try shelf.run(["play", book, "--null"])
+        XCTAssertTrue(two.stderr.contains("`shelf download \(title) --account fake` resumes it."), two.stderr)
+    }
 }

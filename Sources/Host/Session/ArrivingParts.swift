@@ -17,6 +17,8 @@ final class ArrivingParts: @unchecked Sendable {
     /// The download's record, named by the shelf's id of the book (a loan's download is recorded under it).
     let downloadID: String?
     let store: DownloadStore
+    /// The loan whose download brings the parts, as a command names it (nil for a remote book's manifest).
+    let loan: PartsArriving.Loan?
 
     private let lock = NSLock()
     private var lastBytes: Int64 = -1
@@ -26,7 +28,7 @@ final class ArrivingParts: @unchecked Sendable {
     static let stall: TimeInterval = 3
 
     /// Nil for a book whose tracks are all its own (nothing arrives).
-    init?(book: AudioBook, cache: URL?, downloadID: String?, store: DownloadStore) {
+    init?(book: AudioBook, cache: URL?, downloadID: String?, store: DownloadStore, loan: PartsArriving.Loan? = nil) {
         let manifest = URL(fileURLWithPath: book.input.path).standardizedFileURL
         var folders: [URL] = []
         if book.tracks.contains(where: \.isRemote) { folders.append(AudiobookParts.folder(for: manifest)) }
@@ -39,7 +41,7 @@ final class ArrivingParts: @unchecked Sendable {
             folders.append(manifest.deletingLastPathComponent())
         }
         guard !folders.isEmpty else { return nil }
-        (self.book, self.folders, self.downloadID, self.store) = (book, folders, downloadID, store)
+        (self.book, self.folders, self.downloadID, self.store, self.loan) = (book, folders, downloadID, store, loan)
     }
 
     /// Whether track `index` can play: its part whole in one of the folders (adopted then), or a track of the
@@ -107,6 +109,6 @@ final class ArrivingParts: @unchecked Sendable {
         }
         return PartsArriving(
             here: here, count: book.tracks.count, bytes: bytes, total: total, waiting: running && waiting,
-            stopped: !running)
+            stopped: !running, loan: loan)
     }
 }

@@ -1,4 +1,5 @@
 internal import ShelfLibrary
+internal import ShelfReader
 internal import ShelfCore
 import Foundation
 import Glibc
@@ -103,10 +104,16 @@ public struct AudiobookDownloads: Sendable {
     public func all() throws -> [AudiobookDownloadJSON] {
         try store.all().map { d in
             let alive = d.pid.map { kill($0, 0) == 0 } ?? false
+            // What resumes it, as typed: a loan's download (recorded under its book's id) is the loan's; any other,
+            // the fetch of its manifest.
+            let loan = ListeningSession.loan(of: try? store.database.shelfBook(id: d.id), database: store.database)
+            let resume =
+                loan.map { NextStep.resumeCommand(entryID: $0.entryID, account: $0.account) }
+                ?? "`shelf fetch \(d.manifestURL)`"
             let parts = d.parts.map { p -> PartReport in
                 var p = p
                 if p.state == .downloading, !alive {
-                    p.state = .paused; p.reason = "the download stopped; `shelf fetch` resumes it"
+                    p.state = .paused; p.reason = "the download stopped; \(resume) resumes it"
                 }
                 return PartReport(p)
             }

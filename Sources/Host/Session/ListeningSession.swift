@@ -97,7 +97,7 @@ public final class ListeningSession: @unchecked Sendable {
             remote == nil && readAloud == nil && narration == nil
             ? ArrivingParts(
                 book: book, cache: shelf.directories?.cache, downloadID: onShelf?.book.id,
-                store: DownloadStore(database: database)) : nil
+                store: DownloadStore(database: database), loan: Self.loan(of: onShelf, database: database)) : nil
         positions = PlaybackPositionStore(database: database, shelfID: onShelf?.book.id)
         bookID = positions.id(for: book)
         let arrivals = PartArrivals()
@@ -327,6 +327,15 @@ public final class ListeningSession: @unchecked Sendable {
         }
         if target.contains("/") { return nil }
         return try BookReference.find(target, in: database)
+    }
+
+    /// The loan a book on the shelf was downloaded from, as a command names it: its id, and its account when the
+    /// patron has several libraries (a command without `--account` acts at the one in use).
+    static func loan(of book: ShelfBook?, database: LibraryDatabase) -> PartsArriving.Loan? {
+        guard let entryID = book?.loanEntryID else { return nil }
+        // Accounts that cannot be read name none: the command is then the one for the library in use.
+        let several = ((try? database.accounts().count) ?? 0) > 1
+        return PartsArriving.Loan(entryID: entryID, account: several ? book?.loanAccountID : nil)
     }
 
     /// What is wrong with a remote track whose download gave up (after the HTTP client's retries with back-off), in

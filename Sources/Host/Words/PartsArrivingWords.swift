@@ -14,10 +14,24 @@ public struct PartsArriving: PatronOutcome, Sendable, Equatable {
     public let waiting: Bool
     /// The download is no longer running (shelf was stopped): the rest does not arrive by itself.
     public let stopped: Bool
+    /// The loan whose download brings the parts (nil for a book that is not a loan): what a stopped download's hint
+    /// names, so that the patron can type it as it stands.
+    public let loan: Loan?
 
-    public init(here: Int, count: Int, bytes: Int64, total: Int64?, waiting: Bool, stopped: Bool) {
-        (self.here, self.count, self.bytes, self.total, self.waiting, self.stopped) =
-            (here, count, bytes, total, waiting, stopped)
+    /// A loan as a command names it: the title's id at its library, and the library's account when the patron has
+    /// several (`Circulation.accountToName`), else nil.
+    public struct Loan: Sendable, Equatable {
+        public let entryID: String
+        public let account: String?
+
+        public init(entryID: String, account: String?) { (self.entryID, self.account) = (entryID, account) }
+    }
+
+    public init(
+        here: Int, count: Int, bytes: Int64, total: Int64?, waiting: Bool, stopped: Bool, loan: Loan? = nil
+    ) {
+        (self.here, self.count, self.bytes, self.total, self.waiting, self.stopped, self.loan) =
+            (here, count, bytes, total, waiting, stopped, loan)
     }
 
     public var sentence: String {
@@ -27,8 +41,10 @@ public struct PartsArriving: PatronOutcome, Sendable, Equatable {
     }
 
     public var next: NextStep? {
-        // The browser app has no way yet to resume such a download (its Listen opens the book on the shelf).
-        stopped ? NextStep(terminal: "`shelf download` of the loan resumes it.", browser: nil) : nil
+        // The browser's player offers its own button (Download the rest) beside these words: no hint there. A book
+        // that is no loan has no command that resumes its parts by name.
+        guard stopped, let loan else { return nil }
+        return .resumeDownload(entryID: loan.entryID, account: loan.account)
     }
 
     /// The few words beside the player while parts arrive: "1 of 3 parts here, 40 KB of 160 KB arriving".

@@ -20,6 +20,16 @@ extension NextStep {
             browser: "Your hold is kept: try Get again.")
     }
 
+    /// A loan's download stopped before every part arrived: the same download, named as it stands, resumes it.
+    public static func resumeDownload(entryID: String, account: String? = nil) -> NextStep {
+        NextStep(terminal: "\(resumeCommand(entryID: entryID, account: account)) resumes it.", browser: nil)
+    }
+
+    /// The command that resumes a loan's download, as it is typed (`shelf downloads` names it for a stopped part).
+    static func resumeCommand(entryID: String, account: String?) -> String {
+        "`shelf download \(entryID)\(option(account))`"
+    }
+
     /// No copy is free: join the waiting list.
     public static func reserve(_ entry: CatalogEntry, account: String? = nil) -> NextStep {
         NextStep(

@@ -69,6 +69,8 @@ func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOpti
     let output = audioOutput(args)
     // Before a word says it plays: no sound device is said first, with what to do.
     try session.open(output)
+    // A loan whose download stopped before every part came: said once, with the command that resumes it.
+    if let parts = session.partsArriving, parts.stopped { Output.error(parts.words(for: .terminal).line) }
     return (session, started, output)
 }
 
