@@ -1,4 +1,5 @@
 import Foundation
+import Host
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -40,9 +41,7 @@ public enum Serve {
             return
         }
         guard let webRoot = StaticFiles.findRoot(executable: executable, environment: environment) else {
-            throw WebError(
-                500, "The browser app's files are missing",
-                hint: "Reinstall shelf (`make install`), or set SHELF_WEB_ROOT to its web folder.", kind: "no-web-root")
+            throw ServerProblem.webFilesMissing.error
         }
         var configuration = WebApp.Configuration(webRoot: webRoot, environment: environment)
         configuration.port = options.port

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Letting a browser in and what every page needs: a launch key (good once) or the password exchanged for a
 /// session token, the session's facts, the event stream, and the OpenAPI document.
@@ -10,12 +11,7 @@ enum SessionRoutes: WebModule {
         // token to the app's origin and leaves for the app at once (the key leaves the address bar).
         router.add("GET", "/open", access: .page) { request in
             guard let token = guardian.admit(key: request.query["key"]) else {
-                return .html(
-                    StaticFiles.notice(
-                        title: "This link has expired",
-                        text:
-                            "Each link lets a browser in once. Run <code>shelf serve --open</code> again to open shelf in your browser."
-                    ), status: 403)
+                return .html(StaticFiles.notice(SecurityRefusal.linkUsed.words(for: .browser)), status: 403)
             }
             // A file to open is kept here, and the page asks for it by a token (`OpenFile`).
             let target =
@@ -29,7 +25,7 @@ enum SessionRoutes: WebModule {
         // `serve.json`. A browser cannot send this header to another origin without a preflight, which fails here.
         router.add("POST", "/launch-key", access: .page) { request in
             guard guardian.isSecret(request.header(RequestGuard.secretHeader)), request.header("origin") == nil else {
-                throw WebError(403, "Only shelf itself asks for a launch key", kind: "refused-origin")
+                throw WebError(403, SecurityRefusal.launchKeyWithoutSecret, kind: "refused-origin")
             }
             struct LaunchKey: Encodable { let key: String }
             return .json(document: LaunchKey(key: guardian.mintLaunchKey()))
@@ -38,13 +34,15 @@ enum SessionRoutes: WebModule {
         // With --listen: a browser on another machine signs in with the password instead of the key.
         router.add("POST", "/login", access: .page) { request in
             guard let origin = request.header("origin"), guardian.allowedOrigins.contains(origin.lowercased()) else {
-                throw WebError(403, "Requests from other sites are refused", kind: "refused-origin")
+                throw WebError(403, SecurityRefusal.otherSite, kind: "refused-origin")
             }
             let form = URLComponents(string: "?" + String(decoding: request.body, as: UTF8.self))?.queryItems ?? []
             let password = form.first { $0.name == "password" }?.value?.replacingOccurrences(of: "+", with: " ")
             guard let token = guardian.admit(key: nil, password: password) else {
                 return .html(
-                    StaticFiles.notice(title: "Wrong password", text: "<a href=\"/login.html\">Try again</a>."),
+                    StaticFiles.notice(
+                        SecurityRefusal.wrongPassword.words(for: .browser),
+                        link: (href: "/login.html", label: "Try again")),
                     status: 403)
             }
             return .html(welcome(token: token, next: "/"))

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// The front end: hand-written HTML, CSS and JavaScript modules, served as they are from the web root (no build
 /// step). They hold no data, so they need no session; the data comes from the API.
@@ -15,13 +16,13 @@ enum StaticFiles: WebModule {
             var path = request.parameters["path"] ?? "index.html"
             if path.isEmpty || path.hasSuffix("/") { path += "index.html" }
             guard !path.split(separator: "/").contains(where: { $0 == ".." || $0.hasPrefix(".") }) else {
-                throw WebError(404, "No such file")
+                throw WebError(404, RequestProblem.nothingAt(path: request.path))
             }
             let file = root.appendingPathComponent(path).standardizedFileURL
             guard file.path.hasPrefix(root.path + "/"), let type = types[file.pathExtension.lowercased()],
                 let data = FileManager.default.contents(atPath: file.path)
             else {
-                throw WebError(404, "No such file: /\(path)")
+                throw WebError(404, RequestProblem.nothingAt(path: request.path))
             }
             return WebResponse(status: 200, contentType: type, body: data)
         }
@@ -52,13 +53,16 @@ enum StaticFiles: WebModule {
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("index.html").path) }
     }
 
-    /// A small page of its own for the answers that come before the app (an expired key, a wrong password).
-    static func notice(title: String, text: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(title) · shelf</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/css/app.css"></head>
-        <body><main class="notice"><h1>\(title)</h1><p>\(text)</p></main></body></html>
-        """
+    /// A small page of its own for the browsers not let in (a link used up, a wrong password): the host's words as
+    /// they are, and the page's own link on when it has one.
+    static func notice(_ words: Words, link: (href: String, label: String)? = nil) -> String {
+        let hint = words.hint.map { "<p>\(HTMLEscape.text($0))</p>" } ?? ""
+        let next = link.map { "<p><a href=\"\(HTMLEscape.text($0.href))\">\(HTMLEscape.text($0.label))</a></p>" } ?? ""
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8"><title>Not let in · shelf</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/css/app.css"></head>
+            <body><main class="notice"><h1>\(HTMLEscape.text(words.sentence))</h1>\(hint)\(next)</main></body></html>
+            """
     }
 }

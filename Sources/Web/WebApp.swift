@@ -145,10 +145,10 @@ public final class WebApp: @unchecked Sendable {
                 (text ?? "-").unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "?" : Character($0) }.prefix(
                     120))
         }
-        FileHandle.standardError.write(
-            Data(
-                "shelf serve: refused \(safe(request.method)) \(safe(request.path)) from \(safe(request.header("origin") ?? request.header("host"))): \(refusal.title)\n"
-                    .utf8))
+        let notice = ServerNotice.refused(
+            method: safe(request.method), path: safe(request.path),
+            from: safe(request.header("origin") ?? request.header("host")), reason: refusal.title)
+        FileHandle.standardError.write(Data("shelf serve: \(notice.words(for: .terminal).line)\n".utf8))
     }
 
     /// Routes a request after the guard has let it through; every answer gets the security headers.

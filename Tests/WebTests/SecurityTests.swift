@@ -28,6 +28,10 @@ final class SecurityTests: WebServerTestCase {
         let again = try http.send("GET", "/open?key=\(key)")
         XCTAssertEqual(again.status, 403)
         XCTAssertNil(Self.sessionToken(in: again.text))
+        // The page says the host's words (issue 31): before, it wrote its own, with markup in the sentence.
+        XCTAssertTrue(
+            again.text.contains("<h1>This link has expired: each link lets a browser in once.</h1>"), again.text)
+        XCTAssertTrue(again.text.contains("<p>Run shelf serve --open in a terminal: it opens shelf here"), again.text)
         // The server's own secret is no launch key, and is never in an address.
         XCTAssertEqual(try http.send("GET", "/open?key=\(app.guardian.secret)").status, 403)
         XCTAssertFalse(app.launchURL().contains(app.guardian.secret))
@@ -72,6 +76,10 @@ final class SecurityTests: WebServerTestCase {
                 "GET", path, headers: ["X-Shelf-Session": session, "Host": "evil.example:\(app.port)"])
             XCTAssertEqual(answer.status, 403, path)
             XCTAssertEqual(try answer.json()["type"] as? String, "https://shelf.invalid/problems/refused-host", path)
+            // The way on is the app's own address, not a command (issue 31): before, "Open the address `shelf serve`
+            // printed."
+            XCTAssertEqual(try answer.json()["title"] as? String, "This server answers only to its own address.")
+            XCTAssertEqual(try answer.json()["detail"] as? String, "Open \(origin)/ instead.")
         }
         XCTAssertEqual(
             try http.send("GET", "/api/status", headers: ["X-Shelf-Session": session, "Host": "localhost:\(app.port)"])
@@ -167,6 +175,8 @@ final class SecurityTests: WebServerTestCase {
             "POST", "/api/accounts", headers: ["X-Shelf-Session": session, "Origin": origin],
             body: Data(repeating: 0x20, count: (1 << 20) + 10))
         XCTAssertEqual(answer.status, 413)
+        XCTAssertEqual(
+            try answer.json()["title"] as? String, "The request is too large: this server takes at most 1.0 MB.")
     }
 }
 
@@ -181,6 +191,8 @@ final class PasswordTests: WebServerTestCase {
         let wrong = try http.send("POST", "/login", headers: form, body: Data("password=wrong".utf8))
         XCTAssertEqual(wrong.status, 403)
         XCTAssertNil(Self.sessionToken(in: wrong.text))
+        XCTAssertTrue(wrong.text.contains("<h1>That is not this server’s password.</h1>"), wrong.text)
+        XCTAssertTrue(wrong.text.contains(#"<a href="/login.html">Try again</a>"#), wrong.text)
         let foreign = try http.send(
             "POST", "/login", headers: ["Origin": "http://evil.example"], body: Data("password=correct+horse".utf8))
         XCTAssertEqual(foreign.status, 403)

@@ -85,4 +85,19 @@ final class ServeCommandTests: ShelfTestCase {
         shelf.environment["SHELF_SERVE_PASSWORD"] = "short"
         try run(["serve", "--listen", "127.0.0.2"], expect: 64)
     }
+
+    /// What keeps the server from starting is said on the terminal, with the option that helps. Failed before: an
+    /// address that is not one exited 69 (a service missing) rather than 64 (what was typed), with no hint.
+    func testAServerThatCannotStartSaysWhyAndWhatToType() throws {
+        shelf.environment["SHELF_SERVE_PASSWORD"] = "a long enough password"
+        let banana = try run(["serve", "--listen", "banana"], expect: 64)
+        XCTAssertTrue(banana.stderr.contains("shelf: banana is not an IP address"), banana.stderr)
+        XCTAssertTrue(banana.stderr.contains("Give --listen an IPv4 or IPv6 address"), banana.stderr)
+        // The port of a running server, asked for on the same address.
+        let running = try startServer()
+        let port = try XCTUnwrap((running["url"] as? String)?.split(separator: ":").last?.prefix { $0.isNumber })
+        let taken = try run(["serve", "--listen", "127.0.0.1", "--port", String(port)], expect: 69)
+        XCTAssertTrue(taken.stderr.contains("shelf: cannot listen on 127.0.0.1 port \(port)"), taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("Choose another with --port N."), taken.stderr)
+    }
 }

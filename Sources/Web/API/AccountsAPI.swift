@@ -45,8 +45,7 @@ enum AccountsAPI {
             }
             if kind.usesBrowser {
                 throw WebError(
-                    400, "\(account.title) signs in through its own web page, which the browser app cannot do yet",
-                    hint: signIn.browserAddress(flow).map { "Sign in at \($0) from a terminal with shelf login." },
+                    400, SignInLimit.throughWebPage(library: account.title, address: signIn.browserAddress(flow)),
                     kind: "browser-sign-in")
             }
             try signIn.signIn(flow: flow, username: barcode, password: pin)
@@ -63,7 +62,10 @@ enum AccountsAPI {
     }
 
     private static func name(_ request: WebRequest) throws -> String {
-        guard let id = request.parameters["id"], !id.isEmpty else { throw WebError(400, "Which account?") }
+        // The router matches no empty segment: an account's routes always have an id, or nothing is there.
+        guard let id = request.parameters["id"], !id.isEmpty else {
+            throw WebError(404, RequestProblem.nothingAt(path: request.path))
+        }
         return id
     }
 }

@@ -13,21 +13,22 @@ enum CatalogAPI {
             // a bad limit or cursor is refused before the library is asked
             _ = try Paging.window(count: 0, for: request)
             let format = request.query["format"]
-            if let format, !["all", "ebook", "audiobook"].contains(format) {
-                throw WebError(400, "format=\(format) is not all, ebook or audiobook")
+            let formats = ["all", "ebook", "audiobook"]
+            if let format, !formats.contains(format) {
+                throw WebError(
+                    400, RequestProblem.notOneOf(name: "format", given: format, choices: formats))
             }
             var refinement = CatalogRefinement(
                 available: request.query["available"] == "true",
                 page: try request.integer("page", in: 1...10_000) ?? 1)
             if let facet = request.query["facet"], !refinement.addFacet(facet) {
-                throw WebError(400, "facet=\(facet) is not NAME=VALUE", hint: "For example facet=Sort by=Title.")
+                throw WebError(400, RequestProblem.notAFacet(given: facet))
             }
             let library = try app.library()
             let account = request.query["account"].flatMap { $0.isEmpty ? nil : $0 }
             // A first run: the page invites the patron to add a library rather than showing a failure.
             if try library.accountDocuments().isEmpty {
-                let words = Invitation.noLibraryYet.words(for: .browser)
-                throw WebError(409, words.sentence, hint: words.hint, kind: "no-library-yet")
+                throw WebError(409, Invitation.noLibraryYet, kind: "no-library-yet")
             }
             let result: BrowseResult
             if let query = request.query["q"], !query.isEmpty {
@@ -49,7 +50,9 @@ enum CatalogAPI {
         // A title's details as the library says them now (availability asked again); when the library does not
         // answer, what shelf saw before, marked `libraryAnswered: false` so the page does not pass it off as now.
         router.add("GET", "/api/book") { request in
-            guard let id = request.query["id"], !id.isEmpty else { throw WebError(400, "Which title? Add ?id=ID.") }
+            guard let id = request.query["id"], !id.isEmpty else {
+                throw WebError(400, RequestProblem.missingQuery(name: "id", value: "ID", question: "Which title?"))
+            }
             let library = try app.library()
             let circulation = try library.circulation(
                 account: request.query["account"].flatMap { $0.isEmpty ? nil : $0 })

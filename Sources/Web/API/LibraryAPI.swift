@@ -52,11 +52,10 @@ enum LibraryAPI: WebModule {
         // Marks the notification read and says where it leads: Reservations, My Books, or (with book) the title.
         router.add("POST", "/api/notifications/{id}/open") { request in
             guard let text = request.parameters["id"], let id = Int64(text) else {
-                throw WebError(400, "A notification's id is a number")
+                throw WebError(400, RequestProblem.idNotANumber(of: "notification"))
             }
             guard let record = try app.library().openNotification(id) else {
-                throw WebError(
-                    404, "There is no notification \(id)", hint: "The list of notifications shows those there are.")
+                throw WebError(404, RequestProblem.noNotification(id: id))
             }
             let route = try request.json().bool("book") == true ? record.bookRoute : record.route
             sync.publishStatus()
@@ -92,16 +91,14 @@ enum LibraryAPI: WebModule {
         }
         router.add("DELETE", "/api/wishlist/{id}") { request in
             guard let text = request.parameters["id"], let id = Int64(text) else {
-                throw WebError(400, "A wish's id is a number")
+                throw WebError(400, RequestProblem.idNotANumber(of: "wish"))
             }
             let library = try app.library()
             // The title, read before it goes, so that the page says which wish was removed.
             guard let title = try library.storedWishes().first(where: { $0.id == id })?.title,
                 try library.removeWish(id: id)
             else {
-                throw WebError(
-                    404, "There is no wish \(id)", hint: "The Reading lists page shows the wishes there are.",
-                    kind: "not-found")
+                throw WebError(404, RequestProblem.noWish(id: id), kind: "not-found")
             }
             let words = WishListChange.removed(title: title).words(for: .browser)
             return .json(document: RemovedWish(id: id, message: words.line))

@@ -8,12 +8,12 @@ enum OpenAPIDocument {
     static func merged(from folder: URL) throws -> Data {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".json") }.sorted { ($0 == "core.json" ? "" : $0) < ($1 == "core.json" ? "" : $1) }
-        guard !names.isEmpty else { throw WebError(500, "No OpenAPI files in \(folder.path)") }
+        guard !names.isEmpty else { throw WebError(500, ServerProblem.openAPIMissing(folder: folder.path)) }
         var document: [String: JSONValue] = [:]
         for name in names {
             let url = folder.appendingPathComponent(name)
             guard let data = try? Data(contentsOf: url), let part = (try? JSONReader.parse(data))?.object else {
-                throw WebError(500, "\(url.path) is not a JSON object")
+                throw WebError(500, ServerProblem.openAPINotJSON(path: url.path))
             }
             document = merge(document, part)
         }

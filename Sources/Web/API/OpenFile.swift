@@ -11,9 +11,7 @@ enum OpenFile: WebModule {
         app.router.add("POST", "/api/open") { request in
             let token = try request.required("request")
             guard let file = app.fileRequests.file(token) else {
-                throw WebError(
-                    404, "This request to open a book has expired", hint: "Run shelf serve --open FILE again.",
-                    kind: "not-found")
+                throw WebError(404, SecurityRefusal.openRequestExpired, kind: "not-found")
             }
             let book = try app.bookshelf().shelved(file: file)
             let id = book.book.id

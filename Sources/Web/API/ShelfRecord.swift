@@ -6,8 +6,7 @@ import Host
 enum ShelfRecord {
     static func find(_ id: String, in app: WebApp) throws -> (book: ShelfBook, record: ShelfBookJSON) {
         guard let book = try app.bookshelf().book(id: id) else {
-            throw WebError(
-                404, "No book with id \(id) is on the shelf", hint: "My Books lists what is on it.", kind: "not-found")
+            throw WebError(404, RequestProblem.notOnShelf(id: id), kind: "not-found")
         }
         return (book, ShelfBookJSON(book))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Each book read in the browser has an origin of its own, `http://bHASH.localhost:PORT` (HASH: 16 hex digits of the
 /// book's id, so the same book has the same origin at every launch on the same port, and its `localStorage` is
@@ -88,9 +89,13 @@ public final class BookOrigins: @unchecked Sendable {
         let nonce = RandomToken.make()
         var scripts = false
         do {
-            guard ["GET", "HEAD"].contains(request.method) else { throw WebError(405, "A book's origin is read only") }
+            guard ["GET", "HEAD"].contains(request.method) else {
+                throw WebError(405, SecurityRefusal.bookOriginReadOnly(method: request.method))
+            }
             let path = String(request.path.drop { $0 == "/" })
-            guard !path.split(separator: "/").contains("..") else { throw WebError(404, "No such resource") }
+            guard !path.split(separator: "/").contains("..") else {
+                throw WebError(404, RequestProblem.nothingAt(path: request.path))
+            }
             if path.hasPrefix(Self.readerFolder + scriptVersion + "/") {
                 response = try Self.readerScript(
                     Self.readerFolder + path.dropFirst(Self.readerFolder.count + scriptVersion.count + 1),
@@ -100,7 +105,7 @@ public final class BookOrigins: @unchecked Sendable {
                 return response
             } else {
                 guard let provider = lock.withLock({ self.provider }) else {
-                    throw WebError(404, "No books are served here")
+                    throw WebError(404, RequestProblem.nothingAt(path: request.path))
                 }
                 let resource = try provider(id, path)
                 scripts = resource.scripted && scriptsAllowed(for: id)
@@ -113,7 +118,7 @@ public final class BookOrigins: @unchecked Sendable {
         } catch let error as WebError {
             response = error.response
         } catch {
-            response = WebError(500, "\(error)").response
+            response = WebError(500, RequestProblem.failed(detail: "\(error)")).response
         }
         if request.method == "HEAD" { response.body = .bytes(Data()) }
         response.headers += SecurityHeaders.bookOriginHeaders(
@@ -127,11 +132,11 @@ public final class BookOrigins: @unchecked Sendable {
     static func readerScript(_ path: String, webRoot: URL) throws -> WebResponse {
         let name = String(path.dropFirst(readerFolder.count))
         guard name.hasSuffix(".js"), !name.contains("/"), !name.hasPrefix(".") else {
-            throw WebError(404, "No such script")
+            throw WebError(404, RequestProblem.nothingAt(path: "/" + path))
         }
         guard let data = FileManager.default.contents(atPath: webRoot.appendingPathComponent("js/reader/" + name).path)
         else {
-            throw WebError(404, "No such script")
+            throw WebError(404, RequestProblem.nothingAt(path: "/" + path))
         }
         return WebResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: data)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Book resources (a chapter, its images and styles, a cover) read-only under `/book/TOKEN/NAME/PATH`: TOKEN is new
 /// at every launch and given only to a browser with a session (`/api/session`), so the path cannot be guessed; it
@@ -33,9 +34,11 @@ public final class BookResources: @unchecked Sendable {
             let name = request.parameters["name"] ?? ""
             let path = request.parameters["path"] ?? ""
             guard let provider = lock.withLock({ providers[name] }) else {
-                throw WebError(404, "No books are served under \(name)")
+                throw WebError(404, RequestProblem.nothingAt(path: request.path))
             }
-            guard !path.split(separator: "/").contains("..") else { throw WebError(404, "No such resource") }
+            guard !path.split(separator: "/").contains("..") else {
+                throw WebError(404, RequestProblem.nothingAt(path: request.path))
+            }
             var response = try provider(path)
             if case .bytes(let data) = response.body {
                 let type = response.headers.first { $0.0.lowercased() == "content-type" }?.1 ?? ""

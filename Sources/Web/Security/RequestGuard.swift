@@ -1,4 +1,5 @@
 import Foundation
+import Host
 
 /// Who may talk to the server.
 ///
@@ -11,7 +12,7 @@ import Foundation
 /// API requests also need the token and, when the browser says where they come from, our origin and
 /// `Sec-Fetch-Site: same-origin` (a book's origin is another site). With `--listen`, a password takes the place of
 /// the launch key for browsers on other machines.
-/// Unchecked Sendable: sessions, launch keys and hosts are read and written under `lock`; the secret and password are constant.
+/// Unchecked Sendable: sessions, launch keys, hosts and the home address are read and written under `lock`; the secret and password are constant.
 public final class RequestGuard: @unchecked Sendable {
     /// The header that carries the session token (`session` in the query for `EventSource`, which sets no header).
     public static let sessionHeader = "x-shelf-session"
@@ -28,6 +29,8 @@ public final class RequestGuard: @unchecked Sendable {
     private var sessions: Set<String> = []
     private var launchKeys: Set<String> = []
     private var hosts: Set<String> = []
+    /// The app's address, `http://shelf.localhost:PORT/` (the `--listen` address's with one), once it listens.
+    private var homeAddress: String?
 
     public init(secret: String? = nil, password: String? = nil) {
         self.secret = secret ?? RandomToken.make()
@@ -38,9 +41,16 @@ public final class RequestGuard: @unchecked Sendable {
     /// any. The first is the one addresses are made with.
     public func allow(port: UInt16, listen: String?) {
         var names = [Self.appName, "127.0.0.1", "localhost", "[::1]"]
-        if let listen { names.append(listen.contains(":") && !listen.hasPrefix("[") ? "[\(listen)]" : listen) }
-        lock.withLock { hosts = Set(names.map { "\($0):\(port)" }) }
+        let listening = listen.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 }
+        if let listening { names.append(listening) }
+        lock.withLock {
+            hosts = Set(names.map { "\($0):\(port)" })
+            homeAddress = "http://\(listening ?? Self.appName):\(port)/"
+        }
     }
+
+    /// Where a browser that used another name is sent: the address `shelf serve` printed.
+    private var home: String? { lock.withLock { homeAddress } }
 
     public var allowedOrigins: Set<String> { lock.withLock { Set(hosts.map { "http://\($0)" }) } }
 
@@ -53,36 +63,28 @@ public final class RequestGuard: @unchecked Sendable {
     /// Refuses the request unless `access` allows it; the error says what was wrong.
     public func check(_ request: WebRequest, access: WebRouter.Access) throws {
         guard isAppHost(request.header("host")) else {
-            throw WebError(
-                403, "This server answers only to its own address", hint: "Open the address `shelf serve` printed.",
-                kind: "refused-host")
+            throw WebError(403, SecurityRefusal.foreignHost(home: home), kind: "refused-host")
         }
         guard access == .api else { return }
         // Sec-Fetch-Site comes from the browser itself; a script cannot set it. A book's origin is another site.
         if let site = request.header("sec-fetch-site"), site != "same-origin", site != "none" {
-            throw WebError(403, "Requests from other sites are refused", kind: "refused-origin")
+            throw WebError(403, SecurityRefusal.otherSite, kind: "refused-origin")
         }
         // The app's pages call the API with fetch and EventSource only; an image, style sheet, frame or form
         // elsewhere must not reach it.
         if let destination = request.header("sec-fetch-dest"), destination != "empty" {
-            throw WebError(403, "The API answers the app's own calls only", kind: "refused-origin")
+            throw WebError(403, SecurityRefusal.notTheAppsCall, kind: "refused-origin")
         }
         if let origin = request.header("origin") {
             guard allowedOrigins.contains(origin.lowercased()) else {
-                throw WebError(
-                    403, "Requests from other sites are refused", hint: "Origin \(origin) is not this server.",
-                    kind: "refused-origin")
+                throw WebError(403, SecurityRefusal.foreignOrigin(origin: origin), kind: "refused-origin")
             }
         } else if !["GET", "HEAD"].contains(request.method) {
-            throw WebError(
-                403, "A change needs the page's Origin",
-                hint: "Browsers send it; other clients must send Origin: http://HOST:PORT.", kind: "refused-origin")
+            throw WebError(403, SecurityRefusal.changeWithoutOrigin, kind: "refused-origin")
         }
         let offered = request.header(Self.sessionHeader) ?? (request.method == "GET" ? request.query["session"] : nil)
         guard let offered, hasSession(offered) else {
-            throw WebError(
-                401, "This browser has not been let in",
-                hint: "Open the address that `shelf serve --open` prints, with its key.", kind: "no-session")
+            throw WebError(401, SecurityRefusal.noSession, kind: "no-session")
         }
     }
 

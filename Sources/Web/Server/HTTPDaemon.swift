@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import Host
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -31,7 +32,7 @@ final class HTTPDaemon: @unchecked Sendable {
         self.responder = responder
         self.idleTimeout = idleTimeout
         if let missing = shelf_mhd_load() {
-            throw WebError(503, String(cString: missing), kind: "no-http-server")
+            throw ServerProblem.noHTTPServer(detail: String(cString: missing)).error
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         var flags = UInt32(
@@ -43,7 +44,7 @@ final class HTTPDaemon: @unchecked Sendable {
             ipv6.sin6_family = sa_family_t(AF_INET6)
             ipv6.sin6_port = port.bigEndian
             guard inet_pton(AF_INET6, address, &ipv6.sin6_addr) == 1 else {
-                throw WebError(400, "\(address) is not an IP address")
+                throw ServerProblem.notAnIPAddress(address).error
             }
             withUnsafeBytes(of: ipv6) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
             flags |= UInt32(MHD_USE_IPv6.rawValue)
@@ -52,7 +53,7 @@ final class HTTPDaemon: @unchecked Sendable {
             ipv4.sin_family = sa_family_t(AF_INET)
             ipv4.sin_port = port.bigEndian
             guard inet_pton(AF_INET, address, &ipv4.sin_addr) == 1 else {
-                throw WebError(400, "\(address) is not an IP address")
+                throw ServerProblem.notAnIPAddress(address).error
             }
             withUnsafeBytes(of: ipv4) { bytes in withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: bytes) } }
         }
@@ -63,9 +64,7 @@ final class HTTPDaemon: @unchecked Sendable {
             }
         }
         guard let daemon else {
-            throw WebError(
-                503, "Cannot listen on \(address) port \(port)",
-                hint: "Is another program using that port? Choose another with --port N.", kind: "cannot-listen")
+            throw ServerProblem.cannotListen(address: address, port: port).error
         }
         self.port = shelf_mhd_port(daemon)
     }
@@ -111,7 +110,9 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         body: pending.body)
     // The whole request is in: the clock stops while shelf answers, and starts afresh for sending the answer.
     shelf_mhd_set_timeout(connection, 0)
-    let response = pending.tooLarge ? WebError(413, "The request is too large").response : daemon.responder(request)
+    let response =
+        pending.tooLarge
+        ? WebError(413, RequestProblem.tooLarge(limit: HTTPDaemon.maxBody)).response : daemon.responder(request)
     shelf_mhd_set_timeout(connection, daemon.idleTimeout)
     return queue(response, on: connection, idleTimeout: daemon.idleTimeout)
 }

@@ -46,9 +46,7 @@ public enum Paging {
         guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8),
             decoded.hasPrefix("o"), let value = Int(decoded.dropFirst()), value >= 0
         else {
-            throw WebError(
-                400, "The cursor \(cursor) is not one this server gave", hint: "Start again without a cursor.",
-                kind: "bad-cursor")
+            throw WebError(400, RequestProblem.unknownCursor(cursor), kind: "bad-cursor")
         }
         return value
     }

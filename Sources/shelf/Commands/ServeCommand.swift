@@ -44,30 +44,26 @@ let serveCommand = Command(
     }
     let directories = try context.shelf.requireDirectories()
     let executable = URL(fileURLWithPath: context.shelf.executablePath)
-    do {
-        try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache)
-        { started in
-            if context.json {
+    try Serve.run(options, executable: executable, environment: context.shelf.environment, cache: directories.cache) {
+        started in
+        if context.json {
+            Output.line(
+                #"{"url": "\#(started.url)", "open": "\#(started.launchURL)", "reused": \#(started.reused), "pid": \#(started.pid)}"#
+            )
+        } else {
+            Output.line((started.reused ? "shelf is already serving at " : "shelf is serving at ") + started.url)
+            Output.line("Open this address to let your browser in: \(started.launchURL)")
+            if let listen = options.listen {
                 Output.line(
-                    #"{"url": "\#(started.url)", "open": "\#(started.launchURL)", "reused": \#(started.reused), "pid": \#(started.pid)}"#
-                )
-            } else {
-                Output.line((started.reused ? "shelf is already serving at " : "shelf is serving at ") + started.url)
-                Output.line("Open this address to let your browser in: \(started.launchURL)")
-                if let listen = options.listen {
-                    Output.line(
-                        "Also listening on \(listen): a browser there signs in at \(started.url)login.html with the password. "
-                            + "The connection is not encrypted.")
-                }
-                if options.open && !started.opened {
-                    Output.error("could not start a browser (xdg-open); open the address above yourself")
-                }
-                if !started.reused { Output.line("Press Ctrl-C to stop.") }
+                    "Also listening on \(listen): a browser there signs in at \(started.url)login.html with the password. "
+                        + "The connection is not encrypted.")
             }
-            Output.flush()
+            if options.open && !started.opened {
+                Output.error("could not start a browser (xdg-open); open the address above yourself")
+            }
+            if !started.reused { Output.line("Press Ctrl-C to stop.") }
         }
-    } catch let error as WebError {
-        throw ShelfError(.unavailable, error.title, hint: error.hint)
+        Output.flush()
     }
     return 0
 }
