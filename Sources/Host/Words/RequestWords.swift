@@ -82,3 +82,8 @@ extension RequestProblem: PatronOutcome {
         }
     }
 }
+
+extension RequestProblem {
+    /// A catalog title's details were asked for without naming it: `?id=ID`.
+    public static let whichTitle = RequestProblem.missingQuery(name: "id", value: "ID", question: "Which title?")
+}

@@ -51,7 +51,7 @@ enum CatalogAPI {
         // answer, what shelf saw before, marked `libraryAnswered: false` so the page does not pass it off as now.
         router.add("GET", "/api/book") { request in
             guard let id = request.query["id"], !id.isEmpty else {
-                throw WebError(400, RequestProblem.missingQuery(name: "id", value: "ID", question: "Which title?"))
+                throw WebError(400, RequestProblem.whichTitle)
             }
             let library = try app.library()
             let circulation = try library.circulation(
