@@ -25,7 +25,9 @@ ONE_LATE = [("c1-4", "Morning came grey over the harbour."), ("c1-5", "Page twel
             ("c1-6", "The gulls called from the rocks.")]
 TWO = [("c2-1", "Chapter Two"), ("c2-2", "The tide tables hung by the door.")]
 ROWS = [("r1", "High water, six in the morning."), ("r2", "Low water, noon."), ("r3", "High water, six at night.")]
-AFTER = [("c2-3", "He wrote the times in the log.")]
+# Longer than a quote (in-book-place.js): the place saved while it plays quotes its first words only.
+AFTER = [("c2-3", "He wrote the times in the log, the height of each tide and the wind with its quarter, and the names "
+                  "of the ships that passed the point before the lamp was lit.")]
 
 
 def available():

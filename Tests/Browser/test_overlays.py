@@ -200,6 +200,27 @@ class NarratedFixtureTests(NarrationTestCase):
         self.wait_for(lambda d: self.in_frames("return document.querySelectorAll('[tabindex], .narrated-now').length") == [0],
                       message="no phrase focusable or highlighted after Stop listening")
 
+    def test_the_phrase_heard_is_saved_with_the_quote_of_any_place(self):
+        # The place saved while listening quotes the phrase as the reader quotes a screen's first words: at most 120
+        # characters, whole words (in-book-place.js `quote`), however long the phrase.
+        phrase = overlay_fixtures.AFTER[0][1]
+        self.assertGreater(len(phrase), 120)
+        self.press("#listen")
+        self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
+        self.driver.execute_script("return window.shelfReader.goTo({href: 'OEBPS/two.xhtml', progression: 0})")
+        self.wait_for(lambda d: self.in_frames("return document.getElementById('c2-3')?.getAttribute('tabindex')") == ["0"],
+                      message="chapter two's phrases can be chosen")
+        self.tap("c2-3")
+        self.wait_for(lambda d: self.clip_id() == "c2-3" and not self.audio("a.paused"), message="the long phrase plays")
+        self.press("#listen-play")
+        saved = lambda: self.api("GET", f"/api/reader/place?book={urllib.parse.quote(self.book)}")["locator"]
+        self.wait_for(lambda d: (saved().get("locations", {}).get("fragments") or [None])[0] == "c2-3",
+                      timeout=10, message="the place is the phrase heard")
+        highlight = saved()["text"]["highlight"]
+        self.assertLessEqual(len(highlight), 120, highlight)
+        self.assertGreater(len(highlight), 60, highlight)
+        self.assertTrue(phrase.startswith(highlight) and phrase[len(highlight)] == " ", f"whole words of the phrase: {highlight!r}")
+
     def test_page_numbers_are_skipped_when_asked(self):
         self.press("#listen")
         self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")

@@ -3,6 +3,8 @@
 // Listen bar is open the narrated phrases can be chosen: a tap, or Enter on a phrase reached with Tab, tells the
 // app (narration.js), which plays from there. The app says which elements are phrases (the clips' fragments).
 
+import { quote } from './in-book-place.js';
+
 const READER_CLASS = 'shelf-narrating';
 const MARK = 'data-shelf-phrase';
 
@@ -44,7 +46,8 @@ function shown(element, page) {
 /**
  * The app's `narrate` message: `ids` the narrated phrases of this page (none: listening ended), `active` the one
  * playing (or none), `activeClass` the book's class for it, `follow` whether to show its page, `first` to answer the
- * first phrase on the page shown. Answers the id asked for by `first`, else the active phrase's words.
+ * first phrase on the page shown. Answers the id asked for by `first`, else the active phrase's words (cut as
+ * every quote is, `quote`).
  * @param {any} page in-book.js's page  @param {any} message
  */
 export function narrate(page, message) {
@@ -71,7 +74,7 @@ export function narrate(page, message) {
     range.selectNodeContents(element);
     if (page.scrolled ? !shown(element, page) : page.pageOfRange(range) !== page.page) page.showRange(range);
   }
-  return (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 300);
+  return quote(element.textContent ?? '');
 }
 
 /** Hears a tap or Enter on a phrase; `tell` sends the app a message. @param {(message: object) => void} tell */

@@ -3,7 +3,12 @@
 // that the place lands on the same words at another width, in `shelf read` (which finds them on its own pages)
 // and on another device, and a bookmark returns to the screen it was made on. Runs in the book's page (in-book.js).
 
-const HIGHLIGHT = 120;
+// One rule for every quote the reader saves with a place (the screen's first words here, the phrase a narration
+// plays in in-book-narration.js): at most QUOTE characters, cut after a whole word. The host finds a quote again by
+// its first 64 letters (TextQuote.matchLetters in ShelfReader) and makes its own quotes 120 characters long
+// (TextQuote.highlightLength): a longer quote finds nothing more, and a place saved by the browser looks like one
+// saved by `shelf read`.
+const QUOTE = 120;
 const BEFORE = 60;
 
 /** Text nodes of the body that hold words, in document order (not those of scripts and styles). */
@@ -53,15 +58,21 @@ export function screenWords(shown) {
     }
     if (start >= value.length) continue;
     let highlight = squeeze(value.slice(start));
-    for (let next = index + 1; highlight.length < HIGHLIGHT && next < nodes.length; next++) highlight += squeeze(' ' + nodes[next].nodeValue);
+    for (let next = index + 1; highlight.length < QUOTE && next < nodes.length; next++) highlight += squeeze(' ' + nodes[next].nodeValue);
     let before = squeeze(value.slice(0, start));
     for (let previous = index - 1; before.length < BEFORE && previous >= 0; previous--) before = squeeze(nodes[previous].nodeValue + ' ') + before;
-    highlight = cut(highlight.trim(), HIGHLIGHT, false);
     before = cut(before.trim(), BEFORE, true);
-    return before ? { highlight, before } : { highlight };
+    return before ? { highlight: quote(highlight), before } : { highlight: quote(highlight) };
   }
   return null;
 }
+
+/**
+ * The quote saved for some words (a place's `text.highlight`): white space made single, at most QUOTE characters,
+ * whole words where it can.
+ * @param {string} text  @returns {string}
+ */
+export function quote(text) { return cut(squeeze(text).trim(), QUOTE, false); }
 
 /** At most `limit` characters of `text`, whole words where it can: its start, or its end (`end`). */
 function cut(text, limit, end) {
