@@ -158,6 +158,10 @@ extension EPUBBook {
             md["duration"] = .number(d)
         }
         if let ac = opf.meta("media:active-class").first?.value { md["mediaActiveClass"] = .string(ac) }
+        // The class for a content document while its narration plays (Media Overlays 3.3, "Playback active class").
+        if let pc = opf.meta("media:playback-active-class").first?.value {
+            md["mediaPlaybackActiveClass"] = .string(pc)
+        }
         md["numberOfPages"] = navigation.pageList.isEmpty ? nil : .number(Double(navigation.pageList.count))
 
         // Links. The reading order and the items are read in place, by index: a `for` over them copied every

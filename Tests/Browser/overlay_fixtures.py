@@ -105,9 +105,10 @@ def narrated(path):
     table = (f'<seq id="tides-seq" epub:type="table" epub:textref="../two.xhtml#tides">'
              + "".join(par("../two.xhtml", "table.wav", c, "table-row") for c in table_clips) + "</seq>")
     two_smil = smil((two_pars[0] + two_pars[1] + table + two_pars[2]).replace('"audio/', '"../audio/'))
-    # The book's own class for the phrase playing (its `media:active-class`), as publishers style it.
+    # The book's own class for the phrase playing (its `media:active-class`), as publishers style it, and for the
+    # page while its narration plays (`media:playback-active-class`): the rest of the text dimmed.
     css = ("p { margin: 0 0 .4em; } table { border-collapse: collapse; } td { padding: .2em .5em; }"
-           " .narrated-now { background-color: #ffe08a; color: #000; }")
+           " .narrated-now { background-color: #ffe08a; color: #000; } .narration-playing body { color: #444; }")
     files = {
         "OEBPS/style.css": css,
         "OEBPS/nav.xhtml": nav([("Chapter One", "one.xhtml"), ("Chapter Two", "two.xhtml")]),
@@ -123,7 +124,8 @@ def narrated(path):
     metadata = (f'<meta property="media:duration" refines="#one-smil">{clock(durations["one"])}</meta>'
                 f'<meta property="media:duration" refines="#two-smil">{clock(durations["two"])}</meta>'
                 f'<meta property="media:duration">{clock(durations["one"] + durations["two"])}</meta>'
-                '<meta property="media:active-class">narrated-now</meta><dc:creator>Maren Holt</dc:creator>')
+                '<meta property="media:active-class">narrated-now</meta>'
+                '<meta property="media:playback-active-class">narration-playing</meta><dc:creator>Maren Holt</dc:creator>')
     items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("css", "style.css", "text/css", ""),
              ("one", "one.xhtml", XHTML, ' media-overlay="one-smil"'), ("two", "two.xhtml", XHTML, ' media-overlay="two-smil"'),
              ("one-smil", "smil/one.smil", "application/smil+xml", ""),

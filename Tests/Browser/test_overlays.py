@@ -200,6 +200,21 @@ class NarratedFixtureTests(NarrationTestCase):
         self.wait_for(lambda d: self.in_frames("return document.querySelectorAll('[tabindex], .narrated-now').length") == [0],
                       message="no phrase focusable or highlighted after Stop listening")
 
+    def test_the_page_read_carries_the_playback_active_class_while_it_plays(self):
+        playing = "return document.documentElement.classList.contains('narration-playing')"
+        self.press("#listen")
+        self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
+        self.assertEqual(self.in_frames(playing), [False], "not before Play")
+        self.press("#listen-play")
+        self.wait_for(lambda d: self.in_frames(playing) == [True], message="the book's playback-active class while it plays")
+        self.press("#listen-play")
+        self.wait_for(lambda d: self.in_frames(playing) == [False], message="taken off when paused")
+        self.assertTrue(self.audio("a.paused"))
+        self.press("#listen-play")
+        self.wait_for(lambda d: self.in_frames(playing) == [True], message="on again when played again")
+        self.press("#listen-close")
+        self.wait_for(lambda d: self.in_frames(playing) == [False], message="taken off when listening stops")
+
     def test_the_phrase_heard_is_saved_with_the_quote_of_any_place(self):
         # The place saved while listening quotes the phrase as the reader quotes a screen's first words: at most 120
         # characters, whole words (in-book-place.js `quote`), however long the phrase.

@@ -2,6 +2,8 @@
 // `media:active-class` (else the reader's own class), and its page is shown when it starts on another. While the
 // Listen bar is open the narrated phrases can be chosen: a tap, or Enter on a phrase reached with Tab, tells the
 // app (narration.js), which plays from there. The app says which elements are phrases (the clips' fragments).
+// While the narration plays, the document element carries the book's `media:playback-active-class` (Media
+// Overlays 3.3, "Playback active class"), so that the book's own style can tell a page being read aloud.
 
 import { quote } from './in-book-place.js';
 
@@ -14,6 +16,8 @@ const phrases = new Map();
 let active = null;
 /** @type {string[]} */
 let activeClasses = [READER_CLASS];
+/** @type {string[]} the book's playback-active class, on the document element while the narration plays */
+let playbackClasses = [];
 
 function style() {
   if (document.getElementById('shelf-narration-style')) return;
@@ -43,9 +47,18 @@ function shown(element, page) {
   return rect.right > 0 && rect.bottom > 0 && rect.left < (page.width || innerWidth) && rect.top < (page.height || innerHeight);
 }
 
+// The book's playback-active class on the document element while the narration plays (`classes` empty: not).
+function playback(classes) {
+  const root = document.documentElement;
+  root.classList.remove(...playbackClasses.filter((c) => !classes.includes(c)));
+  if (classes.length) root.classList.add(...classes);
+  playbackClasses = classes;
+}
+
 /**
  * The app's `narrate` message: `ids` the narrated phrases of this page (none: listening ended), `active` the one
- * playing (or none), `activeClass` the book's class for it, `follow` whether to show its page, `first` to answer the
+ * playing (or none), `activeClass` the book's class for it, `playing` whether the narration plays and
+ * `playbackClass` the book's class for the page then, `follow` whether to show its page, `first` to answer the
  * first phrase on the page shown. Answers the id asked for by `first`, else the active phrase's words (cut as
  * every quote is, `quote`).
  * @param {any} page in-book.js's page  @param {any} message
@@ -62,6 +75,8 @@ export function narrate(page, message) {
   }
   if (ids.length) style();
   if (message.first) return ids.find((id) => phrases.has(id) && shown(/** @type {Element} */ (phrases.get(id)), page)) ?? null;
+  // Playback is active in the page whose phrase plays, while it plays (the spread's other page is not read).
+  playback(ids.length && message.playing && message.active ? String(message.playbackClass ?? '').split(/\s+/).filter(Boolean) : []);
   const element = message.active ? phrases.get(String(message.active)) ?? null : null;
   const classes = String(message.activeClass || READER_CLASS).split(/\s+/).filter(Boolean);
   if (active && (active !== element || classes.join(' ') !== activeClasses.join(' '))) active.classList.remove(...activeClasses);

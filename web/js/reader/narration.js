@@ -7,6 +7,7 @@
 // plays from there. The patron may skip page numbers and notes (Media Overlays "skippability"), and
 // "Leave this part" goes on after the table, list, figure or note being read ("escapability": the manifest's
 // `structure`). Never starts by itself; the phrase heard is kept as the reading place (a locator naming it).
+// While it plays, the page read carries the book's `media:playback-active-class`.
 // See README "Listening to a narrated book" and /api/reader/narration (web/openapi/reader.json).
 
 import { api } from '../api.js';
@@ -62,6 +63,7 @@ export class Narration extends Listening {
     this.at = -1; // the clip playing
     this.skipping = false;
     this.activeClass = String(reader.manifest.metadata?.mediaActiveClass ?? '');
+    this.playbackClass = String(reader.manifest.metadata?.mediaPlaybackActiveClass ?? '');
     /** @type {Record<string, string>} what the narration says, from the host's words */
     this.words = {};
     this.timer = 0;
@@ -230,6 +232,7 @@ export class Narration extends Listening {
     this.wantPlaying = false;
     if (!this.audio.paused) this.audio.pause();
     this.report();
+    this.mark();
     announce(this.words.ended);
   }
 
@@ -245,6 +248,8 @@ export class Narration extends Listening {
   // The phrase highlighted in the page that holds it, shown (the chapter or spread opened when it is another).
   async show(clip = undefined) {
     super.show();
+    // Played or paused: the page read is told (its playback-active class).
+    if (this.told !== this.wantPlaying && this.at >= 0) this.mark();
     if (!clip) return;
     const reader = this.reader;
     const view = /** @type {any} */ (reader.view);
@@ -263,9 +268,10 @@ export class Narration extends Listening {
   async mark(follow = false) {
     const clip = this.clips[this.at];
     if (!clip || this.ui.bar.hidden) return null;
+    this.told = this.wantPlaying;
     const answers = await Promise.all(this.frames().map((frame) => frame.ask({
       ids: this.idsOf(frame.href), active: frame.href === clip.href ? clip.id : null, activeClass: this.activeClass,
-      follow: follow && !this.reader.fixed,
+      playing: this.wantPlaying, playbackClass: this.playbackClass, follow: follow && !this.reader.fixed,
     })));
     return answers.find((a) => typeof a === 'string') ?? null;
   }
@@ -283,6 +289,13 @@ export class Narration extends Listening {
     await this.cue(index);
     await this.play();
     await this.follow();
+  }
+
+  // Paused (by the patron, the sleep timer or Stop listening): the page read is no longer being played, even when
+  // the audio element had already stopped between two files and says no pause.
+  pause() {
+    super.pause();
+    if (this.at >= 0) this.mark();
   }
 
   setSkipping(on) {
