@@ -351,11 +351,14 @@ public final class PlaybackEngine: @unchecked Sendable {
         return timeline.global(track: chapters[index].track, offset: chapterOffset(index))
     }
 
-    /// Where chapter `index` starts inside its track.
+    /// Where chapter `index` starts inside its track: its `#t=`, put at the track's end when past it. In a track
+    /// whose length is not known yet (still being made or downloaded) it stands as written: what the track holds so
+    /// far is not its end, and a chapter further in is still ahead (a seek there waits at what is here).
     private func chapterOffset(_ index: Int) -> Int64 {
         let c = chapters[index]
-        return min(
-            timeline.frames(c.offset), timeline.lengths.indices.contains(c.track) ? timeline.lengths[c.track] : 0)
+        guard timeline.lengths.indices.contains(c.track) else { return 0 }
+        let offset = timeline.frames(c.offset)
+        return timeline.known[c.track] ? min(offset, timeline.lengths[c.track]) : offset
     }
 
     /// The chapter playing at `global`: the last one starting at or before its place. Compared by place, not by

@@ -4,7 +4,8 @@ import XCTest
 /// A small narrated EPUB 3 made for the tests: two chapters whose phrases are spoken by espeak-ng into one MP3 a
 /// chapter (lame), and a SMIL file a chapter that narrates them with nested `seq`s, `epub:type` (a page number and a
 /// footnote, skippable; a table of two rows, escapable) and clip times in every SMIL clock form. `phrases` says
-/// what each clip reads and how long its audio lasts.
+/// what each clip reads and how long its audio lasts. The contents has an entry inside chapter two ("The Logbook",
+/// a section holding its third phrase).
 enum NarrationBook {
     struct Phrase {
         let id: String
@@ -170,6 +171,8 @@ enum NarrationBook {
             case "r2": body += "<tr id=\"r2\"><td>\(phrase.text)</td></tr></table>\n"
             case "n1": body += "<aside epub:type=\"footnote\" id=\"n1\"><p>\(phrase.text)</p></aside>\n"
             case let id where id.hasSuffix("h"): body += "<h1 id=\"\(id)\">\(phrase.text)</h1>\n"
+            // The section a contents entry points at ("The Logbook", ch2.xhtml#logbook), not a phrase of its own.
+            case "c2p2": body += "<section id=\"logbook\"><p id=\"c2p2\">\(phrase.text)</p></section>\n"
             default: body += "<p id=\"\(phrase.id)\">\(phrase.text)</p>\n"
             }
         }
@@ -248,6 +251,7 @@ enum NarrationBook {
         <?xml version="1.0" encoding="UTF-8"?>
         <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops"><head><title>Contents</title></head>
         <body><nav epub:type="toc"><ol><li><a href="text/ch1.xhtml">The Crossing</a></li>
-        <li><a href="text/ch2.xhtml">The Lighthouse</a></li></ol></nav></body></html>
+        <li><a href="text/ch2.xhtml">The Lighthouse</a></li>
+        <li><a href="text/ch2.xhtml#logbook">The Logbook</a></li></ol></nav></body></html>
         """
 }

@@ -159,6 +159,26 @@ final class NarrationListeningTests: XCTestCase {
         XCTAssertTrue(past.stderr.contains("9:00 is past the end of the book, which lasts"), past.stderr)
     }
 
+    func testAContentsEntryInsideAChapterStartsAtItsFirstPhrase() throws {
+        let (book, chapters) = try NarrationBook.make()
+        // `shelf toc` numbers the entry inside chapter two (a section holding its third phrase) 3.
+        let toc = try shelf.run(["toc", book.path])
+        XCTAssertEqual(toc.status, 0, toc.stderr)
+        let lines = toc.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            lines.firstIndex { $0.contains("The Logbook") },
+            lines.firstIndex { $0.contains("The Lighthouse") }.map { $0 + 1 })
+        let (report, clips) = try play(book.path, ["--chapter", "3"])
+        XCTAssertEqual(report["started"] as? String, "from chapter 3, The Logbook")
+        XCTAssertEqual(clips.map(fragment), chapters[1].dropFirst(2).map(\.id), "from the section's phrase to the end")
+        // The session's chapters are the contents' too: chapter two lasts until the entry's phrase, where the sleep
+        // timer set to the end of the chapter stops.
+        let (lighthouse, _) = try play(book.path, ["--chapter", "2", "--sleep", "chapter"])
+        XCTAssertEqual(lighthouse["stoppedBecause"] as? String, "the sleep timer")
+        let position = try XCTUnwrap((lighthouse["state"] as? [String: Any])?["position"] as? Double)
+        XCTAssertEqual(position, chapters[1].prefix(2).reduce(0) { $0 + $1.duration }, accuracy: 0.1)
+    }
+
     func testListeningThenReadingOpensAtThePhraseWhereListeningStopped() throws {
         let (book, _) = try NarrationBook.make()
         XCTAssertEqual(try shelf.run(["add", book.path]).status, 0)

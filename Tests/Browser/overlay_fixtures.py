@@ -4,7 +4,8 @@ each kind. Each phrase's clip is where its sound is in the file it was put in (t
 knows which phrase is heard at any time of the audio element.
 
 Chapter one ("one.xhtml", one.mp3): a heading and two short paragraphs, prose without narration over some pages,
-then three phrases on a later page, the middle one a page number (`epub:type="pagebreak"`, skippable).
+then three phrases on a later page, the middle one a page number (`epub:type="pagebreak"`, skippable) that
+begins a section the contents lists ("The Gulls", one.xhtml#gulls: an entry inside a chapter).
 Chapter two ("two.xhtml", two.ogg and table.wav): a heading, a paragraph, a table read row by row (a `seq` of
 `epub:type="table"`, escapable) from another file, and a paragraph after it."""
 
@@ -94,8 +95,8 @@ def narrated(path):
     filler = "".join(f"<p>{prose(5000 + n, 4)}</p>" for n in range(24))
     one_body = (f'<h1 id="c1-1">Chapter One</h1><p id="c1-2">{ONE[1][1]}</p><p id="c1-3">{ONE[2][1]}</p>{filler}'
                 f'<p id="c1-4">{ONE_LATE[0][1]}</p>'
-                f'<p><span id="c1-5" epub:type="pagebreak" role="doc-pagebreak" aria-label="Page 12">12</span></p>'
-                f'<p id="c1-6">{ONE_LATE[2][1]}</p>')
+                f'<section id="gulls"><p><span id="c1-5" epub:type="pagebreak" role="doc-pagebreak" aria-label="Page 12">12</span></p>'
+                f'<p id="c1-6">{ONE_LATE[2][1]}</p></section>')
     rows = "".join(f'<tr id="{id_}"><td>{text}</td></tr>' for id_, text in ROWS)
     two_body = (f'<h1 id="c2-1">Chapter Two</h1><p id="c2-2">{TWO[1][1]}</p>'
                 f'<table id="tides"><caption>Tides</caption><tbody>{rows}</tbody></table><p id="c2-3">{AFTER[0][1]}</p>')
@@ -111,7 +112,7 @@ def narrated(path):
            " .narrated-now { background-color: #ffe08a; color: #000; } .narration-playing body { color: #444; }")
     files = {
         "OEBPS/style.css": css,
-        "OEBPS/nav.xhtml": nav([("Chapter One", "one.xhtml"), ("Chapter Two", "two.xhtml")]),
+        "OEBPS/nav.xhtml": nav([("Chapter One", "one.xhtml"), ("The Gulls", "one.xhtml#gulls"), ("Chapter Two", "two.xhtml")]),
         "OEBPS/one.xhtml": xhtml("Chapter One", one_body, head='<link rel="stylesheet" href="style.css"/>'),
         "OEBPS/two.xhtml": xhtml("Chapter Two", two_body, head='<link rel="stylesheet" href="style.css"/>'),
         "OEBPS/smil/one.smil": one_smil,

@@ -109,6 +109,14 @@ class NarrationTestCase(ReaderTestCase):
                 self.driver.switch_to.default_content()
         self.fail(f"{id_} is on no page shown")
 
+    def choose_entry(self, title):
+        """Goes to a contents entry as a patron does: Contents, then the entry."""
+        self.driver.find_element(By.ID, "open-toc").click()
+        self.find("#toc[open]")
+        entries = self.driver.find_elements(By.CSS_SELECTOR, "#toc-list a")
+        next(a for a in entries if a.text.split("\n")[0] == title).click()
+        self.wait_for(lambda d: not d.find_elements(By.CSS_SELECTOR, "#toc[open]"), message=f"{title} chosen")
+
     def visited(self, until, timeout=30):
         """Samples (clip id, audio time) as it plays until `until` (a clip id) plays."""
         seen = []
@@ -199,6 +207,28 @@ class NarratedFixtureTests(NarrationTestCase):
         self.press("#listen-close")
         self.wait_for(lambda d: self.in_frames("return document.querySelectorAll('[tabindex], .narrated-now').length") == [0],
                       message="no phrase focusable or highlighted after Stop listening")
+
+    def test_a_contents_entry_inside_a_chapter_starts_at_its_first_phrase(self):
+        # "The Gulls" points at a section that begins with the page number, on the page that shows c1-4 first: the
+        # first phrase shown is not the entry's.
+        self.choose_entry("The Gulls")
+        on_page = "return ['c1-4', 'c1-5'].map(id => { const b = document.getElementById(id).getBoundingClientRect(); return b.left >= 0 && b.right <= innerWidth; })"
+        self.wait_for(lambda d: self.in_frames(on_page) == [[True, True]], message="c1-4 and the entry's section on the page shown")
+        self.press("#listen")
+        self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
+        self.assertEqual(self.check_highlight("Listen after the entry")["id"], "c1-5", "ready at the entry's first phrase")
+        # While the narration plays elsewhere, the entry moves it there, and it plays on.
+        self.choose_entry("Chapter One")
+        self.wait_for(lambda d: self.in_frames("return document.getElementById('c1-2')?.getAttribute('tabindex')") == ["0"],
+                      message="chapter one's first page shown")
+        self.tap("c1-2")
+        self.wait_for(lambda d: not self.audio("a.paused") and self.clip_id() == "c1-2", message="c1-2 plays")
+        twelve = next(c for c in self.clips if c["id"] == "c1-5")
+        self.choose_entry("The Gulls")
+        self.wait_for(lambda d: self.clip_id() == "c1-5" and not self.audio("a.paused") and self.audio("a.currentTime") > twelve["clipBegin"],
+                      message="the narration goes on from the entry's first phrase")
+        self.press("#listen-play")
+        self.assertIn(self.check_highlight("after the entry, playing")["id"], ["c1-5", "c1-6"])
 
     def test_the_page_read_carries_the_playback_active_class_while_it_plays(self):
         playing = "return document.documentElement.classList.contains('narration-playing')"

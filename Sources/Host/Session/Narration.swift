@@ -114,19 +114,34 @@ final class Narration: RecordedListening, @unchecked Sendable {
         func item(of href: String) -> Int? {
             order.firstIndex { ReadAloud.itemPath($0.href) == ReadAloud.itemPath(href) }
         }
+        let chapters = narrated.map { n in
+            NarrationRecorder.Chapter(href: n.link.href, type: n.link.type, title: n.link.title, clips: n.clips)
+        }
         // Each entry of the table of contents starts at the narration of its item, or of the first narrated item
-        // after it (so that chapter N is `shelf toc`'s chapter N); only an entry of its own item names a chapter.
-        var titles: [Int: String] = [:]
-        let tocChapters = toc.map { entry in item(of: entry.href).flatMap(narratedChapter(forItem:)) }
-        for (entry, c) in zip(toc, tocChapters) {
-            guard let c, titles[c] == nil, let title = entry.title, item(of: entry.href) == narrated[c].item else {
-                continue
+        // after it (so that chapter N is `shelf toc`'s chapter N); an entry inside a narrated item (its `#fragment`)
+        // at the first phrase at or after its element. Only an entry of its own item names a chapter.
+        var orders: [Int: PhraseOrder] = [:]
+        let entryStarts = toc.map { entry -> NarrationRecorder.Start? in
+            guard let entryItem = item(of: entry.href), let c = narratedChapter(forItem: entryItem) else { return nil }
+            guard narrated[c].item == entryItem, let fragment = Self.fragment(of: entry.href) else {
+                return NarrationRecorder.Start(chapter: c)
             }
+            if orders[c] == nil {
+                let xhtml = (try? publication.resource(ReadAloud.itemPath(chapters[c].href))) ?? Data()
+                orders[c] = PhraseOrder(xhtml: xhtml, href: chapters[c].href)
+            }
+            return Self.start(at: fragment, in: c, chapters, order: orders[c])
+        }
+        var titles: [Int: String] = [:]
+        for (entry, start) in zip(toc, entryStarts) {
+            guard let c = start?.chapter, titles[c] == nil, let title = entry.title,
+                item(of: entry.href) == narrated[c].item
+            else { continue }
             titles[c] = title
         }
-        let chapters = narrated.enumerated().map { c, n in
+        let titled = chapters.enumerated().map { c, chapter in
             NarrationRecorder.Chapter(
-                href: n.link.href, type: n.link.type, title: titles[c] ?? n.link.title, clips: n.clips)
+                href: chapter.href, type: chapter.type, title: titles[c] ?? chapter.title, clips: chapter.clips)
         }
         // Where to start.
         var start = NarrationRecorder.Start(chapter: 0)
@@ -134,7 +149,7 @@ final class Narration: RecordedListening, @unchecked Sendable {
         if fromBookStart {
             // A time counts from the narration's start: nothing else to choose.
         } else if let chapter {
-            guard toc.indices.contains(chapter), let c = tocChapters[chapter] else {
+            guard toc.indices.contains(chapter), let entryStart = entryStarts[chapter] else {
                 throw ShelfError(
                     .usage,
                     toc.indices.contains(chapter)
@@ -142,12 +157,12 @@ final class Narration: RecordedListening, @unchecked Sendable {
                         : "there is no chapter \(chapter + 1); the book has \(toc.count)",
                     hint: "`shelf toc BOOK` lists the chapters.")
             }
-            start = NarrationRecorder.Start(chapter: c)
+            start = entryStart
             words = "from chapter \(chapter + 1), \(toc[chapter].title ?? toc[chapter].href)"
         } else if let id = shelfBook?.book.id, let saved = try database.readingLocator(bookID: id),
             let savedItem = item(of: saved.href), let c = narratedChapter(forItem: savedItem)
         {
-            let clip = narrated[c].item == savedItem ? clipIndex(for: saved, in: chapters[c], publication) : 0
+            let clip = narrated[c].item == savedItem ? clipIndex(for: saved, in: titled[c], publication) : 0
             start = NarrationRecorder.Start(chapter: c, clip: clip)
             words = "from the phrase where you stopped"
         } else if let opening = try? publication.render(at: nil, settings: "{\"as\":\"text\"}").locator,
@@ -158,7 +173,7 @@ final class Narration: RecordedListening, @unchecked Sendable {
         let folder = try ReadAloud.sessionFolder(shelf)
         let sources = folder.appendingPathComponent("audio", isDirectory: true)
         let recorder = NarrationRecorder(
-            chapters: chapters, start: start, folder: folder,
+            chapters: titled, start: start, folder: folder,
             skip: { skipping && isSkippable($0) }
         ) { href in
             // The book's audio file, copied into the session's folder to be decoded as an audiobook of one track.
@@ -174,7 +189,7 @@ final class Narration: RecordedListening, @unchecked Sendable {
         do {
             let manifest = folder.appendingPathComponent("manifest.json")
             try audiobookManifest(
-                publication, chapters: chapters, toc: zip(toc, tocChapters).map { ($0.title, $1) }, start: start,
+                publication, chapters: titled, toc: zip(toc, entryStarts).map { ($0.title, $1) }, start: start,
                 skipping: skipping
             ).write(to: manifest)
             let book = try AudioBook(path: manifest.path, router: shelf.router)
@@ -217,6 +232,25 @@ final class Narration: RecordedListening, @unchecked Sendable {
         return lo
     }
 
+    /// Where the narration starts for an element of narrated chapter `c`: the first phrase at or after it
+    /// (PhraseOrder), the next chapter's first when none of this chapter's is (nil past the last chapter), the
+    /// chapter's start when its text has no such element.
+    static func start(
+        at fragment: String, in c: Int, _ chapters: [NarrationRecorder.Chapter], order: PhraseOrder?
+    ) -> NarrationRecorder.Start? {
+        let ids = chapters[c].clips.map(Self.fragment(of:))
+        guard let clip = order?.first(of: ids, atOrAfter: fragment) else { return NarrationRecorder.Start(chapter: c) }
+        if clip < ids.count { return NarrationRecorder.Start(chapter: c, clip: clip) }
+        return c + 1 < chapters.count ? NarrationRecorder.Start(chapter: c + 1) : nil
+    }
+
+    /// The fragment of an href ("text/ch2.xhtml#storm" → "storm"), percent-decoded; nil when it has none.
+    static func fragment(of href: String) -> String? {
+        guard let hash = href.firstIndex(of: "#"), href.index(after: hash) < href.endIndex else { return nil }
+        let raw = String(href[href.index(after: hash)...])
+        return raw.removingPercentEncoding ?? raw
+    }
+
     static func fragment(of clip: NarrationRecorder.Clip) -> String? {
         guard let hash = clip.text.firstIndex(of: "#") else { return nil }
         let raw = String(clip.text[clip.text.index(after: hash)...])
@@ -225,10 +259,11 @@ final class Narration: RecordedListening, @unchecked Sendable {
 
     /// The session's audiobook: a track for each narrated chapter, in reading order (those before where listening
     /// starts last no time: they are not cut in this session), its length the clips' when they all say theirs, its
-    /// table of contents the book's.
+    /// table of contents the book's, an entry inside a chapter at its phrase's time in the track (`#t=`) when the
+    /// clips before it say their lengths.
     static func audiobookManifest(
-        _ publication: Publication, chapters: [NarrationRecorder.Chapter], toc: [(title: String?, chapter: Int?)],
-        start: NarrationRecorder.Start, skipping: Bool
+        _ publication: Publication, chapters: [NarrationRecorder.Chapter],
+        toc: [(title: String?, start: NarrationRecorder.Start?)], start: NarrationRecorder.Start, skipping: Bool
     ) throws -> Data {
         var metadata: [String: JSONValue] = [
             "@type": .string("http://schema.org/Audiobook"), "title": .string(publication.manifest.title ?? "Untitled"),
@@ -238,22 +273,25 @@ final class Narration: RecordedListening, @unchecked Sendable {
         let authors = publication.manifest.authors
         if !authors.isEmpty { metadata["author"] = .array(authors.map { .string($0) }) }
         let href = { (i: Int) in trackBase + String(format: "%03d.wav", i + 1) }
-        let order = chapters.enumerated().map { i, chapter in
-            var duration: Double?
-            if i < start.chapter {
-                duration = 0
-            } else {
-                let played = chapter.clips.enumerated().filter { c, clip in
-                    !(i == start.chapter && c < start.clip) && !(skipping && isSkippable(clip))
-                }.map(\.element)
-                if played.allSatisfy({ $0.end != nil }) {
-                    duration = played.reduce(0.0) { $0 + max(0, ($1.end ?? 0) - $1.begin) }
-                }
-            }
-            return Link(href: href(i), type: "audio/wav", title: chapter.title, duration: duration)
+        // The seconds of a chapter's track before its clip `before` (all of them by default): the clips cut, or nil
+        // when one of them does not say its length.
+        func seconds(_ i: Int, before: Int? = nil) -> Double? {
+            guard i >= start.chapter else { return 0 }
+            let played = chapters[i].clips.prefix(before ?? chapters[i].clips.count).enumerated().filter { c, clip in
+                !(i == start.chapter && c < start.clip) && !(skipping && isSkippable(clip))
+            }.map(\.element)
+            guard played.allSatisfy({ $0.end != nil }) else { return nil }
+            return played.reduce(0.0) { $0 + max(0, ($1.end ?? 0) - $1.begin) }
         }
-        let entries = toc.compactMap { entry in
-            entry.chapter.map { Link(href: href($0), title: entry.title ?? chapters[$0].title ?? "Chapter") }
+        let order = chapters.enumerated().map { i, chapter in
+            Link(href: href(i), type: "audio/wav", title: chapter.title, duration: seconds(i))
+        }
+        let entries = toc.compactMap { entry -> Link? in
+            guard let at = entry.start else { return nil }
+            let offset = at.clip > 0 ? seconds(at.chapter, before: at.clip) ?? 0 : 0
+            return Link(
+                href: href(at.chapter) + (offset > 0 ? String(format: "#t=%.3f", offset) : ""),
+                title: entry.title ?? chapters[at.chapter].title ?? "Chapter")
         }
         // Written by the Readium shapes' own writer, as ReadAloud's is.
         return ReadiumJSON.wire(Manifest(metadata: metadata, readingOrder: order, toc: entries))

@@ -41,10 +41,28 @@ function restore(element) {
   element.removeAttribute(MARK);
 }
 
-// Whether an element is (at least partly) in the page shown.
-function shown(element, page) {
+// Whether an element is (at least partly) in the page shown; `edge`: one touching it counts (an empty anchor
+// at the page's left edge has no width to be inside it).
+function shown(element, page, edge = false) {
   const rect = element.getBoundingClientRect();
-  return rect.right > 0 && rect.bottom > 0 && rect.left < (page.width || innerWidth) && rect.top < (page.height || innerHeight);
+  const width = page.width || innerWidth, height = page.height || innerHeight;
+  if (edge) return rect.right >= 0 && rect.bottom >= 0 && rect.left < width && rect.top < height;
+  return rect.right > 0 && rect.bottom > 0 && rect.left < width && rect.top < height;
+}
+
+/**
+ * The first of `ids` (in their order, the narration's) at or after the element `target`: the phrase that is it,
+ * holds it, lies inside it or comes after it; a phrase wholly before it does not. '' when there is none; null when
+ * the target is not in the page, or (`onScreen`) not in the page shown (the patron has read on since going there).
+ */
+function firstFrom(ids, target, page, onScreen) {
+  const element = document.getElementById(target);
+  if (!element || (onScreen && !shown(element, page, true))) return null;
+  const before = Node.DOCUMENT_POSITION_FOLLOWING | Node.DOCUMENT_POSITION_CONTAINED_BY;
+  return ids.find((id) => {
+    const phrase = phrases.get(id);
+    return phrase && (phrase.compareDocumentPosition(element) & before) !== Node.DOCUMENT_POSITION_FOLLOWING;
+  }) ?? '';
 }
 
 // The book's playback-active class on the document element while the narration plays (`classes` empty: not).
@@ -58,9 +76,9 @@ function playback(classes) {
 /**
  * The app's `narrate` message: `ids` the narrated phrases of this page (none: listening ended), `active` the one
  * playing (or none), `activeClass` the book's class for it, `playing` whether the narration plays and
- * `playbackClass` the book's class for the page then, `follow` whether to show its page, `first` to answer the
- * first phrase on the page shown. Answers the id asked for by `first`, else the active phrase's words (cut as
- * every quote is, `quote`).
+ * `playbackClass` the book's class for the page then, `follow` whether to show its page; `first` to answer the
+ * first phrase on the page shown, `from` (an element's id) the first phrase at or after it (`onScreen`: only when
+ * that element is on the page shown). Answers the id asked for, else the active phrase's words (quote's cut).
  * @param {any} page in-book.js's page  @param {any} message
  */
 export function narrate(page, message) {
@@ -75,6 +93,7 @@ export function narrate(page, message) {
   }
   if (ids.length) style();
   if (message.first) return ids.find((id) => phrases.has(id) && shown(/** @type {Element} */ (phrases.get(id)), page)) ?? null;
+  if (message.from) return firstFrom(ids, String(message.from), page, !!message.onScreen);
   // Playback is active in the page whose phrase plays, while it plays (the spread's other page is not read).
   playback(ids.length && message.playing && message.active ? String(message.playbackClass ?? '').split(/\s+/).filter(Boolean) : []);
   const element = message.active ? phrases.get(String(message.active)) ?? null : null;

@@ -43,6 +43,9 @@ class Reader {
     this.hitIndex = -1;
     /** @type {Listening | Narration | null} Listen's controls and sound, made when Listen is first pressed. */
     this.listening = null;
+    /** @type {{href: string, fragment: string} | null} The element the patron went to last (a contents entry, a
+     * link): a narration starts there (narration.js, which forgets it once it plays elsewhere). */
+    this.arrival = null;
   }
 
   async start() {
@@ -243,6 +246,8 @@ class Reader {
     }
     this.updateStatus(options);
     this.prefetch();
+    this.arrival = place.fragment && !options.quiet ? { href: this.items[index].href, fragment: place.fragment } : null;
+    if (this.arrival && this.listening instanceof Narration) await this.listening.arrive(this.arrival);
   }
 
   // The chapters either side of the one shown are asked for while the patron reads, so that the server has

@@ -7,7 +7,8 @@
 // plays from there. The patron may skip page numbers and notes (Media Overlays "skippability"), and
 // "Leave this part" goes on after the table, list, figure or note being read ("escapability": the manifest's
 // `structure`). Never starts by itself; the phrase heard is kept as the reading place (a locator naming it).
-// While it plays, the page read carries the book's `media:playback-active-class`.
+// Going to an element (a contents entry, a link) moves the narration to the first phrase at or after it. While
+// it plays, the page read carries the book's `media:playback-active-class`.
 // See README "Listening to a narrated book" and /api/reader/narration (web/openapi/reader.json).
 
 import { api } from '../api.js';
@@ -88,19 +89,26 @@ export class Narration extends Listening {
   // Listen: the bar opens at the phrase shown (or the one heard last); Play plays.
   async open() {
     const bar = this.ui.bar;
-    if (!bar.hidden) { this.ui.play.focus(); return; }
+    if (!bar.hidden || this.opening) { this.ui.play.focus(); return; }
+    // The element the patron went to, looked for before the bar takes its room (the pages are laid out again).
+    this.opening = true;
+    const arrival = this.reader.arrival;
+    const arrived = arrival ? await this.clipFrom(arrival.href, arrival.fragment, true).catch(() => -1) : -1;
+    this.opening = false;
     bar.hidden = false;
     document.getElementById('listen')?.setAttribute('aria-expanded', 'true');
     this.ui.play.disabled = true;
     this.ui.status.textContent = '';
-    // The pages make room for the bar (a fixed-layout spread is drawn smaller, not loaded again).
+    // The pages make room for the bar (a fixed-layout spread is drawn smaller, not loaded again), once the frame has
+    // its new size: laid out at the old one, the page turned to a phrase would show other text when it shrinks.
     const view = /** @type {any} */ (this.reader.view);
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     const relayout = this.reader.fixed ? view.fit() : view.relayout?.();
     try {
       this.data = await api.get('/api/reader/narration', { book: this.reader.bookID });
       this.words = this.data.words;
       await relayout;
-      await this.cue(await this.startClip());
+      await this.cue(arrived >= 0 ? arrived : await this.startClip());
       await this.follow();
       this.ui.play.disabled = false;
       this.ui.status.textContent = this.words.ready;
@@ -121,7 +129,8 @@ export class Narration extends Listening {
     for (const { channel } of frames) channel?.call('narrate', { ids: [] });
   }
 
-  // The phrase heard last when it is on the screen shown, else the first phrase shown, else the first after it.
+  // (Unless the patron went to an element still shown: open.) The phrase heard last when it is on the screen
+  // shown, else the first phrase shown, else the first after it.
   async startClip() {
     const place = await api.get('/api/reader/place', { book: this.reader.bookID }).catch(() => null);
     const fragment = place?.locator?.locations?.fragments?.[0];
@@ -157,10 +166,43 @@ export class Narration extends Listening {
 
   idsOf(href) { return this.clips.filter((c) => c.href === href).map((c) => c.id); }
 
+  /**
+   * The clip of the first phrase at or after element `fragment` of `href` (a page shown), else the first clip of a
+   * later chapter; -1 when it is not shown (`onScreen`: the patron read on since going there) or none follows.
+   * @param {string} href  @param {string} fragment  @param {boolean} onScreen
+   */
+  async clipFrom(href, fragment, onScreen) {
+    const frame = this.frames().find((f) => f.href === href);
+    if (!frame) return -1;
+    // The page answers null when the element is not there (or not shown), '' when no phrase of its comes after it.
+    const id = await frame.ask({ ids: this.idsOf(href), from: fragment, onScreen });
+    if (id === null) return -1;
+    if (id) return this.clips.findIndex((c) => c.href === href && c.id === id);
+    const item = this.reader.indexOf(href);
+    return this.clips.findIndex((c) => c.item > item);
+  }
+
+  /**
+   * The reader went to an element (a contents entry, a link, main.js's `arrival`): the narration goes on from the
+   * first phrase at or after it, playing if it played.
+   * @param {{href: string, fragment: string}} arrival
+   */
+  async arrive(arrival) {
+    if (this.at < 0 || !this.data || this.ui.bar.hidden) return;
+    const index = await this.clipFrom(arrival.href, arrival.fragment, false);
+    if (index < 0 || index === this.at) return;
+    await this.cue(index);
+    if (this.wantPlaying && this.audio.paused) await this.audio.play().catch(() => {});
+    await this.follow();
+    this.report();
+  }
+
   // Readies clip `index` at `time` (its beginning by default): its audio loaded, at that time.
   async cue(index, time = undefined) {
     const clip = this.clips[index];
     if (!clip) return;
+    // The narration is elsewhere now: listening again starts where it is, not where the patron last went.
+    this.reader.arrival = null;
     this.at = index;
     this.track = clip.item;
     this.finished = false;
