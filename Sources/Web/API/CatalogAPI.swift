@@ -61,6 +61,7 @@ enum CatalogAPI {
             var document = EntryJSON(now.entry, openable: library.openable, full: true)
             document.libraryAnswered = now.answered
             document.availabilityNote = now.note
+            document.account = circulation.account.id.isEmpty ? nil : circulation.account.id
             // A title the library no longer has is never offered from what shelf saw of it.
             if now.gone { (document.canBorrow, document.canReserve) = (false, false) }
             let onLoan = now.entry.availability.state == .loaned

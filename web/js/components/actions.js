@@ -63,11 +63,18 @@ export function actionsFor(entry) {
 }
 
 /**
- * A button for `action` on `entry`. `done(result)` runs after the library answered; the button's own words say
- * what is happening meanwhile, for everyone. `extra.question` ({question, detail}, the host's words): asked first,
- * and nothing is done unless the patron says yes (Return).
+ * A button for `action` on `entry` at the library `account` names (the account of the row or page the entry comes
+ * from: a title's id is the library's own, so another library may have the same one). `done(result)` runs after the
+ * library answered; the button's own words say what is happening meanwhile, for everyone. `extra.question`
+ * ({question, detail}, the host's words): asked first, and nothing is done unless the patron says yes (Return).
+ * @param {any} app
+ * @param {any} entry
+ * @param {string | null | undefined} account the account's id; none only for a catalog browsed without an account
+ * @param {string} action
+ * @param {(result: any) => any} done
+ * @param {any} [extra]
  */
-export function actionButton(app, entry, action, done, extra = {}) {
+export function actionButton(app, entry, account, action, done, extra = {}) {
   const label = extra.label || labels[action];
   const button = h("button", { type: "button", class: action === "return" || action === "cancel-hold" ? "secondary" : null,
     "data-action": action }, label);
@@ -83,8 +90,8 @@ export function actionButton(app, entry, action, done, extra = {}) {
     // A download's events are followed before it is asked for: a small one can end before the answer comes.
     const stopFollowing = endpoint === "download" ? followDownload(app, entry, button, done, label, action === "listen") : null;
     try {
-      const result = await app.api.post(`/api/book/${endpoint}`,
-        { id: entry.id, ...(action === "listen" ? { listen: true } : {}), ...(extra.body || {}) });
+      const result = await app.api.post(`/api/book/${endpoint}`, { id: entry.id, ...(account ? { account } : {}),
+        ...(action === "listen" ? { listen: true } : {}), ...(extra.body || {}) });
       if (stopFollowing) return;
       button.removeAttribute("aria-disabled");
       replace(button, label);

@@ -31,7 +31,8 @@ export default {
         location.assign(link("listen", { book: result.playable }));
         return;
       }
-      const fresh = await app.api.get("/api/book", { id: params.id, account: params.account });
+      // Drawn again from the library the page's title is at (the one in use may have changed meanwhile).
+      const fresh = await app.api.get("/api/book", { id: params.id, account: entry.account || params.account });
       delete entry.shelfBook;
       Object.assign(entry, fresh);
       // Read or Listen downloaded what was needed: the book opens (the end of the download was said already).
@@ -64,7 +65,7 @@ export default {
       const list = actionsFor(entry);
       replace(actions, list.map((action) => (action === "read" || action === "listen") && entry.shelfBook
         ? openLink(entry.shelfBook, "jacket")
-        : actionButton(app, entry, action, (result) => redraw(result, action),
+        : actionButton(app, entry, entry.account, action, (result) => redraw(result, action),
           action === "return" && entry.returnQuestion ? { question: entry.returnQuestion } : {})));
       if (!list.length) actions.append(h("p", { class: "empty" }, "Nothing to borrow or reserve here."));
       if (sample) actions.append(h("a", { class: "button secondary", href: link("open", { sample: entry.id }) }, "Read sample"));
@@ -89,7 +90,7 @@ export default {
       h("h2", { id: "branches-heading" }, "Reserve a physical copy"),
       h("ul", { class: "branches", "aria-labelledby": "branches-heading" }, entry.branches.map((branch) => h("li", {},
         h("span", {}, branch.name, branch.availability && branch.availability.words ? ` (${branch.availability.words})` : ""),
-        actionButton(app, entry, "reserve", (result) => redraw(result), { label: `Reserve at ${branch.name}`, body: { branch: branch.name } })))),
+        actionButton(app, entry, entry.account, "reserve", (result) => redraw(result), { label: `Reserve at ${branch.name}`, body: { branch: branch.name } })))),
     ] : [];
 
     replace(main,

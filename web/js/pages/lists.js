@@ -173,8 +173,7 @@ function standing(atLibrary) {
 /** Get or Reserve where it applies, acting on the catalog entry the title matched. */
 function getOrReserve(app, atLibrary, again) {
   if (!atLibrary || !atLibrary.action || !atLibrary.entry) return null;
-  const button = actionButton(app, atLibrary.entry, atLibrary.action, again,
-    { body: atLibrary.account ? { account: atLibrary.account } : {} });
+  const button = actionButton(app, atLibrary.entry, atLibrary.account, atLibrary.action, again);
   button.append(h("span", { class: "visually-hidden" }, ` “${atLibrary.entry.title}”`));
   return button;
 }

@@ -67,8 +67,8 @@ function loanRow(app, loan, book, again) {
       book ? h("p", { class: "progress-words" }, progressWords(book)) : loan.downloaded ? h("p", {}, "Downloaded to this computer") : null,
       entry.supported === false ? h("p", { class: "unsupported" }, "Not supported on this device") : null),
     h("div", { class: "actions" },
-      book ? openLink(book) : !loan.downloaded && entry.supported !== false ? actionButton(app, entry, "download", again) : null,
-      actionButton(app, entry, "return", again, { question })));
+      book ? openLink(book) : !loan.downloaded && entry.supported !== false ? actionButton(app, entry, loan.account, "download", again) : null,
+      actionButton(app, entry, loan.account, "return", again, { question })));
 }
 
 function progressWords(book) {

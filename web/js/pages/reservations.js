@@ -56,8 +56,8 @@ function row(app, hold, again) {
       hold.kept ? h("p", { class: "kept" }, hold.kept) : null,
       h("p", { class: hold.ready ? "availability state-ready" : "availability state-reserved" }, where)),
     h("div", { class: "actions" },
-      hold.ready ? actionButton(app, entry, "borrow", again) : null,
+      hold.ready ? actionButton(app, entry, hold.account, "borrow", again) : null,
       // Cancel only where the library gives a way; otherwise the branch is asked.
       hold.canCancel === false ? null
-        : actionButton(app, entry, "cancel-hold", again, { body: { branch: hold.branch || "" } })));
+        : actionButton(app, entry, hold.account, "cancel-hold", again, { body: { branch: hold.branch || "" } })));
 }

@@ -30,6 +30,9 @@ public struct EntryJSON: Encodable, Sendable {
     public var libraryAnswered: Bool?
     /// When the library did not answer just now: that this is what shelf saw before, and how long ago (both faces).
     public var availabilityNote: String?
+    /// A title's details (`shelf book --json`, the browser's `/api/book`): the account the title was looked up at,
+    /// which every action on it names (a title's id is its library's own: another library may use the same one).
+    public var account: String?
 
     public init(_ entry: CatalogEntry, openable: Set<String>, full: Bool = false) {
         id = entry.id
