@@ -13,6 +13,10 @@ extension Bookshelf {
     /// The book with library id `id`, or nil when none on the shelf has it (ids only: no path or title is tried).
     public func book(id: String) throws -> ShelfBook? { try database.shelfBook(id: id) }
 
+    /// The path of the book's file, without opening it; a book with none here yet (a loan not downloaded) is refused
+    /// as `open` refuses it, saying how to get it.
+    public func file(of book: ShelfBook) throws -> String { try ShelfReader.Bookshelf.file(of: book) }
+
     /// Whether the file at `path` is on the shelf (by the path it has there or the one it was added from); titles
     /// are not looked at.
     public func holdsFile(_ path: String) throws -> Bool { try !books(onFile: path).isEmpty }

@@ -40,14 +40,20 @@ public final class Bookshelf {
         try BookReference.find(text, in: database, for: purpose, confirm: confirm)
     }
 
-    /// Opens the book's file with the plugin that handles it.
-    public func open(_ book: ShelfBook) throws -> Publication {
+    /// The path of the book's file; a book with none here yet (a loan not downloaded) is refused, saying how to get it.
+    public static func file(of book: ShelfBook) throws -> String {
         guard let path = book.book.path else {
             throw ShelfError(
                 .noInput, "\(book.book.title) has no file on this computer yet", subject: book.book.id,
                 next: NextStep(
                     terminal: "Download it first: `shelf download ID`.", browser: "Download it first from My Books."))
         }
+        return path
+    }
+
+    /// Opens the book's file with the plugin that handles it.
+    public func open(_ book: ShelfBook) throws -> Publication {
+        let path = try Self.file(of: book)
         guard FileManager.default.fileExists(atPath: path) else {
             let hint =
                 book.storage == .link

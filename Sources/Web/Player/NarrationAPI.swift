@@ -18,7 +18,7 @@ enum NarrationAPI: WebModule {
     static func install(in app: WebApp) {
         app.router.add("GET", "/api/reader/narration") { request in
             guard let id = request.query["book"], !id.isEmpty else {
-                throw WebError(400, "Which book? Add ?book=ID (`shelf books` shows the ids).")
+                throw WebError(400, RequestProblem.whichBook)
             }
             _ = try ShelfRecord.find(id, in: app)
             var words: [String: String] = [:]

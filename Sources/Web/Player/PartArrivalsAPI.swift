@@ -10,7 +10,7 @@ enum PartArrivalsAPI {
     static func install(in app: WebApp, sessions: ListeningSessions, audioPrefix: String) {
         app.router.add("GET", "/api/player/arrivals") { request in
             guard let id = request.query["book"], !id.isEmpty else {
-                throw WebError(400, "Which audiobook? Add ?book=ID.")
+                throw WebError(400, RequestProblem.whichAudiobook)
             }
             let session = try sessions.session(id: id).session
             struct Arrivals: Encodable {

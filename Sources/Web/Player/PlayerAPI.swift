@@ -19,7 +19,7 @@ enum PlayerAPI: WebModule {
             guard let key = request.parameters["key"], let id = BookKey.id(key), let href = request.parameters["path"],
                 !href.hasPrefix("/"), !href.split(separator: "/").contains("..")
             else {
-                throw WebError(404, "No such track")
+                throw WebError(404, ListeningRequestProblem.notATrack(href: request.parameters["path"] ?? ""))
             }
             let file = try sessions.trackFile(id: id, href: href)
             return try RangeResponse.serve(file: file.url, type: file.type, range: request.header("range"))
@@ -27,7 +27,7 @@ enum PlayerAPI: WebModule {
 
         router.add("GET", "/api/player") { request in
             guard let id = request.query["book"], !id.isEmpty else {
-                throw WebError(400, "Which audiobook? Add ?book=ID.")
+                throw WebError(400, RequestProblem.whichAudiobook)
             }
             let listening = try sessions.session(id: id)
             return .json(
@@ -46,15 +46,15 @@ enum PlayerAPI: WebModule {
         // The place the browser reached: saved by the host's listening session as its own engine saves it.
         router.add("POST", "/api/player/position") { request in
             let body = try request.json()
-            guard let id = body.word("book") else { throw WebError(400, "\"book\" is missing") }
+            guard let id = body.word("book") else { throw WebError(400, RequestProblem.missingMember(name: "book")) }
             guard let seconds = body.number("seconds"), seconds.isFinite, seconds >= 0 else {
-                throw WebError(400, "\"seconds\" must be a time in seconds from the start of the book")
+                throw WebError(400, ListeningRequestProblem.secondsNotATime)
             }
             let listening = try sessions.session(id: id)
             do {
                 try listening.session.reportPosition(seconds: seconds, playing: body.bool("playing") ?? false)
             } catch {
-                throw WebError(503, "The position could not be saved: \(error)", hint: "Try again in a moment.")
+                throw WebError(503, ListeningRequestProblem.placeNotSaved(because: error))
             }
             return .json(document: Position(book: id, seconds: try listening.session.savedSeconds()))
         }
@@ -129,9 +129,9 @@ final class ListeningSessions: @unchecked Sendable {
         let (book, record) = try ShelfRecord.find(id, in: app)
         guard book.format == .audiobook else {
             throw WebError(
-                409, "\(book.book.title) is not an audiobook", hint: "Read it in the reader.", kind: "not-an-audiobook")
+                409, ListeningRequestProblem.notAnAudiobook(title: book.book.title), kind: "not-an-audiobook")
         }
-        guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }
+        let path = try ReaderBooks.path(of: book, on: try app.bookshelf())
         let session = try shelf.listen(path)
         let isCover = { (link: Link) in link.rel?.contains("cover") == true }
         let cover =
@@ -156,7 +156,7 @@ final class ListeningSessions: @unchecked Sendable {
                 $0.href == href || $0.href.split(separator: "/").joined(separator: "/") == href
             })
         else {
-            throw WebError(404, "\(href) is not a track of this book")
+            throw WebError(404, ListeningRequestProblem.notATrack(href: href))
         }
         // A remote book's track is the part its download stored; any other book's is extracted from the book.
         if let part = listening.session.downloadedFile(of: track.href) {
@@ -166,9 +166,6 @@ final class ListeningSessions: @unchecked Sendable {
         }
         // A part still on its way is not here to serve (the player asks again once it has arrived).
         if track.hold == .downloading, let why = track.why { throw WebError(409, why) }
-        guard shelf.directories != nil else {
-            throw WebError(500, "shelf has no cache folder (set HOME or SHELF_HOME)")
-        }
         let folder = try shelf.cacheFolder("serve-tracks")
         // Named by a digest of the book and the href: a cut of them named two tracks ending alike as one file.
         let name =
@@ -179,7 +176,7 @@ final class ListeningSessions: @unchecked Sendable {
             let partial = file.appendingPathExtension("part")
             try shelf.openFile(listening.path).resource(href).write(to: partial)
             guard rename(partial.path, file.path) == 0 else {
-                throw WebError(500, "The track could not be kept in \(folder.path)")
+                throw WebError(500, ListeningRequestProblem.trackNotKept(folder: folder.path))
             }
         }
         let found = (url: file, type: track.type ?? "audio/mpeg")

@@ -1,11 +1,12 @@
 import Foundation
+import Host
 
 /// A file served whole or in part (RFC 9110 Range: one `bytes=` range), as an audio element asks for it to start
 /// anywhere in a track without reading what comes before.
 enum RangeResponse {
     static func serve(file: URL, type: String, range: String?) throws -> WebResponse {
         guard let handle = try? FileHandle(forReadingFrom: file) else {
-            throw WebError(404, "The track's file is missing")
+            throw WebError(404, ListeningRequestProblem.trackFileMissing)
         }
         // Only read: closing cannot lose anything.
         defer { try? handle.close() }

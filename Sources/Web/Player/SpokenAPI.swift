@@ -16,7 +16,9 @@ enum SpokenAPI: WebModule {
 
         // Pressing Listen: a new session from the reader's place (an earlier one of the book ends).
         router.add("POST", "/api/listen") { request in
-            guard let id = try request.json().word("book") else { throw WebError(400, "\"book\" is missing") }
+            guard let id = try request.json().word("book") else {
+                throw WebError(400, RequestProblem.missingMember(name: "book"))
+            }
             let listening = try spoken.open(id: id)
             return .json(document: answer(listening, id: id, track: listening.start, from: 0, prefix: prefix))
         }
@@ -24,7 +26,7 @@ enum SpokenAPI: WebModule {
         // What is spoken so far, and the sentences of a track the page does not have yet (from the `from`th).
         router.add("GET", "/api/listen") { request in
             guard let id = request.query["book"], !id.isEmpty else {
-                throw WebError(400, "Which book? Add ?book=ID.")
+                throw WebError(400, RequestProblem.whichBook)
             }
             let listening = try spoken.session(id: id)
             let track = request.query["track"].flatMap { Int($0) } ?? listening.start
@@ -34,18 +36,18 @@ enum SpokenAPI: WebModule {
 
         router.add("POST", "/api/listen/position") { request in
             let body = try request.json()
-            guard let id = body.word("book") else { throw WebError(400, "\"book\" is missing") }
+            guard let id = body.word("book") else { throw WebError(400, RequestProblem.missingMember(name: "book")) }
             guard let track = body.number("track").map({ Int($0) }), let seconds = body.number("seconds"),
                 seconds.isFinite, seconds >= 0
             else {
-                throw WebError(400, "\"track\" and \"seconds\" (into the track) say where listening is")
+                throw WebError(400, ListeningRequestProblem.spokenPlaceNotGiven)
             }
             let listening = try spoken.session(id: id)
             do {
                 try listening.session.reportSpokenPosition(
                     track: track, seconds: seconds, playing: body.bool("playing") ?? false)
             } catch {
-                throw WebError(503, "The place could not be saved: \(error)", hint: "Try again in a moment.")
+                throw WebError(503, ListeningRequestProblem.placeNotSaved(because: error))
             }
             struct Position: Encodable { let book: String, track: Int, seconds: Double }
             return .json(document: Position(book: id, track: track, seconds: seconds))
@@ -59,7 +61,7 @@ enum SpokenAPI: WebModule {
                 let audio = listening.session.spokenAudio(
                     track: track, frames: request.query["frames"].flatMap { Int64($0) })
             else {
-                throw WebError(404, "No such spoken track", hint: "Press Listen again.")
+                throw WebError(404, ListeningRequestProblem.noSpokenTrack)
             }
             return try serve(audio, range: request.header("range"))
         }
@@ -128,7 +130,7 @@ enum SpokenAPI: WebModule {
         if start < audio.header.count { data.append(audio.header[start..<min(audio.header.count, end + 1)]) }
         if end >= audio.header.count {
             guard let handle = try? FileHandle(forReadingFrom: audio.file) else {
-                throw WebError(404, "The spoken track's file is missing", hint: "Press Listen again.")
+                throw WebError(404, ListeningRequestProblem.spokenTrackFileMissing)
             }
             // Only read: closing cannot lose anything.
             defer { try? handle.close() }
@@ -171,10 +173,9 @@ final class SpokenSessions: @unchecked Sendable {
     func open(id: String) throws -> Listening {
         let (book, _) = try ShelfRecord.find(id, in: app)
         guard book.format != .audiobook else {
-            throw WebError(
-                409, "\(book.book.title) is an audiobook", hint: "Listen to it in the player.", kind: "an-audiobook")
+            throw WebError(409, ListeningRequestProblem.anAudiobook(title: book.book.title), kind: "an-audiobook")
         }
-        guard let path = book.book.path else { throw WebError(502, "The shelf's record of this book has no file") }
+        let path = try ReaderBooks.path(of: book, on: try app.bookshelf())
         // The earlier session of the book ends first: its speaking stops, and it no longer takes the place.
         _ = lock.withLock { open.removeValue(forKey: id) }
         // Synthesised speech, also for a narrated book: the reader plays a narration from the book's own audio.
@@ -183,7 +184,7 @@ final class SpokenSessions: @unchecked Sendable {
         let session = try app.shelf.listen(path, options: options)
         let words = try session.start(from: .saved)
         guard let start = session.spokenTracks?.first?.index else {
-            throw WebError(409, "\(book.book.title) has no text to read aloud", kind: "no-text")
+            throw WebError(409, ListeningRequestProblem.noTextToReadAloud(title: book.book.title), kind: "no-text")
         }
         return lock.withLock {
             count += 1
@@ -195,7 +196,7 @@ final class SpokenSessions: @unchecked Sendable {
 
     func session(id: String) throws -> Listening {
         guard let listening = lock.withLock({ open[id] }) else {
-            throw WebError(404, "This book is not being listened to", hint: "Press Listen.", kind: "not-listening")
+            throw WebError(404, ListeningRequestProblem.notBeingListenedTo, kind: "not-listening")
         }
         return listening
     }

@@ -20,7 +20,9 @@ enum ReaderAPI: WebModule {
         }
         app.bookResources.mount("read") { path in
             let parts = path.split(separator: "/", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let id = BookKey.id(parts[0]) else { throw WebError(404, "No such book resource") }
+            guard parts.count == 2, let id = BookKey.id(parts[0]) else {
+                throw WebError(404, ReaderRequestProblem.noBookAtAddress)
+            }
             let resource = try books.resource(id: id, href: parts[1])
             return WebResponse(status: 200, contentType: resource.type, body: resource.data)
         }
@@ -42,12 +44,10 @@ enum ReaderAPI: WebModule {
             let id = try bookID(request)
             _ = try books.book(id)
             guard let allowed = try request.json().bool("allowed") else {
-                throw WebError(
-                    400, "\"allowed\" must be true or false", hint: "Send {\"book\": ID, \"allowed\": true}.")
+                throw WebError(400, ReaderRequestProblem.scriptsAnswerNotBoolean)
             }
             guard app.booksHaveOrigins || !allowed else {
-                throw WebError(
-                    409, "A book's own scripts run only in a browser on this computer", kind: "scripts-not-here")
+                throw WebError(409, ReaderRequestProblem.scriptsOnlyHere, kind: "scripts-not-here")
             }
             app.bookOrigins.allowScripts(allowed, for: id)
             struct Allowed: Encodable { let book: String, allowed: Bool }
@@ -74,11 +74,7 @@ enum ReaderAPI: WebModule {
             .json(document: try books.place(try books.shelfBook(try bookID(request)), opening: false))
         }
         router.add("POST", "/api/reader/place") { request in
-            let body = try request.decode(
-                PlaceBody.self,
-                refusal: WebError(
-                    400, "\"locator\" must be a Readium Locator (JSON with at least \"href\" and \"type\")",
-                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}."))
+            let body = try request.decode(PlaceBody.self, refusal: WebError(400, ReaderRequestProblem.notALocator))
             let id = try request.query["book"].flatMap { $0.isEmpty ? nil : $0 } ?? body.book ?? bookID(request)
             return .json(document: try books.savePlace(id: id, body.locator))
         }
@@ -99,12 +95,14 @@ enum ReaderAPI: WebModule {
                 } else if scale.string == "default" {
                     cleared.insert(.fontScale)
                 } else {
-                    throw WebError(400, "\"fontScale\" is a whole percentage or \"default\"")
+                    throw WebError(400, ReaderRequestProblem.fontScaleNotAPercentage)
                 }
             }
             for setting in [Bookshelf.Setting.font, .theme, .hyphens] {
                 guard let value = body[setting.rawValue] else { continue }
-                guard let text = value.string else { throw WebError(400, "\"\(setting.rawValue)\" is a word") }
+                guard let text = value.string else {
+                    throw WebError(400, ReaderRequestProblem.settingNotAWord(name: setting.rawValue))
+                }
                 switch (text, setting) {
                 case ("default", _): cleared.insert(setting)
                 case (_, .font): changes.font = text
@@ -124,11 +122,7 @@ enum ReaderAPI: WebModule {
         // A bookmark is a locator: the browser's screen (its resource, progression and first words), so that it
         // leads back to that screen; or a page as `shelf bookmark` counts them; or (neither) the place.
         router.add("POST", "/api/reader/bookmarks") { request in
-            let body = try request.decode(
-                BookmarkBody.self,
-                refusal: WebError(
-                    400, "A bookmark is {\"book\", \"locator\"} with a Readium Locator, or {\"book\", \"page\"}",
-                    hint: "Send {\"book\": ID, \"locator\": {\"href\", \"type\", \"locations\": {\"progression\"}}}."))
+            let body = try request.decode(BookmarkBody.self, refusal: WebError(400, ReaderRequestProblem.notABookmark))
             let id = try request.query["book"].flatMap { $0.isEmpty ? nil : $0 } ?? body.book ?? bookID(request)
             let note = body.note.flatMap { $0.isEmpty ? nil : $0 }
             let (bookmark, page) = try reader().addBookmark(
@@ -137,11 +131,10 @@ enum ReaderAPI: WebModule {
         }
         router.add("DELETE", "/api/reader/bookmarks/{id}") { request in
             guard let text = request.parameters["id"], let id = Int64(text), id > 0 else {
-                throw WebError(400, "A bookmark's id is a number")
+                throw WebError(400, RequestProblem.idNotANumber(of: "bookmark"))
             }
             guard let bookmark = try app.bookshelf().removeBookmark(id: id) else {
-                throw WebError(
-                    404, "There is no bookmark \(id)", hint: "The book's list of bookmarks shows those there are.")
+                throw WebError(404, ReaderRequestProblem.noBookmark(id: id))
             }
             struct Removed: Encodable { let removed: BookmarkJSON }
             return .json(document: Removed(removed: BookmarkJSON(bookmark, resolution: nil)))
@@ -150,7 +143,7 @@ enum ReaderAPI: WebModule {
         router.add("GET", "/api/reader/search") { request in
             let (book, _) = try books.book(try bookID(request))
             guard let query = request.query["q"]?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
-                throw WebError(400, "What to search for? Add ?q=WORDS.")
+                throw WebError(400, RequestProblem.whatToSearchFor)
             }
             return .json(document: try books.search(try books.open(book), query))
         }
@@ -159,7 +152,7 @@ enum ReaderAPI: WebModule {
         router.add("POST", "/api/reader/share") { request in
             let body = try request.decode(
                 ShareBody.self,
-                refusal: WebError(400, "\"locator\" is not a Readium Locator (JSON with at least \"href\")"))
+                refusal: WebError(400, ReaderRequestProblem.notALocator))
             let (book, _) = try books.book(try bookID(request))
             let shared = try reader().share(
                 book, page: body.locator == nil ? body.page : nil, locator: body.locator)
@@ -215,7 +208,7 @@ enum ReaderAPI: WebModule {
     private static func bookID(_ request: WebRequest) throws -> String {
         if let id = request.query["book"], !id.isEmpty { return id }
         if let id = try request.json().word("book") { return id }
-        throw WebError(400, "Which book? Add ?book=ID (`shelf books` shows the ids).")
+        throw WebError(400, RequestProblem.whichBook)
     }
 
     /// The settings of both scopes, so the page can tell a value set for the book from one set for every book

@@ -21,33 +21,30 @@ final class ReaderBooks: @unchecked Sendable {
     /// Unchecked Sendable: what is read of the book (manifest, page ranges, contents) is kept under `lock`, which `use` holds for every call.
     final class OpenBook: @unchecked Sendable {
         let file: BookFile
-        /// Nil for an audiobook, whose resources (its cover) are still served; `noSession` says why.
-        let session: ReadingSession?
-        let noSession: Error?
+        /// The reading session, or why there is none: an audiobook's resources (its cover) are still served.
+        private let opened: Result<ReadingSession, Error>
         let lock = NSLock()
         var pageRanges: [PageRange]?
         var toc: [TOCEntry]?
 
         init(session: ReadingSession) {
-            self.session = session
+            opened = .success(session)
             file = session.file
-            noSession = nil
         }
 
         init(file: BookFile, noSession: Error) {
             self.file = file
-            session = nil
-            self.noSession = noSession
+            opened = .failure(noSession)
         }
+
+        /// The reading session; nil for an audiobook.
+        var session: ReadingSession? { try? opened.get() }
 
         /// Runs `body` with the book, alone: the plugin's handle is used by one thread at a time.
         func use<T>(_ body: (OpenBook) throws -> T) rethrows -> T { try lock.withLock { try body(self) } }
 
         /// The reading session; an audiobook's is refused as `shelf read` refuses it.
-        func reading() throws -> ReadingSession {
-            guard let session else { throw noSession ?? WebError(409, "This book cannot be read in the reader") }
-            return session
-        }
+        func reading() throws -> ReadingSession { try opened.get() }
     }
 
     init(app: WebApp) {
@@ -79,8 +76,7 @@ final class ReaderBooks: @unchecked Sendable {
     /// A book on the shelf by library id, without its record: what a page turn needs.
     func shelfBook(_ id: String) throws -> ShelfBook {
         guard let book = try app.bookshelf().book(id: id) else {
-            throw WebError(
-                404, "No book with id \(id) is on the shelf", hint: "My Books lists what is on it.", kind: "not-found")
+            throw WebError(404, RequestProblem.notOnShelf(id: id), kind: "not-found")
         }
         return book
     }
@@ -99,13 +95,17 @@ final class ReaderBooks: @unchecked Sendable {
         return try path(of: try book(id).book)
     }
 
-    func path(of book: ShelfBook) throws -> String {
-        guard let path = book.book.path else {
-            throw WebError(
-                409, "\(book.book.title) has no file on this computer yet", hint: "Download it first.",
-                kind: "not-downloaded")
+    func path(of book: ShelfBook) throws -> String { try Self.path(of: book, on: try app.bookshelf()) }
+
+    /// The path of a book's file; a book with none here yet (a loan not downloaded) is refused in the host's words,
+    /// as something to do first (409), not as an address with nothing behind it.
+    static func path(of book: ShelfBook, on bookshelf: Bookshelf) throws -> String {
+        do {
+            return try bookshelf.file(of: book)
+        } catch let refusal as ShelfError {
+            let words = refusal.words(for: .browser)
+            throw WebError(409, words.sentence, hint: words.hint, kind: "not-downloaded")
         }
-        return path
     }
 
     /// The book opened once for the server's life, as `shelf read` opens it (`BookReader.session`: the plugin that
@@ -181,7 +181,7 @@ final class ReaderBooks: @unchecked Sendable {
         let manifest = try manifest(book)
         let links = manifest.readingOrder + (manifest.resources ?? []) + manifest.links
         guard let link = links.first(where: { $0.href == href }) else {
-            throw WebError(404, "\(href) is not a resource of this book")
+            throw WebError(404, ReaderRequestProblem.notAResource(href: href))
         }
         let declared = link.properties?["contains"]?.array?.contains(.string("js")) ?? false
         let inReadingOrder = manifest.readingOrder.contains { $0.href == href }
