@@ -15,7 +15,7 @@ public final class WebApp: @unchecked Sendable {
     static var modules: [WebModule.Type] {
         [
             SessionRoutes.self, LibraryAPI.self, ReaderAPI.self, PlayerAPI.self, SpokenAPI.self, NarrationAPI.self,
-            OpenFile.self,
+            OpenFile.self, WordsAPI.self,
             StaticFiles.self
         ]
     }

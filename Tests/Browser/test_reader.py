@@ -351,7 +351,7 @@ class CannotOpenTests(ReaderTestCase):
         # The reason was said only to screen readers (a visually hidden alert): the page showed a blank book with
         # every tool still offered.
         self.driver.get(f"{self.server.url}/reader.html?book=no-such-book")
-        self.wait_for(lambda d: d.find_element(By.ID, "title").text == "The book could not be opened")
+        self.wait_for(lambda d: d.find_element(By.ID, "title").text == "The book could not be opened.")
         self.wait_for(lambda d: "No book with id no-such-book is on the shelf" in d.find_element(By.ID, "book").text,
                       message="the reason on the page")
         self.assertIn("Back to My Books", self.driver.find_element(By.ID, "book").text)
@@ -387,7 +387,7 @@ class PlaceTests(ReaderTestCase):
         self.server.shelf("read", book, "--goto", str(pages - 1))
         self.driver.execute_script("window.dispatchEvent(new Event('focus'))")
         self.wait_for(lambda d: d.find_element(By.ID, "notice").is_displayed())
-        self.assertIn(f"page {pages - 1}", self.driver.find_element(By.ID, "notice-text").text)
+        self.assertIn(f"Page {pages - 1} of", self.driver.find_element(By.ID, "notice-text").text)
         self.driver.find_element(By.ID, "notice-go").click()
         self.wait_for(lambda d: self.reader("r.page") == pages - 1)
 

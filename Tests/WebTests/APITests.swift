@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import TestSupport
 import Web
 import XCTest
@@ -252,6 +253,15 @@ final class APITests: LibraryWebTestCase {
         XCTAssertEqual(try post("/api/open", ["request": token]).status, 200)
         XCTAssertEqual(try get("/api/shelf").json()["total"] as? Int, 1)
         XCTAssertEqual(try post("/api/open", ["request": "made-up"]).status, 404)
+    }
+
+    /// The sentences the browser's scripts say of their own come from the host, all of them, as the words module
+    /// writes them (web/js/notices.js loads them once).
+    func testTheWordsAreTheHostsNoticesByKey() throws {
+        let words = try get("/api/words").json()
+        XCTAssertEqual(words as? [String: String], BrowserWords.lines)
+        XCTAssertEqual(words["connection.lost"] as? String, ConnectionNotice.lost.words(for: .browser).line)
+        XCTAssertEqual(words["narration.ready"] as? String, NarrationNotice.ready.words(for: .browser).line)
     }
 
     func testTheOpenAPIDocumentDescribesEveryRoute() throws {

@@ -2,10 +2,11 @@
 // session token (session.js); a refusal comes back as a problem document, which `ApiError` carries in words.
 
 import { sessionHeaders } from "./session.js";
+import { notice } from "./notices.js";
 
 export class ApiError extends Error {
   constructor(problem, status) {
-    super(problem.title || `The server answered ${status}`);
+    super(problem.title || notice("connection.refusedWithoutWords"));
     this.status = status;
     this.kind = (problem.type || "").split("/").pop();
     this.hint = problem.detail || "";
@@ -15,7 +16,7 @@ export class ApiError extends Error {
 /** The server could not be reached at all (it stopped, or the connection dropped): a reason to wait, not to fail. */
 export class OfflineError extends Error {
   constructor() {
-    super("shelf cannot be reached right now");
+    super(notice("connection.lost"));
   }
 }
 

@@ -4,6 +4,7 @@ import { api, ApiError, OfflineError } from "./api.js";
 import { h, replace } from "./dom.js";
 import * as events from "./events.js";
 import { pages } from "./pages/index.js";
+import { loadNotices, notice } from "./notices.js";
 
 const main = document.getElementById("main");
 const announcer = document.getElementById("announcer");
@@ -33,7 +34,7 @@ const app = {
   refreshStatus,
   /** A message for a failed call: what happened and what to do, in the host's words as they came. */
   explain(error) {
-    if (error instanceof OfflineError) return "shelf cannot be reached right now. It will try again when the connection is back.";
+    if (error instanceof OfflineError) return notice("connection.lost");
     if (error instanceof ApiError) return error.hint ? `${error.message} ${error.hint}` : error.message;
     return String(error.message || error);
   },
@@ -61,6 +62,7 @@ async function route() {
   current = { name, page };
   document.title = `${page.title} · shelf`;
   replace(main, h("p", { class: "loading" }, "Loading…"));
+  await loadNotices();
   // The page draws into a view of its own, shown only if no later address replaced it meanwhile: a slow page
   // never draws over the one the patron went to next.
   const view = h("div", { class: "page" });
@@ -113,7 +115,7 @@ async function refreshStatus() {
 
 function showConnection(connected) {
   const element = document.getElementById("connection");
-  element.textContent = connected ? "" : "Connection lost: waiting for shelf…";
+  element.textContent = connected ? "" : notice("connection.lost");
   document.body.classList.toggle("offline", !connected);
   if (connected) refreshStatus();
 }
@@ -123,6 +125,7 @@ document.querySelector("[data-skip]").addEventListener("click", (event) => {
   main.focus();
 });
 
+loadNotices();
 events.on("status", showStatus);
 // A new notification is said once, politely, in the words the desktop shows.
 events.on("notification", (notification) => announce(notification.text));

@@ -265,6 +265,9 @@ public struct FeedJSON: Encodable, Sendable {
     public var total: Int?
     public var nextCursor: String?
     public var library: String?
+    /// The browser app's: how many titles, for which words, in which tab (`CatalogSummary`), as the page says it.
+    /// Absent from the command line's document.
+    public var said: String?
 
     public init(_ result: BrowseResult, openable: Set<String>) {
         let feed = result.feed

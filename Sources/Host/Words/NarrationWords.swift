@@ -2,7 +2,7 @@
 // synchronised with the text, which the reader plays instead of reading the book aloud with a speech plugin).
 
 /// One thing the narration did, in the patron's words.
-public enum NarrationNotice: Sendable, Equatable, CaseIterable {
+public enum NarrationNotice: String, BrowserNotice, Sendable {
     /// Listen was pressed: the narration is ready at the phrase shown (nothing plays before Play).
     case ready
     /// The last phrase of the book was played.
@@ -19,7 +19,9 @@ public enum NarrationNotice: Sendable, Equatable, CaseIterable {
     case cannotPlay
 }
 
-extension NarrationNotice: PatronOutcome {
+extension NarrationNotice {
+    public static let group = "narration"
+
     public var sentence: String {
         switch self {
         case .ready: return "Ready to play the book's narration from the phrase shown."
@@ -39,19 +41,6 @@ extension NarrationNotice: PatronOutcome {
             return NextStep(
                 terminal: nil, browser: "Read on with the pages, or try a browser that plays MP3 and MP4 audio.")
         default: return nil
-        }
-    }
-
-    /// A key for each notice, as the browser's reader asks for them all at once.
-    public var key: String {
-        switch self {
-        case .ready: return "ready"
-        case .ended: return "ended"
-        case .skipping: return "skipping"
-        case .notSkipping: return "notSkipping"
-        case .escaped: return "escaped"
-        case .nothingToEscape: return "nothingToEscape"
-        case .cannotPlay: return "cannotPlay"
         }
     }
 }

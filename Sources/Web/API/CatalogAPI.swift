@@ -31,7 +31,8 @@ enum CatalogAPI {
                 throw WebError(409, Invitation.noLibraryYet, kind: "no-library-yet")
             }
             let result: BrowseResult
-            if let query = request.query["q"], !query.isEmpty {
+            let query = request.query["q"].flatMap { $0.isEmpty ? nil : $0 }
+            if let query {
                 result = try library.search(query, url: nil, account: account, format: format, refinement: refinement)
             } else {
                 result = try library.browse(
@@ -44,6 +45,13 @@ enum CatalogAPI {
             (document.total, document.nextCursor) = (window.total, window.next)
             // The feed's title is the page's ("Search results"); the library searched is named apart.
             document.library = try LibraryNames.current(library, account: account)
+            // The tab asked for, else the one the library's feed marks.
+            let tab =
+                format.flatMap(FormatTab.init(rawValue:))
+                ?? document.formats.first(where: \.active).flatMap { FormatTab(rawValue: $0.format) } ?? .all
+            document.said =
+                CatalogSummary(query: query, count: window.total, tab: tab, availableNow: refinement.available)
+                .words(for: .browser).line
             return .json(document: document)
         }
 

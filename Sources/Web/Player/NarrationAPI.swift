@@ -6,13 +6,13 @@ import Host
 /// audio element of the app's page. The audio files are the book's resources on the app's own origin
 /// (`/book/TOKEN/read/KEY/PATH`, served in parts for Range requests as audiobook tracks are), because the app's
 /// page plays media from its own origin only. The place heard goes back as the reading place (a locator naming the
-/// phrase, `POST /api/reader/place`); what Listen says comes from the host's words (`NarrationNotice`).
+/// phrase, `POST /api/reader/place`); what Listen says comes from the host's words (`NarrationNotice`, loaded with
+/// the others from `GET /api/words`).
 enum NarrationAPI: WebModule {
-    /// The answer: where the book's audio is, and every sentence the narration may say.
+    /// The answer: where the book's audio is.
     struct Answer: Encodable {
         let book: String
         let audioBase: String
-        let words: [String: String]
     }
 
     static func install(in app: WebApp) {
@@ -21,11 +21,7 @@ enum NarrationAPI: WebModule {
                 throw WebError(400, RequestProblem.whichBook)
             }
             _ = try ShelfRecord.find(id, in: app)
-            var words: [String: String] = [:]
-            for notice in NarrationNotice.allCases { words[notice.key] = notice.words(for: .browser).line }
-            return .json(
-                document: Answer(
-                    book: id, audioBase: app.bookResources.url("read", BookKey.key(id)) + "/", words: words))
+            return .json(document: Answer(book: id, audioBase: app.bookResources.url("read", BookKey.key(id)) + "/"))
         }
     }
 }

@@ -90,6 +90,8 @@ enum SpokenAPI: WebModule {
         let session: Int
         let start: Int
         let startWords: String
+        /// The host's sentence that Listen is ready from there (`ReadAloudReady`), as the page shows and says it.
+        let said: String
         let tracks: [Track]
         let track: Int
         let from: Int
@@ -112,7 +114,8 @@ enum SpokenAPI: WebModule {
         }
         return Answer(
             book: id, session: listening.number, start: listening.start, startWords: listening.startWords,
-            tracks: tracks, track: track, from: from, sentences: sentences)
+            said: ReadAloudReady(from: listening.startWords).words(for: .browser).line, tracks: tracks, track: track,
+            from: from, sentences: sentences)
     }
 
     /// A spoken track's bytes, whole or the range asked (RFC 9110, as RangeResponse serves audiobook tracks).

@@ -145,7 +145,14 @@ enum ReaderAPI: WebModule {
             guard let query = request.query["q"]?.trimmingCharacters(in: .whitespaces), !query.isEmpty else {
                 throw WebError(400, RequestProblem.whatToSearchFor)
             }
-            return .json(document: try books.search(try books.open(book), query))
+            let hits = try books.search(try books.open(book), query)
+            let limited = hits.count >= ReaderBooks.searchLimit
+            return .json(
+                document: SearchAnswer(
+                    hits: hits,
+                    said: InBookSearchResult(query: query, count: hits.count, limited: limited).words(for: .browser)
+                        .line
+                ))
         }
 
         // A passage to share: from a page, or from the words the patron selected (a locator with their quote).
@@ -156,8 +163,17 @@ enum ReaderAPI: WebModule {
             let (book, _) = try books.book(try bookID(request))
             let shared = try reader().share(
                 book, page: body.locator == nil ? body.page : nil, locator: body.locator)
-            return .json(document: ShareJSON(book: book, shared: shared, copied: false))
+            var document = ShareJSON(book: book, shared: shared, copied: false)
+            // The page copies the passage itself, and says this once the browser's clipboard took it.
+            document.said = PassageCopied(shared).words(for: .browser).line
+            return .json(document: document)
         }
+    }
+
+    /// The hits of a search in the book, in reading order, and what the page says of them.
+    private struct SearchAnswer: Encodable {
+        let hits: [Locator]
+        let said: String
     }
 
     /// What the browser sends to save its place.

@@ -204,8 +204,11 @@ final class ReaderBooks: @unchecked Sendable {
     }
 
     /// Hits of `query` in the book, in reading order (docs/json.md: Locators with the text around each hit).
+    /// The most hits a search answers with: the page says when it stopped there.
+    static let searchLimit = 100
+
     func search(_ book: OpenBook, _ query: String) throws -> [Locator] {
-        try book.use { try $0.file.search(query, limit: 100) }
+        try book.use { try $0.file.search(query, limit: Self.searchLimit) }
     }
 }
 

@@ -42,7 +42,7 @@ let shareCommand = Command(
         its quote) in quotation marks, with the title, the author, the chapter and page, and — for a book from a
         library catalog — the catalog's link for it with the locator. --copy also puts it on the desktop's
         clipboard (wl-copy or xclip); without one the passage is still printed and shelf exits 69.
-        \(bookArgumentHelp) --json: {"book", "passage", "page", "pages", "chapter"?, "locator", "link"?, "text", "copied"}.
+        \(bookArgumentHelp) --json: {"book", "passage", "page", "pages", "chapter"?, "locator", "link"?, "text", "copied", "said"?}.
         """,
     valueOptions: ["--page", "--locator"],
     flagOptions: ["--copy"],
@@ -67,7 +67,7 @@ let shareCommand = Command(
         Output.json(ShareJSON(book: book, shared: shared, copied: args.has("--copy") && problem == nil))
     } else {
         Output.line(shared.text)
-        if args.has("--copy") && problem == nil { Output.line("(Copied to the clipboard.)") }
+        if args.has("--copy") && problem == nil { Output.line(PassageCopied(shared).words(for: .terminal).line) }
     }
     if let problem {
         Output.error("not copied: \(problem)")

@@ -4,6 +4,7 @@
 // most every 5 seconds, never just before the end) and its end always.
 import { h, replace } from "../dom.js";
 import { OfflineError } from "../api.js";
+import { notice } from "../notices.js";
 import { confirmAction } from "./confirm.js";
 
 const labels = {
@@ -118,7 +119,7 @@ export function actionButton(app, entry, account, action, done, extra = {}) {
 function waitForConnection(app, button, again) {
   replace(button, "Waiting for connection…");
   button.setAttribute("aria-disabled", "true");
-  app.announce("Connection lost. The button waits and tries again when the connection is back.");
+  app.announce(notice("connection.buttonWaits"));
   const retry = async () => {
     window.clearInterval(timer);
     button.removeAttribute("aria-disabled");

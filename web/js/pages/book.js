@@ -1,6 +1,7 @@
 // A title's details: cover, format and availability in words, description, the actions its state allows,
 // and holds on physical copies by branch.
 import { h, replace, day, link } from "../dom.js";
+import { notice } from "../notices.js";
 import { cover, formatWords, availabilityWords, authors, openLink, openAddress } from "../components/book.js";
 import { actionsFor, actionButton, whereToGo } from "../components/actions.js";
 import { catalogAddress } from "./catalog.js";
@@ -19,7 +20,7 @@ export default {
   section: "catalog",
 
   async render(main, params, app) {
-    if (!params.id) throw new Error("Which title? The address has no id.");
+    if (!params.id) throw new Error(notice("pages.noTitleNamed"));
     const entry = await app.api.get("/api/book", { id: params.id, account: params.account });
     document.title = `${entry.title} · shelf`;
     const status = h("p", { id: "action-result", class: "message", hidden: true });
@@ -72,9 +73,10 @@ export default {
     }
 
     const sample = (entry.acquisitions || []).find((a) => /sample|preview/.test(a.rel || ""));
-    // The library did not answer: the availability and actions are what shelf saw before, and the page says so.
-    const note = entry.libraryAnswered === false
-      ? h("p", { id: "availability-note", class: "message" }, "The library did not answer just now: this is what shelf saw of this title before.")
+    // The library did not answer: the availability and actions are what shelf saw before, and the page says so (in
+    // the host's words, with how long ago).
+    const note = entry.libraryAnswered === false && entry.availabilityNote
+      ? h("p", { id: "availability-note", class: "message" }, entry.availabilityNote)
       : null;
     const facts = [
       ["Format", formatWords(entry)],

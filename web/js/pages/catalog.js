@@ -1,6 +1,6 @@
 // The catalog: lanes of titles, format tabs (All / eBooks / Audiobooks) as a real tab list, search that keeps
 // the chosen tab, and an "Available now" filter. Choosing a tab keeps focus on the tab; when the titles have
-// loaded, the polite live region says how many (or "No results for …").
+// loaded, the polite live region says how many, in the host's words (the answer's `said`).
 import { h, replace, count, link } from "../dom.js";
 import { card } from "../components/book.js";
 
@@ -91,10 +91,6 @@ function onTabKey(event) {
   choose(tab.id.slice(4), true);
 }
 
-function tabTitle() {
-  return (state.tabs.find((tab) => tab.format === (state.format || "all")) || {}).title || "All";
-}
-
 async function load({ announceAll }) {
   const request = ++state.request;
   const app = state.app;
@@ -142,7 +138,7 @@ async function load({ announceAll }) {
   replace(state.libraryTitle, result.library || "");
   drawResults(result);
   state.panel.removeAttribute("aria-busy");
-  const words = summaryWords(result);
+  const words = result.said || "";
   replace(state.summary, words);
   if (announceAll) app.announce(words);
 }
@@ -156,14 +152,6 @@ function syncTabs() {
     tab.tabIndex = selected ? 0 : -1;
   }
   state.panel.setAttribute("aria-labelledby", `tab-${chosen}`);
-}
-
-function summaryWords(result) {
-  const n = result.total ?? (result.entries || []).length;
-  const where = `in ${tabTitle()}${state.available ? ", available now" : ""}`;
-  if (state.q && n === 0) return `No results for “${state.q}” ${where}.`;
-  if (state.q) return `${count(n, "result")} for “${state.q}” ${where}.`;
-  return `${count(n, "title")} loaded ${where}.`;
 }
 
 function drawResults(result) {
@@ -182,7 +170,7 @@ function drawResults(result) {
   for (let i = 0; i < sections.length; i += 2) parts.push(section(sections[i], sections[i + 1], false));
   if (rest.length) parts.push(section(sections.length ? "More titles" : (state.q ? "Results" : "Titles"), rest, !sections.length));
   if (!entries.length) {
-    parts.push(h("p", { class: "empty" }, state.q ? `No results for “${state.q}”.` : "No titles here."));
+    parts.push(h("p", { class: "empty" }, state.q ? result.said : "No titles here."));
   }
   if (result.nextCursor) {
     parts.push(h("p", {}, h("button", { type: "button", class: "secondary", onclick: (event) => more(event.target, result.nextCursor) }, "Show more titles")));

@@ -6,6 +6,7 @@
 // not here yet says that it waits for it.
 
 import { h, replace } from "../dom.js";
+import { notice } from "../notices.js";
 import { sharedPlayer } from "../player/shared.js";
 import { showMiniPlayer } from "../player/mini.js";
 import { spoken, clock, speedWords } from "../player/words.js";
@@ -84,7 +85,7 @@ export default {
     const chapterControl = (chapter) => {
       const label = [h("span", { class: "title" }, chapter.title), " ", h("span", { class: "duration" }, clock(chapter.duration))];
       const track = timeline.tracks[chapter.track];
-      const why = player.held(chapter.track) ?? `${chapter.title} is still downloading and cannot be chosen yet.`;
+      const why = player.held(chapter.track) ?? notice("listening.chapterArriving");
       const control = timeline.available(chapter)
         ? h("button", { type: "button", "aria-label": `${chapter.title}, ${spoken(chapter.duration)}`, onclick: async () => {
             await player.goToChapter(chapter.index);
@@ -182,7 +183,7 @@ export default {
         showArrivals();
         if (event.detail.came && player.arriving) app.announce(player.arriving.message);
       },
-      sleep: (event) => { if (event.detail?.ended) app.announce("Sleep timer: playback stopped."); show(); },
+      sleep: (event) => { if (event.detail?.ended) app.announce(notice("listening.sleepStopped")); show(); },
     };
     for (const [type, handler] of Object.entries(events)) player.addEventListener(type, handler);
     const detach = () => { for (const [type, handler] of Object.entries(events)) player.removeEventListener(type, handler); };

@@ -3,6 +3,7 @@
 // from here (Connect signs in through the service's own page where it has one, and the browser comes back here:
 // `#/lists?signin=SERVICE`) or disconnected.
 import { h, replace, count, link } from "../dom.js";
+import { notice } from "../notices.js";
 import { outcomeMessage, focusAfter, actionButton } from "../components/actions.js";
 
 export default {
@@ -41,10 +42,10 @@ export default {
         form.append(h("p", { class: "error" }, words));
         app.announce(words);
       };
-      if (!title.value.trim()) return refuse("Type a title or an ISBN to wish for.");
+      if (!title.value.trim()) return refuse(notice("pages.wishWithoutTitle"));
       try {
         const wish = await app.api.post("/api/wishlist", { title: title.value.trim(), author: author.value.trim() });
-        await this.render(main, params, app, { message: `Added “${wish.title}” to your wish list. ${whereWords(wish)}.` });
+        await this.render(main, params, app, { message: wish.message });
         main.querySelector("#wish-title").focus();
       } catch (error) {
         refuse(app.explain(error));
@@ -182,13 +183,4 @@ function getOrReserve(app, atLibrary, again) {
 function titleLink(title, atLibrary) {
   if (!atLibrary || !atLibrary.entry) return null;
   return h("a", { href: link("book", { id: atLibrary.entry.id, account: atLibrary.account }) }, title);
-}
-
-/** Where a wished title is, in a patron's words: its availability at the library named as everywhere in the app
- * (the document's `words` are the command line's, with the account's id and the title's technical id). */
-function whereWords(wish) {
-  if (wish.atLibrary) return wish.atLibrary.words;
-  if (!wish.matched) return "Not in any library's catalog yet";
-  const availability = wish.availability || "availability unknown";
-  return `${availability.charAt(0).toUpperCase()}${availability.slice(1)} at ${wish.library || "your library"}`;
 }

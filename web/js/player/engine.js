@@ -7,6 +7,7 @@
 
 import { Timeline } from './timeline.js';
 import { sessionHeaders } from '../session.js';
+import { notice } from '../notices.js';
 import { spoken, useRules } from './words.js';
 
 const REPORT_EVERY = 10;
@@ -66,7 +67,7 @@ export class Player extends EventTarget {
   // Why track `index` cannot play now, in the host's words; null when it can.
   held(index) {
     const track = this.timeline?.tracks[index];
-    return track && track.available === false ? (track.why || `${track.title} cannot be played now.`) : null;
+    return track && track.available === false ? (track.why || notice('listening.partUnplayable')) : null;
   }
   get chapter() { return this.book ? this.timeline.chapterAt(this.position) : null; }
 

@@ -4,6 +4,7 @@
 // past its last page also goes back.
 
 import { announce } from './announce.js';
+import { notice, noticeWith } from '../notices.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -29,10 +30,10 @@ export class Aside {
     if (!this.from) this.from = { href: r.view.href, progression: r.view.progression, page: r.page };
     await r.view.open(r.resourceURL(href), href, r.settings.effective, r.language, { fragment, progression: 0 });
     const title = (r.manifest.resources ?? []).find((link) => link.href === href)?.title;
-    $('aside-text').textContent = `${title ? `“${title}” is` : 'This page is'} outside the book's reading order.`;
+    $('aside-text').textContent = noticeWith('reader.outsideReadingOrder', title ? `“${title}”` : '');
     $('aside-back').textContent = `Back to page ${this.from.page}`;
     $('aside').hidden = false;
-    announce(`${$('aside-text').textContent} ${$('aside-back').textContent} is above the page.`);
+    announce(noticeWith('reader.outsideReadingOrder', notice('reader.wayBackAbove')));
     return true;
   }
 

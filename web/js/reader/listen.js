@@ -8,6 +8,7 @@
 // See README "Listening to a book" and the /api/listen routes (web/openapi/listen.json).
 
 import { api } from '../api.js';
+import { notice, noticeWith } from '../notices.js';
 import { h } from '../dom.js';
 import { announce, alertNow } from './announce.js';
 import { spoken, speedWords } from '../player/words.js';
@@ -80,7 +81,7 @@ export class Listening {
     bar.hidden = false;
     document.getElementById('listen')?.setAttribute('aria-expanded', 'true');
     this.ui.play.disabled = true;
-    this.ui.status.textContent = 'Preparing to read aloud…';
+    this.ui.status.textContent = notice('listening.preparing');
     // The page is laid out again for the bar's room while the host gets ready.
     const relayout = this.relayout();
     try {
@@ -92,13 +93,13 @@ export class Listening {
       this.track = -1;
       await this.load(data.start, 0);
       this.ui.play.disabled = false;
-      this.ui.status.textContent = `Ready to read aloud ${data.startWords}.`;
-      announce(`Ready to read aloud ${data.startWords}. Press Play.`);
+      this.ui.status.textContent = data.said;
+      announce(data.said);
       this.ui.play.focus();
       this.poll();
     } catch (error) {
       this.ui.status.textContent = error.message + (error.hint ? ` ${error.hint}` : '');
-      alertNow(`The book cannot be read aloud: ${this.ui.status.textContent}`);
+      alertNow(noticeWith('listening.cannotReadAloud', this.ui.status.textContent));
     }
   }
 
@@ -112,7 +113,7 @@ export class Listening {
     this.shown = null;
     this.relayout();
     document.getElementById('listen')?.focus();
-    announce('Stopped listening.');
+    announce(notice('listening.stopped'));
   }
 
   // Room for the bar: a reflowable chapter is laid out again, a fixed-layout spread drawn smaller (not loaded again).
@@ -198,7 +199,7 @@ export class Listening {
   async play() {
     if (!this.data) return;
     this.wantPlaying = true;
-    try { await this.audio.play(); } catch (error) { this.wantPlaying = false; alertNow(`Playback could not start: ${error.message}`); }
+    try { await this.audio.play(); } catch (error) { this.wantPlaying = false; alertNow(noticeWith('listening.cannotStart', error.message)); }
     this.reportedAt = this.audio.currentTime;
   }
 
@@ -247,7 +248,7 @@ export class Listening {
     this.pause();
     this.sleep = null;
     this.ui.sleep.value = '';
-    announce('Sleep timer: playback stopped.');
+    announce(notice('listening.sleepStopped'));
   }
 
   tick() {
@@ -275,7 +276,7 @@ export class Listening {
       this.wantPlaying = false;
       this.report();
       this.show();
-      return next ? undefined : announce('The end of the book.');
+      return next ? undefined : announce(notice('listening.ended'));
     }
     await this.load(next.index, 0);
     await this.audio.play().catch(() => {});

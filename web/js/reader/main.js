@@ -2,6 +2,7 @@
 // with the settings `shelf settings` keeps. See README "Reading in the browser".
 
 import { api } from '../api.js';
+import { loadNotices, notice, noticeWith } from '../notices.js';
 import { PageMap, counterWords } from './pages.js';
 import { screenLocator, placeOf, screenKey, onScreen } from './place.js';
 import { Settings } from './settings.js';
@@ -29,8 +30,6 @@ const field = (id) => /** @type {HTMLInputElement} */ ($(id));
 const dialog = (id) => /** @type {HTMLDialogElement} */ ($(id));
 /** The radio buttons of a setting of the Display panel. @param {string} name */
 const radios = (name) => /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll(`input[name=${name}]`));
-/** The most hits /api/reader/search answers with (ReaderBooks.search's limit). */
-const SEARCH_LIMIT = 100;
 
 class Reader {
   constructor(bookID) {
@@ -49,7 +48,7 @@ class Reader {
   }
 
   async start() {
-    const data = await api.get('/api/reader', { book: this.bookID });
+    const [data] = await Promise.all([api.get('/api/reader', { book: this.bookID }), loadNotices()]);
     this.book = data.book;
     this.manifest = data.manifest;
     this.base = data.base;
@@ -151,7 +150,7 @@ class Reader {
       this.toc.fill(data.toc);
       this.updateStatus({ quiet: true, save: false, page: this.page });
     } catch (error) {
-      alertNow(`The table of contents could not be read: ${error.message}`);
+      alertNow(noticeWith('reader.contentsNotRead', error.message));
     }
   }
 
@@ -279,7 +278,7 @@ class Reader {
       if (this.aside.open) return await this.aside.back();
       const last = this.fixed ? /** @type {FixedView} */ (this.view).shown.at(-1) : this.view instanceof ContinuousView ? this.view.lastIndex : this.index;
       if (last + 1 < this.items.length) await this.goTo({ href: this.items[last + 1].href, index: last + 1, progression: 0 });
-      else announce(`This is the last page. ${this.counter}.`);
+      else announce(noticeWith('reader.lastPage', `${this.counter}.`));
     } finally { this.busy = false; }
   }
 
@@ -291,7 +290,7 @@ class Reader {
       if (this.aside.open) return await this.aside.back();
       const index = this.view instanceof ContinuousView ? this.view.firstIndex : this.shownIndex;
       if (index > 0) await this.goTo({ href: this.items[index - 1].href, index: index - 1, end: true });
-      else announce(`This is the first page. ${this.counter}.`);
+      else announce(noticeWith('reader.firstPage', `${this.counter}.`));
     } finally { this.busy = false; }
   }
 
@@ -364,7 +363,7 @@ class Reader {
         this.savedKey = screenKey(answer.locator);
         this.savedPage = answer.page;
       } catch (error) {
-        alertNow(`Your place could not be saved: ${error.message}`);
+        alertNow(noticeWith('reader.placeNotSaved', error.message));
       }
     }, 300);
   }
@@ -376,9 +375,9 @@ class Reader {
       const place = await api.get('/api/reader/place', { book: this.bookID });
       if (place.page !== this.savedPage && place.page !== this.page) {
         this.elsewhere = place;
-        $('notice-text').textContent = `You read on to page ${place.page} of ${place.pages} elsewhere (${place.locator?.title || 'this book'}).`;
+        $('notice-text').textContent = noticeWith('reader.readOnElsewhere', `Page ${place.page} of ${place.pages}${place.locator?.title ? `, ${place.locator.title}` : ''}.`);
         $('notice').hidden = false;
-        announce($('notice-text').textContent + ' Go there or stay here?');
+        announce(noticeWith('reader.readOnElsewhere', notice('reader.goThereOrStay')));
       }
     } catch { /* the next check tries again */ }
   }
@@ -402,7 +401,7 @@ class Reader {
       await this.applySettings();
       await save;
     } catch (error) {
-      alertNow(`The setting could not be saved: ${error.message}`);
+      alertNow(noticeWith('reader.settingNotSaved', error.message));
     }
   }
 
@@ -459,7 +458,7 @@ class Reader {
       await api.post('/api/reader/scripts', { book: this.bookID, allowed });
       this.scripts.allowed = allowed;
     } catch (error) {
-      alertNow(`The book's interactive content could not be ${allowed ? 'allowed' : 'turned off'}: ${error.message}`);
+      alertNow(noticeWith(allowed ? 'reader.scriptsNotAllowed' : 'reader.scriptsNotTurnedOff', error.message));
     }
   }
 
@@ -467,9 +466,9 @@ class Reader {
     writeScripts(this.bookID, allowed);
     const changed = allowed !== this.scripts.allowed;
     await this.tellScripts(allowed);
-    if (!changed) return announce(allowed ? "This book's interactive content runs." : "This book's interactive content stays off.");
+    if (!changed) return announce(notice(allowed ? 'reader.scriptsRun' : 'reader.scriptsStayOff'));
     await this.goTo({ href: this.view.href, progression: this.view.progression }, { reload: true, quiet: true, save: false });
-    announce(allowed ? "This book's interactive content runs." : "This book's interactive content is off.");
+    announce(notice(allowed ? 'reader.scriptsRun' : 'reader.scriptsOff'));
   }
 
   // --- bookmarks ----------------------------------------------------------------------------------------
@@ -489,16 +488,16 @@ class Reader {
       if (existing.length) {
         for (const bookmark of existing) await api.delete(`/api/reader/bookmarks/${bookmark.id}`);
         this.bookmarks = this.bookmarks.filter((b) => !existing.includes(b));
-        announce(`Bookmark on ${this.counter.toLowerCase()} removed`);
+        announce(noticeWith('reader.bookmarkRemoved', `${this.counter}.`));
       } else {
         const bookmark = await api.post('/api/reader/bookmarks', { book: this.bookID, locator: await this.screenLocator() });
         this.bookmarks.push(bookmark);
-        announce(`${this.counter} bookmarked`);
+        announce(noticeWith('reader.bookmarkAdded', `${this.counter}.`));
       }
       this.showBookmarkState();
       this.fillBookmarks();
     } catch (error) {
-      alertNow(`The bookmark could not be changed: ${error.message}`);
+      alertNow(noticeWith('reader.bookmarkNotChanged', error.message));
     }
   }
 
@@ -513,7 +512,7 @@ class Reader {
         h('span', { class: 'page' }, where), ' ', quote.slice(0, 90) + (quote.length > 90 ? '…' : ''));
       go.addEventListener('click', (event) => {
         event.preventDefault();
-        if (bookmark.found === false) return alertNow(bookmark.problem ?? 'This bookmark is not in this edition.');
+        if (bookmark.found === false) return alertNow(bookmark.problem ?? notice('reader.bookmarkNotInEdition'));
         dialog('bookmarks').close();
         this.goTo(placeOf(bookmark.locator));
       });
@@ -526,7 +525,7 @@ class Reader {
           const next = remove.closest('li')?.nextElementSibling?.querySelector('a') ?? $('bookmarks').querySelector('.actions button');
           this.fillBookmarks();
           this.showBookmarkState();
-          announce(`Bookmark on ${where} removed`);
+          announce(noticeWith('reader.bookmarkRemoved', bookmark.found === false ? '' : `Page ${bookmark.page}.`));
           next?.focus?.();
         } catch (error) { alertNow(error.message); }
       });
@@ -538,8 +537,10 @@ class Reader {
 
   async search(words) {
     $('search-status').textContent = 'Searching…';
+    let answer;
     try {
-      this.hits = await api.get('/api/reader/search', { book: this.bookID, q: words });
+      answer = await api.get('/api/reader/search', { book: this.bookID, q: words });
+      this.hits = answer.hits;
     } catch (error) {
       $('search-status').textContent = error.message;
       return;
@@ -547,10 +548,8 @@ class Reader {
     this.hitIndex = -1;
     const list = $('search-results');
     list.replaceChildren();
-    // The server stops at SEARCH_LIMIT hits (ReaderBooks.search): a full list says it stopped, not that that is all.
-    $('search-status').textContent = this.hits.length >= SEARCH_LIMIT
-      ? `The first ${SEARCH_LIMIT} hits: the search stops there. More words find fewer.`
-      : this.hits.length === 1 ? '1 hit' : `${this.hits.length} hits`;
+    // The host's words for what was found, saying when the search stopped at its limit rather than that is all.
+    $('search-status').textContent = answer.said;
     this.hits.forEach((hit, index) => {
       const text = hit.text ?? {};
       const link = h('a', { href: '#' }, h('span', { class: 'page' }, `Page ${hit.locations?.position ?? '?'}: `),
@@ -584,15 +583,14 @@ class Reader {
       const answer = await api.post('/api/reader/share', body);
       try {
         await navigator.clipboard.writeText(answer.text);
-        const words = `Copied to the clipboard: the passage from page ${answer.page}, with the title, the author${answer.link ? ' and a link' : ''}.`;
-        announce(words);
-        this.showShared(words);
+        announce(answer.said);
+        this.showShared(answer.said);
       } catch {
         this.lastShare = answer.text;
-        alertNow(`The clipboard refused the passage. Here it is: ${answer.text}`);
+        alertNow(noticeWith('reader.clipboardRefused', answer.text));
       }
     } catch (error) {
-      alertNow(`Nothing to share: ${error.message}`);
+      alertNow(noticeWith('reader.nothingToShare', error.message));
     }
   }
 
@@ -617,7 +615,7 @@ class Reader {
       const href = url.pathname.slice(base.pathname.length).split('/').map(decodeURIComponent).join('/');
       if (this.indexOf(href) >= 0) return this.goTo({ href, fragment: url.hash.slice(1) || undefined, progression: 0 });
       if (this.aside.isPage(href)) return this.aside.show(href, url.hash.slice(1) || undefined).then(() => this.updateStatus({ quiet: true, save: false }));
-      return alertNow('That link leads to a part of the book that is not in its reading order.');
+      return alertNow(notice('reader.linkOutsideReadingOrder'));
     }
     this.links.leave(url);
   }
@@ -689,10 +687,10 @@ class Reader {
     $('hyphens').addEventListener('change', () => this.changeSettings({ hyphens: field('hyphens').value }));
     $('scripts-allowed').addEventListener('change', () => this.changeScripts(field('scripts-allowed').checked));
     $('settings-everywhere').addEventListener('click', async () => {
-      try { await this.settings.useEverywhere(); this.applySettings(); announce('These settings are now the ones of every book.'); } catch (error) { alertNow(error.message); }
+      try { await this.settings.useEverywhere(); this.applySettings(); announce(notice('reader.settingsEverywhere')); } catch (error) { alertNow(error.message); }
     });
     $('settings-reset').addEventListener('click', async () => {
-      try { await this.settings.resetBook(); this.applySettings(); announce('This book follows the settings of every book again.'); } catch (error) { alertNow(error.message); }
+      try { await this.settings.resetBook(); this.applySettings(); announce(notice('reader.settingsOfEveryBook')); } catch (error) { alertNow(error.message); }
     });
 
     $('notice-go').addEventListener('click', () => {
@@ -727,7 +725,12 @@ function setBack(bookID) {
   $('back-label').textContent = words;
 }
 
-/** A book that cannot be opened: the reason on the page as well as to screen readers, and no tool to press. */
+/**
+ * A book that cannot be opened: the host's sentence as the title, the reason on the page as well as to screen
+ * readers, and no tool to press.
+ * @param {string} title
+ * @param {string} words
+ */
 function cannotOpen(title, words) {
   $('title').textContent = title;
   for (const button of /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll('.tools button, .bar.bottom button'))) button.disabled = true;
@@ -747,13 +750,13 @@ function writeScripts(bookID, allowed) {
 
 const bookID = new URLSearchParams(location.search).get('book');
 if (!bookID) {
-  cannotOpen('No book was named', 'Open a book from the bookshelf: this page needs ?book=ID.');
+  loadNotices().then(() => cannotOpen(notice('reader.notOpened'), notice('reader.noBookNamed')));
 } else {
   setBack(bookID);
   const reader = new Reader(bookID);
   /** @type {any} */ (window).shelfReader = reader; // for the browser tests and the benchmark
-  reader.start().catch((error) => {
-    const words = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
-    cannotOpen('The book could not be opened', words);
+  reader.start().catch(async (error) => {
+    await loadNotices();
+    cannotOpen(notice('reader.notOpened'), error.message + (error.hint ? ` ${error.hint}` : ''));
   });
 }

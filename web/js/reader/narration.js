@@ -12,6 +12,7 @@
 // See README "Listening to a narrated book" and /api/reader/narration (web/openapi/reader.json).
 
 import { api } from '../api.js';
+import { noticesOf } from '../notices.js';
 import { h } from '../dom.js';
 import { announce, alertNow } from './announce.js';
 import { Listening } from './listen.js';
@@ -106,7 +107,7 @@ export class Narration extends Listening {
     const relayout = this.reader.fixed ? view.fit() : view.relayout?.();
     try {
       this.data = await api.get('/api/reader/narration', { book: this.reader.bookID });
-      this.words = this.data.words;
+      this.words = noticesOf('narration');
       await relayout;
       await this.cue(arrived >= 0 ? arrived : await this.startClip());
       await this.follow();

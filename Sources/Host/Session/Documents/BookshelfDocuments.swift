@@ -197,6 +197,9 @@ public struct ShareJSON: Encodable, Sendable {
     public let link: String?
     public let text: String
     public let copied: Bool
+    /// What the face says once the passage is on the clipboard (`PassageCopied`): on the command line when it was
+    /// copied, absent otherwise; the browser's, which copies it itself, always.
+    public var said: String?
 
     public init(book: ShelfBook, shared: SharedPassage, copied: Bool) {
         self.book = BookBriefJSON(book)
@@ -208,6 +211,7 @@ public struct ShareJSON: Encodable, Sendable {
         link = shared.link
         text = shared.text
         self.copied = copied
+        said = copied ? PassageCopied(shared).words(for: .terminal).line : nil
     }
 }
 
