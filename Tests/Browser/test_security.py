@@ -16,6 +16,8 @@ class SecurityTests(BrowserTestCase):
         self.driver.execute_script("localStorage.clear()")
         self.go("#/catalog")
         self.wait_for_text("has not been let in")
+        # The server's refusal as the host words it, the way in with it (the page wrote its own copy before).
+        self.assertIn("Run shelf serve --open in a terminal", self.text("main"))
         self.check_page("not-let-in")
 
     def test_another_origin_cannot_call_the_api(self):

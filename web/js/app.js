@@ -71,7 +71,7 @@ async function route() {
     await page.render(view, params, app);
   } catch (error) {
     if (token !== routeCount) return;
-    if (error instanceof ApiError && error.status === 401) return showLocked();
+    if (error instanceof ApiError && error.status === 401) return showLocked(error);
     replace(view, h("h1", { tabindex: "-1" }, page.title), h("p", { class: "message error", role: "alert" }, app.explain(error)));
   }
   if (token !== routeCount) return;
@@ -84,10 +84,10 @@ async function route() {
   }
 }
 
-function showLocked() {
+/** The server did not let this browser in: its refusal, in the host's words (what happened, then the way in). */
+function showLocked(error) {
   document.title = "Not let in · shelf";
-  replace(main, h("h1", { tabindex: "-1" }, "This browser has not been let in"),
-    h("p", {}, "Run ", h("code", {}, "shelf serve --open"), " in a terminal: it opens shelf here with a key that lets this browser in."));
+  replace(main, h("h1", { tabindex: "-1" }, error.message), error.hint ? h("p", {}, error.hint) : null);
   main.querySelector("h1").focus();
 }
 
@@ -109,7 +109,7 @@ async function refreshStatus() {
   try {
     showStatus(await api.get("/api/status"));
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) showLocked();
+    if (error instanceof ApiError && error.status === 401) showLocked(error);
   }
 }
 
