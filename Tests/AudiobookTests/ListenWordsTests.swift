@@ -47,7 +47,7 @@ final class ListenWordsTests: XCTestCase {
         let r = try process.run(["listen", url.path, "--null"], stdin: Data("g99\ng\ng\u{1B}cq".utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stdout.contains("There is no chapter 99: the chapters are 1 to "), r.stdout)
-        XCTAssertTrue(r.stdout.contains("(c lists them, g chooses again)."), r.stdout)
+        XCTAssertTrue(r.stdout.contains(". Press c to list them, g to choose again."), r.stdout)
         XCTAssertEqual(r.stdout.components(separatedBy: "No chapter chosen.").count - 1, 2, r.stdout)
         XCTAssertTrue(r.stdout.contains("1. One, at 0:00"), "c after Escape lists the chapters: \(r.stdout)")
         XCTAssertFalse(r.stdout.contains("No chapter ."), r.stdout)

@@ -24,7 +24,7 @@ final class BookArgumentTests: BookshelfTestCase {
                 && part.stderr.contains("urn:uuid:6f1d3c1e-9a51-4c39-9d43-2f8a0c7b5e11  The Lighthouse Keeper"),
             part.stderr)
         XCTAssertTrue(
-            try ok(["finished", "the lighthouse keeper"]).stdout.contains("Marked The Lighthouse Keeper read."))
+            try ok(["finished", "the lighthouse keeper"]).stdout.contains("Marked “The Lighthouse Keeper” read"))
 
         // `remove "M"` removed a book unasked: a part of a title removes nothing without a terminal to confirm on.
         let removal = try shelf.run(["remove", "Tide"])
@@ -90,7 +90,7 @@ final class BookArgumentTests: BookshelfTestCase {
         try ok(["add", book])
         XCTAssertTrue(try ok(["books"]).stdout.contains("Audiobook · not started"))
         let played = try ok(["play", "A Patron's Evening", "--from", "2", "--sleep", "0.01", "--null"])
-        XCTAssertTrue(played.stdout.contains("Playing \"A Patron's Evening\" from 0:02"), played.stdout)
+        XCTAssertTrue(played.stdout.contains("Playing “A Patron's Evening” from 0:02"), played.stdout)
         // The file it was added from is the same book: no second entry.
         try ok(["play", book, "--from", "2.5", "--sleep", "0.01", "--null"])
         let books = try XCTUnwrap(try ok(["books", "--json"]).json() as? [[String: Any]])

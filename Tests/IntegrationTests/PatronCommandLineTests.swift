@@ -100,11 +100,12 @@ final class PatronCommandLineTests: ShelfTestCase {
         }
     }
 
-    /// Removing a wish says which one went; a number that is none says where the numbers are.
+    /// Removing a wish says which one went, in the browser app's sentence (`WishListChange.removed`); a number that
+    /// is none says where the numbers are.
     func testRemovingAWishSaysWhichWent() throws {
         try run(["wish", "Some Book", "--author", "Ann Other"])
         let removed = try run(["wishlist", "--remove", "1"])
-        XCTAssertTrue(removed.stdout.hasPrefix("Removed “Some Book” from the wish list.\n"), removed.stdout)
+        XCTAssertTrue(removed.stdout.hasPrefix("Removed “Some Book” from your wish list.\n"), removed.stdout)
         let missing = try run(["wishlist", "--remove", "7"], expect: 66)
         XCTAssertTrue(
             missing.stderr.contains("no wish 7\n  `shelf wishlist` lists the wishes with their numbers."),

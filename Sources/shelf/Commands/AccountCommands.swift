@@ -34,7 +34,7 @@ let accountCommand = Command(
     case "list":
         let all = try library.accountDocuments()
         if context.json { Output.json(all); return 0 }
-        if all.isEmpty { Output.line("No library accounts. Add one with `shelf account add URL`."); return 0 }
+        if all.isEmpty { Output.line(Invitation.noLibraryYet.words(for: .terminal).line); return 0 }
         for account in all {
             Output.line("\(account.id)\(account.isDefault ? " (in use)" : ""): \(account.title)")
             Output.line("  Catalog: \(account.catalog)")
@@ -116,7 +116,7 @@ let loginCommand = Command(
         Output.standardError(
             "Then paste the address the library sends you to (it holds access_token), or the token itself:\n")
         guard let pasted = readSecretLine(prompt: nil, echo: true) else {
-            throw ShelfError(.usage, "no token was given", hint: "Paste the address you were sent to after signing in.")
+            throw LoginRefusal.noToken.error
         }
         try signIn.signIn(flow: flow, pasted: pasted)
     } else {
@@ -124,7 +124,7 @@ let loginCommand = Command(
         var username = args.value("--username")
         if username == nil {
             guard tty, !args.has("--password-stdin") else {
-                throw ShelfError(.usage, "no \(flow.loginLabel.lowercased()) given", hint: "Use --username CARD.")
+                throw LoginRefusal.noUsername(label: flow.loginLabel).error
             }
             Output.standardError("\(flow.loginLabel): ")
             username = readLine()?.trimmingCharacters(in: .whitespaces)

@@ -32,7 +32,7 @@ let annotationsCommand = Command(
         Output.json(results)
         return failures > 0 ? ShelfError.Kind.temporary.rawValue : 0
     }
-    if results.isEmpty { Output.line("No downloaded loan from a library that keeps annotations."); return 0 }
+    if results.isEmpty { Output.line(EmptyListing.annotatedLoans.words(for: .terminal).line); return 0 }
     for r in results {
         if let error = r.error { Output.line("“\(r.title)”: not synced (\(error)); nothing here changed."); continue }
         var facts: [String] = []

@@ -148,7 +148,9 @@ let playCommand = Command(
         }
     }
     if !context.json && !toStdout {
-        Output.line("Playing \"\(session.title)\" \(started), speed \(session.state.speed)x, into \(output.name).")
+        let playing = ListeningNotice.playing(
+            title: session.title, from: started, speed: session.state.speed, into: output.name)
+        Output.line(playing.words(for: .terminal).line)
     }
     live?.start()
     defer { live?.stop() }
@@ -223,7 +225,7 @@ let fetchCommand = Command(
     }
     if Shelf.interruptRequested {
         if !context.json {
-            Output.line("Stopped by an interruption; `shelf fetch \(url.absoluteString)` resumes where it stopped.")
+            Output.line(AudiobookFetchNotice.interrupted(url: url.absoluteString).words(for: .terminal).line)
         }
         return ShelfError.Kind.cancelled.rawValue
     }
@@ -236,7 +238,7 @@ func spawnBackgroundFetch(url: URL, parallel: Int, context: Context) throws -> I
     if context.json {
         Output.json(BackgroundFetchJSON(pid: pid, log: log, url: url))
     } else {
-        Output.line("Downloading in the background (process \(pid)); `shelf downloads` shows progress. Log: \(log)")
+        Output.line(AudiobookFetchNotice.inBackground(process: pid, log: log).words(for: .terminal).line)
     }
     return 0
 }
@@ -252,7 +254,7 @@ let downloadsCommand = Command(
     if context.json {
         Output.json(items)
     } else if items.isEmpty {
-        Output.line("No audiobook downloads.")
+        Output.line(EmptyListing.audiobookDownloads.words(for: .terminal).line)
     } else {
         for item in items {
             let done = item.parts.filter { $0.state == "complete" }.count

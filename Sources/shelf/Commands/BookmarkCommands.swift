@@ -47,7 +47,7 @@ let bookmarkCommand = Command(
         if context.json {
             Output.json(RemovedBookmarkJSON(bookmark))
         } else {
-            Output.line("Removed bookmark \(id).")
+            Output.line(ReaderNotice.bookmarkRemoved(id: id).words(for: .terminal).line)
         }
         return 0
     default:

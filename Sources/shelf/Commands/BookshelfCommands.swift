@@ -74,19 +74,13 @@ let addCommand = Command(
             document.added.append(AddedBooksJSON.Added(result))
             if !context.json {
                 let b = result.book
-                let by =
-                    b.book.authors.isEmpty
-                    ? "" : " by " + b.book.authors.map(DisplayText.oneLine).joined(separator: ", ")
-                if result.replacedEdition {
-                    Output.line(
-                        "Replaced the file of “\(DisplayText.oneLine(b.book.title))”\(by) with \(path); your place, bookmarks and settings are kept."
-                    )
-                } else {
-                    let verb = b.format == .audiobook ? "Listen to it with: shelf play" : "Read it with: shelf read"
-                    Output.line(
-                        "Added “\(DisplayText.oneLine(b.book.title))”\(by) (\(b.formatInWords), \(b.storage.words)). \(verb) \"\(DisplayText.oneLine(b.book.title))\""
-                    )
-                }
+                let change =
+                    result.replacedEdition
+                    ? ShelfChange.replacedFile(title: b.book.title, authors: b.book.authors, path: path)
+                    : ShelfChange.added(
+                        title: b.book.title, authors: b.book.authors, how: "\(b.formatInWords), \(b.storage.words)",
+                        audiobook: b.format == .audiobook)
+                Output.line(change.words(for: .terminal).line)
             }
         } catch let error as ShelfError {
             document.failed.append(AddedBooksJSON.Failure(path: path, error: error.description))
@@ -117,9 +111,7 @@ let booksCommand = Command(
         return 0
     }
     if books.isEmpty {
-        Output.line(
-            "The shelf is empty. Add a book with `shelf add FILE`, or download one from your library (`shelf download ID`)."
-        )
+        Output.line(EmptyListing.shelf.words(for: .terminal).line)
         return 0
     }
     var text = ""
@@ -173,11 +165,9 @@ let removeCommand = Command(
         Output.json(RemovedBookJSON(book, removed, returned: returned))
         return 0
     }
-    Output.line(
-        "Removed “\(DisplayText.oneLine(book.book.title))” from the shelf"
-            + (returned ? " and returned it to the library." : "."))
+    Output.line(ShelfChange.removed(title: book.book.title, returned: returned).words(for: .terminal).line)
     if !returned, let ends = book.loanEndsAt, let entry = book.loanEntryID {
-        Output.line("It is still on loan to you until \(relativeDay(ends)); return it with `shelf return \(entry)`.")
+        Output.line(ShelfChange.stillOnLoan(entryID: entry, until: relativeDay(ends)).words(for: .terminal).line)
     }
     return 0
 }

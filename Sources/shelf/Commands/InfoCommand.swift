@@ -22,7 +22,7 @@ let infoCommand = Command(
         Output.line("Opened by \(info.pluginName) (\(info.plugin))")
         for p in info.damagedTracks { Output.error("\(info.path): \(p.sentence)") }
         if !info.damagedTracks.isEmpty {
-            Output.standardError("  Copy or download those tracks again; playback warns and goes on past them.\n")
+            Output.standardError("  " + CommandNotice.damagedTracks.words(for: .terminal).line + "\n")
         }
     }
     // A book with tracks missing (66) or damaged (65) is not whole: scripts should know.

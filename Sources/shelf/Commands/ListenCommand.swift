@@ -69,7 +69,7 @@ let listenCommand = Command(
     while !player.finished { Thread.sleep(forTimeInterval: 0.02) }
     clips?.stop()
     for trouble in session.narrationTroubles { player.say(trouble.words(for: .terminal).line) }
-    player.say("Saved at \(PlaybackTime.clock(session.state.position)).")
+    player.say(PlaceSaved.listening(seconds: session.state.position).words(for: .terminal).line)
     return player.failureStatus ?? 0
 }
 
@@ -112,14 +112,13 @@ final class TerminalPlayer: @unchecked Sendable {
 
     func handle(_ event: PlaybackEvent) {
         switch event {
-        case .chapter(let i, let title): say("Chapter \(i + 1), \(title).")
-        case .sleepStopped: say("The sleep timer stopped playback. " + session.state.sentence)
-        case .ended: say("The end of the book.")
+        case .chapter(let i, let title): tell(.chapter(number: i + 1, title: title))
+        case .sleepStopped: say(ListeningNotice.sleepStopped.words(for: .terminal).line + " " + session.state.sentence)
+        case .ended: tell(.ended)
         // A book read aloud waits only for its speech, which catches up: nothing to say.
         case .waiting(let what) where !session.isReadAloud:
             say(PlaybackNotice.waiting(track: what).words(for: .terminal).line)
-        case .error(let message): say("Problem: \(message)")
-        case .trackProblem(_, let message): say("Problem: \(message).")
+        case .error(let message), .trackProblem(_, let message): tell(.problem(message))
         case .saved:
             if session.state.playing, Date().timeIntervalSince(lastSaid) >= 60 { say() }
         default: break
@@ -148,21 +147,18 @@ final class TerminalPlayer: @unchecked Sendable {
                         if session.goToChapter(i - 1) {
                             say()
                         } else {
-                            say("Chapter \(i) is still downloading and cannot be chosen yet.")
+                            tell(.chapterStillDownloading(number: i))
                         }
                     } else if number.isEmpty {
-                        say("No chapter chosen.")
+                        tell(.noChapterChosen)
                     } else {
-                        say(
-                            "There is no chapter \(number): "
-                                + (count == 1 ? "the book has one" : "the chapters are 1 to \(count)")
-                                + " (c lists them, g chooses again).")
+                        tell(.noSuchChapter(typed: number, count: count))
                     }
                     continue
                 default:
                     choosing = false
                     number = ""
-                    say("No chapter chosen.")
+                    tell(.noChapterChosen)
                     if case .escape = key { continue }
                 }
             }
@@ -188,21 +184,17 @@ final class TerminalPlayer: @unchecked Sendable {
             case "-", "_": session.setSpeed(session.state.speed - 0.05); tell(.speed(session.state.speed))
             case "v":
                 session.setVolume(session.state.volume - 0.1);
-                say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
+                tell(.volume(percent: Int((session.state.volume * 100).rounded())))
             case "V":
                 session.setVolume(session.state.volume + 0.1);
-                say("Volume \(Int((session.state.volume * 100).rounded())) percent.")
+                tell(.volume(percent: Int((session.state.volume * 100).rounded())))
             case "z":
                 sleepIndex = (sleepIndex + 1) % sleepCycle.count
                 let mode = sleepCycle[sleepIndex]
                 session.setSleep(mode)
-                switch mode {
-                case .minutes(let m)?: say("Sleep timer: \(Int(m)) minutes.")
-                case .endOfChapter?: say("Sleep timer: at the end of this chapter.")
-                case nil: say("Sleep timer off.")
-                }
+                tell(.sleepTimer(mode))
             case "c": listChapters()
-            case "g": choosing = true; say("Type a chapter number and press Enter (Escape: none).")
+            case "g": choosing = true; tell(.choosingChapter)
             case "t": say()
             case "h", "?":
                 say(
@@ -215,6 +207,7 @@ final class TerminalPlayer: @unchecked Sendable {
 
     /// Says what a control did, in the host's words.
     func tell(_ control: ListeningControl) { say(control.words(for: .terminal).line) }
+    func tell(_ notice: ListeningNotice) { say(notice.words(for: .terminal).line) }
 
     /// Skips (by the step, or 5 seconds) and says how far and where it landed.
     func skip(_ move: () -> Void, by seconds: Double) {

@@ -36,7 +36,7 @@ let notificationsCommand = Command(
     let records = try library.notifications(all: all)
     if context.json { Output.json(records.map(NotificationJSON.init)); return 0 }
     if records.isEmpty {
-        Output.line(all ? "No notifications." : "No unread notifications. `shelf notifications --all` lists past ones.")
+        Output.line(EmptyListing.notifications(all: all).words(for: .terminal).line)
         return 0
     }
     Output.line(all ? "Notifications: \(records.count)" : "Notifications: \(records.count) unread")
@@ -64,7 +64,9 @@ let openNotificationCommand = Command(
         return 0
     }
     Output.line(record.text)
-    Output.line("Opening \(route.words) (\(route.description)).\n")
+    Output.line(
+        CommandNotice.openingNotification(place: route.words, route: route.description).words(for: .terminal).line)
+    Output.line("")
     let account = record.accountID.isEmpty ? [] : ["--account", record.accountID]
     let target: Command
     var words = account

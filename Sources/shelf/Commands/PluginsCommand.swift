@@ -27,7 +27,7 @@ let pluginsCommand = Command(
     if context.json {
         Output.json(listing)
     } else {
-        if listing.plugins.isEmpty { Output.line("No plugins found. `shelf help plugins` says where shelf looks.") }
+        if listing.plugins.isEmpty { Output.line(EmptyListing.plugins.words(for: .terminal).line) }
         for p in listing.plugins {
             Output.line("\(p.name) \(p.version) (\(p.id))")
             if !p.mediaTypes.isEmpty { Output.line("  opens:    \(p.mediaTypes.joined(separator: ", "))") }
@@ -112,7 +112,7 @@ let sniffCommand = Command(
                 "  \(String(p.confidence).padding(toLength: 4, withPad: " ", startingAt: 0)) \(p.plugin)\(p.claims ? " (declares it)" : "")"
                     + (p.error.map { ": cannot open it: \($0)" } ?? ""))
         }
-        Output.line(report.opensWith.map { "Opens with \($0)." } ?? "No installed plugin opens it.")
+        Output.line(CommandNotice.opensWith(plugin: report.opensWith).words(for: .terminal).line)
     }
     return report.opensWith == nil ? 69 : 0
 }

@@ -114,15 +114,14 @@ let readCommand = Command(
         ).run()
         // Another reader (the browser, a second `shelf read`) may have moved the place after this one's last turn; the
         // place kept is then theirs (a look never writes over it), and "saved at" this one's page would be untrue.
-        let title = "“\(DisplayText.oneLine(book.book.title))”"
+        let title = book.book.title
         // A place that cannot be read back now leaves what this reader itself saved to say: each of its turns wrote
         // the place before showing the page.
         if let kept = try? reader.read(book, move: .resume, width: width).page.status, kept != status {
             Output.line(
-                "Your place in \(title) is \(DisplayText.oneLine(kept)), where another reader moved it after your last turn "
-                    + "here (this one stopped at \(DisplayText.oneLine(status))).")
+                PlaceSaved.movedByAnotherReader(title: title, kept: kept, stopped: status).words(for: .terminal).line)
         } else {
-            Output.line("Saved at \(DisplayText.oneLine(status)) of \(title).")
+            Output.line(PlaceSaved.reading(title: title, page: status).words(for: .terminal).line)
         }
         return 0
     } else {

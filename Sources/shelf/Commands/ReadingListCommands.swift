@@ -108,13 +108,10 @@ let listsCommand = Command(
             if d.pull == true { can.append("pull shelves") }
             if d.pushRead == true { can.append("record reads") }
             if d.pushToRead == true { can.append("add want-to-reads") }
-            Output.line(
-                "Connected \(d.name ?? service) (\(outcome.pluginID))\(outcome.authorized ? ", signed in" : ""): can \(can.joined(separator: ", "))."
-            )
-            if d.pushWrites == "file" {
-                Output.line("Pushes write a CSV file for you to upload to \(d.name ?? service).")
-            }
-            Output.line("Next: `shelf lists pull \(service)`.")
+            let connected = ReadingListNotice.connectedToPull(
+                service: service, name: d.name ?? service, plugin: outcome.pluginID, signedIn: outcome.authorized,
+                abilities: can, writesFile: d.pushWrites == "file")
+            Output.line(connected.words(for: .terminal).line)
         }
         return 0
     case "pull":
@@ -148,7 +145,7 @@ let listsCommand = Command(
             return 0
         }
         if entries.isEmpty {
-            Output.line("Nothing on your reading lists yet: `shelf lists pull` reads them.")
+            Output.line(ReadingListNotice.nothingPulledYet.words(for: .terminal).line)
             return 0
         }
         var last = ""
@@ -172,7 +169,7 @@ let listsCommand = Command(
         if context.json {
             Output.json(PushJSON(reports))
         } else if reports.isEmpty {
-            Output.line("Nothing to push: every finished book is already recorded.")
+            Output.line(ReadingListNotice.nothingToPush.words(for: .terminal).line)
         } else {
             for r in reports {
                 let what: String
@@ -199,7 +196,7 @@ let listsCommand = Command(
         if context.json {
             Output.json(ServicesJSON(services))
         } else if services.isEmpty {
-            Output.line("No reading list is connected.")
+            Output.line(ReadingListNotice.noneConnected.words(for: .terminal).line)
         } else {
             for s in services {
                 Output.line(
@@ -249,16 +246,9 @@ let finishedCommand = Command(
     if context.json {
         Output.json(FinishedJSON(outcome))
     } else {
-        Output.line("Marked \(DisplayText.oneLine(outcome.entry.title)) read.")
-        if !outcome.queued.isEmpty {
-            Output.line("Queued for \(outcome.queued.joined(separator: ", ")): `shelf lists push` records it.")
-        }
-        if !outcome.alreadyQueued.isEmpty {
-            Output.line("Already queued for \(outcome.alreadyQueued.joined(separator: ", ")).")
-        }
-        if outcome.queued.isEmpty && outcome.alreadyQueued.isEmpty {
-            Output.line("No connected reading list records reads.")
-        }
+        let marked = ReadingListNotice.markedRead(
+            title: outcome.entry.title, queued: outcome.queued, alreadyQueued: outcome.alreadyQueued)
+        Output.line(marked.words(for: .terminal).line)
     }
     return 0
 }
@@ -277,7 +267,8 @@ let wishCommand = Command(
     if context.json {
         Output.json(WishJSON(wish))
     } else {
-        Output.line("Wished for \(wish.title): \(WishText.words(wish)).")
+        Output.line(WishListChange.added(title: DisplayText.oneLine(wish.title)).words(for: .terminal).line)
+        Output.line(WishStanding(wish).words(for: .terminal).line)
         printNotices(notices, rl.library)
     }
     return 0
@@ -308,7 +299,9 @@ let wishlistCommand = Command(
             if !context.json { printNotices(notices, rl.library) }
             throw ShelfError(.noInput, "no wish \(id)", hint: "`shelf wishlist` lists the wishes with their numbers.")
         }
-        if !context.json { Output.line("Removed “\(DisplayText.oneLine(title))” from the wish list.") }
+        if !context.json {
+            Output.line(WishListChange.removed(title: DisplayText.oneLine(title)).words(for: .terminal).line)
+        }
     }
     let (wishes, more) = try rl.library.wishlist(offline: args.has("--offline"))
     notices += more
@@ -317,7 +310,7 @@ let wishlistCommand = Command(
         return 0
     }
     printNotices(notices, rl.library)
-    if wishes.isEmpty { Output.line("The wish list is empty: `shelf wish ISBN|TITLE`, or pull a to-read shelf.") }
+    if wishes.isEmpty { Output.line(EmptyListing.wishList.words(for: .terminal).line) }
     for w in wishes {
         Output.line("\(w.id). \(w.title)" + (w.authors.isEmpty ? "" : " by \(w.authors.joined(separator: ", "))"))
         Output.line("   \(WishText.words(w))")

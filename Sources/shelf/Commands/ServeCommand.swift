@@ -35,11 +35,7 @@ let serveCommand = Command(
             options.password = context.shelf.environment["SHELF_SERVE_PASSWORD"]
         }
         guard let password = options.password, password.count >= 8 else {
-            throw ShelfError(
-                .usage, "--listen \(listen) needs a password of 8 characters or more",
-                hint:
-                    "Give --password-file FILE (or set SHELF_SERVE_PASSWORD): anyone who reaches \(listen) could otherwise act as you."
-            )
+            throw CommandRefusal.serveListensWithoutPassword(listen: listen).error
         }
     }
     let directories = try context.shelf.requireDirectories()
@@ -54,14 +50,14 @@ let serveCommand = Command(
             Output.line((started.reused ? "shelf is already serving at " : "shelf is serving at ") + started.url)
             Output.line("Open this address to let your browser in: \(started.launchURL)")
             if let listen = options.listen {
-                Output.line(
-                    "Also listening on \(listen): a browser there signs in at \(started.url)login.html with the password. "
-                        + "The connection is not encrypted.")
+                let beyond = CommandNotice.listeningBeyondThisComputer(
+                    listen: listen, login: "\(started.url)login.html")
+                Output.line(beyond.words(for: .terminal).line)
             }
             if options.open && !started.opened {
                 Output.error("could not start a browser (xdg-open); open the address above yourself")
             }
-            if !started.reused { Output.line("Press Ctrl-C to stop.") }
+            if !started.reused { Output.line(CommandNotice.serving.words(for: .terminal).line) }
         }
         Output.flush()
     }

@@ -55,8 +55,8 @@ let settingsCommand = Command(
         Output.json(SettingsJSON(book: bookID, effective: effective, stored: stored))
         return 0
     }
-    let scope = book.map { "“\($0.book.title)”" } ?? "every book"
-    Output.line((changing ? "Settings for \(scope) changed. " : "Settings for \(scope): ") + "")
+    if changing { Output.line(CommandNotice.settingsChanged(book: book?.book.title).words(for: .terminal).line) }
+    Output.line("Settings for \(book.map { "“\(DisplayText.oneLine($0.book.title))”" } ?? "every book"):")
     func origin(_ own: Any?) -> String {
         own != nil ? "" : (bookID == nil ? " (default)" : " (from the global settings or default)")
     }

@@ -21,7 +21,7 @@ let statusCommand = Command(
     }
     let accounts = status.accounts
     if accounts.isEmpty {
-        Output.line("No library accounts. Add one with `shelf account add URL`.")
+        Output.line(Invitation.noLibraryYet.words(for: .terminal).line)
     } else {
         Output.line("Accounts: \(accounts.count)")
         for account in accounts {

@@ -50,9 +50,9 @@ let watchCommand = Command(
             return
         }
         for account in cycle.accounts where account.newlyFailing {
-            Output.error(
-                "sync of \(account.accountID) failed (\(account.error ?? "unknown error")); nothing stored changed. "
-                    + "Trying again \(account.retryAt.map { "after \(localDayAndTime($0))" } ?? "later").")
+            let failed = CommandNotice.watchSyncFailed(
+                account: account.accountID, error: account.error, retry: account.retryAt.map(localDayAndTime))
+            Output.error(failed.words(for: .terminal).line)
         }
         for record in cycle.notifications { Output.line(record.terminalLine) }
         // What this watcher printed on a terminal counts as shown there.
@@ -72,8 +72,9 @@ private func installWatch(interval: TimeInterval, context: Context) throws -> In
                 enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)"))
         return 0
     }
-    Output.line("Wrote \(written.joined(separator: " and ")).")
-    Output.line("They run `shelf watch --once` every \(WatchInterval.words(interval)). Start them with:")
-    Output.line("  systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)")
+    let wrote = CommandNotice.watchUnitsWritten(
+        files: written, interval: WatchInterval.words(interval),
+        enable: "systemctl --user daemon-reload && systemctl --user enable --now \(units.timerName)")
+    Output.line(wrote.words(for: .terminal).line)
     return 0
 }
