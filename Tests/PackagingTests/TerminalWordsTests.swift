@@ -94,7 +94,7 @@ final class TerminalWordsTests: XCTestCase {
     /// The outcomes the browser says too are said by the terminal with the browser's sentence: the wish list's
     /// "Added"/"Removed" (it said "Wished for …" and "… from the wish list."), a library not added yet (it said
     /// "No library accounts.", the browser "Welcome to shelf."), a bookmark removed (`shelf read`'s d and
-    /// `shelf bookmark remove` said it two ways).
+    /// `shelf bookmark remove` said it two ways), the end of the book and the sleep timer's stop (`ListeningPageNotice`).
     func testTheTerminalSaysWhatTheBrowserSays() throws {
         let source = try Self.commandLineSource()
         for old in [
@@ -108,6 +108,9 @@ final class TerminalWordsTests: XCTestCase {
         ] {
             XCTAssertTrue(source.contains(said), "the command line does not say \(said)")
         }
+        // The player's end and its sleep timer, as the browser's player says them.
+        XCTAssertTrue(source.contains("ListeningPageNotice.ended"))
+        XCTAssertTrue(source.contains("ListeningPageNotice.sleepStopped"))
         XCTAssertEqual(
             WishListChange.removed(title: "Some Book").words(for: .terminal).sentence,
             "Removed “Some Book” from your wish list.")
@@ -124,11 +127,9 @@ final class TerminalWordsTests: XCTestCase {
         XCTAssertEqual(found, [], "a face writes the host's words again:\n" + found.joined(separator: "\n"))
     }
 
-    /// The browser app's script still says these itself; they are for the browser's part of issue 31 to take from
-    /// the values above (`ListeningNotice.ended`, `EmptyListing.notifications`).
-    static let browserSaysItself: Set<String> = [
-        "web/js/listen.js: “The end of the book”", "web/js/notifications.js: “No notifications”"
-    ]
+    /// The browser app's script still says this itself; it is for the browser's part of issue 31 to take from
+    /// `EmptyListing.notifications(all: true)`, whose browser hint is the script's.
+    static let browserSaysItself: Set<String> = ["web/js/notifications.js: “No notifications”"]
 
     static var outcomes: [PatronOutcome] {
         let title = WordsTests.title
@@ -153,7 +154,7 @@ final class TerminalWordsTests: XCTestCase {
             PlaceSaved.listening(seconds: 13), PlaceSaved.reading(title: title, page: "page 3 of 9"),
             PlaceSaved.movedByAnotherReader(title: title, kept: "page 5 of 9", stopped: "page 3 of 9"),
             ListeningNotice.playing(title: title, from: "from the start", speed: 1, into: "the sound device"),
-            ListeningNotice.chapter(number: 2, title: "Two"), ListeningNotice.sleepStopped, ListeningNotice.ended,
+            ListeningNotice.chapter(number: 2, title: "Two"),
             ListeningNotice.chapterStillDownloading(number: 3), ListeningNotice.noChapterChosen,
             ListeningNotice.noSuchChapter(typed: "99", count: 4), ListeningNotice.noSuchChapter(typed: "2", count: 1),
             ListeningNotice.volume(percent: 80), ListeningNotice.sleepTimer(.minutes(15)),

@@ -39,7 +39,11 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
                     "Wish for a title with `shelf wish ISBN|TITLE`, or pull a to-read shelf (`shelf lists pull`).",
                 browser: "Add a title from its details, or connect a reading list with a to-read shelf.")
         case .notifications(let all):
-            return all ? nil : NextStep(terminal: "`shelf notifications --all` lists past ones.", browser: nil)
+            return all
+                ? NextStep(
+                    terminal: "`shelf sync` and `shelf watch` tell you when a hold is ready or a loan is ending.",
+                    browser: "You are told here when a hold is ready or a loan is ending.")
+                : NextStep(terminal: "`shelf notifications --all` lists past ones.", browser: nil)
         case .plugins:
             return NextStep(terminal: "`shelf help plugins` says where shelf looks.", browser: nil)
         case .audiobookDownloads:

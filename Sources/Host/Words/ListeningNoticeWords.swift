@@ -1,7 +1,8 @@
 import Foundation
 
 // What `shelf play` and `shelf listen` say of playback as it starts and goes on, past the controls' own words
-// (`ListeningControl`): the chapter reached, the timer, the volume, a chapter typed that cannot be played.
+// (`ListeningControl`): the chapter reached, the timer, the volume, a chapter typed that cannot be played. The end of
+// the book and the sleep timer running out are said as the browser says them (`ListeningPageNotice`).
 
 /// One thing playback did, or a chapter choice that went nowhere.
 public enum ListeningNotice: PatronOutcome, Sendable, Equatable {
@@ -9,8 +10,6 @@ public enum ListeningNotice: PatronOutcome, Sendable, Equatable {
     case playing(title: String, from: String, speed: Double, into: String)
     /// Chapter `number` (from 1) began.
     case chapter(number: Int, title: String)
-    case sleepStopped
-    case ended
     /// A chapter typed that has not downloaded that far yet.
     case chapterStillDownloading(number: Int)
     /// Enter with no digits, or a key that left the choice.
@@ -31,8 +30,6 @@ public enum ListeningNotice: PatronOutcome, Sendable, Equatable {
         case .playing(let title, let from, let speed, let into):
             return "Playing \(quoted(DisplayText.oneLine(title))) \(from), speed \(speed)x, into \(into)."
         case .chapter(let number, let title): return "Chapter \(number), \(DisplayText.oneLine(title))."
-        case .sleepStopped: return "The sleep timer stopped playback."
-        case .ended: return "The end of the book."
         case .chapterStillDownloading(let number):
             return "Chapter \(number) is still downloading and cannot be chosen yet."
         case .noChapterChosen: return "No chapter chosen."

@@ -113,8 +113,9 @@ final class TerminalPlayer: @unchecked Sendable {
     func handle(_ event: PlaybackEvent) {
         switch event {
         case .chapter(let i, let title): tell(.chapter(number: i + 1, title: title))
-        case .sleepStopped: say(ListeningNotice.sleepStopped.words(for: .terminal).line + " " + session.state.sentence)
-        case .ended: tell(.ended)
+        case .sleepStopped:
+            say(ListeningPageNotice.sleepStopped.words(for: .terminal).line + " " + session.state.sentence)
+        case .ended: say(ListeningPageNotice.ended.words(for: .terminal).line)
         // A book read aloud waits only for its speech, which catches up: nothing to say.
         case .waiting(let what) where !session.isReadAloud:
             say(PlaybackNotice.waiting(track: what).words(for: .terminal).line)
