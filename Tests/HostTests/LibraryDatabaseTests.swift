@@ -4,7 +4,8 @@ import XCTest
     import Glibc
 #endif
 @testable import Host
-import ShelfCore
+@testable import ShelfCore
+import ShelfReader
 import TestSupport
 @testable import ShelfLibrary
 @testable import ShelfPlayback
@@ -855,5 +856,137 @@ final class LibraryDatabaseTests: XCTestCase {
         XCTAssertTrue(try database.deleteHold(accountID: "lib", entryID: title.id))
         XCTAssertEqual(try database.holds().filter { $0.entry.id == title.id }.map(\.branch), ["Eastside"])
         XCTAssertEqual(try database.connection.scalar("PRAGMA integrity_check", as: String.self), "ok")
+    }
+
+    // MARK: Places saved at once (a group commit)
+
+    private func place(_ n: Int) -> Locator {
+        Locator(
+            href: "OEBPS/chapter-\(n).xhtml", type: "application/xhtml+xml",
+            locations: .init(progression: Double(n % 100) / 100))
+    }
+
+    private func savedPage(_ database: LibraryDatabase, _ id: String) throws -> Int? {
+        try database.connection.scalar("SELECT page FROM reading_progress WHERE book_id = ?", [id], as: Int.self)
+    }
+
+    func testPlacesSavedFromManyThreadsAllLandAndTheLastOfEachBookWins() throws {
+        // Issue 31: the browser's page turns, many at once, are committed together. Each thread saves its own book
+        // page after page; each save is there when it returns, and each book keeps its last.
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        let books = (0..<6).map { "book\($0)" }
+        for id in books { try database.upsertBook(book(id)) }
+        let saves = 25
+        let problems = Problems()
+        DispatchQueue.concurrentPerform(iterations: books.count) { b in
+            do {
+                for n in 1...saves {
+                    try database.saveReadingPlace(bookID: books[b], locator: place(n), page: n, pages: saves)
+                    // Read back on the same connection: the save is committed when the call returns.
+                    if try database.readingLocator(bookID: books[b]) != place(n) {
+                        problems.add("\(books[b]): save \(n) not there when it returned")
+                    }
+                }
+            } catch {
+                problems.add("\(books[b]): \(error)")
+            }
+        }
+        XCTAssertEqual(problems.all, [])
+        let reopened = try LibraryDatabase(path: databasePath)
+        defer { reopened.close() }
+        for id in books {
+            XCTAssertEqual(try reopened.readingLocator(bookID: id), place(saves), id)
+            XCTAssertEqual(try savedPage(reopened, id), saves, id)
+        }
+    }
+
+    func testSavesArrivingDuringACommitShareTheNextTransactionAndTheNewestOfABookWins() throws {
+        // A write holds the transaction open; twelve saves of three books (and one of a book not in the library)
+        // queue meanwhile, in a known order. Released, they take one more transaction, not thirteen: the newest of
+        // each book is kept with its own page, and only the save of the missing book fails. Failed before: each
+        // save was a transaction of its own, waiting for the previous one's sync.
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        let books = ["a", "b", "c"]
+        for id in books { try database.upsertBook(book(id)) }
+        let inFlight = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let problems = Problems()
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            do {
+                try database.places.write(key: "held") {
+                    inFlight.signal()
+                    release.wait()
+                }
+            } catch {
+                problems.add("held: \(error)")
+            }
+        }
+        inFlight.wait()
+        let before = database.places.transactions
+        var queued: [(id: String, n: Int)] = (1...12).map { (books[$0 % 3], $0) }
+        queued.insert(("missing", 13), at: 5)
+        for (index, save) in queued.enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                do {
+                    try database.saveReadingPlace(bookID: save.id, locator: self.place(save.n), page: save.n, pages: 13)
+                    if save.id == "missing" { problems.add("missing: saved") }
+                } catch {
+                    // The book not in the library is refused (its place would name no book), and only it.
+                    if save.id != "missing" || (error as? DatabaseError)?.kind != .constraint {
+                        problems.add("\(save.id) \(save.n): \(error)")
+                    }
+                }
+            }
+            // The next save is started once this one waits: the order of the queue is the order of the list.
+            let deadline = Date().addingTimeInterval(30)
+            while database.places.waiting < index + 1, Date() < deadline { usleep(1000) }
+            XCTAssertEqual(database.places.waiting, index + 1)
+        }
+        release.signal()
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(problems.all, [])
+        // The held write's transaction, then one for all thirteen.
+        XCTAssertEqual(database.places.transactions, before + 2)
+        for id in books {
+            let newest = try XCTUnwrap(queued.last { $0.id == id }).n
+            XCTAssertEqual(try database.readingLocator(bookID: id), place(newest), id)
+            XCTAssertEqual(try savedPage(database, id), newest, id)
+        }
+        XCTAssertNil(try database.readingLocator(bookID: "missing"))
+    }
+
+    func testAPlaceSavedInsideATransactionIsPartOfIt() throws {
+        // A save inside a transaction of its own thread joins it (waiting for the group would wait for itself) and
+        // goes with it when it rolls back.
+        let database = try LibraryDatabase(path: databasePath)
+        defer { database.close() }
+        try database.upsertBook(book("a"))
+        struct Undo: Error {}
+        XCTAssertThrowsError(
+            try database.connection.transaction {
+                try database.saveReadingPlace(bookID: "a", locator: place(1), page: 1, pages: 3)
+                XCTAssertEqual(try database.readingLocator(bookID: "a"), place(1))
+                throw Undo()
+            })
+        XCTAssertNil(try database.readingLocator(bookID: "a"))
+        try database.connection.transaction {
+            try database.saveReadingPlace(bookID: "a", locator: place(2), page: 2, pages: 3)
+        }
+        XCTAssertEqual(try database.readingLocator(bookID: "a"), place(2))
+    }
+
+    /// What went wrong on other threads, gathered.
+    /// Unchecked Sendable: `list` is read and written under `lock`.
+    final class Problems: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        func add(_ problem: String) { lock.withLock { list.append(problem) } }
+        var all: [String] { lock.withLock { list } }
     }
 }

@@ -195,8 +195,8 @@ final class APITests: LibraryWebTestCase {
     }
 
     func testPlacesSavedAtOnceAreEachAnsweredAndTheNewestIsKept() throws {
-        // The saves of a book are written in turns (a group commit): every one is answered once written, none is
-        // lost to another's, and the place kept is one of them, as `shelf read` reads it.
+        // The saves arriving at once share a transaction (the host's group commit): every one is answered once
+        // written, none is lost to another's, and the place kept is one of them, as `shelf read` reads it.
         let sample = ShelfProcess.packageRoot.appendingPathComponent("samples/the-lighthouse-keeper.epub").path
         XCTAssertEqual(try shelf.run(["add", sample]).status, 0)
         let id = try XCTUnwrap((try get("/api/shelf").json()["items"] as? [[String: Any]])?.first?["id"] as? String)

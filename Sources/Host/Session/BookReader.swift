@@ -8,8 +8,8 @@ import ShelfValues
 /// forwards what the front ends call.
 ///
 /// Safe to call from several threads as its bookshelf is (the browser app reads from many requests at once): each
-/// `read(_:move:width:)` opens the book afresh, and the place is written in one transaction of the database, which
-/// serialises its calls; a `ReadingSession` it opens is for one thread at a time.
+/// `read(_:move:width:)` opens the book afresh, and the places saved at once share one transaction of the database
+/// (a group commit), each answered once it is on disk; a `ReadingSession` it opens is for one thread at a time.
 public struct BookReader {
     let reader: ShelfReader.BookReader
 
@@ -50,7 +50,8 @@ public struct BookReader {
         try reader.locate(in: session.session, locator)
     }
 
-    /// Writes a place `locate` gave (one transaction, full sync): what a front end saving many at once calls in turns.
+    /// Writes a place `locate` gave (one transaction, full sync), with the saves other threads make meanwhile (a
+    /// group commit): what a front end saving many at once calls.
     public func save(_ place: ReadingPlace, bookID: String) throws { try reader.save(place, bookID: bookID) }
 
     /// Bookmarks the page `page`, the place `locator`, or (neither) the page the patron is on.

@@ -204,6 +204,14 @@ public final class SQLiteConnection: @unchecked Sendable {
         locked { handle.map { sqlite3_get_autocommit($0) == 0 } ?? false }
     }
 
+    /// Whether this thread is inside a transaction of the connection, without waiting for another thread's: a
+    /// transaction holds the (recursive) lock from BEGIN to COMMIT, so a lock this thread cannot take is another's.
+    public var isInTransactionOnThisThread: Bool {
+        guard lock.try() else { return false }
+        defer { lock.unlock() }
+        return handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in a write transaction and commits it; rolls back and rethrows when `body` throws.

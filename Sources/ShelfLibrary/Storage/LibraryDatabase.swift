@@ -12,11 +12,15 @@ public final class LibraryDatabase: Sendable {
 
     public let connection: SQLiteConnection
     public var path: String { connection.path }
+    /// The places saved from many threads at once (the browser's page turns), committed together: one sync for
+    /// all the saves that arrive while one is being written (`saveReadingPlace`).
+    public let places: GroupCommit
 
     /// Opens (or creates) the library database at `path` and brings its schema up to date.
     public init(path: String, busyTimeout: TimeInterval = 5) throws {
         connection = try SQLiteConnection(
             path: path, options: .init(busyTimeout: busyTimeout, label: "library database"))
+        places = GroupCommit(connection)
         try SchemaMigrator.migrate(connection, steps: LibrarySchema.migrations)
     }
 

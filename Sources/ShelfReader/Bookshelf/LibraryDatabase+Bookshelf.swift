@@ -129,11 +129,15 @@ extension LibraryDatabase {
     // MARK: Reading position
 
     /// Saves where the patron is — the locator, the page counter and when the book was opened — in one transaction,
-    /// so that a crash keeps either the previous place or the new one, never half of each.
+    /// so that a crash keeps either the previous place or the new one, never half of each; on disk (full sync) when
+    /// the call returns. Saves from several threads at once share a transaction (`places`, a group commit): a save
+    /// waits for the one being written, then goes with every other save that arrived meanwhile, the newest of a
+    /// book kept.
     public func saveReadingPlace(bookID: String, locator: Locator, page: Int, pages: Int, at date: Date = Date()) throws
     {
-        try connection.transaction {
-            try savePosition(ReadingPosition(bookID: bookID, locator: locator.jsonString(), updatedAt: date))
+        let json = locator.jsonString()
+        try places.write(key: bookID) { [self] in
+            try savePosition(ReadingPosition(bookID: bookID, locator: json, updatedAt: date))
             try connection.execute(
                 """
                 INSERT INTO reading_progress (book_id, page, pages, updated_at) VALUES (?, ?, ?, ?)

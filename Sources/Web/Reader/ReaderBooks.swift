@@ -13,8 +13,6 @@ final class ReaderBooks: @unchecked Sendable {
     private var paths: [String: String] = [:]
     private var opened: [String: OpenBook] = [:]
     let resources = ResourceCache(budget: 64 << 20)
-    /// The places saved, written in turns (a group commit).
-    let placeSaves = PlaceSaves()
 
     /// A book opened once: its reading session (an eBook's pages, table of contents and saved place, as
     /// `shelf read` keeps them open) and its file, with what was read of it.
@@ -61,15 +59,13 @@ final class ReaderBooks: @unchecked Sendable {
         return try open(book).use { PlaceJSON(try reader.place(in: try $0.reading(), opening: opening)) }
     }
 
-    /// A save asks nothing of the database but the write (the book opened is kept by id), and its write is made in
-    /// turns with the other saves of the book (`PlaceSaves`): a read there would wait for every other save's sync.
+    /// A save asks nothing of the database but the write (the book opened is kept by id: a read there would wait for
+    /// the saves being written), made after the book is let go, with the saves of other windows and books arriving
+    /// meanwhile (the host commits them together).
     func savePlace(id: String, _ locator: Locator) throws -> PlaceJSON {
         let reader = BookReader(bookshelf: try app.bookshelf())
         let found = try open(id: id).use { try reader.locate(in: try $0.reading(), locator) }
-        if found.writable {
-            let place = found.place
-            try placeSaves.save(book: id) { try reader.save(place, bookID: id) }
-        }
+        if found.writable { try reader.save(found.place, bookID: id) }
         return PlaceJSON(found.place)
     }
 
