@@ -1,4 +1,5 @@
 import Foundation
+import Host
 import TestSupport
 import Web
 import XCTest
@@ -207,7 +208,7 @@ final class PasswordTests: WebServerTestCase {
 final class BookOriginTests: WebServerTestCase {
     func testABookOriginServesItsBookAndNothingElse() throws {
         app.bookOrigins.serve { id, href in
-            guard href == "OEBPS/c1.xhtml" else { throw WebError(404, "\(href) is not a resource of this book") }
+            guard href == "OEBPS/c1.xhtml" else { throw WebError(404, ReaderRequestProblem.notAResource(href: href)) }
             return BookOrigins.Resource(
                 data: Data("<html><head><title>\(id)</title></head><body>page</body></html>".utf8),
                 type: "application/xhtml+xml", scripted: true)

@@ -24,7 +24,9 @@ extension ListeningSession {
         /// Why it cannot play now, nil when it can.
         public let hold: TrackHold?
         /// The hold in the patron's words ("Part 2 cannot be played: it is missing."), nil when it can play.
-        public var why: String? { hold.map { TrackHeld(name: title ?? href, hold: $0).sentence } }
+        public var held: TrackHeld? { hold.map { TrackHeld(name: title ?? href, hold: $0) } }
+        /// `held`'s sentence.
+        public var why: String? { held?.sentence }
         /// What a player says while it waits for the track to arrive before playing it ("Waiting for Part 2 to
         /// download."), nil unless it is still downloading.
         public var wait: String? { hold == .downloading ? PlaybackNotice.waiting(track: title ?? href).sentence : nil }

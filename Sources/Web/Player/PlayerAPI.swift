@@ -165,7 +165,7 @@ final class ListeningSessions: @unchecked Sendable {
             return found
         }
         // A part still on its way is not here to serve (the player asks again once it has arrived).
-        if track.hold == .downloading, let why = track.why { throw WebError(409, why) }
+        if track.hold == .downloading, let held = track.held { throw WebError(409, held) }
         let folder = try shelf.cacheFolder("serve-tracks")
         // Named by a digest of the book and the href: a cut of them named two tracks ending alike as one file.
         let name =

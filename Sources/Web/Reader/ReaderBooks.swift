@@ -99,8 +99,7 @@ final class ReaderBooks: @unchecked Sendable {
         do {
             return try bookshelf.file(of: book)
         } catch let refusal as ShelfError {
-            let words = refusal.words(for: .browser)
-            throw WebError(409, words.sentence, hint: words.hint, kind: "not-downloaded")
+            throw WebError(409, refusal, kind: "not-downloaded")
         }
     }
 

@@ -9,7 +9,8 @@ public struct WebError: Error, Sendable {
     /// A short machine-readable kind (`refused-host`, `no-session`, `unavailable`, …), for the front end.
     public let kind: String
 
-    public init(_ status: Int, _ title: String, hint: String? = nil, kind: String? = nil) {
+    /// Only from the host's words (the initialisers below): the server writes no sentence of its own.
+    private init(_ status: Int, _ title: String, hint: String? = nil, kind: String? = nil) {
         self.status = status
         self.title = title
         self.hint = hint
@@ -49,13 +50,20 @@ public struct WebError: Error, Sendable {
 extension WebError {
     /// The answer for a refusal the host words (`RequestProblem` and the other outcomes in `Sources/Host/Words`): its
     /// sentence and its browser hint, as they are. The server writes no sentence of its own.
-    init(_ status: Int, _ outcome: some PatronOutcome, kind: String? = nil) {
+    public init(_ status: Int, _ outcome: some PatronOutcome, kind: String? = nil) {
         let words = outcome.words(for: .browser)
         self.init(status, words.sentence, hint: words.hint, kind: kind)
     }
 
     /// The answer for what the host refused, by its sysexits code (the patron's mistake, something missing, the
     /// library's refusal, try later), in the host's words for the browser (`ShelfError.words(for: .browser)`).
+    /// A host refusal answered with its own status and kind where its sysexits code does not say it (a loan not
+    /// downloaded is something to do first, 409, though the host finds no file).
+    init(_ status: Int, _ error: ShelfError, kind: String) {
+        let words = error.words(for: .browser)
+        self.init(status, words.sentence, hint: words.hint, kind: kind)
+    }
+
     init(_ error: ShelfError) {
         let words = error.words(for: .browser)
         let (message, hint) = (words.sentence, words.hint)
