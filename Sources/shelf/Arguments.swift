@@ -26,14 +26,14 @@ struct Arguments {
             }
             if valueOptions.contains(name) {
                 guard let value = inline ?? (i < words.count ? words[i] : nil) else {
-                    throw ShelfError(.usage, "\(name) needs a value")
+                    throw CommandUsage.needsValue(option: name).error
                 }
                 if inline == nil { i += 1 }
                 values[name, default: []].append(value)
             } else if flagOptions.contains(name), inline == nil {
                 flags.insert(name)
             } else {
-                throw ShelfError(.usage, "unknown option \(name)")
+                throw CommandUsage.unknownOption(name, global: false).error
             }
         }
     }
@@ -45,8 +45,7 @@ struct Arguments {
     func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
         guard let text = value(name) else { return nil }
         guard let n = Int(text), range.contains(n) else {
-            throw ShelfError(
-                .usage, "\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+            throw CommandUsage.notAWholeNumber(option: name, range: range, given: text).error
         }
         return n
     }
@@ -54,7 +53,7 @@ struct Arguments {
     func choice(_ name: String, _ allowed: [String]) throws -> String? {
         guard let text = value(name) else { return nil }
         guard allowed.contains(text) else {
-            throw ShelfError(.usage, "\(name) takes one of \(allowed.joined(separator: ", ")), not \"\(text)\"")
+            throw CommandUsage.notOneOf(option: name, allowed: allowed, given: text).error
         }
         return text
     }

@@ -32,7 +32,7 @@ func usage() -> String {
 
 func help(for name: String) throws -> String {
     guard let c = commands.first(where: { $0.name == name }) else {
-        throw ShelfError(.usage, "no command \"\(name)\"", hint: "`shelf --help` lists the commands.")
+        throw CommandUsage.noCommand(name).error
     }
     return "Usage: \(c.usage)\n\n\(c.summary.prefix(1).uppercased() + c.summary.dropFirst()).\n\n\(c.details)\n"
 }
@@ -51,7 +51,7 @@ func run(_ words: [String]) throws -> Int32 {
             rest = rest.dropFirst()
         case "--plugin-path":
             rest = rest.dropFirst()
-            guard let dir = rest.first else { throw ShelfError(.usage, "--plugin-path needs a directory or .so file") }
+            guard let dir = rest.first else { throw CommandUsage.pluginPathNeedsValue.error }
             pluginPaths.append(dir)
             rest = rest.dropFirst()
         default:
@@ -59,8 +59,7 @@ func run(_ words: [String]) throws -> Int32 {
                 pluginPaths.append(String(first.dropFirst("--plugin-path=".count)))
                 rest = rest.dropFirst()
             } else {
-                throw ShelfError(
-                    .usage, "unknown option \(first)", hint: "`shelf --help` lists the commands and options.")
+                throw CommandUsage.unknownOption(first, global: true).error
             }
         }
     }
@@ -74,7 +73,7 @@ func run(_ words: [String]) throws -> Int32 {
         return 0
     }
     guard let command = commands.first(where: { $0.name == name }) else {
-        throw ShelfError(.usage, "no command \"\(name)\"", hint: "`shelf --help` lists the commands.")
+        throw CommandUsage.noCommand(name).error
     }
     if words.contains("--help") || words.contains("-h") {
         Output.line(try help(for: name))

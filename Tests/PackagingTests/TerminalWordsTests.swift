@@ -91,6 +91,79 @@ final class TerminalWordsTests: XCTestCase {
         }
     }
 
+    /// Files whose errors are still written where they are thrown: the parser's count of arguments (`Command.swift`
+    /// puts the command's own usage and names together) and the catalog's files, which circulation's part moves.
+    static let errorsWrittenInPlace: Set<String> = [
+        "Command.swift", "CatalogCommands.swift", "CatalogCirculationCommands.swift", "CatalogSupport.swift"
+    ]
+
+    /// Every error a command throws is the host's (`CommandUsage`, `CommandLookup`, `LoginRefusal`,
+    /// `CommandRefusal`, ...): no `ShelfError(` in `Sources/shelf` is given a string literal, outside the files above.
+    func testTheCommandLineWritesNoErrorOfItsOwn() throws {
+        let root = ShelfProcess.packageRoot.appendingPathComponent("Sources/shelf")
+        guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: root.path])
+        }
+        var found: [String] = []
+        for case let url as URL in walker
+        where url.pathExtension == "swift" && !Self.errorsWrittenInPlace.contains(url.lastPathComponent) {
+            for literal in Self.literals(in: try String(contentsOf: url, encoding: .utf8), given: ["ShelfError("]) {
+                found.append("\(url.lastPathComponent): \(literal)")
+            }
+        }
+        XCTAssertEqual(found, [], "the command line writes these errors itself:\n" + found.joined(separator: "\n"))
+        XCTAssertEqual(
+            Self.literals(
+                in: #"throw ShelfError(.usage, "--step takes seconds from 1 to 3600")"#, given: ["ShelfError("]),
+            ["--step takes seconds from 1 to 3600"], "the check finds a planted one")
+    }
+
+    /// The command line's errors, as a terminal prints them after "shelf: ": a clause (no capital, no full stop),
+    /// a usage error's hint for the terminal only, and what is not there with the browser's hint for the same thing.
+    func testTheCommandLinesErrorsAreClausesFromTheHost() {
+        let usage: [CommandUsage] = [
+            .needsValue(option: "--page"), .unknownOption("--x", global: true),
+            .notAWholeNumber(option: "--page", range: 1...9, given: "x"),
+            .notOneOf(option: "--format", allowed: ["all", "ebook"], given: "x"), .noCommand("x"),
+            .pluginPathNeedsValue,
+            .fromAndChapter, .notATime(given: "x"), .noSuchChapter(count: 3, given: "9", book: "B"),
+            .notASpeed(given: "9"), .notASleep(given: "x"), .notAVolume(given: "x"), .notAStep,
+            .notAnInterval(given: "x"), .onceAndCycles, .pageAndLocator, .notALocator,
+            .notAFontScale(given: "x", orDefault: true), .onlyOneOf(["--chapter", "--position", "--locator"]),
+            .hitWithoutSearch, .searchWithoutWords, .notABookmarkNumber(option: "--bookmark", given: "x"),
+            .chapterPastTheEnd(chapter: 9, items: 3, book: "/b.epub"),
+            .positionPastTheEnd(position: 9, positions: 3, book: "/b.epub"), .needsOutputPath(command: "cover"),
+            .notAnAssignment(given: "x"), .noSecret(key: "k"), .notAManifestAddress(given: "ftp://x"),
+            .generateTakes(allowed: ["shelf.1"], given: "x"), .completeTakes(given: "x"), .accountAddNeedsAddress,
+            .accountNeedsName(action: "use"), .noAccountAction("x"), .annotationsTakesSync(given: "x"),
+            .bookmarkTakes(given: "x"), .listsNeedsService(subcommand: "connect"), .noListsSubcommand("x"),
+            .conformanceNeedsPlugin, .noCheck(name: "x", known: ["a", "b"]), .passwordInArguments,
+            .noTerminalForPassword(label: "PIN"), .loginAndPasswordNeeded(login: "Card", password: "PIN")
+        ]
+        let lookups: [CommandLookup] = [
+            .noBookmark(id: 3), .noWish(id: "7"), .noNotification(id: "2"), .noPlugin(id: "x"),
+            .noSuchFile(path: "/x", what: "file"), .passwordFileUnreadable(path: "/p"), .noCover(path: "/b"),
+            .webSignInWithoutAddress(account: "fake")
+        ]
+        for error in usage.map(\.error) + lookups.map(\.error) {
+            let clause = error.words(for: .terminal).sentence
+            XCTAssertFalse(clause.first?.isUppercase ?? true, "not a clause: \(clause)")
+            XCTAssertFalse(clause.hasSuffix("."), "a clause has no full stop: \(clause)")
+        }
+        XCTAssertEqual(Set(usage.map(\.error.kind)), [.usage])
+        XCTAssertTrue(usage.allSatisfy { $0.error.next?.browser == nil }, "the browser takes no arguments")
+        XCTAssertEqual(
+            CommandUsage.onlyOneOf(["--chapter", "--position", "--locator"]).error.message,
+            "give only one of --chapter, --position and --locator")
+        XCTAssertEqual(
+            CommandLookup.noWish(id: "7").error.description,
+            "no wish 7\n  `shelf wishlist` lists the wishes with their numbers.")
+        XCTAssertEqual(
+            CommandLookup.noWish(id: "7").error.words(for: .browser),
+            Words("No wish 7.", hint: "The Reading lists page shows the wishes there are."))
+        XCTAssertEqual(Set(lookups.map(\.error.kind)), [.noInput, .badData])
+    }
+
     /// The outcomes the browser says too are said by the terminal with the browser's sentence: the wish list's
     /// "Added"/"Removed" (it said "Wished for …" and "… from the wish list."), a library not added yet (it said
     /// "No library accounts.", the browser "Welcome to shelf."), a bookmark removed (`shelf read`'s d and
@@ -195,6 +268,24 @@ final class TerminalWordsTests: XCTestCase {
 
     /// The calls whose string literals are what a patron reads.
     static let calls = ["Output.line(", "Output.standardError(", "Output.error(", "ShelfError(", "say("]
+
+    /// Every string literal given to `calls` in `source`, as written.
+    static func literals(in source: String, given calls: [String]) -> [String] {
+        let text = Array(source)
+        var found: [String] = []
+        var index = 0
+        while index < text.count {
+            guard let call = calls.first(where: { starts(text, at: index, with: $0) }) else {
+                index += 1
+                continue
+            }
+            let open = index + call.count - 1
+            let close = closing(text, from: open)
+            found += literals(Array(text[(open + 1)..<close]))
+            index = close
+        }
+        return found
+    }
 
     /// The whole sentences among the string literals given to `calls` in `source`: a capital first, a full stop or a
     /// question mark last (before a newline), 16 characters or more as written.

@@ -20,7 +20,7 @@ let accountCommand = Command(
     switch action {
     case "add":
         guard let operand else {
-            throw ShelfError(.usage, "account add needs the library's address", hint: "shelf account add URL")
+            throw CommandUsage.accountAddNeedsAddress.error
         }
         let (account, json) = try library.addAccount(operand, name: args.value("--name"))
         if context.json { Output.json(json); return 0 }
@@ -49,7 +49,7 @@ let accountCommand = Command(
         }
         return 0
     case "remove":
-        guard let operand else { throw ShelfError(.usage, "account remove needs the account's name") }
+        guard let operand else { throw CommandUsage.accountNeedsName(action: "remove").error }
         // Counted before they go with the account: the patron is told that the library still lends them.
         let held = (
             (try? library.loans(account: operand).count) ?? 0, (try? library.holds(account: operand).count) ?? 0
@@ -64,7 +64,7 @@ let accountCommand = Command(
         }
         return 0
     case "use":
-        guard let operand else { throw ShelfError(.usage, "account use needs the account's name") }
+        guard let operand else { throw CommandUsage.accountNeedsName(action: "use").error }
         let account = try library.useAccount(operand)
         if context.json {
             Output.json(AccountInUseJSON(account))
@@ -73,9 +73,7 @@ let accountCommand = Command(
         }
         return 0
     default:
-        throw ShelfError(
-            .usage, "no account action \"\(action)\"",
-            hint: "Usage: shelf account add URL | list | remove NAME | use NAME")
+        throw CommandUsage.noAccountAction(action).error
     }
 }
 
@@ -93,9 +91,7 @@ let loginCommand = Command(
     positionals: 0...1
 ) { args, context in
     if args.value("--password") != nil {
-        throw ShelfError(
-            .usage, "a password in the arguments would be visible to other users and kept in shell history",
-            hint: "Pipe it instead: echo PIN | shelf login --username CARD --password-stdin")
+        throw CommandUsage.passwordInArguments.error
     }
     let library = try context.library()
     let account = try library.account(args.positionals.first ?? args.value("--account"))
@@ -110,7 +106,7 @@ let loginCommand = Command(
     }
     if kind.usesBrowser {
         guard let address = signIn.browserAddress(flow) else {
-            throw ShelfError(.badData, "the library's web sign-in has no address", subject: account.id)
+            throw CommandLookup.webSignInWithoutAddress(account: account.id).error
         }
         Output.standardError("Open this address in a web browser and sign in:\n  \(address)\n")
         Output.standardError(
@@ -135,13 +131,10 @@ let loginCommand = Command(
         } else if tty {
             password = readSecretLine(prompt: "\(flow.passwordLabel): ")
         } else {
-            throw ShelfError(
-                .usage, "no terminal to ask for the \(flow.passwordLabel) on",
-                hint: "Pipe it: echo PIN | shelf login --username CARD --password-stdin")
+            throw CommandUsage.noTerminalForPassword(label: flow.passwordLabel).error
         }
         guard let username, !username.isEmpty, let password else {
-            throw ShelfError(
-                .usage, "both the \(flow.loginLabel.lowercased()) and the \(flow.passwordLabel) are needed")
+            throw CommandUsage.loginAndPasswordNeeded(login: flow.loginLabel, password: flow.passwordLabel).error
         }
         try signIn.signIn(flow: flow, username: username, password: password)
     }

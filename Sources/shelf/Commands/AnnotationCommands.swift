@@ -18,9 +18,7 @@ let annotationsCommand = Command(
     positionals: 1...2
 ) { args, context in
     guard args.positionals[0] == "sync" else {
-        throw ShelfError(
-            .usage, "annotations takes sync, not \"\(args.positionals[0])\"",
-            hint: "Usage: shelf annotations sync [BOOK]")
+        throw CommandUsage.annotationsTakesSync(given: args.positionals[0]).error
     }
     let bookshelf = try openBookshelf(context)
     let library = try context.library()

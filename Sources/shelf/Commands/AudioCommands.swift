@@ -20,19 +20,19 @@ func soundOnStandardOutput(_ args: Arguments) -> Bool { args.has("--raw") || arg
 /// Where to start: --from, --chapter, else the saved position (unless the book was finished).
 func startPoint(_ session: ListeningSession, _ args: Arguments) throws -> ListeningSession.Start {
     if args.value("--from") != nil && args.value("--chapter") != nil {
-        throw ShelfError(.usage, "--from and --chapter cannot be used together")
+        throw CommandUsage.fromAndChapter.error
     }
     if let from = args.value("--from") {
         guard let s = PlaybackTime.parse(from) else {
-            throw ShelfError(.usage, "--from takes a time such as 90, 1:30 or 1:02:03, not \"\(from)\"")
+            throw CommandUsage.notATime(given: from).error
         }
         return .time(s)
     }
     if let text = args.value("--chapter") {
         guard let n = Int(text), session.chapters.indices.contains(n - 1) else {
-            throw ShelfError(
-                .usage, "--chapter takes a number from 1 to \(session.chapters.count), not \"\(text)\"",
-                hint: "`shelf toc \(ShellWords.quoted(args.positionals[0]))` lists the chapters.")
+            throw CommandUsage.noSuchChapter(
+                count: session.chapters.count, given: text, book: ShellWords.quoted(args.positionals[0])
+            ).error
         }
         return .chapter(n - 1)
     }
@@ -77,19 +77,19 @@ func startPlayback(_ args: Arguments, _ context: Context, options: ListeningOpti
 func applyCommonSettings(_ session: ListeningSession, _ args: Arguments) throws {
     if let text = args.value("--speed") {
         guard let v = Double(text.hasSuffix("x") ? String(text.dropLast()) : text), v >= 0.5, v <= 3.0 else {
-            throw ShelfError(.usage, "--speed takes a number from 0.5 to 3.0 (in steps of 0.05), not \"\(text)\"")
+            throw CommandUsage.notASpeed(given: text).error
         }
         session.setSpeed(v)
     }
     if let text = args.value("--sleep") {
         guard let mode = SleepTimer.parse(text) else {
-            throw ShelfError(.usage, "--sleep takes minutes (e.g. 20) or \"chapter\", not \"\(text)\"")
+            throw CommandUsage.notASleep(given: text).error
         }
         session.setSleep(mode)
     }
     if let text = args.value("--volume") {
         guard let v = Double(text), v >= 0, v <= 200 else {
-            throw ShelfError(.usage, "--volume takes a percentage from 0 to 200, not \"\(text)\"")
+            throw CommandUsage.notAVolume(given: text).error
         }
         session.setVolume(v / 100)
     }
@@ -195,7 +195,7 @@ let fetchCommand = Command(
     guard let url = URL(string: args.positionals[0]), let scheme = url.scheme?.lowercased(),
         scheme == "http" || scheme == "https"
     else {
-        throw ShelfError(.usage, "fetch takes the http(s) URL of an audiobook manifest", subject: args.positionals[0])
+        throw CommandUsage.notAManifestAddress(given: args.positionals[0]).error
     }
     let parallel = try args.int("--parallel", in: 1...8) ?? 3
     if args.has("--background") {

@@ -18,13 +18,13 @@ let bookmarkCommand = Command(
     switch args.positionals[0] {
     case "add":
         guard args.value("--page") == nil || args.value("--locator") == nil else {
-            throw ShelfError(.usage, "give --page or --locator, not both")
+            throw CommandUsage.pageAndLocator.error
         }
         let book = try bookshelf.find(args.positionals[1])
         var locator: Locator?
         if let json = args.value("--locator") {
             do { locator = try Locator.parse(json) } catch {
-                throw ShelfError(.usage, "--locator is not a Readium Locator (JSON with at least \"href\")")
+                throw CommandUsage.notALocator.error
             }
         }
         let (bookmark, page) = try BookReader(bookshelf: bookshelf).addBookmark(
@@ -38,11 +38,10 @@ let bookmarkCommand = Command(
         return 0
     case "remove":
         guard let id = Int64(args.positionals[1]), id > 0 else {
-            throw ShelfError(.usage, "bookmark remove takes a bookmark number, not \"\(args.positionals[1])\"")
+            throw CommandUsage.notABookmarkNumber(option: "bookmark remove", given: args.positionals[1]).error
         }
         guard let bookmark = try bookshelf.removeBookmark(id: id) else {
-            throw ShelfError(
-                .noInput, "there is no bookmark \(id)", hint: "`shelf bookmarks BOOK` lists a book's bookmarks.")
+            throw CommandLookup.noBookmark(id: id).error
         }
         if context.json {
             Output.json(RemovedBookmarkJSON(bookmark))
@@ -51,9 +50,7 @@ let bookmarkCommand = Command(
         }
         return 0
     default:
-        throw ShelfError(
-            .usage, "bookmark takes add or remove, not \"\(args.positionals[0])\"",
-            hint: "Usage: shelf bookmark add BOOK [--page N] | shelf bookmark remove ID")
+        throw CommandUsage.bookmarkTakes(given: args.positionals[0]).error
     }
 }
 

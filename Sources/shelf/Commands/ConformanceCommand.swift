@@ -38,18 +38,17 @@ let conformanceCommand = Command(
         return 0
     }
     guard let plugin = args.positionals.first else {
-        throw ShelfError(
-            .usage, "name the plugin library to check: shelf conformance PLUGIN.so (or --list for the checks)")
+        throw CommandUsage.conformanceNeedsPlugin.error
     }
     guard FileManager.default.fileExists(atPath: plugin) else {
-        throw ShelfError(.noInput, "no such plugin library", subject: plugin)
+        throw CommandLookup.noSuchFile(path: plugin, what: "plugin library").error
     }
     for sample in args.all("--sample") where !FileManager.default.fileExists(atPath: sample) {
-        throw ShelfError(.noInput, "no such sample file", subject: sample)
+        throw CommandLookup.noSuchFile(path: sample, what: "sample file").error
     }
     let known = PluginConformance.checks.map(\.name)
     for name in args.all("--check") where !known.contains(name) {
-        throw ShelfError(.usage, "no check named \(name): the checks are \(known.joined(separator: ", "))")
+        throw CommandUsage.noCheck(name: name, known: known).error
     }
     let settings = try conformanceSettings(args.all("--set"))
     let timeout = try args.int("--timeout", in: 1...3600) ?? 30
@@ -59,7 +58,7 @@ let conformanceCommand = Command(
     var secrets: [String: String] = [:]
     for key in args.all("--secret") {
         guard let value = readSecretLine(prompt: isatty(0) == 1 ? "\(key): " : nil), !value.isEmpty else {
-            throw ShelfError(.usage, "no value for the secret \(key) on standard input")
+            throw CommandUsage.noSecret(key: key).error
         }
         secrets[key] = value
     }
@@ -94,7 +93,7 @@ func conformanceSettings(_ assignments: [String]) throws -> [String: String] {
     var settings: [String: String] = [:]
     for assignment in assignments {
         guard let eq = assignment.firstIndex(of: "="), eq != assignment.startIndex else {
-            throw ShelfError(.usage, "--set takes KEY=VALUE, not \(assignment)")
+            throw CommandUsage.notAnAssignment(given: assignment).error
         }
         settings[String(assignment[..<eq])] = String(assignment[assignment.index(after: eq)...])
     }

@@ -41,7 +41,7 @@ let listenCommand = Command(
     }
     if let step = args.value("--step") {
         guard let s = Double(step), s >= 1, s <= 3600 else {
-            throw ShelfError(.usage, "--step takes seconds from 1 to 3600")
+            throw CommandUsage.notAStep.error
         }
         options.skipStep = s
     }

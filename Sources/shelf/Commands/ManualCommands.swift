@@ -20,10 +20,7 @@ let generateCommand = Command(
     } else if let script = CompletionScripts.script(for: what, rules: CompletionRules(commands)) {
         Output.raw(Data(script.utf8))
     } else {
-        throw ShelfError(
-            .usage,
-            "shelf generate writes one of \((ManPages.names + CompletionScripts.shells).joined(separator: ", ")), not \"\(what)\""
-        )
+        throw CommandUsage.generateTakes(allowed: ManPages.names + CompletionScripts.shells, given: what).error
     }
     return 0
 }
@@ -40,7 +37,7 @@ let completeCommand = Command(
 ) { args, context in
     let what = args.positionals[0]
     guard ["books", "accounts"].contains(what) else {
-        throw ShelfError(.usage, "shelf complete lists books or accounts, not \"\(what)\"")
+        throw CommandUsage.completeTakes(given: what).error
     }
     // One line each: a title with a line break in it would be two words to the shell.
     let text = try context.shelf.completionWords(books: what == "books").map { $0 + "\n" }.joined()

@@ -54,9 +54,7 @@ let openNotificationCommand = Command(
 ) { args, context in
     let library = try context.library()
     guard let id = Int64(args.positionals[0]), let record = try library.openNotification(id) else {
-        throw ShelfError(
-            .noInput, "no notification \(args.positionals[0])",
-            hint: "`shelf notifications --all` lists them with their numbers.")
+        throw CommandLookup.noNotification(id: args.positionals[0]).error
     }
     let route = args.has("--book") ? record.bookRoute : record.route
     if context.json {

@@ -16,9 +16,7 @@ let pluginsCommand = Command(
 ) { args, context in
     if let id = args.value("--inspect") {
         guard let inspection = context.shelf.pluginInspection(id: id) else {
-            throw ShelfError(
-                .noInput, "no plugin has the id \(id)",
-                hint: "`shelf plugins` lists the installed plugins and their ids.")
+            throw CommandLookup.noPlugin(id: id).error
         }
         if context.json { Output.json(inspection) } else { printInspection(inspection) }
         return 0
@@ -97,7 +95,7 @@ let sniffCommand = Command(
 ) { args, context in
     let path = args.positionals[0]
     guard FileManager.default.fileExists(atPath: path) else {
-        throw ShelfError(.noInput, "no such file", subject: path)
+        throw CommandLookup.noSuchFile(path: path, what: "file").error
     }
     let report = try context.shelf.sniff(path)
     if context.json {

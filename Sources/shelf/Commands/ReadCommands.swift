@@ -70,9 +70,9 @@ let readCommand = Command(
     let moves =
         ["--goto", "--toc", "--search", "--bookmark"].filter { args.value($0) != nil }
         + ["--next", "--prev"].filter { args.has($0) }
-    guard moves.count <= 1 else { throw ShelfError(.usage, "give only one of \(moves.joined(separator: ", "))") }
+    guard moves.count <= 1 else { throw CommandUsage.onlyOneOf(moves).error }
     if args.value("--hit") != nil && args.value("--search") == nil {
-        throw ShelfError(.usage, "--hit goes with --search QUERY")
+        throw CommandUsage.hitWithoutSearch.error
     }
     let bookshelf = try openBookshelf(context)
     let book = try bookshelf.find(args.positionals[0])
@@ -100,12 +100,12 @@ let readCommand = Command(
         move = .tableOfContents(entry)
     } else if let query = args.value("--search") {
         guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            throw ShelfError(.usage, "--search needs some words")
+            throw CommandUsage.searchWithoutWords.error
         }
         move = .search(query, hit: try args.int("--hit", in: 1...1_000_000) ?? 1)
     } else if let id = args.value("--bookmark") {
         guard let number = Int64(id), number > 0 else {
-            throw ShelfError(.usage, "--bookmark takes a bookmark number, not \"\(id)\"")
+            throw CommandUsage.notABookmarkNumber(option: "--bookmark", given: id).error
         }
         move = .bookmark(number)
     } else if !context.json, TerminalReaderCommand.isInteractive {

@@ -4,14 +4,11 @@ import Host
 /// The locator named by --chapter, --position or --locator; nil means where a reader opens the book.
 func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     let chosen = ["--chapter", "--position", "--locator"].filter { args.value($0) != nil }
-    guard chosen.count <= 1 else { throw ShelfError(.usage, "give only one of --chapter, --position and --locator") }
+    guard chosen.count <= 1 else { throw CommandUsage.onlyOneOf(["--chapter", "--position", "--locator"]).error }
     let order = book.manifest.readingOrder
     if let chapter = try args.int("--chapter", in: 1...Int(Int32.max)) {
         guard chapter <= order.count else {
-            throw ShelfError(
-                .usage,
-                "--chapter \(chapter) is past the end: this book has \(Plural.count(order.count, "reading-order item"))",
-                subject: book.path)
+            throw CommandUsage.chapterPastTheEnd(chapter: chapter, items: order.count, book: book.path).error
         }
         let link = order[chapter - 1]
         return Locator(href: link.href, type: link.type ?? "", title: link.title)
@@ -19,16 +16,13 @@ func requestedLocator(_ args: Arguments, _ book: BookFile) throws -> Locator? {
     if let position = try args.int("--position", in: 1...Int(Int32.max)) {
         let positions = try book.positions()
         guard position <= positions.count else {
-            throw ShelfError(
-                .usage,
-                "--position \(position) is past the end: this book has \(Plural.count(positions.count, "position"))",
-                subject: book.path)
+            throw CommandUsage.positionPastTheEnd(position: position, positions: positions.count, book: book.path).error
         }
         return positions[position - 1]
     }
     if let json = args.value("--locator") {
         do { return try Locator.parse(json) } catch {
-            throw ShelfError(.usage, "--locator is not a Readium Locator (JSON with at least \"href\")")
+            throw CommandUsage.notALocator.error
         }
     }
     return nil
@@ -53,7 +47,7 @@ let renderCommand = Command(
     let stored = context.shelf.readerSettings(forFile: args.positionals[0])
     let scale = try args.value("--font-scale").map {
         guard let pct = ReaderSettings.fontScale(typed: $0) else {
-            throw ShelfError(.usage, "--font-scale takes a percentage, not \"\($0)\"")
+            throw CommandUsage.notAFontScale(given: $0, orDefault: false).error
         }
         return pct
     }
@@ -129,7 +123,7 @@ let resourceCommand = Command(
     positionals: 2...2
 ) { args, context in
     guard let output = args.value("-o") ?? args.value("--output") else {
-        throw ShelfError(.usage, "resource needs -o PATH")
+        throw CommandUsage.needsOutputPath(command: "resource").error
     }
     let book = try context.shelf.openFile(args.positionals[0])
     let href = args.positionals[1]
@@ -146,13 +140,13 @@ let coverCommand = Command(
     positionals: 1...1
 ) { args, context in
     guard let output = args.value("-o") ?? args.value("--output") else {
-        throw ShelfError(.usage, "cover needs -o PATH")
+        throw CommandUsage.needsOutputPath(command: "cover").error
     }
     let book = try context.shelf.openFile(args.positionals[0])
     let manifest = book.manifest
     guard let cover = (manifest.links + (manifest.resources ?? [])).first(where: { $0.rel?.contains("cover") == true })
     else {
-        throw ShelfError(.noInput, "this book has no cover image", subject: book.path)
+        throw CommandLookup.noCover(path: book.path).error
     }
     try extract(book.resource(cover.href), href: cover.href, book: book, to: output, json: context.json)
     return 0

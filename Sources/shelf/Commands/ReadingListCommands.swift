@@ -72,7 +72,7 @@ let listsCommand = Command(
     switch sub {
     case "connect":
         guard let service = target else {
-            throw ShelfError(.usage, "lists connect needs a SERVICE (goodreads, google-books)")
+            throw CommandUsage.listsNeedsService(subcommand: "connect").error
         }
         // Without options: the service's settings, read through describe; nothing is connected or stored.
         if args.all("--set").isEmpty && args.all("--secret").isEmpty && !args.has("--authorize") {
@@ -85,14 +85,14 @@ let listsCommand = Command(
         var settings: [String: String] = [:]
         for pair in args.all("--set") {
             guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
-                throw ShelfError(.usage, "--set takes KEY=VALUE, got \"\(pair)\"")
+                throw CommandUsage.notAnAssignment(given: pair).error
             }
             settings[String(pair[..<eq])] = String(pair[pair.index(after: eq)...])
         }
         var secrets: [String: String] = [:]
         for key in args.all("--secret") {
             guard let value = readSecretLine(prompt: isatty(0) == 1 ? "\(key): " : nil), !value.isEmpty else {
-                throw ShelfError(.usage, "no value for the secret \(key) on standard input")
+                throw CommandUsage.noSecret(key: key).error
             }
             secrets[key] = value
         }
@@ -207,7 +207,7 @@ let listsCommand = Command(
         }
         return 0
     case "disconnect":
-        guard let service = target else { throw ShelfError(.usage, "lists disconnect needs a SERVICE") }
+        guard let service = target else { throw CommandUsage.listsNeedsService(subcommand: "disconnect").error }
         let change = try rl.lists.disconnect(service: service)
         if context.json {
             Output.json(DisconnectedJSON(service: service, change: change))
@@ -216,8 +216,7 @@ let listsCommand = Command(
         }
         return 0
     default:
-        throw ShelfError(
-            .usage, "no lists subcommand \"\(sub)\"", hint: "connect, pull, show, push, services or disconnect.")
+        throw CommandUsage.noListsSubcommand(sub).error
     }
 }
 
@@ -297,7 +296,7 @@ let wishlistCommand = Command(
             try rl.library.removeWish(id: n)
         else {
             if !context.json { printNotices(notices, rl.library) }
-            throw ShelfError(.noInput, "no wish \(id)", hint: "`shelf wishlist` lists the wishes with their numbers.")
+            throw CommandLookup.noWish(id: id).error
         }
         if !context.json {
             Output.line(WishListChange.removed(title: DisplayText.oneLine(title)).words(for: .terminal).line)

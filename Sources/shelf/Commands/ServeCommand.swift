@@ -28,7 +28,7 @@ let serveCommand = Command(
         if let file = args.value("--password-file") {
             // Missing, unreadable or not text: the error names the file, which is what the patron checks.
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw ShelfError(.noInput, "cannot read the password file", subject: file)
+                throw CommandLookup.passwordFileUnreadable(path: file).error
             }
             options.password = text.trimmingCharacters(in: .newlines)
         } else {

@@ -31,7 +31,7 @@ let settingsCommand = Command(
             cleared.insert(.fontScale)
         } else {
             guard let pct = ReaderSettings.fontScale(typed: text) else {
-                throw ShelfError(.usage, "--font-scale takes a percentage (or default), not \"\(text)\"")
+                throw CommandUsage.notAFontScale(given: text, orDefault: true).error
             }
             changes.fontScale = pct
         }

@@ -49,14 +49,14 @@ let shareCommand = Command(
     positionals: 1...1
 ) { args, context in
     guard args.value("--page") == nil || args.value("--locator") == nil else {
-        throw ShelfError(.usage, "give --page or --locator, not both")
+        throw CommandUsage.pageAndLocator.error
     }
     let bookshelf = try openBookshelf(context)
     let book = try bookshelf.find(args.positionals[0])
     var locator: Locator?
     if let json = args.value("--locator") {
         do { locator = try Locator.parse(json) } catch {
-            throw ShelfError(.usage, "--locator is not a Readium Locator (JSON with at least \"href\")")
+            throw CommandUsage.notALocator.error
         }
     }
     let shared = try BookReader(bookshelf: bookshelf).share(

@@ -20,7 +20,7 @@ let watchCommand = Command(
     let interval: TimeInterval
     if let text = args.value("--interval") {
         guard let parsed = WatchInterval.parse(text) else {
-            throw ShelfError(.usage, "--interval takes a duration such as 30s, 15m, 2h or 1d, not \"\(text)\"")
+            throw CommandUsage.notAnInterval(given: text).error
         }
         interval = parsed
     } else {
@@ -28,7 +28,7 @@ let watchCommand = Command(
     }
     if args.has("--install") { return try installWatch(interval: interval, context: context) }
     if args.has("--once") && args.value("--cycles") != nil {
-        throw ShelfError(.usage, "--once and --cycles say the same thing twice: give one")
+        throw CommandUsage.onceAndCycles.error
     }
     let cycles = args.has("--once") ? 1 : try args.int("--cycles", in: 1...1_000_000)
 
