@@ -150,6 +150,36 @@ enum NarrationBook {
         return (url, timed)
     }
 
+    /// A copy of the book in `folder` with a part of no narration between its two chapters ("Interlude", in the
+    /// contents): a partly narrated book.
+    static func withInterlude(_ book: URL, in folder: URL) throws -> URL {
+        let copy = folder.appendingPathComponent("partly-narrated.epub")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: book, to: copy)
+        let work = folder.appendingPathComponent("interlude")
+        try FileManager.default.createDirectory(
+            at: work.appendingPathComponent("OEBPS/text"), withIntermediateDirectories: true)
+        try write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en"><head><title>Interlude</title></head><body>
+            <h1>Interlude</h1><p>A letter, unread, in a drawer of the keeper's desk.</p></body></html>
+            """, work.appendingPathComponent("OEBPS/text/interlude.xhtml"))
+        let interlude = "<item id=\"interlude\" href=\"text/interlude.xhtml\" media-type=\"application/xhtml+xml\"/>"
+        let opf = opf(chapters)
+            .replacingOccurrences(of: "<item id=\"ch2\"", with: interlude + "\n<item id=\"ch2\"")
+            .replacingOccurrences(
+                of: "<itemref idref=\"ch2\"/>", with: "<itemref idref=\"interlude\"/><itemref idref=\"ch2\"/>")
+        try write(opf, work.appendingPathComponent("OEBPS/content.opf"))
+        let entry = "<li><a href=\"text/interlude.xhtml\">Interlude</a></li>\n"
+        try write(
+            nav.replacingOccurrences(
+                of: "<li><a href=\"text/ch2.xhtml\">", with: entry + "<li><a href=\"text/ch2.xhtml\">"),
+            work.appendingPathComponent("OEBPS/nav.xhtml"))
+        try zip(in: work, ["-X", copy.path, "OEBPS/content.opf", "OEBPS/nav.xhtml", "OEBPS/text/interlude.xhtml"])
+        return copy
+    }
+
     static func write(_ text: String, _ url: URL) throws { try text.write(to: url, atomically: true, encoding: .utf8) }
 
     static func zip(in dir: URL, _ args: [String]) throws {

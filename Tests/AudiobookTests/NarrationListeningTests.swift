@@ -179,6 +179,23 @@ final class NarrationListeningTests: XCTestCase {
         XCTAssertEqual(position, chapters[1].prefix(2).reduce(0) { $0 + $1.duration }, accuracy: 0.1)
     }
 
+    func testAPartlyNarratedBookPlaysItsNarrationAndSaysWhatItPassesOver() throws {
+        let (book, chapters) = try NarrationBook.make()
+        let partly = try NarrationBook.withInterlude(book, in: shelf.home)
+        let result = try shelf.run(["play", partly.path, "--null", "--json"], timeout: 300)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let clips = try XCTUnwrap((try result.json() as? [String: Any])?["clips"] as? [[String: Any]])
+        // The narration of both chapters, nothing in place of the interlude, which is said to be passed over.
+        XCTAssertEqual(clips.map(fragment), chapters.flatMap { $0 }.map(\.id))
+        XCTAssertTrue(
+            result.stderr.contains("“Interlude” has no narration of its own: the narration passes over it."),
+            result.stderr)
+        // From the chapter after it (the contents' third entry), nothing is passed over and nothing is said.
+        let later = try shelf.run(["play", partly.path, "--null", "--json", "--chapter", "3"], timeout: 300)
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertFalse(later.stderr.contains("no narration of its own"), later.stderr)
+    }
+
     func testListeningThenReadingOpensAtThePhraseWhereListeningStopped() throws {
         let (book, _) = try NarrationBook.make()
         XCTAssertEqual(try shelf.run(["add", book.path]).status, 0)

@@ -6,7 +6,8 @@ knows which phrase is heard at any time of the audio element.
 Chapter one ("one.xhtml", one.mp3): a heading and two short paragraphs, prose without narration over some pages,
 then three phrases on a later page, the middle one a page number (`epub:type="pagebreak"`, skippable) that
 begins a section the contents lists ("The Gulls", one.xhtml#gulls: an entry inside a chapter).
-Chapter two ("two.xhtml", two.ogg and table.wav): a heading, a paragraph, a table read row by row (a `seq` of
+Between them an interlude with no narration ("interlude.xhtml": a partly narrated book). Chapter two ("two.xhtml",
+two.ogg and table.wav): a heading, a paragraph, a table read row by row (a `seq` of
 `epub:type="table"`, escapable) from another file, and a paragraph after it."""
 
 import io
@@ -112,7 +113,10 @@ def narrated(path):
            " .narrated-now { background-color: #ffe08a; color: #000; } .narration-playing body { color: #444; }")
     files = {
         "OEBPS/style.css": css,
-        "OEBPS/nav.xhtml": nav([("Chapter One", "one.xhtml"), ("The Gulls", "one.xhtml#gulls"), ("Chapter Two", "two.xhtml")]),
+        "OEBPS/nav.xhtml": nav([("Chapter One", "one.xhtml"), ("The Gulls", "one.xhtml#gulls"), ("Interlude", "interlude.xhtml"),
+                                ("Chapter Two", "two.xhtml")]),
+        # A part with no narration of its own (a partly narrated book): the narration passes over it.
+        "OEBPS/interlude.xhtml": xhtml("Interlude", "<h1>Interlude</h1><p>A letter, unread, in a drawer of the keeper's desk.</p>"),
         "OEBPS/one.xhtml": xhtml("Chapter One", one_body, head='<link rel="stylesheet" href="style.css"/>'),
         "OEBPS/two.xhtml": xhtml("Chapter Two", two_body, head='<link rel="stylesheet" href="style.css"/>'),
         "OEBPS/smil/one.smil": one_smil,
@@ -128,12 +132,13 @@ def narrated(path):
                 '<meta property="media:active-class">narrated-now</meta>'
                 '<meta property="media:playback-active-class">narration-playing</meta><dc:creator>Maren Holt</dc:creator>')
     items = [("nav", "nav.xhtml", XHTML, ' properties="nav"'), ("css", "style.css", "text/css", ""),
-             ("one", "one.xhtml", XHTML, ' media-overlay="one-smil"'), ("two", "two.xhtml", XHTML, ' media-overlay="two-smil"'),
+             ("one", "one.xhtml", XHTML, ' media-overlay="one-smil"'), ("interlude", "interlude.xhtml", XHTML, ""),
+             ("two", "two.xhtml", XHTML, ' media-overlay="two-smil"'),
              ("one-smil", "smil/one.smil", "application/smil+xml", ""),
              ("two-smil", "smil/two.smil", "application/smil+xml", ""),
              ("one-audio", "audio/one.mp3", "audio/mpeg", ""), ("two-audio", "audio/two.ogg", "audio/ogg", ""),
              ("table-audio", "audio/table.wav", "audio/wav", "")]
-    opf = package("urn:uuid:0b1e5c1a-0000-4000-8000-000000000040", "The Narrated Fixture", "en", items, ["one", "two"],
+    opf = package("urn:uuid:0b1e5c1a-0000-4000-8000-000000000040", "The Narrated Fixture", "en", items, ["one", "interlude", "two"],
                   metadata=metadata)
     files["OEBPS/package.opf"] = opf
     write(path, files)

@@ -266,6 +266,22 @@ class NarratedFixtureTests(NarrationTestCase):
         self.assertGreater(len(highlight), 60, highlight)
         self.assertTrue(phrase.startswith(highlight) and phrase[len(highlight)] == " ", f"whole words of the phrase: {highlight!r}")
 
+    def test_a_part_with_no_narration_is_passed_over_and_said(self):
+        self.press("#listen")
+        self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")
+        self.driver.execute_script("return window.shelfReader.goTo({href: 'OEBPS/one.xhtml', fragment: 'c1-6'})")
+        self.wait_for(lambda d: self.in_frames("return document.getElementById('c1-6')?.getAttribute('tabindex')") == ["0"],
+                      message="chapter one's last phrase can be chosen")
+        self.tap("c1-6")
+        # From chapter one's last phrase straight to chapter two's first: the interlude between them is not opened,
+        # and it is said.
+        seen = self.visited("c2-1", timeout=15)
+        self.assertEqual({id_ for id_, _, _ in seen}, {"c1-6", "c2-1"})
+        self.wait_for(lambda d: "Interlude. Passed over: it has no narration of its own." in self.polite(), timeout=5,
+                      message=f"the interlude is said to be passed over, not {self.polite()!r}")
+        self.press("#listen-play")
+        self.assertFalse(self.reader("r.view.href").endswith("interlude.xhtml"))
+
     def test_page_numbers_are_skipped_when_asked(self):
         self.press("#listen")
         self.wait_for(lambda d: self.find("#listen-play").is_enabled(), message="Play ready")

@@ -168,12 +168,25 @@ final class WordsTests: XCTestCase {
         ]
         outcomes += changes as [PatronOutcome]
         outcomes += NarrationNotice.allCases as [PatronOutcome]
+        outcomes += [UnnarratedParts(titles: ["Interlude"]), UnnarratedParts(titles: ["A", "B", "C", "D", "E", "F"])]
         for outcome in outcomes {
             for face in Face.allCases { fragments.formUnion(Self.fixedStretches(of: outcome.words(for: face))) }
         }
         XCTAssertGreaterThan(fragments.count, 15)
         let found = try Self.facesSaying(fragments)
         XCTAssertEqual(found, [], "a face writes the host's words again:\n" + found.joined(separator: "\n"))
+    }
+
+    func testAPartlyNarratedBookNamesWhatItPassesOver() {
+        XCTAssertEqual(
+            UnnarratedParts(titles: ["Interlude"]).sentence,
+            "“Interlude” has no narration of its own: the narration passes over it.")
+        XCTAssertEqual(
+            UnnarratedParts(titles: ["Interlude", "Coda"]).sentence,
+            "2 parts of this book have no narration of their own: “Interlude” and “Coda”; the narration passes over them."
+        )
+        XCTAssertTrue(
+            UnnarratedParts(titles: ["A", "B", "C", "D", "E", "F"]).sentence.contains("“A”, “B”, “C”, “D” and 2 more;"))
     }
 
     /// What a narrated book's Listen says (narration.js shows these as the host gives them): whole sentences, with

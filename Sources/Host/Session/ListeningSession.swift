@@ -224,6 +224,12 @@ public final class ListeningSession: @unchecked Sendable {
         narration?.clipsPlayed(timeline: engine.timeline, until: until)
     }
 
+    /// The parts of a partly narrated book, from where listening starts, that have no narration of their own (the
+    /// narration passes over them); nil for any other book, and when every part is narrated.
+    public var unnarratedParts: UnnarratedParts? {
+        narration.flatMap { $0.unnarrated.isEmpty ? nil : UnnarratedParts(titles: $0.unnarrated) }
+    }
+
     /// The audio files of a narrated book that could not be played so far (their phrases are silent); empty for any
     /// other book.
     public var narrationTroubles: [NarrationAudioTrouble] {

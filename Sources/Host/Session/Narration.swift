@@ -30,6 +30,9 @@ final class Narration: RecordedListening, @unchecked Sendable {
     let database: LibraryDatabase
     /// Where listening starts, in words ("from the phrase where you stopped", "from chapter 3, The Storm").
     let startWords: String
+    /// The parts of the reading order after where listening starts that have no narration of their own, by title:
+    /// the narration passes over them (a partly narrated book), and says so.
+    let unnarrated: [String]
     /// The words of each chapter's phrases, by element id, read when first needed.
     private let phrases = Mutex<[Int: [String: String]]>([:])
 
@@ -44,11 +47,12 @@ final class Narration: RecordedListening, @unchecked Sendable {
 
     init(
         recorder: NarrationRecorder, book: AudioBook, folder: URL, publication: Publication, shelfID: String?,
-        database: LibraryDatabase, startWords: String
+        database: LibraryDatabase, startWords: String, unnarrated: [String]
     ) {
         (self.recorder, self.book, self.folder, self.publication, self.shelfID, self.database, self.startWords) = (
             recorder, book, folder, publication, shelfID, database, startWords
         )
+        self.unnarrated = unnarrated
     }
 
     deinit {
@@ -170,6 +174,16 @@ final class Narration: RecordedListening, @unchecked Sendable {
         {
             start = NarrationRecorder.Start(chapter: c)
         }
+        // The parts after the start with no narration: passed over, and said (by the contents' title, else their own).
+        let narratedItems = Set(narrated.map(\.item))
+        var entryTitles: [Int: String] = [:]
+        for entry in toc {
+            if let i = item(of: entry.href), let title = entry.title, entryTitles[i] == nil { entryTitles[i] = title }
+        }
+        let unnarrated = order.indices.filter { $0 > narrated[start.chapter].item && !narratedItems.contains($0) }
+            .map { i in
+                entryTitles[i] ?? order[i].title ?? (ReadAloud.itemPath(order[i].href) as NSString).lastPathComponent
+            }
         let folder = try ReadAloud.sessionFolder(shelf)
         let sources = folder.appendingPathComponent("audio", isDirectory: true)
         let recorder = NarrationRecorder(
@@ -196,7 +210,7 @@ final class Narration: RecordedListening, @unchecked Sendable {
             try recorder.waitForFirstSound()
             return Narration(
                 recorder: recorder, book: book, folder: folder, publication: publication, shelfID: shelfBook?.book.id,
-                database: database, startWords: words)
+                database: database, startWords: words, unnarrated: unnarrated)
         } catch {
             recorder.tracks.stop()
             try? FileManager.default.removeItem(at: folder)  // only the session's cache

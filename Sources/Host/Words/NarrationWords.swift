@@ -17,6 +17,9 @@ public enum NarrationNotice: String, BrowserNotice, Sendable {
     case nothingToEscape
     /// The audio element could not play the book's audio.
     case cannotPlay
+    /// The narration went on past a part of the book that has none of its own (a partly narrated book); said after
+    /// the part's title.
+    case passedOver
 }
 
 extension NarrationNotice {
@@ -31,6 +34,7 @@ extension NarrationNotice {
         case .escaped: return "Left the table, list, figure or note being read."
         case .nothingToEscape: return "This phrase is in no table, list, figure or note to leave."
         case .cannotPlay: return "The book's narration cannot be played in this browser."
+        case .passedOver: return "Passed over: it has no narration of its own."
         }
     }
 

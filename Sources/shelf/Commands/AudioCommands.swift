@@ -152,6 +152,8 @@ let playCommand = Command(
             title: session.title, from: started, speed: session.state.speed, into: output.name)
         Output.line(playing.words(for: .terminal).line)
     }
+    // A partly narrated book: the parts the narration passes over are said before it plays.
+    if let parts = session.unnarratedParts, !toStdout { Output.error(parts.words(for: .terminal).line) }
     live?.start()
     defer { live?.stop() }
     // Ctrl-C stops playback and saves the position.

@@ -50,6 +50,8 @@ let listenCommand = Command(
     player.say(
         "\"\(session.title)\", \(Plural.count(session.chapters.count, "chapter")), \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit."
     )
+    // A partly narrated book: the parts the narration passes over are said before it plays.
+    if let parts = session.unnarratedParts { player.say(parts.words(for: .terminal).line) }
     player.say()
     session.onEvent = { player.handle($0) }
     let clips = context.json && session.isNarrated ? ClipFeed(session: session) : nil

@@ -7,8 +7,9 @@
 // plays from there. The patron may skip page numbers and notes (Media Overlays "skippability"), and
 // "Leave this part" goes on after the table, list, figure or note being read ("escapability": the manifest's
 // `structure`). Never starts by itself; the phrase heard is kept as the reading place (a locator naming it).
-// Going to an element (a contents entry, a link) moves the narration to the first phrase at or after it. While
-// it plays, the page read carries the book's `media:playback-active-class`.
+// Going to an element (a contents entry, a link) moves the narration to the first phrase at or after it. A part
+// with no narration of its own (a partly narrated book) is passed over, and said. While it plays, the page read
+// carries the book's `media:playback-active-class`.
 // See README "Listening to a narrated book" and /api/reader/narration (web/openapi/reader.json).
 
 import { api } from '../api.js';
@@ -264,8 +265,16 @@ export class Narration extends Listening {
       }
       await this.cue(next);
       if (this.wantPlaying && this.audio.paused) await this.audio.play().catch(() => {});
+      this.passOver(clip.item, following.item);
       return;
     }
+  }
+
+  // Parts of the book between two narrated ones that have no narration of their own (a partly narrated book) are
+  // passed over, each said by its title and the host's words.
+  passOver(from, to) {
+    const parts = this.reader.items.slice(from + 1, Math.max(from + 1, to));
+    if (parts.length) announce(parts.map((item) => `${item.title ?? item.href}. ${this.words.passedOver}`).join(' '));
   }
 
   // Past the last phrase: said once.
