@@ -210,6 +210,35 @@ final class BranchHoldTests: LibraryTestCase {
         XCTAssertEqual(try holds(), ["Eastside Branch"])
     }
 
+    /// A hold on a physical copy that came in is picked up at its branch: `shelf book` and `shelf holds` offer no
+    /// borrow (the library's borrow would lend the e-book, not the copy held) and say where the copy is; the title's
+    /// cancel names the branch. Before, both offered `shelf borrow`, and `book` said "ready to borrow".
+    func testAReadyBranchHoldIsPickedUpNotBorrowed() throws {
+        try addAndLogin()
+        try run(["browse"])
+        try run(["reserve", "urn:fake:ebook-out", "--branch", "Central Library"])
+        library.makeHoldReady("urn:fake:ebook-out")
+        try run(["sync"])
+        let book = try run(["book", "urn:fake:ebook-out"]).stdout
+        XCTAssertTrue(book.contains("Availability: ready for pick-up at Central Library"), book)
+        XCTAssertTrue(book.contains("Pick it up at Central Library"), book)
+        XCTAssertFalse(book.contains("shelf borrow"), book)
+        XCTAssertFalse(book.contains("ready to borrow"), book)
+        XCTAssertTrue(
+            book.contains(#"Cancel the hold: shelf cancel-hold urn:fake:ebook-out --branch "Central Library""#), book)
+        let details = try XCTUnwrap(try run(["book", "urn:fake:ebook-out", "--json"]).json() as? [String: Any])
+        XCTAssertEqual(details["actions"] as? [String], ["cancel-hold"])
+        XCTAssertEqual(details["canBorrow"] as? Bool, false)
+        XCTAssertEqual(details["cancelBranch"] as? String, "Central Library")
+        let holds = try run(["holds"]).stdout
+        XCTAssertTrue(holds.contains("Ready for pick-up at Central Library"), holds)
+        XCTAssertFalse(holds.contains("shelf borrow"), holds)
+        let rows = try XCTUnwrap(try run(["holds", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(rows.first?["actions"] as? [String], ["cancel-hold"])
+        XCTAssertEqual(library.server.requests(to: "/works/ebook-out/borrow").count, 0, "something was borrowed")
+        XCTAssertFalse(library.onLoan("urn:fake:ebook-out"))
+    }
+
     /// A branch hold the library lists (with its revoke link) keeps Cancel and says nothing of being kept.
     func testABranchHoldTheLibraryListsCanBeCancelled() throws {
         try addAndLogin()

@@ -103,6 +103,30 @@ final class CirculationAPITests: LibraryWebTestCase {
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/revoke").count, 0)
     }
 
+    /// A hold on a physical copy that came in is picked up at its branch: the title's details (`/api/book`) and its
+    /// Reservations row offer only Cancel hold, and a wish for it says it is on hold, with no Get. Before, all three
+    /// offered to borrow (which lends the e-book, not the copy held).
+    func testAReadyBranchHoldOffersNoBorrow() throws {
+        try addAndSignIn(library, name: "fake")
+        _ = try get("/api/catalog?format=all")
+        _ = try post("/api/book/reserve", ["id": "urn:fake:ebook-out", "branch": "Central Library"])
+        library.makeHoldReady("urn:fake:ebook-out")
+        XCTAssertEqual(try post("/api/sync").status, 200)
+        let details = try get("/api/book?id=urn:fake:ebook-out").json()
+        XCTAssertEqual(details["actions"] as? [String], ["cancel-hold"], "\(details)")
+        XCTAssertEqual(details["canBorrow"] as? Bool, false)
+        let words = (details["availability"] as? [String: Any])?["words"] as? String ?? ""
+        XCTAssertTrue(words.hasPrefix("ready for pick-up at Central Library"), words)
+        let rows = try XCTUnwrap(try get("/api/holds").json()["items"] as? [[String: Any]])
+        XCTAssertEqual(rows.first?["actions"] as? [String], ["cancel-hold"])
+        XCTAssertTrue((rows.first?["pickUp"] as? String ?? "").hasPrefix("Ready for pick-up at Central Library"))
+        _ = try post("/api/wishlist", ["title": "Waiting Game", "author": "Ben Moss"])
+        let wishes = try XCTUnwrap(try get("/api/wishlist").json()["wishes"] as? [[String: Any]])
+        let atLibrary = try XCTUnwrap(wishes.first?["atLibrary"] as? [String: Any], "\(wishes)")
+        XCTAssertEqual(atLibrary["standing"] as? String, "reserved", "\(atLibrary)")
+        XCTAssertNil(atLibrary["action"] as? String, "\(atLibrary)")
+    }
+
     /// Issue 33: Reservations' Cancel sends its row's hold (`branch`, "" for the title's own). Before, the API took
     /// no branch and cancelled the e-book hold whichever row was pressed.
     func testCancelNamesTheHoldOfItsRow() throws {

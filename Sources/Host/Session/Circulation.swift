@@ -71,6 +71,14 @@ public final class Circulation {
         return TitleNow(entry: entry, answered: entry.selfLink == nil, seenAt: seenAt)
     }
 
+    /// What the patron may do with the title as `now` has it, with the holds of it shelf keeps at this account (a
+    /// hold on a physical copy is picked up at its branch, never borrowed). Holds that cannot be read leave the
+    /// library's word alone.
+    public func offer(_ now: TitleNow) -> TitleOffer {
+        let holds = (try? circulation.holds(of: now.entry.id)) ?? []
+        return TitleOffer(now.entry, holds: holds, openable: circulation.openable, gone: now.gone)
+    }
+
     /// Borrows the title if a copy is free; never places a hold.
     public func borrow(_ entry: CatalogEntry) throws -> BorrowOutcome { try circulation.borrow(entry) }
 

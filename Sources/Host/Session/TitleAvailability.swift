@@ -58,8 +58,11 @@ extension LibrarySession {
         let names = Dictionary(try database.accounts().map { ($0.id, $0.title) }, uniquingKeysWith: { a, _ in a })
         let loans = Set(try database.loans().map { "\($0.accountID)\n\($0.entry.id)" })
         var holds: [String: Bool] = [:]
-        for hold in try database.holds() where hold.branch == nil {
-            holds["\(hold.accountID)\n\(hold.entry.id)"] = hold.isReady
+        for hold in try database.holds() {
+            let key = "\(hold.accountID)\n\(hold.entry.id)"
+            // A hold on a physical copy is picked up at its branch (TitleOffer): on hold, never "ready to borrow"
+            // with Get, which would lend the e-book; the title's own hold, when there is one, says how it stands.
+            if hold.branch == nil { holds[key] = hold.isReady } else if holds[key] == nil { holds[key] = false }
         }
         return titles.map { listed in
             let probe = Wish(

@@ -70,8 +70,8 @@ enum CatalogAPI {
             document.libraryAnswered = now.answered
             document.availabilityNote = now.note
             document.account = circulation.account.id.isEmpty ? nil : circulation.account.id
-            // A title the library no longer has is never offered from what shelf saw of it.
-            if now.gone { (document.canBorrow, document.canReserve) = (false, false) }
+            // What it offers is the host's (TitleOffer): a title gone offers nothing, a physical copy's hold no Get.
+            document.offering(circulation.offer(now))
             let onLoan = now.entry.availability.state == .loaned
             // The loan's download (or an open-access title's), on this computer: Read or Listen opens it.
             let downloaded = try library.loans(account: circulation.account.id).first { $0.entry.id == seen.id }

@@ -166,9 +166,9 @@ let holdsCommand = Command(
     if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }
     let libraries = try library.libraryNamesWhenSeveral()
     for hold in holds {
+        let shown = HoldJSON(hold, openable: library.openable)
         if hold.branch != nil {
             // A branch's hold is for a physical copy: its own entry, never the e-book's format (the host's words).
-            let shown = HoldJSON(hold, openable: library.openable)
             var first = "  " + hold.entry.title
             if !hold.entry.authors.isEmpty { first += " — " + hold.entry.authors.prefix(3).joined(separator: ", ") }
             Output.line(first)
@@ -178,7 +178,9 @@ let holdsCommand = Command(
             Output.line(CatalogText.entry(hold.entry, openable: library.openable))
         }
         if let name = libraries[hold.accountID] { Output.line("    Library: \(name)") }
-        if hold.isReady {
+        // What the row offers is the host's: a physical copy that came in is picked up at its branch, not borrowed.
+        if let pickUp = shown.pickUp { Output.line("    \(pickUp)") }
+        if shown.actions.contains(.borrow) {
             Output.line(
                 "    Borrow it now: shelf borrow \(hold.entry.id)"
                     + (libraries[hold.accountID] == nil ? "" : " --account \(hold.accountID)"))

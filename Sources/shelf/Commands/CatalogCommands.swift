@@ -146,17 +146,19 @@ let bookCommand = Command(
     let now = call.circulation.now(call.entry)
     let entry = now.entry
     let openable = call.library.openable
+    // What it offers is the host's (a title gone offers nothing, a physical copy's hold is picked up, not borrowed).
+    let offer = call.circulation.offer(now)
     if context.json {
         var document = EntryJSON(entry, openable: openable, full: true)
         document.availabilityNote = now.note
-        if now.gone { (document.canBorrow, document.canReserve) = (false, false) }
+        document.offering(offer)
         Output.json(document)
         return 0
     }
     Output.line(entry.title)
     if !entry.authors.isEmpty { Output.line("by \(entry.authors.joined(separator: ", "))") }
     Output.line("Format:       \(entry.format.words)")
-    Output.line("Availability: \(entry.availability.words)")
+    Output.line("Availability: \(offer.availabilityWords)")
     if let note = now.note { Output.line("              \(note)") }
     if let publisher = entry.publisher { Output.line("Publisher:    \(publisher)") }
     if let published = entry.published { Output.line("Published:    \(published)") }
@@ -179,16 +181,7 @@ let bookCommand = Command(
         }
     }
     // With several libraries, the commands name this one: without --account they act at the one in use.
-    let at = call.circulation.accountToName.map { " --account \($0)" } ?? ""
-    // A title the library no longer has is offered for nothing (the note above says so).
-    switch now.gone ? .unknown : entry.availability.state {
-    case .available, .ready: if entry.borrowLink != nil { Output.line("Borrow it: shelf borrow \(entry.id)\(at)") }
-    case .unavailable: Output.line("Reserve it: shelf reserve \(entry.id)\(at)")
-    case .loaned: Output.line("On loan: shelf download \(entry.id)\(at), shelf return \(entry.id)\(at)")
-    case .reserved: Output.line("Cancel the hold: shelf cancel-hold \(entry.id)\(at)")
-    case .openAccess: Output.line("Free to download: shelf download \(entry.id)\(at)")
-    case .unknown: break
-    }
+    for line in offer.commands(account: call.circulation.accountToName) { Output.line(line) }
     if let summary = entry.summary {
         Output.line(); Output.line(summary.replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression))
     }

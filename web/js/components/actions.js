@@ -48,21 +48,6 @@ export function whereToGo(result) {
   return [" ", h("a", { href: "#/accounts" }, "Sign in on the Accounts page")];
 }
 
-/** The buttons a title offers in its state. */
-export function actionsFor(entry) {
-  const state = (entry.availability || {}).state;
-  const list = [];
-  // On loan: Read or Listen (downloading what is needed first) where a plugin opens it, else Download (the file is
-  // kept for a tool that can).
-  if (state === "loaned") list.push(entry.supported === false ? "download" : entry.formatId === "audiobook" ? "listen" : "read", "return");
-  else if (state === "ready") list.push("borrow", "cancel-hold");
-  else if (state === "reserved") list.push("cancel-hold");
-  else if (state === "open-access") list.push("download");
-  else if (entry.canBorrow) list.push("borrow");
-  else if (entry.canReserve) list.push("reserve");
-  return list;
-}
-
 /**
  * A button for `action` on `entry` at the library `account` names (the account of the row or page the entry comes
  * from: a title's id is the library's own, so another library may have the same one). `done(result)` runs after the

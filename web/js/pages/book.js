@@ -3,7 +3,7 @@
 import { h, replace, day, link } from "../dom.js";
 import { notice } from "../notices.js";
 import { cover, formatWords, availabilityWords, authors, openLink, openAddress } from "../components/book.js";
-import { actionsFor, actionButton, whereToGo } from "../components/actions.js";
+import { actionButton, whereToGo } from "../components/actions.js";
 import { catalogAddress } from "./catalog.js";
 
 /** A language code as the name a patron reads ("en" is "English"), in the browser's own language. */
@@ -34,7 +34,9 @@ export default {
       }
       // Drawn again from the library the page's title is at (the one in use may have changed meanwhile).
       const fresh = await app.api.get("/api/book", { id: params.id, account: entry.account || params.account });
+      // Members the fresh document may leave out must not stay from before.
       delete entry.shelfBook;
+      delete entry.cancelBranch;
       Object.assign(entry, fresh);
       // Read or Listen downloaded what was needed: the book opens (the end of the download was said already).
       if (result && result.downloaded && (action === "read" || action === "listen") && entry.shelfBook) {
@@ -63,11 +65,14 @@ export default {
     };
 
     function drawActions() {
-      const list = actionsFor(entry);
+      // What the title offers is the host's (TitleOffer, from its state and the patron's holds), never worked out here.
+      const list = entry.actions || [];
       replace(actions, list.map((action) => (action === "read" || action === "listen") && entry.shelfBook
         ? openLink(entry.shelfBook, "jacket")
         : actionButton(app, entry, entry.account, action, (result) => redraw(result, action),
-          action === "return" && entry.returnQuestion ? { question: entry.returnQuestion } : {})));
+          action === "return" && entry.returnQuestion ? { question: entry.returnQuestion }
+            // Cancel names the hold the host says the title's state is about (a branch's, or the title's own beside one).
+            : action === "cancel-hold" && typeof entry.cancelBranch === "string" ? { body: { branch: entry.cancelBranch } } : {})));
       if (!list.length) actions.append(h("p", { class: "empty" }, "Nothing to borrow or reserve here."));
       if (sample) actions.append(h("a", { class: "button secondary", href: link("open", { sample: entry.id }) }, "Read sample"));
     }

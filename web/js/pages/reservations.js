@@ -43,7 +43,8 @@ export default {
 
 function row(app, hold, again) {
   const entry = hold.entry;
-  const where = hold.ready
+  // A physical copy that came in is picked up at its branch (the host's words); the others say where they are.
+  const where = hold.pickUp ? hold.pickUp : hold.ready
     ? `Ready to borrow${hold.until ? ` until ${day(hold.until)}` : ""}`
     : hold.position ? `Number ${hold.position}${hold.queueSize ? ` of ${hold.queueSize}` : ""} in the queue` : "Waiting in the queue";
   // A title's own hold and a branch's are two rows: each is keyed, and cancelled, as its own ("" is the title's own).
@@ -56,8 +57,9 @@ function row(app, hold, again) {
       hold.kept ? h("p", { class: "kept" }, hold.kept) : null,
       h("p", { class: hold.ready ? "availability state-ready" : "availability state-reserved" }, where)),
     h("div", { class: "actions" },
-      hold.ready ? actionButton(app, entry, hold.account, "borrow", again) : null,
-      // Cancel only where the library gives a way; otherwise the branch is asked.
-      hold.canCancel === false ? null
-        : actionButton(app, entry, hold.account, "cancel-hold", again, { body: { branch: hold.branch || "" } })));
+      // What the row offers is the host's (TitleOffer): Get only for the title's own hold come in, never for a physical
+      // copy's; Cancel only where the library gives a way (otherwise the branch is asked).
+      hold.actions.includes("borrow") ? actionButton(app, entry, hold.account, "borrow", again) : null,
+      hold.actions.includes("cancel-hold")
+        ? actionButton(app, entry, hold.account, "cancel-hold", again, { body: { branch: hold.branch || "" } }) : null));
 }

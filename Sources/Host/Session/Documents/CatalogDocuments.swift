@@ -12,7 +12,7 @@ public struct EntryJSON: Encodable, Sendable {
     public let authors: [String]
     public let format: String
     public let formatId: String
-    public let availability: AvailabilityJSON
+    public var availability: AvailabilityJSON
     public let supported: Bool
     public let acquisitions: [AcquisitionPath]
     public let branches: [CatalogEntry.Branch]
@@ -30,6 +30,12 @@ public struct EntryJSON: Encodable, Sendable {
     public var libraryAnswered: Bool?
     /// When the library did not answer just now: that this is what shelf saw before, and how long ago (both faces).
     public var availabilityNote: String?
+    /// A title's details (`shelf book --json`, the browser's `/api/book`): what the patron may do with it now, from
+    /// the host's `TitleOffer` (see `offering`). Absent from the documents of lists.
+    public var actions: [TitleOffer.Action]?
+    /// Which of the title's holds its Cancel means, as the API's `branch` takes it: a branch's name, "" for the title's
+    /// own when a branch's is held beside it; absent when it has one hold (or none).
+    public var cancelBranch: String?
     /// A title's details (`shelf book --json`, the browser's `/api/book`): the account the title was looked up at,
     /// which every action on it names (a title's id is its library's own: another library may use the same one).
     public var account: String?
@@ -52,6 +58,20 @@ public struct EntryJSON: Encodable, Sendable {
         canBorrow = entry.borrowLink != nil && entry.availability.canBorrowNow
         canReserve = entry.borrowLink != nil && entry.availability.state == .unavailable
     }
+
+    /// A title's details as `offer` has them (the one place that works out what a title offers): its actions,
+    /// whether it can be borrowed or reserved, and its availability in the offer's words (a physical copy's hold
+    /// says where the copy is).
+    public mutating func offering(_ offer: TitleOffer) {
+        actions = offer.actions
+        switch offer.cancelChoice {
+        case .branch(let name): cancelBranch = name
+        case .own: cancelBranch = ""
+        case .unnamed: cancelBranch = nil
+        }
+        (canBorrow, canReserve) = (offer.canBorrow, offer.canReserve)
+        availability = AvailabilityJSON(offer.entry.availability, words: offer.availabilityWords)
+    }
 }
 
 public struct AvailabilityJSON: Encodable, Sendable {
@@ -64,9 +84,10 @@ public struct AvailabilityJSON: Encodable, Sendable {
     public let holdsTotal: Int?
     public let holdPosition: Int?
 
-    public init(_ a: Availability) {
+    /// `words`: what the patron reads, when not the library's own (`TitleOffer.availabilityWords`).
+    public init(_ a: Availability, words: String? = nil) {
         state = a.state.rawValue
-        words = a.words
+        self.words = words ?? a.words
         since = a.since.map(isoDate)
         until = a.until.map(isoDate)
         copiesTotal = a.copiesTotal
@@ -107,6 +128,11 @@ public struct HoldJSON: Encodable, Sendable {
     public let kept: String?
     /// Whether Cancel is offered: false where the library gives no way to cancel (ask the branch).
     public let canCancel: Bool?
+    /// What the row offers: the host's `TitleOffer` for this hold alone (Get only for the title's own hold come in,
+    /// never for a physical copy's, which is picked up at its branch).
+    public let actions: [TitleOffer.Action]
+    /// A hold on a physical copy that came in: where it is picked up ("Ready for pick-up at B until DAY").
+    public let pickUp: String?
 
     public init(_ hold: HoldRecord, openable: Set<String>) {
         account = hold.accountID
@@ -119,6 +145,9 @@ public struct HoldJSON: Encodable, Sendable {
         kind = hold.branch == nil ? nil : BranchHoldWords.kind(hold)
         kept = BranchHoldWords.kept(hold)
         canCancel = hold.branch == nil ? nil : BranchHoldWords.canCancel(hold)
+        let offer = TitleOffer(hold: hold, openable: openable)
+        actions = offer.actions
+        pickUp = TitleOffer.pickUp(hold)
     }
 }
 
