@@ -242,7 +242,20 @@ final class TerminalWordsTests: XCTestCase {
             CommandNotice.openingNotification(place: "My Books", route: "loans"), CommandNotice.damagedTracks,
             CommandNotice.serving, CommandNotice.watchSyncFailed(account: "fake", error: "503", retry: nil),
             CommandNotice.listeningBeyondThisComputer(listen: "0.0.0.0:8080", login: "http://h/login.html"),
-            Invitation.noLibraryYet, ReaderNotice.bookmarkRemoved(id: 3)
+            Invitation.noLibraryYet, ReaderNotice.bookmarkRemoved(id: 3),
+            ReadingListPullOutcome(
+                service: "goodreads", entries: 12, shelves: [], error: nil, newWishes: 2, skippedWithoutTitle: 1),
+            ReadingListPullOutcome(
+                service: "goodreads", entries: 0, shelves: [], error: "the server said 503.", newWishes: 0),
+            ReadingListPushReport(
+                service: "goodreads", title: title, shelf: "read", outcome: "added", message: nil, file: nil,
+                uploadURL: nil, serviceName: "Goodreads"),
+            ReadingListPushReport(
+                service: "goodreads", title: title, shelf: "read", outcome: "failed", message: "refused.", file: nil,
+                uploadURL: nil, serviceName: "Goodreads"),
+            ReadingListImportFile(
+                file: "/tmp/import.csv", uploadURL: "https://example.org/import", serviceName: "Goodreads"),
+            ReadingListImportFile(file: "/tmp/import.csv", uploadURL: nil, serviceName: "Goodreads")
         ]
         let empty: [EmptyListing] = [
             .shelf, .wishList, .notifications(all: true), .notifications(all: false), .audiobookDownloads, .plugins,

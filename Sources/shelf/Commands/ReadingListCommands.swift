@@ -120,20 +120,7 @@ let listsCommand = Command(
         if context.json {
             Output.json(PullJSON(outcomes, notices: notices))
         } else {
-            for o in outcomes {
-                if let error = o.error {
-                    Output.line("\(o.service): not pulled: \(error)")
-                } else {
-                    let shelves = o.shelves.map { "\($0.name) \($0.count.map(String.init) ?? "?")" }.joined(
-                        separator: ", ")
-                    Output.line(
-                        "\(o.service): \(Plural.count(o.entries, "book"))\(shelves.isEmpty ? "" : " (\(shelves))")"
-                            + (o.newWishes > 0 ? "; \(o.newWishes) added to the wish list" : "")
-                            + (o.skippedWithoutTitle == 1 ? "; 1 row skipped: it has no title" : "")
-                            + (o.skippedWithoutTitle > 1
-                                ? "; \(o.skippedWithoutTitle) rows skipped: they have no title" : ""))
-                }
-            }
+            for o in outcomes { Output.line(o.words(for: .terminal).line) }
             printNotices(notices, rl.library)
         }
         return outcomes.contains { $0.error != nil } ? 1 : 0
@@ -171,22 +158,12 @@ let listsCommand = Command(
         } else if reports.isEmpty {
             Output.line(ReadingListNotice.nothingToPush.words(for: .terminal).line)
         } else {
-            for r in reports {
-                let what: String
-                switch r.outcome {
-                case "added": what = "recorded on \(r.shelf)"
-                case "unchanged": what = "already on \(r.shelf)"
-                case "exported": what = "written to the import file"
-                default: what = "not recorded: \(r.message ?? "no reason given")"
-                }
-                Output.line("\(r.service): \(DisplayText.oneLine(r.title)): \(what)")
-            }
+            for r in reports { Output.line(r.words(for: .terminal).line) }
             var named = Set<String>()
             for r in reports {
                 if let file = r.file, named.insert(file).inserted {
-                    Output.line(
-                        "Import file: \(file) — upload it " + (r.uploadURL.map { "at \($0)" } ?? "to \(r.serviceName)")
-                            + " (\(r.serviceName) has no write path shelf can use).")
+                    let written = ReadingListImportFile(file: file, uploadURL: r.uploadURL, serviceName: r.serviceName)
+                    Output.line(written.words(for: .terminal).line)
                 }
             }
         }
