@@ -364,7 +364,7 @@ final class Narration: RecordedListening, @unchecked Sendable {
             asked.text = located.text
         }
         if let words = phrase(chapter: heard.chapter, clip: heard.mark.clip), !words.isEmpty {
-            asked.text = Locator.Text(before: asked.text?.before, highlight: String(words.prefix(200)))
+            asked.text = Locator.Text(before: asked.text?.before, highlight: TextQuote.highlight(of: words))
         }
         return asked
     }

@@ -223,7 +223,7 @@ final class ReadAloud: RecordedListening, @unchecked Sendable {
             locations: .init(progression: min(1, Double(sentence.offset) / Double(length))),
             text: .init(
                 before: text.slice(max(0, sentence.offset - 40), min(40, sentence.offset)),
-                highlight: text.slice(sentence.offset, sentence.length)))
+                highlight: TextQuote.highlight(of: text.slice(sentence.offset, sentence.length))))
     }
 
     /// Every word and sentence spoken so far, at its time on the session's timeline.

@@ -4,7 +4,7 @@ import TextFolding
 
 /// The text quote stored with a position or a bookmark (Readium's `text`: before, highlight), made from the page the
 /// patron sees, and found again in the rendered text of an item.
-enum TextQuote {
+public enum TextQuote {
     static let highlightLength = 120
     static let beforeLength = 60
     /// Letters compared when finding a quote again: enough to be unique in a book, short enough to survive small edits
@@ -46,10 +46,15 @@ enum TextQuote {
         return cut
     }
 
+    /// The quote of a passage the patron is at (a narrated phrase, a sentence heard): its first words, as long as a
+    /// page's quote, by the same rule the browser's `quote()` (in-book-place.js) follows. Longer finds nothing more:
+    /// a quote is found again by its first `matchLetters` letters.
+    public static func highlight(of text: String) -> String { prefix(squeeze(text), highlightLength) }
+
     /// The quote for page `index` of `paged`: its first words, and the words just before it.
     static func make(_ paged: PagedText, page index: Int) -> Locator.Text? {
         guard paged.pages.indices.contains(index) else { return nil }
-        let highlight = prefix(plain(paged.pages[index]), highlightLength)
+        let highlight = highlight(of: plain(paged.pages[index]))
         guard FoldedText.letters(highlight).scalars.count >= 3 else { return nil }
         let before = suffix(plain(paged.text(before: index)), beforeLength)
         return Locator.Text(before: before.isEmpty ? nil : before, highlight: highlight, after: nil)
