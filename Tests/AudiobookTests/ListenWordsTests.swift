@@ -17,7 +17,7 @@ final class ListenWordsTests: XCTestCase {
         let r = try process.run(["listen", book.path, "--null"], stdin: Data("q".utf8))
         XCTAssertEqual(r.status, 0, r.stderr)
         let first = try XCTUnwrap(r.stdout.split(separator: "\n").first.map(String.init), r.stdout)
-        XCTAssertTrue(first.hasPrefix("\"one\", 1 chapter, "), first)
+        XCTAssertTrue(first.hasPrefix("“one”, 1 chapter, "), first)
         XCTAssertFalse(r.stdout.contains("1 chapters"), r.stdout)
     }
 

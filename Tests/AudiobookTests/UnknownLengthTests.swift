@@ -96,7 +96,7 @@ final class UnknownLengthTests: XCTestCase {
         let said = listen.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(
             said.first,
-            "\"Lengths Untold\", 3 chapters, \(PlaybackState.lengthUnknown); from the start. "
+            "“Lengths Untold”, 3 chapters, \(PlaybackState.lengthUnknown); from the start. "
                 + "Paused: press space to play, h for help, q to quit.", listen.stdout)
         XCTAssertTrue(
             said.count > 1 && said[1].hasSuffix("0 seconds in the book; \(PlaybackState.lengthUnknown); normal speed."),

@@ -52,12 +52,14 @@ final class TerminalWordsTests: XCTestCase {
                 "There is no chapter \(number): "
                     + "the chapters are 1 to \(count).")
             Output.standardError("Wrote \(files.joined(separator: " and ")).\n")
+            Output.line("“\(r.title)”: not synced (\(error)); nothing here changed.")
             """#
         XCTAssertEqual(
             Self.sentences(in: planted),
             [
                 #"Removed bookmark \(id)."#, "Paste the address you were sent to after signing in.",
-                #"Wrote \(files.joined(separator: " and "))."#
+                #"Wrote \(files.joined(separator: " and "))."#,
+                #"“\(r.title)”: not synced (\(error)); nothing here changed."#
             ])
         let fine = #"""
             Output.line("Format:       \(entry.format.words)")
@@ -240,7 +242,11 @@ final class TerminalWordsTests: XCTestCase {
             CommandNotice.settingsChanged(book: title), CommandNotice.settingsChanged(book: nil),
             CommandNotice.opensWith(plugin: "org.example"), CommandNotice.opensWith(plugin: nil),
             CommandNotice.openingNotification(place: "My Books", route: "loans"), CommandNotice.damagedTracks,
-            CommandNotice.serving, CommandNotice.watchSyncFailed(account: "fake", error: "503", retry: nil),
+            CommandNotice.serving, CommandNotice.nothingToWatch,
+            CommandNotice.annotationsNotSynced(title: title, error: "the server said 503."),
+            ListeningNotice.opened(title: title, chapters: 3, length: "27 seconds", from: "from the start"),
+            CommandNotice.browserNotStarted,
+            CommandNotice.watchSyncFailed(account: "fake", error: "503", retry: nil),
             CommandNotice.listeningBeyondThisComputer(listen: "0.0.0.0:8080", login: "http://h/login.html"),
             Invitation.noLibraryYet, ReaderNotice.bookmarkRemoved(id: 3),
             ReadingListPullOutcome(
@@ -259,7 +265,7 @@ final class TerminalWordsTests: XCTestCase {
         ]
         let empty: [EmptyListing] = [
             .shelf, .wishList, .notifications(all: true), .notifications(all: false), .audiobookDownloads, .plugins,
-            .annotatedLoans
+            .annotatedLoans, .bookmarks(title: title)
         ]
         outcomes += empty as [PatronOutcome]
         return outcomes
@@ -300,8 +306,9 @@ final class TerminalWordsTests: XCTestCase {
         return found
     }
 
-    /// The whole sentences among the string literals given to `calls` in `source`: a capital first, a full stop or a
-    /// question mark last (before a newline), 16 characters or more as written.
+    /// The whole sentences among the string literals given to `calls` in `source`: a capital or a quote first (a
+    /// sentence may begin with a title), a full stop or a question mark last (before a newline), 16 characters or
+    /// more as written.
     static func sentences(in source: String) -> [String] {
         let text = Array(source)
         var found: [String] = []
@@ -328,7 +335,8 @@ final class TerminalWordsTests: XCTestCase {
         while text.hasSuffix("\\n") { text.removeLast(2) }
         text = text.trimmingCharacters(in: .whitespaces)
         guard let first = text.first, let last = text.last else { return nil }
-        return text.count >= 16 && first.isUppercase && ".?".contains(last) ? text : nil
+        let opens = first.isUppercase || text.hasPrefix("“") || text.hasPrefix("\\\"")
+        return text.count >= 16 && opens && ".?".contains(last) ? text : nil
     }
 
     static func starts(_ text: [Character], at index: Int, with word: String) -> Bool {

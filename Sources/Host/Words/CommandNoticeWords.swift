@@ -1,3 +1,5 @@
+import Foundation
+
 // What the smaller commands say they did: `shelf watch --install`, `shelf settings`, `shelf sniff`,
 // `shelf open-notification`, `shelf info` on a book with damaged tracks, `shelf serve` once it is up.
 
@@ -19,6 +21,12 @@ public enum CommandNotice: PatronOutcome, Sendable, Equatable {
     /// `shelf watch`: the sync of `account` failed with `error` for the first time in a row; tried again after
     /// `retry` (a day and time in words), or later.
     case watchSyncFailed(account: String, error: String?, retry: String?)
+    /// `shelf annotations sync`: the book `title` was not synced, for `error`.
+    case annotationsNotSynced(title: String, error: String)
+    /// `shelf watch` with no account whose loans it could watch.
+    case nothingToWatch
+    /// `shelf serve --open` could not start a browser (xdg-open).
+    case browserNotStarted
     /// `shelf serve --listen`: reachable on `listen`, where a browser signs in at `login` with the password.
     case listeningBeyondThisComputer(listen: String, login: String)
 
@@ -32,6 +40,12 @@ public enum CommandNotice: PatronOutcome, Sendable, Equatable {
         case .openingNotification(let place, let route): return "Opening \(place) (\(route))."
         case .damagedTracks: return "Playback warns and goes on past the tracks that are missing or damaged."
         case .serving: return "Serving in the foreground."
+        case .annotationsNotSynced(let title, let error):
+            var reason = error.trimmingCharacters(in: .whitespacesAndNewlines)
+            while reason.hasSuffix(".") { reason.removeLast() }
+            return "\(quoted(DisplayText.oneLine(title))) was not synced (\(reason)); nothing here changed."
+        case .nothingToWatch: return "There is no library account with a loans feed to watch."
+        case .browserNotStarted: return "Could not start a browser (xdg-open)."
         case .watchSyncFailed(let account, let error, _):
             return "The sync of \(account) failed (\(error ?? "unknown error")); nothing stored changed."
         case .listeningBeyondThisComputer(let listen, let login):
@@ -51,6 +65,9 @@ public enum CommandNotice: PatronOutcome, Sendable, Equatable {
                 terminal: "Copy or download those tracks again.",
                 browser: "Download the book again to have them whole.")
         case .serving: return NextStep(terminal: "Press Ctrl-C to stop.", browser: nil)
+        case .nothingToWatch:
+            return NextStep(terminal: "Add one with `shelf account add URL`.", browser: "Add one on the Accounts page.")
+        case .browserNotStarted: return NextStep(terminal: "Open the address above yourself.", browser: nil)
         case .watchSyncFailed(_, _, let retry):
             return NextStep("It is tried again \(retry.map { "after \($0)" } ?? "later").")
         default: return nil

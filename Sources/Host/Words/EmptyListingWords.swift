@@ -13,6 +13,8 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
     case audiobookDownloads
     /// `shelf plugins`: none found on the search path.
     case plugins
+    /// `shelf bookmarks BOOK`: the book (`title`) has none.
+    case bookmarks(title: String)
     /// `shelf annotations`: no downloaded loan from a library with an annotation service.
     case annotatedLoans
 
@@ -24,6 +26,7 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
         case .audiobookDownloads: return "No audiobook downloads."
         case .plugins: return "No plugins found."
         case .annotatedLoans: return "No downloaded loan from a library that keeps annotations."
+        case .bookmarks(let title): return "\(quoted(DisplayText.oneLine(title))) has no bookmarks."
         }
     }
 
@@ -49,6 +52,10 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
         case .audiobookDownloads:
             return NextStep(terminal: "Fetch one with `shelf fetch URL`, the address of its manifest.", browser: nil)
         case .annotatedLoans: return nil
+        case .bookmarks(let title):
+            return NextStep(
+                terminal: "Add one with `shelf bookmark add \"\(DisplayText.oneLine(title))\"`.",
+                browser: "Bookmark page, in the reader, adds one.")
         }
     }
 }

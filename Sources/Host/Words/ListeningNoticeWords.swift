@@ -6,6 +6,8 @@ import Foundation
 
 /// One thing playback did, or a chapter choice that went nowhere.
 public enum ListeningNotice: PatronOutcome, Sendable, Equatable {
+    /// `shelf listen` opened the book, paused: its chapters, its `length` in words, and where it starts (`from`).
+    case opened(title: String, chapters: Int, length: String, from: String)
     /// Playback began: `from` says where ("from the start", "at 1:30"), `into` the sink's name.
     case playing(title: String, from: String, speed: Double, into: String)
     /// Chapter `number` (from 1) began.
@@ -29,6 +31,8 @@ public enum ListeningNotice: PatronOutcome, Sendable, Equatable {
         switch self {
         case .playing(let title, let from, let speed, let into):
             return "Playing \(quoted(DisplayText.oneLine(title))) \(from), speed \(speed)x, into \(into)."
+        case .opened(let title, let chapters, let length, let from):
+            return "\(quoted(DisplayText.oneLine(title))), \(Plural.count(chapters, "chapter")), \(length); \(from)."
         case .chapter(let number, let title): return "Chapter \(number), \(DisplayText.oneLine(title))."
         case .chapterStillDownloading(let number):
             return "Chapter \(number) is still downloading and cannot be chosen yet."
@@ -51,6 +55,8 @@ public enum ListeningNotice: PatronOutcome, Sendable, Equatable {
     public var next: NextStep? {
         switch self {
         case .noSuchChapter: return NextStep(terminal: "Press c to list them, g to choose again.", browser: nil)
+        case .opened:
+            return NextStep(terminal: "Paused: press space to play, h for help, q to quit.", browser: "Press Play.")
         default: return nil
         }
     }

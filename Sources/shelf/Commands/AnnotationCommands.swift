@@ -32,7 +32,10 @@ let annotationsCommand = Command(
     }
     if results.isEmpty { Output.line(EmptyListing.annotatedLoans.words(for: .terminal).line); return 0 }
     for r in results {
-        if let error = r.error { Output.line("“\(r.title)”: not synced (\(error)); nothing here changed."); continue }
+        if let error = r.error {
+            Output.line(CommandNotice.annotationsNotSynced(title: r.title, error: error).words(for: .terminal).line)
+            continue
+        }
         var facts: [String] = []
         switch r.position {
         case "fetched": facts.append("continues at page \(r.page ?? 0) of \(r.pages ?? 0) from another device")

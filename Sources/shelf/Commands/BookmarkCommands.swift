@@ -72,7 +72,7 @@ let bookmarksCommand = Command(
         return 0
     }
     if marks.isEmpty {
-        Output.line("“\(book.book.title)” has no bookmarks. Add one with `shelf bookmark add \"\(book.book.title)\"`.")
+        Output.line(EmptyListing.bookmarks(title: book.book.title).words(for: .terminal).line)
         return 0
     }
     for mark in marks {

@@ -47,9 +47,10 @@ let listenCommand = Command(
     }
     let (session, started, output) = try startPlayback(args, context, options: options)
     let player = TerminalPlayer(session: session, json: context.json)
-    player.say(
-        "\"\(session.title)\", \(Plural.count(session.chapters.count, "chapter")), \(session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown); \(started). Paused: press space to play, h for help, q to quit."
-    )
+    let opened = ListeningNotice.opened(
+        title: session.title, chapters: session.chapters.count,
+        length: session.duration.map(PlaybackTime.words) ?? PlaybackState.lengthUnknown, from: started)
+    player.tell(opened)
     // A partly narrated book: the parts the narration passes over are said before it plays.
     if let parts = session.unnarratedParts { player.say(parts.words(for: .terminal).line) }
     player.say()

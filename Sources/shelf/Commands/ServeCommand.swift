@@ -55,7 +55,7 @@ let serveCommand = Command(
                 Output.line(beyond.words(for: .terminal).line)
             }
             if options.open && !started.opened {
-                Output.error("could not start a browser (xdg-open); open the address above yourself")
+                Output.error(CommandNotice.browserNotStarted.words(for: .terminal).line)
             }
             if !started.reused { Output.line(CommandNotice.serving.words(for: .terminal).line) }
         }

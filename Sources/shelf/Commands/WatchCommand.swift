@@ -34,7 +34,7 @@ let watchCommand = Command(
 
     let library = try context.library()
     if try !library.hasAccountToWatch {
-        Output.error("no library account with a loans feed to watch: add one with `shelf account add URL`")
+        Output.error(CommandNotice.nothingToWatch.words(for: .terminal).line)
         return 0
     }
     let lock = try library.watchLock()
