@@ -25,4 +25,29 @@ final class DuplicateSpineEntryTests: BookshelfTestCase {
         // Its words are the first entry's too: the place still comes back to the second entry.
         XCTAssertEqual(try json(["read", "Tide"])["page"] as? Int, again + 1)
     }
+
+    /// A bookmark is in the spine entry it was made in: `shelf bookmarks` (and `B` in `shelf read`, which lists the
+    /// same pages) gives its page there, though the other entry has the same words at the same progression.
+    func testABookmarkStaysInTheSpineEntryItWasMadeIn() throws {
+        let chapters = FixtureBooks.chapters(2)
+        let path = folder.appendingPathComponent("twice.epub").path
+        try FixtureBooks.write(to: path, identifier: "urn:uuid:twice-2", chapters: chapters, spine: [0, 1, 0])
+        try ok(["add", path])
+        let again = 1 + FixtureBooks.pages(chapters[0]) + FixtureBooks.pages(chapters[1]) + 1
+        let second = try json(["bookmark", "add", "Tide", "--page", String(again)])
+        XCTAssertEqual(second["page"] as? Int, again)
+        // The browser's locator of the same screen in the first entry: the same file, progression and words; its
+        // position (the page the browser counted) says which entry.
+        var locator = try XCTUnwrap(second["locator"] as? [String: Any])
+        var locations = try XCTUnwrap(locator["locations"] as? [String: Any])
+        locations["position"] = 2
+        locator["locations"] = locations
+        let text = String(decoding: try JSONSerialization.data(withJSONObject: locator), as: UTF8.self)
+        let first = try json(["bookmark", "add", "Tide", "--locator", text])
+        XCTAssertEqual(first["page"] as? Int, 2, "the same words in the first entry")
+        let listed = try XCTUnwrap(try ok(["bookmarks", "Tide", "--json"]).json() as? [[String: Any]])
+        XCTAssertEqual(listed.compactMap { $0["page"] as? Int }.sorted(), [2, again])
+        let id = try XCTUnwrap(second["id"] as? Int)
+        XCTAssertEqual(try json(["read", "Tide", "--bookmark", String(id)])["page"] as? Int, again)
+    }
 }

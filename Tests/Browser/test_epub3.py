@@ -301,6 +301,47 @@ class DuplicateSpineEntryTests(EPUB3TestCase):
         self.driver.find_element(By.ID, "previous-page").click()
         self.wait_for(lambda d: self.reader("r.view.href") == "OEBPS/chapter2.xhtml", message="chapter 2 before it")
 
+    def go_to_page(self, page, index):
+        """Goes to the first screen of `page` (the host's count), in reading-order entry `index`."""
+        self.reader(f"r.goToPage({page})")
+        self.wait_for(lambda d: self.reader("r.index") == index and self.reader("r.page") == page and not self.reader("r.busy"),
+                      message=f"page {page} in entry {index}")
+        self.assertEqual(self.reader("r.view.page"), 0, "the entry's first screen")
+
+    def marks(self, book):
+        return sorted(m["page"] for m in json.loads(self.server.shelf("bookmarks", book, "--json").stdout))
+
+    def test_a_bookmark_is_marked_in_the_entry_it_was_made_in_only(self):
+        book = self.add_book("twice")
+        self.open_reader(book)
+        toggle = self.driver.find_element(By.ID, "bookmark-page")
+        pressed = lambda: toggle.get_attribute("aria-pressed")
+        # The second refrain's first screen, bookmarked.
+        self.go_to_page(13, 3)
+        toggle.click()
+        self.wait_for(lambda d: pressed() == "true", message="the second refrain's screen bookmarked")
+        self.assertEqual(self.marks(book), [13], "`shelf bookmarks` places it in the second refrain")
+        # The same screen of the first refrain (the same words, the same progression) has no bookmark.
+        self.go_to_page(5, 1)
+        self.assertEqual(pressed(), "false", "the first refrain is not bookmarked")
+        toggle.click()
+        self.wait_for(lambda d: pressed() == "true", message="the first refrain's screen bookmarked")
+        self.assertEqual(self.marks(book), [5, 13])
+        # Removing the second refrain's bookmark leaves the first's.
+        self.go_to_page(13, 3)
+        self.assertEqual(pressed(), "true")
+        toggle.click()
+        self.wait_for(lambda d: pressed() == "false", message="the second refrain's bookmark removed")
+        self.assertEqual(self.marks(book), [5], "only the second refrain's bookmark is removed")
+        # The list goes to the first refrain's bookmark, where it is marked.
+        self.driver.find_element(By.ID, "open-bookmarks").click()
+        self.find("#bookmarks[open]")
+        links = self.driver.find_elements(By.CSS_SELECTOR, "#bookmark-list a")
+        self.assertEqual([a.find_element(By.CSS_SELECTOR, ".page").text for a in links], ["page 5"])
+        links[0].click()
+        self.wait_for(lambda d: self.reader("r.index") == 1 and not self.reader("r.busy"), message="the first refrain")
+        self.wait_for(lambda d: pressed() == "true", message="the first refrain's screen bookmarked")
+
 
 class FlowTests(EPUB3TestCase):
     def scroll(self, pixels):

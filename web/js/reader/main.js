@@ -474,7 +474,7 @@ class Reader {
   // --- bookmarks ----------------------------------------------------------------------------------------
 
   /** The bookmarks made on the screen shown. */
-  get pageBookmarks() { return this.bookmarks.filter((b) => onScreen(b, this.view, this.paginated, this.page)); }
+  get pageBookmarks() { return this.bookmarks.filter((b) => onScreen(b, this.view, this.paginated, this.page, this.shownIndex, this.pageMap)); }
 
   showBookmarkState() {
     const marked = this.pageBookmarks.length > 0;

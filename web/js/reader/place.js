@@ -43,12 +43,24 @@ export function screenKey(locator) {
 
 /**
  * Whether a bookmark was made on the screen shown: in a paginated chapter, the screen its progression falls on at
- * this window (as in-book.js goes to a progression); elsewhere (a fixed-layout page, a scrolled chapter) its page.
+ * this window (as in-book.js goes to a progression) in the reading-order entry shown; elsewhere (a fixed-layout
+ * page, a scrolled chapter) its page. Of a resource the spine lists twice, the bookmark's page (its locator's
+ * `position`, else the host's page for it) says which entry it was made in: the same screen of the other entry is
+ * another place.
+ * @param {{page?: number, locator?: any}} bookmark
+ * @param {{href: string, page: number, pages: number}} view
+ * @param {boolean} paginated
+ * @param {number} page the page shown as the host counts them
+ * @param {number} index the reading-order entry shown
+ * @param {{placeOf: (page: number) => {href: string, index: number} | null} | null} pageMap
  */
-export function onScreen(bookmark, view, paginated, page) {
+export function onScreen(bookmark, view, paginated, page, index, pageMap) {
   const locator = bookmark.locator ?? {};
   if (!paginated) return bookmark.page === page;
   if (locator.href !== view.href) return false;
+  const made = locator.locations?.position ?? bookmark.page;
+  const entry = made && pageMap ? pageMap.placeOf(made) : null;
+  if (entry && entry.href === locator.href && entry.index >= 0 && entry.index !== index) return false;
   const progression = locator.locations?.progression ?? 0;
   return Math.min(view.pages - 1, Math.floor(progression * view.pages + 1e-6)) === view.page;
 }
