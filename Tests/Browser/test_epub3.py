@@ -342,6 +342,22 @@ class DuplicateSpineEntryTests(EPUB3TestCase):
         self.wait_for(lambda d: self.reader("r.index") == 1 and not self.reader("r.busy"), message="the first refrain")
         self.wait_for(lambda d: pressed() == "true", message="the first refrain's screen bookmarked")
 
+    def test_the_contents_mark_the_entry_of_the_spine_entry_read(self):
+        book = self.add_book("twice")
+        self.open_reader(book)
+        current = lambda: self.reader("document.querySelector('#toc-list a[aria-current]')?.textContent ?? ''")
+        for page, index, title in ((5, 1, "Refrain"), (9, 2, "Chapter 2"), (13, 3, "Refrain"), (16, 3, "Refrain")):
+            with self.subTest(page=page):
+                self.reader(f"r.goToPage({page})")
+                self.wait_for(lambda d: self.reader("r.index") == index and self.reader("r.page") == page and not self.reader("r.busy"),
+                              message=f"page {page}")
+                self.assertTrue(current().startswith(title), f"page {page} marks {title}, not {current()!r}")
+        # The panel opens on it.
+        self.driver.find_element(By.ID, "open-toc").click()
+        self.find("#toc[open]")
+        self.assertEqual(self.focused().get_attribute("aria-current"), "location")
+        self.assertIn("Refrain", self.focused().text)
+
 
 class FlowTests(EPUB3TestCase):
     def scroll(self, pixels):

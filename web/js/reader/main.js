@@ -312,7 +312,7 @@ class Reader {
     // Under the cover (jacket.js) chapter one is laid out but not shown: the bar names the cover, and nothing is read.
     const covered = !!this.jacket?.covers;
     const percent = covered ? 0 : this.pageMap ? this.pageMap.percent(this.page) : Math.floor((this.page * 100) / Math.max(1, this.pages));
-    const entry = covered ? null : this.toc?.mark(this.page, (e) => this.reached(e));
+    const entry = covered ? null : this.toc?.mark(this.page, (e) => this.reached(e), (e) => this.entryStart(e));
     // The entry's title when it is in the resource shown; else the resource's own (a resource listed twice in the
     // spine is read again after entries of later pages), else the entry's (a chapter cut into several files).
     const own = entry && entry.href.split('#')[0] === href ? entry.title : null;
@@ -333,6 +333,19 @@ class Reader {
     if (!quiet) announce(`${chapterChanged && chapter ? chapter + ', ' : ''}${this.counter.toLowerCase()}`);
     // A page outside the reading order (aside.js) is no place to come back to: the place stays where the link was.
     if (save && this.pageMap && !this.aside?.open && this.screenKey() !== this.savedKey) this.save();
+  }
+
+  /**
+   * Where a table-of-contents entry starts for the entry shown: its page, or, when that page is in another
+   * reading-order entry of the resource shown (the spine lists it twice), the same page of the entry shown.
+   * @param {{page?: number}} entry
+   */
+  entryStart(entry) {
+    const at = entry.page && this.pageMap?.placeOf(entry.page);
+    if (!at || at.index === this.shownIndex || at.href !== this.items[this.shownIndex]?.href) return entry.page;
+    const from = this.pageMap?.rangeOf(at.href, at.index);
+    const here = this.pageMap?.rangeOf(at.href, this.shownIndex);
+    return from && here ? entry.page - from.start + here.start : entry.page;
   }
 
   // Whether the page shown is at or past where a table-of-contents entry starts (its fragment, in this chapter).

@@ -32,17 +32,32 @@ export class TableOfContents {
     }
   }
 
-  // The entry holding `page`: the last whose page is at or before it and, for entries that start inside a
-  // chapter (a fragment), whose start the patron has reached (`reached(entry)`).
-  /** @param {number} page @param {(entry: object) => boolean} [reached] */
-  current(page, reached = () => true) {
+  // The entry holding `page`: of the entries starting at or before it (and, for entries that start inside a
+  // chapter, a fragment, whose start the patron has reached: `reached(entry)`), the one starting last, the later
+  // in the book on a tie. Where an entry starts is its page, or `start(entry)`: an entry into a resource the spine
+  // lists twice starts in each of its entries (`shelf read` names the page's chapter the same way).
+  /**
+   * @param {number} page
+   * @param {(entry: object) => boolean} [reached]
+   * @param {(entry: {page?: number}) => number | undefined} [start]
+   */
+  current(page, reached = () => true, start = (entry) => entry.page) {
     let found = -1;
-    this.entries.forEach((entry, index) => { if (entry.page && entry.page <= page && reached(entry)) found = index; });
+    let latest = 0;
+    this.entries.forEach((entry, index) => {
+      const at = start(entry);
+      if (at && at <= page && at >= latest && reached(entry)) { found = index; latest = at; }
+    });
     return found;
   }
 
-  mark(page, reached) {
-    const current = this.current(page, reached);
+  /**
+   * @param {number} page
+   * @param {(entry: object) => boolean} [reached]
+   * @param {(entry: {page?: number}) => number | undefined} [start]
+   */
+  mark(page, reached, start) {
+    const current = this.current(page, reached, start);
     (this.links ?? []).forEach((link, index) => {
       if (index === current) link.setAttribute('aria-current', 'location');
       else link.removeAttribute('aria-current');
