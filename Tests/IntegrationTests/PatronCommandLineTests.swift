@@ -108,7 +108,7 @@ final class PatronCommandLineTests: ShelfTestCase {
         XCTAssertTrue(removed.stdout.hasPrefix("Removed “Some Book” from your wish list.\n"), removed.stdout)
         let missing = try run(["wishlist", "--remove", "7"], expect: 66)
         XCTAssertTrue(
-            missing.stderr.contains("no wish 7\n  `shelf wishlist` lists the wishes with their numbers."),
+            missing.stderr.contains("there is no wish 7\n  `shelf wishlist` lists the wishes with their numbers."),
             missing.stderr)
     }
 

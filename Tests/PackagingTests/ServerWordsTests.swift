@@ -17,7 +17,7 @@ final class ServerWordsTests: XCTestCase {
             .bodyNotJSON, .tooLarge(limit: 1 << 20), .notANumber(name: value, given: value, range: 1...500),
             .notOneOf(name: value, given: value, choices: ["all", "ebook", "audiobook"]), .notAFacet(given: value),
             .unknownCursor(value), .idNotANumber(of: "wish"), .nothingAt(path: value),
-            .methodNotAllowed(path: value, method: value), .noNotification(id: number), .noWish(id: number),
+            .methodNotAllowed(path: value, method: value),
             .notOnShelf(id: value), .failed(detail: value)
         ]
     }

@@ -159,10 +159,10 @@ final class TerminalWordsTests: XCTestCase {
             "give only one of --chapter, --position and --locator")
         XCTAssertEqual(
             CommandLookup.noWish(id: "7").error.description,
-            "no wish 7\n  `shelf wishlist` lists the wishes with their numbers.")
+            "there is no wish 7\n  `shelf wishlist` lists the wishes with their numbers.")
         XCTAssertEqual(
             CommandLookup.noWish(id: "7").error.words(for: .browser),
-            Words("No wish 7.", hint: "The Reading lists page shows the wishes there are."))
+            Words("There is no wish 7.", hint: "The Reading lists page shows the wishes there are."))
         XCTAssertEqual(Set(lookups.map(\.error.kind)), [.noInput, .badData])
     }
 

@@ -1,6 +1,5 @@
-// What a command says when something it was told to find is not there: a bookmark, a wish or a notification by its
-// number, a plugin by its id, a file. The browser app finds the first three by id too (`RequestProblem`,
-// `ReaderRequestProblem`); its hint here is the one those give, so a page could say these as they are.
+// What a command or the browser app says when something it was told to find is not there: a bookmark, a wish or a
+// notification by its number (both faces, one sentence, each its hint), a plugin by its id, a file.
 
 /// Something a command was given that names nothing.
 public enum CommandLookup: Sendable, Equatable {
@@ -28,13 +27,13 @@ public enum CommandLookup: Sendable, Equatable {
                     browser: "The book’s list of bookmarks shows those there are."))
         case .noWish(let id):
             return ShelfError(
-                .noInput, "no wish \(id)",
+                .noInput, "there is no wish \(id)",
                 next: NextStep(
                     terminal: "`shelf wishlist` lists the wishes with their numbers.",
                     browser: "The Reading lists page shows the wishes there are."))
         case .noNotification(let id):
             return ShelfError(
-                .noInput, "no notification \(id)",
+                .noInput, "there is no notification \(id)",
                 next: NextStep(
                     terminal: "`shelf notifications --all` lists them with their numbers.",
                     browser: "The Notifications page shows those there are."))

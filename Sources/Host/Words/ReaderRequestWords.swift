@@ -17,8 +17,6 @@ public enum ReaderRequestProblem: Sendable, Equatable {
     case notALocator
     /// The body of a bookmark is neither a locator nor a page.
     case notABookmark
-    /// No bookmark has id `id`.
-    case noBookmark(id: Int64)
     /// `"fontScale"` is not a whole percentage in `ReaderSettings.fontScaleRange` nor "default".
     case fontScaleNotAPercentage
     /// A setting given by name (`font`, `theme`, `hyphens`) is not a word.
@@ -35,7 +33,6 @@ extension ReaderRequestProblem: PatronOutcome {
         case .notALocator: return "“locator” is not a Readium Locator (JSON with at least “href” and “type”)."
         case .notABookmark:
             return "A bookmark is {“book”, “locator”} with a Readium Locator, or {“book”, “page”} with a page number."
-        case .noBookmark(let id): return "There is no bookmark \(id)."
         case .fontScaleNotAPercentage:
             let range = ReaderSettings.fontScaleRange
             return "“fontScale” is a whole percentage from \(range.lowerBound) to \(range.upperBound), or “default”."
@@ -54,8 +51,6 @@ extension ReaderRequestProblem: PatronOutcome {
             return NextStep(
                 terminal: nil,
                 browser: #"Send {"book": ID, "locator": {"href", "type", "locations": {"progression"}}}."#)
-        case .noBookmark:
-            return NextStep(terminal: nil, browser: "The book’s list of bookmarks shows those there are.")
         default: return nil
         }
     }

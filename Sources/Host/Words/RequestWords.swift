@@ -27,10 +27,6 @@ public enum RequestProblem: Sendable, Equatable {
     case nothingAt(path: String)
     /// The address takes other methods.
     case methodNotAllowed(path: String, method: String)
-    /// No notification has this id.
-    case noNotification(id: Int64)
-    /// No wish has this id.
-    case noWish(id: Int64)
     /// No book on the shelf has this id.
     case notOnShelf(id: String)
     /// shelf failed in a way it has no words for; `detail` is the failure as the system gave it.
@@ -57,8 +53,6 @@ extension RequestProblem: PatronOutcome {
         case .idNotANumber(let what): return "A \(what)’s id is a number."
         case .nothingAt(let path): return "Nothing is at \(path)."
         case .methodNotAllowed(let path, let method): return "\(path) does not take \(method)."
-        case .noNotification(let id): return "There is no notification \(id)."
-        case .noWish(let id): return "There is no wish \(id)."
         case .notOnShelf(let id): return "No book with id \(id) is on the shelf."
         case .failed(let detail): return ShelfError.sentence("Something in shelf failed: \(detail)")
         }
@@ -73,9 +67,6 @@ extension RequestProblem: PatronOutcome {
             return NextStep(terminal: nil, browser: "Send a JSON object with Content-Type: application/json.")
         case .notAFacet: return NextStep(terminal: nil, browser: "For example facet=Sort by=Title.")
         case .unknownCursor: return NextStep(terminal: nil, browser: "Start again without a cursor.")
-        case .noNotification:
-            return NextStep(terminal: nil, browser: "The Notifications page shows those there are.")
-        case .noWish: return NextStep(terminal: nil, browser: "The Reading lists page shows the wishes there are.")
         case .notOnShelf: return NextStep(terminal: nil, browser: "My Books lists what is on it.")
         case .failed: return NextStep(terminal: nil, browser: "Reload the page; if it happens again, see shelf's log.")
         default: return nil

@@ -55,7 +55,7 @@ enum LibraryAPI: WebModule {
                 throw WebError(400, RequestProblem.idNotANumber(of: "notification"))
             }
             guard let record = try app.library().openNotification(id) else {
-                throw WebError(404, RequestProblem.noNotification(id: id))
+                throw WebError(CommandLookup.noNotification(id: String(id)).error)
             }
             let route = try request.json().bool("book") == true ? record.bookRoute : record.route
             sync.publishStatus()
@@ -98,7 +98,7 @@ enum LibraryAPI: WebModule {
             guard let title = try library.storedWishes().first(where: { $0.id == id })?.title,
                 try library.removeWish(id: id)
             else {
-                throw WebError(404, RequestProblem.noWish(id: id), kind: "not-found")
+                throw WebError(CommandLookup.noWish(id: String(id)).error)
             }
             let words = WishListChange.removed(title: title).words(for: .browser)
             return .json(document: RemovedWish(id: id, message: words.line))

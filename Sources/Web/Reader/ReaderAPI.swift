@@ -140,7 +140,7 @@ enum ReaderAPI: WebModule {
                 throw WebError(400, RequestProblem.idNotANumber(of: "bookmark"))
             }
             guard let bookmark = try app.bookshelf().removeBookmark(id: id) else {
-                throw WebError(404, ReaderRequestProblem.noBookmark(id: id))
+                throw WebError(CommandLookup.noBookmark(id: id).error)
             }
             struct Removed: Encodable { let removed: BookmarkJSON }
             return .json(document: Removed(removed: BookmarkJSON(bookmark, resolution: nil)))
