@@ -103,7 +103,7 @@ final class CirculationCommandTests: LibraryTestCase {
         let none = try run(["catalog-search", "zzzz-nothing"])
         XCTAssertEqual(
             none.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-            "No results for “zzzz-nothing” in eBooks\nEvery format: shelf catalog-search zzzz-nothing --format all")
+            "No results for “zzzz-nothing” in eBooks. Every format: `shelf catalog-search zzzz-nothing --format all`.")
     }
 
     func testAvailableFilterAndBookDetails() throws {
@@ -116,6 +116,12 @@ final class CirculationCommandTests: LibraryTestCase {
         XCTAssertTrue(book.stdout.contains("Format:       eBook"), book.stdout)
         XCTAssertTrue(book.stdout.contains("Central Library") && book.stdout.contains("Eastside Branch"), book.stdout)
         XCTAssertTrue(book.stdout.contains("shelf reserve urn:fake:ebook-out"), book.stdout)
+        // The heading over the branches names this title's command (the host's words), not "ID".
+        XCTAssertTrue(
+            book.stdout.contains("Physical copies (shelf reserve urn:fake:ebook-out --branch NAME):"), book.stdout)
+        // Two holds named at once is the parser's usage error for options that exclude each other.
+        let both = try run(["cancel-hold", "urn:fake:ebook-out", "--digital", "--branch", "Central"], expect: 64)
+        XCTAssertTrue(both.stderr.contains("give only one of --branch and --digital"), both.stderr)
         // "fake" is part of every ID: ambiguous.
         try run(["book", "fake"], expect: 64)
     }

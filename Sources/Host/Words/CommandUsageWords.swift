@@ -27,6 +27,8 @@ public enum CommandUsage: Sendable, Equatable {
     case onlyOneOf([String])
     case hitWithoutSearch
     case searchWithoutWords
+    /// `shelf catalog-search` with no words: no library is asked (some answer everything, some an error page).
+    case catalogSearchWithoutWords
     case notABookmarkNumber(option: String, given: String)
     case chapterPastTheEnd(chapter: Int, items: Int, book: String)
     case positionPastTheEnd(position: Int, positions: Int, book: String)
@@ -102,6 +104,8 @@ public enum CommandUsage: Sendable, Equatable {
         case .onlyOneOf(let options): return ("give only one of \(listed(options))", nil)
         case .hitWithoutSearch: return ("--hit goes with --search QUERY", nil)
         case .searchWithoutWords: return ("--search needs some words", nil)
+        case .catalogSearchWithoutWords:
+            return ("catalog-search needs words to look for", "To see every title, browse: `shelf browse`.")
         case .notABookmarkNumber(let option, let given):
             return ("\(option) takes a bookmark number, not \"\(given)\"", nil)
         case .chapterPastTheEnd(let chapter, let items, _):

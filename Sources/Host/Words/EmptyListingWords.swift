@@ -17,6 +17,15 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
     case bookmarks(title: String)
     /// `shelf annotations`: no downloaded loan from a library with an annotation service.
     case annotatedLoans
+    /// `shelf loans`, My Books: nothing on loan.
+    case loans
+    /// `shelf holds`, Reservations: no hold.
+    case reservations
+    /// `shelf browse`: a catalog page with no title, `hidden` of them hidden by the filters.
+    case catalogPage(hidden: Int)
+    /// `shelf catalog-search`: no result for `query` in `tab` (the browser's catalog says it as `CatalogSummary`);
+    /// `everyFormat` is the same search in every format, as typed, when the tab is not All.
+    case searchResults(query: String, tab: FormatTab, availableNow: Bool, everyFormat: String?)
 
     public var sentence: String {
         switch self {
@@ -27,6 +36,13 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
         case .plugins: return "No plugins found."
         case .annotatedLoans: return "No downloaded loan from a library that keeps annotations."
         case .bookmarks(let title): return "\(quoted(DisplayText.oneLine(title))) has no bookmarks."
+        case .loans: return "No loans."
+        case .reservations: return "No reservations."
+        case .catalogPage(let hidden):
+            return hidden > 0
+                ? "Nothing to show here (\(hidden) hidden by the filters)." : "This catalog page is empty."
+        case .searchResults(let query, let tab, let availableNow, _):
+            return CatalogSummary(query: query, count: 0, tab: tab, availableNow: availableNow).sentence
         }
     }
 
@@ -51,7 +67,19 @@ public enum EmptyListing: PatronOutcome, Sendable, Equatable {
             return NextStep(terminal: "`shelf help plugins` says where shelf looks.", browser: nil)
         case .audiobookDownloads:
             return NextStep(terminal: "Fetch one with `shelf fetch URL`, the address of its manifest.", browser: nil)
-        case .annotatedLoans: return nil
+        case .annotatedLoans, .catalogPage: return nil
+        case .loans:
+            return NextStep(
+                terminal: "Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere.",
+                browser: "Borrow a title from the catalog.")
+        case .reservations:
+            return NextStep(
+                terminal: "A title with no free copy is reserved with `shelf reserve ID`.",
+                browser: "Titles with no free copy can be reserved from their details.")
+        case .searchResults(_, _, _, let everyFormat):
+            return everyFormat.map {
+                NextStep(terminal: "Every format: `\($0)`.", browser: "The All tab shows every format.")
+            }
         case .bookmarks(let title):
             return NextStep(
                 terminal: "Add one with `shelf bookmark add \"\(DisplayText.oneLine(title))\"`.",

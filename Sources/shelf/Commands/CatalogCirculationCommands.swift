@@ -116,8 +116,7 @@ let cancelHoldCommand = Command(
     valueOptions: ["--account", "--branch"], flagOptions: ["--digital"], positionals: 1...1
 ) { args, context in
     if args.has("--digital"), args.value("--branch") != nil {
-        throw ShelfError(
-            .usage, "--branch and --digital name different holds", hint: "Give one of them, or neither.")
+        throw CommandUsage.onlyOneOf(["--branch", "--digital"]).error
     }
     let hold: HoldChoice = args.has("--digital") ? .own : args.value("--branch").map { .branch($0) } ?? .unnamed
     let call = try CirculationCall(
@@ -136,7 +135,7 @@ let loansCommand = Command(
     let loans = try library.loans(account: args.value("--account"))
     if context.json { Output.json(loans.map { LoanJSON($0, library: library) }); return 0 }
     if loans.isEmpty {
-        Output.line("No loans. Borrow with `shelf borrow ID`; `shelf sync` fetches loans made elsewhere."); return 0
+        Output.line(EmptyListing.loans.words(for: .terminal).line); return 0
     }
     Output.line("My Books: \(Plural.count(loans.count, "loan"))")
     let libraries = try library.libraryNamesWhenSeveral()
@@ -160,7 +159,7 @@ let holdsCommand = Command(
     let library = try context.library()
     let holds = try library.holds(account: args.value("--account"))
     if context.json { Output.json(holds.map { HoldJSON($0, openable: library.openable) }); return 0 }
-    if holds.isEmpty { Output.line("No reservations."); return 0 }
+    if holds.isEmpty { Output.line(EmptyListing.reservations.words(for: .terminal).line); return 0 }
     let ready = holds.filter(\.isReady).count
     Output.line("Reservations: \(Plural.count(holds.count, "hold")), \(ready) ready to borrow")
     if let badge = readyBadge(try library.readyHoldCount(account: args.value("--account"))) { Output.line(badge) }

@@ -8,7 +8,7 @@ let catalogCommands: [Command] = [
     downloadCommand
 ]
 
-func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, emptyMessage: String? = nil) {
+func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool) {
     let openable = library.openable
     let feed = result.feed
     if json {
@@ -48,10 +48,7 @@ func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, empty
         }
     }
     if result.entries.isEmpty && feed.navigation.isEmpty && feed.lanes.isEmpty {
-        Output.line(
-            emptyMessage
-                ?? (result.hidden > 0
-                    ? "Nothing to show here (\(result.hidden) hidden by the filters)." : "This catalog page is empty."))
+        Output.line(EmptyListing.catalogPage(hidden: result.hidden).words(for: .terminal).line)
     } else if result.hidden > 0 {
         Output.line("(\(result.hidden) more hidden by the filters)")
     }
@@ -63,7 +60,7 @@ func showFeed(_ result: BrowseResult, library: LibrarySession, json: Bool, empty
                     + "   (--facet \"\(group.title)=…\")")
         }
     }
-    if feed.next != nil { Output.line("More on the next page: --page \(result.page + 1)") }
+    if feed.next != nil { Output.line(CatalogPageNote.nextPage(result.page + 1).words(for: .terminal).line) }
     if !feed.skipped.isEmpty {
         Output.error(
             "warning: \(feed.skipped.count) link(s) in this feed were skipped: \(feed.skipped.prefix(3).joined(separator: "; "))"
@@ -110,24 +107,22 @@ let catalogSearchCommand = Command(
     let query = args.positionals[0]
     guard !query.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
         // An empty search is sent to no library: some answer it with everything, some with an error page.
-        throw ShelfError(
-            .usage, "catalog-search needs words to look for", hint: "To see every title, browse: `shelf browse`.")
+        throw CommandUsage.catalogSearchWithoutWords.error
     }
     let format = try formatChoice(args)
+    let refinement = try catalogRefinement(args)
     let result = try library.search(
-        query, url: args.value("--url"), account: args.value("--account"), format: format,
-        refinement: try catalogRefinement(args))
-    let tab = result.tab
+        query, url: args.value("--url"), account: args.value("--account"), format: format, refinement: refinement)
+    let tab = result.tab ?? .all
     if result.entries.isEmpty && !context.json {
-        Output.line(
-            "No results for \(CatalogText.quoted(query))" + (tab.map { $0 == .all ? "" : " in \($0.words)" } ?? ""))
-        if let tab, tab != .all {
-            // The tab stays selected while searching, so a title in the other format is one option away.
-            let place = ["--account", "--url"].compactMap { option in
-                args.value(option).map { " \(option) \(ShellWords.quoted($0))" }
-            }.joined()
-            Output.line("Every format: shelf catalog-search \(ShellWords.quoted(query))\(place) --format all")
-        }
+        // The tab stays selected while searching, so a title in the other format is one option away.
+        let place = ["--account", "--url"].compactMap { option in
+            args.value(option).map { " \(option) \(ShellWords.quoted($0))" }
+        }.joined()
+        let empty = EmptyListing.searchResults(
+            query: query, tab: tab, availableNow: refinement.available,
+            everyFormat: tab == .all ? nil : "shelf catalog-search \(ShellWords.quoted(query))\(place) --format all")
+        Output.line(empty.words(for: .terminal).line)
         return 0
     }
     showFeed(result, library: library, json: context.json)
@@ -175,7 +170,7 @@ let bookCommand = Command(
                 + (path.isSupported(by: openable) ? "" : "  (not supported on this device)"))
     }
     if !entry.branches.isEmpty {
-        Output.line("Physical copies (shelf reserve ID --branch NAME):")
+        Output.line(offer.branchesHeading(account: call.circulation.accountToName))
         for branch in entry.branches {
             Output.line("  \(branch.name)" + (branch.availability.map { ": \($0.words)" } ?? ""))
         }
