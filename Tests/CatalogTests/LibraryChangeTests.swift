@@ -237,6 +237,10 @@ final class BranchHoldTests: LibraryTestCase {
         XCTAssertEqual(rows.first?["actions"] as? [String], ["cancel-hold"])
         XCTAssertEqual(library.server.requests(to: "/works/ebook-out/borrow").count, 0, "something was borrowed")
         XCTAssertFalse(library.onLoan("urn:fake:ebook-out"))
+        // Nor is it counted as a hold ready to borrow (failed before: status said 1, and holds its badge).
+        let status = try XCTUnwrap(try run(["status", "--json"]).json() as? [String: Any])
+        XCTAssertEqual(status["readyToBorrow"] as? Int, 0)
+        XCTAssertFalse(holds.contains("Ready to borrow:"), holds)
     }
 
     /// A branch hold the library lists (with its revoke link) keeps Cancel and says nothing of being kept.

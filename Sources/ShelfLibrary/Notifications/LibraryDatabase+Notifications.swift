@@ -116,16 +116,18 @@ extension LibraryDatabase {
         }
     }
 
-    /// Holds ready to borrow now (the badge): ready, and not run out at `date`.
+    /// Holds ready to borrow now (the badge): ready, and not run out at `date`. A branch hold's copy is picked up at
+    /// its branch, never borrowed here (`TitleOffer`), so it is not counted (a hold of no branch keeps ''; see `holdKey`).
     public func readyHoldCount(accountID: String? = nil, at date: Date = Date()) throws -> Int {
         let now = date.databaseMilliseconds
         if let accountID {
             return try connection.scalar(
-                "SELECT count(*) FROM holds WHERE state = 'ready' AND (ends_at IS NULL OR ends_at > ?) AND account_id = ?",
+                "SELECT count(*) FROM holds WHERE state = 'ready' AND branch = '' AND (ends_at IS NULL OR ends_at > ?) "
+                    + "AND account_id = ?",
                 [now, accountID], as: Int.self) ?? 0
         }
         return try connection.scalar(
-            "SELECT count(*) FROM holds WHERE state = 'ready' AND (ends_at IS NULL OR ends_at > ?)",
+            "SELECT count(*) FROM holds WHERE state = 'ready' AND branch = '' AND (ends_at IS NULL OR ends_at > ?)",
             [now], as: Int.self) ?? 0
     }
 
