@@ -14,9 +14,7 @@ public enum OverlayPhrases {
         let reader = OverlayPhraseReader(ids: ids)
         _ = XMLSAX.parse(
             xhtml,
-            options: Int32(
-                XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue), documentName: href
+            options: XMLSAX.recovering, documentName: href
         ) { _ in reader }
         return reader.found.mapValues { String(decoding: $0, as: UTF8.self) }
     }

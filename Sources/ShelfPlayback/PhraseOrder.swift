@@ -16,9 +16,7 @@ public struct PhraseOrder: Sendable {
         let reader = PhraseOrderReader()
         _ = XMLSAX.parse(
             xhtml,
-            options: Int32(
-                XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue), documentName: href
+            options: XMLSAX.recovering, documentName: href
         ) { _ in reader }
         spans = reader.spans
     }

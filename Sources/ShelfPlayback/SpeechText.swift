@@ -29,9 +29,7 @@ public enum SpeechText {
         var reader: SpeechTextReader?
         let outcome = XMLSAX.parse(
             xhtml,
-            options: Int32(
-                XML_PARSE_RECOVER.rawValue | XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue
-                    | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOCDATA.rawValue), documentName: href
+            options: XMLSAX.recovering, documentName: href
         ) { _ in
             let made = SpeechTextReader()
             reader = made

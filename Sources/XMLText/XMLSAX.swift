@@ -44,6 +44,12 @@ public enum XMLSAX {
         return true
     }()
 
+    /// The options for a book's XHTML read for its words (spoken, narrated, ordered): as far as it goes when it is
+    /// not well-formed, without a word on standard error, CDATA as text.
+    public static let recovering = Int32(
+        XML_PARSE_RECOVER.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+            | XML_PARSE_NOCDATA.rawValue)
+
     /// Parses `data` with `options` (XML_PARSE_*; NONET is always added). `events` is made once the parser exists,
     /// for readers that look at its name table (`xmlDictLookup`) or its namespace state while they read.
     public static func parse(
