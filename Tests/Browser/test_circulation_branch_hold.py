@@ -27,6 +27,10 @@ class ReadyBranchHoldTests(BrowserTestCase):
         self.wait_for_text("ready for pick-up at Central Library", "#availability")
         self.assertNotIn("borrow", self.text("#availability"))
         self.assertEqual(self.offered(), ["cancel-hold"])
+        # The branch held is not offered again (failed before: "Reserve at Central Library" stayed); the other is.
+        reserve = [b.text for b in self.driver.find_elements(By.CSS_SELECTOR, ".branches button")]
+        self.assertEqual(reserve, ["Reserve at Eastside Branch"])
+        self.assertIn("On hold for you", self.text(".branches"))
         self.check_page("details-branch-hold-ready")
         self.find("[data-action=cancel-hold]").click()
         self.wait_for_text("Cancelled the hold on “Waiting Game”.")

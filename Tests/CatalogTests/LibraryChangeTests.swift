@@ -222,6 +222,9 @@ final class BranchHoldTests: LibraryTestCase {
         let book = try run(["book", "urn:fake:ebook-out"]).stdout
         XCTAssertTrue(book.contains("Availability: ready for pick-up at Central Library"), book)
         XCTAssertTrue(book.contains("Pick it up at Central Library"), book)
+        // The branch held is marked, not offered again (failed before: listed like the others).
+        XCTAssertTrue(book.contains("  Central Library") && book.contains("(on hold for you)"), book)
+        XCTAssertFalse(book.contains("Eastside Branch (on hold for you)"), book)
         XCTAssertFalse(book.contains("shelf borrow"), book)
         XCTAssertFalse(book.contains("ready to borrow"), book)
         XCTAssertTrue(
@@ -230,6 +233,7 @@ final class BranchHoldTests: LibraryTestCase {
         XCTAssertEqual(details["actions"] as? [String], ["cancel-hold"])
         XCTAssertEqual(details["canBorrow"] as? Bool, false)
         XCTAssertEqual(details["cancelBranch"] as? String, "Central Library")
+        XCTAssertEqual(details["heldBranches"] as? [String], ["Central Library"])
         let holds = try run(["holds"]).stdout
         XCTAssertTrue(holds.contains("Ready for pick-up at Central Library"), holds)
         XCTAssertFalse(holds.contains("shelf borrow"), holds)

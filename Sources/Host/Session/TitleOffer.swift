@@ -23,6 +23,8 @@ public struct TitleOffer: Sendable, Equatable {
     public let branchHold: HoldRecord?
     /// Which hold Cancel means: the branch's, the title's own when a branch's is held beside it, else the only one.
     public let cancelChoice: HoldChoice
+    /// The branches whose copy the patron holds already: not offered to reserve again (the library would refuse).
+    public let heldBranches: [String]
 
     /// `entry` as the library says now, `holds` the patron's holds of it at the same account, `gone` when the library
     /// no longer has the title (nothing is offered from what shelf saw of it).
@@ -36,6 +38,7 @@ public struct TitleOffer: Sendable, Equatable {
             ? holds.first { $0.branch != nil && $0.isReady == (state == .ready) } ?? holds.first { $0.branch != nil }
             : nil
         branchHold = branch
+        heldBranches = holds.compactMap(\.branch)
         cancelChoice =
             branch.flatMap { $0.branch.map(HoldChoice.branch) }
             ?? (own != nil && holds.contains { $0.branch != nil } ? .own : .unnamed)

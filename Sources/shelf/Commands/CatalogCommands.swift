@@ -172,7 +172,8 @@ let bookCommand = Command(
     if !entry.branches.isEmpty {
         Output.line(offer.branchesHeading(account: call.circulation.accountToName))
         for branch in entry.branches {
-            Output.line("  \(branch.name)" + (branch.availability.map { ": \($0.words)" } ?? ""))
+            let held = offer.heldBranches.contains(branch.name) ? " (on hold for you)" : ""
+            Output.line("  \(branch.name)" + (branch.availability.map { ": \($0.words)" } ?? "") + held)
         }
     }
     // With several libraries, the commands name this one: without --account they act at the one in use.

@@ -97,7 +97,10 @@ export default {
       h("h2", { id: "branches-heading" }, "Reserve a physical copy"),
       h("ul", { class: "branches", "aria-labelledby": "branches-heading" }, entry.branches.map((branch) => h("li", {},
         h("span", {}, branch.name, branch.availability && branch.availability.words ? ` (${branch.availability.words})` : ""),
-        actionButton(app, entry, entry.account, "reserve", (result) => redraw(result), { label: `Reserve at ${branch.name}`, body: { branch: branch.name } })))),
+        // A branch whose copy is held already is not offered again (the library would refuse a second hold).
+        (entry.heldBranches || []).includes(branch.name)
+          ? h("span", { class: "held" }, "On hold for you")
+          : actionButton(app, entry, entry.account, "reserve", (result) => redraw(result), { label: `Reserve at ${branch.name}`, body: { branch: branch.name } })))),
     ] : [];
 
     replace(main,

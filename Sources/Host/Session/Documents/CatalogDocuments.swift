@@ -39,6 +39,9 @@ public struct EntryJSON: Encodable, Sendable {
     /// A title's details (`shelf book --json`, the browser's `/api/book`): the account the title was looked up at,
     /// which every action on it names (a title's id is its library's own: another library may use the same one).
     public var account: String?
+    /// A title's details: the branches whose copy the patron holds already, which are not offered to reserve again;
+    /// absent when none is.
+    public var heldBranches: [String]?
 
     public init(_ entry: CatalogEntry, openable: Set<String>, full: Bool = false) {
         id = entry.id
@@ -70,6 +73,7 @@ public struct EntryJSON: Encodable, Sendable {
         case .unnamed: cancelBranch = nil
         }
         (canBorrow, canReserve) = (offer.canBorrow, offer.canReserve)
+        heldBranches = offer.heldBranches.isEmpty ? nil : offer.heldBranches
         availability = AvailabilityJSON(offer.entry.availability, words: offer.availabilityWords)
     }
 }
