@@ -34,6 +34,8 @@ public enum CommandUsage: Sendable, Equatable {
     case positionPastTheEnd(position: Int, positions: Int, book: String)
     case needsOutputPath(command: String)
     case notAnAssignment(given: String)
+    /// `--facet` without NAME=VALUE (the browser's `facet=` is `RequestProblem.notAFacet`).
+    case notAFacet(given: String)
     case noSecret(key: String)
     case notAManifestAddress(given: String)
     // Subcommands and their operands.
@@ -116,6 +118,8 @@ public enum CommandUsage: Sendable, Equatable {
             return ("--position \(position) is past the end: this book has \(Plural.count(positions, "position"))", nil)
         case .needsOutputPath(let command): return ("\(command) needs -o PATH", nil)
         case .notAnAssignment(let given): return ("--set takes KEY=VALUE, not \"\(given)\"", nil)
+        case .notAFacet(let given):
+            return ("--facet takes NAME=VALUE, not \"\(given)\"", "For example --facet \"Sort by=Title\".")
         case .noSecret(let key): return ("no value for the secret \(key) on standard input", nil)
         case .notAManifestAddress: return ("fetch takes the http(s) URL of an audiobook manifest", nil)
         case .generateTakes(let allowed, let given):

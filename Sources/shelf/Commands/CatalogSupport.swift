@@ -11,7 +11,7 @@ func formatChoice(_ args: Arguments) throws -> String? {
 func catalogRefinement(_ args: Arguments) throws -> CatalogRefinement {
     var refinement = CatalogRefinement(available: args.has("--available"), supported: args.has("--supported"))
     for facet in args.all("--facet") where !refinement.addFacet(facet) {
-        throw ShelfError(.usage, "--facet takes NAME=VALUE, e.g. --facet \"Sort by=Title\"")
+        throw CommandUsage.notAFacet(given: facet).error
     }
     refinement.page = try args.int("--page", in: 1...1000) ?? 1
     return refinement
