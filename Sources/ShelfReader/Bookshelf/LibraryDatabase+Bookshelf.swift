@@ -148,12 +148,14 @@ extension LibraryDatabase {
     }
 
     /// Saves where the listener is in an audiobook — the locator, the seconds of its length heard, and when it was
-    /// opened — in one transaction, as `saveReadingPlace` does for pages. Without a length (parts not measured
-    /// yet) the progress is left as it was: a percentage of a wrong length would be said as if true.
+    /// opened — in one transaction, as `saveReadingPlace` does for pages, and through the same group commit under
+    /// the same key: a book read and listened to at once (its place is shared) keeps the newest save, never an older
+    /// one committed after it. Without a length (parts not measured yet) the progress is left as it was: a
+    /// percentage of a wrong length would be said as if true.
     public func saveListeningPlace(
         bookID: String, locator: String, seconds: Double, duration: Double?, at date: Date = Date()
     ) throws {
-        try connection.transaction {
+        try places.write(key: bookID) { [self] in
             try savePosition(ReadingPosition(bookID: bookID, locator: locator, updatedAt: date))
             if let duration {
                 try connection.execute(
